@@ -1,0 +1,79 @@
+import { loadConfig } from './config.js';
+import { ConfigError } from './core/errors.js';
+
+const valid = {
+  SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
+  SLACK_SIGNING_SECRET: 'shh',
+  VIDEO_API_URL: 'http://127.0.0.1:4010',
+  VIDEO_API_KEY: 'k',
+  VIDEO_SECRET_KEY: 's',
+  AUDIT_CHANNEL: 'C0AUDIT',
+  LEADS: 'U0LEAD1, S0LEADS',
+};
+
+function problemsOf(env: Record<string, string | undefined>): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('operator starts vidops', () => {
+  it('gets the documented defaults from a minimal environment', () => {
+    const config = loadConfig(valid);
+    expect(config.port).toBe(3000);
+    expect(config.approvalChannel).toBe('C0AUDIT');
+    expect(config.leads).toEqual(['U0LEAD1', 'S0LEADS']);
+    expect(config.agents).toBeUndefined();
+    expect(config.databaseUrl).toBe('sqlite:data/vidops.db');
+    expect(config.phoneRegion).toBe('IR');
+    expect(config.video.timeoutMs).toBe(10_000);
+    expect(config.video.retryConversionMethod).toBe('auto');
+    expect(config.slack.socketMode).toBe(false);
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('switches to Socket Mode when an app token is set and then needs no signing secret', () => {
+    const config = loadConfig({ ...valid, SLACK_SIGNING_SECRET: undefined, SLACK_APP_TOKEN: 'xapp-1-x' });
+    expect(config.slack.socketMode).toBe(true);
+  });
+
+  it('is told every problem at once, each with its variable name', () => {
+    const problems = problemsOf({
+      SLACK_BOT_TOKEN: 'xoxp-user-token',
+      PORT: 'eighty',
+      LEADS: 'U0LEAD1,bob',
+      AUDIT_CHANNEL: '#audit',
+      PHONE_REGION: 'ZZ',
+      DATABASE_URL: 'mysql://x',
+    });
+    const text = problems.join('\n');
+    for (const name of [
+      'SLACK_BOT_TOKEN',
+      'PORT',
+      'LEADS',
+      'AUDIT_CHANNEL',
+      'PHONE_REGION',
+      'DATABASE_URL',
+      'VIDEO_API_URL',
+      'VIDEO_API_KEY',
+      'VIDEO_SECRET_KEY',
+      'SLACK_SIGNING_SECRET',
+    ]) {
+      expect(text).toContain(name);
+    }
+    expect(text).toContain('"bob"');
+  });
+
+  it('refuses an empty LEADS list', () => {
+    expect(problemsOf({ ...valid, LEADS: ' , ' }).join()).toContain('LEADS needs at least one lead');
+  });
+
+  it('never echoes secret values in the problems', () => {
+    const problems = problemsOf({ ...valid, VIDEO_API_URL: 'not a url', VIDEO_API_KEY: 'sekret-123' });
+    expect(problems.join()).not.toContain('sekret-123');
+  });
+});

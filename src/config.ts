@@ -1,0 +1,155 @@
+import { isSupportedCountry } from 'libphonenumber-js/max';
+import { z } from 'zod';
+import { ConfigError } from './core/errors.js';
+
+const optionalText = z
+  .string()
+  .transform((s) => s.trim())
+  .optional()
+  .transform((s) => (s === '' || s === undefined ? undefined : s));
+
+const SLACK_PRINCIPAL = /^[UWS][A-Z0-9]{2,}$/;
+const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
+
+function idList(what: string) {
+  return z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x !== ''),
+    )
+    .superRefine((ids, ctx) => {
+      for (const id of ids) {
+        if (!SLACK_PRINCIPAL.test(id)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${id}" is not a Slack user ID (U…/W…) or user-group ID (S…) in ${what}`,
+          });
+        }
+      }
+    });
+}
+
+const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
+
+const EnvSchema = z.object({
+  SLACK_BOT_TOKEN: z.string({ message: 'is required' }).regex(/^xoxb-/, 'must be a bot token (xoxb-…)'),
+  SLACK_APP_TOKEN: optionalText.pipe(
+    z
+      .string()
+      .regex(/^xapp-/, 'must be an app-level token (xapp-…)')
+      .optional(),
+  ),
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_API_URL: optionalText.pipe(httpUrl.optional()),
+  PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535).default(3000),
+  VIDEO_API_URL: z.string({ message: 'is required' }).pipe(httpUrl),
+  VIDEO_API_KEY: z.string({ message: 'is required' }).min(1, 'is required'),
+  VIDEO_SECRET_KEY: z.string({ message: 'is required' }).min(1, 'is required'),
+  VIDEO_API_TIMEOUT_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .positive()
+    .default(10_000),
+  RETRY_CONVERSION_METHOD: z.enum(['auto', 'POST', 'PATCH']).default('auto'),
+  AUDIT_CHANNEL: z.string({ message: 'is required' }).regex(CHANNEL_ID, 'must be a channel ID (C…/G…)'),
+  APPROVAL_CHANNEL: optionalText.pipe(
+    z.string().regex(CHANNEL_ID, 'must be a channel ID (C…/G…)').optional(),
+  ),
+  LEADS: z
+    .string({ message: 'is required' })
+    .pipe(idList('LEADS'))
+    .refine((ids) => ids.length > 0, 'needs at least one lead'),
+  AGENTS: optionalText.pipe(idList('AGENTS').optional()),
+  DATABASE_URL: z
+    .string()
+    .default('sqlite:data/vidops.db')
+    .refine(
+      (s) => /^sqlite:/.test(s) || /^postgres(ql)?:\/\//.test(s),
+      'must start with sqlite: or postgres://',
+    ),
+  PHONE_REGION: z
+    .string()
+    .default('IR')
+    .transform((s) => s.trim().toUpperCase())
+    .refine((s) => isSupportedCountry(s), 'must be a two-letter region code that libphonenumber knows'),
+  POLICY_FILE: optionalText,
+  AUDIT_HMAC_KEY: optionalText,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+/** Runtime configuration, derived from the environment once at start. */
+export interface Config {
+  slack: {
+    botToken: string;
+    appToken: string | undefined;
+    signingSecret: string | undefined;
+    apiUrl: string | undefined;
+    socketMode: boolean;
+  };
+  port: number;
+  video: {
+    url: string;
+    apiKey: string;
+    secretKey: string;
+    timeoutMs: number;
+    retryConversionMethod: 'auto' | 'POST' | 'PATCH';
+  };
+  auditChannel: string;
+  approvalChannel: string;
+  leads: string[];
+  /** Undefined means everyone in the workspace may use the bot. */
+  agents: string[] | undefined;
+  databaseUrl: string;
+  phoneRegion: string;
+  policyFile: string | undefined;
+  auditHmacKey: string | undefined;
+  logLevel: Env['LOG_LEVEL'];
+}
+
+/**
+ * Parses the environment. Throws one ConfigError that lists every problem with its variable name,
+ * so an operator fixes them all in one go.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = EnvSchema.safeParse(env);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`);
+  // Checked apart from the schema so that it is reported together with every other problem.
+  if (!env.SLACK_APP_TOKEN?.trim() && !env.SLACK_SIGNING_SECRET?.trim()) {
+    problems.push('SLACK_SIGNING_SECRET is required in HTTP mode (when SLACK_APP_TOKEN is not set)');
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const e = parsed.data;
+  return {
+    slack: {
+      botToken: e.SLACK_BOT_TOKEN,
+      appToken: e.SLACK_APP_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      apiUrl: e.SLACK_API_URL,
+      socketMode: e.SLACK_APP_TOKEN !== undefined,
+    },
+    port: e.PORT,
+    video: {
+      url: e.VIDEO_API_URL,
+      apiKey: e.VIDEO_API_KEY,
+      secretKey: e.VIDEO_SECRET_KEY,
+      timeoutMs: e.VIDEO_API_TIMEOUT_MS,
+      retryConversionMethod: e.RETRY_CONVERSION_METHOD,
+    },
+    auditChannel: e.AUDIT_CHANNEL,
+    approvalChannel: e.APPROVAL_CHANNEL ?? e.AUDIT_CHANNEL,
+    leads: e.LEADS,
+    agents: e.AGENTS,
+    databaseUrl: e.DATABASE_URL,
+    phoneRegion: e.PHONE_REGION,
+    policyFile: e.POLICY_FILE,
+    auditHmacKey: e.AUDIT_HMAC_KEY,
+    logLevel: e.LOG_LEVEL,
+  };
+}

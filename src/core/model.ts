@@ -1,0 +1,122 @@
+import type { JsonObject, JsonValue } from './json.js';
+import type { ChangeOperation } from './operations.js';
+
+/** Who did something: a Slack user (`U…`/`W…`) or a CLI user (`cli:<os user>`). */
+export interface Actor {
+  id: string;
+  name: string;
+}
+
+/**
+ * Request states of the design (Approvals). `unknown` is "outcome unknown": the process died
+ * while a non-idempotent operation was executing, so nobody can say whether it ran.
+ */
+export const REQUEST_STATES = [
+  'pending',
+  'approved',
+  'executing',
+  'succeeded',
+  'failed',
+  'rejected',
+  'cancelled',
+  'expired',
+  'unknown',
+] as const;
+export type RequestState = (typeof REQUEST_STATES)[number];
+
+export const TERMINAL_STATES: readonly RequestState[] = [
+  'succeeded',
+  'failed',
+  'rejected',
+  'cancelled',
+  'expired',
+  'unknown',
+];
+
+export interface Approval {
+  by: Actor;
+  at: string;
+}
+
+/** Error as recorded: never carries secrets. */
+export interface RecordedError {
+  name: string;
+  message: string;
+  status?: number;
+}
+
+/** Where the approval message for a request lives in Slack, once posted. */
+export interface SlackRef {
+  channel: string;
+  ts: string;
+}
+
+/** One request to run a change operation; the unit of approval and of exactly-once execution. */
+export interface OperationRequest {
+  id: string;
+  operation: ChangeOperation;
+  /** Validated, normalised parameters exactly as they will be sent. */
+  params: JsonObject;
+  /** SHA-256 hex of the canonical JSON of `{operation, params}`; binds approvals to parameters. */
+  paramsHash: string;
+  /** Human-readable target: mobile number, file ID, "whitelist", "protection settings". */
+  target: string;
+  /** What people see before deciding: diff, before/after lists, title of what is deleted. */
+  preview: JsonValue;
+  reason: string | null;
+  requester: Actor;
+  state: RequestState;
+  /** How many distinct approvals are needed; 0 for operations that run directly. */
+  quorum: number;
+  approvals: Approval[];
+  /** Who rejected, cancelled or (for `expired`) null. */
+  decidedBy: Actor | null;
+  decisionNote: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+  updatedAt: string;
+  /** What the upstream answered on success. */
+  result: JsonValue | null;
+  error: RecordedError | null;
+  slack: SlackRef | null;
+  /** Incremented on every change; the compare-and-set token. */
+  version: number;
+}
+
+export const AUDIT_EVENT_TYPES = [
+  'requested',
+  'approved',
+  'rejected',
+  'cancelled',
+  'expired',
+  'executing',
+  'succeeded',
+  'failed',
+  'denied',
+  'unknown',
+] as const;
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+/** An audit event before the store gives it a place in the chain. */
+export interface NewAuditEvent {
+  /** Random unique ID (UUID). */
+  id: string;
+  type: AuditEventType;
+  /** ISO-8601 UTC, from the injected clock. */
+  at: string;
+  actor: Actor;
+  operation: string;
+  target: string;
+  params: JsonValue;
+  requestId: string | null;
+  /** Outcome detail: upstream answer, approval count, reason of a refusal. */
+  outcome: JsonValue;
+  error: RecordedError | null;
+}
+
+/** An audit event in the chain. `hash` covers every other field, including `seq` and `prevHash`. */
+export interface AuditEvent extends NewAuditEvent {
+  seq: number;
+  prevHash: string;
+  hash: string;
+}

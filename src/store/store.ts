@@ -1,0 +1,99 @@
+import type { Actor, AuditEvent, NewAuditEvent, OperationRequest, RequestState } from '../core/model.js';
+
+/** Computes an event's hash from everything else in it (see core/audit-chain). */
+export type HashEvent = (event: Omit<AuditEvent, 'hash'>) => string;
+
+/** The `prevHash` of the first event of a chain. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** Fields of a request that a transition may change. */
+export type RequestPatch = Partial<
+  Pick<
+    OperationRequest,
+    'state' | 'approvals' | 'decidedBy' | 'decisionNote' | 'result' | 'error' | 'slack' | 'expiresAt'
+  >
+>;
+
+export interface RequestFilter {
+  states?: readonly RequestState[];
+  requesterId?: string;
+  /** Newest first; default 50. */
+  limit?: number;
+}
+
+export interface AuditQuery {
+  /** Events with seq greater than this. */
+  afterSeq?: number;
+  /** ISO-8601 bounds on `at`, inclusive. */
+  since?: string;
+  until?: string;
+  /** Only the last N events (still returned oldest first). */
+  last?: number;
+  limit?: number;
+}
+
+/**
+ * Durable state of vidops. Every method that changes a request also appends its audit events in
+ * the same transaction, so the log and the state never disagree. Audit appends are serialised
+ * across processes: the chain has one order per deployment.
+ */
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Applies pending versioned migrations. Safe to call from several processes at once. */
+  migrate(): Promise<void>;
+  /** Throws when the database cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  /** Inserts a new request and its events atomically. Fails if the ID exists. */
+  createRequest(
+    request: OperationRequest,
+    events: readonly NewAuditEvent[],
+  ): Promise<{ request: OperationRequest; events: AuditEvent[] }>;
+  getRequest(id: string): Promise<OperationRequest | null>;
+  /**
+   * Compare-and-set: applies `patch` (and bumps `version`, sets `updatedAt` to `at`) only if the
+   * request is still at `expectedVersion`; appends `events` in the same transaction.
+   * Returns null, changing nothing, when another writer got there first.
+   */
+  transition(
+    id: string,
+    expectedVersion: number,
+    patch: RequestPatch,
+    at: string,
+    events: readonly NewAuditEvent[],
+  ): Promise<{ request: OperationRequest; events: AuditEvent[] } | null>;
+  listRequests(filter?: RequestFilter): Promise<OperationRequest[]>;
+  /** Pending requests whose `expiresAt` is at or before `now`. */
+  listExpired(now: string): Promise<OperationRequest[]>;
+
+  /** Appends events that belong to no request change (e.g. `denied`). */
+  appendAudit(events: readonly NewAuditEvent[]): Promise<AuditEvent[]>;
+  /** Oldest first. */
+  listAudit(query?: AuditQuery): Promise<AuditEvent[]>;
+  /** Streams the whole chain oldest first in pages, for verify and export. */
+  iterateAudit(pageSize?: number): AsyncIterable<AuditEvent>;
+  auditHead(): Promise<{ seq: number; hash: string } | null>;
+  /** How many events `actor` caused of `operation` with one of `types` since `since`. */
+  countEvents(actorId: string, operation: string, types: readonly string[], since: string): Promise<number>;
+
+  /**
+   * Outbox of audit events to post to Slack. Every appended event enters it. `claimOutbox` leases
+   * up to `limit` undelivered events (oldest first) to `worker` for `leaseMs`; other workers do
+   * not see leased events until the lease runs out. `ackOutbox` marks them delivered.
+   */
+  claimOutbox(worker: string, limit: number, leaseMs: number, now: string): Promise<AuditEvent[]>;
+  ackOutbox(seqs: readonly number[]): Promise<void>;
+  /** Gives leased events back at once (e.g. Slack said 429); `notBefore` delays the next claim. */
+  releaseOutbox(seqs: readonly number[], notBefore: string): Promise<void>;
+  outboxDepth(): Promise<number>;
+
+  /** Records a delivery key (Slack retry de-duplication). True the first time, false after. */
+  markDelivered(key: string, at: string): Promise<boolean>;
+
+  /** Small key-value settings shared by replicas (e.g. learned retry-conversion method). */
+  getSetting(key: string): Promise<string | null>;
+  setSetting(key: string, value: string): Promise<void>;
+}
+
+export type { Actor };
