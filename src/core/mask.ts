@@ -1,0 +1,25 @@
+/**
+ * Masking of mobile numbers for everything people read outside the store (Slack posts, logs):
+ * keep the first four and last four digits, `09123456789` → `0912***6789`.
+ * @see shared/DESIGN.md, "Audit log"
+ */
+export function maskMobile(number: string): string {
+  const digits = number.replace(/\D/g, '');
+  if (digits.length < 9) return '***';
+  const prefix = number.startsWith('+') ? '+' : '';
+  return `${prefix}${digits.slice(0, 4)}***${digits.slice(-4)}`;
+}
+
+// A run of 9 to 15 digits, optionally with a leading + and single spaces/dashes between groups,
+// not part of a longer run of digits or of a hex ID (ObjectIds stay readable).
+const PHONE_LIKE = /(?<![0-9A-Za-z])\+?\d(?:[ -]?\d){8,14}(?![0-9A-Za-z])/g;
+
+/** Masks every phone-like number inside free text. Hex IDs, times and short numbers are left alone. */
+export function maskMobilesInText(text: string): string {
+  const ascii = text
+    .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
+    .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x0660));
+  if (ascii === text) return text.replace(PHONE_LIKE, (m) => maskMobile(m));
+  // Persian/Arabic-Indic digits: mask on the ASCII form so the whole number is caught.
+  return ascii.replace(PHONE_LIKE, (m) => maskMobile(m));
+}
