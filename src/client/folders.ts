@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import type { JsonObject } from '../core/json.js';
+import { NO_RETRY, type RetryPolicy, type Transport } from './http.js';
+import { asRaw, idOf, isObject, listOf, num, recordOf, text, unexpectedAnswer } from './parse.js';
+import {
+  type CallSite,
+  DescriptionSchema,
+  IdSchema,
+  ListQuerySchema,
+  TitleSchema,
+  validateRequest,
+} from './schemas.js';
+import type { Folder, VideoClient } from './types.js';
+
+/**
+ * Folders (buckets): operations 5, 6, 7 and the read-only extras `bucket/all` and `bucket/info`.
+ * @see shared/spec/video-protection-api.md, "Folder (bucket)"
+ * @see shared/spec/upstream-extras.md, "Read-only endpoints"
+ */
+
+const PATH = '/v1/storage/bucket';
+const CREATE: CallSite = { operation: 'folder.create', method: 'POST', path: PATH };
+const EDIT: CallSite = { operation: 'folder.edit', method: 'PATCH', path: PATH };
+const DELETE: CallSite = { operation: 'folder.delete', method: 'DELETE', path: PATH };
+const LIST: CallSite = { operation: 'folder.list', method: 'GET', path: `${PATH}/all` };
+const INFO: CallSite = { operation: 'folder.info', method: 'GET', path: `${PATH}/info` };
+
+export const FolderCreateSchema = z.strictObject({
+  title: TitleSchema,
+  description: DescriptionSchema.optional(),
+});
+
+export const FolderEditSchema = z.strictObject({
+  bucketId: IdSchema,
+  title: TitleSchema,
+  description: DescriptionSchema.optional(),
+});
+
+export const FolderDeleteSchema = z.strictObject({ bucketId: IdSchema });
+
+/**
+ * A folder record. `fallbackId` stands in when the answer carries no ID (an edit answered with
+ * a bare message); an empty ID means the service did not say which folder it created.
+ */
+export function parseFolder(record: JsonObject, fallbackId = ''): Folder {
+  const files = record.files;
+  return {
+    id: idOf(record, 'bucketId') ?? fallbackId,
+    title: text(record, 'title', 'name'),
+    description: text(record, 'description'),
+    filesCount:
+      num(record, 'filesCount', 'fileCount', 'filesLength', 'countOfFiles') ??
+      (Array.isArray(files) ? files.length : null),
+    raw: record,
+  };
+}
+
+export function createFoldersResource(transport: Transport, retry: RetryPolicy): VideoClient['folders'] {
+  return {
+    async create(input) {
+      const json = validateRequest(FolderCreateSchema, input, CREATE);
+      // A repeat after a lost answer would create a second folder.
+      const body = await transport.request({ ...CREATE, method: 'POST', json, retry: NO_RETRY });
+      return parseFolder(recordOf(body));
+    },
+    async edit(input) {
+      const json = validateRequest(FolderEditSchema, input, EDIT);
+      const body = await transport.request({ ...EDIT, method: 'PATCH', json, retry });
+      return parseFolder(recordOf(body), json.bucketId);
+    },
+    async delete(input) {
+      const json = validateRequest(FolderDeleteSchema, input, DELETE);
+      const body = await transport.request({ ...DELETE, method: 'DELETE', json, retry });
+      return { raw: asRaw(body) };
+    },
+    async list(query = {}) {
+      const q = validateRequest(ListQuerySchema, query, LIST);
+      const body = await transport.request({ ...LIST, method: 'GET', query: q, retry, optional: true });
+      const list = listOf(body);
+      if (list === null) throw unexpectedAnswer(LIST, body, 'a list of folders');
+      return { items: list.items.filter(isObject).map((item) => parseFolder(item)), total: list.total };
+    },
+    async info(bucketId) {
+      const { bucketId: id } = validateRequest(z.strictObject({ bucketId: IdSchema }), { bucketId }, INFO);
+      const body = await transport.request({
+        ...INFO,
+        method: 'GET',
+        query: { bucketId: id },
+        retry,
+        optional: true,
+      });
+      return parseFolder(recordOf(body), id);
+    },
+  };
+}

@@ -1,0 +1,297 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
+import { type CallInfo, IDEMPOTENT_RETRY, NO_RETRY, parseRetryAfter, retryDelay } from './http.js';
+import {
+  ApiError,
+  AuthError,
+  createVideoClient,
+  NetworkError,
+  NotFoundError,
+  NotSupportedError,
+  RAPID_RETRY,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+  type VideoClientHandle,
+} from './index.js';
+
+/**
+ * The transport against a scripted node:http server: status mapping, retries, Retry-After,
+ * redirects and hooks. Contract behaviour against the sandbox lives in client.contract.test.ts.
+ */
+
+const API_KEY = 'unit-api-key-7f3a';
+const SECRET_KEY = 'unit-secret-key-91bc';
+
+interface Scripted {
+  status: number;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+let server: http.Server;
+let baseUrl: string;
+let script: Scripted[] = [];
+let seen: Seen[] = [];
+let client: VideoClientHandle;
+let calls: CallInfo[] = [];
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Scripted {
+  return { status, body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } };
+}
+
+function makeClient(overrides: Partial<Parameters<typeof createVideoClient>[0]> = {}): VideoClientHandle {
+  return createVideoClient({
+    baseUrl,
+    apiKey: API_KEY,
+    secretKey: SECRET_KEY,
+    timeoutMs: 2_000,
+    retryConversionMethod: 'auto',
+    retryPolicy: RAPID_RETRY,
+    onCall: (info) => calls.push(info),
+    ...overrides,
+  });
+}
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+      const next = script.shift() ?? json(200, { allowedDNS: [] });
+      res.writeHead(next.status, next.headers ?? {});
+      res.end(next.body ?? '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+beforeEach(() => {
+  script = [];
+  seen = [];
+  calls = [];
+  client = makeClient();
+});
+
+afterEach(() => client.close());
+
+function expectNoSecrets(error: unknown): void {
+  const views = [JSON.stringify(error), inspect(error, { depth: 10 }), String(error)];
+  if (error instanceof Error) views.push(error.stack ?? '');
+  for (const view of views) {
+    expect(view).not.toContain(API_KEY);
+    expect(view).not.toContain(SECRET_KEY);
+  }
+}
+
+describe('status mapping', () => {
+  test.each([
+    [401, 'AuthError', AuthError],
+    [403, 'AuthError', AuthError],
+    [404, 'NotFoundError', NotFoundError],
+    [400, 'ValidationError', ValidationError],
+    [422, 'ValidationError', ValidationError],
+    [429, 'RateLimitError', RateLimitError],
+    [500, 'ServerError', ServerError],
+    [503, 'ServerError', ServerError],
+    [409, 'ApiError', ApiError],
+  ])('an answer %i becomes %s with the service message', async (status, _name, kind) => {
+    // Enough answers for every retry of the idempotent policy.
+    script = [0, 1, 2].map(() =>
+      json(status, { statusCode: status, message: `says ${status}`, code: 'NOT_FOUND' }),
+    );
+    const error = await client.whitelist.get().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(kind);
+    expect(error).toMatchObject({
+      name: kind.name,
+      status,
+      operation: 'whitelist.get',
+      method: 'GET',
+      path: '/v1/storage/dns/whitelist',
+    });
+    expect((error as ApiError).message).toContain(`says ${status}`);
+    expectNoSecrets(error);
+  });
+
+  test('a 400 naming a field gives that field to the caller', async () => {
+    script = [json(400, { statusCode: 400, message: 'title: required', field: 'title' })];
+    const error = await client.folders.create({ title: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).fields).toEqual(['title']);
+    expect((error as ValidationError).issues).toEqual(['title: required']);
+  });
+
+  test('a non-JSON error answer keeps its text in the body and the message', async () => {
+    script = [
+      {
+        status: 502,
+        body: '<html>Bad gateway from the proxy</html>',
+        headers: { 'content-type': 'text/html' },
+      },
+    ];
+    const error = await client.folders.create({ title: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect((error as ApiError).body).toBe('<html>Bad gateway from the proxy</html>');
+    expect((error as ApiError).message).toContain('Bad gateway from the proxy');
+  });
+
+  test('an error answer echoing a key or a mobile number is cleaned before anyone sees it', async () => {
+    script = [
+      json(400, {
+        message: `bad key ${API_KEY} for 09123456789`,
+        detail: { secret: SECRET_KEY },
+      }),
+    ];
+    const error = await client.viewers.unblock({ mobileNumber: '09123456789' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ApiError).body).toEqual({
+      message: 'bad key [redacted] for 0912***6789',
+      detail: { secret: '[redacted]' },
+    });
+    expect(inspect(error, { depth: 10 })).not.toContain('09123456789');
+    expectNoSecrets(error);
+  });
+
+  test.each([
+    ['405', { status: 405, body: '' }],
+    [
+      '404 ROUTE_NOT_FOUND',
+      json(404, { statusCode: 404, message: 'route not found', code: 'ROUTE_NOT_FOUND' }),
+    ],
+    [
+      '404 in HTML',
+      { status: 404, body: 'Cannot GET /v1/playlist/all', headers: { 'content-type': 'text/html' } },
+    ],
+    ['404 "Cannot GET" of NestJS', json(404, { statusCode: 404, message: 'Cannot GET /v1/playlist/all' })],
+  ])('an extra answered %s is not supported by this service', async (_label, answer) => {
+    script = [answer];
+    const error = await client.playlists.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotSupportedError);
+    expect((error as Error).message).toContain('playlist.list is not supported by this service');
+    expect(seen).toHaveLength(1);
+  });
+
+  test('an extra answered 404 NOT_FOUND is an unknown ID, not a missing feature', async () => {
+    script = [json(404, { statusCode: 404, message: 'playlist p1 not found', code: 'NOT_FOUND' })];
+    await expect(client.playlists.info('p1')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test('a redirect is not followed, so the keys never travel to another host', async () => {
+    script = [{ status: 302, headers: { location: 'http://127.0.0.2:9/elsewhere' } }];
+    const error = await client.folders.create({ title: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(302);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('retries', () => {
+  test('a read answered 500 then 200 is retried and reported per attempt', async () => {
+    script = [json(500, { message: 'boom' }), json(200, { allowedDNS: ['10.0.0.1'] })];
+    await expect(client.whitelist.get()).resolves.toEqual(['10.0.0.1']);
+    expect(seen).toHaveLength(2);
+    expect(calls.map((c) => [c.attempt, c.status, c.error?.split(':')[0]])).toEqual([
+      [1, 500, 'ServerError'],
+      [2, 200, undefined],
+    ]);
+    expect(calls[0]).toMatchObject({
+      operation: 'whitelist.get',
+      method: 'GET',
+      path: '/v1/storage/dns/whitelist',
+    });
+  });
+
+  test('a 429 with Retry-After within the cap is waited for, then retried', async () => {
+    script = [json(429, { message: 'slow down' }, { 'retry-after': '0' }), json(200, ['10.0.0.2'])];
+    await expect(client.whitelist.get()).resolves.toEqual(['10.0.0.2']);
+    expect(seen).toHaveLength(2);
+  });
+
+  test('a 429 asking for longer than the cap goes straight to the caller with the hint', async () => {
+    script = [json(429, { message: 'slow down' }, { 'retry-after': '120' })];
+    const error = await client.whitelist.get().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterSeconds).toBe(120);
+    expect(seen).toHaveLength(1);
+  });
+
+  test('a 4xx other than 429 is never retried', async () => {
+    script = [json(401, { message: 'bad keys' })];
+    await expect(client.whitelist.get()).rejects.toBeInstanceOf(AuthError);
+    expect(seen).toHaveLength(1);
+  });
+
+  test('a refused connection is a NetworkError, retried up to the policy and then reported', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const offline = makeClient({ baseUrl: `http://127.0.0.1:${port}` });
+    const error = await offline.whitelist.get().catch((e: unknown) => e);
+    offline.close();
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).code).toBe('ECONNREFUSED');
+    expect(calls).toHaveLength(RAPID_RETRY.maxAttempts);
+    expectNoSecrets(error);
+  });
+
+  test('the hook failing does not fail the call', async () => {
+    const noisy = makeClient({
+      onCall: () => {
+        throw new Error('metrics down');
+      },
+    });
+    script = [json(200, { allowedDNS: ['10.0.0.3'] })];
+    await expect(noisy.whitelist.get()).resolves.toEqual(['10.0.0.3']);
+    noisy.close();
+  });
+});
+
+describe('retry policy rules', () => {
+  const at = (status: number, retryAfterSeconds: number | null = null) => {
+    const details = { status, body: null, operation: 'op', method: 'GET', path: '/v1/x' };
+    if (status === 429) return new RateLimitError('', { ...details, retryAfterSeconds });
+    return status >= 500 ? new ServerError('', details) : new AuthError('', details);
+  };
+
+  test.each([
+    ['idempotent, 500, first attempt', IDEMPOTENT_RETRY, at(500), 1, [100, 200]],
+    ['idempotent, 500, second attempt', IDEMPOTENT_RETRY, at(500), 2, [200, 400]],
+    ['idempotent, 500, last attempt', IDEMPOTENT_RETRY, at(500), 3, null],
+    ['idempotent, 401', IDEMPOTENT_RETRY, at(401), 1, null],
+    ['idempotent, 429 Retry-After 3 s', IDEMPOTENT_RETRY, at(429, 3), 1, [3000, 3000]],
+    ['idempotent, 429 Retry-After 60 s (over the cap)', IDEMPOTENT_RETRY, at(429, 60), 1, null],
+    ['none, 500', NO_RETRY, at(500), 1, null],
+  ] as const)('%s', (_label, policy, error, attempt, range) => {
+    const low = retryDelay(policy, attempt, error, () => 0);
+    const high = retryDelay(policy, attempt, error, () => 1);
+    if (range === null) {
+      expect(low).toBeNull();
+      expect(high).toBeNull();
+    } else {
+      expect([low, high]).toEqual(range);
+    }
+  });
+
+  test.each([
+    ['5', 5],
+    ['0', 0],
+    ['Wed, 21 Oct 2015 07:28:10 GMT', 10],
+    ['soon', null],
+    [undefined, null],
+  ])('Retry-After %p is %p seconds', (header, seconds) => {
+    expect(parseRetryAfter(header, Date.parse('Wed, 21 Oct 2015 07:28:00 GMT'))).toBe(seconds);
+  });
+});

@@ -1,0 +1,332 @@
+import http from 'node:http';
+import https from 'node:https';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
+import got, { type Got, TimeoutError as GotTimeoutError, RequestError } from 'got';
+import type { JsonPrimitive, JsonValue } from '../core/json.js';
+import { maskMobilesInText } from '../core/mask.js';
+import {
+  ApiError,
+  type ApiErrorDetails,
+  errorForStatus,
+  NetworkError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+} from './errors.js';
+
+/**
+ * The single request path of the client: one got instance per client, JSON in and out, status
+ * mapped to typed errors, and an explicit retry loop whose rules are named constants.
+ * @see shared/DESIGN.md, "Client of the video protection API"
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Which failures a retry policy repeats. */
+export type RetryReason = 'network' | 'timeout' | 'server' | 'rate-limit';
+
+/** How often and how patiently a call is repeated. */
+export interface RetryPolicy {
+  readonly name: string;
+  /** Total attempts, the first one included. */
+  readonly maxAttempts: number;
+  /** First backoff; doubles each attempt, with jitter. */
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** A `Retry-After` longer than this is not waited for: the RateLimitError goes to the caller. */
+  readonly maxRetryAfterMs: number;
+  readonly retryOn: readonly RetryReason[];
+}
+
+/** Reads, unblock, deletes, whitelist set, config update and edits: repeating them changes nothing more. */
+export const IDEMPOTENT_RETRY: RetryPolicy = {
+  name: 'idempotent',
+  maxAttempts: 3,
+  baseDelayMs: 200,
+  maxDelayMs: 2_000,
+  maxRetryAfterMs: 10_000,
+  retryOn: ['network', 'timeout', 'server', 'rate-limit'],
+};
+
+/** Creates and retry-conversion: a repeat after a lost answer could duplicate work. */
+export const NO_RETRY: RetryPolicy = {
+  name: 'none',
+  maxAttempts: 1,
+  baseDelayMs: 0,
+  maxDelayMs: 0,
+  maxRetryAfterMs: 0,
+  retryOn: [],
+};
+
+/** For tests: same rules as IDEMPOTENT_RETRY with millisecond waits, so a suite stays fast. */
+export const RAPID_RETRY: RetryPolicy = {
+  name: 'rapid',
+  maxAttempts: 3,
+  baseDelayMs: 1,
+  maxDelayMs: 5,
+  maxRetryAfterMs: 50,
+  retryOn: ['network', 'timeout', 'server', 'rate-limit'],
+};
+
+/** One HTTP exchange with the service, for metrics and logs (no headers, no query, no body). */
+export interface CallInfo {
+  operation: string;
+  method: string;
+  path: string;
+  status: number | null;
+  durationMs: number;
+  /** 1 for the first try, 2 for the first retry… */
+  attempt: number;
+  /** `ErrorName: message`, sanitized, when the exchange failed. */
+  error?: string;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey: string;
+  secretKey: string;
+  timeoutMs: number;
+  onCall?: (info: CallInfo) => void;
+}
+
+/** A JSON request body as zod outputs it: optional members may be present as `undefined` (dropped). */
+export type JsonBody = JsonPrimitive | undefined | readonly JsonBody[] | { readonly [key: string]: JsonBody };
+
+/** One call as the resources describe it. */
+export interface RequestSpec {
+  operation: string;
+  method: HttpMethod;
+  /** Starts with `/v1/`; IDs in it already URL-encoded. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  json?: { readonly [key: string]: JsonBody };
+  /** Multipart body, built afresh for each attempt. */
+  form?: () => FormData;
+  retry: RetryPolicy;
+  /** A read-only extra: a missing route becomes NotSupportedError. */
+  optional?: boolean;
+}
+
+/** What came back from a successful call: parsed JSON, the text when it was not JSON, or null. */
+export type ResponseBody = JsonValue | string | null;
+
+export interface Transport {
+  request(spec: RequestSpec): Promise<ResponseBody>;
+  /** Frees the keep-alive sockets. */
+  close(): void;
+}
+
+/** Network error codes that mean the exchange failed on the wire, not in our code. */
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+
+/** Builds the transport of one client: a got instance with keep-alive agents and the keys. */
+export function createTransport(options: TransportOptions): Transport {
+  const secrets = [options.apiKey, options.secretKey].filter((s) => s.length > 0);
+  const redact = (text: string): string =>
+    secrets.reduce((t, secret) => t.replaceAll(secret, '[redacted]'), text);
+  const agents = {
+    http: new http.Agent({ keepAlive: true }),
+    https: new https.Agent({ keepAlive: true }),
+  };
+  const client: Got = got.extend({
+    prefixUrl: options.baseUrl,
+    timeout: { request: options.timeoutMs },
+    agent: agents,
+    headers: {
+      api_key: options.apiKey,
+      secret_key: options.secretKey,
+      accept: 'application/json',
+    },
+    // Statuses, retries and parsing are ours; a redirect could carry the key headers elsewhere.
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    followRedirect: false,
+    responseType: 'text',
+  });
+
+  async function once(spec: RequestSpec): Promise<{ body: ResponseBody; status: number }> {
+    const response = await client(spec.path.replace(/^\/+/, ''), {
+      method: spec.method,
+      ...(spec.query ? { searchParams: definedQuery(spec.query) } : {}),
+      ...(spec.json !== undefined ? { json: spec.json } : {}),
+      ...(spec.form ? { body: spec.form() } : {}),
+    });
+    const body = parseBody(response.body, response.headers['content-type']);
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      return { body, status: response.statusCode };
+    }
+    throw errorForStatus({
+      status: response.statusCode,
+      body: sanitizeBody(body, redact),
+      operation: spec.operation,
+      method: spec.method,
+      path: spec.path,
+      retryAfterSeconds: parseRetryAfter(response.headers['retry-after']),
+      optional: spec.optional === true,
+    });
+  }
+
+  function report(info: CallInfo): void {
+    if (!options.onCall) return;
+    try {
+      options.onCall(info);
+    } catch {
+      // A failing metrics or log hook must not turn a good call into a failed one.
+    }
+  }
+
+  async function request(spec: RequestSpec): Promise<ResponseBody> {
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      try {
+        const { body, status } = await once(spec);
+        report({ ...callBase(spec), status, attempt, durationMs: performance.now() - started });
+        return body;
+      } catch (thrown) {
+        const error = toApiError(thrown, spec, (text) => maskMobilesInText(redact(text)));
+        report({
+          ...callBase(spec),
+          status: error.status,
+          attempt,
+          durationMs: performance.now() - started,
+          error: `${error.name}: ${error.message}`,
+        });
+        const wait = retryDelay(spec.retry, attempt, error);
+        if (wait === null) throw error;
+        await delay(wait);
+      }
+    }
+  }
+
+  return {
+    request,
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+function callBase(spec: RequestSpec): Pick<CallInfo, 'operation' | 'method' | 'path'> {
+  return { operation: spec.operation, method: spec.method, path: spec.path };
+}
+
+function definedQuery(query: Record<string, string | number | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) out[key] = String(value);
+  }
+  return out;
+}
+
+/** JSON when it parses (whatever the content type says), else the text; empty is null. */
+function parseBody(text: string, contentType: string | undefined): ResponseBody {
+  if (text.trim() === '') return null;
+  const looksJson = /json/i.test(contentType ?? '') || /^\s*[[{"]/.test(text);
+  if (!looksJson) return text;
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Error bodies end up in logs and Slack messages: the key values are cut out and mobile numbers
+ * masked in every string of them.
+ */
+function sanitizeBody(body: ResponseBody, redact: (text: string) => string): ResponseBody {
+  const clean = (text: string) => maskMobilesInText(redact(text));
+  const walk = (value: JsonValue): JsonValue => {
+    if (typeof value === 'string') return clean(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+    }
+    return value;
+  };
+  return body === null ? null : walk(body);
+}
+
+/** `Retry-After` as seconds (delta-seconds or an HTTP date), or null. */
+export function parseRetryAfter(header: string | undefined, now = Date.now()): number | null {
+  if (header === undefined || header.trim() === '') return null;
+  const trimmed = header.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, (at - now) / 1000);
+}
+
+/** Turns whatever got threw into one of our errors, keeping only a sanitized description. */
+function toApiError(thrown: unknown, spec: RequestSpec, clean: (text: string) => string): ApiError {
+  if (thrown instanceof ApiError) return thrown;
+  const base = (cause: string): ApiErrorDetails => ({
+    status: null,
+    body: null,
+    operation: spec.operation,
+    method: spec.method,
+    path: spec.path,
+    cause,
+  });
+  const where = `${spec.method} ${spec.path} (${spec.operation})`;
+  if (thrown instanceof GotTimeoutError) {
+    const cause = clean(`${thrown.code}: ${thrown.message}`);
+    return new TimeoutError(`The video service did not answer ${where} in time`, base(cause));
+  }
+  if (thrown instanceof RequestError) {
+    const code = typeof thrown.code === 'string' ? thrown.code : null;
+    const cause = clean(`${code ?? thrown.name}: ${thrown.message}`);
+    if (code !== null && NETWORK_CODES.has(code)) {
+      return new NetworkError(`Could not reach the video service for ${where} (${code})`, {
+        ...base(cause),
+        code,
+      });
+    }
+    return new ApiError(`The call ${where} failed: ${cause}`, base(cause));
+  }
+  const cause = clean(thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown));
+  return new ApiError(`The call ${where} failed: ${cause}`, base(cause));
+}
+
+/** Milliseconds to wait before the next attempt, or null when the error goes to the caller. */
+export function retryDelay(
+  policy: RetryPolicy,
+  attempt: number,
+  error: ApiError,
+  random: () => number = Math.random,
+): number | null {
+  if (attempt >= policy.maxAttempts) return null;
+  const reason = retryReason(error);
+  if (reason === null || !policy.retryOn.includes(reason)) return null;
+  const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  // Half fixed, half random: spreads replicas apart yet never retries instantly.
+  const backoff = exponential / 2 + (random() * exponential) / 2;
+  if (error instanceof RateLimitError && error.retryAfterSeconds !== null) {
+    const asked = error.retryAfterSeconds * 1000;
+    if (asked > policy.maxRetryAfterMs) return null;
+    return Math.max(asked, backoff);
+  }
+  return backoff;
+}
+
+function retryReason(error: ApiError): RetryReason | null {
+  if (error instanceof TimeoutError) return 'timeout';
+  if (error instanceof NetworkError) return 'network';
+  if (error instanceof RateLimitError) return 'rate-limit';
+  if (error instanceof ServerError) return 'server';
+  return null;
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import type { JsonObject } from '../core/json.js';
+import { NO_RETRY, type RetryPolicy, type Transport } from './http.js';
+import { asRaw, idOf, isObject, listOf, recordOf, text, unexpectedAnswer } from './parse.js';
+import { type CallSite, IdSchema, ListQuerySchema, TitleSchema, validateRequest } from './schemas.js';
+import type { Playlist, PlaylistEntry, VideoClient } from './types.js';
+
+/**
+ * Playlists: operations 11 (PUT edit) and 12 (delete), and the extras create, `all` and info.
+ * @see shared/spec/video-protection-api.md, "Playlist"
+ * @see shared/spec/upstream-extras.md, "Read-only endpoints"
+ */
+
+const PATH = '/v1/playlist';
+const EDIT: CallSite = { operation: 'playlist.edit', method: 'PUT', path: PATH };
+const DELETE: CallSite = { operation: 'playlist.delete', method: 'DELETE', path: PATH };
+const CREATE: CallSite = { operation: 'playlist.create', method: 'POST', path: PATH };
+const LIST: CallSite = { operation: 'playlist.list', method: 'GET', path: `${PATH}/all` };
+const INFO: CallSite = { operation: 'playlist.info', method: 'GET', path: PATH };
+
+export const PlaylistEntrySchema = z.strictObject({
+  _id: IdSchema,
+  title: z.string({ message: 'must be text' }).optional(),
+});
+
+/** Body of op 11. The spec disagrees on whether the title is required; it is sent when given. */
+export const PlaylistEditSchema = z.strictObject({
+  playlistId: IdSchema,
+  title: TitleSchema.optional(),
+  files: z.array(PlaylistEntrySchema).optional(),
+});
+
+export const PlaylistIdSchema = z.strictObject({ playlistId: IdSchema });
+
+export const PlaylistCreateSchema = z.strictObject({ title: TitleSchema });
+
+function parseEntry(value: unknown): PlaylistEntry | null {
+  if (typeof value === 'string') return { _id: value };
+  if (!isObject(value)) return null;
+  const id = idOf(value, 'fileId');
+  if (id === null) return null;
+  const title = text(value, 'title');
+  return title === null ? { _id: id } : { _id: id, title };
+}
+
+/** A playlist record; `fallbackId` stands in when the answer carries no ID. */
+export function parsePlaylist(record: JsonObject, fallbackId = ''): Playlist {
+  const files = Array.isArray(record.files) ? record.files : [];
+  return {
+    id: idOf(record, 'playlistId') ?? fallbackId,
+    title: text(record, 'title', 'name'),
+    files: files.map(parseEntry).filter((e): e is PlaylistEntry => e !== null),
+    raw: record,
+  };
+}
+
+export function createPlaylistsResource(transport: Transport, retry: RetryPolicy): VideoClient['playlists'] {
+  return {
+    async edit(input) {
+      const json = validateRequest(PlaylistEditSchema, input, EDIT);
+      // PUT of the same playlist twice leaves it the same: retried like the other idempotent calls.
+      const body = await transport.request({ ...EDIT, method: 'PUT', json, retry });
+      return parsePlaylist(recordOf(body), json.playlistId);
+    },
+    async delete(input) {
+      const json = validateRequest(PlaylistIdSchema, input, DELETE);
+      const body = await transport.request({ ...DELETE, method: 'DELETE', json, retry });
+      return { raw: asRaw(body) };
+    },
+    async create(input) {
+      const json = validateRequest(PlaylistCreateSchema, input, CREATE);
+      // A repeat after a lost answer would create a second playlist.
+      const body = await transport.request({
+        ...CREATE,
+        method: 'POST',
+        json,
+        retry: NO_RETRY,
+        optional: true,
+      });
+      return parsePlaylist(recordOf(body));
+    },
+    async list(query = {}) {
+      const q = validateRequest(ListQuerySchema, query, LIST);
+      const body = await transport.request({ ...LIST, method: 'GET', query: q, retry, optional: true });
+      const list = listOf(body);
+      if (list === null) throw unexpectedAnswer(LIST, body, 'a list of playlists');
+      return { items: list.items.filter(isObject).map((item) => parsePlaylist(item)), total: list.total };
+    },
+    async info(playlistId) {
+      const { playlistId: id } = validateRequest(PlaylistIdSchema, { playlistId }, INFO);
+      const body = await transport.request({
+        ...INFO,
+        method: 'GET',
+        query: { playlistId: id },
+        retry,
+        optional: true,
+      });
+      return parsePlaylist(recordOf(body), id);
+    },
+  };
+}

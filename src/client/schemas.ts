@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { ValidationError } from './errors.js';
+
+/**
+ * Request pieces shared by the resources, and the check that turns a zod failure into a
+ * ValidationError before anything is sent. Issue messages never repeat the input value (a mobile
+ * number must not reach a log through an error).
+ * @see shared/spec/video-protection-api.md, "Resources and their fields"
+ * @see shared/spec/upstream-extras.md, "Facts"
+ */
+
+/** Identifiers: any non-empty token without whitespace or slashes (ObjectIds are typical, not required). */
+export const IdSchema = z
+  .string({ message: 'must be a text ID' })
+  .regex(/^[^\s/]+$/, 'must be a non-empty ID without spaces or slashes');
+
+/** Required titles: at least one visible character. */
+export const TitleSchema = z.string({ message: 'must be text' }).regex(/\S/, 'must not be empty');
+
+export const DescriptionSchema = z.string({ message: 'must be text' });
+
+/** Link expiry: a number and a unit of s m h d w M y (e.g. `2h`, `1M`). */
+export const ExpireTimeSchema = z
+  .string({ message: 'must be text' })
+  .regex(/^\d+[smhdwMy]$/, 'must be a number followed by s, m, h, d, w, M or y (e.g. 2h)');
+
+/** Mobile numbers as the service takes them: digits only, optionally with a leading +. */
+export const MobileNumberSchema = z
+  .string({ message: 'must be text' })
+  .regex(/^\+?\d{7,15}$/, 'must be a mobile number of 7 to 15 digits without spaces (e.g. 09123456789)');
+
+/** Paging of the list extras. */
+export const ListQuerySchema = z.strictObject({
+  sortBy: z
+    .string()
+    .regex(/^[^\s,]+$/, 'must be a field name, optionally with :asc or :desc')
+    .optional(),
+  limit: z.int().positive().max(1000).optional(),
+  currentPage: z.int().positive().optional(),
+});
+
+/** Where a request would have gone, for the error raised instead. */
+export interface CallSite {
+  operation: string;
+  method: string;
+  path: string;
+}
+
+/**
+ * Parses `input` with `schema` or throws a ValidationError naming every field at fault; nothing
+ * is sent in that case.
+ */
+export function validateRequest<S extends z.ZodType>(schema: S, input: unknown, site: CallSite): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const fields: string[] = [];
+  const issues: string[] = [];
+  for (const issue of parsed.error.issues) {
+    const at = issue.path.map(String).join('.');
+    const names =
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((k) => (at ? `${at}.${k}` : k))
+        : [at || '(request)'];
+    for (const name of names) if (!fields.includes(name)) fields.push(name);
+    issues.push(
+      issue.code === 'unrecognized_keys'
+        ? `${names.join(', ')}: not a field of this request`
+        : `${at || 'request'}: ${issue.message}`,
+    );
+  }
+  return failValidation(site, fields, issues);
+}
+
+/** Throws the ValidationError of a request refused before sending. */
+export function failValidation(site: CallSite, fields: string[], issues: string[]): never {
+  throw new ValidationError(`Refused before sending ${site.operation}: ${issues.join('; ')}`, {
+    status: null,
+    body: null,
+    operation: site.operation,
+    method: site.method,
+    path: site.path,
+    fields,
+    issues,
+  });
+}

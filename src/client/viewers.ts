@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { JsonObject } from '../core/json.js';
+import type { RetryPolicy, Transport } from './http.js';
+import { asRaw, bool, isObject, listOf, text, unexpectedAnswer } from './parse.js';
+import { type CallSite, MobileNumberSchema, validateRequest } from './schemas.js';
+import type { VideoClient, Viewer } from './types.js';
+
+/**
+ * Viewers: operation 13 (unblock by mobile number) and the extra viewer look-up.
+ * @see shared/spec/video-protection-api.md, "User unblock request"
+ * @see shared/spec/upstream-extras.md, "Read-only endpoints"
+ */
+
+const UNBLOCK: CallSite = {
+  operation: 'viewer.unblock',
+  method: 'POST',
+  path: '/v1/analysis/user/video/anomaly',
+};
+const LOOKUP: CallSite = {
+  operation: 'viewer.lookup',
+  method: 'GET',
+  path: '/v1/analysis/content/video/all',
+};
+
+export const UnblockSchema = z.strictObject({ mobileNumber: MobileNumberSchema });
+
+export const LookupSchema = z.strictObject({
+  search: z.array(MobileNumberSchema).min(1, 'must name at least one mobile number').max(50),
+});
+
+/** A viewer record of the look-up. */
+export function parseViewer(record: JsonObject): Viewer {
+  const user = isObject(record.user) ? record.user : {};
+  const blocked = bool(record, 'blocked', 'isBlocked', 'block');
+  const status = text(record, 'status');
+  return {
+    mobileNumber:
+      text(record, 'mobileNumber', 'mobile', 'phoneNumber', 'phone') ??
+      text(user, 'mobileNumber', 'mobile') ??
+      '',
+    actionType: text(record, 'actionType', 'type'),
+    blocked:
+      blocked ?? (status === 'blocked' ? true : status === 'unblocked' || status === 'active' ? false : null),
+    raw: record,
+  };
+}
+
+export function createViewersResource(transport: Transport, retry: RetryPolicy): VideoClient['viewers'] {
+  return {
+    async unblock(input) {
+      const json = validateRequest(UnblockSchema, input, UNBLOCK);
+      // Unblocking an unblocked viewer changes nothing: safe to repeat.
+      const body = await transport.request({ ...UNBLOCK, method: 'POST', json, retry });
+      return { raw: asRaw(body) };
+    },
+    async lookup(mobileNumbers) {
+      const { search } = validateRequest(LookupSchema, { search: mobileNumbers }, LOOKUP);
+      const body = await transport.request({
+        ...LOOKUP,
+        method: 'GET',
+        query: { search: search.join(',') },
+        retry,
+        optional: true,
+      });
+      const list = listOf(body);
+      if (list === null) throw unexpectedAnswer(LOOKUP, body, 'a list of viewers');
+      return { items: list.items.filter(isObject).map(parseViewer), total: list.total };
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { WhitelistConflictError, WhitelistMismatchError } from './errors.js';
+import type { ResponseBody, RetryPolicy, Transport } from './http.js';
+import { asRaw, isObject, unexpectedAnswer, unwrap } from './parse.js';
+import { type CallSite, validateRequest } from './schemas.js';
+import type { VideoClient } from './types.js';
+
+/**
+ * Operations 1 and 2: the IP whitelist. Whether a POST replaces or appends is not documented, so
+ * `replace` reads the list back and compares.
+ * @see shared/spec/video-protection-api.md, "Endpoints" (ops 1, 2) and "Whitelist"
+ */
+
+const PATH = '/v1/storage/dns/whitelist';
+const GET_SITE: CallSite = { operation: 'whitelist.get', method: 'GET', path: PATH };
+const SET_SITE: CallSite = { operation: 'whitelist.set', method: 'POST', path: PATH };
+
+const IpSchema = z.string({ message: 'must be text' }).refine((s) => isIP(s) !== 0, {
+  message: 'must be an IPv4 or IPv6 address',
+});
+
+/** Body of op 1. */
+export const WhitelistUpdateSchema = z.strictObject({ allowedDNS: z.array(IpSchema) });
+
+const ReplaceOptionsSchema = z.strictObject({ expectBefore: z.array(z.string()).optional() });
+
+/** Keys under which a whitelist answer may hold its addresses. */
+const LIST_KEYS = ['allowedDNS', 'whitelist', 'allowedIps', 'ips', 'items'] as const;
+
+/** The addresses in an answer of op 2 (or null when none can be found). */
+export function parseWhitelist(body: ResponseBody): string[] | null {
+  const payload = unwrap(body);
+  let list: unknown = null;
+  if (Array.isArray(payload)) list = payload;
+  else if (isObject(payload)) {
+    const key = LIST_KEYS.find((k) => k in payload);
+    if (key !== undefined) list = payload[key] ?? [];
+    else {
+      // An unknown envelope with exactly one list in it is taken to be that list.
+      const lists = Object.values(payload).filter(Array.isArray);
+      if (lists.length === 1) list = lists[0];
+    }
+  }
+  if (!Array.isArray(list)) return null;
+  const out: string[] = [];
+  for (const entry of list) {
+    if (typeof entry === 'string') out.push(entry);
+    else if (isObject(entry)) {
+      const ip = entry.ip ?? entry.address ?? entry.value;
+      if (typeof ip === 'string') out.push(ip);
+    }
+  }
+  return out;
+}
+
+/** One spelling per address (the service may answer IPv6 compressed, or IPv4-mapped as IPv4). */
+function norm(ip: string): string {
+  const trimmed = ip.trim().toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(trimmed);
+  if (mapped?.[1] !== undefined) return mapped[1];
+  if (isIP(trimmed) === 6) return new URL(`http://[${trimmed}]/`).hostname.slice(1, -1);
+  return trimmed;
+}
+
+/** Equal as sets of addresses (order, duplicates and IPv6 spelling do not matter). */
+export function sameAddresses(a: readonly string[], b: readonly string[]): boolean {
+  const left = new Set(a.map(norm));
+  const right = new Set(b.map(norm));
+  return left.size === right.size && [...left].every((ip) => right.has(ip));
+}
+
+function minus(a: readonly string[], b: readonly string[]): string[] {
+  const drop = new Set(b.map(norm));
+  return [...new Set(a.map(norm))].filter((ip) => !drop.has(ip));
+}
+
+function describeMismatch(before: readonly string[], intended: readonly string[], actual: readonly string[]) {
+  const missing = minus(intended, actual);
+  const extra = minus(actual, intended);
+  const kept = extra.filter((ip) => before.map(norm).includes(ip));
+  const parts = ['After the update the service whitelist is not the one intended'];
+  if (missing.length > 0) parts.push(`missing ${missing.join(', ')}`);
+  if (extra.length > 0) parts.push(`unexpected ${extra.join(', ')}`);
+  let message = parts.join('; ');
+  if (missing.length === 0 && extra.length > 0 && kept.length === extra.length) {
+    message +=
+      '. The service seems to append to its list instead of replacing it, so addresses cannot be removed this way';
+  }
+  return message;
+}
+
+export function createWhitelistResource(transport: Transport, retry: RetryPolicy): VideoClient['whitelist'] {
+  async function get(): Promise<string[]> {
+    const body = await transport.request({ ...GET_SITE, method: 'GET', retry });
+    const list = parseWhitelist(body);
+    if (list === null) throw unexpectedAnswer(GET_SITE, body, 'a list of addresses');
+    return list;
+  }
+
+  return {
+    get,
+    async replace(list, options = {}) {
+      const { allowedDNS } = validateRequest(WhitelistUpdateSchema, { allowedDNS: list }, SET_SITE);
+      const { expectBefore } = validateRequest(ReplaceOptionsSchema, options, SET_SITE);
+      const intended = [...new Map(allowedDNS.map((ip) => [norm(ip), ip])).values()];
+      const before = await get();
+      if (expectBefore !== undefined && !sameAddresses(before, expectBefore)) {
+        throw new WhitelistConflictError(
+          `The whitelist changed since the request was made (now ${before.join(', ') || 'empty'}); nothing was changed`,
+          { ...GET_SITE, status: null, body: null, expected: expectBefore, actual: before },
+        );
+      }
+      // Setting the same full list twice is harmless, so the POST takes the idempotent policy.
+      const answer = await transport.request({
+        ...SET_SITE,
+        method: 'POST',
+        json: { allowedDNS: intended },
+        retry,
+      });
+      const after = await get();
+      if (!sameAddresses(after, intended)) {
+        throw new WhitelistMismatchError(describeMismatch(before, intended, after), {
+          ...SET_SITE,
+          status: null,
+          body: answer,
+          intended,
+          actual: after,
+        });
+      }
+      return { before, after, raw: asRaw(answer) };
+    },
+  };
+}
