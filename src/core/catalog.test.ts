@@ -1,0 +1,180 @@
+import {
+  OPERATION_SPECS,
+  type OperationParams,
+  operationTarget,
+  operationTitle,
+  parseParams,
+  READ_OPERATION_TITLES,
+} from './catalog.js';
+import { InputError } from './errors.js';
+import { CHANGE_OPERATIONS, type ChangeOperation, READ_OPERATIONS } from './operations.js';
+
+const OID = '671018d0403eba579a6f90e2';
+
+/** Valid stored parameters for each operation, exactly as execution sends them. */
+const VALID: { [O in ChangeOperation]: OperationParams[O] } = {
+  'whitelist.set': { allowedDNS: ['203.0.113.10', '2001:db8::1'], expectBefore: ['203.0.113.10'] },
+  'protect.set': { changes: { opacity: 0.5, player: { offlineMode: true } } },
+  'folder.create': { title: 'Lectures', description: 'Spring term' },
+  'folder.edit': { bucketId: OID, title: 'Lectures 2' },
+  'folder.delete': { bucketId: OID },
+  'file.edit': {
+    fileId: OID,
+    title: 'Intro',
+    cover: {
+      slackFileId: 'F0123',
+      filename: 'cover.png',
+      contentType: 'image/png',
+      url: 'https://files.slack.com/files-pri/T1-F0123/cover.png',
+    },
+  },
+  'file.delete': { fileId: OID },
+  'file.retry': { fileId: OID },
+  'playlist.edit': { playlistId: OID, files: [{ _id: OID, title: 'Intro' }] },
+  'playlist.delete': { playlistId: OID },
+  'viewer.unblock': { mobileNumber: '09123456789' },
+};
+
+describe('operations catalog', () => {
+  it.each([
+    ['whitelist.set', 'Update whitelist', 1, 'sensitive', true, 'whitelist'],
+    ['protect.set', 'Change protection settings', 3, 'sensitive', true, 'protection settings'],
+    ['folder.create', 'Create folder', 5, 'reversible', false, 'new folder "Lectures"'],
+    ['folder.edit', 'Edit folder', 6, 'reversible', true, `folder ${OID}`],
+    ['folder.delete', 'Delete folder', 7, 'irreversible', true, `folder ${OID}`],
+    ['file.edit', 'Edit file', 8, 'reversible', true, `file ${OID}`],
+    ['file.delete', 'Delete file', 9, 'irreversible', true, `file ${OID}`],
+    ['file.retry', 'Retry conversion', 10, 'reversible', false, `file ${OID}`],
+    ['playlist.edit', 'Edit playlist', 11, 'reversible', true, `playlist ${OID}`],
+    ['playlist.delete', 'Delete playlist', 12, 'irreversible', true, `playlist ${OID}`],
+    ['viewer.unblock', 'Unblock viewer', 13, 'reversible', true, 'viewer 09123456789'],
+  ] as const)(
+    '%s: "%s", spec op %i, %s, idempotent %s, target %s',
+    (name, title, specOp, risk, idempotent, target) => {
+      const spec = OPERATION_SPECS[name];
+      expect({
+        name: spec.name,
+        title: spec.title,
+        specOp: spec.specOp,
+        risk: spec.risk,
+        idempotent: spec.idempotent,
+      }).toEqual({
+        name,
+        title,
+        specOp,
+        risk,
+        idempotent,
+      });
+      expect(operationTarget(name, VALID[name])).toBe(target);
+    },
+  );
+
+  it('covers every change operation and titles every read operation', () => {
+    expect(Object.keys(OPERATION_SPECS).sort()).toEqual([...CHANGE_OPERATIONS].sort());
+    expect(Object.keys(READ_OPERATION_TITLES).sort()).toEqual([...READ_OPERATIONS].sort());
+    expect(operationTitle('whitelist.get')).toBe('Show whitelist');
+    expect(operationTitle('viewer.unblock')).toBe('Unblock viewer');
+  });
+
+  it.each(CHANGE_OPERATIONS)('%s: stored parameters parse back unchanged', (operation) => {
+    expect(parseParams(operation, VALID[operation])).toEqual(VALID[operation]);
+  });
+});
+
+describe('parameters that must never reach the API', () => {
+  it.each([
+    [
+      'whitelist.set',
+      { allowedDNS: ['example.com'], expectBefore: [] },
+      'allowedDNS.0: must be an IPv4 or IPv6 address',
+    ],
+    [
+      'whitelist.set',
+      { allowedDNS: ['10.0.0.0/8'], expectBefore: [] },
+      'allowedDNS.0: must be an IPv4 or IPv6 address',
+    ],
+    [
+      'whitelist.set',
+      { allowedDNS: ['2001:db8::1', '2001:DB8::1'], expectBefore: [] },
+      'allowedDNS: must not list an address twice',
+    ],
+    [
+      'whitelist.set',
+      { allowedDNS: ['1.1.1.1'] },
+      'expectBefore: Invalid input: expected array, received undefined',
+    ],
+    ['protect.set', { changes: {} }, 'changes: must change at least one setting'],
+    ['protect.set', { changes: { opacity: 3 } }, 'changes.opacity: must be between 0 and 1'],
+    [
+      'protect.set',
+      { changes: { link: { expireTime: 'soon' } } },
+      'changes.link.expireTime: must be a number and a unit (s m h d w M y), e.g. 2h',
+    ],
+    ['folder.create', { title: '' }, 'title: must not be empty'],
+    ['folder.create', { title: '   ' }, 'title: must not be blank'],
+    ['folder.create', { title: 'x', owner: 'me' }, 'Unrecognized key: "owner"'],
+    [
+      'folder.edit',
+      { bucketId: 'a b', title: 'x' },
+      'bucketId: must have no spaces, slashes or control characters',
+    ],
+    ['folder.delete', { bucketId: '' }, 'bucketId: must not be empty'],
+    [
+      'file.edit',
+      { fileId: 'a/b', title: 'x' },
+      'fileId: must have no spaces, slashes or control characters',
+    ],
+    [
+      'file.edit',
+      {
+        fileId: OID,
+        title: 'x',
+        cover: {
+          slackFileId: 'F1',
+          filename: 'a.pdf',
+          contentType: 'application/pdf',
+          url: 'https://x.test/a',
+        },
+      },
+      'cover.contentType: must be an image type',
+    ],
+    ['file.delete', {}, 'fileId: Invalid input: expected string, received undefined'],
+    ['file.retry', { fileId: OID, force: true }, 'Unrecognized key: "force"'],
+    ['playlist.edit', { playlistId: OID }, 'must change the title or the files'],
+    [
+      'playlist.edit',
+      { playlistId: OID, files: [{ title: 'x' }] },
+      'files.0._id: Invalid input: expected string, received undefined',
+    ],
+    [
+      'playlist.delete',
+      { playlistId: 'p/1' },
+      'playlistId: must have no spaces, slashes or control characters',
+    ],
+    [
+      'viewer.unblock',
+      { mobileNumber: '+98 912 345 6789' },
+      'mobileNumber: must be a mobile number in national format, digits only',
+    ],
+    [
+      'viewer.unblock',
+      { mobileNumber: '0912' },
+      'mobileNumber: must be a mobile number in national format, digits only',
+    ],
+  ] as const)('%s refuses %j', (operation, params, issue) => {
+    let caught: unknown;
+    try {
+      parseParams(operation, params);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(InputError);
+    expect(caught instanceof InputError ? caught.issues : []).toContain(issue);
+  });
+
+  it('names the operation in the error message', () => {
+    expect(() => parseParams('viewer.unblock', null)).toThrow(
+      'The parameters of "Unblock viewer" are not valid',
+    );
+  });
+});

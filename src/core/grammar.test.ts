@@ -1,0 +1,279 @@
+import { type Command, type ParseResult, parseCommand } from './grammar.js';
+
+const OID = '671018d0403eba579a6f90e2';
+const parse = (text: string, phoneRegion = 'IR'): ParseResult => parseCommand(text, { phoneRegion });
+const IR_MOBILE = { national: '09123456789', e164: '+989123456789', masked: '0912***6789' };
+
+describe('agent types a command of the design', () => {
+  it.each<[string, Command]>([
+    ['', { kind: 'help' }],
+    ['   ', { kind: 'help' }],
+    ['help', { kind: 'help' }],
+    ['HELP unblock', { kind: 'help' }],
+    ['unblock 09123456789', { kind: 'unblock', mobile: IR_MOBILE }],
+    ['unblock +98 912 345 6789', { kind: 'unblock', mobile: IR_MOBILE }],
+    ['unblock 0098 912 345 6789', { kind: 'unblock', mobile: IR_MOBILE }],
+    ['unblock 0912-345-6789', { kind: 'unblock', mobile: IR_MOBILE }],
+    ['unblock 9123456789', { kind: 'unblock', mobile: IR_MOBILE }],
+    ['unblock ۰۹۱۲۳۴۵۶۷۸۹', { kind: 'unblock', mobile: IR_MOBILE }],
+    ['unblock &lt;tel:+989123456789|+98 912 345 6789&gt;', { kind: 'unblock', mobile: IR_MOBILE }],
+    ['  UNBLOCK    0912 345 6789  ', { kind: 'unblock', mobile: IR_MOBILE }],
+    [`retry ${OID}`, { kind: 'retry', fileId: OID }],
+    ['whitelist', { kind: 'whitelist.show' }],
+    ['whitelist show', { kind: 'whitelist.show' }],
+    ['whitelist add 203.0.113.10', { kind: 'whitelist.add', ips: ['203.0.113.10'] }],
+    [
+      'Whitelist ADD 203.0.113.10, 2001:DB8::10 203.0.113.10',
+      { kind: 'whitelist.add', ips: ['203.0.113.10', '2001:db8::10'] },
+    ],
+    ['whitelist remove ۲۰۳.۰.۱۱۳.۱۰', { kind: 'whitelist.remove', ips: ['203.0.113.10'] }],
+    ['protect', { kind: 'protect.modal' }],
+    ['protect show', { kind: 'protect.show' }],
+    [
+      'protect set player.offlineMode=true link.expireTime=2h opacity=0.5 fontColor=red',
+      {
+        kind: 'protect.set',
+        changes: {
+          player: { offlineMode: true },
+          link: { expireTime: '2h' },
+          opacity: 0.5,
+          fontColor: '#e74c3c',
+        },
+      },
+    ],
+    ['protect set faultTolerance=۸', { kind: 'protect.set', changes: { faultTolerance: 8 } }],
+    ['folder create', { kind: 'folder.create' }],
+    [`folder edit ${OID}`, { kind: 'folder.edit', bucketId: OID }],
+    [`folder delete ${OID}`, { kind: 'folder.delete', bucketId: OID }],
+    [`file edit ${OID}`, { kind: 'file.edit', fileId: OID }],
+    [`file delete ${OID}`, { kind: 'file.delete', fileId: OID }],
+    [`playlist edit ${OID}`, { kind: 'playlist.edit', playlistId: OID }],
+    [`playlist delete ${OID}`, { kind: 'playlist.delete', playlistId: OID }],
+    ['playlist delete ۶۷۱۰۱۸d0403eba579a6f90e2', { kind: 'playlist.delete', playlistId: OID }],
+    [`FILE Delete \`${OID}\``, { kind: 'file.delete', fileId: OID }],
+    ['requests', { kind: 'requests' }],
+    ['audit', { kind: 'audit', n: 10 }],
+    ['audit 25', { kind: 'audit', n: 25 }],
+    ['audit ۱۰۰', { kind: 'audit', n: 100 }],
+    ['audit 1', { kind: 'audit', n: 1 }],
+    ['explain 9910', { kind: 'explain', code: '9910' }],
+    ['explain ۹۹۱۰', { kind: 'explain', code: '9910' }],
+    ['explain #9103', { kind: 'explain', code: '9103' }],
+    ['explain 4242', { kind: 'explain', code: '4242' }],
+  ])('"%s"', (text, command) => {
+    expect(parse(text)).toEqual({ ok: true, command, warnings: [] });
+  });
+
+  it('reads a German mobile when the region is DE', () => {
+    expect(parse('unblock 01512 3456789', 'DE')).toEqual({
+      ok: true,
+      command: {
+        kind: 'unblock',
+        mobile: { national: '015123456789', e164: '+4915123456789', masked: '0151***6789' },
+      },
+      warnings: [],
+    });
+  });
+
+  it.each([
+    ['retry abc123', { kind: 'retry', fileId: 'abc123' }, 'file ID abc123 is not 24 hex digits'],
+    [
+      'folder edit photos',
+      { kind: 'folder.edit', bucketId: 'photos' },
+      'folder ID photos is not 24 hex digits',
+    ],
+    ['folder delete 42', { kind: 'folder.delete', bucketId: '42' }, 'folder ID 42 is not 24 hex digits'],
+    ['file edit f-1', { kind: 'file.edit', fileId: 'f-1' }, 'file ID f-1 is not 24 hex digits'],
+    ['file delete f-1', { kind: 'file.delete', fileId: 'f-1' }, 'file ID f-1 is not 24 hex digits'],
+    ['playlist edit p1', { kind: 'playlist.edit', playlistId: 'p1' }, 'playlist ID p1 is not 24 hex digits'],
+    [
+      'playlist delete p1',
+      { kind: 'playlist.delete', playlistId: 'p1' },
+      'playlist ID p1 is not 24 hex digits',
+    ],
+  ] as const)('"%s" is accepted with a warning about the ID', (text, command, warningStart) => {
+    const result = parse(text);
+    expect(result.ok && result.command).toEqual(command);
+    expect(result.ok && result.warnings.length === 1 && result.warnings[0]?.startsWith(warningStart)).toBe(
+      true,
+    );
+  });
+});
+
+describe('agent gets a clear refusal', () => {
+  it.each([
+    // unblock
+    ['unblock', 'Give the mobile number of the viewer to unblock.', '/vidops unblock <mobile>'],
+    [
+      'unblock 0212345678',
+      'Nobody was unblocked: 0212345678 is a landline, not a mobile number.',
+      '/vidops unblock <mobile>',
+    ],
+    [
+      'unblock 0912345',
+      'Nobody was unblocked: 0912345 is too short for a mobile number in IR.',
+      '/vidops unblock <mobile>',
+    ],
+    ['unblock 0912abc6789', 'Nobody was unblocked: "0912abc6789" has letters.', '/vidops unblock <mobile>'],
+    [
+      'unblock 3023456789',
+      'Nobody was unblocked: 3023456789 is not a valid number for IR.',
+      '/vidops unblock <mobile>',
+    ],
+    // retry and IDs
+    ['retry', 'Give the file ID (fileId).', '/vidops retry <fileId>'],
+    ['retry a b', '`retry` takes one file ID; got 2 words: a b.', '/vidops retry <fileId>'],
+    [
+      'retry files/abc',
+      'The file ID "files/abc" has a slash; give the ID alone, not a path or link.',
+      '/vidops retry <fileId>',
+    ],
+    ['folder edit', 'Give the folder ID (bucketId).', '/vidops folder edit <bucketId>'],
+    ['folder delete', 'Give the folder ID (bucketId).', '/vidops folder delete <bucketId>'],
+    ['file edit', 'Give the file ID (fileId).', '/vidops file edit <fileId>'],
+    [
+      `file delete ${OID} ${OID}`,
+      `\`file delete\` takes one file ID; got 2 words: ${OID} ${OID}.`,
+      '/vidops file delete <fileId>',
+    ],
+    ['playlist edit', 'Give the playlist ID (playlistId).', '/vidops playlist edit <playlistId>'],
+    ['playlist delete', 'Give the playlist ID (playlistId).', '/vidops playlist delete <playlistId>'],
+    [
+      'folder',
+      'Say what to do with the folder: `/vidops folder create`, `/vidops folder edit`, `/vidops folder delete`.',
+      '/vidops folder create',
+    ],
+    [
+      'file',
+      'Say what to do with the file: `/vidops file edit`, `/vidops file delete`.',
+      '/vidops file edit <fileId>',
+    ],
+    [
+      'folder create Lectures',
+      '`folder create` takes nothing more; remove "Lectures" (the form asks for the title).',
+      '/vidops folder create',
+    ],
+    // whitelist
+    ['whitelist add', 'Give the IP addresses to add.', '/vidops whitelist add <ip>…'],
+    ['whitelist remove', 'Give the IP addresses to remove.', '/vidops whitelist remove <ip>…'],
+    [
+      'whitelist add api.example.com 10.0.0.0/8',
+      'The whitelist was not changed:\n• "api.example.com" is a host name; give its IP address\n• "10.0.0.0/8" is a range (CIDR); list single addresses',
+      '/vidops whitelist add <ip>…',
+    ],
+    [
+      'whitelist 203.0.113.10',
+      'To add 203.0.113.10 to the whitelist, write `/vidops whitelist add 203.0.113.10`.',
+      '/vidops whitelist add <ip>…',
+    ],
+    ['whitelist show all', '`whitelist` takes nothing more; remove "all".', '/vidops whitelist'],
+    // protect
+    ['protect set', 'Give the settings to change as field=value.', '/vidops protect set <field>=<value>…'],
+    [
+      'protect set opactiy=0.5',
+      'The settings were not changed:\n• unknown setting "opactiy"; did you mean "opacity"?',
+      '/vidops protect set <field>=<value>…',
+    ],
+    [
+      'protect set opacity=2',
+      'The settings were not changed:\n• opacity: 2 is out of range; it must be between 0 and 1',
+      '/vidops protect set <field>=<value>…',
+    ],
+    [
+      'protect opacity=0.5',
+      'To change settings, write `/vidops protect set opacity=0.5`.',
+      '/vidops protect set <field>=<value>…',
+    ],
+    ['protect show all', '`protect show` takes nothing more; remove "all".', '/vidops protect show'],
+    // requests, audit, explain
+    ['requests mine', '`requests` takes nothing more; remove "mine".', '/vidops requests'],
+    ['audit 0', '"0" is not a number of events from 1 to 100.', '/vidops audit [n]'],
+    ['audit 101', '"101" is not a number of events from 1 to 100.', '/vidops audit [n]'],
+    ['audit ten', '"ten" is not a number of events from 1 to 100.', '/vidops audit [n]'],
+    ['audit 2.5', '"2.5" is not a number of events from 1 to 100.', '/vidops audit [n]'],
+    ['audit 10 20', '`audit` takes nothing more; remove "20".', '/vidops audit [n]'],
+    ['explain', 'Give the error code the player shows, e.g. 9910.', '/vidops explain <code>'],
+    [
+      'explain blocked',
+      '"blocked" is not a player error code; it is a number like 9910.',
+      '/vidops explain <code>',
+    ],
+  ])('"%s"', (text, message, usage) => {
+    expect(parse(text)).toEqual({ ok: false, message, usage });
+  });
+});
+
+describe('agent mistypes a command and is pointed at the right one', () => {
+  it.each([
+    [
+      'unblok 09123456789',
+      'Unknown command "unblok". Did you mean `/vidops unblock`?',
+      '/vidops unblock <mobile>',
+    ],
+    ['whitelsit', 'Unknown command "whitelsit". Did you mean `/vidops whitelist`?', '/vidops whitelist'],
+    ['reqests', 'Unknown command "reqests". Did you mean `/vidops requests`?', '/vidops requests'],
+    ['req', 'Unknown command "req". Did you mean `/vidops requests`?', '/vidops requests'],
+    ['Explian 9910', 'Unknown command "Explian". Did you mean `/vidops explain`?', '/vidops explain <code>'],
+    ['protcet', 'Unknown command "protcet". Did you mean `/vidops protect`?', '/vidops protect'],
+    [
+      'delete folder abc',
+      'Unknown command "delete". Did you mean `/vidops folder delete abc`?',
+      '/vidops folder delete <bucketId>',
+    ],
+    [
+      'edit playlist p1',
+      'Unknown command "edit". Did you mean `/vidops playlist edit p1`?',
+      '/vidops playlist edit <playlistId>',
+    ],
+    [
+      'create folder',
+      'Unknown command "create". Did you mean `/vidops folder create`?',
+      '/vidops folder create',
+    ],
+    [
+      'block 09123456789',
+      'Unknown command "block". Did you mean `/vidops unblock`?',
+      '/vidops unblock <mobile>',
+    ],
+    ['frobnicate', 'Unknown command "frobnicate". `/vidops help` lists what you can run.', null],
+    [
+      'whitelist ad 1.2.3.4',
+      '`whitelist` has no "ad". Did you mean `/vidops whitelist add`?',
+      '/vidops whitelist add <ip>…',
+    ],
+    [
+      'whitelist delete 1.2.3.4',
+      '`whitelist` has no "delete". Did you mean `/vidops whitelist remove`?',
+      '/vidops whitelist remove <ip>…',
+    ],
+    [
+      'whitelist purge',
+      '`whitelist` has no "purge"; it has `whitelist add`, `whitelist remove`, `whitelist show`.',
+      '/vidops whitelist add <ip>…',
+    ],
+    ['protect sho', '`protect` has no "sho". Did you mean `/vidops protect show`?', '/vidops protect show'],
+    [
+      'folder remove abc',
+      '`folder` has no "remove". Did you mean `/vidops folder delete`?',
+      '/vidops folder delete <bucketId>',
+    ],
+    [
+      'file rename abc',
+      '`file` has no "rename". Did you mean `/vidops file edit`?',
+      '/vidops file edit <fileId>',
+    ],
+    [
+      'playlist new',
+      '`playlist` has no "new"; it has `playlist edit`, `playlist delete`.',
+      '/vidops playlist edit <playlistId>',
+    ],
+    ['file retry abc', 'To retry a conversion, write `/vidops retry abc`.', '/vidops retry <fileId>'],
+  ])('"%s"', (text, message, usage) => {
+    expect(parse(text)).toEqual({ ok: false, message, usage });
+  });
+
+  it('a synonym of delete is only suggested, never run', () => {
+    const result = parse(`folder rm ${OID}`);
+    expect(result.ok).toBe(false);
+  });
+});
