@@ -1,9 +1,12 @@
 import { createHash, createHmac } from 'node:crypto';
-import { GENESIS_HASH, type HashEvent } from '../store/store.js';
 import { canonicalJson } from './json.js';
 import type { AuditEvent } from './model.js';
 
-export { GENESIS_HASH };
+/** Computes an event's hash from everything else in it. */
+export type HashEvent = (event: Omit<AuditEvent, 'hash'>) => string;
+
+/** The `prevHash` of the first event of a chain. */
+export const GENESIS_HASH = '0'.repeat(64);
 
 /**
  * The hash of an event: SHA-256, or HMAC-SHA256 when a key is configured, over the canonical

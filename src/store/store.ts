@@ -1,10 +1,7 @@
 import type { Actor, AuditEvent, NewAuditEvent, OperationRequest, RequestState } from '../core/model.js';
 
-/** Computes an event's hash from everything else in it (see core/audit-chain). */
-export type HashEvent = (event: Omit<AuditEvent, 'hash'>) => string;
-
-/** The `prevHash` of the first event of a chain. */
-export const GENESIS_HASH = '0'.repeat(64);
+// The chain's hash function and genesis value belong to the core; the store only applies them.
+export { GENESIS_HASH, type HashEvent } from '../core/audit-chain.js';
 
 /** Fields of a request that a transition may change. */
 export type RequestPatch = Partial<

@@ -1,0 +1,329 @@
+import { createHash } from 'node:crypto';
+import { InputError, PolicyDeniedError, StateConflictError } from './errors.js';
+import { canonicalJson, type JsonObject, type JsonValue } from './json.js';
+import type {
+  Actor,
+  AuditEventType,
+  NewAuditEvent,
+  OperationRequest,
+  RecordedError,
+  RequestState,
+} from './model.js';
+import type { ChangeOperation } from './operations.js';
+
+/** Who acts when nobody does: expiry, resumption after a crash, outcomes of execution. */
+export const SYSTEM_ACTOR: Actor = { id: 'system', name: 'vidops' };
+
+/** The injected clock reading and event ID generator every step uses. */
+export interface StepContext {
+  now: Date;
+  eventId: () => string;
+}
+
+/**
+ * Fields a transition changes; the same shape as the store's `RequestPatch`, declared here because
+ * core does not import the store.
+ */
+export type StepPatch = Partial<
+  Pick<
+    OperationRequest,
+    'state' | 'approvals' | 'decidedBy' | 'decisionNote' | 'result' | 'error' | 'slack' | 'expiresAt'
+  >
+>;
+
+/** A transition: the patch to compare-and-set and the audit events that go with it. */
+export interface Step {
+  patch: StepPatch;
+  events: NewAuditEvent[];
+}
+
+/**
+ * SHA-256 hex of the canonical JSON of `{operation, params}`: approvals bind to exactly these
+ * parameters.
+ * @see shared/DESIGN.md, "Approvals"
+ */
+export function paramsHash(operation: string, params: JsonValue): string {
+  return createHash('sha256').update(canonicalJson({ operation, params }), 'utf8').digest('hex');
+}
+
+function event(
+  request: Pick<OperationRequest, 'id' | 'operation' | 'target' | 'params'>,
+  type: AuditEventType,
+  actor: Actor,
+  ctx: StepContext,
+  outcome: JsonValue = null,
+  error: RecordedError | null = null,
+): NewAuditEvent {
+  return {
+    id: ctx.eventId(),
+    type,
+    at: ctx.now.toISOString(),
+    actor: { id: actor.id, name: actor.name },
+    operation: request.operation,
+    target: request.target,
+    params: request.params,
+    requestId: request.id,
+    outcome,
+    error,
+  };
+}
+
+function formatTime(iso: string, now: Date): string {
+  const hhmm = iso.slice(11, 16);
+  return iso.slice(0, 10) === now.toISOString().slice(0, 10)
+    ? `${hhmm} UTC`
+    : `${iso.slice(0, 10)} ${hhmm} UTC`;
+}
+
+function names(actors: readonly Actor[]): string {
+  const list = actors.map((a) => a.name);
+  if (list.length <= 1) return list.join('');
+  return `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+}
+
+/**
+ * Where a request stands, in words a person understands: "already approved by Lee and executed
+ * at 10:02 UTC". Used in every refusal of an impossible transition.
+ */
+export function describeState(request: OperationRequest, now: Date): string {
+  const at = formatTime(request.updatedAt, now);
+  const approvers = names(request.approvals.map((a) => a.by));
+  const approvedBy = approvers === '' ? '' : `approved by ${approvers} and `;
+  const by = request.decidedBy ? ` by ${request.decidedBy.name}` : '';
+  switch (request.state) {
+    case 'pending':
+      return `still waiting for approval (${request.approvals.length} of ${request.quorum})`;
+    case 'approved':
+      return `already approved${approvers === '' ? '' : ` by ${approvers}`} at ${at}, waiting to run`;
+    case 'executing':
+      return `already ${approvedBy}running since ${at}`;
+    case 'succeeded':
+      return `already ${approvedBy}executed at ${at}`;
+    case 'failed':
+      return `already ${approvedBy}executed at ${at}, and it failed${request.error ? `: ${request.error.message}` : ''}`;
+    case 'rejected':
+      return `already rejected${by} at ${at}`;
+    case 'cancelled':
+      return `already cancelled${by} at ${at}`;
+    case 'expired':
+      return `already expired at ${request.expiresAt ? formatTime(request.expiresAt, now) : at} without enough approvals`;
+    case 'unknown':
+      return `interrupted while running at ${at}; its outcome is unknown`;
+  }
+}
+
+function conflict(request: OperationRequest, now: Date, wanted: string): StateConflictError {
+  return new StateConflictError(
+    `Request ${request.id} cannot be ${wanted}: it was ${describeState(request, now)}.`,
+  );
+}
+
+function requireState(
+  request: OperationRequest,
+  allowed: readonly RequestState[],
+  now: Date,
+  wanted: string,
+): void {
+  if (!allowed.includes(request.state)) throw conflict(request, now, wanted);
+}
+
+/** True when a pending request has passed its expiry. */
+export function isPastExpiry(request: Pick<OperationRequest, 'expiresAt'>, now: Date): boolean {
+  return request.expiresAt !== null && Date.parse(request.expiresAt) <= now.getTime();
+}
+
+function requireOpen(request: OperationRequest, now: Date, wanted: string): void {
+  requireState(request, ['pending'], now, wanted);
+  if (isPastExpiry(request, now)) {
+    throw new StateConflictError(
+      `Request ${request.id} cannot be ${wanted}: it expired at ${formatTime(request.expiresAt ?? '', now)} without enough approvals.`,
+    );
+  }
+}
+
+export interface NewRequestInput {
+  id: string;
+  operation: ChangeOperation;
+  params: JsonObject;
+  target: string;
+  preview: JsonValue;
+  reason: string | null;
+  requester: Actor;
+  /** `direct`: runs now (no approval); `approval`: waits for `quorum` approvals until `expiresAt`. */
+  mode: { kind: 'direct' } | { kind: 'approval'; quorum: number; expiresAt: string; why: string };
+}
+
+/**
+ * A new request: `pending` with [requested], or for an operation that runs directly `executing`
+ * with [requested, executing].
+ */
+export function newRequest(
+  input: NewRequestInput,
+  ctx: StepContext,
+): { request: OperationRequest; events: NewAuditEvent[] } {
+  const at = ctx.now.toISOString();
+  const direct = input.mode.kind === 'direct';
+  const request: OperationRequest = {
+    id: input.id,
+    operation: input.operation,
+    params: input.params,
+    paramsHash: paramsHash(input.operation, input.params),
+    target: input.target,
+    preview: input.preview,
+    reason: input.reason,
+    requester: { id: input.requester.id, name: input.requester.name },
+    state: direct ? 'executing' : 'pending',
+    quorum: input.mode.kind === 'approval' ? input.mode.quorum : 0,
+    approvals: [],
+    decidedBy: null,
+    decisionNote: null,
+    createdAt: at,
+    expiresAt: input.mode.kind === 'approval' ? input.mode.expiresAt : null,
+    updatedAt: at,
+    result: null,
+    error: null,
+    slack: null,
+    version: 1,
+  };
+  const requested = event(request, 'requested', request.requester, ctx, {
+    state: request.state,
+    reason: request.reason,
+    quorum: request.quorum,
+    expiresAt: request.expiresAt,
+    why: input.mode.kind === 'approval' ? input.mode.why : null,
+    paramsHash: request.paramsHash,
+    preview: request.preview,
+  });
+  const events = direct ? [requested, event(request, 'executing', request.requester, ctx)] : [requested];
+  return { request, events };
+}
+
+/**
+ * One approval. When it completes the quorum the request goes straight to `executing` with
+ * [approved, executing]; otherwise it stays `pending` with [approved]. The caller has checked the
+ * approver against the policy (`mayApprove`); the rules that hold whatever the policy are checked
+ * again here.
+ */
+export function approve(request: OperationRequest, approver: Actor, ctx: StepContext): Step {
+  requireOpen(request, ctx.now, 'approved');
+  if (approver.id === request.requester.id) {
+    throw new PolicyDeniedError('You asked for this change, so someone else has to approve it.');
+  }
+  if (request.approvals.some((a) => a.by.id === approver.id)) {
+    throw new StateConflictError(`You have already approved request ${request.id}.`);
+  }
+  const approvals = [
+    ...request.approvals,
+    { by: { id: approver.id, name: approver.name }, at: ctx.now.toISOString() },
+  ];
+  const outcome = { approvals: approvals.length, quorum: request.quorum };
+  if (approvals.length >= request.quorum) {
+    return {
+      patch: { state: 'executing', approvals },
+      events: [
+        event(request, 'approved', approver, ctx, outcome),
+        event(request, 'executing', approver, ctx),
+      ],
+    };
+  }
+  return { patch: { approvals }, events: [event(request, 'approved', approver, ctx, outcome)] };
+}
+
+/** A lead turns the request down; the note (why) is required. */
+export function reject(request: OperationRequest, by: Actor, note: string, ctx: StepContext): Step {
+  const text = note.trim();
+  if (text === '') throw new InputError('Say why you reject the request: a note is required.');
+  requireOpen(request, ctx.now, 'rejected');
+  return {
+    patch: { state: 'rejected', decidedBy: { id: by.id, name: by.name }, decisionNote: text },
+    events: [event(request, 'rejected', by, ctx, { note: text })],
+  };
+}
+
+/** The requester withdraws a pending request. */
+export function cancel(request: OperationRequest, by: Actor, note: string | null, ctx: StepContext): Step {
+  if (by.id !== request.requester.id) {
+    throw new PolicyDeniedError(
+      `Only ${request.requester.name}, who asked for it, can cancel request ${request.id}.`,
+    );
+  }
+  requireState(request, ['pending'], ctx.now, 'cancelled');
+  const text = note?.trim() || null;
+  return {
+    patch: { state: 'cancelled', decidedBy: { id: by.id, name: by.name }, decisionNote: text },
+    events: [event(request, 'cancelled', by, ctx, { note: text })],
+  };
+}
+
+/** A pending request whose expiry has passed; done by the system. */
+export function expire(request: OperationRequest, ctx: StepContext): Step {
+  requireState(request, ['pending'], ctx.now, 'expired');
+  if (!isPastExpiry(request, ctx.now)) {
+    throw new StateConflictError(
+      `Request ${request.id} cannot be expired: it is open until ${formatTime(request.expiresAt ?? '', ctx.now)}.`,
+    );
+  }
+  return {
+    patch: { state: 'expired', decidedBy: null },
+    events: [
+      event(request, 'expired', SYSTEM_ACTOR, ctx, {
+        expiresAt: request.expiresAt,
+        approvals: request.approvals.length,
+        quorum: request.quorum,
+      }),
+    ],
+  };
+}
+
+/**
+ * Claims the request for execution: from `approved`, or, with `resume`, again from `executing`
+ * after the process that ran it stopped (idempotent operations only; the caller checks that).
+ */
+export function startExecution(
+  request: OperationRequest,
+  by: Actor,
+  ctx: StepContext,
+  options: { resume?: boolean } = {},
+): Step {
+  requireState(request, options.resume ? ['executing'] : ['approved'], ctx.now, 'started');
+  return {
+    patch: { state: 'executing' },
+    events: [event(request, 'executing', by, ctx, options.resume ? { resumed: true } : null)],
+  };
+}
+
+/** The upstream did it; `result` is what it answered. */
+export function succeed(request: OperationRequest, result: JsonValue, ctx: StepContext): Step {
+  requireState(request, ['executing'], ctx.now, 'marked as succeeded');
+  return {
+    patch: { state: 'succeeded', result, error: null },
+    events: [event(request, 'succeeded', SYSTEM_ACTOR, ctx, result)],
+  };
+}
+
+/** The upstream refused or could not be reached; `error` carries no secrets. */
+export function fail(request: OperationRequest, error: RecordedError, ctx: StepContext): Step {
+  requireState(request, ['executing'], ctx.now, 'marked as failed');
+  const recorded: RecordedError =
+    error.status === undefined
+      ? { name: error.name, message: error.message }
+      : { name: error.name, message: error.message, status: error.status };
+  return {
+    patch: { state: 'failed', error: recorded },
+    events: [event(request, 'failed', SYSTEM_ACTOR, ctx, null, recorded)],
+  };
+}
+
+/** The process stopped while a non-idempotent operation ran: nobody can say whether it happened. */
+export function markUnknown(request: OperationRequest, ctx: StepContext): Step {
+  requireState(request, ['executing'], ctx.now, 'marked as unknown');
+  return {
+    patch: { state: 'unknown' },
+    events: [
+      event(request, 'unknown', SYSTEM_ACTOR, ctx, {
+        note: 'vidops stopped while this ran and it cannot safely be repeated; check the service before asking again',
+        since: request.updatedAt,
+      }),
+    ],
+  };
+}

@@ -1,0 +1,42 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
+/** Crockford base32: no I, L, O or U, so an ID read aloud or retyped is not misread. */
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const REQUEST_ID_LENGTH = 8;
+
+/** `R-` followed by 8 Crockford base32 characters, e.g. `R-7QK2M9XD`. */
+export const REQUEST_ID_PATTERN = /^R-[0-9A-HJKMNP-TV-Z]{8}$/;
+
+/**
+ * A short request ID a person can type into `/vidops` or the CLI: 40 random bits, enough that
+ * two requests of one team never meet, short enough to read out on a call.
+ * @see shared/DESIGN.md, "Approvals"
+ */
+export function newRequestId(): string {
+  const bytes = randomBytes(REQUEST_ID_LENGTH);
+  let out = 'R-';
+  for (const byte of bytes) out += CROCKFORD[byte & 31];
+  return out;
+}
+
+/** A random unique audit event ID (UUID v4). */
+export function newEventId(): string {
+  return randomUUID();
+}
+
+/**
+ * Reads a request ID as people type it: any case, surrounding spaces or backticks, the `R-`
+ * prefix optional, and the letters Crockford maps (I/L → 1, O → 0). Null when it cannot be one.
+ */
+export function normalizeRequestId(raw: string): string | null {
+  const cleaned = raw
+    .trim()
+    .replace(/^`+|`+$/g, '')
+    .trim()
+    .toUpperCase()
+    .replace(/^R[-_ ]?/, '')
+    .replace(/[IL]/g, '1')
+    .replace(/O/g, '0');
+  const id = `R-${cleaned}`;
+  return REQUEST_ID_PATTERN.test(id) ? id : null;
+}

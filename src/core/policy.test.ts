@@ -1,0 +1,328 @@
+import { ConfigError } from './errors.js';
+import type { OperationRequest } from './model.js';
+import {
+  buildPolicy,
+  checkPolicy,
+  DEFAULT_RULES,
+  decide,
+  describePeriod,
+  isLead,
+  mayApprove,
+  mayRun,
+  needsConfirmation,
+  type PolicyOperation,
+  parseDuration,
+} from './policy.js';
+
+const LEADS = ['U0LEAD1', 'U0LEAD2'];
+const NOW = new Date('2025-03-01T10:00:00.000Z');
+
+const agent = { id: 'U0AGENT', groups: [] };
+const lead = { id: 'U0LEAD1', groups: [] };
+const groupLead = { id: 'U0GROUPY', groups: ['S0LEADS'] };
+
+function configError(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+function pendingRequest(overrides: Partial<OperationRequest> = {}): OperationRequest {
+  return {
+    id: 'R-0000AAAA',
+    operation: 'folder.delete',
+    params: { bucketId: 'b1' },
+    paramsHash: 'h',
+    target: 'folder b1',
+    preview: null,
+    reason: null,
+    requester: { id: 'U0AGENT', name: 'Ava' },
+    state: 'pending',
+    quorum: 1,
+    approvals: [],
+    decidedBy: null,
+    decisionNote: null,
+    createdAt: NOW.toISOString(),
+    expiresAt: '2025-03-02T10:00:00.000Z',
+    updatedAt: NOW.toISOString(),
+    result: null,
+    error: null,
+    slack: null,
+    version: 1,
+    ...overrides,
+  };
+}
+
+describe('default policy (the design table)', () => {
+  const policy = buildPolicy({ leads: LEADS });
+
+  test.each<[PolicyOperation, 'allow' | 'approval', boolean]>([
+    ['viewer.unblock', 'allow', false],
+    ['file.retry', 'allow', false],
+    ['whitelist.set', 'approval', false],
+    ['protect.set', 'approval', false],
+    ['folder.create', 'approval', false],
+    ['folder.edit', 'approval', false],
+    ['file.edit', 'approval', false],
+    ['playlist.edit', 'approval', false],
+    ['folder.delete', 'approval', true],
+    ['file.delete', 'approval', true],
+    ['playlist.delete', 'approval', true],
+  ])('an agent asking for %s gets %s (typed confirmation: %s)', (operation, kind, confirm) => {
+    const decision = decide(policy, { operation, actor: agent, recentCount: 0, now: NOW });
+    expect(decision.kind).toBe(kind);
+    if (decision.kind === 'approval') {
+      expect(decision).toEqual({
+        kind: 'approval',
+        quorum: 1,
+        approvers: LEADS,
+        expiresAt: '2025-03-02T10:00:00.000Z',
+        why: 'policy',
+      });
+    }
+    if (operation !== 'audit') expect(needsConfirmation(policy, operation)).toBe(confirm);
+  });
+
+  test.each([
+    [0, 'allow'],
+    [29, 'allow'],
+    [30, 'approval'],
+    [45, 'approval'],
+  ])('an agent with %i unblocks in the last hour: the next one is %s', (recentCount, kind) => {
+    const decision = decide(policy, { operation: 'viewer.unblock', actor: agent, recentCount, now: NOW });
+    expect(decision.kind).toBe(kind);
+    if (decision.kind === 'approval') expect(decision.why).toBe('over the rate limit of 30 per hour');
+  });
+
+  test('audit is for leads only, directly or by user group', () => {
+    const withGroups = buildPolicy({ leads: ['U0LEAD1', 'S0LEADS'] });
+    expect(mayRun(withGroups, 'audit', agent)).toBe(false);
+    expect(mayRun(withGroups, 'audit', lead)).toBe(true);
+    expect(mayRun(withGroups, 'audit', groupLead)).toBe(true);
+    expect(decide(withGroups, { operation: 'audit', actor: agent, recentCount: 0, now: NOW })).toEqual({
+      kind: 'deny',
+      reason: 'Only leads may run audit.',
+    });
+  });
+
+  test('DEFAULT_RULES keeps expiry at 24h for every operation', () => {
+    expect(new Set(Object.values(DEFAULT_RULES).map((r) => r.expiresIn))).toEqual(new Set(['24h']));
+  });
+});
+
+describe('who may use the bot (AGENTS)', () => {
+  const policy = buildPolicy({ leads: ['U0LEAD1'], agents: ['U0AGENT', 'S0SUPPORT'] });
+
+  test.each([
+    ['a listed agent', true, { id: 'U0AGENT', groups: [] }],
+    ['a member of a listed group', true, { id: 'U0NEWBIE', groups: ['S0SUPPORT'] }],
+    ['a lead not listed among agents', true, { id: 'U0LEAD1', groups: [] }],
+    ['someone else', false, { id: 'U0STRANGER', groups: ['S0SALES'] }],
+  ])('%s may run unblock: %s', (_who, allowed, actor) => {
+    expect(mayRun(policy, 'viewer.unblock', actor)).toBe(allowed);
+    const decision = decide(policy, { operation: 'viewer.unblock', actor, recentCount: 0, now: NOW });
+    expect(decision.kind).toBe(allowed ? 'allow' : 'deny');
+  });
+
+  test('isLead knows leads by user ID and by user group', () => {
+    const p = buildPolicy({ leads: ['U0LEAD1', 'S0LEADS'] });
+    expect(isLead(p, lead)).toBe(true);
+    expect(isLead(p, groupLead)).toBe(true);
+    expect(isLead(p, agent)).toBe(false);
+  });
+});
+
+describe('POLICY_FILE', () => {
+  test('YAML overrides are merged over the defaults', () => {
+    const policy = buildPolicy({
+      leads: ['U0LEAD1', 'U0LEAD2', 'U0LEAD3'],
+      fileName: 'policy.yaml',
+      fileText: [
+        'folder.delete:',
+        '  quorum: 2',
+        '  expiresIn: 4h',
+        'viewer.unblock:',
+        '  rateLimit: { max: 5, per: 30m }',
+        'file.retry:',
+        '  approval: true',
+        '  approvers: [U0LEAD3]',
+        'audit:',
+        '  allowed: [U0COMPLY]',
+      ].join('\n'),
+    });
+    expect(policy.rules['folder.delete']).toMatchObject({
+      quorum: 2,
+      expiresIn: '4h',
+      expiresInMs: 4 * 3600_000,
+    });
+    expect(policy.rules['folder.delete'].confirm).toBe(true);
+    expect(policy.rules['viewer.unblock'].rateLimit).toEqual({ max: 5, per: '30m', perMs: 1_800_000 });
+    expect(policy.rules['file.retry'].approvers).toEqual(['U0LEAD3']);
+    expect(mayRun(policy, 'audit', { id: 'U0COMPLY', groups: [] })).toBe(true);
+    expect(mayRun(policy, 'audit', lead)).toBe(false);
+    expect(
+      decide(policy, { operation: 'viewer.unblock', actor: agent, recentCount: 5, now: NOW }),
+    ).toMatchObject({ kind: 'approval', why: 'over the rate limit of 5 per 30 minutes' });
+    expect(checkPolicy(policy)).toEqual([]);
+  });
+
+  test('JSON works too, and rateLimit null switches the limit off', () => {
+    const policy = buildPolicy({
+      leads: LEADS,
+      fileName: 'policy.json',
+      fileText: '{"viewer.unblock": {"rateLimit": null}}',
+    });
+    expect(policy.rules['viewer.unblock'].rateLimit).toBeNull();
+    expect(
+      decide(policy, { operation: 'viewer.unblock', actor: agent, recentCount: 500, now: NOW }).kind,
+    ).toBe('allow');
+  });
+
+  test('an empty file keeps the defaults', () => {
+    const policy = buildPolicy({ leads: LEADS, fileText: '', fileName: 'empty.yaml' });
+    expect(policy.rules['folder.delete'].quorum).toBe(1);
+  });
+
+  test.each([
+    ['folder.destroy: { quorum: 1 }', 'POLICY_FILE p.yaml folder.destroy: unknown operation'],
+    ['folder.delete: { quorom: 2 }', 'POLICY_FILE p.yaml folder.delete.quorom: unknown field'],
+    ['audit: { approval: true }', 'POLICY_FILE p.yaml audit.approval: unknown field'],
+    ['folder.delete: { quorum: 1.5 }', 'POLICY_FILE p.yaml folder.delete.quorum: must be a whole number'],
+    [
+      'folder.delete: { expiresIn: 1 day }',
+      'POLICY_FILE p.yaml folder.delete.expiresIn: must be a positive number',
+    ],
+    [
+      'folder.delete: { expiresIn: 0h }',
+      'POLICY_FILE p.yaml folder.delete.expiresIn: must be a positive number',
+    ],
+    [
+      'folder.delete: { allowed: everyone }',
+      "POLICY_FILE p.yaml folder.delete.allowed: must be 'agents', 'leads'",
+    ],
+    [
+      'folder.delete: { approvers: [lee] }',
+      'POLICY_FILE p.yaml folder.delete.approvers.0: must be a Slack user ID',
+    ],
+    [
+      'viewer.unblock: { rateLimit: { max: 0, per: 1h } }',
+      'POLICY_FILE p.yaml viewer.unblock.rateLimit.max: must be at least 1',
+    ],
+    ['folder.delete: [1, 2', 'POLICY_FILE p.yaml is not valid YAML or JSON'],
+    ['- just a list', 'POLICY_FILE p.yaml (top level)'],
+  ])('%s is refused with its path', (fileText, expected) => {
+    const error = configError(() => buildPolicy({ leads: LEADS, fileText, fileName: 'p.yaml' }));
+    expect(error.problems.join('\n')).toContain(expected);
+  });
+
+  test('every problem of a file is listed at once', () => {
+    const error = configError(() =>
+      buildPolicy({
+        leads: LEADS,
+        fileName: 'p.yaml',
+        fileText: 'folder.delete: { quorum: -1, confirm: maybe }',
+      }),
+    );
+    expect(error.problems).toHaveLength(2);
+  });
+});
+
+describe('checkPolicy: rules that could never be approved', () => {
+  test.each<[string, { leads: string[]; agents?: string[]; fileText?: string }, string[]]>([
+    ['the default policy with two leads', { leads: LEADS }, []],
+    ['one lead and open agents', { leads: ['U0LEAD1'] }, []],
+    [
+      'quorum larger than the leads',
+      { leads: LEADS, fileText: 'folder.delete: { quorum: 3 }' },
+      ['folder.delete needs approval from 3 distinct approvers, but only 2 can approve (U0LEAD1, U0LEAD2)'],
+    ],
+    [
+      'quorum larger than the leads, but a group among them',
+      { leads: ['U0LEAD1', 'S0LEADS'], fileText: 'folder.delete: { quorum: 3 }' },
+      [],
+    ],
+    [
+      'quorum 0 with approval on',
+      { leads: LEADS, fileText: 'protect.set: { quorum: 0 }' },
+      ['protect.set needs approval but its quorum is 0; it must be at least 1'],
+    ],
+    ['quorum 0 with approval off', { leads: LEADS, fileText: 'file.retry: { quorum: 0 }' }, []],
+    [
+      'quorum 0 on the rate-limited unblock',
+      { leads: LEADS, fileText: 'viewer.unblock: { quorum: 0 }' },
+      ['viewer.unblock needs approval over its rate limit but its quorum is 0; it must be at least 1'],
+    ],
+  ])('%s', (_name, input, problems) => {
+    expect(checkPolicy(buildPolicy(input))).toEqual(problems);
+  });
+
+  test('a lone lead who is also the only possible requester is refused for every approval rule', () => {
+    const problems = checkPolicy(buildPolicy({ leads: ['U0LEAD1'], agents: ['U0LEAD1'] }));
+    expect(problems).toHaveLength(10);
+    expect(problems[0]).toBe(
+      'whitelist.set needs approval, but U0LEAD1 is both the only approver and the only one who may ask for it; nobody else could ever approve',
+    );
+  });
+
+  test('leads-only requests with quorum 2 and two leads can never be approved', () => {
+    const problems = checkPolicy(
+      buildPolicy({ leads: LEADS, fileText: 'folder.delete: { allowed: leads, quorum: 2 }' }),
+    );
+    expect(problems).toEqual([
+      'folder.delete needs approval from 2 approvers other than the requester, but a request by U0LEAD1, U0LEAD2 could never gather them (approvers: U0LEAD1, U0LEAD2)',
+    ]);
+  });
+});
+
+describe('mayApprove', () => {
+  const policy = buildPolicy({ leads: ['U0LEAD1', 'S0LEADS'] });
+
+  test.each([
+    ['a lead approves an agent request', lead, {}, { ok: true }],
+    ['a lead by user group approves', groupLead, {}, { ok: true }],
+    [
+      'the requester approves their own',
+      lead,
+      { requester: { id: 'U0LEAD1', name: 'Lee' } },
+      { ok: false, code: 'requester' },
+    ],
+    ['an agent who is not a lead', { id: 'U0OTHER', groups: [] }, {}, { ok: false, code: 'not-approver' }],
+    [
+      'a lead who already approved',
+      lead,
+      { quorum: 2, approvals: [{ by: { id: 'U0LEAD1', name: 'Lee' }, at: NOW.toISOString() }] },
+      { ok: false, code: 'already-approved' },
+    ],
+  ])('%s', (_name, actor, overrides, expected) => {
+    expect(mayApprove(policy, pendingRequest(overrides), actor)).toMatchObject(expected);
+  });
+
+  test('the refusal for a non-lead says who can approve', () => {
+    expect(mayApprove(policy, pendingRequest(), { id: 'U0OTHER', groups: [] })).toEqual({
+      ok: false,
+      code: 'not-approver',
+      reason: 'Only leads can approve folder.delete requests.',
+    });
+  });
+});
+
+describe('durations', () => {
+  test.each([
+    ['30m', 1_800_000, '30 minutes'],
+    ['1h', 3_600_000, 'hour'],
+    ['24h', 86_400_000, '24 hours'],
+    ['7d', 604_800_000, '7 days'],
+    ['1w', 604_800_000, 'week'],
+  ])('%s is %i ms, "per %s"', (text, ms, period) => {
+    expect(parseDuration(text)).toBe(ms);
+    expect(describePeriod(text)).toBe(period);
+  });
+
+  test.each(['', 'h', '1.5h', '2 hours', '-1h', '3y'])('%j is not a duration', (text) => {
+    expect(parseDuration(text)).toBeNull();
+  });
+});

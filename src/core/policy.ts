@@ -1,0 +1,451 @@
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+import type { OperationRequest } from './model.js';
+import { CHANGE_OPERATIONS, type ChangeOperation } from './operations.js';
+
+/** What a policy has rules for: every change operation, and the `audit` command. */
+export const POLICY_OPERATIONS = [...CHANGE_OPERATIONS, 'audit'] as const;
+export type PolicyOperation = ChangeOperation | 'audit';
+
+/** Who may ask: everyone in `AGENTS` (and the leads), only `LEADS`, or the listed user/group IDs. */
+export type Allowed = 'agents' | 'leads' | readonly string[];
+
+/** A rule as written (defaults and policy files): `approvers: null` means the `LEADS`. */
+export interface RuleSettings {
+  allowed: Allowed;
+  approval: boolean;
+  quorum: number;
+  approvers: readonly string[] | null;
+  expiresIn: string;
+  rateLimit: { max: number; per: string } | null;
+  confirm: boolean;
+}
+
+/** A rule ready to apply: approvers resolved, durations in milliseconds. */
+export interface Rule {
+  allowed: Allowed;
+  approval: boolean;
+  quorum: number;
+  approvers: readonly string[];
+  expiresIn: string;
+  expiresInMs: number;
+  rateLimit: { max: number; per: string; perMs: number } | null;
+  confirm: boolean;
+}
+
+export interface Policy {
+  /** User and user-group IDs of the leads (`LEADS`). */
+  leads: readonly string[];
+  /** User and user-group IDs of the agents (`AGENTS`); null means everyone in the workspace. */
+  agents: readonly string[] | null;
+  rules: Readonly<Record<PolicyOperation, Rule>>;
+}
+
+/** Someone asking or deciding, with the user groups they belong to. */
+export interface PolicyActor {
+  id: string;
+  groups: readonly string[];
+}
+
+const DEFAULT_EXPIRY = '24h';
+
+function oneLeadApproval(confirm: boolean): RuleSettings {
+  return {
+    allowed: 'agents',
+    approval: true,
+    quorum: 1,
+    approvers: null,
+    expiresIn: DEFAULT_EXPIRY,
+    rateLimit: null,
+    confirm,
+  };
+}
+
+const DIRECT: RuleSettings = {
+  allowed: 'agents',
+  approval: false,
+  quorum: 1,
+  approvers: null,
+  expiresIn: DEFAULT_EXPIRY,
+  rateLimit: null,
+  confirm: false,
+};
+
+/**
+ * The built-in policy, exactly the "Default policy" column of the design: unblock and retry run
+ * directly (unblock needs approval past 30 per agent per hour), other changes need one lead,
+ * deletes also a typed confirmation; `audit` is for leads.
+ * @see shared/DESIGN.md, "Slash command grammar" and "Approvals"
+ */
+export const DEFAULT_RULES: Readonly<Record<PolicyOperation, RuleSettings>> = {
+  'viewer.unblock': { ...DIRECT, rateLimit: { max: 30, per: '1h' } },
+  'file.retry': DIRECT,
+  'whitelist.set': oneLeadApproval(false),
+  'protect.set': oneLeadApproval(false),
+  'folder.create': oneLeadApproval(false),
+  'folder.edit': oneLeadApproval(false),
+  'file.edit': oneLeadApproval(false),
+  'playlist.edit': oneLeadApproval(false),
+  'folder.delete': oneLeadApproval(true),
+  'file.delete': oneLeadApproval(true),
+  'playlist.delete': oneLeadApproval(true),
+  audit: { ...DIRECT, allowed: 'leads' },
+};
+
+const DURATION = /^(\d+)([smhdw])$/;
+const UNIT_MS: Record<string, number> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+const UNIT_NAMES: Record<string, string> = { s: 'second', m: 'minute', h: 'hour', d: 'day', w: 'week' };
+
+/** `'30m'` → 1,800,000. Null when the text is not a number followed by s, m, h, d or w. */
+export function parseDuration(text: string): number | null {
+  const match = DURATION.exec(text.trim());
+  if (!match) return null;
+  const [, amount, unit] = match;
+  const ms = Number(amount) * (UNIT_MS[unit ?? ''] ?? Number.NaN);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** `'1h'` → `'hour'`, `'2h'` → `'2 hours'`: for "over the rate limit of 30 per hour". */
+export function describePeriod(text: string): string {
+  const match = DURATION.exec(text.trim());
+  if (!match) return text;
+  const amount = Number(match[1]);
+  const name = UNIT_NAMES[match[2] ?? ''] ?? match[2];
+  return amount === 1 ? `${name}` : `${amount} ${name}s`;
+}
+
+const PRINCIPAL = /^[UWS][A-Z0-9]{2,}$/;
+
+const DurationSchema = z
+  .string()
+  .trim()
+  .refine((s) => (parseDuration(s) ?? 0) > 0, {
+    error: 'must be a positive number and a unit s, m, h, d or w (e.g. 30m, 24h, 7d)',
+  });
+
+const PrincipalSchema = z
+  .string()
+  .trim()
+  .regex(PRINCIPAL, { error: 'must be a Slack user ID (U…/W…) or user-group ID (S…)' });
+
+const AllowedSchema = z.union([z.literal('agents'), z.literal('leads'), z.array(PrincipalSchema).min(1)], {
+  error: "must be 'agents', 'leads' or a list of user and user-group IDs",
+});
+
+const RuleOverrideSchema = z.strictObject({
+  allowed: AllowedSchema.optional(),
+  approval: z.boolean({ error: 'must be true or false' }).optional(),
+  quorum: z
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(0)
+    .optional(),
+  approvers: z.array(PrincipalSchema).min(1, { error: 'must name at least one approver' }).optional(),
+  expiresIn: DurationSchema.optional(),
+  rateLimit: z
+    .strictObject({
+      max: z.number({ error: 'must be a whole number' }).int().min(1, { error: 'must be at least 1' }),
+      per: DurationSchema,
+    })
+    .nullable()
+    .optional(),
+  confirm: z.boolean({ error: 'must be true or false' }).optional(),
+});
+
+/** `audit` is a read: only who may run it can be set. */
+const AuditOverrideSchema = z.strictObject({ allowed: AllowedSchema.optional() });
+
+type RuleOverride = z.infer<typeof RuleOverrideSchema>;
+
+const changeRuleShape = Object.fromEntries(
+  CHANGE_OPERATIONS.map((op) => [op, RuleOverrideSchema.optional()]),
+) as Record<ChangeOperation, z.ZodOptional<typeof RuleOverrideSchema>>;
+
+/**
+ * The contents of `POLICY_FILE`: per operation, the fields that differ from `DEFAULT_RULES`.
+ * Unknown operation names and unknown fields are errors.
+ * @example
+ * folder.delete: { quorum: 2, expiresIn: 4h }
+ * viewer.unblock: { rateLimit: { max: 50, per: 1h } }
+ * audit: { allowed: [S0COMPLIANCE] }
+ */
+export const PolicyFileSchema = z.strictObject({
+  ...changeRuleShape,
+  audit: AuditOverrideSchema.optional(),
+});
+export type PolicyFile = z.infer<typeof PolicyFileSchema>;
+
+function formatIssue(source: string, issue: z.core.$ZodIssue): string {
+  const path = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const known =
+      issue.path.length === 0
+        ? `known operations: ${POLICY_OPERATIONS.join(', ')}`
+        : `known fields: ${Object.keys(issue.path[0] === 'audit' ? AuditOverrideSchema.shape : RuleOverrideSchema.shape).join(', ')}`;
+    return issue.keys
+      .map(
+        (key) =>
+          `${source} ${path === '' ? '' : `${path}.`}${key}: unknown ${issue.path.length === 0 ? 'operation' : 'field'} (${known})`,
+      )
+      .join('\n');
+  }
+  return `${source} ${path === '' ? '(top level)' : path}: ${issue.message}`;
+}
+
+/** Parses the text of a policy file (YAML, which includes JSON). Throws ConfigError listing every problem. */
+export function parsePolicyFile(text: string, fileName = 'POLICY_FILE'): PolicyFile {
+  const source = `POLICY_FILE ${fileName}`;
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ConfigError([`${source} is not valid YAML or JSON: ${message}`]);
+  }
+  // An empty file is an empty set of overrides.
+  if (data === null || data === undefined) return {};
+  const parsed = PolicyFileSchema.safeParse(data);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.flatMap((issue) => formatIssue(source, issue).split('\n')));
+  }
+  return parsed.data;
+}
+
+function resolveRule(settings: RuleSettings, leads: readonly string[]): Rule {
+  const per = settings.rateLimit?.per;
+  return {
+    allowed: settings.allowed,
+    approval: settings.approval,
+    quorum: settings.quorum,
+    approvers: settings.approvers ?? leads,
+    expiresIn: settings.expiresIn,
+    expiresInMs: parseDuration(settings.expiresIn) ?? 0,
+    rateLimit:
+      settings.rateLimit && per !== undefined
+        ? { max: settings.rateLimit.max, per, perMs: parseDuration(per) ?? 0 }
+        : null,
+    confirm: settings.confirm,
+  };
+}
+
+function applyOverride(base: RuleSettings, override: RuleOverride | undefined): RuleSettings {
+  if (!override) return base;
+  return {
+    allowed: override.allowed ?? base.allowed,
+    approval: override.approval ?? base.approval,
+    quorum: override.quorum ?? base.quorum,
+    approvers: override.approvers ?? base.approvers,
+    expiresIn: override.expiresIn ?? base.expiresIn,
+    rateLimit: override.rateLimit === undefined ? base.rateLimit : override.rateLimit,
+    confirm: override.confirm ?? base.confirm,
+  };
+}
+
+/**
+ * The policy in force: `DEFAULT_RULES` with the overrides of `POLICY_FILE` (text and file name,
+ * read by the caller). Throws ConfigError when the file cannot be read as a policy; run
+ * `checkPolicy` on the result for rules that could never be satisfied.
+ * @see shared/DESIGN.md, "Approvals"
+ */
+export function buildPolicy(input: {
+  leads: readonly string[];
+  agents?: readonly string[] | null | undefined;
+  fileText?: string | undefined;
+  fileName?: string | undefined;
+}): Policy {
+  const file = input.fileText === undefined ? {} : parsePolicyFile(input.fileText, input.fileName);
+  const rules = {} as Record<PolicyOperation, Rule>;
+  for (const op of POLICY_OPERATIONS) {
+    rules[op] = resolveRule(applyOverride(DEFAULT_RULES[op], file[op]), input.leads);
+  }
+  return {
+    leads: [...input.leads],
+    agents: input.agents ? [...input.agents] : null,
+    rules,
+  };
+}
+
+const isGroup = (id: string): boolean => id.startsWith('S');
+
+/** The user IDs who may ask for `rule`, when that is a known, finite set of users; else null. */
+function possibleRequesters(policy: Policy, rule: Rule): string[] | null {
+  let ids: readonly string[];
+  if (rule.allowed === 'agents') {
+    if (policy.agents === null) return null;
+    ids = [...policy.agents, ...policy.leads];
+  } else if (rule.allowed === 'leads') {
+    ids = policy.leads;
+  } else {
+    ids = rule.allowed;
+  }
+  if (ids.some(isGroup)) return null;
+  return [...new Set(ids)];
+}
+
+/**
+ * Problems that make the policy unusable: an operation whose approvals could never be gathered.
+ * `main` refuses to start when this is not empty. Groups are not expanded here, so a rule with a
+ * group among its approvers is taken as satisfiable.
+ * @see shared/DESIGN.md, "Approvals"
+ */
+export function checkPolicy(policy: Policy): string[] {
+  const problems: string[] = [];
+  for (const op of CHANGE_OPERATIONS) {
+    const rule = policy.rules[op];
+    const mayNeedApproval = rule.approval || rule.rateLimit !== null;
+    if (!mayNeedApproval) continue;
+    const when = rule.approval ? 'needs approval' : 'needs approval over its rate limit';
+    if (rule.quorum < 1) {
+      problems.push(`${op} ${when} but its quorum is ${rule.quorum}; it must be at least 1`);
+      continue;
+    }
+    if (rule.expiresInMs <= 0)
+      problems.push(`${op} has an expiry of ${rule.expiresIn}; it must be longer than 0`);
+    if (rule.approvers.some(isGroup)) continue;
+    const approvers = [...new Set(rule.approvers)];
+    if (approvers.length < rule.quorum) {
+      problems.push(
+        `${op} ${when} from ${rule.quorum} distinct approvers, but only ${approvers.length} can approve (${approvers.join(', ')})`,
+      );
+      continue;
+    }
+    const requesters = possibleRequesters(policy, rule);
+    if (requesters === null) continue;
+    // The requester never approves their own request, so each requester leaves one approver fewer.
+    const stuck = requesters.filter((r) => approvers.filter((a) => a !== r).length < rule.quorum);
+    if (stuck.length === 0) continue;
+    if (approvers.length === 1 && requesters.length === 1 && requesters[0] === approvers[0]) {
+      problems.push(
+        `${op} ${when}, but ${approvers[0]} is both the only approver and the only one who may ask for it; nobody else could ever approve`,
+      );
+    } else {
+      problems.push(
+        `${op} ${when} from ${rule.quorum} approvers other than the requester, but a request by ${stuck.join(', ')} could never gather them (approvers: ${approvers.join(', ')})`,
+      );
+    }
+  }
+  return problems;
+}
+
+function isMember(list: readonly string[], actor: PolicyActor): boolean {
+  return list.includes(actor.id) || actor.groups.some((g) => list.includes(g));
+}
+
+/** True when the actor is one of `LEADS`, directly or through a user group. */
+export function isLead(policy: Policy, actor: PolicyActor): boolean {
+  return isMember(policy.leads, actor);
+}
+
+/** True when the actor may use vidops at all (`AGENTS`, or a lead). */
+export function isAgent(policy: Policy, actor: PolicyActor): boolean {
+  return policy.agents === null || isMember(policy.agents, actor) || isLead(policy, actor);
+}
+
+/** Whether the actor may ask for `operation` (or run `audit`): for help listings and `decide`. */
+export function mayRun(policy: Policy, operation: PolicyOperation, actor: PolicyActor): boolean {
+  const { allowed } = policy.rules[operation];
+  if (allowed === 'agents') return isAgent(policy, actor);
+  if (allowed === 'leads') return isLead(policy, actor);
+  return isMember(allowed, actor);
+}
+
+function denyReason(policy: Policy, operation: PolicyOperation): string {
+  const { allowed } = policy.rules[operation];
+  if (allowed === 'agents') return 'You are not one of the agents allowed to use vidops (AGENTS).';
+  if (allowed === 'leads') return `Only leads may run ${operation}.`;
+  return `Only the people named for ${operation} in the policy may run it.`;
+}
+
+export type Decision =
+  | { kind: 'allow' }
+  | {
+      kind: 'approval';
+      quorum: number;
+      approvers: string[];
+      expiresAt: string;
+      /** `'policy'`, or `'over the rate limit of 30 per hour'`. */
+      why: string;
+    }
+  | { kind: 'deny'; reason: string };
+
+/**
+ * What happens to a request: run now, wait for approval, or refused. `recentCount` is how many
+ * times the actor asked for this operation within the rule's rate-limit period.
+ * @see shared/DESIGN.md, "Approvals"
+ */
+export function decide(
+  policy: Policy,
+  input: { operation: PolicyOperation; actor: PolicyActor; recentCount: number; now: Date },
+): Decision {
+  const rule = policy.rules[input.operation];
+  if (!mayRun(policy, input.operation, input.actor)) {
+    return { kind: 'deny', reason: denyReason(policy, input.operation) };
+  }
+  const approval = (why: string): Decision => ({
+    kind: 'approval',
+    quorum: rule.quorum,
+    approvers: [...rule.approvers],
+    expiresAt: new Date(input.now.getTime() + rule.expiresInMs).toISOString(),
+    why,
+  });
+  if (rule.approval) return approval('policy');
+  if (rule.rateLimit && input.recentCount >= rule.rateLimit.max) {
+    return approval(`over the rate limit of ${rule.rateLimit.max} per ${describePeriod(rule.rateLimit.per)}`);
+  }
+  return { kind: 'allow' };
+}
+
+export type ApprovalCheck =
+  | { ok: true }
+  | { ok: false; code: 'requester' | 'not-approver' | 'already-approved'; reason: string };
+
+/** True when the actor is among the rule's approvers, directly or through a user group. */
+export function isApprover(policy: Policy, operation: PolicyOperation, actor: PolicyActor): boolean {
+  return isMember(policy.rules[operation].approvers, actor);
+}
+
+/**
+ * Whether the actor may approve the request: never the requester, only an approver of the
+ * operation, and only once. The request's state is checked by the approval state machine.
+ * @see shared/DESIGN.md, "Approvals"
+ */
+export function mayApprove(
+  policy: Policy,
+  request: Pick<OperationRequest, 'operation' | 'requester' | 'approvals'>,
+  actor: PolicyActor,
+): ApprovalCheck {
+  if (request.requester.id === actor.id) {
+    return {
+      ok: false,
+      code: 'requester',
+      reason: 'You asked for this change, so someone else has to approve it.',
+    };
+  }
+  if (!isApprover(policy, request.operation, actor)) {
+    const approvers = policy.rules[request.operation].approvers;
+    const sameAsLeads =
+      approvers.length === policy.leads.length && approvers.every((a) => policy.leads.includes(a));
+    const who = sameAsLeads ? 'leads' : 'the approvers named in the policy';
+    return {
+      ok: false,
+      code: 'not-approver',
+      reason: `Only ${who} can approve ${request.operation} requests.`,
+    };
+  }
+  if (request.approvals.some((a) => a.by.id === actor.id)) {
+    return { ok: false, code: 'already-approved', reason: 'You have already approved this request.' };
+  }
+  return { ok: true };
+}
+
+/** Whether the policy wants a typed confirmation before `operation` is submitted. */
+export function needsConfirmation(policy: Policy, operation: ChangeOperation): boolean {
+  return policy.rules[operation].confirm;
+}

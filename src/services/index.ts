@@ -1,0 +1,7 @@
+/**
+ * The operations services: one core for Slack and the CLI.
+ * @see shared/DESIGN.md, "Architecture"
+ */
+export { recordError } from './execute.js';
+export { createOperations } from './operations.js';
+export type * from './types.js';

@@ -1,0 +1,892 @@
+import { inspect } from 'node:util';
+import { createVideoClient, RAPID_RETRY, type VideoClientHandle } from '../client/index.js';
+import { approve as approveStep, newRequest } from '../core/approvals.js';
+import { createHasher, verifyChain } from '../core/audit-chain.js';
+import { ConfigError, InputError, PolicyDeniedError } from '../core/errors.js';
+import { newEventId } from '../core/ids.js';
+import type { Actor, AuditEvent, OperationRequest } from '../core/model.js';
+import { buildPolicy } from '../core/policy.js';
+import { DEMO } from '../sandbox/demo-data.js';
+import { type Sandbox, startSandbox } from '../sandbox/server.js';
+import { openStore, type Store } from '../store/index.js';
+import { createOperations } from './operations.js';
+import type { CoverRef, Operations, OperationsDeps, Prepared, PrepareInput, ServiceLogger } from './types.js';
+
+const hash = createHasher();
+const START = new Date('2025-03-01T10:00:00.000Z');
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+const ava: Actor = { id: 'U0AGENT1', name: 'Ava' };
+const bob: Actor = { id: 'U0AGENT2', name: 'Bob' };
+const lee: Actor = { id: 'U0LEAD1', name: 'Lee' };
+const kim: Actor = { id: 'U0LEAD2', name: 'Kim' };
+const max: Actor = { id: 'U0LEAD3', name: 'Max' };
+
+interface Harness {
+  ops: Operations;
+  store: Store;
+  sandbox: Sandbox;
+  client: VideoClientHandle;
+  now(): Date;
+  advance(ms: number): void;
+  notified: OperationRequest[];
+  logged: { level: string; obj: object; msg: string | undefined }[];
+  events(): Promise<AuditEvent[]>;
+  build(overrides: Partial<OperationsDeps>): Operations;
+}
+
+interface SetupOptions {
+  leads?: string[];
+  agents?: string[];
+  policyFile?: string;
+  groups?: Record<string, string[]>;
+  deps?: Partial<OperationsDeps>;
+}
+
+let current: Harness | null = null;
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, conversionDelayMs: 50 });
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+async function setup(options: SetupOptions = {}): Promise<Harness> {
+  sandbox.reset();
+  const store = await openStore('sqlite::memory:', { hash });
+  const client = createVideoClient({
+    baseUrl: sandbox.url,
+    apiKey: DEMO.apiKey,
+    secretKey: DEMO.secretKey,
+    timeoutMs: 2000,
+    retryConversionMethod: 'auto',
+    retryPolicy: RAPID_RETRY,
+  });
+  let now = START;
+  const notified: OperationRequest[] = [];
+  const logged: Harness['logged'] = [];
+  const logger: ServiceLogger = {
+    info: (obj, msg) => logged.push({ level: 'info', obj, msg }),
+    warn: (obj, msg) => logged.push({ level: 'warn', obj, msg }),
+    error: (obj, msg) => logged.push({ level: 'error', obj, msg }),
+  };
+  const policy = buildPolicy({
+    leads: options.leads ?? [lee.id, kim.id, max.id],
+    agents: options.agents,
+    fileText: options.policyFile,
+    fileName: 'policy.yaml',
+  });
+  const groups = options.groups ?? {};
+  const base: OperationsDeps = {
+    store,
+    client,
+    policy,
+    directory: { groupsOf: async (id) => groups[id] ?? [] },
+    clock: () => now,
+    notifier: {
+      requestChanged: async (request) => {
+        notified.push(request);
+      },
+    },
+    logger,
+    ...options.deps,
+  };
+  const harness: Harness = {
+    ops: createOperations(base),
+    store,
+    sandbox,
+    client,
+    now: () => now,
+    advance: (ms) => {
+      now = new Date(now.getTime() + ms);
+    },
+    notified,
+    logged,
+    events: () => store.listAudit(),
+    build: (overrides) => createOperations({ ...base, ...overrides }),
+  };
+  current = harness;
+  return harness;
+}
+
+// Every scenario ends with a chain that verifies: nothing the services did broke the audit log.
+afterEach(async () => {
+  if (!current) return;
+  const { store, client } = current;
+  current = null;
+  const verdict = await verifyChain(store.iterateAudit(), hash);
+  client.close();
+  await store.close();
+  expect(verdict).toMatchObject({ ok: true });
+});
+
+function types(events: readonly AuditEvent[], requestId?: string): string[] {
+  return events.filter((e) => requestId === undefined || e.requestId === requestId).map((e) => e.type);
+}
+
+function upstreamCalls(method: string, path: string): number {
+  return sandbox.requests().filter((r) => r.method === method && r.path === path).length;
+}
+
+async function submitted(h: Harness, actor: Actor, input: PrepareInput, reason?: string) {
+  const prepared = await h.ops.prepare(actor, input);
+  return h.ops.submit(actor, prepared, { reason: reason ?? null });
+}
+
+async function pendingRequest(h: Harness, actor: Actor, input: PrepareInput): Promise<OperationRequest> {
+  const result = await submitted(h, actor, input, 'the owner asked');
+  if (result.kind !== 'pending') throw new Error(`expected pending, got ${result.kind}`);
+  return result.request;
+}
+
+describe('direct operations', () => {
+  test('an agent unblocks a viewer: it runs at once and is audited requested, executing, succeeded', async () => {
+    const h = await setup();
+    const mobile = DEMO.blockedMobiles[0];
+    const prepared = await h.ops.prepare(ava, { kind: 'viewer.unblock', mobileNumber: mobile });
+    expect(prepared).toMatchObject({
+      operation: 'viewer.unblock',
+      params: { mobileNumber: mobile },
+      target: `viewer ${mobile}`,
+      preview: { kind: 'unblock', mobileNumber: mobile, blocked: true },
+      warnings: [],
+    });
+    const result = await h.ops.submit(ava, prepared, { reason: 'error 9910 on the phone' });
+    expect(result.kind).toBe('executed');
+    if (result.kind !== 'executed') return;
+    expect(result.request).toMatchObject({
+      state: 'succeeded',
+      quorum: 0,
+      reason: 'error 9910 on the phone',
+    });
+    expect(result.request.result).toMatchObject({ mobileNumber: mobile, unblocked: true, wasBlocked: true });
+    expect(sandbox.state().blockedViewers).not.toContain(mobile);
+    const events = await h.events();
+    expect(types(events)).toEqual(['requested', 'executing', 'succeeded']);
+    expect(events.every((e) => e.requestId === result.request.id && e.params !== null)).toBe(true);
+    expect(events[0]?.actor).toEqual(ava);
+    expect(h.notified.map((r) => r.state)).toEqual(['executing', 'succeeded']);
+  });
+
+  test('the 31st unblock by one agent within an hour needs a lead; an hour later it runs directly again', async () => {
+    const h = await setup();
+    for (let i = 0; i < 30; i += 1) {
+      const r = await submitted(h, ava, { kind: 'viewer.unblock', mobileNumber: DEMO.unblockedMobiles[0] });
+      expect(r.kind).toBe('executed');
+      h.advance(MINUTE);
+    }
+    const thirtyFirst = await submitted(h, ava, {
+      kind: 'viewer.unblock',
+      mobileNumber: DEMO.blockedMobiles[1],
+    });
+    expect(thirtyFirst).toMatchObject({
+      kind: 'pending',
+      why: 'over the rate limit of 30 per hour',
+      request: { state: 'pending', quorum: 1 },
+    });
+    expect(sandbox.state().blockedViewers).toContain(DEMO.blockedMobiles[1]);
+    // Another agent is not held back by Ava's count.
+    expect(
+      (await submitted(h, bob, { kind: 'viewer.unblock', mobileNumber: DEMO.blockedMobiles[2] })).kind,
+    ).toBe('executed');
+    h.advance(HOUR);
+    expect(
+      (await submitted(h, ava, { kind: 'viewer.unblock', mobileNumber: DEMO.blockedMobiles[0] })).kind,
+    ).toBe('executed');
+  });
+
+  test('an agent retries a failed conversion directly; the sandbox queues it', async () => {
+    const h = await setup();
+    const fileId = DEMO.failedFileIds[0];
+    const result = await submitted(h, ava, { kind: 'file.retry', fileId });
+    expect(result).toMatchObject({
+      kind: 'executed',
+      request: { state: 'succeeded', target: `file ${fileId}` },
+    });
+    expect(sandbox.state().files.find((f) => f._id === fileId)?.hlsStatus).toBe('waiting');
+  });
+
+  test('someone outside AGENTS is denied, and the denial is audited', async () => {
+    const h = await setup({ agents: [ava.id] });
+    const result = await submitted(h, bob, { kind: 'viewer.unblock', mobileNumber: DEMO.blockedMobiles[0] });
+    expect(result).toEqual({
+      kind: 'denied',
+      reason: 'You are not one of the agents allowed to use vidops (AGENTS).',
+    });
+    const events = await h.events();
+    expect(events.map((e) => [e.type, e.actor.id, e.operation, e.requestId])).toEqual([
+      ['denied', bob.id, 'viewer.unblock', null],
+    ]);
+    expect(upstreamCalls('POST', '/v1/analysis/user/video/anomaly')).toBe(0);
+  });
+});
+
+describe('approvals', () => {
+  test('a folder delete needs a lead; the lead approves and it is deleted once', async () => {
+    const h = await setup();
+    const bucketId = DEMO.folders.lectures;
+    const request = await pendingRequest(h, ava, { kind: 'folder.delete', bucketId });
+    expect(request).toMatchObject({
+      state: 'pending',
+      quorum: 1,
+      target: `folder ${bucketId}`,
+      expiresAt: '2025-03-02T10:00:00.000Z',
+      preview: { kind: 'delete', resource: 'folder', id: bucketId, title: 'Course lectures' },
+    });
+    expect(request.id).toMatch(/^R-[0-9A-Z]{8}$/);
+    expect(upstreamCalls('DELETE', '/v1/storage/bucket')).toBe(0);
+
+    h.advance(5 * MINUTE);
+    const decided = await h.ops.approve(request.id, lee);
+    expect(decided.kind).toBe('executed');
+    expect(decided.request).toMatchObject({
+      state: 'succeeded',
+      approvals: [{ by: lee, at: '2025-03-01T10:05:00.000Z' }],
+      result: { _id: bucketId, deleted: true },
+    });
+    expect(upstreamCalls('DELETE', '/v1/storage/bucket')).toBe(1);
+    expect(sandbox.state().folders.map((f) => f._id)).not.toContain(bucketId);
+    const events = await h.events();
+    expect(events.map((e) => [e.type, e.actor.name])).toEqual([
+      ['requested', 'Ava'],
+      ['approved', 'Lee'],
+      ['executing', 'Lee'],
+      ['succeeded', 'vidops'],
+    ]);
+    expect(h.notified.map((r) => r.state)).toEqual(['pending', 'executing', 'succeeded']);
+  });
+
+  test('a lead cannot approve their own request; the attempt is audited as denied', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, lee, { kind: 'folder.delete', bucketId: DEMO.folders.marketing });
+    const decided = await h.ops.approve(request.id, lee);
+    expect(decided).toMatchObject({
+      kind: 'refused',
+      reason: 'You asked for this change, so someone else has to approve it.',
+      request: { state: 'pending', version: 1 },
+    });
+    const events = await h.events();
+    expect(events.map((e) => [e.type, e.actor.id])).toEqual([
+      ['requested', lee.id],
+      ['denied', lee.id],
+    ]);
+    expect(events[1]?.outcome).toMatchObject({ action: 'approve' });
+    expect((await h.ops.approve(request.id, kim)).kind).toBe('executed');
+  });
+
+  test('an agent who is not a lead is refused', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'file.delete', fileId: DEMO.files.trailer });
+    const decided = await h.ops.approve(request.id, bob);
+    expect(decided).toMatchObject({
+      kind: 'refused',
+      reason: 'Only leads can approve file.delete requests.',
+    });
+    expect(types(await h.events())).toEqual(['requested', 'denied']);
+    expect((await h.store.getRequest(request.id))?.state).toBe('pending');
+    expect(upstreamCalls('DELETE', '/v1/storage/bucket/file')).toBe(0);
+  });
+
+  test('a lead through the leads user group may approve', async () => {
+    const h = await setup({ leads: ['S0LEADS', lee.id], groups: { [max.id]: ['S0LEADS'] } });
+    const request = await pendingRequest(h, ava, {
+      kind: 'playlist.delete',
+      playlistId: DEMO.playlists.gettingStarted,
+    });
+    expect((await h.ops.approve(request.id, max)).kind).toBe('executed');
+  });
+
+  test('quorum 2 needs two distinct leads; the same lead twice does not count', async () => {
+    const h = await setup({ policyFile: 'folder.delete: { quorum: 2 }' });
+    const request = await pendingRequest(h, ava, { kind: 'folder.delete', bucketId: DEMO.folders.podcasts });
+    expect(request.quorum).toBe(2);
+    const first = await h.ops.approve(request.id, lee);
+    expect(first).toMatchObject({ kind: 'pending', request: { state: 'pending', approvals: [{ by: lee }] } });
+    const again = await h.ops.approve(request.id, lee);
+    expect(again).toMatchObject({ kind: 'refused', reason: 'You have already approved this request.' });
+    expect(upstreamCalls('DELETE', '/v1/storage/bucket')).toBe(0);
+    const second = await h.ops.approve(request.id, kim);
+    expect(second).toMatchObject({ kind: 'executed', request: { state: 'succeeded' } });
+    expect(second.request?.approvals.map((a) => a.by.id)).toEqual([lee.id, kim.id]);
+    expect(upstreamCalls('DELETE', '/v1/storage/bucket')).toBe(1);
+    // The second click of the same lead is not a policy violation: no denied event.
+    expect(types(await h.events())).toEqual(['requested', 'approved', 'approved', 'executing', 'succeeded']);
+  });
+
+  test('20 leads clicking Approve at once execute the delete exactly once', async () => {
+    const leads = Array.from({ length: 20 }, (_, i): Actor => ({ id: `U0LEADX${i}`, name: `Lead ${i}` }));
+    const h = await setup({
+      leads: ['S0LEADS'],
+      groups: Object.fromEntries(leads.map((l) => [l.id, ['S0LEADS']])),
+    });
+    const request = await pendingRequest(h, ava, { kind: 'folder.delete', bucketId: DEMO.folders.lectures });
+    const results = await Promise.all(leads.map((lead) => h.ops.approve(request.id, lead)));
+    expect(results.filter((r) => r.kind === 'executed')).toHaveLength(1);
+    expect(results.filter((r) => r.kind === 'refused')).toHaveLength(19);
+    expect(upstreamCalls('DELETE', '/v1/storage/bucket')).toBe(1);
+    const final = await h.store.getRequest(request.id);
+    expect(final?.state).toBe('succeeded');
+    expect(final?.approvals).toHaveLength(1);
+    expect(types(await h.events())).toEqual(['requested', 'approved', 'executing', 'succeeded']);
+  });
+
+  test('20 concurrent clicks of one lead on a quorum-2 request count once', async () => {
+    const h = await setup({ policyFile: 'file.delete: { quorum: 2 }' });
+    const request = await pendingRequest(h, ava, { kind: 'file.delete', fileId: DEMO.files.teaser });
+    const results = await Promise.all(Array.from({ length: 20 }, () => h.ops.approve(request.id, lee)));
+    expect(results.filter((r) => r.kind === 'pending')).toHaveLength(1);
+    expect((await h.store.getRequest(request.id))?.approvals).toHaveLength(1);
+    expect(upstreamCalls('DELETE', '/v1/storage/bucket/file')).toBe(0);
+  });
+
+  test('approving what was already executed says who approved it and when', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'folder.delete', bucketId: DEMO.folders.marketing });
+    h.advance(2 * MINUTE);
+    await h.ops.approve(request.id, lee);
+    const late = await h.ops.approve(request.id, kim);
+    expect(late).toMatchObject({
+      kind: 'refused',
+      reason: `Request ${request.id} cannot be approved: it was already approved by Lee and executed at 10:02 UTC.`,
+    });
+  });
+
+  test('an unknown request ID is refused', async () => {
+    const h = await setup();
+    expect(await h.ops.approve('R-NOTHERE', lee)).toEqual({
+      kind: 'refused',
+      reason: 'There is no request R-NOTHERE.',
+    });
+  });
+});
+
+describe('reject, cancel, expire', () => {
+  test('a lead rejects with a note; nothing is sent upstream', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'whitelist.add', ips: ['203.0.113.7'] });
+    await expect(h.ops.reject(request.id, lee, '  ')).rejects.toBeInstanceOf(InputError);
+    const result = await h.ops.reject(request.id, lee, 'not our server');
+    expect(result).toMatchObject({
+      kind: 'rejected',
+      request: { state: 'rejected', decidedBy: lee, decisionNote: 'not our server' },
+    });
+    expect(upstreamCalls('POST', '/v1/storage/dns/whitelist')).toBe(0);
+    expect(types(await h.events())).toEqual(['requested', 'rejected']);
+    expect(await h.ops.approve(request.id, kim)).toMatchObject({
+      kind: 'refused',
+      reason: `Request ${request.id} cannot be approved: it was already rejected by Lee at 10:00 UTC.`,
+    });
+  });
+
+  test('an agent cannot reject; the requester is told to cancel instead', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'folder.create', title: 'Spring 2025' });
+    expect(await h.ops.reject(request.id, bob, 'no')).toMatchObject({ kind: 'refused' });
+    expect(await h.ops.reject(request.id, ava, 'changed my mind')).toMatchObject({
+      kind: 'refused',
+      reason: 'This is your own request: cancel it instead of rejecting it.',
+    });
+    expect(types(await h.events())).toEqual(['requested', 'denied']);
+  });
+
+  test('the requester cancels; a lead cannot cancel for them', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'file.delete', fileId: DEMO.files.lecture1 });
+    expect(await h.ops.cancel(request.id, lee)).toMatchObject({
+      kind: 'refused',
+      reason: `Only Ava, who asked for it, can cancel request ${request.id}.`,
+    });
+    expect(await h.ops.cancel(request.id, ava, 'wrong file')).toMatchObject({
+      kind: 'cancelled',
+      request: { state: 'cancelled', decidedBy: ava, decisionNote: 'wrong file' },
+    });
+    expect(types(await h.events())).toEqual(['requested', 'denied', 'cancelled']);
+    expect(await h.ops.cancel(request.id, ava)).toMatchObject({ kind: 'refused' });
+  });
+
+  test('a request nobody approves within 24 h expires, by the system', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, {
+      kind: 'folder.edit',
+      bucketId: DEMO.folders.marketing,
+      title: 'Ads',
+    });
+    h.advance(23 * HOUR);
+    expect(await h.ops.expireDue()).toEqual([]);
+    h.advance(HOUR);
+    const expired = await h.ops.expireDue();
+    expect(expired.map((r) => [r.id, r.state])).toEqual([[request.id, 'expired']]);
+    const events = await h.events();
+    expect(events.map((e) => [e.type, e.actor])).toEqual([
+      ['requested', ava],
+      ['expired', { id: 'system', name: 'vidops' }],
+    ]);
+    expect(await h.ops.approve(request.id, lee)).toMatchObject({
+      kind: 'refused',
+      reason: `Request ${request.id} cannot be approved: it was already expired at 10:00 UTC without enough approvals.`,
+    });
+  });
+
+  test('approving after the expiry, before the sweeper ran, expires it then and there', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'folder.delete', bucketId: DEMO.folders.lectures });
+    h.advance(25 * HOUR);
+    const result = await h.ops.approve(request.id, lee);
+    expect(result).toMatchObject({ kind: 'refused', request: { state: 'expired' } });
+    expect(result.kind === 'refused' && result.reason).toBe(
+      `Request ${request.id} cannot be approved: it already expired at 10:00 UTC without enough approvals.`,
+    );
+    expect(upstreamCalls('DELETE', '/v1/storage/bucket')).toBe(0);
+    expect(types(await h.events())).toEqual(['requested', 'expired']);
+  });
+
+  test('the sweeper expires due requests without being asked', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'folder.delete', bucketId: DEMO.folders.lectures });
+    h.advance(25 * HOUR);
+    const stop = h.ops.startSweeper(60_000);
+    const deadline = Date.now() + 5000;
+    let state = (await h.store.getRequest(request.id))?.state;
+    while (state !== 'expired' && Date.now() < deadline) {
+      await new Promise((resolve) => setImmediate(resolve));
+      state = (await h.store.getRequest(request.id))?.state;
+    }
+    await stop();
+    expect(state).toBe('expired');
+  });
+});
+
+describe('execution outcomes', () => {
+  test('a failure is recorded with the typed error and no secret', async () => {
+    const h = await setup();
+    sandbox.setFaults([{ path: '/v1/storage/bucket', method: 'DELETE', status: 503 }]);
+    const request = await pendingRequest(h, ava, { kind: 'folder.delete', bucketId: DEMO.folders.lectures });
+    const result = await h.ops.approve(request.id, lee);
+    sandbox.clearFaults();
+    expect(result).toMatchObject({ kind: 'executed', request: { state: 'failed', result: null } });
+    expect(result.request?.error).toMatchObject({ name: 'ServerError', status: 503 });
+    expect(result.request?.error?.message).toContain('503');
+    const events = await h.events();
+    expect(types(events)).toEqual(['requested', 'approved', 'executing', 'failed']);
+    expect(events[3]?.error).toEqual(result.request?.error);
+    const everything = [
+      inspect(result, { depth: 20 }),
+      JSON.stringify(events),
+      JSON.stringify(h.logged),
+    ].join('\n');
+    expect(everything).not.toContain(DEMO.apiKey);
+    expect(everything).not.toContain(DEMO.secretKey);
+  });
+
+  test('a whitelist that changed after the request is not overwritten', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'whitelist.add', ips: ['203.0.113.7'] });
+    expect(request.preview).toEqual({
+      kind: 'whitelist',
+      before: [],
+      after: ['203.0.113.7'],
+      added: ['203.0.113.7'],
+      removed: [],
+    });
+    await h.client.whitelist.replace(['198.51.100.1']);
+    const result = await h.ops.approve(request.id, lee);
+    expect(result).toMatchObject({
+      kind: 'executed',
+      request: { state: 'failed', error: { name: 'WhitelistConflictError' } },
+    });
+    expect(sandbox.state().whitelist).toEqual(['198.51.100.1']);
+  });
+
+  test('a notifier that throws is logged and does not stop the request', async () => {
+    const h = await setup();
+    const ops = h.build({
+      notifier: {
+        requestChanged: async () => {
+          throw new Error('slack is down');
+        },
+      },
+    });
+    const prepared = await ops.prepare(ava, { kind: 'viewer.unblock', mobileNumber: DEMO.blockedMobiles[0] });
+    expect((await ops.submit(ava, prepared)).kind).toBe('executed');
+    expect(h.logged.filter((l) => l.level === 'error' && l.msg === 'notifier failed')).toHaveLength(2);
+  });
+});
+
+describe('after a crash', () => {
+  async function interrupted(h: Harness, input: PrepareInput): Promise<OperationRequest> {
+    // What a process leaves behind when it dies between winning `executing` and recording the outcome.
+    const prepared = await h.ops.prepare(ava, input);
+    const created = newRequest(
+      {
+        id: `R-CRASH${input.kind === 'viewer.unblock' ? '001' : '002'}`,
+        operation: prepared.operation,
+        params: prepared.params,
+        target: prepared.target,
+        preview: prepared.preview,
+        reason: null,
+        requester: ava,
+        mode: { kind: 'direct' },
+      },
+      { now: h.now(), eventId: () => newEventId() },
+    );
+    return (await h.store.createRequest(created.request, created.events)).request;
+  }
+
+  test('an interrupted unblock (idempotent) is run again; a retry-conversion (not idempotent) becomes unknown', async () => {
+    const h = await setup();
+    const unblock = await interrupted(h, { kind: 'viewer.unblock', mobileNumber: DEMO.blockedMobiles[0] });
+    const retry = await interrupted(h, { kind: 'file.retry', fileId: DEMO.failedFileIds[1] });
+    h.advance(MINUTE);
+    expect(await h.ops.resumeInterrupted()).toEqual({ resumed: [], unknown: [] });
+    h.advance(2 * MINUTE);
+    const swept = await h.ops.resumeInterrupted();
+    expect(swept.resumed.map((r) => [r.id, r.state])).toEqual([[unblock.id, 'succeeded']]);
+    expect(swept.unknown.map((r) => [r.id, r.state])).toEqual([[retry.id, 'unknown']]);
+    expect(upstreamCalls('POST', '/v1/analysis/user/video/anomaly')).toBe(1);
+    expect(upstreamCalls('POST', '/v1/storage/bucket/file/queue/retry')).toBe(0);
+    const events = await h.events();
+    expect(types(events, unblock.id)).toEqual(['requested', 'executing', 'executing', 'succeeded']);
+    expect(events.filter((e) => e.requestId === unblock.id)[2]?.outcome).toEqual({ resumed: true });
+    expect(types(events, retry.id)).toEqual(['requested', 'executing', 'unknown']);
+    // Sweeping again does nothing: both are settled.
+    expect(await h.ops.resumeInterrupted()).toEqual({ resumed: [], unknown: [] });
+  });
+
+  test('two replicas sweeping at once resume an interrupted delete once', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'file.delete', fileId: DEMO.files.episode1 });
+    // Approved by a replica that then died before calling the service.
+    const c = { now: h.now(), eventId: () => newEventId() };
+    const step = approveStep(request, lee, c);
+    await h.store.transition(request.id, request.version, step.patch, h.now().toISOString(), step.events);
+    h.advance(10 * MINUTE);
+    const replicaB = h.build({});
+    const [a, b] = await Promise.all([h.ops.resumeInterrupted(), replicaB.resumeInterrupted()]);
+    expect([...a.resumed, ...b.resumed].map((r) => r.state)).toEqual(['succeeded']);
+    expect(upstreamCalls('DELETE', '/v1/storage/bucket/file')).toBe(1);
+  });
+});
+
+describe('policy at start', () => {
+  test('a POLICY_FILE that can never be satisfied is refused', async () => {
+    const h = await setup();
+    const policy = buildPolicy({ leads: [lee.id, kim.id], fileText: 'folder.delete: { quorum: 3 }' });
+    expect(() => h.build({ policy })).toThrow(ConfigError);
+    try {
+      h.build({ policy });
+    } catch (error) {
+      expect(error instanceof ConfigError && error.problems).toEqual([
+        'folder.delete needs approval from 3 distinct approvers, but only 2 can approve (U0LEAD1, U0LEAD2)',
+      ]);
+    }
+  });
+});
+
+describe('prepare', () => {
+  test.each<[string, PrepareInput, string]>([
+    [
+      'adding an address already there',
+      { kind: 'whitelist.add', ips: ['198.51.100.1'] },
+      '198.51.100.1 is already on the whitelist; nothing to add.',
+    ],
+    [
+      'removing an address not there',
+      { kind: 'whitelist.remove', ips: ['192.0.2.1', '192.0.2.2'] },
+      '192.0.2.1, 192.0.2.2 are not on the whitelist; nothing to remove.',
+    ],
+    [
+      'adding a host name instead of an address',
+      { kind: 'whitelist.add', ips: ['api.example.com'] },
+      'Cannot use these addresses: "api.example.com" is a host name; give its IP address.',
+    ],
+    [
+      'renaming a folder to the name it has',
+      { kind: 'folder.edit', bucketId: DEMO.folders.marketing, title: 'Marketing clips' },
+      `Folder ${DEMO.folders.marketing} already has this title and description; nothing would change.`,
+    ],
+    [
+      'setting the opacity it already has',
+      { kind: 'protect.set', changes: { opacity: 0.6 } },
+      'Nothing would change: opacity is already 0.6.',
+    ],
+    [
+      'deleting a folder that does not exist',
+      { kind: 'folder.delete', bucketId: '6710a00000000000000009ff' },
+      'Folder 6710a00000000000000009ff does not exist.',
+    ],
+    [
+      'retrying a converted file',
+      { kind: 'file.retry', fileId: DEMO.files.lecture1 },
+      `File ${DEMO.files.lecture1} ("`,
+    ],
+    [
+      'retrying a file still in the queue',
+      { kind: 'file.retry', fileId: DEMO.waitingFileId },
+      'is still in the conversion queue (status waiting)',
+    ],
+    ['an ID with a slash', { kind: 'file.delete', fileId: 'abc/def' }, 'Cannot use that file ID'],
+    [
+      'a cover with no way to download it',
+      {
+        kind: 'file.edit',
+        fileId: DEMO.files.lecture1,
+        title: 'T',
+        cover: {
+          slackFileId: 'F1',
+          filename: 'c.png',
+          contentType: 'image/png',
+          url: 'https://files.slack.com/c.png',
+        },
+      },
+      'A cover image cannot be uploaded from here',
+    ],
+  ])('an agent is told why when %s', async (_name, input, message) => {
+    const h = await setup();
+    await h.client.whitelist.replace(['198.51.100.1']);
+    const error = await h.ops.prepare(ava, input).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect(error instanceof Error && error.message).toContain(message);
+    expect(types(await h.events())).toEqual([]);
+  });
+
+  test('protect set keeps only the fields that change and shows before and after', async () => {
+    const h = await setup();
+    const prepared = await h.ops.prepare(ava, {
+      kind: 'protect.set',
+      changes: { opacity: 0.6, fontColor: '#e74c3c', link: { expireTime: '3h' } },
+    });
+    expect(prepared.params).toEqual({ changes: { fontColor: '#e74c3c', link: { expireTime: '3h' } } });
+    expect(prepared.preview).toEqual({
+      kind: 'protection',
+      rows: [
+        { field: 'fontColor', before: '#ffff00', after: '#e74c3c' },
+        { field: 'link.expireTime', before: '2h', after: '3h' },
+      ],
+    });
+  });
+
+  test('a folder delete previews the title and file count, and warns about the files', async () => {
+    const h = await setup();
+    const prepared = await h.ops.prepare(ava, { kind: 'folder.delete', bucketId: DEMO.folders.lectures });
+    const count = sandbox.state().files.filter((f) => f.bucketId === DEMO.folders.lectures).length;
+    expect(prepared.preview).toEqual({
+      kind: 'delete',
+      resource: 'folder',
+      id: DEMO.folders.lectures,
+      title: 'Course lectures',
+      filesCount: count,
+    });
+    expect(prepared.warnings).toEqual([
+      `Deleting folder ${DEMO.folders.lectures} ("Course lectures") also deletes its ${count} files; this cannot be undone.`,
+    ]);
+  });
+
+  test('look-ups the service does not support leave a warning, not an error', async () => {
+    const h = await setup();
+    sandbox.setFaults([
+      { path: '/v1/storage/bucket/info', status: 405 },
+      { path: '/v1/analysis/content/video/all', status: 405 },
+    ]);
+    const folder = await h.ops.prepare(ava, { kind: 'folder.delete', bucketId: DEMO.folders.podcasts });
+    const viewer = await h.ops.prepare(ava, { kind: 'viewer.unblock', mobileNumber: DEMO.blockedMobiles[0] });
+    sandbox.clearFaults();
+    expect(folder.preview).toMatchObject({ title: null, filesCount: null });
+    expect(folder.warnings).toEqual([
+      'The folder could not be shown: this service does not support looking it up.',
+    ]);
+    expect(viewer.warnings).toEqual(['The viewer could not be looked up: this service does not support it.']);
+  });
+
+  test('an ID that is not 24 hex digits is accepted with a warning', async () => {
+    const h = await setup();
+    sandbox.setFaults([{ path: '/v1/storage/bucket/file/info', status: 405 }]);
+    const prepared = await h.ops.prepare(ava, { kind: 'file.delete', fileId: 'legacy-17' });
+    sandbox.clearFaults();
+    expect(prepared.params).toEqual({ fileId: 'legacy-17' });
+    expect(prepared.warnings[0]).toContain('file ID legacy-17 is not 24 hex digits');
+  });
+
+  test('submit checks the params again: a tampered Prepared is refused before anything is stored', async () => {
+    const h = await setup();
+    const tampered: Prepared = {
+      operation: 'viewer.unblock',
+      params: { mobileNumber: '0912; DROP' },
+      target: 'viewer x',
+      preview: null,
+      warnings: [],
+    };
+    await expect(h.ops.submit(ava, tampered)).rejects.toBeInstanceOf(InputError);
+    expect(await h.events()).toEqual([]);
+  });
+});
+
+describe('every change operation reaches the service as the spec says', () => {
+  const cover: CoverRef = {
+    slackFileId: 'F0COVER',
+    filename: 'cover.png',
+    contentType: 'image/png',
+    url: 'https://files.slack.com/files-pri/T0-F0COVER/cover.png',
+  };
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]);
+
+  test.each<[string, PrepareInput, string, string]>([
+    [
+      'whitelist add',
+      { kind: 'whitelist.add', ips: ['203.0.113.7', '2001:db8::1'] },
+      'POST',
+      '/v1/storage/dns/whitelist',
+    ],
+    [
+      'protect set',
+      { kind: 'protect.set', changes: { player: { offlineMode: false } } },
+      'POST',
+      '/v1/storage/protect/config',
+    ],
+    [
+      'folder create',
+      { kind: 'folder.create', title: ' Spring 2025 ', description: '' },
+      'POST',
+      '/v1/storage/bucket',
+    ],
+    [
+      'folder edit',
+      { kind: 'folder.edit', bucketId: DEMO.folders.marketing, title: 'Ads' },
+      'PATCH',
+      '/v1/storage/bucket',
+    ],
+    [
+      'folder delete',
+      { kind: 'folder.delete', bucketId: DEMO.folders.marketing },
+      'DELETE',
+      '/v1/storage/bucket',
+    ],
+    [
+      'file edit with a cover',
+      { kind: 'file.edit', fileId: DEMO.files.lecture2, title: 'Week 2', cover },
+      'POST',
+      `/v1/storage/bucket/file/${DEMO.files.lecture2}`,
+    ],
+    [
+      'file delete',
+      { kind: 'file.delete', fileId: DEMO.files.lecture2 },
+      'DELETE',
+      '/v1/storage/bucket/file',
+    ],
+    [
+      'file retry',
+      { kind: 'file.retry', fileId: DEMO.failedFileIds[2] },
+      'POST',
+      '/v1/storage/bucket/file/queue/retry',
+    ],
+    [
+      'playlist edit',
+      {
+        kind: 'playlist.edit',
+        playlistId: DEMO.playlists.podcastHighlights,
+        title: 'Best of',
+        files: [{ _id: DEMO.files.episode2 }],
+      },
+      'PUT',
+      '/v1/playlist',
+    ],
+    [
+      'playlist delete',
+      { kind: 'playlist.delete', playlistId: DEMO.playlists.podcastHighlights },
+      'DELETE',
+      '/v1/playlist',
+    ],
+    [
+      'viewer unblock',
+      { kind: 'viewer.unblock', mobileNumber: DEMO.blockedMobiles[2] },
+      'POST',
+      '/v1/analysis/user/video/anomaly',
+    ],
+  ])('%s', async (_name, input, method, path) => {
+    const fetched: CoverRef[] = [];
+    const h = await setup({
+      deps: {
+        fetchCover: async (ref) => {
+          fetched.push(ref);
+          return png;
+        },
+      },
+    });
+    const prepared = await h.ops.prepare(ava, input);
+    const submittedResult = await h.ops.submit(ava, prepared);
+    const result =
+      submittedResult.kind === 'pending'
+        ? await h.ops.approve(submittedResult.request.id, lee)
+        : submittedResult;
+    expect(result).toMatchObject({ kind: 'executed', request: { state: 'succeeded', error: null } });
+    const calls = sandbox.requests().filter((r) => r.method === method && r.path === path);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.status).toBe(200);
+    if (input.kind === 'file.edit') {
+      expect(fetched).toEqual([cover]);
+      expect(calls[0]?.body).toMatchObject({
+        fields: { fileId: DEMO.files.lecture2, title: 'Week 2' },
+        files: [{ field: 'file', filename: 'cover.png', size: png.length, contentType: 'image/png' }],
+      });
+    }
+    if (input.kind === 'folder.create') expect(calls[0]?.body).toEqual({ title: 'Spring 2025' });
+  });
+});
+
+describe('listing and reading', () => {
+  test('an agent sees their requests; a lead sees what awaits them, never their own', async () => {
+    const h = await setup();
+    const mine = await pendingRequest(h, ava, { kind: 'folder.create', title: 'A' });
+    const leads = await pendingRequest(h, lee, { kind: 'folder.create', title: 'B' });
+    await submitted(h, ava, { kind: 'viewer.unblock', mobileNumber: DEMO.blockedMobiles[0] });
+    const forAva = await h.ops.listRequests(ava);
+    expect(forAva.mine.map((r) => r.state)).toEqual(['pending', 'succeeded']);
+    expect(forAva.mine[0]?.id).toBe(mine.id);
+    expect(forAva.awaitingMe).toEqual([]);
+    const forLee = await h.ops.listRequests(lee);
+    expect(forLee.mine.map((r) => r.id)).toEqual([leads.id]);
+    expect(forLee.awaitingMe.map((r) => r.id)).toEqual([mine.id]);
+    const forKim = await h.ops.listRequests(kim);
+    expect(new Set(forKim.awaitingMe.map((r) => r.id))).toEqual(new Set([mine.id, leads.id]));
+  });
+
+  test('the audit command is for leads; an agent is refused and the attempt is audited', async () => {
+    const h = await setup();
+    await submitted(h, ava, { kind: 'viewer.unblock', mobileNumber: DEMO.blockedMobiles[0] });
+    await expect(h.ops.recentAudit(ava, 10)).rejects.toBeInstanceOf(PolicyDeniedError);
+    const last = await h.ops.recentAudit(lee, 2);
+    expect(last.map((e) => e.type)).toEqual(['succeeded', 'denied']);
+  });
+
+  test('deletes want the ID typed to confirm; other changes want nothing', async () => {
+    const h = await setup();
+    const del = await h.ops.prepare(ava, { kind: 'file.delete', fileId: DEMO.files.lecture3 });
+    const edit = await h.ops.prepare(ava, {
+      kind: 'folder.edit',
+      bucketId: DEMO.folders.lectures,
+      title: 'Lectures',
+    });
+    expect(h.ops.confirmationFor(del)).toBe(DEMO.files.lecture3);
+    expect(h.ops.confirmationFor(edit)).toBeNull();
+  });
+
+  test('the approval message reference is kept without an audit event or notification', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'folder.create', title: 'A' });
+    const before = h.notified.length;
+    const updated = await h.ops.attachSlackMessage(request.id, {
+      channel: 'C0APPROVE',
+      ts: '1700000000.000100',
+    });
+    expect(updated?.slack).toEqual({ channel: 'C0APPROVE', ts: '1700000000.000100' });
+    expect(types(await h.events())).toEqual(['requested']);
+    expect(h.notified.length).toBe(before);
+    expect((await h.ops.approve(request.id, lee)).kind).toBe('executed');
+  });
+});

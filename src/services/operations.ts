@@ -1,0 +1,430 @@
+import * as approvals from '../core/approvals.js';
+import { describeState, isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
+import { OPERATION_SPECS, operationTarget, parseParams } from '../core/catalog.js';
+import { ConfigError, InputError, PolicyDeniedError, StateConflictError } from '../core/errors.js';
+import { newEventId, newRequestId } from '../core/ids.js';
+import type { JsonValue } from '../core/json.js';
+import { type Actor, type AuditEvent, type OperationRequest, TERMINAL_STATES } from '../core/model.js';
+import { checkPolicy, decide, isApprover, mayApprove, mayRun } from '../core/policy.js';
+import { recordError, runOperation } from './execute.js';
+import { toJsonObject } from './json.js';
+import { prepareRequest } from './prepare.js';
+import type { DecisionResult, Operations, OperationsDeps, RequestsOverview } from './types.js';
+
+const DEFAULT_STALE_EXECUTION_MS = 120_000;
+/** Lost compare-and-set races retried before giving up; each retry reloads the request. */
+const MAX_CAS_ATTEMPTS = 8;
+const RECENT_FINISHED = 10;
+const PENDING_SCAN_LIMIT = 500;
+const AUDIT_MAX = 100;
+
+/** The ID of what a request acts on, for typed confirmations. */
+const CONFIRM_KEYS = ['bucketId', 'fileId', 'playlistId', 'mobileNumber', 'title'] as const;
+
+/**
+ * The operations services: prepare, submit, approve, reject, cancel, execute exactly once, expire
+ * and resume. Every change goes through a compare-and-set in the store together with its audit
+ * events; execution happens only in the caller that won the transition into `executing`.
+ * @see shared/DESIGN.md, "Approvals", "Audit log" and "Scale"
+ */
+export function createOperations(deps: OperationsDeps): Operations {
+  const { store, client, policy, directory, clock } = deps;
+  // A rule nobody could ever approve would strand requests; refuse it here as well as in main.
+  const problems = checkPolicy(policy);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const ids = deps.ids ?? { request: newRequestId, event: newEventId };
+  const staleMs = deps.staleExecutionMs ?? DEFAULT_STALE_EXECUTION_MS;
+  const log = deps.logger;
+
+  const ctx = (): StepContext => ({ now: clock(), eventId: () => ids.event() });
+
+  async function notify(request: OperationRequest): Promise<void> {
+    if (!deps.notifier) return;
+    try {
+      await deps.notifier.requestChanged(request);
+    } catch (error) {
+      log?.error({ requestId: request.id, state: request.state, err: recordError(error) }, 'notifier failed');
+    }
+  }
+
+  async function policyActor(actor: Actor): Promise<{ id: string; groups: string[] }> {
+    return { id: actor.id, groups: await directory.groupsOf(actor.id) };
+  }
+
+  /** Applies a step with compare-and-set; null when another writer changed the request first. */
+  async function apply(request: OperationRequest, step: Step, at: Date): Promise<OperationRequest | null> {
+    const done = await store.transition(
+      request.id,
+      request.version,
+      step.patch,
+      at.toISOString(),
+      step.events,
+    );
+    if (!done) return null;
+    await notify(done.request);
+    return done.request;
+  }
+
+  /** Audits a refusal that changes no request: `denied`, with what was attempted. */
+  async function auditDenied(
+    actor: Actor,
+    subject: { operation: string; target: string; params: JsonValue; requestId: string | null },
+    action: string,
+    reason: string,
+  ): Promise<void> {
+    const now = clock();
+    await store.appendAudit([
+      {
+        id: ids.event(),
+        type: 'denied',
+        at: now.toISOString(),
+        actor: { id: actor.id, name: actor.name },
+        operation: subject.operation,
+        target: subject.target,
+        params: subject.params,
+        requestId: subject.requestId,
+        outcome: { action, reason },
+        error: null,
+      },
+    ]);
+  }
+
+  /**
+   * Runs a request this caller moved into `executing`, then records `succeeded` or `failed`.
+   * Only the winner of that transition calls this, so the upstream sees the change once.
+   */
+  async function execute(request: OperationRequest): Promise<OperationRequest> {
+    let result: JsonValue = null;
+    let failure: ReturnType<typeof recordError> | null = null;
+    try {
+      result = await runOperation(client, request, deps.fetchCover);
+    } catch (error) {
+      failure = recordError(error);
+    }
+    const c = ctx();
+    const step =
+      failure === null ? approvals.succeed(request, result, c) : approvals.fail(request, failure, c);
+    const done = await apply(request, step, c.now);
+    if (done) {
+      log?.info(
+        { requestId: done.id, operation: done.operation, state: done.state, error: done.error?.name },
+        'request executed',
+      );
+      return done;
+    }
+    // Someone changed it while it ran (e.g. another replica took it for interrupted); say what is there now.
+    const now = await store.getRequest(request.id);
+    log?.warn(
+      { requestId: request.id, operation: request.operation, state: now?.state },
+      'request changed while it was executing; outcome not recorded by this process',
+    );
+    return now ?? request;
+  }
+
+  function refused(reason: string, request?: OperationRequest): DecisionResult {
+    return request === undefined ? { kind: 'refused', reason } : { kind: 'refused', reason, request };
+  }
+
+  /** A pending request found past its expiry is expired on the spot, whoever noticed. */
+  async function expireNow(request: OperationRequest): Promise<OperationRequest> {
+    const c = ctx();
+    const done = await apply(request, approvals.expire(request, c), c.now);
+    return done ?? (await store.getRequest(request.id)) ?? request;
+  }
+
+  /**
+   * The common frame of approve, reject and cancel: load, let `decideStep` check and build the
+   * step, compare-and-set, and on a lost race reload and decide again with what is there now.
+   */
+  async function decideOn(
+    id: string,
+    verb: string,
+    decideStep: (request: OperationRequest) => Promise<Step | DecisionResult>,
+  ): Promise<{ request: OperationRequest } | DecisionResult> {
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+      const request = await store.getRequest(id);
+      if (!request) return refused(`There is no request ${id}.`);
+      const now = clock();
+      if (request.state === 'pending' && isPastExpiry(request, now)) {
+        const expired = await expireNow(request);
+        return refused(`Request ${id} cannot be ${verb}: it ${describeState(expired, now)}.`, expired);
+      }
+      if (request.state !== 'pending') {
+        return refused(`Request ${id} cannot be ${verb}: it was ${describeState(request, now)}.`, request);
+      }
+      const outcome = await decideStep(request);
+      if ('kind' in outcome) return outcome;
+      const done = await apply(request, outcome, now);
+      if (done) return { request: done };
+    }
+    const latest = await store.getRequest(id);
+    return refused(
+      `Request ${id} is being changed by others right now; look at it again.`,
+      latest ?? undefined,
+    );
+  }
+
+  /** Turns refusals of the pure state machine into results; anything else propagates. */
+  function stepOrRefusal(build: () => Step, request: OperationRequest): Step | DecisionResult {
+    try {
+      return build();
+    } catch (error) {
+      if (error instanceof StateConflictError || error instanceof PolicyDeniedError) {
+        return refused(error.message, request);
+      }
+      throw error;
+    }
+  }
+
+  const operations: Operations = {
+    async prepare(_actor, input) {
+      return prepareRequest({ client, canFetchCover: deps.fetchCover !== undefined }, input);
+    },
+
+    async submit(actor, prepared, options = {}) {
+      const { operation } = prepared;
+      // Prepared may have travelled through Slack metadata: the params are checked again, the target rebuilt.
+      const params = toJsonObject(parseParams(operation, prepared.params));
+      const target = operationTarget(operation, params);
+      const who = await policyActor(actor);
+      const rule = policy.rules[operation];
+      const now = clock();
+      const recentCount = rule.rateLimit
+        ? await store.countEvents(
+            actor.id,
+            operation,
+            ['requested'],
+            new Date(now.getTime() - rule.rateLimit.perMs).toISOString(),
+          )
+        : 0;
+      const decision = decide(policy, { operation, actor: who, recentCount, now });
+      if (decision.kind === 'deny') {
+        await auditDenied(actor, { operation, target, params, requestId: null }, 'request', decision.reason);
+        return { kind: 'denied', reason: decision.reason };
+      }
+      const reason = options.reason?.trim() || null;
+      const c: StepContext = { now, eventId: () => ids.event() };
+      const created = approvals.newRequest(
+        {
+          id: ids.request(),
+          operation,
+          params,
+          target,
+          preview: prepared.preview,
+          reason,
+          requester: actor,
+          mode:
+            decision.kind === 'allow'
+              ? { kind: 'direct' }
+              : {
+                  kind: 'approval',
+                  quorum: decision.quorum,
+                  expiresAt: decision.expiresAt,
+                  why: decision.why,
+                },
+        },
+        c,
+      );
+      const { request } = await store.createRequest(created.request, created.events);
+      log?.info({ requestId: request.id, operation, state: request.state }, 'request created');
+      await notify(request);
+      if (decision.kind === 'allow') return { kind: 'executed', request: await execute(request) };
+      return { kind: 'pending', request, why: decision.why };
+    },
+
+    async approve(id, actor) {
+      const who = await policyActor(actor);
+      const outcome = await decideOn(id, 'approved', async (request) => {
+        const check = mayApprove(policy, request, who);
+        if (!check.ok) {
+          // A second click by the same lead is no attempt to get around the policy; the others are.
+          if (check.code !== 'already-approved')
+            await auditDenied(actor, about(request), 'approve', check.reason);
+          return refused(check.reason, request);
+        }
+        return stepOrRefusal(() => approvals.approve(request, actor, ctx()), request);
+      });
+      if ('kind' in outcome) return outcome;
+      if (outcome.request.state === 'executing')
+        return { kind: 'executed', request: await execute(outcome.request) };
+      return { kind: 'pending', request: outcome.request };
+    },
+
+    async reject(id, actor, note) {
+      if (note.trim() === '') throw new InputError('Say why you reject the request: a note is required.');
+      const who = await policyActor(actor);
+      const outcome = await decideOn(id, 'rejected', async (request) => {
+        if (request.requester.id === actor.id) {
+          return refused('This is your own request: cancel it instead of rejecting it.', request);
+        }
+        if (!isApprover(policy, request.operation, who)) {
+          const reason = `Only those who may approve ${request.operation} requests can reject them.`;
+          await auditDenied(actor, about(request), 'reject', reason);
+          return refused(reason, request);
+        }
+        return stepOrRefusal(() => approvals.reject(request, actor, note, ctx()), request);
+      });
+      if ('kind' in outcome) return outcome;
+      return { kind: 'rejected', request: outcome.request };
+    },
+
+    async cancel(id, actor, note = null) {
+      const outcome = await decideOn(id, 'cancelled', async (request) => {
+        if (request.requester.id !== actor.id) {
+          const reason = `Only ${request.requester.name}, who asked for it, can cancel request ${request.id}.`;
+          await auditDenied(actor, about(request), 'cancel', reason);
+          return refused(reason, request);
+        }
+        return stepOrRefusal(() => approvals.cancel(request, actor, note, ctx()), request);
+      });
+      if ('kind' in outcome) return outcome;
+      return { kind: 'cancelled', request: outcome.request };
+    },
+
+    getRequest(id) {
+      return store.getRequest(id);
+    },
+
+    async listRequests(actor): Promise<RequestsOverview> {
+      const who = await policyActor(actor);
+      const now = clock();
+      const mineAll = await store.listRequests({ requesterId: actor.id, limit: 50 });
+      const open = mineAll.filter((r) => !TERMINAL_STATES.includes(r.state));
+      const finished = mineAll.filter((r) => TERMINAL_STATES.includes(r.state)).slice(0, RECENT_FINISHED);
+      const pending = await store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
+      const awaitingMe = pending.filter((r) => !isPastExpiry(r, now) && mayApprove(policy, r, who).ok);
+      return { mine: [...open, ...finished], awaitingMe };
+    },
+
+    confirmationFor(prepared) {
+      if (!policy.rules[prepared.operation].confirm) return null;
+      for (const key of CONFIRM_KEYS) {
+        const value = prepared.params[key];
+        if (typeof value === 'string' && value !== '') return value;
+      }
+      return prepared.operation;
+    },
+
+    async attachSlackMessage(id, ref) {
+      for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+        const request = await store.getRequest(id);
+        if (!request) return null;
+        if (request.slack?.channel === ref.channel && request.slack.ts === ref.ts) return request;
+        const done = await store.transition(id, request.version, { slack: ref }, clock().toISOString(), []);
+        if (done) return done.request;
+      }
+      return store.getRequest(id);
+    },
+
+    async recentAudit(actor, n): Promise<AuditEvent[]> {
+      const who = await policyActor(actor);
+      if (!mayRun(policy, 'audit', who)) {
+        const reason = decide(policy, { operation: 'audit', actor: who, recentCount: 0, now: clock() });
+        const text = reason.kind === 'deny' ? reason.reason : 'Only leads may read the audit log.';
+        await auditDenied(
+          actor,
+          { operation: 'audit', target: 'audit log', params: { n }, requestId: null },
+          'audit',
+          text,
+        );
+        throw new PolicyDeniedError(text);
+      }
+      const last = Math.max(1, Math.min(AUDIT_MAX, Math.trunc(n)));
+      return store.listAudit({ last });
+    },
+
+    async expireDue() {
+      const now = clock();
+      const due = await store.listExpired(now.toISOString());
+      const expired: OperationRequest[] = [];
+      for (const request of due) {
+        const c = ctx();
+        const step = stepOrNull(() => approvals.expire(request, c));
+        if (!step) continue;
+        const done = await apply(request, step, c.now);
+        if (done) expired.push(done);
+      }
+      if (expired.length > 0) log?.info({ count: expired.length }, 'requests expired');
+      return expired;
+    },
+
+    async resumeInterrupted() {
+      const cutoff = clock().getTime() - staleMs;
+      const executing = await store.listRequests({ states: ['executing'], limit: PENDING_SCAN_LIMIT });
+      const resumed: OperationRequest[] = [];
+      const unknown: OperationRequest[] = [];
+      for (const request of executing) {
+        if (Date.parse(request.updatedAt) > cutoff) continue;
+        const c = ctx();
+        if (OPERATION_SPECS[request.operation].idempotent) {
+          // The claim bumps the version and updatedAt, so another replica sweeping now skips it.
+          const step = stepOrNull(() => approvals.startExecution(request, SYSTEM_ACTOR, c, { resume: true }));
+          const claimed = step ? await apply(request, step, c.now) : null;
+          if (!claimed) continue;
+          log?.warn(
+            { requestId: request.id, operation: request.operation },
+            'resuming an interrupted request',
+          );
+          resumed.push(await execute(claimed));
+        } else {
+          const step = stepOrNull(() => approvals.markUnknown(request, c));
+          const done = step ? await apply(request, step, c.now) : null;
+          if (!done) continue;
+          log?.warn(
+            { requestId: request.id, operation: request.operation },
+            'interrupted request: outcome unknown',
+          );
+          unknown.push(done);
+        }
+      }
+      return { resumed, unknown };
+    },
+
+    startSweeper(intervalMs) {
+      let running: Promise<void> | null = null;
+      let stopped = false;
+      const sweep = (): void => {
+        if (running || stopped) return;
+        running = (async () => {
+          try {
+            await operations.expireDue();
+            await operations.resumeInterrupted();
+          } catch (error) {
+            log?.error({ err: recordError(error) }, 'sweep failed');
+          } finally {
+            running = null;
+          }
+        })();
+      };
+      const timer = setInterval(sweep, intervalMs);
+      timer.unref();
+      sweep();
+      return async () => {
+        stopped = true;
+        clearInterval(timer);
+        if (running) await running;
+      };
+    },
+  };
+  return operations;
+}
+
+/** What a refusal about an existing request records. */
+function about(request: OperationRequest) {
+  return {
+    operation: request.operation,
+    target: request.target,
+    params: request.params,
+    requestId: request.id,
+  };
+}
+
+/** A step the sweeper can skip: the request moved on since it was listed. */
+function stepOrNull(build: () => Step): Step | null {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof StateConflictError) return null;
+    throw error;
+  }
+}

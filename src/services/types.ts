@@ -1,0 +1,146 @@
+import type { ProtectionConfig, VideoClient } from '../client/types.js';
+import type { JsonObject, JsonValue } from '../core/json.js';
+import type { Actor, AuditEvent, OperationRequest, SlackRef } from '../core/model.js';
+import type { ChangeOperation } from '../core/operations.js';
+import type { Policy } from '../core/policy.js';
+import type { Store } from '../store/store.js';
+
+/** A cover image as the Slack layer knows it: a Slack file, downloaded only at execution. */
+export interface CoverRef {
+  slackFileId: string;
+  filename: string;
+  contentType: string;
+  url: string;
+}
+
+/**
+ * What a person asked for, before it is checked against the upstream: one variant per change,
+ * in the words of the slash commands and modals.
+ * @see shared/DESIGN.md, "Slash command grammar"
+ */
+export type PrepareInput =
+  | { kind: 'whitelist.add'; ips: readonly string[] }
+  | { kind: 'whitelist.remove'; ips: readonly string[] }
+  /** The whole list at once (e.g. an edit modal). */
+  | { kind: 'whitelist.set'; ips: readonly string[] }
+  | { kind: 'protect.set'; changes: ProtectionConfig }
+  | { kind: 'folder.create'; title: string; description?: string | undefined }
+  | { kind: 'folder.edit'; bucketId: string; title: string; description?: string | undefined }
+  | { kind: 'folder.delete'; bucketId: string }
+  | {
+      kind: 'file.edit';
+      fileId: string;
+      title: string;
+      description?: string | undefined;
+      cover?: CoverRef | undefined;
+    }
+  | { kind: 'file.delete'; fileId: string }
+  | { kind: 'file.retry'; fileId: string }
+  | {
+      kind: 'playlist.edit';
+      playlistId: string;
+      title?: string | undefined;
+      files?: readonly { _id: string; title?: string | undefined }[] | undefined;
+    }
+  | { kind: 'playlist.delete'; playlistId: string }
+  /** National format, as `parseMobile` gives it. */
+  | { kind: 'viewer.unblock'; mobileNumber: string };
+
+/**
+ * What `prepare` gives back: the exact params that will be sent, the human target, what people
+ * see before deciding, and soft problems met on the way (e.g. a look-up not supported).
+ */
+export interface Prepared {
+  operation: ChangeOperation;
+  params: JsonObject;
+  target: string;
+  preview: JsonValue;
+  warnings: string[];
+}
+
+export type SubmitResult =
+  | { kind: 'denied'; reason: string }
+  | { kind: 'executed'; request: OperationRequest }
+  /** `why`: `'policy'`, or e.g. `'over the rate limit of 30 per hour'`. */
+  | { kind: 'pending'; request: OperationRequest; why: string };
+
+export type DecisionResult =
+  | { kind: 'pending'; request: OperationRequest }
+  | { kind: 'executed'; request: OperationRequest }
+  | { kind: 'rejected'; request: OperationRequest }
+  | { kind: 'cancelled'; request: OperationRequest }
+  /** Nothing changed; `request` is the request as it stands, when there is one. */
+  | { kind: 'refused'; reason: string; request?: OperationRequest };
+
+/** Told after every change of a request (Slack approval message, DM to the requester). */
+export interface Notifier {
+  requestChanged(request: OperationRequest): Promise<void>;
+}
+
+/** The part of a pino logger the services use. */
+export interface ServiceLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** User groups of a user (Slack `usergroups.users.list`, cached by the Slack layer). */
+export interface Directory {
+  groupsOf(userId: string): Promise<string[]>;
+}
+
+export interface OperationsDeps {
+  store: Store;
+  client: VideoClient;
+  policy: Policy;
+  directory: Directory;
+  clock: () => Date;
+  notifier?: Notifier | undefined;
+  logger?: ServiceLogger | undefined;
+  ids?: { request(): string; event(): string } | undefined;
+  /** A request `executing` for longer than this is taken as interrupted (default 120000). */
+  staleExecutionMs?: number | undefined;
+  /** Downloads a cover image for file.edit (the Slack layer supplies it). */
+  fetchCover?: ((cover: CoverRef) => Promise<Uint8Array>) | undefined;
+}
+
+export interface RequestsOverview {
+  /** The actor's open requests, then their most recent finished ones; newest first within each. */
+  mine: OperationRequest[];
+  /** Pending requests this actor may approve. */
+  awaitingMe: OperationRequest[];
+}
+
+export interface SweepResult {
+  expired: OperationRequest[];
+  resumed: OperationRequest[];
+  unknown: OperationRequest[];
+}
+
+/**
+ * The use cases of vidops, shared by Slack and the CLI.
+ * @see shared/DESIGN.md, "Approvals" and "Audit log"
+ */
+export interface Operations {
+  prepare(actor: Actor, input: PrepareInput): Promise<Prepared>;
+  submit(
+    actor: Actor,
+    prepared: Prepared,
+    options?: { reason?: string | null | undefined },
+  ): Promise<SubmitResult>;
+  approve(id: string, actor: Actor): Promise<DecisionResult>;
+  reject(id: string, actor: Actor, note: string): Promise<DecisionResult>;
+  cancel(id: string, actor: Actor, note?: string | null): Promise<DecisionResult>;
+  getRequest(id: string): Promise<OperationRequest | null>;
+  listRequests(actor: Actor): Promise<RequestsOverview>;
+  /** The text the person must type before submitting, when the policy wants a typed confirmation. */
+  confirmationFor(prepared: Pick<Prepared, 'operation' | 'params'>): string | null;
+  /** Records where the approval message lives; not audited, and no notification (it is the notifier's own doing). */
+  attachSlackMessage(id: string, ref: SlackRef): Promise<OperationRequest | null>;
+  /** The last `n` audit events, oldest first; leads only (policy `audit`). */
+  recentAudit(actor: Actor, n: number): Promise<AuditEvent[]>;
+  expireDue(): Promise<OperationRequest[]>;
+  resumeInterrupted(): Promise<{ resumed: OperationRequest[]; unknown: OperationRequest[] }>;
+  /** Runs `expireDue` and `resumeInterrupted` now and every `intervalMs`; `stop()` waits for a sweep in flight. */
+  startSweeper(intervalMs: number): () => Promise<void>;
+}
