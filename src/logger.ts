@@ -1,0 +1,148 @@
+import pino from 'pino';
+import { maskMobilesInText } from './core/mask.js';
+
+const CENSOR = '[redacted]';
+
+const SECRET_KEYS = [
+  'token',
+  'botToken',
+  'appToken',
+  'signingSecret',
+  'apiKey',
+  'secretKey',
+  'api_key',
+  'secret_key',
+] as const;
+
+/**
+ * Paths pino censors before a line is written. Secrets are listed at the top level and one level
+ * down (`*.token` alone would miss `logger.info({ token })`).
+ * @see shared/DESIGN.md, "Who uses it" (Operator: secrets never logged)
+ */
+export const LOG_REDACT_PATHS: readonly string[] = [
+  ...SECRET_KEYS,
+  ...SECRET_KEYS.map((key) => `*.${key}`),
+  'headers.authorization',
+  'headers.api_key',
+  'headers.secret_key',
+  '*.headers.authorization',
+  '*.headers.api_key',
+  '*.headers.secret_key',
+  'req.headers.cookie',
+];
+
+// Keys whose values are censored at any depth: pino's paths stop one level down, and a logged
+// config object or an HTTP client error carries secrets deeper than that.
+const SECRET_KEY_NAMES = new Set(
+  [
+    ...SECRET_KEYS,
+    'authorization',
+    'cookie',
+    'password',
+    'auditHmacKey',
+    'SLACK_BOT_TOKEN',
+    'SLACK_APP_TOKEN',
+    'SLACK_SIGNING_SECRET',
+    'VIDEO_API_KEY',
+    'VIDEO_SECRET_KEY',
+    'AUDIT_HMAC_KEY',
+  ].map((key) => key.toLowerCase()),
+);
+
+/** What {@link createLogger} needs; `destination` is a stream for tests, stdout otherwise. */
+export interface LoggerOptions {
+  level: pino.LevelWithSilent;
+  destination?: pino.DestinationStream | undefined;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A copy of a log record that is safe to write: mobile numbers masked in every string and values
+ * of secret-named keys censored, however deep. Plain objects and arrays are copied, errors are
+ * copied with their class kept (so pino still serialises them as errors), other objects (Date,
+ * Buffer…) are left alone. The input is never changed.
+ * @see shared/DESIGN.md, "Audit log" (numbers masked in Slack posts and logs)
+ */
+export function scrubForLog<T>(value: T): T {
+  // Strings stay strings and objects keep their keys: the copy has the shape of the input.
+  return scrub(value, new WeakMap()) as T;
+}
+
+function scrub(value: unknown, seen: WeakMap<object, unknown>): unknown {
+  if (typeof value === 'string') return maskMobilesInText(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (seen.has(value)) return seen.get(value);
+  if (value instanceof Error) return scrubError(value, seen);
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    seen.set(value, out);
+    for (const item of value) out.push(scrub(item, seen));
+    return out;
+  }
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  seen.set(value, out);
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = SECRET_KEY_NAMES.has(key.toLowerCase()) && item != null ? CENSOR : scrub(item, seen);
+  }
+  return out;
+}
+
+function scrubError(error: Error, seen: WeakMap<object, unknown>): Error {
+  const copy: Error = Object.create(Object.getPrototypeOf(error));
+  seen.set(error, copy);
+  for (const key of Object.getOwnPropertyNames(error)) {
+    const descriptor = Object.getOwnPropertyDescriptor(error, key);
+    if (descriptor === undefined) continue;
+    if ('value' in descriptor) {
+      descriptor.value =
+        SECRET_KEY_NAMES.has(key.toLowerCase()) && descriptor.value != null
+          ? CENSOR
+          : scrub(descriptor.value, seen);
+    }
+    Object.defineProperty(copy, key, descriptor);
+  }
+  return copy;
+}
+
+/**
+ * The process logger: JSON lines; secrets censored as `[redacted]`; mobile numbers masked in the
+ * message, in format arguments, in child bindings and in every string field, however deep.
+ * @see shared/DESIGN.md, "Audit log" and "Runtime contract" (`LOG_LEVEL`)
+ */
+export function createLogger(options: LoggerOptions): pino.Logger {
+  const pinoOptions: pino.LoggerOptions = {
+    level: options.level,
+    redact: { paths: [...LOG_REDACT_PATHS], censor: CENSOR },
+    formatters: {
+      log: (object) => scrubForLog(object),
+      bindings: (bindings) => scrubForLog(bindings),
+    },
+    hooks: {
+      // The message and format arguments never pass through `formatters.log`.
+      logMethod(args, method) {
+        return method.apply(this, scrubForLog(args));
+      },
+    },
+  };
+  const logger =
+    options.destination === undefined ? pino(pinoOptions) : pino(pinoOptions, options.destination);
+  // pino skips `formatters.bindings` for children; children inherit this method from the root.
+  const pinoChild = logger.child;
+  logger.child = function child<L extends string = never>(
+    this: pino.Logger,
+    bindings: pino.Bindings,
+    childOptions?: pino.ChildLoggerOptions<L>,
+  ): pino.Logger<L> {
+    return pinoChild.call<pino.Logger, [pino.Bindings, pino.ChildLoggerOptions<L>?], pino.Logger<L>>(
+      this,
+      scrubForLog(bindings),
+      childOptions,
+    );
+  };
+  return logger;
+}

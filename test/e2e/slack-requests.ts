@@ -1,0 +1,437 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { SlashCommand, ViewStateSelectedOption, ViewStateValue } from '@slack/bolt';
+import type { JsonObject, JsonValue } from '../../src/core/json.js';
+import { FAKE_APP_ID, FAKE_BOT_ID, FAKE_BOT_USER_ID, FAKE_TEAM_DOMAIN, FAKE_TEAM_ID } from './fake-slack.js';
+
+/**
+ * Typed factories for the requests Slack sends the bot, shaped like the real payloads in
+ * shared/slack/payloads/, and the signing that Slack applies to them.
+ * @see shared/slack/README.md, "Request signing" and "Payload shapes"
+ */
+
+export const FORM = 'application/x-www-form-urlencoded';
+export const JSON_TYPE = 'application/json';
+
+/** A request body as Slack would send it; `payload` is the decoded object, for assertions. */
+export interface SlackRequest<P = unknown> {
+  body: string;
+  contentType: typeof FORM | typeof JSON_TYPE;
+  payload: P;
+}
+
+/** The legacy verification token Slack still puts in payloads; Bolt ignores it. */
+const LEGACY_TOKEN = 'legacy-verification-token';
+const DEFAULT_CHANNEL = { id: 'C0VIDOPS', name: 'support' };
+let sequence = 0;
+
+/** A trigger_id shaped like Slack's (`111.222.hex`), unique per call so it can be exchanged once. */
+export function newTriggerId(): string {
+  sequence += 1;
+  return `${Date.now()}.${sequence}.${randomBytes(16).toString('hex')}`;
+}
+
+function nowTs(): string {
+  sequence += 1;
+  return `${Math.floor(Date.now() / 1000)}.${String(sequence).padStart(6, '0')}`;
+}
+
+function interactive<P>(payload: P): SlackRequest<P> {
+  // Interactive payloads arrive form-encoded as `payload=<url-encoded JSON>`.
+  return {
+    body: new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+    contentType: FORM,
+    payload,
+  };
+}
+
+const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
+
+export interface SlashCommandOptions {
+  text: string;
+  userId: string;
+  userName?: string;
+  responseUrl: string;
+  triggerId?: string;
+  channelId?: string;
+  channelName?: string;
+  command?: string;
+  teamId?: string;
+}
+
+/** `/vidops <text>` typed by `userId`: the form-encoded body Slack posts. */
+export function slashCommand(options: SlashCommandOptions): SlackRequest<SlashCommand> {
+  const payload = {
+    token: LEGACY_TOKEN,
+    team_id: options.teamId ?? FAKE_TEAM_ID,
+    team_domain: FAKE_TEAM_DOMAIN,
+    channel_id: options.channelId ?? DEFAULT_CHANNEL.id,
+    channel_name: options.channelName ?? DEFAULT_CHANNEL.name,
+    user_id: options.userId,
+    user_name: options.userName ?? options.userId.toLowerCase(),
+    command: options.command ?? '/vidops',
+    text: options.text,
+    api_app_id: FAKE_APP_ID,
+    is_enterprise_install: 'false',
+    response_url: options.responseUrl,
+    trigger_id: options.triggerId ?? newTriggerId(),
+  } satisfies SlashCommand;
+  return { body: new URLSearchParams(payload).toString(), contentType: FORM, payload };
+}
+
+/** A message as the bot posted it (e.g. `fake.message(channel, ts)`), for actions on it. */
+export interface MessageLike {
+  ts: string;
+  channel?: string;
+  text?: string;
+  blocks?: JsonValue;
+}
+
+/** A view as Slack holds it (e.g. the `view` returned by the fake's views.open). */
+export interface ViewLike {
+  id: string;
+  type?: string;
+  blocks?: JsonValue;
+  private_metadata?: string;
+  callback_id?: string;
+  hash?: string;
+  external_id?: string;
+  title?: JsonValue;
+  state?: JsonValue;
+}
+
+export interface BlockActionOptions {
+  userId: string;
+  userName?: string;
+  actionId: string;
+  /** Button value, or the value of the option picked in a select, radio group or overflow. */
+  value: string;
+  /** Found from the blocks when left out. */
+  blockId?: string;
+  message?: MessageLike;
+  view?: ViewLike;
+  responseUrl?: string;
+  triggerId?: string;
+  channelId?: string;
+}
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The element with this action_id and its block_id, searched in message or view blocks. */
+function findElement(
+  blocks: JsonValue | undefined,
+  actionId: string,
+): { blockId: string; element: JsonObject } | undefined {
+  if (!Array.isArray(blocks)) return undefined;
+  for (const block of blocks) {
+    if (!isObject(block)) continue;
+    const candidates = [
+      ...(Array.isArray(block.elements) ? block.elements : []),
+      block.accessory,
+      block.element,
+    ];
+    for (const element of candidates) {
+      if (isObject(element) && element.action_id === actionId) {
+        return { blockId: typeof block.block_id === 'string' ? block.block_id : '', element };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The action entry Slack sends for a click on a button, or a pick in a select/radio/overflow. */
+function actionEntry(
+  options: BlockActionOptions,
+  found: { blockId: string; element: JsonObject } | undefined,
+) {
+  const element = found?.element;
+  const type = typeof element?.type === 'string' ? element.type : 'button';
+  const base = {
+    action_id: options.actionId,
+    block_id: options.blockId ?? found?.blockId ?? 'actions',
+    type,
+    action_ts: nowTs(),
+  };
+  if (type === 'button') {
+    return {
+      ...base,
+      text: isObject(element?.text) ? element.text : plain(options.value),
+      value: options.value,
+    };
+  }
+  const choices = Array.isArray(element?.options) ? element.options : [];
+  const picked = choices.find((o) => isObject(o) && o.value === options.value);
+  const selected = isObject(picked) ? picked : { text: plain(options.value), value: options.value };
+  return { ...base, selected_option: selected };
+}
+
+/** The `view` object of an interactive payload, with Slack's defaults for what the view leaves out. */
+function viewOutput(view: ViewLike): JsonObject {
+  return {
+    id: view.id,
+    team_id: FAKE_TEAM_ID,
+    type: view.type ?? 'modal',
+    blocks: Array.isArray(view.blocks) ? view.blocks : [],
+    private_metadata: view.private_metadata ?? '',
+    callback_id: view.callback_id ?? '',
+    state: isObject(view.state) ? view.state : { values: {} },
+    hash: view.hash ?? `${Math.floor(Date.now() / 1000)}.${randomBytes(4).toString('hex')}`,
+    title: isObject(view.title) ? view.title : plain('vidops'),
+    clear_on_close: false,
+    notify_on_close: false,
+    close: null,
+    submit: null,
+    previous_view_id: null,
+    root_view_id: view.id,
+    app_id: FAKE_APP_ID,
+    external_id: view.external_id ?? '',
+    app_installed_team_id: FAKE_TEAM_ID,
+    bot_id: FAKE_BOT_ID,
+  };
+}
+
+/** A click on a button (or a pick in a select) in a message or a view: the `block_actions` payload. */
+export function blockAction(options: BlockActionOptions): SlackRequest<JsonObject> {
+  const team = { id: FAKE_TEAM_ID, domain: FAKE_TEAM_DOMAIN };
+  const found = findElement(options.view?.blocks ?? options.message?.blocks, options.actionId);
+  const payload: JsonObject = {
+    type: 'block_actions',
+    user: userOf(options),
+    api_app_id: FAKE_APP_ID,
+    token: LEGACY_TOKEN,
+    trigger_id: options.triggerId ?? newTriggerId(),
+    team,
+    enterprise: null,
+    is_enterprise_install: false,
+    actions: [actionEntry(options, found)],
+  };
+  if (options.view !== undefined) {
+    payload.container = { type: 'view', view_id: options.view.id };
+    payload.view = viewOutput(options.view);
+    payload.state = { values: {} };
+  } else {
+    const channelId = options.channelId ?? options.message?.channel ?? DEFAULT_CHANNEL.id;
+    const ts = options.message?.ts ?? nowTs();
+    payload.container = { type: 'message', message_ts: ts, channel_id: channelId, is_ephemeral: false };
+    payload.channel = {
+      id: channelId,
+      name: channelId === DEFAULT_CHANNEL.id ? DEFAULT_CHANNEL.name : 'channel',
+    };
+    payload.message = {
+      type: 'message',
+      user: FAKE_BOT_USER_ID,
+      bot_id: FAKE_BOT_ID,
+      ts,
+      text: options.message?.text ?? '',
+      blocks: options.message?.blocks ?? [],
+    };
+    payload.state = { values: {} };
+  }
+  if (options.responseUrl !== undefined) payload.response_url = options.responseUrl;
+  return interactive(payload);
+}
+
+/** State values of a view, by block_id then action_id. */
+export type ViewValues = Record<string, Record<string, ViewStateValue>>;
+
+/** What a person typed into a plain_text_input (`null` when left empty). */
+export function textInput(value: string | null): ViewStateValue {
+  return { type: 'plain_text_input', value };
+}
+
+/** The option picked in a static_select (`null` when none). */
+export function staticSelect(value: string | null, text = value ?? ''): ViewStateValue {
+  const selected: ViewStateSelectedOption | null = value === null ? null : { text: plain(text), value };
+  return { type: 'static_select', selected_option: selected };
+}
+
+/** The options ticked in a checkboxes element. */
+export function checkboxes(values: readonly string[]): ViewStateValue {
+  return { type: 'checkboxes', selected_options: values.map((value) => ({ text: plain(value), value })) };
+}
+
+function userOf(options: { userId: string; userName?: string }) {
+  const name = options.userName ?? options.userId.toLowerCase();
+  return { id: options.userId, username: name, name, team_id: FAKE_TEAM_ID };
+}
+
+export interface ViewSubmissionOptions {
+  userId: string;
+  userName?: string;
+  callbackId: string;
+  privateMetadata: string;
+  values: ViewValues;
+  viewId?: string;
+  /** The view's blocks as the bot built them, when a handler reads them back. */
+  blocks?: JsonValue;
+  hash?: string;
+  triggerId?: string;
+}
+
+/** A person presses Submit on a modal: the `view_submission` payload. */
+export function viewSubmission(options: ViewSubmissionOptions) {
+  const view = viewOutput({
+    id: options.viewId ?? 'V0SUBMIT',
+    type: 'modal',
+    blocks: options.blocks ?? [],
+    private_metadata: options.privateMetadata,
+    callback_id: options.callbackId,
+    ...(options.hash === undefined ? {} : { hash: options.hash }),
+  });
+  const payload = {
+    type: 'view_submission',
+    team: { id: FAKE_TEAM_ID, domain: FAKE_TEAM_DOMAIN },
+    user: userOf(options),
+    api_app_id: FAKE_APP_ID,
+    token: LEGACY_TOKEN,
+    trigger_id: options.triggerId ?? newTriggerId(),
+    view: { ...view, state: { values: options.values }, submit: plain('Submit'), close: plain('Cancel') },
+    response_urls: [],
+    is_enterprise_install: false,
+  };
+  return interactive(payload);
+}
+
+export interface ViewClosedOptions {
+  userId: string;
+  userName?: string;
+  callbackId: string;
+  privateMetadata?: string;
+  viewId?: string;
+  isCleared?: boolean;
+}
+
+/** A person closes a modal that asked for `notify_on_close`: the `view_closed` payload. */
+export function viewClosed(options: ViewClosedOptions) {
+  const view = viewOutput({
+    id: options.viewId ?? 'V0CLOSED',
+    private_metadata: options.privateMetadata ?? '',
+    callback_id: options.callbackId,
+  });
+  const payload = {
+    type: 'view_closed',
+    team: { id: FAKE_TEAM_ID, domain: FAKE_TEAM_DOMAIN },
+    user: userOf(options),
+    api_app_id: FAKE_APP_ID,
+    token: LEGACY_TOKEN,
+    view: { ...view, notify_on_close: true, close: plain('Cancel') },
+    is_cleared: options.isCleared ?? false,
+    is_enterprise_install: false,
+  };
+  return interactive(payload);
+}
+
+export interface AppHomeOpenedOptions {
+  userId: string;
+  tab?: 'home' | 'messages';
+  /** Set it to send the same delivery twice (Slack retries). */
+  eventId?: string;
+  channel?: string;
+}
+
+/** A person opens the bot's App Home: an Events API `event_callback` (JSON). */
+export function appHomeOpened(options: AppHomeOpenedOptions): SlackRequest<JsonObject> {
+  sequence += 1;
+  const eventTs = nowTs();
+  const payload: JsonObject = {
+    token: LEGACY_TOKEN,
+    team_id: FAKE_TEAM_ID,
+    api_app_id: FAKE_APP_ID,
+    event: {
+      type: 'app_home_opened',
+      user: options.userId,
+      channel: options.channel ?? `D0${options.userId.slice(1)}`,
+      tab: options.tab ?? 'home',
+      event_ts: eventTs,
+    },
+    type: 'event_callback',
+    event_id: options.eventId ?? `Ev0FAKE${String(sequence).padStart(6, '0')}`,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [
+      {
+        enterprise_id: null,
+        team_id: FAKE_TEAM_ID,
+        user_id: FAKE_BOT_USER_ID,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
+    is_ext_shared_channel: false,
+  };
+  return { body: JSON.stringify(payload), contentType: JSON_TYPE, payload };
+}
+
+/** Slack's check of a new Events API request URL. */
+export function urlVerification(challenge: string): SlackRequest<JsonObject> {
+  const payload: JsonObject = { token: LEGACY_TOKEN, challenge, type: 'url_verification' };
+  return { body: JSON.stringify(payload), contentType: JSON_TYPE, payload };
+}
+
+/** The headers Slack adds to a request it sends. */
+export interface SignedHeaders {
+  'x-slack-signature': string;
+  'x-slack-request-timestamp': string;
+  'content-type': string;
+}
+
+function bodyOf(request: SlackRequest | string): { body: string; contentType: string } {
+  if (typeof request !== 'string') return request;
+  return { body: request, contentType: request.trimStart().startsWith('{') ? JSON_TYPE : FORM };
+}
+
+/**
+ * Signs a body as Slack does: `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{body}` with the signing
+ * secret. `timestamp` is in seconds, now by default.
+ * @see shared/slack/README.md, "Request signing"
+ */
+export function sign(
+  request: SlackRequest | string,
+  secret: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): SignedHeaders {
+  const { body, contentType } = bodyOf(request);
+  const digest = createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex');
+  return {
+    'x-slack-signature': `v0=${digest}`,
+    'x-slack-request-timestamp': String(timestamp),
+    'content-type': contentType,
+  };
+}
+
+export interface PostSignedOptions {
+  /** Seconds; sign as if sent at this time (e.g. six minutes ago). */
+  timestamp?: number;
+  /** Send this signature instead of the right one. */
+  signature?: string;
+  /** Extra or replacing headers (e.g. `x-slack-retry-num`). */
+  headers?: Record<string, string>;
+}
+
+export interface PostSignedResult {
+  status: number;
+  text: string;
+  /** The body parsed as JSON, when it is JSON. */
+  json: JsonValue | undefined;
+}
+
+/** Posts a signed request to the bot, as Slack would. */
+export async function postSigned(
+  url: string,
+  request: SlackRequest | string,
+  secret: string,
+  options: PostSignedOptions = {},
+): Promise<PostSignedResult> {
+  const { body } = bodyOf(request);
+  const headers: Record<string, string> = { ...sign(request, secret, options.timestamp), ...options.headers };
+  if (options.signature !== undefined) headers['x-slack-signature'] = options.signature;
+  const response = await fetch(url, { method: 'POST', headers, body });
+  const text = await response.text();
+  let json: JsonValue | undefined;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, text, json };
+}
