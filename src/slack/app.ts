@@ -1,0 +1,364 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { App, type Logger as BoltLogger, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import type { WebClient, WebClientOptions } from '@slack/web-api';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Store } from '../store/store.js';
+import {
+  type AuditPublisher,
+  type AuditPublisherOptions,
+  createAuditPublisher,
+  createPublisherWebClient,
+} from './audit-publisher.js';
+import { createVidopsMetrics, type VidopsMetrics } from './metrics.js';
+import { OpsServer, redactError, redactText, VidopsReceiver } from './receiver.js';
+
+/**
+ * Retries for calls made while a person waits (handlers): a couple of quick ones, and a 429 is
+ * handed back rather than pausing the whole client for up to 30 minutes.
+ * @see shared/slack/README.md, "Rate limits"
+ */
+export const INTERACTIVE_RETRY_POLICY = { retries: 2, factor: 2, minTimeout: 250, maxTimeout: 1000 } as const;
+
+/** How long a successful `auth.test` counts for `/readyz`; probes come often, auth rarely changes. */
+const SLACK_AUTH_TTL_MS = 60_000;
+
+/** First words of `/vidops …` that name a command; anything else counts as `other`. */
+const COMMAND_WORDS = new Set([
+  'help',
+  'unblock',
+  'retry',
+  'whitelist',
+  'protect',
+  'folder',
+  'file',
+  'playlist',
+  'requests',
+  'audit',
+  'explain',
+]);
+
+/** Interaction and event kinds from Slack; a fixed set keeps metric labels bounded. */
+const INTERACTION_TYPES = new Set([
+  'block_actions',
+  'view_submission',
+  'view_closed',
+  'event_callback',
+  'shortcut',
+  'message_action',
+  'block_suggestion',
+]);
+
+export interface SlackAppDeps {
+  config: Config;
+  store: Store;
+  logger: Logger;
+  clock: () => Date;
+  /** Adds command, action and view handlers (other modules). */
+  register: (app: App) => void;
+  /** Readiness check for `/readyz`; default: store ping and Slack `auth.test` (cached a minute). */
+  ready?: () => Promise<void>;
+  /** Listen address; default all interfaces. */
+  host?: string;
+  metrics?: VidopsMetrics;
+  workerId?: string;
+  /** Overrides of the publisher's pacing (tests). */
+  publisher?: Partial<
+    Pick<
+      AuditPublisherOptions,
+      'minIntervalMs' | 'batchMax' | 'leaseMs' | 'backoffBaseMs' | 'backoffMaxMs' | 'idlePollMs'
+    >
+  >;
+  /** How long `stop()` waits for requests in flight. */
+  shutdownTimeoutMs?: number;
+}
+
+export interface SlackApp {
+  app: App;
+  receiver: VidopsReceiver | SocketModeReceiver;
+  publisher: AuditPublisher;
+  metrics: VidopsMetrics;
+  /** A Web API client that never retries on its own (publisher, readiness). */
+  web: WebClient;
+  /** Starts the receiver (and the probes server in Socket Mode) and the publisher. */
+  start(): Promise<{ port: number }>;
+  /** Stops taking requests, waits for those in flight, lets the publisher finish its post. */
+  stop(): Promise<void>;
+}
+
+function toBoltLevel(level: Config['logLevel']): LogLevel {
+  switch (level) {
+    case 'debug':
+    case 'trace':
+      return LogLevel.DEBUG;
+    case 'info':
+      return LogLevel.INFO;
+    case 'warn':
+      return LogLevel.WARN;
+    default:
+      return LogLevel.ERROR;
+  }
+}
+
+const SEVERITY: Record<LogLevel, number> = {
+  [LogLevel.DEBUG]: 0,
+  [LogLevel.INFO]: 1,
+  [LogLevel.WARN]: 2,
+  [LogLevel.ERROR]: 3,
+};
+
+function describe(part: unknown): string {
+  if (typeof part === 'string') return part;
+  if (part instanceof Error) {
+    const { name, message } = redactError(part);
+    return `${name}: ${message}`;
+  }
+  try {
+    return JSON.stringify(part) ?? String(part);
+  } catch {
+    return String(part);
+  }
+}
+
+/**
+ * Bolt's and the Web API client's logger, written to pino. Their messages are flattened to text
+ * with tokens removed and mobile numbers masked: they log request bodies at debug level.
+ */
+export function boltLoggerFor(logger: Logger, level: Config['logLevel']): BoltLogger {
+  let current = toBoltLevel(level);
+  let target = logger.child({ component: 'bolt' });
+  const write = (at: LogLevel, parts: unknown[]) => {
+    if (SEVERITY[at] < SEVERITY[current]) return;
+    const message = redactText(parts.map(describe).join(' '));
+    target[at](message);
+  };
+  return {
+    debug: (...msg: unknown[]) => write(LogLevel.DEBUG, msg),
+    info: (...msg: unknown[]) => write(LogLevel.INFO, msg),
+    warn: (...msg: unknown[]) => write(LogLevel.WARN, msg),
+    error: (...msg: unknown[]) => write(LogLevel.ERROR, msg),
+    setLevel: (l: LogLevel) => {
+      current = l;
+    },
+    getLevel: () => current,
+    setName: (name: string) => {
+      target = logger.child({ component: name });
+    },
+  };
+}
+
+function field(body: object, key: string): unknown {
+  return (body as Record<string, unknown>)[key];
+}
+
+/** The `command` label of `vidops_commands_total` for a request body. */
+export function commandLabel(body: object): string {
+  if (typeof field(body, 'command') === 'string') {
+    const text = field(body, 'text');
+    const word = (typeof text === 'string' ? text : '').trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+    if (word === '') return 'help';
+    return COMMAND_WORDS.has(word) ? word : 'other';
+  }
+  const type = field(body, 'type');
+  return typeof type === 'string' && INTERACTION_TYPES.has(type) ? type : 'other';
+}
+
+/** Readiness of Slack: a cached `auth.test`, so frequent probes cost one call a minute. */
+function slackAuthCheck(web: WebClient): () => Promise<void> {
+  let okUntil = 0;
+  let pending: Promise<void> | null = null;
+  return async () => {
+    if (performance.now() < okUntil) return;
+    pending ??= web.auth
+      .test()
+      .then(() => {
+        okUntil = performance.now() + SLACK_AUTH_TTL_MS;
+      })
+      .catch((error: unknown) => {
+        throw new Error(`Slack auth failed: ${redactError(error).message}`);
+      })
+      .finally(() => {
+        pending = null;
+      });
+    await pending;
+  };
+}
+
+/**
+ * Assembles the Bolt app: HTTP mode with {@link VidopsReceiver} on `config.port`, or Socket Mode
+ * with Bolt's SocketModeReceiver plus the same health/ready/metrics server on `config.port`; the
+ * audit-channel publisher; metrics; Bolt's logger bridged to pino; `app.error` logging redacted
+ * errors. Nothing listens until `start()`.
+ * @see shared/DESIGN.md, "Runtime contract" and "Scale"
+ */
+export function createSlackApp(deps: SlackAppDeps): SlackApp {
+  const { config, store, logger, clock } = deps;
+  const metrics = deps.metrics ?? createVidopsMetrics();
+  const boltLogger = boltLoggerFor(logger, config.logLevel);
+  const logLevel = toBoltLevel(config.logLevel);
+  const slackApiUrl = config.slack.apiUrl;
+
+  const web = createPublisherWebClient(config.slack.botToken, { slackApiUrl, logger: boltLogger });
+  const ready =
+    deps.ready ??
+    (() => {
+      const slackAuth = slackAuthCheck(web);
+      return async () => {
+        try {
+          await store.ping();
+        } catch (error) {
+          throw new Error(`store unreachable: ${redactError(error).message}`);
+        }
+        await slackAuth();
+      };
+    })();
+  const seen = (key: string) => store.markDelivered(key, clock().toISOString());
+
+  let receiver: VidopsReceiver | SocketModeReceiver;
+  let opsServer: OpsServer | null = null;
+  const serverTimeouts =
+    deps.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: deps.shutdownTimeoutMs };
+  if (config.slack.socketMode) {
+    const appToken = config.slack.appToken;
+    if (!appToken) throw new Error('Socket Mode needs SLACK_APP_TOKEN');
+    receiver = new SocketModeReceiver({
+      appToken,
+      logger: boltLogger,
+      logLevel,
+      ...(slackApiUrl ? { installerOptions: { clientOptions: { slackApiUrl } } } : {}),
+    });
+    opsServer = new OpsServer({ logger, metrics, ready, ...serverTimeouts });
+  } else {
+    const signingSecret = config.slack.signingSecret;
+    if (!signingSecret) throw new Error('HTTP mode needs SLACK_SIGNING_SECRET');
+    receiver = new VidopsReceiver({
+      signingSecret,
+      logger,
+      metrics,
+      clock,
+      port: config.port,
+      ready,
+      seen,
+      ...(deps.host === undefined ? {} : { host: deps.host }),
+      ...serverTimeouts,
+    });
+  }
+
+  const clientOptions: WebClientOptions = {
+    rejectRateLimitedCalls: true,
+    retryConfig: INTERACTIVE_RETRY_POLICY,
+    timeout: 10_000,
+    ...(slackApiUrl ? { slackApiUrl } : {}),
+  };
+  const app = new App({
+    token: config.slack.botToken,
+    receiver,
+    logger: boltLogger,
+    logLevel,
+    clientOptions,
+    extendedErrorHandler: true,
+    // Bolt would otherwise call auth.test in this constructor and keep a failed result (and an
+    // unhandled rejection) for the life of the process; `start()` runs it and fails clearly.
+    deferInitialization: true,
+  });
+
+  const publisher = createAuditPublisher({
+    store,
+    web,
+    channel: config.auditChannel,
+    clock,
+    logger: logger.child({ component: 'audit-publisher' }),
+    workerId: deps.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    onResult: (r) => metrics.auditPosts.inc({ outcome: r.outcome }),
+    ...deps.publisher,
+  });
+  metrics.collectOutboxDepth(() => store.outboxDepth());
+
+  if (config.slack.socketMode) {
+    // HTTP deliveries are de-duplicated in VidopsReceiver; Socket Mode envelopes are retried too.
+    app.use(async ({ body, next }) => {
+      const eventId = field(body, 'event_id');
+      if (field(body, 'type') === 'event_callback' && typeof eventId === 'string') {
+        if (!(await seen(`event:${eventId}`))) {
+          logger.info({ eventId }, 'duplicate event delivery ignored');
+          return;
+        }
+      }
+      await next();
+    });
+  }
+  // Counts every request by outcome, and wakes the publisher: handlers append audit events.
+  app.use(async ({ body, next }) => {
+    const command = commandLabel(body);
+    try {
+      await next();
+      metrics.commands.inc({ command, outcome: 'ok' });
+    } catch (error) {
+      metrics.commands.inc({ command, outcome: 'error' });
+      throw error;
+    } finally {
+      publisher.kick();
+    }
+  });
+  app.error(async ({ error, body }: { error: Error; body: object }) => {
+    logger.error(
+      { err: redactError(error), command: commandLabel(body), user: userOf(body) },
+      'error in a Slack handler',
+    );
+    // Rethrown so the receiver answers at once (500) when nothing acknowledged the request.
+    throw error;
+  });
+
+  deps.register(app);
+
+  let started = false;
+  return {
+    app,
+    receiver,
+    publisher,
+    metrics,
+    web,
+    async start() {
+      try {
+        await app.init();
+      } catch (error) {
+        throw new Error(`Slack auth.test failed at start: ${redactError(error).message}`);
+      }
+      let port: number;
+      if (receiver instanceof VidopsReceiver) {
+        await app.start();
+        port = receiver.port;
+      } else {
+        port = await (opsServer as OpsServer).listen(config.port, deps.host);
+        try {
+          await app.start();
+        } catch (error) {
+          await (opsServer as OpsServer).close();
+          throw error;
+        }
+        logger.info({ port }, 'connected in Socket Mode; probes listening');
+      }
+      publisher.start();
+      started = true;
+      return { port };
+    },
+    async stop() {
+      if (started) await app.stop();
+      await publisher.stop();
+      await opsServer?.close();
+      started = false;
+    },
+  };
+}
+
+function userOf(body: object): string | undefined {
+  const user = field(body, 'user');
+  if (user && typeof user === 'object') {
+    const id = field(user, 'id');
+    return typeof id === 'string' ? id : undefined;
+  }
+  const id = field(body, 'user_id');
+  return typeof id === 'string' ? id : undefined;
+}

@@ -1,0 +1,541 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type App, AuthorizationError, type Receiver, ReceiverMultipleAckError } from '@slack/bolt';
+import type { Logger } from 'pino';
+import { maskMobilesInText } from '../core/mask.js';
+import { PROMETHEUS_CONTENT_TYPE, type VidopsMetrics } from './metrics.js';
+
+/** Largest request body accepted on `/slack/events`; Slack's payloads are far smaller. */
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/** Slack's rule: refuse a request timestamp more than five minutes from local time, either way. */
+export const MAX_CLOCK_SKEW_SECONDS = 5 * 60;
+/** Bolt's HTTP receiver answers 404 itself at 3001 ms when `ack()` was not called; so do we. */
+export const UNHANDLED_REQUEST_TIMEOUT_MS = 3001;
+
+const TOKEN_LIKE = /\b(xox[abeoprs]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+|v0=[0-9a-f]{16,})/g;
+
+/** Free text fit for logs: Slack tokens and signatures removed, mobile numbers masked. */
+export function redactText(text: string): string {
+  return maskMobilesInText(text.replace(TOKEN_LIKE, '[redacted]'));
+}
+
+/**
+ * What may be logged of an error: its name, code and message with tokens, signatures and mobile
+ * numbers removed. Never the error object itself: Web API errors carry request data.
+ */
+export function redactError(error: unknown): { name: string; message: string; code?: string } {
+  const e = error instanceof Error ? error : new Error(String(error));
+  const code = (e as { code?: unknown }).code;
+  const message = redactText(e.message);
+  return typeof code === 'string' ? { name: e.name, message, code } : { name: e.name, message };
+}
+
+export type VerifyResult = { ok: true } | { ok: false; reason: string };
+
+/**
+ * Checks a Slack request signature: HMAC-SHA256 of `v0:{timestamp}:{raw body}` with the signing
+ * secret, compared in constant time, and a timestamp within five minutes of `nowMs` either way
+ * (stock Bolt only refuses old ones; a future-dated replay would pass it).
+ * @see shared/slack/README.md, "Request signing"
+ */
+export function verifySlackSignature(args: {
+  signingSecret: string;
+  rawBody: Buffer | string;
+  signature: string | undefined;
+  timestamp: string | undefined;
+  nowMs: number;
+}): VerifyResult {
+  const { signature, timestamp } = args;
+  if (!signature || !timestamp) return { ok: false, reason: 'missing signature headers' };
+  if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'timestamp is not a number of seconds' };
+  const skew = Math.abs(Math.floor(args.nowMs / 1000) - Number(timestamp));
+  if (skew > MAX_CLOCK_SKEW_SECONDS) {
+    return {
+      ok: false,
+      reason: `timestamp is ${skew} s away from local time (limit ${MAX_CLOCK_SKEW_SECONDS} s)`,
+    };
+  }
+  const hmac = createHmac('sha256', args.signingSecret);
+  hmac.update(`v0:${timestamp}:`);
+  hmac.update(args.rawBody);
+  const expected = Buffer.from(`v0=${hmac.digest('hex')}`, 'utf8');
+  const given = Buffer.from(signature, 'utf8');
+  // timingSafeEqual needs equal lengths; a length mismatch says nothing about the secret.
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return { ok: false, reason: 'signature does not match' };
+  }
+  return { ok: true };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function mediaType(req: IncomingMessage): string {
+  return (header(req, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** A body that does not fit (413) or could not be read. */
+class BodyError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(header(req, 'content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    return Promise.reject(new BodyError(413, `body of ${declared} bytes exceeds ${limit}`));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        done = true;
+        reject(new BodyError(413, `body exceeds ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (done) return;
+      done = true;
+      resolve(Buffer.concat(chunks));
+    });
+    req.on('error', (err) => {
+      if (done) return;
+      done = true;
+      reject(new BodyError(400, err.message));
+    });
+  });
+}
+
+type Body = Record<string, unknown>;
+
+/**
+ * Parses a Slack request body: form-encoded (`payload=` JSON for interactivity, or plain fields
+ * for slash commands and `ssl_check`) or JSON (Events API).
+ */
+export function parseSlackBody(raw: string, contentType: string): Body {
+  let parsed: unknown;
+  if (contentType === 'application/x-www-form-urlencoded') {
+    const params = new URLSearchParams(raw);
+    const payload = params.get('payload');
+    if (payload !== null) {
+      parsed = JSON.parse(payload);
+    } else {
+      const fields: Record<string, string> = {};
+      // First value wins: Slack never repeats a field, so a repeat is not Slack's.
+      for (const [k, v] of params) if (!(k in fields)) fields[k] = v;
+      parsed = fields;
+    }
+  } else {
+    parsed = JSON.parse(raw);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new Error('body is not a JSON object');
+  }
+  return parsed as Body;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+function sendEmpty(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(status, headers);
+  res.end();
+}
+
+/** The response for an `ack(body)`: empty, text, or JSON (e.g. `response_action: errors`). */
+function sendAck(res: ServerResponse, body: unknown): void {
+  if (res.headersSent) return;
+  if (body === undefined || body === null || body === '') {
+    res.writeHead(200);
+    res.end();
+  } else if (typeof body === 'string') {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(body);
+  } else {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(body));
+  }
+}
+
+/** Handles the requests of `/slack/events`; the ops server routes them here. */
+export type EventsHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export interface OpsServerOptions {
+  logger: Logger;
+  metrics: VidopsMetrics;
+  /** Resolves when the process can serve (store reachable, Slack auth ok); throws the reason. */
+  ready?: () => Promise<void>;
+  /** `/slack/events`; absent in Socket Mode, where that path answers 404. */
+  events?: EventsHandler;
+  /** How long `close()` waits for requests in flight before cutting connections. */
+  shutdownTimeoutMs?: number;
+  /** How long `/readyz` waits for the check before answering 503. */
+  readyTimeoutMs?: number;
+}
+
+/**
+ * The HTTP server of a vidops process: `POST /slack/events` (HTTP mode), `GET /healthz`,
+ * `GET /readyz`, `GET /metrics`. Shared by both receivers so Socket Mode has the same probes.
+ * @see shared/DESIGN.md, "Runtime contract"
+ */
+export class OpsServer {
+  private readonly server: Server;
+  private readonly inFlight = new Set<Promise<void>>();
+  private closing = false;
+  private closed: Promise<void> | null = null;
+
+  constructor(private readonly options: OpsServerOptions) {
+    this.server = createServer((req, res) => {
+      const work = this.route(req, res).catch((error: unknown) => {
+        options.logger.error({ err: redactError(error), path: req.url }, 'request failed');
+        sendEmpty(res, 500);
+      });
+      // A request is in flight until its handler settled and its response went out.
+      const tracked = Promise.all([work, new Promise<void>((resolve) => res.once('close', resolve))]).then(
+        () => undefined,
+      );
+      this.inFlight.add(tracked);
+      void tracked.finally(() => this.inFlight.delete(tracked));
+    });
+    // Keep-alive connections would otherwise hold `close()` open until they time out.
+    this.server.keepAliveTimeout = 5000;
+  }
+
+  /** Listens on `port` (0 picks a free one) and resolves with the port bound. */
+  listen(port: number, host?: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      this.server.once('error', onError);
+      this.server.listen({ port, ...(host === undefined ? {} : { host }) }, () => {
+        this.server.off('error', onError);
+        resolve((this.server.address() as AddressInfo).port);
+      });
+    });
+  }
+
+  get listening(): boolean {
+    return this.server.listening;
+  }
+
+  /**
+   * Stops accepting connections, waits (bounded by `shutdownTimeoutMs`) for requests in flight to
+   * finish, then closes what is left.
+   */
+  close(): Promise<void> {
+    if (this.closed) return this.closed;
+    this.closing = true;
+    this.closed = (async () => {
+      const stopped = new Promise<void>((resolve) => {
+        if (!this.server.listening) resolve();
+        else this.server.close(() => resolve());
+      });
+      this.server.closeIdleConnections();
+      const deadline = this.options.shutdownTimeoutMs ?? 10_000;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), deadline);
+      });
+      const drained = Promise.all([...this.inFlight]).then(() => 'drained' as const);
+      const outcome = await Promise.race([drained, timedOut]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') {
+        this.options.logger.warn(
+          { inFlight: this.inFlight.size, waitedMs: deadline },
+          'shutdown: cutting requests still in flight',
+        );
+      }
+      this.server.closeAllConnections();
+      await stopped;
+    })();
+    return this.closed;
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.closing) res.setHeader('connection', 'close');
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const method = req.method ?? 'GET';
+    const only = (allowed: string): boolean => {
+      if (method === allowed || (allowed === 'GET' && method === 'HEAD')) return true;
+      req.resume();
+      sendEmpty(res, 405, { allow: allowed });
+      return false;
+    };
+    switch (path) {
+      case '/slack/events':
+        if (!this.options.events) break;
+        if (only('POST')) await this.options.events(req, res);
+        return;
+      case '/healthz':
+        if (only('GET')) sendJson(res, 200, { ok: true });
+        return;
+      case '/readyz':
+        if (only('GET')) await this.readyz(res);
+        return;
+      case '/metrics':
+        if (only('GET')) {
+          const text = await this.options.metrics.registry.render();
+          res.writeHead(200, { 'content-type': PROMETHEUS_CONTENT_TYPE });
+          res.end(text);
+        }
+        return;
+    }
+    req.resume();
+    sendJson(res, 404, { ok: false, error: 'not found' });
+  }
+
+  private async readyz(res: ServerResponse): Promise<void> {
+    if (this.closing) {
+      sendJson(res, 503, { ok: false, reason: 'shutting down' });
+      return;
+    }
+    const check = this.options.ready;
+    if (!check) {
+      sendJson(res, 200, { ok: true });
+      return;
+    }
+    const limit = this.options.readyTimeoutMs ?? 5000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        check(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`readiness check took longer than ${limit} ms`)), limit);
+        }),
+      ]);
+      sendJson(res, 200, { ok: true });
+    } catch (error) {
+      const { message } = redactError(error);
+      this.options.logger.warn({ reason: message }, 'not ready');
+      sendJson(res, 503, { ok: false, reason: message });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+export interface VidopsReceiverOptions {
+  signingSecret: string;
+  logger: Logger;
+  metrics: VidopsMetrics;
+  /** Injected clock; the signature timestamp window is measured against it. */
+  clock?: () => Date;
+  port?: number;
+  /** Listen address; default all interfaces. Tests use 127.0.0.1. */
+  host?: string;
+  ready?: () => Promise<void>;
+  /**
+   * Records a delivery key and resolves true the first time it is seen, false for a repeat (wire
+   * it to `store.markDelivered`). Events API deliveries are keyed `event:<event_id>`; a repeat
+   * is answered 200 and not processed.
+   */
+  seen?: (key: string) => Promise<boolean>;
+  bodyLimitBytes?: number;
+  unhandledRequestTimeoutMs?: number;
+  shutdownTimeoutMs?: number;
+  readyTimeoutMs?: number;
+}
+
+/**
+ * Bolt receiver for HTTP mode on a plain `node:http` server. Unlike Bolt's HTTPReceiver it
+ * refuses future-dated signatures, de-duplicates Events API retries, caps bodies at 1 MB and
+ * serves the health, readiness and metrics routes beside `/slack/events`.
+ * @see shared/slack/README.md, "Request signing" and "Deadlines"
+ */
+export class VidopsReceiver implements Receiver {
+  private app: App | undefined;
+  private readonly server: OpsServer;
+  private readonly clock: () => Date;
+  private boundPort: number | undefined;
+  // Pending 3-second ack deadlines; cleared on stop so a cut request leaves no timer behind.
+  private readonly ackTimers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly options: VidopsReceiverOptions) {
+    if (!options.signingSecret) throw new Error('VidopsReceiver needs a signing secret');
+    this.clock = options.clock ?? (() => new Date());
+    this.server = new OpsServer({
+      logger: options.logger,
+      metrics: options.metrics,
+      events: (req, res) => this.handleEvents(req, res),
+      ...(options.ready ? { ready: options.ready } : {}),
+      ...(options.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: options.shutdownTimeoutMs }),
+      ...(options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: options.readyTimeoutMs }),
+    });
+  }
+
+  init(app: App): void {
+    this.app = app;
+  }
+
+  /** Starts listening; resolves with the port bound (useful with port 0). */
+  async start(port?: number): Promise<{ port: number }> {
+    if (!this.server.listening) {
+      this.boundPort = await this.server.listen(port ?? this.options.port ?? 3000, this.options.host);
+      this.options.logger.info({ port: this.boundPort }, 'listening for Slack requests');
+    }
+    return { port: this.port };
+  }
+
+  /** The port bound by `start()`. */
+  get port(): number {
+    if (this.boundPort === undefined) throw new Error('receiver is not started');
+    return this.boundPort;
+  }
+
+  /** Stops accepting requests and waits (bounded) for those in flight. */
+  async stop(): Promise<void> {
+    await this.server.close();
+    for (const timer of this.ackTimers) clearTimeout(timer);
+    this.ackTimers.clear();
+  }
+
+  private async handleEvents(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { logger } = this.options;
+    const started = process.hrtime.bigint();
+    let raw: Buffer;
+    try {
+      raw = await readBody(req, this.options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES);
+    } catch (error) {
+      const status = error instanceof BodyError ? error.status : 400;
+      logger.warn({ status, reason: redactError(error).message }, 'refused a Slack request body');
+      // The rest of an oversized body is not read; close the connection rather than reuse it.
+      sendEmpty(res, status, { connection: 'close' });
+      req.resume();
+      return;
+    }
+    const text = raw.toString('utf8');
+    const contentType = mediaType(req);
+
+    // Slack's certificate check: only the exact `ssl_check=1` skips verification, and it is
+    // answered without dispatching anything, so nothing smuggled beside it can run.
+    if (contentType === 'application/x-www-form-urlencoded') {
+      const params = new URLSearchParams(text);
+      if (params.getAll('ssl_check').length === 1 && params.get('ssl_check') === '1') {
+        sendEmpty(res, 200);
+        return;
+      }
+    }
+
+    const verified = verifySlackSignature({
+      signingSecret: this.options.signingSecret,
+      rawBody: raw,
+      signature: header(req, 'x-slack-signature'),
+      timestamp: header(req, 'x-slack-request-timestamp'),
+      nowMs: this.clock().getTime(),
+    });
+    if (!verified.ok) {
+      logger.warn({ reason: verified.reason }, 'refused a Slack request: verification failed');
+      sendEmpty(res, 401);
+      return;
+    }
+
+    let body: Body;
+    try {
+      body = parseSlackBody(text, contentType);
+    } catch (error) {
+      logger.warn({ reason: redactError(error).message }, 'malformed Slack request body');
+      sendEmpty(res, 400);
+      return;
+    }
+
+    if (body.type === 'url_verification') {
+      sendJson(res, 200, { challenge: body.challenge });
+      return;
+    }
+
+    if (body.type === 'event_callback' && typeof body.event_id === 'string' && this.options.seen) {
+      let first: boolean;
+      try {
+        first = await this.options.seen(`event:${body.event_id}`);
+      } catch (error) {
+        // Without the de-duplication record we cannot tell a retry; let Slack deliver again.
+        logger.error({ err: redactError(error) }, 'could not record an event delivery');
+        sendEmpty(res, 500);
+        return;
+      }
+      if (!first) {
+        logger.info(
+          { eventId: body.event_id, retryNum: header(req, 'x-slack-retry-num') },
+          'duplicate event delivery ignored',
+        );
+        sendEmpty(res, 200);
+        return;
+      }
+    }
+
+    await this.dispatch(req, res, body, started);
+  }
+
+  private async dispatch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Body,
+    started: bigint,
+  ): Promise<void> {
+    const { logger, metrics } = this.options;
+    const app = this.app;
+    if (!app) throw new Error('receiver was not initialised by a Bolt App');
+    let acked = false;
+    const timer = setTimeout(() => {
+      this.ackTimers.delete(timer);
+      if (acked) return;
+      logger.error({ type: body.type }, 'a Slack request was not acknowledged within 3 seconds');
+      sendEmpty(res, 404);
+    }, this.options.unhandledRequestTimeoutMs ?? UNHANDLED_REQUEST_TIMEOUT_MS);
+    this.ackTimers.add(timer);
+    const clearTimer = () => {
+      clearTimeout(timer);
+      this.ackTimers.delete(timer);
+    };
+
+    const ack = async (response?: unknown): Promise<void> => {
+      if (acked) throw new ReceiverMultipleAckError();
+      acked = true;
+      clearTimer();
+      metrics.ackSeconds.observe({}, Number(process.hrtime.bigint() - started) / 1e9);
+      if (res.headersSent) {
+        logger.warn({ type: body.type }, 'ack() came after the response was already sent');
+        return;
+      }
+      sendAck(res, response);
+    };
+
+    const retryNum = Number.parseInt(header(req, 'x-slack-retry-num') ?? '', 10);
+    const retryReason = header(req, 'x-slack-retry-reason');
+    try {
+      await app.processEvent({
+        body,
+        ack,
+        ...(Number.isFinite(retryNum) ? { retryNum } : {}),
+        ...(retryReason === undefined ? {} : { retryReason }),
+        customProperties: { receivedAt: this.clock().getTime() },
+      });
+    } catch (error) {
+      // Bolt already gave the error to the app's error handler, which rethrew it; answer the
+      // request if nothing did yet, as Bolt's receiver does.
+      clearTimer();
+      // Logged at warn: the app's error handler (or Bolt's default one) has logged the error.
+      logger.warn({ err: redactError(error), type: body.type }, 'answering a Slack request that failed');
+      if (!res.headersSent) {
+        acked = true;
+        sendEmpty(res, error instanceof AuthorizationError ? 401 : 500);
+      }
+    }
+  }
+}
