@@ -1,0 +1,231 @@
+import { InputError } from '../core/errors.js';
+import { canonicalJson, type JsonObject, type JsonValue } from '../core/json.js';
+import type {
+  Actor,
+  Approval,
+  AuditEvent,
+  NewAuditEvent,
+  OperationRequest,
+  RecordedError,
+  RequestState,
+  SlackRef,
+} from '../core/model.js';
+import type { ChangeOperation } from '../core/operations.js';
+import type { HashEvent, RequestPatch } from './store.js';
+
+/**
+ * Row mapping shared by the SQLite and PostgreSQL adapters. Both keep the queried fields in
+ * columns and everything else as canonical JSON text, so values come back exactly as written
+ * and the audit chain verifies after a round trip.
+ * @see shared/DESIGN.md, "Audit log"
+ */
+
+/** What the store logs (a pino logger fits): only metadata, never row contents or secrets. */
+export interface StoreLogger {
+  warn(obj: object, msg: string): void;
+}
+
+/** Fields of a request that live in the `data` JSON column rather than in their own column. */
+interface RequestData {
+  params: JsonObject;
+  paramsHash: string;
+  target: string;
+  preview: JsonValue;
+  reason: string | null;
+  requester: Actor;
+  quorum: number;
+  approvals: Approval[];
+  decidedBy: Actor | null;
+  decisionNote: string | null;
+  result: JsonValue | null;
+  error: RecordedError | null;
+  slack: SlackRef | null;
+}
+
+/** A `requests` row as both adapters read it (timestamps already as ISO strings). */
+export interface RequestRow {
+  id: string;
+  operation: string;
+  state: string;
+  created_at: string;
+  expires_at: string | null;
+  updated_at: string;
+  version: number;
+  data: string;
+}
+
+/** The columns both adapters select for an event, in the order of {@link AuditRow}. */
+export const EVENT_COLUMNS = 'seq, prev_hash, hash, event';
+
+/**
+ * An `audit_events` row as an array: verify and export read the whole log, and array rows plus a
+ * parsed body completed in place cost half as much as object rows copied into a new object.
+ */
+export type AuditRow = [seq: number, prevHash: string, hash: string, event: string];
+
+/**
+ * Timestamps in columns are normalised to `Date#toISOString()` form so that comparisons (text in
+ * SQLite, timestamptz in PostgreSQL) agree with time order whatever form the caller used.
+ */
+export function normalizeTime(value: string, what: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new InputError(`${what} is not an ISO-8601 time: "${value}"`);
+  return new Date(ms).toISOString();
+}
+
+/** `at` plus `ms` milliseconds, as an ISO string (lease ends). */
+export function addMs(at: string, ms: number): string {
+  return new Date(Date.parse(normalizeTime(at, 'time')) + ms).toISOString();
+}
+
+function requestData(r: RequestData): RequestData {
+  // Picked field by field so that stray runtime properties never reach the database.
+  return {
+    params: r.params,
+    paramsHash: r.paramsHash,
+    target: r.target,
+    preview: r.preview,
+    reason: r.reason,
+    requester: r.requester,
+    quorum: r.quorum,
+    approvals: r.approvals,
+    decidedBy: r.decidedBy,
+    decisionNote: r.decisionNote,
+    result: r.result,
+    error: r.error,
+    slack: r.slack,
+  };
+}
+
+/** Column values of a new request. */
+export function requestColumns(r: OperationRequest): {
+  id: string;
+  operation: string;
+  state: string;
+  requesterId: string;
+  createdAt: string;
+  expiresAt: string | null;
+  updatedAt: string;
+  version: number;
+  data: string;
+} {
+  if (!Number.isSafeInteger(r.version)) throw new InputError(`request version must be an integer`);
+  return {
+    id: r.id,
+    operation: r.operation,
+    state: r.state,
+    requesterId: r.requester.id,
+    createdAt: normalizeTime(r.createdAt, 'createdAt'),
+    expiresAt: r.expiresAt === null ? null : normalizeTime(r.expiresAt, 'expiresAt'),
+    updatedAt: normalizeTime(r.updatedAt, 'updatedAt'),
+    version: r.version,
+    data: canonicalJson(requestData(r)),
+  };
+}
+
+/** The `data` JSON of a request after `patch`, given its current `data`. */
+export function patchedData(currentData: string, patch: RequestPatch): string {
+  const current = JSON.parse(currentData) as RequestData;
+  const next: RequestData = { ...current };
+  if (patch.approvals !== undefined) next.approvals = patch.approvals;
+  if (patch.decidedBy !== undefined) next.decidedBy = patch.decidedBy;
+  if (patch.decisionNote !== undefined) next.decisionNote = patch.decisionNote;
+  if (patch.result !== undefined) next.result = patch.result;
+  if (patch.error !== undefined) next.error = patch.error;
+  if (patch.slack !== undefined) next.slack = patch.slack;
+  return canonicalJson(requestData(next));
+}
+
+export function rowToRequest(row: RequestRow): OperationRequest {
+  const data = JSON.parse(row.data) as RequestData;
+  return {
+    id: row.id,
+    operation: row.operation as ChangeOperation,
+    params: data.params,
+    paramsHash: data.paramsHash,
+    target: data.target,
+    preview: data.preview,
+    reason: data.reason,
+    requester: data.requester,
+    state: row.state as RequestState,
+    quorum: data.quorum,
+    approvals: data.approvals,
+    decidedBy: data.decidedBy,
+    decisionNote: data.decisionNote,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    updatedAt: row.updated_at,
+    result: data.result,
+    error: data.error,
+    slack: data.slack,
+    version: row.version,
+  };
+}
+
+/** The part of an event stored as JSON: everything but its place in the chain. */
+function eventBody(e: NewAuditEvent): NewAuditEvent {
+  return {
+    id: e.id,
+    type: e.type,
+    at: e.at,
+    actor: e.actor,
+    operation: e.operation,
+    target: e.target,
+    params: e.params,
+    requestId: e.requestId,
+    outcome: e.outcome,
+    error: e.error,
+  };
+}
+
+/** An event placed in the chain, with the values its columns need. */
+export interface ChainedEvent {
+  event: AuditEvent;
+  /** Canonical JSON of the event body (without seq, prevHash, hash). */
+  json: string;
+  /** `at` normalised for range queries. */
+  at: string;
+}
+
+/**
+ * Places `events` after `head` in the chain: consecutive `seq`, each `prevHash` the hash before,
+ * each `hash` from the injected hasher. Must run while the caller holds the append lock.
+ */
+export function chainEvents(
+  head: { seq: number; hash: string } | null,
+  events: readonly NewAuditEvent[],
+  hash: HashEvent,
+  genesis: string,
+): ChainedEvent[] {
+  let seq = head?.seq ?? 0;
+  let prevHash = head?.hash ?? genesis;
+  return events.map((e) => {
+    const body = eventBody(e);
+    // Stored as canonical JSON and parsed back, so what is hashed is exactly what is read later.
+    const json = canonicalJson(body);
+    const stored = JSON.parse(json) as NewAuditEvent;
+    seq += 1;
+    const unhashed = { ...stored, seq, prevHash };
+    const event: AuditEvent = { ...unhashed, hash: hash(unhashed) };
+    prevHash = event.hash;
+    return { event, json, at: normalizeTime(e.at, `event ${e.id} at`) };
+  });
+}
+
+export function rowToEvent(row: AuditRow): AuditEvent {
+  const event = JSON.parse(row[3]) as AuditEvent;
+  event.seq = row[0];
+  event.prevHash = row[1];
+  event.hash = row[2];
+  return event;
+}
+
+/** Which events `listAudit` returns: the newest `last` (capped by `limit`) or the oldest `limit`. */
+export function auditWindow(query: { last?: number; limit?: number }): {
+  newest: boolean;
+  count: number | null;
+} {
+  const { last, limit } = query;
+  if (last !== undefined) return { newest: true, count: Math.max(0, Math.min(last, limit ?? last)) };
+  return { newest: false, count: limit === undefined ? null : Math.max(0, limit) };
+}

@@ -1,0 +1,166 @@
+/**
+ * Versioned schema migrations, one ordered list per dialect. Each store records what it applied in
+ * `schema_migrations` and applies the rest under a lock (an IMMEDIATE transaction on SQLite, an
+ * advisory lock on PostgreSQL), so two processes starting at once apply each migration once.
+ * Released migrations are never edited: a change is a new version at the end of the list.
+ * @see shared/DESIGN.md, "Scale"
+ */
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Migration {
+  /** Strictly increasing, starting at 1. */
+  version: number;
+  name: string;
+  /** One or more statements, run inside the migration's transaction. */
+  sql: string;
+}
+
+/**
+ * SQLite keeps timestamps as ISO-8601 text in `toISOString()` form (normalised by the store), which
+ * sorts in time order. `seq` is the rowid, assigned by the store as head + 1.
+ */
+const SQLITE: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'requests, audit log, outbox, deliveries, settings',
+    sql: `
+      CREATE TABLE requests (
+        id TEXT PRIMARY KEY,
+        operation TEXT NOT NULL,
+        state TEXT NOT NULL,
+        requester_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        updated_at TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX requests_created ON requests (created_at DESC, id DESC);
+      CREATE INDEX requests_requester ON requests (requester_id, created_at DESC);
+      CREATE INDEX requests_state ON requests (state, created_at DESC);
+      CREATE INDEX requests_pending_expiry ON requests (expires_at) WHERE state = 'pending';
+
+      CREATE TABLE audit_events (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        at TEXT NOT NULL,
+        type TEXT NOT NULL,
+        actor_id TEXT NOT NULL,
+        operation TEXT NOT NULL,
+        request_id TEXT,
+        event TEXT NOT NULL,
+        prev_hash TEXT NOT NULL,
+        hash TEXT NOT NULL
+      );
+      CREATE INDEX audit_at ON audit_events (at);
+      CREATE INDEX audit_actor_op ON audit_events (actor_id, operation, at);
+      CREATE INDEX audit_request ON audit_events (request_id);
+
+      CREATE TABLE outbox (
+        seq INTEGER PRIMARY KEY REFERENCES audit_events (seq),
+        delivered_at TEXT,
+        lease_owner TEXT,
+        lease_until TEXT,
+        not_before TEXT
+      );
+      CREATE INDEX outbox_pending ON outbox (seq) WHERE delivered_at IS NULL;
+
+      CREATE TABLE deliveries (
+        key TEXT PRIMARY KEY,
+        at TEXT NOT NULL
+      );
+
+      CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+    `,
+  },
+];
+
+/** PostgreSQL keeps timestamps as timestamptz; JSON stays text so it round-trips byte for byte. */
+const POSTGRES: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'requests, audit log, outbox, deliveries, settings',
+    sql: `
+      CREATE TABLE requests (
+        id TEXT PRIMARY KEY,
+        operation TEXT NOT NULL,
+        state TEXT NOT NULL,
+        requester_id TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL,
+        expires_at TIMESTAMPTZ,
+        updated_at TIMESTAMPTZ NOT NULL,
+        version INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX requests_created ON requests (created_at DESC, id DESC);
+      CREATE INDEX requests_requester ON requests (requester_id, created_at DESC);
+      CREATE INDEX requests_state ON requests (state, created_at DESC);
+      CREATE INDEX requests_pending_expiry ON requests (expires_at) WHERE state = 'pending';
+
+      CREATE TABLE audit_events (
+        seq BIGINT PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        at TIMESTAMPTZ NOT NULL,
+        type TEXT NOT NULL,
+        actor_id TEXT NOT NULL,
+        operation TEXT NOT NULL,
+        request_id TEXT,
+        event TEXT NOT NULL,
+        prev_hash TEXT NOT NULL,
+        hash TEXT NOT NULL
+      );
+      CREATE INDEX audit_at ON audit_events (at);
+      CREATE INDEX audit_actor_op ON audit_events (actor_id, operation, at);
+      CREATE INDEX audit_request ON audit_events (request_id);
+
+      CREATE TABLE outbox (
+        seq BIGINT PRIMARY KEY REFERENCES audit_events (seq),
+        delivered_at TIMESTAMPTZ,
+        lease_owner TEXT,
+        lease_until TIMESTAMPTZ,
+        not_before TIMESTAMPTZ
+      );
+      CREATE INDEX outbox_pending ON outbox (seq) WHERE delivered_at IS NULL;
+
+      CREATE TABLE deliveries (
+        key TEXT PRIMARY KEY,
+        at TIMESTAMPTZ NOT NULL
+      );
+
+      CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+    `,
+  },
+];
+
+export const MIGRATIONS: Readonly<Record<Dialect, readonly Migration[]>> = {
+  sqlite: SQLITE,
+  postgres: POSTGRES,
+};
+
+/**
+ * The migrations of `list` not yet in `applied`, oldest first. Throws when the list itself is out
+ * of order, which would make two deployments disagree about what a version means.
+ */
+export function pendingMigrations(list: readonly Migration[], applied: ReadonlySet<number>): Migration[] {
+  let previous = 0;
+  for (const m of list) {
+    if (m.version <= previous) {
+      throw new Error(`migration ${m.version} (${m.name}) is out of order after ${previous}`);
+    }
+    previous = m.version;
+  }
+  return list.filter((m) => !applied.has(m.version));
+}
+
+/** Versions recorded in the database that this build does not know (a newer build migrated). */
+export function unknownVersions(list: readonly Migration[], applied: Iterable<number>): number[] {
+  const known = new Set(list.map((m) => m.version));
+  return [...applied].filter((v) => !known.has(v)).sort((a, b) => a - b);
+}

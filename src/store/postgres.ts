@@ -1,0 +1,474 @@
+import pg from 'pg';
+import { StateConflictError } from '../core/errors.js';
+import type { AuditEvent, NewAuditEvent, OperationRequest } from '../core/model.js';
+import {
+  type AuditRow,
+  addMs,
+  auditWindow,
+  type ChainedEvent,
+  chainEvents,
+  EVENT_COLUMNS,
+  normalizeTime,
+  patchedData,
+  type RequestRow,
+  requestColumns,
+  rowToEvent,
+  rowToRequest,
+  type StoreLogger,
+} from './codec.js';
+import { MIGRATIONS, pendingMigrations, unknownVersions } from './migrations.js';
+import {
+  type AuditQuery,
+  GENESIS_HASH,
+  type HashEvent,
+  type RequestFilter,
+  type RequestPatch,
+  type Store,
+} from './store.js';
+
+export interface PostgresStoreOptions {
+  hash: HashEvent;
+  logger?: StoreLogger | undefined;
+  /**
+   * Schema holding vidops's tables (created by `migrate`); default: the server's search_path.
+   * Lets several deployments or test runs share one database.
+   */
+  schema?: string | undefined;
+  /** Pool size; default 10. */
+  maxConnections?: number | undefined;
+}
+
+/**
+ * Advisory lock keys (two-int form, first int = what is locked). 'vid\0' and 'vid\1' in ASCII:
+ * unlikely to collide with other applications' locks on a shared server.
+ */
+const LOCK_MIGRATE = 0x76696400;
+const LOCK_AUDIT = 0x76696401;
+/** Audit appends are serialised per schema, so deployments sharing a database don't wait on each other. */
+const LOCK_KEY_OF_SCHEMA = "hashtext(coalesce(current_schema(), ''))";
+
+const DEFAULT_LIST_LIMIT = 50;
+const DEFAULT_PAGE_SIZE = 2_000;
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+const OID_INT8 = 20;
+const OID_TIMESTAMPTZ = 1184;
+
+const REQUEST_COLUMNS = 'id, operation, state, created_at, expires_at, updated_at, version, data';
+
+// Our own parsers, on this pool only: counts and seqs as numbers (they stay far below 2^53) and
+// times as ISO strings, whatever other code does to pg's global parsers.
+const defaultTimestamptz = pg.types.getTypeParser(OID_TIMESTAMPTZ, 'text');
+const typeOverrides = new pg.TypeOverrides();
+typeOverrides.setTypeParser(OID_INT8, 'text', (v: string) => Number(v));
+typeOverrides.setTypeParser(OID_TIMESTAMPTZ, 'text', (v: string) => toIso(defaultTimestamptz(v)));
+
+function toIso(v: unknown): string {
+  if (v instanceof Date) return v.toISOString();
+  return new Date(String(v)).toISOString();
+}
+
+type Queryable = Pick<pg.PoolClient, 'query'>;
+
+/**
+ * Store on PostgreSQL for several replicas. Requests change by compare-and-set
+ * (`UPDATE … WHERE id = $1 AND version = $2`); audit events are appended in the same transaction
+ * after `pg_advisory_xact_lock`, so the chain has one order across processes; the outbox is
+ * claimed with `FOR UPDATE SKIP LOCKED` plus a lease; delivery keys de-duplicate by primary key.
+ * Each transaction takes row locks first and the audit lock last, so they cannot deadlock.
+ * @see shared/DESIGN.md, "Scale" and "Audit log"
+ */
+export class PostgresStore implements Store {
+  readonly kind = 'postgres' as const;
+  private readonly pool: pg.Pool;
+  private readonly hash: HashEvent;
+  private readonly schema: string | undefined;
+  private readonly logger: StoreLogger | undefined;
+
+  constructor(connectionString: string, options: PostgresStoreOptions) {
+    this.hash = options.hash;
+    this.schema = options.schema;
+    if (this.schema !== undefined && !SCHEMA_NAME.test(this.schema)) {
+      throw new Error(`schema must be a lower-case SQL identifier, got "${this.schema}"`);
+    }
+    const logger = options.logger;
+    this.logger = logger;
+    this.pool = new pg.Pool({
+      connectionString,
+      application_name: 'vidops',
+      max: options.maxConnections ?? 10,
+      types: typeOverrides,
+      ...(this.schema === undefined ? {} : { options: `-c search_path=${this.schema}` }),
+    });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    this.pool.on('error', (err: Error & { code?: string }) => {
+      logger?.warn({ err: { message: err.message, code: err.code } }, 'PostgreSQL connection lost');
+    });
+  }
+
+  /** Runs `fn` in a transaction on one pooled connection; rolls back on any error. */
+  private async tx<T>(fn: (client: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackErr) {
+        // The connection is unusable: have the pool discard it instead of reusing it.
+        broken = rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr));
+      }
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async migrate(): Promise<void> {
+    const list = MIGRATIONS.postgres;
+    await this.tx(async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK_MIGRATE]);
+      if (this.schema !== undefined) await c.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
+      await c.query(
+        `CREATE TABLE IF NOT EXISTS schema_migrations (
+           version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+      );
+      const { rows } = await c.query<{ version: number }>('SELECT version FROM schema_migrations');
+      const applied = new Set(rows.map((r) => r.version));
+      const unknown = unknownVersions(list, applied);
+      if (unknown.length > 0) {
+        this.logger?.warn({ versions: unknown }, 'database has migrations this build does not know');
+      }
+      for (const m of pendingMigrations(list, applied)) {
+        await c.query(m.sql);
+        await c.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      }
+    });
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  async createRequest(
+    request: OperationRequest,
+    events: readonly NewAuditEvent[],
+  ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
+    const c = requestColumns(request);
+    return this.tx(async (client) => {
+      let row: RequestRow | undefined;
+      try {
+        const result = await client.query<RequestRow>(
+          `INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${REQUEST_COLUMNS}`,
+          [
+            c.id,
+            c.operation,
+            c.state,
+            c.requesterId,
+            c.createdAt,
+            c.expiresAt,
+            c.updatedAt,
+            c.version,
+            c.data,
+          ],
+        );
+        row = result.rows[0];
+      } catch (err) {
+        if (err instanceof pg.DatabaseError && err.code === '23505' && err.constraint === 'requests_pkey') {
+          throw new StateConflictError(`Request ${request.id} already exists.`, { cause: err });
+        }
+        throw err;
+      }
+      if (row === undefined) throw new Error(`insert of request ${request.id} returned nothing`);
+      return { request: rowToRequest(row), events: await this.appendInTransaction(client, events) };
+    });
+  }
+
+  async getRequest(id: string): Promise<OperationRequest | null> {
+    const { rows } = await this.pool.query<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    return row === undefined ? null : rowToRequest(row);
+  }
+
+  async transition(
+    id: string,
+    expectedVersion: number,
+    patch: RequestPatch,
+    at: string,
+    events: readonly NewAuditEvent[],
+  ): Promise<{ request: OperationRequest; events: AuditEvent[] } | null> {
+    const updatedAt = normalizeTime(at, 'at');
+    return this.tx(async (client) => {
+      // Reading without a lock is enough: the UPDATE below only applies to this same version, and
+      // any other change would have bumped it.
+      const current = (
+        await client.query<RequestRow>(
+          `SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 AND version = $2`,
+          [id, expectedVersion],
+        )
+      ).rows[0];
+      if (current === undefined) return null;
+      const expiresAt =
+        patch.expiresAt === undefined
+          ? current.expires_at
+          : patch.expiresAt === null
+            ? null
+            : normalizeTime(patch.expiresAt, 'expiresAt');
+      const updated = (
+        await client.query<RequestRow>(
+          `UPDATE requests SET state = $3, expires_at = $4, updated_at = $5, version = version + 1, data = $6
+           WHERE id = $1 AND version = $2 RETURNING ${REQUEST_COLUMNS}`,
+          [
+            id,
+            expectedVersion,
+            patch.state ?? current.state,
+            expiresAt,
+            updatedAt,
+            patchedData(current.data, patch),
+          ],
+        )
+      ).rows[0];
+      if (updated === undefined) return null;
+      return { request: rowToRequest(updated), events: await this.appendInTransaction(client, events) };
+    });
+  }
+
+  async listRequests(filter: RequestFilter = {}): Promise<OperationRequest[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.states !== undefined) {
+      params.push([...filter.states]);
+      where.push(`state = ANY($${params.length}::text[])`);
+    }
+    if (filter.requesterId !== undefined) {
+      params.push(filter.requesterId);
+      where.push(`requester_id = $${params.length}`);
+    }
+    params.push(filter.limit ?? DEFAULT_LIST_LIMIT);
+    const { rows } = await this.pool.query<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM requests ${whereClause(where)}
+       ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map(rowToRequest);
+  }
+
+  async listExpired(now: string): Promise<OperationRequest[]> {
+    const { rows } = await this.pool.query<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM requests
+       WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= $1
+       ORDER BY expires_at, id`,
+      [normalizeTime(now, 'now')],
+    );
+    return rows.map(rowToRequest);
+  }
+
+  async appendAudit(events: readonly NewAuditEvent[]): Promise<AuditEvent[]> {
+    if (events.length === 0) return [];
+    return this.tx((client) => this.appendInTransaction(client, events));
+  }
+
+  /**
+   * Takes the audit lock, reads the head and appends after it. The head is read by a statement
+   * issued after the lock is granted, so (READ COMMITTED) it sees the previous holder's commit.
+   */
+  private async appendInTransaction(
+    client: Queryable,
+    events: readonly NewAuditEvent[],
+  ): Promise<AuditEvent[]> {
+    if (events.length === 0) return [];
+    await client.query(`SELECT pg_advisory_xact_lock($1, ${LOCK_KEY_OF_SCHEMA})`, [LOCK_AUDIT]);
+    const head = (
+      await client.query<{ seq: number; hash: string }>(
+        'SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1',
+      )
+    ).rows[0];
+    const chained = chainEvents(head ?? null, events, this.hash, GENESIS_HASH);
+    const { sql, params } = insertEventsSql(chained);
+    await client.query(sql, params);
+    return chained.map((c) => c.event);
+  }
+
+  async listAudit(query: AuditQuery = {}): Promise<AuditEvent[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.afterSeq !== undefined) {
+      params.push(query.afterSeq);
+      where.push(`seq > $${params.length}`);
+    }
+    if (query.since !== undefined) {
+      params.push(normalizeTime(query.since, 'since'));
+      where.push(`at >= $${params.length}`);
+    }
+    if (query.until !== undefined) {
+      params.push(normalizeTime(query.until, 'until'));
+      where.push(`at <= $${params.length}`);
+    }
+    const { newest, count } = auditWindow(query);
+    let limit = '';
+    if (count !== null) {
+      params.push(count);
+      limit = `LIMIT $${params.length}`;
+    }
+    const { rows } = await this.pool.query<AuditRow>({
+      text: `SELECT ${EVENT_COLUMNS} FROM audit_events ${whereClause(where)}
+             ORDER BY seq ${newest ? 'DESC' : 'ASC'} ${limit}`,
+      values: params,
+      rowMode: 'array',
+    });
+    if (newest) rows.reverse();
+    return rows.map(rowToEvent);
+  }
+
+  async *iterateAudit(pageSize = DEFAULT_PAGE_SIZE): AsyncIterable<AuditEvent> {
+    let after = 0;
+    for (;;) {
+      const { rows } = await this.pool.query<AuditRow>({
+        text: `SELECT ${EVENT_COLUMNS} FROM audit_events WHERE seq > $1 ORDER BY seq LIMIT $2`,
+        values: [after, pageSize],
+        rowMode: 'array',
+      });
+      for (const row of rows) yield rowToEvent(row);
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < pageSize) return;
+      after = last[0];
+    }
+  }
+
+  async auditHead(): Promise<{ seq: number; hash: string } | null> {
+    const { rows } = await this.pool.query<{ seq: number; hash: string }>(
+      'SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1',
+    );
+    const head = rows[0];
+    return head === undefined ? null : { seq: head.seq, hash: head.hash };
+  }
+
+  async countEvents(
+    actorId: string,
+    operation: string,
+    types: readonly string[],
+    since: string,
+  ): Promise<number> {
+    if (types.length === 0) return 0;
+    const { rows } = await this.pool.query<{ n: number }>(
+      `SELECT count(*) AS n FROM audit_events
+       WHERE actor_id = $1 AND operation = $2 AND at >= $3 AND type = ANY($4::text[])`,
+      [actorId, operation, normalizeTime(since, 'since'), [...types]],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  async claimOutbox(worker: string, limit: number, leaseMs: number, now: string): Promise<AuditEvent[]> {
+    const at = normalizeTime(now, 'now');
+    // One statement: pick free rows (skipping rows another worker is claiming right now), lease
+    // them, and return their events.
+    const { rows } = await this.pool.query<AuditRow>({
+      text: `WITH picked AS (
+         SELECT seq FROM outbox
+         WHERE delivered_at IS NULL
+           AND (lease_until IS NULL OR lease_until <= $3)
+           AND (not_before IS NULL OR not_before <= $3)
+         ORDER BY seq LIMIT $4
+         FOR UPDATE SKIP LOCKED
+       ), leased AS (
+         UPDATE outbox o SET lease_owner = $1, lease_until = $2
+         FROM picked WHERE o.seq = picked.seq
+         RETURNING o.seq
+       )
+       SELECT a.seq, a.prev_hash, a.hash, a.event
+       FROM audit_events a JOIN leased USING (seq) ORDER BY a.seq`,
+      values: [worker, addMs(at, leaseMs), at, limit],
+      rowMode: 'array',
+    });
+    return rows.map(rowToEvent);
+  }
+
+  async ackOutbox(seqs: readonly number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.pool.query(
+      `UPDATE outbox SET delivered_at = now(), lease_owner = NULL, lease_until = NULL
+       WHERE delivered_at IS NULL AND seq = ANY($1::bigint[])`,
+      [[...seqs]],
+    );
+  }
+
+  async releaseOutbox(seqs: readonly number[], notBefore: string): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.pool.query(
+      `UPDATE outbox SET lease_owner = NULL, lease_until = NULL, not_before = $2
+       WHERE delivered_at IS NULL AND seq = ANY($1::bigint[])`,
+      [[...seqs], normalizeTime(notBefore, 'notBefore')],
+    );
+  }
+
+  async outboxDepth(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(
+      'SELECT count(*) AS n FROM outbox WHERE delivered_at IS NULL',
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  async markDelivered(key: string, at: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      'INSERT INTO deliveries (key, at) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING',
+      [key, normalizeTime(at, 'at')],
+    );
+    return rowCount === 1;
+  }
+
+  async getSetting(key: string): Promise<string | null> {
+    const { rows } = await this.pool.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [
+      key,
+    ]);
+    return rows[0]?.value ?? null;
+  }
+
+  async setSetting(key: string, value: string): Promise<void> {
+    await this.pool.query(
+      'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      [key, value],
+    );
+  }
+}
+
+/** One statement inserting the events and their outbox rows (one round trip per append). */
+function insertEventsSql(chained: readonly ChainedEvent[]): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const tuples = chained.map(({ event, json, at }) => {
+    const base = params.length;
+    params.push(
+      event.seq,
+      event.id,
+      at,
+      event.type,
+      event.actor.id,
+      event.operation,
+      event.requestId ?? null,
+      json,
+      event.prevHash,
+      event.hash,
+    );
+    return `(${Array.from({ length: 10 }, (_, i) => `$${base + i + 1}`).join(', ')})`;
+  });
+  const sql = `WITH inserted AS (
+      INSERT INTO audit_events (seq, id, at, type, actor_id, operation, request_id, event, prev_hash, hash)
+      VALUES ${tuples.join(', ')}
+      RETURNING seq)
+    INSERT INTO outbox (seq) SELECT seq FROM inserted`;
+  return { sql, params };
+}
+
+function whereClause(conditions: readonly string[]): string {
+  return conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+}

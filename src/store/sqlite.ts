@@ -1,0 +1,441 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { StateConflictError } from '../core/errors.js';
+import type { AuditEvent, NewAuditEvent, OperationRequest } from '../core/model.js';
+import {
+  type AuditRow,
+  addMs,
+  auditWindow,
+  chainEvents,
+  EVENT_COLUMNS,
+  normalizeTime,
+  patchedData,
+  type RequestRow,
+  requestColumns,
+  rowToEvent,
+  rowToRequest,
+  type StoreLogger,
+} from './codec.js';
+import { MIGRATIONS, pendingMigrations, unknownVersions } from './migrations.js';
+import {
+  type AuditQuery,
+  GENESIS_HASH,
+  type HashEvent,
+  type RequestFilter,
+  type RequestPatch,
+  type Store,
+} from './store.js';
+
+/**
+ * `normal`: in WAL mode a commit is in the WAL file (in the OS page cache) before it returns, so it
+ * survives the process being killed; only a power loss or kernel crash can drop the last commits.
+ * `full`: also fsyncs the WAL on every commit, surviving power loss at the cost of one fsync per
+ * commit.
+ */
+export type SqliteSynchronous = 'normal' | 'full';
+
+export interface SqliteStoreOptions {
+  hash: HashEvent;
+  logger?: StoreLogger | undefined;
+  /** Default `normal`, see {@link SqliteSynchronous}. */
+  synchronous?: SqliteSynchronous | undefined;
+}
+
+/**
+ * How long a writer waits for another process's write lock before failing. Our transactions are
+ * short (no network inside), so waiting is almost always what the caller wants.
+ */
+const BUSY_TIMEOUT_MS = 10_000;
+const DEFAULT_LIST_LIMIT = 50;
+const DEFAULT_PAGE_SIZE = 2_000;
+
+const REQUEST_COLUMNS = 'id, operation, state, created_at, expires_at, updated_at, version, data';
+const SQLITE_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+type Row = Record<string, unknown>;
+
+/**
+ * The default store: one SQLite file in WAL mode. All writes run in `BEGIN IMMEDIATE`
+ * transactions, so the chain head is read and the next event appended under the database's write
+ * lock, also when several processes share the file (they wait up to {@link BUSY_TIMEOUT_MS}).
+ * better-sqlite3 is synchronous, so one process never interleaves two transactions.
+ * @see shared/DESIGN.md, "Scale" and "Audit log"
+ */
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  private readonly db: Database.Database;
+  private readonly hash: HashEvent;
+  private readonly logger: StoreLogger | undefined;
+  private readonly statements = new Map<string, Database.Statement<unknown[], unknown>>();
+
+  /** Opens (and creates) the database at `path`, or an in-memory one for `:memory:`. */
+  constructor(path: string, options: SqliteStoreOptions) {
+    this.hash = options.hash;
+    this.logger = options.logger;
+    const memory = path === ':memory:';
+    if (!memory) mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    // Set before anything that takes a lock, so that even switching to WAL waits for others.
+    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    if (!memory) {
+      const mode = this.db.pragma('journal_mode = WAL', { simple: true });
+      if (mode !== 'wal') {
+        this.logger?.warn({ journalMode: mode }, 'SQLite could not switch to WAL; writes will be slower');
+      }
+    }
+    // NORMAL by default: in WAL mode a commit survives the process being killed (the crash test
+    // checks it) without an fsync per commit, so appends run at thousands per second; only an OS
+    // crash or power cut can lose the newest commits. FULL (`?synchronous=full`) closes that gap.
+    this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    this.db.pragma('foreign_keys = ON');
+  }
+
+  private stmt<R = Row>(sql: string): Database.Statement<unknown[], R> {
+    let s = this.statements.get(sql);
+    if (s === undefined) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s as Database.Statement<unknown[], R>;
+  }
+
+  /** A cached statement returning rows as arrays (for {@link AuditRow}). */
+  private rawStmt<R extends unknown[]>(sql: string): Database.Statement<unknown[], R> {
+    const key = `raw:${sql}`;
+    let s = this.statements.get(key);
+    if (s === undefined) {
+      s = this.db.prepare(sql).raw(true);
+      this.statements.set(key, s);
+    }
+    return s as Database.Statement<unknown[], R>;
+  }
+
+  /** Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken before the first read. */
+  private write<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  async migrate(): Promise<void> {
+    const list = MIGRATIONS.sqlite;
+    this.write(() => {
+      this.db.exec(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+      );
+      const applied = new Set(
+        this.db
+          .prepare<[], { version: number }>('SELECT version FROM schema_migrations')
+          .all()
+          .map((r) => r.version),
+      );
+      const unknown = unknownVersions(list, applied);
+      if (unknown.length > 0) {
+        this.logger?.warn({ versions: unknown }, 'database has migrations this build does not know');
+      }
+      for (const m of pendingMigrations(list, applied)) {
+        this.db.exec(m.sql);
+        this.db
+          .prepare(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ${SQLITE_NOW})`)
+          .run(m.version, m.name);
+      }
+    });
+    // Statements prepared against the old schema are dropped rather than trusted.
+    this.statements.clear();
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  async createRequest(
+    request: OperationRequest,
+    events: readonly NewAuditEvent[],
+  ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
+    const c = requestColumns(request);
+    return this.write(() => {
+      let row: RequestRow | undefined;
+      try {
+        row = this.stmt<RequestRow>(
+          `INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${REQUEST_COLUMNS}`,
+        ).get(
+          c.id,
+          c.operation,
+          c.state,
+          c.requesterId,
+          c.createdAt,
+          c.expiresAt,
+          c.updatedAt,
+          c.version,
+          c.data,
+        );
+      } catch (err) {
+        if (isSqliteCode(err, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
+          throw new StateConflictError(`Request ${request.id} already exists.`, { cause: err });
+        }
+        throw err;
+      }
+      if (row === undefined) throw new Error(`insert of request ${request.id} returned nothing`);
+      return { request: rowToRequest(row), events: this.appendInTransaction(events) };
+    });
+  }
+
+  async getRequest(id: string): Promise<OperationRequest | null> {
+    const row = this.stmt<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = ?`).get(id);
+    return row === undefined ? null : rowToRequest(row);
+  }
+
+  async transition(
+    id: string,
+    expectedVersion: number,
+    patch: RequestPatch,
+    at: string,
+    events: readonly NewAuditEvent[],
+  ): Promise<{ request: OperationRequest; events: AuditEvent[] } | null> {
+    const updatedAt = normalizeTime(at, 'at');
+    return this.write(() => {
+      const current = this.stmt<RequestRow>(
+        `SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = ? AND version = ?`,
+      ).get(id, expectedVersion);
+      if (current === undefined) return null;
+      const expiresAt =
+        patch.expiresAt === undefined
+          ? current.expires_at
+          : patch.expiresAt === null
+            ? null
+            : normalizeTime(patch.expiresAt, 'expiresAt');
+      const row = this.stmt<RequestRow>(
+        `UPDATE requests SET state = ?, expires_at = ?, updated_at = ?, version = version + 1, data = ?
+         WHERE id = ? AND version = ? RETURNING ${REQUEST_COLUMNS}`,
+      ).get(
+        patch.state ?? current.state,
+        expiresAt,
+        updatedAt,
+        patchedData(current.data, patch),
+        id,
+        expectedVersion,
+      );
+      if (row === undefined) return null;
+      return { request: rowToRequest(row), events: this.appendInTransaction(events) };
+    });
+  }
+
+  async listRequests(filter: RequestFilter = {}): Promise<OperationRequest[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.states !== undefined) {
+      where.push('state IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(filter.states));
+    }
+    if (filter.requesterId !== undefined) {
+      where.push('requester_id = ?');
+      params.push(filter.requesterId);
+    }
+    params.push(filter.limit ?? DEFAULT_LIST_LIMIT);
+    const sql = `SELECT ${REQUEST_COLUMNS} FROM requests ${whereClause(where)}
+                 ORDER BY created_at DESC, id DESC LIMIT ?`;
+    return this.stmt<RequestRow>(sql)
+      .all(...params)
+      .map(rowToRequest);
+  }
+
+  async listExpired(now: string): Promise<OperationRequest[]> {
+    return this.stmt<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM requests
+       WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ?
+       ORDER BY expires_at, id`,
+    )
+      .all(normalizeTime(now, 'now'))
+      .map(rowToRequest);
+  }
+
+  async appendAudit(events: readonly NewAuditEvent[]): Promise<AuditEvent[]> {
+    if (events.length === 0) return [];
+    return this.write(() => this.appendInTransaction(events));
+  }
+
+  /** Reads the head and appends after it; callers hold the write lock (IMMEDIATE transaction). */
+  private appendInTransaction(events: readonly NewAuditEvent[]): AuditEvent[] {
+    if (events.length === 0) return [];
+    const head = this.stmt<{ seq: number; hash: string }>(
+      'SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1',
+    ).get();
+    const chained = chainEvents(head ?? null, events, this.hash, GENESIS_HASH);
+    const insertEvent = this.stmt(
+      `INSERT INTO audit_events (seq, id, at, type, actor_id, operation, request_id, event, prev_hash, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insertOutbox = this.stmt('INSERT INTO outbox (seq) VALUES (?)');
+    for (const { event, json, at } of chained) {
+      insertEvent.run(
+        event.seq,
+        event.id,
+        at,
+        event.type,
+        event.actor.id,
+        event.operation,
+        event.requestId ?? null,
+        json,
+        event.prevHash,
+        event.hash,
+      );
+      insertOutbox.run(event.seq);
+    }
+    return chained.map((c) => c.event);
+  }
+
+  async listAudit(query: AuditQuery = {}): Promise<AuditEvent[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.afterSeq !== undefined) {
+      where.push('seq > ?');
+      params.push(query.afterSeq);
+    }
+    if (query.since !== undefined) {
+      where.push('at >= ?');
+      params.push(normalizeTime(query.since, 'since'));
+    }
+    if (query.until !== undefined) {
+      where.push('at <= ?');
+      params.push(normalizeTime(query.until, 'until'));
+    }
+    const { newest, count } = auditWindow(query);
+    // LIMIT -1 is SQLite for "no limit".
+    params.push(count ?? -1);
+    const rows = this.rawStmt<AuditRow>(
+      `SELECT ${EVENT_COLUMNS} FROM audit_events ${whereClause(where)}
+       ORDER BY seq ${newest ? 'DESC' : 'ASC'} LIMIT ?`,
+    ).all(...params);
+    if (newest) rows.reverse();
+    return rows.map(rowToEvent);
+  }
+
+  async *iterateAudit(pageSize = DEFAULT_PAGE_SIZE): AsyncIterable<AuditEvent> {
+    // Keyset pages, not one open cursor: better-sqlite3 refuses other statements on a connection
+    // while a cursor is open, and a consumer may pause between events for as long as it likes.
+    const page = this.rawStmt<AuditRow>(
+      `SELECT ${EVENT_COLUMNS} FROM audit_events WHERE seq > ? ORDER BY seq LIMIT ?`,
+    );
+    let after = 0;
+    for (;;) {
+      const rows = page.all(after, pageSize);
+      const last = rows.at(-1);
+      if (last === undefined) return;
+      for (const row of rows) yield rowToEvent(row);
+      if (rows.length < pageSize) return;
+      after = last[0];
+    }
+  }
+
+  async auditHead(): Promise<{ seq: number; hash: string } | null> {
+    const head = this.stmt<{ seq: number; hash: string }>(
+      'SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1',
+    ).get();
+    return head === undefined ? null : { seq: head.seq, hash: head.hash };
+  }
+
+  async countEvents(
+    actorId: string,
+    operation: string,
+    types: readonly string[],
+    since: string,
+  ): Promise<number> {
+    if (types.length === 0) return 0;
+    const row = this.stmt<{ n: number }>(
+      `SELECT count(*) AS n FROM audit_events
+       WHERE actor_id = ? AND operation = ? AND at >= ? AND type IN (SELECT value FROM json_each(?))`,
+    ).get(actorId, operation, normalizeTime(since, 'since'), JSON.stringify(types));
+    return row?.n ?? 0;
+  }
+
+  async claimOutbox(worker: string, limit: number, leaseMs: number, now: string): Promise<AuditEvent[]> {
+    const at = normalizeTime(now, 'now');
+    const leaseUntil = addMs(at, leaseMs);
+    return this.write(() => {
+      const claimed = this.stmt<{ seq: number }>(
+        `UPDATE outbox SET lease_owner = ?, lease_until = ?
+         WHERE seq IN (
+           SELECT seq FROM outbox
+           WHERE delivered_at IS NULL
+             AND (lease_until IS NULL OR lease_until <= ?)
+             AND (not_before IS NULL OR not_before <= ?)
+           ORDER BY seq LIMIT ?)
+         RETURNING seq`,
+      ).all(worker, leaseUntil, at, at, limit);
+      if (claimed.length === 0) return [];
+      return this.rawStmt<AuditRow>(
+        `SELECT ${EVENT_COLUMNS} FROM audit_events
+         WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+      )
+        .all(JSON.stringify(claimed.map((c) => c.seq)))
+        .map(rowToEvent);
+    });
+  }
+
+  async ackOutbox(seqs: readonly number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    this.write(() => {
+      this.stmt(
+        `UPDATE outbox SET delivered_at = ${SQLITE_NOW}, lease_owner = NULL, lease_until = NULL
+         WHERE delivered_at IS NULL AND seq IN (SELECT value FROM json_each(?))`,
+      ).run(JSON.stringify(seqs));
+    });
+  }
+
+  async releaseOutbox(seqs: readonly number[], notBefore: string): Promise<void> {
+    if (seqs.length === 0) return;
+    const at = normalizeTime(notBefore, 'notBefore');
+    this.write(() => {
+      this.stmt(
+        `UPDATE outbox SET lease_owner = NULL, lease_until = NULL, not_before = ?
+         WHERE delivered_at IS NULL AND seq IN (SELECT value FROM json_each(?))`,
+      ).run(at, JSON.stringify(seqs));
+    });
+  }
+
+  async outboxDepth(): Promise<number> {
+    const row = this.stmt<{ n: number }>('SELECT count(*) AS n FROM outbox WHERE delivered_at IS NULL').get();
+    return row?.n ?? 0;
+  }
+
+  async markDelivered(key: string, at: string): Promise<boolean> {
+    const normalized = normalizeTime(at, 'at');
+    const result = this.write(() =>
+      this.stmt('INSERT INTO deliveries (key, at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(
+        key,
+        normalized,
+      ),
+    );
+    return result.changes === 1;
+  }
+
+  async getSetting(key: string): Promise<string | null> {
+    const row = this.stmt<{ value: string }>('SELECT value FROM settings WHERE key = ?').get(key);
+    return row?.value ?? null;
+  }
+
+  async setSetting(key: string, value: string): Promise<void> {
+    this.write(() => {
+      this.stmt(
+        'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ).run(key, value);
+    });
+  }
+}
+
+function whereClause(conditions: readonly string[]): string {
+  return conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+}
+
+/**
+ * Checks the error code by shape, not `instanceof`: better-sqlite3's native addon keeps the
+ * SqliteError class of the first context that loaded it, so under Jest's per-file module
+ * registries the class of a thrown error may not be the one this module sees.
+ */
+function isSqliteCode(err: unknown, code: string): boolean {
+  return typeof err === 'object' && err !== null && 'code' in err && err.code === code;
+}

@@ -1,0 +1,480 @@
+import { createHasher, GENESIS_HASH, verifyChain } from '../../src/core/audit-chain.js';
+import { StateConflictError } from '../../src/core/errors.js';
+import type { JsonValue } from '../../src/core/json.js';
+import type { AuditEvent, OperationRequest } from '../../src/core/model.js';
+import type { Store } from '../../src/store/store.js';
+import { AGENT, at, collect, eventFor, LEAD, newEvent, newRequest, T0 } from './fixtures.js';
+
+/** The hasher every contract store is opened with (plain SHA-256). */
+export const contractHash = createHasher();
+
+/** Values that tend not to survive a careless round trip through a database. */
+const AWKWARD_JSON: JsonValue = {
+  zKey: 'sorted last',
+  aKey: 'sorted first',
+  persian: 'شماره ۰۹۱۲۳۴۵۶۷۸۹ مسدود شد',
+  emoji: 'blocked 🚫 viewer',
+  quotes: 'say "hi" \\ back\nnew line\ttab',
+  nested: { deeper: [1, [2, [3, { x: null }]]], empty: {}, none: [] },
+  numbers: [0, 1, -1, 0.1, 1e21, 123456789.125, Number.MAX_SAFE_INTEGER, -2.5e-7],
+  flags: [true, false, null],
+};
+
+/**
+ * A duplicate event ID as each database words it. Matched by shape, not class: better-sqlite3's
+ * error class can belong to another test file's module context.
+ */
+const UNIQUE_VIOLATION = { message: expect.stringMatching(/unique/i) };
+
+/**
+ * The behaviour every `Store` adapter must have. `open` returns a fresh, migrated, empty store.
+ * @see shared/DESIGN.md, "Approvals", "Audit log", "Scale"
+ */
+export function describeStoreContract(name: string, open: () => Promise<Store>): void {
+  describe(`${name} store`, () => {
+    let store: Store;
+
+    beforeEach(async () => {
+      store = await open();
+    });
+
+    afterEach(async () => {
+      await store.close();
+    });
+
+    async function chainOk(): Promise<number> {
+      const result = await verifyChain(store.iterateAudit(), contractHash);
+      if (!result.ok) throw new Error(`chain broken at #${result.brokenAt}: ${result.reason}`);
+      return result.count;
+    }
+
+    describe('requests', () => {
+      it('agent creates a request: it reads back exactly, with its event chained', async () => {
+        const request = newRequest({ params: { bucketId: 'b1', meta: AWKWARD_JSON }, preview: AWKWARD_JSON });
+        const created = await store.createRequest(request, [eventFor(request, 'requested')]);
+
+        expect(created.request).toEqual(request);
+        expect(await store.getRequest(request.id)).toEqual(request);
+        expect(created.events).toHaveLength(1);
+        expect(created.events[0]).toMatchObject({
+          seq: 1,
+          prevHash: GENESIS_HASH,
+          type: 'requested',
+          requestId: request.id,
+        });
+        expect(await store.auditHead()).toEqual({ seq: 1, hash: created.events[0]?.hash });
+        expect(await chainOk()).toBe(1);
+      });
+
+      it('a second request with the same ID is refused and records nothing', async () => {
+        const request = newRequest();
+        await store.createRequest(request, [eventFor(request, 'requested')]);
+
+        await expect(
+          store.createRequest(newRequest({ id: request.id, target: 'other' }), [
+            eventFor(request, 'requested'),
+          ]),
+        ).rejects.toBeInstanceOf(StateConflictError);
+        expect((await store.getRequest(request.id))?.target).toBe(request.target);
+        expect((await store.auditHead())?.seq).toBe(1);
+        expect(await store.outboxDepth()).toBe(1);
+      });
+
+      it('an unknown request ID reads as null', async () => {
+        expect(await store.getRequest('R-NOPE')).toBeNull();
+      });
+
+      it('lists requests newest first, filtered by state and requester, 50 by default', async () => {
+        const other = { id: 'U0OTHER', name: 'Omid' };
+        for (let i = 0; i < 55; i += 1) {
+          const requester = i % 5 === 0 ? other : AGENT;
+          const state = i % 3 === 0 ? 'approved' : 'pending';
+          await store.createRequest(
+            newRequest({ id: `R-${String(i).padStart(3, '0')}`, createdAt: at(i), requester, state }),
+            [],
+          );
+        }
+
+        const all = await store.listRequests();
+        expect(all).toHaveLength(50);
+        expect(all[0]?.id).toBe('R-054');
+        expect(all[49]?.id).toBe('R-005');
+
+        const mine = await store.listRequests({ requesterId: 'U0OTHER', limit: 100 });
+        expect(mine.map((r) => r.id)).toEqual([
+          'R-050',
+          'R-045',
+          'R-040',
+          'R-035',
+          'R-030',
+          'R-025',
+          'R-020',
+          'R-015',
+          'R-010',
+          'R-005',
+          'R-000',
+        ]);
+
+        const approvedOthers = await store.listRequests({ requesterId: 'U0OTHER', states: ['approved'] });
+        expect(approvedOthers.map((r) => r.id)).toEqual(['R-045', 'R-030', 'R-015', 'R-000']);
+
+        const few = await store.listRequests({ states: ['pending', 'approved'], limit: 3 });
+        expect(few.map((r) => r.id)).toEqual(['R-054', 'R-053', 'R-052']);
+        expect(await store.listRequests({ states: ['succeeded'] })).toEqual([]);
+      });
+
+      it('lead approves: the change applies, version bumps and the event is in the same chain', async () => {
+        const request = newRequest();
+        await store.createRequest(request, [eventFor(request, 'requested')]);
+        const approvals = [{ by: LEAD, at: at(5) }];
+
+        const result = await store.transition(request.id, 1, { state: 'approved', approvals }, at(5), [
+          eventFor(request, 'approved', { actor: LEAD, at: at(5), outcome: { approvals: 1, quorum: 1 } }),
+        ]);
+
+        const expected: OperationRequest = {
+          ...request,
+          state: 'approved',
+          approvals,
+          updatedAt: at(5),
+          version: 2,
+        };
+        expect(result?.request).toEqual(expected);
+        expect(await store.getRequest(request.id)).toEqual(expected);
+        expect(result?.events.map((e) => [e.seq, e.type, e.actor.id])).toEqual([[2, 'approved', LEAD.id]]);
+        expect(await chainOk()).toBe(2);
+      });
+
+      it('a transition records the result, error, Slack message and decision fields', async () => {
+        const request = newRequest();
+        await store.createRequest(request, []);
+        const patch = {
+          state: 'failed',
+          result: AWKWARD_JSON,
+          error: { name: 'ServerError', message: 'upstream answered 502', status: 502 },
+          slack: { channel: 'C0APPROVALS', ts: '1700000000.000100' },
+          decidedBy: LEAD,
+          decisionNote: 'tried once',
+          expiresAt: null,
+        } as const;
+
+        const result = await store.transition(request.id, 1, patch, at(9), []);
+
+        expect(result?.request).toEqual({ ...request, ...patch, updatedAt: at(9), version: 2 });
+        expect(result?.events).toEqual([]);
+      });
+
+      it('two leads click at once: the stale version gets null, nothing changes, no event is written', async () => {
+        const request = newRequest();
+        await store.createRequest(request, [eventFor(request, 'requested')]);
+        const first = await store.transition(request.id, 1, { state: 'approved' }, at(1), [
+          eventFor(request, 'approved', { actor: LEAD }),
+        ]);
+        expect(first?.request.version).toBe(2);
+        const headBefore = await store.auditHead();
+
+        const stale = await store.transition(request.id, 1, { state: 'rejected', decidedBy: LEAD }, at(2), [
+          eventFor(request, 'rejected', { actor: LEAD }),
+        ]);
+
+        expect(stale).toBeNull();
+        expect(await store.getRequest(request.id)).toEqual(first?.request);
+        expect(await store.auditHead()).toEqual(headBefore);
+        expect(await store.outboxDepth()).toBe(2);
+      });
+
+      it('a transition of an unknown request returns null', async () => {
+        expect(await store.transition('R-NOPE', 1, { state: 'approved' }, at(1), [newEvent()])).toBeNull();
+        expect(await store.auditHead()).toBeNull();
+      });
+
+      it('a failing event insert rolls the state change back', async () => {
+        const request = newRequest();
+        const requested = eventFor(request, 'requested');
+        await store.createRequest(request, [requested]);
+
+        // Reusing an event ID violates its uniqueness after the request row was already updated.
+        await expect(
+          store.transition(request.id, 1, { state: 'approved' }, at(1), [
+            eventFor(request, 'approved'),
+            { ...eventFor(request, 'executing'), id: requested.id },
+          ]),
+        ).rejects.toMatchObject(UNIQUE_VIOLATION);
+
+        expect(await store.getRequest(request.id)).toEqual(request);
+        expect((await store.auditHead())?.seq).toBe(1);
+        expect(await store.outboxDepth()).toBe(1);
+        const again = await store.transition(request.id, 1, { state: 'approved' }, at(1), [
+          eventFor(request, 'approved'),
+        ]);
+        expect(again?.events[0]?.seq).toBe(2);
+        expect(await chainOk()).toBe(2);
+      });
+
+      it('a failing event insert on create leaves no request behind', async () => {
+        const request = newRequest();
+        const ev = eventFor(request, 'requested');
+
+        await expect(store.createRequest(request, [ev, { ...ev }])).rejects.toMatchObject(UNIQUE_VIOLATION);
+
+        expect(await store.getRequest(request.id)).toBeNull();
+        expect(await store.auditHead()).toBeNull();
+      });
+
+      it('lists pending requests whose expiry is due, inclusive, and nothing else', async () => {
+        const due = newRequest({ id: 'R-DUE', expiresAt: at(60) });
+        const overdue = newRequest({ id: 'R-OVERDUE', expiresAt: at(30) });
+        const later = newRequest({ id: 'R-LATER', expiresAt: at(61) });
+        const never = newRequest({ id: 'R-NEVER', expiresAt: null });
+        const decided = newRequest({ id: 'R-DECIDED', expiresAt: at(10), state: 'approved' });
+        for (const r of [due, overdue, later, never, decided]) await store.createRequest(r, []);
+
+        const expired = await store.listExpired(at(60));
+
+        expect(expired.map((r) => r.id)).toEqual(['R-OVERDUE', 'R-DUE']);
+      });
+
+      it('expiry can be moved or cleared by a transition', async () => {
+        const request = newRequest({ expiresAt: at(10) });
+        await store.createRequest(request, []);
+
+        await store.transition(request.id, 1, { expiresAt: at(120) }, at(1), []);
+        expect((await store.listExpired(at(60))).map((r) => r.id)).toEqual([]);
+        expect((await store.listExpired(at(120))).map((r) => r.id)).toEqual([request.id]);
+
+        await store.transition(request.id, 2, { expiresAt: null }, at(2), []);
+        expect(await store.listExpired(at(10_000))).toEqual([]);
+        expect((await store.getRequest(request.id))?.expiresAt).toBeNull();
+      });
+    });
+
+    describe('audit log', () => {
+      it('appends a policy denial with no request, first in the chain', async () => {
+        const denied = newEvent({ type: 'denied', requestId: null, outcome: { reason: 'not an agent' } });
+
+        const [event] = await store.appendAudit([denied]);
+
+        expect(event).toEqual({
+          ...denied,
+          seq: 1,
+          prevHash: GENESIS_HASH,
+          hash: contractHash({ ...denied, seq: 1, prevHash: GENESIS_HASH }),
+        });
+        expect(await store.listAudit()).toEqual([event]);
+      });
+
+      it('appending nothing changes nothing', async () => {
+        expect(await store.appendAudit([])).toEqual([]);
+        expect(await store.auditHead()).toBeNull();
+        expect(await store.outboxDepth()).toBe(0);
+      });
+
+      it('awkward JSON in events reads back exactly and still verifies', async () => {
+        const ev = newEvent({
+          params: AWKWARD_JSON,
+          outcome: AWKWARD_JSON,
+          target: 'شماره ۰۹۱۲',
+          error: { name: 'ApiError', message: 'x "y"' },
+        });
+
+        const [written] = await store.appendAudit([ev]);
+
+        const [read] = await store.listAudit();
+        expect(read).toEqual(written);
+        expect(read).toEqual({ ...ev, seq: 1, prevHash: GENESIS_HASH, hash: written?.hash });
+        expect(await chainOk()).toBe(1);
+      });
+
+      it('compliance filters the log by seq, time range, last N and limit, always oldest first', async () => {
+        const events = Array.from({ length: 10 }, (_, i) => newEvent({ id: `ev-${i + 1}`, at: at(i * 10) }));
+        await store.appendAudit(events.slice(0, 4));
+        await store.appendAudit(events.slice(4));
+        const ids = async (q: Parameters<Store['listAudit']>[0]) =>
+          (await store.listAudit(q)).map((e) => e.id);
+
+        expect(await ids({})).toEqual(events.map((e) => e.id));
+        expect(await ids({ afterSeq: 7 })).toEqual(['ev-8', 'ev-9', 'ev-10']);
+        expect(await ids({ since: at(20), until: at(50) })).toEqual(['ev-3', 'ev-4', 'ev-5', 'ev-6']);
+        // Bounds written without milliseconds compare by time, not as text.
+        expect(await ids({ since: '2026-11-21T10:20:00Z', until: '2026-11-21T10:30:00Z' })).toEqual([
+          'ev-3',
+          'ev-4',
+        ]);
+        expect(await ids({ last: 3 })).toEqual(['ev-8', 'ev-9', 'ev-10']);
+        expect(await ids({ last: 3, until: at(50) })).toEqual(['ev-4', 'ev-5', 'ev-6']);
+        expect(await ids({ limit: 2, afterSeq: 2 })).toEqual(['ev-3', 'ev-4']);
+        expect(await ids({ since: at(1000) })).toEqual([]);
+        expect((await store.listAudit({ last: 2 })).map((e) => e.seq)).toEqual([9, 10]);
+      });
+
+      it('the chain verifies after many appends of every kind, streamed in small pages', async () => {
+        let expected = 0;
+        for (let i = 0; i < 40; i += 1) {
+          const request = newRequest({ id: `R-${i}`, createdAt: at(i) });
+          await store.createRequest(request, [eventFor(request, 'requested', { at: at(i) })]);
+          const approved = await store.transition(request.id, 1, { state: 'approved' }, at(i), [
+            eventFor(request, 'approved', { actor: LEAD, at: at(i) }),
+            eventFor(request, 'executing', { actor: LEAD, at: at(i) }),
+          ]);
+          expect(approved).not.toBeNull();
+          await store.appendAudit([newEvent({ type: 'denied', at: at(i), outcome: { i } })]);
+          expected += 4;
+        }
+
+        const streamed = await collect(store.iterateAudit(7));
+        expect(streamed.map((e) => e.seq)).toEqual(Array.from({ length: expected }, (_, i) => i + 1));
+        expect(streamed).toEqual(await store.listAudit());
+        const result = await verifyChain(store.iterateAudit(7), contractHash);
+        expect(result).toEqual({ ok: true, count: expected, head: await store.auditHead() });
+      });
+
+      it('a chain checked with another key does not verify (the hash is the injected one)', async () => {
+        await store.appendAudit([newEvent(), newEvent()]);
+        const other = await verifyChain(store.iterateAudit(), createHasher('some-other-key'));
+        expect(other).toMatchObject({ ok: false, brokenAt: 1 });
+      });
+
+      it('counts what an agent did of one operation since a time (the rate limit)', async () => {
+        const other = { id: 'U0OTHER', name: 'Omid' };
+        await store.appendAudit([
+          newEvent({ operation: 'viewer.unblock', type: 'requested', at: at(0) }),
+          newEvent({ operation: 'viewer.unblock', type: 'requested', at: at(30) }),
+          newEvent({ operation: 'viewer.unblock', type: 'executing', at: at(31) }),
+          newEvent({ operation: 'viewer.unblock', type: 'requested', at: at(59) }),
+          newEvent({ operation: 'file.retry', type: 'requested', at: at(40) }),
+          newEvent({ operation: 'viewer.unblock', type: 'requested', at: at(45), actor: other }),
+        ]);
+
+        expect(await store.countEvents(AGENT.id, 'viewer.unblock', ['requested'], at(0))).toBe(3);
+        expect(await store.countEvents(AGENT.id, 'viewer.unblock', ['requested'], at(1))).toBe(2);
+        expect(await store.countEvents(AGENT.id, 'viewer.unblock', ['requested', 'executing'], at(30))).toBe(
+          3,
+        );
+        expect(await store.countEvents(AGENT.id, 'viewer.unblock', [], at(0))).toBe(0);
+        expect(await store.countEvents(other.id, 'viewer.unblock', ['requested'], at(0))).toBe(1);
+        expect(await store.countEvents(AGENT.id, 'file.retry', ['requested'], at(0))).toBe(1);
+      });
+    });
+
+    describe('outbox', () => {
+      async function appendN(n: number): Promise<AuditEvent[]> {
+        return store.appendAudit(Array.from({ length: n }, (_, i) => newEvent({ outcome: { i } })));
+      }
+      const seqs = (events: readonly AuditEvent[]) => events.map((e) => e.seq);
+
+      it('every appended event waits in the outbox until acknowledged', async () => {
+        const request = newRequest();
+        await store.createRequest(request, [eventFor(request, 'requested')]);
+        await store.transition(request.id, 1, { state: 'approved' }, at(1), [eventFor(request, 'approved')]);
+        await appendN(3);
+        expect(await store.outboxDepth()).toBe(5);
+
+        const claimed = await store.claimOutbox('w1', 10, 30_000, at(2));
+        expect(seqs(claimed)).toEqual([1, 2, 3, 4, 5]);
+        expect(claimed).toEqual(await store.listAudit());
+        expect(await store.outboxDepth()).toBe(5);
+
+        await store.ackOutbox([1, 2, 3]);
+        expect(await store.outboxDepth()).toBe(2);
+        // Even after the lease runs out, delivered events are never handed out again.
+        expect(seqs(await store.claimOutbox('w2', 10, 30_000, at(60)))).toEqual([4, 5]);
+      });
+
+      it('claims oldest first up to the limit; a second worker gets the next ones', async () => {
+        await appendN(5);
+
+        expect(seqs(await store.claimOutbox('w1', 2, 30_000, at(0)))).toEqual([1, 2]);
+        expect(seqs(await store.claimOutbox('w2', 2, 30_000, at(0)))).toEqual([3, 4]);
+        expect(seqs(await store.claimOutbox('w1', 10, 30_000, at(0)))).toEqual([5]);
+        expect(await store.claimOutbox('w3', 10, 30_000, at(0))).toEqual([]);
+      });
+
+      it('a lease that runs out hands the events to another worker', async () => {
+        await appendN(2);
+        await store.claimOutbox('w1', 10, 30_000, at(0));
+
+        expect(await store.claimOutbox('w2', 10, 30_000, '2026-11-21T10:00:29.999Z')).toEqual([]);
+        expect(seqs(await store.claimOutbox('w2', 10, 30_000, '2026-11-21T10:00:30.000Z'))).toEqual([1, 2]);
+      });
+
+      it('Slack says 429: released events come back at notBefore, not earlier', async () => {
+        await appendN(3);
+        await store.claimOutbox('w1', 10, 5 * 60_000, at(0));
+
+        await store.releaseOutbox([1, 2], at(1));
+
+        expect(await store.claimOutbox('w1', 10, 30_000, '2026-11-21T10:00:59.000Z')).toEqual([]);
+        expect(seqs(await store.claimOutbox('w1', 10, 30_000, at(1)))).toEqual([1, 2]);
+        expect(await store.outboxDepth()).toBe(3);
+      });
+
+      it('acknowledging or releasing nothing is harmless', async () => {
+        await appendN(1);
+        await store.ackOutbox([]);
+        await store.releaseOutbox([], at(1));
+        expect(await store.outboxDepth()).toBe(1);
+      });
+
+      it('two workers claiming at once never get the same event', async () => {
+        await appendN(60);
+        const seen: number[] = [];
+        const worker = async (name: string) => {
+          for (;;) {
+            const batch = await store.claimOutbox(name, 7, 30_000, at(0));
+            if (batch.length === 0) return;
+            seen.push(...seqs(batch));
+            await store.ackOutbox(seqs(batch));
+          }
+        };
+
+        await Promise.all([worker('a'), worker('b'), worker('c')]);
+
+        expect([...seen].sort((x, y) => x - y)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+        expect(await store.outboxDepth()).toBe(0);
+      });
+    });
+
+    describe('deliveries and settings', () => {
+      it('a Slack retry of the same event is recognised once', async () => {
+        expect(await store.markDelivered('Ev0123', T0)).toBe(true);
+        expect(await store.markDelivered('Ev0123', at(1))).toBe(false);
+        expect(await store.markDelivered('Ev0456', at(1))).toBe(true);
+      });
+
+      it('the same key marked concurrently is first only once', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 10 }, () => store.markDelivered('Ev-race', T0)),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+      });
+
+      it('settings are read, written and overwritten', async () => {
+        expect(await store.getSetting('retryConversionMethod')).toBeNull();
+        await store.setSetting('retryConversionMethod', 'PATCH');
+        expect(await store.getSetting('retryConversionMethod')).toBe('PATCH');
+        await store.setSetting('retryConversionMethod', 'POST');
+        expect(await store.getSetting('retryConversionMethod')).toBe('POST');
+        expect(await store.getSetting('other')).toBeNull();
+      });
+    });
+
+    describe('operations', () => {
+      it('migrating again is harmless and keeps the data', async () => {
+        const request = newRequest();
+        await store.createRequest(request, [eventFor(request, 'requested')]);
+        await store.setSetting('k', 'v');
+
+        await store.migrate();
+        await store.migrate();
+
+        expect(await store.getRequest(request.id)).toEqual(request);
+        expect(await store.getSetting('k')).toBe('v');
+        expect(await chainOk()).toBe(1);
+      });
+
+      it('ping answers while the database is reachable', async () => {
+        await expect(store.ping()).resolves.toBeUndefined();
+      });
+    });
+  });
+}

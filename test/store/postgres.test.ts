@@ -1,0 +1,150 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verifyChain } from '../../src/core/audit-chain.js';
+import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/store.js';
+import { contractHash, describeStoreContract } from './contract.js';
+import { crashAndRecover } from './crash-harness.js';
+import { at, collect, eventFor, LEAD, newEvent, newRequest } from './fixtures.js';
+import { noteSkipped, schemaPool, TEST_DATABASE_URL } from './pg-schema.js';
+
+if (TEST_DATABASE_URL === undefined) {
+  noteSkipped('PostgreSQL store tests');
+  describe.skip('PostgreSQL store (needs TEST_DATABASE_URL)', () => {
+    it('runs the store contract and the concurrency tests', () => undefined);
+  });
+} else {
+  const schemas = schemaPool(TEST_DATABASE_URL, 'pg');
+  afterAll(() => schemas.dropAll());
+
+  describeStoreContract('PostgreSQL', () => openStore(schemas.url(), { hash: contractHash }));
+
+  describe('PostgreSQL with two replicas (two pools on one database)', () => {
+    let a: Store;
+    let b: Store;
+
+    beforeEach(async () => {
+      const url = schemas.url();
+      // Both replicas start at once: migrations must serialise, not fail.
+      [a, b] = await Promise.all([
+        openStore(url, { hash: contractHash }),
+        openStore(url, { hash: contractHash }),
+      ]);
+    });
+
+    afterEach(async () => {
+      await Promise.all([a.close(), b.close()]);
+    });
+
+    it('20 leads approve one request at once: exactly one wins and one executing event is written', async () => {
+      const request = newRequest();
+      await a.createRequest(request, [eventFor(request, 'requested')]);
+      const replicas = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b));
+
+      // Every lead reads the request first (all see version 1), then all race to approve it.
+      const seen = await Promise.all(replicas.map((s) => s.getRequest(request.id)));
+      const outcomes = await Promise.all(
+        replicas.map(async (s, i) => {
+          const version = seen[i]?.version ?? -1;
+          const lead = { id: `U0LEAD${i}`, name: `Lead ${i}` };
+          const approved = await s.transition(
+            request.id,
+            version,
+            { state: 'approved', approvals: [{ by: lead, at: at(1) }] },
+            at(1),
+            [eventFor(request, 'approved', { actor: lead })],
+          );
+          if (approved === null) return null;
+          return s.transition(request.id, approved.request.version, { state: 'executing' }, at(1), [
+            eventFor(request, 'executing', { actor: lead }),
+          ]);
+        }),
+      );
+
+      const winners = outcomes.filter((o) => o !== null);
+      expect(winners).toHaveLength(1);
+      expect(winners[0]?.request).toMatchObject({ state: 'executing', version: 3 });
+      const events = await b.listAudit();
+      expect(events.map((e) => e.type)).toEqual(['requested', 'approved', 'executing']);
+      expect(await verifyChain(a.iterateAudit(), contractHash)).toMatchObject({ ok: true, count: 3 });
+    });
+
+    it('1,000 audit appends from two replicas at once form one unbroken chain', async () => {
+      await Promise.all(
+        Array.from({ length: 1000 }, (_, i) =>
+          (i % 2 === 0 ? a : b).appendAudit([newEvent({ id: `ev-${i}`, outcome: { i } })]),
+        ),
+      );
+
+      const events = await collect(a.iterateAudit(250));
+      expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+      expect(new Set(events.map((e) => e.id)).size).toBe(1000);
+      const result = await verifyChain(b.iterateAudit(), contractHash);
+      expect(result).toEqual({ ok: true, count: 1000, head: await a.auditHead() });
+    });
+
+    it('two publishers claim the outbox at once and never post the same event', async () => {
+      await a.appendAudit(Array.from({ length: 200 }, (_, i) => newEvent({ outcome: { i } })));
+      const claimedBy = new Map<number, string>();
+      const publisher = async (store: Store, name: string) => {
+        for (;;) {
+          const batch = await store.claimOutbox(name, 9, 60_000, at(0));
+          if (batch.length === 0) return;
+          for (const e of batch) {
+            expect(claimedBy.get(e.seq)).toBeUndefined();
+            claimedBy.set(e.seq, name);
+          }
+          await store.ackOutbox(batch.map((e) => e.seq));
+        }
+      };
+
+      await Promise.all([publisher(a, 'a1'), publisher(a, 'a2'), publisher(b, 'b1'), publisher(b, 'b2')]);
+
+      expect(claimedBy.size).toBe(200);
+      expect(await b.outboxDepth()).toBe(0);
+    });
+
+    it('a Slack retry reaching both replicas is handled once', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b).markDelivered('Ev-dup', at(0))),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('a lead decision and an expiry sweep on two replicas: one wins', async () => {
+      const request = newRequest({ expiresAt: at(10) });
+      await a.createRequest(request, []);
+      const [due] = await b.listExpired(at(10));
+      expect(due?.id).toBe(request.id);
+
+      const [approve, expire] = await Promise.all([
+        a.transition(request.id, 1, { state: 'approved' }, at(10), [
+          eventFor(request, 'approved', { actor: LEAD }),
+        ]),
+        b.transition(request.id, due?.version ?? -1, { state: 'expired' }, at(10), [
+          eventFor(request, 'expired'),
+        ]),
+      ]);
+
+      expect([approve, expire].filter((r) => r !== null)).toHaveLength(1);
+      expect((await a.listAudit()).map((e) => e.type)).toHaveLength(1);
+    });
+  });
+
+  describe('PostgreSQL shared by two processes that are killed at random moments', () => {
+    it('keeps the chain, every journaled commit, and exactly-once execution', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'vidops-pg-crash-'));
+      try {
+        const report = await crashAndRecover(schemas.url(), dir, { rounds: 5, workers: ['a', 'b'] });
+
+        expect(report.problems).toEqual([]);
+        expect(report.kills).toBe(10);
+        expect(report.succeeded).toBeGreaterThan(0);
+        expect(report.events).toBeGreaterThanOrEqual(report.requests * 2);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 60_000);
+  });
+}

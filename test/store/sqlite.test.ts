@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '../../src/store/index.js';
+import { contractHash, describeStoreContract } from './contract.js';
+import { crashAndRecover } from './crash-harness.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'vidops-store-'));
+let files = 0;
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describeStoreContract('SQLite in memory', () => openStore('sqlite::memory:', { hash: contractHash }));
+
+describeStoreContract('SQLite file (WAL)', () => {
+  files += 1;
+  return openStore(`sqlite:${join(dir, `contract-${files}.db`)}`, { hash: contractHash });
+});
+
+describe('SQLite file shared by two processes that are killed at random moments', () => {
+  it('keeps the chain, every journaled commit, and exactly-once execution', async () => {
+    const crashDir = mkdtempSync(join(dir, 'crash-'));
+
+    const report = await crashAndRecover(`sqlite:${join(crashDir, 'vidops.db')}`, crashDir, {
+      rounds: 5,
+      workers: ['a', 'b'],
+    });
+
+    expect(report.problems).toEqual([]);
+    expect(report.kills).toBe(10);
+    expect(report.requests).toBeGreaterThan(0);
+    expect(report.succeeded).toBeGreaterThan(0);
+    expect(report.events).toBeGreaterThanOrEqual(report.requests * 2);
+  }, 60_000);
+});
