@@ -34,7 +34,8 @@ function idList(what: string) {
 
 const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 
-const EnvSchema = z.object({
+/** One schema per variable, shared by the bot (`loadConfig`) and the CLI (`loadCliConfig`). */
+const FIELDS = {
   SLACK_BOT_TOKEN: z.string({ message: 'is required' }).regex(/^xoxb-/, 'must be a bot token (xoxb-…)'),
   SLACK_APP_TOKEN: optionalText.pipe(
     z
@@ -78,9 +79,15 @@ const EnvSchema = z.object({
   POLICY_FILE: optionalText,
   AUDIT_HMAC_KEY: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+};
+
+const EnvSchema = z.object(FIELDS);
 
 export type Env = z.infer<typeof EnvSchema>;
+
+function problemsOf(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`);
+}
 
 /** Runtime configuration, derived from the environment once at start. */
 export interface Config {
@@ -117,9 +124,7 @@ export interface Config {
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = EnvSchema.safeParse(env);
-  const problems = parsed.success
-    ? []
-    : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`);
+  const problems = parsed.success ? [] : problemsOf(parsed.error);
   // Checked apart from the schema so that it is reported together with every other problem.
   if (!env.SLACK_APP_TOKEN?.trim() && !env.SLACK_SIGNING_SECRET?.trim()) {
     problems.push('SLACK_SIGNING_SECRET is required in HTTP mode (when SLACK_APP_TOKEN is not set)');
@@ -151,5 +156,91 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     policyFile: e.POLICY_FILE,
     auditHmacKey: e.AUDIT_HMAC_KEY,
     logLevel: e.LOG_LEVEL,
+  };
+}
+
+/**
+ * What the CLI's audit and request-listing commands need: the store, and the policy when `LEADS`
+ * happens to be set (to say which requests await the caller).
+ */
+export interface CliStoreConfig {
+  databaseUrl: string;
+  auditHmacKey: string | undefined;
+  /** Undefined when `LEADS` is not set. */
+  leads: string[] | undefined;
+  agents: string[] | undefined;
+  policyFile: string | undefined;
+}
+
+/** What the CLI's change and read commands need: no Slack variables. */
+export interface CliConfig extends CliStoreConfig {
+  leads: string[];
+  video: Config['video'];
+  phoneRegion: string;
+}
+
+const CliStoreEnvSchema = z.object({
+  DATABASE_URL: FIELDS.DATABASE_URL,
+  AUDIT_HMAC_KEY: FIELDS.AUDIT_HMAC_KEY,
+  LEADS: optionalText.pipe(FIELDS.LEADS.optional()),
+  AGENTS: FIELDS.AGENTS,
+  POLICY_FILE: FIELDS.POLICY_FILE,
+});
+
+const CliEnvSchema = z.object({
+  DATABASE_URL: FIELDS.DATABASE_URL,
+  AUDIT_HMAC_KEY: FIELDS.AUDIT_HMAC_KEY,
+  LEADS: FIELDS.LEADS,
+  AGENTS: FIELDS.AGENTS,
+  POLICY_FILE: FIELDS.POLICY_FILE,
+  VIDEO_API_URL: FIELDS.VIDEO_API_URL,
+  VIDEO_API_KEY: FIELDS.VIDEO_API_KEY,
+  VIDEO_SECRET_KEY: FIELDS.VIDEO_SECRET_KEY,
+  VIDEO_API_TIMEOUT_MS: FIELDS.VIDEO_API_TIMEOUT_MS,
+  RETRY_CONVERSION_METHOD: FIELDS.RETRY_CONVERSION_METHOD,
+  PHONE_REGION: FIELDS.PHONE_REGION,
+});
+
+/**
+ * The subset of the environment the `vidops` CLI reads, with the same rules as `loadConfig`:
+ * `store` for the audit and request-listing commands, `full` (default) for everything else.
+ * Throws one ConfigError listing every problem.
+ * @see shared/DESIGN.md, "Runtime contract"
+ */
+export function loadCliConfig(env: Record<string, string | undefined>, scope: 'store'): CliStoreConfig;
+export function loadCliConfig(env: Record<string, string | undefined>, scope?: 'full'): CliConfig;
+export function loadCliConfig(
+  env: Record<string, string | undefined>,
+  scope: 'store' | 'full' = 'full',
+): CliStoreConfig | CliConfig {
+  if (scope === 'store') {
+    const parsed = CliStoreEnvSchema.safeParse(env);
+    if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
+    const e = parsed.data;
+    return {
+      databaseUrl: e.DATABASE_URL,
+      auditHmacKey: e.AUDIT_HMAC_KEY,
+      leads: e.LEADS,
+      agents: e.AGENTS,
+      policyFile: e.POLICY_FILE,
+    };
+  }
+  const parsed = CliEnvSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
+  const e = parsed.data;
+  return {
+    databaseUrl: e.DATABASE_URL,
+    auditHmacKey: e.AUDIT_HMAC_KEY,
+    leads: e.LEADS,
+    agents: e.AGENTS,
+    policyFile: e.POLICY_FILE,
+    video: {
+      url: e.VIDEO_API_URL,
+      apiKey: e.VIDEO_API_KEY,
+      secretKey: e.VIDEO_SECRET_KEY,
+      timeoutMs: e.VIDEO_API_TIMEOUT_MS,
+      retryConversionMethod: e.RETRY_CONVERSION_METHOD,
+    },
+    phoneRegion: e.PHONE_REGION,
   };
 }

@@ -1,0 +1,180 @@
+import { stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+import { createVideoClient, type VideoClientHandle } from '../client/index.js';
+import type { MethodMemory } from '../client/types.js';
+import { type CliConfig, type CliStoreConfig, loadCliConfig } from '../config.js';
+import { createHasher } from '../core/audit-chain.js';
+import { InputError } from '../core/errors.js';
+import { buildPolicy, type Policy } from '../core/policy.js';
+import { createOperations } from '../services/index.js';
+import type { Operations } from '../services/types.js';
+import { openStore, parseStoreUrl, type Store } from '../store/index.js';
+import { createCoverFetcher, type ReadFile } from './cover.js';
+
+/**
+ * What the CLI commands run against, built from the environment: the store alone for the audit and
+ * listing commands, or the store, the API client, the policy and the operations services.
+ * @see shared/DESIGN.md, "Runtime contract"
+ */
+
+export type Env = Record<string, string | undefined>;
+
+/** The `code` of a Node system error. Checked by shape: errors from another realm (test sandboxes) fail `instanceof`. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+function isMissing(error: unknown): boolean {
+  return errorCode(error) === 'ENOENT';
+}
+
+/**
+ * The environment with `.env` of the working directory underneath: variables already set win,
+ * as with `npm start`. A missing `.env` is no problem.
+ */
+export async function loadEnv(env: Env, cwd: string, readFile: ReadFile): Promise<Env> {
+  let fromFile: Env = {};
+  try {
+    fromFile = parseDotenv(Buffer.from(await readFile(join(cwd, '.env'))));
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+  return { ...fromFile, ...env };
+}
+
+/** `sqlite:<relative path>` read against the CLI's working directory rather than the process's. */
+export function resolveDatabaseUrl(url: string, cwd: string): string {
+  if (!url.startsWith('sqlite:')) return url;
+  const rest = url.slice('sqlite:'.length);
+  const q = rest.indexOf('?');
+  const path = q === -1 ? rest : rest.slice(0, q);
+  const query = q === -1 ? '' : rest.slice(q);
+  if (path === '' || path === ':memory:' || isAbsolute(path)) return url;
+  return `sqlite:${resolve(cwd, path)}${query}`;
+}
+
+async function readPolicy(
+  config: Pick<CliStoreConfig, 'leads' | 'agents' | 'policyFile'> & { leads: string[] },
+  cwd: string,
+  readFile: ReadFile,
+): Promise<Policy> {
+  let fileText: string | undefined;
+  if (config.policyFile !== undefined) {
+    const path = resolve(cwd, config.policyFile);
+    try {
+      fileText = Buffer.from(await readFile(path)).toString('utf8');
+    } catch (error) {
+      const why = isMissing(error) ? 'there is no such file' : String(error);
+      throw new InputError(`POLICY_FILE ${config.policyFile} cannot be read: ${why}.`);
+    }
+  }
+  return buildPolicy({
+    leads: config.leads,
+    agents: config.agents ?? null,
+    fileText,
+    fileName: config.policyFile,
+  });
+}
+
+/** The setting under which the bot keeps the learned method of op 10 (src/app.ts uses the same key). */
+export const METHOD_SETTING = 'client.retryConversionMethod';
+
+/** The learned method of op 10, shared with the bot through the store so it is learned once. */
+function storeMethodMemory(store: Store): MethodMemory {
+  return {
+    async get() {
+      const value = await store.getSetting(METHOD_SETTING);
+      return value === 'POST' || value === 'PATCH' ? value : null;
+    },
+    async set(method) {
+      await store.setSetting(METHOD_SETTING, method);
+    },
+  };
+}
+
+export interface StoreContext {
+  config: CliStoreConfig;
+  store: Store;
+  /** The policy when `LEADS` is set, to tell who may approve what; else null. */
+  policy: Policy | null;
+  close(): Promise<void>;
+}
+
+export interface FullContext {
+  config: CliConfig;
+  store: Store;
+  client: VideoClientHandle;
+  policy: Policy;
+  ops: Operations;
+  close(): Promise<void>;
+}
+
+interface OpenOptions {
+  cwd: string;
+  readFile: ReadFile;
+  clock: () => Date;
+}
+
+/**
+ * Opens the store for the audit and listing commands. A SQLite file that does not exist is an
+ * error here: verifying or exporting a database just created empty would prove nothing.
+ */
+export async function openStoreContext(env: Env, options: OpenOptions): Promise<StoreContext> {
+  const config = loadCliConfig(env, 'store');
+  const url = resolveDatabaseUrl(config.databaseUrl, options.cwd);
+  const location = parseStoreUrl(url);
+  if (location.kind === 'sqlite' && location.path !== ':memory:') {
+    const exists = await stat(location.path).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+    if (!exists) {
+      throw new InputError(`There is no vidops database at ${location.path} (DATABASE_URL).`);
+    }
+  }
+  const policy =
+    config.leads === undefined
+      ? null
+      : await readPolicy({ ...config, leads: config.leads }, options.cwd, options.readFile);
+  const store = await openStore(url, { hash: createHasher(config.auditHmacKey) });
+  return { config, store, policy, close: () => store.close() };
+}
+
+/** Opens everything a change or read command needs (config from `loadCliConfig(env)`); closes what it opened when a later step fails. */
+export async function openFullContext(config: CliConfig, options: OpenOptions): Promise<FullContext> {
+  const policy = await readPolicy(config, options.cwd, options.readFile);
+  const store = await openStore(resolveDatabaseUrl(config.databaseUrl, options.cwd), {
+    hash: createHasher(config.auditHmacKey),
+  });
+  const client = createVideoClient({
+    baseUrl: config.video.url,
+    apiKey: config.video.apiKey,
+    secretKey: config.video.secretKey,
+    timeoutMs: config.video.timeoutMs,
+    retryConversionMethod: config.video.retryConversionMethod,
+    methodMemory: storeMethodMemory(store),
+  });
+  const close = async () => {
+    client.close();
+    await store.close();
+  };
+  try {
+    const ops = createOperations({
+      store,
+      client,
+      policy,
+      // Slack user groups are unknown here: leads approve from the CLI by their own user ID.
+      directory: { groupsOf: async () => [] },
+      clock: options.clock,
+      fetchCover: createCoverFetcher(options.readFile),
+    });
+    // No sweeper runs in the CLI: expire what is due so the log records it even without the bot.
+    await ops.expireDue();
+    return { config, store, client, policy, ops, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

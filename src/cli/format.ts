@@ -1,0 +1,313 @@
+import type { ProtectionConfig } from '../client/types.js';
+import { describeState, isPastExpiry } from '../core/approvals.js';
+import { shortHash } from '../core/audit-chain.js';
+import { OPERATION_SPECS } from '../core/catalog.js';
+import { canonicalJson, type JsonValue } from '../core/json.js';
+import { maskMobile, maskMobilesInText } from '../core/mask.js';
+import type { AuditEvent, OperationRequest } from '../core/model.js';
+import type { PlayerErrorExplanation } from '../core/player-errors.js';
+import {
+  formatProtectionValue,
+  PROTECTION_FIELDS,
+  readProtectionField,
+} from '../core/validate/protection.js';
+import { CLI_COMMANDS, type CliCommand } from './args.js';
+
+/**
+ * What the CLI prints: pure functions from values to lines. Everything meant for a terminal
+ * masks mobile numbers; only the compliance export (`auditJsonLine`, `auditCsvLine`) keeps them.
+ * @see shared/DESIGN.md, "Audit log"
+ */
+
+/** The variables the CLI reads, in the order `vidops help` lists them. */
+export const CLI_VARIABLES = [
+  'DATABASE_URL',
+  'VIDEO_API_URL',
+  'VIDEO_API_KEY',
+  'VIDEO_SECRET_KEY',
+  'LEADS',
+  'AGENTS',
+  'PHONE_REGION',
+  'POLICY_FILE',
+  'AUDIT_HMAC_KEY',
+  'VIDEO_API_TIMEOUT_MS',
+  'RETRY_CONVERSION_METHOD',
+] as const;
+
+/** `vidops help`: every listed command with its summary, the common flags, configuration, exit codes. */
+export function generalHelp(): string {
+  const lines = [
+    'vidops: the command line of vidops, with the same checks, policy and audit log as /vidops in Slack.',
+    '',
+    'Usage: vidops <command> [words] [flags]',
+    '',
+    'Commands:',
+  ];
+  for (const c of CLI_COMMANDS) {
+    if (c.alias) continue;
+    lines.push(`  ${c.usage}`, `      ${c.summary}`);
+  }
+  lines.push(
+    '',
+    'Flags:',
+    '  --as U…          act as this Slack user ID (default: cli:<your OS user name>)',
+    '  --as-name NAME   the name recorded with --as (default: the ID)',
+    '  --reason "…"     why; approvers see it',
+    '  -h, --help       details of a command: vidops <command> --help',
+    '',
+    `Configuration (environment, or .env in the working directory): ${CLI_VARIABLES.join(', ')}.`,
+    'The audit commands and `requests` need only DATABASE_URL (and AUDIT_HMAC_KEY when the deployment sets it).',
+    '`vidops audit export` writes full mobile numbers: it is meant for compliance.',
+    '',
+    'Exit codes: 0 done; 1 refused or failed (the reason on stderr); 2 usage or configuration error.',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** `vidops <command> --help`. */
+export function commandHelp(command: CliCommand): string {
+  const lines = [`Usage: ${command.usage}`, '', command.summary];
+  if (command.details.length > 0) lines.push('', ...command.details);
+  return `${lines.join('\n')}\n`;
+}
+
+/** What a usage error prints on stderr: the problem, then the usage line(s) to follow. */
+export function usageError(message: string, command: CliCommand | null): string {
+  const usage =
+    command === null
+      ? 'Run `vidops help` for the commands.'
+      : `Usage: ${command.usage}\n(vidops ${command.id} --help for details)`;
+  return `vidops: ${message}\n${usage}\n`;
+}
+
+/** Compact JSON, as the upstream answered. */
+export function compactJson(value: JsonValue): string {
+  return JSON.stringify(value);
+}
+
+function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonValue } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: JsonValue | undefined): string {
+  if (value === undefined || value === null) return '(none)';
+  if (typeof value === 'string') return JSON.stringify(value);
+  return compactJson(value);
+}
+
+function list(value: JsonValue | undefined, empty = '(empty)'): string {
+  if (!Array.isArray(value) || value.length === 0) return empty;
+  return value.map((v) => (typeof v === 'string' ? v : compactJson(v))).join(', ');
+}
+
+function titled(title: JsonValue | undefined): string {
+  return typeof title === 'string' && title !== '' ? ` ("${title}")` : '';
+}
+
+/**
+ * What a request will do, as approvers see it: before/after of the whitelist, each setting's
+ * old and new value, the title of what is deleted. Unknown shapes print as JSON.
+ */
+export function previewLines(preview: JsonValue): string[] {
+  if (!isRecord(preview)) return preview === null ? [] : [compactJson(preview)];
+  switch (preview.kind) {
+    case 'whitelist':
+      return [
+        `  before: ${list(preview.before)}`,
+        `  after:  ${list(preview.after)}`,
+        `  added: ${list(preview.added, 'none')}; removed: ${list(preview.removed, 'none')}`,
+      ];
+    case 'protection': {
+      const rows = Array.isArray(preview.rows) ? preview.rows : [];
+      return rows.filter(isRecord).map((row) => {
+        const field = typeof row.field === 'string' ? row.field : '?';
+        const show = (v: JsonValue | undefined) =>
+          typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'
+            ? formatProtectionValue(field, v)
+            : 'not set';
+        return `  ${field}: ${show(row.before)} → ${show(row.after)}`;
+      });
+    }
+    case 'create':
+      return isRecord(preview.after)
+        ? Object.entries(preview.after).map(([key, value]) => `  ${key}: ${text(value)}`)
+        : [];
+    case 'edit': {
+      const before = isRecord(preview.before) ? preview.before : null;
+      const after = isRecord(preview.after) ? preview.after : {};
+      return Object.entries(after)
+        .filter(([, value]) => value !== null)
+        .map(([key, value]) =>
+          before === null ? `  ${key}: ${text(value)}` : `  ${key}: ${text(before[key])} → ${text(value)}`,
+        );
+    }
+    case 'delete': {
+      const count = typeof preview.filesCount === 'number' ? `, holding ${preview.filesCount} file(s)` : '';
+      return [`  deletes ${String(preview.resource)} ${String(preview.id)}${titled(preview.title)}${count}`];
+    }
+    case 'retry':
+      return [
+        `  file ${String(preview.id)}${titled(preview.title)}, conversion status ${typeof preview.hlsStatus === 'string' ? preview.hlsStatus : 'unknown'}`,
+      ];
+    case 'unblock': {
+      const number = typeof preview.mobileNumber === 'string' ? maskMobile(preview.mobileNumber) : '?';
+      const state =
+        preview.blocked === true
+          ? `blocked${typeof preview.actionType === 'string' ? ` (${preview.actionType})` : ''}`
+          : preview.blocked === false
+            ? 'not listed as blocked'
+            : 'block state unknown';
+      return [`  viewer ${number}: ${state}`];
+    }
+    default:
+      return [`  ${compactJson(preview)}`];
+  }
+}
+
+function approvalsNeeded(request: OperationRequest): string {
+  const left = Math.max(0, request.quorum - request.approvals.length);
+  return `${left} lead approval${left === 1 ? '' : 's'}`;
+}
+
+/**
+ * What a requester reads after asking for a change that needs approval: the ID, how many
+ * approvals are missing, and the commands that move it on.
+ */
+export function pendingLines(request: OperationRequest, why: string): string[] {
+  const reason = why === 'policy' ? '' : ` (${why})`;
+  return [
+    `request ${request.id} is waiting for ${approvalsNeeded(request)}${reason}; approve with \`vidops approve ${request.id} --as U…\`, or in Slack.`,
+    `It expires ${request.expiresAt ?? 'never'}; cancel it with \`vidops cancel ${request.id}${request.requester.id.startsWith('cli:') ? '' : ` --as ${request.requester.id}`}\`.`,
+  ];
+}
+
+/** One line per request for `vidops requests`: ID, operation, target, who, where it stands. */
+export function requestLine(request: OperationRequest, now: Date): string {
+  const title = OPERATION_SPECS[request.operation].title;
+  const who =
+    request.requester.name === request.requester.id
+      ? request.requester.id
+      : `${request.requester.name} (${request.requester.id})`;
+  const state =
+    request.state === 'pending' && isPastExpiry(request, now)
+      ? `expired at ${request.expiresAt ?? ''} without enough approvals`
+      : describeState(request, now);
+  const reason = request.reason === null ? '' : `; reason: ${request.reason}`;
+  return maskMobilesInText(
+    `${request.id}  ${title}: ${request.target}  asked by ${who} at ${request.createdAt}  [${request.state}] ${state}${reason}`,
+  );
+}
+
+/** The whitelist, one address a line. */
+export function whitelistLines(ips: readonly string[]): string[] {
+  if (ips.length === 0) return ['The whitelist is empty.'];
+  return [
+    `The whitelist holds ${ips.length} address${ips.length === 1 ? '' : 'es'}:`,
+    ...ips.map((ip) => `  ${ip}`),
+  ];
+}
+
+/** Every protection setting with its label and value, in the order of the settings modal. */
+export function protectionLines(config: ProtectionConfig): string[] {
+  const width = Math.max(...PROTECTION_FIELDS.map((f) => f.field.length));
+  return PROTECTION_FIELDS.map((f) => {
+    const value = formatProtectionValue(f.field, readProtectionField(config, f.field));
+    return `${f.field.padEnd(width)}  ${value.padEnd(22)}  ${f.label}`;
+  });
+}
+
+/** `vidops explain 9910`. */
+export function explainLines(explanation: PlayerErrorExplanation): string[] {
+  const lines = [`Player error ${explanation.code}: ${explanation.meaning}`, `Fix: ${explanation.fix}`];
+  if (explanation.action === 'unblock') lines.push('Run: vidops unblock <mobile>');
+  if (explanation.action === 'retry') lines.push('Run: vidops retry <fileId>');
+  return lines;
+}
+
+const TAIL_DETAIL_MAX = 160;
+
+function detail(event: AuditEvent): string {
+  if (event.error !== null) return `${event.error.name}: ${event.error.message}`;
+  const outcome = event.outcome;
+  if (isRecord(outcome)) {
+    for (const key of ['reason', 'note'] as const) {
+      const value = outcome[key];
+      if (typeof value === 'string' && value !== '') return value;
+    }
+  }
+  if (event.type === 'succeeded' && outcome !== null) return compactJson(outcome);
+  return '';
+}
+
+/** One line of `vidops audit tail`, mobile numbers masked. */
+export function auditTailLine(event: AuditEvent): string {
+  const who =
+    event.actor.name === event.actor.id ? event.actor.id : `${event.actor.name} (${event.actor.id})`;
+  const more = detail(event);
+  const clipped = more.length > TAIL_DETAIL_MAX ? `${more.slice(0, TAIL_DETAIL_MAX)}…` : more;
+  return [
+    `#${event.seq}`,
+    event.at,
+    event.type.padEnd(9),
+    event.operation,
+    maskMobilesInText(event.target),
+    `by ${who}`,
+    event.requestId ?? '-',
+    shortHash(event.hash),
+    ...(clipped === '' ? [] : [`— ${maskMobilesInText(clipped)}`]),
+  ].join('  ');
+}
+
+/** One line of the JSONL export: the whole event, canonical JSON, numbers in full. */
+export function auditJsonLine(event: AuditEvent): string {
+  return `${canonicalJson(event)}\n`;
+}
+
+/** Columns of the CSV export; JSON-valued columns hold canonical JSON. */
+export const AUDIT_CSV_COLUMNS = [
+  'seq',
+  'id',
+  'at',
+  'type',
+  'actor_id',
+  'actor_name',
+  'operation',
+  'target',
+  'request_id',
+  'params',
+  'outcome',
+  'error',
+  'prev_hash',
+  'hash',
+] as const;
+
+/** A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; quotes doubled. */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** The header row of the CSV export. */
+export function auditCsvHeader(): string {
+  return `${AUDIT_CSV_COLUMNS.join(',')}\r\n`;
+}
+
+/** One row of the CSV export, numbers in full. */
+export function auditCsvLine(event: AuditEvent): string {
+  const cells: Record<(typeof AUDIT_CSV_COLUMNS)[number], string> = {
+    seq: String(event.seq),
+    id: event.id,
+    at: event.at,
+    type: event.type,
+    actor_id: event.actor.id,
+    actor_name: event.actor.name,
+    operation: event.operation,
+    target: event.target,
+    request_id: event.requestId ?? '',
+    params: canonicalJson(event.params),
+    outcome: canonicalJson(event.outcome),
+    error: event.error === null ? '' : canonicalJson(event.error),
+    prev_hash: event.prevHash,
+    hash: event.hash,
+  };
+  return `${AUDIT_CSV_COLUMNS.map((c) => csvField(cells[c])).join(',')}\r\n`;
+}

@@ -1,0 +1,734 @@
+import { readFile as fsReadFile, open } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { resolve } from 'node:path';
+import { loadCliConfig } from '../config.js';
+import { isPastExpiry } from '../core/approvals.js';
+import { createHasher, shortHash, verifyChain } from '../core/audit-chain.js';
+import { OPERATION_SPECS } from '../core/catalog.js';
+import { SLASH_COMMAND } from '../core/commands-help.js';
+import { ConfigError, InputError, VidopsError } from '../core/errors.js';
+import { type Command, parseCommand } from '../core/grammar.js';
+import { normalizeRequestId } from '../core/ids.js';
+import { maskMobilesInText } from '../core/mask.js';
+import { type Actor, type AuditEvent, type OperationRequest, TERMINAL_STATES } from '../core/model.js';
+import { explainCode, normalizeErrorCode } from '../core/player-errors.js';
+import { mayApprove } from '../core/policy.js';
+import type { DecisionResult, Prepared, PrepareInput, SubmitResult } from '../services/types.js';
+import { type CliCommand, type Flags, parseInvocation, stringFlag } from './args.js';
+import {
+  type Env,
+  type FullContext,
+  loadEnv,
+  openFullContext,
+  openStoreContext,
+  type StoreContext,
+} from './context.js';
+import { coverFromFile, createCoverFetcher, type ReadFile } from './cover.js';
+import {
+  auditCsvHeader,
+  auditCsvLine,
+  auditJsonLine,
+  auditTailLine,
+  commandHelp,
+  compactJson,
+  explainLines,
+  generalHelp,
+  pendingLines,
+  previewLines,
+  protectionLines,
+  requestLine,
+  usageError,
+  whitelistLines,
+} from './format.js';
+
+/**
+ * The `vidops` CLI, run in-process: argv in, exit code out. Same grammar, policy, services and
+ * audit log as the slash command; the store and the API client are opened per run and closed.
+ * @see shared/DESIGN.md, "Slash command grammar" and "Audit log"
+ */
+
+/** Where the CLI writes and what it reads; tests pass their own. */
+export interface CliIo {
+  stdout: { write(chunk: string): unknown };
+  stderr: { write(chunk: string): unknown };
+  env: Env;
+  cwd: string;
+  clock?: () => Date;
+  readFile?: ReadFile;
+}
+
+/** Wrong words or flags: exit 2 with the usage of the command. */
+class UsageError extends VidopsError {
+  constructor(
+    message: string,
+    readonly command: CliCommand | null,
+  ) {
+    super(message);
+  }
+}
+
+/** A refusal or failure already explained to the person: exit 1 with these lines on stderr. */
+class Refusal extends VidopsError {}
+
+const TAIL_DEFAULT = 10;
+const TAIL_MAX = 1000;
+const REQUESTS_LIMIT = 50;
+const RECENT_FINISHED = 10;
+const PENDING_SCAN_LIMIT = 500;
+const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
+const EXPORT_FLUSH_BYTES = 64 * 1024;
+
+interface Run {
+  io: CliIo;
+  command: CliCommand;
+  words: string[];
+  flags: Flags;
+  env: Env;
+  clock: () => Date;
+  readFile: ReadFile;
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** Flag values checked before anything is opened or sent. */
+interface Checked {
+  actor: Actor;
+  /** `audit export`. */
+  format: 'jsonl' | 'csv';
+  since: TimeBound | null;
+  until: TimeBound | null;
+  /** `audit tail -n`. */
+  lines: number;
+}
+
+interface TimeBound {
+  ms: number;
+  inclusive: boolean;
+}
+
+/**
+ * Runs one CLI invocation. Exit codes: 0 success, 1 refused or failed (message on stderr),
+ * 2 usage or configuration error (usage on stderr).
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const invocation = parseInvocation(argv);
+  if (invocation.kind === 'help') {
+    io.stdout.write(invocation.command === null ? generalHelp() : commandHelp(invocation.command));
+    return 0;
+  }
+  if (invocation.kind === 'usage') {
+    io.stderr.write(usageError(invocation.message, invocation.command));
+    return 2;
+  }
+  const readFile: ReadFile = io.readFile ?? ((path) => fsReadFile(path));
+  const run: Run = {
+    io,
+    command: invocation.command,
+    words: invocation.words,
+    flags: invocation.flags,
+    env: {},
+    clock: io.clock ?? (() => new Date()),
+    readFile,
+    out: (line) => io.stdout.write(`${line}\n`),
+    err: (line) => io.stderr.write(`${line}\n`),
+  };
+  try {
+    const checked = checkFlags(run);
+    run.env = await loadEnv(io.env, io.cwd, readFile);
+    return await dispatch(run, checked);
+  } catch (error) {
+    return report(run, error);
+  }
+}
+
+function report(run: Run, error: unknown): number {
+  if (error instanceof UsageError) {
+    run.io.stderr.write(usageError(error.message, error.command));
+    return 2;
+  }
+  if (error instanceof ConfigError) {
+    run.err(`vidops: ${error.message}`);
+    run.err(
+      'The CLI reads the environment, .env in the working directory and POLICY_FILE; `vidops help` lists the variables.',
+    );
+    return 2;
+  }
+  if (error instanceof InputError) {
+    run.err(`vidops: ${maskMobilesInText(error.message)}`);
+    for (const issue of error.issues) {
+      if (!error.message.includes(issue)) run.err(`  - ${maskMobilesInText(issue)}`);
+    }
+    return 1;
+  }
+  if (error instanceof VidopsError) {
+    // ApiError messages name the operation and status, never the keys (client/errors).
+    run.err(`vidops: ${maskMobilesInText(error.message)}`);
+    return 1;
+  }
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  run.err(`vidops: unexpected error: ${maskMobilesInText(text)}`);
+  return 1;
+}
+
+/** Every flag value, read and checked up front: a usage error opens no database and sends nothing. */
+function checkFlags(run: Run): Checked {
+  const id = run.command.id;
+  if (id === 'playlist edit' && run.flags.title === undefined && run.flags.files === undefined) {
+    throw new UsageError('Give --title, --files or both.', run.command);
+  }
+  let format: Checked['format'] = 'jsonl';
+  if (id === 'audit export') {
+    const raw = stringFlag(run.flags, 'format')?.trim().toLowerCase();
+    if (raw !== 'jsonl' && raw !== 'csv') {
+      throw new UsageError(
+        `--format is jsonl or csv, not "${stringFlag(run.flags, 'format') ?? ''}".`,
+        run.command,
+      );
+    }
+    format = raw;
+  }
+  const raw = stringFlag(run.flags, 'lines')?.trim();
+  const lines = raw === undefined ? TAIL_DEFAULT : /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(lines) || lines < 1 || lines > TAIL_MAX) {
+    throw new UsageError(
+      `-n takes a number of events from 1 to ${TAIL_MAX}, not "${raw ?? ''}".`,
+      run.command,
+    );
+  }
+  return {
+    actor: actorOf(run),
+    format,
+    since: timeBound(run, 'since'),
+    until: timeBound(run, 'until'),
+    lines,
+  };
+}
+
+async function dispatch(run: Run, checked: Checked): Promise<number> {
+  switch (run.command.needs) {
+    case 'none':
+      return explain(run);
+    case 'store': {
+      const ctx = await openStoreContext(run.env, {
+        cwd: run.io.cwd,
+        readFile: run.readFile,
+        clock: run.clock,
+      });
+      try {
+        return await storeCommand(run, ctx, checked);
+      } finally {
+        await ctx.close();
+      }
+    }
+    case 'full': {
+      const config = loadCliConfig(run.env);
+      // The words are checked before anything is opened: a refused number costs no connection.
+      const parsed = grammarCommand(run, config.phoneRegion);
+      const ctx = await openFullContext(config, {
+        cwd: run.io.cwd,
+        readFile: run.readFile,
+        clock: run.clock,
+      });
+      try {
+        return await fullCommand(run, ctx, parsed, checked.actor);
+      } finally {
+        await ctx.close();
+      }
+    }
+  }
+}
+
+/** The slash command's text for the CLI command, when the grammar covers it. */
+function grammarText(run: Run): string | null {
+  const words = run.words.join(' ');
+  switch (run.command.id) {
+    case 'unblock':
+    case 'retry':
+    case 'whitelist add':
+    case 'whitelist remove':
+    case 'protect set':
+    case 'folder create':
+    case 'folder edit':
+    case 'folder delete':
+    case 'file edit':
+    case 'file delete':
+    case 'playlist edit':
+    case 'playlist delete':
+      return `${run.command.id} ${words}`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * The words checked by the slash command grammar, so numbers, IPs, settings and IDs are read
+ * exactly as in Slack. A refusal (an invalid number) exits 1 before anything is sent.
+ */
+function grammarCommand(run: Run, phoneRegion: string): { command: Command; warnings: string[] } | null {
+  const text = grammarText(run);
+  if (text === null) return null;
+  const parsed = parseCommand(text, { phoneRegion });
+  if (!parsed.ok) throw new Refusal(cliText(parsed.message));
+  return { command: parsed.command, warnings: parsed.warnings.map(cliText) };
+}
+
+/** Grammar messages name the slash command; here they name the CLI. */
+function cliText(message: string): string {
+  return message.split(`${SLASH_COMMAND} `).join('vidops ');
+}
+
+function actorOf(run: Run): Actor {
+  const as = stringFlag(run.flags, 'as')?.trim();
+  const asName = stringFlag(run.flags, 'as-name')?.trim();
+  if (as === undefined) {
+    if (asName !== undefined) throw new UsageError('--as-name goes with --as <Slack user ID>.', run.command);
+    const id = `cli:${osUser(run.env)}`;
+    return { id, name: id };
+  }
+  if (!SLACK_USER.test(as)) {
+    throw new UsageError(`--as takes a Slack user ID (U… or W…), not "${as}".`, run.command);
+  }
+  return { id: as, name: asName === undefined || asName === '' ? as : asName };
+}
+
+function osUser(env: Env): string {
+  try {
+    return userInfo().username;
+  } catch {
+    // No passwd entry (some containers): the shell's idea of the user is the next best witness.
+    return env.USER ?? env.USERNAME ?? 'unknown';
+  }
+}
+
+function reasonOf(run: Run): string | null {
+  const reason = stringFlag(run.flags, 'reason')?.trim();
+  return reason === undefined || reason === '' ? null : reason;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands needing no configuration
+
+function explain(run: Run): number {
+  const raw = run.words.join(' ');
+  const explanation = explainCode(raw);
+  if (explanation === null) {
+    const code = normalizeErrorCode(raw);
+    throw new Refusal(
+      code === null
+        ? `"${raw}" is not a player error code; it is a number like 9910.`
+        : `Player error ${code} is not one the service documents; escalate it with the time, the file and the viewer.`,
+    );
+  }
+  for (const line of explainLines(explanation)) run.out(line);
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands on the store alone
+
+async function storeCommand(run: Run, ctx: StoreContext, checked: Checked): Promise<number> {
+  switch (run.command.id) {
+    case 'requests':
+      return listRequests(run, ctx, checked.actor);
+    case 'audit verify':
+      return auditVerify(run, ctx);
+    case 'audit export':
+      return auditExport(run, ctx, checked);
+    case 'audit tail':
+      return auditTail(run, ctx, checked.lines);
+    default:
+      throw new Error(`no store handler for ${run.command.id}`);
+  }
+}
+
+async function listRequests(run: Run, ctx: StoreContext, actor: Actor): Promise<number> {
+  const now = run.clock();
+  if (run.flags.all === true) {
+    const all = await ctx.store.listRequests({ limit: REQUESTS_LIMIT });
+    if (all.length === 0) run.out('There are no requests.');
+    else run.out(`The latest ${all.length} request${all.length === 1 ? '' : 's'} of everyone, newest first:`);
+    for (const request of all) run.out(`  ${requestLine(request, now)}`);
+    return 0;
+  }
+  const mine = await ctx.store.listRequests({ requesterId: actor.id, limit: REQUESTS_LIMIT });
+  const open = mine.filter((r) => !TERMINAL_STATES.includes(r.state));
+  const finished = mine.filter((r) => TERMINAL_STATES.includes(r.state)).slice(0, RECENT_FINISHED);
+  const shown = [...open, ...finished];
+  run.out(shown.length === 0 ? `${actor.id} has no requests.` : `Requests of ${actor.id}, open first:`);
+  for (const request of shown) run.out(`  ${requestLine(request, now)}`);
+  if (ctx.policy !== null) {
+    const policy = ctx.policy;
+    const pending = await ctx.store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
+    const awaiting = pending.filter(
+      (r) => !isPastExpiry(r, now) && mayApprove(policy, r, { id: actor.id, groups: [] }).ok,
+    );
+    if (awaiting.length > 0) {
+      run.out(`Awaiting approval by ${actor.id}:`);
+      for (const request of awaiting) run.out(`  ${requestLine(request, now)}`);
+    }
+  }
+  return 0;
+}
+
+async function auditVerify(run: Run, ctx: StoreContext): Promise<number> {
+  const result = await verifyChain(ctx.store.iterateAudit(), createHasher(ctx.config.auditHmacKey));
+  if (result.ok) {
+    const head =
+      result.head === null ? 'no events yet' : `head #${result.head.seq} ${shortHash(result.head.hash)}…`;
+    run.out(`chain intact: ${result.count} event${result.count === 1 ? '' : 's'}, ${head}`);
+    return 0;
+  }
+  run.err(`chain broken at event #${result.brokenAt}: ${result.reason}.`);
+  run.err(`${result.count} event${result.count === 1 ? '' : 's'} before it verified.`);
+  if (result.count === 0 && result.reason.includes('altered')) {
+    run.err(
+      `If no event was edited, check AUDIT_HMAC_KEY: it must be the deployment's key (it is ${ctx.config.auditHmacKey === undefined ? 'not set' : 'set'} here).`,
+    );
+  }
+  return 1;
+}
+
+/** A time bound of `--since`/`--until`: a date alone covers that whole day. */
+function timeBound(run: Run, flag: 'since' | 'until'): TimeBound | null {
+  const raw = stringFlag(run.flags, flag)?.trim();
+  if (raw === undefined) return null;
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(raw);
+  const ms = Date.parse(dateOnly ? `${raw}T00:00:00Z` : raw);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(ms)) {
+    throw new UsageError(
+      `--${flag} takes an ISO-8601 time such as 2024-10-17 or 2024-10-17T06:00:00Z, not "${raw}".`,
+      run.command,
+    );
+  }
+  if (flag === 'until' && dateOnly) return { ms: ms + 86_400_000, inclusive: false };
+  return { ms, inclusive: true };
+}
+
+/** Where the export goes: a buffered file (created private: it holds full numbers) or stdout. */
+async function exportSink(run: Run, path: string | undefined) {
+  if (path === undefined) {
+    return { write: async (chunk: string) => void run.io.stdout.write(chunk), close: async () => undefined };
+  }
+  const handle = await open(resolve(run.io.cwd, path), 'w', 0o600);
+  return {
+    write: async (chunk: string) => {
+      await handle.write(chunk);
+    },
+    close: () => handle.close(),
+  };
+}
+
+async function auditExport(run: Run, ctx: StoreContext, checked: Checked): Promise<number> {
+  const { format, since, until } = checked;
+  const inRange = (event: AuditEvent): boolean => {
+    const at = Date.parse(event.at);
+    if (since !== null && at < since.ms) return false;
+    if (until !== null && (until.inclusive ? at > until.ms : at >= until.ms)) return false;
+    return true;
+  };
+  const outPath = stringFlag(run.flags, 'out');
+  const sink = await exportSink(run, outPath);
+  let count = 0;
+  try {
+    let buffer = format === 'csv' ? auditCsvHeader() : '';
+    for await (const event of ctx.store.iterateAudit()) {
+      if (!inRange(event)) continue;
+      buffer += format === 'csv' ? auditCsvLine(event) : auditJsonLine(event);
+      count += 1;
+      if (buffer.length >= EXPORT_FLUSH_BYTES) {
+        await sink.write(buffer);
+        buffer = '';
+      }
+    }
+    if (buffer !== '') await sink.write(buffer);
+  } finally {
+    await sink.close();
+  }
+  if (outPath !== undefined) {
+    run.out(
+      `exported ${count} event${count === 1 ? '' : 's'} to ${outPath} (${format}; full mobile numbers).`,
+    );
+  }
+  return 0;
+}
+
+async function auditTail(run: Run, ctx: StoreContext, n: number): Promise<number> {
+  const events = await ctx.store.listAudit({ last: n });
+  if (events.length === 0) run.out('The audit log is empty.');
+  for (const event of events) run.out(auditTailLine(event));
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands on the services
+
+async function fullCommand(
+  run: Run,
+  ctx: FullContext,
+  parsed: { command: Command; warnings: string[] } | null,
+  actor: Actor,
+): Promise<number> {
+  for (const warning of parsed?.warnings ?? []) run.err(`note: ${warning}`);
+  const id = run.command.id;
+  switch (id) {
+    case 'whitelist':
+    case 'whitelist show': {
+      const ips = await ctx.client.whitelist.get();
+      if (run.flags.json === true) run.out(compactJson(ips));
+      else for (const line of whitelistLines(ips)) run.out(line);
+      return 0;
+    }
+    case 'protect':
+    case 'protect show': {
+      const config = await ctx.client.protection.get();
+      if (run.flags.json === true) run.out(compactJson(config.raw));
+      else for (const line of protectionLines(config)) run.out(line);
+      return 0;
+    }
+    case 'approve':
+    case 'reject':
+    case 'cancel':
+      return decide(run, ctx, actor);
+    default:
+      return change(run, ctx, requireParsed(parsed), actor);
+  }
+}
+
+function requireParsed(parsed: { command: Command } | null): Command {
+  if (parsed === null) throw new Error('the grammar did not read the words of a change command');
+  return parsed.command;
+}
+
+/** What to prepare for a change command, from the grammar's reading and the flags. */
+async function prepareInput(run: Run, command: Command): Promise<PrepareInput> {
+  const title = stringFlag(run.flags, 'title');
+  const description = stringFlag(run.flags, 'description');
+  // `--title` is required by these commands' flag rules; checked again for the type.
+  const requiredTitle = (): string => {
+    if (title === undefined) throw new UsageError('Give --title.', run.command);
+    return title;
+  };
+  switch (command.kind) {
+    case 'unblock':
+      return { kind: 'viewer.unblock', mobileNumber: command.mobile.national };
+    case 'retry':
+      return { kind: 'file.retry', fileId: command.fileId };
+    case 'whitelist.add':
+    case 'whitelist.remove':
+      return { kind: command.kind, ips: command.ips };
+    case 'protect.set':
+      return { kind: 'protect.set', changes: command.changes };
+    case 'folder.create':
+      return { kind: 'folder.create', title: requiredTitle(), description };
+    case 'folder.edit':
+      return { kind: 'folder.edit', bucketId: command.bucketId, title: requiredTitle(), description };
+    case 'folder.delete':
+      return { kind: 'folder.delete', bucketId: command.bucketId };
+    case 'file.edit': {
+      const coverPath = stringFlag(run.flags, 'cover');
+      const cover =
+        coverPath === undefined ? undefined : await coverFromFile(coverPath, run.io.cwd, run.readFile);
+      return { kind: 'file.edit', fileId: command.fileId, title: requiredTitle(), description, cover };
+    }
+    case 'file.delete':
+      return { kind: 'file.delete', fileId: command.fileId };
+    case 'playlist.edit': {
+      const files = stringFlag(run.flags, 'files');
+      return { kind: 'playlist.edit', playlistId: command.playlistId, title, files: playlistFiles(files) };
+    }
+    case 'playlist.delete':
+      return { kind: 'playlist.delete', playlistId: command.playlistId };
+    default:
+      throw new Error(`no change for ${command.kind}`);
+  }
+}
+
+/** `--files id[:title],…`; an empty value empties the playlist. */
+function playlistFiles(raw: string | undefined): { _id: string; title?: string }[] | undefined {
+  if (raw === undefined) return undefined;
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const colon = entry.indexOf(':');
+      if (colon === -1) return { _id: entry };
+      const title = entry.slice(colon + 1).trim();
+      return title === ''
+        ? { _id: entry.slice(0, colon).trim() }
+        : { _id: entry.slice(0, colon).trim(), title };
+    });
+}
+
+/** What a delete acts on, for the typed confirmation; null for other commands. */
+function deleteTarget(command: Command): {
+  operation: 'folder.delete' | 'file.delete' | 'playlist.delete';
+  what: string;
+  id: string;
+  params: Record<string, string>;
+} | null {
+  switch (command.kind) {
+    case 'folder.delete':
+      return {
+        operation: command.kind,
+        what: 'folder',
+        id: command.bucketId,
+        params: { bucketId: command.bucketId },
+      };
+    case 'file.delete':
+      return {
+        operation: command.kind,
+        what: 'file',
+        id: command.fileId,
+        params: { fileId: command.fileId },
+      };
+    case 'playlist.delete':
+      return {
+        operation: command.kind,
+        what: 'playlist',
+        id: command.playlistId,
+        params: { playlistId: command.playlistId },
+      };
+    default:
+      return null;
+  }
+}
+
+/**
+ * The typed confirmation, checked before anything is read or sent: `--confirm` must repeat what
+ * the policy asks for (the ID); given where the policy asks nothing, it must still match the ID.
+ */
+function checkConfirmation(run: Run, ctx: FullContext, command: Command): void {
+  const target = deleteTarget(command);
+  if (target === null) return;
+  const expected = ctx.ops.confirmationFor({ operation: target.operation, params: target.params });
+  const given = stringFlag(run.flags, 'confirm')?.trim();
+  if (expected === null && given === undefined) return;
+  const wanted = expected ?? target.id;
+  if (given === undefined) {
+    throw new Refusal(
+      `Deleting ${target.what} ${target.id} cannot be undone: repeat its ID with --confirm ${wanted}. Nothing was sent.`,
+    );
+  }
+  if (given !== wanted) {
+    throw new Refusal(
+      `--confirm "${given}" does not match ${target.what} ID ${wanted}; nothing was deleted or sent. Repeat the ID exactly.`,
+    );
+  }
+}
+
+async function change(run: Run, ctx: FullContext, command: Command, actor: Actor): Promise<number> {
+  checkConfirmation(run, ctx, command);
+  const prepared = await ctx.ops.prepare(actor, await prepareInput(run, command));
+  for (const warning of prepared.warnings) run.err(`note: ${maskMobilesInText(warning)}`);
+  const result = await ctx.ops.submit(actor, prepared, { reason: reasonOf(run) });
+  return reportSubmit(run, prepared, result);
+}
+
+function reportSubmit(run: Run, prepared: Prepared, result: SubmitResult): number {
+  const title = OPERATION_SPECS[prepared.operation].title;
+  switch (result.kind) {
+    case 'denied':
+      throw new Refusal(`${title} refused: ${result.reason}`);
+    case 'pending': {
+      run.out(`${title}: ${maskMobilesInText(result.request.target)}`);
+      for (const line of previewLines(result.request.preview)) run.out(line);
+      for (const line of pendingLines(result.request, result.why)) run.out(line);
+      return 0;
+    }
+    case 'executed':
+      return reportExecuted(run, result.request, `${title}: ${maskMobilesInText(result.request.target)}`);
+  }
+}
+
+/** A request that ran: the upstream answer on stdout, or why it failed on stderr. */
+function reportExecuted(run: Run, request: OperationRequest, heading: string): number {
+  if (request.state === 'succeeded') {
+    run.out(`${heading}: done (request ${request.id}).`);
+    run.out(resultText(request));
+    return 0;
+  }
+  if (request.state === 'failed') {
+    const status = request.error?.status === undefined ? '' : ` (HTTP ${request.error.status})`;
+    throw new Refusal(
+      `${heading}: failed${status} (request ${request.id}): ${request.error?.message ?? 'no detail recorded'}`,
+    );
+  }
+  throw new Refusal(
+    `${heading}: request ${request.id} is ${request.state}; look at it with \`vidops requests\`.`,
+  );
+}
+
+/** The upstream answer as compact JSON; the viewer's number masked like everywhere else outside the store. */
+function resultText(request: OperationRequest): string {
+  const json = compactJson(request.result);
+  return request.operation === 'viewer.unblock' ? maskMobilesInText(json) : json;
+}
+
+async function decide(run: Run, ctx: FullContext, actor: Actor): Promise<number> {
+  const raw = run.words[0] ?? '';
+  const id = normalizeRequestId(raw);
+  if (id === null) throw new Refusal(`"${raw}" is not a request ID; they look like R-7K2M9QXA.`);
+  let result: DecisionResult;
+  if (run.command.id === 'approve') {
+    await checkRunnableHere(run, ctx, id);
+    result = await ctx.ops.approve(id, actor);
+  } else if (run.command.id === 'reject') {
+    result = await ctx.ops.reject(id, actor, reasonOf(run) ?? '');
+  } else {
+    result = await ctx.ops.cancel(id, actor, reasonOf(run));
+  }
+  switch (result.kind) {
+    case 'refused':
+      throw new Refusal(result.reason);
+    case 'pending': {
+      const r = result.request;
+      const left = r.quorum - r.approvals.length;
+      run.out(
+        `Approved ${r.id} (${r.approvals.length} of ${r.quorum}); it waits for ${left} more lead approval${left === 1 ? '' : 's'}.`,
+      );
+      return 0;
+    }
+    case 'executed': {
+      const r = result.request;
+      return reportExecuted(
+        run,
+        r,
+        `Approved ${r.id}, ${OPERATION_SPECS[r.operation].title}: ${maskMobilesInText(r.target)}`,
+      );
+    }
+    case 'rejected':
+      run.out(`Rejected ${result.request.id}: ${result.request.decisionNote ?? ''}`);
+      return 0;
+    case 'cancelled':
+      run.out(`Cancelled ${result.request.id}.`);
+      return 0;
+  }
+}
+
+/**
+ * A file edit with a cover runs only where its image can be read: refused before approving, so
+ * an approval from the wrong machine does not turn into a failed request.
+ */
+async function checkRunnableHere(run: Run, ctx: FullContext, id: string): Promise<void> {
+  const request = await ctx.ops.getRequest(id);
+  if (request?.operation !== 'file.edit' || request.state !== 'pending') return;
+  const cover = request.params.cover;
+  if (cover === undefined || cover === null || typeof cover !== 'object' || Array.isArray(cover)) return;
+  const { slackFileId, filename, contentType, url } = cover;
+  if (
+    typeof slackFileId !== 'string' ||
+    typeof filename !== 'string' ||
+    typeof contentType !== 'string' ||
+    typeof url !== 'string'
+  ) {
+    return;
+  }
+  const fetchCover = createCoverFetcher(run.readFile);
+  try {
+    await fetchCover({ slackFileId, filename, contentType, url });
+  } catch (error) {
+    if (error instanceof InputError) throw new Refusal(`${id} was not approved: ${error.message}`);
+    throw error;
+  }
+}

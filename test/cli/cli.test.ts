@@ -1,0 +1,604 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { type CliIo, runCli } from '../../src/cli/run.js';
+import { createHasher, verifyChain } from '../../src/core/audit-chain.js';
+import type { AuditEvent } from '../../src/core/model.js';
+import { DEMO, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { openStore } from '../../src/store/index.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const LEAD = 'ULEAD0001';
+const AGENT = 'UAGENT001';
+const REQUEST_ID = /R-[0-9A-HJKMNP-TV-Z]{8}/;
+
+let sandbox: Sandbox;
+let dir: string;
+let now: Date;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, conversionDelayMs: 50 });
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+beforeEach(async () => {
+  sandbox.reset();
+  dir = await mkdtemp(join(tmpdir(), 'vidops-cli-'));
+  now = new Date('2024-10-17T06:00:00.000Z');
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function dbPath(): string {
+  return join(dir, 'x.db');
+}
+
+function baseEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    DATABASE_URL: `sqlite:${dbPath()}`,
+    VIDEO_API_URL: sandbox.url,
+    VIDEO_API_KEY: DEMO.apiKey,
+    VIDEO_SECRET_KEY: DEMO.secretKey,
+    LEADS: LEAD,
+    ...overrides,
+  };
+}
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process in the temp directory, at the test's clock. */
+async function vidops(args: string[], env = baseEnv(), extra: Partial<CliIo> = {}): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    env,
+    cwd: dir,
+    clock: () => now,
+    ...extra,
+  };
+  const code = await runCli(args, io);
+  return { code, stdout, stderr };
+}
+
+async function auditEvents(): Promise<AuditEvent[]> {
+  const store = await openStore(`sqlite:${dbPath()}`, { hash: createHasher() });
+  try {
+    return await store.listAudit();
+  } finally {
+    await store.close();
+  }
+}
+
+function sent(method: string, path: string) {
+  return sandbox.requests().filter((r) => r.method === method && r.path === path);
+}
+
+function requestIdIn(text: string): string {
+  const match = REQUEST_ID.exec(text);
+  if (match === null) throw new Error(`no request ID in: ${text}`);
+  return match[0];
+}
+
+describe('changes that run at once', () => {
+  test('agent unblocks a viewer by a Persian-digit number', async () => {
+    const result = await vidops(['unblock', '۰۹۱۲', '۳۴۵', '۶۷۸۹']);
+
+    expect(result.code).toBe(0);
+    expect(sent('POST', '/v1/analysis/user/video/anomaly').map((r) => r.body)).toEqual([
+      { mobileNumber: '09123456789' },
+    ]);
+    expect(result.stdout).toContain('Unblock viewer: viewer 0912***6789: done');
+    expect(result.stdout).not.toContain('09123456789');
+    const events = await auditEvents();
+    expect(events.map((e) => e.type)).toEqual(['requested', 'executing', 'succeeded']);
+    expect(events.map((e) => e.target)).toEqual(Array(3).fill('viewer 09123456789'));
+    const actor = events[0]?.actor;
+    expect(actor?.id).toMatch(/^cli:.+/);
+    expect(actor?.name).toBe(actor?.id);
+  });
+
+  test('an invalid number is refused with exit 1 and nothing is sent', async () => {
+    const result = await vidops(['unblock', '0912', '345']);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Nobody was unblocked');
+    expect(sandbox.requests()).toEqual([]);
+    expect(existsSync(dbPath())).toBe(false);
+  });
+
+  test('agent retries a failed conversion as a Slack user named with --as', async () => {
+    const fileId = DEMO.failedFileIds[0];
+    const result = await vidops(['retry', fileId, '--as', AGENT, '--as-name', 'Sara']);
+
+    expect(result.code).toBe(0);
+    expect(sent('POST', '/v1/storage/bucket/file/queue/retry').map((r) => r.body)).toEqual([{ fileId }]);
+    const events = await auditEvents();
+    expect(events[0]?.actor).toEqual({ id: AGENT, name: 'Sara' });
+    expect(JSON.parse(result.stdout.split('\n')[1] ?? '')).toEqual(expect.any(Object));
+  });
+});
+
+test('the retry method learned on a 405 is kept in the store for the bot and later runs', async () => {
+  sandbox.setFaults([{ path: '/v1/storage/bucket/file/queue/retry', method: 'POST', status: 405 }]);
+  const first = await vidops(['retry', DEMO.failedFileIds[0]]);
+  const second = await vidops(['retry', DEMO.failedFileIds[1]]);
+
+  expect([first.code, second.code]).toEqual([0, 0]);
+  expect(
+    sandbox
+      .requests()
+      .filter((r) => r.path.endsWith('/queue/retry'))
+      .map((r) => r.method),
+  ).toEqual(['POST', 'PATCH', 'PATCH']);
+  const store = await openStore(`sqlite:${dbPath()}`, { hash: createHasher() });
+  try {
+    expect(await store.getSetting('client.retryConversionMethod')).toBe('PATCH');
+  } finally {
+    await store.close();
+  }
+});
+
+describe('refusals and failures', () => {
+  test('a CLI user outside AGENTS is refused and the refusal is audited', async () => {
+    const result = await vidops(
+      ['unblock', '09121234567'],
+      baseEnv({ AGENTS: AGENT, LEADS: `${LEAD},ULEAD0002` }),
+    );
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Unblock viewer refused: You are not one of the agents');
+    expect(sent('POST', '/v1/analysis/user/video/anomaly')).toEqual([]);
+    expect((await auditEvents()).map((e) => e.type)).toEqual(['denied']);
+  });
+
+  test('a conversion retry the service fails exits 1 and the failure is recorded', async () => {
+    sandbox.setFaults([{ path: '/v1/storage/bucket/file/queue/retry', status: 500 }]);
+    const result = await vidops(['retry', DEMO.failedFileIds[1]]);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Retry conversion: file \w+: failed \(HTTP 500\) \(request R-/);
+    expect((await auditEvents()).map((e) => e.type)).toEqual(['requested', 'executing', 'failed']);
+  });
+
+  test('a file that does not exist is refused before any change is asked for', async () => {
+    const result = await vidops(['retry', '6710b00000000000000002ff']);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('File 6710b00000000000000002ff does not exist.');
+    expect(await auditEvents()).toEqual([]);
+  });
+
+  test('a policy nobody could ever satisfy stops the CLI with exit 2', async () => {
+    await writeFile(join(dir, 'policy.yml'), 'folder.delete: { quorum: 2 }\n');
+    const result = await vidops(['whitelist'], baseEnv({ POLICY_FILE: 'policy.yml' }));
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('folder.delete needs approval from 2 distinct approvers');
+    expect(sandbox.requests()).toEqual([]);
+  });
+});
+
+describe('typed confirmation and approval', () => {
+  const bucketId = DEMO.folders.marketing;
+
+  test.each([
+    ['without --confirm', [] as string[], 'repeat its ID with --confirm'],
+    ['with a wrong --confirm', ['--confirm', DEMO.folders.lectures], 'does not match'],
+  ])('folder delete %s exits 1 and sends nothing', async (_name, flags, message) => {
+    const result = await vidops(['folder', 'delete', bucketId, ...flags]);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(message);
+    expect(sandbox.requests()).toEqual([]);
+    expect((await auditEvents()).length).toBe(0);
+  });
+
+  test('lead approves a folder delete requested by an agent; the requester cannot', async () => {
+    const asked = await vidops([
+      'folder',
+      'delete',
+      bucketId,
+      '--confirm',
+      bucketId,
+      '--as',
+      AGENT,
+      '--reason',
+      'customer left',
+    ]);
+    expect(asked.code).toBe(0);
+    const id = requestIdIn(asked.stdout);
+    expect(asked.stdout).toContain(`request ${id} is waiting for 1 lead approval`);
+    expect(asked.stdout).toContain(`vidops approve ${id} --as U…`);
+    expect(asked.stdout).toContain(`deletes folder ${bucketId} ("Marketing clips")`);
+    expect(sent('DELETE', '/v1/storage/bucket')).toEqual([]);
+
+    const own = await vidops(['approve', id, '--as', AGENT]);
+    expect(own.code).toBe(1);
+    expect(own.stderr).toContain('someone else has to approve it');
+    expect(sent('DELETE', '/v1/storage/bucket')).toEqual([]);
+
+    const lead = await vidops(['approve', id.toLowerCase(), '--as', LEAD, '--as-name', 'Lee']);
+    expect(lead.code).toBe(0);
+    expect(lead.stdout).toContain(`Approved ${id}, Delete folder: folder ${bucketId}: done`);
+    expect(sent('DELETE', '/v1/storage/bucket').map((r) => r.body)).toEqual([{ bucketId }]);
+
+    const again = await vidops(['approve', id, '--as', LEAD]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already approved by Lee');
+    expect(sent('DELETE', '/v1/storage/bucket')).toHaveLength(1);
+
+    const types = (await auditEvents()).map((e) => e.type);
+    expect(types).toEqual(['requested', 'denied', 'approved', 'executing', 'succeeded']);
+  });
+
+  test('whitelist add shows the list before and after, and runs once approved', async () => {
+    const asked = await vidops(['whitelist', 'add', '203.0.113.10', '2001:db8::10', '--as', AGENT]);
+
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toContain('before: (empty)');
+    expect(asked.stdout).toContain('after:  203.0.113.10, 2001:db8::10');
+    expect(sent('POST', '/v1/storage/dns/whitelist')).toEqual([]);
+
+    const approved = await vidops(['approve', requestIdIn(asked.stdout), '--as', LEAD]);
+    expect(approved.code).toBe(0);
+    expect(sandbox.state().whitelist).toEqual(['203.0.113.10', '2001:db8::10']);
+
+    const shown = await vidops(['whitelist', '--json']);
+    expect(JSON.parse(shown.stdout)).toEqual(['203.0.113.10', '2001:db8::10']);
+  });
+
+  test('protect set opacity=0.4 sends only the opacity once approved', async () => {
+    const asked = await vidops(['protect', 'set', 'opacity=0.4', '--as', AGENT]);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toMatch(/opacity: [\d.]+ → 0\.4/);
+
+    const approved = await vidops(['approve', requestIdIn(asked.stdout), '--as', LEAD]);
+
+    expect(approved.code).toBe(0);
+    expect(sent('POST', '/v1/storage/protect/config').map((r) => r.body)).toEqual([{ opacity: 0.4 }]);
+    expect(sandbox.state().config.opacity).toBe(0.4);
+  });
+
+  test('lead rejects with a reason; the agent cancels their own request', async () => {
+    const first = await vidops(['folder', 'create', '--title', 'Archive', '--as', AGENT]);
+    const second = await vidops(['folder', 'create', '--title', 'Old', '--as', AGENT]);
+    const [a, b] = [requestIdIn(first.stdout), requestIdIn(second.stdout)];
+
+    const rejected = await vidops(['reject', a, '--as', LEAD, '--reason', 'not needed']);
+    expect(rejected).toMatchObject({ code: 0, stdout: `Rejected ${a}: not needed\n` });
+
+    const notTheirs = await vidops(['cancel', b]);
+    expect(notTheirs.code).toBe(1);
+    expect(notTheirs.stderr).toContain(`Only ${AGENT}, who asked for it, can cancel`);
+
+    const cancelled = await vidops(['cancel', b, '--as', AGENT]);
+    expect(cancelled).toMatchObject({ code: 0, stdout: `Cancelled ${b}.\n` });
+    expect(sent('POST', '/v1/storage/bucket')).toEqual([]);
+  });
+
+  test('requests lists my requests and, for a lead, those awaiting them', async () => {
+    const asked = await vidops([
+      'playlist',
+      'edit',
+      DEMO.playlists.gettingStarted,
+      '--title',
+      'Start',
+      '--as',
+      AGENT,
+    ]);
+    const id = requestIdIn(asked.stdout);
+
+    const mine = await vidops(['requests', '--as', AGENT], { DATABASE_URL: `sqlite:${dbPath()}` });
+    expect(mine.code).toBe(0);
+    expect(mine.stdout).toContain(`Requests of ${AGENT}`);
+    expect(mine.stdout).toContain(`${id}  Edit playlist: playlist ${DEMO.playlists.gettingStarted}`);
+    expect(mine.stdout).not.toContain('Awaiting approval');
+
+    const lead = await vidops(['requests', '--as', LEAD], {
+      DATABASE_URL: `sqlite:${dbPath()}`,
+      LEADS: LEAD,
+    });
+    expect(lead.stdout).toContain(`${LEAD} has no requests.`);
+    expect(lead.stdout).toContain(`Awaiting approval by ${LEAD}:\n  ${id}`);
+
+    const all = await vidops(['requests', '--all'], { DATABASE_URL: `sqlite:${dbPath()}` });
+    expect(all.stdout).toContain(id);
+  });
+
+  test('file edit with a cover uploads the exact image after approval', async () => {
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.alloc(32, 7),
+    ]);
+    await writeFile(join(dir, 'cover.png'), png);
+    const fileId = DEMO.files.lecture1;
+    const asked = await vidops([
+      'file',
+      'edit',
+      fileId,
+      '--title',
+      'Lecture 1',
+      '--cover',
+      'cover.png',
+      '--as',
+      AGENT,
+    ]);
+    expect(asked.code).toBe(0);
+
+    const approved = await vidops(['approve', requestIdIn(asked.stdout), '--as', LEAD]);
+
+    expect(approved.code).toBe(0);
+    const edits = sent('POST', `/v1/storage/bucket/file/${fileId}`);
+    expect(edits.map((r) => r.body)).toEqual([
+      {
+        fields: { fileId, title: 'Lecture 1' },
+        files: [{ field: 'file', filename: 'cover.png', size: png.length, contentType: 'image/png' }],
+      },
+    ]);
+  });
+
+  test('a cover changed after the request is refused before approving', async () => {
+    const path = join(dir, 'cover.png');
+    await writeFile(path, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1]));
+    const asked = await vidops([
+      'file',
+      'edit',
+      DEMO.files.lecture2,
+      '--title',
+      'L2',
+      '--cover',
+      path,
+      '--as',
+      AGENT,
+    ]);
+    await writeFile(path, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 2]));
+
+    const approved = await vidops(['approve', requestIdIn(asked.stdout), '--as', LEAD]);
+
+    expect(approved.code).toBe(1);
+    expect(approved.stderr).toContain('changed after the request was made');
+    expect(sent('POST', `/v1/storage/bucket/file/${DEMO.files.lecture2}`)).toEqual([]);
+  });
+});
+
+describe('audit', () => {
+  async function someHistory(): Promise<void> {
+    now = new Date('2024-10-17T06:00:00.000Z');
+    await vidops(['unblock', '09121234567']);
+    now = new Date('2024-10-18T09:30:00.000Z');
+    await vidops(['unblock', '09351234567', '--as', AGENT]);
+  }
+
+  test('verify reports an intact chain, then names the row edited behind its back', async () => {
+    await someHistory();
+    const ok = await vidops(['audit', 'verify'], { DATABASE_URL: `sqlite:${dbPath()}` });
+    const events = await auditEvents();
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe(`chain intact: 6 events, head #6 ${events[5]?.hash.slice(0, 12)}…\n`);
+
+    const db = new Database(dbPath());
+    db.prepare(
+      `UPDATE audit_events SET event = json_set(event, '$.target', 'viewer 09990000000') WHERE seq = 5`,
+    ).run();
+    db.close();
+
+    const broken = await vidops(['audit', 'verify'], { DATABASE_URL: `sqlite:${dbPath()}` });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('chain broken at event #5: event #5 was altered');
+    expect(broken.stderr).toContain('4 events before it verified');
+  });
+
+  test('verify with the wrong AUDIT_HMAC_KEY fails at the first event and says why', async () => {
+    await someHistory();
+    const result = await vidops(['audit', 'verify'], {
+      DATABASE_URL: `sqlite:${dbPath()}`,
+      AUDIT_HMAC_KEY: 'k',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('event #1 was altered');
+    expect(result.stderr).toContain('check AUDIT_HMAC_KEY');
+  });
+
+  test('export jsonl round-trips the chain with full numbers; --since keeps later events', async () => {
+    await someHistory();
+    const all = await vidops(['audit', 'export', '--format', 'jsonl'], {
+      DATABASE_URL: `sqlite:${dbPath()}`,
+    });
+    expect(all.code).toBe(0);
+    const exported = all.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as AuditEvent);
+    expect(exported).toEqual(await auditEvents());
+    expect(await verifyChain(exported, createHasher())).toMatchObject({ ok: true, count: 6 });
+    expect(all.stdout).toContain('viewer 09121234567');
+
+    const later = await vidops(['audit', 'export', '--format', 'jsonl', '--since', '2024-10-18'], {
+      DATABASE_URL: `sqlite:${dbPath()}`,
+    });
+    const seqs = later.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as AuditEvent).seq);
+    expect(seqs).toEqual([4, 5, 6]);
+  });
+
+  test('export csv to a file has a header row and quotes fields so they parse back', async () => {
+    await someHistory();
+    await vidops(['folder', 'create', '--title', 'Say "hi", then\nleave', '--as', AGENT]);
+    const result = await vidops(
+      ['audit', 'export', '--format', 'csv', '--until', '2024-10-18T09:30:00Z', '--out', 'audit.csv'],
+      { DATABASE_URL: `sqlite:${dbPath()}` },
+    );
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: 'exported 7 events to audit.csv (csv; full mobile numbers).\n',
+    });
+
+    const rows = parseCsv(await readFile(join(dir, 'audit.csv'), 'utf8'));
+    const [header, ...body] = rows;
+    expect(header?.slice(0, 4)).toEqual(['seq', 'id', 'at', 'type']);
+    const events = await auditEvents();
+    const back = body.map((cells) => Object.fromEntries((header ?? []).map((h, i) => [h, cells[i] ?? ''])));
+    expect(back.map((r) => Number(r.seq))).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    for (const [i, row] of back.entries()) {
+      const event = events[i];
+      expect(row).toMatchObject({
+        id: event?.id,
+        at: event?.at,
+        type: event?.type,
+        actor_id: event?.actor.id,
+        target: event?.target,
+        hash: event?.hash,
+        prev_hash: event?.prevHash,
+      });
+      expect(JSON.parse(row.params ?? '')).toEqual(event?.params);
+    }
+    expect(back[6]?.target).toBe('new folder "Say "hi", then\nleave"');
+  });
+
+  test('tail shows the last events with numbers masked', async () => {
+    await someHistory();
+    const result = await vidops(['audit', 'tail', '-n', '2'], { DATABASE_URL: `sqlite:${dbPath()}` });
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^#5 {2}2024-10-18T09:30:00.000Z {2}executing {2}viewer.unblock {2}viewer 0935\*\*\*4567 {2}by UAGENT001/,
+    );
+    expect(result.stdout).not.toContain('09351234567');
+  });
+
+  test('audit commands refuse a database that does not exist instead of creating it', async () => {
+    const result = await vidops(['audit', 'verify'], { DATABASE_URL: 'sqlite:nowhere/x.db' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`There is no vidops database at ${join(dir, 'nowhere/x.db')}`);
+    expect(existsSync(join(dir, 'nowhere'))).toBe(false);
+  });
+});
+
+describe('usage, configuration and help', () => {
+  test.each([
+    ['no command', []],
+    ['an unknown command', ['unblok', '09121234567']],
+    ['unblock without a number', ['unblock']],
+    ['retry with two IDs', ['retry', 'a', 'b']],
+    ['an unknown flag', ['whitelist', '--bogus']],
+    ['a flag the command does not take', ['whitelist', 'add', '203.0.113.1', '--confirm', 'x']],
+    ['folder with no action', ['folder']],
+    ['audit with an unknown action', ['audit', 'purge']],
+    ['export without --format', ['audit', 'export']],
+    ['export as xml', ['audit', 'export', '--format', 'xml']],
+    ['export since a non-date', ['audit', 'export', '--format', 'csv', '--since', 'yesterday']],
+    ['tail of zero events', ['audit', 'tail', '-n', '0']],
+    ['approve without --as', ['approve', 'R-7K2M9QXA']],
+    ['reject without a reason', ['reject', 'R-7K2M9QXA', '--as', LEAD]],
+    ['--as that is not a Slack user', ['requests', '--as', 'bob']],
+    ['--as-name without --as', ['requests', '--as-name', 'Bob']],
+    ['playlist edit with nothing to change', ['playlist', 'edit', DEMO.playlists.gettingStarted]],
+  ])('%s exits 2 with the usage on stderr', async (_name, args) => {
+    const result = await vidops(args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^vidops: .+\n(Usage: vidops|Run `vidops help`)/);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  test('missing configuration exits 2 listing the variables', async () => {
+    const result = await vidops(['whitelist'], { DATABASE_URL: `sqlite:${dbPath()}` });
+    expect(result.code).toBe(2);
+    for (const name of ['VIDEO_API_URL', 'VIDEO_API_KEY', 'VIDEO_SECRET_KEY', 'LEADS']) {
+      expect(result.stderr).toContain(`${name} is required`);
+    }
+  });
+
+  test('.env in the working directory fills what the environment leaves out', async () => {
+    await writeFile(
+      join(dir, '.env'),
+      `VIDEO_API_URL=${sandbox.url}\nVIDEO_API_KEY=${DEMO.apiKey}\nVIDEO_SECRET_KEY=wrong\nLEADS=${LEAD}\n`,
+    );
+    const result = await vidops(['whitelist'], {
+      DATABASE_URL: 'sqlite:x.db',
+      VIDEO_SECRET_KEY: DEMO.secretKey,
+    });
+    expect(result).toMatchObject({ code: 0, stdout: 'The whitelist is empty.\n' });
+    expect(existsSync(dbPath())).toBe(true);
+  });
+
+  test('explain needs no configuration', async () => {
+    const result = await vidops(['explain', '۹۹۱۰'], {});
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Player error 9910: The viewer was blocked');
+    expect(result.stdout).toContain('vidops unblock <mobile>');
+    expect((await vidops(['explain', 'oops'], {})).code).toBe(1);
+  });
+
+  test('--help on a command explains it, and help lists the commands', async () => {
+    const folder = await vidops(['folder', 'delete', '--help'], {});
+    expect(folder).toMatchObject({ code: 0, stderr: '' });
+    expect(folder.stdout).toContain('Usage: vidops folder delete <bucketId> --confirm <bucketId>');
+    const help = await vidops(['help'], {});
+    expect(help.stdout).toContain('vidops audit export --format jsonl|csv');
+    expect(help.stdout).toContain('meant for compliance');
+  });
+
+  test('the installed entry point runs', async () => {
+    const built = existsSync(join(ROOT, 'dist/cli/main.js'));
+    const [command, args] = built
+      ? [process.execPath, [join(ROOT, 'bin/vidops.js'), '--help']]
+      : [join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'src/cli/main.ts'), '--help']];
+    const { stdout } = await promisify(execFile)(command, args, { cwd: dir, timeout: 20_000 });
+    expect(stdout).toContain('Usage: vidops <command>');
+  });
+});
+
+/** RFC 4180 reader, written apart from the exporter so that the test can catch its mistakes. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (c === '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c === '"') {
+      quoted = true;
+    } else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i += 1;
+    } else {
+      field += c;
+    }
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
