@@ -14,6 +14,7 @@ describe('mobile numbers are masked wherever people read them', () => {
     ['unblocked 09123456789 ok', 'unblocked 0912***6789 ok'],
     ['numbers +98 912 345 6789 and 0912-345-6789', 'numbers +9891***6789 and 0912***6789'],
     ['Persian ۰۹۱۲۳۴۵۶۷۸۹', 'Persian 0912***6789'],
+    ['قسمت ۳: ۰۹۱۲۳۴۵۶۷۸۹', 'قسمت ۳: 0912***6789'],
     ['file 671018d0403eba579a6f90e2 stays', 'file 671018d0403eba579a6f90e2 stays'],
     ['at 2026-11-21T10:00:00Z, code 9910', 'at 2026-11-21T10:00:00Z, code 9910'],
     ['seq 12345678', 'seq 12345678'],

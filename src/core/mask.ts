@@ -20,6 +20,13 @@ export function maskMobilesInText(text: string): string {
     .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
     .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x0660));
   if (ascii === text) return text.replace(PHONE_LIKE, (m) => maskMobile(m));
-  // Persian/Arabic-Indic digits: mask on the ASCII form so the whole number is caught.
-  return ascii.replace(PHONE_LIKE, (m) => maskMobile(m));
+  // Persian/Arabic-Indic digits: find numbers on the ASCII form (same length, one code unit per
+  // digit) and mask those spans only, so the rest of the text (e.g. a Persian title) is kept as is.
+  let out = '';
+  let last = 0;
+  for (const match of ascii.matchAll(PHONE_LIKE)) {
+    out += text.slice(last, match.index) + maskMobile(match[0]);
+    last = match.index + match[0].length;
+  }
+  return out + text.slice(last);
 }

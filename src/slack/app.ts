@@ -262,6 +262,8 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     // Bolt would otherwise call auth.test in this constructor and keep a failed result (and an
     // unhandled rejection) for the life of the process; `start()` runs it and fails clearly.
     deferInitialization: true,
+    // vidops keeps no per-conversation state; Bolt's default store builds an Error per request.
+    convoStore: false,
   });
 
   const publisher = createAuditPublisher({

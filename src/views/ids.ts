@@ -19,6 +19,7 @@ export const ACTIONS = {
 
 export const CALLBACKS = {
   unblock: 'unblock_modal',
+  retry: 'retry_modal',
   whitelistChange: 'whitelist_change_modal',
   protect: 'protect_modal',
   folderCreate: 'folder_create_modal',
@@ -27,10 +28,13 @@ export const CALLBACKS = {
   playlistEdit: 'playlist_edit_modal',
   deleteConfirm: 'delete_confirm_modal',
   rejectReason: 'reject_reason_modal',
+  /** Loading, progress and result views of the change modals: nothing to submit. */
+  changeStatus: 'change_status_modal',
 } as const;
 
 export const BLOCKS = {
   mobile: 'mobile',
+  fileId: 'file_id',
   ips: 'ips',
   reason: 'reason',
   confirmText: 'confirm_text',
@@ -40,7 +44,28 @@ export const BLOCKS = {
   playlistFiles: 'playlist_files',
   rejectNote: 'reject_note',
   requestActions: 'request_actions',
+  /** Prefixes: one block per protection setting group (checkboxes) and per non-boolean setting. */
+  protectGroup: 'protect_group:',
+  protectField: 'protect_field:',
 } as const;
+
+/** The `action_id` of every input element of the change modals; the block says which field it is. */
+export const INPUT_ACTION = 'value';
+
+/** Block of the Approve/Reject/Cancel buttons of one request; unique when a view lists several. */
+export function requestActionsBlock(requestId: string): string {
+  return `${BLOCKS.requestActions}:${requestId}`;
+}
+
+/** Block of one protection group's checkboxes, e.g. `protect_group:watermark`. */
+export function protectGroupBlock(group: string): string {
+  return `${BLOCKS.protectGroup}${group}`;
+}
+
+/** Block of one non-boolean protection setting, e.g. `protect_field:link.expireTime`. */
+export function protectFieldBlock(field: string): string {
+  return `${BLOCKS.protectField}${field}`;
+}
 
 export type ActionId = (typeof ACTIONS)[keyof typeof ACTIONS];
 export type CallbackId = (typeof CALLBACKS)[keyof typeof CALLBACKS];

@@ -1,0 +1,355 @@
+import { readFile } from 'node:fs/promises';
+import type pino from 'pino';
+import type { Logger } from 'pino';
+import { createVideoClient, type RetryPolicy } from './client/index.js';
+import type { MethodMemory } from './client/types.js';
+import * as changes from './commands/changes.js';
+import { type AppContext, createWorkQueue } from './commands/context.js';
+import { registerVidopsHandlers } from './commands/slash.js';
+import type { Config } from './config.js';
+import { createHasher } from './core/audit-chain.js';
+import { ConfigError } from './core/errors.js';
+import { buildPolicy, checkPolicy, type Policy } from './core/policy.js';
+import { createLogger } from './logger.js';
+import { type CoverRef, createOperations, type Notifier, type Operations } from './services/index.js';
+import { createSlackApp, type SlackAppDeps } from './slack/app.js';
+import type { AuditPublisher } from './slack/audit-publisher.js';
+import { createDirectory } from './slack/directory.js';
+import { createVidopsMetrics, type VidopsMetrics } from './slack/metrics.js';
+import { redactError } from './slack/receiver.js';
+import { openStore, type Store } from './store/index.js';
+
+/**
+ * The composition root: builds every part of vidops from the configuration and wires them
+ * together. No module keeps state of its own, so tests and benchmarks build as many as they like.
+ * @see shared/DESIGN.md, "Architecture" and "Runtime contract"; shared/STYLE.md, "createApp(deps)"
+ */
+
+export interface VidopsDeps {
+  config: Config;
+  clock?: () => Date;
+  /** The process logger; built from `config.logLevel` when absent. */
+  logger?: Logger;
+  /** Where the built logger writes (tests capture lines); stdout when absent. */
+  logDestination?: pino.DestinationStream;
+  /** Listen address of the HTTP server; all interfaces when absent. Tests use 127.0.0.1. */
+  host?: string;
+  /** Throw (instead of logging) when a message breaks Block Kit limits: tests. */
+  strictBlockKit?: boolean;
+  /** Retries of idempotent upstream calls (tests use RAPID_RETRY). */
+  clientRetryPolicy?: RetryPolicy;
+  /** Pacing of the audit-channel publisher (tests). */
+  publisher?: SlackAppDeps['publisher'];
+  /** How long `stop()` waits for Slack requests in flight. */
+  shutdownTimeoutMs?: number;
+  /** How often pending requests are expired and interrupted ones resumed (default 30 s). */
+  sweepIntervalMs?: number;
+  /** How long `stop()` keeps posting the audit backlog before it gives up (default 5 s). */
+  flushTimeoutMs?: number;
+  /** Commands worked on at once after their ack (default 16). */
+  workConcurrency?: number;
+  /** Commands waiting beyond those; past it a command is answered "busy" (default 1000). */
+  workMaxQueued?: number;
+}
+
+export interface Vidops {
+  /** Starts the HTTP server (or Socket Mode), the audit publisher and the sweeper. */
+  start(): Promise<{ port: number }>;
+  /** Stops taking work, stops the sweeper, flushes the audit backlog (bounded), closes everything. */
+  stop(): Promise<void>;
+  store: Store;
+  ops: Operations;
+  publisher: AuditPublisher;
+  metrics: VidopsMetrics;
+  context: AppContext;
+}
+
+const SWEEP_INTERVAL_MS = 30_000;
+// Commands worked on at once after their ack: plenty for a support team, and few enough that a
+// flood cannot crowd out acknowledgements (Slack's 3 s) or exhaust memory (see bench/slack.ts).
+const WORK_CONCURRENCY = 16;
+const WORK_MAX_QUEUED = 1000;
+const FLUSH_TIMEOUT_MS = 5_000;
+const DRAIN_TIMEOUT_MS = 10_000;
+const METHOD_SETTING = 'client.retryConversionMethod';
+
+/** Reads `POLICY_FILE` and builds the policy; a rule nobody could ever satisfy stops the start. */
+export async function loadPolicy(config: Config): Promise<Policy> {
+  let fileText: string | undefined;
+  if (config.policyFile !== undefined) {
+    try {
+      fileText = await readFile(config.policyFile, 'utf8');
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      throw new ConfigError([
+        `POLICY_FILE ${config.policyFile} cannot be read${typeof code === 'string' ? ` (${code})` : ''}`,
+      ]);
+    }
+  }
+  const policy = buildPolicy({
+    leads: config.leads,
+    agents: config.agents,
+    fileText,
+    fileName: config.policyFile,
+  });
+  const problems = checkPolicy(policy);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return policy;
+}
+
+/** User groups whose members matter: every `S…` in LEADS, AGENTS and the policy's rules. */
+function watchedGroups(policy: Policy): string[] {
+  const ids = [...policy.leads, ...(policy.agents ?? [])];
+  for (const rule of Object.values(policy.rules)) {
+    if (Array.isArray(rule.allowed)) ids.push(...rule.allowed);
+    ids.push(...rule.approvers);
+  }
+  return [...new Set(ids.filter((id) => id.startsWith('S')))];
+}
+
+/** The learned method of op 10, kept in the store so every replica learns it once. */
+function storeMethodMemory(store: Store): MethodMemory {
+  return {
+    async get() {
+      const value = await store.getSetting(METHOD_SETTING);
+      return value === 'POST' || value === 'PATCH' ? value : null;
+    },
+    async set(method) {
+      await store.setSetting(METHOD_SETTING, method);
+    },
+  };
+}
+
+/**
+ * The store, with a hook after every write that appends audit events: the publisher is woken at
+ * once instead of at its next poll, whoever wrote (a handler, the sweeper, a resumed request).
+ */
+function withAppendHook(store: Store, appended: () => void): Store {
+  const after = <T>(result: Promise<T>): Promise<T> =>
+    result.then((value) => {
+      appended();
+      return value;
+    });
+  return {
+    get kind() {
+      return store.kind;
+    },
+    migrate: () => store.migrate(),
+    ping: () => store.ping(),
+    close: () => store.close(),
+    createRequest: (request, events) => after(store.createRequest(request, events)),
+    getRequest: (id) => store.getRequest(id),
+    transition: (id, version, patch, at, events) => after(store.transition(id, version, patch, at, events)),
+    listRequests: (filter) => store.listRequests(filter),
+    listExpired: (now) => store.listExpired(now),
+    appendAudit: (events) => after(store.appendAudit(events)),
+    listAudit: (query) => store.listAudit(query),
+    iterateAudit: (pageSize) => store.iterateAudit(pageSize),
+    auditHead: () => store.auditHead(),
+    countEvents: (actorId, operation, types, since) => store.countEvents(actorId, operation, types, since),
+    claimOutbox: (worker, limit, leaseMs, now) => store.claimOutbox(worker, limit, leaseMs, now),
+    ackOutbox: (seqs) => store.ackOutbox(seqs),
+    releaseOutbox: (seqs, notBefore) => store.releaseOutbox(seqs, notBefore),
+    outboxDepth: () => store.outboxDepth(),
+    markDelivered: (key, at) => store.markDelivered(key, at),
+    getSetting: (key) => store.getSetting(key),
+    setSetting: (key, value) => store.setSetting(key, value),
+  };
+}
+
+/** Resolves with `work`, or with `undefined` once `ms` passed (the work goes on unobserved). */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Builds vidops: store (migrated), client, policy, directory, services, Slack app, audit
+ * publisher and sweeper. Throws ConfigError for a policy that cannot work; nothing listens until
+ * `start()`.
+ * @see shared/DESIGN.md, "Architecture"
+ */
+export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
+  const { config } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const logger = deps.logger ?? createLogger({ level: config.logLevel, destination: deps.logDestination });
+  const policy = await loadPolicy(config);
+  const metrics = createVidopsMetrics();
+
+  let publisher: AuditPublisher | undefined;
+  const rawStore = await openStore(config.databaseUrl, {
+    hash: createHasher(config.auditHmacKey),
+    logger: logger.child({ component: 'store' }),
+  });
+  const store = withAppendHook(rawStore, () => publisher?.kick());
+
+  const upstreamLog = logger.child({ component: 'video-client' });
+  const client = createVideoClient({
+    baseUrl: config.video.url,
+    apiKey: config.video.apiKey,
+    secretKey: config.video.secretKey,
+    timeoutMs: config.video.timeoutMs,
+    retryConversionMethod: config.video.retryConversionMethod,
+    methodMemory: storeMethodMemory(store),
+    ...(deps.clientRetryPolicy ? { retryPolicy: deps.clientRetryPolicy } : {}),
+    onCall: (info) => {
+      metrics.upstreamSeconds.observe({ operation: info.operation }, info.durationMs / 1000);
+      if (info.error !== undefined) {
+        metrics.upstreamErrors.inc({ operation: info.operation, error: info.error.split(':')[0] ?? 'Error' });
+      }
+      upstreamLog.debug({ ...info, durationMs: Math.round(info.durationMs) }, 'video API call');
+    },
+  });
+
+  let slack: ReturnType<typeof createSlackApp>;
+  try {
+    slack = createSlackApp({
+      config,
+      store,
+      logger,
+      clock,
+      metrics,
+      // Handlers need the context, which needs this app's publisher: they are registered below.
+      register: () => undefined,
+      ...(deps.host === undefined ? {} : { host: deps.host }),
+      ...(deps.publisher === undefined ? {} : { publisher: deps.publisher }),
+      ...(deps.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: deps.shutdownTimeoutMs }),
+    });
+  } catch (error) {
+    client.close();
+    await rawStore.close();
+    throw error;
+  }
+  publisher = slack.publisher;
+  const web = slack.app.client;
+  const directory = createDirectory(web, {
+    groups: watchedGroups(policy),
+    clock,
+    logger: logger.child({ component: 'directory' }),
+  });
+
+  // The change module announces requests in Slack when it provides a notifier, and downloads
+  // cover images from Slack for file edits when it provides a fetcher.
+  const changeModule: {
+    createSlackNotifier?: (getCtx: () => AppContext) => Notifier;
+    createCoverFetcher?: (getCtx: () => AppContext) => (cover: CoverRef) => Promise<Uint8Array>;
+  } = changes;
+  let context: AppContext | undefined;
+  const getContext = (): AppContext => {
+    if (context === undefined) throw new Error('vidops context used before it was built');
+    return context;
+  };
+  const notifier = changeModule.createSlackNotifier?.(getContext);
+  const fetchCover = changeModule.createCoverFetcher?.(getContext);
+  const ops = createOperations({
+    store,
+    client,
+    policy,
+    directory,
+    clock,
+    logger: logger.child({ component: 'services' }),
+    ...(notifier === undefined ? {} : { notifier }),
+    ...(fetchCover === undefined ? {} : { fetchCover }),
+  });
+
+  const workFailures = metrics.registry.counter(
+    'vidops_work_failures_total',
+    'Commands whose work after the ack failed unexpectedly',
+    ['command'],
+  );
+  const workTurnedAway = metrics.registry.counter(
+    'vidops_work_turned_away_total',
+    'Commands answered "busy" because the work queue was full',
+    ['command'],
+  );
+  const work = createWorkQueue({
+    concurrency: deps.workConcurrency ?? WORK_CONCURRENCY,
+    maxQueued: deps.workMaxQueued ?? WORK_MAX_QUEUED,
+    logger: logger.child({ component: 'work' }),
+    onFailure: (command) => workFailures.inc({ command }),
+    onTurnedAway: (command) => workTurnedAway.inc({ command }),
+  });
+  metrics.registry.gauge(
+    'vidops_work_jobs',
+    'Commands being worked on after their ack, and waiting for a turn',
+    () => {
+      const { running, queued } = work.size();
+      return [
+        { labels: { state: 'running' }, value: running },
+        { labels: { state: 'queued' }, value: queued },
+      ];
+    },
+    ['state'],
+  );
+
+  context = {
+    config,
+    ops,
+    client,
+    store,
+    policy,
+    directory,
+    web,
+    logger,
+    clock,
+    metrics,
+    publisher: slack.publisher,
+    work,
+    strictBlockKit: deps.strictBlockKit ?? false,
+  };
+  registerVidopsHandlers(slack.app, context);
+
+  let stopSweeper: (() => Promise<void>) | null = null;
+  let stopping: Promise<void> | null = null;
+
+  async function flushBacklog(): Promise<void> {
+    const deadline = Date.now() + (deps.flushTimeoutMs ?? FLUSH_TIMEOUT_MS);
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      const depth = await within(rawStore.outboxDepth(), left);
+      if (depth === undefined || depth === 0) return;
+      const posted = await within(slack.publisher.flushOnce(), left);
+      if (posted === undefined) break;
+    }
+    logger.warn('stopped with audit events not yet posted; they are posted after the next start');
+  }
+
+  return {
+    store,
+    ops,
+    publisher: slack.publisher,
+    metrics,
+    context,
+    async start() {
+      const { port } = await slack.start();
+      stopSweeper = ops.startSweeper(deps.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
+      return { port };
+    },
+    stop() {
+      stopping ??= (async () => {
+        // Stop taking requests first, then let the work they started finish and append its events.
+        await slack.stop();
+        if (!(await work.drain(deps.shutdownTimeoutMs ?? DRAIN_TIMEOUT_MS))) {
+          logger.warn(work.size(), 'stopped with commands still being worked on');
+        }
+        await stopSweeper?.();
+        try {
+          await flushBacklog();
+        } catch (error) {
+          logger.error({ err: redactError(error) }, 'could not flush the audit backlog');
+        }
+        client.close();
+        await rawStore.close();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import type { App } from '@slack/bolt';
+import { registerChangeButtons } from './changes/actions.js';
+import { registerChangeSubmissions } from './changes/submissions.js';
+import type { AppContext } from './context.js';
+
+export { createCoverFetcher, createSlackNotifier } from './changes/notifier.js';
+/**
+ * The change and approval commands: whitelist add/remove, protect, folder/file/playlist edits
+ * and deletes (with typed confirmation), `requests`, `audit`, the approval message and its
+ * buttons, the reject modal, and the App Home tab.
+ * @see shared/DESIGN.md, "Slash command grammar", "Approvals" and "Audit log"
+ */
+export { changeHandlers } from './changes/slash.js';
+
+/** Registers the buttons, modal submissions and `app_home_opened` of the change flows. */
+export function registerChangeActions(app: App, ctx: AppContext): void {
+  registerChangeButtons(app, ctx);
+  registerChangeSubmissions(app, ctx);
+}

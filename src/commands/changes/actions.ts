@@ -1,0 +1,206 @@
+import type { App, BlockAction, RespondFn } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { z } from 'zod';
+import { describeState } from '../../core/approvals.js';
+import { isApprover } from '../../core/policy.js';
+import type { DecisionResult } from '../../services/types.js';
+import { operationTitleOf } from '../../views/approval.js';
+import { describeError, describeRecordedError } from '../../views/errors.js';
+import { ACTIONS } from '../../views/ids.js';
+import { rejectModal } from '../../views/modals/reject.js';
+import { whitelistModal } from '../../views/modals/whitelist.js';
+import { type AppContext, checkBlockKit, resolveActor } from '../context.js';
+import { errorViewOptions } from '../everyday.js';
+import { publishHome } from './home.js';
+import { openLoading, problemText, requestIdOf, showStatus, showView } from './shared.js';
+
+/**
+ * The buttons of the change flows: Approve, Reject and Cancel on approval messages, the
+ * `requests` list and the Home tab; the whitelist's Add/Remove; Home's Refresh; and the
+ * `app_home_opened` event. Every decision goes through the services, which check the clicker and
+ * the request's state (compare-and-set): a refused click changes nothing and is told why.
+ * @see shared/DESIGN.md, "Approvals"
+ */
+
+/** What a click tells about where it came from; everything else in the payload is ignored. */
+const ClickSchema = z.looseObject({
+  user: z.looseObject({ id: z.string(), name: z.string().optional(), username: z.string().optional() }),
+  trigger_id: z.string().optional(),
+  response_url: z.string().optional(),
+  channel: z.looseObject({ id: z.string() }).optional(),
+  view: z.looseObject({ type: z.string() }).optional(),
+  actions: z.array(z.looseObject({ value: z.string().optional() })).min(1),
+});
+type Click = z.infer<typeof ClickSchema>;
+
+interface ClickArgs {
+  body: BlockAction;
+  respond: RespondFn;
+  client: WebClient;
+}
+
+/** Says something to the person who clicked, where they clicked: ephemeral in the channel, or on their Home tab. */
+async function tell(ctx: AppContext, click: Click, respond: RespondFn, text: string): Promise<void> {
+  if (click.view?.type === 'home') {
+    await publishHome(ctx, click.user.id, { notice: text });
+    return;
+  }
+  const message = { text };
+  checkBlockKit(ctx, message, 'message');
+  if (click.response_url) {
+    await respond({ response_type: 'ephemeral', replace_original: false, text });
+    return;
+  }
+  if (click.channel)
+    await ctx.web.chat.postEphemeral({ channel: click.channel.id, user: click.user.id, text });
+}
+
+/** The click's value as a request ID, or a word to the clicker. */
+async function clickedRequest(ctx: AppContext, click: Click, respond: RespondFn): Promise<string | null> {
+  const id = requestIdOf(click.actions[0]?.value);
+  if (id === null)
+    await tell(ctx, click, respond, 'That button does not name a request; nothing was changed.');
+  return id;
+}
+
+/** Runs a decision and tells the clicker how it went; an unexpected error also goes to app.error. */
+async function decide(
+  ctx: AppContext,
+  args: ClickArgs,
+  run: (id: string, actor: { id: string; name: string }) => Promise<DecisionResult>,
+  said: (result: Exclude<DecisionResult, { kind: 'refused' }>) => string,
+): Promise<void> {
+  const click = ClickSchema.parse(args.body);
+  const id = await clickedRequest(ctx, click, args.respond);
+  if (id === null) return;
+  try {
+    const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
+    const result = await run(id, actor);
+    const text =
+      result.kind === 'refused' ? `:no_entry: ${result.reason} Nothing was changed.` : said(result);
+    await tell(ctx, click, args.respond, text);
+  } catch (error) {
+    const view = describeError(error, errorViewOptions(ctx));
+    await tell(ctx, click, args.respond, `:x: ${view.text}`);
+    if (!view.expected) throw error;
+  }
+}
+
+function approvedText(ctx: AppContext, result: Exclude<DecisionResult, { kind: 'refused' }>): string {
+  const { request } = result;
+  const what = `*${request.id}* (${operationTitleOf(request)})`;
+  switch (request.state) {
+    case 'pending':
+      return `:thumbsup: Your approval of ${what} is recorded (${request.approvals.length} of ${request.quorum}); it runs when enough approvers agree.`;
+    case 'succeeded':
+      return `:white_check_mark: You approved ${what}; it ran and is done.`;
+    case 'failed':
+      return `:x: You approved ${what}, but it failed: ${request.error ? describeRecordedError(request.error, errorViewOptions(ctx)) : 'the service refused it'}`;
+    default:
+      return `You approved ${what}; it is now ${request.state}.`;
+  }
+}
+
+/**
+ * Reject opens a modal asking why; who may reject and whether the request is still open are
+ * checked first, so a refused click gets its answer at once instead of a form.
+ */
+async function openReject(ctx: AppContext, args: ClickArgs): Promise<void> {
+  const click = ClickSchema.parse(args.body);
+  const id = await clickedRequest(ctx, click, args.respond);
+  if (id === null) return;
+  const [request, { groups }] = await Promise.all([ctx.ops.getRequest(id), resolveActor(ctx, click.user.id)]);
+  let refusal: string | null = null;
+  if (request === null) refusal = `There is no request ${id}.`;
+  else if (request.state !== 'pending') {
+    refusal = `Request ${id} cannot be rejected: it was ${describeState(request, ctx.clock())}.`;
+  } else if (request.requester.id === click.user.id) {
+    refusal = 'This is your own request: cancel it instead of rejecting it.';
+  } else if (!isApprover(ctx.policy, request.operation, { id: click.user.id, groups })) {
+    refusal = `Only those who may approve ${request.operation} requests can reject them.`;
+  }
+  if (request === null || refusal !== null) {
+    await tell(
+      ctx,
+      click,
+      args.respond,
+      `:no_entry: ${refusal ?? 'Nothing to reject.'} Nothing was changed.`,
+    );
+    return;
+  }
+  if (!click.trigger_id) return;
+  const view = rejectModal(request);
+  checkBlockKit(ctx, { view }, 'modal');
+  await args.client.views.open({ trigger_id: click.trigger_id, view });
+}
+
+/** The whitelist message's Add / Remove: a modal showing the current list. */
+async function openWhitelist(ctx: AppContext, args: ClickArgs, mode: 'add' | 'remove'): Promise<void> {
+  const click = ClickSchema.parse(args.body);
+  const title = mode === 'add' ? 'Add to whitelist' : 'Remove from whitelist';
+  const viewId = await openLoading(ctx, args.client, click.trigger_id, title);
+  if (viewId === null) return;
+  let current: string[] | null = null;
+  try {
+    current = await ctx.client.whitelist.get();
+  } catch (error) {
+    // The form still works: the services read the list again on submit.
+    ctx.logger.warn({ err: error }, 'could not read the whitelist for the change form');
+  }
+  try {
+    await showView(ctx, args.client, viewId, whitelistModal({ mode, current }));
+  } catch (error) {
+    await showStatus(ctx, args.client, viewId, title, [`:x: ${problemText(ctx, error, title)}`]);
+  }
+}
+
+/** Registers the buttons of the change flows and the Home tab event. */
+export function registerChangeButtons(app: App, ctx: AppContext): void {
+  app.action<BlockAction>(ACTIONS.approve, async ({ ack, body, respond, client }) => {
+    await ack();
+    await decide(
+      ctx,
+      { body, respond, client },
+      (id, actor) => ctx.ops.approve(id, actor),
+      (result) => approvedText(ctx, result),
+    );
+  });
+
+  app.action<BlockAction>(ACTIONS.cancel, async ({ ack, body, respond, client }) => {
+    await ack();
+    await decide(
+      ctx,
+      { body, respond, client },
+      (id, actor) => ctx.ops.cancel(id, actor),
+      (result) =>
+        result.request.state === 'cancelled'
+          ? `:leftwards_arrow_with_hook: You cancelled *${result.request.id}*; nothing will be changed.`
+          : `Request *${result.request.id}* is now ${result.request.state}.`,
+    );
+  });
+
+  app.action<BlockAction>(ACTIONS.reject, async ({ ack, body, respond, client }) => {
+    await ack();
+    await openReject(ctx, { body, respond, client });
+  });
+
+  app.action<BlockAction>(ACTIONS.whitelistAdd, async ({ ack, body, respond, client }) => {
+    await ack();
+    await openWhitelist(ctx, { body, respond, client }, 'add');
+  });
+
+  app.action<BlockAction>(ACTIONS.whitelistRemove, async ({ ack, body, respond, client }) => {
+    await ack();
+    await openWhitelist(ctx, { body, respond, client }, 'remove');
+  });
+
+  app.action<BlockAction>(ACTIONS.homeRefresh, async ({ ack, body }) => {
+    await ack();
+    await publishHome(ctx, body.user.id);
+  });
+
+  app.event('app_home_opened', async ({ event }) => {
+    if (event.tab !== 'home') return;
+    await publishHome(ctx, event.user);
+  });
+}

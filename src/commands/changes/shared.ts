@@ -1,0 +1,123 @@
+import type { ModalView } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { z } from 'zod';
+import { normalizeRequestId } from '../../core/ids.js';
+import type { Prepared, SubmitResult } from '../../services/types.js';
+import { type SubmitOutcome, submittedSections } from '../../views/approval.js';
+import { describeError, describeRecordedError } from '../../views/errors.js';
+import { loadingModal, statusModal } from '../../views/modals/common.js';
+import { type AppContext, checkBlockKit } from '../context.js';
+import { errorViewOptions } from '../everyday.js';
+
+/**
+ * What the change handlers share: opening a modal at once and filling it later, turning errors
+ * and submit results into what people read, and reading request IDs from button values.
+ * @see shared/slack/README.md, "Deadlines"
+ */
+
+/** The words a person reads for an error; unexpected ones are logged (with the error) as well. */
+export function problemText(ctx: AppContext, error: unknown, what: string): string {
+  const view = describeError(error, errorViewOptions(ctx));
+  if (!view.expected) ctx.logger.error({ err: error }, `${what} failed`);
+  return view.text;
+}
+
+/** A submit result as the views show it. */
+export function outcomeOf(ctx: AppContext, result: SubmitResult): SubmitOutcome {
+  if (result.kind !== 'executed') return result;
+  const error = result.request.error;
+  return {
+    kind: 'executed',
+    request: result.request,
+    errorText: error === null ? null : describeRecordedError(error, errorViewOptions(ctx)),
+  };
+}
+
+/** The sections that answer a submitted change. */
+export function resultSections(ctx: AppContext, result: SubmitResult, prepared: Prepared): string[] {
+  return submittedSections(outcomeOf(ctx, result), {
+    approvalChannel: ctx.config.approvalChannel,
+    warnings: prepared.warnings,
+  });
+}
+
+/**
+ * Opens a loading modal with the trigger (valid 3 s, so before anything slow) and returns its
+ * view ID for {@link showView}; null when there is no trigger or Slack refused it.
+ */
+export async function openLoading(
+  ctx: AppContext,
+  client: WebClient,
+  triggerId: string | undefined,
+  title: string,
+): Promise<string | null> {
+  if (!triggerId) return null;
+  const view = loadingModal(title);
+  checkBlockKit(ctx, { view }, 'modal');
+  const opened = await client.views.open({ trigger_id: triggerId, view });
+  return opened.view?.id ?? null;
+}
+
+/** Replaces what an open modal shows. */
+export async function showView(
+  ctx: AppContext,
+  client: WebClient,
+  viewId: string,
+  view: ModalView,
+): Promise<void> {
+  checkBlockKit(ctx, { view }, 'modal');
+  await client.views.update({ view_id: viewId, view });
+}
+
+/** Shows a status (result or problem) in an open modal; failures are logged, not thrown. */
+export async function showStatus(
+  ctx: AppContext,
+  client: WebClient,
+  viewId: string,
+  title: string,
+  lines: readonly string[],
+): Promise<void> {
+  try {
+    await showView(ctx, client, viewId, statusModal(title, lines));
+  } catch (error) {
+    ctx.logger.error({ err: error, viewId }, 'could not show a result in a modal');
+  }
+}
+
+/** A request ID as buttons carry it (the value is only the ID; anything else is refused). */
+export const RequestIdSchema = z.string().transform((raw, issue) => {
+  const id = normalizeRequestId(raw);
+  if (id === null) {
+    issue.addIssue({ code: 'custom', message: 'not a request ID' });
+    return z.NEVER;
+  }
+  return id;
+});
+
+/** Reads a button value as a request ID; null when it is not one. */
+export function requestIdOf(value: unknown): string | null {
+  const parsed = RequestIdSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Promise settled within `ms`, or `'late'`; the work goes on either way. */
+export async function settledWithin<T>(
+  work: Promise<T>,
+  ms: number,
+): Promise<{ kind: 'ok'; value: T } | { kind: 'error'; error: unknown } | { kind: 'late' }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<{ kind: 'late' }>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'late' }), ms);
+  });
+  try {
+    return await Promise.race([
+      work.then(
+        (value) => ({ kind: 'ok' as const, value }),
+        (error: unknown) => ({ kind: 'error' as const, error }),
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

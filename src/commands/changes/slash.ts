@@ -1,0 +1,289 @@
+import type { ModalView } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { NotFoundError, NotSupportedError } from '../../client/errors.js';
+import { InputError, PolicyDeniedError } from '../../core/errors.js';
+import type { Command } from '../../core/grammar.js';
+import type { Actor } from '../../core/model.js';
+import { isLead } from '../../core/policy.js';
+import type { PrepareInput } from '../../services/types.js';
+import { submittedMessage } from '../../views/approval.js';
+import { auditListMessage } from '../../views/audit-list.js';
+import { problemMessage } from '../../views/everyday.js';
+import { deleteConfirmModal } from '../../views/modals/delete.js';
+import { protectModal } from '../../views/modals/protect.js';
+import {
+  type CurrentValues,
+  fileEditModal,
+  folderModal,
+  playlistEditModal,
+} from '../../views/modals/resources.js';
+import { requestsMessage } from '../../views/requests.js';
+import { type AppContext, checkBlockKit, respondChecked, type SlashHandler } from '../context.js';
+import { openLoading, outcomeOf, problemText, showStatus, showView } from './shared.js';
+
+/**
+ * The `/vidops` change commands: whitelist add/remove and `protect set` from text, the modals of
+ * `protect`, folder/file/playlist create and edit, the typed-confirmation modals of deletes,
+ * `requests` and `audit`. Each runs after the router acknowledged and parsed the command.
+ * @see shared/DESIGN.md, "Slash command grammar"
+ */
+
+/** Prepares and submits a change typed as text, and answers with the request (or why not). */
+async function submitTyped(
+  ctx: AppContext,
+  actor: Actor,
+  input: PrepareInput,
+  respond: Parameters<SlashHandler>[0]['respond'],
+  parseWarnings: readonly string[],
+): Promise<void> {
+  const prepared = await ctx.ops.prepare(actor, input);
+  const result = await ctx.ops.submit(actor, prepared);
+  const warnings = [...parseWarnings, ...prepared.warnings.filter((w) => !parseWarnings.includes(w))];
+  await respondChecked(
+    ctx,
+    respond,
+    submittedMessage(outcomeOf(ctx, result), { approvalChannel: ctx.config.approvalChannel, warnings }),
+  );
+}
+
+const whitelistChange: SlashHandler = async ({ command, ctx, actor, respond, warnings }) => {
+  if (command.kind !== 'whitelist.add' && command.kind !== 'whitelist.remove') return;
+  await submitTyped(ctx, actor, { kind: command.kind, ips: command.ips }, respond, warnings);
+};
+
+const protectSet: SlashHandler = async ({ command, ctx, actor, respond, warnings }) => {
+  if (command.kind !== 'protect.set') return;
+  await submitTyped(ctx, actor, { kind: 'protect.set', changes: command.changes }, respond, warnings);
+};
+
+/**
+ * Opens a modal whose content needs a read: a loading view at once (the trigger lives 3 s), then
+ * the real view, or the problem in its place. Without a trigger (never from Slack) it answers.
+ */
+async function modalAfterRead(args: {
+  ctx: AppContext;
+  client: WebClient;
+  triggerId: string;
+  respond: Parameters<SlashHandler>[0]['respond'];
+  title: string;
+  build: () => Promise<ModalView>;
+}): Promise<void> {
+  const { ctx, client, title } = args;
+  const viewId = await openLoading(ctx, client, args.triggerId, title);
+  if (viewId === null) {
+    await respondChecked(
+      ctx,
+      args.respond,
+      problemMessage('Slack did not open the form; try the command again.'),
+    );
+    return;
+  }
+  try {
+    await showView(ctx, client, viewId, await args.build());
+  } catch (error) {
+    await showStatus(ctx, client, viewId, title, [`:x: ${problemText(ctx, error, `opening ${title}`)}`]);
+  }
+}
+
+/** The current values of a record for an edit form; `note` says why they are missing, when they are. */
+async function currentOrNote<T>(
+  read: () => Promise<T>,
+): Promise<{ value: T; note?: undefined } | { value: null; note: string }> {
+  try {
+    return { value: await read() };
+  } catch (error) {
+    if (error instanceof NotSupportedError) {
+      return { value: null, note: 'this service does not support looking it up.' };
+    }
+    throw error;
+  }
+}
+
+function values(record: { title: string | null; description: string | null }): CurrentValues {
+  return { title: record.title, description: record.description };
+}
+
+const protectModalHandler: SlashHandler = async ({ ctx, client, body, respond }) => {
+  await modalAfterRead({
+    ctx,
+    client,
+    triggerId: body.trigger_id,
+    respond,
+    title: 'Protection settings',
+    build: async () => {
+      const { raw: _raw, ...current } = await ctx.client.protection.get();
+      return protectModal(current);
+    },
+  });
+};
+
+const folderCreate: SlashHandler = async ({ ctx, client, body }) => {
+  // Nothing to read first: the form opens straight away.
+  const view = folderModal({ mode: 'create' });
+  checkBlockKit(ctx, { view }, 'modal');
+  await client.views.open({ trigger_id: body.trigger_id, view });
+};
+
+/** A missing record is the person's mistake: said plainly instead of a blank form. */
+function notFound(kind: string, id: string, error: unknown): never {
+  if (error instanceof NotFoundError) throw new InputError(`There is no ${kind} ${id} on the service.`);
+  throw error;
+}
+
+const folderEdit: SlashHandler = async ({ command, ctx, client, body, respond }) => {
+  if (command.kind !== 'folder.edit') return;
+  const { bucketId } = command;
+  await modalAfterRead({
+    ctx,
+    client,
+    triggerId: body.trigger_id,
+    respond,
+    title: 'Edit folder',
+    build: async () => {
+      const current = await currentOrNote(() => ctx.client.folders.info(bucketId)).catch((e: unknown) =>
+        notFound('folder', bucketId, e),
+      );
+      return folderModal({
+        mode: 'edit',
+        bucketId,
+        current: current.value === null ? null : values(current.value),
+        ...(current.note === undefined ? {} : { note: current.note }),
+      });
+    },
+  });
+};
+
+const fileEdit: SlashHandler = async ({ command, ctx, client, body, respond }) => {
+  if (command.kind !== 'file.edit') return;
+  const { fileId } = command;
+  await modalAfterRead({
+    ctx,
+    client,
+    triggerId: body.trigger_id,
+    respond,
+    title: 'Edit file',
+    build: async () => {
+      const current = await currentOrNote(() => ctx.client.files.info(fileId)).catch((e: unknown) =>
+        notFound('file', fileId, e),
+      );
+      return fileEditModal({
+        fileId,
+        current:
+          current.value === null ? null : { ...values(current.value), hlsStatus: current.value.hlsStatus },
+        coverAllowed: true,
+        ...(current.note === undefined ? {} : { note: current.note }),
+      });
+    },
+  });
+};
+
+const playlistEdit: SlashHandler = async ({ command, ctx, client, body, respond }) => {
+  if (command.kind !== 'playlist.edit') return;
+  const { playlistId } = command;
+  await modalAfterRead({
+    ctx,
+    client,
+    triggerId: body.trigger_id,
+    respond,
+    title: 'Edit playlist',
+    build: async () => {
+      const current = await currentOrNote(() => ctx.client.playlists.info(playlistId)).catch((e: unknown) =>
+        notFound('playlist', playlistId, e),
+      );
+      return playlistEditModal({
+        playlistId,
+        current: current.value === null ? null : { title: current.value.title, files: current.value.files },
+        ...(current.note === undefined ? {} : { note: current.note }),
+      });
+    },
+  });
+};
+
+/** Folder, file and playlist deletes: the typed-confirmation modal, built from the prepared request. */
+function deleteHandler(
+  kind: 'folder.delete' | 'file.delete' | 'playlist.delete',
+  title: string,
+): SlashHandler {
+  return async ({ command, ctx, client, body, respond, actor }) => {
+    let input: PrepareInput;
+    if (command.kind === 'folder.delete' && kind === 'folder.delete')
+      input = { kind, bucketId: command.bucketId };
+    else if (command.kind === 'file.delete' && kind === 'file.delete')
+      input = { kind, fileId: command.fileId };
+    else if (command.kind === 'playlist.delete' && kind === 'playlist.delete') {
+      input = { kind, playlistId: command.playlistId };
+    } else return;
+    await modalAfterRead({
+      ctx,
+      client,
+      triggerId: body.trigger_id,
+      respond,
+      title,
+      build: async () => {
+        const prepared = await ctx.ops.prepare(actor, input);
+        const preview = prepared.preview;
+        const shownTitle =
+          typeof preview === 'object' &&
+          preview !== null &&
+          !Array.isArray(preview) &&
+          typeof preview.title === 'string'
+            ? preview.title
+            : null;
+        return deleteConfirmModal({
+          prepared,
+          confirm: ctx.ops.confirmationFor(prepared),
+          title: shownTitle,
+        });
+      },
+    });
+  };
+}
+
+const requests: SlashHandler = async ({ ctx, actor, respond }) => {
+  const groups = await ctx.directory.groupsOf(actor.id);
+  const overview = await ctx.ops.listRequests(actor);
+  await respondChecked(
+    ctx,
+    respond,
+    requestsMessage(overview, { isLead: isLead(ctx.policy, { id: actor.id, groups }) }),
+  );
+};
+
+const audit: SlashHandler = async ({ command, ctx, actor, respond }) => {
+  if (command.kind !== 'audit') return;
+  try {
+    const events = await ctx.ops.recentAudit(actor, command.n);
+    await respondChecked(ctx, respond, auditListMessage(events, command.n));
+  } catch (error) {
+    if (!(error instanceof PolicyDeniedError)) throw error;
+    // The services recorded the refusal; the person gets a polite word and where to go instead.
+    await respondChecked(
+      ctx,
+      respond,
+      problemMessage(
+        `${error.message} Ask a lead to run \`/vidops audit\`; compliance can export the whole log with \`npx vidops audit export\`.`,
+        ':lock:',
+      ),
+    );
+  }
+};
+
+/**
+ * The change commands by kind; the router merges them over the everyday ones (so `audit` here,
+ * with paging and a polite refusal, takes over the everyday one).
+ */
+export const changeHandlers: Partial<Record<Command['kind'], SlashHandler>> = {
+  'whitelist.add': whitelistChange,
+  'whitelist.remove': whitelistChange,
+  'protect.modal': protectModalHandler,
+  'protect.set': protectSet,
+  'folder.create': folderCreate,
+  'folder.edit': folderEdit,
+  'folder.delete': deleteHandler('folder.delete', 'Delete folder'),
+  'file.edit': fileEdit,
+  'file.delete': deleteHandler('file.delete', 'Delete file'),
+  'playlist.edit': playlistEdit,
+  'playlist.delete': deleteHandler('playlist.delete', 'Delete playlist'),
+  requests,
+  audit,
+};

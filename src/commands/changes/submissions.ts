@@ -1,0 +1,228 @@
+import type { AckFn, App, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { InputError } from '../../core/errors.js';
+import type { Actor } from '../../core/model.js';
+import type { Prepared, PrepareInput } from '../../services/types.js';
+import { describeError } from '../../views/errors.js';
+import { BLOCKS, CALLBACKS } from '../../views/ids.js';
+import { truncate } from '../../views/limits.js';
+import { type FieldErrors, readViewState, statusModal, type ViewState } from '../../views/modals/common.js';
+import { parseDeleteSubmission } from '../../views/modals/delete.js';
+import { type ProtectSubmission, parseProtectSubmission } from '../../views/modals/protect.js';
+import { parseRejectSubmission } from '../../views/modals/reject.js';
+import {
+  parseFileEditSubmission,
+  parseFolderSubmission,
+  parsePlaylistSubmission,
+} from '../../views/modals/resources.js';
+import { parseWhitelistSubmission } from '../../views/modals/whitelist.js';
+import { type AppContext, checkBlockKit, resolveActor } from '../context.js';
+import { errorViewOptions } from '../everyday.js';
+import { problemText, resultSections, settledWithin, showStatus } from './shared.js';
+
+/**
+ * Submissions of the change modals. Problems the form can show are answered in the
+ * acknowledgement (`response_action: errors` on the field); otherwise the modal turns into a
+ * progress view at once and, when the request is posted, into its result ("request R-… posted").
+ * @see shared/slack/README.md, "Deadlines"
+ */
+
+/**
+ * How long a submission waits for the services' check (which reads the upstream) before it
+ * acknowledges; within it, a refusal goes back to the form as a field error.
+ */
+export const PREPARE_BUDGET_MS = 1500;
+
+type Parsed<T> = { ok: true; value: T; reason: string } | { ok: false; errors: FieldErrors };
+
+/** One kind of change modal: how to read it, how to prepare it, where a refusal is shown. */
+interface ChangeFlow<T> {
+  title: string;
+  parse(state: ViewState, privateMetadata: string): Parsed<T>;
+  prepare(ctx: AppContext, actor: Actor, value: T): Promise<Prepared>;
+  /** The block under which the services' refusal (InputError) is shown. */
+  errorBlock: string;
+}
+
+interface SubmissionArgs {
+  ack: AckFn<ViewResponseAction>;
+  body: { user: { id: string; name?: string | undefined } };
+  view: { id: string; private_metadata: string; state: { values: unknown } };
+  client: WebClient;
+}
+
+async function ackView(ctx: AppContext, ack: AckFn<ViewResponseAction>, title: string, lines: string[]) {
+  const view = statusModal(title, lines);
+  checkBlockKit(ctx, { view }, 'modal');
+  await ack({ response_action: 'update', view });
+}
+
+/** Reads the form; a form that lost its context is answered in place. */
+async function parseOrAnswer<T>(
+  ctx: AppContext,
+  args: SubmissionArgs,
+  title: string,
+  parse: (state: ViewState, meta: string) => Parsed<T>,
+): Promise<{ value: T; reason: string } | null> {
+  let parsed: Parsed<T>;
+  try {
+    parsed = parse(readViewState(args.view.state.values), args.view.private_metadata);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    await ackView(ctx, args.ack, title, [`:x: ${error.message}`]);
+    return null;
+  }
+  if (!parsed.ok) {
+    await args.ack({ response_action: 'errors', errors: parsed.errors });
+    return null;
+  }
+  return { value: parsed.value, reason: parsed.reason };
+}
+
+/** The whole life of a change modal's submission. */
+async function runChange<T>(ctx: AppContext, flow: ChangeFlow<T>, args: SubmissionArgs): Promise<void> {
+  const parsed = await parseOrAnswer(ctx, args, flow.title, (state, meta) => flow.parse(state, meta));
+  if (parsed === null) return;
+  const who = resolveActor(ctx, args.body.user.id, args.body.user.name);
+  const preparing = who.then(({ actor }) => flow.prepare(ctx, actor, parsed.value));
+  const early = await settledWithin(preparing, PREPARE_BUDGET_MS);
+  if (early.kind === 'error') {
+    if (early.error instanceof InputError) {
+      const text = describeError(early.error, errorViewOptions(ctx)).text;
+      await args.ack({ response_action: 'errors', errors: { [flow.errorBlock]: truncate(text, 1900) } });
+      return;
+    }
+    await ackView(ctx, args.ack, flow.title, [`:x: ${problemText(ctx, early.error, flow.title)}`]);
+    return;
+  }
+  await ackView(ctx, args.ack, flow.title, [':hourglass_flowing_sand: Posting your request…']);
+  let lines: string[];
+  try {
+    const prepared = early.kind === 'ok' ? early.value : await preparing;
+    const { actor } = await who;
+    const result = await ctx.ops.submit(actor, prepared, { reason: parsed.reason });
+    lines = resultSections(ctx, result, prepared);
+  } catch (error) {
+    lines = [`:x: ${problemText(ctx, error, flow.title)}`];
+  }
+  await showStatus(ctx, args.client, args.view.id, flow.title, lines);
+}
+
+/** Adapts a parser that returns `input` to the flow's `value`. */
+function withInput<I>(
+  parse: (
+    state: ViewState,
+    meta: string,
+  ) => { ok: true; input: I; reason: string } | { ok: false; errors: FieldErrors },
+): (state: ViewState, meta: string) => Parsed<I> {
+  return (state, meta) => {
+    const parsed = parse(state, meta);
+    return parsed.ok ? { ok: true, value: parsed.input, reason: parsed.reason } : parsed;
+  };
+}
+
+const whitelistFlow: ChangeFlow<{ mode: 'add' | 'remove'; ips: string[] }> = {
+  title: 'Whitelist',
+  parse: (state, meta) => {
+    const parsed = parseWhitelistSubmission(state, meta);
+    return parsed.ok
+      ? { ok: true, value: { mode: parsed.mode, ips: parsed.ips }, reason: parsed.reason }
+      : parsed;
+  },
+  prepare: (ctx, actor, value) =>
+    ctx.ops.prepare(actor, {
+      kind: value.mode === 'add' ? 'whitelist.add' : 'whitelist.remove',
+      ips: value.ips,
+    }),
+  errorBlock: BLOCKS.ips,
+};
+
+const protectFlow: ChangeFlow<Extract<ProtectSubmission, { ok: true }>> = {
+  title: 'Protection settings',
+  parse: (state, meta) => {
+    const parsed = parseProtectSubmission(state, meta);
+    return parsed.ok ? { ok: true, value: parsed, reason: parsed.reason } : parsed;
+  },
+  prepare: (ctx, actor, value) => ctx.ops.prepare(actor, { kind: 'protect.set', changes: value.changes }),
+  errorBlock: BLOCKS.reason,
+};
+
+const folderFlow = (title: string): ChangeFlow<PrepareInput> => ({
+  title,
+  parse: withInput(parseFolderSubmission),
+  prepare: (ctx, actor, input) => ctx.ops.prepare(actor, input),
+  errorBlock: BLOCKS.title,
+});
+
+const fileFlow: ChangeFlow<PrepareInput> = {
+  title: 'Edit file',
+  parse: withInput(parseFileEditSubmission),
+  prepare: (ctx, actor, input) => ctx.ops.prepare(actor, input),
+  errorBlock: BLOCKS.title,
+};
+
+const playlistFlow: ChangeFlow<PrepareInput> = {
+  title: 'Edit playlist',
+  parse: withInput(parsePlaylistSubmission),
+  prepare: (ctx, actor, input) => ctx.ops.prepare(actor, input),
+  errorBlock: BLOCKS.playlistFiles,
+};
+
+/** A delete was prepared when the modal opened; the typed confirmation is checked here. */
+const deleteFlow: ChangeFlow<Prepared> = {
+  title: 'Delete',
+  parse: (state, meta) => {
+    const parsed = parseDeleteSubmission(state, meta);
+    return parsed.ok ? { ok: true, value: parsed.prepared, reason: parsed.reason } : parsed;
+  },
+  prepare: async (_ctx, _actor, prepared) => prepared,
+  errorBlock: BLOCKS.confirmText,
+};
+
+/** A lead's reason for rejecting: the form closes into the result. */
+async function runReject(ctx: AppContext, args: SubmissionArgs): Promise<void> {
+  const title = 'Reject request';
+  const parsed = await parseOrAnswer(ctx, args, title, (state, meta) => {
+    const result = parseRejectSubmission(state, meta);
+    return result.ok
+      ? { ok: true, value: { requestId: result.requestId, note: result.note }, reason: result.note }
+      : result;
+  });
+  if (parsed === null) return;
+  await ackView(ctx, args.ack, title, [':hourglass_flowing_sand: Rejecting…']);
+  let lines: string[];
+  try {
+    const { actor } = await resolveActor(ctx, args.body.user.id, args.body.user.name);
+    const result = await ctx.ops.reject(parsed.value.requestId, actor, parsed.value.note);
+    lines =
+      result.kind === 'rejected'
+        ? [
+            `:no_entry_sign: You rejected *${result.request.id}*. The requester is told, with your reason; nothing was changed.`,
+          ]
+        : result.kind === 'refused'
+          ? [`:no_entry: ${problemText(ctx, new InputError(result.reason), title)}`]
+          : [`Request *${result.request.id}* is now ${result.request.state}.`];
+  } catch (error) {
+    lines = [`:x: ${problemText(ctx, error, title)}`];
+  }
+  await showStatus(ctx, args.client, args.view.id, title, lines);
+}
+
+/** Registers the submissions of every change modal and of the reject modal. */
+export function registerChangeSubmissions(app: App, ctx: AppContext): void {
+  const on = <T>(callbackId: string, flow: ChangeFlow<T>) => {
+    app.view<ViewSubmitAction>(callbackId, async ({ ack, body, view, client }) => {
+      await runChange(ctx, flow, { ack, body, view, client });
+    });
+  };
+  on(CALLBACKS.whitelistChange, whitelistFlow);
+  on(CALLBACKS.protect, protectFlow);
+  on(CALLBACKS.folderCreate, folderFlow('Create folder'));
+  on(CALLBACKS.folderEdit, folderFlow('Edit folder'));
+  on(CALLBACKS.fileEdit, fileFlow);
+  on(CALLBACKS.playlistEdit, playlistFlow);
+  on(CALLBACKS.deleteConfirm, deleteFlow);
+  app.view<ViewSubmitAction>(CALLBACKS.rejectReason, async ({ ack, body, view, client }) => {
+    await runReject(ctx, { ack, body, view, client });
+  });
+}

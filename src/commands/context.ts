@@ -1,0 +1,201 @@
+import { performance } from 'node:perf_hooks';
+import type { RespondArguments, RespondFn, SlashCommand } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
+import type { VideoClient } from '../client/types.js';
+import type { Config } from '../config.js';
+import type { Command } from '../core/grammar.js';
+import type { Actor } from '../core/model.js';
+import type { Policy } from '../core/policy.js';
+import type { Operations } from '../services/types.js';
+import type { AuditPublisher } from '../slack/audit-publisher.js';
+import type { SlackDirectory } from '../slack/directory.js';
+import type { VidopsMetrics } from '../slack/metrics.js';
+import { redactError } from '../slack/receiver.js';
+import type { Store } from '../store/store.js';
+import { assertBlockKitLimits, type BlockKitPayload, type BlockKitSurface } from '../views/limits.js';
+
+/**
+ * Everything a Slack handler may use, built once by the composition root (`src/app.ts`).
+ * Handlers get it as an argument: no module singletons, so tests build their own.
+ * @see shared/DESIGN.md, "Architecture" (commands/ are thin adapters)
+ */
+export interface AppContext {
+  config: Config;
+  ops: Operations;
+  client: VideoClient;
+  store: Store;
+  policy: Policy;
+  directory: SlackDirectory;
+  /** Web API client for calls made while a person waits (short retries, 429 handed back). */
+  web: WebClient;
+  logger: Logger;
+  clock: () => Date;
+  metrics: VidopsMetrics;
+  publisher: AuditPublisher;
+  /** Where the work after an acknowledgement runs: bounded, so a burst cannot exhaust memory. */
+  work: WorkQueue;
+  /**
+   * When true, a message or view breaking a Block Kit limit throws before it is sent (tests);
+   * when false the problem is logged as a warning and the payload sent anyway (production).
+   */
+  strictBlockKit: boolean;
+}
+
+/**
+ * One `/vidops` subcommand, run after the request was acknowledged and the text parsed.
+ * `client` is Bolt's client for this request; `actor` carries the Slack user ID and a display name.
+ * @see shared/DESIGN.md, "Slash command grammar"
+ */
+export type SlashHandler = (args: {
+  command: Command;
+  /** Soft problems the parser noticed (e.g. an ID that is not 24 hex digits). */
+  warnings: string[];
+  body: SlashCommand;
+  respond: RespondFn;
+  client: WebClient;
+  actor: Actor;
+  ctx: AppContext;
+}) => Promise<void>;
+
+/**
+ * Checks a payload against Slack's Block Kit limits before it is sent: throws in strict mode,
+ * otherwise logs a warning and lets it through (Slack may still take it; a lost answer is worse).
+ * @see shared/slack/README.md, "Block Kit limits"
+ */
+export function checkBlockKit(ctx: AppContext, payload: BlockKitPayload, surface: BlockKitSurface): void {
+  try {
+    assertBlockKitLimits(payload, surface);
+  } catch (error) {
+    if (ctx.strictBlockKit) throw error;
+    ctx.logger.warn(
+      { problems: error instanceof Error ? error.message : String(error), surface },
+      'a Slack payload breaks Block Kit limits',
+    );
+  }
+}
+
+/** A message for `respond()` (ephemeral unless said otherwise), limit-checked. */
+export async function respondChecked(
+  ctx: AppContext,
+  respond: RespondFn,
+  message: RespondArguments & { text: string },
+): Promise<void> {
+  checkBlockKit(ctx, message, 'message');
+  await respond({ response_type: 'ephemeral', ...message });
+}
+
+/**
+ * The Slack user as the services know them: ID, display name (`fallbackName`, e.g. the
+ * command's `user_name`, when Slack cannot say) and the watched user groups they belong to.
+ */
+export async function resolveActor(
+  ctx: AppContext,
+  userId: string,
+  fallbackName?: string,
+): Promise<{ actor: Actor; groups: string[] }> {
+  const [name, groups] = await Promise.all([
+    ctx.directory.nameOf(userId, fallbackName),
+    ctx.directory.groupsOf(userId),
+  ]);
+  return { actor: { id: userId, name }, groups };
+}
+
+/**
+ * The work that follows an acknowledgement (upstream calls, store, Slack answers), run with bounded
+ * concurrency. Holding only a closure per queued command, not the HTTP request, keeps a burst
+ * cheap; past `maxQueued` the router answers "busy" in the ack itself instead of queueing more.
+ * @see shared/slack/README.md, "Deadlines" (ack within 3 s, answer through response_url later)
+ */
+export interface WorkQueue {
+  /** True when a new command should be turned away rather than queued. */
+  isFull(): boolean;
+  /** Records a command turned away because the queue was full (metrics, a throttled warning). */
+  turnedAway(label: string): void;
+  /** Queues `job`; it starts as soon as fewer than `concurrency` jobs run. Failures are logged. */
+  push(label: string, job: () => Promise<void>): void;
+  /** Jobs running and waiting. */
+  size(): { running: number; queued: number };
+  /** Stops taking jobs and waits (at most `timeoutMs`) for those queued and running; false on timeout. */
+  drain(timeoutMs: number): Promise<boolean>;
+}
+
+export interface WorkQueueOptions {
+  concurrency: number;
+  maxQueued: number;
+  logger: Pick<Logger, 'error' | 'warn'>;
+  /** Called when a job fails (metrics); the error is logged, redacted, either way. */
+  onFailure?: (label: string) => void;
+  /** Called for each command turned away (metrics). */
+  onTurnedAway?: (label: string) => void;
+}
+
+/** At most one "turned away" warning per this many milliseconds: a flood must not flood the log. */
+const TURNED_AWAY_LOG_MS = 10_000;
+
+/** A FIFO queue with at most `concurrency` jobs in flight. */
+export function createWorkQueue(options: WorkQueueOptions): WorkQueue {
+  const waiting: { label: string; job: () => Promise<void> }[] = [];
+  let running = 0;
+  let closed = false;
+  const idle: (() => void)[] = [];
+  let turnedAway = 0;
+  let lastWarning = Number.NEGATIVE_INFINITY;
+
+  const settleIdle = () => {
+    if (running === 0 && waiting.length === 0) for (const resolve of idle.splice(0)) resolve();
+  };
+
+  const start = (label: string, job: () => Promise<void>) => {
+    running += 1;
+    // A job never throws into the queue: its failure is the person's message and a log line.
+    void job()
+      .catch((error: unknown) => {
+        options.onFailure?.(label);
+        options.logger.error({ err: redactError(error), job: label }, 'work after an acknowledgement failed');
+      })
+      .finally(() => {
+        running -= 1;
+        const next = waiting.shift();
+        if (next) start(next.label, next.job);
+        else settleIdle();
+      });
+  };
+
+  return {
+    isFull: () => closed || waiting.length >= options.maxQueued,
+    turnedAway(label) {
+      turnedAway += 1;
+      options.onTurnedAway?.(label);
+      const now = performance.now();
+      if (now - lastWarning >= TURNED_AWAY_LOG_MS) {
+        lastWarning = now;
+        options.logger.warn(
+          { turnedAway, running, queued: waiting.length },
+          'busy: commands turned away since start (queue full)',
+        );
+      }
+    },
+    push(label, job) {
+      if (closed) {
+        options.logger.warn({ job: label }, 'work arrived while stopping; not run');
+        return;
+      }
+      if (running < options.concurrency) start(label, job);
+      else waiting.push({ label, job });
+    },
+    size: () => ({ running, queued: waiting.length }),
+    async drain(timeoutMs) {
+      closed = true;
+      if (running === 0 && waiting.length === 0) return true;
+      let timer: NodeJS.Timeout | undefined;
+      const done = new Promise<boolean>((resolve) => idle.push(() => resolve(true)));
+      const late = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      const drained = await Promise.race([done, late]);
+      clearTimeout(timer);
+      return drained;
+    },
+  };
+}

@@ -1,0 +1,360 @@
+import type { App } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { z } from 'zod';
+import { COMMAND_HELP, type CommandHelp } from '../core/commands-help.js';
+import type { Command } from '../core/grammar.js';
+import type { JsonValue } from '../core/json.js';
+import type { Actor } from '../core/model.js';
+import { isChangeOperation } from '../core/operations.js';
+import { explainCode, PLAYER_ERROR_CODES } from '../core/player-errors.js';
+import { isAgent, isLead, mayRun, type Policy, type PolicyActor } from '../core/policy.js';
+import { parseResourceId } from '../core/validate/ids.js';
+import { parseMobile } from '../core/validate/phone.js';
+import type { SubmitResult } from '../services/types.js';
+import { describeError, describeRecordedError, type ErrorViewOptions } from '../views/errors.js';
+import {
+  type ChangeOutcome,
+  explainMessage,
+  helpMessage,
+  type Message,
+  maskValidMobiles,
+  problemMessage,
+  protectionMessage,
+  retryMessage,
+  retryModal,
+  unblockMessage,
+  unblockModal,
+  unknownCodeMessage,
+  whitelistMessage,
+} from '../views/everyday.js';
+import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from '../views/ids.js';
+import {
+  type AppContext,
+  checkBlockKit,
+  resolveActor,
+  respondChecked,
+  type SlashHandler,
+} from './context.js';
+
+/**
+ * The agent's everyday commands: help, unblock, retry, whitelist, protect show and explain, and
+ * the two modals `explain` opens. Each handler runs after the router acknowledged and parsed
+ * the command: service → view → one `respond()`.
+ * @see shared/DESIGN.md, "Slash command grammar"
+ */
+
+/** What the views need to keep secrets out of messages and say how long the service was given. */
+export function errorViewOptions(ctx: AppContext): ErrorViewOptions {
+  return {
+    timeoutMs: ctx.config.video.timeoutMs,
+    secrets: [
+      ctx.config.video.apiKey,
+      ctx.config.video.secretKey,
+      ctx.config.slack.botToken,
+      ...(ctx.config.slack.signingSecret ? [ctx.config.slack.signingSecret] : []),
+      ...(ctx.config.slack.appToken ? [ctx.config.slack.appToken] : []),
+    ],
+  };
+}
+
+/** Whether `/vidops help` lists this command for this person. */
+function mayList(policy: Policy, entry: CommandHelp, who: PolicyActor): boolean {
+  if (entry.leadsOnly) return mayRun(policy, 'audit', who);
+  if (entry.operation !== null && isChangeOperation(entry.operation)) {
+    return mayRun(policy, entry.operation, who);
+  }
+  return isAgent(policy, who);
+}
+
+/** How a submitted change ended, for the views. */
+function outcomeOf(ctx: AppContext, result: SubmitResult): ChangeOutcome {
+  switch (result.kind) {
+    case 'denied':
+      return { kind: 'denied', reason: result.reason };
+    case 'pending':
+      return {
+        kind: 'pending',
+        requestId: result.request.id,
+        why: result.why,
+        approvalChannel: ctx.config.approvalChannel,
+      };
+    case 'executed': {
+      const { request } = result;
+      if (request.state === 'succeeded') {
+        return { kind: 'succeeded', requestId: request.id, answer: request.result };
+      }
+      if (request.state === 'failed' && request.error !== null) {
+        return {
+          kind: 'failed',
+          requestId: request.id,
+          error: describeRecordedError(request.error, errorViewOptions(ctx)),
+        };
+      }
+      return { kind: 'other', requestId: request.id, state: request.state };
+    }
+  }
+}
+
+const UnblockPreviewSchema = z.looseObject({
+  blocked: z.boolean().nullable().catch(null),
+  actionType: z.string().nullable().catch(null),
+});
+
+const RetryPreviewSchema = z.looseObject({
+  title: z.string().nullable().catch(null),
+  hlsStatus: z.string().nullable().catch(null),
+});
+
+function previewOf<T>(schema: z.ZodType<T>, preview: JsonValue, fallback: T): T {
+  const parsed = schema.safeParse(preview);
+  return parsed.success ? parsed.data : fallback;
+}
+
+/**
+ * Unblocks a viewer (look-up first, when the service supports it) and says how it went.
+ * Shared by `/vidops unblock` and the modal of `explain 9910`.
+ */
+export async function unblockReply(
+  ctx: AppContext,
+  actor: Actor,
+  mobile: { national: string; masked: string },
+): Promise<Message> {
+  const prepared = await ctx.ops.prepare(actor, { kind: 'viewer.unblock', mobileNumber: mobile.national });
+  const viewer = previewOf(UnblockPreviewSchema, prepared.preview, { blocked: null, actionType: null });
+  const result = await ctx.ops.submit(actor, prepared);
+  return unblockMessage({
+    masked: mobile.masked,
+    viewer,
+    warnings: prepared.warnings,
+    outcome: outcomeOf(ctx, result),
+    secrets: errorViewOptions(ctx).secrets ?? [],
+  });
+}
+
+/**
+ * Queues a failed conversion again after showing the file's title and status; `prepare` refuses
+ * a file that converted already or is still queued. Shared by `/vidops retry` and `explain 9101`.
+ */
+export async function retryReply(
+  ctx: AppContext,
+  actor: Actor,
+  fileId: string,
+  parseWarnings: readonly string[] = [],
+): Promise<Message> {
+  const prepared = await ctx.ops.prepare(actor, { kind: 'file.retry', fileId });
+  const file = previewOf(RetryPreviewSchema, prepared.preview, { title: null, hlsStatus: null });
+  const result = await ctx.ops.submit(actor, prepared);
+  return retryMessage({
+    fileId,
+    title: file.title,
+    status: file.hlsStatus,
+    warnings: [...parseWarnings, ...prepared.warnings.filter((w) => !parseWarnings.includes(w))],
+    outcome: outcomeOf(ctx, result),
+    secrets: errorViewOptions(ctx).secrets ?? [],
+  });
+}
+
+const help: SlashHandler = async ({ ctx, actor, respond }) => {
+  const who = { id: actor.id, groups: await ctx.directory.groupsOf(actor.id) };
+  const entries = COMMAND_HELP.filter((entry) => mayList(ctx.policy, entry, who));
+  await respondChecked(ctx, respond, helpMessage(entries, { isLead: isLead(ctx.policy, who) }));
+};
+
+const unblock: SlashHandler = async ({ command, ctx, actor, respond }) => {
+  if (command.kind !== 'unblock') return;
+  await respondChecked(ctx, respond, await unblockReply(ctx, actor, command.mobile));
+};
+
+const retry: SlashHandler = async ({ command, warnings, ctx, actor, respond }) => {
+  if (command.kind !== 'retry') return;
+  await respondChecked(ctx, respond, await retryReply(ctx, actor, command.fileId, warnings));
+};
+
+const whitelistShow: SlashHandler = async ({ ctx, respond }) => {
+  const ips = await ctx.client.whitelist.get();
+  await respondChecked(ctx, respond, whitelistMessage(ips));
+};
+
+const protectShow: SlashHandler = async ({ ctx, respond }) => {
+  const { raw, ...config } = await ctx.client.protection.get();
+  await respondChecked(ctx, respond, protectionMessage(config, raw));
+};
+
+const explain: SlashHandler = async ({ command, ctx, respond }) => {
+  if (command.kind !== 'explain') return;
+  const explanation = explainCode(command.code);
+  await respondChecked(
+    ctx,
+    respond,
+    explanation === null ? unknownCodeMessage(command.code, PLAYER_ERROR_CODES) : explainMessage(explanation),
+  );
+};
+
+/**
+ * The everyday handlers by command kind; the router merges them with the change module's.
+ * `requests`, `audit` and the change commands live in `changes.ts`.
+ */
+export const everydayHandlers: Partial<Record<Command['kind'], SlashHandler>> = {
+  help,
+  unblock,
+  retry,
+  'whitelist.show': whitelistShow,
+  'protect.show': protectShow,
+  explain,
+};
+
+/** What a modal opened from an ephemeral message carries: where to answer. */
+const ModalMetadataSchema = z.strictObject({
+  responseUrl: z.string().optional(),
+  channelId: z.string().optional(),
+});
+type ModalMetadata = z.infer<typeof ModalMetadataSchema>;
+
+function readMetadata(text: string): ModalMetadata {
+  try {
+    const parsed = ModalMetadataSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
+const ViewValuesSchema = z.record(
+  z.string(),
+  z.record(z.string(), z.looseObject({ value: z.string().nullish() })),
+);
+
+/** The text typed into the input of block `blockId` (empty when none). */
+function typedValue(values: unknown, blockId: string): string {
+  const parsed = ViewValuesSchema.safeParse(values);
+  if (!parsed.success) return '';
+  return parsed.data[blockId]?.[INPUT_ACTION]?.value ?? '';
+}
+
+/**
+ * Only Slack's own response URLs (or those of the configured Slack API host, in tests and behind
+ * proxies) are posted to: the metadata comes back from Slack, but a URL is never trusted blindly.
+ */
+function isSlackResponseUrl(ctx: AppContext, url: string): boolean {
+  try {
+    const target = new URL(url);
+    if (target.protocol === 'https:' && target.hostname === 'hooks.slack.com') return true;
+    const api = ctx.config.slack.apiUrl;
+    return api !== undefined && new URL(api).origin === target.origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Answers the person who submitted a modal: through the response URL of the message they
+ * clicked (ephemeral, where they were), else in a direct message from the app.
+ */
+async function deliver(
+  ctx: AppContext,
+  web: WebClient,
+  meta: ModalMetadata,
+  userId: string,
+  message: Message,
+): Promise<void> {
+  checkBlockKit(ctx, message, 'message');
+  if (meta.responseUrl !== undefined && isSlackResponseUrl(ctx, meta.responseUrl)) {
+    const response = await fetch(meta.responseUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ response_type: 'ephemeral', replace_original: false, ...message }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (response.ok) return;
+    ctx.logger.warn({ status: response.status }, 'response URL refused the answer; sending a direct message');
+  }
+  await web.chat.postMessage({ channel: userId, text: message.text, blocks: message.blocks });
+}
+
+/** Runs a modal's change and turns any failure into the message the person reads. */
+async function replyOrProblem(ctx: AppContext, run: () => Promise<Message>): Promise<Message> {
+  try {
+    return await run();
+  } catch (error) {
+    const view = describeError(error, errorViewOptions(ctx));
+    if (!view.expected) ctx.logger.error({ err: error }, 'an everyday modal failed');
+    return problemMessage(view.text);
+  }
+}
+
+/**
+ * The buttons of `explain` and the modals they open: 9910 asks for the viewer's number and
+ * unblocks, 9101/9103 ask for the file ID and retry.
+ * @see shared/DESIGN.md, "Slash command grammar" (`explain`)
+ */
+export function registerEverydayActions(app: App, ctx: AppContext): void {
+  const openModal = (build: (meta: string) => ReturnType<typeof unblockModal>) =>
+    async function open(args: {
+      ack: () => Promise<void>;
+      body: { trigger_id?: string; response_url?: string; channel?: { id: string } | undefined };
+      client: WebClient;
+    }): Promise<void> {
+      await args.ack();
+      const meta: ModalMetadata = {
+        ...(args.body.response_url ? { responseUrl: args.body.response_url } : {}),
+        ...(args.body.channel?.id ? { channelId: args.body.channel.id } : {}),
+      };
+      const view = build(JSON.stringify(meta));
+      checkBlockKit(ctx, { view }, 'modal');
+      if (!args.body.trigger_id) return;
+      await args.client.views.open({ trigger_id: args.body.trigger_id, view });
+    };
+
+  app.action(ACTIONS.explainUnblock, async ({ ack, body, client }) => {
+    if (body.type !== 'block_actions') return ack();
+    await openModal(unblockModal)({ ack, body, client });
+  });
+
+  app.action(ACTIONS.explainRetry, async ({ ack, body, client }) => {
+    if (body.type !== 'block_actions') return ack();
+    await openModal(retryModal)({ ack, body, client });
+  });
+
+  app.view(CALLBACKS.unblock, async ({ ack, body, view, client }) => {
+    const typed = typedValue(view.state.values, BLOCKS.mobile);
+    const mobile = parseMobile(typed, ctx.config.phoneRegion);
+    if (!mobile.ok) {
+      // Checked before the modal closes, so the person corrects it in place; nothing is sent.
+      await ack({
+        response_action: 'errors',
+        errors: {
+          [BLOCKS.mobile]: maskValidMobiles(
+            `Nobody was unblocked: ${mobile.reason}.`,
+            ctx.config.phoneRegion,
+          ),
+        },
+      });
+      return;
+    }
+    await ack();
+    ctx.work.push('unblock modal', async () => {
+      const { actor } = await resolveActor(ctx, body.user.id, body.user.name);
+      const message = await replyOrProblem(ctx, () => unblockReply(ctx, actor, mobile));
+      await deliver(ctx, client, readMetadata(view.private_metadata), actor.id, message);
+    });
+  });
+
+  app.view(CALLBACKS.retry, async ({ ack, body, view, client }) => {
+    const typed = typedValue(view.state.values, BLOCKS.fileId).trim();
+    const id = parseResourceId(typed, 'file');
+    if (!id.ok) {
+      await ack({
+        response_action: 'errors',
+        errors: { [BLOCKS.fileId]: `Nothing was retried: ${id.reason}.` },
+      });
+      return;
+    }
+    await ack();
+    ctx.work.push('retry modal', async () => {
+      const { actor } = await resolveActor(ctx, body.user.id, body.user.name);
+      const warnings = id.warning === null ? [] : [id.warning];
+      const message = await replyOrProblem(ctx, () => retryReply(ctx, actor, id.id, warnings));
+      await deliver(ctx, client, readMetadata(view.private_metadata), actor.id, message);
+    });
+  });
+}

@@ -1,0 +1,90 @@
+import { WebClient } from '@slack/web-api';
+import { type FakeSlack, startFakeSlack } from '../../test/e2e/fake-slack.js';
+import { createDirectory, type SlackDirectory } from './directory.js';
+
+let fake: FakeSlack;
+let web: WebClient;
+let now: number;
+const warnings: object[] = [];
+
+function directory(): SlackDirectory {
+  return createDirectory(web, {
+    groups: ['S0LEADS', 'S0AGENTS', 'U0NOTAGROUP'],
+    ttlMs: 60_000,
+    clock: () => new Date(now),
+    logger: { warn: (obj: object) => warnings.push(obj) },
+  });
+}
+
+beforeAll(async () => {
+  fake = await startFakeSlack();
+  web = new WebClient(fake.botToken, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
+});
+
+beforeEach(() => {
+  fake.reset();
+  warnings.length = 0;
+  now = Date.parse('2026-11-21T10:00:00Z');
+  fake.setUsergroup('S0LEADS', ['U0LEAD2']);
+  fake.setUsergroup('S0AGENTS', ['U0AGENT2', 'U0LEAD2']);
+  fake.setUsers([{ id: 'U0LEAD2', name: 'leo', display_name: 'Leo (lead)' }]);
+});
+
+afterAll(() => fake.close());
+
+describe('user groups of a person', () => {
+  it('a lead in two watched groups is found in both; someone in none gets none', async () => {
+    const dir = directory();
+    expect(await dir.groupsOf('U0LEAD2')).toEqual(['S0LEADS', 'S0AGENTS']);
+    expect(await dir.groupsOf('U0OTHER')).toEqual([]);
+    // User IDs in the list are not groups: Slack is asked about the two groups only.
+    expect(fake.callsTo('usergroups.users.list').map((c) => c.args.usergroup)).toEqual([
+      'S0LEADS',
+      'S0AGENTS',
+    ]);
+  });
+
+  it('members are cached for the TTL and read again after it', async () => {
+    const dir = directory();
+    await dir.groupsOf('U0AGENT2');
+    fake.setUsergroup('S0AGENTS', ['U0NEWAGENT']);
+    now += 59_000;
+    expect(await dir.groupsOf('U0NEWAGENT')).toEqual([]);
+    expect(fake.callsTo('usergroups.users.list')).toHaveLength(2);
+    now += 2_000;
+    expect(await dir.groupsOf('U0NEWAGENT')).toEqual(['S0AGENTS']);
+    expect(fake.callsTo('usergroups.users.list')).toHaveLength(4);
+  });
+
+  it('when Slack fails, the last known members are used and the failure is logged', async () => {
+    const dir = directory();
+    await dir.groupsOf('U0LEAD2');
+    now += 120_000;
+    fake.failNext('usergroups.users.list', { error: 'ratelimited' }, 2);
+    expect(await dir.groupsOf('U0LEAD2')).toEqual(['S0LEADS', 'S0AGENTS']);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatchObject({ usergroup: 'S0LEADS', stale: true });
+  });
+
+  it('a burst of look-ups shares one call per group', async () => {
+    const dir = directory();
+    await Promise.all([dir.groupsOf('U0LEAD2'), dir.groupsOf('U0AGENT2'), dir.groupsOf('U0X')]);
+    expect(fake.callsTo('usergroups.users.list')).toHaveLength(2);
+  });
+});
+
+describe('names', () => {
+  it('the display name comes from users.info, once per TTL', async () => {
+    const dir = directory();
+    expect(await dir.nameOf('U0LEAD2', 'leo')).toBe('Leo (lead)');
+    expect(await dir.nameOf('U0LEAD2', 'leo')).toBe('Leo (lead)');
+    expect(fake.callsTo('users.info')).toHaveLength(1);
+  });
+
+  it('an unknown user falls back to the name the command carried, then to the ID', async () => {
+    const dir = directory();
+    expect(await dir.nameOf('U0GHOST', 'ghost')).toBe('ghost');
+    expect(await dir.nameOf('U0GHOST2')).toBe('U0GHOST2');
+    expect(warnings).toHaveLength(2);
+  });
+});

@@ -1,0 +1,113 @@
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
+import type { Directory } from '../services/types.js';
+import { redactError } from './receiver.js';
+
+/**
+ * Who is who in the workspace, as the policy needs it: the user groups a user belongs to (for
+ * `LEADS`/`AGENTS` entries that are groups) and a display name for messages and the audit log.
+ * @see shared/DESIGN.md, "Approvals"; shared/slack/README.md, "Rate limits" (Tier 2: cache)
+ */
+export interface SlackDirectory extends Directory {
+  /** The IDs of the watched user groups this user is a member of. */
+  groupsOf(userId: string): Promise<string[]>;
+  /** The user's display name; `fallback` (e.g. the command's `user_name`) when Slack cannot say. */
+  nameOf(userId: string, fallback?: string): Promise<string>;
+}
+
+export interface DirectoryOptions {
+  /** User-group IDs (`S…`) whose members matter: those named in LEADS, AGENTS and the policy. */
+  groups: readonly string[];
+  /** How long a group's member list or a user's name is used before asking Slack again. */
+  ttlMs?: number;
+  clock?: () => Date;
+  logger?: Pick<Logger, 'warn'>;
+}
+
+/** Five minutes: `usergroups.users.list` is Tier 2 (about 20 calls a minute). */
+export const DIRECTORY_TTL_MS = 5 * 60_000;
+
+interface Entry<T> {
+  value: T;
+  fetchedAt: number;
+}
+
+/**
+ * A directory backed by Slack's Web API with a TTL cache. A group whose refresh fails keeps its
+ * last known members (stale beats empty: a lead should not lose approval rights to a 429); a group
+ * never fetched successfully counts as empty until Slack answers. Concurrent look-ups share one call.
+ */
+export function createDirectory(web: WebClient, options: DirectoryOptions): SlackDirectory {
+  const ttlMs = options.ttlMs ?? DIRECTORY_TTL_MS;
+  const clock = options.clock ?? (() => new Date());
+  const groups = [...new Set(options.groups.filter((id) => id.startsWith('S')))];
+  const members = new Map<string, Entry<ReadonlySet<string>>>();
+  const names = new Map<string, Entry<string>>();
+  const inFlight = new Map<string, Promise<unknown>>();
+
+  const fresh = (entry: Entry<unknown> | undefined): boolean =>
+    entry !== undefined && clock().getTime() - entry.fetchedAt < ttlMs;
+
+  /** One call per key at a time: a burst of commands waits on the same look-up. */
+  function shared<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const running = inFlight.get(key);
+    if (running) return running as Promise<T>;
+    const started = load().finally(() => inFlight.delete(key));
+    inFlight.set(key, started);
+    return started;
+  }
+
+  async function membersOf(group: string): Promise<ReadonlySet<string>> {
+    const cached = members.get(group);
+    if (fresh(cached) && cached) return cached.value;
+    return shared(`group:${group}`, async () => {
+      try {
+        const answer = await web.usergroups.users.list({ usergroup: group });
+        const value = new Set(answer.users ?? []);
+        members.set(group, { value, fetchedAt: clock().getTime() });
+        return value;
+      } catch (error) {
+        options.logger?.warn(
+          { err: redactError(error), usergroup: group, stale: cached !== undefined },
+          'could not read user-group members; using what is known',
+        );
+        return cached?.value ?? new Set<string>();
+      }
+    });
+  }
+
+  return {
+    async groupsOf(userId) {
+      const lists = await Promise.all(groups.map(async (g) => [g, await membersOf(g)] as const));
+      return lists.filter(([, set]) => set.has(userId)).map(([g]) => g);
+    },
+
+    async nameOf(userId, fallback) {
+      const cached = names.get(userId);
+      if (fresh(cached) && cached) return cached.value;
+      return shared(`user:${userId}`, async () => {
+        try {
+          const answer = await web.users.info({ user: userId });
+          const user = answer.user;
+          const name =
+            nonEmpty(user?.profile?.display_name) ??
+            nonEmpty(user?.real_name) ??
+            nonEmpty(user?.profile?.real_name) ??
+            nonEmpty(user?.name);
+          if (name !== undefined) {
+            names.set(userId, { value: name, fetchedAt: clock().getTime() });
+            return name;
+          }
+        } catch (error) {
+          options.logger?.warn({ err: redactError(error), user: userId }, 'could not read a user name');
+        }
+        return cached?.value ?? nonEmpty(fallback) ?? userId;
+      });
+    },
+  };
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  const trimmed = text?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}

@@ -1,0 +1,314 @@
+import type { JsonValue } from '../core/json.js';
+import type { OperationRequest } from '../core/model.js';
+import {
+  approvalMessage,
+  previewSections,
+  requesterNotice,
+  slackDate,
+  submittedMessage,
+} from './approval.js';
+import { ACTIONS } from './ids.js';
+import { checkBlockKitLimits } from './limits.js';
+
+const T0 = '2026-11-21T10:00:00.000Z';
+const PERSIAN = 'دوره‌ی آموزش برنامه‌نویسی پیشرفته برای دانشجویان ۱۴۰۵';
+const LONG = `${PERSIAN} `.repeat(40);
+
+function request(overrides: Partial<OperationRequest> = {}): OperationRequest {
+  return {
+    id: 'R-7QK2M9XD',
+    operation: 'folder.delete',
+    params: { bucketId: '6710a0000000000000000101' },
+    paramsHash: 'ab12cd34ef56'.padEnd(64, '0'),
+    target: 'folder 6710a0000000000000000101',
+    preview: {
+      kind: 'delete',
+      resource: 'folder',
+      id: '6710a0000000000000000101',
+      title: 'Lectures',
+      filesCount: 5,
+    },
+    reason: 'The course ended; the customer asked to remove it.',
+    requester: { id: 'U0AGENT1', name: 'Ana' },
+    state: 'pending',
+    quorum: 1,
+    approvals: [],
+    decidedBy: null,
+    decisionNote: null,
+    createdAt: T0,
+    expiresAt: '2026-11-22T10:00:00.000Z',
+    updatedAt: T0,
+    result: null,
+    error: null,
+    slack: null,
+    version: 1,
+    ...overrides,
+  };
+}
+
+const ipv6 = (i: number) => `2001:db8:${i.toString(16)}:ffff:ffff:ffff:ffff:${(i + 1).toString(16)}`;
+const many = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+
+/** Every preview shape the services make, at its largest. */
+const PREVIEWS: [string, Partial<OperationRequest>][] = [
+  [
+    'whitelist with 100 IPv6 addresses before and after',
+    {
+      operation: 'whitelist.set',
+      target: 'whitelist',
+      preview: {
+        kind: 'whitelist',
+        before: many(100, ipv6),
+        after: many(100, (i) => ipv6(i + 50)),
+        added: many(50, (i) => ipv6(i + 100)),
+        removed: many(50, ipv6),
+      },
+    },
+  ],
+  [
+    'protection diff of every setting',
+    {
+      operation: 'protect.set',
+      target: 'protection settings',
+      preview: {
+        kind: 'protection',
+        rows: [
+          { field: 'opacity', before: 0.6, after: 0.3 },
+          { field: 'fontColor', before: '#ffff00', after: '#e74c3c' },
+          { field: 'player.offlineMode', before: null, after: false },
+          { field: 'link.expireTime', before: '2h', after: '1d' },
+        ],
+      },
+    },
+  ],
+  [
+    'folder created with a long Persian title',
+    {
+      operation: 'folder.create',
+      target: `new folder "${LONG}"`,
+      preview: { kind: 'create', resource: 'folder', after: { title: LONG, description: LONG } },
+    },
+  ],
+  [
+    'playlist edit with 100 files',
+    {
+      operation: 'playlist.edit',
+      target: 'playlist 6710c0000000000000000301',
+      preview: {
+        kind: 'edit',
+        resource: 'playlist',
+        id: '6710c0000000000000000301',
+        before: {
+          title: 'Getting started',
+          files: many(100, (i) => ({ _id: `6710b0${String(i).padStart(18, '0')}`, title: PERSIAN })),
+        },
+        after: {
+          title: LONG,
+          files: many(100, (i) => ({ _id: `6710b1${String(i).padStart(18, '0')}`, title: PERSIAN })),
+        },
+      },
+    },
+  ],
+  [
+    'file edit with a cover',
+    {
+      operation: 'file.edit',
+      target: 'file 6710b0000000000000000201',
+      preview: {
+        kind: 'edit',
+        resource: 'file',
+        id: '6710b0000000000000000201',
+        before: { title: 'Lecture 1', description: null },
+        after: { title: LONG, description: LONG, cover: 'cover.png' },
+      },
+    },
+  ],
+  ['folder delete', {}],
+  [
+    'unblock over the rate limit',
+    {
+      operation: 'viewer.unblock',
+      target: 'viewer 09123456789',
+      params: { mobileNumber: '09123456789' },
+      preview: { kind: 'unblock', mobileNumber: '09123456789', blocked: true, actionType: 'attacker' },
+    },
+  ],
+  ['an unknown preview shape', { preview: { something: LONG, mobile: '09123456789' } }],
+];
+
+describe('the approval message a lead reads', () => {
+  it.each(PREVIEWS)('%s fits Slack while pending and after every decision', (_what, overrides) => {
+    for (const state of [
+      'pending',
+      'succeeded',
+      'failed',
+      'rejected',
+      'cancelled',
+      'expired',
+      'unknown',
+    ] as const) {
+      const message = approvalMessage(
+        request({
+          ...overrides,
+          state,
+          reason: LONG,
+          requester: { id: 'U0AGENT1', name: LONG },
+          decisionNote: LONG,
+          decidedBy: { id: 'U0LEAD1', name: LONG },
+          error: state === 'failed' ? { name: 'ServerError', message: LONG, status: 500 } : null,
+          result: state === 'succeeded' ? { message: LONG } : null,
+        }),
+      );
+      expect(checkBlockKitLimits(message, 'message')).toEqual([]);
+      expect(message.text.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('shows operation, target, preview, requester, reason, expiry, request ID and short params hash', () => {
+    const message = approvalMessage(request());
+    const all = JSON.stringify(message.blocks);
+    expect(message.text).toBe(
+      'Approval needed: Delete folder: folder 6710a0000000000000000101, requested by Ana (R-7QK2M9XD)',
+    );
+    expect(all).toContain('Approval needed: Delete folder');
+    expect(all).toContain('`folder 6710a0000000000000000101`');
+    expect(all).toContain(
+      '*Deletes* folder `6710a0000000000000000101` “Lectures” and its 5 files. This cannot be undone.',
+    );
+    expect(all).toContain('Ana (`U0AGENT1`)');
+    expect(all).toContain('The course ended; the customer asked to remove it.');
+    expect(all).toContain('<!date^1795341600^{date_short_pretty} {time}|2026-11-22 10:00 UTC>');
+    expect(all).toContain('R-7QK2M9XD');
+    expect(all).toContain('params `ab12cd34ef56`');
+  });
+
+  it('has Approve (primary, with a confirm dialog), Reject and Cancel buttons whose values are only the request ID', () => {
+    const actions = approvalMessage(request()).blocks.find((b) => b.type === 'actions');
+    expect(actions).toMatchObject({
+      type: 'actions',
+      block_id: 'request_actions:R-7QK2M9XD',
+      elements: [
+        {
+          action_id: ACTIONS.approve,
+          style: 'primary',
+          value: 'R-7QK2M9XD',
+          confirm: { title: { text: 'Approve R-7QK2M9XD?' }, style: 'danger' },
+        },
+        { action_id: ACTIONS.reject, value: 'R-7QK2M9XD' },
+        { action_id: ACTIONS.cancel, value: 'R-7QK2M9XD' },
+      ],
+    });
+  });
+
+  const decided: [OperationRequest['state'], Partial<OperationRequest>, string][] = [
+    [
+      'succeeded',
+      { approvals: [{ by: { id: 'U0LEAD1', name: 'Lena' }, at: T0 }] },
+      'Approved by Lena; done at',
+    ],
+    [
+      'failed',
+      {
+        approvals: [{ by: { id: 'U0LEAD1', name: 'Lena' }, at: T0 }],
+        error: { name: 'ServerError', message: 'upstream 500', status: 500 },
+      },
+      'it failed at',
+    ],
+    [
+      'rejected',
+      { decidedBy: { id: 'U0LEAD1', name: 'Lena' }, decisionNote: 'not this week' },
+      'Rejected by Lena',
+    ],
+    ['cancelled', { decidedBy: { id: 'U0AGENT1', name: 'Ana' } }, 'Cancelled by Ana'],
+    ['expired', {}, 'with 0 of 1 approvals; nothing was changed'],
+  ];
+  it.each(decided)(
+    'once %s the buttons are gone and the message says who decided and what happened',
+    (state, extra, said) => {
+      const message = approvalMessage(request({ state, ...extra }));
+      expect(message.blocks.some((b) => b.type === 'actions')).toBe(false);
+      expect(JSON.stringify(message.blocks)).toContain(said);
+    },
+  );
+
+  it('never shows a whole mobile number', () => {
+    const [, , , , , , unblock] = PREVIEWS;
+    const message = approvalMessage(request({ ...unblock?.[1], reason: 'viewer 0912 345 6789 called' }));
+    const all = JSON.stringify(message);
+    expect(all).not.toMatch(/09123456789|0912 345 6789/);
+    expect(all).toContain('0912***6789');
+  });
+
+  it('escapes mentions typed into a reason', () => {
+    const all = JSON.stringify(approvalMessage(request({ reason: 'ping <!channel> and <@U0LEAD1>' })).blocks);
+    expect(all).toContain('ping &lt;!channel&gt; and &lt;@U0LEAD1&gt;');
+  });
+});
+
+describe('previews', () => {
+  it('drop lines past the budget and say how many', () => {
+    const preview: JsonValue = {
+      kind: 'edit',
+      resource: 'playlist',
+      id: 'P1',
+      before: null,
+      after: { title: null, files: many(100, (i) => ({ _id: `F${i}`, title: PERSIAN })) },
+    };
+    const sections = previewSections(preview, 1000);
+    const text = sections.join('\n');
+    expect(text.length).toBeLessThan(1100);
+    expect(text).toMatch(/_… and \d+ more lines not shown\._$/);
+  });
+});
+
+describe('the requester is told', () => {
+  it.each([
+    ['succeeded', 'was approved and is done'],
+    ['failed', 'was approved but failed'],
+    ['rejected', 'was rejected'],
+    ['expired', 'expired'],
+    ['unknown', 'was interrupted; its outcome is unknown'],
+  ] as const)('when their request %s', (state, said) => {
+    const notice = requesterNotice(request({ state }));
+    expect(notice?.text).toBe(
+      `Your request R-7QK2M9XD (Delete folder: folder 6710a0000000000000000101) ${said}.`,
+    );
+    expect(checkBlockKitLimits(notice ?? {}, 'message')).toEqual([]);
+  });
+
+  it.each(['pending', 'executing', 'cancelled'] as const)('but not while it is %s without news', (state) => {
+    expect(requesterNotice(request({ state }))).toBeNull();
+  });
+});
+
+describe('the answer to a submitted change', () => {
+  it('says where the request waits, with the preview', () => {
+    const message = submittedMessage(
+      { kind: 'pending', request: request(), why: 'policy' },
+      { approvalChannel: 'C0APPROVALS', warnings: ['folder ID x is not 24 hex digits'] },
+    );
+    const all = JSON.stringify(message.blocks);
+    expect(message.text).toBe('Request R-7QK2M9XD posted for approval.');
+    expect(all).toContain('Request *R-7QK2M9XD* posted to <#C0APPROVALS> for approval');
+    expect(all).toContain('This cannot be undone.');
+    expect(all).toContain(':warning: folder ID x is not 24 hex digits');
+    expect(checkBlockKitLimits(message, 'message')).toEqual([]);
+  });
+
+  it('says why the policy refused it', () => {
+    const message = submittedMessage(
+      { kind: 'denied', reason: 'Only leads may run audit.' },
+      { approvalChannel: 'C1' },
+    );
+    expect(JSON.stringify(message.blocks)).toContain('Nothing was asked: Only leads may run audit.');
+  });
+});
+
+describe('dates', () => {
+  it('are formatted by Slack in the reader’s zone, with UTC as the fallback', () => {
+    expect(slackDate('2026-11-21T10:00:00.000Z')).toBe(
+      '<!date^1795255200^{date_short_pretty} {time}|2026-11-21 10:00 UTC>',
+    );
+    expect(slackDate('not a date')).toBe('not a date');
+  });
+});

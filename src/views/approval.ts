@@ -1,0 +1,596 @@
+import type { ActionsBlock, Button, ContextBlock, HeaderBlock, KnownBlock, SectionBlock } from '@slack/types';
+import { z } from 'zod';
+import { shortHash } from '../core/audit-chain.js';
+import { OPERATION_SPECS } from '../core/catalog.js';
+import type { JsonValue } from '../core/json.js';
+import { maskMobile, maskMobilesInText } from '../core/mask.js';
+import type { OperationRequest, RequestState } from '../core/model.js';
+import { formatProtectionValue, protectionField } from '../core/validate/protection.js';
+import { ACTIONS, requestActionsBlock } from './ids.js';
+import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
+
+/**
+ * The approval message of a request, the notice its requester gets, and the formatting every
+ * request view shares (previews, states, dates). Pure: the clock reading comes in as `now`.
+ * @see shared/DESIGN.md, "Approvals"
+ */
+
+/** A message for Slack: blocks and the `text` fallback for notifications and screen readers. */
+export interface SlackMessage {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+/** Slack mrkdwn control characters; escaping them also stops `<@U…>`/`<!here>` from pinging. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Free text as people read it: mobile numbers masked, whitespace folded, mrkdwn escaped, cut at `max`. */
+export function safe(text: string, max = 500): string {
+  return escapeMrkdwn(truncate(maskMobilesInText(text.replace(/\s+/g, ' ').trim()), max));
+}
+
+/** Plain text (modal titles, button labels, option text): masked and cut, never escaped. */
+export function plain(text: string, max: number): string {
+  return truncate(maskMobilesInText(text.replace(/\s+/g, ' ').trim()), max);
+}
+
+/** A `code` span; a backtick inside would end it early. IDs are never cut. */
+export function code(text: string): string {
+  return `\`${escapeMrkdwn(maskMobilesInText(text).replace(/`/g, 'ˋ'))}\``;
+}
+
+/** `2025-03-01T10:00:00.000Z` → `2025-03-01 10:00 UTC`. */
+export function utc(iso: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
+  return m ? `${m[1]} ${m[2]} UTC` : iso;
+}
+
+/**
+ * A date Slack shows in the reader's time zone, with the UTC text as fallback for clients that
+ * cannot format it.
+ */
+export function slackDate(iso: string): string {
+  const seconds = Math.floor(Date.parse(iso) / 1000);
+  if (!Number.isFinite(seconds)) return escapeMrkdwn(iso);
+  return `<!date^${seconds}^{date_short_pretty} {time}|${utc(iso)}>`;
+}
+
+const STATE_LABELS: Record<RequestState, string> = {
+  pending: ':hourglass_flowing_sand: waiting for approval',
+  approved: ':thumbsup: approved',
+  executing: ':gear: running',
+  succeeded: ':white_check_mark: done',
+  failed: ':x: failed',
+  rejected: ':no_entry_sign: rejected',
+  cancelled: ':leftwards_arrow_with_hook: cancelled',
+  expired: ':hourglass: expired',
+  unknown: ':grey_question: outcome unknown',
+};
+
+/** Where a request stands, with an emoji: `:white_check_mark: done`. */
+export function stateLabel(state: RequestState): string {
+  return STATE_LABELS[state];
+}
+
+/** Title of the operation: `Delete folder`. */
+export function operationTitleOf(request: Pick<OperationRequest, 'operation'>): string {
+  return OPERATION_SPECS[request.operation].title;
+}
+
+/** Human names in a list: `Lee`, `Lee and Kim`, `Lee, Kim and Max`. */
+function names(list: readonly string[]): string {
+  if (list.length <= 1) return list.join('');
+  return `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+}
+
+function approvers(request: OperationRequest): string {
+  return names(request.approvals.map((a) => safe(a.by.name, 60)));
+}
+
+/**
+ * The target of a request for display: an ID (no spaces) is kept whole; descriptive text
+ * (`new folder "…"`) is cut.
+ */
+export function targetCode(target: string): string {
+  return code(/\s/.test(target) ? truncate(target, 120) : target);
+}
+
+/** One line per request for lists: ID, operation, target, state, and who asked. */
+export function requestLine(request: OperationRequest, options: { showRequester?: boolean } = {}): string {
+  const who = options.showRequester ? ` · by ${safe(request.requester.name, 60)}` : '';
+  const count =
+    request.state === 'pending' && request.quorum > 0
+      ? ` (${request.approvals.length} of ${request.quorum})`
+      : '';
+  return `*${request.id}* · ${operationTitleOf(request)} ${targetCode(request.target)} · ${stateLabel(request.state)}${count}${who}`;
+}
+
+/** What happened to a decided request, in one or two lines; null while it is still open. */
+export function outcomeText(request: OperationRequest): string | null {
+  const approved = request.approvals.length > 0 ? `Approved by ${approvers(request)}` : 'Ran directly';
+  switch (request.state) {
+    case 'pending':
+      return request.approvals.length > 0
+        ? `Approved by ${approvers(request)} (${request.approvals.length} of ${request.quorum}); waiting for more.`
+        : null;
+    case 'approved':
+      return `${approved}; waiting to run.`;
+    case 'executing':
+      return `${approved}; running since ${slackDate(request.updatedAt)}.`;
+    case 'succeeded':
+      return `${approved}; done at ${slackDate(request.updatedAt)}.${resultText(request.result)}`;
+    case 'failed': {
+      const error = request.error;
+      const why =
+        error === null
+          ? ''
+          : ` ${safe(`${error.name}${error.status === undefined ? '' : ` (${error.status})`}: ${error.message}`, 400)}`;
+      return `${approved}; it failed at ${slackDate(request.updatedAt)}.${why} Nothing else was changed.`;
+    }
+    case 'rejected':
+      return `Rejected by ${safe(request.decidedBy?.name ?? 'a lead', 60)} at ${slackDate(request.updatedAt)}: ${safe(request.decisionNote ?? '', 500)}`;
+    case 'cancelled':
+      return `Cancelled by ${safe(request.decidedBy?.name ?? request.requester.name, 60)} at ${slackDate(request.updatedAt)}.${request.decisionNote ? ` ${safe(request.decisionNote, 300)}` : ''}`;
+    case 'expired':
+      return `Expired at ${slackDate(request.expiresAt ?? request.updatedAt)} with ${request.approvals.length} of ${request.quorum} approvals; nothing was changed.`;
+    case 'unknown':
+      return `${approved}; vidops stopped while it ran and it cannot safely be repeated, so its outcome is unknown. Check the service before asking again.`;
+  }
+}
+
+/** What the service answered, compact and masked. */
+function resultText(result: JsonValue): string {
+  if (result === null) return '';
+  const raw = typeof result === 'string' ? result : JSON.stringify(result);
+  if (raw === '{}' || raw === '' || raw === '[]') return '';
+  return ` The service answered: ${code(truncate(maskMobilesInText(raw), 300))}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Previews: what approvers see before deciding. Shapes come from services/prepare; anything else
+// (an older request, another front end) is shown as compact JSON.
+
+const Scalar = z.union([z.string(), z.number(), z.boolean()]);
+const Text = z.string().nullable().optional();
+
+const PreviewSchema = z.discriminatedUnion('kind', [
+  z.looseObject({
+    kind: z.literal('whitelist'),
+    before: z.array(z.string()),
+    after: z.array(z.string()),
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+  }),
+  z.looseObject({
+    kind: z.literal('protection'),
+    rows: z.array(z.looseObject({ field: z.string(), before: Scalar.nullable(), after: Scalar })),
+  }),
+  z.looseObject({
+    kind: z.literal('create'),
+    resource: z.string(),
+    after: z.looseObject({ title: z.string(), description: Text }),
+  }),
+  z.looseObject({
+    kind: z.literal('edit'),
+    resource: z.string(),
+    id: z.string(),
+    before: z
+      .looseObject({
+        title: Text,
+        description: Text,
+        files: z.array(z.looseObject({ _id: z.string(), title: Text })).optional(),
+      })
+      .nullable(),
+    after: z.looseObject({
+      title: Text,
+      description: Text,
+      cover: Text,
+      files: z
+        .array(z.looseObject({ _id: z.string(), title: Text }))
+        .nullable()
+        .optional(),
+    }),
+  }),
+  z.looseObject({
+    kind: z.literal('delete'),
+    resource: z.string(),
+    id: z.string(),
+    title: Text,
+    filesCount: z.number().nullable().optional(),
+    bucketId: Text,
+  }),
+  z.looseObject({
+    kind: z.literal('retry'),
+    resource: z.string(),
+    id: z.string(),
+    title: Text,
+    hlsStatus: Text,
+  }),
+  z.looseObject({
+    kind: z.literal('unblock'),
+    mobileNumber: z.string(),
+    blocked: z.boolean().nullable().optional(),
+    actionType: Text,
+  }),
+]);
+
+type Preview = z.infer<typeof PreviewSchema>;
+
+/** A comma list of `code` items, wrapped into lines of about `width` characters. */
+function wrapList(label: string, items: readonly string[], width = 1200): string[] {
+  if (items.length === 0) return [`${label}: _none_`];
+  const lines: string[] = [];
+  let current = `${label}:`;
+  for (const [i, item] of items.entries()) {
+    const piece = `${i === 0 ? ' ' : ', '}${code(item)}`;
+    if (current.length + piece.length > width) {
+      lines.push(`${current},`);
+      current = `    ${code(item)}`;
+      continue;
+    }
+    current += piece;
+  }
+  lines.push(current);
+  return lines;
+}
+
+function quotedTitle(title: string | null | undefined): string {
+  return title ? ` “${safe(title, 150)}”` : '';
+}
+
+function changeLine(label: string, before: string | null | undefined, after: string | null | undefined) {
+  const from = before === undefined ? '' : `${before ? `“${safe(before, 300)}”` : '_empty_'} → `;
+  return `• ${label}: ${from}${after ? `*“${safe(after, 300)}”*` : '_empty_'}`;
+}
+
+function playlistLines(label: string, files: readonly { _id: string; title?: string | null | undefined }[]) {
+  const lines = [`${label} (${files.length}):`];
+  files.forEach((f, i) => {
+    lines.push(`${i + 1}. ${code(f._id)}${quotedTitle(f.title)}`);
+  });
+  return lines;
+}
+
+function previewLines(preview: Preview): string[] {
+  switch (preview.kind) {
+    case 'whitelist':
+      return [
+        ...(preview.added.length > 0 ? wrapList(`*Adds* (${preview.added.length})`, preview.added) : []),
+        ...(preview.removed.length > 0
+          ? wrapList(`*Removes* (${preview.removed.length})`, preview.removed)
+          : []),
+        ...wrapList(`*Whitelist after* (${preview.after.length})`, preview.after),
+        ...wrapList(`Whitelist before (${preview.before.length})`, preview.before),
+        ...(preview.after.length === 0
+          ? [':warning: The whitelist will be empty: while ipValidation is on, no server can create links.']
+          : []),
+      ];
+    case 'protection':
+      return [
+        `*Settings that change* (${preview.rows.length}):`,
+        ...preview.rows.map((row) => {
+          const label = protectionField(row.field)?.label ?? row.field;
+          return `• ${safe(label, 80)} (${code(row.field)}): ${safe(formatProtectionValue(row.field, row.before), 200)} → *${safe(formatProtectionValue(row.field, row.after), 200)}*`;
+        }),
+      ];
+    case 'create':
+      return [
+        `*Creates* a ${safe(preview.resource, 40)}:`,
+        changeLine('Title', undefined, preview.after.title),
+        changeLine('Description', undefined, preview.after.description),
+      ];
+    case 'edit': {
+      const before = preview.before;
+      const known = before !== null;
+      const lines = [
+        `*Changes* ${safe(preview.resource, 40)} ${code(preview.id)}${known ? '' : ' (its current values could not be read)'}:`,
+      ];
+      if (preview.after.title !== undefined && preview.after.title !== null) {
+        lines.push(changeLine('Title', known ? (before.title ?? null) : undefined, preview.after.title));
+      }
+      if (preview.after.description !== undefined && preview.resource !== 'playlist') {
+        lines.push(
+          changeLine(
+            'Description',
+            known ? (before.description ?? null) : undefined,
+            preview.after.description,
+          ),
+        );
+      }
+      if (typeof preview.after.cover === 'string') {
+        lines.push(`• Cover image: new image ${code(preview.after.cover)}`);
+      }
+      if (Array.isArray(preview.after.files)) {
+        lines.push(...playlistLines('*Files after*', preview.after.files));
+        if (known && before.files !== undefined) lines.push(...playlistLines('Files before', before.files));
+      }
+      return lines;
+    }
+    case 'delete': {
+      const count =
+        typeof preview.filesCount === 'number'
+          ? preview.resource === 'folder'
+            ? ` and its ${preview.filesCount} file${preview.filesCount === 1 ? '' : 's'}`
+            : ` (${preview.filesCount} file${preview.filesCount === 1 ? '' : 's'} in it)`
+          : '';
+      const where = preview.bucketId ? ` in folder ${code(preview.bucketId)}` : '';
+      return [
+        `:warning: *Deletes* ${safe(preview.resource, 40)} ${code(preview.id)}${quotedTitle(preview.title)}${where}${count}. This cannot be undone.`,
+      ];
+    }
+    case 'retry':
+      return [
+        `*Retries the conversion* of file ${code(preview.id)}${quotedTitle(preview.title)}${preview.hlsStatus ? ` (status ${safe(preview.hlsStatus, 20)})` : ''}.`,
+      ];
+    case 'unblock': {
+      const facts = [
+        preview.blocked === true ? 'blocked' : preview.blocked === false ? 'not listed as blocked' : null,
+        preview.actionType ? `risk ${safe(preview.actionType, 20)}` : null,
+      ].filter((f) => f !== null);
+      return [
+        `*Unblocks* viewer ${code(maskMobile(preview.mobileNumber))}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}.`,
+      ];
+    }
+  }
+}
+
+/** Lines packed into sections of at most `max` characters each. */
+export function packLines(lines: readonly string[], max: number = BLOCK_KIT_LIMITS.sectionText): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const raw of lines) {
+    const line = truncate(raw, max);
+    if (current !== '' && current.length + 1 + line.length > max) {
+      out.push(current);
+      current = '';
+    }
+    current = current === '' ? line : `${current}\n${line}`;
+  }
+  if (current !== '') out.push(current);
+  return out;
+}
+
+/**
+ * The preview of a request as section texts, at most `budget` characters in all: lines past the
+ * budget are dropped with a note saying how many.
+ */
+export function previewSections(preview: JsonValue, budget = 7000): string[] {
+  const parsed = PreviewSchema.safeParse(preview);
+  const lines = parsed.success
+    ? previewLines(parsed.data)
+    : preview === null
+      ? []
+      : [code(truncate(maskMobilesInText(JSON.stringify(preview)), 1500))];
+  const kept: string[] = [];
+  let used = 0;
+  for (const [i, line] of lines.entries()) {
+    if (used + line.length + 1 > budget) {
+      kept.push(`_… and ${lines.length - i} more line${lines.length - i === 1 ? '' : 's'} not shown._`);
+      break;
+    }
+    kept.push(line);
+    used += line.length + 1;
+  }
+  return packLines(kept);
+}
+
+/** True for operations that cannot be undone (deletes): their Approve dialog says so. */
+function irreversible(request: OperationRequest): boolean {
+  return OPERATION_SPECS[request.operation].risk === 'irreversible';
+}
+
+/** Approve (primary, with a confirmation), Reject, and Cancel for the requester; values carry only the ID. */
+export function requestButtons(
+  request: OperationRequest,
+  which: { approve: boolean; reject: boolean; cancel: boolean },
+): Button[] {
+  const buttons: Button[] = [];
+  if (which.approve) {
+    const what = `${operationTitleOf(request)}: ${plain(request.target, 120)}.`;
+    buttons.push({
+      type: 'button',
+      action_id: ACTIONS.approve,
+      text: { type: 'plain_text', text: 'Approve' },
+      style: 'primary',
+      value: request.id,
+      confirm: {
+        title: { type: 'plain_text', text: `Approve ${request.id}?` },
+        text: {
+          type: 'plain_text',
+          text: truncate(
+            `${what} It runs as soon as you approve.${irreversible(request) ? ' This cannot be undone.' : ''}`,
+            BLOCK_KIT_LIMITS.confirmText,
+          ),
+        },
+        confirm: { type: 'plain_text', text: 'Approve' },
+        deny: { type: 'plain_text', text: 'Not yet' },
+        ...(irreversible(request) ? { style: 'danger' as const } : {}),
+      },
+    });
+  }
+  if (which.reject) {
+    buttons.push({
+      type: 'button',
+      action_id: ACTIONS.reject,
+      text: { type: 'plain_text', text: 'Reject…' },
+      style: 'danger',
+      value: request.id,
+    });
+  }
+  if (which.cancel) {
+    buttons.push({
+      type: 'button',
+      action_id: ACTIONS.cancel,
+      text: { type: 'plain_text', text: 'Cancel request' },
+      value: request.id,
+    });
+  }
+  return buttons;
+}
+
+function header(text: string): HeaderBlock {
+  return { type: 'header', text: { type: 'plain_text', text: plain(text, BLOCK_KIT_LIMITS.headerText) } };
+}
+
+function section(text: string): SectionBlock {
+  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, BLOCK_KIT_LIMITS.sectionText) } };
+}
+
+function headline(request: OperationRequest): string {
+  switch (request.state) {
+    case 'pending':
+      return `Approval needed: ${operationTitleOf(request)}`;
+    case 'succeeded':
+      return `${operationTitleOf(request)}: approved and done`;
+    case 'failed':
+      return `${operationTitleOf(request)}: approved, but it failed`;
+    case 'approved':
+    case 'executing':
+      return `${operationTitleOf(request)}: approved, running`;
+    case 'rejected':
+      return `${operationTitleOf(request)}: rejected`;
+    case 'cancelled':
+      return `${operationTitleOf(request)}: cancelled`;
+    case 'expired':
+      return `${operationTitleOf(request)}: expired`;
+    case 'unknown':
+      return `${operationTitleOf(request)}: outcome unknown`;
+  }
+}
+
+/**
+ * The approval message in `APPROVAL_CHANNEL`: operation, target, preview (diff, before/after,
+ * what is deleted), requester, reason, expiry, request ID and the short params hash; the
+ * Approve/Reject/Cancel buttons while it is pending, and who decided and what happened after.
+ * @see shared/DESIGN.md, "Approvals"
+ */
+export function approvalMessage(request: OperationRequest): SlackMessage {
+  const open = request.state === 'pending';
+  const fields = [
+    { type: 'mrkdwn' as const, text: `*Target*\n${targetCode(request.target)}` },
+    {
+      type: 'mrkdwn' as const,
+      text: `*Requested by*\n${safe(request.requester.name, 80)} (${code(request.requester.id)})`,
+    },
+    { type: 'mrkdwn' as const, text: `*Status*\n${stateLabel(request.state)}` },
+    {
+      type: 'mrkdwn' as const,
+      text: open
+        ? `*Expires*\n${request.expiresAt ? slackDate(request.expiresAt) : 'never'}`
+        : `*Approvals*\n${request.approvals.length} of ${request.quorum}`,
+    },
+  ];
+  const blocks: KnownBlock[] = [
+    header(`${irreversible(request) && open ? '⚠️ ' : ''}${headline(request)}`),
+    { type: 'section', fields },
+    ...previewSections(request.preview).map(section),
+    section(`*Reason:* ${request.reason ? safe(request.reason, 1500) : '_none given_'}`),
+  ];
+  const outcome = outcomeText(request);
+  if (outcome !== null) blocks.push(section(outcome));
+  const context: ContextBlock = {
+    type: 'context',
+    elements: [
+      {
+        type: 'mrkdwn',
+        text: `Request ${code(request.id)} · ${code(request.operation)} · params ${code(shortHash(request.paramsHash))} · asked ${slackDate(request.createdAt)}${open ? ` · needs ${request.quorum} approval${request.quorum === 1 ? '' : 's'}, never the requester's own` : ''}`,
+      },
+    ],
+  };
+  blocks.push(context);
+  if (open) {
+    const actions: ActionsBlock = {
+      type: 'actions',
+      block_id: requestActionsBlock(request.id),
+      elements: requestButtons(request, { approve: true, reject: true, cancel: true }),
+    };
+    blocks.push(actions);
+  }
+  const text = maskMobilesInText(
+    `${headline(request)}: ${truncate(request.target, 200)}, requested by ${request.requester.name} (${request.id})`,
+  );
+  return { text: truncate(text, 1000), blocks };
+}
+
+/**
+ * What the requester is told in a DM when their request is decided or has run; null when there
+ * is nothing to tell (still waiting, running, or they cancelled it themselves).
+ */
+export function requesterNotice(request: OperationRequest): SlackMessage | null {
+  const tell: Partial<Record<RequestState, string>> = {
+    pending: request.approvals.length > 0 ? ':thumbsup: got an approval' : '',
+    succeeded: ':white_check_mark: was approved and is done',
+    failed: ':x: was approved but failed',
+    rejected: ':no_entry_sign: was rejected',
+    expired: ':hourglass: expired',
+    unknown: ':grey_question: was interrupted; its outcome is unknown',
+  };
+  const what = tell[request.state];
+  if (what === undefined || what === '') return null;
+  const first = `Your request *${request.id}* (${operationTitleOf(request)} ${targetCode(request.target)}) ${what}.`;
+  const outcome = outcomeText(request);
+  const blocks: KnownBlock[] = [section(first)];
+  if (outcome !== null) blocks.push(section(outcome));
+  const text = maskMobilesInText(
+    `Your request ${request.id} (${operationTitleOf(request)}: ${truncate(request.target, 200)}) ${what.replace(/^:[a-z_]+: /, '')}.`,
+  );
+  return { text: truncate(text, 1000), blocks };
+}
+
+/** How a submitted change ended, as the requester's answer shows it. */
+export type SubmitOutcome =
+  | { kind: 'denied'; reason: string }
+  | { kind: 'pending'; request: OperationRequest; why: string }
+  /** Ran at once (the policy needs no approval); `errorText` says why it failed, when it did. */
+  | { kind: 'executed'; request: OperationRequest; errorText: string | null };
+
+/**
+ * What the requester reads after submitting a change: the request ID and where it waits, what it
+ * will change (the preview), and any warning met on the way. Each entry is one section's text.
+ */
+export function submittedSections(
+  outcome: SubmitOutcome,
+  options: { approvalChannel: string; warnings?: readonly string[] },
+): string[] {
+  const warnings = (options.warnings ?? []).slice(0, 5).map((w) => `:warning: ${safe(w, 1000)}`);
+  switch (outcome.kind) {
+    case 'denied':
+      return [`:no_entry: Nothing was asked: ${safe(outcome.reason, 1000)}`];
+    case 'pending': {
+      const { request } = outcome;
+      const why = outcome.why === 'policy' ? '' : ` (${safe(outcome.why, 200)})`;
+      return [
+        `:inbox_tray: Request *${request.id}* posted to <#${options.approvalChannel}> for approval${why}: ${operationTitleOf(request)} ${targetCode(request.target)}. You will get a direct message when a lead decides; \`/vidops requests\` shows where it stands.`,
+        ...previewSections(request.preview, 5000),
+        ...warnings,
+      ];
+    }
+    case 'executed': {
+      const { request } = outcome;
+      const head =
+        request.state === 'succeeded'
+          ? `:white_check_mark: Done: ${operationTitleOf(request)} ${targetCode(request.target)} (request *${request.id}*).`
+          : request.state === 'failed'
+            ? `:x: ${operationTitleOf(request)} ${targetCode(request.target)} failed (request *${request.id}*): ${safe(outcome.errorText ?? 'the service refused it', 1000)}`
+            : `${stateLabel(request.state)}: ${operationTitleOf(request)} ${targetCode(request.target)} (request *${request.id}*).`;
+      return [head, ...previewSections(request.preview, 5000), ...warnings];
+    }
+  }
+}
+
+/** The same as an ephemeral message. */
+export function submittedMessage(
+  outcome: SubmitOutcome,
+  options: { approvalChannel: string; warnings?: readonly string[] },
+): SlackMessage {
+  const sections = submittedSections(outcome, options);
+  const text =
+    outcome.kind === 'denied'
+      ? 'Nothing was asked: the policy refused it.'
+      : outcome.kind === 'pending'
+        ? `Request ${outcome.request.id} posted for approval.`
+        : `Request ${outcome.request.id}: ${outcome.request.state}.`;
+  return { text, blocks: sections.map(section) };
+}

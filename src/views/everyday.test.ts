@@ -1,0 +1,95 @@
+import { COMMAND_HELP } from '../core/commands-help.js';
+import { PLAYER_ERROR_CODES } from '../core/player-errors.js';
+import {
+  explainMessage,
+  helpMessage,
+  type Message,
+  maskValidMobiles,
+  protectionMessage,
+  retryMessage,
+  unblockMessage,
+  unknownCodeMessage,
+  whitelistMessage,
+} from './everyday.js';
+import { checkBlockKitLimits } from './limits.js';
+
+describe('numbers in refusals', () => {
+  it.each([
+    ['"09121234567 09351234567" holds 2 numbers', '"0912***4567 0935***4567" holds 2 numbers'],
+    ['0912345 is too short for a mobile number in IR', '0912345 is too short for a mobile number in IR'],
+    ['+98 912 123 4567 and 0912-123-4567', '+9891***4567 and 0912***4567'],
+    ['۰۹۱۲۱۲۳۴۵۶۷ pasted twice: ۰۹۱۲۱۲۳۴۵۶۷', '0912***4567 pasted twice: 0912***4567'],
+    ['02188887777 is a landline, not a mobile number', '02188887777 is a landline, not a mobile number'],
+  ])('"%s" is shown as "%s"', (text, shown) => {
+    expect(maskValidMobiles(text, 'IR')).toBe(shown);
+  });
+});
+
+function problems(message: Message): string[] {
+  return checkBlockKitLimits(message, 'message');
+}
+
+describe('every everyday message is within Block Kit limits', () => {
+  it('help with every command', () => {
+    expect(problems(helpMessage(COMMAND_HELP, { isLead: true }))).toEqual([]);
+  });
+
+  it('a whitelist of 2,000 addresses is summarised, never cutting an address', () => {
+    const ips = Array.from(
+      { length: 2000 },
+      (_, i) => `2001:db8:${(i >> 8).toString(16)}::${(i & 255).toString(16)}`,
+    );
+    const message = whitelistMessage(ips);
+    expect(problems(message)).toEqual([]);
+    const text = JSON.stringify(message.blocks);
+    expect(text).toContain('`2001:db8:0::95`');
+    expect(text).toContain('… and 1850 more.');
+  });
+
+  it('the protection settings, with unknown fields the service sent', () => {
+    const message = protectionMessage(
+      { fontColor: '#e74c3c', opacity: 0.5, link: { expireTime: '2h' } },
+      { fontColor: '#e74c3c', newThing: { deep: 'x'.repeat(5000) } },
+    );
+    expect(problems(message)).toEqual([]);
+    expect(JSON.stringify(message.blocks)).toContain('red (#e74c3c)');
+    expect(JSON.stringify(message.blocks)).toContain('Also sent by the service');
+  });
+
+  it('explain, known and unknown', () => {
+    for (const entry of PLAYER_ERROR_CODES) {
+      const message = explainMessage({
+        code: String(entry.from),
+        meaning: entry.meaning,
+        fix: entry.fix,
+        action: entry.action,
+      });
+      expect(problems(message)).toEqual([]);
+    }
+    expect(problems(unknownCodeMessage('4242', PLAYER_ERROR_CODES))).toEqual([]);
+  });
+
+  it('outcomes of unblock and retry with a long answer and long titles', () => {
+    const unblock = unblockMessage({
+      masked: '0912***6789',
+      viewer: { actionType: 'attacker', blocked: true },
+      warnings: ['The service does not list this viewer as blocked.'],
+      outcome: {
+        kind: 'succeeded',
+        requestId: 'R-ABCDEFGH',
+        answer: { mobileNumber: '09123456789', note: 'y'.repeat(5000) },
+      },
+    });
+    expect(problems(unblock)).toEqual([]);
+    expect(JSON.stringify(unblock)).not.toContain('09123456789');
+    const retry = retryMessage({
+      fileId: '6710b0000000000000000203',
+      title: `<!channel> ${'t'.repeat(4000)}`,
+      status: 'failed',
+      warnings: [],
+      outcome: { kind: 'pending', requestId: 'R-ABCDEFGH', why: 'policy', approvalChannel: 'C0APPROVALS' },
+    });
+    expect(problems(retry)).toEqual([]);
+    expect(JSON.stringify(retry.blocks)).toContain('&lt;!channel&gt;');
+  });
+});

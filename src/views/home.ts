@@ -1,0 +1,169 @@
+import type {
+  ActionsBlock,
+  ContextBlock,
+  HeaderBlock,
+  HomeView,
+  KnownBlock,
+  SectionBlock,
+} from '@slack/types';
+import type { ProtectionConfig } from '../client/types.js';
+import type { AuditEvent } from '../core/model.js';
+import { TERMINAL_STATES } from '../core/model.js';
+import {
+  formatProtectionValue,
+  PROTECTION_FIELDS,
+  type ProtectionGroup,
+  readProtectionField,
+} from '../core/validate/protection.js';
+import type { RequestsOverview } from '../services/types.js';
+import { packLines, safe } from './approval.js';
+import { auditLine } from './audit-post.js';
+import { ACTIONS } from './ids.js';
+import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
+import { awaitingBlocks, finishedLines, openRequestBlock } from './requests.js';
+
+/**
+ * The App Home tab: for everyone their open and recent requests (Cancel on the pending ones), a
+ * summary of the protection settings and recent audit events (masked); for leads also the
+ * requests awaiting them with Approve/Reject. At most 100 blocks: each list is capped and says
+ * how many it leaves out.
+ * @see shared/DESIGN.md, "Approvals" and "Audit log"
+ */
+
+/** How many items each part of the Home tab shows. */
+export const HOME_LIMITS = { awaiting: 15, open: 15, finished: 10, audit: 10 } as const;
+
+export interface HomeModel {
+  userId: string;
+  isLead: boolean;
+  overview: RequestsOverview;
+  /** Current settings; `{ error }` when they could not be read. */
+  protection: ProtectionConfig | { error: string };
+  /** Leads see the last events of the log; agents the events about their own requests. */
+  audit: { scope: 'all' | 'mine'; events: readonly AuditEvent[] };
+  /** A line shown at the top, e.g. why a click was refused. */
+  notice?: string | null | undefined;
+  /** When the tab was built (ISO), shown so people know how fresh it is. */
+  builtAt: string;
+}
+
+const GROUP_TITLES: Record<ProtectionGroup, string> = {
+  watermark: 'Watermark text',
+  beep: 'Beep',
+  link: 'Links',
+  player: 'Player',
+  session: 'Sessions',
+  playlist: 'Playlists',
+  security: 'Security',
+};
+
+function header(text: string): HeaderBlock {
+  return { type: 'header', text: { type: 'plain_text', text: truncate(text, BLOCK_KIT_LIMITS.headerText) } };
+}
+
+function section(text: string): SectionBlock {
+  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, BLOCK_KIT_LIMITS.sectionText) } };
+}
+
+function context(text: string): ContextBlock {
+  return {
+    type: 'context',
+    elements: [{ type: 'mrkdwn', text: truncate(text, BLOCK_KIT_LIMITS.sectionText) }],
+  };
+}
+
+function more(count: number, what: string): ContextBlock {
+  return context(`_… and ${count} more ${what}; \`/vidops requests\` lists them._`);
+}
+
+/** One line per group: `*Watermark text* · Moving text on screen: on · Text colour: yellow (#ffff00) · …`. */
+export function protectionSummary(config: ProtectionConfig): string[] {
+  const lines: string[] = [];
+  for (const [group, title] of Object.entries(GROUP_TITLES)) {
+    const parts = PROTECTION_FIELDS.filter((f) => f.group === group).map(
+      (f) => `${f.label}: ${safe(formatProtectionValue(f.field, readProtectionField(config, f.field)), 60)}`,
+    );
+    lines.push(`*${title}* · ${parts.join(' · ')}`);
+  }
+  return lines;
+}
+
+/** The Home tab for one person. */
+export function homeView(model: HomeModel): HomeView {
+  const blocks: KnownBlock[] = [header('vidops')];
+  if (model.notice) blocks.push(section(`:information_source: ${safe(model.notice, 1000)}`));
+  const refresh: ActionsBlock = {
+    type: 'actions',
+    elements: [
+      {
+        type: 'button',
+        action_id: ACTIONS.homeRefresh,
+        text: { type: 'plain_text', text: 'Refresh' },
+        value: 'refresh',
+      },
+    ],
+  };
+  blocks.push(
+    context(
+      `${model.isLead ? 'You are a lead: you approve changes others ask for.' : 'Changes you ask for are approved by a lead.'} Type \`/vidops help\` for the commands. Updated <!date^${Math.floor(Date.parse(model.builtAt) / 1000)}^{date_short_pretty} {time}|${model.builtAt.slice(0, 16).replace('T', ' ')} UTC>.`,
+    ),
+    refresh,
+  );
+
+  const { awaitingMe, mine } = model.overview;
+  if (model.isLead || awaitingMe.length > 0) {
+    blocks.push({ type: 'divider' }, header(`Awaiting your approval (${awaitingMe.length})`));
+    if (awaitingMe.length === 0) blocks.push(section('_Nothing is waiting for you._'));
+    for (const request of awaitingMe.slice(0, HOME_LIMITS.awaiting))
+      blocks.push(...awaitingBlocks(request, 800));
+    if (awaitingMe.length > HOME_LIMITS.awaiting) {
+      blocks.push(more(awaitingMe.length - HOME_LIMITS.awaiting, 'requests awaiting you'));
+    }
+  }
+
+  const open = mine.filter((r) => !TERMINAL_STATES.includes(r.state));
+  const finished = mine.filter((r) => TERMINAL_STATES.includes(r.state));
+  blocks.push({ type: 'divider' }, header(`Your open requests (${open.length})`));
+  if (open.length === 0) blocks.push(section('_You have no open requests._'));
+  for (const request of open.slice(0, HOME_LIMITS.open)) blocks.push(openRequestBlock(request));
+  if (open.length > HOME_LIMITS.open) blocks.push(more(open.length - HOME_LIMITS.open, 'open requests'));
+  if (finished.length > 0) {
+    blocks.push(section('*Recently finished*'));
+    for (const text of packLines(finishedLines(finished.slice(0, HOME_LIMITS.finished)))) {
+      blocks.push(section(text));
+    }
+  }
+
+  blocks.push({ type: 'divider' }, header('Protection settings'));
+  if ('error' in model.protection) {
+    blocks.push(section(`_The settings could not be read: ${safe(model.protection.error, 500)}_`));
+  } else {
+    for (const text of packLines(protectionSummary(model.protection))) blocks.push(section(text));
+    blocks.push(context('`/vidops protect` changes them (a lead approves).'));
+  }
+
+  blocks.push(
+    { type: 'divider' },
+    header(model.audit.scope === 'all' ? 'Recent audit events' : 'Your recent activity'),
+  );
+  const events = model.audit.events.slice(-HOME_LIMITS.audit);
+  if (events.length === 0) blocks.push(section('_Nothing yet._'));
+  for (const text of packLines(events.map((e) => auditLine(e, 0.5)))) blocks.push(section(text));
+  if (model.audit.scope === 'all')
+    blocks.push(context('Numbers are masked; hashes are shortened. `/vidops audit 50` shows more.'));
+
+  return { type: 'home', blocks: blocks.slice(0, BLOCK_KIT_LIMITS.viewBlocks) };
+}
+
+/** The Home tab of someone outside `AGENTS`: what vidops is, and nothing of the team's data. */
+export function homeNotAllowedView(): HomeView {
+  return {
+    type: 'home',
+    blocks: [
+      header('vidops'),
+      section(
+        'vidops is the support team’s tool for viewers, videos and protection settings. You are not on the team list (AGENTS); ask a team lead if you need access.',
+      ),
+    ],
+  };
+}

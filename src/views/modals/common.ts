@@ -1,0 +1,219 @@
+import type { InputBlock, KnownBlock, ModalView, PlainTextInput, SectionBlock } from '@slack/types';
+import { z } from 'zod';
+import { InputError } from '../../core/errors.js';
+import { plain } from '../approval.js';
+import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
+import { BLOCK_KIT_LIMITS, truncate } from '../limits.js';
+
+/**
+ * Pieces every change modal shares: the modal frame, text inputs, the reason field, the
+ * loading/progress/result views, and the parsers of view state and `private_metadata` (zod at
+ * the boundary: what comes back from Slack is read, never trusted blindly).
+ * @see shared/slack/README.md, "Block Kit limits"
+ */
+
+/** Reasons longer than this are refused inline: they are shown to leads and stored in the log. */
+export const REASON_MAX = 1000;
+/** Titles and descriptions: generous, but a message must still fit them. */
+export const TITLE_MAX = 250;
+export const DESCRIPTION_MAX = 2000;
+
+export interface ModalOptions {
+  callbackId: string;
+  title: string;
+  blocks: KnownBlock[];
+  submit?: string;
+  close?: string;
+  privateMetadata?: string;
+}
+
+/** A modal with its title and button texts cut to Slack's 24 characters. */
+export function modal(options: ModalOptions): ModalView {
+  const view: ModalView = {
+    type: 'modal',
+    callback_id: options.callbackId,
+    title: { type: 'plain_text', text: plain(options.title, BLOCK_KIT_LIMITS.viewTitle) },
+    close: { type: 'plain_text', text: plain(options.close ?? 'Cancel', BLOCK_KIT_LIMITS.viewButton) },
+    blocks: options.blocks,
+  };
+  if (options.submit !== undefined) {
+    view.submit = { type: 'plain_text', text: plain(options.submit, BLOCK_KIT_LIMITS.viewButton) };
+  }
+  if (options.privateMetadata !== undefined) view.private_metadata = options.privateMetadata;
+  return view;
+}
+
+/** A mrkdwn section, cut to Slack's 3000 characters. */
+export function mrkdwnSection(text: string, blockId?: string): SectionBlock {
+  return {
+    type: 'section',
+    ...(blockId === undefined ? {} : { block_id: blockId }),
+    text: { type: 'mrkdwn', text: truncate(text, BLOCK_KIT_LIMITS.sectionText) },
+  };
+}
+
+export interface TextInputOptions {
+  blockId: string;
+  label: string;
+  initial?: string | null | undefined;
+  multiline?: boolean;
+  maxLength?: number;
+  placeholder?: string;
+  hint?: string;
+  optional?: boolean;
+}
+
+/** An input block with a plain_text_input whose action_id is {@link INPUT_ACTION}. */
+export function textInput(options: TextInputOptions): InputBlock {
+  const element: PlainTextInput = {
+    type: 'plain_text_input',
+    action_id: INPUT_ACTION,
+    multiline: options.multiline ?? false,
+    max_length: Math.min(
+      options.maxLength ?? BLOCK_KIT_LIMITS.inputMaxLength,
+      BLOCK_KIT_LIMITS.inputMaxLength,
+    ),
+  };
+  // An initial value longer than max_length would be refused by Slack; it is cut to fit.
+  if (options.initial) element.initial_value = truncate(options.initial, element.max_length ?? 3000);
+  if (options.placeholder) {
+    element.placeholder = {
+      type: 'plain_text',
+      text: plain(options.placeholder, BLOCK_KIT_LIMITS.placeholder),
+    };
+  }
+  return {
+    type: 'input',
+    block_id: options.blockId,
+    optional: options.optional ?? false,
+    label: { type: 'plain_text', text: plain(options.label, 200) },
+    ...(options.hint === undefined ? {} : { hint: { type: 'plain_text', text: plain(options.hint, 1000) } }),
+    element,
+  };
+}
+
+/** The reason field every change asks for: leads read it before deciding. */
+export function reasonInput(initial?: string): InputBlock {
+  return textInput({
+    blockId: BLOCKS.reason,
+    label: 'Reason',
+    initial,
+    multiline: true,
+    maxLength: REASON_MAX,
+    placeholder: 'Why is this change needed? Ticket number, customer, …',
+    hint: 'Shown to the lead who decides, and kept in the audit log.',
+  });
+}
+
+/** The view shown while the modal's data is read (trigger IDs expire after 3 s, so it opens first). */
+export function loadingModal(title: string, text = 'Reading the current values…'): ModalView {
+  return modal({
+    callbackId: CALLBACKS.changeStatus,
+    title,
+    close: 'Close',
+    blocks: [mrkdwnSection(`:hourglass_flowing_sand: ${text}`)],
+  });
+}
+
+/** A view that only tells something (progress, result, a problem); nothing to submit. */
+export function statusModal(title: string, lines: readonly string[]): ModalView {
+  return modal({
+    callbackId: CALLBACKS.changeStatus,
+    title,
+    close: 'Close',
+    blocks: lines.slice(0, 20).map((line) => mrkdwnSection(line)),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// View state
+
+const SelectedOptionSchema = z.looseObject({ value: z.string() });
+
+const UploadedFileSchema = z.looseObject({
+  id: z.string().min(1),
+  name: z.string().nullish(),
+  title: z.string().nullish(),
+  mimetype: z.string().nullish(),
+  filetype: z.string().nullish(),
+  url_private: z.string().nullish(),
+});
+export type UploadedFileState = z.infer<typeof UploadedFileSchema>;
+
+const StateValueSchema = z.looseObject({
+  type: z.string(),
+  value: z.string().nullish(),
+  selected_option: SelectedOptionSchema.nullish(),
+  selected_options: z.array(SelectedOptionSchema).nullish(),
+  files: z.array(UploadedFileSchema).nullish(),
+});
+type StateValue = z.infer<typeof StateValueSchema>;
+
+const StateValuesSchema = z.record(z.string(), z.record(z.string(), StateValueSchema));
+
+/** Field errors by block ID, as `response_action: errors` wants them. */
+export type FieldErrors = Record<string, string>;
+
+/** A view's `state.values`, parsed; read fields with the methods. */
+export interface ViewState {
+  /** True when the form sent this block back (Slack sends every input block it shows). */
+  has(blockId: string): boolean;
+  /** Trimmed text of a text or number input; '' when empty or absent. */
+  text(blockId: string): string;
+  /** Text as typed (not trimmed), for multi-line lists. */
+  rawText(blockId: string): string;
+  selected(blockId: string): string | null;
+  selectedMany(blockId: string): string[];
+  files(blockId: string): UploadedFileState[];
+}
+
+/** Reads `view.state.values` as Slack sends it; a shape Slack never sends is an InputError. */
+export function readViewState(values: unknown): ViewState {
+  const parsed = StateValuesSchema.safeParse(values ?? {});
+  if (!parsed.success) throw new InputError('The form came back in a shape vidops does not understand.');
+  const data = parsed.data;
+  const get = (blockId: string): StateValue | undefined => {
+    const block = data[blockId];
+    return block?.[INPUT_ACTION] ?? (block ? Object.values(block)[0] : undefined);
+  };
+  return {
+    has: (blockId) => get(blockId) !== undefined,
+    text: (blockId) => (get(blockId)?.value ?? '').trim(),
+    rawText: (blockId) => get(blockId)?.value ?? '',
+    selected: (blockId) => get(blockId)?.selected_option?.value ?? null,
+    selectedMany: (blockId) => (get(blockId)?.selected_options ?? []).map((o) => o.value),
+    files: (blockId) => get(blockId)?.files ?? [],
+  };
+}
+
+/** Checks the reason; an error message for the field, or null when it is fine. */
+export function reasonProblem(reason: string): string | null {
+  if (reason === '') return 'Give a reason: the lead who decides reads it.';
+  if (reason.length > REASON_MAX) return `Keep the reason under ${REASON_MAX} characters.`;
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// private_metadata
+
+/** Serialises metadata; refuses what would not fit Slack's 3000 characters. */
+export function encodeMetadata<T>(schema: z.ZodType<T>, value: T): string {
+  const text = JSON.stringify(schema.parse(value));
+  if (text.length > BLOCK_KIT_LIMITS.privateMetadata) {
+    throw new InputError('This is too large to carry through a Slack form.');
+  }
+  return text;
+}
+
+/** Reads metadata written by {@link encodeMetadata}; anything else is an InputError. */
+export function decodeMetadata<T>(schema: z.ZodType<T>, raw: string): T {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    throw new InputError('The form lost its context; open it again.');
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new InputError('The form lost its context; open it again.');
+  return parsed.data;
+}

@@ -1,0 +1,136 @@
+import type { KnownBlock, ModalView } from '@slack/types';
+import { z } from 'zod';
+import type { JsonObject, JsonValue } from '../../core/json.js';
+import { CHANGE_OPERATIONS } from '../../core/operations.js';
+import { normalizeDigits } from '../../core/validate/digits.js';
+import type { Prepared } from '../../services/types.js';
+import { operationTitleOf, plain, previewSections, safe } from '../approval.js';
+import { BLOCKS, CALLBACKS } from '../ids.js';
+import { truncate } from '../limits.js';
+import {
+  decodeMetadata,
+  encodeMetadata,
+  type FieldErrors,
+  modal,
+  mrkdwnSection,
+  reasonInput,
+  reasonProblem,
+  textInput,
+  type ViewState,
+} from './common.js';
+
+/**
+ * The typed confirmation of a delete: the modal shows what will be deleted (title, and for a
+ * folder how many files go with it), says it cannot be undone, and asks for a reason and for the
+ * ID (or the exact title) typed out. The prepared request travels in `private_metadata`; the
+ * services check its parameters again on submit.
+ * @see shared/DESIGN.md, "Approvals" (typed confirmation)
+ */
+
+const JsonSchema: z.ZodType<JsonValue> = z.json();
+
+const PreparedSchema = z.strictObject({
+  operation: z.enum(CHANGE_OPERATIONS),
+  params: z.record(z.string(), JsonSchema),
+  target: z.string(),
+  preview: JsonSchema,
+});
+
+export const DeleteMetadataSchema = z.strictObject({
+  prepared: PreparedSchema,
+  /** What must be typed: the ID; null when the policy wants no typed confirmation. */
+  confirm: z.string().min(1).nullable(),
+  /** Also accepted when known: the exact title. */
+  title: z.string().nullable(),
+});
+
+/** Titles longer than this are not offered as the confirmation: nobody types them exactly. */
+const TITLE_CONFIRM_MAX = 200;
+
+/** Long strings in the preview cut, so the prepared request fits `private_metadata`. */
+function compact(value: JsonValue): JsonValue {
+  if (typeof value === 'string') return truncate(value, TITLE_CONFIRM_MAX);
+  if (Array.isArray(value)) return value.slice(0, 20).map(compact);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, compact(v)]));
+  }
+  return value;
+}
+
+/** The confirmation modal for a prepared delete. */
+export function deleteConfirmModal(options: {
+  prepared: Prepared;
+  confirm: string | null;
+  title: string | null;
+}): ModalView {
+  const { prepared, confirm } = options;
+  const title =
+    options.title !== null && options.title.trim() !== '' && options.title.length <= TITLE_CONFIRM_MAX
+      ? options.title
+      : null;
+  const what = operationTitleOf(prepared);
+  const blocks: KnownBlock[] = [
+    ...previewSections(prepared.preview, 2500).map((text) => mrkdwnSection(text)),
+    ...prepared.warnings.slice(0, 5).map((w) => mrkdwnSection(`:warning: ${safe(w, 1000)}`)),
+    mrkdwnSection(
+      '*This cannot be undone.* A lead approves before anything is deleted; you will get a message when it is done.',
+    ),
+    reasonInput(),
+  ];
+  if (confirm !== null) {
+    blocks.push(
+      textInput({
+        blockId: BLOCKS.confirmText,
+        label: 'Type the ID to confirm',
+        maxLength: 300,
+        placeholder: confirm,
+        hint: title
+          ? `Type ${confirm}, or the exact title “${plain(title, 300)}”, to confirm.`
+          : `Type ${confirm} to confirm.`,
+      }),
+    );
+  }
+  const params: JsonObject = prepared.params;
+  return modal({
+    callbackId: CALLBACKS.deleteConfirm,
+    title: what,
+    submit: 'Ask to delete',
+    blocks,
+    privateMetadata: encodeMetadata(DeleteMetadataSchema, {
+      prepared: {
+        operation: prepared.operation,
+        params,
+        target: prepared.target,
+        preview: compact(prepared.preview),
+      },
+      confirm,
+      title,
+    }),
+  });
+}
+
+export type DeleteSubmission =
+  | { ok: true; prepared: Prepared; reason: string }
+  | { ok: false; errors: FieldErrors };
+
+/** Reads a submitted confirmation: the typed text must be the ID or the exact title. */
+export function parseDeleteSubmission(state: ViewState, privateMetadata: string): DeleteSubmission {
+  const meta = decodeMetadata(DeleteMetadataSchema, privateMetadata);
+  const errors: FieldErrors = {};
+  const typed = state.text(BLOCKS.confirmText);
+  const matches =
+    meta.confirm === null ||
+    normalizeDigits(typed).replace(/^[`"'“”]+|[`"'“”]+$/g, '') === meta.confirm ||
+    (meta.title !== null && typed === meta.title.trim());
+  if (!matches) {
+    errors[BLOCKS.confirmText] =
+      typed === ''
+        ? `Type ${meta.confirm} to confirm.`
+        : `“${typed.slice(0, 100)}” does not match. Type ${meta.confirm}${meta.title ? ' or the exact title' : ''} to confirm.`;
+  }
+  const reason = state.text(BLOCKS.reason);
+  const problem = reasonProblem(reason);
+  if (problem !== null) errors[BLOCKS.reason] = problem;
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, prepared: { ...meta.prepared, warnings: [] }, reason };
+}

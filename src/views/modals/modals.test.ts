@@ -1,0 +1,474 @@
+import type { ProtectionConfig } from '../../client/types.js';
+import type { OperationRequest } from '../../core/model.js';
+import type { Prepared } from '../../services/types.js';
+import { BLOCKS, CALLBACKS, INPUT_ACTION, protectFieldBlock, protectGroupBlock } from '../ids.js';
+import { checkBlockKitLimits } from '../limits.js';
+import { loadingModal, readViewState, statusModal } from './common.js';
+import { deleteConfirmModal, parseDeleteSubmission } from './delete.js';
+import { parseProtectSubmission, protectModal } from './protect.js';
+import { parseRejectSubmission, rejectModal } from './reject.js';
+import {
+  fileEditModal,
+  folderModal,
+  parseFileEditSubmission,
+  parseFolderSubmission,
+  parsePlaylistLines,
+  parsePlaylistSubmission,
+  playlistEditModal,
+} from './resources.js';
+import { parseWhitelistSubmission, whitelistModal } from './whitelist.js';
+
+const PERSIAN = 'عنوان بسیار طولانی به زبان فارسی برای آزمون محدودیت‌ها ۱۲۳۴۵';
+const LONG = PERSIAN.repeat(60);
+
+const text = (value: string | null) => ({ [INPUT_ACTION]: { type: 'plain_text_input', value } });
+const number = (value: string | null) => ({ [INPUT_ACTION]: { type: 'number_input', value } });
+const select = (value: string | null) => ({
+  [INPUT_ACTION]: {
+    type: 'static_select',
+    selected_option: value === null ? null : { text: { type: 'plain_text', text: value }, value },
+  },
+});
+const checks = (values: string[]) => ({
+  [INPUT_ACTION]: {
+    type: 'checkboxes',
+    selected_options: values.map((value) => ({ text: { type: 'plain_text', text: value }, value })),
+  },
+});
+
+const CURRENT: ProtectionConfig = {
+  speed: 5,
+  fontColor: '#ffff00',
+  fontSize: 14,
+  opacity: 0.6,
+  sendProtectionAlert: false,
+  faultTolerance: 6,
+  preventZoom: false,
+  ipValidation: false,
+  fixWatermark: false,
+  displayTextOnScreen: true,
+  enableBeep: false,
+  beepVolume: 0.5,
+  beepInterval: 30,
+  player: { themeColor: '#1e88e5', offlineMode: true, securityProtection: true },
+  link: { accessWithMultiIp: false, expireTime: '2h' },
+  enableActiveSession: false,
+  regenerateLink: true,
+  relatedPlaylist: false,
+  enablePlaylist: true,
+};
+
+/** The state Slack sends back for the protect modal left as it was shown. */
+function untouchedProtect(): Record<string, Record<string, unknown>> {
+  return {
+    [protectGroupBlock('watermark')]: checks(['displayTextOnScreen']),
+    [protectGroupBlock('beep')]: checks([]),
+    [protectGroupBlock('link')]: checks(['regenerateLink']),
+    [protectGroupBlock('player')]: checks(['player.offlineMode', 'player.securityProtection']),
+    [protectGroupBlock('session')]: checks([]),
+    [protectGroupBlock('playlist')]: checks(['enablePlaylist']),
+    [protectGroupBlock('security')]: checks([]),
+    [protectFieldBlock('speed')]: number('5'),
+    [protectFieldBlock('fontColor')]: select('#ffff00'),
+    [protectFieldBlock('fontSize')]: number('14'),
+    [protectFieldBlock('opacity')]: number('0.6'),
+    [protectFieldBlock('beepVolume')]: number('0.5'),
+    [protectFieldBlock('beepInterval')]: number('30'),
+    [protectFieldBlock('link.expireTime')]: text('2h'),
+    [protectFieldBlock('player.themeColor')]: text('#1e88e5'),
+    [protectFieldBlock('faultTolerance')]: number('6'),
+    [BLOCKS.reason]: text('Customer reported screen recording'),
+  };
+}
+
+describe('the protect modal', () => {
+  const view = protectModal(CURRENT);
+
+  it('fits Slack and groups the settings, colours by name, numbers with bounds', () => {
+    expect(checkBlockKitLimits({ view }, 'modal')).toEqual([]);
+    const all = JSON.stringify(view.blocks);
+    expect(all).toContain('yellow (#ffff00)');
+    const opacity = view.blocks.find((b) => 'block_id' in b && b.block_id === protectFieldBlock('opacity'));
+    expect(opacity).toMatchObject({
+      element: {
+        type: 'number_input',
+        is_decimal_allowed: true,
+        min_value: '0',
+        max_value: '1',
+        initial_value: '0.6',
+      },
+    });
+    const size = view.blocks.find((b) => 'block_id' in b && b.block_id === protectFieldBlock('fontSize'));
+    expect(size).toMatchObject({
+      element: { type: 'number_input', is_decimal_allowed: false, min_value: '0' },
+    });
+    const expiry = view.blocks.find(
+      (b) => 'block_id' in b && b.block_id === protectFieldBlock('link.expireTime'),
+    );
+    expect(JSON.stringify(expiry)).toContain('s, m (minutes), h, d, w, M (months), y');
+    const player = view.blocks.find((b) => 'block_id' in b && b.block_id === protectGroupBlock('player'));
+    expect(player).toMatchObject({
+      element: {
+        type: 'checkboxes',
+        initial_options: [{ value: 'player.offlineMode' }, { value: 'player.securityProtection' }],
+      },
+    });
+  });
+
+  it('an agent who changes opacity and unticks offline mode sends only those two', () => {
+    const values = untouchedProtect();
+    values[protectFieldBlock('opacity')] = number('0.3');
+    values[protectGroupBlock('player')] = checks(['player.securityProtection']);
+    const parsed = parseProtectSubmission(readViewState(values), view.private_metadata ?? '');
+    expect(parsed).toEqual({
+      ok: true,
+      changes: { opacity: 0.3, player: { offlineMode: false } },
+      rows: [
+        { field: 'opacity', before: 0.6, after: 0.3 },
+        { field: 'player.offlineMode', before: true, after: false },
+      ],
+      reason: 'Customer reported screen recording',
+    });
+  });
+
+  it('an agent who changes nothing is told on the form', () => {
+    const parsed = parseProtectSubmission(readViewState(untouchedProtect()), view.private_metadata ?? '');
+    expect(parsed).toEqual({
+      ok: false,
+      errors: { [BLOCKS.reason]: 'You have not changed any setting: change one, or close the form.' },
+    });
+  });
+
+  it.each([
+    ['opacity', number('1.5'), 'Must be between 0 and 1.'],
+    ['beepInterval', number('-1'), 'Must be 0 or more.'],
+    [
+      'link.expireTime',
+      text('2 hours'),
+      '"2 hours" is not a duration: a number and a unit (s m h d w M y), e.g. 2h, 1d, 1M.',
+    ],
+  ])('an invalid %s is shown under its field', (field, value, message) => {
+    const values = untouchedProtect();
+    values[protectFieldBlock(field)] = value;
+    const parsed = parseProtectSubmission(readViewState(values), view.private_metadata ?? '');
+    expect(parsed).toEqual({ ok: false, errors: { [protectFieldBlock(field)]: message } });
+  });
+
+  it('reads Persian digits and the colour picked by hex', () => {
+    const values = untouchedProtect();
+    values[protectFieldBlock('fontSize')] = number('۱۸');
+    values[protectFieldBlock('fontColor')] = select('#e74c3c');
+    const parsed = parseProtectSubmission(readViewState(values), view.private_metadata ?? '');
+    expect(parsed).toMatchObject({ ok: true, changes: { fontSize: 18, fontColor: '#e74c3c' } });
+  });
+});
+
+describe('the whitelist modal', () => {
+  it('fits Slack with 100 addresses in the current list', () => {
+    const current = Array.from(
+      { length: 100 },
+      (_, i) => `2001:db8:${i.toString(16)}::ffff:${i.toString(16)}`,
+    );
+    for (const mode of ['add', 'remove'] as const) {
+      const view = whitelistModal({ mode, current });
+      expect(checkBlockKitLimits({ view }, 'modal')).toEqual([]);
+      expect(view.callback_id).toBe(CALLBACKS.whitelistChange);
+    }
+  });
+
+  it('reads addresses one per line or with commas, Persian digits included', () => {
+    const view = whitelistModal({ mode: 'add', current: [] });
+    const values = {
+      [BLOCKS.ips]: text('۱.۲.۳.۴\n5.6.7.8, 2001:DB8::1'),
+      [BLOCKS.reason]: text('new server'),
+    };
+    expect(parseWhitelistSubmission(readViewState(values), view.private_metadata ?? '')).toEqual({
+      ok: true,
+      mode: 'add',
+      ips: ['1.2.3.4', '5.6.7.8', '2001:db8::1'],
+      reason: 'new server',
+    });
+  });
+
+  it('shows a host name and a missing reason under their fields', () => {
+    const view = whitelistModal({ mode: 'remove', current: ['1.2.3.4'] });
+    const values = { [BLOCKS.ips]: text('example.com'), [BLOCKS.reason]: text('') };
+    expect(parseWhitelistSubmission(readViewState(values), view.private_metadata ?? '')).toEqual({
+      ok: false,
+      errors: {
+        [BLOCKS.ips]: '"example.com" is a host name; give its IP address',
+        [BLOCKS.reason]: 'Give a reason: the lead who decides reads it.',
+      },
+    });
+  });
+});
+
+function preparedDelete(overrides: Partial<Prepared> = {}): Prepared {
+  return {
+    operation: 'folder.delete',
+    params: { bucketId: '6710a0000000000000000101' },
+    target: 'folder 6710a0000000000000000101',
+    preview: {
+      kind: 'delete',
+      resource: 'folder',
+      id: '6710a0000000000000000101',
+      title: 'Lectures',
+      filesCount: 5,
+    },
+    warnings: [
+      'Deleting folder 6710a0000000000000000101 ("Lectures") also deletes its 5 files; this cannot be undone.',
+    ],
+    ...overrides,
+  };
+}
+
+describe('the typed confirmation of a delete', () => {
+  const view = deleteConfirmModal({
+    prepared: preparedDelete(),
+    confirm: '6710a0000000000000000101',
+    title: 'Lectures',
+  });
+  const submit = (typed: string, reason = 'course ended') =>
+    parseDeleteSubmission(
+      readViewState({ [BLOCKS.confirmText]: text(typed), [BLOCKS.reason]: text(reason) }),
+      view.private_metadata ?? '',
+    );
+
+  it('shows what is deleted, how many files go with it, and that it cannot be undone', () => {
+    const all = JSON.stringify(view.blocks);
+    expect(all).toContain('“Lectures” and its 5 files. This cannot be undone.');
+    expect(all).toContain('Type the ID to confirm');
+    expect(checkBlockKitLimits({ view }, 'modal')).toEqual([]);
+  });
+
+  it('refuses the wrong ID under the confirmation field', () => {
+    expect(submit('6710a0000000000000000102')).toEqual({
+      ok: false,
+      errors: {
+        [BLOCKS.confirmText]:
+          '“6710a0000000000000000102” does not match. Type 6710a0000000000000000101 or the exact title to confirm.',
+      },
+    });
+  });
+
+  it.each([
+    ['the ID', '6710a0000000000000000101'],
+    [
+      'the ID in Persian digits and backticks',
+      `\`${'6710a0000000000000000101'.replace(/\d/g, (d) => '۰۱۲۳۴۵۶۷۸۹'[Number(d)] ?? d)}\``,
+    ],
+    ['the exact title', 'Lectures'],
+  ])('accepts %s', (_what, typed) => {
+    const parsed = submit(typed);
+    expect(parsed).toMatchObject({
+      ok: true,
+      reason: 'course ended',
+      prepared: { operation: 'folder.delete' },
+    });
+    if (parsed.ok) expect(parsed.prepared.params).toEqual({ bucketId: '6710a0000000000000000101' });
+  });
+
+  it('fits Slack with a long Persian title', () => {
+    const big = deleteConfirmModal({
+      prepared: preparedDelete({
+        preview: { kind: 'delete', resource: 'folder', id: 'X', title: LONG, filesCount: 100 },
+        warnings: [LONG, LONG],
+      }),
+      confirm: 'X',
+      title: LONG,
+    });
+    expect(checkBlockKitLimits({ view: big }, 'modal')).toEqual([]);
+    // A title nobody could type exactly is not offered; the ID still is.
+    expect(JSON.stringify(big.blocks)).toContain('Type X to confirm.');
+  });
+});
+
+describe('folder, file and playlist forms', () => {
+  it.each([
+    ['create folder', folderModal({ mode: 'create' })],
+    [
+      'edit folder',
+      folderModal({ mode: 'edit', bucketId: 'B1', current: { title: LONG, description: LONG } }),
+    ],
+    [
+      'edit folder unknown',
+      folderModal({ mode: 'edit', bucketId: 'B1', current: null, note: 'not supported.' }),
+    ],
+    [
+      'edit file',
+      fileEditModal({
+        fileId: 'F1',
+        current: { title: LONG, description: LONG, hlsStatus: 'done' },
+        coverAllowed: true,
+      }),
+    ],
+    [
+      'edit playlist with 100 files',
+      playlistEditModal({
+        playlistId: 'P1',
+        current: {
+          title: LONG,
+          files: Array.from({ length: 100 }, (_, i) => ({
+            _id: `6710b0${String(i).padStart(18, '0')}`,
+            title: PERSIAN,
+          })),
+        },
+      }),
+    ],
+  ])('%s fits Slack', (_what, view) => {
+    expect(checkBlockKitLimits({ view }, 'modal')).toEqual([]);
+  });
+
+  it('a folder needs a title', () => {
+    const view = folderModal({ mode: 'create' });
+    const values = {
+      [BLOCKS.title]: text('  '),
+      [BLOCKS.description]: text(null),
+      [BLOCKS.reason]: text('why'),
+    };
+    expect(parseFolderSubmission(readViewState(values), view.private_metadata ?? '')).toEqual({
+      ok: false,
+      errors: { [BLOCKS.title]: 'Give a title.' },
+    });
+  });
+
+  it('a file edit takes the uploaded cover from the view state', () => {
+    const view = fileEditModal({ fileId: 'F1', current: null, coverAllowed: true });
+    const values = {
+      [BLOCKS.title]: text('Lecture 1'),
+      [BLOCKS.description]: text(''),
+      [BLOCKS.reason]: text('new artwork'),
+      [BLOCKS.cover]: {
+        [INPUT_ACTION]: {
+          type: 'file_input',
+          files: [
+            {
+              id: 'F0COVER',
+              name: 'cover.png',
+              mimetype: 'image/png',
+              url_private: 'https://files.slack.com/x/cover.png',
+            },
+          ],
+        },
+      },
+    };
+    expect(parseFileEditSubmission(readViewState(values), view.private_metadata ?? '')).toEqual({
+      ok: true,
+      reason: 'new artwork',
+      input: {
+        kind: 'file.edit',
+        fileId: 'F1',
+        title: 'Lecture 1',
+        cover: {
+          slackFileId: 'F0COVER',
+          filename: 'cover.png',
+          contentType: 'image/png',
+          url: 'https://files.slack.com/x/cover.png',
+        },
+      },
+    });
+    const pdf = {
+      ...values,
+      [BLOCKS.cover]: {
+        [INPUT_ACTION]: { type: 'file_input', files: [{ id: 'F2', mimetype: 'application/pdf' }] },
+      },
+    };
+    expect(parseFileEditSubmission(readViewState(pdf), view.private_metadata ?? '')).toEqual({
+      ok: false,
+      errors: { [BLOCKS.cover]: 'The cover must be an image (PNG, JPEG, GIF or WebP).' },
+    });
+  });
+
+  it('reads playlist lines `id | title` in order, naming the line of each problem', () => {
+    expect(parsePlaylistLines('F1 | Intro\n\n  F2  \nF3|  Outro ')).toEqual({
+      ok: true,
+      files: [{ _id: 'F1', title: 'Intro' }, { _id: 'F2' }, { _id: 'F3', title: 'Outro' }],
+    });
+    expect(parsePlaylistLines('F1\nbad id | x\nF1')).toEqual({
+      ok: false,
+      problems: [
+        'line 2: the file ID "bad id" has spaces inside; give one ID',
+        'line 3: file F1 is listed twice',
+      ],
+    });
+  });
+
+  it('a playlist edit needs a title or files', () => {
+    const view = playlistEditModal({ playlistId: 'P1', current: null });
+    const values = {
+      [BLOCKS.title]: text(''),
+      [BLOCKS.playlistFiles]: text('  '),
+      [BLOCKS.reason]: text('why'),
+    };
+    expect(parsePlaylistSubmission(readViewState(values), view.private_metadata ?? '')).toEqual({
+      ok: false,
+      errors: { [BLOCKS.title]: 'Give a new title, the list of files, or both.' },
+    });
+  });
+});
+
+describe('the reject modal', () => {
+  const request: OperationRequest = {
+    id: 'R-7QK2M9XD',
+    operation: 'whitelist.set',
+    params: { allowedDNS: [], expectBefore: [] },
+    paramsHash: '0'.repeat(64),
+    target: 'whitelist',
+    preview: { kind: 'whitelist', before: ['1.2.3.4'], after: [], added: [], removed: ['1.2.3.4'] },
+    reason: LONG,
+    requester: { id: 'U0AGENT1', name: LONG },
+    state: 'pending',
+    quorum: 1,
+    approvals: [],
+    decidedBy: null,
+    decisionNote: null,
+    createdAt: '2026-11-21T10:00:00.000Z',
+    expiresAt: null,
+    updatedAt: '2026-11-21T10:00:00.000Z',
+    result: null,
+    error: null,
+    slack: null,
+    version: 1,
+  };
+
+  it('fits Slack and asks why', () => {
+    const view = rejectModal(request);
+    expect(checkBlockKitLimits({ view }, 'modal')).toEqual([]);
+    expect(view.title.text).toBe('Reject R-7QK2M9XD');
+    expect(
+      parseRejectSubmission(readViewState({ [BLOCKS.rejectNote]: text('') }), view.private_metadata ?? ''),
+    ).toEqual({
+      ok: false,
+      errors: { [BLOCKS.rejectNote]: 'Say why: the requester reads it.' },
+    });
+    expect(
+      parseRejectSubmission(
+        readViewState({ [BLOCKS.rejectNote]: text(' wrong server ') }),
+        view.private_metadata ?? '',
+      ),
+    ).toEqual({ ok: true, requestId: 'R-7QK2M9XD', note: 'wrong server' });
+  });
+});
+
+describe('status views', () => {
+  it('loading and result views fit Slack with long Persian text', () => {
+    expect(checkBlockKitLimits({ view: loadingModal(LONG) }, 'modal')).toEqual([]);
+    expect(
+      checkBlockKitLimits(
+        {
+          view: statusModal(
+            LONG,
+            Array.from({ length: 30 }, () => LONG),
+          ),
+        },
+        'modal',
+      ),
+    ).toEqual([]);
+  });
+
+  it('a form whose metadata was lost is refused plainly', () => {
+    expect(() => parseRejectSubmission(readViewState({}), 'not json')).toThrow(
+      'The form lost its context; open it again.',
+    );
+  });
+});

@@ -1,0 +1,302 @@
+import type {
+  Checkboxes,
+  InputBlock,
+  KnownBlock,
+  ModalView,
+  NumberInput,
+  PlainTextOption,
+  StaticSelect,
+} from '@slack/types';
+import { z } from 'zod';
+import { FONT_COLORS, type ProtectionConfig } from '../../client/types.js';
+import { normalizeDigits } from '../../core/validate/digits.js';
+import {
+  diffProtection,
+  EXPIRE_TIME_PATTERN,
+  FONT_COLOR_NAMES,
+  flattenProtection,
+  PROTECTION_FIELDS,
+  type ProtectionDiffRow,
+  type ProtectionField,
+  type ProtectionGroup,
+  type ProtectionValue,
+  parseFontColor,
+  readProtectionField,
+  toProtectionConfig,
+} from '../../core/validate/protection.js';
+import { plain } from '../approval.js';
+import { BLOCKS, CALLBACKS, INPUT_ACTION, protectFieldBlock, protectGroupBlock } from '../ids.js';
+import { BLOCK_KIT_LIMITS } from '../limits.js';
+import {
+  decodeMetadata,
+  encodeMetadata,
+  type FieldErrors,
+  modal,
+  mrkdwnSection,
+  reasonInput,
+  reasonProblem,
+  textInput,
+  type ViewState,
+} from './common.js';
+
+/**
+ * The `protect` modal: every protection setting, grouped as the fields metadata says; on/off
+ * settings as checkboxes per group, the colour as a select with the colour names, numbers as
+ * number inputs with their bounds, the link expiry as text with its format in the hint. The
+ * values shown travel in `private_metadata`, so the submission sends only what the person
+ * changed, even if someone else changed another setting meanwhile.
+ * @see shared/DESIGN.md, "Validation" (protection config)
+ */
+
+const GROUP_TITLES: Record<ProtectionGroup, string> = {
+  watermark: 'Watermark text',
+  beep: 'Beep',
+  link: 'Links',
+  player: 'Player',
+  session: 'Sessions',
+  playlist: 'Playlists',
+  security: 'Security',
+};
+
+const GROUPS = Object.keys(GROUP_TITLES) as ProtectionGroup[];
+
+const ShownSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+/** What the modal showed: each set field (dotted) with its value. */
+export const ProtectMetadataSchema = z.strictObject({ shown: ShownSchema });
+
+function fieldsOf(group: ProtectionGroup): readonly ProtectionField[] {
+  return PROTECTION_FIELDS.filter((f) => f.group === group);
+}
+
+function option(text: string, value: string, description?: string): PlainTextOption {
+  return {
+    text: { type: 'plain_text', text: plain(text, BLOCK_KIT_LIMITS.optionText) },
+    value,
+    ...(description === undefined
+      ? {}
+      : {
+          description: { type: 'plain_text', text: plain(description, BLOCK_KIT_LIMITS.optionDescription) },
+        }),
+  };
+}
+
+function colorOption(hex: (typeof FONT_COLORS)[number]): PlainTextOption {
+  return option(`${FONT_COLOR_NAMES[hex]} (${hex})`, hex);
+}
+
+/** Opacity and beep volume are fractions; other numbers are whole unless the service already holds a fraction. */
+function decimalAllowed(field: ProtectionField, current: ProtectionValue | undefined): boolean {
+  return field.bounds?.max === 1 || (typeof current === 'number' && !Number.isInteger(current));
+}
+
+function boundsHint(field: ProtectionField): string {
+  const b = field.bounds;
+  if (b === null) return field.help;
+  return `${field.help} ${b.max === null ? `${b.min} or more.` : `From ${b.min} to ${b.max}.`}`;
+}
+
+function groupCheckboxes(group: ProtectionGroup, current: ProtectionConfig): InputBlock | null {
+  const booleans = fieldsOf(group).filter((f) => f.type === 'boolean');
+  if (booleans.length === 0) return null;
+  const options = booleans.map((f) => option(f.label, f.field, f.help));
+  const on = options.filter((o) => readProtectionField(current, o.value ?? '') === true);
+  const element: Checkboxes = { type: 'checkboxes', action_id: INPUT_ACTION, options };
+  if (on.length > 0) element.initial_options = on;
+  return {
+    type: 'input',
+    block_id: protectGroupBlock(group),
+    optional: true,
+    label: { type: 'plain_text', text: 'On' },
+    element,
+  };
+}
+
+function fieldInput(field: ProtectionField, current: ProtectionConfig): InputBlock {
+  const value = readProtectionField(current, field.field);
+  const label = `${field.label} (${field.field})`;
+  const blockId = protectFieldBlock(field.field);
+  switch (field.type) {
+    case 'number': {
+      const element: NumberInput = {
+        type: 'number_input',
+        action_id: INPUT_ACTION,
+        is_decimal_allowed: decimalAllowed(field, value),
+      };
+      if (field.bounds !== null) element.min_value = String(field.bounds.min);
+      if (field.bounds?.max !== null && field.bounds?.max !== undefined)
+        element.max_value = String(field.bounds.max);
+      if (typeof value === 'number') element.initial_value = String(value);
+      return {
+        type: 'input',
+        block_id: blockId,
+        optional: true,
+        label: { type: 'plain_text', text: label },
+        hint: { type: 'plain_text', text: boundsHint(field) },
+        element,
+      };
+    }
+    case 'color': {
+      const options = FONT_COLORS.map(colorOption);
+      const hex = typeof value === 'string' ? parseFontColor(value) : null;
+      const element: StaticSelect = {
+        type: 'static_select',
+        action_id: INPUT_ACTION,
+        placeholder: { type: 'plain_text', text: 'Pick a colour' },
+        options,
+      };
+      if (hex !== null) element.initial_option = colorOption(hex);
+      return {
+        type: 'input',
+        block_id: blockId,
+        optional: true,
+        label: { type: 'plain_text', text: label },
+        element,
+      };
+    }
+    case 'duration':
+      return textInput({
+        blockId,
+        label,
+        initial: typeof value === 'string' ? value : undefined,
+        maxLength: 20,
+        placeholder: 'e.g. 2h',
+        hint: `${field.help} Leave it empty to keep the current value.`,
+        optional: true,
+      });
+    default:
+      return textInput({
+        blockId,
+        label,
+        initial: typeof value === 'string' ? value : undefined,
+        maxLength: 100,
+        hint: field.help,
+        optional: true,
+      });
+  }
+}
+
+/** The modal with the settings as read now. */
+export function protectModal(current: ProtectionConfig): ModalView {
+  const blocks: KnownBlock[] = [
+    mrkdwnSection(
+      'Change what you need; only the settings you change are sent, after a lead approves. Colours are shown by name.',
+    ),
+  ];
+  for (const group of GROUPS) {
+    blocks.push(mrkdwnSection(`*${GROUP_TITLES[group]}*`));
+    const checks = groupCheckboxes(group, current);
+    if (checks !== null) blocks.push(checks);
+    for (const field of fieldsOf(group)) {
+      if (field.type !== 'boolean') blocks.push(fieldInput(field, current));
+    }
+  }
+  blocks.push(reasonInput());
+  const shown = Object.fromEntries(flattenProtection(current).map((row) => [row.field, row.value]));
+  return modal({
+    callbackId: CALLBACKS.protect,
+    title: 'Protection settings',
+    submit: 'Ask for approval',
+    blocks,
+    privateMetadata: encodeMetadata(ProtectMetadataSchema, { shown }),
+  });
+}
+
+export type ProtectSubmission =
+  | { ok: true; changes: ProtectionConfig; rows: ProtectionDiffRow[]; reason: string }
+  | { ok: false; errors: FieldErrors };
+
+function setField(target: Record<string, unknown>, field: string, value: ProtectionValue): void {
+  const [head = '', leaf] = field.split('.');
+  if (leaf === undefined) {
+    target[head] = value;
+    return;
+  }
+  const existing = target[head];
+  const group: Record<string, unknown> =
+    typeof existing === 'object' && existing !== null ? { ...existing } : {};
+  group[leaf] = value;
+  target[head] = group;
+}
+
+function readNumber(field: ProtectionField, text: string): number | string {
+  const clean = normalizeDigits(text)
+    .replace(/\u066b/g, '.')
+    .trim();
+  if (!/^-?(\d+(\.\d*)?|\.\d+)$/.test(clean)) return `"${text}" is not a number.`;
+  const value = Number(clean);
+  const b = field.bounds;
+  if (b !== null && (value < b.min || (b.max !== null && value > b.max))) {
+    return b.max === null ? `Must be ${b.min} or more.` : `Must be between ${b.min} and ${b.max}.`;
+  }
+  return value;
+}
+
+/**
+ * Reads a submitted `protect` modal against what it showed: inline errors for values that are
+ * not valid, an error when nothing changed, else only the changed settings.
+ */
+export function parseProtectSubmission(state: ViewState, privateMetadata: string): ProtectSubmission {
+  const { shown } = decodeMetadata(ProtectMetadataSchema, privateMetadata);
+  const before: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(shown)) setField(before, field, value);
+  const shownConfig = toProtectionConfig(before);
+
+  const errors: FieldErrors = {};
+  const wanted: Record<string, unknown> = {};
+  for (const group of GROUPS) {
+    const block = protectGroupBlock(group);
+    // A group the form did not send back is left as it was.
+    if (!state.has(block)) continue;
+    const on = new Set(state.selectedMany(block));
+    for (const field of fieldsOf(group)) {
+      if (field.type !== 'boolean') continue;
+      const checked = on.has(field.field);
+      // An unticked box for a setting the service never reported is no change to "off".
+      if (!checked && readProtectionField(shownConfig, field.field) === undefined) continue;
+      setField(wanted, field.field, checked);
+    }
+  }
+  for (const field of PROTECTION_FIELDS) {
+    if (field.type === 'boolean') continue;
+    const block = protectFieldBlock(field.field);
+    if (field.type === 'color') {
+      const picked = state.selected(block);
+      if (picked === null) continue;
+      const hex = parseFontColor(picked);
+      if (hex === null) errors[block] = 'Pick one of the ten colours.';
+      else setField(wanted, field.field, hex);
+      continue;
+    }
+    const text = state.text(block);
+    // Empty means "keep": the service has no way to unset a setting.
+    if (text === '') continue;
+    if (field.type === 'number') {
+      const value = readNumber(field, text);
+      if (typeof value === 'string') errors[block] = value;
+      else setField(wanted, field.field, value);
+    } else if (field.type === 'duration') {
+      if (EXPIRE_TIME_PATTERN.test(text)) setField(wanted, field.field, text);
+      else
+        errors[block] = `"${text}" is not a duration: a number and a unit (s m h d w M y), e.g. 2h, 1d, 1M.`;
+    } else {
+      setField(wanted, field.field, text);
+    }
+  }
+  const reason = state.text(BLOCKS.reason);
+  if (Object.keys(errors).length > 0) {
+    const problem = reasonProblem(reason);
+    if (problem !== null) errors[BLOCKS.reason] = problem;
+    return { ok: false, errors };
+  }
+  const diff = diffProtection(shownConfig, toProtectionConfig(wanted));
+  if (diff.rows.length === 0) {
+    return {
+      ok: false,
+      errors: { [BLOCKS.reason]: 'You have not changed any setting: change one, or close the form.' },
+    };
+  }
+  const problem = reasonProblem(reason);
+  if (problem !== null) return { ok: false, errors: { [BLOCKS.reason]: problem } };
+  return { ok: true, changes: diff.changed, rows: diff.rows, reason };
+}

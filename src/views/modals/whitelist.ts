@@ -1,0 +1,94 @@
+import type { KnownBlock, ModalView } from '@slack/types';
+import { z } from 'zod';
+import { parseIpList } from '../../core/validate/ip.js';
+import { code } from '../approval.js';
+import { BLOCKS, CALLBACKS } from '../ids.js';
+import { truncate } from '../limits.js';
+import {
+  decodeMetadata,
+  encodeMetadata,
+  type FieldErrors,
+  modal,
+  mrkdwnSection,
+  reasonInput,
+  reasonProblem,
+  textInput,
+  type ViewState,
+} from './common.js';
+
+/**
+ * The whitelist change modal behind the Add / Remove buttons of the whitelist message: the
+ * addresses (one per line or separated by commas) and a reason. The current list is shown so
+ * the agent sees what is there; the before/after preview comes from the services on submit.
+ * @see shared/DESIGN.md, "Validation" (IPs)
+ */
+
+export type WhitelistMode = 'add' | 'remove';
+
+export const WhitelistMetadataSchema = z.strictObject({ mode: z.enum(['add', 'remove']) });
+export type WhitelistMetadata = z.infer<typeof WhitelistMetadataSchema>;
+
+/** How much of the current list the modal shows (a modal section holds 3000 characters). */
+const CURRENT_BUDGET = 2500;
+
+function currentList(current: readonly string[] | null): string {
+  if (current === null) return '_The current whitelist could not be read; it is read again on submit._';
+  if (current.length === 0) return '*Current whitelist:* _empty_';
+  let text = `*Current whitelist* (${current.length}):`;
+  for (const [i, ip] of current.entries()) {
+    const piece = `${i === 0 ? ' ' : ', '}${code(ip)}`;
+    if (text.length + piece.length > CURRENT_BUDGET) {
+      text += ` _… and ${current.length - i} more_`;
+      break;
+    }
+    text += piece;
+  }
+  return text;
+}
+
+/** The modal; `current` is the list as read now (null when it could not be read). */
+export function whitelistModal(options: {
+  mode: WhitelistMode;
+  current: readonly string[] | null;
+  initialIps?: string;
+}): ModalView {
+  const adding = options.mode === 'add';
+  const blocks: KnownBlock[] = [
+    mrkdwnSection(currentList(options.current)),
+    textInput({
+      blockId: BLOCKS.ips,
+      label: adding ? 'IP addresses to add' : 'IP addresses to remove',
+      initial: options.initialIps,
+      multiline: true,
+      maxLength: 3000,
+      placeholder: adding ? '203.0.113.7\n2001:db8::1' : 'One of the addresses above',
+      hint: 'IPv4 or IPv6 addresses of your servers, one per line or separated by commas. No host names, ranges or ports. A lead approves the change before it is made.',
+    }),
+    reasonInput(),
+  ];
+  return modal({
+    callbackId: CALLBACKS.whitelistChange,
+    title: adding ? 'Add to whitelist' : 'Remove from whitelist',
+    submit: 'Ask for approval',
+    blocks,
+    privateMetadata: encodeMetadata(WhitelistMetadataSchema, { mode: options.mode }),
+  });
+}
+
+export type WhitelistSubmission =
+  | { ok: true; mode: WhitelistMode; ips: string[]; reason: string }
+  | { ok: false; errors: FieldErrors };
+
+/** Reads a submitted whitelist modal: every problem goes to the field it is about. */
+export function parseWhitelistSubmission(state: ViewState, privateMetadata: string): WhitelistSubmission {
+  const { mode } = decodeMetadata(WhitelistMetadataSchema, privateMetadata);
+  const errors: FieldErrors = {};
+  const raw = state.rawText(BLOCKS.ips);
+  const parsed = parseIpList([raw]);
+  if (!parsed.ok) errors[BLOCKS.ips] = truncate(parsed.problems.join('; '), 1500);
+  const reason = state.text(BLOCKS.reason);
+  const problem = reasonProblem(reason);
+  if (problem !== null) errors[BLOCKS.reason] = problem;
+  if (!parsed.ok || problem !== null) return { ok: false, errors };
+  return { ok: true, mode, ips: parsed.ips, reason };
+}

@@ -1,0 +1,100 @@
+import type { OperationRequest } from '../core/model.js';
+import type { RequestsOverview } from '../services/types.js';
+import { ACTIONS } from './ids.js';
+import { checkBlockKitLimits } from './limits.js';
+import { requestsMessage } from './requests.js';
+
+const T0 = '2026-11-21T10:00:00.000Z';
+const PERSIAN = 'پوشه‌ی درس‌های ترم پاییز با عنوان بسیار طولانی ۱۴۰۵';
+
+function request(i: number, overrides: Partial<OperationRequest> = {}): OperationRequest {
+  const id = `R-${String(i).padStart(8, '0')}`;
+  return {
+    id,
+    operation: 'folder.create',
+    params: { title: PERSIAN },
+    paramsHash: 'f'.repeat(64),
+    target: `new folder "${PERSIAN.repeat(5)}"`,
+    preview: {
+      kind: 'create',
+      resource: 'folder',
+      after: { title: PERSIAN.repeat(20), description: PERSIAN.repeat(20) },
+    },
+    reason: PERSIAN.repeat(20),
+    requester: { id: 'U0AGENT2', name: PERSIAN },
+    state: 'pending',
+    quorum: 2,
+    approvals: [],
+    decidedBy: null,
+    decisionNote: null,
+    createdAt: T0,
+    expiresAt: '2026-11-22T10:00:00.000Z',
+    updatedAt: T0,
+    result: null,
+    error: null,
+    slack: null,
+    version: 1,
+    ...overrides,
+  };
+}
+
+const many = (n: number, overrides: Partial<OperationRequest> = {}) =>
+  Array.from({ length: n }, (_, i) => request(i, overrides));
+
+function texts(message: { blocks: unknown[] }): string {
+  return JSON.stringify(message.blocks);
+}
+
+describe('/vidops requests', () => {
+  it('a lead with 100 requests awaiting them and 100 of their own gets a message within Slack limits', () => {
+    const overview: RequestsOverview = {
+      awaitingMe: many(100),
+      mine: [
+        ...many(100, { requester: { id: 'U0LEAD1', name: 'Lena' } }),
+        ...many(10, { state: 'succeeded' }),
+      ],
+    };
+    const message = requestsMessage(overview, { isLead: true });
+    expect(checkBlockKitLimits(message, 'message')).toEqual([]);
+    expect(texts(message)).toContain('*Awaiting your approval* (100)');
+    expect(texts(message)).toMatch(/… and \d+ more requests awaiting you not shown/);
+    expect(texts(message)).toMatch(/… and \d+ more open requests not shown/);
+    expect(message.text).toBe('100 requests awaiting your approval; you have 100 open.');
+  });
+
+  it('an agent sees their open requests with Cancel and their finished ones, and no approval list', () => {
+    const overview: RequestsOverview = {
+      awaitingMe: [],
+      mine: [request(1), request(2, { state: 'succeeded', quorum: 1 })],
+    };
+    const message = requestsMessage(overview, { isLead: false });
+    const all = texts(message);
+    expect(all).not.toContain('Awaiting your approval');
+    expect(all).toContain('*Your open requests* (1)');
+    expect(all).toContain('*Recently finished*');
+    const cancel = message.blocks.find(
+      (b) => b.type === 'section' && 'accessory' in b && b.accessory !== undefined,
+    );
+    expect(cancel).toMatchObject({ accessory: { action_id: ACTIONS.cancel, value: 'R-00000001' } });
+    expect(all).not.toContain(ACTIONS.approve);
+  });
+
+  it('a lead with nothing to decide is told so', () => {
+    const message = requestsMessage({ awaitingMe: [], mine: [] }, { isLead: true });
+    expect(texts(message)).toContain('Nothing is waiting for you.');
+    expect(texts(message)).toContain('You have no open requests.');
+  });
+
+  it('the requests awaiting a lead carry Approve and Reject, never Cancel', () => {
+    const message = requestsMessage({ awaitingMe: [request(7)], mine: [] }, { isLead: true });
+    const actions = message.blocks.find((b) => b.type === 'actions');
+    expect(actions).toMatchObject({
+      block_id: 'request_actions:R-00000007',
+      elements: [
+        { action_id: ACTIONS.approve, value: 'R-00000007' },
+        { action_id: ACTIONS.reject, value: 'R-00000007' },
+      ],
+    });
+    expect(JSON.stringify(actions)).not.toContain(ACTIONS.cancel);
+  });
+});

@@ -1,0 +1,244 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createVidops, type Vidops, type VidopsDeps } from '../../src/app.js';
+import { RAPID_RETRY, type RetryPolicy } from '../../src/client/index.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import type { AuditEvent } from '../../src/core/model.js';
+import { DEMO, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
+import type { Store } from '../../src/store/store.js';
+import { type FakeSlack, type FakeSlackUser, type ResponsePost, startFakeSlack } from './fake-slack.js';
+import {
+  type BlockActionOptions,
+  blockAction,
+  type PostSignedOptions,
+  type PostSignedResult,
+  postSigned,
+  type SlackRequest,
+  slashCommand,
+  type ViewSubmissionOptions,
+  viewSubmission,
+} from './slack-requests.js';
+
+/**
+ * End-to-end harness: the sandbox, the fake Slack and the real vidops (`createVidops`, HTTP mode,
+ * 127.0.0.1, port 0, a temp SQLite file), driven by signed, real-shaped Slack requests over HTTP.
+ * @see shared/DESIGN.md, "Sandbox"; shared/slack/README.md, "Request signing"
+ */
+
+/** The people of the test workspace. `agent2` and `lead2` are such through user groups. */
+export const USERS = {
+  agent: { id: 'U0AGENT1', name: 'ana' },
+  agent2: { id: 'U0AGENT2', name: 'ben' },
+  lead: { id: 'U0LEAD1', name: 'lena' },
+  lead2: { id: 'U0LEAD2', name: 'leo' },
+  outsider: { id: 'U0OUTSIDE', name: 'otto' },
+} as const satisfies Record<string, FakeSlackUser>;
+
+export const GROUPS = { leads: 'S0LEADS', agents: 'S0AGENTS' } as const;
+export const CHANNELS = { audit: 'C0AUDIT', approvals: 'C0APPROVALS', support: 'C0VIDOPS' } as const;
+export const SIGNING_SECRET = 'e2e-signing-secret-3f9a1c7b2d';
+
+export interface HarnessOptions {
+  /** Variables added to (or replacing) the harness's environment; `undefined` removes one. */
+  env?: Record<string, string | undefined>;
+  /** Contents of a POLICY_FILE (YAML or JSON) written to the temp directory. */
+  policy?: string;
+  sandbox?: SandboxOptions;
+  /** Upstream retries; RAPID_RETRY by default so failures surface fast. */
+  clientRetryPolicy?: RetryPolicy;
+  /** Audit publisher pacing; brisk by default. */
+  publisher?: VidopsDeps['publisher'];
+  /** Throw on a Block Kit limit (default true). */
+  strictBlockKit?: boolean;
+  /** Bounds of the work after the ack (vidops' defaults when absent). */
+  work?: { concurrency?: number; maxQueued?: number };
+}
+
+/** The harness's clock: real time plus an offset that tests move forward. */
+export interface HarnessClock {
+  now(): Date;
+  advance(ms: number): void;
+}
+
+export interface SlashResult {
+  /** The HTTP answer to the slash command (the ack). */
+  status: number;
+  text: string;
+  /** Milliseconds from sending the request to receiving the ack. */
+  ackMs: number;
+  responseUrl: string;
+  /** The first post to this command's response URL. */
+  reply(timeoutMs?: number): Promise<ResponsePost>;
+  /** Every post to this command's response URL so far. */
+  replies(): ResponsePost[];
+}
+
+export interface Harness {
+  /** `http://127.0.0.1:PORT` of vidops. */
+  url: string;
+  eventsUrl: string;
+  slack: FakeSlack;
+  sandbox: Sandbox;
+  vidops: Vidops;
+  store: Store;
+  config: Config;
+  clock: HarnessClock;
+  /** Every log line vidops wrote, as JSON text. */
+  logs: string[];
+  /** `/vidops <text>` typed by a user (the agent by default). */
+  slash(
+    text: string,
+    options?: { userId?: string; userName?: string; channelId?: string },
+  ): Promise<SlashResult>;
+  /** A click in a message or a view. */
+  action(options: BlockActionOptions): Promise<PostSignedResult>;
+  /** Submit on a modal. */
+  submit(options: ViewSubmissionOptions): Promise<PostSignedResult>;
+  /** Any Slack request, signed now (or as `options` say). */
+  send(request: SlackRequest | string, options?: PostSignedOptions): Promise<PostSignedResult>;
+  /** GET on vidops' own server (`/healthz`, `/metrics`…). */
+  get(path: string): Promise<{ status: number; text: string }>;
+  /** Polls the audit log until an event matches (bounded). */
+  waitForAudit(predicate: (event: AuditEvent) => boolean, timeoutMs?: number): Promise<AuditEvent>;
+  stop(): Promise<void>;
+}
+
+let tagCounter = 0;
+
+/** Starts sandbox, fake Slack and vidops; `stop()` tears all three down. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const dir = await mkdtemp(join(tmpdir(), 'vidops-e2e-'));
+  const sandbox = await startSandbox({ conversionDelayMs: 60_000, ...options.sandbox });
+  const slack = await startFakeSlack();
+  slack.setUsers(Object.values(USERS));
+  slack.setUsergroup(GROUPS.leads, [USERS.lead2.id]);
+  slack.setUsergroup(GROUPS.agents, [USERS.agent2.id]);
+
+  const env: Record<string, string | undefined> = {
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+    VIDEO_API_URL: sandbox.url,
+    VIDEO_API_KEY: DEMO.apiKey,
+    VIDEO_SECRET_KEY: DEMO.secretKey,
+    VIDEO_API_TIMEOUT_MS: '2000',
+    AUDIT_CHANNEL: CHANNELS.audit,
+    APPROVAL_CHANNEL: CHANNELS.approvals,
+    LEADS: `${USERS.lead.id},${GROUPS.leads}`,
+    AGENTS: `${USERS.agent.id},${GROUPS.agents}`,
+    DATABASE_URL: `sqlite:${join(dir, 'vidops.db')}`,
+    PHONE_REGION: 'IR',
+    LOG_LEVEL: 'debug',
+  };
+  if (options.policy !== undefined) {
+    const file = join(dir, 'policy.yml');
+    await writeFile(file, options.policy, 'utf8');
+    env.POLICY_FILE = file;
+  }
+  Object.assign(env, options.env);
+  const config = loadConfig(env);
+
+  let offset = 0;
+  const clock: HarnessClock = {
+    now: () => new Date(Date.now() + offset),
+    advance: (ms) => {
+      offset += ms;
+    },
+  };
+  const logs: string[] = [];
+  let vidops: Vidops;
+  let port: number;
+  try {
+    vidops = await createVidops({
+      config,
+      clock: clock.now,
+      logDestination: { write: (line: string) => logs.push(line) },
+      host: '127.0.0.1',
+      strictBlockKit: options.strictBlockKit ?? true,
+      clientRetryPolicy: options.clientRetryPolicy ?? RAPID_RETRY,
+      publisher: options.publisher ?? {
+        minIntervalMs: 50,
+        backoffBaseMs: 50,
+        backoffMaxMs: 400,
+        idlePollMs: 100,
+      },
+      shutdownTimeoutMs: 3000,
+      flushTimeoutMs: 3000,
+      ...(options.work?.concurrency === undefined ? {} : { workConcurrency: options.work.concurrency }),
+      ...(options.work?.maxQueued === undefined ? {} : { workMaxQueued: options.work.maxQueued }),
+    });
+    ({ port } = await vidops.start());
+  } catch (error) {
+    await Promise.allSettled([sandbox.close(), slack.close()]);
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const url = `http://127.0.0.1:${port}`;
+  const eventsUrl = `${url}/slack/events`;
+  // Signed with the harness clock, so a moved clock still passes the five-minute window.
+  const signedAt = () => Math.floor(clock.now().getTime() / 1000);
+  const send = (request: SlackRequest | string, sendOptions: PostSignedOptions = {}) =>
+    postSigned(eventsUrl, request, SIGNING_SECRET, { timestamp: signedAt(), ...sendOptions });
+
+  let stopped = false;
+  return {
+    url,
+    eventsUrl,
+    slack,
+    sandbox,
+    vidops,
+    store: vidops.store,
+    config,
+    clock,
+    logs,
+    async slash(text, slashOptions = {}) {
+      tagCounter += 1;
+      const tag = `slash-${tagCounter}`;
+      const responseUrl = slack.responseUrl(tag);
+      const userId = slashOptions.userId ?? USERS.agent.id;
+      const request = slashCommand({
+        text,
+        userId,
+        responseUrl,
+        ...(slashOptions.userName === undefined ? {} : { userName: slashOptions.userName }),
+        ...(slashOptions.channelId === undefined ? {} : { channelId: slashOptions.channelId }),
+      });
+      const started = performance.now();
+      const answer = await send(request);
+      const ackMs = performance.now() - started;
+      return {
+        status: answer.status,
+        text: answer.text,
+        ackMs,
+        responseUrl,
+        reply: (timeoutMs = 8000) => slack.waitForResponse((post) => post.tag === tag, timeoutMs),
+        replies: () => slack.responsePosts.filter((post) => post.tag === tag),
+      };
+    },
+    action: (actionOptions) => send(blockAction(actionOptions)),
+    submit: (submitOptions) => send(viewSubmission(submitOptions)),
+    send,
+    async get(path) {
+      const response = await fetch(`${url}${path}`);
+      return { status: response.status, text: await response.text() };
+    },
+    async waitForAudit(predicate, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = (await vidops.store.listAudit({ last: 200 })).find(predicate);
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no matching audit event within ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await vidops.stop();
+      await Promise.allSettled([sandbox.close(), slack.close()]);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
