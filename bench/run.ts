@@ -5,6 +5,7 @@
 const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   client: () => import('./client.js'),
   store: () => import('./store.js'),
+  slack: () => import('./slack.js'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
