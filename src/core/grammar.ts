@@ -49,7 +49,8 @@ export interface ParseOptions {
 export const AUDIT_DEFAULT = 10;
 export const AUDIT_MAX = 100;
 
-const KEYWORDS = [
+/** First words of `/vidops …` that name a command. */
+export const KEYWORDS = [
   'help',
   'unblock',
   'retry',

@@ -5,6 +5,7 @@ import { App, type Logger as BoltLogger, LogLevel, SocketModeReceiver } from '@s
 import type { WebClient, WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { KEYWORDS } from '../core/grammar.js';
 import type { Store } from '../store/store.js';
 import {
   type AuditPublisher,
@@ -25,20 +26,8 @@ export const INTERACTIVE_RETRY_POLICY = { retries: 2, factor: 2, minTimeout: 250
 /** How long a successful `auth.test` counts for `/readyz`; probes come often, auth rarely changes. */
 const SLACK_AUTH_TTL_MS = 60_000;
 
-/** First words of `/vidops …` that name a command; anything else counts as `other`. */
-const COMMAND_WORDS = new Set([
-  'help',
-  'unblock',
-  'retry',
-  'whitelist',
-  'protect',
-  'folder',
-  'file',
-  'playlist',
-  'requests',
-  'audit',
-  'explain',
-]);
+// Metric labels are the grammar's own command words; anything else counts as `other`.
+const COMMAND_WORDS: ReadonlySet<string> = new Set(KEYWORDS);
 
 /** Interaction and event kinds from Slack; a fixed set keeps metric labels bounded. */
 const INTERACTION_TYPES = new Set([
