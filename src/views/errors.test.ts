@@ -29,7 +29,7 @@ describe('what the agent reads when something fails', () => {
     [
       'the service is slow',
       new TimeoutError('The video service did not answer', details()),
-      'The video service did not answer within 10 s; nothing was changed.',
+      'The video service did not answer within 10 s. If this was a change, it may or may not have been applied',
     ],
     [
       'the keys are refused',
@@ -44,7 +44,12 @@ describe('what the agent reads when something fails', () => {
     [
       'the connection is reset',
       new NetworkError('socket hang up', { ...details(), code: 'ECONNRESET' }),
-      'could not be reached (ECONNRESET)',
+      'The connection to the video service failed (ECONNRESET). If this was a change, it may or may not',
+    ],
+    [
+      'the service refuses connections',
+      new NetworkError('connect refused', { ...details(), code: 'ECONNREFUSED' }),
+      'could not be reached (ECONNREFUSED); nothing was changed',
     ],
     ['the service fails', new ServerError('answered 503', details({ status: 503 })), 'failed (503)'],
     [
@@ -98,7 +103,7 @@ describe('what the agent reads when something fails', () => {
     [{ name: 'TimeoutError', message: 'x' }, 'did not answer within 10 s'],
     [{ name: 'AuthError', message: 'x', status: 403 }, 'refused the keys (403)'],
     [{ name: 'ServerError', message: 'x', status: 500 }, 'failed (500)'],
-    [{ name: 'NetworkError', message: 'x' }, 'could not be reached'],
+    [{ name: 'NetworkError', message: 'x' }, 'The connection to the video service failed'],
     [
       { name: 'Error', message: 'odd thing with xoxb-not-shown', status: 418 },
       'It failed (418): odd thing with [redacted]',

@@ -57,6 +57,18 @@ function serviceSaid(message: string): string {
   return match?.[2]?.trim() ?? '';
 }
 
+const MAYBE_APPLIED =
+  'If this was a change, it may or may not have been applied: check before trying again (unblocks, deletes and settings are safe to repeat).';
+
+/** Socket errors raised before any byte reached the service. */
+const NEVER_CONNECTED: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
 /** By class name, so errors recorded on a request (name, message, status) read the same as thrown ones. */
 function byName(
   error: { name: string; message: string; status?: number | null | undefined },
@@ -68,12 +80,13 @@ function byName(
   switch (error.name) {
     case 'TimeoutError':
       return {
-        text: `The video service did not answer within ${seconds(options.timeoutMs)}; nothing was changed. Try again in a minute.`,
+        // A request that timed out may still have been applied by the service: never claim otherwise.
+        text: `The video service did not answer within ${seconds(options.timeoutMs)}. ${MAYBE_APPLIED}`,
         expected: true,
       };
     case 'NetworkError':
       return {
-        text: 'The video service could not be reached (the connection failed); nothing was changed. Try again in a minute; if it keeps failing, tell an operator.',
+        text: `The connection to the video service failed. ${MAYBE_APPLIED} If it keeps failing, tell an operator.`,
         expected: true,
       };
     case 'AuthError':
@@ -145,8 +158,12 @@ export function describeError(error: unknown, options: ErrorViewOptions): ErrorV
     };
   }
   if (error instanceof NetworkError && error.code !== null) {
+    // Only a connection that was never made proves the service saw nothing.
+    const neverConnected = NEVER_CONNECTED.has(error.code);
     return {
-      text: `The video service could not be reached (${error.code}); nothing was changed. Try again in a minute; if it keeps failing, tell an operator.`,
+      text: neverConnected
+        ? `The video service could not be reached (${error.code}); nothing was changed. Try again in a minute; if it keeps failing, tell an operator.`
+        : `The connection to the video service failed (${error.code}). ${MAYBE_APPLIED} If it keeps failing, tell an operator.`,
       expected: true,
     };
   }

@@ -86,14 +86,14 @@ describe('the video service down or slow', () => {
     [
       'slower than the timeout',
       { latencyMs: 1500 },
-      `did not answer within 0.4 s; nothing was changed`,
+      `did not answer within 0.4 s. If this was a change, it may or may not have been applied`,
       'TimeoutError',
     ],
     ['answering 500', { status: 500 }, 'The video service failed (500)', 'ServerError'],
     [
       'resetting the connection',
       { reset: true },
-      'could not be reached (the connection failed)',
+      'The connection to the video service failed.',
       'NetworkError',
     ],
   ])(
