@@ -65,6 +65,9 @@ export interface Vidops {
 }
 
 const SWEEP_INTERVAL_MS = 30_000;
+/** Slack redelivers within minutes; delivery keys older than a day only take space. */
+const DELIVERY_KEY_TTL_MS = 24 * 60 * 60_000;
+const DELIVERY_PRUNE_INTERVAL_MS = 60 * 60_000;
 // Commands worked on at once after their ack: plenty for a support team, and few enough that a
 // flood cannot crowd out acknowledgements (Slack's 3 s) or exhaust memory (see bench/slack.ts).
 const WORK_CONCURRENCY = 16;
@@ -152,6 +155,7 @@ function withAppendHook(store: Store, appended: () => void): Store {
     releaseOutbox: (seqs, notBefore) => store.releaseOutbox(seqs, notBefore),
     outboxDepth: () => store.outboxDepth(),
     markDelivered: (key, at) => store.markDelivered(key, at),
+    pruneDeliveries: (before) => store.pruneDeliveries(before),
     getSetting: (key) => store.getSetting(key),
     setSetting: (key, value) => store.setSetting(key, value),
   };
@@ -307,6 +311,17 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
   registerVidopsHandlers(slack.app, context);
 
   let stopSweeper: (() => Promise<void>) | null = null;
+  let pruneTimer: NodeJS.Timeout | null = null;
+
+  async function pruneDeliveryKeys(): Promise<void> {
+    try {
+      const before = new Date(clock().getTime() - DELIVERY_KEY_TTL_MS).toISOString();
+      const pruned = await rawStore.pruneDeliveries(before);
+      if (pruned > 0) logger.debug({ pruned }, 'forgot old Slack delivery keys');
+    } catch (error) {
+      logger.warn({ err: redactError(error) }, 'could not prune old Slack delivery keys');
+    }
+  }
   let stopping: Promise<void> | null = null;
 
   async function flushBacklog(): Promise<void> {
@@ -331,6 +346,8 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     async start() {
       const { port } = await slack.start();
       stopSweeper = ops.startSweeper(deps.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
+      pruneTimer = setInterval(() => void pruneDeliveryKeys(), DELIVERY_PRUNE_INTERVAL_MS);
+      pruneTimer.unref();
       return { port };
     },
     stop() {
@@ -341,6 +358,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
           logger.warn(work.size(), 'stopped with commands still being worked on');
         }
         await stopSweeper?.();
+        if (pruneTimer) clearInterval(pruneTimer);
         try {
           await flushBacklog();
         } catch (error) {

@@ -6,6 +6,7 @@ import { createHasher, verifyChain } from '../core/audit-chain.js';
 import { ConfigError } from '../core/errors.js';
 import type { NewAuditEvent } from '../core/model.js';
 import { openStore, parseStoreUrl } from './index.js';
+import { MIGRATIONS } from './migrations.js';
 
 const hash = createHasher();
 
@@ -88,7 +89,9 @@ describe('opening a SQLite store', () => {
     expect(existsSync(path)).toBe(true);
     const db = new Database(path, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([1]);
+    expect(db.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual(
+      MIGRATIONS.sqlite.map((m) => m.version),
+    );
     db.close();
   });
 

@@ -77,6 +77,11 @@ const SQLITE: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'index deliveries by time, for pruning',
+    sql: 'CREATE INDEX deliveries_at ON deliveries (at);',
+  },
 ];
 
 /** PostgreSQL keeps timestamps as timestamptz; JSON stays text so it round-trips byte for byte. */
@@ -136,6 +141,11 @@ const POSTGRES: readonly Migration[] = [
         value TEXT NOT NULL
       );
     `,
+  },
+  {
+    version: 2,
+    name: 'index deliveries by time, for pruning',
+    sql: 'CREATE INDEX deliveries_at ON deliveries (at);',
   },
 ];
 

@@ -427,6 +427,13 @@ export class PostgresStore implements Store {
     return rowCount === 1;
   }
 
+  async pruneDeliveries(before: string): Promise<number> {
+    const { rowCount } = await this.pool.query('DELETE FROM deliveries WHERE at < $1', [
+      normalizeTime(before, 'before'),
+    ]);
+    return rowCount ?? 0;
+  }
+
   async getSetting(key: string): Promise<string | null> {
     const { rows } = await this.pool.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [
       key,

@@ -413,6 +413,12 @@ export class SqliteStore implements Store {
     return result.changes === 1;
   }
 
+  async pruneDeliveries(before: string): Promise<number> {
+    const cutoff = normalizeTime(before, 'before');
+    const result = this.write(() => this.stmt('DELETE FROM deliveries WHERE at < ?').run(cutoff));
+    return result.changes;
+  }
+
   async getSetting(key: string): Promise<string | null> {
     const row = this.stmt<{ value: string }>('SELECT value FROM settings WHERE key = ?').get(key);
     return row?.value ?? null;

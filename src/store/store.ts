@@ -87,6 +87,8 @@ export interface Store {
 
   /** Records a delivery key (Slack retry de-duplication). True the first time, false after. */
   markDelivered(key: string, at: string): Promise<boolean>;
+  /** Forgets delivery keys recorded before `before`; returns how many. */
+  pruneDeliveries(before: string): Promise<number>;
 
   /** Small key-value settings shared by replicas (e.g. learned retry-conversion method). */
   getSetting(key: string): Promise<string | null>;

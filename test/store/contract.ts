@@ -448,6 +448,15 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect(results.filter(Boolean)).toHaveLength(1);
       });
 
+      it('old delivery keys are forgotten and may be seen again; recent ones are kept', async () => {
+        expect(await store.markDelivered('Ev-old', T0)).toBe(true);
+        expect(await store.markDelivered('Ev-new', at(120))).toBe(true);
+        expect(await store.pruneDeliveries(at(60))).toBe(1);
+        expect(await store.markDelivered('Ev-new', at(121))).toBe(false);
+        expect(await store.markDelivered('Ev-old', at(121))).toBe(true);
+        expect(await store.pruneDeliveries(at(60))).toBe(0);
+      });
+
       it('settings are read, written and overwritten', async () => {
         expect(await store.getSetting('retryConversionMethod')).toBeNull();
         await store.setSetting('retryConversionMethod', 'PATCH');
