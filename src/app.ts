@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import type pino from 'pino';
 import type { Logger } from 'pino';
 import { createVideoClient, type RetryPolicy } from './client/index.js';
-import type { MethodMemory } from './client/types.js';
 import * as changes from './commands/changes.js';
 import { type AppContext, createWorkQueue } from './commands/context.js';
 import { registerVidopsHandlers } from './commands/slash.js';
@@ -11,7 +10,13 @@ import { createHasher } from './core/audit-chain.js';
 import { ConfigError } from './core/errors.js';
 import { buildPolicy, checkPolicy, type Policy } from './core/policy.js';
 import { createLogger } from './logger.js';
-import { type CoverRef, createOperations, type Notifier, type Operations } from './services/index.js';
+import {
+  type CoverRef,
+  createOperations,
+  type Notifier,
+  type Operations,
+  storeMethodMemory,
+} from './services/index.js';
 import { createSlackApp, type SlackAppDeps } from './slack/app.js';
 import type { AuditPublisher } from './slack/audit-publisher.js';
 import { createDirectory } from './slack/directory.js';
@@ -74,7 +79,6 @@ const WORK_CONCURRENCY = 16;
 const WORK_MAX_QUEUED = 1000;
 const FLUSH_TIMEOUT_MS = 5_000;
 const DRAIN_TIMEOUT_MS = 10_000;
-const METHOD_SETTING = 'client.retryConversionMethod';
 
 /** Reads `POLICY_FILE` and builds the policy; a rule nobody could ever satisfy stops the start. */
 export async function loadPolicy(config: Config): Promise<Policy> {
@@ -108,19 +112,6 @@ function watchedGroups(policy: Policy): string[] {
     ids.push(...rule.approvers);
   }
   return [...new Set(ids.filter((id) => id.startsWith('S')))];
-}
-
-/** The learned method of op 10, kept in the store so every replica learns it once. */
-function storeMethodMemory(store: Store): MethodMemory {
-  return {
-    async get() {
-      const value = await store.getSetting(METHOD_SETTING);
-      return value === 'POST' || value === 'PATCH' ? value : null;
-    },
-    async set(method) {
-      await store.setSetting(METHOD_SETTING, method);
-    },
-  };
 }
 
 /**

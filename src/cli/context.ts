@@ -2,12 +2,11 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { createVideoClient, type VideoClientHandle } from '../client/index.js';
-import type { MethodMemory } from '../client/types.js';
 import { type CliConfig, type CliStoreConfig, loadCliConfig } from '../config.js';
 import { createHasher } from '../core/audit-chain.js';
 import { InputError } from '../core/errors.js';
 import { buildPolicy, type Policy } from '../core/policy.js';
-import { createOperations } from '../services/index.js';
+import { createOperations, storeMethodMemory } from '../services/index.js';
 import type { Operations } from '../services/types.js';
 import { openStore, parseStoreUrl, type Store } from '../store/index.js';
 import { createCoverFetcher, type ReadFile } from './cover.js';
@@ -76,22 +75,6 @@ async function readPolicy(
     fileText,
     fileName: config.policyFile,
   });
-}
-
-/** The setting under which the bot keeps the learned method of op 10 (src/app.ts uses the same key). */
-export const METHOD_SETTING = 'client.retryConversionMethod';
-
-/** The learned method of op 10, shared with the bot through the store so it is learned once. */
-function storeMethodMemory(store: Store): MethodMemory {
-  return {
-    async get() {
-      const value = await store.getSetting(METHOD_SETTING);
-      return value === 'POST' || value === 'PATCH' ? value : null;
-    },
-    async set(method) {
-      await store.setSetting(METHOD_SETTING, method);
-    },
-  };
 }
 
 export interface StoreContext {

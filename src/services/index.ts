@@ -3,5 +3,6 @@
  * @see shared/DESIGN.md, "Architecture"
  */
 export { recordError } from './execute.js';
+export { RETRY_METHOD_SETTING, storeMethodMemory } from './method-memory.js';
 export { createOperations } from './operations.js';
 export type * from './types.js';

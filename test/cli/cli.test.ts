@@ -10,6 +10,7 @@ import { type CliIo, runCli } from '../../src/cli/run.js';
 import { createHasher, verifyChain } from '../../src/core/audit-chain.js';
 import type { AuditEvent } from '../../src/core/model.js';
 import { DEMO, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { RETRY_METHOD_SETTING } from '../../src/services/index.js';
 import { openStore } from '../../src/store/index.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -148,7 +149,7 @@ test('the retry method learned on a 405 is kept in the store for the bot and lat
   ).toEqual(['POST', 'PATCH', 'PATCH']);
   const store = await openStore(`sqlite:${dbPath()}`, { hash: createHasher() });
   try {
-    expect(await store.getSetting('client.retryConversionMethod')).toBe('PATCH');
+    expect(await store.getSetting(RETRY_METHOD_SETTING)).toBe('PATCH');
   } finally {
     await store.close();
   }
