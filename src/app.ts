@@ -67,12 +67,21 @@ export interface Vidops {
   publisher: AuditPublisher;
   metrics: VidopsMetrics;
   context: AppContext;
+  /**
+   * Posts the approval message of pending requests that have none (made in the CLI, or while
+   * Slack was down); returns how many were announced. Runs with the sweeper; exposed for tests.
+   */
+  announceUnposted(): Promise<number>;
 }
 
 const SWEEP_INTERVAL_MS = 30_000;
 /** Slack redelivers within minutes; delivery keys older than a day only take space. */
 const DELIVERY_KEY_TTL_MS = 24 * 60 * 60_000;
 const DELIVERY_PRUNE_INTERVAL_MS = 60 * 60_000;
+/** The handler that creates a request posts its message itself; the sweep only helps after this. */
+const UNPOSTED_GRACE_MS = 15_000;
+/** One replica tries to announce a given request per window (claimed by a unique store key). */
+const ANNOUNCE_WINDOW_MS = 5 * 60_000;
 // Commands worked on at once after their ack: plenty for a support team, and few enough that a
 // flood cannot crowd out acknowledgements (Slack's 3 s) or exhaust memory (see bench/slack.ts).
 const WORK_CONCURRENCY = 16;
@@ -303,6 +312,33 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
 
   let stopSweeper: (() => Promise<void>) | null = null;
   let pruneTimer: NodeJS.Timeout | null = null;
+  let slackSweepTimer: NodeJS.Timeout | null = null;
+
+  async function announceUnposted(): Promise<number> {
+    if (notifier === undefined) return 0;
+    const now = clock().getTime();
+    const pending = await rawStore.listRequests({ states: ['pending'], limit: 200 });
+    let announced = 0;
+    for (const request of pending) {
+      if (request.slack !== null || Date.parse(request.createdAt) > now - UNPOSTED_GRACE_MS) continue;
+      const window = Math.floor(now / ANNOUNCE_WINDOW_MS);
+      if (!(await rawStore.markDelivered(`announce:${request.id}:${window}`, new Date(now).toISOString()))) {
+        continue;
+      }
+      await notifier.requestChanged(request);
+      announced += 1;
+    }
+    return announced;
+  }
+
+  async function sweepSlack(): Promise<void> {
+    try {
+      const announced = await announceUnposted();
+      if (announced > 0) logger.info({ announced }, 'posted approval messages that were missing');
+    } catch (error) {
+      logger.warn({ err: redactError(error) }, 'could not post missing approval messages');
+    }
+  }
 
   async function pruneDeliveryKeys(): Promise<void> {
     try {
@@ -334,11 +370,14 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     publisher: slack.publisher,
     metrics,
     context,
+    announceUnposted,
     async start() {
       const { port } = await slack.start();
       stopSweeper = ops.startSweeper(deps.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
       pruneTimer = setInterval(() => void pruneDeliveryKeys(), DELIVERY_PRUNE_INTERVAL_MS);
       pruneTimer.unref();
+      slackSweepTimer = setInterval(() => void sweepSlack(), deps.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
+      slackSweepTimer.unref();
       return { port };
     },
     stop() {
@@ -350,6 +389,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
         }
         await stopSweeper?.();
         if (pruneTimer) clearInterval(pruneTimer);
+        if (slackSweepTimer) clearInterval(slackSweepTimer);
         try {
           await flushBacklog();
         } catch (error) {
