@@ -1,4 +1,4 @@
-import type { App } from '@slack/bolt';
+import type { SlackRoutes } from '../slack/routes.js';
 import { registerChangeButtons } from './changes/actions.js';
 import { registerChangeSubmissions } from './changes/submissions.js';
 import type { AppContext } from './context.js';
@@ -13,7 +13,7 @@ export { createCoverFetcher, createSlackNotifier } from './changes/notifier.js';
 export { changeHandlers } from './changes/slash.js';
 
 /** Registers the buttons, modal submissions and `app_home_opened` of the change flows. */
-export function registerChangeActions(app: App, ctx: AppContext): void {
-  registerChangeButtons(app, ctx);
-  registerChangeSubmissions(app, ctx);
+export function registerChangeActions(routes: SlackRoutes, ctx: AppContext): void {
+  registerChangeButtons(routes, ctx);
+  registerChangeSubmissions(routes, ctx);
 }

@@ -1,4 +1,3 @@
-import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { COMMAND_HELP, type CommandHelp } from '../core/commands-help.js';
@@ -11,6 +10,7 @@ import { isAgent, isLead, mayRun, type Policy, type PolicyActor } from '../core/
 import { parseResourceId } from '../core/validate/ids.js';
 import { parseMobile } from '../core/validate/phone.js';
 import type { SubmitResult } from '../services/types.js';
+import type { SlackRoutes } from '../slack/routes.js';
 import { describeError, describeRecordedError, type ErrorViewOptions } from '../views/errors.js';
 import {
   type ChangeOutcome,
@@ -287,7 +287,7 @@ async function replyOrProblem(ctx: AppContext, run: () => Promise<Message>): Pro
  * unblocks, 9101/9103 ask for the file ID and retry.
  * @see shared/DESIGN.md, "Slash command grammar" (`explain`)
  */
-export function registerEverydayActions(app: App, ctx: AppContext): void {
+export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): void {
   const openModal = (build: (meta: string) => ReturnType<typeof unblockModal>) =>
     async function open(args: {
       ack: () => Promise<void>;
@@ -305,17 +305,17 @@ export function registerEverydayActions(app: App, ctx: AppContext): void {
       await args.client.views.open({ trigger_id: args.body.trigger_id, view });
     };
 
-  app.action(ACTIONS.explainUnblock, async ({ ack, body, client }) => {
+  routes.action(ACTIONS.explainUnblock, async ({ ack, body, client }) => {
     if (body.type !== 'block_actions') return ack();
     await openModal(unblockModal)({ ack, body, client });
   });
 
-  app.action(ACTIONS.explainRetry, async ({ ack, body, client }) => {
+  routes.action(ACTIONS.explainRetry, async ({ ack, body, client }) => {
     if (body.type !== 'block_actions') return ack();
     await openModal(retryModal)({ ack, body, client });
   });
 
-  app.view(CALLBACKS.unblock, async ({ ack, body, view, client }) => {
+  routes.view(CALLBACKS.unblock, async ({ ack, body, view, client }) => {
     const typed = typedValue(view.state.values, BLOCKS.mobile);
     const mobile = parseMobile(typed, ctx.config.phoneRegion);
     if (!mobile.ok) {
@@ -339,7 +339,7 @@ export function registerEverydayActions(app: App, ctx: AppContext): void {
     });
   });
 
-  app.view(CALLBACKS.retry, async ({ ack, body, view, client }) => {
+  routes.view(CALLBACKS.retry, async ({ ack, body, view, client }) => {
     const typed = typedValue(view.state.values, BLOCKS.fileId).trim();
     const id = parseResourceId(typed, 'file');
     if (!id.ok) {

@@ -6,6 +6,7 @@ import { newEventId } from '../core/ids.js';
 import type { Actor } from '../core/model.js';
 import { isAgent } from '../core/policy.js';
 import { commandLabel } from '../slack/app.js';
+import { createSlackRoutes } from '../slack/routes.js';
 import { describeError } from '../views/errors.js';
 import {
   busyMessage,
@@ -90,14 +91,15 @@ export function registerSlashCommand(
   ctx: AppContext,
   handlers: SlashHandlers = { ...everydayHandlers, ...changeHandlers },
 ): void {
+  // The same answer every time: built and checked once, not on every request of a flood.
+  const busy = { response_type: 'ephemeral' as const, ...busyMessage() };
+  checkBlockKit(ctx, busy, 'message');
   app.command(SLASH_COMMAND, async ({ command: body, ack, respond, client }) => {
     const label = commandLabel(body);
     if (ctx.work.isFull()) {
       // Answered in the ack itself: no Slack call, nothing queued, nothing done.
       ctx.work.turnedAway(label);
-      const busy = busyMessage();
-      checkBlockKit(ctx, busy, 'message');
-      await ack({ response_type: 'ephemeral', ...busy });
+      await ack(busy);
       return;
     }
     await ack();
@@ -161,6 +163,7 @@ function usageFor(command: Command): string {
  */
 export function registerVidopsHandlers(app: App, ctx: AppContext): void {
   registerSlashCommand(app, ctx);
-  registerEverydayActions(app, ctx);
-  registerChangeActions(app, ctx);
+  const routes = createSlackRoutes(app);
+  registerEverydayActions(routes, ctx);
+  registerChangeActions(routes, ctx);
 }

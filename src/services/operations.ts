@@ -226,7 +226,11 @@ export function createOperations(deps: OperationsDeps): Operations {
         c,
       );
       const { request } = await store.createRequest(created.request, created.events);
-      log?.info({ requestId: request.id, operation, state: request.state }, 'request created');
+      // A request run at once is logged at info when it has run ("request executed", same ID);
+      // its creation is a second line per command, wanted only when debugging.
+      const line = { requestId: request.id, operation, state: request.state };
+      if (decision.kind === 'allow') log?.debug?.(line, 'request created');
+      else log?.info(line, 'request created');
       await notify(request);
       if (decision.kind === 'allow') return { kind: 'executed', request: await execute(request) };
       return { kind: 'pending', request, why: decision.why };

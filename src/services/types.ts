@@ -79,6 +79,8 @@ export interface Notifier {
 
 /** The part of a pino logger the services use. */
 export interface ServiceLogger {
+  /** Lines wanted only when debugging (pino's `debug`); left out, they are not written. */
+  debug?(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;

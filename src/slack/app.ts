@@ -42,6 +42,10 @@ const INTERACTION_TYPES = new Set([
 
 export interface SlackAppDeps {
   config: Config;
+  /**
+   * Wrapped by the composition root so that appending audit events wakes the publisher
+   * (src/app.ts); a bare store's events are posted at the publisher's next poll.
+   */
   store: Store;
   logger: Logger;
   clock: () => Date;
@@ -280,7 +284,9 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
       await next();
     });
   }
-  // Counts every request by outcome, and wakes the publisher: handlers append audit events.
+  // Counts every request by outcome. It does not wake the publisher: the work after an ack appends
+  // its events later, and the store's append hook (src/app.ts) wakes it then; a wake-up here, with
+  // nothing appended yet, cost an empty claim (a write transaction) per request in a flood.
   app.use(async ({ body, next }) => {
     const command = commandLabel(body);
     try {
@@ -289,8 +295,6 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     } catch (error) {
       metrics.commands.inc({ command, outcome: 'error' });
       throw error;
-    } finally {
-      publisher.kick();
     }
   });
   app.error(async ({ error, body }: { error: Error; body: object }) => {

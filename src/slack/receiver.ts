@@ -126,21 +126,22 @@ type Body = Record<string, unknown>;
  * for slash commands and `ssl_check`) or JSON (Events API).
  */
 export function parseSlackBody(raw: string, contentType: string): Body {
-  let parsed: unknown;
-  if (contentType === 'application/x-www-form-urlencoded') {
-    const params = new URLSearchParams(raw);
-    const payload = params.get('payload');
-    if (payload !== null) {
-      parsed = JSON.parse(payload);
-    } else {
-      const fields: Record<string, string> = {};
-      // First value wins: Slack never repeats a field, so a repeat is not Slack's.
-      for (const [k, v] of params) if (!(k in fields)) fields[k] = v;
-      parsed = fields;
-    }
-  } else {
-    parsed = JSON.parse(raw);
-  }
+  return contentType === 'application/x-www-form-urlencoded'
+    ? formBody(new URLSearchParams(raw))
+    : asObject(JSON.parse(raw));
+}
+
+/** {@link parseSlackBody} of a form already split into fields. */
+function formBody(params: URLSearchParams): Body {
+  const payload = params.get('payload');
+  if (payload !== null) return asObject(JSON.parse(payload));
+  const fields: Record<string, string> = {};
+  // First value wins: Slack never repeats a field, so a repeat is not Slack's.
+  for (const [k, v] of params) if (!(k in fields)) fields[k] = v;
+  return fields;
+}
+
+function asObject(parsed: unknown): Body {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new Error('body is not a JSON object');
   }
@@ -423,13 +424,12 @@ export class VidopsReceiver implements Receiver {
     const contentType = mediaType(req);
 
     // Slack's certificate check: only the exact `ssl_check=1` skips verification, and it is
-    // answered without dispatching anything, so nothing smuggled beside it can run.
-    if (contentType === 'application/x-www-form-urlencoded') {
-      const params = new URLSearchParams(text);
-      if (params.getAll('ssl_check').length === 1 && params.get('ssl_check') === '1') {
-        sendEmpty(res, 200);
-        return;
-      }
+    // answered without dispatching anything, so nothing smuggled beside it can run. The form is
+    // split once, here, and read again below only after the signature held.
+    const form = contentType === 'application/x-www-form-urlencoded' ? new URLSearchParams(text) : null;
+    if (form !== null && form.getAll('ssl_check').length === 1 && form.get('ssl_check') === '1') {
+      sendEmpty(res, 200);
+      return;
     }
 
     const verified = verifySlackSignature({
@@ -447,7 +447,7 @@ export class VidopsReceiver implements Receiver {
 
     let body: Body;
     try {
-      body = parseSlackBody(text, contentType);
+      body = form === null ? asObject(JSON.parse(text)) : formBody(form);
     } catch (error) {
       logger.warn({ reason: redactError(error).message }, 'malformed Slack request body');
       sendEmpty(res, 400);

@@ -68,6 +68,11 @@ export class SqliteStore implements Store {
   private readonly hash: HashEvent;
   private readonly logger: StoreLogger | undefined;
   private readonly statements = new Map<string, Database.Statement<unknown[], unknown>>();
+  /**
+   * One transaction wrapper for every write: `db.transaction()` builds four wrapper functions and
+   * their properties each time it is called, so the body to run is passed as an argument instead.
+   */
+  private readonly immediate: (fn: () => unknown) => unknown;
 
   /** Opens (and creates) the database at `path`, or an in-memory one for `:memory:`. */
   constructor(path: string, options: SqliteStoreOptions) {
@@ -89,6 +94,7 @@ export class SqliteStore implements Store {
     // crash or power cut can lose the newest commits. FULL (`?synchronous=full`) closes that gap.
     this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     this.db.pragma('foreign_keys = ON');
+    this.immediate = this.db.transaction((fn: () => unknown) => fn()).immediate;
   }
 
   private stmt<R = Row>(sql: string): Database.Statement<unknown[], R> {
@@ -113,7 +119,7 @@ export class SqliteStore implements Store {
 
   /** Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken before the first read. */
   private write<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    return this.immediate(fn) as T;
   }
 
   async migrate(): Promise<void> {

@@ -1,9 +1,10 @@
-import type { App, BlockAction, RespondFn } from '@slack/bolt';
+import type { BlockAction, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { describeState } from '../../core/approvals.js';
 import { isApprover } from '../../core/policy.js';
 import type { DecisionResult } from '../../services/types.js';
+import type { SlackRoutes } from '../../slack/routes.js';
 import { operationTitleOf } from '../../views/approval.js';
 import { describeError, describeRecordedError } from '../../views/errors.js';
 import { ACTIONS } from '../../views/ids.js';
@@ -155,8 +156,8 @@ async function openWhitelist(ctx: AppContext, args: ClickArgs, mode: 'add' | 're
 }
 
 /** Registers the buttons of the change flows and the Home tab event. */
-export function registerChangeButtons(app: App, ctx: AppContext): void {
-  app.action<BlockAction>(ACTIONS.approve, async ({ ack, body, respond, client }) => {
+export function registerChangeButtons(routes: SlackRoutes, ctx: AppContext): void {
+  routes.action(ACTIONS.approve, async ({ ack, body, respond, client }) => {
     await ack();
     await decide(
       ctx,
@@ -166,7 +167,7 @@ export function registerChangeButtons(app: App, ctx: AppContext): void {
     );
   });
 
-  app.action<BlockAction>(ACTIONS.cancel, async ({ ack, body, respond, client }) => {
+  routes.action(ACTIONS.cancel, async ({ ack, body, respond, client }) => {
     await ack();
     await decide(
       ctx,
@@ -179,27 +180,27 @@ export function registerChangeButtons(app: App, ctx: AppContext): void {
     );
   });
 
-  app.action<BlockAction>(ACTIONS.reject, async ({ ack, body, respond, client }) => {
+  routes.action(ACTIONS.reject, async ({ ack, body, respond, client }) => {
     await ack();
     await openReject(ctx, { body, respond, client });
   });
 
-  app.action<BlockAction>(ACTIONS.whitelistAdd, async ({ ack, body, respond, client }) => {
+  routes.action(ACTIONS.whitelistAdd, async ({ ack, body, respond, client }) => {
     await ack();
     await openWhitelist(ctx, { body, respond, client }, 'add');
   });
 
-  app.action<BlockAction>(ACTIONS.whitelistRemove, async ({ ack, body, respond, client }) => {
+  routes.action(ACTIONS.whitelistRemove, async ({ ack, body, respond, client }) => {
     await ack();
     await openWhitelist(ctx, { body, respond, client }, 'remove');
   });
 
-  app.action<BlockAction>(ACTIONS.homeRefresh, async ({ ack, body }) => {
+  routes.action(ACTIONS.homeRefresh, async ({ ack, body }) => {
     await ack();
     await publishHome(ctx, body.user.id);
   });
 
-  app.event('app_home_opened', async ({ event }) => {
+  routes.event('app_home_opened', async ({ event }) => {
     if (event.tab !== 'home') return;
     await publishHome(ctx, event.user);
   });

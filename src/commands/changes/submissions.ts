@@ -1,8 +1,9 @@
-import type { AckFn, App, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
+import type { AckFn, ViewResponseAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { InputError } from '../../core/errors.js';
 import type { Actor } from '../../core/model.js';
 import type { Prepared, PrepareInput } from '../../services/types.js';
+import type { SlackRoutes } from '../../slack/routes.js';
 import { describeError } from '../../views/errors.js';
 import { BLOCKS, CALLBACKS } from '../../views/ids.js';
 import { truncate } from '../../views/limits.js';
@@ -209,9 +210,9 @@ async function runReject(ctx: AppContext, args: SubmissionArgs): Promise<void> {
 }
 
 /** Registers the submissions of every change modal and of the reject modal. */
-export function registerChangeSubmissions(app: App, ctx: AppContext): void {
+export function registerChangeSubmissions(routes: SlackRoutes, ctx: AppContext): void {
   const on = <T>(callbackId: string, flow: ChangeFlow<T>) => {
-    app.view<ViewSubmitAction>(callbackId, async ({ ack, body, view, client }) => {
+    routes.view(callbackId, async ({ ack, body, view, client }) => {
       await runChange(ctx, flow, { ack, body, view, client });
     });
   };
@@ -222,7 +223,7 @@ export function registerChangeSubmissions(app: App, ctx: AppContext): void {
   on(CALLBACKS.fileEdit, fileFlow);
   on(CALLBACKS.playlistEdit, playlistFlow);
   on(CALLBACKS.deleteConfirm, deleteFlow);
-  app.view<ViewSubmitAction>(CALLBACKS.rejectReason, async ({ ack, body, view, client }) => {
+  routes.view(CALLBACKS.rejectReason, async ({ ack, body, view, client }) => {
     await runReject(ctx, { ack, body, view, client });
   });
 }
