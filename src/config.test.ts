@@ -1,4 +1,6 @@
-import { loadConfig } from './config.js';
+import { readFileSync } from 'node:fs';
+import { parse } from 'dotenv';
+import { FIELDS, loadConfig } from './config.js';
 import { ConfigError } from './core/errors.js';
 
 const valid = {
@@ -75,5 +77,21 @@ describe('operator starts vidops', () => {
   it('never echoes secret values in the problems', () => {
     const problems = problemsOf({ ...valid, VIDEO_API_URL: 'not a url', VIDEO_API_KEY: 'sekret-123' });
     expect(problems.join()).not.toContain('sekret-123');
+  });
+});
+
+describe('a newcomer copies .env.example', () => {
+  const example = parse(readFileSync(new URL('../.env.example', import.meta.url), 'utf8'));
+
+  it('starts from it as it is, blank optional values meaning unset', () => {
+    const config = loadConfig(example);
+    expect(config.agents).toBeUndefined();
+    expect(config.approvalChannel).toBe(config.auditChannel);
+    expect(config.slack.socketMode).toBe(false);
+    expect(config.policyFile).toBeUndefined();
+  });
+
+  it('finds every variable vidops reads documented there', () => {
+    expect(Object.keys(example).sort()).toEqual(Object.keys(FIELDS).sort());
   });
 });

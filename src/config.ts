@@ -35,7 +35,7 @@ function idList(what: string) {
 const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 
 /** One schema per variable, shared by the bot (`loadConfig`) and the CLI (`loadCliConfig`). */
-const FIELDS = {
+export const FIELDS = {
   SLACK_BOT_TOKEN: z.string({ message: 'is required' }).regex(/^xoxb-/, 'must be a bot token (xoxb-…)'),
   SLACK_APP_TOKEN: optionalText.pipe(
     z
