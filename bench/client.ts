@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { createVideoClient } from '../src/client/index.js';
-import { startSandbox } from '../src/sandbox/server.js';
+import { DEMO, startSandbox } from '../src/sandbox/server.js';
 
 /**
  * Cost of the client over a bare HTTP call: N sequential `whitelist.get()` through the client
@@ -14,8 +14,6 @@ const N = 2_000;
 const WARM_UP = 300;
 /** Calls per alternating round, so drift in the machine or sandbox hits both sides alike. */
 const ROUND = 100;
-const API_KEY = 'demo-api-key';
-const SECRET_KEY = 'demo-secret-key';
 
 interface Figures {
   mean: number;
@@ -35,13 +33,13 @@ export async function run(): Promise<void> {
   const sandbox = await startSandbox({ port: 0, conversionDelayMs: 1_000 });
   const client = createVideoClient({
     baseUrl: sandbox.url,
-    apiKey: API_KEY,
-    secretKey: SECRET_KEY,
+    apiKey: DEMO.apiKey,
+    secretKey: DEMO.secretKey,
     timeoutMs: 10_000,
     retryConversionMethod: 'auto',
   });
-  const url = `${sandbox.url.replace(/\/$/, '')}/v1/storage/dns/whitelist`;
-  const headers = { api_key: API_KEY, secret_key: SECRET_KEY, accept: 'application/json' };
+  const url = `${sandbox.url}/v1/storage/dns/whitelist`;
+  const headers = { api_key: DEMO.apiKey, secret_key: DEMO.secretKey, accept: 'application/json' };
 
   const viaClient = async (): Promise<number> => (await client.whitelist.get()).length;
   const viaFetch = async (): Promise<number> => {

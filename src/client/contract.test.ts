@@ -105,7 +105,14 @@ interface OperationCase {
   name: string;
   call: (client: VideoClient) => Promise<unknown>;
   /** The one request that must reach the service. */
-  request: { method: string; path: string; query?: Record<string, string>; body: JsonValue };
+  request: {
+    method: string;
+    path: string;
+    query?: Record<string, string>;
+    body: JsonValue;
+    /** Sent as multipart/form-data (op 8), not JSON. */
+    multipart?: true;
+  };
   /** What the client answered, in part. */
   answer?: (result: unknown) => void;
   /** A call the client must refuse before sending, and a field it must name. */
@@ -181,6 +188,7 @@ const OPERATIONS: OperationCase[] = [
     request: {
       method: 'POST',
       path: `/v1/storage/bucket/file/${FILES.lecture1}`,
+      multipart: true,
       body: {
         fields: { fileId: FILES.lecture1, title: 'Intro, revised', description: 'New cut' },
         files: [{ field: 'file', filename: 'cover.png', size: 8, contentType: 'image/png' }],
@@ -389,8 +397,7 @@ describe.each(OPERATIONS)('$name', (op) => {
     expectKeysSent(request);
     const contentType = String(request.headers['content-type'] ?? '');
     if (op.request.body === null) expect(contentType).toBe('');
-    else if (op.request.path.startsWith('/v1/storage/bucket/file/6'))
-      expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
+    else if (op.request.multipart) expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
     else expect(contentType).toBe('application/json');
     op.answer?.(result);
   });

@@ -113,12 +113,12 @@ export function createFilesResource(transport: Transport, options: FilesOptions)
         }
         return f;
       };
-      const body = await transport.request({ ...EDIT, method: 'POST', path, form, retry });
+      const body = await transport.request({ ...EDIT, path, form, retry });
       return parseFile(recordOf(body), valid.fileId);
     },
     async delete(input) {
       const json = validateRequest(FileIdSchema, input, DELETE);
-      const body = await transport.request({ ...DELETE, method: 'DELETE', json, retry });
+      const body = await transport.request({ ...DELETE, json, retry });
       return { raw: asRaw(body) };
     },
     async retryConversion(input) {
@@ -162,7 +162,6 @@ export function createFilesResource(transport: Transport, options: FilesOptions)
       const q = validateRequest(FileListQuerySchema, query, LIST);
       const body = await transport.request({
         ...LIST,
-        method: 'GET',
         query: { ...q, listOfId: q.listOfId?.join(',') },
         retry,
         optional: true,
@@ -175,7 +174,6 @@ export function createFilesResource(transport: Transport, options: FilesOptions)
       const { fileId: id } = validateRequest(FileIdSchema, { fileId }, INFO);
       const body = await transport.request({
         ...INFO,
-        method: 'GET',
         query: { fileId: id },
         retry,
         optional: true,

@@ -36,7 +36,7 @@ export const FolderEditSchema = z.strictObject({
   description: DescriptionSchema.optional(),
 });
 
-export const FolderDeleteSchema = z.strictObject({ bucketId: IdSchema });
+export const FolderIdSchema = z.strictObject({ bucketId: IdSchema });
 
 /**
  * A folder record. `fallbackId` stands in when the answer carries no ID (an edit answered with
@@ -60,31 +60,30 @@ export function createFoldersResource(transport: Transport, retry: RetryPolicy):
     async create(input) {
       const json = validateRequest(FolderCreateSchema, input, CREATE);
       // A repeat after a lost answer would create a second folder.
-      const body = await transport.request({ ...CREATE, method: 'POST', json, retry: NO_RETRY });
+      const body = await transport.request({ ...CREATE, json, retry: NO_RETRY });
       return parseFolder(recordOf(body));
     },
     async edit(input) {
       const json = validateRequest(FolderEditSchema, input, EDIT);
-      const body = await transport.request({ ...EDIT, method: 'PATCH', json, retry });
+      const body = await transport.request({ ...EDIT, json, retry });
       return parseFolder(recordOf(body), json.bucketId);
     },
     async delete(input) {
-      const json = validateRequest(FolderDeleteSchema, input, DELETE);
-      const body = await transport.request({ ...DELETE, method: 'DELETE', json, retry });
+      const json = validateRequest(FolderIdSchema, input, DELETE);
+      const body = await transport.request({ ...DELETE, json, retry });
       return { raw: asRaw(body) };
     },
     async list(query = {}) {
       const q = validateRequest(ListQuerySchema, query, LIST);
-      const body = await transport.request({ ...LIST, method: 'GET', query: q, retry, optional: true });
+      const body = await transport.request({ ...LIST, query: q, retry, optional: true });
       const list = listOf(body);
       if (list === null) throw unexpectedAnswer(LIST, body, 'a list of folders');
       return { items: list.items.filter(isObject).map((item) => parseFolder(item)), total: list.total };
     },
     async info(bucketId) {
-      const { bucketId: id } = validateRequest(z.strictObject({ bucketId: IdSchema }), { bucketId }, INFO);
+      const { bucketId: id } = validateRequest(FolderIdSchema, { bucketId }, INFO);
       const body = await transport.request({
         ...INFO,
-        method: 'GET',
         query: { bucketId: id },
         retry,
         optional: true,

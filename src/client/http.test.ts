@@ -18,7 +18,7 @@ import {
 
 /**
  * The transport against a scripted node:http server: status mapping, retries, Retry-After,
- * redirects and hooks. Contract behaviour against the sandbox lives in client.contract.test.ts.
+ * redirects and hooks. Contract behaviour against the sandbox lives in contract.test.ts.
  */
 
 const API_KEY = 'unit-api-key-7f3a';

@@ -29,7 +29,6 @@ export function createLinksResource(transport: Transport): VideoClient['links'] 
       // Each call mints a new link; a repeat would leave a second one live.
       const body = await transport.request({
         ...GENERATE,
-        method: 'POST',
         json,
         retry: NO_RETRY,
         optional: true,

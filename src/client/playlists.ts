@@ -59,12 +59,12 @@ export function createPlaylistsResource(transport: Transport, retry: RetryPolicy
     async edit(input) {
       const json = validateRequest(PlaylistEditSchema, input, EDIT);
       // PUT of the same playlist twice leaves it the same: retried like the other idempotent calls.
-      const body = await transport.request({ ...EDIT, method: 'PUT', json, retry });
+      const body = await transport.request({ ...EDIT, json, retry });
       return parsePlaylist(recordOf(body), json.playlistId);
     },
     async delete(input) {
       const json = validateRequest(PlaylistIdSchema, input, DELETE);
-      const body = await transport.request({ ...DELETE, method: 'DELETE', json, retry });
+      const body = await transport.request({ ...DELETE, json, retry });
       return { raw: asRaw(body) };
     },
     async create(input) {
@@ -72,7 +72,6 @@ export function createPlaylistsResource(transport: Transport, retry: RetryPolicy
       // A repeat after a lost answer would create a second playlist.
       const body = await transport.request({
         ...CREATE,
-        method: 'POST',
         json,
         retry: NO_RETRY,
         optional: true,
@@ -81,7 +80,7 @@ export function createPlaylistsResource(transport: Transport, retry: RetryPolicy
     },
     async list(query = {}) {
       const q = validateRequest(ListQuerySchema, query, LIST);
-      const body = await transport.request({ ...LIST, method: 'GET', query: q, retry, optional: true });
+      const body = await transport.request({ ...LIST, query: q, retry, optional: true });
       const list = listOf(body);
       if (list === null) throw unexpectedAnswer(LIST, body, 'a list of playlists');
       return { items: list.items.filter(isObject).map((item) => parsePlaylist(item)), total: list.total };
@@ -90,7 +89,6 @@ export function createPlaylistsResource(transport: Transport, retry: RetryPolicy
       const { playlistId: id } = validateRequest(PlaylistIdSchema, { playlistId }, INFO);
       const body = await transport.request({
         ...INFO,
-        method: 'GET',
         query: { playlistId: id },
         retry,
         optional: true,

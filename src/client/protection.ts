@@ -131,7 +131,7 @@ export function createProtectionResource(
 ): VideoClient['protection'] {
   return {
     async get(): Promise<ProtectionConfig & Answer> {
-      const body = await transport.request({ ...GET_SITE, method: 'GET', retry });
+      const body = await transport.request({ ...GET_SITE, retry });
       const record = recordOf(body);
       return { ...parseProtectionConfig(record), raw: record };
     },
@@ -141,7 +141,7 @@ export function createProtectionResource(
         failValidation(SET_SITE, ['(request)'], ['request: names no field to change']);
       }
       // Setting the same values twice is harmless, so the update takes the idempotent policy.
-      const answer = await transport.request({ ...SET_SITE, method: 'POST', json: body, retry });
+      const answer = await transport.request({ ...SET_SITE, json: body, retry });
       return { raw: asRaw(answer) };
     },
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ValidationError } from './errors.js';
+import type { HttpMethod } from './http.js';
 
 /**
  * Request pieces shared by the resources, and the check that turns a zod failure into a
@@ -42,7 +43,7 @@ export const ListQuerySchema = z.strictObject({
 /** Where a request would have gone, for the error raised instead. */
 export interface CallSite {
   operation: string;
-  method: string;
+  method: HttpMethod;
   path: string;
 }
 

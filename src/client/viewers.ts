@@ -50,14 +50,13 @@ export function createViewersResource(transport: Transport, retry: RetryPolicy):
     async unblock(input) {
       const json = validateRequest(UnblockSchema, input, UNBLOCK);
       // Unblocking an unblocked viewer changes nothing: safe to repeat.
-      const body = await transport.request({ ...UNBLOCK, method: 'POST', json, retry });
+      const body = await transport.request({ ...UNBLOCK, json, retry });
       return { raw: asRaw(body) };
     },
     async lookup(mobileNumbers) {
       const { search } = validateRequest(LookupSchema, { search: mobileNumbers }, LOOKUP);
       const body = await transport.request({
         ...LOOKUP,
-        method: 'GET',
         query: { search: search.join(',') },
         retry,
         optional: true,

@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+// One rule for when two spellings are the same address, shared with what the agent was shown.
+import { ipKey, sameIpSet } from '../core/validate/ip.js';
 import { WhitelistConflictError, WhitelistMismatchError } from './errors.js';
 import type { ResponseBody, RetryPolicy, Transport } from './http.js';
 import { asRaw, isObject, unexpectedAnswer, unwrap } from './parse.js';
@@ -54,31 +56,16 @@ export function parseWhitelist(body: ResponseBody): string[] | null {
   return out;
 }
 
-/** One spelling per address (the service may answer IPv6 compressed, or IPv4-mapped as IPv4). */
-function norm(ip: string): string {
-  const trimmed = ip.trim().toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(trimmed);
-  if (mapped?.[1] !== undefined) return mapped[1];
-  if (isIP(trimmed) === 6) return new URL(`http://[${trimmed}]/`).hostname.slice(1, -1);
-  return trimmed;
-}
-
-/** Equal as sets of addresses (order, duplicates and IPv6 spelling do not matter). */
-export function sameAddresses(a: readonly string[], b: readonly string[]): boolean {
-  const left = new Set(a.map(norm));
-  const right = new Set(b.map(norm));
-  return left.size === right.size && [...left].every((ip) => right.has(ip));
-}
-
 function minus(a: readonly string[], b: readonly string[]): string[] {
-  const drop = new Set(b.map(norm));
-  return [...new Set(a.map(norm))].filter((ip) => !drop.has(ip));
+  const drop = new Set(b.map(ipKey));
+  return [...new Set(a.map(ipKey))].filter((ip) => !drop.has(ip));
 }
 
 function describeMismatch(before: readonly string[], intended: readonly string[], actual: readonly string[]) {
   const missing = minus(intended, actual);
   const extra = minus(actual, intended);
-  const kept = extra.filter((ip) => before.map(norm).includes(ip));
+  const previous = new Set(before.map(ipKey));
+  const kept = extra.filter((ip) => previous.has(ip));
   const parts = ['After the update the service whitelist is not the one intended'];
   if (missing.length > 0) parts.push(`missing ${missing.join(', ')}`);
   if (extra.length > 0) parts.push(`unexpected ${extra.join(', ')}`);
@@ -92,7 +79,7 @@ function describeMismatch(before: readonly string[], intended: readonly string[]
 
 export function createWhitelistResource(transport: Transport, retry: RetryPolicy): VideoClient['whitelist'] {
   async function get(): Promise<string[]> {
-    const body = await transport.request({ ...GET_SITE, method: 'GET', retry });
+    const body = await transport.request({ ...GET_SITE, retry });
     const list = parseWhitelist(body);
     if (list === null) throw unexpectedAnswer(GET_SITE, body, 'a list of addresses');
     return list;
@@ -103,9 +90,9 @@ export function createWhitelistResource(transport: Transport, retry: RetryPolicy
     async replace(list, options = {}) {
       const { allowedDNS } = validateRequest(WhitelistUpdateSchema, { allowedDNS: list }, SET_SITE);
       const { expectBefore } = validateRequest(ReplaceOptionsSchema, options, SET_SITE);
-      const intended = [...new Map(allowedDNS.map((ip) => [norm(ip), ip])).values()];
+      const intended = [...new Map(allowedDNS.map((ip) => [ipKey(ip), ip])).values()];
       const before = await get();
-      if (expectBefore !== undefined && !sameAddresses(before, expectBefore)) {
+      if (expectBefore !== undefined && !sameIpSet(before, expectBefore)) {
         throw new WhitelistConflictError(
           `The whitelist changed since the request was made (now ${before.join(', ') || 'empty'}); nothing was changed`,
           { ...GET_SITE, status: null, body: null, expected: expectBefore, actual: before },
@@ -114,12 +101,11 @@ export function createWhitelistResource(transport: Transport, retry: RetryPolicy
       // Setting the same full list twice is harmless, so the POST takes the idempotent policy.
       const answer = await transport.request({
         ...SET_SITE,
-        method: 'POST',
         json: { allowedDNS: intended },
         retry,
       });
       const after = await get();
-      if (!sameAddresses(after, intended)) {
+      if (!sameIpSet(after, intended)) {
         throw new WhitelistMismatchError(describeMismatch(before, intended, after), {
           ...SET_SITE,
           status: null,

@@ -57,7 +57,8 @@ export const FaultRulesBodySchema = z.strictObject({
   rules: z.array(FaultRuleSchema).max(100, 'must have at most 100 rules'),
 });
 
-function normalisePath(path: string): string {
+/** `/v1/x/` and `/v1/x` are one path. */
+export function normalisePath(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 

@@ -48,16 +48,21 @@ const sandbox = await startSandbox({
     console.log(`${request.method} ${request.path} -> ${request.status ?? 'reset'} (${Math.round(ms)} ms)`),
 });
 
-// The keys are printed because they are the sandbox's own demo keys (or ones the user just set).
+// The public demo keys are printed so a newcomer can copy them; keys set in the environment are
+// secrets like any other and are only named.
+const shown = (value: string, demo: string, variable: string) =>
+  value === demo ? value : `<the value of ${variable}>`;
+const apiKeyShown = shown(apiKey, DEMO.apiKey, 'SANDBOX_API_KEY');
+const secretKeyShown = shown(secretKey, DEMO.secretKey, 'SANDBOX_SECRET_KEY');
 console.log(`Video protection API sandbox listening on ${sandbox.url}
-  api_key:    ${apiKey}
-  secret_key: ${secretKey}
+  api_key:    ${apiKeyShown}
+  secret_key: ${secretKeyShown}
   whitelist:  ${whitelistMode} mode; retried conversions finish after ${conversionDelayMs} ms
 
 Point vidops at it:
   VIDEO_API_URL=${sandbox.url}
-  VIDEO_API_KEY=${apiKey}
-  VIDEO_SECRET_KEY=${secretKey}
+  VIDEO_API_KEY=${apiKeyShown}
+  VIDEO_SECRET_KEY=${secretKeyShown}
 
 Demo IDs: folder ${DEMO.folders.lectures}, failed conversion ${DEMO.failedFileIds[0]}, \
 playlist ${DEMO.playlists.gettingStarted}

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { jsonObject, type ParsedBody, parseBody, readBody, recordedBody } from './body.js';
 import { DEMO } from './demo-data.js';
 import { errorBody, routeNotFound, SandboxHttpError } from './errors.js';
-import { FaultBook, type FaultRule, FaultRulesBodySchema } from './faults.js';
+import { FaultBook, type FaultRule, FaultRulesBodySchema, normalisePath } from './faults.js';
 import { queryObject, RequestLog, redactHeaders } from './request-log.js';
 import { apiRoutes, type Handler, matchRoute, methodNotAllowed, type Route, route } from './routes.js';
 import { SandboxModel, type WhitelistMode } from './state.js';
@@ -66,10 +66,6 @@ function sameSecret(given: string | string[] | undefined, expected: string): boo
 function callerIpOf(req: IncomingMessage): string {
   const address = req.socket.remoteAddress ?? '';
   return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
-}
-
-function normalisePath(path: string): string {
-  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 /**

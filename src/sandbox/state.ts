@@ -6,6 +6,7 @@ import type {
   ActionType,
   Cover,
   FileRecord,
+  FolderRecord,
   FolderView,
   HlsStatus,
   ListPage,
@@ -116,7 +117,7 @@ export class SandboxModel {
     this.settle();
     const { data } = this;
     return structuredClone({
-      folders: data.folders.map((folder) => this.folderView(folder._id)),
+      folders: data.folders.map((folder) => this.folderView(folder)),
       files: data.files,
       playlists: data.playlists,
       whitelist: data.whitelist,
@@ -179,7 +180,7 @@ export class SandboxModel {
       createdAt: this.isoNow(),
     };
     this.data.folders.push(folder);
-    return this.folderView(folder._id);
+    return this.folderView(folder);
   }
 
   /** op 6: the description is kept when not given. */
@@ -187,7 +188,7 @@ export class SandboxModel {
     const folder = this.findFolder(input.bucketId);
     folder.title = input.title;
     if (input.description !== undefined) folder.description = input.description;
-    return this.folderView(folder._id);
+    return this.folderView(folder);
   }
 
   /** op 7: the folder's files go with it, and out of every playlist. */
@@ -201,12 +202,12 @@ export class SandboxModel {
 
   /** extra: GET /v1/storage/bucket/info */
   folderInfo(bucketId: string): FolderView {
-    return this.folderView(this.findFolder(bucketId)._id);
+    return this.folderView(this.findFolder(bucketId));
   }
 
   /** extra: GET /v1/storage/bucket/all */
   listFolders(query: ListQuery): ListPage<FolderView> {
-    const views = this.data.folders.map((folder) => this.folderView(folder._id));
+    const views = this.data.folders.map((folder) => this.folderView(folder));
     return paginate(views, query, { field: '_id', direction: 'desc' });
   }
 
@@ -422,8 +423,7 @@ export class SandboxModel {
     for (const id of ids) this.conversions.delete(id);
   }
 
-  private folderView(bucketId: string): FolderView {
-    const folder = this.findFolder(bucketId);
+  private folderView(folder: FolderRecord): FolderView {
     const filesCount = this.data.files.filter((f) => f.bucketId === folder._id).length;
     return { ...folder, filesCount };
   }

@@ -6,6 +6,7 @@
  */
 
 import type { JsonValue } from '../core/json.js';
+import type { FONT_COLORS } from './validation.js';
 
 /** Conversion state of a file (`hlsStatus` in the service's documentation). */
 export type HlsStatus = 'waiting' | 'done' | 'failed';
@@ -61,17 +62,7 @@ export type Viewer = {
   errorCount: number;
 };
 
-export type FontColor =
-  | '#ffff00'
-  | '#dda0dd'
-  | '#800000'
-  | '#4b0082'
-  | '#ffa500'
-  | '#27ae60'
-  | '#16a085'
-  | '#af7ac5'
-  | '#e74c3c'
-  | '#66a310';
+export type FontColor = (typeof FONT_COLORS)[number];
 
 /** The full storage-wide protection configuration (op 4 answers all of it). */
 export type ProtectionConfig = {
