@@ -74,9 +74,19 @@ describe('operator starts vidops', () => {
     expect(problemsOf({ ...valid, LEADS: ' , ' }).join()).toContain('LEADS needs at least one lead');
   });
 
-  it('never echoes secret values in the problems', () => {
-    const problems = problemsOf({ ...valid, VIDEO_API_URL: 'not a url', VIDEO_API_KEY: 'sekret-123' });
-    expect(problems.join()).not.toContain('sekret-123');
+  it('never echoes secret values in the problems, refused ones included', () => {
+    const problems = problemsOf({
+      ...valid,
+      VIDEO_API_URL: 'not a url',
+      VIDEO_API_KEY: 'sekret-123',
+      // A user token where a bot token belongs: refused, and still not repeated.
+      SLACK_BOT_TOKEN: 'xoxp-sekret-456',
+      SLACK_APP_TOKEN: 'xoxe-sekret-789',
+    });
+    const text = problems.join('\n');
+    expect(text).toContain('SLACK_BOT_TOKEN must be a bot token');
+    expect(text).toContain('SLACK_APP_TOKEN must be an app-level token');
+    for (const secret of ['sekret-123', 'sekret-456', 'sekret-789']) expect(text).not.toContain(secret);
   });
 });
 

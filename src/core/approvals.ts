@@ -20,10 +20,7 @@ export interface StepContext {
   eventId: () => string;
 }
 
-/**
- * Fields a transition changes; the same shape as the store's `RequestPatch`, declared here because
- * core does not import the store.
- */
+/** Fields a transition changes; the store applies them as its `RequestPatch`. */
 export type StepPatch = Partial<
   Pick<
     OperationRequest,

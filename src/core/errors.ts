@@ -25,9 +25,6 @@ export class PolicyDeniedError extends VidopsError {}
 /** The request is not in a state that allows the action (already decided, expired…). */
 export class StateConflictError extends VidopsError {}
 
-/** Something referenced does not exist (request ID, etc.). */
-export class NotFoundInStoreError extends VidopsError {}
-
 /** Configuration that cannot work; raised at start. */
 export class ConfigError extends VidopsError {
   constructor(readonly problems: readonly string[]) {

@@ -1,3 +1,5 @@
+import { asciiDigits } from './validate/digits.js';
+
 /**
  * Masking of mobile numbers for everything people read outside the store (Slack posts, logs):
  * keep the first four and last four digits, `09123456789` → `0912***6789`.
@@ -16,9 +18,7 @@ const PHONE_LIKE = /(?<![0-9A-Za-z])\+?\d(?:[ -]?\d){8,14}(?![0-9A-Za-z])/g;
 
 /** Masks every phone-like number inside free text. Hex IDs, times and short numbers are left alone. */
 export function maskMobilesInText(text: string): string {
-  const ascii = text
-    .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
-    .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x0660));
+  const ascii = asciiDigits(text);
   if (ascii === text) return text.replace(PHONE_LIKE, (m) => maskMobile(m));
   // Persian/Arabic-Indic digits: find numbers on the ASCII form (same length, one code unit per
   // digit) and mask those spans only, so the rest of the text (e.g. a Persian title) is kept as is.

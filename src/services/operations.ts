@@ -2,10 +2,11 @@ import * as approvals from '../core/approvals.js';
 import { describeState, isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
 import { OPERATION_SPECS, operationTarget, parseParams } from '../core/catalog.js';
 import { ConfigError, InputError, PolicyDeniedError, StateConflictError } from '../core/errors.js';
+import { AUDIT_MAX } from '../core/grammar.js';
 import { newEventId, newRequestId } from '../core/ids.js';
 import type { JsonValue } from '../core/json.js';
 import { type Actor, type AuditEvent, type OperationRequest, TERMINAL_STATES } from '../core/model.js';
-import { checkPolicy, decide, isApprover, mayApprove, mayRun } from '../core/policy.js';
+import { checkPolicy, decide, isApprover, mayApprove, needsConfirmation } from '../core/policy.js';
 import { recordError, runOperation } from './execute.js';
 import { toJsonObject } from './json.js';
 import { prepareRequest } from './prepare.js';
@@ -16,7 +17,6 @@ const DEFAULT_STALE_EXECUTION_MS = 120_000;
 const MAX_CAS_ATTEMPTS = 8;
 const RECENT_FINISHED = 10;
 const PENDING_SCAN_LIMIT = 500;
-const AUDIT_MAX = 100;
 
 /** The ID of what a request acts on, for typed confirmations. */
 const CONFIRM_KEYS = ['bucketId', 'fileId', 'playlistId', 'mobileNumber', 'title'] as const;
@@ -301,7 +301,7 @@ export function createOperations(deps: OperationsDeps): Operations {
     },
 
     confirmationFor(prepared) {
-      if (!policy.rules[prepared.operation].confirm) return null;
+      if (!needsConfirmation(policy, prepared.operation)) return null;
       for (const key of CONFIRM_KEYS) {
         const value = prepared.params[key];
         if (typeof value === 'string' && value !== '') return value;
@@ -322,16 +322,16 @@ export function createOperations(deps: OperationsDeps): Operations {
 
     async recentAudit(actor, n): Promise<AuditEvent[]> {
       const who = await policyActor(actor);
-      if (!mayRun(policy, 'audit', who)) {
-        const reason = decide(policy, { operation: 'audit', actor: who, recentCount: 0, now: clock() });
-        const text = reason.kind === 'deny' ? reason.reason : 'Only leads may read the audit log.';
+      // `audit` is a read: its rule can only say who may run it, so the decision is allow or deny.
+      const decision = decide(policy, { operation: 'audit', actor: who, recentCount: 0, now: clock() });
+      if (decision.kind === 'deny') {
         await auditDenied(
           actor,
           { operation: 'audit', target: 'audit log', params: { n }, requestId: null },
           'audit',
-          text,
+          decision.reason,
         );
-        throw new PolicyDeniedError(text);
+        throw new PolicyDeniedError(decision.reason);
       }
       const last = Math.max(1, Math.min(AUDIT_MAX, Math.trunc(n)));
       return store.listAudit({ last });

@@ -1,8 +1,9 @@
 import { NotFoundError, NotSupportedError } from '../client/errors.js';
 import type { Folder, Playlist, VideoClient, VideoFile, Viewer } from '../client/types.js';
-import { OPERATION_SPECS, parseParams } from '../core/catalog.js';
+import { OPERATION_SPECS, type OperationParams, type OperationSpec, parseParams } from '../core/catalog.js';
 import { InputError } from '../core/errors.js';
 import type { JsonValue } from '../core/json.js';
+import type { ChangeOperation } from '../core/operations.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { parseResourceId, type ResourceKind } from '../core/validate/ids.js';
 import { applyIpChange, ipKey, parseIpList } from '../core/validate/ip.js';
@@ -70,6 +71,17 @@ async function lookUp<T>(
   }
 }
 
+/** The answer of every prepare: the params as stored, and the target the catalog derives from them. */
+function prepared<O extends ChangeOperation>(
+  operation: O,
+  params: OperationParams[O],
+  preview: JsonValue,
+  warnings: string[],
+): Prepared {
+  const spec: OperationSpec<O> = OPERATION_SPECS[operation];
+  return { operation, params: toJsonObject(params), target: spec.target(params), preview, warnings };
+}
+
 function quoted(title: string | null | undefined): string {
   return title ? ` ("${title}")` : '';
 }
@@ -122,13 +134,12 @@ async function prepareWhitelist(
     warnings.push('The whitelist will be empty: while ipValidation is on, no server can create links.');
   }
   const params = parseParams('whitelist.set', { allowedDNS: next, expectBefore: [...current] });
-  return {
-    operation: 'whitelist.set',
-    params: toJsonObject(params),
-    target: OPERATION_SPECS['whitelist.set'].target(params),
-    preview: { kind: 'whitelist', before: [...current], after: next, added, removed },
+  return prepared(
+    'whitelist.set',
+    params,
+    { kind: 'whitelist', before: [...current], after: next, added, removed },
     warnings,
-  };
+  );
 }
 
 async function prepareProtection(
@@ -146,13 +157,7 @@ async function prepareProtection(
     throw new InputError(`Nothing would change: ${already.join(', ')}.`);
   }
   const params = parseParams('protect.set', { changes: diff.changed });
-  return {
-    operation: 'protect.set',
-    params: toJsonObject(params),
-    target: OPERATION_SPECS['protect.set'].target(params),
-    preview: { kind: 'protection', rows: toJson(diff.rows) },
-    warnings: [],
-  };
+  return prepared('protect.set', params, { kind: 'protection', rows: toJson(diff.rows) }, []);
 }
 
 function folderView(folder: Folder | null): JsonValue {
@@ -169,13 +174,12 @@ async function prepareFolder(
       title: clean(input.title),
       ...optionalText(input.description),
     });
-    return {
-      operation: 'folder.create',
-      params: toJsonObject(params),
-      target: OPERATION_SPECS['folder.create'].target(params),
-      preview: { kind: 'create', resource: 'folder', after: toJson(params) },
+    return prepared(
+      'folder.create',
+      params,
+      { kind: 'create', resource: 'folder', after: toJson(params) },
       warnings,
-    };
+    );
   }
   const bucketId = resourceId(input.bucketId, 'folder', warnings);
   const folder = await lookUp(
@@ -195,11 +199,10 @@ async function prepareFolder(
         `Folder ${bucketId} already has this title and description; nothing would change.`,
       );
     }
-    return {
-      operation: 'folder.edit',
-      params: toJsonObject(params),
-      target: OPERATION_SPECS['folder.edit'].target(params),
-      preview: {
+    return prepared(
+      'folder.edit',
+      params,
+      {
         kind: 'edit',
         resource: 'folder',
         id: bucketId,
@@ -207,7 +210,7 @@ async function prepareFolder(
         after: { title: params.title, description: params.description ?? null },
       },
       warnings,
-    };
+    );
   }
   let filesCount = folder?.filesCount ?? null;
   if (folder && filesCount === null) filesCount = await countFiles(ctx, bucketId);
@@ -217,13 +220,12 @@ async function prepareFolder(
     );
   }
   const params = parseParams('folder.delete', { bucketId });
-  return {
-    operation: 'folder.delete',
-    params: toJsonObject(params),
-    target: OPERATION_SPECS['folder.delete'].target(params),
-    preview: { kind: 'delete', resource: 'folder', id: bucketId, title: folder?.title ?? null, filesCount },
+  return prepared(
+    'folder.delete',
+    params,
+    { kind: 'delete', resource: 'folder', id: bucketId, title: folder?.title ?? null, filesCount },
     warnings,
-  };
+  );
 }
 
 /** How many files a folder holds, when its info does not say; null when the list is not supported either. */
@@ -271,11 +273,10 @@ async function prepareFile(
       ...optionalText(input.description),
       ...(cover ? { cover: { ...cover } } : {}),
     });
-    return {
-      operation: 'file.edit',
-      params: toJsonObject(params),
-      target: OPERATION_SPECS['file.edit'].target(params),
-      preview: {
+    return prepared(
+      'file.edit',
+      params,
+      {
         kind: 'edit',
         resource: 'file',
         id: fileId,
@@ -287,7 +288,7 @@ async function prepareFile(
         },
       },
       warnings,
-    };
+    );
   }
   if (input.kind === 'file.retry') {
     if (file?.hlsStatus === 'done') {
@@ -301,11 +302,10 @@ async function prepareFile(
       );
     }
     const params = parseParams('file.retry', { fileId });
-    return {
-      operation: 'file.retry',
-      params: toJsonObject(params),
-      target: OPERATION_SPECS['file.retry'].target(params),
-      preview: {
+    return prepared(
+      'file.retry',
+      params,
+      {
         kind: 'retry',
         resource: 'file',
         id: fileId,
@@ -313,14 +313,13 @@ async function prepareFile(
         hlsStatus: file?.hlsStatus ?? null,
       },
       warnings,
-    };
+    );
   }
   const params = parseParams('file.delete', { fileId });
-  return {
-    operation: 'file.delete',
-    params: toJsonObject(params),
-    target: OPERATION_SPECS['file.delete'].target(params),
-    preview: {
+  return prepared(
+    'file.delete',
+    params,
+    {
       kind: 'delete',
       resource: 'file',
       id: fileId,
@@ -328,7 +327,7 @@ async function prepareFile(
       bucketId: file?.bucketId ?? null,
     },
     warnings,
-  };
+  );
 }
 
 function playlistView(playlist: Playlist | null): JsonValue {
@@ -360,11 +359,10 @@ async function preparePlaylist(
       ...(title === undefined || title === '' ? {} : { title }),
       ...(files === undefined ? {} : { files }),
     });
-    return {
-      operation: 'playlist.edit',
-      params: toJsonObject(params),
-      target: OPERATION_SPECS['playlist.edit'].target(params),
-      preview: {
+    return prepared(
+      'playlist.edit',
+      params,
+      {
         kind: 'edit',
         resource: 'playlist',
         id: playlistId,
@@ -375,14 +373,13 @@ async function preparePlaylist(
         },
       },
       warnings,
-    };
+    );
   }
   const params = parseParams('playlist.delete', { playlistId });
-  return {
-    operation: 'playlist.delete',
-    params: toJsonObject(params),
-    target: OPERATION_SPECS['playlist.delete'].target(params),
-    preview: {
+  return prepared(
+    'playlist.delete',
+    params,
+    {
       kind: 'delete',
       resource: 'playlist',
       id: playlistId,
@@ -390,7 +387,7 @@ async function preparePlaylist(
       filesCount: playlist ? playlist.files.length : null,
     },
     warnings,
-  };
+  );
 }
 
 async function prepareUnblock(
@@ -415,18 +412,17 @@ async function prepareUnblock(
   }
   if (looked && viewer === null) warnings.push('The service has no viewing record for this number.');
   if (viewer?.blocked === false) warnings.push('The service does not list this viewer as blocked.');
-  return {
-    operation: 'viewer.unblock',
-    params: toJsonObject(params),
-    target: OPERATION_SPECS['viewer.unblock'].target(params),
-    preview: {
+  return prepared(
+    'viewer.unblock',
+    params,
+    {
       kind: 'unblock',
       mobileNumber: params.mobileNumber,
       blocked: viewer?.blocked ?? null,
       actionType: viewer?.actionType ?? null,
     },
     warnings,
-  };
+  );
 }
 
 /** Compares the last ten digits, so `+98912…`, `0098912…` and `0912…` are one number. */

@@ -113,12 +113,6 @@ export interface RequestsOverview {
   awaitingMe: OperationRequest[];
 }
 
-export interface SweepResult {
-  expired: OperationRequest[];
-  resumed: OperationRequest[];
-  unknown: OperationRequest[];
-}
-
 /**
  * The use cases of vidops, shared by Slack and the CLI.
  * @see shared/DESIGN.md, "Approvals" and "Audit log"

@@ -54,6 +54,14 @@ export interface RequestRow {
   data: string;
 }
 
+/** The columns both adapters select for a request, the fields of {@link RequestRow}. */
+export const REQUEST_COLUMNS = 'id, operation, state, created_at, expires_at, updated_at, version, data';
+
+/** `WHERE a AND b`, or nothing when there is no condition. */
+export function whereClause(conditions: readonly string[]): string {
+  return conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+}
+
 /** The columns both adapters select for an event, in the order of {@link AuditRow}. */
 export const EVENT_COLUMNS = 'seq, prev_hash, hash, event';
 

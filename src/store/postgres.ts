@@ -10,11 +10,13 @@ import {
   EVENT_COLUMNS,
   normalizeTime,
   patchedData,
+  REQUEST_COLUMNS,
   type RequestRow,
   requestColumns,
   rowToEvent,
   rowToRequest,
   type StoreLogger,
+  whereClause,
 } from './codec.js';
 import { MIGRATIONS, pendingMigrations, unknownVersions } from './migrations.js';
 import {
@@ -52,8 +54,6 @@ const DEFAULT_PAGE_SIZE = 2_000;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const OID_INT8 = 20;
 const OID_TIMESTAMPTZ = 1184;
-
-const REQUEST_COLUMNS = 'id, operation, state, created_at, expires_at, updated_at, version, data';
 
 // Our own parsers, on this pool only: counts and seqs as numbers (they stay far below 2^53) and
 // times as ISO strings, whatever other code does to pg's global parsers.
@@ -474,8 +474,4 @@ function insertEventsSql(chained: readonly ChainedEvent[]): { sql: string; param
       RETURNING seq)
     INSERT INTO outbox (seq) SELECT seq FROM inserted`;
   return { sql, params };
-}
-
-function whereClause(conditions: readonly string[]): string {
-  return conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
 }

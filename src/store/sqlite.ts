@@ -11,11 +11,13 @@ import {
   EVENT_COLUMNS,
   normalizeTime,
   patchedData,
+  REQUEST_COLUMNS,
   type RequestRow,
   requestColumns,
   rowToEvent,
   rowToRequest,
   type StoreLogger,
+  whereClause,
 } from './codec.js';
 import { MIGRATIONS, pendingMigrations, unknownVersions } from './migrations.js';
 import {
@@ -49,8 +51,6 @@ export interface SqliteStoreOptions {
 const BUSY_TIMEOUT_MS = 10_000;
 const DEFAULT_LIST_LIMIT = 50;
 const DEFAULT_PAGE_SIZE = 2_000;
-
-const REQUEST_COLUMNS = 'id, operation, state, created_at, expires_at, updated_at, version, data';
 const SQLITE_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 type Row = Record<string, unknown>;
@@ -437,10 +437,6 @@ export class SqliteStore implements Store {
       ).run(key, value);
     });
   }
-}
-
-function whereClause(conditions: readonly string[]): string {
-  return conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
 }
 
 /**

@@ -1,15 +1,11 @@
-import type { Actor, AuditEvent, NewAuditEvent, OperationRequest, RequestState } from '../core/model.js';
+import type { StepPatch } from '../core/approvals.js';
+import type { AuditEvent, NewAuditEvent, OperationRequest, RequestState } from '../core/model.js';
 
 // The chain's hash function and genesis value belong to the core; the store only applies them.
 export { GENESIS_HASH, type HashEvent } from '../core/audit-chain.js';
 
-/** Fields of a request that a transition may change. */
-export type RequestPatch = Partial<
-  Pick<
-    OperationRequest,
-    'state' | 'approvals' | 'decidedBy' | 'decisionNote' | 'result' | 'error' | 'slack' | 'expiresAt'
-  >
->;
+/** Fields of a request that a transition may change: what the core's approval steps produce. */
+export type RequestPatch = StepPatch;
 
 export interface RequestFilter {
   states?: readonly RequestState[];
@@ -94,5 +90,3 @@ export interface Store {
   getSetting(key: string): Promise<string | null>;
   setSetting(key: string, value: string): Promise<void>;
 }
-
-export type { Actor };
