@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type pino from 'pino';
 import type { Logger } from 'pino';
 import { createVideoClient, type RetryPolicy } from './client/index.js';
-import * as changes from './commands/changes.js';
+import { createCoverFetcher, createSlackNotifier } from './commands/changes.js';
 import { type AppContext, createWorkQueue } from './commands/context.js';
 import { registerVidopsHandlers } from './commands/slash.js';
 import type { Config } from './config.js';
@@ -10,13 +10,7 @@ import { createHasher } from './core/audit-chain.js';
 import { ConfigError } from './core/errors.js';
 import { buildPolicy, checkPolicy, type Policy } from './core/policy.js';
 import { createLogger } from './logger.js';
-import {
-  type CoverRef,
-  createOperations,
-  type Notifier,
-  type Operations,
-  storeMethodMemory,
-} from './services/index.js';
+import { createOperations, type Operations, storeMethodMemory } from './services/index.js';
 import { createSlackApp, type SlackAppDeps } from './slack/app.js';
 import type { AuditPublisher } from './slack/audit-publisher.js';
 import { createDirectory } from './slack/directory.js';
@@ -239,19 +233,14 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     logger: logger.child({ component: 'directory' }),
   });
 
-  // The change module announces requests in Slack when it provides a notifier, and downloads
-  // cover images from Slack for file edits when it provides a fetcher.
-  const changeModule: {
-    createSlackNotifier?: (getCtx: () => AppContext) => Notifier;
-    createCoverFetcher?: (getCtx: () => AppContext) => (cover: CoverRef) => Promise<Uint8Array>;
-  } = changes;
+  // The notifier announces requests in Slack; the fetcher downloads cover images for file edits.
+  // Both read the context, built below, on each call.
   let context: AppContext | undefined;
   const getContext = (): AppContext => {
     if (context === undefined) throw new Error('vidops context used before it was built');
     return context;
   };
-  const notifier = changeModule.createSlackNotifier?.(getContext);
-  const fetchCover = changeModule.createCoverFetcher?.(getContext);
+  const notifier = createSlackNotifier(getContext);
   const ops = createOperations({
     store,
     client,
@@ -259,8 +248,8 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     directory,
     clock,
     logger: logger.child({ component: 'services' }),
-    ...(notifier === undefined ? {} : { notifier }),
-    ...(fetchCover === undefined ? {} : { fetchCover }),
+    notifier,
+    fetchCover: createCoverFetcher(getContext),
   });
 
   const workFailures = metrics.registry.counter(
@@ -315,7 +304,6 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
   let slackSweepTimer: NodeJS.Timeout | null = null;
 
   async function announceUnposted(): Promise<number> {
-    if (notifier === undefined) return 0;
     const now = clock().getTime();
     const pending = await rawStore.listRequests({ states: ['pending'], limit: 200 });
     let announced = 0;

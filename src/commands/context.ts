@@ -13,6 +13,7 @@ import type { SlackDirectory } from '../slack/directory.js';
 import type { VidopsMetrics } from '../slack/metrics.js';
 import { redactError } from '../slack/receiver.js';
 import type { Store } from '../store/store.js';
+import { describeError, type ErrorViewOptions } from '../views/errors.js';
 import { assertBlockKitLimits, type BlockKitPayload, type BlockKitSurface } from '../views/limits.js';
 
 /**
@@ -73,6 +74,32 @@ export function checkBlockKit(ctx: AppContext, payload: BlockKitPayload, surface
       'a Slack payload breaks Block Kit limits',
     );
   }
+}
+
+/** What the views need to keep secrets out of messages and say how long the service was given. */
+export function errorViewOptions(ctx: AppContext): ErrorViewOptions {
+  return {
+    timeoutMs: ctx.config.video.timeoutMs,
+    secrets: [
+      ctx.config.video.apiKey,
+      ctx.config.video.secretKey,
+      ctx.config.slack.botToken,
+      ...(ctx.config.slack.signingSecret ? [ctx.config.slack.signingSecret] : []),
+      ...(ctx.config.slack.appToken ? [ctx.config.slack.appToken] : []),
+    ],
+  };
+}
+
+/** The words a person reads for an error; unexpected ones are logged (with the error) as well. */
+export function problemText(ctx: AppContext, error: unknown, what: string): string {
+  const view = describeError(error, errorViewOptions(ctx));
+  if (!view.expected) ctx.logger.error({ err: error }, `${what} failed`);
+  return view.text;
+}
+
+/** The parser's warnings, then those the services added that the parser had not already said. */
+export function mergeWarnings(parsed: readonly string[], prepared: readonly string[]): string[] {
+  return [...parsed, ...prepared.filter((w) => !parsed.includes(w))];
 }
 
 /** A message for `respond()` (ephemeral unless said otherwise), limit-checked. */

@@ -11,7 +11,7 @@ import { parseResourceId } from '../core/validate/ids.js';
 import { parseMobile } from '../core/validate/phone.js';
 import type { SubmitResult } from '../services/types.js';
 import type { SlackRoutes } from '../slack/routes.js';
-import { describeError, describeRecordedError, type ErrorViewOptions } from '../views/errors.js';
+import { describeRecordedError } from '../views/errors.js';
 import {
   type ChangeOutcome,
   explainMessage,
@@ -31,6 +31,9 @@ import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from '../views/ids.js';
 import {
   type AppContext,
   checkBlockKit,
+  errorViewOptions,
+  mergeWarnings,
+  problemText,
   resolveActor,
   respondChecked,
   type SlashHandler,
@@ -42,20 +45,6 @@ import {
  * the command: service → view → one `respond()`.
  * @see shared/DESIGN.md, "Slash command grammar"
  */
-
-/** What the views need to keep secrets out of messages and say how long the service was given. */
-export function errorViewOptions(ctx: AppContext): ErrorViewOptions {
-  return {
-    timeoutMs: ctx.config.video.timeoutMs,
-    secrets: [
-      ctx.config.video.apiKey,
-      ctx.config.video.secretKey,
-      ctx.config.slack.botToken,
-      ...(ctx.config.slack.signingSecret ? [ctx.config.slack.signingSecret] : []),
-      ...(ctx.config.slack.appToken ? [ctx.config.slack.appToken] : []),
-    ],
-  };
-}
 
 /** Whether `/vidops help` lists this command for this person. */
 function mayList(policy: Policy, entry: CommandHelp, who: PolicyActor): boolean {
@@ -148,7 +137,7 @@ export async function retryReply(
     fileId,
     title: file.title,
     status: file.hlsStatus,
-    warnings: [...parseWarnings, ...prepared.warnings.filter((w) => !parseWarnings.includes(w))],
+    warnings: mergeWarnings(parseWarnings, prepared.warnings),
     outcome: outcomeOf(ctx, result),
     secrets: errorViewOptions(ctx).secrets ?? [],
   });
@@ -276,9 +265,7 @@ async function replyOrProblem(ctx: AppContext, run: () => Promise<Message>): Pro
   try {
     return await run();
   } catch (error) {
-    const view = describeError(error, errorViewOptions(ctx));
-    if (!view.expected) ctx.logger.error({ err: error }, 'an everyday modal failed');
-    return problemMessage(view.text);
+    return problemMessage(problemText(ctx, error, 'an everyday modal'));
   }
 }
 

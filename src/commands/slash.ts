@@ -20,11 +20,12 @@ import { changeHandlers, registerChangeActions } from './changes.js';
 import {
   type AppContext,
   checkBlockKit,
+  errorViewOptions,
   resolveActor,
   respondChecked,
   type SlashHandler,
 } from './context.js';
-import { errorViewOptions, everydayHandlers, registerEverydayActions } from './everyday.js';
+import { everydayHandlers, registerEverydayActions } from './everyday.js';
 
 /**
  * The `/vidops` router: acknowledge at once, then parse, check that the caller is an agent, and

@@ -44,6 +44,13 @@ describe('user groups of a person', () => {
     ]);
   });
 
+  it('the members of an approvers group come from the cache the policy checks filled', async () => {
+    const dir = directory();
+    await dir.groupsOf('U0LEAD2');
+    expect(await dir.membersOf('S0AGENTS')).toEqual(['U0AGENT2', 'U0LEAD2']);
+    expect(fake.callsTo('usergroups.users.list')).toHaveLength(2);
+  });
+
   it('members are cached for the TTL and read again after it', async () => {
     const dir = directory();
     await dir.groupsOf('U0AGENT2');

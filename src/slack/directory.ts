@@ -13,6 +13,8 @@ export interface SlackDirectory extends Directory {
   groupsOf(userId: string): Promise<string[]>;
   /** The user's display name; `fallback` (e.g. the command's `user_name`) when Slack cannot say. */
   nameOf(userId: string, fallback?: string): Promise<string>;
+  /** The members of a user group (`S…`), from the same cache (e.g. to refresh approvers' Home tabs). */
+  membersOf(group: string): Promise<string[]>;
 }
 
 export interface DirectoryOptions {
@@ -103,6 +105,10 @@ export function createDirectory(web: WebClient, options: DirectoryOptions): Slac
         }
         return cached?.value ?? nonEmpty(fallback) ?? userId;
       });
+    },
+
+    async membersOf(group) {
+      return [...(await membersOf(group))];
     },
   };
 }

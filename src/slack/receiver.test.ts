@@ -371,7 +371,9 @@ describe('graceful stop', () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let entered = false;
     h.app.command('/stuck', async () => {
+      entered = true;
       await gate;
     });
     const stuck = postSigned(
@@ -383,7 +385,8 @@ describe('graceful stop', () => {
       (res) => res.status,
       () => 'connection cut',
     );
-    await new Promise((r) => setTimeout(r, 50));
+    // Stopped only once the request is in the handler: a refused connection would prove nothing.
+    await until('the stuck handler', () => entered);
     const started = Date.now();
     await h.receiver.stop();
     expect(Date.now() - started).toBeLessThan(2000);

@@ -122,16 +122,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 type Body = Record<string, unknown>;
 
 /**
- * Parses a Slack request body: form-encoded (`payload=` JSON for interactivity, or plain fields
- * for slash commands and `ssl_check`) or JSON (Events API).
+ * A form-encoded Slack body: `payload=` JSON for interactivity, or plain fields for slash
+ * commands. (Events API bodies are JSON.)
  */
-export function parseSlackBody(raw: string, contentType: string): Body {
-  return contentType === 'application/x-www-form-urlencoded'
-    ? formBody(new URLSearchParams(raw))
-    : asObject(JSON.parse(raw));
-}
-
-/** {@link parseSlackBody} of a form already split into fields. */
 function formBody(params: URLSearchParams): Body {
   const payload = params.get('payload');
   if (payload !== null) return asObject(JSON.parse(payload));

@@ -16,7 +16,7 @@ import {
   readProtectionField,
 } from '../core/validate/protection.js';
 import type { RequestsOverview } from '../services/types.js';
-import { packLines, safe } from './approval.js';
+import { packLines, safe, slackDate } from './approval.js';
 import { auditLine } from './audit-post.js';
 import { ACTIONS } from './ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
@@ -105,7 +105,7 @@ export function homeView(model: HomeModel): HomeView {
   };
   blocks.push(
     context(
-      `${model.isLead ? 'You are a lead: you approve changes others ask for.' : 'Changes you ask for are approved by a lead.'} Type \`/vidops help\` for the commands. Updated <!date^${Math.floor(Date.parse(model.builtAt) / 1000)}^{date_short_pretty} {time}|${model.builtAt.slice(0, 16).replace('T', ' ')} UTC>.`,
+      `${model.isLead ? 'You are a lead: you approve changes others ask for.' : 'Changes you ask for are approved by a lead.'} Type \`/vidops help\` for the commands. Updated ${slackDate(model.builtAt)}.`,
     ),
     refresh,
   );

@@ -10,10 +10,9 @@ import { describeError, describeRecordedError } from '../../views/errors.js';
 import { ACTIONS } from '../../views/ids.js';
 import { rejectModal } from '../../views/modals/reject.js';
 import { whitelistModal } from '../../views/modals/whitelist.js';
-import { type AppContext, checkBlockKit, resolveActor } from '../context.js';
-import { errorViewOptions } from '../everyday.js';
+import { type AppContext, checkBlockKit, errorViewOptions, problemText, resolveActor } from '../context.js';
 import { publishHome } from './home.js';
-import { openLoading, problemText, requestIdOf, showStatus, showView } from './shared.js';
+import { openLoading, requestIdOf, showStatus, showView } from './shared.js';
 
 /**
  * The buttons of the change flows: Approve, Reject and Cancel on approval messages, the

@@ -2,8 +2,7 @@ import type { ProtectionConfig } from '../../client/types.js';
 import type { AuditEvent } from '../../core/model.js';
 import { isAgent, isLead, mayRun } from '../../core/policy.js';
 import { HOME_LIMITS, type HomeModel, homeNotAllowedView, homeView } from '../../views/home.js';
-import { type AppContext, checkBlockKit, resolveActor } from '../context.js';
-import { problemText } from './shared.js';
+import { type AppContext, checkBlockKit, problemText, resolveActor } from '../context.js';
 
 /**
  * Builds and publishes a person's App Home tab: on `app_home_opened`, on Refresh, and when a

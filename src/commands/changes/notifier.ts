@@ -14,9 +14,6 @@ import { publishHome, readProtection } from './home.js';
  * @see shared/DESIGN.md, "Approvals"
  */
 
-/** How long user-group members are reused for Home refreshes (Tier 2 API: cache it). */
-const GROUP_TTL_MS = 5 * 60_000;
-
 /** Does a request need an approval message? Those that run directly (quorum 0) do not. */
 function awaitsApproval(request: OperationRequest): boolean {
   return request.quorum > 0;
@@ -31,7 +28,6 @@ function refreshesHome(request: OperationRequest): boolean {
 export function createSlackNotifier(getCtx: () => AppContext): Notifier {
   // One change at a time per request, so a later state never lands before an earlier one.
   const queues = new Map<string, Promise<void>>();
-  const groupCache = new Map<string, { members: string[]; at: number }>();
 
   async function post(ctx: AppContext, channel: string, message: SlackMessage): Promise<string | null> {
     checkBlockKit(ctx, message, 'message');
@@ -77,27 +73,14 @@ export function createSlackNotifier(getCtx: () => AppContext): Notifier {
     await post(ctx, channel, notice);
   }
 
-  async function membersOf(ctx: AppContext, group: string): Promise<string[]> {
-    const now = ctx.clock().getTime();
-    const cached = groupCache.get(group);
-    if (cached && now - cached.at < GROUP_TTL_MS) return cached.members;
-    try {
-      const answer = await ctx.web.usergroups.users.list({ usergroup: group });
-      const members = answer.users ?? [];
-      groupCache.set(group, { members, at: now });
-      return members;
-    } catch (error) {
-      ctx.logger.warn({ err: redactError(error), usergroup: group }, 'could not read user-group members');
-      return cached?.members ?? [];
-    }
-  }
-
   /** The requester, whoever decided, and everyone who may approve it. */
   async function involved(ctx: AppContext, request: OperationRequest): Promise<string[]> {
     const ids = new Set<string>([request.requester.id, ...request.approvals.map((a) => a.by.id)]);
     if (request.decidedBy) ids.add(request.decidedBy.id);
     for (const approver of ctx.policy.rules[request.operation].approvers) {
-      if (approver.startsWith('S')) for (const member of await membersOf(ctx, approver)) ids.add(member);
+      // The directory's cache: one Tier 2 call per group per TTL, shared with the policy checks.
+      if (approver.startsWith('S'))
+        for (const member of await ctx.directory.membersOf(approver)) ids.add(member);
       else ids.add(approver);
     }
     ids.delete('system');

@@ -4,23 +4,15 @@ import { z } from 'zod';
 import { normalizeRequestId } from '../../core/ids.js';
 import type { Prepared, SubmitResult } from '../../services/types.js';
 import { type SubmitOutcome, submittedSections } from '../../views/approval.js';
-import { describeError, describeRecordedError } from '../../views/errors.js';
+import { describeRecordedError } from '../../views/errors.js';
 import { loadingModal, statusModal } from '../../views/modals/common.js';
-import { type AppContext, checkBlockKit } from '../context.js';
-import { errorViewOptions } from '../everyday.js';
+import { type AppContext, checkBlockKit, errorViewOptions } from '../context.js';
 
 /**
  * What the change handlers share: opening a modal at once and filling it later, turning errors
  * and submit results into what people read, and reading request IDs from button values.
  * @see shared/slack/README.md, "Deadlines"
  */
-
-/** The words a person reads for an error; unexpected ones are logged (with the error) as well. */
-export function problemText(ctx: AppContext, error: unknown, what: string): string {
-  const view = describeError(error, errorViewOptions(ctx));
-  if (!view.expected) ctx.logger.error({ err: error }, `${what} failed`);
-  return view.text;
-}
 
 /** A submit result as the views show it. */
 export function outcomeOf(ctx: AppContext, result: SubmitResult): SubmitOutcome {

@@ -18,8 +18,15 @@ import {
   playlistEditModal,
 } from '../../views/modals/resources.js';
 import { requestsMessage } from '../../views/requests.js';
-import { type AppContext, checkBlockKit, respondChecked, type SlashHandler } from '../context.js';
-import { openLoading, outcomeOf, problemText, showStatus, showView } from './shared.js';
+import {
+  type AppContext,
+  checkBlockKit,
+  mergeWarnings,
+  problemText,
+  respondChecked,
+  type SlashHandler,
+} from '../context.js';
+import { openLoading, outcomeOf, showStatus, showView } from './shared.js';
 
 /**
  * The `/vidops` change commands: whitelist add/remove and `protect set` from text, the modals of
@@ -38,7 +45,7 @@ async function submitTyped(
 ): Promise<void> {
   const prepared = await ctx.ops.prepare(actor, input);
   const result = await ctx.ops.submit(actor, prepared);
-  const warnings = [...parseWarnings, ...prepared.warnings.filter((w) => !parseWarnings.includes(w))];
+  const warnings = mergeWarnings(parseWarnings, prepared.warnings);
   await respondChecked(
     ctx,
     respond,
@@ -268,10 +275,7 @@ const audit: SlashHandler = async ({ command, ctx, actor, respond }) => {
   }
 };
 
-/**
- * The change commands by kind; the router merges them over the everyday ones (so `audit` here,
- * with paging and a polite refusal, takes over the everyday one).
- */
+/** The change commands by kind; the router merges them with the everyday ones. */
 export const changeHandlers: Partial<Record<Command['kind'], SlashHandler>> = {
   'whitelist.add': whitelistChange,
   'whitelist.remove': whitelistChange,

@@ -17,9 +17,8 @@ import {
   parsePlaylistSubmission,
 } from '../../views/modals/resources.js';
 import { parseWhitelistSubmission } from '../../views/modals/whitelist.js';
-import { type AppContext, checkBlockKit, resolveActor } from '../context.js';
-import { errorViewOptions } from '../everyday.js';
-import { problemText, resultSections, settledWithin, showStatus } from './shared.js';
+import { type AppContext, checkBlockKit, errorViewOptions, problemText, resolveActor } from '../context.js';
+import { resultSections, settledWithin, showStatus } from './shared.js';
 
 /**
  * Submissions of the change modals. Problems the form can show are answered in the
