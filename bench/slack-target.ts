@@ -52,8 +52,8 @@ function isIpcRequest(value: unknown): value is IpcRequest {
   return typeof value === 'object' && value !== null && 'id' in value && 'cmd' in value;
 }
 
-/** Serves IPC requests, then says it is ready (message 0). */
-function serveIpc(handlers: Record<string, () => Promise<Stats>>): void {
+/** Serves IPC requests, then says it is ready (message 0); bench/slack.ts's deps child serves with it too. */
+export function serveIpc(handlers: Record<string, () => Promise<Stats>>): void {
   process.on('message', (message: unknown) => {
     if (!isIpcRequest(message)) return;
     const reply = (r: Omit<IpcReply, 'id'>) => process.send?.({ id: message.id, ...r });

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { DEMO, startSandbox } from '../src/sandbox/server.js';
 import { startFakeSlack } from '../test/e2e/fake-slack.js';
-import { type IpcReply, type IpcRequest, type Stats, TARGET_ENV } from './slack-target.js';
+import { type IpcReply, type IpcRequest, type Stats, serveIpc, TARGET_ENV } from './slack-target.js';
 
 /**
  * Slash-command load, same run, three targets, each in its own process so the load generator
@@ -49,30 +49,8 @@ const UNBLOCKED = /^Viewer \S+ is unblocked \(request /;
 // ---------------------------------------------------------------------------------------------
 // Process plumbing: the parent forks children; children answer requests over IPC.
 
-function isIpcRequest(value: unknown): value is IpcRequest {
-  return typeof value === 'object' && value !== null && 'id' in value && 'cmd' in value;
-}
-
 function isIpcReply(value: unknown): value is IpcReply {
   return typeof value === 'object' && value !== null && 'id' in value && 'ok' in value;
-}
-
-/** Serves IPC requests in the deps child, then says it is ready (message 0). */
-function serveIpc(handlers: Record<string, () => Promise<Stats>>): void {
-  process.on('message', (message: unknown) => {
-    if (!isIpcRequest(message)) return;
-    const reply = (r: Omit<IpcReply, 'id'>) => process.send?.({ id: message.id, ...r });
-    const handler = handlers[message.cmd];
-    if (!handler) {
-      reply({ ok: false, error: `unknown command ${message.cmd}` });
-      return;
-    }
-    handler().then(
-      (data) => reply({ ok: true, data }),
-      (error: unknown) => reply({ ok: false, error: error instanceof Error ? error.message : String(error) }),
-    );
-  });
-  process.send?.({ id: 0, ok: true } satisfies IpcReply);
 }
 
 interface Child {

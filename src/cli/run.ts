@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { loadCliConfig } from '../config.js';
 import { isPastExpiry } from '../core/approvals.js';
 import { createHasher, shortHash, verifyChain } from '../core/audit-chain.js';
-import { OPERATION_SPECS } from '../core/catalog.js';
+import { OPERATION_SPECS, parseParams } from '../core/catalog.js';
 import { SLASH_COMMAND } from '../core/commands-help.js';
 import { ConfigError, InputError, VidopsError } from '../core/errors.js';
 import { type Command, parseCommand } from '../core/grammar.js';
@@ -713,20 +713,10 @@ async function decide(run: Run, ctx: FullContext, actor: Actor): Promise<number>
 async function checkRunnableHere(run: Run, ctx: FullContext, id: string): Promise<void> {
   const request = await ctx.ops.getRequest(id);
   if (request?.operation !== 'file.edit' || request.state !== 'pending') return;
-  const cover = request.params.cover;
-  if (cover === undefined || cover === null || typeof cover !== 'object' || Array.isArray(cover)) return;
-  const { slackFileId, filename, contentType, url } = cover;
-  if (
-    typeof slackFileId !== 'string' ||
-    typeof filename !== 'string' ||
-    typeof contentType !== 'string' ||
-    typeof url !== 'string'
-  ) {
-    return;
-  }
-  const fetchCover = createCoverFetcher(run.readFile);
+  const { cover } = parseParams('file.edit', request.params);
+  if (cover === undefined) return;
   try {
-    await fetchCover({ slackFileId, filename, contentType, url });
+    await createCoverFetcher(run.readFile)(cover);
   } catch (error) {
     if (error instanceof InputError) throw new Refusal(`${id} was not approved: ${error.message}`);
     throw error;

@@ -104,6 +104,13 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
+/** Puts the test workspace's people and user groups into the fake Slack (again after `slack.reset()`). */
+export function seedWorkspace(slack: FakeSlack): void {
+  slack.setUsers(Object.values(USERS));
+  slack.setUsergroup(GROUPS.leads, [USERS.lead2.id]);
+  slack.setUsergroup(GROUPS.agents, [USERS.agent2.id]);
+}
+
 let tagCounter = 0;
 
 /** Starts sandbox, fake Slack and vidops; `stop()` tears all three down. */
@@ -111,9 +118,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const dir = await mkdtemp(join(tmpdir(), 'vidops-e2e-'));
   const sandbox = await startSandbox({ conversionDelayMs: 60_000, ...options.sandbox });
   const slack = await startFakeSlack();
-  slack.setUsers(Object.values(USERS));
-  slack.setUsergroup(GROUPS.leads, [USERS.lead2.id]);
-  slack.setUsergroup(GROUPS.agents, [USERS.agent2.id]);
+  seedWorkspace(slack);
 
   const env: Record<string, string | undefined> = {
     SLACK_BOT_TOKEN: slack.botToken,

@@ -1,5 +1,5 @@
 import { DEMO } from '../../src/sandbox/server.js';
-import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from '../../src/views/ids.js';
+import { ACTIONS, BLOCKS, CALLBACKS } from '../../src/views/ids.js';
 import { CHANNELS, type Harness, startHarness, USERS } from './app-harness.js';
 import {
   approvalMessage,
@@ -14,6 +14,7 @@ import {
   requestIdIn,
   stored,
   submitModal,
+  typed,
   until,
   upstream,
   valuesOf,
@@ -41,8 +42,6 @@ beforeEach(() => {
   h.sandbox.reset();
 });
 
-const text = (value: string) => ({ [INPUT_ACTION]: { type: 'plain_text_input', value } });
-
 /** An agent asks to add an address to the whitelist (text command); returns the request ID. */
 async function whitelistRequest(ip: string, userId: string = USERS.agent.id): Promise<string> {
   const slash = await h.slash(`whitelist add ${ip}`, { userId });
@@ -62,8 +61,8 @@ describe('an agent requests a folder delete and a lead approves it', () => {
       h,
       view,
       valuesOf(view, {
-        [BLOCKS.confirmText]: text('6710a0000000000000000102'),
-        [BLOCKS.reason]: text('course ended'),
+        [BLOCKS.confirmText]: typed('6710a0000000000000000102'),
+        [BLOCKS.reason]: typed('course ended'),
       }),
     );
     expect(wrong).toEqual({
@@ -78,7 +77,7 @@ describe('an agent requests a folder delete and a lead approves it', () => {
     const right = await submitModal(
       h,
       view,
-      valuesOf(view, { [BLOCKS.confirmText]: text(folder), [BLOCKS.reason]: text('course ended') }),
+      valuesOf(view, { [BLOCKS.confirmText]: typed(folder), [BLOCKS.reason]: typed('course ended') }),
     );
     expect(right).toMatchObject({ response_action: 'update' });
     const result = await modalStatus(h, since, view.id, /posted to/);
@@ -244,12 +243,17 @@ describe('requests that are not approved', () => {
     const since = h.slack.calls.length;
     await click(h, { userId: USERS.lead2.id, actionId: ACTIONS.reject, requestId: id, message });
     const form = await modalShown(h, since, CALLBACKS.rejectReason);
-    expect(await submitModal(h, form, { [BLOCKS.rejectNote]: text('') }, USERS.lead2.id)).toEqual({
+    expect(await submitModal(h, form, { [BLOCKS.rejectNote]: typed('') }, USERS.lead2.id)).toEqual({
       response_action: 'errors',
       errors: { [BLOCKS.rejectNote]: 'Say why: the requester reads it.' },
     });
     const after = h.slack.calls.length;
-    await submitModal(h, form, { [BLOCKS.rejectNote]: text('That server is being retired') }, USERS.lead2.id);
+    await submitModal(
+      h,
+      form,
+      { [BLOCKS.rejectNote]: typed('That server is being retired') },
+      USERS.lead2.id,
+    );
     expect(await modalStatus(h, after, form.id, /You rejected/)).toContain(`You rejected *${id}*`);
 
     const updated = await approvalMessage(h, id, (m) => !hasButtons(m));

@@ -1,7 +1,7 @@
 import { createVidops } from '../../src/app.js';
 import { shortHash } from '../../src/core/audit-chain.js';
 import { DEMO } from '../../src/sandbox/server.js';
-import { CHANNELS, GROUPS, type Harness, startHarness, USERS } from './app-harness.js';
+import { CHANNELS, type Harness, seedWorkspace, startHarness, USERS } from './app-harness.js';
 
 let h: Harness;
 
@@ -83,9 +83,7 @@ describe('the audit channel is an outside witness of the chain', () => {
 
     // Slack is back; a new process on the same database posts what the old one could not.
     h.slack.reset();
-    h.slack.setUsers(Object.values(USERS));
-    h.slack.setUsergroup(GROUPS.leads, [USERS.lead2.id]);
-    h.slack.setUsergroup(GROUPS.agents, [USERS.agent2.id]);
+    seedWorkspace(h.slack);
     const next = await createVidops({
       config: h.config,
       logDestination: { write: () => undefined },

@@ -1,10 +1,10 @@
 import { createHasher, shortHash, verifyChain } from '../../src/core/audit-chain.js';
 import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import type { OperationRequest } from '../../src/core/model.js';
-import { CALLBACKS } from '../../src/views/ids.js';
+import { CALLBACKS, INPUT_ACTION } from '../../src/views/ids.js';
 import { CHANNELS, type Harness, USERS } from './app-harness.js';
 import type { RecordedCall, ResponsePost, StoredMessage, StoredView } from './fake-slack.js';
-import type { ViewValues } from './slack-requests.js';
+import { textInput, type ViewValues } from './slack-requests.js';
 
 /**
  * Steps the change and approval scenarios share: open a modal with a command, fill it as Slack
@@ -169,6 +169,27 @@ export async function submitModal(
   });
   if (answer.status !== 200) throw new Error(`the submission answered ${answer.status}: ${answer.text}`);
   return answer.json;
+}
+
+/** A text field of a modal as Slack sends it back, filled with `value`. */
+export function typed(value: string): ViewValues[string] {
+  return { [INPUT_ACTION]: textInput(value) };
+}
+
+/** Everything a person reads in a reply: the fallback text and every text in the blocks. */
+export function readable(post: ResponsePost): string {
+  const texts: string[] = [];
+  const walk = (value: JsonValue | undefined): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (key === 'text' && typeof item === 'string') texts.push(item);
+        else walk(item);
+      }
+    }
+  };
+  walk(post.body);
+  return texts.join('\n');
 }
 
 /** The request ID a text mentions. */

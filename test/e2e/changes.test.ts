@@ -19,12 +19,13 @@ import {
   reaches,
   requestIdIn,
   submitModal,
+  typed,
   until,
   upstream,
   valuesOf,
 } from './change-helpers.js';
 import type { StoredMessage } from './fake-slack.js';
-import { checkboxes, textInput } from './slack-requests.js';
+import { checkboxes } from './slack-requests.js';
 
 /**
  * The change commands end to end: what the agent sees when asking, and exactly what the upstream
@@ -45,8 +46,6 @@ afterAll(async () => {
 beforeEach(() => {
   h.sandbox.reset();
 });
-
-const text = (value: string) => ({ [INPUT_ACTION]: textInput(value) });
 
 /** Puts addresses on the sandbox's whitelist directly, as if set before vidops ran. */
 async function seedWhitelist(ips: string[]): Promise<void> {
@@ -125,16 +124,16 @@ describe('whitelist', () => {
     expect(JSON.stringify(view.blocks)).toContain('*Current whitelist* (2): `198.51.100.1`, `198.51.100.2`');
 
     const refused = await submitModal(h, view, {
-      [BLOCKS.ips]: text('server1.example.com'),
-      [BLOCKS.reason]: text('retired'),
+      [BLOCKS.ips]: typed('server1.example.com'),
+      [BLOCKS.reason]: typed('retired'),
     });
     expect(refused).toEqual({
       response_action: 'errors',
       errors: { [BLOCKS.ips]: '"server1.example.com" is a host name; give its IP address' },
     });
     const notThere = await submitModal(h, view, {
-      [BLOCKS.ips]: text('192.0.2.99'),
-      [BLOCKS.reason]: text('retired'),
+      [BLOCKS.ips]: typed('192.0.2.99'),
+      [BLOCKS.reason]: typed('retired'),
     });
     expect(notThere).toEqual({
       response_action: 'errors',
@@ -142,8 +141,8 @@ describe('whitelist', () => {
     });
 
     const id = await submitChange(view, {
-      [BLOCKS.ips]: text('198.51.100.1'),
-      [BLOCKS.reason]: text('retired server'),
+      [BLOCKS.ips]: typed('198.51.100.1'),
+      [BLOCKS.reason]: typed('retired server'),
     });
     await leadApproves(id);
     expect(upstream(h, 'POST', '/v1/storage/dns/whitelist').map((r) => r.body)).toEqual([
@@ -158,7 +157,7 @@ describe('protection settings', () => {
     const untouched = await submitModal(
       h,
       view,
-      valuesOf(view, { [BLOCKS.reason]: text('tighter watermark') }),
+      valuesOf(view, { [BLOCKS.reason]: typed('tighter watermark') }),
     );
     expect(untouched).toEqual({
       response_action: 'errors',
@@ -168,7 +167,7 @@ describe('protection settings', () => {
     const values = valuesOf(view, {
       [protectFieldBlock('opacity')]: { [INPUT_ACTION]: { type: 'number_input', value: '0.3' } },
       [protectGroupBlock('player')]: { [INPUT_ACTION]: checkboxes(['player.securityProtection']) },
-      [BLOCKS.reason]: text('tighter watermark'),
+      [BLOCKS.reason]: typed('tighter watermark'),
     });
     const since = h.slack.calls.length;
     expect(await submitModal(h, view, values)).toMatchObject({ response_action: 'update' });
@@ -199,9 +198,9 @@ describe('folders, files and playlists', () => {
     const id = await submitChange(
       view,
       valuesOf(view, {
-        [BLOCKS.title]: text('وبینارهای ۱۴۰۵'),
-        [BLOCKS.description]: text('Recorded webinars'),
-        [BLOCKS.reason]: text('marketing asked'),
+        [BLOCKS.title]: typed('وبینارهای ۱۴۰۵'),
+        [BLOCKS.description]: typed('Recorded webinars'),
+        [BLOCKS.reason]: typed('marketing asked'),
       }),
     );
     await leadApproves(id);
@@ -239,9 +238,9 @@ describe('folders, files and playlists', () => {
     const id = await submitChange(
       view,
       valuesOf(view, {
-        [BLOCKS.title]: text('Lecture 2: Foundations (updated)'),
+        [BLOCKS.title]: typed('Lecture 2: Foundations (updated)'),
         [BLOCKS.cover]: { [INPUT_ACTION]: cover },
-        [BLOCKS.reason]: text('new artwork'),
+        [BLOCKS.reason]: typed('new artwork'),
       }),
     );
     await leadApproves(id);
@@ -265,8 +264,8 @@ describe('folders, files and playlists', () => {
     const id = await submitChange(
       view,
       valuesOf(view, {
-        [BLOCKS.playlistFiles]: text([lines[2], lines[0], `${DEMO.files.lecture5}`].join('\n')),
-        [BLOCKS.reason]: text('teaser first'),
+        [BLOCKS.playlistFiles]: typed([lines[2], lines[0], `${DEMO.files.lecture5}`].join('\n')),
+        [BLOCKS.reason]: typed('teaser first'),
       }),
     );
     await leadApproves(id);
@@ -289,8 +288,8 @@ describe('folders, files and playlists', () => {
     const id = await submitChange(
       view,
       valuesOf(view, {
-        [BLOCKS.confirmText]: text('Podcast highlights'),
-        [BLOCKS.reason]: text('season over'),
+        [BLOCKS.confirmText]: typed('Podcast highlights'),
+        [BLOCKS.reason]: typed('season over'),
       }),
     );
     await leadApproves(id);
@@ -348,6 +347,9 @@ describe('requests and audit', () => {
     });
     expect(approved.status).toBe(200);
     await reaches(h, id, 'succeeded');
+    expect(upstream(h, 'POST', '/v1/storage/dns/whitelist').map((r) => r.body)).toEqual([
+      { allowedDNS: ['203.0.113.50'] },
+    ]);
   });
 
   it('a lead reads the last audit events; an agent is refused politely and the refusal is audited', async () => {

@@ -1,7 +1,8 @@
-import type { JsonObject, JsonValue } from '../../src/core/json.js';
+import type { JsonObject } from '../../src/core/json.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from '../../src/views/ids.js';
-import { CHANNELS, type Harness, startHarness, USERS } from './app-harness.js';
+import { CHANNELS, type Harness, seedWorkspace, startHarness, USERS } from './app-harness.js';
+import { readable } from './change-helpers.js';
 import type { ResponsePost } from './fake-slack.js';
 import { textInput } from './slack-requests.js';
 
@@ -24,26 +25,8 @@ beforeEach(() => {
   h.sandbox.reset();
   h.slack.reset();
   // reset() forgets users and groups; the harness set them at start.
-  h.slack.setUsers(Object.values(USERS));
-  h.slack.setUsergroup('S0LEADS', [USERS.lead2.id]);
-  h.slack.setUsergroup('S0AGENTS', [USERS.agent2.id]);
+  seedWorkspace(h.slack);
 });
-
-/** Everything a person reads in a reply: the fallback text and every text in the blocks. */
-function readable(post: ResponsePost): string {
-  const texts: string[] = [];
-  const walk = (value: JsonValue | undefined): void => {
-    if (Array.isArray(value)) value.forEach(walk);
-    else if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        if (key === 'text' && typeof item === 'string') texts.push(item);
-        else walk(item);
-      }
-    }
-  };
-  walk(post.body);
-  return texts.join('\n');
-}
 
 /** Button action IDs in a reply's blocks. */
 function buttons(post: ResponsePost): string[] {
@@ -314,7 +297,7 @@ describe('audit, unknown commands and people outside AGENTS', () => {
     expect(lead).not.toContain('09351234567');
 
     const agent = await slashReply('audit', USERS.agent.id);
-    expect(agent).toMatch(/lead/i);
+    expect(agent).toContain('Only leads may run audit.');
     expect(agent).not.toContain('0935***4567');
     await h.waitForAudit(
       (e) => e.type === 'denied' && e.operation === 'audit' && e.actor.id === USERS.agent.id,

@@ -1,7 +1,6 @@
-import type { JsonValue } from '../../src/core/json.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { type Harness, SIGNING_SECRET, startHarness, USERS } from './app-harness.js';
-import type { ResponsePost } from './fake-slack.js';
+import { readable } from './change-helpers.js';
 import { sign, slashCommand } from './slack-requests.js';
 
 const UNBLOCK_PATH = '/v1/analysis/user/video/anomaly';
@@ -19,21 +18,6 @@ beforeEach(() => {
   h.clock.advance(2 * 3_600_000);
   h.sandbox.reset();
 });
-
-function readable(post: ResponsePost): string {
-  const texts: string[] = [];
-  const walk = (value: JsonValue | undefined): void => {
-    if (Array.isArray(value)) value.forEach(walk);
-    else if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        if (key === 'text' && typeof item === 'string') texts.push(item);
-        else walk(item);
-      }
-    }
-  };
-  walk(post.body);
-  return texts.join('\n');
-}
 
 async function auditCount(): Promise<number> {
   return (await h.store.auditHead())?.seq ?? 0;
