@@ -30,3 +30,11 @@ export function maskMobilesInText(text: string): string {
   }
   return out + text.slice(last);
 }
+
+// Slack tokens and request signatures, wherever they might surface in text.
+const TOKEN_LIKE = /\b(xox[abeoprs]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+|v0=[0-9a-f]{16,})/g;
+
+/** Replaces Slack tokens and signatures in free text with `[redacted]`. */
+export function redactTokens(text: string): string {
+  return text.replace(TOKEN_LIKE, '[redacted]');
+}

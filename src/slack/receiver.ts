@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type App, AuthorizationError, type Receiver, ReceiverMultipleAckError } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { maskMobilesInText } from '../core/mask.js';
+import { maskMobilesInText, redactTokens } from '../core/mask.js';
 import { PROMETHEUS_CONTENT_TYPE, type VidopsMetrics } from './metrics.js';
 
 /** Largest request body accepted on `/slack/events`; Slack's payloads are far smaller. */
@@ -13,11 +13,9 @@ export const MAX_CLOCK_SKEW_SECONDS = 5 * 60;
 /** Bolt's HTTP receiver answers 404 itself at 3001 ms when `ack()` was not called; so do we. */
 export const UNHANDLED_REQUEST_TIMEOUT_MS = 3001;
 
-const TOKEN_LIKE = /\b(xox[abeoprs]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+|v0=[0-9a-f]{16,})/g;
-
 /** Free text fit for logs: Slack tokens and signatures removed, mobile numbers masked. */
 export function redactText(text: string): string {
-  return maskMobilesInText(text.replace(TOKEN_LIKE, '[redacted]'));
+  return maskMobilesInText(redactTokens(text));
 }
 
 /**

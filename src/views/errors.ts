@@ -8,7 +8,7 @@ import {
   WhitelistMismatchError,
 } from '../client/errors.js';
 import { InputError, PolicyDeniedError, StateConflictError, VidopsError } from '../core/errors.js';
-import { maskMobilesInText } from '../core/mask.js';
+import { maskMobilesInText, redactTokens } from '../core/mask.js';
 import type { RecordedError } from '../core/model.js';
 import { truncate } from './limits.js';
 
@@ -33,12 +33,11 @@ export interface ErrorView {
   expected: boolean;
 }
 
-const TOKEN_LIKE = /\b(xox[abeoprs]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+|v0=[0-9a-f]{16,})/g;
 const MAX_SAID = 300;
 
 /** Free text from elsewhere (the service's answer, an error message) made fit to show. */
 export function scrubForSlack(text: string, secrets: readonly string[] = []): string {
-  let out = text.replace(TOKEN_LIKE, '[redacted]');
+  let out = redactTokens(text);
   for (const secret of secrets) {
     // Short values would blank out ordinary words; real keys are long.
     if (secret.length >= 6) out = out.split(secret).join('[redacted]');
