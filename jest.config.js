@@ -18,5 +18,6 @@ export default {
     '^libphonenumber-js/max$': '<rootDir>/node_modules/libphonenumber-js/max/index.cjs',
   },
   testTimeout: 30000,
+  globalSetup: '<rootDir>/test/global-setup.cjs',
   reporters: ['default', '<rootDir>/test/summary-reporter.cjs'],
 };

@@ -393,7 +393,9 @@ function timeBound(run: Run, flag: 'since' | 'until'): TimeBound | null {
   const raw = stringFlag(run.flags, flag)?.trim();
   if (raw === undefined) return null;
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(raw);
-  const ms = Date.parse(dateOnly ? `${raw}T00:00:00Z` : raw);
+  // The audit log is in UTC; a time written without a zone means UTC too, not this machine's zone.
+  const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(raw);
+  const ms = Date.parse(dateOnly ? `${raw}T00:00:00Z` : zoned ? raw : `${raw}Z`);
   if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(ms)) {
     throw new UsageError(
       `--${flag} takes an ISO-8601 time such as 2024-10-17 or 2024-10-17T06:00:00Z, not "${raw}".`,

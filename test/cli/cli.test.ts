@@ -444,6 +444,24 @@ describe('audit', () => {
     expect(seqs).toEqual([4, 5, 6]);
   });
 
+  test('a time without a zone in --until means UTC, whatever zone the machine is in', async () => {
+    await someHistory();
+    // The suite runs in Asia/Tehran (test/global-setup.cjs): read as local time, 09:30 would be
+    // 06:00 UTC and leave out the events of 09:30 UTC.
+    const env = { DATABASE_URL: `sqlite:${dbPath()}` };
+    const utc = await vidops(
+      ['audit', 'export', '--format', 'jsonl', '--until', '2024-10-18T09:30:00Z'],
+      env,
+    );
+    const bare = await vidops(
+      ['audit', 'export', '--format', 'jsonl', '--until', '2024-10-18T09:30:00'],
+      env,
+    );
+    expect(utc.code).toBe(0);
+    expect(utc.stdout).toContain('2024-10-18T09:30:00.000Z');
+    expect(bare).toEqual(utc);
+  });
+
   test('export csv to a file has a header row and quotes fields so they parse back', async () => {
     await someHistory();
     await vidops(['folder', 'create', '--title', 'Say "hi", then\nleave', '--as', AGENT]);
