@@ -21,7 +21,7 @@ import { openStore, type Store } from './store/index.js';
 /**
  * The composition root: builds every part of vidops from the configuration and wires them
  * together. No module keeps state of its own, so tests and benchmarks build as many as they like.
- * @see shared/DESIGN.md, "Architecture" and "Runtime contract"; shared/STYLE.md, "createApp(deps)"
+ * @see docs/architecture.md, "Architecture" and "Runtime contract"; docs/architecture.md, "createApp(deps)"
  */
 
 export interface VidopsDeps {
@@ -172,7 +172,7 @@ async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
  * Builds vidops: store (migrated), client, policy, directory, services, Slack app, audit
  * publisher and sweeper. Throws ConfigError for a policy that cannot work; nothing listens until
  * `start()`.
- * @see shared/DESIGN.md, "Architecture"
+ * @see docs/architecture.md, "Architecture"
  */
 export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
   const { config } = deps;

@@ -205,7 +205,7 @@ const CliEnvSchema = z.object({
  * The subset of the environment the `vidops` CLI reads, with the same rules as `loadConfig`:
  * `store` for the audit and request-listing commands, `full` (default) for everything else.
  * Throws one ConfigError listing every problem.
- * @see shared/DESIGN.md, "Runtime contract"
+ * @see docs/architecture.md, "Runtime contract"
  */
 export function loadCliConfig(env: Record<string, string | undefined>, scope: 'store'): CliStoreConfig;
 export function loadCliConfig(env: Record<string, string | undefined>, scope?: 'full'): CliConfig;

@@ -17,7 +17,7 @@ const SECRET_KEYS = [
 /**
  * Paths pino censors before a line is written. Secrets are listed at the top level and one level
  * down (`*.token` alone would miss `logger.info({ token })`).
- * @see shared/DESIGN.md, "Who uses it" (Operator: secrets never logged)
+ * @see docs/architecture.md, "Who uses it" (Operator: secrets never logged)
  */
 export const LOG_REDACT_PATHS: readonly string[] = [
   ...SECRET_KEYS,
@@ -65,7 +65,7 @@ function isPlainObject(value: object): boolean {
  * of secret-named keys censored, however deep. Plain objects and arrays are copied, errors are
  * copied with their class kept (so pino still serialises them as errors), other objects (Date,
  * Buffer…) are left alone. The input is never changed.
- * @see shared/DESIGN.md, "Audit log" (numbers masked in Slack posts and logs)
+ * @see docs/architecture.md, "Audit log" (numbers masked in Slack posts and logs)
  */
 export function scrubForLog<T>(value: T): T {
   // Strings stay strings and objects keep their keys: the copy has the shape of the input.
@@ -112,7 +112,7 @@ function scrubError(error: Error, seen: WeakMap<object, unknown>): Error {
 /**
  * The process logger: JSON lines; secrets censored as `[redacted]`; mobile numbers masked in the
  * message, in format arguments, in child bindings and in every string field, however deep.
- * @see shared/DESIGN.md, "Audit log" and "Runtime contract" (`LOG_LEVEL`)
+ * @see docs/architecture.md, "Audit log" and "Runtime contract" (`LOG_LEVEL`)
  */
 export function createLogger(options: LoggerOptions): pino.Logger {
   const pinoOptions: pino.LoggerOptions = {

@@ -9,7 +9,7 @@ import { redactError } from './slack/receiver.js';
 /**
  * `npm start`: reads `.env` when present, validates the environment, starts vidops and stops it
  * gracefully on SIGTERM/SIGINT. A configuration problem is one clear message and exit code 1.
- * @see shared/DESIGN.md, "Runtime contract"
+ * @see docs/architecture.md, "Runtime contract"
  */
 
 function fail(error: unknown): never {

@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 
 // Slack's public manifest schema (draft-07) lives beside the repo, as in the CI clone.
-const schemaDir = new URL('../../shared/slack/manifest-schema/', import.meta.url);
+const schemaDir = new URL('./fixtures/slack/manifest-schema/', import.meta.url);
 const manifestUrl = new URL('../manifest.yml', import.meta.url);
 
 function readJson(name: string): Record<string, unknown> {

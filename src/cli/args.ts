@@ -5,7 +5,7 @@ import { nearest } from '../core/validate/nearest.js';
  * The `vidops` command line: which commands exist, which flags each takes, how many words follow
  * it, and what configuration it needs. `parseInvocation` turns argv into one of them or a usage
  * error; the words after the command are checked later by the slash command grammar.
- * @see shared/DESIGN.md, "Slash command grammar" and "Runtime contract"
+ * @see docs/architecture.md, "Slash command grammar" and "Runtime contract"
  */
 
 /** Every flag of the CLI, as `node:util` `parseArgs` declares them. */
@@ -116,7 +116,7 @@ const APPROVAL_NOTE =
 
 /**
  * The commands, in the order `vidops help` lists them.
- * @see shared/DESIGN.md, "Slash command grammar"
+ * @see docs/architecture.md, "Slash command grammar"
  */
 export const CLI_COMMANDS: readonly CliCommand[] = [
   command('help', 'vidops help [command]', 'Show the commands, or the details of one.', {

@@ -14,7 +14,7 @@ import { createCoverFetcher, type ReadFile } from './cover.js';
 /**
  * What the CLI commands run against, built from the environment: the store alone for the audit and
  * listing commands, or the store, the API client, the policy and the operations services.
- * @see shared/DESIGN.md, "Runtime contract"
+ * @see docs/architecture.md, "Runtime contract"
  */
 
 export type Env = Record<string, string | undefined>;

@@ -8,7 +8,7 @@ import type { CoverRef } from '../services/types.js';
  * Cover images given on the command line (`vidops file edit … --cover <file>`). The request keeps
  * a `file:` URL and the SHA-256 of the bytes, so the approval binds the exact image: the file is
  * read again when the request runs and refused if it changed.
- * @see shared/spec/video-protection-api.md, "Endpoints" (op 8)
+ * @see docs/api.md, "Endpoints" (op 8)
  */
 
 /** Larger covers are refused before anything is stored; a cover is a thumbnail, not a video. */

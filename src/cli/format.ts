@@ -16,7 +16,7 @@ import { CLI_COMMANDS, type CliCommand } from './args.js';
 /**
  * What the CLI prints: pure functions from values to lines. Everything meant for a terminal
  * masks mobile numbers; only the compliance export (`auditJsonLine`, `auditCsvLine`) keeps them.
- * @see shared/DESIGN.md, "Audit log"
+ * @see docs/architecture.md, "Audit log"
  */
 
 /** The variables the CLI reads, in the order `vidops help` lists them. */

@@ -2,7 +2,7 @@
  * Entry point of the `vidops` command (`bin/vidops.js` imports the compiled file): runs one
  * invocation with the process's argv, streams and environment, and sets the exit code. `runCli`
  * closes the store and the API client it opened before it returns.
- * @see shared/DESIGN.md, "Runtime contract"
+ * @see docs/architecture.md, "Runtime contract"
  */
 import { runCli } from './run.js';
 

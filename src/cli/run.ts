@@ -44,7 +44,7 @@ import {
 /**
  * The `vidops` CLI, run in-process: argv in, exit code out. Same grammar, policy, services and
  * audit log as the slash command; the store and the API client are opened per run and closed.
- * @see shared/DESIGN.md, "Slash command grammar" and "Audit log"
+ * @see docs/architecture.md, "Slash command grammar" and "Audit log"
  */
 
 /** Where the CLI writes and what it reads; tests pass their own. */

@@ -24,7 +24,7 @@ import type { MethodMemory, VideoClient } from './types.js';
  * Contract of the client against the sandbox over real HTTP: for every operation, the exact
  * request that reaches the service, refusal before sending, wrong keys and unknown IDs; then the
  * faults the service may throw at it.
- * @see shared/spec/video-protection-api.md, "Endpoints"
+ * @see docs/api.md, "Endpoints"
  */
 
 const WRONG_API_KEY = 'wrong-api-key-5d1e';

@@ -5,7 +5,7 @@ import type { JsonValue } from '../core/json.js';
  * Typed errors of the video protection API client. They carry what a person or a service needs to
  * act (status, the service's answer, which operation, method and path) and never the request
  * headers, the keys or got's own error object (whose `options` hold the keys).
- * @see shared/DESIGN.md, "Client of the video protection API"
+ * @see docs/architecture.md, "Client of the video protection API"
  */
 
 /** What every ApiError knows about the call it came from. */
@@ -136,7 +136,7 @@ export interface HttpFailure {
 
 /**
  * The one place where an HTTP status becomes an error class.
- * @see shared/spec/upstream-extras.md (extras answering 404/405 are "not supported")
+ * @see docs/api-extras.md (extras answering 404/405 are "not supported")
  */
 export function errorForStatus(failure: HttpFailure): ApiError {
   const { status, body, operation, method, path } = failure;

@@ -16,8 +16,8 @@ import type { Answer, ConversionStatus, MethodMemory, VideoClient, VideoFile } f
 /**
  * Files: operations 8 (multipart edit), 9 (delete), 10 (retry conversion, method ambiguous) and
  * the read-only extras `file/all` and `file/info`.
- * @see shared/spec/video-protection-api.md, "File" and the notes under "Endpoints"
- * @see shared/spec/upstream-extras.md, "Read-only endpoints"
+ * @see docs/api.md, "File" and the notes under "Endpoints"
+ * @see docs/api-extras.md, "Read-only endpoints"
  */
 
 const PATH = '/v1/storage/bucket/file';

@@ -14,8 +14,8 @@ import type { Folder, VideoClient } from './types.js';
 
 /**
  * Folders (buckets): operations 5, 6, 7 and the read-only extras `bucket/all` and `bucket/info`.
- * @see shared/spec/video-protection-api.md, "Folder (bucket)"
- * @see shared/spec/upstream-extras.md, "Read-only endpoints"
+ * @see docs/api.md, "Folder (bucket)"
+ * @see docs/api-extras.md, "Read-only endpoints"
  */
 
 const PATH = '/v1/storage/bucket';

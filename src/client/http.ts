@@ -18,7 +18,7 @@ import {
 /**
  * The single request path of the client: one got instance per client, JSON in and out, status
  * mapped to typed errors, and an explicit retry loop whose rules are named constants.
- * @see shared/DESIGN.md, "Client of the video protection API"
+ * @see docs/architecture.md, "Client of the video protection API"
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -10,7 +10,7 @@ import { createWhitelistResource } from './whitelist.js';
 
 /**
  * Entry point of the video protection API client.
- * @see shared/DESIGN.md, "Client of the video protection API"
+ * @see docs/architecture.md, "Client of the video protection API"
  */
 
 export * from './errors.js';

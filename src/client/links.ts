@@ -7,7 +7,7 @@ import type { VideoClient } from './types.js';
 /**
  * The extra link-creation call, for support to test playback for a viewer. Its one known answer
  * shape is a top-level `url`.
- * @see shared/spec/upstream-extras.md, "Read-only endpoints" and the paragraph above "Facts"
+ * @see docs/api-extras.md, "Read-only endpoints" and the paragraph above "Facts"
  */
 
 const GENERATE: CallSite = {

@@ -7,8 +7,8 @@ import type { Playlist, PlaylistEntry, VideoClient } from './types.js';
 
 /**
  * Playlists: operations 11 (PUT edit) and 12 (delete), and the extras create, `all` and info.
- * @see shared/spec/video-protection-api.md, "Playlist"
- * @see shared/spec/upstream-extras.md, "Read-only endpoints"
+ * @see docs/api.md, "Playlist"
+ * @see docs/api-extras.md, "Read-only endpoints"
  */
 
 const PATH = '/v1/playlist';

@@ -15,7 +15,7 @@ import {
 
 /**
  * Operations 3 and 4: the storage-wide protection configuration.
- * @see shared/spec/video-protection-api.md, "Protection configuration (storage-wide)"
+ * @see docs/api.md, "Protection configuration (storage-wide)"
  */
 
 const PATH = '/v1/storage/protect/config';

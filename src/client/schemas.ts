@@ -6,8 +6,8 @@ import type { HttpMethod } from './http.js';
  * Request pieces shared by the resources, and the check that turns a zod failure into a
  * ValidationError before anything is sent. Issue messages never repeat the input value (a mobile
  * number must not reach a log through an error).
- * @see shared/spec/video-protection-api.md, "Resources and their fields"
- * @see shared/spec/upstream-extras.md, "Facts"
+ * @see docs/api.md, "Resources and their fields"
+ * @see docs/api-extras.md, "Facts"
  */
 
 /** Identifiers: any non-empty token without whitespace or slashes (ObjectIds are typical, not required). */

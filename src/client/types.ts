@@ -4,7 +4,7 @@ import type { JsonObject } from '../core/json.js';
  * Typed interface of the video protection API client. Responses are parsed permissively: the
  * typed fields are the ones vidops uses, and `raw` keeps everything the service sent so it can be
  * shown to the user.
- * @see shared/spec/video-protection-api.md
+ * @see docs/api.md
  */
 
 export const FONT_COLORS = [

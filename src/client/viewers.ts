@@ -7,8 +7,8 @@ import type { VideoClient, Viewer } from './types.js';
 
 /**
  * Viewers: operation 13 (unblock by mobile number) and the extra viewer look-up.
- * @see shared/spec/video-protection-api.md, "User unblock request"
- * @see shared/spec/upstream-extras.md, "Read-only endpoints"
+ * @see docs/api.md, "User unblock request"
+ * @see docs/api-extras.md, "Read-only endpoints"
  */
 
 const UNBLOCK: CallSite = {

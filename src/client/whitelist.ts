@@ -11,7 +11,7 @@ import type { VideoClient } from './types.js';
 /**
  * Operations 1 and 2: the IP whitelist. Whether a POST replaces or appends is not documented, so
  * `replace` reads the list back and compares.
- * @see shared/spec/video-protection-api.md, "Endpoints" (ops 1, 2) and "Whitelist"
+ * @see docs/api.md, "Endpoints" (ops 1, 2) and "Whitelist"
  */
 
 const PATH = '/v1/storage/dns/whitelist';

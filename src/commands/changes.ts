@@ -8,7 +8,7 @@ export { createCoverFetcher, createSlackNotifier } from './changes/notifier.js';
  * The change and approval commands: whitelist add/remove, protect, folder/file/playlist edits
  * and deletes (with typed confirmation), `requests`, `audit`, the approval message and its
  * buttons, the reject modal, and the App Home tab.
- * @see shared/DESIGN.md, "Slash command grammar", "Approvals" and "Audit log"
+ * @see docs/architecture.md, "Slash command grammar", "Approvals" and "Audit log"
  */
 export { changeHandlers } from './changes/slash.js';
 

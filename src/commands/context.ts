@@ -19,7 +19,7 @@ import { assertBlockKitLimits, type BlockKitPayload, type BlockKitSurface } from
 /**
  * Everything a Slack handler may use, built once by the composition root (`src/app.ts`).
  * Handlers get it as an argument: no module singletons, so tests build their own.
- * @see shared/DESIGN.md, "Architecture" (commands/ are thin adapters)
+ * @see docs/architecture.md, "Architecture" (commands/ are thin adapters)
  */
 export interface AppContext {
   config: Config;
@@ -46,7 +46,7 @@ export interface AppContext {
 /**
  * One `/vidops` subcommand, run after the request was acknowledged and the text parsed.
  * `client` is Bolt's client for this request; `actor` carries the Slack user ID and a display name.
- * @see shared/DESIGN.md, "Slash command grammar"
+ * @see docs/architecture.md, "Slash command grammar"
  */
 export type SlashHandler = (args: {
   command: Command;
@@ -62,7 +62,7 @@ export type SlashHandler = (args: {
 /**
  * Checks a payload against Slack's Block Kit limits before it is sent: throws in strict mode,
  * otherwise logs a warning and lets it through (Slack may still take it; a lost answer is worse).
- * @see shared/slack/README.md, "Block Kit limits"
+ * @see docs/slack.md, "Block Kit limits"
  */
 export function checkBlockKit(ctx: AppContext, payload: BlockKitPayload, surface: BlockKitSurface): void {
   try {
@@ -132,7 +132,7 @@ export async function resolveActor(
  * The work that follows an acknowledgement (upstream calls, store, Slack answers), run with bounded
  * concurrency. Holding only a closure per queued command, not the HTTP request, keeps a burst
  * cheap; past `maxQueued` the router answers "busy" in the ack itself instead of queueing more.
- * @see shared/slack/README.md, "Deadlines" (ack within 3 s, answer through response_url later)
+ * @see docs/slack.md, "Deadlines" (ack within 3 s, answer through response_url later)
  */
 export interface WorkQueue {
   /** True when a new command should be turned away rather than queued. */

@@ -43,7 +43,7 @@ import {
  * The agent's everyday commands: help, unblock, retry, whitelist, protect show and explain, and
  * the two modals `explain` opens. Each handler runs after the router acknowledged and parsed
  * the command: service → view → one `respond()`.
- * @see shared/DESIGN.md, "Slash command grammar"
+ * @see docs/architecture.md, "Slash command grammar"
  */
 
 /** Whether `/vidops help` lists this command for this person. */
@@ -272,7 +272,7 @@ async function replyOrProblem(ctx: AppContext, run: () => Promise<Message>): Pro
 /**
  * The buttons of `explain` and the modals they open: 9910 asks for the viewer's number and
  * unblocks, 9101/9103 ask for the file ID and retry.
- * @see shared/DESIGN.md, "Slash command grammar" (`explain`)
+ * @see docs/architecture.md, "Slash command grammar" (`explain`)
  */
 export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): void {
   const openModal = (build: (meta: string) => ReturnType<typeof unblockModal>) =>

@@ -30,7 +30,7 @@ import { everydayHandlers, registerEverydayActions } from './everyday.js';
 /**
  * The `/vidops` router: acknowledge at once, then parse, check that the caller is an agent, and
  * hand the typed command to its handler. Everything after `ack()` may wait on Slack or upstream.
- * @see shared/DESIGN.md, "Slash command grammar"; shared/slack/README.md, "Deadlines"
+ * @see docs/architecture.md, "Slash command grammar"; docs/slack.md, "Deadlines"
  */
 
 export type SlashHandlers = Partial<Record<Command['kind'], SlashHandler>>;

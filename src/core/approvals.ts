@@ -37,7 +37,7 @@ export interface Step {
 /**
  * SHA-256 hex of the canonical JSON of `{operation, params}`: approvals bind to exactly these
  * parameters.
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 export function paramsHash(operation: string, params: JsonValue): string {
   return createHash('sha256').update(canonicalJson({ operation, params }), 'utf8').digest('hex');

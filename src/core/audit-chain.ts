@@ -12,7 +12,7 @@ export const GENESIS_HASH = '0'.repeat(64);
  * The hash of an event: SHA-256, or HMAC-SHA256 when a key is configured, over the canonical
  * JSON of every field but `hash` itself (so `seq` and `prevHash` are covered and events cannot be
  * reordered or dropped without breaking the chain).
- * @see shared/DESIGN.md, "Audit log"
+ * @see docs/architecture.md, "Audit log"
  */
 export function createHasher(hmacKey?: string): HashEvent {
   return (event) => {

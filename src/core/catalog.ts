@@ -14,8 +14,8 @@ import { flattenProtection, ProtectionConfigSchema } from './validate/protection
  * The operations catalog: for each change operation, its title, spec operation number, risk,
  * whether repeating it is harmless, the schema of the parameters a request stores (exactly what
  * execution sends), and the human-readable target.
- * @see shared/spec/video-protection-api.md, "Endpoints"
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/api.md, "Endpoints"
+ * @see docs/architecture.md, "Approvals"
  */
 
 /** `reversible`: can be put back; `sensitive`: changes security for every viewer; `irreversible`: deletes. */
@@ -114,7 +114,7 @@ export interface OperationSpec<O extends ChangeOperation = ChangeOperation> {
   target(params: OperationParams[O]): string;
 }
 
-/** @see shared/DESIGN.md, "Approvals" (which operations are resumed after a crash) */
+/** @see docs/architecture.md, "Approvals" (which operations are resumed after a crash) */
 export const OPERATION_SPECS: { readonly [O in ChangeOperation]: OperationSpec<O> } = {
   'whitelist.set': {
     name: 'whitelist.set',

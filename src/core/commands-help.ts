@@ -3,7 +3,7 @@ import type { OperationName } from './operations.js';
 /**
  * One line of `/vidops help`. `operation` is what the policy is asked about to decide whether
  * the caller may run it (null: every agent may); `leadsOnly` commands are listed to leads only.
- * @see shared/DESIGN.md, "Slash command grammar"
+ * @see docs/architecture.md, "Slash command grammar"
  */
 export interface CommandHelp {
   usage: string;

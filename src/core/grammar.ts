@@ -13,7 +13,7 @@ import { parseAssignments } from './validate/protection.js';
  * The `/vidops …` grammar: text as Slack sends it → a typed command, or a message that says
  * what was wrong and the usage line to follow. Keywords are case-insensitive, extra spaces are
  * ignored, and Persian/Arabic-Indic digits are read everywhere.
- * @see shared/DESIGN.md, "Slash command grammar"
+ * @see docs/architecture.md, "Slash command grammar"
  */
 export type Command =
   | { kind: 'help' }

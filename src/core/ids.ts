@@ -10,7 +10,7 @@ export const REQUEST_ID_PATTERN = /^R-[0-9A-HJKMNP-TV-Z]{8}$/;
 /**
  * A short request ID a person can type into `/vidops` or the CLI: 40 random bits, enough that
  * two requests of one team never meet, short enough to read out on a call.
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 export function newRequestId(): string {
   const bytes = randomBytes(REQUEST_ID_LENGTH);

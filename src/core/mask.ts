@@ -3,7 +3,7 @@ import { asciiDigits } from './validate/digits.js';
 /**
  * Masking of mobile numbers for everything people read outside the store (Slack posts, logs):
  * keep the first four and last four digits, `09123456789` → `0912***6789`.
- * @see shared/DESIGN.md, "Audit log"
+ * @see docs/architecture.md, "Audit log"
  */
 export function maskMobile(number: string): string {
   const digits = number.replace(/\D/g, '');

@@ -3,7 +3,7 @@ import { normalizeDigits } from './validate/digits.js';
 /**
  * Error codes the player shows viewers, with what support can do about each. `action` names the
  * bot operation that fixes it, so `explain` can offer a button (9910 → Unblock).
- * @see shared/spec/upstream-extras.md, "Player error codes"
+ * @see docs/api-extras.md, "Player error codes"
  */
 export type PlayerErrorAction = 'unblock' | 'retry';
 

@@ -76,7 +76,7 @@ const DIRECT: RuleSettings = {
  * The built-in policy, exactly the "Default policy" column of the design: unblock and retry run
  * directly (unblock needs approval past 30 per agent per hour), other changes need one lead,
  * deletes also a typed confirmation; `audit` is for leads.
- * @see shared/DESIGN.md, "Slash command grammar" and "Approvals"
+ * @see docs/architecture.md, "Slash command grammar" and "Approvals"
  */
 export const DEFAULT_RULES: Readonly<Record<PolicyOperation, RuleSettings>> = {
   'viewer.unblock': { ...DIRECT, rateLimit: { max: 30, per: '1h' } },
@@ -252,7 +252,7 @@ function applyOverride(base: RuleSettings, override: RuleOverride | undefined): 
  * The policy in force: `DEFAULT_RULES` with the overrides of `POLICY_FILE` (text and file name,
  * read by the caller). Throws ConfigError when the file cannot be read as a policy; run
  * `checkPolicy` on the result for rules that could never be satisfied.
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 export function buildPolicy(input: {
   leads: readonly string[];
@@ -293,7 +293,7 @@ function possibleRequesters(policy: Policy, rule: Rule): string[] | null {
  * Problems that make the policy unusable: an operation whose approvals could never be gathered.
  * `main` refuses to start when this is not empty. Groups are not expanded here, so a rule with a
  * group among its approvers is taken as satisfiable.
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 export function checkPolicy(policy: Policy): string[] {
   const problems: string[] = [];
@@ -378,7 +378,7 @@ export type Decision =
 /**
  * What happens to a request: run now, wait for approval, or refused. `recentCount` is how many
  * times the actor asked for this operation within the rule's rate-limit period.
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 export function decide(
   policy: Policy,
@@ -414,7 +414,7 @@ export function isApprover(policy: Policy, operation: PolicyOperation, actor: Po
 /**
  * Whether the actor may approve the request: never the requester, only an approver of the
  * operation, and only once. The request's state is checked by the approval state machine.
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 export function mayApprove(
   policy: Policy,

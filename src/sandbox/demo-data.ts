@@ -3,7 +3,7 @@ import type { FileRecord, FolderRecord, PlaylistRecord, ProtectionConfig, Viewer
 /**
  * The demo data the sandbox starts with and returns to on reset. IDs are fixed so the README,
  * the e2e tests and a person trying the bot can name them.
- * @see shared/DESIGN.md, "Sandbox"
+ * @see docs/architecture.md, "Sandbox"
  */
 export const DEMO = {
   apiKey: 'demo-api-key',

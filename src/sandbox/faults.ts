@@ -4,7 +4,7 @@ import { parseInput } from './validation.js';
 /**
  * Fault injection for tests and demos: slow answers, error statuses, garbage bodies and reset
  * connections on chosen `/v1` requests.
- * @see shared/DESIGN.md, "Sandbox"
+ * @see docs/architecture.md, "Sandbox"
  */
 export const FaultRuleSchema = z
   .strictObject({

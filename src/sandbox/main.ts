@@ -2,7 +2,7 @@
  * `npm run sandbox`: the local emulator of the video protection API with demo data and demo keys.
  * Env: SANDBOX_PORT (4010), SANDBOX_API_KEY, SANDBOX_SECRET_KEY, SANDBOX_CONVERSION_DELAY_MS
  * (2000), SANDBOX_WHITELIST_MODE (`replace` | `append`).
- * @see shared/DESIGN.md, "Sandbox" and "Runtime contract"
+ * @see docs/architecture.md, "Sandbox" and "Runtime contract"
  */
 import { config as loadDotenv } from 'dotenv';
 import { DEMO } from './demo-data.js';

@@ -98,8 +98,8 @@ export const MAX_COVER_BYTES = 5 * 1024 * 1024;
 
 /**
  * The 13 operations of the spec and the read-only extras, over the model.
- * @see shared/spec/video-protection-api.md, "Endpoints"
- * @see shared/spec/upstream-extras.md, "Read-only endpoints"
+ * @see docs/api.md, "Endpoints"
+ * @see docs/api-extras.md, "Read-only endpoints"
  */
 export function apiRoutes(model: SandboxModel): Route[] {
   const retry: Handler = ({ body: raw }) =>

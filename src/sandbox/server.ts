@@ -71,7 +71,7 @@ function callerIpOf(req: IncomingMessage): string {
 /**
  * Starts the local emulator of the video protection API: the 13 operations, the read-only
  * extras, and the `/__sandbox/*` control surface (reset, faults, state, request log).
- * @see shared/DESIGN.md, "Sandbox"
+ * @see docs/architecture.md, "Sandbox"
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const apiKey = options.apiKey ?? DEMO.apiKey;

@@ -91,7 +91,7 @@ export function expireTimeMs(expireTime: string): number {
  * The state of the emulated service and the rules of each operation, with no HTTP in it.
  * Methods throw SandboxHttpError for what the service would refuse (400, 403, 404).
  * The conversion queue settles lazily against the clock, so there is no timer to leak.
- * @see shared/spec/video-protection-api.md, "Endpoints"
+ * @see docs/api.md, "Endpoints"
  */
 export class SandboxModel {
   private data: SandboxData;

@@ -1,8 +1,8 @@
 /**
  * Records the sandbox keeps and answers with. Shapes follow the brief of the sandbox, since the
  * spec shows no response bodies; every field is JSON so it can be dumped and compared as is.
- * @see shared/spec/video-protection-api.md, "Resources and their fields"
- * @see shared/spec/upstream-extras.md
+ * @see docs/api.md, "Resources and their fields"
+ * @see docs/api-extras.md
  */
 
 import type { JsonValue } from '../core/json.js';

@@ -6,8 +6,8 @@ import type { HlsStatus } from './types.js';
 /**
  * Strict validation of every request body and query the sandbox accepts. The first problem is
  * answered as 400 `<field>: <why>`, so a client bug shows up as a clear message in its tests.
- * @see shared/spec/video-protection-api.md, "Endpoints" and "Limits"
- * @see shared/spec/upstream-extras.md, "Facts"
+ * @see docs/api.md, "Endpoints" and "Limits"
+ * @see docs/api-extras.md, "Facts"
  */
 
 /** The ten text colours of the spec. Kept apart from the client's copy: the sandbox checks it. */

@@ -9,7 +9,7 @@ import type { CoverRef } from './types.js';
 /**
  * The one place where a request becomes an upstream call. Params are parsed again from the stored
  * request (they were validated when asked, but the store is a boundary too).
- * @see shared/spec/video-protection-api.md, "Endpoints"
+ * @see docs/api.md, "Endpoints"
  */
 export async function runOperation(
   client: VideoClient,

@@ -1,6 +1,6 @@
 /**
  * The operations services: one core for Slack and the CLI.
- * @see shared/DESIGN.md, "Architecture"
+ * @see docs/architecture.md, "Architecture"
  */
 export { recordError } from './execute.js';
 export { RETRY_METHOD_SETTING, storeMethodMemory } from './method-memory.js';

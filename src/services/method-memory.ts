@@ -7,7 +7,7 @@ export const RETRY_METHOD_SETTING = 'client.retryConversionMethod';
 /**
  * The learned method of op 10 (retry conversion), kept in the store so the bot's replicas and the
  * CLI learn it once between them.
- * @see shared/DESIGN.md, "Client of the video protection API"
+ * @see docs/architecture.md, "Client of the video protection API"
  */
 export function storeMethodMemory(store: Store): MethodMemory {
   return {

@@ -25,7 +25,7 @@ const CONFIRM_KEYS = ['bucketId', 'fileId', 'playlistId', 'mobileNumber', 'title
  * The operations services: prepare, submit, approve, reject, cancel, execute exactly once, expire
  * and resume. Every change goes through a compare-and-set in the store together with its audit
  * events; execution happens only in the caller that won the transition into `executing`.
- * @see shared/DESIGN.md, "Approvals", "Audit log" and "Scale"
+ * @see docs/architecture.md, "Approvals", "Audit log" and "Scale"
  */
 export function createOperations(deps: OperationsDeps): Operations {
   const { store, client, policy, directory, clock } = deps;

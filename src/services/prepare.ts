@@ -15,8 +15,8 @@ import type { CoverRef, Prepared, PrepareInput } from './types.js';
  * `prepare`: turns what a person asked into the exact parameters that will be sent, the target
  * and the preview approvers see, reading the upstream where the change depends on what is there.
  * Look-ups that are optional on the live service (info, viewer search) fail soft with a warning.
- * @see shared/DESIGN.md, "Validation" and "Approvals"
- * @see shared/spec/upstream-extras.md, "Read-only endpoints"
+ * @see docs/architecture.md, "Validation" and "Approvals"
+ * @see docs/api-extras.md, "Read-only endpoints"
  */
 
 interface Context {

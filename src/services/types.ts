@@ -16,7 +16,7 @@ export interface CoverRef {
 /**
  * What a person asked for, before it is checked against the upstream: one variant per change,
  * in the words of the slash commands and modals.
- * @see shared/DESIGN.md, "Slash command grammar"
+ * @see docs/architecture.md, "Slash command grammar"
  */
 export type PrepareInput =
   | { kind: 'whitelist.add'; ips: readonly string[] }
@@ -115,7 +115,7 @@ export interface RequestsOverview {
 
 /**
  * The use cases of vidops, shared by Slack and the CLI.
- * @see shared/DESIGN.md, "Approvals" and "Audit log"
+ * @see docs/architecture.md, "Approvals" and "Audit log"
  */
 export interface Operations {
   prepare(actor: Actor, input: PrepareInput): Promise<Prepared>;

@@ -19,7 +19,7 @@ import { OpsServer, redactError, redactText, VidopsReceiver } from './receiver.j
 /**
  * Retries for calls made while a person waits (handlers): a couple of quick ones, and a 429 is
  * handed back rather than pausing the whole client for up to 30 minutes.
- * @see shared/slack/README.md, "Rate limits"
+ * @see docs/slack.md, "Rate limits"
  */
 export const INTERACTIVE_RETRY_POLICY = { retries: 2, factor: 2, minTimeout: 250, maxTimeout: 1000 } as const;
 
@@ -184,7 +184,7 @@ function slackAuthCheck(web: WebClient): () => Promise<void> {
  * with Bolt's SocketModeReceiver plus the same health/ready/metrics server on `config.port`; the
  * audit-channel publisher; metrics; Bolt's logger bridged to pino; `app.error` logging redacted
  * errors. Nothing listens until `start()`.
- * @see shared/DESIGN.md, "Runtime contract" and "Scale"
+ * @see docs/architecture.md, "Runtime contract" and "Scale"
  */
 export function createSlackApp(deps: SlackAppDeps): SlackApp {
   const { config, store, logger, clock } = deps;

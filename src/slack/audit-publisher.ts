@@ -65,7 +65,7 @@ const TOO_BIG = new Set(['msg_too_long', 'msg_blocks_too_long', 'invalid_blocks'
  * A WebClient for the publisher: a 429 is handed back at once (`rejectRateLimitedCalls`) and
  * nothing is retried inside the client, so the publisher's own policy decides instead of the
  * default 30-minute stall of the whole client queue. The timeout stays well inside the lease.
- * @see shared/slack/README.md, "Rate limits"
+ * @see docs/slack.md, "Rate limits"
  */
 export function createPublisherWebClient(
   token: string,
@@ -85,7 +85,7 @@ export function createPublisherWebClient(
  * messages, keeps at least `minIntervalMs` between posts, honours 429 `Retry-After`, backs off
  * exponentially on other errors (up to `backoffMaxMs`) and never drops an event. Leases in the
  * store keep replicas from posting the same events.
- * @see shared/DESIGN.md, "Audit log" and "Scale"
+ * @see docs/architecture.md, "Audit log" and "Scale"
  */
 export function createAuditPublisher(options: AuditPublisherOptions): AuditPublisher {
   const {

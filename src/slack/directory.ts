@@ -6,7 +6,7 @@ import { redactError } from './receiver.js';
 /**
  * Who is who in the workspace, as the policy needs it: the user groups a user belongs to (for
  * `LEADS`/`AGENTS` entries that are groups) and a display name for messages and the audit log.
- * @see shared/DESIGN.md, "Approvals"; shared/slack/README.md, "Rate limits" (Tier 2: cache)
+ * @see docs/architecture.md, "Approvals"; docs/slack.md, "Rate limits" (Tier 2: cache)
  */
 export interface SlackDirectory extends Directory {
   /** The IDs of the watched user groups this user is a member of. */

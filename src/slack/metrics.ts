@@ -1,7 +1,7 @@
 /**
  * A small Prometheus registry: counters, histograms and scrape-time gauges with labels, rendered
  * in the text exposition format (version 0.0.4). Enough for `/metrics`; no dependency.
- * @see shared/DESIGN.md, "Runtime contract" (`GET /metrics`) and "Who uses it" (Operator)
+ * @see docs/architecture.md, "Runtime contract" (`GET /metrics`) and "Who uses it" (Operator)
  */
 
 /** Label values by label name. Missing labels render as the empty string. */

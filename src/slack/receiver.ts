@@ -35,7 +35,7 @@ export type VerifyResult = { ok: true } | { ok: false; reason: string };
  * Checks a Slack request signature: HMAC-SHA256 of `v0:{timestamp}:{raw body}` with the signing
  * secret, compared in constant time, and a timestamp within five minutes of `nowMs` either way
  * (stock Bolt only refuses old ones; a future-dated replay would pass it).
- * @see shared/slack/README.md, "Request signing"
+ * @see docs/slack.md, "Request signing"
  */
 export function verifySlackSignature(args: {
   signingSecret: string;
@@ -185,7 +185,7 @@ export interface OpsServerOptions {
 /**
  * The HTTP server of a vidops process: `POST /slack/events` (HTTP mode), `GET /healthz`,
  * `GET /readyz`, `GET /metrics`. Shared by both receivers so Socket Mode has the same probes.
- * @see shared/DESIGN.md, "Runtime contract"
+ * @see docs/architecture.md, "Runtime contract"
  */
 export class OpsServer {
   private readonly server: Server;
@@ -348,7 +348,7 @@ export interface VidopsReceiverOptions {
  * Bolt receiver for HTTP mode on a plain `node:http` server. Unlike Bolt's HTTPReceiver it
  * refuses future-dated signatures, de-duplicates Events API retries, caps bodies at 1 MB and
  * serves the health, readiness and metrics routes beside `/slack/events`.
- * @see shared/slack/README.md, "Request signing" and "Deadlines"
+ * @see docs/slack.md, "Request signing" and "Deadlines"
  */
 export class VidopsReceiver implements Receiver {
   private app: App | undefined;

@@ -17,7 +17,7 @@ import type {
  * Matching is what `app.action(id)` and `app.view(id)` do: a block action by its `action_id`, a
  * `view_submission` by its view's `callback_id`; a request no handler takes is not acknowledged,
  * as with Bolt.
- * @see shared/DESIGN.md, "Architecture" (every action_id and callback_id lives in one ids module)
+ * @see docs/architecture.md, "Architecture" (every action_id and callback_id lives in one ids module)
  */
 export interface SlackRoutes {
   /** A block action (button, select…) by its `action_id`. */

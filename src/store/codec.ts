@@ -17,7 +17,7 @@ import type { HashEvent, RequestPatch } from './store.js';
  * Row mapping shared by the SQLite and PostgreSQL adapters. Both keep the queried fields in
  * columns and everything else as canonical JSON text, so values come back exactly as written
  * and the audit chain verifies after a round trip.
- * @see shared/DESIGN.md, "Audit log"
+ * @see docs/architecture.md, "Audit log"
  */
 
 /** What the store logs (a pino logger fits): only metadata, never row contents or secrets. */

@@ -26,7 +26,7 @@ export type StoreLocation =
  *   database), optionally `?synchronous=full` to fsync every commit;
  * - `postgres://…` or `postgresql://…`, optionally `?schema=<name>` to keep the tables in their
  *   own schema (created on migrate).
- * @see shared/DESIGN.md, "Runtime contract"
+ * @see docs/architecture.md, "Runtime contract"
  */
 export function parseStoreUrl(url: string): StoreLocation {
   if (url.startsWith('sqlite:')) {
@@ -70,7 +70,7 @@ export function parseStoreUrl(url: string): StoreLocation {
 /**
  * Opens the store `url` names (see {@link parseStoreUrl}) and, unless told not to, applies pending
  * migrations. The adapter's driver is loaded only when used.
- * @see shared/DESIGN.md, "Scale"
+ * @see docs/architecture.md, "Scale"
  */
 export async function openStore(url: string, options: OpenStoreOptions): Promise<Store> {
   const location = parseStoreUrl(url);

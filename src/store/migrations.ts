@@ -3,7 +3,7 @@
  * `schema_migrations` and applies the rest under a lock (an IMMEDIATE transaction on SQLite, an
  * advisory lock on PostgreSQL), so two processes starting at once apply each migration once.
  * Released migrations are never edited: a change is a new version at the end of the list.
- * @see shared/DESIGN.md, "Scale"
+ * @see docs/architecture.md, "Scale"
  */
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -75,7 +75,7 @@ type Queryable = Pick<pg.PoolClient, 'query'>;
  * after `pg_advisory_xact_lock`, so the chain has one order across processes; the outbox is
  * claimed with `FOR UPDATE SKIP LOCKED` plus a lease; delivery keys de-duplicate by primary key.
  * Each transaction takes row locks first and the audit lock last, so they cannot deadlock.
- * @see shared/DESIGN.md, "Scale" and "Audit log"
+ * @see docs/architecture.md, "Scale" and "Audit log"
  */
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;

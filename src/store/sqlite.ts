@@ -60,7 +60,7 @@ type Row = Record<string, unknown>;
  * transactions, so the chain head is read and the next event appended under the database's write
  * lock, also when several processes share the file (they wait up to {@link BUSY_TIMEOUT_MS}).
  * better-sqlite3 is synchronous, so one process never interleaves two transactions.
- * @see shared/DESIGN.md, "Scale" and "Audit log"
+ * @see docs/architecture.md, "Scale" and "Audit log"
  */
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;

@@ -12,7 +12,7 @@ import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 /**
  * The approval message of a request, the notice its requester gets, and the formatting every
  * request view shares (previews, states, dates). Pure: the clock reading comes in as `now`.
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 
 /** A message for Slack: blocks and the `text` fallback for notifications and screen readers. */
@@ -464,7 +464,7 @@ function headline(request: OperationRequest): string {
  * The approval message in `APPROVAL_CHANNEL`: operation, target, preview (diff, before/after,
  * what is deleted), requester, reason, expiry, request ID and the short params hash; the
  * Approve/Reject/Cancel buttons while it is pending, and who decided and what happened after.
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 export function approvalMessage(request: OperationRequest): SlackMessage {
   const open = request.state === 'pending';

@@ -9,7 +9,7 @@ import { blocksText } from './requests.js';
  * `/vidops audit [n]`: the last events of the audit log for a lead, oldest first, one line each
  * (masked numbers, short hashes, as in the audit channel). When they do not fit one message the
  * free text is shortened, then the oldest are left out with a note.
- * @see shared/DESIGN.md, "Audit log"
+ * @see docs/architecture.md, "Audit log"
  */
 
 /** Room kept for the header and the note. */

@@ -94,7 +94,7 @@ function formatName(name: string, scale: number): string {
  * and ID, request ID, outcome or error, and the short hash that makes the channel a witness of
  * the chain. `scale` (0..1] shortens the free text (name, descriptive target, outcome, error)
  * for big batches; IDs and the hash are never shortened.
- * @see shared/DESIGN.md, "Audit log"
+ * @see docs/architecture.md, "Audit log"
  */
 export function auditLine(event: AuditEvent, scale = 1): string {
   const parts = [
@@ -158,7 +158,7 @@ function sectionsText(sections: readonly SectionBlock[]): number {
  * One audit channel message for a batch of events, oldest first: a context line naming the
  * range, then the event lines packed into sections of at most 3000 characters, with the free
  * text shortened when the batch would be too long for one message. Pure.
- * @see shared/DESIGN.md, "Audit log"; shared/slack/README.md, "Block Kit limits"
+ * @see docs/architecture.md, "Audit log"; docs/slack.md, "Block Kit limits"
  */
 export function renderAuditPost(events: readonly AuditEvent[]): AuditPost {
   if (events.length === 0) {

@@ -17,7 +17,7 @@ import { truncate } from './limits.js';
  * errors, domain errors) and errors recorded on a failed request alike. Messages say what
  * happened, whether anything changed and who can act; they never carry keys, tokens or whole
  * mobile numbers.
- * @see shared/DESIGN.md, "Client of the video protection API" and "Validation"
+ * @see docs/architecture.md, "Client of the video protection API" and "Validation"
  */
 
 export interface ErrorViewOptions {

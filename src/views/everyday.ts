@@ -29,7 +29,7 @@ import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
  * Block Kit for the agent's everyday commands: help, unblock, retry, whitelist, protect show,
  * explain, and the two small modals that `explain` opens. Pure functions of their input;
  * every message has a `text` fallback; free text from the service is escaped and masked.
- * @see shared/DESIGN.md, "Slash command grammar"; shared/STYLE.md, "Views are data"
+ * @see docs/architecture.md, "Slash command grammar"; docs/architecture.md, "Views are data"
  */
 
 /** A message for `respond()`, `chat.postMessage` or `chat.postEphemeral`. */

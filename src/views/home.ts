@@ -27,7 +27,7 @@ import { awaitingBlocks, finishedLines, openRequestBlock } from './requests.js';
  * summary of the protection settings and recent audit events (masked); for leads also the
  * requests awaiting them with Approve/Reject. At most 100 blocks: each list is capped and says
  * how many it leaves out.
- * @see shared/DESIGN.md, "Approvals" and "Audit log"
+ * @see docs/architecture.md, "Approvals" and "Audit log"
  */
 
 /** How many items each part of the Home tab shows. */

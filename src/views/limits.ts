@@ -3,7 +3,7 @@ import { VidopsError } from '../core/errors.js';
 /**
  * Slack's Block Kit limits, checked on everything the bot sends (in tests, and as a log warning in
  * production) so a too-long list or title is caught before Slack refuses the whole message.
- * @see shared/slack/README.md, "Block Kit limits"
+ * @see docs/slack.md, "Block Kit limits"
  */
 export const BLOCK_KIT_LIMITS = {
   messageBlocks: 50,
@@ -432,7 +432,7 @@ function checkView(view: unknown, surface: 'modal' | 'home', walker: Walker): vo
 /**
  * Every Block Kit limit the payload breaks, each with its path and the error code Slack would give.
  * Accepts unknown JSON (it walks what is there), so it also checks payloads from other sources.
- * @see shared/slack/README.md, "Block Kit limits"
+ * @see docs/slack.md, "Block Kit limits"
  */
 export function findBlockKitProblems(payload: BlockKitPayload, surface: BlockKitSurface): BlockKitProblem[] {
   const walker = new Walker(surface === 'message' ? 'invalid_blocks' : 'invalid_arguments');
@@ -443,7 +443,7 @@ export function findBlockKitProblems(payload: BlockKitPayload, surface: BlockKit
 
 /**
  * Problems as lines such as `blocks[3].text.text: 3105 chars > 3000`; empty when all is within limits.
- * @see shared/slack/README.md, "Block Kit limits"
+ * @see docs/slack.md, "Block Kit limits"
  */
 export function checkBlockKitLimits(payload: BlockKitPayload, surface: BlockKitSurface): string[] {
   return findBlockKitProblems(payload, surface).map((p) => `${p.path}: ${p.message}`);

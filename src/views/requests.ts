@@ -18,7 +18,7 @@ import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
  * `/vidops requests`: the caller's open requests with Cancel, their recent finished ones, and for
  * leads the requests awaiting them with Approve/Reject. Long lists are cut deliberately: a
  * message holds at most 50 blocks and about 12,000 characters.
- * @see shared/DESIGN.md, "Slash command grammar"
+ * @see docs/architecture.md, "Slash command grammar"
  */
 
 /** How many requests of each list are shown with their own buttons. */

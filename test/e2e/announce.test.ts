@@ -8,7 +8,7 @@ import { approvalMessage, click, hasButtons, reaches, requestIdIn, upstream } fr
 /**
  * Requests whose approval message was never posted — made in the CLI, which does not talk to
  * Slack, or while Slack was down — are announced by the bot's sweep, once.
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 
 let h: Harness;

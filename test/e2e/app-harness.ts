@@ -23,7 +23,7 @@ import {
 /**
  * End-to-end harness: the sandbox, the fake Slack and the real vidops (`createVidops`, HTTP mode,
  * 127.0.0.1, port 0, a temp SQLite file), driven by signed, real-shaped Slack requests over HTTP.
- * @see shared/DESIGN.md, "Sandbox"; shared/slack/README.md, "Request signing"
+ * @see docs/architecture.md, "Sandbox"; docs/slack.md, "Request signing"
  */
 
 /** The people of the test workspace. `agent2` and `lead2` are such through user groups. */

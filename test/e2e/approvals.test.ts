@@ -25,7 +25,7 @@ import { blockAction } from './slack-requests.js';
  * Approvals end to end: the real app over signed HTTP, the fake Slack and the sandbox. Requests
  * are asked for as agents do, decided as leads do, and the upstream, the approval message, the
  * requester's DMs and the audit log are checked after each step.
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 
 let h: Harness;

@@ -30,7 +30,7 @@ import { checkboxes } from './slack-requests.js';
 /**
  * The change commands end to end: what the agent sees when asking, and exactly what the upstream
  * receives once a lead approves.
- * @see shared/DESIGN.md, "Slash command grammar" and "Validation"
+ * @see docs/architecture.md, "Slash command grammar" and "Validation"
  */
 
 let h: Harness;

@@ -80,7 +80,7 @@ export interface FakeSlackOptions {
  * A local stand-in for Slack's Web API and `response_url`s, for end-to-end tests: it records every
  * call, answers like Slack (HTTP 200 with `ok`), checks Block Kit limits as Slack does, and can be
  * told to fail the next calls.
- * @see shared/slack/README.md
+ * @see docs/slack.md
  */
 export interface FakeSlack {
   /** `http://127.0.0.1:PORT/api/`: what SLACK_API_URL gets. */
@@ -193,7 +193,7 @@ function send(res: ServerResponse, answer: Answer): void {
 
 /**
  * Starts the fake Slack on 127.0.0.1 and a free port.
- * @see shared/slack/README.md for the behaviour it imitates (limits, 429 with Retry-After)
+ * @see docs/slack.md for the behaviour it imitates (limits, 429 with Retry-After)
  */
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const botToken = options.botToken ?? FAKE_BOT_TOKEN;

@@ -48,7 +48,7 @@ function slackErrorCode(error: unknown): string | undefined {
   return error instanceof WebAPIPlatformError ? error.data.error : undefined;
 }
 
-/** The algorithm of shared/slack/README.md, written out independently of the helper under test. */
+/** The algorithm of docs/slack.md, written out independently of the helper under test. */
 function verifiesPerReadme(
   secret: string,
   headers: Record<string, string>,
@@ -459,8 +459,8 @@ describe('requests built by the helpers reach a Bolt app', () => {
   });
 });
 
-describe('the builders stay true to the real payloads in shared/slack/payloads', () => {
-  const payloadDir = new URL('../../../shared/slack/payloads/', import.meta.url);
+describe('the builders stay true to the real payloads in test/fixtures/slack/payloads/', () => {
+  const payloadDir = new URL('../fixtures/slack/payloads/', import.meta.url);
   const realJson = (name: string): Record<string, JsonValue> => {
     const parsed: Record<string, JsonValue> = JSON.parse(readFileSync(new URL(name, payloadDir), 'utf8'));
     return parsed;

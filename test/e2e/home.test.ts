@@ -8,7 +8,7 @@ import { appHomeOpened } from './slack-requests.js';
 /**
  * The App Home tab end to end: what agents and leads see when they open it, deciding from it, and
  * the refresh after a request they are involved in changes.
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 
 let h: Harness;

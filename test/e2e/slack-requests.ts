@@ -5,8 +5,8 @@ import { FAKE_APP_ID, FAKE_BOT_ID, FAKE_BOT_USER_ID, FAKE_TEAM_DOMAIN, FAKE_TEAM
 
 /**
  * Typed factories for the requests Slack sends the bot, shaped like the real payloads in
- * shared/slack/payloads/, and the signing that Slack applies to them.
- * @see shared/slack/README.md, "Request signing" and "Payload shapes"
+ * test/fixtures/slack/payloads/, and the signing that Slack applies to them.
+ * @see docs/slack.md, "Request signing" and "Payload shapes"
  */
 
 export const FORM = 'application/x-www-form-urlencoded';
@@ -383,7 +383,7 @@ function bodyOf(request: SlackRequest | string): { body: string; contentType: st
 /**
  * Signs a body as Slack does: `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{body}` with the signing
  * secret. `timestamp` is in seconds, now by default.
- * @see shared/slack/README.md, "Request signing"
+ * @see docs/slack.md, "Request signing"
  */
 export function sign(
   request: SlackRequest | string,

@@ -28,7 +28,7 @@ const UNIQUE_VIOLATION = { message: expect.stringMatching(/unique/i) };
 
 /**
  * The behaviour every `Store` adapter must have. `open` returns a fresh, migrated, empty store.
- * @see shared/DESIGN.md, "Approvals", "Audit log", "Scale"
+ * @see docs/architecture.md, "Approvals", "Audit log", "Scale"
  */
 export function describeStoreContract(name: string, open: () => Promise<Store>): void {
   describe(`${name} store`, () => {

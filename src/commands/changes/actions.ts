@@ -19,7 +19,7 @@ import { openLoading, requestIdOf, showStatus, showView } from './shared.js';
  * `requests` list and the Home tab; the whitelist's Add/Remove; Home's Refresh; and the
  * `app_home_opened` event. Every decision goes through the services, which check the clicker and
  * the request's state (compare-and-set): a refused click changes nothing and is told why.
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 
 /** What a click tells about where it came from; everything else in the payload is ignored. */

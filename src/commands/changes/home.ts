@@ -7,7 +7,7 @@ import { type AppContext, checkBlockKit, problemText, resolveActor } from '../co
 /**
  * Builds and publishes a person's App Home tab: on `app_home_opened`, on Refresh, and when a
  * request they are involved in changes.
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 
 /** How far back an agent's own activity is looked for in the log. */

@@ -11,7 +11,7 @@ import { publishHome, readProtection } from './home.js';
  * waiting, updates it on every change (buttons gone once decided; who decided, when, and the
  * result), DMs the requester on decisions and results, and refreshes the Home tabs of the people
  * involved. Errors are logged, never thrown: the change itself already happened.
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 
 /** Does a request need an approval message? Those that run directly (quorum 0) do not. */

@@ -11,7 +11,7 @@ import { type AppContext, checkBlockKit, errorViewOptions } from '../context.js'
 /**
  * What the change handlers share: opening a modal at once and filling it later, turning errors
  * and submit results into what people read, and reading request IDs from button values.
- * @see shared/slack/README.md, "Deadlines"
+ * @see docs/slack.md, "Deadlines"
  */
 
 /** A submit result as the views show it. */

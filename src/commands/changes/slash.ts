@@ -32,7 +32,7 @@ import { openLoading, outcomeOf, showStatus, showView } from './shared.js';
  * The `/vidops` change commands: whitelist add/remove and `protect set` from text, the modals of
  * `protect`, folder/file/playlist create and edit, the typed-confirmation modals of deletes,
  * `requests` and `audit`. Each runs after the router acknowledged and parsed the command.
- * @see shared/DESIGN.md, "Slash command grammar"
+ * @see docs/architecture.md, "Slash command grammar"
  */
 
 /** Prepares and submits a change typed as text, and answers with the request (or why not). */

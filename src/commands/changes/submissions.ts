@@ -24,7 +24,7 @@ import { resultSections, settledWithin, showStatus } from './shared.js';
  * Submissions of the change modals. Problems the form can show are answered in the
  * acknowledgement (`response_action: errors` on the field); otherwise the modal turns into a
  * progress view at once and, when the request is posted, into its result ("request R-… posted").
- * @see shared/slack/README.md, "Deadlines"
+ * @see docs/slack.md, "Deadlines"
  */
 
 /**

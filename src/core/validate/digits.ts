@@ -1,7 +1,7 @@
 /**
  * Digits as people paste them: Persian (۰-۹) and Arabic-Indic (٠-٩) digits become ASCII, and the
  * invisible marks that right-to-left text carries (bidi controls, zero-width joiners, BOM) go.
- * @see shared/DESIGN.md, "Slash command grammar"
+ * @see docs/architecture.md, "Slash command grammar"
  */
 
 // LRM/RLM, LRE…RLO embeddings, LRI…PDI isolates, ZWNJ/ZWJ, BOM, ALM (Arabic letter mark).

@@ -16,7 +16,7 @@ const WRAPPING = /^[`*_~"'“”‘’«»]+|[`*_~"'“”‘’«»]+$/g;
  * Persian digits made ASCII. Refuses empty IDs, IDs with whitespace inside, slashes or control
  * characters (the file ID also stands in a URL path). IDs that are not 24 hex digits are
  * accepted with a warning: the service's IDs look like that, but it is not documented as a rule.
- * @see shared/spec/upstream-extras.md, "Facts"
+ * @see docs/api-extras.md, "Facts"
  */
 export function parseResourceId(raw: string, kind: ResourceKind): ResourceIdResult {
   const id = normalizeDigits(raw).trim().replace(WRAPPING, '').trim();

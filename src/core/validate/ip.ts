@@ -7,7 +7,7 @@ import { normalizeDigits } from './digits.js';
  * (lowercase, compressed); IPv4-mapped IPv6 (`::ffff:1.2.3.4`) is kept as written, compared by
  * its canonical form, and never folded into the plain IPv4 address: a dual-stack server may
  * report either, so both can be meant.
- * @see shared/DESIGN.md, "Validation"
+ * @see docs/architecture.md, "Validation"
  */
 export type IpListResult = { ok: true; ips: string[] } | { ok: false; problems: string[] };
 

@@ -16,7 +16,7 @@ import { normalizeDigits } from './digits.js';
  * `national` is what the API receives (national format, digits only: `09123456789` for IR).
  * On refusal, `read` is what was understood (digits, with a leading `+` when one was given) and
  * `reason` is a whole sentence that says why, naming what was read.
- * @see shared/DESIGN.md, "Validation"
+ * @see docs/architecture.md, "Validation"
  */
 export type MobileResult =
   | { ok: true; national: string; e164: string; masked: string }
@@ -46,7 +46,7 @@ const TYPE_NAMES: Record<PhoneNumberType, string> = {
  * Arabic-Indic digits, spaces, dashes, dots and brackets, `+98…`, `0098…`, `0912…` and bare
  * `912…`. `098912…` (one zero too few before the country code) is read as `+98912…` when it only
  * makes sense that way. Landlines, toll-free and other non-mobile numbers are refused.
- * @see shared/DESIGN.md, "Validation"
+ * @see docs/architecture.md, "Validation"
  */
 export function parseMobile(input: string, region: string): MobileResult {
   const country = region.trim().toUpperCase();

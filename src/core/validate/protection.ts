@@ -6,8 +6,8 @@ import { nearest } from './nearest.js';
 /**
  * Protection settings: schema, field metadata for modals and `protect show`, the
  * `protect set field=value…` reader, and the diff that decides what is sent (only what changes).
- * @see shared/spec/video-protection-api.md, "Protection configuration (storage-wide)"
- * @see shared/DESIGN.md, "Validation"
+ * @see docs/api.md, "Protection configuration (storage-wide)"
+ * @see docs/architecture.md, "Validation"
  */
 
 /** The ten watermark colours by name, as people say them. */

@@ -9,7 +9,7 @@ import { BLOCK_KIT_LIMITS, truncate } from '../limits.js';
  * Pieces every change modal shares: the modal frame, text inputs, the reason field, the
  * loading/progress/result views, and the parsers of view state and `private_metadata` (zod at
  * the boundary: what comes back from Slack is read, never trusted blindly).
- * @see shared/slack/README.md, "Block Kit limits"
+ * @see docs/slack.md, "Block Kit limits"
  */
 
 /** Reasons longer than this are refused inline: they are shown to leads and stored in the log. */

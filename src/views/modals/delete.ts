@@ -24,7 +24,7 @@ import {
  * folder how many files go with it), says it cannot be undone, and asks for a reason and for the
  * ID (or the exact title) typed out. The prepared request travels in `private_metadata`; the
  * services check its parameters again on submit.
- * @see shared/DESIGN.md, "Approvals" (typed confirmation)
+ * @see docs/architecture.md, "Approvals" (typed confirmation)
  */
 
 const JsonSchema: z.ZodType<JsonValue> = z.json();

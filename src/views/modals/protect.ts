@@ -45,7 +45,7 @@ import {
  * number inputs with their bounds, the link expiry as text with its format in the hint. The
  * values shown travel in `private_metadata`, so the submission sends only what the person
  * changed, even if someone else changed another setting meanwhile.
- * @see shared/DESIGN.md, "Validation" (protection config)
+ * @see docs/architecture.md, "Validation" (protection config)
  */
 
 const GROUP_TITLES: Record<ProtectionGroup, string> = {

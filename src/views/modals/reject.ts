@@ -17,7 +17,7 @@ import {
 /**
  * The modal a lead fills in to reject a request: what is being rejected, and why (required; the
  * requester reads it and it is kept in the audit log).
- * @see shared/DESIGN.md, "Approvals"
+ * @see docs/architecture.md, "Approvals"
  */
 
 export const RejectMetadataSchema = z.strictObject({ requestId: z.string().min(1) });

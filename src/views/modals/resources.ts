@@ -24,7 +24,7 @@ import {
  * Modals that create or edit a folder, edit a file (title, description, optional cover image) and
  * edit a playlist (title and the ordered files, one per line `id | title`), prefilled with the
  * current values when the service lets them be read, and their submission parsers.
- * @see shared/DESIGN.md, "Slash command grammar"
+ * @see docs/architecture.md, "Slash command grammar"
  */
 
 /** Image types the cover accepts; the service takes the image as sent. */

@@ -20,7 +20,7 @@ import {
  * The whitelist change modal behind the Add / Remove buttons of the whitelist message: the
  * addresses (one per line or separated by commas) and a reason. The current list is shown so
  * the agent sees what is there; the before/after preview comes from the services on submit.
- * @see shared/DESIGN.md, "Validation" (IPs)
+ * @see docs/architecture.md, "Validation" (IPs)
  */
 
 export type WhitelistMode = 'add' | 'remove';
