@@ -82,6 +82,39 @@ describe('previews', () => {
       ['  title: "Old" → "New"'],
     ],
     [
+      'playlist edit, files as numbered lists before and after',
+      {
+        kind: 'edit',
+        resource: 'playlist',
+        id: 'p1',
+        before: { title: 'Course', files: [{ _id: 'f1', title: 'Intro' }] },
+        after: { title: null, files: [{ _id: 'f2' }, { _id: 'f1', title: 'Intro' }] },
+      },
+      [
+        '  files after (2):',
+        '    1. f2',
+        '    2. f1 ("Intro")',
+        '  files before (1):',
+        '    1. f1 ("Intro")',
+      ],
+    ],
+    [
+      'playlist edit when the playlist could not be looked up',
+      {
+        kind: 'edit',
+        resource: 'playlist',
+        id: 'p1',
+        before: null,
+        after: { title: 'Course', files: [] },
+      },
+      [
+        '  title: "Course"',
+        '  files after (0):',
+        '    (none)',
+        '  files before: not known (the playlist could not be looked up)',
+      ],
+    ],
+    [
       'unblock',
       { kind: 'unblock', mobileNumber: '09123456789', blocked: true, actionType: 'attacker' },
       ['  viewer 0912***6789: blocked (attacker)'],

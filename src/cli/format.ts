@@ -104,6 +104,26 @@ function titled(title: JsonValue | undefined): string {
   return typeof title === 'string' && title !== '' ? ` ("${title}")` : '';
 }
 
+/** One playlist entry as a person reads it: `6710… "Lesson 1"`. */
+function playlistEntry(entry: JsonValue): string {
+  if (!isRecord(entry)) return text(entry);
+  const id = typeof entry._id === 'string' ? entry._id : '?';
+  return `${id}${titled(entry.title)}`;
+}
+
+/** A playlist's files before and after, one numbered line each, instead of two JSON arrays. */
+function playlistFilesLines(before: JsonValue | undefined, after: readonly JsonValue[]): string[] {
+  const numbered = (entries: readonly JsonValue[]) =>
+    entries.length === 0
+      ? ['    (none)']
+      : entries.map((entry, i) => `    ${i + 1}. ${playlistEntry(entry)}`);
+  const lines = [`  files after (${after.length}):`, ...numbered(after)];
+  if (Array.isArray(before)) lines.push(`  files before (${before.length}):`, ...numbered(before));
+  else if (before === undefined)
+    lines.push('  files before: not known (the playlist could not be looked up)');
+  return lines;
+}
+
 /**
  * What a request will do, as approvers see it: before/after of the whitelist, each setting's
  * old and new value, the title of what is deleted. Unknown shapes print as JSON.
@@ -137,9 +157,12 @@ export function previewLines(preview: JsonValue): string[] {
       const after = isRecord(preview.after) ? preview.after : {};
       return Object.entries(after)
         .filter(([, value]) => value !== null)
-        .map(([key, value]) =>
-          before === null ? `  ${key}: ${text(value)}` : `  ${key}: ${text(before[key])} → ${text(value)}`,
-        );
+        .flatMap(([key, value]) => {
+          if (key === 'files' && Array.isArray(value)) return playlistFilesLines(before?.files, value);
+          return before === null
+            ? [`  ${key}: ${text(value)}`]
+            : [`  ${key}: ${text(before[key])} → ${text(value)}`];
+        });
     }
     case 'delete': {
       const count = typeof preview.filesCount === 'number' ? `, holding ${preview.filesCount} file(s)` : '';
