@@ -21,7 +21,7 @@ import { openStore, type Store } from './store/index.js';
 /**
  * The composition root: builds every part of vidops from the configuration and wires them
  * together. No module keeps state of its own, so tests and benchmarks build as many as they like.
- * @see docs/architecture.md, "Architecture" and "Runtime contract"; docs/architecture.md, "createApp(deps)"
+ * @see docs/architecture.md, "Architecture", "Runtime contract" and "Composition root"
  */
 
 export interface VidopsDeps {

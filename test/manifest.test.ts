@@ -3,7 +3,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 import { z } from 'zod';
 
-// Slack's public manifest schema (draft-07) lives beside the repo, as in the CI clone.
+// Slack's public manifest schema (draft-07), kept in the repository (test/fixtures/slack/README.md).
 const schemaDir = new URL('./fixtures/slack/manifest-schema/', import.meta.url);
 const manifestUrl = new URL('../manifest.yml', import.meta.url);
 

@@ -7,7 +7,7 @@ import type { CallSite } from './schemas.js';
  * Permissive reading of the service's answers, whose shapes the spec does not show: a `data`
  * envelope is unwrapped when present, IDs are `_id` or `id`, lists sit under `items`, `data`,
  * `docs` or at the top, and whatever was sent is kept as `raw`.
- * @see docs/api.md, "Fields of the records returned by any operation: not shown"
+ * @see docs/api.md, "Responses"
  */
 
 export function isObject(value: unknown): value is JsonObject {

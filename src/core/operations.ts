@@ -1,6 +1,6 @@
 /**
  * Names of the operations vidops performs. The numbers are the operation numbers of
- * `docs/api.md`; the extras come from `upstream-extras.md`.
+ * `docs/api.md`; the extras come from `docs/api-extras.md`.
  */
 export const CHANGE_OPERATIONS = [
   'whitelist.set', // op 1
