@@ -1,5 +1,12 @@
 import type { AuditEvent } from '../core/model.js';
-import { auditCsvLine, auditTailLine, csvField, previewLines, usageError } from './format.js';
+import {
+  auditCsvLine,
+  auditTailLine,
+  csvField,
+  neutralizeFormula,
+  previewLines,
+  usageError,
+} from './format.js';
 
 function event(overrides: Partial<AuditEvent> = {}): AuditEvent {
   return {
@@ -39,10 +46,10 @@ describe('CSV fields', () => {
 });
 
 describe('audit tail', () => {
-  test('masks numbers in the target and the outcome but leaves IDs and hashes whole', () => {
+  test('one readable line, numbers masked in the target and the outcome, IDs and hashes whole', () => {
     const line = auditTailLine(event());
     expect(line).toBe(
-      `#7  2024-10-17T06:00:00.000Z  succeeded  viewer.unblock  viewer 0912***6789  by vidops (system)  R-7K2M9QXA  bbbbbbbbbbbb  — {"unblocked":"0912***6789"}`,
+      '#7  2024-10-17T06:00:00.000Z  succeeded  Viewer 0912***6789 unblocked · R-7K2M9QXA  hash bbbbbbbbbbbb',
     );
   });
 
@@ -54,7 +61,45 @@ describe('audit tail', () => {
         error: { name: 'ServerError', message: 'upstream 500', status: 500 },
       }),
     );
-    expect(line.endsWith('— ServerError: upstream 500')).toBe(true);
+    expect(line).toContain(
+      'Could not unblock viewer 0912***6789: ServerError (500): upstream 500 · R-7K2M9QXA',
+    );
+  });
+
+  test('no JSON, however the outcome looks', () => {
+    const line = auditTailLine(
+      event({
+        type: 'requested',
+        actor: { id: 'U0AGENT1', name: 'ana' },
+        outcome: { expiresAt: null, paramsHash: 'c'.repeat(64), preview: { kind: 'unblock' }, quorum: 0 },
+      }),
+    );
+    expect(line).toBe(
+      '#7  2024-10-17T06:00:00.000Z  requested  ana (U0AGENT1) asked to unblock viewer 0912***6789, no reason given, runs without approval · R-7K2M9QXA  hash bbbbbbbbbbbb',
+    );
+  });
+});
+
+describe('CSV export against formula injection', () => {
+  test.each([
+    ['=HYPERLINK("http://evil.example","x")', `"'=HYPERLINK(""http://evil.example"",""x"")"`],
+    ['+98 912', "'+98 912"],
+    ['-2+3', "'-2+3"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\tcmd', "'\tcmd"],
+    ['\rcmd', `"'\rcmd"`],
+    ["'quoted", "''quoted"],
+    ['ana', 'ana'],
+  ])('a cell %j is written %j', (value, written) => {
+    const line = auditCsvLine(event({ actor: { id: 'U0AGENT1', name: value } }));
+    expect(line).toContain(`,U0AGENT1,${written},viewer.unblock,`);
+  });
+
+  test('the neutralising can be undone: one leading quote is dropped', () => {
+    for (const value of ['=1', "'=1", "''x", 'plain']) {
+      const written = neutralizeFormula(value);
+      expect(written.startsWith("'") && /^[=+\-@\t\r']/.test(value) ? written.slice(1) : written).toBe(value);
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import {
   PROTECTION_FIELDS,
   readProtectionField,
 } from '../core/validate/protection.js';
+import { auditTerminalLine } from '../views/audit-post.js';
 import { CLI_COMMANDS, type CliCommand } from './args.js';
 
 /**
@@ -247,37 +248,17 @@ export function explainLines(explanation: PlayerErrorExplanation): string[] {
   return lines;
 }
 
-const TAIL_DETAIL_MAX = 160;
-
-function detail(event: AuditEvent): string {
-  if (event.error !== null) return `${event.error.name}: ${event.error.message}`;
-  const outcome = event.outcome;
-  if (isRecord(outcome)) {
-    for (const key of ['reason', 'note'] as const) {
-      const value = outcome[key];
-      if (typeof value === 'string' && value !== '') return value;
-    }
-  }
-  if (event.type === 'succeeded' && outcome !== null) return compactJson(outcome);
-  return '';
-}
-
-/** One line of `vidops audit tail`, mobile numbers masked. */
+/**
+ * One line of `vidops audit tail`: seq, time, kind, then the same sentence the audit channel
+ * shows (plain here, mobile numbers masked, control characters replaced) and the short hash.
+ */
 export function auditTailLine(event: AuditEvent): string {
-  const who =
-    event.actor.name === event.actor.id ? event.actor.id : `${event.actor.name} (${event.actor.id})`;
-  const more = detail(event);
-  const clipped = more.length > TAIL_DETAIL_MAX ? `${more.slice(0, TAIL_DETAIL_MAX)}…` : more;
   return [
     `#${event.seq}`,
     event.at,
     event.type.padEnd(9),
-    event.operation,
-    maskMobilesInText(event.target),
-    `by ${who}`,
-    event.requestId ?? '-',
-    shortHash(event.hash),
-    ...(clipped === '' ? [] : [`— ${maskMobilesInText(clipped)}`]),
+    auditTerminalLine(event),
+    `hash ${shortHash(event.hash)}`,
   ].join('  ');
 }
 
@@ -309,6 +290,15 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
+/**
+ * A spreadsheet reads a cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return as a
+ * formula (CSV injection): such a cell is written with a `'` in front. A cell that already begins
+ * with `'` gets one too, so the rule can be undone: drop one leading `'` to get the value stored.
+ */
+export function neutralizeFormula(value: string): string {
+  return /^[=+\-@\t\r']/.test(value) ? `'${value}` : value;
+}
+
 /** The header row of the CSV export. */
 export function auditCsvHeader(): string {
   return `${AUDIT_CSV_COLUMNS.join(',')}\r\n`;
@@ -332,5 +322,5 @@ export function auditCsvLine(event: AuditEvent): string {
     prev_hash: event.prevHash,
     hash: event.hash,
   };
-  return `${AUDIT_CSV_COLUMNS.map((c) => csvField(cells[c])).join(',')}\r\n`;
+  return `${AUDIT_CSV_COLUMNS.map((c) => csvField(neutralizeFormula(cells[c]))).join(',')}\r\n`;
 }

@@ -78,6 +78,20 @@ export class ServerError extends ApiError {}
 /** No complete answer within the configured timeout. */
 export class TimeoutError extends ApiError {}
 
+/**
+ * Largest answer read from the service. The documented answers are small JSON; a bigger one
+ * (a runaway list, a proxy's error page, an attack) is cut off unread rather than held in memory.
+ */
+export const MAX_ANSWER_MIB = 1;
+export const MAX_ANSWER_BYTES = MAX_ANSWER_MIB * 1024 * 1024;
+
+/**
+ * The answer was larger than the client reads ({@link MAX_ANSWER_BYTES}), so the
+ * exchange was cut off unread. Like a timeout, the request itself had been sent: a change may or
+ * may not have been applied. A TimeoutError, so every rule about timeouts holds for it too.
+ */
+export class ResponseTooLargeError extends TimeoutError {}
+
 /** The connection failed (refused, reset, DNS…); `code` is the system error code. */
 export class NetworkError extends ApiError {
   readonly code: string | null;

@@ -11,7 +11,9 @@ import {
   NotSupportedError,
   RAPID_RETRY,
   RateLimitError,
+  ResponseTooLargeError,
   ServerError,
+  TimeoutError,
   ValidationError,
   type VideoClientHandle,
 } from './index.js';
@@ -28,7 +30,12 @@ interface Scripted {
   status: number;
   body?: string;
   headers?: Record<string, string>;
+  /** Instead of `body`: this many bytes of JSON-ish text, sent in 64 KiB chunks as the socket takes them. */
+  streamBytes?: number;
 }
+
+/** Bytes the scripted server managed to send of its last streamed answer. */
+let streamed = 0;
 
 interface Seen {
   method: string;
@@ -67,7 +74,25 @@ beforeAll(async () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
       const next = script.shift() ?? json(200, { allowedDNS: [] });
       res.writeHead(next.status, next.headers ?? {});
-      res.end(next.body ?? '');
+      if (next.streamBytes === undefined) {
+        res.end(next.body ?? '');
+        return;
+      }
+      const total = next.streamBytes;
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      streamed = 0;
+      const pump = (): void => {
+        while (streamed < total && !res.destroyed) {
+          streamed += chunk.length;
+          if (!res.write(chunk)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+        if (!res.destroyed) res.end();
+      };
+      res.on('close', () => res.removeAllListeners('drain'));
+      pump();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -183,6 +208,41 @@ describe('status mapping', () => {
     expect(seen).toHaveLength(1);
   });
 
+  test('a successful answer echoing the keys is stored and shown without them', async () => {
+    script = [
+      json(200, {
+        _id: 'f1',
+        title: `made with ${API_KEY}`,
+        api_key: API_KEY,
+        owner: { secretKey: 'a-value-that-is-not-ours', apiKey: 'another', Secret_Key: 7 },
+        log: [`headers: api_key=${API_KEY} secret_key=${SECRET_KEY}`],
+        viewer: '09123456789',
+      }),
+    ];
+    const answer = await client.folders.create({ title: 'x' });
+    expect(answer.raw).toEqual({
+      _id: 'f1',
+      title: 'made with [redacted]',
+      api_key: '[redacted]',
+      owner: { secretKey: '[redacted]', apiKey: '[redacted]', Secret_Key: '[redacted]' },
+      log: ['headers: api_key=[redacted] secret_key=[redacted]'],
+      // The store keeps numbers whole; they are masked where people read them.
+      viewer: '09123456789',
+    });
+  });
+
+  test('a text answer echoing a key loses it too', async () => {
+    script = [{ status: 200, body: `ok ${SECRET_KEY}`, headers: { 'content-type': 'text/plain' } }];
+    const answer = await client.folders.create({ title: 'x' });
+    expect(JSON.stringify(answer.raw)).not.toContain(SECRET_KEY);
+  });
+
+  test('an error answer with a key member loses its value', async () => {
+    script = [json(400, { message: 'bad', echo: { api_key: 'whatever-was-sent' } })];
+    const error = await client.folders.create({ title: 'x' }).catch((e: unknown) => e);
+    expect((error as ApiError).body).toEqual({ message: 'bad', echo: { api_key: '[redacted]' } });
+  });
+
   test('an extra answered 404 NOT_FOUND is an unknown ID, not a missing feature', async () => {
     script = [json(404, { statusCode: 404, message: 'playlist p1 not found', code: 'NOT_FOUND' })];
     await expect(client.playlists.info('p1')).rejects.toBeInstanceOf(NotFoundError);
@@ -194,6 +254,37 @@ describe('status mapping', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(302);
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe('answers larger than 1 MiB', () => {
+  const FIFTY_MB = 50 * 1024 * 1024;
+
+  test.each([
+    ['with its length announced', { 'content-type': 'application/json', 'content-length': String(FIFTY_MB) }],
+    ['sent in chunks without a length', { 'content-type': 'application/json' }],
+  ])(
+    'a 50 MB answer %s is cut off unread, and a create is told its outcome is unknown',
+    async (_how, headers) => {
+      script = [{ status: 200, headers, streamBytes: FIFTY_MB }];
+      const error = await client.folders.create({ title: 'x' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
+      // A TimeoutError: the request was sent, so whether a change was applied is not known.
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect((error as Error).message).toBe(
+        "The service's answer to POST /v1/storage/bucket (folder.create) was larger than 1 MiB; not read",
+      );
+      expect(seen).toHaveLength(1);
+      // The client stopped reading: the server could not push much past the cap into the socket.
+      expect(streamed).toBeLessThan(16 * 1024 * 1024);
+      expectNoSecrets(error);
+    },
+  );
+
+  test('an answer just under 1 MiB is read', async () => {
+    const big = JSON.stringify({ allowedDNS: [], pad: 'x'.repeat(1024 * 1024 - 100) });
+    script = [{ status: 200, body: big, headers: { 'content-type': 'application/json' } }];
+    await expect(client.whitelist.get()).resolves.toEqual([]);
   });
 });
 

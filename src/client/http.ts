@@ -9,8 +9,11 @@ import {
   ApiError,
   type ApiErrorDetails,
   errorForStatus,
+  MAX_ANSWER_BYTES,
+  MAX_ANSWER_MIB,
   NetworkError,
   RateLimitError,
+  ResponseTooLargeError,
   ServerError,
   TimeoutError,
 } from './errors.js';
@@ -117,6 +120,9 @@ export interface Transport {
   close(): void;
 }
 
+/** Members of an answer that hold the keys, whatever the service echoes back. */
+const KEY_MEMBERS: ReadonlySet<string> = new Set(['api_key', 'secret_key', 'apikey', 'secretkey']);
+
 /** Network error codes that mean the exchange failed on the wire, not in our code. */
 const NETWORK_CODES = new Set([
   'ECONNRESET',
@@ -152,19 +158,46 @@ export function createTransport(options: TransportOptions): Transport {
     },
     // Statuses, retries and parsing are ours; a redirect could carry the key headers elsewhere.
     throwHttpErrors: false,
+    // Plain bytes only, so MAX_ANSWER_BYTES caps what is held (a small gzip can unpack to gigabytes).
+    decompress: false,
     retry: { limit: 0 },
     followRedirect: false,
     responseType: 'text',
   });
 
   async function once(spec: RequestSpec): Promise<{ body: ResponseBody; status: number }> {
-    const response = await client(spec.path.replace(/^\/+/, ''), {
+    const pending = client(spec.path.replace(/^\/+/, ''), {
       method: spec.method,
       ...(spec.query ? { searchParams: definedQuery(spec.query) } : {}),
       ...(spec.json !== undefined ? { json: spec.json } : {}),
       ...(spec.form ? { body: spec.form() } : {}),
     });
-    const body = parseBody(response.body, response.headers['content-type']);
+    // Counted as the bytes arrive (and from Content-Length when it is sent): past the cap the
+    // exchange is cancelled, so a huge answer never sits in memory.
+    let tooLarge = false;
+    pending.on('downloadProgress', (progress) => {
+      if (
+        tooLarge ||
+        (progress.transferred <= MAX_ANSWER_BYTES && (progress.total ?? 0) <= MAX_ANSWER_BYTES)
+      ) {
+        return;
+      }
+      tooLarge = true;
+      pending.cancel();
+    });
+    let response: Awaited<typeof pending>;
+    try {
+      response = await pending;
+    } catch (thrown) {
+      if (!tooLarge) throw thrown;
+      const where = `${spec.method} ${spec.path} (${spec.operation})`;
+      throw new ResponseTooLargeError(
+        `The service's answer to ${where} was larger than ${MAX_ANSWER_MIB} MiB; not read`,
+        { status: null, body: null, operation: spec.operation, method: spec.method, path: spec.path },
+      );
+    }
+    // The keys come out of every answer before anyone stores or shows it, success or error.
+    const body = redactKeys(parseBody(response.body, response.headers['content-type']), redact);
     if (response.statusCode >= 200 && response.statusCode < 300) {
       return { body, status: response.statusCode };
     }
@@ -242,6 +275,25 @@ function parseBody(text: string, contentType: string | undefined): ResponseBody 
   } catch {
     return text;
   }
+}
+
+/**
+ * An answer with the keys taken out: their values wherever they stand in a string, and every
+ * member named like a key (`api_key`, `secret_key`, `apiKey`, `secretKey`) whatever it holds.
+ * Success bodies are stored with the request and shown in the audit channel and App Home.
+ */
+function redactKeys(body: ResponseBody, redact: (text: string) => string): ResponseBody {
+  const walk = (value: JsonValue): JsonValue => {
+    if (typeof value === 'string') return redact(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, KEY_MEMBERS.has(k.toLowerCase()) ? '[redacted]' : walk(v)]),
+      );
+    }
+    return value;
+  };
+  return body === null ? null : walk(body);
 }
 
 /**

@@ -22,3 +22,46 @@ describe('mobile numbers are masked wherever people read them', () => {
     expect(maskMobilesInText(input)).toBe(shown);
   });
 });
+
+describe('a number written in any of the ways people write it is masked in reasons and titles', () => {
+  it.each([
+    ['dots between the groups', 'call 0912.765.4321 today', 'call 0912***4321 today'],
+    ['the area code in brackets', 'call (0912) 765-4321 today', 'call 0912***4321 today'],
+    ['double spaces', 'call 0912  765  4321 today', 'call 0912***4321 today'],
+    ['a zero-width space (U+200B)', 'call 0912\u200b765\u200b4321', 'call 0912***4321'],
+    ['a zero-width non-joiner (U+200C)', 'call 0912\u200c7654321', 'call 0912***4321'],
+    ['a zero-width joiner (U+200D)', 'call 0912\u200d765\u200d4321', 'call 0912***4321'],
+    ['a word joiner (U+2060)', 'call 0912\u2060765\u20604321', 'call 0912***4321'],
+    ['a BOM (U+FEFF)', 'call \ufeff0912\ufeff765 4321', 'call \ufeff0912***4321'],
+    ['glued to a word', 'mobile09127654321', 'mobile0912***4321'],
+    ['glued to a Persian word', 'شماره۰۹۱۲۷۶۵۴۳۲۱', 'شماره0912***4321'],
+    ['Persian digits with dots', '۰۹۱۲.۷۶۵.۴۳۲۱', '0912***4321'],
+    ['Arabic-Indic digits in brackets', '(٠٩١٢) ٧٦٥-٤٣٢١', '0912***4321'],
+    ['with the country code', 'viewer +98 (912) 765 4321', 'viewer +9891***4321'],
+    ['00 and the country code', 'viewer 0098 912 765 4321', 'viewer 0098***4321'],
+    ['without the leading 0', 'viewer 912 765 4321', 'viewer 9127***4321'],
+  ])('%s', (_how, input, shown) => {
+    expect(maskMobilesInText(input)).toBe(shown);
+  });
+
+  it('two numbers side by side are masked one by one', () => {
+    expect(maskMobilesInText('0912 345 6789 0935 111 2233')).toBe('0912***6789 0935***2233');
+  });
+
+  it.each([
+    ['a 24-hex ID', 'folder 6710a0000000000000000103'],
+    ['an ID of the service with digits only after a letter', 'file 671018d0403eba579a6f90e2'],
+    ['a UUID', 'event 5f0e3d4c-1111-4222-8333-444455556666'],
+    ['a request ID', 'request R-7K2M9QXA'],
+    ['a Slack user ID of digits', 'by U0123456789'],
+    ['a seq number', 'event #123456'],
+    ['an IPv4 address', 'whitelist 192.168.100.200 and 10.0.0.1'],
+    ['an IPv6 address', 'whitelist 2001:db8::1234:5678'],
+    ['a date and time', 'expires 2026-11-22 14:05 UTC'],
+    ['a Persian date', 'on 1403-05-12'],
+    ['a number longer than any phone', 'order 12345678901234567890'],
+    ['a player error code', 'code 9910'],
+  ])('%s is left alone', (_what, text) => {
+    expect(maskMobilesInText(text)).toBe(text);
+  });
+});

@@ -140,7 +140,8 @@ describe('audit channel publisher', () => {
           actor: { id: 'W0LEAD0001', name: 'L'.repeat(300) },
           error: {
             name: 'ServerError',
-            message: `upstream said ${'e'.repeat(600)} for ${MOBILE}`,
+            // The number early, where the cut line still shows it (masked).
+            message: `upstream said for ${MOBILE}: ${'e'.repeat(600)}`,
             status: 502,
           },
         }),

@@ -5,6 +5,7 @@ import { OPERATION_SPECS } from '../core/catalog.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInText } from '../core/mask.js';
 import type { OperationRequest, RequestState } from '../core/model.js';
+import { escapeMrkdwn } from '../core/mrkdwn.js';
 import { formatProtectionValue, protectionField } from '../core/validate/protection.js';
 import { ACTIONS, requestActionsBlock } from './ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
@@ -19,11 +20,6 @@ import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 export interface SlackMessage {
   text: string;
   blocks: KnownBlock[];
-}
-
-/** Slack mrkdwn control characters; escaping them also stops `<@U…>`/`<!here>` from pinging. */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Free text as people read it: mobile numbers masked, whitespace folded, mrkdwn escaped, cut at `max`. */
@@ -509,7 +505,7 @@ export function approvalMessage(request: OperationRequest): SlackMessage {
     blocks.push(actions);
   }
   const text = maskMobilesInText(
-    `${headline(request)}: ${truncate(request.target, 200)}, requested by ${request.requester.name} (${request.id})`,
+    `${headline(request)}: ${escapeMrkdwn(truncate(request.target, 200))}, requested by ${escapeMrkdwn(request.requester.name)} (${request.id})`,
   );
   return { text: truncate(text, 1000), blocks };
 }
@@ -534,7 +530,7 @@ export function requesterNotice(request: OperationRequest): SlackMessage | null 
   const blocks: KnownBlock[] = [section(first)];
   if (outcome !== null) blocks.push(section(outcome));
   const text = maskMobilesInText(
-    `Your request ${request.id} (${operationTitleOf(request)}: ${truncate(request.target, 200)}) ${what.replace(/^:[a-z_]+: /, '')}.`,
+    `Your request ${request.id} (${operationTitleOf(request)}: ${escapeMrkdwn(truncate(request.target, 200))}) ${what.replace(/^:[a-z_]+: /, '')}.`,
   );
   return { text: truncate(text, 1000), blocks };
 }

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { AuditEvent } from '../core/model.js';
-import { AUDIT_LINE_LIMITS, auditLine, renderAuditPost } from './audit-post.js';
+import {
+  AUDIT_LINE_LIMITS,
+  auditLine,
+  auditSentence,
+  auditTerminalLine,
+  renderAuditPost,
+} from './audit-post.js';
 import { checkBlockKitLimits } from './limits.js';
 
 function hashOf(n: number): string {
@@ -32,18 +38,13 @@ function allText(post: { text: string; blocks: readonly unknown[] }): string {
 }
 
 describe('audit channel post', () => {
-  it('shows time, actor, operation, masked target, type, outcome, request ID and short hash', () => {
-    const event = auditEvent({ seq: 42 });
+  it('shows seq, time, the sentence, the request ID and the short hash', () => {
+    const event = auditEvent({ seq: 42, target: 'viewer 09123456789' });
     const line = auditLine(event);
-    expect(line).toContain('*#42*');
-    expect(line).toContain('2024-05-01 10:22:03Z');
-    expect(line).toContain('*succeeded*');
-    expect(line).toContain('`viewer.unblock`');
-    expect(line).toContain('`0912***6789`');
-    expect(line).toContain('by Sara Ahmadi (`U0AGENT01`)');
-    expect(line).toContain('req `5f0e3d4c-1111-4222-8333-444455556666`');
-    expect(line).toContain('outcome: unblocked');
-    expect(line).toContain(`hash \`${event.hash.slice(0, 12)}\``);
+    expect(line).toBe(
+      ':white_check_mark: *#42* 2024-05-01 10:22:03Z · Viewer `0912***6789` unblocked · `5f0e3d4c-1111-4222-8333-444455556666` · hash `' +
+        `${event.hash.slice(0, 12)}\``,
+    );
     expect(line).not.toContain('09123456789');
   });
 
@@ -55,15 +56,18 @@ describe('audit channel post', () => {
         error: { name: 'ServerError', message: 'upstream answered 502', status: 502 },
       }),
     );
-    expect(line).toContain('*failed*');
-    expect(line).toContain('error: ServerError (502): upstream answered 502');
-    expect(line).not.toContain('outcome:');
+    expect(line).toContain('Could not unblock');
+    expect(line).toContain(': ServerError (502): upstream answered 502');
   });
 
   it.each([
     ['ASCII digits in the target', { target: '+98 912 345 6789' }, '+98 912 345 6789'],
     ['Persian digits in the target', { target: '۰۹۱۲۳۴۵۶۷۸۹' }, '۰۹۱۲۳۴۵۶۷۸۹'],
-    ['a number inside the outcome', { outcome: { message: 'viewer 09123456789 unblocked' } }, '09123456789'],
+    [
+      'a number inside a rejection note',
+      { type: 'rejected' as const, outcome: { note: 'call the viewer on 0935 111 2233' } },
+      '0935 111 2233',
+    ],
     [
       'a number inside an error message',
       { error: { name: 'NotFoundError', message: 'no blocked viewer 09351112233' } },
@@ -78,7 +82,9 @@ describe('audit channel post', () => {
   });
 
   it('escapes mrkdwn so a name cannot mention a user or the channel', () => {
-    const line = auditLine(auditEvent({ actor: { id: 'U0AGENT01', name: '<!channel> & <@U999>' } }));
+    const line = auditLine(
+      auditEvent({ actor: { id: 'U0AGENT01', name: '<!channel> & <@U999>' }, type: 'approved' }),
+    );
     expect(line).toContain('&lt;!channel&gt; &amp; &lt;@U999&gt;');
     expect(line).not.toContain('<!channel>');
   });
@@ -86,9 +92,10 @@ describe('audit channel post', () => {
   it('cuts long descriptive text but never IDs or hashes', () => {
     const longId = `x${'a'.repeat(200)}`;
     const event = auditEvent({
+      type: 'rejected',
       target: `Title of a very long file ${'word '.repeat(100)}`,
       actor: { id: 'U0AGENT01', name: 'N'.repeat(300) },
-      outcome: 'o'.repeat(1000),
+      outcome: { note: 'o'.repeat(1000) },
       requestId: longId,
     });
     const line = auditLine(event);
@@ -96,7 +103,7 @@ describe('audit channel post', () => {
     expect(line).toContain(event.hash.slice(0, 12));
     expect(line).toContain(`${'N'.repeat(AUDIT_LINE_LIMITS.actorName - 1)}…`);
     expect(line).not.toContain('N'.repeat(AUDIT_LINE_LIMITS.actorName));
-    expect(line).toContain(`${'o'.repeat(AUDIT_LINE_LIMITS.outcome - 1)}…`);
+    expect(line).toContain(`${'o'.repeat(AUDIT_LINE_LIMITS.reason - 1)}…`);
     expect(line.length).toBeLessThan(1000);
   });
 
@@ -126,9 +133,14 @@ describe('audit channel post', () => {
   });
 
   it('gives a text fallback naming the range and each event', () => {
-    const post = renderAuditPost([auditEvent({ seq: 7 }), auditEvent({ seq: 8, type: 'approved' })]);
+    const post = renderAuditPost([
+      auditEvent({ seq: 7 }),
+      auditEvent({ seq: 8, type: 'approved', outcome: { approvals: 1, quorum: 1 } }),
+    ]);
     expect(post.text.split('\n')[0]).toBe('vidops audit #7–#8 (2 events)');
-    expect(post.text).toContain('#8 approved viewer.unblock 0912***6789 · by Sara Ahmadi (U0AGENT01) · hash');
+    expect(post.text).toContain(
+      '#8 Sara Ahmadi (U0AGENT01) approved 5f0e3d4c-1111-4222-8333-444455556666 (1 of 1) · hash',
+    );
   });
 
   it('keeps the text fallback short for a large batch', () => {
@@ -136,5 +148,154 @@ describe('audit channel post', () => {
     const post = renderAuditPost(events);
     expect(post.text.length).toBeLessThan(3100);
     expect(post.text).toMatch(/… and \d+ more$/);
+  });
+});
+
+describe('each kind of event reads as one sentence', () => {
+  const folder = '6710a0000000000000000103';
+  const deleteFolder = {
+    operation: 'folder.delete',
+    target: `folder ${folder}`,
+    params: { bucketId: folder },
+    requestId: 'R-9NDD344Y',
+  };
+  const lead = { id: 'U0LEAD1', name: 'lena' };
+  const system = { id: 'system', name: 'vidops' };
+
+  it.each<[string, Partial<AuditEvent>, string]>([
+    [
+      'requested',
+      {
+        type: 'requested',
+        actor: { id: 'U0AGENT1', name: 'ana' },
+        outcome: {
+          state: 'pending',
+          reason: 'course ended',
+          quorum: 1,
+          expiresAt: '2026-11-22T14:05:28.416Z',
+          why: 'policy',
+          paramsHash: 'ab'.repeat(32),
+          preview: { kind: 'delete', resource: 'folder', id: folder, title: 'Old course', filesCount: 3 },
+        },
+      },
+      `ana (U0AGENT1) asked to delete folder ${folder} (“Old course”, 3 files), reason: “course ended”, needs 1 lead approval, expires 2026-11-22 14:05 UTC · R-9NDD344Y`,
+    ],
+    [
+      'requested, running at once',
+      {
+        type: 'requested',
+        operation: 'viewer.unblock',
+        target: 'viewer 09123456789',
+        outcome: { state: 'executing', reason: null, quorum: 0, expiresAt: null, why: null, preview: null },
+      },
+      'Sara Ahmadi (U0AGENT01) asked to unblock viewer 0912***6789, no reason given, runs without approval · R-9NDD344Y',
+    ],
+    [
+      'approved',
+      { type: 'approved', actor: lead, outcome: { approvals: 1, quorum: 1 } },
+      'lena (U0LEAD1) approved R-9NDD344Y (1 of 1)',
+    ],
+    [
+      'rejected',
+      { type: 'rejected', actor: lead, outcome: { note: 'keep it' } },
+      'lena (U0LEAD1) rejected R-9NDD344Y: “keep it”',
+    ],
+    [
+      'cancelled',
+      { type: 'cancelled', outcome: { note: null } },
+      'Sara Ahmadi (U0AGENT01) cancelled R-9NDD344Y',
+    ],
+    [
+      'expired',
+      {
+        type: 'expired',
+        actor: system,
+        outcome: { expiresAt: '2026-11-22T14:05:28.416Z', approvals: 0, quorum: 1 },
+      },
+      'R-9NDD344Y expired with 0 of 1 approvals; nothing was changed',
+    ],
+    [
+      'executing',
+      { type: 'executing', actor: lead, outcome: null },
+      `R-9NDD344Y started: delete folder ${folder}`,
+    ],
+    [
+      'succeeded',
+      { type: 'succeeded', actor: system, outcome: { _id: folder, deleted: true, deletedFiles: 3 } },
+      `Folder ${folder} deleted (3 files) · R-9NDD344Y`,
+    ],
+    [
+      'failed',
+      {
+        type: 'failed',
+        actor: system,
+        outcome: null,
+        error: { name: 'ServerError', message: 'upstream 502', status: 502 },
+      },
+      `Could not delete folder ${folder}: ServerError (502): upstream 502 · R-9NDD344Y`,
+    ],
+    [
+      'denied',
+      {
+        type: 'denied',
+        actor: { id: 'U0OUT', name: 'U0OUT' },
+        operation: 'file.retry',
+        target: 'file 671018d0403eba579a6f90e2',
+        requestId: null,
+        outcome: { action: 'command', reason: 'may not run retry' },
+      },
+      'U0OUT refused: may not run retry (tried to retry the conversion of file 671018d0403eba579a6f90e2)',
+    ],
+    [
+      'unknown',
+      {
+        type: 'unknown',
+        actor: system,
+        outcome: { note: 'vidops stopped', since: '2026-11-21T10:00:00.000Z' },
+      },
+      `Outcome unknown: delete folder ${folder} may or may not have been applied; check the service before asking again · R-9NDD344Y`,
+    ],
+  ])('%s', (_kind, overrides, said) => {
+    const event = auditEvent({ ...deleteFolder, ...overrides });
+    expect(auditSentence(event, 'terminal')).toBe(said);
+    expect(auditLine(event)).not.toMatch(/[{}]/);
+  });
+
+  it('a settled outcome (`resolved`) reads how and the note, and shrugs at a shape it does not know', () => {
+    const resolved = (outcome: AuditEvent['outcome']) =>
+      auditSentence(
+        auditEvent({ ...deleteFolder, type: 'resolved' as AuditEvent['type'], actor: lead, outcome }),
+        'terminal',
+      );
+    expect(resolved({ how: 'applied', note: 'the folder is gone in the panel' })).toBe(
+      'lena (U0LEAD1) settled the unknown outcome of R-9NDD344Y: applied, note: “the folder is gone in the panel”',
+    );
+    expect(resolved({ how: 42, note: ['x'] })).toBe(
+      'lena (U0LEAD1) settled the unknown outcome of R-9NDD344Y',
+    );
+    expect(resolved(null)).toBe('lena (U0LEAD1) settled the unknown outcome of R-9NDD344Y');
+  });
+
+  it('an outcome it does not understand is left out, never dumped as JSON', () => {
+    const event = auditEvent({
+      ...deleteFolder,
+      type: 'succeeded',
+      outcome: { deep: { nested: ['x'.repeat(500)] } },
+    });
+    expect(auditLine(event)).not.toContain('nested');
+    expect(auditSentence(event, 'terminal')).toBe(`Folder ${folder} deleted · R-9NDD344Y`);
+  });
+
+  it('the terminal line is plain: not escaped, numbers masked, control characters replaced', () => {
+    const event = auditEvent({
+      ...deleteFolder,
+      type: 'rejected',
+      actor: lead,
+      outcome: { note: 'no <!channel> & call 0912 765 4321 \u001b[31mred' },
+    });
+    expect(auditTerminalLine(event)).toBe(
+      'lena (U0LEAD1) rejected R-9NDD344Y: “no <!channel> & call 0912***4321 �[31mred”',
+    );
+    expect(auditLine(event)).toContain('“no &lt;!channel&gt; &amp; call 0912***4321 �[31mred”');
   });
 });

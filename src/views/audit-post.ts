@@ -2,8 +2,17 @@ import type { ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
 import { shortHash } from '../core/audit-chain.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
-import type { AuditEvent, AuditEventType } from '../core/model.js';
+import type { AuditEvent } from '../core/model.js';
+import { escapeMrkdwn } from '../core/mrkdwn.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
+
+/**
+ * How audit events read: one sentence per event kind (who asked for what, who decided, what
+ * changed, how it ended), the same words in the audit channel, App Home, `/vidops audit` and
+ * `vidops audit tail`. In Slack the free text is escaped for mrkdwn and IDs are `code`; in the
+ * terminal the same sentence is plain. Mobile numbers are masked in both.
+ * @see docs/architecture.md, "Audit log"
+ */
 
 /** A message for the audit channel: Block Kit blocks and the `text` fallback for notifications. */
 export interface AuditPost {
@@ -18,11 +27,57 @@ export const AUDIT_LINE_LIMITS = {
   targetText: 120,
   /** A target without spaces is an ID or a number: kept whole up to Slack's ID length. */
   targetId: BLOCK_KIT_LIMITS.id,
-  outcome: 200,
+  /** Titles of what is deleted or retried, and new titles of an edit. */
+  title: 80,
+  /** Reasons, rejection notes, refusals, notes of a settled outcome. */
+  reason: 200,
   error: 200,
 } as const;
 
-const TYPE_EMOJI: Record<AuditEventType, string> = {
+/** Where a sentence goes: Slack mrkdwn (blocks), Slack's `text` fallback, or a terminal. */
+export type AuditMedium = 'slack' | 'slack-text' | 'terminal';
+
+/** How the pieces of a sentence are written for one medium. */
+interface Style {
+  /** Free text from outside: folded, masked, cut at `max`, escaped for Slack. */
+  text(value: string, max: number): string;
+  /** An ID, a hash, an operation name: masked, never cut; a `code` span in Slack blocks. */
+  id(value: string): string;
+}
+
+// C0 and C1 control characters: a title must not move a terminal's cursor or colour its output.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+function fold(value: string): string {
+  return maskMobilesInText(value.replace(/\s+/g, ' ').replace(CONTROL, '�').trim());
+}
+
+function styleFor(medium: AuditMedium, scale: number): Style {
+  const cut = (value: string, max: number) => truncate(fold(value), limit(max, scale));
+  switch (medium) {
+    case 'slack':
+      return {
+        text: (value, max) => escapeMrkdwn(cut(value, max)),
+        // A backtick inside would end the span early.
+        id: (value) => `\`${escapeMrkdwn(fold(value).replace(/`/g, 'ˋ'))}\``,
+      };
+    case 'slack-text':
+      return {
+        text: (value, max) => escapeMrkdwn(cut(value, max)),
+        id: (value) => escapeMrkdwn(fold(value)),
+      };
+    case 'terminal':
+      return { text: cut, id: fold };
+  }
+}
+
+/** A display limit scaled down for compact lines, never below a readable minimum. */
+function limit(max: number, scale: number): number {
+  return Math.max(16, Math.floor(max * scale));
+}
+
+const TYPE_EMOJI: Readonly<Record<string, string>> = {
   requested: ':inbox_tray:',
   approved: ':thumbsup:',
   rejected: ':no_entry_sign:',
@@ -33,95 +88,331 @@ const TYPE_EMOJI: Record<AuditEventType, string> = {
   failed: ':x:',
   denied: ':no_entry:',
   unknown: ':grey_question:',
+  resolved: ':ballot_box_with_check:',
 };
 
-/** Slack mrkdwn control characters; escaping them also stops `<@U…>`/`<!here>` from pinging. */
-function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+type Obj = { readonly [key: string]: JsonValue };
+
+function isObj(value: JsonValue | undefined): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Text inside a `code` span: a backtick would end the span early. */
-function code(text: string): string {
-  return `\`${escapeMrkdwn(text.replace(/`/g, 'ˋ'))}\``;
+/** A member of the outcome (or any JSON object) as the type it should have; undefined otherwise. */
+function str(value: JsonValue | undefined, key: string): string | undefined {
+  const v = isObj(value) ? value[key] : undefined;
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
 }
 
-/** Everything people read is masked: a mobile number may hide in any free-text field. */
-function clean(text: string): string {
-  return maskMobilesInText(text.replace(/\s+/g, ' ').trim());
+function num(value: JsonValue | undefined, key: string): number | undefined {
+  const v = isObj(value) ? value[key] : undefined;
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** `2024-05-01T10:22:03.123Z` → `2024-05-01 10:22 UTC`; anything else is shown as it is. */
+function minutes(iso: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
+  return m ? `${m[1]} ${m[2]} UTC` : iso;
+}
+
+interface Parts {
+  event: AuditEvent;
+  s: Style;
+}
+
+/** `ana (U0AGENT1)`, or only the ID when the name is the ID. */
+function who({ event, s }: Parts): string {
+  const { id, name } = event.actor;
+  return name === id || name.trim() === ''
+    ? s.id(id)
+    : `${s.text(name, AUDIT_LINE_LIMITS.actorName)} (${s.id(id)})`;
+}
+
+function quoted(s: Style, text: string, max: number): string {
+  return `“${s.text(text, max)}”`;
+}
+
+const RESOURCE_TARGET = /^(folder|file|playlist|viewer) (\S+)$/;
+
+/** The target for a sentence: `folder `6710…``, or descriptive text (`new folder "…"`) cut. */
+function target({ event, s }: Parts): string {
+  const m = RESOURCE_TARGET.exec(event.target);
+  if (m) return `${m[1]} ${s.id(m[2] ?? '')}`;
+  return /\s/.test(event.target) || event.target === ''
+    ? s.text(event.target, AUDIT_LINE_LIMITS.targetText)
+    : s.id(event.target);
+}
+
+/** What is asked, as a verb phrase: `delete folder `6710…``, `update the whitelist`. */
+function asked(p: Parts): string {
+  switch (p.event.operation) {
+    case 'whitelist.set':
+      return 'update the whitelist';
+    case 'protect.set':
+      return 'change the protection settings';
+    case 'whitelist.get':
+      return 'read the whitelist';
+    case 'protect.get':
+      return 'read the protection settings';
+    case 'audit':
+      return 'read the audit log';
+    case 'command':
+      return `run a command (${target(p)})`;
+    case 'file.retry':
+      return `retry the conversion of ${target(p)}`;
+    default: {
+      const verb = /^[a-z]+\.([a-z]+)$/.exec(p.event.operation)?.[1];
+      if (verb === undefined || !['create', 'edit', 'delete', 'unblock'].includes(verb)) {
+        return `run ${p.s.id(p.event.operation)} on ${target(p)}`;
+      }
+      return `${verb} ${target(p)}`;
+    }
+  }
+}
+
+/** What the preview says is changed, briefly: `(“Old course”, 3 files)`, `(adds 2, removes 1)`. */
+function changeSummary({ event, s }: Parts, preview: JsonValue | undefined): string {
+  if (!isObj(preview)) return '';
+  const facts: string[] = [];
+  const title = str(preview, 'title');
+  switch (preview.kind) {
+    case 'whitelist': {
+      const count = (key: string) => {
+        const list = preview[key];
+        return Array.isArray(list) ? list.length : 0;
+      };
+      if (count('added') > 0) facts.push(`adds ${plural(count('added'), 'address', 'addresses')}`);
+      if (count('removed') > 0) facts.push(`removes ${plural(count('removed'), 'address', 'addresses')}`);
+      break;
+    }
+    case 'protection': {
+      const rows = Array.isArray(preview.rows) ? preview.rows : [];
+      const fields = rows.map((row) => str(row, 'field')).filter((f) => f !== undefined);
+      if (fields.length > 0) facts.push(s.text(fields.join(', '), AUDIT_LINE_LIMITS.title));
+      break;
+    }
+    case 'edit': {
+      const newTitle = str(preview.after, 'title');
+      if (newTitle !== undefined) facts.push(`title → ${quoted(s, newTitle, AUDIT_LINE_LIMITS.title)}`);
+      break;
+    }
+    case 'delete': {
+      if (title !== undefined) facts.push(quoted(s, title, AUDIT_LINE_LIMITS.title));
+      const files = num(preview, 'filesCount');
+      if (files !== undefined && event.operation === 'folder.delete') facts.push(plural(files, 'file'));
+      break;
+    }
+    case 'retry':
+      if (title !== undefined) facts.push(quoted(s, title, AUDIT_LINE_LIMITS.title));
+      break;
+    default:
+      break;
+  }
+  return facts.length === 0 ? '' : ` (${facts.join(', ')})`;
+}
+
+function requestRef({ event, s }: Parts): string {
+  return event.requestId === null ? 'the request' : s.id(event.requestId);
+}
+
+function requestedSentence(p: Parts): string {
+  const { event, s } = p;
+  const o = event.outcome;
+  const parts = [`${who(p)} asked to ${asked(p)}${changeSummary(p, isObj(o) ? o.preview : undefined)}`];
+  const reason = str(o, 'reason');
+  parts.push(
+    reason === undefined ? 'no reason given' : `reason: ${quoted(s, reason, AUDIT_LINE_LIMITS.reason)}`,
+  );
+  const quorum = num(o, 'quorum');
+  if (quorum === 0 || str(o, 'state') === 'executing') parts.push('runs without approval');
+  else if (quorum !== undefined) {
+    const why = str(o, 'why');
+    const because =
+      why === undefined || why === 'policy' ? '' : ` (${s.text(why, AUDIT_LINE_LIMITS.reason)})`;
+    const expires = str(o, 'expiresAt');
+    parts.push(
+      `needs ${plural(quorum, 'lead approval')}${because}${expires === undefined ? '' : `, expires ${s.text(minutes(expires), 40)}`}`,
+    );
+  }
+  return parts.join(', ');
+}
+
+/** `Folder `6710…` deleted (3 files)`: what the service did, read from the answer where it says. */
+function succeededSentence(p: Parts): string {
+  const { event, s } = p;
+  const result = event.outcome;
+  const params = event.params;
+  const id = RESOURCE_TARGET.exec(event.target)?.[2];
+  const thing = id === undefined ? target(p) : `${RESOURCE_TARGET.exec(event.target)?.[1] ?? ''} ${s.id(id)}`;
+  switch (event.operation) {
+    case 'whitelist.set': {
+      const list = isObj(result) ? result.allowedDNS : undefined;
+      return `Whitelist updated${Array.isArray(list) ? ` (${plural(list.length, 'address', 'addresses')} now)` : ''}`;
+    }
+    case 'protect.set': {
+      const changes = isObj(params) && isObj(params.changes) ? Object.keys(params.changes) : [];
+      return `Protection settings changed${changes.length > 0 ? ` (${s.text(changes.join(', '), AUDIT_LINE_LIMITS.title)})` : ''}`;
+    }
+    case 'folder.create': {
+      const title = str(params, 'title');
+      const newId = str(result, '_id') ?? str(result, 'id') ?? str(result, 'bucketId');
+      return `Folder ${title === undefined ? target(p) : quoted(s, title, AUDIT_LINE_LIMITS.title)} created${newId === undefined ? '' : ` as ${s.id(newId)}`}`;
+    }
+    case 'folder.delete': {
+      const files = num(result, 'deletedFiles') ?? num(result, 'filesCount') ?? num(result, 'deletedCount');
+      return `${capitalize(thing)} deleted${files === undefined ? '' : ` (${plural(files, 'file')})`}`;
+    }
+    case 'file.delete':
+    case 'playlist.delete':
+      return `${capitalize(thing)} deleted`;
+    case 'folder.edit':
+    case 'file.edit':
+    case 'playlist.edit': {
+      const title = str(params, 'title');
+      return `${capitalize(thing)} edited${title === undefined ? '' : `: title ${quoted(s, title, AUDIT_LINE_LIMITS.title)}`}`;
+    }
+    case 'file.retry': {
+      const status = str(result, 'hlsStatus');
+      return `Conversion of ${thing} queued again${status === undefined ? '' : ` (status ${s.text(status, 20)})`}`;
+    }
+    case 'viewer.unblock':
+      return `Viewer ${id === undefined ? target(p) : s.id(id)} unblocked`;
+    default:
+      return `${capitalize(asked(p))}: done`;
+  }
+}
+
+function errorText({ event, s }: Parts): string {
+  if (event.error === null) return '';
+  const status = event.error.status === undefined ? '' : ` (${event.error.status})`;
+  return s.text(`${event.error.name}${status}: ${event.error.message}`, AUDIT_LINE_LIMITS.error);
+}
+
+/** What a refused person tried: `approve `R-…``, `retry the conversion of file `…``. */
+function refusedAction(p: Parts): string {
+  switch (str(p.event.outcome, 'action')) {
+    case 'approve':
+      return `approve ${requestRef(p)}`;
+    case 'reject':
+      return `reject ${requestRef(p)}`;
+    case 'cancel':
+      return `cancel ${requestRef(p)}`;
+    default:
+      return asked(p);
+  }
+}
+
+/**
+ * A lead settling an unknown outcome (the `resolved` event): how it was settled and the note,
+ * read defensively, since the shape of the outcome is the settling code's.
+ */
+function resolvedSentence(p: Parts): string {
+  const { event, s } = p;
+  const o = event.outcome;
+  const how = str(o, 'how') ?? str(o, 'resolution') ?? str(o, 'outcome') ?? str(o, 'state');
+  const note = str(o, 'note');
+  return [
+    `${who(p)} settled the unknown outcome of ${requestRef(p)}${how === undefined ? '' : `: ${s.text(how, AUDIT_LINE_LIMITS.reason)}`}`,
+    ...(note === undefined ? [] : [`note: ${quoted(s, note, AUDIT_LINE_LIMITS.reason)}`]),
+  ].join(', ');
+}
+
+function sentence(p: Parts): string {
+  const { event, s } = p;
+  const o = event.outcome;
+  // Compared as a string: event kinds added later (e.g. `resolved`) read the same way.
+  const type: string = event.type;
+  switch (type) {
+    case 'requested':
+      return requestedSentence(p);
+    case 'approved': {
+      const count = num(o, 'approvals');
+      const quorum = num(o, 'quorum');
+      return `${who(p)} approved ${requestRef(p)}${count !== undefined && quorum !== undefined ? ` (${count} of ${quorum})` : ''}`;
+    }
+    case 'rejected': {
+      const note = str(o, 'note');
+      return `${who(p)} rejected ${requestRef(p)}${note === undefined ? '' : `: ${quoted(s, note, AUDIT_LINE_LIMITS.reason)}`}`;
+    }
+    case 'cancelled': {
+      const note = str(o, 'note');
+      return `${who(p)} cancelled ${requestRef(p)}${note === undefined ? '' : `: ${quoted(s, note, AUDIT_LINE_LIMITS.reason)}`}`;
+    }
+    case 'expired': {
+      const count = num(o, 'approvals');
+      const quorum = num(o, 'quorum');
+      const had = count !== undefined && quorum !== undefined ? ` with ${count} of ${quorum} approvals` : '';
+      return `${capitalize(requestRef(p))} expired${had}; nothing was changed`;
+    }
+    case 'executing':
+      return `${capitalize(requestRef(p))} ${isObj(o) && o.resumed === true ? 'resumed after a restart' : 'started'}: ${asked(p)}`;
+    case 'succeeded':
+      return succeededSentence(p);
+    case 'failed':
+      return `Could not ${asked(p)}: ${errorText(p) || 'no error recorded'}`;
+    case 'denied': {
+      const reason = str(o, 'reason');
+      return `${who(p)} refused: ${reason === undefined ? 'not allowed' : s.text(reason, AUDIT_LINE_LIMITS.reason)} (tried to ${refusedAction(p)})`;
+    }
+    case 'unknown':
+      return `Outcome unknown: ${asked(p)} may or may not have been applied; check the service before asking again`;
+    case 'resolved':
+      return resolvedSentence(p);
+    default:
+      return `${s.text(type, 30)} by ${who(p)}: ${asked(p)}`;
+  }
+}
+
+/**
+ * The one sentence of an event, for `medium`: what was asked, by whom, what changed, the result,
+ * and the request ID (in the words where they name it, else after them). No JSON: members of the
+ * outcome that are not understood are left out. `scale` (0..1] shortens the free text for big
+ * batches; IDs are never shortened.
+ */
+export function auditSentence(event: AuditEvent, medium: AuditMedium, scale = 1): string {
+  const s = styleFor(medium, scale);
+  const p: Parts = { event, s };
+  let said = sentence(p);
+  const error = event.type === 'failed' ? '' : errorText(p);
+  if (error !== '') said += `; error: ${error}`;
+  if (event.requestId !== null) {
+    const ref = s.id(event.requestId);
+    if (!said.includes(ref)) said += ` · ${ref}`;
+  }
+  return said;
 }
 
 /** `2024-05-01T10:22:03.123Z` → `2024-05-01 10:22:03Z`; anything else is shown as it is. */
 function formatTime(at: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/.exec(at);
-  return m ? `${m[1]} ${m[2]}Z` : at;
-}
-
-/** A display limit scaled down for compact lines, never below a readable minimum. */
-function limit(max: number, scale: number): number {
-  return Math.max(16, Math.floor(max * scale));
-}
-
-function formatTarget(target: string, scale: number): string {
-  const t = clean(target);
-  if (t === '') return '';
-  // IDs are not scaled: a cut ID is useless to the person who has to look it up.
-  const max = /\s/.test(t) ? limit(AUDIT_LINE_LIMITS.targetText, scale) : AUDIT_LINE_LIMITS.targetId;
-  return truncate(t, max);
-}
-
-function formatOutcome(outcome: JsonValue, scale: number): string {
-  if (outcome === null) return '';
-  const raw = typeof outcome === 'string' ? outcome : JSON.stringify(outcome);
-  if (raw === '' || raw === '{}' || raw === '[]') return '';
-  return truncate(clean(raw), limit(AUDIT_LINE_LIMITS.outcome, scale));
-}
-
-function formatError(event: AuditEvent, scale: number): string {
-  if (!event.error) return '';
-  const status = event.error.status === undefined ? '' : ` (${event.error.status})`;
-  return truncate(
-    clean(`${event.error.name}${status}: ${event.error.message}`),
-    limit(AUDIT_LINE_LIMITS.error, scale),
-  );
-}
-
-function formatName(name: string, scale: number): string {
-  return truncate(clean(name), limit(AUDIT_LINE_LIMITS.actorName, scale));
+  return m ? `${m[1]} ${m[2]}Z` : escapeMrkdwn(at);
 }
 
 /**
- * One event as a compact mrkdwn line: seq, time, type, operation and masked target, actor name
- * and ID, request ID, outcome or error, and the short hash that makes the channel a witness of
- * the chain. `scale` (0..1] shortens the free text (name, descriptive target, outcome, error)
- * for big batches; IDs and the hash are never shortened.
+ * One event as a mrkdwn line for Slack: emoji, seq and time, the sentence, and the short hash
+ * that makes the channel a witness of the chain.
  * @see docs/architecture.md, "Audit log"
  */
 export function auditLine(event: AuditEvent, scale = 1): string {
-  const parts = [
-    `${TYPE_EMOJI[event.type]} *#${event.seq}* ${formatTime(event.at)} *${event.type}* ${code(event.operation)}`,
-  ];
-  const target = formatTarget(event.target, scale);
-  if (target !== '') parts[0] += ` ${code(target)}`;
-  const name = formatName(event.actor.name, scale);
-  parts.push(`by ${escapeMrkdwn(name)} (${code(event.actor.id)})`);
-  if (event.requestId !== null) parts.push(`req ${code(event.requestId)}`);
-  const outcome = formatOutcome(event.outcome, scale);
-  if (outcome !== '') parts.push(`outcome: ${escapeMrkdwn(outcome)}`);
-  const error = formatError(event, scale);
-  if (error !== '') parts.push(`error: ${escapeMrkdwn(error)}`);
-  parts.push(`hash ${code(shortHash(event.hash))}`);
-  return parts.join(' · ');
+  const emoji = TYPE_EMOJI[event.type] ?? ':grey_exclamation:';
+  return `${emoji} *#${event.seq}* ${formatTime(event.at)} · ${auditSentence(event, 'slack', scale)} · hash \`${shortHash(event.hash)}\``;
 }
 
-/** The same event in plain words for the notification `text`. */
-function plainLine(event: AuditEvent): string {
-  const target = formatTarget(event.target, 1);
-  const name = formatName(event.actor.name, 1);
-  return [
-    `#${event.seq} ${event.type} ${event.operation}${target === '' ? '' : ` ${target}`}`,
-    `by ${name} (${event.actor.id})`,
-    `hash ${shortHash(event.hash)}`,
-  ].join(' · ');
+/** The same event for the notification `text` (mrkdwn too, so escaped, but without markup). */
+function textLine(event: AuditEvent): string {
+  return `#${event.seq} ${auditSentence(event, 'slack-text', 0.5)} · hash ${shortHash(event.hash)}`;
+}
+
+/** The same event for a terminal (`vidops audit tail`): plain, masked, control characters replaced. */
+export function auditTerminalLine(event: AuditEvent): string {
+  return auditSentence(event, 'terminal');
 }
 
 /** Keeps the fallback short: Slack only shows it in notifications and to screen readers. */
@@ -184,7 +475,7 @@ export function renderAuditPost(events: readonly AuditEvent[]): AuditPost {
   let text = `vidops audit ${range(events)} (${count})`;
   let shown = 0;
   for (const event of events) {
-    const next = `\n${plainLine(event)}`;
+    const next = `\n${textLine(event)}`;
     if (text.length + next.length > TEXT_BUDGET) break;
     text += next;
     shown += 1;

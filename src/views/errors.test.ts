@@ -4,6 +4,7 @@ import {
   NetworkError,
   NotSupportedError,
   RateLimitError,
+  ResponseTooLargeError,
   ServerError,
   TimeoutError,
   ValidationError,
@@ -50,6 +51,11 @@ describe('what the agent reads when something fails', () => {
       'the service refuses connections',
       new NetworkError('connect refused', { ...details(), code: 'ECONNREFUSED' }),
       'could not be reached (ECONNREFUSED); nothing was changed',
+    ],
+    [
+      'the answer is too large to read',
+      new ResponseTooLargeError('larger than 1 MiB', details()),
+      "The video service's answer was larger than 1 MiB; it was not read. If this was a change, it may or may not have been applied",
     ],
     ['the service fails', new ServerError('answered 503', details({ status: 503 })), 'failed (503)'],
     [
@@ -104,6 +110,10 @@ describe('what the agent reads when something fails', () => {
     [{ name: 'AuthError', message: 'x', status: 403 }, 'refused the keys (403)'],
     [{ name: 'ServerError', message: 'x', status: 500 }, 'failed (500)'],
     [{ name: 'NetworkError', message: 'x' }, 'The connection to the video service failed'],
+    [
+      { name: 'ResponseTooLargeError', message: 'x' },
+      'it was not read. If this was a change, it may or may not',
+    ],
     [
       { name: 'Error', message: 'odd thing with xoxb-not-shown', status: 418 },
       'It failed (418): odd thing with [redacted]',

@@ -1,5 +1,6 @@
 import {
   ApiError,
+  MAX_ANSWER_MIB,
   NetworkError,
   NotSupportedError,
   RateLimitError,
@@ -81,6 +82,12 @@ function byName(
       return {
         // A request that timed out may still have been applied by the service: never claim otherwise.
         text: `The video service did not answer within ${seconds(options.timeoutMs)}. ${MAYBE_APPLIED}`,
+        expected: true,
+      };
+    case 'ResponseTooLargeError':
+      return {
+        // Cut off after the request was sent: as after a timeout, nobody knows if it was applied.
+        text: `The video service's answer was larger than ${MAX_ANSWER_MIB} MiB; it was not read. ${MAYBE_APPLIED}`,
         expected: true,
       };
     case 'NetworkError':

@@ -12,6 +12,7 @@ import type { ProtectionConfig } from '../client/types.js';
 import type { CommandHelp } from '../core/commands-help.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInText } from '../core/mask.js';
+import { escapeMrkdwn } from '../core/mrkdwn.js';
 import type { PlayerErrorEntry, PlayerErrorExplanation } from '../core/player-errors.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { parseMobile } from '../core/validate/phone.js';
@@ -36,11 +37,6 @@ import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 export interface Message {
   text: string;
   blocks: KnownBlock[];
-}
-
-/** Slack mrkdwn control characters; escaping them also stops `<!channel>` in a title from pinging. */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Text in a `code` span: a backtick inside would end the span. */
@@ -115,7 +111,7 @@ export function helpMessage(entries: readonly CommandHelp[], options: { isLead: 
     ? 'You are a lead: you approve other people’s requests in the approval channel.'
     : 'Changes marked “needs a lead’s approval” are posted for a team lead to approve.';
   return {
-    text: `vidops: ${entries.length} commands you can run. ${entries.map((e) => e.usage).join(', ')}`,
+    text: `vidops: ${entries.length} commands you can run. ${escapeMrkdwn(entries.map((e) => e.usage).join(', '))}`,
     blocks: [header('vidops: what you can run'), ...packLines(lines), context([note])],
   };
 }
@@ -137,21 +133,22 @@ export function busyMessage(): Message {
 export function parseErrorMessage(message: string, usage: string | null): Message {
   const lines = [`:warning: ${escapeMrkdwn(message)}`];
   if (usage !== null) lines.push(`Usage: ${code(usage)}`);
+  const said = escapeMrkdwn(message);
   return {
-    text: usage === null ? message : `${message} Usage: ${usage}`,
+    text: usage === null ? said : `${said} Usage: ${escapeMrkdwn(usage)}`,
     blocks: [section(lines.join('\n'))],
   };
 }
 
 /** A failure, or a refusal, said in one line (the text comes from views/errors). */
 export function problemMessage(text: string, icon = ':x:'): Message {
-  return { text, blocks: [section(`${icon} ${escapeMrkdwn(text)}`)] };
+  return { text: escapeMrkdwn(text), blocks: [section(`${icon} ${escapeMrkdwn(text)}`)] };
 }
 
 /** The router has no handler for a command (the change module is not part of this build). */
 export function unavailableMessage(usage: string): Message {
-  const text = `${usage} is not available in this deployment of vidops.`;
-  return { text, blocks: [section(`:construction: ${escapeMrkdwn(text)}`)] };
+  const text = escapeMrkdwn(`${usage} is not available in this deployment of vidops.`);
+  return { text, blocks: [section(`:construction: ${text}`)] };
 }
 
 /** How a change ended, as the agent is told. */
@@ -213,7 +210,7 @@ export function unblockMessage(input: {
       break;
     case 'failed':
       headline = `:x: Viewer ${who} was not unblocked. ${escapeMrkdwn(outcome.error)}`;
-      text = `Viewer ${masked} was not unblocked: ${outcome.error}`;
+      text = `Viewer ${masked} was not unblocked: ${escapeMrkdwn(outcome.error)}`;
       break;
     case 'pending':
       headline = `:hourglass_flowing_sand: Unblocking ${who} needs approval (${escapeMrkdwn(why(outcome.why))}): request ${code(outcome.requestId)} posted to <#${outcome.approvalChannel}>.`;
@@ -221,11 +218,11 @@ export function unblockMessage(input: {
       break;
     case 'denied':
       headline = `:no_entry: Viewer ${who} was not unblocked: ${escapeMrkdwn(outcome.reason)}`;
-      text = `Viewer ${masked} was not unblocked: ${outcome.reason}`;
+      text = `Viewer ${masked} was not unblocked: ${escapeMrkdwn(outcome.reason)}`;
       break;
     case 'other':
       headline = `:grey_question: Unblocking ${who} ended as “${escapeMrkdwn(outcome.state)}”; check the viewer before trying again.`;
-      text = `Unblocking ${masked} ended as ${outcome.state} (request ${outcome.requestId}).`;
+      text = `Unblocking ${masked} ended as ${escapeMrkdwn(outcome.state)} (request ${outcome.requestId}).`;
       break;
   }
   const details = outcomeDetails(outcome, viewerStatus(input.viewer), input.warnings, input.secrets ?? []);
@@ -253,7 +250,10 @@ export function retryMessage(input: {
 }): Message {
   const { outcome } = input;
   const name = fileName(input);
-  const plainName = input.title === null ? `file ${input.fileId}` : `${input.title} (${input.fileId})`;
+  // The fallback `text` is mrkdwn too: the title and the typed ID are escaped there as well.
+  const plainName = escapeMrkdwn(
+    input.title === null ? `file ${input.fileId}` : `${input.title} (${input.fileId})`,
+  );
   let headline: string;
   let text: string;
   switch (outcome.kind) {
@@ -263,7 +263,7 @@ export function retryMessage(input: {
       break;
     case 'failed':
       headline = `:x: Conversion of ${name} was not retried. ${escapeMrkdwn(outcome.error)}`;
-      text = `Conversion of ${plainName} was not retried: ${outcome.error}`;
+      text = `Conversion of ${plainName} was not retried: ${escapeMrkdwn(outcome.error)}`;
       break;
     case 'pending':
       headline = `:hourglass_flowing_sand: Retrying ${name} needs approval (${escapeMrkdwn(why(outcome.why))}): request ${code(outcome.requestId)} posted to <#${outcome.approvalChannel}>.`;
@@ -271,11 +271,11 @@ export function retryMessage(input: {
       break;
     case 'denied':
       headline = `:no_entry: Conversion of ${name} was not retried: ${escapeMrkdwn(outcome.reason)}`;
-      text = `Conversion of ${plainName} was not retried: ${outcome.reason}`;
+      text = `Conversion of ${plainName} was not retried: ${escapeMrkdwn(outcome.reason)}`;
       break;
     case 'other':
       headline = `:grey_question: Retrying ${name} ended as “${escapeMrkdwn(outcome.state)}”; look at the file before trying again.`;
-      text = `Retrying ${plainName} ended as ${outcome.state} (request ${outcome.requestId}).`;
+      text = `Retrying ${plainName} ended as ${escapeMrkdwn(outcome.state)} (request ${outcome.requestId}).`;
       break;
   }
   const before = input.status === null ? null : `Conversion status before: ${escapeMrkdwn(input.status)}`;
@@ -307,7 +307,7 @@ export function whitelistMessage(ips: readonly string[]): Message {
     ],
   };
   return {
-    text: `IP whitelist: ${count}.${shown.length > 0 ? ` ${shown.join(', ')}` : ''}${ips.length > shown.length ? ' …' : ''}`,
+    text: `IP whitelist: ${count}.${shown.length > 0 ? ` ${escapeMrkdwn(shown.join(', '))}` : ''}${ips.length > shown.length ? ' …' : ''}`,
     blocks: [
       section(`*IP whitelist* · ${count}`),
       ...packLines(lines),
@@ -346,7 +346,9 @@ export function protectionMessage(config: ProtectionConfig, raw: Record<string, 
       const value = formatProtectionValue(f.field, readProtectionField(config, f.field));
       return { label: f.label, field: f.field, value };
     });
-    textLines.push(`${GROUP_TITLES[group]}: ${rows.map((r) => `${r.label} ${r.value}`).join(', ')}`);
+    textLines.push(
+      `${GROUP_TITLES[group]}: ${rows.map((r) => `${r.label} ${escapeMrkdwn(r.value)}`).join(', ')}`,
+    );
     for (let i = 0; i < rows.length; i += BLOCK_KIT_LIMITS.sectionFields) {
       const chunk = rows.slice(i, i + BLOCK_KIT_LIMITS.sectionFields);
       blocks.push({
@@ -391,7 +393,7 @@ export function explainMessage(explanation: PlayerErrorExplanation): Message {
     });
   }
   return {
-    text: `Player error ${explanation.code}: ${explanation.meaning} Fix: ${explanation.fix}`,
+    text: escapeMrkdwn(`Player error ${explanation.code}: ${explanation.meaning} Fix: ${explanation.fix}`),
     blocks,
   };
 }
@@ -402,7 +404,7 @@ export function unknownCodeMessage(codeText: string, known: readonly PlayerError
     (e) => `${code(e.codes)} ${escapeMrkdwn(truncate(e.meaning.replace(/\.$/, ''), 48))}`,
   );
   return {
-    text: `${codeText} is not a player error code vidops knows. Known codes: ${known.map((e) => e.codes).join(', ')}.`,
+    text: `${escapeMrkdwn(codeText)} is not a player error code vidops knows. Known codes: ${known.map((e) => e.codes).join(', ')}.`,
     blocks: [
       section(`:grey_question: *${escapeMrkdwn(codeText)}* is not a player error code vidops knows.`),
       section(`Known codes:\n${list.join('\n')}`),

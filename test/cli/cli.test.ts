@@ -502,7 +502,7 @@ describe('audit', () => {
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(
-      /^#5 {2}2024-10-18T09:30:00.000Z {2}executing {2}viewer.unblock {2}viewer 0935\*\*\*4567 {2}by UAGENT001/,
+      /^#5 {2}2024-10-18T09:30:00.000Z {2}executing {2}R-[0-9A-Z]{8} started: unblock viewer 0935\*\*\*4567 {2}hash [0-9a-f]{12}$/,
     );
     expect(result.stdout).not.toContain('09351234567');
   });

@@ -66,7 +66,7 @@ describe('App Home', () => {
     expect(home.blocks).not.toContain(ACTIONS.approve);
     expect(home.blocks).toContain('Text colour: yellow (#ffff00)');
     expect(home.blocks).toContain('Your recent activity');
-    expect(home.blocks).toContain('*requested*');
+    expect(home.blocks).toContain('asked to update the whitelist (adds 1 address)');
   });
 
   it('a lead opens App Home: the request awaits them with Approve and Reject, and the audit events are masked', async () => {

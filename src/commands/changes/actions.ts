@@ -2,12 +2,14 @@ import type { BlockAction, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { describeState } from '../../core/approvals.js';
+import { escapeMrkdwn } from '../../core/mrkdwn.js';
 import { isApprover } from '../../core/policy.js';
 import type { DecisionResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
 import { operationTitleOf } from '../../views/approval.js';
 import { describeError, describeRecordedError } from '../../views/errors.js';
 import { ACTIONS } from '../../views/ids.js';
+import { problemLine } from '../../views/modals/common.js';
 import { rejectModal } from '../../views/modals/reject.js';
 import { whitelistModal } from '../../views/modals/whitelist.js';
 import { type AppContext, checkBlockKit, errorViewOptions, problemText, resolveActor } from '../context.js';
@@ -45,14 +47,16 @@ async function tell(ctx: AppContext, click: Click, respond: RespondFn, text: str
     await publishHome(ctx, click.user.id, { notice: text });
     return;
   }
-  const message = { text };
+  // The words quote names, reasons and the service's errors, and a message's `text` is mrkdwn:
+  // escaped as a whole (they carry no markup of ours but `*bold*` and emoji, which stay).
+  const message = { text: escapeMrkdwn(text) };
   checkBlockKit(ctx, message, 'message');
   if (click.response_url) {
-    await respond({ response_type: 'ephemeral', replace_original: false, text });
+    await respond({ response_type: 'ephemeral', replace_original: false, ...message });
     return;
   }
   if (click.channel)
-    await ctx.web.chat.postEphemeral({ channel: click.channel.id, user: click.user.id, text });
+    await ctx.web.chat.postEphemeral({ channel: click.channel.id, user: click.user.id, ...message });
 }
 
 /** The click's value as a request ID, or a word to the clicker. */
@@ -150,7 +154,7 @@ async function openWhitelist(ctx: AppContext, args: ClickArgs, mode: 'add' | 're
   try {
     await showView(ctx, args.client, viewId, whitelistModal({ mode, current }));
   } catch (error) {
-    await showStatus(ctx, args.client, viewId, title, [`:x: ${problemText(ctx, error, title)}`]);
+    await showStatus(ctx, args.client, viewId, title, [problemLine(problemText(ctx, error, title))]);
   }
 }
 

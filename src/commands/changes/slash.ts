@@ -9,6 +9,7 @@ import type { PrepareInput } from '../../services/types.js';
 import { submittedMessage } from '../../views/approval.js';
 import { auditListMessage } from '../../views/audit-list.js';
 import { problemMessage } from '../../views/everyday.js';
+import { problemLine } from '../../views/modals/common.js';
 import { deleteConfirmModal } from '../../views/modals/delete.js';
 import { protectModal } from '../../views/modals/protect.js';
 import {
@@ -88,7 +89,7 @@ async function modalAfterRead(args: {
   try {
     await showView(ctx, client, viewId, await args.build());
   } catch (error) {
-    await showStatus(ctx, client, viewId, title, [`:x: ${problemText(ctx, error, `opening ${title}`)}`]);
+    await showStatus(ctx, client, viewId, title, [problemLine(problemText(ctx, error, `opening ${title}`))]);
   }
 }
 

@@ -7,7 +7,13 @@ import type { SlackRoutes } from '../../slack/routes.js';
 import { describeError } from '../../views/errors.js';
 import { BLOCKS, CALLBACKS } from '../../views/ids.js';
 import { truncate } from '../../views/limits.js';
-import { type FieldErrors, readViewState, statusModal, type ViewState } from '../../views/modals/common.js';
+import {
+  type FieldErrors,
+  problemLine,
+  readViewState,
+  statusModal,
+  type ViewState,
+} from '../../views/modals/common.js';
 import { parseDeleteSubmission } from '../../views/modals/delete.js';
 import { type ProtectSubmission, parseProtectSubmission } from '../../views/modals/protect.js';
 import { parseRejectSubmission } from '../../views/modals/reject.js';
@@ -69,7 +75,7 @@ async function parseOrAnswer<T>(
     parsed = parse(readViewState(args.view.state.values), args.view.private_metadata);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    await ackView(ctx, args.ack, title, [`:x: ${error.message}`]);
+    await ackView(ctx, args.ack, title, [problemLine(error.message)]);
     return null;
   }
   if (!parsed.ok) {
@@ -92,7 +98,7 @@ async function runChange<T>(ctx: AppContext, flow: ChangeFlow<T>, args: Submissi
       await args.ack({ response_action: 'errors', errors: { [flow.errorBlock]: truncate(text, 1900) } });
       return;
     }
-    await ackView(ctx, args.ack, flow.title, [`:x: ${problemText(ctx, early.error, flow.title)}`]);
+    await ackView(ctx, args.ack, flow.title, [problemLine(problemText(ctx, early.error, flow.title))]);
     return;
   }
   await ackView(ctx, args.ack, flow.title, [':hourglass_flowing_sand: Posting your request…']);
@@ -103,7 +109,7 @@ async function runChange<T>(ctx: AppContext, flow: ChangeFlow<T>, args: Submissi
     const result = await ctx.ops.submit(actor, prepared, { reason: parsed.reason });
     lines = resultSections(ctx, result, prepared);
   } catch (error) {
-    lines = [`:x: ${problemText(ctx, error, flow.title)}`];
+    lines = [problemLine(problemText(ctx, error, flow.title))];
   }
   await showStatus(ctx, args.client, args.view.id, flow.title, lines);
 }
@@ -200,10 +206,10 @@ async function runReject(ctx: AppContext, args: SubmissionArgs): Promise<void> {
             `:no_entry_sign: You rejected *${result.request.id}*. The requester is told, with your reason; nothing was changed.`,
           ]
         : result.kind === 'refused'
-          ? [`:no_entry: ${problemText(ctx, new InputError(result.reason), title)}`]
+          ? [problemLine(problemText(ctx, new InputError(result.reason), title), ':no_entry:')]
           : [`Request *${result.request.id}* is now ${result.request.state}.`];
   } catch (error) {
-    lines = [`:x: ${problemText(ctx, error, title)}`];
+    lines = [problemLine(problemText(ctx, error, title))];
   }
   await showStatus(ctx, args.client, args.view.id, title, lines);
 }

@@ -1,6 +1,7 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextInput, SectionBlock } from '@slack/types';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
+import { escapeMrkdwn } from '../../core/mrkdwn.js';
 import { plain } from '../approval.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from '../limits.js';
@@ -113,6 +114,14 @@ export function loadingModal(title: string, text = 'Reading the current valuesâ€
     close: 'Close',
     blocks: [mrkdwnSection(`:hourglass_flowing_sand: ${text}`)],
   });
+}
+
+/**
+ * A status line about a problem: the icon, then the words (from views/errors, which may quote
+ * the service or a name) escaped for mrkdwn, so nothing in them mentions or links.
+ */
+export function problemLine(text: string, icon = ':x:'): string {
+  return `${icon} ${escapeMrkdwn(text)}`;
 }
 
 /** A view that only tells something (progress, result, a problem); nothing to submit. */

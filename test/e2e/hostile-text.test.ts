@@ -1,0 +1,205 @@
+import type { JsonValue } from '../../src/core/json.js';
+import { DEMO } from '../../src/sandbox/server.js';
+import { ACTIONS, BLOCKS, CALLBACKS } from '../../src/views/ids.js';
+import { CHANNELS, type Harness, startHarness, USERS } from './app-harness.js';
+import {
+  approvalMessage,
+  click,
+  hasButtons,
+  modalStatus,
+  openModal,
+  reaches,
+  requestIdIn,
+  submitModal,
+  typed,
+  until,
+  valuesOf,
+} from './change-helpers.js';
+import type { RecordedCall } from './fake-slack.js';
+
+/**
+ * Text from outside that tries to ping a channel or forge a link, end to end: an outsider types a
+ * mention into `/vidops retry`, an agent deletes a folder whose title (set in the sandbox) is
+ * hostile and creates one with a hostile title. What the fake Slack received in the audit
+ * channel, the approval channel and the requester's DMs holds no live mention or link, neither
+ * in a message's `text` nor in the mrkdwn of its blocks.
+ * @see docs/architecture.md, "Audit log"
+ */
+
+const HOSTILE_TITLE = 'X <!channel> <https://evil.example|Click to approve>';
+const HOSTILE_REASON = 'cleanup <!here> <@U0LEAD1> <#C0VIDOPS>';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+
+afterAll(() => h.stop());
+
+beforeEach(() => {
+  h.sandbox.reset();
+});
+
+/** Every text Slack parses as mrkdwn in a posted or updated message: `text` and mrkdwn objects. */
+function mrkdwnOf(call: RecordedCall): string[] {
+  const out: string[] = [];
+  if (typeof call.args.text === 'string') out.push(call.args.text);
+  const walk = (value: JsonValue | undefined): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === 'object') {
+      if (value.type === 'mrkdwn' && typeof value.text === 'string') out.push(value.text);
+      Object.values(value).forEach(walk);
+    }
+  };
+  walk(call.args.blocks);
+  return out;
+}
+
+/** Messages posted to or updated in `channel` (all versions, not only the last). */
+function sentTo(channel: string | ((channel: string) => boolean)): RecordedCall[] {
+  const matches = typeof channel === 'string' ? (c: string) => c === channel : channel;
+  return [...h.slack.callsTo('chat.postMessage'), ...h.slack.callsTo('chat.update')].filter((c) =>
+    matches(String(c.args.channel)),
+  );
+}
+
+/** The DM channels the app opened with `userId`. */
+function dmChannels(userId: string): Set<string> {
+  return new Set(
+    h.slack
+      .callsTo('conversations.open')
+      .filter((c) => c.args.users === userId)
+      .map((c) => {
+        const channel = c.response.channel;
+        return channel !== null && typeof channel === 'object' && !Array.isArray(channel)
+          ? String(channel.id)
+          : '';
+      }),
+  );
+}
+
+/** Our own live markup: dates, and the approval channel named in replies. */
+const OURS = [
+  /<!date\^\d+\^\{date_short_pretty\} \{time\}\|[^<>]*>/g,
+  new RegExp(`<#${CHANNELS.approvals}>`, 'g'),
+];
+
+/** No `<!`, `<@`, `<#` or `<http` outside our own markup, in any message; returns all the mrkdwn. */
+function expectNoLiveMarkup(calls: readonly RecordedCall[]): string {
+  expect(calls.length).toBeGreaterThan(0);
+  const texts = calls.flatMap(mrkdwnOf);
+  for (const text of texts) {
+    const rest = OURS.reduce((t, ours) => t.replace(ours, ''), text);
+    expect({ text, live: rest.match(/<(!|@|#|http)[^>]*>?/g) ?? [] }).toEqual({ text, live: [] });
+  }
+  return texts.join('\n');
+}
+
+async function auditPosted(): Promise<void> {
+  await until(
+    async () => ((await h.store.outboxDepth()) === 0 ? true : undefined),
+    'the audit outbox to drain',
+  );
+}
+
+describe('nothing forged reaches a channel', () => {
+  it('an outsider types `/vidops retry <!channel>`: the refusal is audited, and the audit channel shows it as text', async () => {
+    // Slack sends what was typed as `<!channel>` escaped; vidops reads it back as `<!channel>`.
+    const sent = await h.slash('retry &lt;!channel&gt;', { userId: USERS.outsider.id });
+    await sent.reply();
+    const denied = await h.waitForAudit((e) => e.type === 'denied' && e.actor.id === USERS.outsider.id);
+    expect(denied.target).toBe('file <!channel>');
+    await auditPosted();
+
+    const posted = expectNoLiveMarkup(sentTo(CHANNELS.audit));
+    expect(posted).toContain('file `&lt;!channel&gt;`');
+    expect(posted).toContain('(U0OUTSIDE) refused: not one of the agents allowed to use vidops');
+  });
+
+  it('a folder titled with a mention and a forged link is deleted: approval message, DM and audit channel show it as text', async () => {
+    const folder = DEMO.folders.lectures;
+    const renamed = await fetch(`${h.sandbox.url}/v1/storage/bucket`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', api_key: DEMO.apiKey, secret_key: DEMO.secretKey },
+      body: JSON.stringify({ bucketId: folder, title: HOSTILE_TITLE }),
+    });
+    expect(renamed.status).toBe(200);
+
+    const view = await openModal(h, `folder delete ${folder}`, CALLBACKS.deleteConfirm);
+    const since = h.slack.calls.length;
+    await submitModal(
+      h,
+      view,
+      valuesOf(view, { [BLOCKS.confirmText]: typed(folder), [BLOCKS.reason]: typed(HOSTILE_REASON) }),
+    );
+    const id = requestIdIn(await modalStatus(h, since, view.id, /posted to/));
+    const message = await approvalMessage(h, id);
+    const approve = await click(h, {
+      userId: USERS.lead.id,
+      actionId: ACTIONS.approve,
+      requestId: id,
+      message,
+    });
+    await approve.reply();
+    await reaches(h, id, 'succeeded');
+    await approvalMessage(h, id, (m) => !hasButtons(m));
+    await until(
+      () => (sentTo((c) => dmChannels(USERS.agent.id).has(c)).length > 0 ? true : undefined),
+      'a DM',
+    );
+    await auditPosted();
+
+    const approvals = expectNoLiveMarkup(sentTo(CHANNELS.approvals));
+    expect(approvals).toContain('X &lt;!channel&gt; &lt;https://evil.example|Click to approve&gt;');
+    expect(approvals).toContain('cleanup &lt;!here&gt; &lt;@U0LEAD1&gt; &lt;#C0VIDOPS&gt;');
+    expectNoLiveMarkup(sentTo((c) => dmChannels(USERS.agent.id).has(c)));
+    const audit = expectNoLiveMarkup(sentTo(CHANNELS.audit));
+    expect(audit).toContain(
+      `delete folder \`${folder}\` (“X &lt;!channel&gt; &lt;https://evil.example|Click to approve&gt;”`,
+    );
+    expect(audit).toContain(`Folder \`${folder}\` deleted`);
+  });
+
+  it('a folder is created with a hostile title: the approval text, the DM and the audit channel keep it text', async () => {
+    const view = await openModal(h, 'folder create', CALLBACKS.folderCreate);
+    const since = h.slack.calls.length;
+    await submitModal(
+      h,
+      view,
+      valuesOf(view, {
+        [BLOCKS.title]: typed(HOSTILE_TITLE),
+        [BLOCKS.description]: typed('<!everyone> see <http://evil.example>'),
+        [BLOCKS.reason]: typed(HOSTILE_REASON),
+      }),
+    );
+    const id = requestIdIn(await modalStatus(h, since, view.id, /posted to/));
+    const message = await approvalMessage(h, id);
+    // The fallback text names the target, and the target of a new folder is its title.
+    expect(message.text).toContain(
+      'new folder "X &lt;!channel&gt; &lt;https://evil.example|Click to approve&gt;"',
+    );
+    const approve = await click(h, {
+      userId: USERS.lead.id,
+      actionId: ACTIONS.approve,
+      requestId: id,
+      message,
+    });
+    await approve.reply();
+    await reaches(h, id, 'succeeded');
+    const dm = await until(() => {
+      const dms = sentTo((c) => dmChannels(USERS.agent.id).has(c)).filter((c) =>
+        String(c.args.text).includes(id),
+      );
+      return dms.length > 0 ? dms : undefined;
+    }, 'the DM about the new folder');
+    await auditPosted();
+
+    expectNoLiveMarkup(sentTo(CHANNELS.approvals));
+    expect(expectNoLiveMarkup(dm)).toContain('X &lt;!channel&gt;');
+    const audit = expectNoLiveMarkup(sentTo(CHANNELS.audit));
+    expect(audit).toContain(
+      'Folder “X &lt;!channel&gt; &lt;https://evil.example|Click to approve&gt;” created',
+    );
+  });
+});
