@@ -142,6 +142,7 @@ function withAppendHook(store: Store, appended: () => void): Store {
     appendAudit: (events) => after(store.appendAudit(events)),
     listAudit: (query) => store.listAudit(query),
     iterateAudit: (pageSize) => store.iterateAudit(pageSize),
+    iterateStoredAudit: (pageSize) => store.iterateStoredAudit(pageSize),
     auditHead: () => store.auditHead(),
     countEvents: (actorId, operation, types, since) => store.countEvents(actorId, operation, types, since),
     claimOutbox: (worker, limit, leaseMs, now) => store.claimOutbox(worker, limit, leaseMs, now),

@@ -92,16 +92,63 @@ describe('operator starts vidops', () => {
 
 describe('a newcomer copies .env.example', () => {
   const example = parse(readFileSync(new URL('../.env.example', import.meta.url), 'utf8'));
+  const filled = {
+    ...example,
+    SLACK_BOT_TOKEN: 'xoxb-1-2-real',
+    SLACK_SIGNING_SECRET: 'a-real-secret',
+    AUDIT_CHANNEL: 'C0REALAUDIT',
+    LEADS: 'U0REALLEAD',
+  };
 
-  it('starts from it as it is, blank optional values meaning unset', () => {
-    const config = loadConfig(example);
+  it('is told at start which variables still hold the example values', () => {
+    const problems = problemsOf(example);
+    for (const name of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'AUDIT_CHANNEL', 'LEADS']) {
+      expect(problems).toContainEqual(
+        expect.stringMatching(new RegExp(`^${name} still holds the example value from \\.env\\.example`)),
+      );
+    }
+    expect(problems).toHaveLength(4);
+  });
+
+  it('starts once the placeholders are filled in, blank optional values meaning unset', () => {
+    const config = loadConfig(filled);
     expect(config.agents).toBeUndefined();
     expect(config.approvalChannel).toBe(config.auditChannel);
     expect(config.slack.socketMode).toBe(false);
     expect(config.policyFile).toBeUndefined();
+    expect(config.phoneRegions).toEqual(['IR']);
+  });
+
+  it('refuses one example lead left in a list of real ones', () => {
+    expect(problemsOf({ ...filled, LEADS: 'U0REALLEAD,S0123LEADS' })).toEqual([
+      'LEADS still holds the example value from .env.example (S0123LEADS); put in your own',
+    ]);
+  });
+
+  it('keeps the sandbox demo keys for the local sandbox only', () => {
+    expect(loadConfig({ ...filled, VIDEO_API_URL: 'http://localhost:4010' }).video.apiKey).toBe(
+      'demo-api-key',
+    );
+    expect(problemsOf({ ...filled, VIDEO_API_URL: 'https://api.video.example' })).toEqual([
+      "VIDEO_API_KEY still holds the sandbox's demo key from .env.example, but VIDEO_API_URL is not the local sandbox; put in the service's key",
+      "VIDEO_SECRET_KEY still holds the sandbox's demo key from .env.example, but VIDEO_API_URL is not the local sandbox; put in the service's key",
+    ]);
   });
 
   it('finds every variable vidops reads documented there', () => {
     expect(Object.keys(example).sort()).toEqual(Object.keys(FIELDS).sort());
+  });
+});
+
+describe('operator lists the countries whose mobiles are accepted', () => {
+  it('accepts PHONE_REGION alone by default, and more with PHONE_REGIONS', () => {
+    expect(loadConfig(valid).phoneRegions).toEqual(['IR']);
+    expect(loadConfig({ ...valid, PHONE_REGIONS: ' af, ph ,ir' }).phoneRegions).toEqual(['IR', 'AF', 'PH']);
+  });
+
+  it('is told which listed region is unknown', () => {
+    expect(problemsOf({ ...valid, PHONE_REGIONS: 'AF,XX' }).join()).toContain(
+      'PHONE_REGIONS "XX" is not a two-letter region code',
+    );
   });
 });

@@ -76,6 +76,27 @@ export const FIELDS = {
     .default('IR')
     .transform((s) => s.trim().toUpperCase())
     .refine((s) => isSupportedCountry(s), 'must be a two-letter region code that libphonenumber knows'),
+  PHONE_REGIONS: optionalText.pipe(
+    z
+      .string()
+      .transform((s) =>
+        s
+          .split(',')
+          .map((x) => x.trim().toUpperCase())
+          .filter((x) => x !== ''),
+      )
+      .superRefine((codes, ctx) => {
+        for (const code of codes) {
+          if (!isSupportedCountry(code)) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${code}" is not a two-letter region code that libphonenumber knows`,
+            });
+          }
+        }
+      })
+      .optional(),
+  ),
   POLICY_FILE: optionalText,
   AUDIT_HMAC_KEY: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -83,7 +104,76 @@ export const FIELDS = {
 
 const EnvSchema = z.object(FIELDS);
 
+/**
+ * The example values `.env.example` ships with. Left in place they would only fail later and
+ * obscurely (`fetch failed`, `invalid_auth`, a channel that does not exist), so they are refused
+ * at start with the variable named. The sandbox's demo keys are real values for the local
+ * sandbox: refused only when `VIDEO_API_URL` points elsewhere.
+ */
+export const EXAMPLE_VALUES: Readonly<Record<string, readonly string[]>> = {
+  SLACK_BOT_TOKEN: ['xoxb-your-bot-token'],
+  SLACK_APP_TOKEN: ['xapp-your-app-token'],
+  SLACK_SIGNING_SECRET: ['your-signing-secret'],
+  AUDIT_CHANNEL: ['C0123AUDIT'],
+  APPROVAL_CHANNEL: ['C0123APPROVALS'],
+  LEADS: ['U0123LEAD', 'S0123LEADS'],
+  AGENTS: ['U0123AGENT', 'S0123AGENTS'],
+};
+
+/** The sandbox's demo keys, as `.env.example` and the sandbox ship them. */
+export const SANDBOX_DEMO_KEYS: Readonly<Record<string, string>> = {
+  VIDEO_API_KEY: 'demo-api-key',
+  VIDEO_SECRET_KEY: 'demo-secret-key',
+};
+
+function isLoopback(url: string | undefined): boolean {
+  if (url === undefined) return false;
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '[::1]' || /^127\./.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Problems with values still as `.env.example` has them, for the variables in `names`. The
+ * values themselves are example text, so naming them is no leak; secrets are never repeated.
+ */
+export function examplePlaceholders(
+  env: Record<string, string | undefined>,
+  names: readonly string[],
+): string[] {
+  const problems: string[] = [];
+  for (const name of names) {
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === '') continue;
+    const examples = EXAMPLE_VALUES[name];
+    if (examples !== undefined) {
+      const items = raw.split(',').map((x) => x.trim());
+      const left = items.filter((x) => examples.includes(x));
+      if (left.length > 0) {
+        problems.push(
+          `${name} still holds the example value from .env.example (${left.join(', ')}); put in your own`,
+        );
+      }
+    }
+    const demo = SANDBOX_DEMO_KEYS[name];
+    if (demo !== undefined && raw === demo && !isLoopback(env.VIDEO_API_URL)) {
+      problems.push(
+        `${name} still holds the sandbox's demo key from .env.example, but VIDEO_API_URL is not the local sandbox; put in the service's key`,
+      );
+    }
+  }
+  return problems;
+}
+
 export type Env = z.infer<typeof EnvSchema>;
+
+/** `PHONE_REGION` first, then those of `PHONE_REGIONS` not already listed. */
+function phoneRegions(home: string, listed: readonly string[] | undefined): string[] {
+  return [...new Set([home, ...(listed ?? [])])];
+}
 
 function problemsOf(error: z.ZodError): string[] {
   return error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`);
@@ -113,6 +203,8 @@ export interface Config {
   agents: string[] | undefined;
   databaseUrl: string;
   phoneRegion: string;
+  /** Regions whose mobiles are accepted: `PHONE_REGION` first, then the others of `PHONE_REGIONS`. */
+  phoneRegions: string[];
   policyFile: string | undefined;
   auditHmacKey: string | undefined;
   logLevel: Env['LOG_LEVEL'];
@@ -124,7 +216,10 @@ export interface Config {
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = EnvSchema.safeParse(env);
-  const problems = parsed.success ? [] : problemsOf(parsed.error);
+  const problems = [
+    ...(parsed.success ? [] : problemsOf(parsed.error)),
+    ...examplePlaceholders(env, Object.keys(FIELDS)),
+  ];
   // Checked apart from the schema so that it is reported together with every other problem.
   if (!env.SLACK_APP_TOKEN?.trim() && !env.SLACK_SIGNING_SECRET?.trim()) {
     problems.push('SLACK_SIGNING_SECRET is required in HTTP mode (when SLACK_APP_TOKEN is not set)');
@@ -153,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     agents: e.AGENTS,
     databaseUrl: e.DATABASE_URL,
     phoneRegion: e.PHONE_REGION,
+    phoneRegions: phoneRegions(e.PHONE_REGION, e.PHONE_REGIONS),
     policyFile: e.POLICY_FILE,
     auditHmacKey: e.AUDIT_HMAC_KEY,
     logLevel: e.LOG_LEVEL,
@@ -177,6 +273,7 @@ export interface CliConfig extends CliStoreConfig {
   leads: string[];
   video: Config['video'];
   phoneRegion: string;
+  phoneRegions: string[];
 }
 
 const CliStoreEnvSchema = z.object({
@@ -199,6 +296,7 @@ const CliEnvSchema = z.object({
   VIDEO_API_TIMEOUT_MS: FIELDS.VIDEO_API_TIMEOUT_MS,
   RETRY_CONVERSION_METHOD: FIELDS.RETRY_CONVERSION_METHOD,
   PHONE_REGION: FIELDS.PHONE_REGION,
+  PHONE_REGIONS: FIELDS.PHONE_REGIONS,
 });
 
 /**
@@ -215,7 +313,11 @@ export function loadCliConfig(
 ): CliStoreConfig | CliConfig {
   if (scope === 'store') {
     const parsed = CliStoreEnvSchema.safeParse(env);
-    if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
+    const problems = [
+      ...(parsed.success ? [] : problemsOf(parsed.error)),
+      ...examplePlaceholders(env, Object.keys(CliStoreEnvSchema.shape)),
+    ];
+    if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
     const e = parsed.data;
     return {
       databaseUrl: e.DATABASE_URL,
@@ -226,7 +328,11 @@ export function loadCliConfig(
     };
   }
   const parsed = CliEnvSchema.safeParse(env);
-  if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
+  const problems = [
+    ...(parsed.success ? [] : problemsOf(parsed.error)),
+    ...examplePlaceholders(env, Object.keys(CliEnvSchema.shape)),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   return {
     databaseUrl: e.DATABASE_URL,
@@ -242,5 +348,6 @@ export function loadCliConfig(
       retryConversionMethod: e.RETRY_CONVERSION_METHOD,
     },
     phoneRegion: e.PHONE_REGION,
+    phoneRegions: phoneRegions(e.PHONE_REGION, e.PHONE_REGIONS),
   };
 }

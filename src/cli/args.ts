@@ -110,9 +110,9 @@ function command(
 }
 
 const ACTOR_NOTE =
-  'You act as cli:<your OS user name>; --as U… acts as that Slack user (--as-name gives the name the audit log shows).';
+  'You act as cli:<your OS user name>; --as U… acts as that Slack user (--as-name gives the name the audit log shows). Either way the audit log records your OS user too: "U0LEAD1 via cli:root".';
 const APPROVAL_NOTE =
-  'When the policy needs approval, the request is created and its ID printed; a lead approves it with `vidops approve <id> --as <lead>` or in Slack.';
+  'When the policy needs approval, the request is created and its ID printed; a lead approves it in Slack (or with `vidops approve <id> --as <lead>` where the policy lets the CLI approve).';
 
 /**
  * The commands, in the order `vidops help` lists them.
@@ -275,8 +275,9 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
       required: ['as'],
       words: [1, 1],
       details: [
+        'Only where the policy file says `cli: { approve: true }`; by default approvals happen in Slack, where Slack vouches for who clicked.',
         'The CLI does not know Slack user groups: a lead approves from the CLI only when LEADS (or the policy) names their user ID.',
-        'You can never approve your own request.',
+        'You can never approve your own request, nor one that your OS user asked for as someone else; one OS user gives one approval per request.',
       ],
     },
   ),
@@ -437,6 +438,13 @@ export function parseInvocation(argv: readonly string[]): Invocation {
   if (missing.length > 0) {
     const list = missing.map((f) => `--${f}`).join(' and ');
     return { kind: 'usage', message: `\`vidops ${cmd.id}\` needs ${list}.`, command: cmd };
+  }
+  if (words.some((w) => w.trim() === '')) {
+    return {
+      kind: 'usage',
+      message: `\`vidops ${cmd.id}\` was given an empty argument (""); nothing was sent.`,
+      command: cmd,
+    };
   }
   if (words.length < cmd.words.min) {
     return { kind: 'usage', message: `\`vidops ${cmd.id}\` needs more: ${cmd.usage}`, command: cmd };

@@ -35,7 +35,14 @@ describe('CLI configuration', () => {
         retryConversionMethod: 'auto',
       },
       phoneRegion: 'IR',
+      phoneRegions: ['IR'],
     });
+  });
+
+  test('the CLI too refuses the example values of .env.example', () => {
+    expect(problems(() => loadCliConfig({ ...FULL, LEADS: 'U0123LEAD' }))).toEqual([
+      'LEADS still holds the example value from .env.example (U0123LEAD); put in your own',
+    ]);
   });
 
   test('every missing or wrong variable is listed at once', () => {

@@ -195,12 +195,20 @@ function approvalsNeeded(request: OperationRequest): string {
 
 /**
  * What a requester reads after asking for a change that needs approval: the ID, how many
- * approvals are missing, and the commands that move it on.
+ * approvals are missing, and the commands that move it on (`vidops approve` only where the
+ * policy lets the CLI approve).
  */
-export function pendingLines(request: OperationRequest, why: string): string[] {
+export function pendingLines(
+  request: OperationRequest,
+  why: string,
+  options: { cliApproves: boolean } = { cliApproves: false },
+): string[] {
   const reason = why === 'policy' ? '' : ` (${why})`;
+  const where = options.cliApproves
+    ? `approve with \`vidops approve ${request.id} --as U…\`, or in Slack`
+    : 'a lead approves it in Slack';
   return [
-    `request ${request.id} is waiting for ${approvalsNeeded(request)}${reason}; approve with \`vidops approve ${request.id} --as U…\`, or in Slack.`,
+    `request ${request.id} is waiting for ${approvalsNeeded(request)}${reason}; ${where}.`,
     `It expires ${request.expiresAt ?? 'never'}; cancel it with \`vidops cancel ${request.id}${request.requester.id.startsWith('cli:') ? '' : ` --as ${request.requester.id}`}\`.`,
   ];
 }

@@ -2,17 +2,19 @@ import { readFile as fsReadFile, open } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { loadCliConfig } from '../config.js';
+import { cliActor } from '../core/actor.js';
 import { isPastExpiry } from '../core/approvals.js';
 import { createHasher, shortHash, verifyChain } from '../core/audit-chain.js';
-import { OPERATION_SPECS, parseParams } from '../core/catalog.js';
+import { OPERATION_SPECS, operationTitle, parseParams } from '../core/catalog.js';
 import { SLASH_COMMAND } from '../core/commands-help.js';
 import { ConfigError, InputError, VidopsError } from '../core/errors.js';
 import { type Command, parseCommand } from '../core/grammar.js';
 import { normalizeRequestId } from '../core/ids.js';
 import { maskMobilesInText } from '../core/mask.js';
 import { type Actor, type AuditEvent, type OperationRequest, TERMINAL_STATES } from '../core/model.js';
+import { CHANGE_OPERATIONS, type OperationName, READ_OPERATIONS } from '../core/operations.js';
 import { explainCode, normalizeErrorCode } from '../core/player-errors.js';
-import { mayApprove } from '../core/policy.js';
+import { mayApprove, type Policy } from '../core/policy.js';
 import type { DecisionResult, Prepared, PrepareInput, SubmitResult } from '../services/types.js';
 import { type CliCommand, type Flags, parseInvocation, stringFlag } from './args.js';
 import {
@@ -55,6 +57,8 @@ export interface CliIo {
   cwd: string;
   clock?: () => Date;
   readFile?: ReadFile;
+  /** The OS user running the command; default: the process's user. */
+  osUser?: string;
 }
 
 /** Wrong words or flags: exit 2 with the usage of the command. */
@@ -141,6 +145,28 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
+/** Every operation name, longest first so that no name matches inside a longer one. */
+const OPERATION_NAME = new RegExp(
+  `(?<![\\w.])(${[...CHANGE_OPERATIONS, ...READ_OPERATIONS]
+    .sort((a, b) => b.length - a.length)
+    .map((name) => name.replace('.', '\\.'))
+    .join('|')})(?![\\w.])`,
+  'g',
+);
+
+/**
+ * Messages in the words of people: an operation name that reached a message (an upstream error
+ * says which call failed) is written as its title, `whitelist.set` → `Update whitelist`.
+ */
+export function peopleWords(text: string): string {
+  return text.replace(OPERATION_NAME, (name) => operationTitle(name as OperationName));
+}
+
+/** What the CLI writes for a message from elsewhere: people's words, mobile numbers masked. */
+function shown(text: string): string {
+  return maskMobilesInText(peopleWords(text));
+}
+
 function report(run: Run, error: unknown): number {
   if (error instanceof UsageError) {
     run.io.stderr.write(usageError(error.message, error.command));
@@ -154,19 +180,19 @@ function report(run: Run, error: unknown): number {
     return 2;
   }
   if (error instanceof InputError) {
-    run.err(`vidops: ${maskMobilesInText(error.message)}`);
+    run.err(`vidops: ${shown(error.message)}`);
     for (const issue of error.issues) {
-      if (!error.message.includes(issue)) run.err(`  - ${maskMobilesInText(issue)}`);
+      if (!error.message.includes(issue)) run.err(`  - ${shown(issue)}`);
     }
     return 1;
   }
   if (error instanceof VidopsError) {
     // ApiError messages name the operation and status, never the keys (client/errors).
-    run.err(`vidops: ${maskMobilesInText(error.message)}`);
+    run.err(`vidops: ${shown(error.message)}`);
     return 1;
   }
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  run.err(`vidops: unexpected error: ${maskMobilesInText(text)}`);
+  run.err(`vidops: unexpected error: ${shown(text)}`);
   return 1;
 }
 
@@ -223,7 +249,7 @@ async function dispatch(run: Run, checked: Checked): Promise<number> {
     case 'full': {
       const config = loadCliConfig(run.env);
       // The words are checked before anything is opened: a refused number costs no connection.
-      const parsed = grammarCommand(run, config.phoneRegion);
+      const parsed = grammarCommand(run, config.phoneRegion, config.phoneRegions);
       const ctx = await openFullContext(config, {
         cwd: run.io.cwd,
         readFile: run.readFile,
@@ -264,10 +290,14 @@ function grammarText(run: Run): string | null {
  * The words checked by the slash command grammar, so numbers, IPs, settings and IDs are read
  * exactly as in Slack. A refusal (an invalid number) exits 1 before anything is sent.
  */
-function grammarCommand(run: Run, phoneRegion: string): { command: Command; warnings: string[] } | null {
+function grammarCommand(
+  run: Run,
+  phoneRegion: string,
+  phoneRegions: readonly string[],
+): { command: Command; warnings: string[] } | null {
   const text = grammarText(run);
   if (text === null) return null;
-  const parsed = parseCommand(text, { phoneRegion });
+  const parsed = parseCommand(text, { phoneRegion, phoneRegions });
   if (!parsed.ok) throw new Refusal(cliText(parsed.message));
   return { command: parsed.command, warnings: parsed.warnings.map(cliText) };
 }
@@ -277,18 +307,22 @@ function cliText(message: string): string {
   return message.split(`${SLASH_COMMAND} `).join('vidops ');
 }
 
+/**
+ * Who runs the command: the OS user always (recorded as `via` in every event), acting as the
+ * Slack user named by `--as` or as `cli:<os user>`.
+ */
 function actorOf(run: Run): Actor {
   const as = stringFlag(run.flags, 'as')?.trim();
   const asName = stringFlag(run.flags, 'as-name')?.trim();
+  const user = run.io.osUser ?? osUser(run.io.env);
   if (as === undefined) {
     if (asName !== undefined) throw new UsageError('--as-name goes with --as <Slack user ID>.', run.command);
-    const id = `cli:${osUser(run.env)}`;
-    return { id, name: id };
+    return cliActor(user);
   }
   if (!SLACK_USER.test(as)) {
     throw new UsageError(`--as takes a Slack user ID (U… or W…), not "${as}".`, run.command);
   }
-  return { id: as, name: asName === undefined || asName === '' ? as : asName };
+  return cliActor(user, { id: as, name: asName });
 }
 
 function osUser(env: Env): string {
@@ -359,11 +393,14 @@ async function listRequests(run: Run, ctx: StoreContext, actor: Actor): Promise<
   if (ctx.policy !== null) {
     const policy = ctx.policy;
     const pending = await ctx.store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
-    const awaiting = pending.filter(
-      (r) => !isPastExpiry(r, now) && mayApprove(policy, r, { id: actor.id, groups: [] }).ok,
-    );
+    const who = { id: actor.id, groups: [], ...(actor.via === undefined ? {} : { via: actor.via }) };
+    // Listed even where the CLI may not approve: the lead then approves them in Slack.
+    const anywhere: Policy = { ...policy, cli: { approve: true } };
+    const awaiting = pending.filter((r) => !isPastExpiry(r, now) && mayApprove(anywhere, r, who).ok);
     if (awaiting.length > 0) {
-      run.out(`Awaiting approval by ${actor.id}:`);
+      run.out(
+        `Awaiting approval by ${actor.id}${policy.cli.approve ? '' : ' (approve them in Slack: the policy keeps approvals off the command line)'}:`,
+      );
       for (const request of awaiting) run.out(`  ${requestLine(request, now)}`);
     }
   }
@@ -371,14 +408,21 @@ async function listRequests(run: Run, ctx: StoreContext, actor: Actor): Promise<
 }
 
 async function auditVerify(run: Run, ctx: StoreContext): Promise<number> {
-  const result = await verifyChain(ctx.store.iterateAudit(), createHasher(ctx.config.auditHmacKey));
+  // With the stored columns: an edited actor_id or type fools every query, so it fails verify too.
+  const result = await verifyChain(ctx.store.iterateStoredAudit(), createHasher(ctx.config.auditHmacKey));
   if (result.ok) {
     const head =
       result.head === null ? 'no events yet' : `head #${result.head.seq} ${shortHash(result.head.hash)}…`;
-    run.out(`chain intact: ${result.count} event${result.count === 1 ? '' : 's'}, ${head}`);
+    run.out(
+      `chain intact: ${result.count} event${result.count === 1 ? '' : 's'}, ${head}; every stored column matches its event`,
+    );
     return 0;
   }
-  run.err(`chain broken at event #${result.brokenAt}: ${result.reason}.`);
+  if (result.kind === 'column') {
+    run.err(`audit log edited beside the chain: ${maskMobilesInText(result.reason)}.`);
+  } else {
+    run.err(`chain broken at event #${result.brokenAt}: ${maskMobilesInText(result.reason)}.`);
+  }
   run.err(`${result.count} event${result.count === 1 ? '' : 's'} before it verified.`);
   if (result.count === 0 && result.reason.includes('altered')) {
     run.err(
@@ -512,7 +556,7 @@ async function prepareInput(run: Run, command: Command): Promise<PrepareInput> {
   };
   switch (command.kind) {
     case 'unblock':
-      return { kind: 'viewer.unblock', mobileNumber: command.mobile.national };
+      return { kind: 'viewer.unblock', mobileNumber: command.mobile.param };
     case 'retry':
       return { kind: 'file.retry', fileId: command.fileId };
     case 'whitelist.add':
@@ -608,8 +652,10 @@ function checkConfirmation(run: Run, ctx: FullContext, command: Command): void {
   if (expected === null && given === undefined) return;
   const wanted = expected ?? target.id;
   if (given === undefined) {
-    throw new Refusal(
+    // A flag the command needs is missing: a usage error (exit 2), like any other.
+    throw new UsageError(
       `Deleting ${target.what} ${target.id} cannot be undone: repeat its ID with --confirm ${wanted}. Nothing was sent.`,
+      run.command,
     );
   }
   if (given !== wanted) {
@@ -622,12 +668,12 @@ function checkConfirmation(run: Run, ctx: FullContext, command: Command): void {
 async function change(run: Run, ctx: FullContext, command: Command, actor: Actor): Promise<number> {
   checkConfirmation(run, ctx, command);
   const prepared = await ctx.ops.prepare(actor, await prepareInput(run, command));
-  for (const warning of prepared.warnings) run.err(`note: ${maskMobilesInText(warning)}`);
+  for (const warning of prepared.warnings) run.err(`note: ${shown(warning)}`);
   const result = await ctx.ops.submit(actor, prepared, { reason: reasonOf(run) });
-  return reportSubmit(run, prepared, result);
+  return reportSubmit(run, prepared, result, ctx.policy.cli.approve);
 }
 
-function reportSubmit(run: Run, prepared: Prepared, result: SubmitResult): number {
+function reportSubmit(run: Run, prepared: Prepared, result: SubmitResult, cliApproves: boolean): number {
   const title = OPERATION_SPECS[prepared.operation].title;
   switch (result.kind) {
     case 'denied':
@@ -635,7 +681,7 @@ function reportSubmit(run: Run, prepared: Prepared, result: SubmitResult): numbe
     case 'pending': {
       run.out(`${title}: ${maskMobilesInText(result.request.target)}`);
       for (const line of previewLines(result.request.preview)) run.out(line);
-      for (const line of pendingLines(result.request, result.why)) run.out(line);
+      for (const line of pendingLines(result.request, result.why, { cliApproves })) run.out(line);
       return 0;
     }
     case 'executed':

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MobileParamSchema } from '../core/validate/phone.js';
 import { ValidationError } from './errors.js';
 import type { HttpMethod } from './http.js';
 
@@ -25,10 +26,8 @@ export const ExpireTimeSchema = z
   .string({ message: 'must be text' })
   .regex(/^\d+[smhdwMy]$/, 'must be a number followed by s, m, h, d, w, M or y (e.g. 2h)');
 
-/** Mobile numbers as the service takes them: digits only, optionally with a leading +. */
-export const MobileNumberSchema = z
-  .string({ message: 'must be text' })
-  .regex(/^\+?\d{7,15}$/, 'must be a mobile number of 7 to 15 digits without spaces (e.g. 09123456789)');
+/** Mobile numbers as the service takes them: the one rule of the core (`parseMobile`'s forms). */
+export const MobileNumberSchema = MobileParamSchema;
 
 /** Paging of the list extras. */
 export const ListQuerySchema = z.strictObject({

@@ -106,9 +106,9 @@ function previewOf<T>(schema: z.ZodType<T>, preview: JsonValue, fallback: T): T 
 export async function unblockReply(
   ctx: AppContext,
   actor: Actor,
-  mobile: { national: string; masked: string },
+  mobile: { param: string; masked: string },
 ): Promise<Message> {
-  const prepared = await ctx.ops.prepare(actor, { kind: 'viewer.unblock', mobileNumber: mobile.national });
+  const prepared = await ctx.ops.prepare(actor, { kind: 'viewer.unblock', mobileNumber: mobile.param });
   const viewer = previewOf(UnblockPreviewSchema, prepared.preview, { blocked: null, actionType: null });
   const result = await ctx.ops.submit(actor, prepared);
   return unblockMessage({
@@ -304,7 +304,7 @@ export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): v
 
   routes.view(CALLBACKS.unblock, async ({ ack, body, view, client }) => {
     const typed = typedValue(view.state.values, BLOCKS.mobile);
-    const mobile = parseMobile(typed, ctx.config.phoneRegion);
+    const mobile = parseMobile(typed, ctx.config.phoneRegion, { regions: ctx.config.phoneRegions });
     if (!mobile.ok) {
       // Checked before the modal closes, so the person corrects it in place; nothing is sent.
       await ack({

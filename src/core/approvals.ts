@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { actorLabel, actorRecord, isSameRequester, maybeSamePerson } from './actor.js';
 import { InputError, PolicyDeniedError, StateConflictError } from './errors.js';
 import { canonicalJson, type JsonObject, type JsonValue } from './json.js';
 import type {
@@ -55,7 +56,7 @@ function event(
     id: ctx.eventId(),
     type,
     at: ctx.now.toISOString(),
-    actor: { id: actor.id, name: actor.name },
+    actor: actorRecord(actor),
     operation: request.operation,
     target: request.target,
     params: request.params,
@@ -168,7 +169,7 @@ export function newRequest(
     target: input.target,
     preview: input.preview,
     reason: input.reason,
-    requester: { id: input.requester.id, name: input.requester.name },
+    requester: actorRecord(input.requester),
     state: direct ? 'executing' : 'pending',
     quorum: input.mode.kind === 'approval' ? input.mode.quorum : 0,
     approvals: [],
@@ -203,16 +204,14 @@ export function newRequest(
  */
 export function approve(request: OperationRequest, approver: Actor, ctx: StepContext): Step {
   requireOpen(request, ctx.now, 'approved');
-  if (approver.id === request.requester.id) {
+  // Both identities count: the same OS user on the CLI is the same person whatever --as says.
+  if (maybeSamePerson(approver, request.requester)) {
     throw new PolicyDeniedError('You asked for this change, so someone else has to approve it.');
   }
-  if (request.approvals.some((a) => a.by.id === approver.id)) {
+  if (request.approvals.some((a) => maybeSamePerson(a.by, approver))) {
     throw new StateConflictError(`You have already approved request ${request.id}.`);
   }
-  const approvals = [
-    ...request.approvals,
-    { by: { id: approver.id, name: approver.name }, at: ctx.now.toISOString() },
-  ];
+  const approvals = [...request.approvals, { by: actorRecord(approver), at: ctx.now.toISOString() }];
   const outcome = { approvals: approvals.length, quorum: request.quorum };
   if (approvals.length >= request.quorum) {
     return {
@@ -232,22 +231,22 @@ export function reject(request: OperationRequest, by: Actor, note: string, ctx: 
   if (text === '') throw new InputError('Say why you reject the request: a note is required.');
   requireOpen(request, ctx.now, 'rejected');
   return {
-    patch: { state: 'rejected', decidedBy: { id: by.id, name: by.name }, decisionNote: text },
+    patch: { state: 'rejected', decidedBy: actorRecord(by), decisionNote: text },
     events: [event(request, 'rejected', by, ctx, { note: text })],
   };
 }
 
 /** The requester withdraws a pending request. */
 export function cancel(request: OperationRequest, by: Actor, note: string | null, ctx: StepContext): Step {
-  if (by.id !== request.requester.id) {
+  if (!isSameRequester(request.requester, by)) {
     throw new PolicyDeniedError(
-      `Only ${request.requester.name}, who asked for it, can cancel request ${request.id}.`,
+      `Only ${actorLabel(request.requester)}, who asked for it, can cancel request ${request.id}.`,
     );
   }
   requireState(request, ['pending'], ctx.now, 'cancelled');
   const text = note?.trim() || null;
   return {
-    patch: { state: 'cancelled', decidedBy: { id: by.id, name: by.name }, decisionNote: text },
+    patch: { state: 'cancelled', decidedBy: actorRecord(by), decisionNote: text },
     events: [event(request, 'cancelled', by, ctx, { note: text })],
   };
 }

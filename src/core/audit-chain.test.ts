@@ -68,7 +68,7 @@ describe('compliance verifies the audit chain', () => {
         e[2] = { ...a, seq: 3 };
       },
       2,
-      'does not link',
+      "events #2 and #3 are out of order: #3's prevHash is #1's hash",
     ],
     [
       'a rehashed edit without relinking',

@@ -8,6 +8,7 @@ import {
 } from './catalog.js';
 import { InputError } from './errors.js';
 import { CHANGE_OPERATIONS, type ChangeOperation, READ_OPERATIONS } from './operations.js';
+import { MOBILE_PARAM_RULE } from './validate/phone.js';
 
 const OID = '671018d0403eba579a6f90e2';
 
@@ -151,16 +152,8 @@ describe('parameters that must never reach the API', () => {
       { playlistId: 'p/1' },
       'playlistId: must have no spaces, slashes or control characters',
     ],
-    [
-      'viewer.unblock',
-      { mobileNumber: '+98 912 345 6789' },
-      'mobileNumber: must be a mobile number in national format, digits only',
-    ],
-    [
-      'viewer.unblock',
-      { mobileNumber: '0912' },
-      'mobileNumber: must be a mobile number in national format, digits only',
-    ],
+    ['viewer.unblock', { mobileNumber: '+98 912 345 6789' }, `mobileNumber: ${MOBILE_PARAM_RULE}`],
+    ['viewer.unblock', { mobileNumber: '091' }, `mobileNumber: ${MOBILE_PARAM_RULE}`],
   ] as const)('%s refuses %j', (operation, params, issue) => {
     let caught: unknown;
     try {

@@ -8,6 +8,7 @@ import {
   type ReadOperation,
 } from './operations.js';
 import { ipKey } from './validate/ip.js';
+import { MobileParamSchema } from './validate/phone.js';
 import { flattenProtection, ProtectionConfigSchema } from './validate/protection.js';
 
 /**
@@ -92,8 +93,8 @@ export const PARAMS_SCHEMAS = {
     .refine((p) => p.title !== undefined || p.files !== undefined, 'must change the title or the files'),
   'playlist.delete': z.strictObject({ playlistId: ResourceIdSchema }),
   'viewer.unblock': z.strictObject({
-    // National format, digits only (`09123456789`): parseMobile made it so.
-    mobileNumber: z.string().regex(/^\d{5,17}$/, 'must be a mobile number in national format, digits only'),
+    // As parseMobile gives it: national digits (`09123456789`) or E.164 for another region.
+    mobileNumber: MobileParamSchema,
   }),
 } as const satisfies Record<ChangeOperation, z.ZodType>;
 

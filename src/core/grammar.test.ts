@@ -2,7 +2,12 @@ import { type Command, type ParseResult, parseCommand } from './grammar.js';
 
 const OID = '671018d0403eba579a6f90e2';
 const parse = (text: string, phoneRegion = 'IR'): ParseResult => parseCommand(text, { phoneRegion });
-const IR_MOBILE = { national: '09123456789', e164: '+989123456789', masked: '0912***6789' };
+const IR_MOBILE = {
+  param: '09123456789',
+  national: '09123456789',
+  e164: '+989123456789',
+  masked: '0912***6789',
+};
 
 describe('agent types a command of the design', () => {
   it.each<[string, Command]>([
@@ -69,10 +74,29 @@ describe('agent types a command of the design', () => {
       ok: true,
       command: {
         kind: 'unblock',
-        mobile: { national: '015123456789', e164: '+4915123456789', masked: '0151***6789' },
+        mobile: {
+          param: '015123456789',
+          national: '015123456789',
+          e164: '+4915123456789',
+          masked: '0151***6789',
+        },
       },
       warnings: [],
     });
+  });
+
+  it('refuses a Philippine mobile in an Iranian deployment, which as national digits would be an Iranian number', () => {
+    expect(parse('unblock +63 917 123 4567')).toMatchObject({
+      ok: false,
+      message:
+        'Nobody was unblocked: +63 917 123 4567 is a mobile number in the Philippines (PH); only numbers of Iran (IR) are accepted here.',
+    });
+  });
+
+  it('reads a Philippine mobile where PHONE_REGIONS allows it, keeping its country code', () => {
+    expect(
+      parseCommand('unblock +63 917 123 4567', { phoneRegion: 'IR', phoneRegions: ['IR', 'PH'] }),
+    ).toMatchObject({ ok: true, command: { kind: 'unblock', mobile: { param: '+639171234567' } } });
   });
 
   it.each([

@@ -17,7 +17,8 @@ import { parseAssignments } from './validate/protection.js';
  */
 export type Command =
   | { kind: 'help' }
-  | { kind: 'unblock'; mobile: { national: string; e164: string; masked: string } }
+  /** `param` is what is sent: national digits for `PHONE_REGION`, E.164 for other regions. */
+  | { kind: 'unblock'; mobile: { param: string; national: string; e164: string; masked: string } }
   | { kind: 'retry'; fileId: string }
   | { kind: 'whitelist.show' }
   | { kind: 'whitelist.add'; ips: string[] }
@@ -43,6 +44,8 @@ export type ParseResult =
 export interface ParseOptions {
   /** Region for mobile numbers written without a country code (`PHONE_REGION`). */
   phoneRegion: string;
+  /** Regions whose mobiles are accepted (`PHONE_REGIONS`); default: `phoneRegion` alone. */
+  phoneRegions?: readonly string[];
 }
 
 /** Default and bounds of `audit [n]`. */
@@ -109,11 +112,13 @@ function parseUnblock(rest: readonly string[], options: ParseOptions): ParseResu
   const usage = usageOf('unblock');
   if (rest.length === 0) return fail('Give the mobile number of the viewer to unblock.', usage);
   // People paste `+98 912 345 6789`: the number is everything after the keyword.
-  const mobile = parseMobile(rest.join(' '), options.phoneRegion);
+  const mobile = parseMobile(rest.join(' '), options.phoneRegion, {
+    regions: options.phoneRegions ?? [options.phoneRegion],
+  });
   if (!mobile.ok) return fail(`Nobody was unblocked: ${mobile.reason}.`, usage);
   return ok({
     kind: 'unblock',
-    mobile: { national: mobile.national, e164: mobile.e164, masked: mobile.masked },
+    mobile: { param: mobile.param, national: mobile.national, e164: mobile.e164, masked: mobile.masked },
   });
 }
 

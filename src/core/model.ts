@@ -1,10 +1,26 @@
 import type { JsonObject, JsonValue } from './json.js';
 import type { ChangeOperation } from './operations.js';
 
-/** Who did something: a Slack user (`U…`/`W…`) or a CLI user (`cli:<os user>`). */
+/**
+ * Where an actor acted from when it was not Slack: the `vidops` CLI, run by an OS user. Slack
+ * actors have no `via` at all, so their canonical JSON (and every chain written before `via`
+ * existed) is unchanged.
+ * @see docs/architecture.md, "Audit log"
+ */
+export interface ActorVia {
+  kind: 'cli';
+  /** The OS user who ran the command: the one identity the CLI can vouch for. */
+  osUser: string;
+}
+
+/**
+ * Who did something: a Slack user (`U…`/`W…`), possibly claimed on the CLI with `--as`, or a CLI
+ * user (`cli:<os user>`). `via` says it came from the CLI and which OS user ran it.
+ */
 export interface Actor {
   id: string;
   name: string;
+  via?: ActorVia;
 }
 
 /**

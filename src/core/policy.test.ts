@@ -305,8 +305,59 @@ describe('mayApprove', () => {
     expect(mayApprove(policy, pendingRequest(), { id: 'U0OTHER', groups: [] })).toEqual({
       ok: false,
       code: 'not-approver',
-      reason: 'Only leads can approve folder.delete requests.',
+      reason: 'Only leads can approve "Delete folder" requests.',
     });
+  });
+});
+
+describe('approvals from the command line', () => {
+  const cli = (id: string, osUser: string) => ({ id, groups: [], via: { kind: 'cli' as const, osUser } });
+  const on = buildPolicy({ leads: ['U0LEAD1', 'U0LEAD2'], fileText: 'cli: { approve: true }' });
+
+  test('are off unless the policy file turns them on', () => {
+    const off = buildPolicy({ leads: ['U0LEAD1'] });
+    expect(off.cli).toEqual({ approve: false });
+    expect(mayApprove(off, pendingRequest(), cli('U0LEAD1', 'lee'))).toMatchObject({
+      ok: false,
+      code: 'cli-off',
+      reason: expect.stringContaining('cli: { approve: true }'),
+    });
+    // A lead in Slack is not affected.
+    expect(mayApprove(off, pendingRequest(), lead)).toEqual({ ok: true });
+    expect(mayApprove(on, pendingRequest(), cli('U0LEAD1', 'lee'))).toEqual({ ok: true });
+  });
+
+  test('the OS user who asked as an agent cannot approve as a lead', () => {
+    const asked = pendingRequest({
+      requester: { id: 'U0AGENT', name: 'Ava', via: { kind: 'cli', osUser: 'root' } },
+    });
+    expect(mayApprove(on, asked, cli('U0LEAD1', 'root'))).toEqual({
+      ok: false,
+      code: 'requester',
+      reason: 'OS user root asked for this change (as U0AGENT), so someone else has to approve it.',
+    });
+    expect(mayApprove(on, asked, cli('U0LEAD1', 'lee'))).toEqual({ ok: true });
+    expect(mayApprove(on, asked, lead)).toEqual({ ok: true });
+  });
+
+  test('one OS user counts once toward a quorum, whichever leads it names', () => {
+    const once = pendingRequest({
+      quorum: 2,
+      approvals: [
+        { by: { id: 'U0LEAD1', name: 'Lee', via: { kind: 'cli', osUser: 'lee' } }, at: NOW.toISOString() },
+      ],
+    });
+    expect(mayApprove(on, once, cli('U0LEAD2', 'lee'))).toMatchObject({
+      ok: false,
+      code: 'already-approved',
+    });
+    expect(mayApprove(on, once, cli('U0LEAD2', 'leo'))).toEqual({ ok: true });
+  });
+
+  test('a policy file with something else under cli is refused, naming the known fields', () => {
+    expect(
+      configError(() => buildPolicy({ leads: LEADS, fileText: 'cli: { reject: true }' })).problems,
+    ).toEqual(['POLICY_FILE POLICY_FILE cli.reject: unknown field (known fields: approve)']);
   });
 });
 

@@ -1,7 +1,9 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { maybeSamePerson, osUserOf } from './actor.js';
+import { OPERATION_SPECS } from './catalog.js';
 import { ConfigError } from './errors.js';
-import type { OperationRequest } from './model.js';
+import type { ActorVia, OperationRequest } from './model.js';
 import { CHANGE_OPERATIONS, type ChangeOperation } from './operations.js';
 
 /** What a policy has rules for: every change operation, and the `audit` command. */
@@ -40,12 +42,30 @@ export interface Policy {
   /** User and user-group IDs of the agents (`AGENTS`); null means everyone in the workspace. */
   agents: readonly string[] | null;
   rules: Readonly<Record<PolicyOperation, Rule>>;
+  /** What the `vidops` CLI may do besides asking and reading. */
+  cli: CliRules;
 }
 
-/** Someone asking or deciding, with the user groups they belong to. */
+/**
+ * The CLI's powers. `approve`: whether an approval may come from the CLI, where a Slack user ID
+ * is only claimed with `--as`; default false, so approvals happen in Slack, where Slack vouches
+ * for who clicked.
+ */
+export interface CliRules {
+  approve: boolean;
+}
+
+/** The CLI rules when the policy file says nothing. */
+export const DEFAULT_CLI_RULES: Readonly<CliRules> = { approve: false };
+
+/**
+ * Someone asking or deciding, with the user groups they belong to; `via` when they act from the
+ * CLI (the OS user who ran it).
+ */
 export interface PolicyActor {
   id: string;
   groups: readonly string[];
+  via?: ActorVia;
 }
 
 const DEFAULT_EXPIRY = '24h';
@@ -162,6 +182,11 @@ const RuleOverrideSchema = z.strictObject({
 /** `audit` is a read: only who may run it can be set. */
 const AuditOverrideSchema = z.strictObject({ allowed: AllowedSchema.optional() });
 
+/** `cli`: what the command line may do besides asking and reading. */
+const CliOverrideSchema = z.strictObject({
+  approve: z.boolean({ error: 'must be true or false' }).optional(),
+});
+
 type RuleOverride = z.infer<typeof RuleOverrideSchema>;
 
 const changeRuleShape = Object.fromEntries(
@@ -175,11 +200,22 @@ const changeRuleShape = Object.fromEntries(
  * folder.delete: { quorum: 2, expiresIn: 4h }
  * viewer.unblock: { rateLimit: { max: 50, per: 1h } }
  * audit: { allowed: [S0COMPLIANCE] }
+ * cli: { approve: true }
  */
 export const PolicyFileSchema = z.strictObject({
   ...changeRuleShape,
   audit: AuditOverrideSchema.optional(),
+  cli: CliOverrideSchema.optional(),
 });
+
+/** Keys of a policy file besides the operations. */
+const OTHER_KEYS = ['cli'] as const;
+
+function knownFields(section: string): string[] {
+  if (section === 'audit') return Object.keys(AuditOverrideSchema.shape);
+  if (section === 'cli') return Object.keys(CliOverrideSchema.shape);
+  return Object.keys(RuleOverrideSchema.shape);
+}
 export type PolicyFile = z.infer<typeof PolicyFileSchema>;
 
 function formatIssue(source: string, issue: z.core.$ZodIssue): string {
@@ -187,8 +223,8 @@ function formatIssue(source: string, issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') {
     const known =
       issue.path.length === 0
-        ? `known operations: ${POLICY_OPERATIONS.join(', ')}`
-        : `known fields: ${Object.keys(issue.path[0] === 'audit' ? AuditOverrideSchema.shape : RuleOverrideSchema.shape).join(', ')}`;
+        ? `known operations: ${POLICY_OPERATIONS.join(', ')}; and ${OTHER_KEYS.join(', ')}`
+        : `known fields: ${knownFields(String(issue.path[0])).join(', ')}`;
     return issue.keys
       .map(
         (key) =>
@@ -269,6 +305,7 @@ export function buildPolicy(input: {
     leads: [...input.leads],
     agents: input.agents ? [...input.agents] : null,
     rules,
+    cli: { approve: file.cli?.approve ?? DEFAULT_CLI_RULES.approve },
   };
 }
 
@@ -356,11 +393,16 @@ export function mayRun(policy: Policy, operation: PolicyOperation, actor: Policy
   return isMember(allowed, actor);
 }
 
+/** An operation in the words people read: `"Delete folder"`; `audit` is the command's own word. */
+export function operationWords(operation: PolicyOperation): string {
+  return operation === 'audit' ? 'audit' : `"${OPERATION_SPECS[operation].title}"`;
+}
+
 function denyReason(policy: Policy, operation: PolicyOperation): string {
   const { allowed } = policy.rules[operation];
   if (allowed === 'agents') return 'You are not one of the agents allowed to use vidops (AGENTS).';
-  if (allowed === 'leads') return `Only leads may run ${operation}.`;
-  return `Only the people named for ${operation} in the policy may run it.`;
+  if (allowed === 'leads') return `Only leads may run ${operationWords(operation)}.`;
+  return `Only the people named for ${operationWords(operation)} in the policy may run it.`;
 }
 
 export type Decision =
@@ -404,7 +446,11 @@ export function decide(
 
 export type ApprovalCheck =
   | { ok: true }
-  | { ok: false; code: 'requester' | 'not-approver' | 'already-approved'; reason: string };
+  | { ok: false; code: 'cli-off' | 'requester' | 'not-approver' | 'already-approved'; reason: string };
+
+/** Why the CLI may not approve, and how to change that. */
+export const CLI_APPROVALS_OFF =
+  'Approvals from the command line are turned off: approve in Slack, or set `cli: { approve: true }` in the POLICY_FILE.';
 
 /** True when the actor is among the rule's approvers, directly or through a user group. */
 export function isApprover(policy: Policy, operation: PolicyOperation, actor: PolicyActor): boolean {
@@ -412,8 +458,11 @@ export function isApprover(policy: Policy, operation: PolicyOperation, actor: Po
 }
 
 /**
- * Whether the actor may approve the request: never the requester, only an approver of the
- * operation, and only once. The request's state is checked by the approval state machine.
+ * Whether the actor may approve the request: from the CLI only when the policy allows it, never
+ * the requester, only an approver of the operation, and only once. "The requester" and "once"
+ * compare both identities: the Slack user ID, and on the CLI the OS user, so one OS user cannot
+ * ask as one Slack user and approve as another. The request's state is checked by the approval
+ * state machine.
  * @see docs/architecture.md, "Approvals"
  */
 export function mayApprove(
@@ -421,11 +470,18 @@ export function mayApprove(
   request: Pick<OperationRequest, 'operation' | 'requester' | 'approvals'>,
   actor: PolicyActor,
 ): ApprovalCheck {
-  if (request.requester.id === actor.id) {
+  const osUser = osUserOf(actor);
+  if (osUser !== undefined && !policy.cli.approve) {
+    return { ok: false, code: 'cli-off', reason: CLI_APPROVALS_OFF };
+  }
+  if (maybeSamePerson(request.requester, actor)) {
     return {
       ok: false,
       code: 'requester',
-      reason: 'You asked for this change, so someone else has to approve it.',
+      reason:
+        request.requester.id === actor.id
+          ? 'You asked for this change, so someone else has to approve it.'
+          : `OS user ${osUser} asked for this change (as ${request.requester.id}), so someone else has to approve it.`,
     };
   }
   if (!isApprover(policy, request.operation, actor)) {
@@ -436,11 +492,19 @@ export function mayApprove(
     return {
       ok: false,
       code: 'not-approver',
-      reason: `Only ${who} can approve ${request.operation} requests.`,
+      reason: `Only ${who} can approve ${operationWords(request.operation)} requests.`,
     };
   }
-  if (request.approvals.some((a) => a.by.id === actor.id)) {
-    return { ok: false, code: 'already-approved', reason: 'You have already approved this request.' };
+  const earlier = request.approvals.find((a) => maybeSamePerson(a.by, actor));
+  if (earlier !== undefined) {
+    return {
+      ok: false,
+      code: 'already-approved',
+      reason:
+        earlier.by.id === actor.id
+          ? 'You have already approved this request.'
+          : `OS user ${osUser} already approved this request (as ${earlier.by.id}); one person gives one approval.`,
+    };
   }
   return { ok: true };
 }

@@ -284,7 +284,7 @@ describe('approvals', () => {
     const decided = await h.ops.approve(request.id, bob);
     expect(decided).toMatchObject({
       kind: 'refused',
-      reason: 'Only leads can approve file.delete requests.',
+      reason: 'Only leads can approve "Delete file" requests.',
     });
     expect(types(await h.events())).toEqual(['requested', 'denied']);
     expect((await h.store.getRequest(request.id))?.state).toBe('pending');

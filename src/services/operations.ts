@@ -1,3 +1,4 @@
+import { actorLabel, actorRecord, isSameRequester, maybeSamePerson } from '../core/actor.js';
 import * as approvals from '../core/approvals.js';
 import { describeState, isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
 import { OPERATION_SPECS, operationTarget, parseParams } from '../core/catalog.js';
@@ -6,7 +7,15 @@ import { AUDIT_MAX } from '../core/grammar.js';
 import { newEventId, newRequestId } from '../core/ids.js';
 import type { JsonValue } from '../core/json.js';
 import { type Actor, type AuditEvent, type OperationRequest, TERMINAL_STATES } from '../core/model.js';
-import { checkPolicy, decide, isApprover, mayApprove, needsConfirmation } from '../core/policy.js';
+import {
+  checkPolicy,
+  decide,
+  isApprover,
+  mayApprove,
+  needsConfirmation,
+  operationWords,
+  type PolicyActor,
+} from '../core/policy.js';
 import { recordError, runOperation } from './execute.js';
 import { toJsonObject } from './json.js';
 import { prepareRequest } from './prepare.js';
@@ -47,8 +56,9 @@ export function createOperations(deps: OperationsDeps): Operations {
     }
   }
 
-  async function policyActor(actor: Actor): Promise<{ id: string; groups: string[] }> {
-    return { id: actor.id, groups: await directory.groupsOf(actor.id) };
+  async function policyActor(actor: Actor): Promise<PolicyActor> {
+    const groups = await directory.groupsOf(actor.id);
+    return actor.via === undefined ? { id: actor.id, groups } : { id: actor.id, groups, via: actor.via };
   }
 
   /** Applies a step with compare-and-set; null when another writer changed the request first. */
@@ -78,7 +88,7 @@ export function createOperations(deps: OperationsDeps): Operations {
         id: ids.event(),
         type: 'denied',
         at: now.toISOString(),
-        actor: { id: actor.id, name: actor.name },
+        actor: actorRecord(actor),
         operation: subject.operation,
         target: subject.target,
         params: subject.params,
@@ -258,11 +268,11 @@ export function createOperations(deps: OperationsDeps): Operations {
       if (note.trim() === '') throw new InputError('Say why you reject the request: a note is required.');
       const who = await policyActor(actor);
       const outcome = await decideOn(id, 'rejected', async (request) => {
-        if (request.requester.id === actor.id) {
+        if (maybeSamePerson(request.requester, actor)) {
           return refused('This is your own request: cancel it instead of rejecting it.', request);
         }
         if (!isApprover(policy, request.operation, who)) {
-          const reason = `Only those who may approve ${request.operation} requests can reject them.`;
+          const reason = `Only those who may approve ${operationWords(request.operation)} requests can reject them.`;
           await auditDenied(actor, about(request), 'reject', reason);
           return refused(reason, request);
         }
@@ -274,8 +284,8 @@ export function createOperations(deps: OperationsDeps): Operations {
 
     async cancel(id, actor, note = null) {
       const outcome = await decideOn(id, 'cancelled', async (request) => {
-        if (request.requester.id !== actor.id) {
-          const reason = `Only ${request.requester.name}, who asked for it, can cancel request ${request.id}.`;
+        if (!isSameRequester(request.requester, actor)) {
+          const reason = `Only ${actorLabel(request.requester)}, who asked for it, can cancel request ${request.id}.`;
           await auditDenied(actor, about(request), 'cancel', reason);
           return refused(reason, request);
         }

@@ -43,7 +43,7 @@ export type PrepareInput =
       files?: readonly { _id: string; title?: string | undefined }[] | undefined;
     }
   | { kind: 'playlist.delete'; playlistId: string }
-  /** National format, as `parseMobile` gives it. */
+  /** As `parseMobile` gives it (`param`): national digits, or E.164 for another region. */
   | { kind: 'viewer.unblock'; mobileNumber: string };
 
 /**

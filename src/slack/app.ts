@@ -13,7 +13,7 @@ import {
   createAuditPublisher,
   createPublisherWebClient,
 } from './audit-publisher.js';
-import { createVidopsMetrics, type VidopsMetrics } from './metrics.js';
+import { countsOwnOutcome, createVidopsMetrics, type VidopsMetrics } from './metrics.js';
 import { OpsServer, redactError, redactText, VidopsReceiver } from './receiver.js';
 
 /**
@@ -287,13 +287,14 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
   // Counts every request by outcome. It does not wake the publisher: the work after an ack appends
   // its events later, and the store's append hook (src/app.ts) wakes it then; a wake-up here, with
   // nothing appended yet, cost an empty claim (a write transaction) per request in a flood.
-  app.use(async ({ body, next }) => {
+  // A listener that answers after the ack (the slash command) counts how it ended itself.
+  app.use(async ({ body, context, next }) => {
     const command = commandLabel(body);
     try {
       await next();
-      metrics.commands.inc({ command, outcome: 'ok' });
+      if (!countsOwnOutcome(context)) metrics.countCommand(command, 'ok');
     } catch (error) {
-      metrics.commands.inc({ command, outcome: 'error' });
+      metrics.countCommand(command, 'error');
       throw error;
     }
   });

@@ -225,11 +225,43 @@ export class MetricsRegistry {
 /** Content type of the text exposition format. */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
+/**
+ * The `outcome` label of `vidops_commands_total`: `ok` (done as asked, or waiting for approval),
+ * `denied` (the policy refused the person: not an agent, not allowed that operation), `invalid`
+ * (the words were refused: a bad number, an unknown command), `error` (it failed: the service
+ * down, or a fault of ours), `busy` (turned away because the work queue was full).
+ */
+export const COMMAND_OUTCOMES = ['ok', 'denied', 'invalid', 'error', 'busy'] as const;
+export type CommandOutcome = (typeof COMMAND_OUTCOMES)[number];
+
+/**
+ * The key a listener sets on Bolt's request `context` when it counts its own outcome once the
+ * work after the acknowledgement has run (a slash command is answered later, through
+ * `response_url`): the counting middleware then leaves that request alone, since what it sees
+ * when the acknowledgement returns is not how the command ended.
+ */
+export const COUNTS_ITS_OWN_OUTCOME = 'vidopsCountsItsOwnOutcome';
+
+/** Marks a request whose listener counts its own outcome (see {@link COUNTS_ITS_OWN_OUTCOME}). */
+export function countOwnOutcome(context: Record<string, unknown>): void {
+  context[COUNTS_ITS_OWN_OUTCOME] = true;
+}
+
+/** True when the listener of this request counts its own outcome. */
+export function countsOwnOutcome(context: Record<string, unknown>): boolean {
+  return context[COUNTS_ITS_OWN_OUTCOME] === true;
+}
+
 /** The metrics vidops exports. Names are part of the operator's contract; keep them stable. */
 export interface VidopsMetrics {
   readonly registry: MetricsRegistry;
-  /** Slash commands and interactions handled, by command (or interaction type) and outcome. */
+  /**
+   * Slash commands and interactions handled, by command (or interaction type) and outcome
+   * ({@link COMMAND_OUTCOMES}).
+   */
   readonly commands: Counter;
+  /** Counts one command with how it ended. */
+  countCommand(command: string, outcome: CommandOutcome): void;
   /** Seconds from receiving a Slack request to acknowledging it. */
   readonly ackSeconds: Histogram;
   /** Seconds spent in calls to the video protection API, by operation. */
@@ -272,6 +304,9 @@ export function createVidopsMetrics(): VidopsMetrics {
       ['operation', 'error'],
     ),
     auditPosts: registry.counter('vidops_audit_posts_total', 'Audit channel posts by outcome', ['outcome']),
+    countCommand(command, outcome) {
+      metrics.commands.inc({ command, outcome });
+    },
     collectOutboxDepth(collect) {
       outboxDepth = collect;
     },

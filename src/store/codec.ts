@@ -1,3 +1,4 @@
+import { STORED_COLUMNS, type StoredAuditEvent, type StoredColumn } from '../core/audit-chain.js';
 import { InputError } from '../core/errors.js';
 import { canonicalJson, type JsonObject, type JsonValue } from '../core/json.js';
 import type {
@@ -218,6 +219,26 @@ export function chainEvents(
     prevHash = event.hash;
     return { event, json, at: normalizeTime(e.at, `event ${e.id} at`) };
   });
+}
+
+/**
+ * The columns `audit verify` reads: those of {@link AuditRow}, then every column kept beside the
+ * event JSON (`STORED_COLUMNS`, in that order), to compare them with the hashed event.
+ */
+export const VERIFY_COLUMNS = `${EVENT_COLUMNS}, ${STORED_COLUMNS.join(', ')}`;
+
+/** A row of {@link VERIFY_COLUMNS}. */
+export type VerifyRow = [...AuditRow, ...(string | null)[]];
+
+/** The event and its stored columns as read, for `verifyChain`. */
+export function rowToStoredEvent(row: VerifyRow): StoredAuditEvent {
+  const event = rowToEvent([row[0], row[1], row[2], row[3]]);
+  const columns = {} as Record<StoredColumn, string | null>;
+  STORED_COLUMNS.forEach((name, i) => {
+    const value = row[4 + i];
+    columns[name] = value === undefined || value === null ? null : String(value);
+  });
+  return { event, columns };
 }
 
 export function rowToEvent(row: AuditRow): AuditEvent {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { StoredAuditEvent } from '../core/audit-chain.js';
 import { StateConflictError } from '../core/errors.js';
 import type { AuditEvent, NewAuditEvent, OperationRequest } from '../core/model.js';
 import {
@@ -15,7 +16,10 @@ import {
   requestColumns,
   rowToEvent,
   rowToRequest,
+  rowToStoredEvent,
   type StoreLogger,
+  VERIFY_COLUMNS,
+  type VerifyRow,
   whereClause,
 } from './codec.js';
 import { MIGRATIONS, pendingMigrations, unknownVersions } from './migrations.js';
@@ -340,6 +344,22 @@ export class PostgresStore implements Store {
         rowMode: 'array',
       });
       for (const row of rows) yield rowToEvent(row);
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < pageSize) return;
+      after = last[0];
+    }
+  }
+
+  async *iterateStoredAudit(pageSize = DEFAULT_PAGE_SIZE): AsyncIterable<StoredAuditEvent> {
+    // `at` comes back through this pool's timestamptz parser as an ISO string.
+    let after = 0;
+    for (;;) {
+      const { rows } = await this.pool.query<VerifyRow>({
+        text: `SELECT ${VERIFY_COLUMNS} FROM audit_events WHERE seq > $1 ORDER BY seq LIMIT $2`,
+        values: [after, pageSize],
+        rowMode: 'array',
+      });
+      for (const row of rows) yield rowToStoredEvent(row);
       const last = rows.at(-1);
       if (last === undefined || rows.length < pageSize) return;
       after = last[0];

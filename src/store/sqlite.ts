@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { StoredAuditEvent } from '../core/audit-chain.js';
 import { StateConflictError } from '../core/errors.js';
 import type { AuditEvent, NewAuditEvent, OperationRequest } from '../core/model.js';
 import {
@@ -16,7 +17,10 @@ import {
   requestColumns,
   rowToEvent,
   rowToRequest,
+  rowToStoredEvent,
   type StoreLogger,
+  VERIFY_COLUMNS,
+  type VerifyRow,
   whereClause,
 } from './codec.js';
 import { MIGRATIONS, pendingMigrations, unknownVersions } from './migrations.js';
@@ -332,6 +336,22 @@ export class SqliteStore implements Store {
       const last = rows.at(-1);
       if (last === undefined) return;
       for (const row of rows) yield rowToEvent(row);
+      if (rows.length < pageSize) return;
+      after = last[0];
+    }
+  }
+
+  async *iterateStoredAudit(pageSize = DEFAULT_PAGE_SIZE): AsyncIterable<StoredAuditEvent> {
+    // Keyset pages, as iterateAudit; each row with the columns beside its JSON, as stored.
+    const page = this.rawStmt<VerifyRow>(
+      `SELECT ${VERIFY_COLUMNS} FROM audit_events WHERE seq > ? ORDER BY seq LIMIT ?`,
+    );
+    let after = 0;
+    for (;;) {
+      const rows = page.all(after, pageSize);
+      const last = rows.at(-1);
+      if (last === undefined) return;
+      for (const row of rows) yield rowToStoredEvent(row);
       if (rows.length < pageSize) return;
       after = last[0];
     }

@@ -1,4 +1,5 @@
 import type { StepPatch } from '../core/approvals.js';
+import type { StoredAuditEvent } from '../core/audit-chain.js';
 import type { AuditEvent, NewAuditEvent, OperationRequest, RequestState } from '../core/model.js';
 
 // The chain's hash function and genesis value belong to the core; the store only applies them.
@@ -66,6 +67,11 @@ export interface Store {
   listAudit(query?: AuditQuery): Promise<AuditEvent[]>;
   /** Streams the whole chain oldest first in pages, for verify and export. */
   iterateAudit(pageSize?: number): AsyncIterable<AuditEvent>;
+  /**
+   * The same stream with the columns kept beside each event's JSON (`actor_id`, `at`…), read as
+   * they are, so `audit verify` can check them against the hashed event.
+   */
+  iterateStoredAudit(pageSize?: number): AsyncIterable<StoredAuditEvent>;
   auditHead(): Promise<{ seq: number; hash: string } | null>;
   /** How many events `actor` caused of `operation` with one of `types` since `since`. */
   countEvents(actorId: string, operation: string, types: readonly string[], since: string): Promise<number>;

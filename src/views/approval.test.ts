@@ -231,6 +231,18 @@ describe('the approval message a lead reads', () => {
     },
   );
 
+  it('an approval given on the command line says so, with the OS user who gave it', () => {
+    const message = approvalMessage(
+      request({
+        state: 'succeeded',
+        approvals: [{ by: { id: 'U0LEAD1', name: 'U0LEAD1', via: { kind: 'cli', osUser: 'root' } }, at: T0 }],
+      }),
+    );
+    expect(JSON.stringify(message.blocks)).toContain(
+      'Approved by U0LEAD1 via the CLI (OS user root); done at',
+    );
+  });
+
   it('never shows a whole mobile number', () => {
     const [, , , , , , unblock] = PREVIEWS;
     const message = approvalMessage(request({ ...unblock?.[1], reason: 'viewer 0912 345 6789 called' }));

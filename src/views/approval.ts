@@ -1,5 +1,6 @@
 import type { ActionsBlock, Button, ContextBlock, HeaderBlock, KnownBlock, SectionBlock } from '@slack/types';
 import { z } from 'zod';
+import { viaPhrase } from '../core/actor.js';
 import { shortHash } from '../core/audit-chain.js';
 import { OPERATION_SPECS } from '../core/catalog.js';
 import type { JsonValue } from '../core/json.js';
@@ -81,8 +82,14 @@ function names(list: readonly string[]): string {
   return `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
 }
 
+/** Who approved; an approval from the CLI says so: "U0LEAD1 via the CLI (OS user root)". */
 function approvers(request: OperationRequest): string {
-  return names(request.approvals.map((a) => safe(a.by.name, 60)));
+  return names(
+    request.approvals.map((a) => {
+      const via = viaPhrase(a.by);
+      return via === null ? safe(a.by.name, 60) : `${safe(a.by.name, 60)} ${safe(via, 100)}`;
+    }),
+  );
 }
 
 /**

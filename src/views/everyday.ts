@@ -424,7 +424,9 @@ function maskRun(run: string, region: string): string {
     let end = groups.length;
     for (; end > i; end -= 1) {
       const candidate = groups.slice(i, end).join(' ');
-      if (candidate.replace(/\D/g, '').length >= 9 && parseMobile(candidate, region).ok) break;
+      // Any country's mobile: a number refused for its country is still a real number.
+      if (candidate.replace(/\D/g, '').length >= 9 && parseMobile(candidate, region, { regions: 'any' }).ok)
+        break;
     }
     if (end > i) {
       out.push(maskMobile(groups.slice(i, end).join(' ')));

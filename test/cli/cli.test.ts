@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { type CliIo, runCli } from '../../src/cli/run.js';
+import { actorLabel } from '../../src/core/actor.js';
 import { createHasher, verifyChain } from '../../src/core/audit-chain.js';
 import type { AuditEvent } from '../../src/core/model.js';
 import { DEMO, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
@@ -16,11 +17,16 @@ import { openStore } from '../../src/store/index.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const LEAD = 'ULEAD0001';
 const AGENT = 'UAGENT001';
+/** OS users on the machine the CLI runs on: the agent's account, and a lead's. */
+const AGENT_OS = 'sara';
+const LEAD_OS = 'lee';
 const REQUEST_ID = /R-[0-9A-HJKMNP-TV-Z]{8}/;
 
 let sandbox: Sandbox;
 let dir: string;
 let now: Date;
+/** POLICY_FILE of `baseEnv`, when a test sets one. */
+let policyFile: string | undefined;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, conversionDelayMs: 50 });
@@ -34,6 +40,7 @@ beforeEach(async () => {
   sandbox.reset();
   dir = await mkdtemp(join(tmpdir(), 'vidops-cli-'));
   now = new Date('2024-10-17T06:00:00.000Z');
+  policyFile = undefined;
 });
 
 afterEach(async () => {
@@ -51,8 +58,20 @@ function baseEnv(overrides: Record<string, string | undefined> = {}): Record<str
     VIDEO_API_KEY: DEMO.apiKey,
     VIDEO_SECRET_KEY: DEMO.secretKey,
     LEADS: LEAD,
+    POLICY_FILE: policyFile,
     ...overrides,
   };
+}
+
+/** Writes a policy file into the working directory and makes `baseEnv` use it. */
+async function usePolicy(text: string): Promise<void> {
+  policyFile = 'policy.yml';
+  await writeFile(join(dir, policyFile), text);
+}
+
+/** The CLI run by the lead's OS account. */
+function byLead(args: string[], env = baseEnv()): Promise<CliRun> {
+  return vidops(args, env, { osUser: LEAD_OS });
 }
 
 interface CliRun {
@@ -71,6 +90,7 @@ async function vidops(args: string[], env = baseEnv(), extra: Partial<CliIo> = {
     env,
     cwd: dir,
     clock: () => now,
+    osUser: AGENT_OS,
     ...extra,
   };
   const code = await runCli(args, io);
@@ -109,9 +129,11 @@ describe('changes that run at once', () => {
     const events = await auditEvents();
     expect(events.map((e) => e.type)).toEqual(['requested', 'executing', 'succeeded']);
     expect(events.map((e) => e.target)).toEqual(Array(3).fill('viewer 09123456789'));
-    const actor = events[0]?.actor;
-    expect(actor?.id).toMatch(/^cli:.+/);
-    expect(actor?.name).toBe(actor?.id);
+    expect(events[0]?.actor).toEqual({
+      id: `cli:${AGENT_OS}`,
+      name: `cli:${AGENT_OS}`,
+      via: { kind: 'cli', osUser: AGENT_OS },
+    });
   });
 
   test('an invalid number is refused with exit 1 and nothing is sent', async () => {
@@ -130,7 +152,7 @@ describe('changes that run at once', () => {
     expect(result.code).toBe(0);
     expect(sent('POST', '/v1/storage/bucket/file/queue/retry').map((r) => r.body)).toEqual([{ fileId }]);
     const events = await auditEvents();
-    expect(events[0]?.actor).toEqual({ id: AGENT, name: 'Sara' });
+    expect(events[0]?.actor).toEqual({ id: AGENT, name: 'Sara', via: { kind: 'cli', osUser: AGENT_OS } });
     const [heading, answer] = result.stdout.split('\n');
     expect(heading).toMatch(new RegExp(`^Retry conversion: file ${fileId}.*: done \\(request R-`));
     // The upstream answer printed is the one the audit log recorded as the outcome.
@@ -199,16 +221,58 @@ describe('refusals and failures', () => {
   });
 });
 
+describe('messages in the words of people', () => {
+  /** An operation name as the code spells it (`whitelist.set`), which people never should read. */
+  const OPERATION_NAME =
+    /\b(whitelist|protect|folder|file|playlist|viewer)\.(set|get|create|edit|delete|retry|unblock|list|info|lookup)\b/;
+
+  test('a refusal by the policy names the operation by its title', async () => {
+    await usePolicy('folder.delete: { allowed: leads }\n');
+    const bucketId = DEMO.folders.marketing;
+    const result = await vidops(
+      ['folder', 'delete', bucketId, '--confirm', bucketId, '--as', AGENT],
+      baseEnv({ LEADS: `${LEAD},ULEAD0002` }),
+    );
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Delete folder refused: Only leads may run "Delete folder".');
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(OPERATION_NAME);
+  });
+
+  test('an approval by someone who is not an approver names the operation by its title', async () => {
+    await usePolicy('cli: { approve: true }\n');
+    const asked = await vidops(['whitelist', 'add', '203.0.113.10', '--as', AGENT]);
+    const result = await byLead(['approve', requestIdIn(asked.stdout), '--as', 'UOTHER001']);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Only leads can approve "Update whitelist" requests.');
+    expect(`${asked.stdout}${asked.stderr}${result.stdout}${result.stderr}`).not.toMatch(OPERATION_NAME);
+  });
+
+  test('a failure of the service names the call by its title', async () => {
+    sandbox.setFaults([{ path: '/v1/storage/dns/whitelist', status: 500 }]);
+    const result = await vidops(['whitelist']);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('(Show whitelist)');
+    expect(result.stderr).not.toMatch(OPERATION_NAME);
+  });
+});
+
 describe('typed confirmation and approval', () => {
   const bucketId = DEMO.folders.marketing;
 
+  beforeEach(async () => {
+    await usePolicy('cli: { approve: true }\n');
+  });
+
   test.each([
-    ['without --confirm', [] as string[], 'repeat its ID with --confirm'],
-    ['with a wrong --confirm', ['--confirm', DEMO.folders.lectures], 'does not match'],
-  ])('folder delete %s exits 1 and sends nothing', async (_name, flags, message) => {
+    ['without --confirm (a usage error)', [] as string[], 2, 'repeat its ID with --confirm'],
+    ['with a wrong --confirm', ['--confirm', DEMO.folders.lectures], 1, 'does not match'],
+  ])('folder delete %s exits %i and sends nothing', async (_name, flags, code, message) => {
     const result = await vidops(['folder', 'delete', bucketId, ...flags]);
 
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(code);
     expect(result.stderr).toContain(message);
     expect(sandbox.requests()).toEqual([]);
     expect((await auditEvents()).length).toBe(0);
@@ -238,18 +302,72 @@ describe('typed confirmation and approval', () => {
     expect(own.stderr).toContain('someone else has to approve it');
     expect(sent('DELETE', '/v1/storage/bucket')).toEqual([]);
 
-    const lead = await vidops(['approve', id.toLowerCase(), '--as', LEAD, '--as-name', 'Lee']);
+    const lead = await byLead(['approve', id.toLowerCase(), '--as', LEAD, '--as-name', 'Lee']);
     expect(lead.code).toBe(0);
     expect(lead.stdout).toContain(`Approved ${id}, Delete folder: folder ${bucketId}: done`);
     expect(sent('DELETE', '/v1/storage/bucket').map((r) => r.body)).toEqual([{ bucketId }]);
 
-    const again = await vidops(['approve', id, '--as', LEAD]);
+    const again = await byLead(['approve', id, '--as', LEAD]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already approved by Lee');
     expect(sent('DELETE', '/v1/storage/bucket')).toHaveLength(1);
 
-    const types = (await auditEvents()).map((e) => e.type);
-    expect(types).toEqual(['requested', 'denied', 'approved', 'executing', 'succeeded']);
+    const events = await auditEvents();
+    expect(events.map((e) => e.type)).toEqual(['requested', 'denied', 'approved', 'executing', 'succeeded']);
+    // Every event from the CLI says so, and which OS user ran it.
+    expect(events.map((e) => e.actor)).toEqual([
+      { id: AGENT, name: AGENT, via: { kind: 'cli', osUser: AGENT_OS } },
+      { id: AGENT, name: AGENT, via: { kind: 'cli', osUser: AGENT_OS } },
+      { id: LEAD, name: 'Lee', via: { kind: 'cli', osUser: LEAD_OS } },
+      { id: LEAD, name: 'Lee', via: { kind: 'cli', osUser: LEAD_OS } },
+      { id: 'system', name: 'vidops' },
+    ]);
+    expect(actorLabel(events[2]?.actor ?? { id: '', name: '' })).toBe(`Lee via cli:${LEAD_OS}`);
+  });
+
+  test('the OS user who asked as an agent cannot approve as a lead', async () => {
+    const asked = await vidops(['folder', 'delete', bucketId, '--confirm', bucketId, '--as', AGENT]);
+    const id = requestIdIn(asked.stdout);
+
+    const same = await vidops(['approve', id, '--as', LEAD]);
+
+    expect(same.code).toBe(1);
+    expect(same.stderr).toContain(
+      `OS user ${AGENT_OS} asked for this change (as ${AGENT}), so someone else has to approve it.`,
+    );
+    expect(sent('DELETE', '/v1/storage/bucket')).toEqual([]);
+    const denied = (await auditEvents()).find((e) => e.type === 'denied');
+    expect(denied?.actor).toEqual({ id: LEAD, name: LEAD, via: { kind: 'cli', osUser: AGENT_OS } });
+  });
+
+  test('one OS user gives one approval, whichever leads it names', async () => {
+    await usePolicy('cli: { approve: true }\nfolder.delete: { quorum: 2 }\n');
+    const env = baseEnv({ LEADS: `${LEAD},ULEAD0002` });
+    const asked = await vidops(['folder', 'delete', bucketId, '--confirm', bucketId, '--as', AGENT], env);
+    const id = requestIdIn(asked.stdout);
+
+    expect((await byLead(['approve', id, '--as', LEAD], env)).code).toBe(0);
+    const second = await byLead(['approve', id, '--as', 'ULEAD0002'], env);
+
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`OS user ${LEAD_OS} already approved this request (as ${LEAD})`);
+    expect(sent('DELETE', '/v1/storage/bucket')).toEqual([]);
+  });
+
+  test('by default the CLI asks but does not approve: approvals happen in Slack', async () => {
+    policyFile = undefined;
+    const asked = await vidops(['folder', 'delete', bucketId, '--confirm', bucketId, '--as', AGENT]);
+    const id = requestIdIn(asked.stdout);
+    expect(asked.stdout).toContain('a lead approves it in Slack.');
+    expect(asked.stdout).not.toContain('vidops approve');
+
+    const lead = await byLead(['approve', id, '--as', LEAD]);
+
+    expect(lead.code).toBe(1);
+    expect(lead.stderr).toContain('Approvals from the command line are turned off');
+    expect(lead.stderr).toContain('cli: { approve: true }');
+    expect(sent('DELETE', '/v1/storage/bucket')).toEqual([]);
+    expect((await auditEvents()).map((e) => e.type)).toEqual(['requested', 'denied']);
   });
 
   test('whitelist add shows the list before and after, and runs once approved', async () => {
@@ -260,7 +378,7 @@ describe('typed confirmation and approval', () => {
     expect(asked.stdout).toContain('after:  203.0.113.10, 2001:db8::10');
     expect(sent('POST', '/v1/storage/dns/whitelist')).toEqual([]);
 
-    const approved = await vidops(['approve', requestIdIn(asked.stdout), '--as', LEAD]);
+    const approved = await byLead(['approve', requestIdIn(asked.stdout), '--as', LEAD]);
     expect(approved.code).toBe(0);
     expect(sandbox.state().whitelist).toEqual(['203.0.113.10', '2001:db8::10']);
 
@@ -273,7 +391,7 @@ describe('typed confirmation and approval', () => {
     expect(asked.code).toBe(0);
     expect(asked.stdout).toMatch(/opacity: [\d.]+ → 0\.4/);
 
-    const approved = await vidops(['approve', requestIdIn(asked.stdout), '--as', LEAD]);
+    const approved = await byLead(['approve', requestIdIn(asked.stdout), '--as', LEAD]);
 
     expect(approved.code).toBe(0);
     expect(sent('POST', '/v1/storage/protect/config').map((r) => r.body)).toEqual([{ opacity: 0.4 }]);
@@ -285,12 +403,16 @@ describe('typed confirmation and approval', () => {
     const second = await vidops(['folder', 'create', '--title', 'Old', '--as', AGENT]);
     const [a, b] = [requestIdIn(first.stdout), requestIdIn(second.stdout)];
 
-    const rejected = await vidops(['reject', a, '--as', LEAD, '--reason', 'not needed']);
+    const rejected = await byLead(['reject', a, '--as', LEAD, '--reason', 'not needed']);
     expect(rejected).toMatchObject({ code: 0, stdout: `Rejected ${a}: not needed\n` });
 
     const notTheirs = await vidops(['cancel', b]);
     expect(notTheirs.code).toBe(1);
-    expect(notTheirs.stderr).toContain(`Only ${AGENT}, who asked for it, can cancel`);
+    expect(notTheirs.stderr).toContain(`Only ${AGENT} via cli:${AGENT_OS}, who asked for it, can cancel`);
+    // Another OS user claiming the agent's Slack ID is not the agent either.
+    const claimed = await byLead(['cancel', b, '--as', AGENT]);
+    expect(claimed.code).toBe(1);
+    expect(claimed.stderr).toContain('who asked for it, can cancel');
 
     const cancelled = await vidops(['cancel', b, '--as', AGENT]);
     expect(cancelled).toMatchObject({ code: 0, stdout: `Cancelled ${b}.\n` });
@@ -315,9 +437,10 @@ describe('typed confirmation and approval', () => {
     expect(mine.stdout).toContain(`${id}  Edit playlist: playlist ${DEMO.playlists.gettingStarted}`);
     expect(mine.stdout).not.toContain('Awaiting approval');
 
-    const lead = await vidops(['requests', '--as', LEAD], {
+    const lead = await byLead(['requests', '--as', LEAD], {
       DATABASE_URL: `sqlite:${dbPath()}`,
       LEADS: LEAD,
+      POLICY_FILE: policyFile,
     });
     expect(lead.stdout).toContain(`${LEAD} has no requests.`);
     expect(lead.stdout).toContain(`Awaiting approval by ${LEAD}:\n  ${id}`);
@@ -346,7 +469,7 @@ describe('typed confirmation and approval', () => {
     ]);
     expect(asked.code).toBe(0);
 
-    const approved = await vidops(['approve', requestIdIn(asked.stdout), '--as', LEAD]);
+    const approved = await byLead(['approve', requestIdIn(asked.stdout), '--as', LEAD]);
 
     expect(approved.code).toBe(0);
     const edits = sent('POST', `/v1/storage/bucket/file/${fileId}`);
@@ -374,7 +497,7 @@ describe('typed confirmation and approval', () => {
     ]);
     await writeFile(path, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 2]));
 
-    const approved = await vidops(['approve', requestIdIn(asked.stdout), '--as', LEAD]);
+    const approved = await byLead(['approve', requestIdIn(asked.stdout), '--as', LEAD]);
 
     expect(approved.code).toBe(1);
     expect(approved.stderr).toContain('changed after the request was made');
@@ -395,7 +518,9 @@ describe('audit', () => {
     const ok = await vidops(['audit', 'verify'], { DATABASE_URL: `sqlite:${dbPath()}` });
     const events = await auditEvents();
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toBe(`chain intact: 6 events, head #6 ${events[5]?.hash.slice(0, 12)}…\n`);
+    expect(ok.stdout).toBe(
+      `chain intact: 6 events, head #6 ${events[5]?.hash.slice(0, 12)}…; every stored column matches its event\n`,
+    );
 
     const db = new Database(dbPath());
     db.prepare(
@@ -407,6 +532,21 @@ describe('audit', () => {
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain('chain broken at event #5: event #5 was altered');
     expect(broken.stderr).toContain('4 events before it verified');
+  });
+
+  test('verify names a column edited beside the hashed event, which queries would believe', async () => {
+    await someHistory();
+    const db = new Database(dbPath());
+    db.prepare(`UPDATE audit_events SET actor_id = 'U0EVIL' WHERE seq = 4`).run();
+    db.close();
+
+    const result = await vidops(['audit', 'verify'], { DATABASE_URL: `sqlite:${dbPath()}` });
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `audit log edited beside the chain: event #4: column actor_id says U0EVIL but the hashed event says ${AGENT}.`,
+    );
+    expect(result.stderr).toContain('3 events before it verified');
   });
 
   test('verify with the wrong AUDIT_HMAC_KEY fails at the first event and says why', async () => {
@@ -520,6 +660,8 @@ describe('usage, configuration and help', () => {
     ['no command', []],
     ['an unknown command', ['unblok', '09121234567']],
     ['unblock without a number', ['unblock']],
+    ['unblock with an empty number', ['unblock', '']],
+    ['unblock with a blank number', ['unblock', '  ']],
     ['retry with two IDs', ['retry', 'a', 'b']],
     ['an unknown flag', ['whitelist', '--bogus']],
     ['a flag the command does not take', ['whitelist', 'add', '203.0.113.1', '--confirm', 'x']],

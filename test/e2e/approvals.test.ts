@@ -102,7 +102,7 @@ describe('an agent requests a folder delete and a lead approves it', () => {
       message,
     });
     expect((await agent.reply()).body).toMatchObject({
-      text: ':no_entry: Only leads can approve folder.delete requests. Nothing was changed.',
+      text: ':no_entry: Only leads can approve "Delete folder" requests. Nothing was changed.',
     });
     expect((await stored(h, id)).state).toBe('pending');
     expect(upstream(h, 'DELETE', '/v1/storage/bucket')).toEqual([]);

@@ -1,6 +1,6 @@
 import { DEMO } from '../../src/sandbox/server.js';
 import { type Harness, SIGNING_SECRET, startHarness, USERS } from './app-harness.js';
-import { readable } from './change-helpers.js';
+import { readable, until } from './change-helpers.js';
 import { sign, slashCommand } from './slack-requests.js';
 
 const UNBLOCK_PATH = '/v1/analysis/user/video/anomaly';
@@ -143,6 +143,46 @@ describe('operator endpoints', () => {
       /vidops_upstream_errors_total\{operation="viewer.unblock",error="TimeoutError"\} [1-9]/,
     );
     expect(metrics.text).toContain('vidops_audit_outbox_depth');
+  });
+});
+
+describe('/metrics counts how commands ended', () => {
+  /** `vidops_commands_total` for a command and outcome, as /metrics shows it now. */
+  async function counted(command: string, outcome: string): Promise<number> {
+    const { text } = await h.get('/metrics');
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith(`vidops_commands_total{command="${command}",outcome="${outcome}"} `));
+    return line === undefined ? 0 : Number(line.split(' ')[1]);
+  }
+
+  /** The count once it has moved past `before` (it is counted when the answer has gone out). */
+  function countedAfter(command: string, outcome: string, before: number): Promise<number> {
+    return until(async () => {
+      const now = await counted(command, outcome);
+      return now > before ? now : undefined;
+    }, `${command} counted as ${outcome}`);
+  }
+
+  it.each([
+    [
+      'someone outside AGENTS asks to unblock',
+      `unblock ${DEMO.blockedMobiles[0]}`,
+      USERS.outsider.id,
+      'unblock',
+    ],
+    ['an agent asks for the leads-only audit', 'audit 5', USERS.agent.id, 'audit'],
+  ])('%s: counted as denied, not ok', async (_who, text, userId, command) => {
+    const [denied, ok] = [await counted(command, 'denied'), await counted(command, 'ok')];
+    await (await h.slash(text, { userId })).reply();
+    expect(await countedAfter(command, 'denied', denied)).toBe(denied + 1);
+    expect(await counted(command, 'ok')).toBe(ok);
+  });
+
+  it('a number refused as written is counted as invalid', async () => {
+    const before = await counted('unblock', 'invalid');
+    await (await h.slash('unblock 021 1234 5678')).reply();
+    expect(await countedAfter('unblock', 'invalid', before)).toBe(before + 1);
   });
 });
 

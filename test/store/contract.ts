@@ -487,3 +487,146 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
     });
   });
 }
+
+/** A store and a way to run SQL on its database behind its back (`?` placeholders in both). */
+export interface TamperableStore {
+  store: Store;
+  sql(text: string, params?: readonly unknown[]): Promise<void>;
+}
+
+/**
+ * What `audit verify` catches when someone edits the database directly: the hashed event JSON,
+ * every column stored beside it (which queries read), the order of rows, and removed rows.
+ * @see docs/architecture.md, "Audit log"
+ */
+export function describeAuditTampering(name: string, open: () => Promise<TamperableStore>): void {
+  describe(`${name}: audit verify after someone edits the database`, () => {
+    let db: TamperableStore;
+    const request = 'R-TAMPER01';
+
+    beforeEach(async () => {
+      db = await open();
+      // Ten events: requested/approved/executing/succeeded pairs and denials, one request ID each.
+      const events = Array.from({ length: 10 }, (_, i) =>
+        newEvent({
+          id: `ev-${i + 1}`,
+          type: i % 2 === 0 ? 'requested' : 'approved',
+          actor: i % 2 === 0 ? AGENT : LEAD,
+          at: at(i),
+          requestId: request,
+        }),
+      );
+      await db.store.appendAudit(events);
+    });
+
+    afterEach(async () => {
+      await db.store.close();
+    });
+
+    async function verify() {
+      return verifyChain(db.store.iterateStoredAudit(3), contractHash);
+    }
+
+    it('an untouched log verifies with its columns', async () => {
+      expect(await verify()).toEqual({ ok: true, count: 10, head: await db.store.auditHead() });
+    });
+
+    it.each([
+      [
+        'actor_id',
+        "actor_id = 'U0EVIL'",
+        `column actor_id says U0EVIL but the hashed event says ${AGENT.id}`,
+      ],
+      ['type', "type = 'denied'", 'column type says denied but the hashed event says requested'],
+      [
+        'operation',
+        "operation = 'viewer.unblock'",
+        'column operation says viewer.unblock but the hashed event says folder.delete',
+      ],
+      [
+        'at',
+        `at = '2020-01-01T00:00:00.000Z'`,
+        `column at says 2020-01-01T00:00:00.000Z but the hashed event says ${at(4)}`,
+      ],
+      ['id', "id = 'ev-forged'", 'column id says ev-forged but the hashed event says ev-5'],
+      ['request_id', 'request_id = NULL', `column request_id says NULL but the hashed event says ${request}`],
+    ])('an edited %s column is named with both values', async (_column, set, words) => {
+      await db.sql(`UPDATE audit_events SET ${set} WHERE seq = 5`);
+      const result = await verify();
+      expect(result).toEqual({
+        ok: false,
+        count: 4,
+        brokenAt: 5,
+        kind: 'column',
+        reason: `event #5: ${words}`,
+      });
+    });
+
+    it('an edited event body is named as altered', async () => {
+      await db.sql(
+        "UPDATE audit_events SET event = replace(event, 'Lectures 2026', 'Lectures 2027') WHERE seq = 6",
+      );
+      expect(await verify()).toMatchObject({
+        ok: false,
+        brokenAt: 6,
+        kind: 'chain',
+        reason: expect.stringContaining('event #6 was altered'),
+      });
+    });
+
+    it('two rows swapped are named as out of order', async () => {
+      const rows = await collect(db.store.iterateStoredAudit());
+      const [seventh, eighth] = [rows[6], rows[7]];
+      if (seventh === undefined || eighth === undefined) throw new Error('the log has fewer than 8 events');
+      await db.sql('DELETE FROM outbox WHERE seq IN (7, 8)');
+      await db.sql('DELETE FROM audit_events WHERE seq IN (7, 8)');
+      // Each row's content moves to the other's place, columns and all.
+      for (const [seq, row] of [
+        [7, eighth],
+        [8, seventh],
+      ] as const) {
+        const { event, columns } = row;
+        await db.sql(
+          `INSERT INTO audit_events (seq, id, at, type, actor_id, operation, request_id, event, prev_hash, hash)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            seq,
+            columns.id,
+            columns.at,
+            columns.type,
+            columns.actor_id,
+            columns.operation,
+            columns.request_id,
+            JSON.stringify(withoutChain(event)),
+            event.prevHash,
+            event.hash,
+          ],
+        );
+      }
+      expect(await verify()).toEqual({
+        ok: false,
+        count: 6,
+        brokenAt: 7,
+        kind: 'chain',
+        reason: "events #7 and #8 are out of order: #8's prevHash is #6's hash",
+      });
+    });
+
+    it('a removed row is named as missing events', async () => {
+      await db.sql('DELETE FROM outbox WHERE seq = 4');
+      await db.sql('DELETE FROM audit_events WHERE seq = 4');
+      expect(await verify()).toMatchObject({
+        ok: false,
+        count: 3,
+        brokenAt: 5,
+        reason: 'event #5 follows #3: events are missing',
+      });
+    });
+  });
+}
+
+/** The event JSON as stored: everything but its place in the chain. */
+function withoutChain(event: AuditEvent): Omit<AuditEvent, 'seq' | 'prevHash' | 'hash'> {
+  const { seq: _seq, prevHash: _prevHash, hash: _hash, ...body } = event;
+  return body;
+}

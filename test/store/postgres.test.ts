@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { verifyChain } from '../../src/core/audit-chain.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/store.js';
-import { contractHash, describeStoreContract } from './contract.js';
+import { contractHash, describeAuditTampering, describeStoreContract } from './contract.js';
 import { crashAndRecover } from './crash-harness.js';
 import { at, collect, eventFor, LEAD, newEvent, newRequest } from './fixtures.js';
 import { noteSkipped, schemaPool, TEST_DATABASE_URL } from './pg-schema.js';
@@ -19,6 +20,29 @@ if (TEST_DATABASE_URL === undefined) {
   afterAll(() => schemas.dropAll());
 
   describeStoreContract('PostgreSQL', () => openStore(schemas.url(), { hash: contractHash }));
+
+  describeAuditTampering('PostgreSQL', async () => {
+    const url = schemas.url();
+    const store = await openStore(url, { hash: contractHash });
+    const schema = new URL(url).searchParams.get('schema');
+    return {
+      store,
+      // A second connection, as someone with database access would open it.
+      async sql(text, params = []) {
+        const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+        await client.connect();
+        try {
+          await client.query(`SET search_path = ${schema}`);
+          // `?` placeholders, as the contract writes them, become `$1`, `$2`…
+          const pieces = text.split('?');
+          const numbered = pieces.reduce((sql, piece, i) => `${sql}$${i}${piece}`);
+          await client.query(numbered, [...params]);
+        } finally {
+          await client.end();
+        }
+      },
+    };
+  });
 
   describe('PostgreSQL with two replicas (two pools on one database)', () => {
     let a: Store;

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { openStore } from '../../src/store/index.js';
-import { contractHash, describeStoreContract } from './contract.js';
+import { contractHash, describeAuditTampering, describeStoreContract } from './contract.js';
 import { crashAndRecover } from './crash-harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vidops-store-'));
@@ -17,6 +18,24 @@ describeStoreContract('SQLite in memory', () => openStore('sqlite::memory:', { h
 describeStoreContract('SQLite file (WAL)', () => {
   files += 1;
   return openStore(`sqlite:${join(dir, `contract-${files}.db`)}`, { hash: contractHash });
+});
+
+describeAuditTampering('SQLite', async () => {
+  files += 1;
+  const path = join(dir, `tamper-${files}.db`);
+  const store = await openStore(`sqlite:${path}`, { hash: contractHash });
+  return {
+    store,
+    // A second connection, as someone with the database file would open it.
+    async sql(text, params = []) {
+      const other = new Database(path);
+      try {
+        other.prepare(text).run(...params);
+      } finally {
+        other.close();
+      }
+    },
+  };
 });
 
 describe('SQLite file shared by two processes that are killed at random moments', () => {

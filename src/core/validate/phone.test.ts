@@ -1,6 +1,17 @@
-import { parseMobile } from './phone.js';
+import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
+import mobileExamples from 'libphonenumber-js/mobile/examples';
+import { MobileNumberSchema } from '../../client/schemas.js';
+import { PARAMS_SCHEMAS } from '../catalog.js';
+import { countryName, isMobileParam, parseMobile } from './phone.js';
 
-const IR_MOBILE = { ok: true, national: '09123456789', e164: '+989123456789', masked: '0912***6789' };
+const IR_MOBILE = {
+  ok: true,
+  param: '09123456789',
+  national: '09123456789',
+  e164: '+989123456789',
+  region: 'IR',
+  masked: '0912***6789',
+};
 
 describe('agent gives a viewer’s mobile number', () => {
   it.each([
@@ -32,27 +43,75 @@ describe('agent gives a viewer’s mobile number', () => {
   });
 
   it.each([
-    ['another Iranian operator', '0902 345 6789', 'IR', '09023456789', '+989023456789', '0902***6789'],
-    ['German mobile in region DE', '01512 3456789', 'DE', '015123456789', '+4915123456789', '0151***6789'],
+    ['another Iranian operator', '0902 345 6789', 'IR', '09023456789', '+989023456789', 'IR'],
+    ['German mobile in region DE', '01512 3456789', 'DE', '015123456789', '+4915123456789', 'DE'],
+    ['British mobile in region GB', '07400 123456', 'GB', '07400123456', '+447400123456', 'GB'],
+  ])('accepts %s, sent in national format', (_, input, region, national, e164, country) => {
+    expect(parseMobile(input, region)).toEqual({
+      ok: true,
+      param: national,
+      national,
+      e164,
+      region: country,
+      masked: `${national.slice(0, 4)}***${national.slice(-4)}`,
+    });
+  });
+
+  it.each([
     [
-      'German mobile with +49 in region IR',
-      '+49 1512 3456789',
-      'IR',
-      '015123456789',
-      '+4915123456789',
-      '0151***6789',
+      'a Philippine mobile, which as national digits is also an Iranian one',
+      '+63 917 123 4567',
+      '+639171234567',
+      '+63 917 123 4567 is a mobile number in the Philippines (PH); only numbers of Iran (IR) are accepted here',
     ],
-    ['British mobile in region GB', '07400 123456', 'GB', '07400123456', '+447400123456', '0740***3456'],
     [
-      'US number (landline or mobile) with +1',
+      'a US number (landline or mobile)',
       '+1 415 555 2671',
-      'IR',
-      '4155552671',
       '+14155552671',
-      '4155***2671',
+      '+1 415 555 2671 is a mobile number in the United States (US); only numbers of Iran (IR) are accepted here',
     ],
-  ])('accepts %s, in that country’s national format', (_, input, region, national, e164, masked) => {
-    expect(parseMobile(input, region)).toEqual({ ok: true, national, e164, masked });
+    [
+      'a German mobile written with 0049',
+      '0049 1512 3456789',
+      '+4915123456789',
+      '0049 1512 3456789 is a mobile number in Germany (DE); only numbers of Iran (IR) are accepted here',
+    ],
+  ])('refuses %s by default, naming its country', (_, input, read, reason) => {
+    expect(parseMobile(input, 'IR')).toEqual({ ok: false, read, reason });
+  });
+
+  it.each([
+    ['a Philippine mobile', '+63 917 123 4567', '+639171234567', '09171234567', 'PH', '+6391***4567'],
+    ['a US number', '+1 415 555 2671', '+14155552671', '4155552671', 'US', '+1415***2671'],
+  ])(
+    'accepts %s where PHONE_REGIONS lists its country, keeping the country code',
+    (_, input, e164, national, region, masked) => {
+      expect(parseMobile(input, 'IR', { regions: ['PH', 'US'] })).toEqual({
+        ok: true,
+        param: e164,
+        national,
+        e164,
+        region,
+        masked,
+      });
+    },
+  );
+
+  it('reads a number without a country code as one of the home region, whatever else is allowed', () => {
+    // 0917… is an Iranian mobile: it is never guessed to be the Philippine one.
+    expect(parseMobile('0917 123 4567', 'IR', { regions: ['PH'] })).toMatchObject({
+      ok: true,
+      param: '09171234567',
+      region: 'IR',
+    });
+  });
+
+  it('names every accepted country in a refusal', () => {
+    expect(parseMobile('+49 1512 3456789', 'IR', { regions: ['AF', 'PH'] })).toMatchObject({
+      ok: false,
+      reason:
+        '+49 1512 3456789 is a mobile number in Germany (DE); only numbers of Iran (IR), Afghanistan (AF) and the Philippines (PH) are accepted here',
+    });
   });
 
   it.each([
@@ -164,5 +223,49 @@ describe('agent gives a viewer’s mobile number', () => {
     ['an unknown region', '09123456789', 'XX', '09123456789', 'XX is not a known phone region'],
   ])('refuses %s, saying what was read and why', (_, input, region, read, reason) => {
     expect(parseMobile(input, region)).toEqual({ ok: false, read, reason });
+  });
+});
+
+describe('one rule for a mobile number as sent', () => {
+  const sentForms = getCountries().flatMap((country) => {
+    const example = getExampleNumber(country, mobileExamples);
+    if (example === undefined) return [];
+    const home = parseMobile(example.formatNational(), country);
+    const abroad = parseMobile(example.number, country === 'IR' ? 'DE' : 'IR', { regions: 'any' });
+    return [
+      [`${country} at home`, home.ok ? home.param : `refused: ${home.ok || home.reason}`],
+      [`${country} abroad`, abroad.ok ? abroad.param : `refused: ${abroad.ok || abroad.reason}`],
+    ];
+  });
+
+  it.each(sentForms)(
+    'what parseMobile gives for %s (%s) passes the params and the client schema',
+    (_, param) => {
+      expect(isMobileParam(param)).toBe(true);
+      expect(PARAMS_SCHEMAS['viewer.unblock'].safeParse({ mobileNumber: param }).success).toBe(true);
+      expect(MobileNumberSchema.safeParse(param).success).toBe(true);
+    },
+  );
+
+  it.each([
+    ['an empty string', ''],
+    ['a lone plus', '+'],
+    ['spaces', '0912 345 6789'],
+    ['a plus and a zero', '+09123456789'],
+    ['a plus before national digits', '+9123'],
+    ['E.164 of a landline', '+982112345678'],
+    ['E.164 that is no number', '+99912345678'],
+    ['E.164 not in canonical form', '+9809123456789'],
+    ['too many digits', '0'.repeat(18)],
+  ])('refuses %s in both schemas', (_, value) => {
+    expect(isMobileParam(value)).toBe(false);
+    expect(PARAMS_SCHEMAS['viewer.unblock'].safeParse({ mobileNumber: value }).success).toBe(false);
+    expect(MobileNumberSchema.safeParse(value).success).toBe(false);
+  });
+
+  it('names countries as people say them', () => {
+    expect(countryName('IR')).toBe('Iran (IR)');
+    expect(countryName('PH')).toBe('the Philippines (PH)');
+    expect(countryName('GB')).toBe('the United Kingdom (GB)');
   });
 });

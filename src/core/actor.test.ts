@@ -1,0 +1,71 @@
+import { actorLabel, actorRecord, cliActor, isSameRequester, maybeSamePerson, viaPhrase } from './actor.js';
+import { createHasher } from './audit-chain.js';
+import { canonicalJson } from './json.js';
+import type { Actor, AuditEvent } from './model.js';
+
+const slackLead: Actor = { id: 'U0LEAD1', name: 'Lena' };
+const rootAsAgent = cliActor('root', { id: 'U0AGENT1', name: undefined });
+const rootAsLead = cliActor('root', { id: 'U0LEAD1', name: 'Lena' });
+const bobAsAgent = cliActor('bob', { id: 'U0AGENT1' });
+
+describe('who acted, as recorded', () => {
+  it('a Slack actor is recorded exactly as before the CLI marking existed, so old chains verify', () => {
+    const withStray = { ...slackLead, groups: ['S0LEADS'] } as Actor;
+    expect(canonicalJson(actorRecord(withStray))).toBe('{"id":"U0LEAD1","name":"Lena"}');
+    const event: Omit<AuditEvent, 'hash'> = {
+      id: 'e1',
+      type: 'approved',
+      at: '2026-11-21T10:00:00.000Z',
+      actor: actorRecord(slackLead),
+      operation: 'folder.delete',
+      target: 'folder b1',
+      params: { bucketId: 'b1' },
+      requestId: 'R-1',
+      outcome: null,
+      error: null,
+      seq: 1,
+      prevHash: '0'.repeat(64),
+    };
+    const before = { ...event, actor: { id: 'U0LEAD1', name: 'Lena' } };
+    expect(createHasher()(event)).toBe(createHasher()(before));
+  });
+
+  it('a CLI actor records the CLI and the OS user, with or without --as', () => {
+    expect(cliActor('root')).toEqual({
+      id: 'cli:root',
+      name: 'cli:root',
+      via: { kind: 'cli', osUser: 'root' },
+    });
+    expect(rootAsAgent).toEqual({ id: 'U0AGENT1', name: 'U0AGENT1', via: { kind: 'cli', osUser: 'root' } });
+    expect(actorRecord(rootAsLead)).toEqual(rootAsLead);
+  });
+
+  it('is labelled for people with the OS user when it came from the CLI', () => {
+    expect(actorLabel(slackLead)).toBe('Lena');
+    expect(actorLabel(rootAsAgent)).toBe('U0AGENT1 via cli:root');
+    expect(actorLabel(cliActor('root'))).toBe('cli:root');
+    expect(viaPhrase(slackLead)).toBeNull();
+    expect(viaPhrase(rootAsLead)).toBe('via the CLI (OS user root)');
+  });
+});
+
+describe('the same person, by either identity', () => {
+  it.each([
+    ['the same Slack user in Slack and on the CLI', slackLead, rootAsLead, true],
+    ['one OS user claiming two Slack users', rootAsAgent, rootAsLead, true],
+    ['two OS users claiming two Slack users', bobAsAgent, rootAsLead, false],
+    ['a Slack user and a CLI user claiming another', slackLead, rootAsAgent, false],
+  ])('%s: %s', (_what, a, b, same) => {
+    expect(maybeSamePerson(a, b)).toBe(same);
+    expect(maybeSamePerson(b, a)).toBe(same);
+  });
+
+  it.each([
+    ['the same OS user and Slack user', rootAsAgent, cliActor('root', { id: 'U0AGENT1' }), true],
+    ['another OS user claiming the same Slack user', rootAsAgent, bobAsAgent, false],
+    ['the Slack user themself, in Slack', rootAsAgent, { id: 'U0AGENT1', name: 'Ana' }, true],
+    ['the same OS user as someone else', rootAsAgent, rootAsLead, false],
+  ])('the requester for a cancel: %s', (_what, requester, actor, same) => {
+    expect(isSameRequester(requester, actor)).toBe(same);
+  });
+});
