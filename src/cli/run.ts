@@ -37,6 +37,7 @@ import {
   previewLines,
   protectionLines,
   requestLine,
+  unblockedLine,
   usageError,
   whitelistLines,
 } from './format.js';
@@ -647,6 +648,7 @@ function reportSubmit(run: Run, prepared: Prepared, result: SubmitResult): numbe
 function reportExecuted(run: Run, request: OperationRequest, heading: string): number {
   if (request.state === 'succeeded') {
     run.out(`${heading}: done (request ${request.id}).`);
+    if (request.operation === 'viewer.unblock') run.out(unblockedLine(request.preview));
     run.out(resultText(request));
     return 0;
   }
