@@ -203,7 +203,7 @@ function editFile(model: SandboxModel, { body, params }: RouteContext): FileReco
  * answers. Op 10 keeps both methods, since the spec shows both.
  * @see docs/api.md, "Endpoints"
  */
-export const DOCUMENTED_ENDPOINTS: Readonly<Record<string, readonly string[]>> = {
+const DOCUMENTED_ENDPOINTS: Readonly<Record<string, readonly string[]>> = {
   '/v1/storage/dns/whitelist': ['POST', 'GET'], // ops 1, 2
   '/v1/storage/protect/config': ['POST', 'GET'], // ops 3, 4
   '/v1/storage/bucket': ['POST', 'PATCH', 'DELETE'], // ops 5, 6, 7

@@ -52,7 +52,7 @@ function resourceId(raw: string, kind: ResourceKind, warnings: string[]): string
 }
 
 /** The warning of a look-up that could not be done: "Could not look the file up: the service answered 404." */
-export function lookUpWarning(what: string, error: unknown): string {
+function lookUpWarning(what: string, error: unknown): string {
   return `Could not look the ${what} up: ${failureInWords(error)}.`;
 }
 
@@ -416,17 +416,26 @@ async function checkFilesExist(
         continue;
       }
       const unchecked = ids.slice(index);
+      const why = failureInWords(error);
       warnings.push(
         unchecked.length === ids.length
-          ? `Could not look the playlist's files up: ${failureInWords(error)}. Whether they exist was not checked.`
-          : `Could not look up ${unchecked.length === 1 ? 'file' : 'files'} ${listText(unchecked)}: ${failureInWords(error)}. Whether ${unchecked.length === 1 ? 'it exists' : 'they exist'} was not checked.`,
+          ? `Could not look the playlist's files up: ${why}. Whether they exist was not checked.`
+          : unchecked.length === 1
+            ? `Could not look up file ${unchecked[0]}: ${why}. Whether it exists was not checked.`
+            : `Could not look up files ${listText(unchecked)}: ${why}. Whether they exist was not checked.`,
       );
       break;
     }
   }
-  if (missing.length > 0) {
+  if (missing.length === 1) {
     throw new InputError(
-      `${missing.length === 1 ? 'File' : 'Files'} ${listText(missing)} ${missing.length === 1 ? 'does' : 'do'} not exist; take ${missing.length === 1 ? 'it' : 'them'} out of the playlist or check the ${missing.length === 1 ? 'ID' : 'IDs'}.`,
+      `File ${missing[0]} does not exist; take it out of the playlist or check the ID.`,
+      missing.map((id) => `file ${id} does not exist`),
+    );
+  }
+  if (missing.length > 1) {
+    throw new InputError(
+      `Files ${listText(missing)} do not exist; take them out of the playlist or check the IDs.`,
       missing.map((id) => `file ${id} does not exist`),
     );
   }
