@@ -10,7 +10,12 @@ import { createHasher } from './core/audit-chain.js';
 import { ConfigError } from './core/errors.js';
 import { buildPolicy, checkPolicy, type Policy } from './core/policy.js';
 import { createLogger } from './logger.js';
-import { createOperations, type Operations, storeMethodMemory } from './services/index.js';
+import {
+  createOperations,
+  type Operations,
+  storeMethodMemory,
+  storeSupportMemory,
+} from './services/index.js';
 import { createSlackApp, type SlackAppDeps } from './slack/app.js';
 import type { AuditPublisher } from './slack/audit-publisher.js';
 import { createDirectory } from './slack/directory.js';
@@ -197,6 +202,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     timeoutMs: config.video.timeoutMs,
     retryConversionMethod: config.video.retryConversionMethod,
     methodMemory: storeMethodMemory(store),
+    supportMemory: storeSupportMemory(store, config.video.url),
     ...(deps.clientRetryPolicy ? { retryPolicy: deps.clientRetryPolicy } : {}),
     onCall: (info) => {
       metrics.upstreamSeconds.observe({ operation: info.operation }, info.durationMs / 1000);

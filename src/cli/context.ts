@@ -6,7 +6,7 @@ import { type CliConfig, type CliStoreConfig, loadCliConfig } from '../config.js
 import { createHasher } from '../core/audit-chain.js';
 import { InputError } from '../core/errors.js';
 import { buildPolicy, type Policy } from '../core/policy.js';
-import { createOperations, storeMethodMemory } from '../services/index.js';
+import { createOperations, storeMethodMemory, storeSupportMemory } from '../services/index.js';
 import type { Operations } from '../services/types.js';
 import { openStore, parseStoreUrl, type Store } from '../store/index.js';
 import { createCoverFetcher, type ReadFile } from './cover.js';
@@ -138,6 +138,7 @@ export async function openFullContext(config: CliConfig, options: OpenOptions): 
     timeoutMs: config.video.timeoutMs,
     retryConversionMethod: config.video.retryConversionMethod,
     methodMemory: storeMethodMemory(store),
+    supportMemory: storeSupportMemory(store, config.video.url),
   });
   const close = async () => {
     client.close();

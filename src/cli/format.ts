@@ -188,6 +188,18 @@ export function previewLines(preview: JsonValue): string[] {
   }
 }
 
+/**
+ * The headline of an unblock that was sent, true to what the look-up before it said: only a
+ * viewer known to be blocked "can watch again".
+ */
+export function unblockedLine(preview: JsonValue): string {
+  const record = isRecord(preview) ? preview : {};
+  const number = typeof record.mobileNumber === 'string' ? maskMobile(record.mobileNumber) : '?';
+  if (record.blocked === true) return `Viewer ${number} is unblocked; they can watch again.`;
+  if (record.blocked === false) return `Viewer ${number} was not blocked; the unblock was sent anyway.`;
+  return `The unblock of viewer ${number} was sent; whether they were blocked is unknown.`;
+}
+
 function approvalsNeeded(request: OperationRequest): string {
   const left = Math.max(0, request.quorum - request.approvals.length);
   return `${left} lead approval${left === 1 ? '' : 's'}`;

@@ -39,6 +39,7 @@ import {
   previewLines,
   protectionLines,
   requestLine,
+  unblockedLine,
   usageError,
   whitelistLines,
 } from './format.js';
@@ -693,6 +694,7 @@ function reportSubmit(run: Run, prepared: Prepared, result: SubmitResult, cliApp
 function reportExecuted(run: Run, request: OperationRequest, heading: string): number {
   if (request.state === 'succeeded') {
     run.out(`${heading}: done (request ${request.id}).`);
+    if (request.operation === 'viewer.unblock') run.out(unblockedLine(request.preview));
     run.out(resultText(request));
     return 0;
   }

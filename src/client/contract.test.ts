@@ -6,6 +6,8 @@ import {
   ApiError,
   AuthError,
   createVideoClient,
+  EXTRA_ROUTES,
+  inProcessSupportMemory,
   NetworkError,
   NotFoundError,
   NotSupportedError,
@@ -421,8 +423,10 @@ describe.each(OPERATIONS)('$name', (op) => {
     });
   }
   if (unknownId) {
-    test('an unknown ID gives a NotFoundError', async () => {
-      const error = await failure(unknownId(makeClient()));
+    test('an unknown ID gives a NotFoundError (once the service has shown its extras work)', async () => {
+      const error = await failure(
+        unknownId(makeClient({ supportMemory: inProcessSupportMemory(EXTRA_ROUTES) })),
+      );
       expect(error).toBeInstanceOf(NotFoundError);
       expect(error).not.toBeInstanceOf(NotSupportedError);
       expect(error.body).toMatchObject({ code: 'NOT_FOUND' });

@@ -102,8 +102,14 @@ export class NetworkError extends ApiError {
   }
 }
 
-/** An optional endpoint (an extra, or a method of op 10) does not exist on this service. */
+/**
+ * An optional endpoint (an extra, or a method of op 10) does not exist on this service, or may
+ * not: an extra that never answered 200 gives this for any 404.
+ */
 export class NotSupportedError extends ApiError {}
+
+/** A 2xx answer vidops cannot read (not JSON, or not the shape of what was asked for). */
+export class UnexpectedAnswerError extends ApiError {}
 
 /** The whitelist changed between the request and its execution; nothing was posted. */
 export class WhitelistConflictError extends ApiError {
@@ -189,6 +195,34 @@ export function isMissingRoute(status: number | null, body: JsonValue | string |
   if (typeof body.code === 'string') return false;
   const message = typeof body.message === 'string' ? body.message : '';
   return /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \//.test(message);
+}
+
+/**
+ * A 404 of an extra that has not answered 200 yet: the route may not exist at all, so it is not
+ * taken as "no such record".
+ * @see docs/api-extras.md (every extra is optional on the live service)
+ */
+export function unprovenExtra(error: NotFoundError): NotSupportedError {
+  const { status, body, operation, method, path } = error;
+  return new NotSupportedError(
+    `${operation} may not be offered by this service (${method} ${path} answered ${status ?? 'nothing'} before it ever answered 200)`,
+    { status, body, operation, method, path },
+  );
+}
+
+/**
+ * What went wrong with a call, in a few words a person can act on ("the service answered 404"),
+ * naming the status or the failure; never the body, which may hold mobile numbers.
+ */
+export function failureInWords(error: unknown): string {
+  if (error instanceof TimeoutError) return 'the service did not answer in time';
+  if (error instanceof NetworkError) {
+    return `the service could not be reached${error.code === null ? '' : ` (${error.code})`}`;
+  }
+  if (error instanceof UnexpectedAnswerError) return 'the service answered in a form vidops cannot read';
+  if (error instanceof ApiError && error.status !== null) return `the service answered ${error.status}`;
+  if (error instanceof ValidationError) return 'the request was refused before it was sent';
+  return 'the call to the service failed';
 }
 
 /** Same test, on an error already thrown. */

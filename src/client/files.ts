@@ -11,7 +11,15 @@ import {
   TitleSchema,
   validateRequest,
 } from './schemas.js';
-import type { Answer, ConversionStatus, MethodMemory, VideoClient, VideoFile } from './types.js';
+import { readExtra, recordAnswer } from './support.js';
+import type {
+  Answer,
+  ConversionStatus,
+  MethodMemory,
+  SupportMemory,
+  VideoClient,
+  VideoFile,
+} from './types.js';
 
 /**
  * Files: operations 8 (multipart edit), 9 (delete), 10 (retry conversion, method ambiguous) and
@@ -80,6 +88,8 @@ export interface FilesOptions {
   retry: RetryPolicy;
   retryConversionMethod: RetryConversionMethod;
   methodMemory: MethodMemory;
+  /** What the client learned of the extras `file/all` and `file/info`. */
+  support: SupportMemory;
 }
 
 export function createFilesResource(transport: Transport, options: FilesOptions): VideoClient['files'] {
@@ -160,25 +170,29 @@ export function createFilesResource(transport: Transport, options: FilesOptions)
     },
     async list(query = {}) {
       const q = validateRequest(FileListQuerySchema, query, LIST);
-      const body = await transport.request({
-        ...LIST,
+      return readExtra(transport, options.support, {
+        route: 'file.list',
+        method: LIST.method,
+        path: LIST.path,
         query: { ...q, listOfId: q.listOfId?.join(',') },
         retry,
-        optional: true,
+        read: (body) => {
+          const list = listOf(body);
+          if (list === null) throw unexpectedAnswer(LIST, body, 'a list of files');
+          return { items: list.items.filter(isObject).map((item) => parseFile(item)), total: list.total };
+        },
       });
-      const list = listOf(body);
-      if (list === null) throw unexpectedAnswer(LIST, body, 'a list of files');
-      return { items: list.items.filter(isObject).map((item) => parseFile(item)), total: list.total };
     },
     async info(fileId) {
       const { fileId: id } = validateRequest(FileIdSchema, { fileId }, INFO);
-      const body = await transport.request({
-        ...INFO,
+      return readExtra(transport, options.support, {
+        route: 'file.info',
+        method: INFO.method,
+        path: INFO.path,
         query: { fileId: id },
         retry,
-        optional: true,
+        read: (body) => parseFile(recordAnswer(INFO, body, 'a file', 'fileId'), id),
       });
-      return parseFile(recordOf(body), id);
     },
   };
 }

@@ -10,7 +10,8 @@ import {
   TitleSchema,
   validateRequest,
 } from './schemas.js';
-import type { Folder, VideoClient } from './types.js';
+import { readExtra, recordAnswer } from './support.js';
+import type { Folder, SupportMemory, VideoClient } from './types.js';
 
 /**
  * Folders (buckets): operations 5, 6, 7 and the read-only extras `bucket/all` and `bucket/info`.
@@ -55,7 +56,11 @@ export function parseFolder(record: JsonObject, fallbackId = ''): Folder {
   };
 }
 
-export function createFoldersResource(transport: Transport, retry: RetryPolicy): VideoClient['folders'] {
+export function createFoldersResource(
+  transport: Transport,
+  retry: RetryPolicy,
+  support: SupportMemory,
+): VideoClient['folders'] {
   return {
     async create(input) {
       const json = validateRequest(FolderCreateSchema, input, CREATE);
@@ -75,20 +80,29 @@ export function createFoldersResource(transport: Transport, retry: RetryPolicy):
     },
     async list(query = {}) {
       const q = validateRequest(ListQuerySchema, query, LIST);
-      const body = await transport.request({ ...LIST, query: q, retry, optional: true });
-      const list = listOf(body);
-      if (list === null) throw unexpectedAnswer(LIST, body, 'a list of folders');
-      return { items: list.items.filter(isObject).map((item) => parseFolder(item)), total: list.total };
+      return readExtra(transport, support, {
+        route: 'folder.list',
+        method: LIST.method,
+        path: LIST.path,
+        query: q,
+        retry,
+        read: (body) => {
+          const list = listOf(body);
+          if (list === null) throw unexpectedAnswer(LIST, body, 'a list of folders');
+          return { items: list.items.filter(isObject).map((item) => parseFolder(item)), total: list.total };
+        },
+      });
     },
     async info(bucketId) {
       const { bucketId: id } = validateRequest(FolderIdSchema, { bucketId }, INFO);
-      const body = await transport.request({
-        ...INFO,
+      return readExtra(transport, support, {
+        route: 'folder.info',
+        method: INFO.method,
+        path: INFO.path,
         query: { bucketId: id },
         retry,
-        optional: true,
+        read: (body) => parseFolder(recordAnswer(INFO, body, 'a folder', 'bucketId'), id),
       });
-      return parseFolder(recordOf(body), id);
     },
   };
 }

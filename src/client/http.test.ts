@@ -6,6 +6,7 @@ import {
   ApiError,
   AuthError,
   createVideoClient,
+  inProcessSupportMemory,
   NetworkError,
   NotFoundError,
   NotSupportedError,
@@ -243,9 +244,11 @@ describe('status mapping', () => {
     expect((error as ApiError).body).toEqual({ message: 'bad', echo: { api_key: '[redacted]' } });
   });
 
-  test('an extra answered 404 NOT_FOUND is an unknown ID, not a missing feature', async () => {
+  test('an extra that has answered 200 before and now answers 404 NOT_FOUND: an unknown ID, not a missing feature', async () => {
     script = [json(404, { statusCode: 404, message: 'playlist p1 not found', code: 'NOT_FOUND' })];
-    await expect(client.playlists.info('p1')).rejects.toBeInstanceOf(NotFoundError);
+    const learned = makeClient({ supportMemory: inProcessSupportMemory(['playlist.info']) });
+    await expect(learned.playlists.info('p1')).rejects.toBeInstanceOf(NotFoundError);
+    learned.close();
   });
 
   test('a redirect is not followed, so the keys never travel to another host', async () => {

@@ -4,7 +4,8 @@ import { type CallInfo, createTransport, IDEMPOTENT_RETRY, type RetryPolicy } fr
 import { createLinksResource } from './links.js';
 import { createPlaylistsResource } from './playlists.js';
 import { createProtectionResource } from './protection.js';
-import type { MethodMemory, VideoClient } from './types.js';
+import { inProcessSupportMemory } from './support.js';
+import type { MethodMemory, SupportMemory, VideoClient } from './types.js';
 import { createViewersResource } from './viewers.js';
 import { createWhitelistResource } from './whitelist.js';
 
@@ -23,8 +24,9 @@ export {
   type RetryPolicy,
   type RetryReason,
 } from './http.js';
+export { inProcessSupportMemory } from './support.js';
 export type * from './types.js';
-export { FONT_COLORS } from './types.js';
+export { EXTRA_ROUTES, FONT_COLORS } from './types.js';
 
 export interface VideoClientOptions {
   /** VIDEO_API_URL: the paths add `/v1/…` to it. */
@@ -39,6 +41,8 @@ export interface VideoClientOptions {
   retryPolicy?: RetryPolicy;
   /** Where the learned method of op 10 is kept; in process when absent. */
   methodMemory?: MethodMemory;
+  /** Which extras have answered 200 so far (their 404 may then mean "no such record"); in process when absent. */
+  supportMemory?: SupportMemory;
   /** Called after every HTTP exchange (each retry too), for metrics and logs. */
   onCall?: (info: CallInfo) => void;
 }
@@ -56,17 +60,19 @@ export function createVideoClient(options: VideoClientOptions): VideoClientHandl
     ...(options.onCall ? { onCall: options.onCall } : {}),
   });
   const retry = options.retryPolicy ?? IDEMPOTENT_RETRY;
+  const support = options.supportMemory ?? inProcessSupportMemory();
   return {
     whitelist: createWhitelistResource(transport, retry),
     protection: createProtectionResource(transport, retry),
-    folders: createFoldersResource(transport, retry),
+    folders: createFoldersResource(transport, retry, support),
     files: createFilesResource(transport, {
       retry,
       retryConversionMethod: options.retryConversionMethod,
       methodMemory: options.methodMemory ?? inProcessMethodMemory(),
+      support,
     }),
-    playlists: createPlaylistsResource(transport, retry),
-    viewers: createViewersResource(transport, retry),
+    playlists: createPlaylistsResource(transport, retry, support),
+    viewers: createViewersResource(transport, retry, support),
     links: createLinksResource(transport),
     close: () => transport.close(),
   };

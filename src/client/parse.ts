@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
-import { ApiError } from './errors.js';
+import { type ApiError, UnexpectedAnswerError } from './errors.js';
 import type { ResponseBody } from './http.js';
 import type { CallSite } from './schemas.js';
 
@@ -103,7 +103,7 @@ export function unexpectedAnswer(site: CallSite, body: ResponseBody, wanted: str
       : body === null
         ? 'nothing'
         : `a ${typeof body}`;
-  return new ApiError(
+  return new UnexpectedAnswerError(
     `The video service answered ${site.method} ${site.path} (${site.operation}) with ${shape}; expected ${wanted}`,
     { status: null, body: null, operation: site.operation, method: site.method, path: site.path },
   );

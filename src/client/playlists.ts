@@ -3,7 +3,8 @@ import type { JsonObject } from '../core/json.js';
 import { NO_RETRY, type RetryPolicy, type Transport } from './http.js';
 import { asRaw, idOf, isObject, listOf, recordOf, text, unexpectedAnswer } from './parse.js';
 import { type CallSite, IdSchema, ListQuerySchema, TitleSchema, validateRequest } from './schemas.js';
-import type { Playlist, PlaylistEntry, VideoClient } from './types.js';
+import { readExtra, recordAnswer } from './support.js';
+import type { Playlist, PlaylistEntry, SupportMemory, VideoClient } from './types.js';
 
 /**
  * Playlists: operations 11 (PUT edit) and 12 (delete), and the extras create, `all` and info.
@@ -54,7 +55,11 @@ export function parsePlaylist(record: JsonObject, fallbackId = ''): Playlist {
   };
 }
 
-export function createPlaylistsResource(transport: Transport, retry: RetryPolicy): VideoClient['playlists'] {
+export function createPlaylistsResource(
+  transport: Transport,
+  retry: RetryPolicy,
+  support: SupportMemory,
+): VideoClient['playlists'] {
   return {
     async edit(input) {
       const json = validateRequest(PlaylistEditSchema, input, EDIT);
@@ -80,20 +85,32 @@ export function createPlaylistsResource(transport: Transport, retry: RetryPolicy
     },
     async list(query = {}) {
       const q = validateRequest(ListQuerySchema, query, LIST);
-      const body = await transport.request({ ...LIST, query: q, retry, optional: true });
-      const list = listOf(body);
-      if (list === null) throw unexpectedAnswer(LIST, body, 'a list of playlists');
-      return { items: list.items.filter(isObject).map((item) => parsePlaylist(item)), total: list.total };
+      return readExtra(transport, support, {
+        route: 'playlist.list',
+        method: LIST.method,
+        path: LIST.path,
+        query: q,
+        retry,
+        read: (body) => {
+          const list = listOf(body);
+          if (list === null) throw unexpectedAnswer(LIST, body, 'a list of playlists');
+          return {
+            items: list.items.filter(isObject).map((item) => parsePlaylist(item)),
+            total: list.total,
+          };
+        },
+      });
     },
     async info(playlistId) {
       const { playlistId: id } = validateRequest(PlaylistIdSchema, { playlistId }, INFO);
-      const body = await transport.request({
-        ...INFO,
+      return readExtra(transport, support, {
+        route: 'playlist.info',
+        method: INFO.method,
+        path: INFO.path,
         query: { playlistId: id },
         retry,
-        optional: true,
+        read: (body) => parsePlaylist(recordAnswer(INFO, body, 'a playlist', 'playlistId'), id),
       });
-      return parsePlaylist(recordOf(body), id);
     },
   };
 }

@@ -208,3 +208,29 @@ export interface MethodMemory {
   get(): Promise<'POST' | 'PATCH' | null>;
   set(method: 'POST' | 'PATCH'): Promise<void>;
 }
+
+/**
+ * The read-only extras whose support is learned: each is named like its call (`folder.info`…).
+ * @see docs/api-extras.md, "Read-only endpoints"
+ */
+export const EXTRA_ROUTES = [
+  'folder.info',
+  'folder.list',
+  'file.info',
+  'file.list',
+  'playlist.info',
+  'playlist.list',
+  'viewer.lookup',
+] as const;
+export type ExtraRoute = (typeof EXTRA_ROUTES)[number];
+
+/**
+ * What the client has learned of the service's extras (shared by replicas through the store).
+ * A route is supported once it answered 200 with a readable answer; only then may its 404 mean
+ * "no such record". Until then a 404 (or 405) means the service may not offer it at all.
+ * @see docs/architecture.md, "Client of the video protection API"
+ */
+export interface SupportMemory {
+  isSupported(route: ExtraRoute): Promise<boolean>;
+  markSupported(route: ExtraRoute): Promise<void>;
+}

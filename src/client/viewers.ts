@@ -3,7 +3,8 @@ import type { JsonObject } from '../core/json.js';
 import type { RetryPolicy, Transport } from './http.js';
 import { asRaw, bool, isObject, listOf, text, unexpectedAnswer } from './parse.js';
 import { type CallSite, MobileNumberSchema, validateRequest } from './schemas.js';
-import type { VideoClient, Viewer } from './types.js';
+import { readExtra } from './support.js';
+import type { SupportMemory, VideoClient, Viewer } from './types.js';
 
 /**
  * Viewers: operation 13 (unblock by mobile number) and the extra viewer look-up.
@@ -45,7 +46,11 @@ export function parseViewer(record: JsonObject): Viewer {
   };
 }
 
-export function createViewersResource(transport: Transport, retry: RetryPolicy): VideoClient['viewers'] {
+export function createViewersResource(
+  transport: Transport,
+  retry: RetryPolicy,
+  support: SupportMemory,
+): VideoClient['viewers'] {
   return {
     async unblock(input) {
       const json = validateRequest(UnblockSchema, input, UNBLOCK);
@@ -55,15 +60,18 @@ export function createViewersResource(transport: Transport, retry: RetryPolicy):
     },
     async lookup(mobileNumbers) {
       const { search } = validateRequest(LookupSchema, { search: mobileNumbers }, LOOKUP);
-      const body = await transport.request({
-        ...LOOKUP,
+      return readExtra(transport, support, {
+        route: 'viewer.lookup',
+        method: LOOKUP.method,
+        path: LOOKUP.path,
         query: { search: search.join(',') },
         retry,
-        optional: true,
+        read: (body) => {
+          const list = listOf(body);
+          if (list === null) throw unexpectedAnswer(LOOKUP, body, 'a list of viewers');
+          return { items: list.items.filter(isObject).map(parseViewer), total: list.total };
+        },
       });
-      const list = listOf(body);
-      if (list === null) throw unexpectedAnswer(LOOKUP, body, 'a list of viewers');
-      return { items: list.items.filter(isObject).map(parseViewer), total: list.total };
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * `npm run sandbox`: the local emulator of the video protection API with demo data and demo keys.
  * Env: SANDBOX_PORT (4010), SANDBOX_API_KEY, SANDBOX_SECRET_KEY, SANDBOX_CONVERSION_DELAY_MS
- * (2000), SANDBOX_WHITELIST_MODE (`replace` | `append`).
+ * (2000), SANDBOX_WHITELIST_MODE (`replace` | `append`), SANDBOX_EXTRAS (`on` | `off`: off serves
+ * only the 13 documented operations, everything else 404 `{"message":"not found"}`).
  * @see docs/architecture.md, "Sandbox" and "Runtime contract"
  */
 import { config as loadDotenv } from 'dotenv';
@@ -29,6 +30,11 @@ if (modeRaw !== 'replace' && modeRaw !== 'append') {
   problems.push(`SANDBOX_WHITELIST_MODE must be replace or append (got "${modeRaw}")`);
 }
 const whitelistMode = modeRaw === 'append' ? 'append' : 'replace';
+const extrasRaw = process.env.SANDBOX_EXTRAS || 'on';
+if (extrasRaw !== 'on' && extrasRaw !== 'off') {
+  problems.push(`SANDBOX_EXTRAS must be on or off (got "${extrasRaw}")`);
+}
+const extras = extrasRaw !== 'off';
 const apiKey = process.env.SANDBOX_API_KEY || DEMO.apiKey;
 const secretKey = process.env.SANDBOX_SECRET_KEY || DEMO.secretKey;
 
@@ -43,6 +49,7 @@ const sandbox = await startSandbox({
   secretKey,
   conversionDelayMs,
   whitelistMode,
+  extras,
   // Path and status only: queries and bodies may hold mobile numbers.
   onRequest: (request, ms) =>
     console.log(`${request.method} ${request.path} -> ${request.status ?? 'reset'} (${Math.round(ms)} ms)`),
@@ -58,6 +65,7 @@ console.log(`Video protection API sandbox listening on ${sandbox.url}
   api_key:    ${apiKeyShown}
   secret_key: ${secretKeyShown}
   whitelist:  ${whitelistMode} mode; retried conversions finish after ${conversionDelayMs} ms
+  extras:     ${extras ? 'on (the read-only extras answer too)' : 'off (only the 13 documented operations; anything else is 404 {"message":"not found"})'}
 
 Point vidops at it:
   VIDEO_API_URL=${sandbox.url}

@@ -6,7 +6,16 @@ import { DEMO } from './demo-data.js';
 import { errorBody, routeNotFound, SandboxHttpError } from './errors.js';
 import { FaultBook, type FaultRule, FaultRulesBodySchema, normalisePath } from './faults.js';
 import { queryObject, RequestLog, redactHeaders } from './request-log.js';
-import { apiRoutes, type Handler, matchRoute, methodNotAllowed, type Route, route } from './routes.js';
+import {
+  apiRoutes,
+  BareNotFound,
+  documentedRoutes,
+  type Handler,
+  matchRoute,
+  methodNotAllowed,
+  type Route,
+  route,
+} from './routes.js';
 import { SandboxModel, type WhitelistMode } from './state.js';
 import type { RecordedRequest, SandboxState } from './types.js';
 import { parseInput } from './validation.js';
@@ -31,6 +40,12 @@ export interface SandboxOptions {
   demoData?: boolean;
   /** Whether op 1 replaces the whitelist or appends to it; default `replace`. */
   whitelistMode?: WhitelistMode;
+  /**
+   * Serve the read-only extras (default true). False: exactly the 13 documented operations, and
+   * every other method or path answers 404 `{"message":"not found"}`, as a service without the
+   * extras and with no documented error format would. `/__sandbox/…` stays in both modes.
+   */
+  extras?: boolean;
   /** Called once each `/v1` request is answered (or reset), e.g. for an access log. */
   onRequest?: (request: RecordedRequest, durationMs: number) => void;
 }
@@ -40,6 +55,8 @@ export interface Sandbox {
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   url: string;
   port: number;
+  /** False when only the 13 documented operations are served. */
+  extras: boolean;
   /** Stops listening, ends keep-alive sockets and pending delays. */
   close(): Promise<void>;
   /** Back to the initial data; faults and the request log cleared. */
@@ -70,7 +87,8 @@ function callerIpOf(req: IncomingMessage): string {
 
 /**
  * Starts the local emulator of the video protection API: the 13 operations, the read-only
- * extras, and the `/__sandbox/*` control surface (reset, faults, state, request log).
+ * extras (unless `extras: false`), and the `/__sandbox/*` control surface (reset, faults, state,
+ * request log).
  * @see docs/architecture.md, "Sandbox"
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -83,7 +101,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const faults = new FaultBook();
   const log = new RequestLog(5000);
-  const api = apiRoutes(model);
+  const extras = options.extras ?? true;
+  const api = extras ? apiRoutes(model) : documentedRoutes(apiRoutes(model));
+  /** In documented-only mode, whether a method and path is one of the 13 operations. */
+  const served = (method: string, path: string) =>
+    extras || matchRoute(api, path)?.route.methods[method] !== undefined;
+  const bareNotFound = () => ({
+    status: 404,
+    payload: JSON.stringify(new BareNotFound().body()),
+    headers: {},
+  });
   const delays = new Map<NodeJS.Timeout, () => void>();
   let closed = false;
 
@@ -221,7 +248,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
     if (path !== '/v1' && !path.startsWith('/v1/')) {
-      sendError(res, routeNotFound());
+      sendError(res, extras ? routeNotFound() : new BareNotFound());
       return;
     }
 
@@ -250,8 +277,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
 
-    const result =
-      sameSecret(req.headers.api_key, apiKey) && sameSecret(req.headers.secret_key, secretKey)
+    // Without the extras, anything else is not there at all, whoever asks.
+    const result = !served(method, path)
+      ? bareNotFound()
+      : sameSecret(req.headers.api_key, apiKey) && sameSecret(req.headers.secret_key, secretKey)
         ? await dispatch(api, req, path, url.searchParams, body)
         : {
             status: 401,
@@ -287,6 +316,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     url: `http://${host}:${address.port}`,
     port: address.port,
+    extras,
     close: async () => {
       if (closed) return;
       closed = true;

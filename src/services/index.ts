@@ -3,6 +3,12 @@
  * @see docs/architecture.md, "Architecture"
  */
 export { recordError } from './execute.js';
-export { RETRY_METHOD_SETTING, storeMethodMemory } from './method-memory.js';
+export {
+  RETRY_METHOD_SETTING,
+  serviceIdentity,
+  storeMethodMemory,
+  storeSupportMemory,
+  supportSetting,
+} from './method-memory.js';
 export { createOperations } from './operations.js';
 export type * from './types.js';

@@ -647,6 +647,8 @@ describe('prepare', () => {
   ])('an agent is told why when %s', async (_name, input, message) => {
     const h = await setup();
     await h.client.whitelist.replace(['198.51.100.1']);
+    // The service has shown a folder once, so a 404 of folder info now means "no such folder".
+    await h.client.folders.info(DEMO.folders.lectures);
     const error = await h.ops.prepare(ava, input).then(
       () => null,
       (e: unknown) => e,
@@ -698,10 +700,8 @@ describe('prepare', () => {
     const viewer = await h.ops.prepare(ava, { kind: 'viewer.unblock', mobileNumber: DEMO.blockedMobiles[0] });
     sandbox.clearFaults();
     expect(folder.preview).toMatchObject({ title: null, filesCount: null });
-    expect(folder.warnings).toEqual([
-      'The folder could not be shown: this service does not support looking it up.',
-    ]);
-    expect(viewer.warnings).toEqual(['The viewer could not be looked up: this service does not support it.']);
+    expect(folder.warnings).toEqual(['Could not look the folder up: the service answered 405.']);
+    expect(viewer.warnings).toEqual(['Could not look the viewer up: the service answered 405.']);
   });
 
   test('an ID that is not 24 hex digits is accepted with a warning', async () => {

@@ -1,4 +1,4 @@
-import { NotFoundError, NotSupportedError } from '../client/errors.js';
+import { failureInWords, NotFoundError } from '../client/errors.js';
 import type { Folder, Playlist, VideoClient, VideoFile, Viewer } from '../client/types.js';
 import { OPERATION_SPECS, type OperationParams, type OperationSpec, parseParams } from '../core/catalog.js';
 import { InputError } from '../core/errors.js';
@@ -14,7 +14,9 @@ import type { CoverRef, Prepared, PrepareInput } from './types.js';
 /**
  * `prepare`: turns what a person asked into the exact parameters that will be sent, the target
  * and the preview approvers see, reading the upstream where the change depends on what is there.
- * Look-ups that are optional on the live service (info, viewer search) fail soft with a warning.
+ * Look-ups of the read-only extras (info, lists, viewer search) add information and never veto:
+ * any failure is a warning naming it, and the operation's own endpoint judges. Only a 404 of an
+ * extra the service has shown to work (the client learns it) means "no such record".
  * @see docs/architecture.md, "Validation" and "Approvals"
  * @see docs/api-extras.md, "Read-only endpoints"
  */
@@ -49,9 +51,14 @@ function resourceId(raw: string, kind: ResourceKind, warnings: string[]): string
   return parsed.id;
 }
 
+/** The warning of a look-up that could not be done: "Could not look the file up: the service answered 404." */
+function lookUpWarning(what: string, error: unknown): string {
+  return `Could not look the ${what} up: ${failureInWords(error)}.`;
+}
+
 /**
- * An optional look-up: `null` with a warning when the service does not support it; a missing
- * record is the user's mistake (InputError); anything else is a real failure and propagates.
+ * An optional look-up: `null` with a warning when it fails in any way; a NotFoundError (which the
+ * client gives only once the route is known to work) is the person's mistake (InputError).
  */
 async function lookUp<T>(
   what: string,
@@ -62,12 +69,9 @@ async function lookUp<T>(
   try {
     return await run();
   } catch (error) {
-    if (error instanceof NotSupportedError) {
-      warnings.push(`The ${what} could not be shown: this service does not support looking it up.`);
-      return null;
-    }
     if (error instanceof NotFoundError) throw new InputError(missing);
-    throw error;
+    warnings.push(lookUpWarning(what, error));
+    return null;
   }
 }
 
@@ -213,7 +217,7 @@ async function prepareFolder(
     );
   }
   let filesCount = folder?.filesCount ?? null;
-  if (folder && filesCount === null) filesCount = await countFiles(ctx, bucketId);
+  if (folder && filesCount === null) filesCount = await countFiles(ctx, bucketId, warnings);
   if (filesCount !== null && filesCount > 0) {
     warnings.push(
       `Deleting folder ${bucketId}${quoted(folder?.title)} also deletes its ${filesCount} file${filesCount === 1 ? '' : 's'}; this cannot be undone.`,
@@ -228,14 +232,14 @@ async function prepareFolder(
   );
 }
 
-/** How many files a folder holds, when its info does not say; null when the list is not supported either. */
-async function countFiles(ctx: Context, bucketId: string): Promise<number | null> {
+/** How many files a folder holds, when its info does not say; null (and a warning) when the list fails too. */
+async function countFiles(ctx: Context, bucketId: string, warnings: string[]): Promise<number | null> {
   try {
     const page = await ctx.client.files.list({ bucketId, limit: 1 });
     return page.total;
   } catch (error) {
-    if (error instanceof NotSupportedError) return null;
-    throw error;
+    warnings.push(`Could not count the files of folder ${bucketId}: ${failureInWords(error)}.`);
+    return null;
   }
 }
 
@@ -359,6 +363,7 @@ async function preparePlaylist(
       ...(title === undefined || title === '' ? {} : { title }),
       ...(files === undefined ? {} : { files }),
     });
+    if (params.files !== undefined) await checkFilesExist(ctx, params.files, warnings);
     return prepared(
       'playlist.edit',
       params,
@@ -390,6 +395,52 @@ async function preparePlaylist(
   );
 }
 
+/**
+ * Before a playlist edit: each listed file is looked up, one after the other. Files the service
+ * says do not exist (possible only once file info is known to work) refuse the edit, all named;
+ * the first look-up that fails otherwise stops the check with a warning, and the edit goes on.
+ */
+async function checkFilesExist(
+  ctx: Context,
+  files: readonly { _id: string }[],
+  warnings: string[],
+): Promise<void> {
+  const ids = [...new Set(files.map((f) => f._id))];
+  const missing: string[] = [];
+  for (const [index, id] of ids.entries()) {
+    try {
+      await ctx.client.files.info(id);
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        missing.push(id);
+        continue;
+      }
+      const unchecked = ids.slice(index);
+      const why = failureInWords(error);
+      warnings.push(
+        unchecked.length === ids.length
+          ? `Could not look the playlist's files up: ${why}. Whether they exist was not checked.`
+          : unchecked.length === 1
+            ? `Could not look up file ${unchecked[0]}: ${why}. Whether it exists was not checked.`
+            : `Could not look up files ${listText(unchecked)}: ${why}. Whether they exist was not checked.`,
+      );
+      break;
+    }
+  }
+  if (missing.length === 1) {
+    throw new InputError(
+      `File ${missing[0]} does not exist; take it out of the playlist or check the ID.`,
+      missing.map((id) => `file ${id} does not exist`),
+    );
+  }
+  if (missing.length > 1) {
+    throw new InputError(
+      `Files ${listText(missing)} do not exist; take them out of the playlist or check the IDs.`,
+      missing.map((id) => `file ${id} does not exist`),
+    );
+  }
+}
+
 async function prepareUnblock(
   ctx: Context,
   input: Extract<PrepareInput, { kind: 'viewer.unblock' }>,
@@ -398,17 +449,14 @@ async function prepareUnblock(
   const params = parseParams('viewer.unblock', { mobileNumber: input.mobileNumber });
   let viewer: Viewer | null = null;
   let looked = false;
-  // The look-up is a courtesy: unblocking must not wait on it, so any failure is only a warning.
+  // The look-up is a courtesy: unblocking never depends on it, so any failure is only a warning
+  // (even a 404 of a learned route: a search finds nobody, it names no record).
   try {
     const page = await ctx.client.viewers.lookup([params.mobileNumber]);
     looked = true;
     viewer = page.items.find((v) => sameNumber(v.mobileNumber, params.mobileNumber)) ?? null;
   } catch (error) {
-    warnings.push(
-      error instanceof NotSupportedError
-        ? 'The viewer could not be looked up: this service does not support it.'
-        : 'The viewer could not be looked up just now; unblocking does not depend on it.',
-    );
+    warnings.push(lookUpWarning('viewer', error));
   }
   if (looked && viewer === null) warnings.push('The service has no viewing record for this number.');
   if (viewer?.blocked === false) warnings.push('The service does not list this viewer as blocked.');

@@ -189,6 +189,16 @@ export function viewerStatus(viewer: { actionType: string | null; blocked: boole
 }
 
 /**
+ * What a sent unblock did, as far as the look-up before it knows: `blocked` true, false, or null
+ * when the look-up could not be done or did not say.
+ */
+export function unblockedSentence(blocked: boolean | null): (who: string) => string {
+  if (blocked === true) return (who) => `Viewer ${who} is unblocked; they can watch again.`;
+  if (blocked === false) return (who) => `Viewer ${who} was not blocked; the unblock was sent anyway.`;
+  return (who) => `The unblock of viewer ${who} was sent; whether they were blocked is unknown.`;
+}
+
+/**
  * The answer to `unblock <mobile>`: the masked number, the outcome, the service's answer and the
  * request ID; past the rate limit, where the request waits for approval.
  */
@@ -204,10 +214,13 @@ export function unblockMessage(input: {
   let headline: string;
   let text: string;
   switch (outcome.kind) {
-    case 'succeeded':
-      headline = `:white_check_mark: Viewer ${who} is unblocked; they can watch again.`;
-      text = `Viewer ${masked} is unblocked (request ${outcome.requestId}).`;
+    case 'succeeded': {
+      // True to what the look-up said: only a viewer known to be blocked "can watch again".
+      const said = unblockedSentence(input.viewer.blocked);
+      headline = `:white_check_mark: ${said(who)}`;
+      text = `${said(masked)} Request ${outcome.requestId}.`;
       break;
+    }
     case 'failed':
       headline = `:x: Viewer ${who} was not unblocked. ${escapeMrkdwn(outcome.error)}`;
       text = `Viewer ${masked} was not unblocked: ${escapeMrkdwn(outcome.error)}`;

@@ -203,7 +203,9 @@ describe('refusals and failures', () => {
     expect((await auditEvents()).map((e) => e.type)).toEqual(['requested', 'executing', 'failed']);
   });
 
-  test('a file that does not exist is refused before any change is asked for', async () => {
+  test('once the service has shown a file, a file that does not exist is refused before any change is asked for', async () => {
+    // A file the service shows (converted already, so refused): file info is now known to work.
+    expect((await vidops(['retry', DEMO.files.lecture1])).stderr).toContain('has converted already');
     const result = await vidops(['retry', '6710b00000000000000002ff']);
 
     expect(result.code).toBe(1);

@@ -296,7 +296,9 @@ describe('folders, files and playlists', () => {
     expect(upstream(h, 'DELETE', '/v1/playlist').map((r) => r.body)).toEqual([{ playlistId }]);
   });
 
-  it('editing a folder that does not exist says so in the modal', async () => {
+  it('editing a folder that does not exist says so in the modal, once the service has shown a folder', async () => {
+    // Folder info has answered 200 once, so its 404 now means "no such folder" (not "no such route").
+    await openModal(h, `folder edit ${DEMO.folders.lectures}`, CALLBACKS.folderEdit);
     const since = h.slack.calls.length;
     await h.slash('folder edit 6710a0000000000000000999');
     const said = await modalStatus(

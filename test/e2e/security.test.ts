@@ -94,7 +94,7 @@ describe('the video service down or slow', () => {
       const text = readable(reply);
       expect(text).toContain('was not unblocked');
       expect(text).toContain(message);
-      expect(text).toContain('could not be looked up just now');
+      expect(text).toContain('Could not look the viewer up: the service');
       expect(text).not.toContain(DEMO.apiKey);
       expect(text).not.toContain(DEMO.secretKey);
 

@@ -1,6 +1,6 @@
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { NotFoundError, NotSupportedError } from '../../client/errors.js';
+import { failureInWords, NotFoundError } from '../../client/errors.js';
 import { InputError, PolicyDeniedError } from '../../core/errors.js';
 import type { Command } from '../../core/grammar.js';
 import type { Actor } from '../../core/model.js';
@@ -100,10 +100,9 @@ async function currentOrNote<T>(
   try {
     return { value: await read() };
   } catch (error) {
-    if (error instanceof NotSupportedError) {
-      return { value: null, note: 'this service does not support looking it up.' };
-    }
-    throw error;
+    // A look-up never vetoes: only a known route's 404 (NotFoundError) stops the form.
+    if (error instanceof NotFoundError) throw error;
+    return { value: null, note: `${failureInWords(error)}.` };
   }
 }
 

@@ -22,7 +22,8 @@ import {
 /**
  * The typed confirmation of a delete: the modal shows what will be deleted (title, and for a
  * folder how many files go with it), says it cannot be undone, and asks for a reason and for the
- * ID (or the exact title) typed out. The prepared request travels in `private_metadata`; the
+ * ID (or the exact title, when known) typed out; when the look-up could not be done only the ID is
+ * shown and asked for. The prepared request travels in `private_metadata`; the
  * services check its parameters again on submit.
  * @see docs/architecture.md, "Approvals" (typed confirmation)
  */
@@ -69,8 +70,22 @@ export function deleteConfirmModal(options: {
       ? options.title
       : null;
   const what = operationTitleOf(prepared);
+  const preview = prepared.preview;
+  // A look-up that failed leaves only the ID: said, so nobody takes the silence for "empty".
+  const titleKnown =
+    typeof preview === 'object' &&
+    preview !== null &&
+    !Array.isArray(preview) &&
+    typeof preview.title === 'string';
   const blocks: KnownBlock[] = [
     ...previewSections(prepared.preview, 2500).map((text) => mrkdwnSection(text)),
+    ...(titleKnown
+      ? []
+      : [
+          mrkdwnSection(
+            'Only the ID is known: the service did not show its title or contents. Check the ID.',
+          ),
+        ]),
     ...prepared.warnings.slice(0, 5).map((w) => mrkdwnSection(`:warning: ${safe(w, 1000)}`)),
     mrkdwnSection(
       '*This cannot be undone.* A lead approves before anything is deleted; you will get a message when it is done.',
