@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIo, runCli } from '../../src/cli/run.js';
@@ -17,6 +17,9 @@ import { DEMO, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 type Mode = 'full' | 'documented';
 
 const LEAD = 'ULEAD0001';
+/** The OS users at the two keyboards: a request and its approval come from different people. */
+const AGENT_OS = 'sara';
+const LEAD_OS = 'lena';
 const REQUEST_ID = /R-[0-9A-HJKMNP-TV-Z]{8}/;
 const WHITELIST = '/v1/storage/dns/whitelist';
 const CONFIG = '/v1/storage/protect/config';
@@ -328,6 +331,8 @@ describe.each<Mode>(['full', 'documented'])('against the %s sandbox', (mode) => 
   beforeAll(async () => {
     sandbox = await startSandbox({ conversionDelayMs: 60_000, extras: mode === 'full' });
     dir = await mkdtemp(join(tmpdir(), `vidops-cli-${mode}-`));
+    // Approvals from the command line are off by default; these scenarios have a lead approve there.
+    await writeFile(join(dir, 'policy.yml'), 'cli: { approve: true }\n');
   });
 
   afterAll(async () => {
@@ -337,7 +342,7 @@ describe.each<Mode>(['full', 'documented'])('against the %s sandbox', (mode) => 
 
   beforeEach(() => sandbox.reset());
 
-  async function run(args: string[]): Promise<CliRun> {
+  async function run(args: string[], osUser = AGENT_OS): Promise<CliRun> {
     let out = '';
     const io: CliIo = {
       stdout: { write: (s: string) => (out += s) },
@@ -348,7 +353,9 @@ describe.each<Mode>(['full', 'documented'])('against the %s sandbox', (mode) => 
         VIDEO_API_KEY: DEMO.apiKey,
         VIDEO_SECRET_KEY: DEMO.secretKey,
         LEADS: LEAD,
+        POLICY_FILE: join(dir, 'policy.yml'),
       },
+      osUser,
       cwd: dir,
       clock: () => now,
     };
@@ -362,7 +369,7 @@ describe.each<Mode>(['full', 'documented'])('against the %s sandbox', (mode) => 
       const asked = await run([...args, '--reason', 'asked by the owner']);
       const id = REQUEST_ID.exec(asked.out)?.[0];
       if (id === undefined || asked.code !== 0) return asked;
-      const approved = await run(['approve', id, '--as', LEAD]);
+      const approved = await run(['approve', id, '--as', LEAD], LEAD_OS);
       return { code: approved.code, out: `${asked.out}\n${approved.out}` };
     },
     get sandbox() {

@@ -109,8 +109,19 @@ describe('the video service down or slow', () => {
       const failed = await h.waitForAudit((e) => e.type === 'failed' && e.requestId === requestId);
       expect(failed.error?.name).toBe(errorName);
       expect(failed.operation).toBe('viewer.unblock');
-      const viewer = h.sandbox.state().viewers.find((v) => v.mobileNumber === DEMO.blockedMobiles[1]);
-      expect(viewer?.blocked).toBe(true);
+      const blocked = () =>
+        h.sandbox.state().viewers.find((v) => v.mobileNumber === DEMO.blockedMobiles[1])?.blocked;
+      if ('latencyMs' in fault) {
+        // The service acts on the late calls after vidops gave up on them, which is why the reply
+        // says "may or may not". Waiting for those answers also keeps them out of the next row.
+        await until(
+          () => (h.sandbox.requests().every((r) => r.status !== null) ? true : undefined),
+          'the late answers of the service',
+        );
+        expect(blocked()).toBe(false);
+      } else {
+        expect(blocked()).toBe(true);
+      }
     },
   );
 
