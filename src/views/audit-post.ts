@@ -33,6 +33,7 @@ const TYPE_EMOJI: Record<AuditEventType, string> = {
   failed: ':x:',
   denied: ':no_entry:',
   unknown: ':grey_question:',
+  resolved: ':ballot_box_with_check:',
 };
 
 /** Slack mrkdwn control characters; escaping them also stops `<@U…>`/`<!here>` from pinging. */
