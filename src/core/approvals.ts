@@ -421,14 +421,15 @@ export function resolve(
       note,
     }),
   ];
+  // `result` says how it was settled (and what a repeat was answered), whichever way it went.
+  const result = {
+    resolved: settlement.way,
+    outcome: settlement.outcome,
+    answer: settlement.answer ?? null,
+  };
   if (settlement.state === 'succeeded') {
-    const result = {
-      resolved: settlement.way,
-      outcome: settlement.outcome,
-      answer: settlement.answer ?? null,
-    };
     return { patch: { state: 'succeeded', result, error: null, ...decided }, events };
   }
   const error: RecordedError = { name: 'NotApplied', message: settlement.outcome };
-  return { patch: { state: 'failed', result: null, error, ...decided }, events };
+  return { patch: { state: 'failed', result, error, ...decided }, events };
 }
