@@ -102,7 +102,7 @@ function approvedText(ctx: AppContext, result: Exclude<DecisionResult, { kind: '
     case 'failed':
       return `:x: You approved ${what}, but it failed: ${request.error ? describeRecordedError(request.error, errorViewOptions(ctx)) : 'the service refused it'}`;
     case 'unknown':
-      return `:grey_question: You approved ${what}, but the service gave no clear answer: it may or may not have been applied. It is not sent again by itself; another lead settles it with the buttons on the approval message.`;
+      return `:grey_question: You approved ${what}, but the service gave no clear answer: it may or may not have been applied. It is not sent again by itself; someone who may approve it, other than the requester, settles it with the buttons on the approval message.`;
     default:
       return `You approved ${what}; it is now ${request.state}.`;
   }
@@ -142,7 +142,7 @@ async function settle(ctx: AppContext, args: ClickArgs, way: ResolveWay): Promis
     await tell(ctx, click, args.respond, text);
   } catch (error) {
     const view = describeError(error, errorViewOptions(ctx));
-    await tell(ctx, click, args.respond, `:x: ${view.text} Nothing was changed.`);
+    await tell(ctx, click, args.respond, `:x: ${view.text}`);
     if (!view.expected) throw error;
   }
 }
