@@ -729,6 +729,13 @@ describe('an outcome that is not known', () => {
     sandbox.clearFaults();
     expect(decided.request).toMatchObject({ state: 'unknown', error: { name: 'ServerError', status: 503 } });
     expect(upstreamCalls('DELETE', '/v1/storage/bucket')).toBe(1);
+    // Right away, "still there" proves nothing: the service may still be working on it.
+    const early = await h.ops.resolve(request.id, kim, 'check');
+    expect(early).toMatchObject({ kind: 'unsettled', request: { state: 'unknown' } });
+    expect(early.kind === 'unsettled' && early.reason).toContain(
+      'still there, but the service may still be working on the delete; check again after 10:01:00 UTC',
+    );
+    h.advance(MINUTE);
     const checked = await h.ops.resolve(request.id, kim, 'check');
     expect(checked).toMatchObject({
       kind: 'resolved',

@@ -20,6 +20,7 @@ import { checkTarget } from './resolve.js';
 import type { DecisionResult, Operations, OperationsDeps, RequestsOverview, ResolveResult } from './types.js';
 
 const DEFAULT_STALE_EXECUTION_MS = 120_000;
+const DEFAULT_CHECK_GRACE_MS = 60_000;
 /** Lost compare-and-set races retried before giving up; each retry reloads the request. */
 const MAX_CAS_ATTEMPTS = 8;
 const RECENT_FINISHED = 10;
@@ -30,8 +31,9 @@ const CONFIRM_KEYS = ['bucketId', 'fileId', 'playlistId', 'mobileNumber', 'title
 
 /**
  * The operations services: prepare, submit, approve, reject, cancel, execute exactly once, expire,
- * resume, and settle outcomes left unknown. Every change goes through a compare-and-set in the store together with its audit
- * events; execution happens only in the caller that won the transition into `executing`.
+ * resume, and settle outcomes left unknown. Every change goes through a compare-and-set in the
+ * store together with its audit events; execution happens only in the caller that won the
+ * transition into `executing`.
  * @see docs/architecture.md, "Approvals", "Audit log" and "Scale"
  */
 export function createOperations(deps: OperationsDeps): Operations {
@@ -41,6 +43,7 @@ export function createOperations(deps: OperationsDeps): Operations {
   if (problems.length > 0) throw new ConfigError(problems);
   const ids = deps.ids ?? { request: newRequestId, event: newEventId };
   const staleMs = deps.staleExecutionMs ?? DEFAULT_STALE_EXECUTION_MS;
+  const checkGraceMs = deps.checkGraceMs ?? DEFAULT_CHECK_GRACE_MS;
   const log = deps.logger;
 
   const ctx = (): StepContext => ({ now: clock(), eventId: () => ids.event() });
@@ -110,18 +113,18 @@ export function createOperations(deps: OperationsDeps): Operations {
     const c = ctx();
     let step: Step;
     if (resent) {
-      const settled = (state: 'succeeded', words: string, answer: JsonValue) =>
+      const settled = (words: string, answer: JsonValue) =>
         approvals.resolve(
           request,
           resent.by,
-          { way: 'send-again', state, outcome: words, note: resent.note, answer },
+          { way: 'send-again', state: 'succeeded', outcome: words, note: resent.note, answer },
           c,
         );
       step =
         outcome.kind === 'applied'
-          ? settled('succeeded', 'deleted when sent again', outcome.result)
+          ? settled('deleted when sent again', outcome.result)
           : outcome.kind === 'already-deleted'
-            ? settled('succeeded', 'already deleted', null)
+            ? settled('already deleted', null)
             : approvals.markUnknown(request, c, {
                 kind: 'no-answer',
                 error: outcome.error,
@@ -196,6 +199,17 @@ export function createOperations(deps: OperationsDeps): Operations {
         const finding = await checkTarget(client, request);
         if (finding.kind === 'cannot-tell') return { kind: 'unsettled', request, reason: finding.reason };
         const c = ctx();
+        // "Still there" proves nothing while the service may still be working on a send whose
+        // answer was lost moments ago; "gone" is proof at once.
+        const settlesAt = Date.parse(request.updatedAt) + checkGraceMs;
+        if (finding.kind === 'present' && c.now.getTime() < settlesAt) {
+          const after = new Date(settlesAt).toISOString();
+          return {
+            kind: 'unsettled',
+            request,
+            reason: `The ${request.target} is still there, but the service may still be working on the delete; check again after ${after.slice(11, 19)} UTC, or mark the outcome by hand.`,
+          };
+        }
         const step = approvals.resolve(
           request,
           actor,

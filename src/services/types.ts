@@ -114,6 +114,11 @@ export interface OperationsDeps {
   ids?: { request(): string; event(): string } | undefined;
   /** A request `executing` for longer than this is taken as interrupted (default 120000). */
   staleExecutionMs?: number | undefined;
+  /**
+   * "Check now" finding the target still there counts as "not applied" only this long after the
+   * request became unknown (default 60000): before, the service may still be working on it.
+   */
+  checkGraceMs?: number | undefined;
   /** Downloads a cover image for file.edit (the Slack layer supplies it). */
   fetchCover?: ((cover: CoverRef) => Promise<Uint8Array>) | undefined;
 }
