@@ -26,6 +26,11 @@ const FLAG_SPECS = {
   until: { type: 'string' },
   out: { type: 'string' },
   lines: { type: 'string', short: 'n' },
+  // `vidops resolve`: how an unknown outcome is settled.
+  check: { type: 'boolean' },
+  applied: { type: 'boolean' },
+  'not-applied': { type: 'boolean' },
+  'send-again': { type: 'boolean' },
 } as const;
 
 export type FlagName = keyof typeof FLAG_SPECS;
@@ -56,6 +61,7 @@ export type CommandId =
   | 'approve'
   | 'reject'
   | 'cancel'
+  | 'resolve'
   | 'audit verify'
   | 'audit export'
   | 'audit tail';
@@ -290,6 +296,22 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     flags: CHANGE,
     words: [1, 1],
   }),
+  command(
+    'resolve',
+    'vidops resolve <id> --as <lead> --check | --send-again | --applied --reason "…" | --not-applied --reason "…"',
+    'Settle a request whose outcome is unknown (it may or may not have been applied).',
+    {
+      flags: [...CHANGE, 'check', 'applied', 'not-applied', 'send-again'],
+      required: ['as'],
+      words: [1, 1],
+      details: [
+        '--check looks the deleted folder, file or playlist up: gone means already deleted, still there means not applied; a service without the look-up changes nothing.',
+        '--send-again sends a delete once more; a 404 to it is recorded as already deleted.',
+        '--applied and --not-applied record what you found on the service; --reason says what, and is required.',
+        'Anyone who may approve the operation can settle it, never its requester.',
+      ],
+    },
+  ),
   command(
     'audit verify',
     'vidops audit verify',

@@ -43,6 +43,7 @@ import {
   usageError,
   whitelistLines,
 } from './format.js';
+import { resolveReport, resolveWayOf } from './resolve.js';
 
 /**
  * The `vidops` CLI, run in-process: argv in, exit code out. Same grammar, policy, services and
@@ -202,6 +203,10 @@ function checkFlags(run: Run): Checked {
   const id = run.command.id;
   if (id === 'playlist edit' && run.flags.title === undefined && run.flags.files === undefined) {
     throw new UsageError('Give --title, --files or both.', run.command);
+  }
+  if (id === 'resolve') {
+    const way = resolveWayOf(run.flags);
+    if (!way.ok) throw new UsageError(way.message, run.command);
   }
   let format: Checked['format'] = 'jsonl';
   if (id === 'audit export') {
@@ -536,6 +541,8 @@ async function fullCommand(
     case 'reject':
     case 'cancel':
       return decide(run, ctx, actor);
+    case 'resolve':
+      return settleUnknown(run, ctx, actor);
     default:
       return change(run, ctx, requireParsed(parsed), actor);
   }
@@ -704,6 +711,11 @@ function reportExecuted(run: Run, request: OperationRequest, heading: string): n
       `${heading}: failed${status} (request ${request.id}): ${request.error?.message ?? 'no detail recorded'}`,
     );
   }
+  if (request.state === 'unknown') {
+    throw new Refusal(
+      `${heading}: request ${request.id} is unknown: it may or may not have been applied (${request.error?.message ?? 'vidops stopped while it ran'}). It is not sent again by itself; someone else who may approve it settles it with \`vidops resolve ${request.id} --check\` (or --send-again, --applied/--not-applied --reason "…").`,
+    );
+  }
   throw new Refusal(
     `${heading}: request ${request.id} is ${request.state}; look at it with \`vidops requests\`.`,
   );
@@ -754,6 +766,19 @@ async function decide(run: Run, ctx: FullContext, actor: Actor): Promise<number>
       run.out(`Cancelled ${result.request.id}.`);
       return 0;
   }
+}
+
+/** `vidops resolve`: a lead settles a request whose outcome is unknown. */
+async function settleUnknown(run: Run, ctx: FullContext, actor: Actor): Promise<number> {
+  const raw = run.words[0] ?? '';
+  const id = normalizeRequestId(raw);
+  if (id === null) throw new Refusal(`"${raw}" is not a request ID; they look like R-7K2M9QXA.`);
+  const way = resolveWayOf(run.flags);
+  if (!way.ok) throw new UsageError(way.message, run.command);
+  const report = resolveReport(await ctx.ops.resolve(id, actor, way.way, reasonOf(run)));
+  for (const line of report.out) run.out(line);
+  for (const line of report.err) run.err(line);
+  return report.code;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { JsonObject } from '../core/json.js';
 import { isMissingRouteError, NotSupportedError } from './errors.js';
-import { NO_RETRY, type RetryPolicy, type Transport } from './http.js';
+import { beforeSendOnly, NO_RETRY, type RetryPolicy, type Transport } from './http.js';
 import { asRaw, idOf, isObject, listOf, recordOf, text, unexpectedAnswer } from './parse.js';
 import {
   type CallSite,
@@ -128,7 +128,8 @@ export function createFilesResource(transport: Transport, options: FilesOptions)
     },
     async delete(input) {
       const json = validateRequest(FileIdSchema, input, DELETE);
-      const body = await transport.request({ ...DELETE, json, retry });
+      // Repeated only when it never reached the service: a repeat after a lost answer reads 404.
+      const body = await transport.request({ ...DELETE, json, retry: beforeSendOnly(retry) });
       return { raw: asRaw(body) };
     },
     async retryConversion(input) {

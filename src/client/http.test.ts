@@ -1,7 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
-import { type CallInfo, IDEMPOTENT_RETRY, NO_RETRY, parseRetryAfter, retryDelay } from './http.js';
+import {
+  BEFORE_SEND_RETRY,
+  type CallInfo,
+  IDEMPOTENT_RETRY,
+  mayHaveReachedService,
+  NO_RETRY,
+  parseRetryAfter,
+  retryDelay,
+} from './http.js';
 import {
   ApiError,
   AuthError,
@@ -17,6 +25,7 @@ import {
   TimeoutError,
   ValidationError,
   type VideoClientHandle,
+  WhitelistConflictError,
 } from './index.js';
 
 /**
@@ -33,6 +42,8 @@ interface Scripted {
   headers?: Record<string, string>;
   /** Instead of `body`: this many bytes of JSON-ish text, sent in 64 KiB chunks as the socket takes them. */
   streamBytes?: number;
+  /** Answer this long after the request was read (the service has acted by then). */
+  delayMs?: number;
 }
 
 /** Bytes the scripted server managed to send of its last streamed answer. */
@@ -74,26 +85,31 @@ beforeAll(async () => {
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
       const next = script.shift() ?? json(200, { allowedDNS: [] });
-      res.writeHead(next.status, next.headers ?? {});
-      if (next.streamBytes === undefined) {
-        res.end(next.body ?? '');
-        return;
-      }
-      const total = next.streamBytes;
-      const chunk = Buffer.alloc(64 * 1024, 'x');
-      streamed = 0;
-      const pump = (): void => {
-        while (streamed < total && !res.destroyed) {
-          streamed += chunk.length;
-          if (!res.write(chunk)) {
-            res.once('drain', pump);
-            return;
-          }
+      const answer = (): void => {
+        if (res.destroyed) return;
+        res.writeHead(next.status, next.headers ?? {});
+        if (next.streamBytes === undefined) {
+          res.end(next.body ?? '');
+          return;
         }
-        if (!res.destroyed) res.end();
+        const total = next.streamBytes;
+        const chunk = Buffer.alloc(64 * 1024, 'x');
+        streamed = 0;
+        const pump = (): void => {
+          while (streamed < total && !res.destroyed) {
+            streamed += chunk.length;
+            if (!res.write(chunk)) {
+              res.once('drain', pump);
+              return;
+            }
+          }
+          if (!res.destroyed) res.end();
+        };
+        res.on('close', () => res.removeAllListeners('drain'));
+        pump();
       };
-      res.on('close', () => res.removeAllListeners('drain'));
-      pump();
+      if (next.delayMs === undefined) answer();
+      else setTimeout(answer, next.delayMs).unref();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -284,6 +300,15 @@ describe('answers larger than 1 MiB', () => {
     },
   );
 
+  test('an oversized answer to a read is not fetched again: the same answer would come back', async () => {
+    script = [
+      { status: 200, headers: { 'content-type': 'application/json' }, streamBytes: 2 * 1024 * 1024 },
+      json(200, { allowedDNS: [] }),
+    ];
+    await expect(client.whitelist.get()).rejects.toBeInstanceOf(ResponseTooLargeError);
+    expect(seen).toHaveLength(1);
+  });
+
   test('an answer just under 1 MiB is read', async () => {
     const big = JSON.stringify({ allowedDNS: [], pad: 'x'.repeat(1024 * 1024 - 100) });
     script = [{ status: 200, body: big, headers: { 'content-type': 'application/json' } }];
@@ -353,12 +378,114 @@ describe('retries', () => {
   });
 });
 
+/** A port nothing listens on: connecting to it is refused before a byte is sent. */
+async function refusedUrl(): Promise<string> {
+  const closed = http.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+describe('deletes are repeated only when they certainly did not reach the service', () => {
+  const deletes = [
+    ['folder', () => client.folders.delete({ bucketId: 'b1' }), '/v1/storage/bucket'],
+    ['file', () => client.files.delete({ fileId: 'f1' }), '/v1/storage/bucket/file'],
+    ['playlist', () => client.playlists.delete({ playlistId: 'p1' }), '/v1/playlist'],
+  ] as const;
+
+  test.each(deletes)('a %s delete whose answer comes after the timeout is sent once', async (_k, run) => {
+    client.close();
+    client = makeClient({ timeoutMs: 100 });
+    script = [0, 1, 2].map(() => ({ ...json(200, { deleted: true }), delayMs: 400 }));
+    const error = await run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(mayHaveReachedService(error)).toBe(true);
+    expect(seen.filter((s) => s.method === 'DELETE')).toHaveLength(1);
+    expect(calls).toHaveLength(1);
+  });
+
+  test.each(deletes)('a %s delete answered 500 or 503 is sent once', async (_k, run) => {
+    script = [json(503, { message: 'busy' }), json(200, { deleted: true })];
+    const error = await run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(mayHaveReachedService(error)).toBe(true);
+    expect(seen).toHaveLength(1);
+  });
+
+  test.each(deletes)(
+    'a %s delete answered 429 is sent again, and its second answer counts',
+    async (_k, run, path) => {
+      script = [json(429, { message: 'slow down' }, { 'retry-after': '0' }), json(200, { deleted: true })];
+      await expect(run()).resolves.toEqual({ raw: { deleted: true } });
+      expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([`DELETE ${path}`, `DELETE ${path}`]);
+    },
+  );
+
+  test('a delete whose connection is refused is tried again up to the policy, then reported', async () => {
+    const offline = makeClient({ baseUrl: await refusedUrl() });
+    const error = await offline.folders.delete({ bucketId: 'b1' }).catch((e: unknown) => e);
+    offline.close();
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).code).toBe('ECONNREFUSED');
+    expect(mayHaveReachedService(error)).toBe(false);
+    expect(calls.map((c) => c.attempt)).toEqual([1, 2, 3]);
+  });
+
+  test('a delete whose connection drops after sending is not repeated', async () => {
+    const dropping = http.createServer((req) => {
+      req.resume();
+      req.on('end', () => req.socket.destroy());
+    });
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}`;
+    const reset = makeClient({ baseUrl: url });
+    const error = await reset.folders.delete({ bucketId: 'b1' }).catch((e: unknown) => e);
+    reset.close();
+    await new Promise<void>((resolve) => dropping.close(() => resolve()));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(mayHaveReachedService(error)).toBe(true);
+    expect(calls).toHaveLength(1);
+  });
+
+  test('an edit whose answer comes after the timeout keeps its retries (same end state)', async () => {
+    client.close();
+    client = makeClient({ timeoutMs: 100 });
+    script = [{ ...json(200, {}), delayMs: 400 }, json(200, { _id: 'b1', title: 'T' })];
+    await expect(client.folders.edit({ bucketId: 'b1', title: 'T' })).resolves.toMatchObject({ id: 'b1' });
+    expect(seen.filter((s) => s.method === 'PATCH')).toHaveLength(2);
+  });
+});
+
 describe('retry policy rules', () => {
   const at = (status: number, retryAfterSeconds: number | null = null) => {
     const details = { status, body: null, operation: 'op', method: 'GET', path: '/v1/x' };
     if (status === 429) return new RateLimitError('', { ...details, retryAfterSeconds });
     return status >= 500 ? new ServerError('', details) : new AuthError('', details);
   };
+  const base = { status: null, body: null, operation: 'op', method: 'DELETE', path: '/v1/x' };
+  const network = (code: string) => new NetworkError('', { ...base, code });
+  const timeout = () => new TimeoutError('', base);
+
+  test.each([
+    ['a timeout', true, timeout()],
+    ['a reset connection', true, network('ECONNRESET')],
+    ['a refused connection', false, network('ECONNREFUSED')],
+    ['a name that does not resolve', false, network('EAI_AGAIN')],
+    ['a 503', true, at(503)],
+    ['a 429', false, at(429)],
+    ['a 401', false, at(401)],
+    ['a request refused before sending', false, new ValidationError('', base)],
+    [
+      'a whitelist changed since the request',
+      false,
+      new WhitelistConflictError('', { ...base, expected: [], actual: [] }),
+    ],
+    ['an answer that could not be read', true, new ApiError('', base)],
+    ['something that is no call', false, new Error('bug')],
+  ])('after %s the service may have acted: %s', (_label, may, error) => {
+    expect(mayHaveReachedService(error)).toBe(may);
+  });
 
   test.each([
     ['idempotent, 500, first attempt', IDEMPOTENT_RETRY, at(500), 1, [100, 200]],
@@ -368,6 +495,14 @@ describe('retry policy rules', () => {
     ['idempotent, 429 Retry-After 3 s', IDEMPOTENT_RETRY, at(429, 3), 1, [3000, 3000]],
     ['idempotent, 429 Retry-After 60 s (over the cap)', IDEMPOTENT_RETRY, at(429, 60), 1, null],
     ['none, 500', NO_RETRY, at(500), 1, null],
+    ['before-send only, 500', BEFORE_SEND_RETRY, at(500), 1, null],
+    ['before-send only, 429 Retry-After 3 s', BEFORE_SEND_RETRY, at(429, 3), 1, [3000, 3000]],
+    ['before-send only, refused', BEFORE_SEND_RETRY, network('ECONNREFUSED'), 1, [100, 200]],
+    ['before-send only, name not resolved', BEFORE_SEND_RETRY, network('ENOTFOUND'), 2, [200, 400]],
+    ['before-send only, reset', BEFORE_SEND_RETRY, network('ECONNRESET'), 1, null],
+    ['before-send only, timeout', BEFORE_SEND_RETRY, timeout(), 1, null],
+    ['idempotent, reset', IDEMPOTENT_RETRY, network('ECONNRESET'), 1, [100, 200]],
+    ['idempotent, timeout', IDEMPOTENT_RETRY, timeout(), 1, [100, 200]],
   ] as const)('%s', (_label, policy, error, attempt, range) => {
     const low = retryDelay(policy, attempt, error, () => 0);
     const high = retryDelay(policy, attempt, error, () => 1);

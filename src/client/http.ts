@@ -16,6 +16,8 @@ import {
   ResponseTooLargeError,
   ServerError,
   TimeoutError,
+  ValidationError,
+  WhitelistConflictError,
 } from './errors.js';
 
 /**
@@ -26,8 +28,12 @@ import {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Which failures a retry policy repeats. */
-export type RetryReason = 'network' | 'timeout' | 'server' | 'rate-limit';
+/**
+ * Which failures a retry policy repeats. `not-sent`: the request certainly never reached the
+ * service (connection refused, name not resolved); `network`: any other connection failure,
+ * which may have come after the request was sent.
+ */
+export type RetryReason = 'not-sent' | 'network' | 'timeout' | 'server' | 'rate-limit';
 
 /** How often and how patiently a call is repeated. */
 export interface RetryPolicy {
@@ -42,15 +48,29 @@ export interface RetryPolicy {
   readonly retryOn: readonly RetryReason[];
 }
 
-/** Reads, unblock, deletes, whitelist set, config update and edits: repeating them changes nothing more. */
+/** Reads, unblock, whitelist set, config update and edits: repeating them gives the same end state. */
 export const IDEMPOTENT_RETRY: RetryPolicy = {
   name: 'idempotent',
   maxAttempts: 3,
   baseDelayMs: 200,
   maxDelayMs: 2_000,
   maxRetryAfterMs: 10_000,
-  retryOn: ['network', 'timeout', 'server', 'rate-limit'],
+  retryOn: ['not-sent', 'network', 'timeout', 'server', 'rate-limit'],
 };
+
+/**
+ * The same waits as `policy`, but a call is repeated only when the service certainly did not act
+ * on it: the request never left (refused, name not resolved) or the answer was 429.
+ */
+export function beforeSendOnly(policy: RetryPolicy): RetryPolicy {
+  return { ...policy, name: `${policy.name}, before-send only`, retryOn: ['not-sent', 'rate-limit'] };
+}
+
+/**
+ * Deletes: a repeat after the service may have acted answers 404 and hides a delete that happened,
+ * so a timeout, a reset after sending or a 5xx is never repeated.
+ */
+export const BEFORE_SEND_RETRY: RetryPolicy = beforeSendOnly(IDEMPOTENT_RETRY);
 
 /** Creates and retry-conversion: a repeat after a lost answer could duplicate work. */
 export const NO_RETRY: RetryPolicy = {
@@ -69,7 +89,7 @@ export const RAPID_RETRY: RetryPolicy = {
   baseDelayMs: 1,
   maxDelayMs: 5,
   maxRetryAfterMs: 50,
-  retryOn: ['network', 'timeout', 'server', 'rate-limit'],
+  retryOn: ['not-sent', 'network', 'timeout', 'server', 'rate-limit'],
 };
 
 /** One HTTP exchange with the service, for metrics and logs (no headers, no query, no body). */
@@ -137,6 +157,12 @@ const NETWORK_CODES = new Set([
   'EHOSTDOWN',
   'ERR_STREAM_PREMATURE_CLOSE',
 ]);
+
+/**
+ * Codes that can only come before a byte of the request was written: the connection was refused,
+ * or the host name did not resolve. Any other failure may have come after the service got it.
+ */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /** Builds the transport of one client: a got instance with keep-alive agents and the keys. */
 export function createTransport(options: TransportOptions): Transport {
@@ -376,9 +402,29 @@ export function retryDelay(
 }
 
 function retryReason(error: ApiError): RetryReason | null {
+  // Asking again would fetch the same oversized answer: the cap is not a passing failure.
+  if (error instanceof ResponseTooLargeError) return null;
   if (error instanceof TimeoutError) return 'timeout';
-  if (error instanceof NetworkError) return 'network';
+  if (error instanceof NetworkError) {
+    return error.code !== null && NOT_SENT_CODES.has(error.code) ? 'not-sent' : 'network';
+  }
   if (error instanceof RateLimitError) return 'rate-limit';
   if (error instanceof ServerError) return 'server';
   return null;
+}
+
+/**
+ * True when a failed call may still have been carried out by the service: no answer came (a
+ * timeout, a connection lost after sending, an answer that could not be read), or a 5xx came.
+ * False when the service certainly did not act: the request never left, or a 4xx answer (429
+ * included) said it was refused. Errors that are not the client's are not calls at all (false).
+ */
+export function mayHaveReachedService(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  if (error instanceof TimeoutError) return true;
+  if (error instanceof NetworkError) return error.code === null || !NOT_SENT_CODES.has(error.code);
+  if (error.status !== null) return error.status >= 500;
+  // Refused before sending: a request the client found invalid, a whitelist that changed since the
+  // request. Anything else without a status is a call whose answer was lost or unreadable.
+  return !(error instanceof ValidationError || error instanceof WhitelistConflictError);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { JsonObject } from '../core/json.js';
-import { NO_RETRY, type RetryPolicy, type Transport } from './http.js';
+import { beforeSendOnly, NO_RETRY, type RetryPolicy, type Transport } from './http.js';
 import { asRaw, idOf, isObject, listOf, recordOf, text, unexpectedAnswer } from './parse.js';
 import { type CallSite, IdSchema, ListQuerySchema, TitleSchema, validateRequest } from './schemas.js';
 import { readExtra, recordAnswer } from './support.js';
@@ -69,7 +69,8 @@ export function createPlaylistsResource(
     },
     async delete(input) {
       const json = validateRequest(PlaylistIdSchema, input, DELETE);
-      const body = await transport.request({ ...DELETE, json, retry });
+      // Repeated only when it never reached the service: a repeat after a lost answer reads 404.
+      const body = await transport.request({ ...DELETE, json, retry: beforeSendOnly(retry) });
       return { raw: asRaw(body) };
     },
     async create(input) {

@@ -9,7 +9,9 @@ import {
   newRequest,
   paramsHash,
   reject,
+  resolve,
   type StepContext,
+  sendAgain,
   startExecution,
   succeed,
 } from './approvals.js';
@@ -255,6 +257,105 @@ describe('execution', () => {
   });
 });
 
+describe('an outcome that is not known', () => {
+  const timeout = { name: 'TimeoutError', message: 'The video service did not answer in time' };
+
+  test('a send without a clear answer is unknown, with the error and an unknown event', () => {
+    const step = markUnknown(request({ state: 'executing' }), context(), {
+      kind: 'no-answer',
+      error: timeout,
+    });
+    expect(step.patch).toEqual({ state: 'unknown', error: timeout });
+    expect(step.events.map((e) => [e.type, e.actor.name, e.error])).toEqual([['unknown', 'vidops', timeout]]);
+    expect(JSON.stringify(step.events[0]?.outcome)).toContain('may or may not have been applied');
+  });
+
+  test('a lead marks it applied, with a note: succeeded, settled by the lead, one resolved event', () => {
+    const step = resolve(
+      request({ state: 'unknown' }),
+      lee,
+      { way: 'applied', state: 'succeeded', outcome: 'applied', note: ' gone from the panel ' },
+      context(),
+    );
+    expect(step.patch).toEqual({
+      state: 'succeeded',
+      decidedBy: lee,
+      decisionNote: 'gone from the panel',
+      result: { resolved: 'applied', outcome: 'applied', answer: null },
+      error: null,
+    });
+    expect(step.events.map((e) => [e.type, e.actor.name, e.outcome])).toEqual([
+      [
+        'resolved',
+        'Lee',
+        { way: 'applied', state: 'succeeded', outcome: 'applied', note: 'gone from the panel' },
+      ],
+    ]);
+  });
+
+  test('marked not applied it is failed with the reason; a note is required when marking by hand', () => {
+    const unknown = request({ state: 'unknown' });
+    const step = resolve(
+      unknown,
+      lee,
+      { way: 'not-applied', state: 'failed', outcome: 'not applied', note: 'still listed' },
+      context(),
+    );
+    expect(step.patch).toMatchObject({
+      state: 'failed',
+      error: { name: 'NotApplied', message: 'not applied' },
+    });
+    const noNote = () =>
+      resolve(
+        unknown,
+        lee,
+        { way: 'applied', state: 'succeeded', outcome: 'applied', note: '  ' },
+        context(),
+      );
+    expect(errorOf(noNote)).toBeInstanceOf(InputError);
+  });
+
+  test('the requester never settles their own request, by hand or by sending it again', () => {
+    const unknown = request({ state: 'unknown' });
+    const byHand = () =>
+      resolve(unknown, ava, { way: 'applied', state: 'succeeded', outcome: 'applied', note: 'x' }, context());
+    expect(errorOf(byHand)).toBeInstanceOf(PolicyDeniedError);
+    expect(errorOf(() => sendAgain(unknown, ava, context()))).toBeInstanceOf(PolicyDeniedError);
+  });
+
+  test('send again claims it as executing; its end settles it from there', () => {
+    const claimed = sendAgain(request({ state: 'unknown' }), lee, context());
+    expect(claimed.patch).toEqual({ state: 'executing' });
+    expect(claimed.events.map((e) => [e.type, e.actor.name, e.outcome])).toEqual([
+      ['executing', 'Lee', { sentAgain: true }],
+    ]);
+    const settled = resolve(
+      request({ state: 'executing' }),
+      lee,
+      { way: 'send-again', state: 'succeeded', outcome: 'already deleted', note: null },
+      context(),
+    );
+    expect(settled.patch).toMatchObject({ state: 'succeeded', decidedBy: lee });
+  });
+
+  test.each<[string, RequestState, (r: OperationRequest) => unknown]>([
+    [
+      'settle a succeeded request',
+      'succeeded',
+      (r) => resolve(r, lee, { way: 'check', state: 'failed', outcome: 'x', note: null }, context()),
+    ],
+    [
+      'settle an executing request by hand',
+      'executing',
+      (r) => resolve(r, lee, { way: 'applied', state: 'succeeded', outcome: 'x', note: 'n' }, context()),
+    ],
+    ['send a failed request again', 'failed', (r) => sendAgain(r, lee, context())],
+    ['send a pending request again', 'pending', (r) => sendAgain(r, lee, context())],
+  ])('cannot %s', (_name, state, run) => {
+    expect(errorOf(() => run(request({ state })))).toBeInstanceOf(StateConflictError);
+  });
+});
+
 describe('describeState', () => {
   test.each<[Partial<OperationRequest>, string]>([
     [{ quorum: 2, approvals: [{ by: lee, at: '' }] }, 'still waiting for approval (1 of 2)'],
@@ -275,7 +376,8 @@ describe('describeState', () => {
       { state: 'expired', expiresAt: '2025-03-01T09:00:00.000Z' },
       'already expired at 09:00 UTC without enough approvals',
     ],
-    [{ state: 'unknown' }, 'interrupted while running at 09:00 UTC; its outcome is unknown'],
+    [{ state: 'unknown' }, 'left with an unknown outcome at 09:00 UTC: it may or may not have been applied'],
+    [{ state: 'succeeded', decidedBy: kim }, 'already executed at 09:00 UTC, settled by Kim'],
   ])('%j reads "%s"', (overrides, text) => {
     expect(describeState(request(overrides), NOW)).toBe(text);
   });

@@ -9,6 +9,7 @@ import type {
   OperationRequest,
   RecordedError,
   RequestState,
+  ResolveWay,
 } from './model.js';
 import type { ChangeOperation } from './operations.js';
 
@@ -88,6 +89,7 @@ export function describeState(request: OperationRequest, now: Date): string {
   const approvers = names(request.approvals.map((a) => a.by));
   const approvedBy = approvers === '' ? '' : `approved by ${approvers} and `;
   const by = request.decidedBy ? ` by ${request.decidedBy.name}` : '';
+  const settled = request.decidedBy ? `, settled${by}` : '';
   switch (request.state) {
     case 'pending':
       return `still waiting for approval (${request.approvals.length} of ${request.quorum})`;
@@ -96,9 +98,9 @@ export function describeState(request: OperationRequest, now: Date): string {
     case 'executing':
       return `already ${approvedBy}running since ${at}`;
     case 'succeeded':
-      return `already ${approvedBy}executed at ${at}`;
+      return `already ${approvedBy}executed at ${at}${settled}`;
     case 'failed':
-      return `already ${approvedBy}executed at ${at}, and it failed${request.error ? `: ${request.error.message}` : ''}`;
+      return `already ${approvedBy}executed at ${at}${settled}, and it failed${request.error ? `: ${request.error.message}` : ''}`;
     case 'rejected':
       return `already rejected${by} at ${at}`;
     case 'cancelled':
@@ -106,7 +108,7 @@ export function describeState(request: OperationRequest, now: Date): string {
     case 'expired':
       return `already expired at ${request.expiresAt ? formatTime(request.expiresAt, now) : at} without enough approvals`;
     case 'unknown':
-      return `interrupted while running at ${at}; its outcome is unknown`;
+      return `left with an unknown outcome at ${at}: it may or may not have been applied`;
   }
 }
 
@@ -273,7 +275,8 @@ export function expire(request: OperationRequest, ctx: StepContext): Step {
 
 /**
  * Claims the request for execution: from `approved`, or, with `resume`, again from `executing`
- * after the process that ran it stopped (idempotent operations only; the caller checks that).
+ * after the process that ran it stopped (operations whose `repeat` is `resume` only; the caller
+ * checks that).
  */
 export function startExecution(
   request: OperationRequest,
@@ -300,26 +303,132 @@ export function succeed(request: OperationRequest, result: JsonValue, ctx: StepC
 /** The upstream refused or could not be reached; `error` carries no secrets. */
 export function fail(request: OperationRequest, error: RecordedError, ctx: StepContext): Step {
   requireState(request, ['executing'], ctx.now, 'marked as failed');
-  const recorded: RecordedError =
-    error.status === undefined
-      ? { name: error.name, message: error.message }
-      : { name: error.name, message: error.message, status: error.status };
+  const recorded = recordedError(error);
   return {
     patch: { state: 'failed', error: recorded },
     events: [event(request, 'failed', SYSTEM_ACTOR, ctx, null, recorded)],
   };
 }
 
-/** The process stopped while a non-idempotent operation ran: nobody can say whether it happened. */
-export function markUnknown(request: OperationRequest, ctx: StepContext): Step {
+/**
+ * Why nobody can say whether a request was applied: vidops stopped while it ran, or a send got
+ * no clear answer (`error`: what the client saw; `resentBy`: the lead whose "Send again" it was).
+ */
+export type UnknownCause =
+  | { kind: 'interrupted' }
+  | { kind: 'no-answer'; error: RecordedError; resentBy?: Actor | undefined };
+
+/** The request may or may not have been applied; it is not sent again by itself. */
+export function markUnknown(
+  request: OperationRequest,
+  ctx: StepContext,
+  cause: UnknownCause = { kind: 'interrupted' },
+): Step {
   requireState(request, ['executing'], ctx.now, 'marked as unknown');
+  if (cause.kind === 'interrupted') {
+    return {
+      patch: { state: 'unknown' },
+      events: [
+        event(request, 'unknown', SYSTEM_ACTOR, ctx, {
+          note: 'vidops stopped while this ran and does not send it again by itself; it may or may not have been applied',
+          since: request.updatedAt,
+        }),
+      ],
+    };
+  }
+  const error = recordedError(cause.error);
+  const again = cause.resentBy ? ` to the repeat sent by ${cause.resentBy.name}` : '';
   return {
-    patch: { state: 'unknown' },
+    patch: { state: 'unknown', error },
     events: [
-      event(request, 'unknown', SYSTEM_ACTOR, ctx, {
-        note: 'vidops stopped while this ran and it cannot safely be repeated; check the service before asking again',
-        since: request.updatedAt,
-      }),
+      event(
+        request,
+        'unknown',
+        SYSTEM_ACTOR,
+        ctx,
+        {
+          note: `the service gave no clear answer${again}; it may or may not have been applied`,
+          since: request.updatedAt,
+        },
+        error,
+      ),
     ],
   };
+}
+
+function recordedError(error: RecordedError): RecordedError {
+  return error.status === undefined
+    ? { name: error.name, message: error.message }
+    : { name: error.name, message: error.message, status: error.status };
+}
+
+/** Only someone other than the requester settles an unknown outcome (who may approve: the caller checks). */
+function requireSettler(request: OperationRequest, by: Actor): void {
+  if (by.id === request.requester.id) {
+    throw new PolicyDeniedError('You asked for this change, so someone else has to settle its outcome.');
+  }
+}
+
+/**
+ * A lead sends a request whose outcome is unknown once more (deletes only: the caller checks the
+ * catalog). It is `executing` again, and its answer is read as that of a repeat.
+ */
+export function sendAgain(request: OperationRequest, by: Actor, ctx: StepContext): Step {
+  requireState(request, ['unknown'], ctx.now, 'sent again');
+  requireSettler(request, by);
+  return {
+    patch: { state: 'executing' },
+    events: [event(request, 'executing', by, ctx, { sentAgain: true })],
+  };
+}
+
+/** How an unknown outcome was settled. */
+export interface Settlement {
+  way: ResolveWay;
+  state: 'succeeded' | 'failed';
+  /** In words, as people read it: `already deleted`, `not applied: folder … is still there`. */
+  outcome: string;
+  /** Required when the lead says what they found by hand. */
+  note: string | null;
+  /** What the service answered to a repeat that it carried out. */
+  answer?: JsonValue | undefined;
+}
+
+/**
+ * A lead settles an unknown outcome: from `unknown`, or (`send-again`) from the `executing` that
+ * the repeat claimed. One `resolved` event says who, how, what and why.
+ */
+export function resolve(
+  request: OperationRequest,
+  by: Actor,
+  settlement: Settlement,
+  ctx: StepContext,
+): Step {
+  const from: RequestState = settlement.way === 'send-again' ? 'executing' : 'unknown';
+  requireState(request, [from], ctx.now, 'settled');
+  requireSettler(request, by);
+  const note = settlement.note?.trim() || null;
+  if (note === null && (settlement.way === 'applied' || settlement.way === 'not-applied')) {
+    throw new InputError('Say what you found on the service: a note is required.');
+  }
+  const decided = { decidedBy: { id: by.id, name: by.name }, decisionNote: note };
+  const events = [
+    event(request, 'resolved', by, ctx, {
+      way: settlement.way,
+      state: settlement.state,
+      outcome: settlement.outcome,
+      note,
+    }),
+  ];
+  // `result` says how it was settled (and what a repeat was answered), whichever way it went.
+  const result = {
+    resolved: settlement.way,
+    outcome: settlement.outcome,
+    answer: settlement.answer ?? null,
+  };
+  if (settlement.state === 'succeeded') {
+    return { patch: { state: 'succeeded', result, error: null, ...decided }, events };
+  }
+  const error: RecordedError = { name: 'NotApplied', message: settlement.outcome };
+  return { patch: { state: 'failed', result, error, ...decided }, events };
 }

@@ -38,33 +38,33 @@ const VALID: { [O in ChangeOperation]: OperationParams[O] } = {
 
 describe('operations catalog', () => {
   it.each([
-    ['whitelist.set', 'Update whitelist', 1, 'sensitive', true, 'whitelist'],
-    ['protect.set', 'Change protection settings', 3, 'sensitive', true, 'protection settings'],
-    ['folder.create', 'Create folder', 5, 'reversible', false, 'new folder "Lectures"'],
-    ['folder.edit', 'Edit folder', 6, 'reversible', true, `folder ${OID}`],
-    ['folder.delete', 'Delete folder', 7, 'irreversible', true, `folder ${OID}`],
-    ['file.edit', 'Edit file', 8, 'reversible', true, `file ${OID}`],
-    ['file.delete', 'Delete file', 9, 'irreversible', true, `file ${OID}`],
-    ['file.retry', 'Retry conversion', 10, 'reversible', false, `file ${OID}`],
-    ['playlist.edit', 'Edit playlist', 11, 'reversible', true, `playlist ${OID}`],
-    ['playlist.delete', 'Delete playlist', 12, 'irreversible', true, `playlist ${OID}`],
-    ['viewer.unblock', 'Unblock viewer', 13, 'reversible', true, 'viewer 09123456789'],
+    ['whitelist.set', 'Update whitelist', 1, 'sensitive', 'resume', 'whitelist'],
+    ['protect.set', 'Change protection settings', 3, 'sensitive', 'resume', 'protection settings'],
+    ['folder.create', 'Create folder', 5, 'reversible', 'never', 'new folder "Lectures"'],
+    ['folder.edit', 'Edit folder', 6, 'reversible', 'resume', `folder ${OID}`],
+    ['folder.delete', 'Delete folder', 7, 'irreversible', 'lead', `folder ${OID}`],
+    ['file.edit', 'Edit file', 8, 'reversible', 'resume', `file ${OID}`],
+    ['file.delete', 'Delete file', 9, 'irreversible', 'lead', `file ${OID}`],
+    ['file.retry', 'Retry conversion', 10, 'reversible', 'never', `file ${OID}`],
+    ['playlist.edit', 'Edit playlist', 11, 'reversible', 'resume', `playlist ${OID}`],
+    ['playlist.delete', 'Delete playlist', 12, 'irreversible', 'lead', `playlist ${OID}`],
+    ['viewer.unblock', 'Unblock viewer', 13, 'reversible', 'resume', 'viewer 09123456789'],
   ] as const)(
-    '%s: "%s", spec op %i, %s, idempotent %s, target %s',
-    (name, title, specOp, risk, idempotent, target) => {
+    '%s: "%s", spec op %i, %s, repeat %s, target %s',
+    (name, title, specOp, risk, repeat, target) => {
       const spec = OPERATION_SPECS[name];
       expect({
         name: spec.name,
         title: spec.title,
         specOp: spec.specOp,
         risk: spec.risk,
-        idempotent: spec.idempotent,
+        repeat: spec.repeat,
       }).toEqual({
         name,
         title,
         specOp,
         risk,
-        idempotent,
+        repeat,
       });
       expect(operationTarget(name, VALID[name])).toBe(target);
     },

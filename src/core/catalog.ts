@@ -22,6 +22,18 @@ import { flattenProtection, ProtectionConfigSchema } from './validate/protection
 /** `reversible`: can be put back; `sensitive`: changes security for every viewer; `irreversible`: deletes. */
 export type OperationRisk = 'reversible' | 'sensitive' | 'irreversible';
 
+/**
+ * What may happen when nobody can tell whether a send took effect (vidops stopped while it ran,
+ * or the answer was lost after sending):
+ * - `resume`: vidops sends it again by itself; a second send gives the same end state and the
+ *   same answer (edits, unblock, whitelist set, settings update);
+ * - `lead`: never again on its own, because a repeat answers 404 (deletes); the request goes to
+ *   `unknown` and a lead may send it again, a 404 to that repeat meaning "already deleted";
+ * - `never`: a second send could do the work twice (creates, retry-conversion); the request goes
+ *   to `unknown` and a lead settles it by looking at the service.
+ */
+export type RepeatRule = 'resume' | 'lead' | 'never';
+
 // Stored parameters are already clean: a schema here checks, it never rewrites (the params hash
 // binds approvals to them).
 const ResourceIdSchema = z
@@ -108,8 +120,8 @@ export interface OperationSpec<O extends ChangeOperation = ChangeOperation> {
   /** Operation number in the spec's endpoint table. */
   specOp: number;
   risk: OperationRisk;
-  /** Repeating it is harmless: resumed after a crash in `executing`, retried on network errors. */
-  idempotent: boolean;
+  /** Whether vidops, or a lead, may send it again when its outcome is not known. */
+  repeat: RepeatRule;
   paramsSchema: z.ZodType<OperationParams[O]>;
   /** What the operation acts on, for people: `viewer 09123456789`, `whitelist`. */
   target(params: OperationParams[O]): string;
@@ -122,7 +134,7 @@ export const OPERATION_SPECS: { readonly [O in ChangeOperation]: OperationSpec<O
     title: 'Update whitelist',
     specOp: 1,
     risk: 'sensitive',
-    idempotent: true,
+    repeat: 'resume',
     paramsSchema: PARAMS_SCHEMAS['whitelist.set'],
     target: () => 'whitelist',
   },
@@ -131,7 +143,7 @@ export const OPERATION_SPECS: { readonly [O in ChangeOperation]: OperationSpec<O
     title: 'Change protection settings',
     specOp: 3,
     risk: 'sensitive',
-    idempotent: true,
+    repeat: 'resume',
     paramsSchema: PARAMS_SCHEMAS['protect.set'],
     target: () => 'protection settings',
   },
@@ -140,7 +152,7 @@ export const OPERATION_SPECS: { readonly [O in ChangeOperation]: OperationSpec<O
     title: 'Create folder',
     specOp: 5,
     risk: 'reversible',
-    idempotent: false,
+    repeat: 'never',
     paramsSchema: PARAMS_SCHEMAS['folder.create'],
     target: (p) => `new folder "${p.title}"`,
   },
@@ -149,7 +161,7 @@ export const OPERATION_SPECS: { readonly [O in ChangeOperation]: OperationSpec<O
     title: 'Edit folder',
     specOp: 6,
     risk: 'reversible',
-    idempotent: true,
+    repeat: 'resume',
     paramsSchema: PARAMS_SCHEMAS['folder.edit'],
     target: (p) => `folder ${p.bucketId}`,
   },
@@ -158,7 +170,7 @@ export const OPERATION_SPECS: { readonly [O in ChangeOperation]: OperationSpec<O
     title: 'Delete folder',
     specOp: 7,
     risk: 'irreversible',
-    idempotent: true,
+    repeat: 'lead',
     paramsSchema: PARAMS_SCHEMAS['folder.delete'],
     target: (p) => `folder ${p.bucketId}`,
   },
@@ -167,7 +179,7 @@ export const OPERATION_SPECS: { readonly [O in ChangeOperation]: OperationSpec<O
     title: 'Edit file',
     specOp: 8,
     risk: 'reversible',
-    idempotent: true,
+    repeat: 'resume',
     paramsSchema: PARAMS_SCHEMAS['file.edit'],
     target: (p) => `file ${p.fileId}`,
   },
@@ -176,7 +188,7 @@ export const OPERATION_SPECS: { readonly [O in ChangeOperation]: OperationSpec<O
     title: 'Delete file',
     specOp: 9,
     risk: 'irreversible',
-    idempotent: true,
+    repeat: 'lead',
     paramsSchema: PARAMS_SCHEMAS['file.delete'],
     target: (p) => `file ${p.fileId}`,
   },
@@ -185,7 +197,7 @@ export const OPERATION_SPECS: { readonly [O in ChangeOperation]: OperationSpec<O
     title: 'Retry conversion',
     specOp: 10,
     risk: 'reversible',
-    idempotent: false,
+    repeat: 'never',
     paramsSchema: PARAMS_SCHEMAS['file.retry'],
     target: (p) => `file ${p.fileId}`,
   },
@@ -194,7 +206,7 @@ export const OPERATION_SPECS: { readonly [O in ChangeOperation]: OperationSpec<O
     title: 'Edit playlist',
     specOp: 11,
     risk: 'reversible',
-    idempotent: true,
+    repeat: 'resume',
     paramsSchema: PARAMS_SCHEMAS['playlist.edit'],
     target: (p) => `playlist ${p.playlistId}`,
   },
@@ -203,7 +215,7 @@ export const OPERATION_SPECS: { readonly [O in ChangeOperation]: OperationSpec<O
     title: 'Delete playlist',
     specOp: 12,
     risk: 'irreversible',
-    idempotent: true,
+    repeat: 'lead',
     paramsSchema: PARAMS_SCHEMAS['playlist.delete'],
     target: (p) => `playlist ${p.playlistId}`,
   },
@@ -212,7 +224,7 @@ export const OPERATION_SPECS: { readonly [O in ChangeOperation]: OperationSpec<O
     title: 'Unblock viewer',
     specOp: 13,
     risk: 'reversible',
-    idempotent: true,
+    repeat: 'resume',
     paramsSchema: PARAMS_SCHEMAS['viewer.unblock'],
     target: (p) => `viewer ${p.mobileNumber}`,
   },

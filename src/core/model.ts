@@ -24,8 +24,10 @@ export interface Actor {
 }
 
 /**
- * Request states of the design (Approvals). `unknown` is "outcome unknown": the process died
- * while a non-idempotent operation was executing, so nobody can say whether it ran.
+ * Request states of the design (Approvals). `unknown` is "outcome unknown": the request may or
+ * may not have been applied (vidops stopped while it ran, or its answer was lost after sending)
+ * and it is not sent again by itself; a lead settles it (see {@link RESOLVE_WAYS}), which moves
+ * it to `succeeded` or `failed`.
  */
 export const REQUEST_STATES = [
   'pending',
@@ -85,7 +87,10 @@ export interface OperationRequest {
   /** How many distinct approvals are needed; 0 for operations that run directly. */
   quorum: number;
   approvals: Approval[];
-  /** Who rejected, cancelled or (for `expired`) null. */
+  /**
+   * Who rejected, cancelled, or settled an `unknown` outcome (then the request is `succeeded` or
+   * `failed` with `decidedBy` set); null otherwise, and for `expired`.
+   */
   decidedBy: Actor | null;
   decisionNote: string | null;
   createdAt: string;
@@ -110,8 +115,17 @@ export const AUDIT_EVENT_TYPES = [
   'failed',
   'denied',
   'unknown',
+  'resolved',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+/**
+ * How a lead settles a request whose outcome is unknown: look the target up (`check`), say what
+ * they found on the service (`applied`, `not-applied`, with a note), or send it once more
+ * (`send-again`, deletes only).
+ */
+export const RESOLVE_WAYS = ['check', 'applied', 'not-applied', 'send-again'] as const;
+export type ResolveWay = (typeof RESOLVE_WAYS)[number];
 
 /** An audit event before the store gives it a place in the chain. */
 export interface NewAuditEvent {

@@ -3,7 +3,7 @@ import { parseInput } from './validation.js';
 
 /**
  * Fault injection for tests and demos: slow answers, error statuses, garbage bodies and reset
- * connections on chosen `/v1` requests.
+ * connections on chosen `/v1` requests, before the request is handled or after it took effect.
  * @see docs/architecture.md, "Sandbox"
  */
 export const FaultRuleSchema = z
@@ -15,8 +15,15 @@ export const FaultRuleSchema = z
       .string()
       .regex(/^[A-Za-z]+$/, 'must be an HTTP method')
       .optional(),
-    /** Delay before the rule's status or the normal handling. */
+    /** Delay before the rule's status or the normal handling (the service has not acted yet). */
     latencyMs: z.number().int('must be a whole number').min(0).max(120_000).optional(),
+    /**
+     * Delay after the normal handling, before its answer is sent: the change has taken effect
+     * when a client that times out gives up (a lost answer).
+     */
+    latencyAfterMs: z.number().int('must be a whole number').min(0).max(120_000).optional(),
+    /** Handle the request normally, then destroy the socket instead of answering. */
+    resetAfter: z.boolean().optional(),
     /** Answer this status with a JSON error body instead of handling the request. */
     status: z.number().int('must be a whole number').min(200).max(599).optional(),
     /** Raw body to send with `status` (e.g. non-JSON `oops`). */
@@ -47,6 +54,15 @@ export const FaultRuleSchema = z
   .refine((rule) => !(rule.reset === true && rule.status !== undefined), {
     message: 'cannot be combined with status',
     path: ['reset'],
+  })
+  // The "after" faults act on the normal handling, which a status or a reset replaces.
+  .refine((rule) => rule.latencyAfterMs === undefined || (rule.status === undefined && rule.reset !== true), {
+    message: 'cannot be combined with status or reset',
+    path: ['latencyAfterMs'],
+  })
+  .refine((rule) => rule.resetAfter !== true || (rule.status === undefined && rule.reset !== true), {
+    message: 'cannot be combined with status or reset',
+    path: ['resetAfter'],
   });
 
 /** One fault rule (see the schema for each member). */

@@ -732,6 +732,29 @@ describe('sandbox over HTTP', () => {
       expect((await call(sb, 'POST', '/v1/storage/bucket', { json: { title: 'Kept' } })).status).toBe(200);
     });
 
+    test('latencyAfterMs answers late after the change has taken effect', async () => {
+      const folder = DEMO.folders.lectures;
+      sb.setFaults([{ path: '/v1/storage/bucket', method: 'DELETE', latencyAfterMs: 300, times: 1 }]);
+      const answer = call(sb, 'DELETE', '/v1/storage/bucket', { json: { bucketId: folder } });
+      // The log holds the request as soon as it arrived; the folder is gone before the answer comes.
+      let folders = sb.state().folders.map((f) => f._id);
+      while (folders.includes(folder)) {
+        await new Promise((resolve) => setImmediate(resolve));
+        folders = sb.state().folders.map((f) => f._id);
+      }
+      expect(sb.requests().at(-1)).toMatchObject({ method: 'DELETE', status: null });
+      const reply = await answer;
+      expect(reply.status).toBe(200);
+      expect(sb.requests().at(-1)).toMatchObject({ method: 'DELETE', status: 200 });
+    });
+
+    test('resetAfter handles the request, then drops the connection without an answer', async () => {
+      sb.setFaults([{ path: '/v1/storage/bucket', method: 'POST', resetAfter: true, times: 1 }]);
+      await expect(call(sb, 'POST', '/v1/storage/bucket', { json: { title: 'Made' } })).rejects.toThrow();
+      expect(sb.state().folders.map((f) => f.title)).toContain('Made');
+      expect(sb.requests().at(-1)).toMatchObject({ path: '/v1/storage/bucket', status: 200 });
+    });
+
     test('rate 0 never applies', async () => {
       sb.setFaults([{ status: 500, rate: 0 }]);
       for (let i = 0; i < 5; i += 1) expect((await call(sb, 'GET', '/v1/playlist/all')).status).toBe(200);
@@ -741,6 +764,8 @@ describe('sandbox over HTTP', () => {
       [{ rules: [{ status: 700 }] }, 'rules[0].status'],
       [{ rules: [{ body: 'oops' }] }, 'rules[0].body'],
       [{ rules: [{ reset: true, status: 500 }] }, 'rules[0].reset'],
+      [{ rules: [{ latencyAfterMs: 10, status: 500 }] }, 'rules[0].latencyAfterMs'],
+      [{ rules: [{ resetAfter: true, reset: true }] }, 'rules[0].resetAfter'],
       [{ rules: [{ rate: 2 }] }, 'rules[0].rate'],
       [{ rules: [{ pth: '/v1' }] }, 'rules[0].pth'],
       [{}, 'rules'],

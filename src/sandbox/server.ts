@@ -287,6 +287,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
             payload: JSON.stringify(errorBody(401, 'missing or invalid api_key/secret_key')),
             headers: {},
           };
+    // Faults after the handling: the change has taken effect, its answer is late or never comes.
+    if (fault?.latencyAfterMs !== undefined && fault.latencyAfterMs > 0) await delay(fault.latencyAfterMs);
+    if (fault?.resetAfter === true) {
+      req.socket.destroy();
+      entry.status = result.status;
+      done();
+      return;
+    }
     send(res, result.status, result.payload, result.headers);
     entry.status = result.status;
     done();

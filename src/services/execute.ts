@@ -1,9 +1,11 @@
-import { ApiError } from '../client/errors.js';
+import { ApiError, isMissingRouteError, NotFoundError } from '../client/errors.js';
+import { mayHaveReachedService } from '../client/http.js';
 import type { Answer, VideoClient } from '../client/types.js';
-import { parseParams } from '../core/catalog.js';
+import { OPERATION_SPECS, parseParams } from '../core/catalog.js';
 import { InputError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
 import type { OperationRequest, RecordedError } from '../core/model.js';
+import type { ChangeOperation } from '../core/operations.js';
 import type { CoverRef } from './types.js';
 
 /**
@@ -77,6 +79,60 @@ async function call(
     case 'viewer.unblock':
       return client.viewers.unblock(parseParams('viewer.unblock', request.params));
   }
+}
+
+/**
+ * How one send of a request ended, as the request records it:
+ * - `applied`: the service answered 2xx;
+ * - `already-deleted`: a delete sent again (never the first send) answered 404;
+ * - `unknown`: it may or may not have been applied (see {@link judgeFailure});
+ * - `failed`: the service certainly did not apply it.
+ */
+export type SendOutcome =
+  | { kind: 'applied'; result: JsonObject }
+  | { kind: 'already-deleted'; error: RecordedError }
+  | { kind: 'unknown'; error: RecordedError }
+  | { kind: 'failed'; error: RecordedError };
+
+/**
+ * Sends the request once (the client's retry policy decides what "once" allows) and says how it
+ * ended. `repeat`: this is a send after an earlier one whose outcome is unknown.
+ * @see docs/architecture.md, "Approvals"
+ */
+export async function sendRequest(
+  client: VideoClient,
+  request: Pick<OperationRequest, 'operation' | 'params'>,
+  fetchCover: ((cover: CoverRef) => Promise<Uint8Array>) | undefined,
+  options: { repeat: boolean },
+): Promise<SendOutcome> {
+  try {
+    return { kind: 'applied', result: await runOperation(client, request, fetchCover) };
+  } catch (error) {
+    return judgeFailure(request.operation, error, options.repeat);
+  }
+}
+
+/**
+ * What a failed send says about the request:
+ * - a repeated delete answered 404 (the record, not the route, is missing): already deleted;
+ * - any other failure of a repeat says nothing about the earlier send: still unknown;
+ * - operations vidops repeats by itself (`repeat: resume`) keep `failed`, with the client's own
+ *   words when the answer was lost (asking again gives the same end state);
+ * - otherwise a failure after which the service may have acted is `unknown`: no answer in time, a
+ *   connection lost after sending, an unreadable answer, and for deletes a 5xx; the rest (a
+ *   refusal before sending, a 4xx, 429 included; a 5xx to a create) is `failed`.
+ */
+export function judgeFailure(operation: ChangeOperation, error: unknown, repeat: boolean): SendOutcome {
+  const recorded = recordError(error);
+  const rule = OPERATION_SPECS[operation].repeat;
+  if (repeat) {
+    const gone = rule === 'lead' && error instanceof NotFoundError && !isMissingRouteError(error);
+    return { kind: gone ? 'already-deleted' : 'unknown', error: recorded };
+  }
+  if (rule === 'resume' || !mayHaveReachedService(error)) return { kind: 'failed', error: recorded };
+  const answered5xx = error instanceof ApiError && error.status !== null;
+  if (answered5xx && rule === 'never') return { kind: 'failed', error: recorded };
+  return { kind: 'unknown', error: recorded };
 }
 
 const MAX_MESSAGE = 1000;

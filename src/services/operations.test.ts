@@ -463,8 +463,12 @@ describe('reject, cancel, expire', () => {
 describe('execution outcomes', () => {
   test('a failure is recorded with the typed error and no secret', async () => {
     const h = await setup();
-    sandbox.setFaults([{ path: '/v1/storage/bucket', method: 'DELETE', status: 503 }]);
-    const request = await pendingRequest(h, ava, { kind: 'folder.delete', bucketId: DEMO.folders.lectures });
+    sandbox.setFaults([{ path: '/v1/storage/bucket', method: 'PATCH', status: 503 }]);
+    const request = await pendingRequest(h, ava, {
+      kind: 'folder.edit',
+      bucketId: DEMO.folders.lectures,
+      title: 'Lectures 2025',
+    });
     const result = await h.ops.approve(request.id, lee);
     sandbox.clearFaults();
     expect(result).toMatchObject({ kind: 'executed', request: { state: 'failed', result: null } });
@@ -556,9 +560,13 @@ describe('after a crash', () => {
     expect(await h.ops.resumeInterrupted()).toEqual({ resumed: [], unknown: [] });
   });
 
-  test('two replicas sweeping at once resume an interrupted delete once', async () => {
+  test('two replicas sweeping at once resume an interrupted edit once', async () => {
     const h = await setup();
-    const request = await pendingRequest(h, ava, { kind: 'file.delete', fileId: DEMO.files.episode1 });
+    const request = await pendingRequest(h, ava, {
+      kind: 'folder.edit',
+      bucketId: DEMO.folders.podcasts,
+      title: 'Podcasts 2025',
+    });
     // Approved by a replica that then died before calling the service.
     const c = { now: h.now(), eventId: () => newEventId() };
     const step = approveStep(request, lee, c);
@@ -567,7 +575,347 @@ describe('after a crash', () => {
     const replicaB = h.build({});
     const [a, b] = await Promise.all([h.ops.resumeInterrupted(), replicaB.resumeInterrupted()]);
     expect([...a.resumed, ...b.resumed].map((r) => r.state)).toEqual(['succeeded']);
-    expect(upstreamCalls('DELETE', '/v1/storage/bucket/file')).toBe(1);
+    expect(upstreamCalls('PATCH', '/v1/storage/bucket')).toBe(1);
+  });
+
+  test.each([
+    ['folder', { kind: 'folder.delete', bucketId: DEMO.folders.lectures }, '/v1/storage/bucket'],
+    ['file', { kind: 'file.delete', fileId: DEMO.files.episode1 }, '/v1/storage/bucket/file'],
+    ['playlist', { kind: 'playlist.delete', playlistId: DEMO.playlists.gettingStarted }, '/v1/playlist'],
+  ] as const)(
+    'an interrupted %s delete is left unknown by two replicas sweeping, never sent by them',
+    async (_k, input, path) => {
+      const h = await setup();
+      const request = await pendingRequest(h, ava, input);
+      const c = { now: h.now(), eventId: () => newEventId() };
+      const step = approveStep(request, lee, c);
+      await h.store.transition(request.id, request.version, step.patch, h.now().toISOString(), step.events);
+      h.advance(10 * MINUTE);
+      const replicaB = h.build({});
+      const [a, b] = await Promise.all([h.ops.resumeInterrupted(), replicaB.resumeInterrupted()]);
+      expect([...a.resumed, ...b.resumed]).toEqual([]);
+      expect([...a.unknown, ...b.unknown].map((r) => [r.id, r.state])).toEqual([[request.id, 'unknown']]);
+      expect(upstreamCalls('DELETE', path)).toBe(0);
+      expect(types(await h.events(), request.id)).toEqual(['requested', 'approved', 'executing', 'unknown']);
+    },
+  );
+});
+
+describe('an outcome that is not known', () => {
+  /** A client that gives up after 150 ms, for answers the sandbox holds back. */
+  function impatient(h: Harness): Operations {
+    const client = createVideoClient({
+      baseUrl: sandbox.url,
+      apiKey: DEMO.apiKey,
+      secretKey: DEMO.secretKey,
+      timeoutMs: 150,
+      retryConversionMethod: 'auto',
+      retryPolicy: RAPID_RETRY,
+    });
+    closers.push(() => client.close());
+    return h.build({ client });
+  }
+  const closers: (() => void)[] = [];
+  afterEach(() => {
+    for (const close of closers.splice(0)) close();
+  });
+
+  const DELETES = [
+    [
+      'folder',
+      { kind: 'folder.delete', bucketId: DEMO.folders.lectures },
+      '/v1/storage/bucket',
+      () => sandbox.state().folders.map((f) => f._id),
+      DEMO.folders.lectures,
+    ],
+    [
+      'file',
+      { kind: 'file.delete', fileId: DEMO.files.episode1 },
+      '/v1/storage/bucket/file',
+      () => sandbox.state().files.map((f) => f._id),
+      DEMO.files.episode1,
+    ],
+    [
+      'playlist',
+      { kind: 'playlist.delete', playlistId: DEMO.playlists.gettingStarted },
+      '/v1/playlist',
+      () => sandbox.state().playlists.map((p) => p._id),
+      DEMO.playlists.gettingStarted,
+    ],
+  ] as const;
+
+  test.each(DELETES)(
+    'a lead approves a %s delete whose answer comes after the timeout: one DELETE, unknown; Check now says already deleted',
+    async (_k, input, path, ids, id) => {
+      const h = await setup();
+      const request = await pendingRequest(h, ava, input);
+      sandbox.setFaults([{ path, method: 'DELETE', latencyAfterMs: 600, times: 1 }]);
+      const ops = impatient(h);
+      const decided = await ops.approve(request.id, lee);
+      expect(decided.kind).toBe('executed');
+      expect(decided.request).toMatchObject({ state: 'unknown', error: { name: 'TimeoutError' } });
+      expect(upstreamCalls('DELETE', path)).toBe(1);
+      expect(ids()).not.toContain(id);
+      expect(h.notified.at(-1)?.state).toBe('unknown');
+      const events = await h.events();
+      expect(types(events, request.id)).toEqual(['requested', 'approved', 'executing', 'unknown']);
+      expect(events.at(-1)?.error).toMatchObject({ name: 'TimeoutError' });
+
+      h.advance(MINUTE);
+      const checked = await h.ops.resolve(request.id, kim, 'check');
+      expect(checked).toMatchObject({
+        kind: 'resolved',
+        request: {
+          state: 'succeeded',
+          decidedBy: kim,
+          result: { resolved: 'check', outcome: 'already deleted' },
+          error: null,
+        },
+      });
+      expect(upstreamCalls('DELETE', path)).toBe(1);
+      const after = await h.events();
+      expect(types(after, request.id)).toEqual(['requested', 'approved', 'executing', 'unknown', 'resolved']);
+      expect(after.at(-1)).toMatchObject({
+        actor: kim,
+        outcome: { way: 'check', state: 'succeeded', outcome: 'already deleted', note: null },
+      });
+    },
+  );
+
+  test.each(DELETES)(
+    'Send again on a %s delete whose first answer was lost: its 404 is recorded as already deleted',
+    async (_k, input, path) => {
+      const h = await setup();
+      const request = await pendingRequest(h, ava, input);
+      sandbox.setFaults([{ path, method: 'DELETE', resetAfter: true, times: 1 }]);
+      const decided = await h.ops.approve(request.id, lee);
+      expect(decided.request).toMatchObject({ state: 'unknown', error: { name: 'NetworkError' } });
+      expect(upstreamCalls('DELETE', path)).toBe(1);
+
+      const again = await h.ops.resolve(request.id, kim, 'send-again');
+      expect(again).toMatchObject({
+        kind: 'resolved',
+        request: {
+          state: 'succeeded',
+          decidedBy: kim,
+          result: { resolved: 'send-again', outcome: 'already deleted' },
+        },
+      });
+      expect(
+        sandbox
+          .requests()
+          .filter((r) => r.method === 'DELETE')
+          .map((r) => r.status),
+      ).toEqual([200, 404]);
+      const events = await h.events();
+      expect(events.filter((e) => e.requestId === request.id).map((e) => [e.type, e.actor.name])).toEqual([
+        ['requested', 'Ava'],
+        ['approved', 'Lee'],
+        ['executing', 'Lee'],
+        ['unknown', 'vidops'],
+        ['executing', 'Kim'],
+        ['resolved', 'Kim'],
+      ]);
+      expect(h.notified.map((r) => r.state).slice(-3)).toEqual(['unknown', 'executing', 'succeeded']);
+    },
+  );
+
+  test('a delete answered 503 did not take effect: unknown, then Check now finds it there and records not applied', async () => {
+    const h = await setup();
+    const bucketId = DEMO.folders.marketing;
+    const request = await pendingRequest(h, ava, { kind: 'folder.delete', bucketId });
+    sandbox.setFaults([{ path: '/v1/storage/bucket', method: 'DELETE', status: 503 }]);
+    const decided = await h.ops.approve(request.id, lee);
+    sandbox.clearFaults();
+    expect(decided.request).toMatchObject({ state: 'unknown', error: { name: 'ServerError', status: 503 } });
+    expect(upstreamCalls('DELETE', '/v1/storage/bucket')).toBe(1);
+    // Right away, "still there" proves nothing: the service may still be working on it.
+    const early = await h.ops.resolve(request.id, kim, 'check');
+    expect(early).toMatchObject({ kind: 'unsettled', request: { state: 'unknown' } });
+    expect(early.kind === 'unsettled' && early.reason).toContain(
+      'still there, but the service may still be working on the delete; check again after 10:01:00 UTC',
+    );
+    h.advance(MINUTE);
+    const checked = await h.ops.resolve(request.id, kim, 'check');
+    expect(checked).toMatchObject({
+      kind: 'resolved',
+      request: {
+        state: 'failed',
+        decidedBy: kim,
+        error: {
+          name: 'NotApplied',
+          message: `not applied: the folder ${bucketId} is still there (checked by Kim)`,
+        },
+      },
+    });
+    expect(sandbox.state().folders.map((f) => f._id)).toContain(bucketId);
+  });
+
+  test('Send again on a delete that never reached the service deletes it then', async () => {
+    const h = await setup();
+    const fileId = DEMO.files.teaser;
+    const request = await pendingRequest(h, ava, { kind: 'file.delete', fileId });
+    sandbox.setFaults([{ path: '/v1/storage/bucket/file', method: 'DELETE', status: 502, times: 1 }]);
+    expect((await h.ops.approve(request.id, lee)).request?.state).toBe('unknown');
+    const again = await h.ops.resolve(request.id, kim, 'send-again', 'the panel still lists it');
+    expect(again).toMatchObject({
+      kind: 'resolved',
+      request: {
+        state: 'succeeded',
+        decisionNote: 'the panel still lists it',
+        result: { resolved: 'send-again', outcome: 'deleted when sent again', answer: { deleted: true } },
+      },
+    });
+    expect(sandbox.state().files.map((f) => f._id)).not.toContain(fileId);
+  });
+
+  test('a repeat that gets no clear answer either leaves it unknown, recorded again', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, {
+      kind: 'playlist.delete',
+      playlistId: DEMO.playlists.podcastHighlights,
+    });
+    sandbox.setFaults([{ path: '/v1/playlist', method: 'DELETE', status: 500, times: 2 }]);
+    await h.ops.approve(request.id, lee);
+    const again = await h.ops.resolve(request.id, kim, 'send-again');
+    expect(again).toMatchObject({ kind: 'unsettled', request: { state: 'unknown', error: { status: 500 } } });
+    expect(upstreamCalls('DELETE', '/v1/playlist')).toBe(2);
+    expect(types(await h.events(), request.id)).toEqual([
+      'requested',
+      'approved',
+      'executing',
+      'unknown',
+      'executing',
+      'unknown',
+    ]);
+  });
+
+  test('the first send of a delete that answers 404 stays a failure: it did not exist', async () => {
+    const h = await setup();
+    const bucketId = DEMO.folders.podcasts;
+    const request = await pendingRequest(h, ava, { kind: 'folder.delete', bucketId });
+    await h.client.folders.delete({ bucketId });
+    const decided = await h.ops.approve(request.id, lee);
+    expect(decided.request).toMatchObject({ state: 'failed', error: { name: 'NotFoundError', status: 404 } });
+  });
+
+  test('who may settle: never the requester, never an agent (audited); a lead by hand with a note', async () => {
+    const h = await setup({ agents: [ava.id, bob.id] });
+    const request = await pendingRequest(h, ava, { kind: 'folder.delete', bucketId: DEMO.folders.lectures });
+    sandbox.setFaults([{ path: '/v1/storage/bucket', method: 'DELETE', status: 504, times: 1 }]);
+    await h.ops.approve(request.id, lee);
+    expect(await h.ops.resolve(request.id, ava, 'applied', 'I looked')).toMatchObject({
+      kind: 'refused',
+      reason: 'You asked for this change, so someone else has to settle its outcome.',
+    });
+    expect(await h.ops.resolve(request.id, bob, 'send-again')).toMatchObject({
+      kind: 'refused',
+      reason: 'Only those who may approve folder.delete requests can settle their outcome.',
+    });
+    await expect(h.ops.resolve(request.id, lee, 'applied', '  ')).rejects.toBeInstanceOf(InputError);
+    expect(upstreamCalls('DELETE', '/v1/storage/bucket')).toBe(1);
+    const denied = (await h.events()).filter((e) => e.type === 'denied');
+    expect(denied.map((e) => [e.actor.name, e.outcome])).toEqual([
+      [
+        'Ava',
+        {
+          action: 'resolve',
+          reason: 'You asked for this change, so someone else has to settle its outcome.',
+        },
+      ],
+      [
+        'Bob',
+        {
+          action: 'resolve',
+          reason: 'Only those who may approve folder.delete requests can settle their outcome.',
+        },
+      ],
+    ]);
+
+    // The lead who approved it may settle it: they are not the requester.
+    const marked = await h.ops.resolve(request.id, lee, 'not-applied', 'still in the panel at 10:05');
+    expect(marked).toMatchObject({
+      kind: 'resolved',
+      request: {
+        state: 'failed',
+        decidedBy: lee,
+        decisionNote: 'still in the panel at 10:05',
+        error: { name: 'NotApplied', message: 'not applied, as Lee found on the service' },
+      },
+    });
+    expect(await h.ops.resolve(request.id, kim, 'applied', 'no, it is gone')).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringContaining('cannot be settled: it was already approved by Lee and executed at'),
+    });
+    expect((await h.events()).filter((e) => e.type === 'resolved')).toHaveLength(1);
+  });
+
+  test('Check now where the service has no look-up says so and changes nothing', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'folder.delete', bucketId: DEMO.folders.lectures });
+    sandbox.setFaults([
+      { path: '/v1/storage/bucket', method: 'DELETE', status: 500, times: 1 },
+      { path: '/v1/storage/bucket/info', status: 404, body: '{"statusCode":404,"code":"ROUTE_NOT_FOUND"}' },
+    ]);
+    const unknown = (await h.ops.approve(request.id, lee)).request;
+    const checked = await h.ops.resolve(request.id, kim, 'check');
+    expect(checked).toMatchObject({
+      kind: 'unsettled',
+      request: { state: 'unknown', version: unknown?.version },
+    });
+    expect(checked.kind === 'unsettled' && checked.reason).toContain(
+      'does not support looking up the folder',
+    );
+    expect((await h.store.getRequest(request.id))?.version).toBe(unknown?.version);
+  });
+
+  test('a create left unknown cannot be checked or sent again: a lead marks it by hand', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'folder.create', title: 'Spring term' });
+    sandbox.setFaults([{ path: '/v1/storage/bucket', method: 'POST', resetAfter: true, times: 1 }]);
+    const decided = await h.ops.approve(request.id, lee);
+    expect(decided.request).toMatchObject({ state: 'unknown', error: { name: 'NetworkError' } });
+    expect(upstreamCalls('POST', '/v1/storage/bucket')).toBe(1);
+    expect(await h.ops.resolve(request.id, kim, 'check')).toMatchObject({
+      kind: 'unsettled',
+      reason: expect.stringContaining('cannot look up whether a "Create folder" was applied'),
+    });
+    expect(await h.ops.resolve(request.id, kim, 'send-again')).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringContaining('a second "Create folder" could do the work twice'),
+    });
+    expect(upstreamCalls('POST', '/v1/storage/bucket')).toBe(1);
+    expect(await h.ops.resolve(request.id, kim, 'applied', 'Spring term is in the panel')).toMatchObject({
+      kind: 'resolved',
+      request: { state: 'succeeded', result: { outcome: 'applied, as Kim found on the service' } },
+    });
+  });
+
+  test('an edit whose answer is lost keeps its retries and ends as it did (same end state)', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, {
+      kind: 'folder.edit',
+      bucketId: DEMO.folders.lectures,
+      title: 'Renamed',
+    });
+    sandbox.setFaults([{ path: '/v1/storage/bucket', method: 'PATCH', resetAfter: true, times: 1 }]);
+    const decided = await h.ops.approve(request.id, lee);
+    expect(decided.request?.state).toBe('succeeded');
+    expect(upstreamCalls('PATCH', '/v1/storage/bucket')).toBe(2);
+  });
+
+  test('two leads pressing Send again at once send one DELETE', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'folder.delete', bucketId: DEMO.folders.lectures });
+    sandbox.setFaults([{ path: '/v1/storage/bucket', method: 'DELETE', resetAfter: true, times: 1 }]);
+    await h.ops.approve(request.id, lee);
+    const [a, b] = await Promise.all([
+      h.ops.resolve(request.id, kim, 'send-again'),
+      h.build({}).resolve(request.id, max, 'send-again'),
+    ]);
+    expect([a.kind, b.kind].sort()).toEqual(['refused', 'resolved']);
+    expect(upstreamCalls('DELETE', '/v1/storage/bucket')).toBe(2);
+    expect((await h.events()).filter((e) => e.type === 'resolved')).toHaveLength(1);
   });
 });
 

@@ -6,7 +6,13 @@ import { ConfigError, InputError, PolicyDeniedError, StateConflictError } from '
 import { AUDIT_MAX } from '../core/grammar.js';
 import { newEventId, newRequestId } from '../core/ids.js';
 import type { JsonValue } from '../core/json.js';
-import { type Actor, type AuditEvent, type OperationRequest, TERMINAL_STATES } from '../core/model.js';
+import {
+  type Actor,
+  type AuditEvent,
+  type OperationRequest,
+  type ResolveWay,
+  TERMINAL_STATES,
+} from '../core/model.js';
 import {
   checkPolicy,
   decide,
@@ -16,12 +22,14 @@ import {
   operationWords,
   type PolicyActor,
 } from '../core/policy.js';
-import { recordError, runOperation } from './execute.js';
+import { recordError, sendRequest } from './execute.js';
 import { toJsonObject } from './json.js';
 import { prepareRequest } from './prepare.js';
-import type { DecisionResult, Operations, OperationsDeps, RequestsOverview } from './types.js';
+import { checkTarget } from './resolve.js';
+import type { DecisionResult, Operations, OperationsDeps, RequestsOverview, ResolveResult } from './types.js';
 
 const DEFAULT_STALE_EXECUTION_MS = 120_000;
+const DEFAULT_CHECK_GRACE_MS = 60_000;
 /** Lost compare-and-set races retried before giving up; each retry reloads the request. */
 const MAX_CAS_ATTEMPTS = 8;
 const RECENT_FINISHED = 10;
@@ -31,9 +39,10 @@ const PENDING_SCAN_LIMIT = 500;
 const CONFIRM_KEYS = ['bucketId', 'fileId', 'playlistId', 'mobileNumber', 'title'] as const;
 
 /**
- * The operations services: prepare, submit, approve, reject, cancel, execute exactly once, expire
- * and resume. Every change goes through a compare-and-set in the store together with its audit
- * events; execution happens only in the caller that won the transition into `executing`.
+ * The operations services: prepare, submit, approve, reject, cancel, execute exactly once, expire,
+ * resume, and settle outcomes left unknown. Every change goes through a compare-and-set in the
+ * store together with its audit events; execution happens only in the caller that won the
+ * transition into `executing`.
  * @see docs/architecture.md, "Approvals", "Audit log" and "Scale"
  */
 export function createOperations(deps: OperationsDeps): Operations {
@@ -43,6 +52,7 @@ export function createOperations(deps: OperationsDeps): Operations {
   if (problems.length > 0) throw new ConfigError(problems);
   const ids = deps.ids ?? { request: newRequestId, event: newEventId };
   const staleMs = deps.staleExecutionMs ?? DEFAULT_STALE_EXECUTION_MS;
+  const checkGraceMs = deps.checkGraceMs ?? DEFAULT_CHECK_GRACE_MS;
   const log = deps.logger;
 
   const ctx = (): StepContext => ({ now: clock(), eventId: () => ids.event() });
@@ -100,20 +110,48 @@ export function createOperations(deps: OperationsDeps): Operations {
   }
 
   /**
-   * Runs a request this caller moved into `executing`, then records `succeeded` or `failed`.
-   * Only the winner of that transition calls this, so the upstream sees the change once.
+   * Runs a request this caller moved into `executing`, then records `succeeded`, `failed` or, when
+   * the service may or may not have applied it, `unknown`. Only the winner of that transition
+   * calls this, so the upstream sees the change once. `resent`: a lead's "Send again" of a request
+   * whose outcome was unknown; its end settles the request (or leaves it unknown).
    */
-  async function execute(request: OperationRequest): Promise<OperationRequest> {
-    let result: JsonValue = null;
-    let failure: ReturnType<typeof recordError> | null = null;
-    try {
-      result = await runOperation(client, request, deps.fetchCover);
-    } catch (error) {
-      failure = recordError(error);
-    }
+  async function execute(
+    request: OperationRequest,
+    resent?: { by: Actor; note: string | null },
+  ): Promise<OperationRequest> {
+    const outcome = await sendRequest(client, request, deps.fetchCover, { repeat: resent !== undefined });
     const c = ctx();
-    const step =
-      failure === null ? approvals.succeed(request, result, c) : approvals.fail(request, failure, c);
+    let step: Step;
+    if (resent) {
+      const settled = (words: string, answer: JsonValue) =>
+        approvals.resolve(
+          request,
+          resent.by,
+          { way: 'send-again', state: 'succeeded', outcome: words, note: resent.note, answer },
+          c,
+        );
+      step =
+        outcome.kind === 'applied'
+          ? settled('deleted when sent again', outcome.result)
+          : outcome.kind === 'already-deleted'
+            ? settled('already deleted', null)
+            : approvals.markUnknown(request, c, {
+                kind: 'no-answer',
+                error: outcome.error,
+                resentBy: resent.by,
+              });
+    } else {
+      switch (outcome.kind) {
+        case 'applied':
+          step = approvals.succeed(request, outcome.result, c);
+          break;
+        case 'unknown':
+          step = approvals.markUnknown(request, c, { kind: 'no-answer', error: outcome.error });
+          break;
+        default:
+          step = approvals.fail(request, outcome.error, c);
+      }
+    }
     const done = await apply(request, step, c.now);
     if (done) {
       log?.info(
@@ -129,6 +167,99 @@ export function createOperations(deps: OperationsDeps): Operations {
       'request changed while it was executing; outcome not recorded by this process',
     );
     return now ?? request;
+  }
+
+  /**
+   * Who may settle `request`, checked before anything is looked up or sent: never its requester,
+   * only an approver of its operation. A refusal other than a wrong state is audited.
+   */
+  async function mayResolve(request: OperationRequest, actor: Actor): Promise<string | null> {
+    let reason: string | null = null;
+    if (request.requester.id === actor.id) {
+      reason = 'You asked for this change, so someone else has to settle its outcome.';
+    } else if (!isApprover(policy, request.operation, await policyActor(actor))) {
+      reason = `Only those who may approve ${request.operation} requests can settle their outcome.`;
+    }
+    if (reason !== null) await auditDenied(actor, about(request), 'resolve', reason);
+    return reason;
+  }
+
+  /** One attempt at settling: null when another writer changed the request first. */
+  async function resolveOnce(
+    request: OperationRequest,
+    actor: Actor,
+    way: ResolveWay,
+    note: string | null,
+  ): Promise<ResolveResult | null> {
+    const spec = OPERATION_SPECS[request.operation];
+    switch (way) {
+      case 'applied':
+      case 'not-applied': {
+        const c = ctx();
+        const state = way === 'applied' ? 'succeeded' : 'failed';
+        const words =
+          way === 'applied'
+            ? `applied, as ${actor.name} found on the service`
+            : `not applied, as ${actor.name} found on the service`;
+        const step = approvals.resolve(request, actor, { way, state, outcome: words, note }, c);
+        const done = await apply(request, step, c.now);
+        return done ? { kind: 'resolved', request: done } : null;
+      }
+      case 'check': {
+        const finding = await checkTarget(client, request);
+        if (finding.kind === 'cannot-tell') return { kind: 'unsettled', request, reason: finding.reason };
+        const c = ctx();
+        // "Still there" proves nothing while the service may still be working on a send whose
+        // answer was lost moments ago; "gone" is proof at once.
+        const settlesAt = Date.parse(request.updatedAt) + checkGraceMs;
+        if (finding.kind === 'present' && c.now.getTime() < settlesAt) {
+          const after = new Date(settlesAt).toISOString();
+          return {
+            kind: 'unsettled',
+            request,
+            reason: `The ${request.target} is still there, but the service may still be working on the delete; check again after ${after.slice(11, 19)} UTC, or mark the outcome by hand.`,
+          };
+        }
+        const step = approvals.resolve(
+          request,
+          actor,
+          finding.kind === 'gone'
+            ? { way, state: 'succeeded', outcome: 'already deleted', note }
+            : {
+                way,
+                state: 'failed',
+                outcome: `not applied: the ${request.target} is still there (checked by ${actor.name})`,
+                note,
+              },
+          c,
+        );
+        const done = await apply(request, step, c.now);
+        return done ? { kind: 'resolved', request: done } : null;
+      }
+      case 'send-again': {
+        if (spec.repeat !== 'lead') {
+          return {
+            kind: 'refused',
+            reason: `Request ${request.id} cannot be sent again: a second "${spec.title}" could do the work twice. Look at the service, then mark the outcome by hand.`,
+            request,
+          };
+        }
+        const c = ctx();
+        const claimed = await apply(request, approvals.sendAgain(request, actor, c), c.now);
+        if (!claimed) return null;
+        log?.warn({ requestId: request.id, operation: request.operation }, 'sending a request again');
+        const done = await execute(claimed, { by: actor, note });
+        if (done.state === 'unknown') {
+          return {
+            kind: 'unsettled',
+            request: done,
+            reason:
+              'The service gave no clear answer to the repeat either: it may or may not have been applied.',
+          };
+        }
+        return { kind: 'resolved', request: done };
+      }
+    }
   }
 
   function refused(reason: string, request?: OperationRequest): DecisionResult {
@@ -295,6 +426,34 @@ export function createOperations(deps: OperationsDeps): Operations {
       return { kind: 'cancelled', request: outcome.request };
     },
 
+    async resolve(id, actor, way, note = null) {
+      const text = note?.trim() || null;
+      if (text === null && (way === 'applied' || way === 'not-applied')) {
+        throw new InputError('Say what you found on the service: a note is required.');
+      }
+      for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+        const request = await store.getRequest(id);
+        if (!request) return { kind: 'refused', reason: `There is no request ${id}.` };
+        if (request.state !== 'unknown') {
+          return {
+            kind: 'refused',
+            reason: `Request ${id} cannot be settled: it was ${describeState(request, clock())}.`,
+            request,
+          };
+        }
+        const denied = await mayResolve(request, actor);
+        if (denied !== null) return { kind: 'refused', reason: denied, request };
+        const result = await resolveOnce(request, actor, way, text);
+        if (result) return result;
+      }
+      const latest = await store.getRequest(id);
+      return {
+        kind: 'refused',
+        reason: `Request ${id} is being changed by others right now; look at it again.`,
+        ...(latest ? { request: latest } : {}),
+      };
+    },
+
     getRequest(id) {
       return store.getRequest(id);
     },
@@ -370,7 +529,9 @@ export function createOperations(deps: OperationsDeps): Operations {
       for (const request of executing) {
         if (Date.parse(request.updatedAt) > cutoff) continue;
         const c = ctx();
-        if (OPERATION_SPECS[request.operation].idempotent) {
+        // Only what gives the same end state and the same answer when sent twice is resumed; a
+        // delete or a create may already have happened, so it waits for a lead as `unknown`.
+        if (OPERATION_SPECS[request.operation].repeat === 'resume') {
           // The claim bumps the version and updatedAt, so another replica sweeping now skips it.
           const step = stepOrNull(() => approvals.startExecution(request, SYSTEM_ACTOR, c, { resume: true }));
           const claimed = step ? await apply(request, step, c.now) : null;

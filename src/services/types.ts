@@ -1,6 +1,6 @@
 import type { ProtectionConfig, VideoClient } from '../client/types.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
-import type { Actor, AuditEvent, OperationRequest, SlackRef } from '../core/model.js';
+import type { Actor, AuditEvent, OperationRequest, ResolveWay, SlackRef } from '../core/model.js';
 import type { ChangeOperation } from '../core/operations.js';
 import type { Policy } from '../core/policy.js';
 import type { Store } from '../store/store.js';
@@ -72,6 +72,18 @@ export type DecisionResult =
   /** Nothing changed; `request` is the request as it stands, when there is one. */
   | { kind: 'refused'; reason: string; request?: OperationRequest };
 
+/** How a lead's attempt to settle an unknown outcome ended. */
+export type ResolveResult =
+  /** Settled: `succeeded` or `failed`, the lead in `decidedBy`, one `resolved` event. */
+  | { kind: 'resolved'; request: OperationRequest }
+  /**
+   * Still `unknown`: the look-up cannot tell (nothing changed), or the repeat got no clear answer
+   * either (recorded with an `unknown` event); `reason` says which.
+   */
+  | { kind: 'unsettled'; request: OperationRequest; reason: string }
+  /** Nothing changed; `request` is the request as it stands, when there is one. */
+  | { kind: 'refused'; reason: string; request?: OperationRequest };
+
 /** Told after every change of a request (Slack approval message, DM to the requester). */
 export interface Notifier {
   requestChanged(request: OperationRequest): Promise<void>;
@@ -102,6 +114,11 @@ export interface OperationsDeps {
   ids?: { request(): string; event(): string } | undefined;
   /** A request `executing` for longer than this is taken as interrupted (default 120000). */
   staleExecutionMs?: number | undefined;
+  /**
+   * "Check now" finding the target still there counts as "not applied" only this long after the
+   * request became unknown (default 60000): before, the service may still be working on it.
+   */
+  checkGraceMs?: number | undefined;
   /** Downloads a cover image for file.edit (the Slack layer supplies it). */
   fetchCover?: ((cover: CoverRef) => Promise<Uint8Array>) | undefined;
 }
@@ -127,6 +144,12 @@ export interface Operations {
   approve(id: string, actor: Actor): Promise<DecisionResult>;
   reject(id: string, actor: Actor, note: string): Promise<DecisionResult>;
   cancel(id: string, actor: Actor, note?: string | null): Promise<DecisionResult>;
+  /**
+   * Settles a request whose outcome is `unknown`: anyone who may approve its operation, never its
+   * requester. `check` looks the target up; `applied`/`not-applied` record what the lead found
+   * (note required); `send-again` sends a delete once more, a 404 to it reading "already deleted".
+   */
+  resolve(id: string, actor: Actor, way: ResolveWay, note?: string | null): Promise<ResolveResult>;
   getRequest(id: string): Promise<OperationRequest | null>;
   listRequests(actor: Actor): Promise<RequestsOverview>;
   /** The text the person must type before submitting, when the policy wants a typed confirmation. */

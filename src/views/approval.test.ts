@@ -243,6 +243,116 @@ describe('the approval message a lead reads', () => {
     );
   });
 
+  describe('when the outcome is unknown', () => {
+    const lena = { id: 'U0LEAD1', name: 'Lena' };
+    const lost = request({
+      state: 'unknown',
+      approvals: [{ by: lena, at: T0 }],
+      error: { name: 'TimeoutError', message: 'The video service did not answer in time' },
+    });
+
+    it('says it may or may not have been applied, why, and who settles it', () => {
+      const message = approvalMessage(lost);
+      const all = JSON.stringify(message.blocks);
+      expect(message.text).toContain('Delete folder: approved, outcome unknown');
+      expect(all).toContain(
+        'it may or may not have been applied: the service gave no clear answer (TimeoutError',
+      );
+      expect(all).toContain('vidops does not send it again by itself');
+      expect(all).toContain('never the requester');
+      expect(checkBlockKitLimits(message, 'message')).toEqual([]);
+    });
+
+    it('a delete has Check now, Mark applied…, Mark not applied… and Send again (with a confirmation), values only the ID', () => {
+      const actions = approvalMessage(lost).blocks.find((b) => b.type === 'actions');
+      expect(actions).toMatchObject({
+        block_id: 'request_actions:R-7QK2M9XD',
+        elements: [
+          { action_id: ACTIONS.resolveCheck, value: 'R-7QK2M9XD', text: { text: 'Check now' } },
+          { action_id: ACTIONS.resolveApplied, value: 'R-7QK2M9XD', text: { text: 'Mark applied…' } },
+          { action_id: ACTIONS.resolveNotApplied, value: 'R-7QK2M9XD', text: { text: 'Mark not applied…' } },
+          {
+            action_id: ACTIONS.resolveSendAgain,
+            value: 'R-7QK2M9XD',
+            style: 'danger',
+            confirm: { title: { text: 'Send R-7QK2M9XD again?' }, style: 'danger' },
+          },
+        ],
+      });
+    });
+
+    it('a create left unknown after a crash can only be marked by hand', () => {
+      const create = request({
+        state: 'unknown',
+        operation: 'folder.create',
+        target: 'new folder "Spring"',
+        preview: { kind: 'create', resource: 'folder', after: { title: 'Spring' } },
+      });
+      const message = approvalMessage(create);
+      const actions = message.blocks.find((b) => b.type === 'actions');
+      expect(actions).toMatchObject({
+        elements: [{ action_id: ACTIONS.resolveApplied }, { action_id: ACTIONS.resolveNotApplied }],
+      });
+      expect(JSON.stringify(message.blocks)).toContain('vidops stopped while it ran');
+    });
+
+    it('the requester is told in words that it may or may not have been applied', () => {
+      const notice = requesterNotice(lost);
+      expect(notice?.text).toContain('may or may not have been applied');
+      expect(JSON.stringify(notice?.blocks)).toContain('it may or may not have been applied');
+    });
+
+    it.each([
+      [
+        'checked and already deleted',
+        { state: 'succeeded', result: { resolved: 'check', outcome: 'already deleted', answer: null } },
+        'Delete folder: done (outcome settled by a lead)',
+        'Kim checked now at',
+        '*already deleted*',
+      ],
+      [
+        'marked not applied with a note',
+        {
+          state: 'failed',
+          decisionNote: 'still listed in the panel',
+          result: {
+            resolved: 'not-applied',
+            outcome: 'not applied, as Kim found on the service',
+            answer: null,
+          },
+          error: { name: 'NotApplied', message: 'not applied, as Kim found on the service' },
+        },
+        'Delete folder: not applied (outcome settled by a lead)',
+        'Kim marked not applied at',
+        'Note: still listed in the panel',
+      ],
+    ] as const)(
+      'once settled (%s) the buttons are gone and it says who settled it, how and why',
+      (_what, extra, head, how, what) => {
+        const message = approvalMessage({ ...lost, decidedBy: { id: 'U0LEAD2', name: 'Kim' }, ...extra });
+        const all = JSON.stringify(message.blocks);
+        expect(message.blocks.some((b) => b.type === 'actions')).toBe(false);
+        expect(message.text).toContain(head);
+        expect(all).toContain(how);
+        expect(all).toContain(what);
+        expect(all).not.toContain('Nothing else was changed');
+      },
+    );
+
+    it('an edit that failed because its answer was lost does not claim nothing was changed', () => {
+      const message = approvalMessage(
+        request({
+          state: 'failed',
+          operation: 'folder.edit',
+          error: { name: 'TimeoutError', message: 'no answer' },
+        }),
+      );
+      const all = JSON.stringify(message.blocks);
+      expect(all).toContain('may or may not have been applied; asking for it again gives the same end state');
+      expect(all).not.toContain('Nothing else was changed');
+    });
+  });
+
   it('never shows a whole mobile number', () => {
     const [, , , , , , unblock] = PREVIEWS;
     const message = approvalMessage(request({ ...unblock?.[1], reason: 'viewer 0912 345 6789 called' }));
@@ -279,7 +389,7 @@ describe('the requester is told', () => {
     ['failed', 'was approved but failed'],
     ['rejected', 'was rejected'],
     ['expired', 'expired'],
-    ['unknown', 'was interrupted; its outcome is unknown'],
+    ['unknown', 'may or may not have been applied; its outcome is unknown'],
   ] as const)('when their request %s', (state, said) => {
     const notice = requesterNotice(request({ state }));
     expect(notice?.text).toBe(

@@ -123,14 +123,21 @@ export function outcomeText(request: OperationRequest): string | null {
     case 'executing':
       return `${approved}; running since ${slackDate(request.updatedAt)}.`;
     case 'succeeded':
+      if (request.decidedBy !== null) return `${approved}; ${settledText(request)}`;
       return `${approved}; done at ${slackDate(request.updatedAt)}.${resultText(request.result)}`;
     case 'failed': {
+      if (request.decidedBy !== null) return `${approved}; ${settledText(request)}`;
       const error = request.error;
       const why =
         error === null
           ? ''
           : ` ${safe(`${error.name}${error.status === undefined ? '' : ` (${error.status})`}: ${error.message}`, 400)}`;
-      return `${approved}; it failed at ${slackDate(request.updatedAt)}.${why} Nothing else was changed.`;
+      // Edits and the like keep `failed` when their answer was lost (asking again is harmless).
+      const lost = error !== null && (error.name === 'TimeoutError' || error.name === 'NetworkError');
+      const after = lost
+        ? ' Its answer was lost, so it may or may not have been applied; asking for it again gives the same end state.'
+        : ' Nothing else was changed.';
+      return `${approved}; it failed at ${slackDate(request.updatedAt)}.${why}${after}`;
     }
     case 'rejected':
       return `Rejected by ${safe(request.decidedBy?.name ?? 'a lead', 60)} at ${slackDate(request.updatedAt)}: ${safe(request.decisionNote ?? '', 500)}`;
@@ -139,8 +146,49 @@ export function outcomeText(request: OperationRequest): string | null {
     case 'expired':
       return `Expired at ${slackDate(request.expiresAt ?? request.updatedAt)} with ${request.approvals.length} of ${request.quorum} approvals; nothing was changed.`;
     case 'unknown':
-      return `${approved}; vidops stopped while it ran and it cannot safely be repeated, so its outcome is unknown. Check the service before asking again.`;
+      return `${approved}; ${unknownText(request)}`;
   }
+}
+
+/** Why the outcome of an `unknown` request is not known, and how it gets settled. */
+function unknownText(request: OperationRequest): string {
+  const error = request.error;
+  const why =
+    error === null
+      ? 'vidops stopped while it ran'
+      : `the service gave no clear answer (${safe(`${error.name}${error.status === undefined ? '' : ` ${error.status}`}: ${error.message}`, 300)})`;
+  const ways = sendableAgain(request)
+    ? 'check now, send it again (a 404 then means it was already deleted), or mark it applied or not applied'
+    : 'mark it applied or not applied after looking at the service';
+  return `it may or may not have been applied: ${why} at ${slackDate(request.updatedAt)}, and vidops does not send it again by itself. Someone who may approve it, never the requester, settles it: ${ways}.`;
+}
+
+const WAY_WORDS: Record<string, string> = {
+  check: 'checked now',
+  applied: 'marked applied',
+  'not-applied': 'marked not applied',
+  'send-again': 'sent again',
+};
+
+/** How a lead settled an outcome that was unknown: who, how, what and their note. */
+function settledText(request: OperationRequest): string {
+  const result = request.result;
+  const record = result !== null && typeof result === 'object' && !Array.isArray(result) ? result : {};
+  const way =
+    typeof record.resolved === 'string' ? (WAY_WORDS[record.resolved] ?? record.resolved) : 'settled';
+  const outcome =
+    request.state === 'failed'
+      ? (request.error?.message ?? 'not applied')
+      : typeof record.outcome === 'string'
+        ? record.outcome
+        : 'applied';
+  const note = request.decisionNote ? ` Note: ${safe(request.decisionNote, 500)}` : '';
+  return `its outcome was unknown; ${safe(request.decidedBy?.name ?? 'a lead', 60)} ${way} at ${slackDate(request.updatedAt)}: *${safe(outcome, 300)}*.${note}`;
+}
+
+/** Deletes only: a lead may send them once more, a 404 then meaning "already deleted". */
+function sendableAgain(request: OperationRequest): boolean {
+  return OPERATION_SPECS[request.operation].repeat === 'lead';
 }
 
 /** What the service answered, compact and masked. */
@@ -433,6 +481,62 @@ export function requestButtons(
   return buttons;
 }
 
+/**
+ * The buttons that settle an unknown outcome: Check now and Send again (deletes only, Send again
+ * with a confirmation), Mark applied… and Mark not applied… (each asks for a note). Values carry
+ * only the request ID; who may press them is checked when they are pressed.
+ */
+export function resolveButtons(request: OperationRequest): Button[] {
+  const buttons: Button[] = [];
+  const id = request.id;
+  if (sendableAgain(request)) {
+    buttons.push({
+      type: 'button',
+      action_id: ACTIONS.resolveCheck,
+      text: { type: 'plain_text', text: 'Check now' },
+      style: 'primary',
+      value: id,
+    });
+  }
+  buttons.push(
+    {
+      type: 'button',
+      action_id: ACTIONS.resolveApplied,
+      text: { type: 'plain_text', text: 'Mark applied…' },
+      value: id,
+    },
+    {
+      type: 'button',
+      action_id: ACTIONS.resolveNotApplied,
+      text: { type: 'plain_text', text: 'Mark not applied…' },
+      value: id,
+    },
+  );
+  if (sendableAgain(request)) {
+    buttons.push({
+      type: 'button',
+      action_id: ACTIONS.resolveSendAgain,
+      text: { type: 'plain_text', text: 'Send again' },
+      style: 'danger',
+      value: id,
+      confirm: {
+        title: { type: 'plain_text', text: `Send ${id} again?` },
+        text: {
+          type: 'plain_text',
+          text: truncate(
+            `${operationTitleOf(request)}: ${plain(request.target, 120)}. It is sent once more; if the service answers 404, it had already been deleted. This cannot be undone.`,
+            BLOCK_KIT_LIMITS.confirmText,
+          ),
+        },
+        confirm: { type: 'plain_text', text: 'Send again' },
+        deny: { type: 'plain_text', text: 'Not now' },
+        style: 'danger',
+      },
+    });
+  }
+  return buttons;
+}
+
 function header(text: string): HeaderBlock {
   return { type: 'header', text: { type: 'plain_text', text: plain(text, BLOCK_KIT_LIMITS.headerText) } };
 }
@@ -446,9 +550,13 @@ function headline(request: OperationRequest): string {
     case 'pending':
       return `Approval needed: ${operationTitleOf(request)}`;
     case 'succeeded':
-      return `${operationTitleOf(request)}: approved and done`;
+      return request.decidedBy === null
+        ? `${operationTitleOf(request)}: approved and done`
+        : `${operationTitleOf(request)}: done (outcome settled by a lead)`;
     case 'failed':
-      return `${operationTitleOf(request)}: approved, but it failed`;
+      return request.decidedBy === null
+        ? `${operationTitleOf(request)}: approved, but it failed`
+        : `${operationTitleOf(request)}: not applied (outcome settled by a lead)`;
     case 'approved':
     case 'executing':
       return `${operationTitleOf(request)}: approved, running`;
@@ -459,14 +567,15 @@ function headline(request: OperationRequest): string {
     case 'expired':
       return `${operationTitleOf(request)}: expired`;
     case 'unknown':
-      return `${operationTitleOf(request)}: outcome unknown`;
+      return `${operationTitleOf(request)}: approved, outcome unknown`;
   }
 }
 
 /**
  * The approval message in `APPROVAL_CHANNEL`: operation, target, preview (diff, before/after,
  * what is deleted), requester, reason, expiry, request ID and the short params hash; the
- * Approve/Reject/Cancel buttons while it is pending, and who decided and what happened after.
+ * Approve/Reject/Cancel buttons while it is pending, and who decided and what happened after; the
+ * buttons that settle it while its outcome is unknown.
  * @see docs/architecture.md, "Approvals"
  */
 export function approvalMessage(request: OperationRequest): SlackMessage {
@@ -510,6 +619,13 @@ export function approvalMessage(request: OperationRequest): SlackMessage {
       elements: requestButtons(request, { approve: true, reject: true, cancel: true }),
     };
     blocks.push(actions);
+  } else if (request.state === 'unknown') {
+    const actions: ActionsBlock = {
+      type: 'actions',
+      block_id: requestActionsBlock(request.id),
+      elements: resolveButtons(request),
+    };
+    blocks.push(actions);
   }
   const text = maskMobilesInText(
     `${headline(request)}: ${escapeMrkdwn(truncate(request.target, 200))}, requested by ${escapeMrkdwn(request.requester.name)} (${request.id})`,
@@ -528,7 +644,7 @@ export function requesterNotice(request: OperationRequest): SlackMessage | null 
     failed: ':x: was approved but failed',
     rejected: ':no_entry_sign: was rejected',
     expired: ':hourglass: expired',
-    unknown: ':grey_question: was interrupted; its outcome is unknown',
+    unknown: ':grey_question: may or may not have been applied; its outcome is unknown',
   };
   const what = tell[request.state];
   if (what === undefined || what === '') return null;

@@ -13,6 +13,11 @@ export const ACTIONS = {
   approve: 'request_approve',
   reject: 'request_reject',
   cancel: 'request_cancel',
+  // Approval message of a request whose outcome is unknown
+  resolveCheck: 'request_resolve_check',
+  resolveApplied: 'request_resolve_applied',
+  resolveNotApplied: 'request_resolve_not_applied',
+  resolveSendAgain: 'request_resolve_send_again',
   // App Home
   homeRefresh: 'home_refresh',
 } as const;
@@ -28,6 +33,8 @@ export const CALLBACKS = {
   playlistEdit: 'playlist_edit_modal',
   deleteConfirm: 'delete_confirm_modal',
   rejectReason: 'reject_reason_modal',
+  /** A lead's note when marking an unknown outcome applied or not applied. */
+  resolveNote: 'resolve_note_modal',
   /** Loading, progress and result views of the change modals: nothing to submit. */
   changeStatus: 'change_status_modal',
 } as const;
@@ -43,6 +50,7 @@ export const BLOCKS = {
   cover: 'cover',
   playlistFiles: 'playlist_files',
   rejectNote: 'reject_note',
+  resolveNote: 'resolve_note',
   requestActions: 'request_actions',
   /** Prefixes: one block per protection setting group (checkboxes) and per non-boolean setting. */
   protectGroup: 'protect_group:',

@@ -1,16 +1,19 @@
-import type { BlockAction, RespondFn } from '@slack/bolt';
+import type { AckFn, BlockAction, RespondFn, ViewResponseAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { describeState } from '../../core/approvals.js';
 import { escapeMrkdwn } from '../../core/mrkdwn.js';
+import { InputError } from '../../core/errors.js';
+import type { OperationRequest, ResolveWay } from '../../core/model.js';
 import { isApprover } from '../../core/policy.js';
-import type { DecisionResult } from '../../services/types.js';
+import type { DecisionResult, ResolveResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
 import { operationTitleOf } from '../../views/approval.js';
 import { describeError, describeRecordedError } from '../../views/errors.js';
-import { ACTIONS } from '../../views/ids.js';
-import { problemLine } from '../../views/modals/common.js';
+import { ACTIONS, CALLBACKS } from '../../views/ids.js';
+import { problemLine, readViewState, statusModal } from '../../views/modals/common.js';
 import { rejectModal } from '../../views/modals/reject.js';
+import { type MarkWay, parseResolveSubmission, resolveModal } from '../../views/modals/resolve.js';
 import { whitelistModal } from '../../views/modals/whitelist.js';
 import { type AppContext, checkBlockKit, errorViewOptions, problemText, resolveActor } from '../context.js';
 import { publishHome } from './home.js';
@@ -18,8 +21,9 @@ import { openLoading, requestIdOf, showStatus, showView } from './shared.js';
 
 /**
  * The buttons of the change flows: Approve, Reject and Cancel on approval messages, the
- * `requests` list and the Home tab; the whitelist's Add/Remove; Home's Refresh; and the
- * `app_home_opened` event. Every decision goes through the services, which check the clicker and
+ * `requests` list and the Home tab; Check now, Mark applied…, Mark not applied… and Send again on
+ * the approval message of a request whose outcome is unknown; the whitelist's Add/Remove; Home's
+ * Refresh; and the `app_home_opened` event. Every decision goes through the services, which check the clicker and
  * the request's state (compare-and-set): a refused click changes nothing and is told why.
  * @see docs/architecture.md, "Approvals"
  */
@@ -100,9 +104,139 @@ function approvedText(ctx: AppContext, result: Exclude<DecisionResult, { kind: '
       return `:white_check_mark: You approved ${what}; it ran and is done.`;
     case 'failed':
       return `:x: You approved ${what}, but it failed: ${request.error ? describeRecordedError(request.error, errorViewOptions(ctx)) : 'the service refused it'}`;
+    case 'unknown':
+      return `:grey_question: You approved ${what}, but the service gave no clear answer: it may or may not have been applied. It is not sent again by itself; someone who may approve it, other than the requester, settles it with the buttons on the approval message.`;
     default:
       return `You approved ${what}; it is now ${request.state}.`;
   }
+}
+
+/** What the lead who settled (or tried to settle) an unknown outcome is told. */
+function settledText(result: Exclude<ResolveResult, { kind: 'refused' }>): string {
+  const { request } = result;
+  const what = `*${request.id}* (${operationTitleOf(request)})`;
+  if (result.kind === 'unsettled') {
+    return `:grey_question: ${what} is still unknown: ${result.reason} Nothing was changed by this.`;
+  }
+  const outcome =
+    request.state === 'failed'
+      ? (request.error?.message ?? 'not applied')
+      : (outcomeOf(request) ?? 'applied');
+  const icon = request.state === 'succeeded' ? ':white_check_mark:' : ':x:';
+  return `${icon} You settled ${what}: ${outcome}. The requester is told.`;
+}
+
+function outcomeOf(request: OperationRequest): string | null {
+  const result = request.result;
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) return null;
+  return typeof result.outcome === 'string' ? result.outcome : null;
+}
+
+/** Check now and Send again: run at once and answer the clicker. */
+async function settle(ctx: AppContext, args: ClickArgs, way: ResolveWay): Promise<void> {
+  const click = ClickSchema.parse(args.body);
+  const id = await clickedRequest(ctx, click, args.respond);
+  if (id === null) return;
+  try {
+    const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
+    const result = await ctx.ops.resolve(id, actor, way);
+    const text =
+      result.kind === 'refused' ? `:no_entry: ${result.reason} Nothing was changed.` : settledText(result);
+    await tell(ctx, click, args.respond, text);
+  } catch (error) {
+    const view = describeError(error, errorViewOptions(ctx));
+    await tell(ctx, click, args.respond, `:x: ${view.text}`);
+    if (!view.expected) throw error;
+  }
+}
+
+/**
+ * Who may settle and whether the request is still unknown, checked before a form opens (the
+ * services check again on submit): a refused click gets its answer at once.
+ */
+function settleRefusal(
+  ctx: AppContext,
+  request: OperationRequest | null,
+  id: string,
+  userId: string,
+  groups: string[],
+): string | null {
+  if (request === null) return `There is no request ${id}.`;
+  if (request.state !== 'unknown') {
+    return `Request ${id} cannot be settled: it was ${describeState(request, ctx.clock())}.`;
+  }
+  if (request.requester.id === userId) {
+    return 'You asked for this change, so someone else has to settle its outcome.';
+  }
+  if (!isApprover(ctx.policy, request.operation, { id: userId, groups })) {
+    return `Only those who may approve ${request.operation} requests can settle their outcome.`;
+  }
+  return null;
+}
+
+/** Mark applied… / Mark not applied…: a modal asking what the lead found on the service. */
+async function openMark(ctx: AppContext, args: ClickArgs, way: MarkWay): Promise<void> {
+  const click = ClickSchema.parse(args.body);
+  const id = await clickedRequest(ctx, click, args.respond);
+  if (id === null) return;
+  const [request, { groups }] = await Promise.all([ctx.ops.getRequest(id), resolveActor(ctx, click.user.id)]);
+  const refusal = settleRefusal(ctx, request, id, click.user.id, groups);
+  if (request === null || refusal !== null) {
+    await tell(
+      ctx,
+      click,
+      args.respond,
+      `:no_entry: ${refusal ?? 'Nothing to settle.'} Nothing was changed.`,
+    );
+    return;
+  }
+  if (!click.trigger_id) return;
+  const view = resolveModal(request, way);
+  checkBlockKit(ctx, { view }, 'modal');
+  await args.client.views.open({ trigger_id: click.trigger_id, view });
+}
+
+interface MarkSubmissionArgs {
+  ack: AckFn<ViewResponseAction>;
+  body: { user: { id: string; name?: string | undefined } };
+  view: { id: string; private_metadata: string; state: { values: unknown } };
+  client: WebClient;
+}
+
+/** The submitted note: a problem goes back to the field; otherwise the form closes into the result. */
+async function submitMark(ctx: AppContext, args: MarkSubmissionArgs): Promise<void> {
+  const title = 'Settle outcome';
+  let parsed: ReturnType<typeof parseResolveSubmission>;
+  try {
+    parsed = parseResolveSubmission(readViewState(args.view.state.values), args.view.private_metadata);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    await ackStatus(ctx, args.ack, title, [`:x: ${error.message}`]);
+    return;
+  }
+  if (!parsed.ok) {
+    await args.ack({ response_action: 'errors', errors: parsed.errors });
+    return;
+  }
+  await ackStatus(ctx, args.ack, title, [':hourglass_flowing_sand: Recording…']);
+  let lines: string[];
+  try {
+    const { actor } = await resolveActor(ctx, args.body.user.id, args.body.user.name);
+    const result = await ctx.ops.resolve(parsed.requestId, actor, parsed.way, parsed.note);
+    lines =
+      result.kind === 'refused'
+        ? [`:no_entry: ${problemText(ctx, new InputError(result.reason), title)}`]
+        : [settledText(result)];
+  } catch (error) {
+    lines = [`:x: ${problemText(ctx, error, title)}`];
+  }
+  await showStatus(ctx, args.client, args.view.id, title, lines);
+}
+
+async function ackStatus(ctx: AppContext, ack: AckFn<ViewResponseAction>, title: string, lines: string[]) {
+  const view = statusModal(title, lines);
+  checkBlockKit(ctx, { view }, 'modal');
+  await ack({ response_action: 'update', view });
 }
 
 /**
@@ -186,6 +320,30 @@ export function registerChangeButtons(routes: SlackRoutes, ctx: AppContext): voi
   routes.action(ACTIONS.reject, async ({ ack, body, respond, client }) => {
     await ack();
     await openReject(ctx, { body, respond, client });
+  });
+
+  routes.action(ACTIONS.resolveCheck, async ({ ack, body, respond, client }) => {
+    await ack();
+    await settle(ctx, { body, respond, client }, 'check');
+  });
+
+  routes.action(ACTIONS.resolveSendAgain, async ({ ack, body, respond, client }) => {
+    await ack();
+    await settle(ctx, { body, respond, client }, 'send-again');
+  });
+
+  routes.action(ACTIONS.resolveApplied, async ({ ack, body, respond, client }) => {
+    await ack();
+    await openMark(ctx, { body, respond, client }, 'applied');
+  });
+
+  routes.action(ACTIONS.resolveNotApplied, async ({ ack, body, respond, client }) => {
+    await ack();
+    await openMark(ctx, { body, respond, client }, 'not-applied');
+  });
+
+  routes.view(CALLBACKS.resolveNote, async ({ ack, body, view, client }) => {
+    await submitMark(ctx, { ack, body, view, client });
   });
 
   routes.action(ACTIONS.whitelistAdd, async ({ ack, body, respond, client }) => {
