@@ -1,4 +1,6 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,11 +8,12 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
 /**
- * The measured processes of bench/slack.ts: (a) a bare Bolt app that only acks, and (b)/(c) the
- * full vidops. bench/slack.ts transpiles this file and runs it with plain `node` and the flags of
- * `npm start`, as production does: under tsx's loader a process carries a second V8 isolate (the
- * loader's hooks thread, some 35 MB of RSS) that `npm start` does not. So this file imports only
- * Node's modules, the compiled build (dist/) and packages, all by absolute path from BENCH_ROOT.
+ * The measured processes of bench/slack.ts: (a) a bare Bolt app that only acks, (b)/(c) the full
+ * vidops, and the floor: a hand-written handler doing only the I/O of an unblock. bench/slack.ts
+ * transpiles this file and runs it with plain `node` and the flags of `npm start`, as production
+ * does: under tsx's loader a process carries a second V8 isolate (the loader's hooks thread, some
+ * 35 MB of RSS) that `npm start` does not. So this file imports only Node's modules, the compiled
+ * build (dist/) and packages, all by absolute path from BENCH_ROOT.
  * It answers the parent over IPC: `port`, `stats`, `stop`. Imported without BENCH_ROLE set (as
  * bench/slack.ts does, for the names below), it runs nothing.
  */
@@ -18,9 +21,13 @@ import { pathToFileURL } from 'node:url';
 /** Figures a target reports; numbers, or text for the ack histogram. */
 export type Stats = Record<string, string | number>;
 
+/** Arguments of an IPC command (e.g. the port the deps child drives approvals against). */
+export type IpcArgs = Record<string, string | number>;
+
 export interface IpcRequest {
   id: number;
   cmd: string;
+  args?: IpcArgs;
 }
 
 export interface IpcReply {
@@ -40,6 +47,22 @@ export const TARGET_ENV = {
   sandboxUrl: 'BENCH_SANDBOX_URL',
   apiKey: 'BENCH_API_KEY',
   secretKey: 'BENCH_SECRET_KEY',
+  /** POLICY_FILE contents for the app; by default unblock's rate limit is lifted. */
+  policy: 'BENCH_POLICY',
+} as const;
+
+/** The people and channels the app target knows; the deps child seeds the fake Slack with them. */
+export const BENCH_LEAD = { id: 'U0BENCHLEAD', name: 'lead' };
+export const BENCH_APPROVAL_CHANNEL = 'C0BENCHAPPROVE';
+
+/**
+ * Unblocks completed, counted in each target's own database (the parent opens it read-only):
+ * vidops' `succeeded` audit events of unblocks, the floor's `succeeded` result rows. Neither
+ * depends on the wording of the reply.
+ */
+export const COMPLETED_SQL = {
+  app: "SELECT count(*) AS n FROM audit_events WHERE type = 'succeeded' AND operation = 'viewer.unblock'",
+  floor: "SELECT count(*) AS n FROM events WHERE type = 'succeeded'",
 } as const;
 
 function env(name: string): string {
@@ -53,7 +76,7 @@ function isIpcRequest(value: unknown): value is IpcRequest {
 }
 
 /** Serves IPC requests, then says it is ready (message 0); bench/slack.ts's deps child serves with it too. */
-export function serveIpc(handlers: Record<string, () => Promise<Stats>>): void {
+export function serveIpc(handlers: Record<string, (args: IpcArgs) => Promise<Stats>>): void {
   process.on('message', (message: unknown) => {
     if (!isIpcRequest(message)) return;
     const reply = (r: Omit<IpcReply, 'id'>) => process.send?.({ id: message.id, ...r });
@@ -62,7 +85,7 @@ export function serveIpc(handlers: Record<string, () => Promise<Stats>>): void {
       reply({ ok: false, error: `unknown command ${message.cmd}` });
       return;
     }
-    handler().then(
+    handler(message.args ?? {}).then(
       (data) => reply({ ok: true, data }),
       (error: unknown) => reply({ ok: false, error: error instanceof Error ? error.message : String(error) }),
     );
@@ -154,8 +177,10 @@ async function runApp(): Promise<void> {
   const { loadConfig } = await fromDist<typeof import('../src/config.js')>('config.js');
   const dir = mkdtempSync(join(tmpdir(), 'vidops-bench-'));
   const policyFile = join(dir, 'policy.yml');
-  // One agent sends every request: lift unblock's per-agent rate limit for the run.
-  writeFileSync(policyFile, 'viewer.unblock: { rateLimit: null }\n');
+  // One agent sends every request: lift unblock's per-agent rate limit for the run (the approvals
+  // measurement passes its own policy, where every unblock needs a lead).
+  writeFileSync(policyFile, process.env[TARGET_ENV.policy] ?? 'viewer.unblock: { rateLimit: null }\n');
+  const dbFile = join(dir, 'vidops.db');
   const config = loadConfig({
     SLACK_BOT_TOKEN: env(TARGET_ENV.botToken),
     SLACK_SIGNING_SECRET: env(TARGET_ENV.signingSecret),
@@ -165,8 +190,9 @@ async function runApp(): Promise<void> {
     VIDEO_API_KEY: env(TARGET_ENV.apiKey),
     VIDEO_SECRET_KEY: env(TARGET_ENV.secretKey),
     AUDIT_CHANNEL: 'C0BENCHAUDIT',
-    LEADS: 'U0BENCHLEAD',
-    DATABASE_URL: `sqlite:${join(dir, 'vidops.db')}`,
+    APPROVAL_CHANNEL: BENCH_APPROVAL_CHANNEL,
+    LEADS: BENCH_LEAD.id,
+    DATABASE_URL: `sqlite:${dbFile}`,
     POLICY_FILE: policyFile,
     // As in production; the lines go to stdout, which the parent sends nowhere.
     LOG_LEVEL: 'info',
@@ -185,7 +211,7 @@ async function runApp(): Promise<void> {
     return [...text.matchAll(pattern)].reduce((n, m) => n + Number(m[1]), 0);
   };
   serveIpc({
-    port: async () => ({ port }),
+    port: async () => ({ port, db: dbFile }),
     stats: async () => ({
       ...processStats(),
       ack: await ackBuckets(vidops.metrics.registry),
@@ -201,8 +227,241 @@ async function runApp(): Promise<void> {
   });
 }
 
+// ---------------------------------------------------------------------------------------------
+// The floor: what an unblock costs with nothing but node's http, crypto and better-sqlite3.
+
+/** The bound vidops puts on work after the ack (src/app.ts): 16 at once, 1,000 waiting. */
+const FLOOR_CONCURRENCY = 16;
+const FLOOR_MAX_QUEUED = 1000;
+/** Slack's replay window for signed requests (docs/slack.md, "Request signing"). */
+const FIVE_MINUTES_S = 300;
+const UPSTREAM_TIMEOUT_MS = 10_000;
+
+/** Canonical JSON of a flat record: keys sorted, no spaces. */
+function canonicalFlat(record: Record<string, string | number | boolean | null>): string {
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i] as string;
+    out += `${i > 0 ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(record[key])}`;
+  }
+  return `${out}}`;
+}
+
+/**
+ * A minimal hand-written slash-command handler doing exactly the I/O of an unblock, so vidops'
+ * cost per unblock can be set against the least that I/O can cost: check the signature (HMAC-
+ * SHA256 over `v0:{ts}:{body}`, constant-time, five-minute window), ack 200 at once, look the
+ * viewer up, append a hash-chained intent event and commit it before the call (WAL, synchronous
+ * NORMAL as vidops' SQLite store), unblock, append the result event in a second transaction, and
+ * post the reply to `response_url`. Work after the ack is bounded as vidops bounds it; past the
+ * bound the ack says "busy". A floor for measuring, not a product: no retries, no policy, no
+ * audit channel, a number is digits only.
+ */
+async function runFloor(): Promise<void> {
+  const Database = createRequire(join(env(TARGET_ENV.root), 'package.json'))(
+    'better-sqlite3',
+  ) as typeof import('better-sqlite3');
+  const secret = env(TARGET_ENV.signingSecret);
+  const sandbox = env(TARGET_ENV.sandboxUrl);
+  const keys = { api_key: env(TARGET_ENV.apiKey), secret_key: env(TARGET_ENV.secretKey) };
+  const agent = new http.Agent({ keepAlive: true });
+
+  const dir = mkdtempSync(join(tmpdir(), 'vidops-bench-floor-'));
+  const dbFile = join(dir, 'floor.db');
+  const db = new Database(dbFile);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(
+    'CREATE TABLE events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, body TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL)',
+  );
+  const insert = db.prepare('INSERT INTO events (seq, type, body, prev_hash, hash) VALUES (?, ?, ?, ?, ?)');
+  let head = { seq: 0, hash: '0'.repeat(64) };
+  const appendTx = db.transaction((type: string, fields: Record<string, string | boolean | null>) => {
+    const seq = head.seq + 1;
+    const body = canonicalFlat({ ...fields, seq, type, at: new Date().toISOString(), prevHash: head.hash });
+    const hash = createHash('sha256').update(body).digest('hex');
+    insert.run(seq, type, body, head.hash, hash);
+    return { seq, hash };
+  });
+  // One transaction each, committed when this returns; the head moves only once it is.
+  const append = (type: string, fields: Record<string, string | boolean | null>) => {
+    head = appendTx(type, fields);
+  };
+
+  const call = (
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<{ status: number; text: string }> =>
+    new Promise((resolve, reject) => {
+      const request = http.request(
+        url,
+        {
+          method,
+          agent,
+          headers:
+            body === undefined
+              ? headers
+              : { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+          );
+          response.on('error', reject);
+        },
+      );
+      request.setTimeout(UPSTREAM_TIMEOUT_MS, () => request.destroy(new Error('timed out')));
+      request.on('error', reject);
+      request.end(body);
+    });
+
+  const unblock = async (mobileNumber: string, actor: string, responseUrl: string): Promise<void> => {
+    let blocked: boolean | null = null;
+    try {
+      const found = await call(
+        'GET',
+        `${sandbox}/v1/analysis/content/video/all?search=${mobileNumber}`,
+        keys,
+      );
+      if (found.status === 200) {
+        const page = JSON.parse(found.text) as {
+          items?: Array<{ mobileNumber?: string; blocked?: boolean }>;
+        };
+        blocked = page.items?.find((v) => v.mobileNumber === mobileNumber)?.blocked ?? null;
+      }
+    } catch {
+      // The look-up only informs the reply, as in vidops.
+    }
+    append('intent', { operation: 'viewer.unblock', actor, mobileNumber, blocked });
+    // The result names its intent, as vidops' events name their request.
+    const intent = String(head.seq);
+    let ok = false;
+    try {
+      const done = await call(
+        'POST',
+        `${sandbox}/v1/analysis/user/video/anomaly`,
+        keys,
+        JSON.stringify({ mobileNumber }),
+      );
+      ok = done.status === 200;
+      append(ok ? 'succeeded' : 'failed', {
+        operation: 'viewer.unblock',
+        intent,
+        status: String(done.status),
+      });
+    } catch (error) {
+      append('failed', {
+        operation: 'viewer.unblock',
+        intent,
+        error: error instanceof Error ? error.message : 'error',
+      });
+    }
+    const masked = `${mobileNumber.slice(0, 4)}***${mobileNumber.slice(-4)}`;
+    const reply = JSON.stringify({
+      response_type: 'ephemeral',
+      text: ok ? `Viewer ${masked} is unblocked (event ${head.seq}).` : `Viewer ${masked} was not unblocked.`,
+    });
+    await call('POST', responseUrl, {}, reply).catch(() => undefined);
+  };
+
+  // The bounded queue of work after the ack.
+  let running = 0;
+  let turnedAway = 0;
+  const waiting: Array<() => Promise<void>> = [];
+  const next = (): void => {
+    const job = waiting.shift();
+    if (job === undefined) return;
+    running += 1;
+    // A failed append or reply ends that unblock only, as one failed command would.
+    job()
+      .catch(() => undefined)
+      .finally(() => {
+        running -= 1;
+        next();
+      });
+  };
+
+  const expected = (timestamp: string, body: string) =>
+    Buffer.from(`v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`);
+  const answer = (res: http.ServerResponse, status: number, text?: string) => {
+    if (text === undefined) {
+      res.writeHead(status, { 'content-length': 0 }).end();
+      return;
+    }
+    const body = JSON.stringify({ response_type: 'ephemeral', text });
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const timestamp = req.headers['x-slack-request-timestamp'];
+      const signature = req.headers['x-slack-signature'];
+      if (
+        req.method !== 'POST' ||
+        typeof timestamp !== 'string' ||
+        typeof signature !== 'string' ||
+        // Negated, so that a timestamp that is not a number (NaN) is refused too.
+        !(Math.abs(Date.now() / 1000 - Number(timestamp)) <= FIVE_MINUTES_S)
+      ) {
+        answer(res, 401);
+        return;
+      }
+      const given = Buffer.from(signature);
+      const wanted = expected(timestamp, body);
+      if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+        answer(res, 401);
+        return;
+      }
+      const form = new URLSearchParams(body);
+      const words = (form.get('text') ?? '').trim().split(/\s+/);
+      const mobileNumber = words[1] ?? '';
+      const responseUrl = form.get('response_url');
+      if (words[0] !== 'unblock' || !/^\d{8,15}$/.test(mobileNumber) || responseUrl === null) {
+        answer(res, 200, 'Usage: /vidops unblock <mobile number>');
+        return;
+      }
+      if (running >= FLOOR_CONCURRENCY && waiting.length >= FLOOR_MAX_QUEUED) {
+        turnedAway += 1;
+        answer(res, 200, 'Too busy; nothing was done.');
+        return;
+      }
+      answer(res, 200);
+      waiting.push(() => unblock(mobileNumber, form.get('user_id') ?? '', responseUrl));
+      if (running < FLOOR_CONCURRENCY) next();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  loopDelay.enable();
+  serveIpc({
+    port: async () => ({ port, db: dbFile }),
+    stats: async () => ({ ...processStats(), turnedAway, ack: '' }),
+    stop: async () => {
+      server.closeAllConnections();
+      server.close();
+      agent.destroy();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+      setImmediate(() => process.exit(0));
+      return {};
+    },
+  });
+}
+
 // Only in the child: bench/slack.ts imports this module for its names and types.
 const role = process.env[TARGET_ENV.role];
 if (role === 'bare') await runBare();
 else if (role === 'app') await runApp();
+else if (role === 'floor') await runFloor();
 else if (role !== undefined) throw new Error(`unknown role ${role}`);

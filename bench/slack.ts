@@ -1,40 +1,61 @@
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import ts from 'typescript';
+import type { JsonValue } from '../src/core/json.js';
 import { DEMO, startSandbox } from '../src/sandbox/server.js';
-import { startFakeSlack } from '../test/e2e/fake-slack.js';
-import { type IpcReply, type IpcRequest, type Stats, serveIpc, TARGET_ENV } from './slack-target.js';
+import { ACTIONS } from '../src/views/ids.js';
+import { type FakeSlack, startFakeSlack } from '../test/e2e/fake-slack.js';
+import { blockAction, type SlackRequest, sign, slashCommand } from '../test/e2e/slack-requests.js';
+import {
+  BENCH_APPROVAL_CHANNEL,
+  BENCH_LEAD,
+  COMPLETED_SQL,
+  type IpcArgs,
+  type IpcReply,
+  type IpcRequest,
+  type Stats,
+  serveIpc,
+  TARGET_ENV,
+} from './slack-target.js';
 
 /**
- * Slash-command load, same run, three targets, each in its own process so the load generator
+ * Slash-command load, same run, four targets, each in its own process so the load generator
  * (autocannon, here) does not share an event loop with the server it measures:
  *  (a) a bare Bolt app on our receiver whose `/vidops` handler only acks;
  *  (b) the full vidops doing `unblock <unique valid number>`: ack, look-up and unblock on the
  *      sandbox, response_url post to the fake Slack, audit events, audit channel posts;
- *  (c) the same while the sandbox adds 5 s to every call.
- * Signed requests (fresh timestamp and signature per request), 50 connections, 10 s each, after a
- * 2 s warm-up. The targets run the compiled build (`tsc -p tsconfig.build.json` into dist/) with
- * plain `node` and the node flags of `npm start` (bench/slack-target.ts says why not under tsx);
- * sandbox and fake Slack run in a third process.
+ *  the floor: a minimal hand-written handler (node's http, crypto, better-sqlite3) doing exactly
+ *      the I/O of an unblock (bench/slack-target.ts, runFloor);
+ *  (c) vidops again while the sandbox adds 5 s to every call.
+ * Signed requests (fresh timestamp and signature per request), 50 connections, 10 s each
+ * (BENCH_SECONDS shortens it), after a 2 s warm-up. The targets run the compiled build
+ * (`tsc -p tsconfig.build.json` into dist/) with plain `node` and the node flags of `npm start`
+ * (bench/slack-target.ts says why not under tsx); sandbox and fake Slack run in another process.
  * The rate limit of unblock (30 per agent per hour) is lifted with a POLICY_FILE for the run: one
  * agent sends every request.
- * Then (a) and (b) again at a steady 100 requests/s, a rate the full app keeps up with.
+ * Then (a) and (b) again at a steady 100 requests/s, a rate the full app keeps up with; then a
+ * lead approves pending unblocks 10 at a time, timed from the click to the upstream call.
  *
  * Under a flood most of (b)'s answers are "busy" acks from the bounded work queue, so requests/s
- * alone says little: every row also counts the unblocks that completed in its window (answers
- * that reached response_url), and the CPU time the target spent per request.
- * Goals: (b) p99 ≤ 1.5× (a), (b) throughput ≥ 0.5× (a), (c) p99 about (b)'s, RSS < 150 MB.
+ * alone says little: every row also counts the unblocks completed in its window, in the target's
+ * own database (bench/slack-target.ts, COMPLETED_SQL), and the CPU time the target spent.
+ * Goals, as ratios measured in the same run: CPU per completed unblock ≤ 2× the floor's;
+ * completed unblocks per second ≥ 0.5× the floor's; ack p99 ≤ 2× (a)'s; (c) p99 about (b)'s;
+ * RSS < 150 MB. `--profile` writes .cpuprofile files of (b) and the floor and prints where
+ * their CPU went.
  */
 
 const CONNECTIONS = 50;
-const DURATION_S = 10;
+/** Seconds of each measured run; BENCH_SECONDS shortens it for a smoke run. */
+const DURATION_S = durationSeconds(process.env.BENCH_SECONDS);
 const WARM_UP_S = 2;
 const LATENCY_MS = 5_000;
 /** An open-loop rate the full app keeps up with on one core, for the steady-state rows. */
@@ -43,8 +64,24 @@ const SIGNING_SECRET = 'bench-signing-secret-8c1f2a';
 const USER = { id: 'U0BENCHAGENT', name: 'bench' };
 const FORM = 'application/x-www-form-urlencoded';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** What a completed unblock answers through response_url (src/views/everyday.ts, unblockMessage). */
-const UNBLOCKED = /^Viewer \S+ is unblocked \(request /;
+/** Approve clicks sent at once, and how many such batches are timed (after one untimed batch). */
+const APPROVAL_BATCH = 10;
+const APPROVAL_ROUNDS = 5;
+/** Every unblock needs a lead's approval, so each seeded `unblock` waits for a click. */
+const APPROVAL_POLICY = 'viewer.unblock: { approval: true, rateLimit: null }\n';
+/** How long the approvals measurement waits for any one step before it says what is missing. */
+const STEP_TIMEOUT_MS = 30_000;
+const UNBLOCK_PATH = '/v1/analysis/user/video/anomaly';
+const PROFILE = process.argv.includes('--profile');
+
+function durationSeconds(text: string | undefined): number {
+  if (text === undefined || text.trim() === '') return 10;
+  const seconds = Number(text);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 600) {
+    throw new Error(`BENCH_SECONDS must be a whole number of seconds from 1 to 600, not "${text}"`);
+  }
+  return seconds;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Process plumbing: the parent forks children; children answer requests over IPC.
@@ -56,7 +93,7 @@ function isIpcReply(value: unknown): value is IpcReply {
 interface Child {
   process: ChildProcess;
   ready: Promise<void>;
-  call(cmd: string): Promise<Stats>;
+  call(cmd: string, args?: IpcArgs): Promise<Stats>;
 }
 
 let nextId = 0;
@@ -88,12 +125,12 @@ function connect(name: string, child: ChildProcess): Child {
   return {
     process: child,
     ready,
-    call(cmd) {
+    call(cmd, args) {
       nextId += 1;
       const id = nextId;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        child.send({ id, cmd } satisfies IpcRequest);
+        child.send({ id, cmd, ...(args === undefined ? {} : { args }) } satisfies IpcRequest);
       });
     },
   };
@@ -121,32 +158,38 @@ function startFlags(): string[] {
   return words.slice(1).filter((w) => w.startsWith('--'));
 }
 
+type Role = 'bare' | 'app' | 'floor';
+
 interface Targets {
   flags: string[];
-  spawn(role: 'bare' | 'app', env: Record<string, string>): Child;
+  /** `extraFlags`: node flags beside `npm start`'s (`--cpu-prof…` for `--profile`). */
+  spawn(role: Role, env: Record<string, string>, extraFlags?: string[]): Child;
   close(): void;
 }
 
-/** bench/slack-target.ts as plain JavaScript in a temp dir, forked with `npm start`'s flags. */
-function prepareTargets(): Targets {
+/**
+ * bench/slack-target.ts as plain JavaScript in a temp dir, forked with `npm start`'s flags. With
+ * `keepIn`, the script is written there and kept, so that a CPU profile's lines can be looked up.
+ */
+function prepareTargets(keepIn?: string): Targets {
   const source = readFileSync(join(ROOT, 'bench', 'slack-target.ts'), 'utf8');
   const { outputText } = ts.transpileModule(source, {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2023 },
     fileName: 'slack-target.ts',
   });
-  const dir = mkdtempSync(join(tmpdir(), 'vidops-bench-target-'));
+  const dir = keepIn ?? mkdtempSync(join(tmpdir(), 'vidops-bench-target-'));
   const file = join(dir, 'slack-target.mjs');
   writeFileSync(file, outputText);
   const flags = startFlags();
   return {
     flags,
-    spawn(role, env) {
+    spawn(role, env, extraFlags = []) {
       return connect(
         role,
         fork(file, [], {
           execPath: process.execPath,
           // --expose-gc: after the run the child also reports the heap that survives a full collection.
-          execArgv: [...flags, '--expose-gc'],
+          execArgv: [...flags, '--expose-gc', ...extraFlags],
           env: {
             ...process.env,
             ...env,
@@ -162,7 +205,7 @@ function prepareTargets(): Targets {
       );
     },
     close() {
-      rmSync(dir, { recursive: true, force: true });
+      if (keepIn === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -197,34 +240,169 @@ function ackP99(before: string, after: string): string {
   return '-';
 }
 
+/** The request ID a reply mentions (`R-` and eight Crockford base-32 characters). */
+function requestIdIn(text: string): string {
+  const id = /R-[0-9A-HJKMNP-TV-Z]{8}/.exec(text)?.[0];
+  if (id === undefined) throw new Error(`no request ID in the reply: ${text.slice(0, 300)}`);
+  return id;
+}
+
+/** Resolves with `promise`, or rejects naming `what` after STEP_TIMEOUT_MS. */
+function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`timed out after ${STEP_TIMEOUT_MS} ms waiting for ${what}`)),
+      STEP_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** The value at quantile `q` of sorted figures (nearest rank). */
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+}
+
+let approvalSequence = 0;
+
+/**
+ * A lead's Approve click → the upstream call starts. An agent asks for unblocks that each need a
+ * lead (signed `/vidops unblock` requests, as Slack sends them); once each approval message is
+ * posted, the lead clicks Approve on 10 of them at once (signed `block_actions`), and each click
+ * is timed from just before it is sent to the moment the sandbox receives its unblock call (the
+ * number in the call's body names the request). Runs here, beside the approval sandbox and the
+ * fake Slack, so both times come from one clock. One untimed batch first, as a warm-up.
+ */
+async function driveApprovals(
+  port: number,
+  slack: FakeSlack,
+  onUnblockCall: (listener: ((mobile: string, at: number) => void) | undefined) => void,
+): Promise<Stats> {
+  const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
+  const post = async (request: SlackRequest): Promise<void> => {
+    const answer = await fetch(eventsUrl, {
+      method: 'POST',
+      headers: { ...sign(request, SIGNING_SECRET) },
+      body: request.body,
+    });
+    await answer.arrayBuffer();
+    if (answer.status !== 200) throw new Error(`the bot answered ${answer.status}`);
+  };
+
+  /** An agent's unblock that needs approval: its request ID, number and approval message. */
+  const seed = async () => {
+    approvalSequence += 1;
+    const mobile = `0935${String(approvalSequence).padStart(7, '0')}`;
+    const tag = `seed-${approvalSequence}`;
+    await post(
+      slashCommand({
+        text: `unblock ${mobile}`,
+        userId: USER.id,
+        userName: USER.name,
+        responseUrl: slack.responseUrl(tag),
+      }),
+    );
+    const reply = await slack.waitForResponse((p) => p.tag === tag, STEP_TIMEOUT_MS);
+    const id = requestIdIn(JSON.stringify(reply.body));
+    const posted = await slack.waitFor(
+      'chat.postMessage',
+      (c) => c.args.channel === BENCH_APPROVAL_CHANNEL && JSON.stringify(c.args.blocks ?? []).includes(id),
+      STEP_TIMEOUT_MS,
+    );
+    const message = slack.message(BENCH_APPROVAL_CHANNEL, String(posted.response.ts));
+    if (message === undefined) throw new Error(`the approval message of ${id} is not stored`);
+    return { id, mobile, message };
+  };
+
+  const arrivals = new Map<string, (at: number) => void>();
+  onUnblockCall((mobile, at) => arrivals.get(mobile)?.(at));
+  const latencies: number[] = [];
+  try {
+    for (let round = 0; round <= APPROVAL_ROUNDS; round += 1) {
+      const pending = await Promise.all(Array.from({ length: APPROVAL_BATCH }, seed));
+      const timed = await Promise.all(
+        pending.map(async ({ id, mobile, message }) => {
+          const arrived = new Promise<number>((resolve) => arrivals.set(mobile, resolve));
+          const click = blockAction({
+            userId: BENCH_LEAD.id,
+            userName: BENCH_LEAD.name,
+            actionId: ACTIONS.approve,
+            value: id,
+            message,
+            responseUrl: slack.responseUrl(`approve-${id}`),
+          });
+          // Signed first, as Slack signs before it sends: the clock starts at the send.
+          const headers = { ...sign(click, SIGNING_SECRET) };
+          const sentAt = performance.now();
+          const answer = await fetch(eventsUrl, { method: 'POST', headers, body: click.body });
+          await answer.arrayBuffer();
+          if (answer.status !== 200) throw new Error(`the Approve click on ${id} answered ${answer.status}`);
+          const at = await within(arrived, `the unblock call of ${id} after its approval`);
+          arrivals.delete(mobile);
+          return at - sentAt;
+        }),
+      );
+      if (round > 0) latencies.push(...timed);
+    }
+  } finally {
+    onUnblockCall(undefined);
+  }
+  latencies.sort((x, y) => x - y);
+  return {
+    count: latencies.length,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    max: latencies.at(-1) ?? Number.NaN,
+  };
+}
+
 async function runDeps(): Promise<void> {
   const sandbox = await startSandbox({ port: 0 });
+  // A second sandbox for the approvals measurement, reporting when each unblock call arrives
+  // (a listener on the flood's sandbox would copy every one of its requests).
+  let unblockListener: ((mobile: string, at: number) => void) | undefined;
+  const approvalSandbox = await startSandbox({
+    port: 0,
+    onRequest: (request, durationMs) => {
+      if (request.method !== 'POST' || request.path !== UNBLOCK_PATH) return;
+      const body: JsonValue = request.body;
+      const mobile =
+        typeof body === 'object' && body !== null && !Array.isArray(body) ? body.mobileNumber : undefined;
+      // Called once answered; received `durationMs` ago.
+      if (typeof mobile === 'string') unblockListener?.(mobile, performance.now() - durationMs);
+    },
+  });
   const slack = await startFakeSlack();
-  slack.setUsers([USER]);
+  const people = () => slack.setUsers([USER, BENCH_LEAD]);
+  people();
   serveIpc({
     urls: async () => ({
       sandbox: sandbox.url,
+      approvalSandbox: approvalSandbox.url,
       slackApi: slack.apiUrl,
       slack: slack.url,
       botToken: slack.botToken,
     }),
-    stats: async () => {
-      const answered = slack.responsePosts.filter((p) => p.status === 200);
-      return {
-        responseOk: answered.length,
-        unblocked: answered.filter((p) => typeof p.body.text === 'string' && UNBLOCKED.test(p.body.text))
-          .length,
-        auditPosts: slack.callsTo('chat.postMessage').filter((c) => c.status === 200).length,
-      };
-    },
+    stats: async () => ({
+      // Every post to a load request's response URL (tags `b…`), whatever it says.
+      replies: slack.responsePosts.filter((p) => p.status === 200 && p.tag.startsWith('b')).length,
+      auditPosts: slack.callsTo('chat.postMessage').filter((c) => c.status === 200).length,
+    }),
+    approvals: async (args) =>
+      driveApprovals(Number(args.port), slack, (listener) => {
+        unblockListener = listener;
+      }),
     reset: async () => {
       slack.reset();
-      slack.setUsers([USER]);
+      people();
       sandbox.reset();
+      approvalSandbox.reset();
       return {};
     },
     stop: async () => {
-      await Promise.allSettled([sandbox.close(), slack.close()]);
+      await Promise.allSettled([sandbox.close(), approvalSandbox.close(), slack.close()]);
       setImmediate(() => process.exit(0));
       return {};
     },
@@ -423,33 +601,57 @@ interface Row {
   bad: number;
   /** Commands answered "busy" in the ack during the measured run: acknowledged, not run. */
   busy: number;
-  /** Unblocks answered through response_url during the run ("… is unblocked"); null for (a). */
-  unblocked: number | null;
-  /** Other answers through response_url during the run (failures, refusals). */
-  otherAnswers: number;
-  /** CPU time of the target process (user + system) per request of the run. */
-  cpuMsPerRequest: number;
+  /** Length of the measured run, seconds. */
+  seconds: number;
+  /** Unblocks completed during the run, counted in the target's own database; null for (a). */
+  completed: number | null;
+  /** Posts that reached response_url during the run, whatever they say (a cross-check of `completed`). */
+  replies: number;
+  /** CPU time of the target process (user + system) over the run. */
   cpuMs: number;
+  cpuMsPerRequest: number;
   rssMb: number;
   peakRssMb: number;
   heapMb: number;
   retainedMb: number;
-  /** Acknowledgement time measured inside the process (receiver's histogram). */
+  /** Acknowledgement time measured inside the process (receiver's histogram); "-" for the floor. */
   inAppAck: string;
   loopP99: number;
   loopMax: number;
+}
+
+/** Completed unblocks in a target's database, read-only beside the target's own connection. */
+function countCompleted(file: string, sql: string): number {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const row: unknown = db.prepare(sql).get();
+    const n = typeof row === 'object' && row !== null && 'n' in row ? Number(row.n) : Number.NaN;
+    if (!Number.isFinite(n)) throw new Error(`could not count completed unblocks in ${file}`);
+    return n;
+  } finally {
+    db.close();
+  }
 }
 
 /** One row: warm up, then load for DURATION_S, with the target's and the deps' counters around it. */
 async function measure(
   name: string,
   target: Child,
-  load: { deps: Child; text: () => string; slackUrl: string; unblocks: boolean; rate?: number },
+  load: {
+    deps: Child;
+    text: () => string;
+    slackUrl: string;
+    /** Where the target counts completed unblocks; none for (a). */
+    completed?: keyof typeof COMPLETED_SQL;
+    rate?: number;
+  },
 ): Promise<Row> {
   const { deps, text, slackUrl, rate } = load;
   try {
     await target.ready;
-    const { port } = await target.call('port');
+    const { port, db } = await target.call('port');
+    const completed = () =>
+      load.completed === undefined ? 0 : countCompleted(String(db), COMPLETED_SQL[load.completed]);
     const send = (seconds: number) =>
       rate === undefined
         ? flood(Number(port), text, slackUrl, seconds)
@@ -457,16 +659,16 @@ async function measure(
     await send(WARM_UP_S);
     const depsBefore = await deps.call('stats');
     const before = await target.call('stats');
+    const completedBefore = completed();
     const started = performance.now();
     const result = await send(DURATION_S);
     const seconds = (performance.now() - started) / 1000;
     const after = await target.call('stats');
+    const completedAfter = completed();
     const depsAfter = await deps.call('stats');
     const mb = (bytes: string | number | undefined) => Number(bytes ?? 0) / 1024 / 1024;
     const delta = (key: string, from: Stats, to: Stats) => Number(to[key] ?? 0) - Number(from[key] ?? 0);
     const cpuMs = Number(after.cpuMs ?? 0) - Number(before.cpuMsAfterGc ?? 0);
-    const answered = delta('responseOk', depsBefore, depsAfter);
-    const unblocked = delta('unblocked', depsBefore, depsAfter);
     return {
       name,
       p50: result.p50,
@@ -476,8 +678,9 @@ async function measure(
       bad: result.bad,
       // The counter also moves for requests in flight at the edges of the run: never above the total.
       busy: Math.min(result.total, delta('turnedAway', before, after)),
-      unblocked: load.unblocks ? unblocked : null,
-      otherAnswers: answered - unblocked,
+      seconds,
+      completed: load.completed === undefined ? null : completedAfter - completedBefore,
+      replies: delta('replies', depsBefore, depsAfter),
       cpuMs,
       cpuMsPerRequest: result.total === 0 ? 0 : cpuMs / result.total,
       rssMb: mb(after.rss),
@@ -493,31 +696,124 @@ async function measure(
   }
 }
 
-function print(rows: readonly Row[]): void {
-  const columns: Array<[string, number, (r: Row) => string]> = [
-    ['target', -38, (r) => r.name],
-    ['p50 ms', 7, (r) => r.p50.toFixed(1)],
-    ['p99 ms', 7, (r) => r.p99.toFixed(1)],
-    ['req/s', 6, (r) => r.rps.toFixed(0)],
-    ['requests', 9, (r) => String(r.total)],
-    ['non-2xx', 8, (r) => String(r.bad)],
-    ['busy', 6, (r) => String(r.busy)],
-    ['unblocked', 10, (r) => (r.unblocked === null ? '-' : String(r.unblocked))],
-    ['/s', 5, (r) => (r.unblocked === null ? '-' : (r.unblocked / DURATION_S).toFixed(0))],
-    ['CPU ms/req', 11, (r) => r.cpuMsPerRequest.toFixed(2)],
-    ['RSS MB', 7, (r) => r.rssMb.toFixed(0)],
-    ['peak', 5, (r) => r.peakRssMb.toFixed(0)],
-    ['heap', 5, (r) => r.heapMb.toFixed(0)],
-    ['kept', 5, (r) => r.retainedMb.toFixed(0)],
-    ['in-app ack p99', 15, (r) => r.inAppAck],
-    ['loop p99/max', 13, (r) => `${r.loopP99.toFixed(0)}/${r.loopMax.toFixed(0)}`],
-  ];
-  const cell = (width: number, text: string) => (width < 0 ? text.padEnd(-width) : text.padStart(width));
+/** Unblocks completed per second of the run (acks per second for (a), which completes none). */
+function completedPerSecond(r: Row): number {
+  return r.completed === null ? r.rps : r.completed / r.seconds;
+}
+
+/** CPU ms per completed unblock (per ack for (a)); NaN when none completed. */
+function cpuPerCompleted(r: Row): number {
+  const n = r.completed ?? r.total;
+  return n === 0 ? Number.NaN : r.cpuMs / n;
+}
+
+const cell = (width: number, text: string) => (width < 0 ? text.padEnd(-width) : text.padStart(width));
+
+function table<T>(columns: Array<[string, number, (r: T) => string]>, rows: readonly T[]): void {
   console.log(columns.map(([head, width]) => cell(width, head)).join(' '));
   for (const r of rows) console.log(columns.map(([, width, value]) => cell(width, value(r))).join(' '));
 }
 
-/** Builds the app as `npm start` does, then runs the three measurements and prints the ratios. */
+function print(rows: readonly Row[]): void {
+  table<Row>(
+    [
+      ['target', -38, (r) => r.name],
+      ['p50 ms', 7, (r) => r.p50.toFixed(1)],
+      ['p99 ms', 7, (r) => r.p99.toFixed(1)],
+      ['req/s', 6, (r) => r.rps.toFixed(0)],
+      ['requests', 9, (r) => String(r.total)],
+      ['non-2xx', 8, (r) => String(r.bad)],
+      ['busy', 6, (r) => String(r.busy)],
+      ['done', 6, (r) => (r.completed === null ? '-' : String(r.completed))],
+      ['/s', 5, (r) => (r.completed === null ? '-' : completedPerSecond(r).toFixed(0))],
+      ['replies', 8, (r) => (r.completed === null ? '-' : String(r.replies))],
+      ['CPU ms/req', 11, (r) => r.cpuMsPerRequest.toFixed(2)],
+      ['CPU ms/done', 12, (r) => (r.completed === null ? '-' : cpuPerCompleted(r).toFixed(2))],
+      ['RSS MB', 7, (r) => r.rssMb.toFixed(0)],
+      ['peak', 5, (r) => r.peakRssMb.toFixed(0)],
+      ['heap', 5, (r) => r.heapMb.toFixed(0)],
+      ['kept', 5, (r) => r.retainedMb.toFixed(0)],
+      ['in-app ack p99', 15, (r) => r.inAppAck],
+      ['loop p99/max', 13, (r) => `${r.loopP99.toFixed(0)}/${r.loopMax.toFixed(0)}`],
+    ],
+    rows,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU profiles (`--profile`).
+
+interface ProfileNode {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  hitCount: number;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The nodes of a V8 .cpuprofile and the milliseconds one sample stands for. */
+function readProfile(file: string): { nodes: ProfileNode[]; msPerHit: number } {
+  const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  if (!isRecord(parsed) || !Array.isArray(parsed.nodes)) throw new Error(`${file} is not a CPU profile`);
+  const nodes: ProfileNode[] = [];
+  for (const node of parsed.nodes) {
+    if (!isRecord(node) || !isRecord(node.callFrame)) continue;
+    const frame = node.callFrame;
+    nodes.push({
+      functionName: typeof frame.functionName === 'string' ? frame.functionName : '',
+      url: typeof frame.url === 'string' ? frame.url : '',
+      lineNumber: typeof frame.lineNumber === 'number' ? frame.lineNumber : -1,
+      hitCount: typeof node.hitCount === 'number' ? node.hitCount : 0,
+    });
+  }
+  const hits = nodes.reduce((n, node) => n + node.hitCount, 0);
+  // startTime and endTime are in microseconds.
+  const spanMs = (Number(parsed.endTime ?? 0) - Number(parsed.startTime ?? 0)) / 1000;
+  return { nodes, msPerHit: hits === 0 ? 0 : spanMs / hits };
+}
+
+/** Where a frame's code lives, short: paths under the project relative to it. */
+function where(node: ProfileNode): string {
+  if (node.url === '') return '';
+  const path = node.url.startsWith('file://') ? fileURLToPath(node.url) : node.url;
+  const shown = path.startsWith(ROOT) ? path.slice(ROOT.length) : path;
+  return ` ${shown}:${node.lineNumber + 1}`;
+}
+
+/** The `count` functions with the most self time (samples on top of the stack), idle left out. */
+function printTopSelf(label: string, file: string, count: number): void {
+  if (!existsSync(file)) {
+    console.log(`${label}: no profile was written (${file})`);
+    return;
+  }
+  const { nodes, msPerHit } = readProfile(file);
+  const byFunction = new Map<string, number>();
+  let idle = 0;
+  for (const node of nodes) {
+    if (node.functionName === '(idle)') {
+      idle += node.hitCount;
+      continue;
+    }
+    const key = `${node.functionName === '' ? '(anonymous)' : node.functionName}${where(node)}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + node.hitCount);
+  }
+  const busy = [...byFunction.values()].reduce((n, h) => n + h, 0);
+  console.log(
+    `\n${label}: ${file}\n  ${(busy * msPerHit).toFixed(0)} ms sampled on CPU, ${(idle * msPerHit).toFixed(0)} ms idle; top ${count} by self time:`,
+  );
+  const top = [...byFunction.entries()].sort((x, y) => y[1] - x[1]).slice(0, count);
+  for (const [key, hits] of top) {
+    const share = busy === 0 ? 0 : (100 * hits) / busy;
+    console.log(`  ${(hits * msPerHit).toFixed(0).padStart(7)} ms ${share.toFixed(1).padStart(5)}%  ${key}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Builds the app as `npm start` does, then runs the measurements and prints the ratios. */
 export async function run(): Promise<void> {
   console.log('building dist/ (tsc -p tsconfig.build.json) …');
   execFileSync(
@@ -528,15 +824,25 @@ export async function run(): Promise<void> {
       stdio: 'inherit',
     },
   );
-  const targets = prepareTargets();
+  // With --profile the profiles and the script they were taken of are kept together.
+  const profileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'vidops-bench-profile-')) : '';
+  const targets = prepareTargets(PROFILE ? profileDir : undefined);
   // Load generator, targets and their dependencies share these CPUs: read the tails with that in mind.
   const load = loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
   const command = ['node', ...targets.flags, '<script>'].join(' ');
   console.log(
-    `machine: ${availableParallelism()} CPUs, load average ${load}; targets run as \`npm start\` does: ${command} (no tsx)`,
+    `machine: ${availableParallelism()} CPUs, load average ${load}; targets run as \`npm start\` does: ${command} (no tsx); ` +
+      `${DURATION_S} s per run${DURATION_S === 10 ? '' : ' (BENCH_SECONDS)'}`,
   );
+  const profiled = (name: string) =>
+    PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+  if (PROFILE) {
+    console.log(
+      `--profile: (b) and the floor run under --cpu-prof (slower for it); profiles and the target script go to ${profileDir}`,
+    );
+  }
   const deps = spawnDeps();
   await deps.ready;
   try {
@@ -549,14 +855,19 @@ export async function run(): Promise<void> {
     const slackUrl = String(urls.slack);
     const unblock = () => `unblock ${nextMobile()}`;
     const help = () => 'help';
-    const target = (role: 'bare' | 'app') => targets.spawn(role, env);
-    const acks = { deps, text: help, slackUrl, unblocks: false };
-    const unblocks = { deps, text: unblock, slackUrl, unblocks: true };
+    const target = (role: Role, flags: string[] = []) => targets.spawn(role, env, flags);
+    const acks = { deps, text: help, slackUrl };
+    const unblocks = { deps, text: unblock, slackUrl, completed: 'app' as const };
 
     const bare = await measure('(a) bare Bolt, ack only', target('bare'), acks);
     await deps.call('reset');
-    const full = await measure('(b) vidops unblock', target('app'), unblocks);
+    const full = await measure('(b) vidops unblock', target('app', profiled('vidops-b')), unblocks);
     const fullStats = await deps.call('stats');
+    await deps.call('reset');
+    const floor = await measure('floor: hand-written unblock', target('floor', profiled('floor')), {
+      ...unblocks,
+      completed: 'floor',
+    });
     await deps.call('reset');
     const faults = await fetch(`${String(urls.sandbox)}/__sandbox/faults`, {
       method: 'POST',
@@ -581,49 +892,151 @@ export async function run(): Promise<void> {
       rate: STEADY_RATE,
     });
 
-    print([bare, full, slow, bareSteady, fullSteady]);
+    // A lead approves pending unblocks, 10 at a time, on an otherwise idle vidops.
+    await deps.call('reset');
+    const approver = targets.spawn('app', {
+      ...env,
+      [TARGET_ENV.sandboxUrl]: String(urls.approvalSandbox),
+      [TARGET_ENV.policy]: APPROVAL_POLICY,
+    });
+    // A failure here is reported with the figures rather than losing the whole run.
+    let approvals: Stats | Error;
+    try {
+      await approver.ready;
+      const { port } = await approver.call('port');
+      approvals = await deps.call('approvals', { port: Number(port) });
+    } catch (error) {
+      approvals = error instanceof Error ? error : new Error(String(error));
+    } finally {
+      await stopChild(approver);
+    }
+
+    print([bare, full, floor, slow, bareSteady, fullSteady]);
     console.log(
       'busy: acknowledged with "vidops is very busy; nothing was done" because the work queue was full\n' +
-        '(16 commands worked on at once, 1,000 waiting); unblocked: answers "… is unblocked" that reached\n' +
-        "response_url during the run; CPU ms/req: the target process's CPU time over the run / requests;\n" +
-        'peak: the most RSS the process held; kept: heap left after a full GC; in-app ack: from reading\n' +
-        'the request to sending the ack, inside the process (vidops_ack_seconds). Fixed-rate rows: open\n' +
-        'loop, evenly spaced, latency counted from when each request was due.',
+        '(16 commands worked on at once, 1,000 waiting; the floor bounds its work the same way); done:\n' +
+        "unblocks completed during the run, counted in the target's own database (vidops' `succeeded`\n" +
+        "audit events, the floor's `succeeded` rows); replies: posts that reached response_url during the\n" +
+        "run, whatever they say; CPU ms/req and /done: the target process's CPU time over the run per\n" +
+        'request and per completed unblock; peak: the most RSS the process held; kept: heap left after a\n' +
+        'full GC; in-app ack: from reading the request to sending the ack, inside the process\n' +
+        '(vidops_ack_seconds). Fixed-rate rows: open loop, evenly spaced, latency counted from when each\n' +
+        'request was due.',
     );
-    const ratio = (a: number, b: number) => (b === 0 ? Number.NaN : a / b);
-    const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
-    const done = (r: Row) => r.unblocked ?? 0;
-    const perSecond = (r: Row) => done(r) / DURATION_S;
-    const p99Ratio = ratio(full.p99, bare.p99);
+
+    const ratio = (a: number, b: number) =>
+      b === 0 || !Number.isFinite(a) || !Number.isFinite(b) ? Number.NaN : a / b;
+    const verdict = (r: number, ok: (r: number) => boolean) =>
+      Number.isNaN(r) ? 'unknown (nothing to compare)' : ok(r) ? 'met' : 'NOT met';
+    const times = (r: number) => (Number.isNaN(r) ? '-' : `${r.toFixed(2)}×`);
+
+    console.log('\nPer completed unblock, closed-loop flood (for (a), per ack):');
+    const summary: Array<{ name: string; row: Row }> = [
+      { name: 'floor: hand-written unblock', row: floor },
+      { name: '(b) vidops unblock', row: full },
+      { name: '(a) bare Bolt ack', row: bare },
+    ];
+    table<{ name: string; row: Row }>(
+      [
+        ['target', -30, (s) => s.name],
+        ['CPU ms/done', 12, (s) => cpuPerCompleted(s.row).toFixed(2)],
+        ['done/s', 8, (s) => completedPerSecond(s.row).toFixed(0)],
+        ['ack p50 ms', 11, (s) => s.row.p50.toFixed(1)],
+        ['ack p99 ms', 11, (s) => s.row.p99.toFixed(1)],
+      ],
+      summary,
+    );
+
+    const cpuRatio = ratio(cpuPerCompleted(full), cpuPerCompleted(floor));
+    const doneRatio = ratio(completedPerSecond(full), completedPerSecond(floor));
+    const ackRatio = ratio(full.p99, bare.p99);
+    const goals: Array<{
+      goal: string;
+      vidops: string;
+      baseline: string;
+      ratio: number;
+      target: string;
+      met: string;
+    }> = [
+      {
+        goal: '1. CPU per completed unblock, vidops / floor',
+        vidops: `${cpuPerCompleted(full).toFixed(2)} ms`,
+        baseline: `${cpuPerCompleted(floor).toFixed(2)} ms`,
+        ratio: cpuRatio,
+        target: '≤ 2×',
+        met: verdict(cpuRatio, (r) => r <= 2),
+      },
+      {
+        goal: '2. completed unblocks/s (flood), vidops / floor',
+        vidops: `${completedPerSecond(full).toFixed(0)}/s`,
+        baseline: `${completedPerSecond(floor).toFixed(0)}/s`,
+        ratio: doneRatio,
+        target: '≥ 0.5×',
+        met: verdict(doneRatio, (r) => r >= 0.5),
+      },
+      {
+        goal: '3. ack p99 (flood), vidops / bare Bolt ack',
+        vidops: `${full.p99.toFixed(1)} ms`,
+        baseline: `${bare.p99.toFixed(1)} ms`,
+        ratio: ackRatio,
+        target: '≤ 2×',
+        met: verdict(ackRatio, (r) => r <= 2),
+      },
+    ];
+    console.log('\nGoals, measured in this run:');
+    table<(typeof goals)[number]>(
+      [
+        ['goal', -48, (g) => g.goal],
+        ['vidops', 10, (g) => g.vidops],
+        ['baseline', 10, (g) => g.baseline],
+        ['ratio', 7, (g) => times(g.ratio)],
+        ['goal', 7, (g) => g.target],
+        ['', -1, (g) => g.met],
+      ],
+      goals,
+    );
+    const approvalsLine = `4. a lead's Approve click → the upstream call starts, ${APPROVAL_BATCH} approvals at once: `;
+    console.log(
+      approvals instanceof Error
+        ? `${approvalsLine}unknown, the measurement failed: ${approvals.message}`
+        : `${approvalsLine}p50 ${Number(approvals.p50).toFixed(1)} ms, p99 ${Number(approvals.p99).toFixed(1)} ms ` +
+            `(${approvals.count} clicks in ${APPROVAL_ROUNDS} batches after a warm-up batch, max ${Number(approvals.max).toFixed(1)} ms)`,
+    );
+
     const rpsRatio = ratio(full.rps, bare.rps);
-    const workRatio = ratio(perSecond(full), bare.rps);
     const slowRatio = ratio(slow.p99, full.p99);
-    const slowWorkRatio = ratio(perSecond(slow), bare.rps);
     // (c)'s answers are nearly all "busy": its CPU per request prices a busy ack. What (b) spent
     // beyond its busy acks, per unblock completed, prices an unblock (an estimate; see the report).
     const busyAckMs = slow.cpuMsPerRequest;
-    const unblockMs = done(full) === 0 ? Number.NaN : (full.cpuMs - full.busy * busyAckMs) / done(full);
+    const fullDone = full.completed ?? 0;
+    const unblockMs = fullDone === 0 ? Number.NaN : (full.cpuMs - full.busy * busyAckMs) / fullDone;
     const cores = availableParallelism();
     const ran = (r: Row) =>
-      `${done(r)} unblocks completed (${perSecond(r).toFixed(0)}/s), ${r.busy} of ${r.total} answered "busy"` +
-      (r.otherAnswers > 0 ? `, ${r.otherAnswers} other answers` : '');
+      `${r.completed ?? 0} unblocks completed (${completedPerSecond(r).toFixed(0)}/s), ${r.replies} replies reached response_url, ` +
+      `${r.busy} of ${r.total} answered "busy"`;
     console.log(
       [
-        `(b)/(a) ack p99 ${p99Ratio.toFixed(2)}× (goal ≤ 1.5): ${verdict(p99Ratio <= 1.5)}`,
-        `(b)/(a) requests answered per second ${rpsRatio.toFixed(2)}× (goal ≥ 0.5; "busy" answers included): ${verdict(rpsRatio >= 0.5)}`,
-        `(b) unblocks completed per second / (a) acks per second: ${workRatio.toFixed(3)}× (${perSecond(full).toFixed(0)}/s vs ${bare.rps.toFixed(0)}/s): ${verdict(workRatio >= 0.5)}`,
-        `(c)/(b) ack p99 ${slowRatio.toFixed(2)}× (goal ≈ 1, a slow upstream does not slow the ack): ${verdict(slowRatio <= 1.5)}`,
-        `(c) unblocks completed per second / (a) acks per second: ${slowWorkRatio.toFixed(3)}× (each waits ${(2 * LATENCY_MS) / 1000} s upstream; 16 at a time)`,
-        `RSS after the run: (b) ${full.rssMb.toFixed(0)} MB (peak ${full.peakRssMb.toFixed(0)}), (c) ${slow.rssMb.toFixed(0)} MB (peak ${slow.peakRssMb.toFixed(0)}) (goal < 150 MB): ${verdict(Math.max(full.rssMb, slow.rssMb) < 150)}`,
-        `at ${STEADY_RATE}/s: ack p99 ${ratio(fullSteady.p99, bareSteady.p99).toFixed(2)}× bare (${fullSteady.p99.toFixed(1)} vs ${bareSteady.p99.toFixed(1)} ms), RSS ${fullSteady.rssMb.toFixed(0)} MB, CPU per request ${fullSteady.cpuMsPerRequest.toFixed(2)} ms vs ${bareSteady.cpuMsPerRequest.toFixed(2)} ms bare`,
+        '',
+        `(b)/(a) requests answered per second ${times(rpsRatio)} ("busy" answers included)`,
+        `(b) unblocks completed per second / (a) acks per second: ${times(ratio(completedPerSecond(full), bare.rps))}`,
+        `(c)/(b) ack p99 ${times(slowRatio)} (goal ≈ 1, a slow upstream does not slow the ack): ${verdict(slowRatio, (r) => r <= 1.5)}`,
+        `(c) unblocks completed per second / (a) acks per second: ${times(ratio(completedPerSecond(slow), bare.rps))} (each waits ${(2 * LATENCY_MS) / 1000} s upstream; 16 at a time)`,
+        `RSS after the run: (b) ${full.rssMb.toFixed(0)} MB (peak ${full.peakRssMb.toFixed(0)}), (c) ${slow.rssMb.toFixed(0)} MB (peak ${slow.peakRssMb.toFixed(0)}), floor ${floor.rssMb.toFixed(0)} MB (goal < 150 MB for vidops): ${Math.max(full.rssMb, slow.rssMb) < 150 ? 'met' : 'NOT met'}`,
+        `at ${STEADY_RATE}/s: ack p99 ${times(ratio(fullSteady.p99, bareSteady.p99))} bare (${fullSteady.p99.toFixed(1)} vs ${bareSteady.p99.toFixed(1)} ms), RSS ${fullSteady.rssMb.toFixed(0)} MB, CPU per request ${fullSteady.cpuMsPerRequest.toFixed(2)} ms vs ${bareSteady.cpuMsPerRequest.toFixed(2)} ms bare`,
         `CPU: a bare ack ${bare.cpuMsPerRequest.toFixed(2)} ms, a "busy" ack ${busyAckMs.toFixed(2)} ms, an unblock ≈ ${unblockMs.toFixed(2)} ms ` +
-          `(at most ≈ ${((cores * 1000) / unblockMs).toFixed(0)} unblocks/s on all ${cores} CPUs with nothing else running; ` +
-          `0.5× (a) would be ${(bare.rps / 2).toFixed(0)}/s)`,
+          `beside its share of busy acks (at most ≈ ${((cores * 1000) / unblockMs).toFixed(0)} unblocks/s on all ${cores} CPUs with nothing else running); ` +
+          `the floor ${cpuPerCompleted(floor).toFixed(2)} ms per completed unblock, busy acks included`,
         `(b) ${ran(full)}; ${fullStats.auditPosts} audit channel posts`,
+        `floor ${ran(floor)}`,
         `(c) ${ran(slow)}`,
         `(b) at ${STEADY_RATE}/s: ${ran(fullSteady)}`,
       ].join('\n'),
     );
+
+    if (PROFILE) {
+      printTopSelf('(b) vidops unblock', join(profileDir, 'vidops-b.cpuprofile'), 15);
+      printTopSelf('floor', join(profileDir, 'floor.cpuprofile'), 15);
+    }
   } finally {
     await stopChild(deps);
     targets.close();
