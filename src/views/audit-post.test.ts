@@ -286,6 +286,23 @@ describe('each kind of event reads as one sentence', () => {
     expect(auditSentence(event, 'terminal')).toBe(`Folder ${folder} deleted · R-9NDD344Y`);
   });
 
+  it('an approval given on the command line says so, with the OS user who ran it', () => {
+    const event = auditEvent({
+      ...deleteFolder,
+      type: 'approved',
+      actor: { ...lead, via: { kind: 'cli', osUser: 'root' } },
+      outcome: { approvals: 1, quorum: 1 },
+    });
+    expect(auditTerminalLine(event)).toContain('lena (U0LEAD1) via the CLI (OS user root) approved R-9NDD344Y');
+    expect(auditLine(event)).toContain('via the CLI (OS user root)');
+    const bare = auditEvent({
+      ...deleteFolder,
+      type: 'requested',
+      actor: { id: 'cli:root', name: 'cli:root', via: { kind: 'cli', osUser: 'root' } },
+    });
+    expect(auditTerminalLine(bare)).toMatch(/^cli:root on the CLI /);
+  });
+
   it('the terminal line is plain: not escaped, numbers masked, control characters replaced', () => {
     const event = auditEvent({
       ...deleteFolder,

@@ -1,4 +1,5 @@
 import type { ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import { CLI_ACTOR_PREFIX, osUserOf } from '../core/actor.js';
 import { shortHash } from '../core/audit-chain.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
@@ -127,12 +128,21 @@ interface Parts {
   s: Style;
 }
 
-/** `ana (U0AGENT1)`, or only the ID when the name is the ID. */
+/**
+ * `ana (U0AGENT1)`, or only the ID when the name is the ID; an action taken on the command line
+ * says so with the OS user who ran it (`U0LEAD1 via the CLI (OS user root)`).
+ */
 function who({ event, s }: Parts): string {
   const { id, name } = event.actor;
-  return name === id || name.trim() === ''
-    ? s.id(id)
-    : `${s.text(name, AUDIT_LINE_LIMITS.actorName)} (${s.id(id)})`;
+  const person =
+    name === id || name.trim() === ''
+      ? s.id(id)
+      : `${s.text(name, AUDIT_LINE_LIMITS.actorName)} (${s.id(id)})`;
+  const osUser = osUserOf(event.actor);
+  if (osUser === undefined) return person;
+  // A CLI actor with no `--as` is `cli:<os user>` already: name the CLI without repeating the user.
+  if (id === `${CLI_ACTOR_PREFIX}${osUser}`) return `${person} on the CLI`;
+  return `${person} via the CLI (OS user ${s.text(osUser, AUDIT_LINE_LIMITS.actorName)})`;
 }
 
 function quoted(s: Style, text: string, max: number): string {
