@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIo, runCli } from '../../src/cli/run.js';
@@ -15,6 +15,9 @@ import { openStore } from '../../src/store/index.js';
 
 const LEAD = 'ULEAD0001';
 const AGENT = 'UAGENT001';
+/** The OS users at the two keyboards: the CLI compares them as well as the Slack IDs. */
+const AGENT_OS = 'sara';
+const LEAD_OS = 'lena';
 const REQUEST_ID = /R-[0-9A-HJKMNP-TV-Z]{8}/;
 
 let sandbox: Sandbox;
@@ -31,6 +34,8 @@ afterAll(async () => {
 beforeEach(async () => {
   sandbox.reset();
   dir = await mkdtemp(join(tmpdir(), 'vidops-resolve-'));
+  // Approvals from the command line are off by default; here the lead approves on the CLI.
+  await writeFile(join(dir, 'policy.yml'), 'cli: { approve: true }\n');
 });
 
 afterEach(async () => {
@@ -43,7 +48,7 @@ interface CliRun {
   stderr: string;
 }
 
-async function vidops(args: string[]): Promise<CliRun> {
+async function vidops(args: string[], osUser = AGENT_OS): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
@@ -55,7 +60,9 @@ async function vidops(args: string[]): Promise<CliRun> {
       VIDEO_API_KEY: DEMO.apiKey,
       VIDEO_SECRET_KEY: DEMO.secretKey,
       LEADS: LEAD,
+      POLICY_FILE: join(dir, 'policy.yml'),
     },
+    osUser,
     cwd: dir,
   };
   const code = await runCli(args, io);
@@ -81,7 +88,7 @@ async function lostDelete(what: 'folder' | 'file' | 'playlist', id: string, path
   expect(asked.code).toBe(0);
   const requestId = REQUEST_ID.exec(asked.stdout)?.[0] ?? '';
   sandbox.setFaults([{ path, method: 'DELETE', resetAfter: true, times: 1 }]);
-  const approved = await vidops(['approve', requestId, '--as', LEAD]);
+  const approved = await vidops(['approve', requestId, '--as', LEAD], LEAD_OS);
   expect(approved.code).toBe(1);
   expect(approved.stderr).toContain(`request ${requestId} is unknown: it may or may not have been applied`);
   expect(approved.stderr).toContain(`vidops resolve ${requestId} --check`);
@@ -98,7 +105,7 @@ describe('vidops resolve', () => {
     expect(own.code).toBe(1);
     expect(own.stderr).toContain('You asked for this change, so someone else has to settle its outcome.');
 
-    const checked = await vidops(['resolve', id, '--check', '--as', LEAD, '--as-name', 'Lee']);
+    const checked = await vidops(['resolve', id, '--check', '--as', LEAD, '--as-name', 'Lee'], LEAD_OS);
     expect(checked).toMatchObject({ code: 0, stderr: '' });
     expect(checked.stdout).toBe(
       `Settled ${id} (Delete folder: folder ${bucketId}): already deleted; it is now succeeded.\n`,
@@ -115,7 +122,7 @@ describe('vidops resolve', () => {
     ]);
     expect(events.at(-1)).toMatchObject({ actor: { id: LEAD, name: 'Lee' }, outcome: { way: 'check' } });
 
-    const twice = await vidops(['resolve', id, '--send-again', '--as', LEAD]);
+    const twice = await vidops(['resolve', id, '--send-again', '--as', LEAD], LEAD_OS);
     expect(twice.code).toBe(1);
     expect(twice.stderr).toContain(`Request ${id} cannot be settled: it was already approved by`);
     expect(deletes('/v1/storage/bucket')).toHaveLength(1);
@@ -123,7 +130,7 @@ describe('vidops resolve', () => {
 
   test('--send-again on a file delete: the 404 is recorded as already deleted', async () => {
     const id = await lostDelete('file', DEMO.files.trailer, '/v1/storage/bucket/file');
-    const again = await vidops(['resolve', id, '--send-again', '--as', LEAD]);
+    const again = await vidops(['resolve', id, '--send-again', '--as', LEAD], LEAD_OS);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('already deleted; it is now succeeded.');
     expect(deletes('/v1/storage/bucket/file').map((r) => r.status)).toEqual([200, 404]);

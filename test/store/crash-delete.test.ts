@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createVideoClient, RAPID_RETRY } from '../../src/client/index.js';
 import { createHasher, verifyChain } from '../../src/core/audit-chain.js';
 import { DEMO, type FaultRule, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { storeSupportMemory } from '../../src/services/method-memory.js';
 import { createOperations } from '../../src/services/operations.js';
 import type { PrepareInput } from '../../src/services/types.js';
 import { openStore, type Store } from '../../src/store/index.js';
@@ -70,6 +71,8 @@ function restarted(store: Store) {
     timeoutMs: 5000,
     retryConversionMethod: 'auto',
     retryPolicy: RAPID_RETRY,
+    // As the bot does: what the service was seen to support survives the restart in the store.
+    supportMemory: storeSupportMemory(store, sandbox.url),
   });
   const ops = createOperations({
     store,
