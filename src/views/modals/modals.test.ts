@@ -179,13 +179,13 @@ describe('the whitelist modal', () => {
   it('reads addresses one per line or with commas, Persian digits included', () => {
     const view = whitelistModal({ mode: 'add', current: [] });
     const values = {
-      [BLOCKS.ips]: text('۱.۲.۳.۴\n5.6.7.8, 2001:DB8::1'),
+      [BLOCKS.ips]: text('۱.۲.۳.۴\n5.6.7.8, 2A00:1::1'),
       [BLOCKS.reason]: text('new server'),
     };
     expect(parseWhitelistSubmission(readViewState(values), view.private_metadata ?? '')).toEqual({
       ok: true,
       mode: 'add',
-      ips: ['1.2.3.4', '5.6.7.8', '2001:db8::1'],
+      ips: ['1.2.3.4', '5.6.7.8', '2a00:1::1'],
       reason: 'new server',
     });
   });

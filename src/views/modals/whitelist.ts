@@ -61,7 +61,7 @@ export function whitelistModal(options: {
       initial: options.initialIps,
       multiline: true,
       maxLength: 3000,
-      placeholder: adding ? '203.0.113.7\n2001:db8::1' : 'One of the addresses above',
+      placeholder: adding ? '1.2.3.4\n2a00:1::4' : 'One of the addresses above',
       hint: 'IPv4 or IPv6 addresses of your servers, one per line or separated by commas. No host names, ranges or ports. A lead approves the change before it is made.',
     }),
     reasonInput(),
@@ -84,7 +84,7 @@ export function parseWhitelistSubmission(state: ViewState, privateMetadata: stri
   const { mode } = decodeMetadata(WhitelistMetadataSchema, privateMetadata);
   const errors: FieldErrors = {};
   const raw = state.rawText(BLOCKS.ips);
-  const parsed = parseIpList([raw]);
+  const parsed = parseIpList([raw], mode);
   if (!parsed.ok) errors[BLOCKS.ips] = truncate(parsed.problems.join('; '), 1500);
   const reason = state.text(BLOCKS.reason);
   const problem = reasonProblem(reason);
