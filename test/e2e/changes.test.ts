@@ -93,12 +93,7 @@ describe('whitelist', () => {
     expect(upstream(h, 'POST', '/v1/storage/dns/whitelist').map((r) => r.body)).toEqual([
       { allowedDNS: ['198.51.100.1', '198.51.100.2', '5.160.12.7', '2a00:1::1'] },
     ]);
-    expect(h.sandbox.state().whitelist).toEqual([
-      '198.51.100.1',
-      '198.51.100.2',
-      '5.160.12.7',
-      '2a00:1::1',
-    ]);
+    expect(h.sandbox.state().whitelist).toEqual(['198.51.100.1', '198.51.100.2', '5.160.12.7', '2a00:1::1']);
   });
 
   it('an agent removes an address with the Remove button: a host name is refused on the form first', async () => {
