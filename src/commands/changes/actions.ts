@@ -7,10 +7,11 @@ import type { DecisionResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
 import { operationTitleOf } from '../../views/approval.js';
 import { describeError, describeRecordedError } from '../../views/errors.js';
-import { ACTIONS } from '../../views/ids.js';
+import { ACTIONS, CALLBACKS } from '../../views/ids.js';
 import { rejectModal } from '../../views/modals/reject.js';
 import { whitelistModal } from '../../views/modals/whitelist.js';
 import { type AppContext, checkBlockKit, errorViewOptions, problemText, resolveActor } from '../context.js';
+import { openDraft } from './drafts.js';
 import { publishHome } from './home.js';
 import { openLoading, requestIdOf, showStatus, showView } from './shared.js';
 
@@ -148,7 +149,8 @@ async function openWhitelist(ctx: AppContext, args: ClickArgs, mode: 'add' | 're
     ctx.logger.warn({ err: error }, 'could not read the whitelist for the change form');
   }
   try {
-    await showView(ctx, args.client, viewId, whitelistModal({ mode, current }));
+    const draftId = await openDraft(ctx, click.user.id, CALLBACKS.whitelistChange, { mode });
+    await showView(ctx, args.client, viewId, whitelistModal({ mode, current, draftId }));
   } catch (error) {
     await showStatus(ctx, args.client, viewId, title, [`:x: ${problemText(ctx, error, title)}`]);
   }

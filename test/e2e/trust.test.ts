@@ -1,0 +1,260 @@
+import { DEMO } from '../../src/sandbox/server.js';
+import { BLOCKS, CALLBACKS } from '../../src/views/ids.js';
+import { type Harness, startHarness, USERS } from './app-harness.js';
+import {
+  approvalMessage,
+  modalShown,
+  modalStatus,
+  openModal,
+  readable,
+  requestIdIn,
+  stored,
+  submitModal,
+  typed,
+  valuesOf,
+} from './change-helpers.js';
+import type { StoredView } from './fake-slack.js';
+
+/**
+ * Nothing from the client is trusted: what a change modal was opened for stays on the server,
+ * an ID made only of dots never reaches the service, and every request is checked where it
+ * comes from before anything runs. Each scenario sends real-shaped, signed Slack requests.
+ * @see docs/slack.md, "Request signing" and "Payload shapes"
+ */
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+
+afterAll(() => h.stop());
+
+beforeEach(() => {
+  // A fresh hour for every test: rate limits and drafts of earlier tests do not interfere.
+  h.clock.advance(2 * 3_600_000);
+  h.sandbox.reset();
+});
+
+/**
+ * What the sandbox received, less the protection read of Home tabs refreshed in the background
+ * after an earlier test's request changed (it names no resource).
+ */
+function upstreamCalls() {
+  return h.sandbox.requests().filter((r) => !(r.method === 'GET' && r.path === '/v1/storage/protect/config'));
+}
+
+const FOLDER_A = DEMO.folders.lectures;
+const FOLDER_B = DEMO.folders.podcasts;
+
+/** A submission of `view` with other metadata than the view carries, as a forger would send it. */
+async function forge(view: StoredView, privateMetadata: string, userId: string = USERS.agent.id) {
+  const answer = await h.submit({
+    userId,
+    callbackId: String(view.callback_id),
+    privateMetadata,
+    values: valuesOf(view, { [BLOCKS.confirmText]: typed(FOLDER_B), [BLOCKS.reason]: typed('forged') }),
+    viewId: view.id,
+    blocks: view.blocks ?? [],
+  });
+  expect(answer.status).toBe(200);
+  return answer.json;
+}
+
+/** The old shape of a delete modal's metadata, carrying a prepared request of the forger's choosing. */
+function preparedMetadata(overrides: { operation?: string; params?: object; confirm?: string | null } = {}) {
+  return JSON.stringify({
+    prepared: {
+      operation: overrides.operation ?? 'folder.delete',
+      params: overrides.params ?? { bucketId: FOLDER_B },
+      target: `folder ${FOLDER_A}`,
+      preview: { kind: 'delete', resource: 'folder', id: FOLDER_A, title: 'Course lectures' },
+    },
+    confirm: overrides.confirm === undefined ? FOLDER_B : overrides.confirm,
+    title: null,
+  });
+}
+
+function refusedInPlace(answer: unknown): string {
+  expect(answer).toMatchObject({ response_action: 'update' });
+  return JSON.stringify(answer);
+}
+
+describe('a delete modal’s target, confirmation and operation come from the server', () => {
+  it.each([
+    ['swaps the target to folder B', preparedMetadata()],
+    ['drops the typed confirmation', preparedMetadata({ confirm: null })],
+    [
+      'changes the operation',
+      preparedMetadata({
+        operation: 'whitelist.set',
+        params: { allowedDNS: ['1.2.3.4'], expectBefore: [] },
+      }),
+    ],
+    ['names a draft that was never opened', JSON.stringify({ draft: 'A'.repeat(43) })],
+  ])('a forged submission that %s is refused in the form and asks for nothing', async (_what, metadata) => {
+    const view = await openModal(h, `folder delete ${FOLDER_A}`, CALLBACKS.deleteConfirm);
+    const before = await h.store.listRequests({ limit: 500 });
+
+    const answer = refusedInPlace(await forge(view, metadata));
+    expect(answer).toContain('This form is no longer valid');
+    expect(answer).toContain('Nothing was changed');
+    expect(await h.store.listRequests({ limit: 500 })).toEqual(before);
+    expect(upstreamCalls().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('the typed confirmation is checked against the server’s copy: folder B typed for folder A is refused', async () => {
+    const view = await openModal(h, `folder delete ${FOLDER_A}`, CALLBACKS.deleteConfirm);
+    // The form's own metadata, with B typed: the draft says A must be typed.
+    const answer = await submitModal(
+      h,
+      view,
+      valuesOf(view, { [BLOCKS.confirmText]: typed(FOLDER_B), [BLOCKS.reason]: typed('forged') }),
+    );
+    expect(answer).toMatchObject({
+      response_action: 'errors',
+      errors: { [BLOCKS.confirmText]: expect.stringContaining(`Type ${FOLDER_A}`) },
+    });
+
+    // The draft was given back with the form still open: the right confirmation posts folder A.
+    const since = h.slack.calls.length;
+    const right = await submitModal(
+      h,
+      view,
+      valuesOf(view, { [BLOCKS.confirmText]: typed(FOLDER_A), [BLOCKS.reason]: typed('course ended') }),
+    );
+    expect(right).toMatchObject({ response_action: 'update' });
+    const id = requestIdIn(await modalStatus(h, since, view.id, /posted to/));
+    const request = await stored(h, id);
+    expect(request).toMatchObject({ operation: 'folder.delete', params: { bucketId: FOLDER_A } });
+    expect(JSON.stringify((await approvalMessage(h, id)).blocks)).toContain(FOLDER_A);
+  });
+
+  it('a draft is used once: the same submission sent again changes nothing more', async () => {
+    const view = await openModal(h, `folder delete ${FOLDER_A}`, CALLBACKS.deleteConfirm);
+    const values = valuesOf(view, {
+      [BLOCKS.confirmText]: typed(FOLDER_A),
+      [BLOCKS.reason]: typed('course ended'),
+    });
+    const since = h.slack.calls.length;
+    expect(await submitModal(h, view, values)).toMatchObject({ response_action: 'update' });
+    await modalStatus(h, since, view.id, /posted to/);
+    const after = await h.store.listRequests({ limit: 500 });
+
+    const again = refusedInPlace(await submitModal(h, view, values));
+    expect(again).toContain('This form is no longer valid');
+    expect(await h.store.listRequests({ limit: 500 })).toEqual(after);
+  });
+
+  it('someone else submitting the opener’s form is refused, and the opener can still send it', async () => {
+    const view = await openModal(h, `folder delete ${FOLDER_A}`, CALLBACKS.deleteConfirm);
+    const values = valuesOf(view, {
+      [BLOCKS.confirmText]: typed(FOLDER_A),
+      [BLOCKS.reason]: typed('course ended'),
+    });
+    const before = await h.store.listRequests({ limit: 500 });
+    const other = refusedInPlace(await submitModal(h, view, values, USERS.agent2.id));
+    expect(other).toContain('This form was opened by someone else');
+    expect(await h.store.listRequests({ limit: 500 })).toEqual(before);
+
+    const since = h.slack.calls.length;
+    expect(await submitModal(h, view, values)).toMatchObject({ response_action: 'update' });
+    const id = requestIdIn(await modalStatus(h, since, view.id, /posted to/));
+    expect((await stored(h, id)).requester.id).toBe(USERS.agent.id);
+  });
+
+  it('a form left open for more than an hour is refused and must be opened again', async () => {
+    const view = await openModal(h, `folder delete ${FOLDER_A}`, CALLBACKS.deleteConfirm);
+    h.clock.advance(61 * 60_000);
+    const before = await h.store.listRequests({ limit: 500 });
+    const late = refusedInPlace(
+      await submitModal(
+        h,
+        view,
+        valuesOf(view, { [BLOCKS.confirmText]: typed(FOLDER_A), [BLOCKS.reason]: typed('late') }),
+      ),
+    );
+    expect(late).toContain('open for more than an hour');
+    expect(await h.store.listRequests({ limit: 500 })).toEqual(before);
+  });
+});
+
+describe('the other change modals read what they edit from the server', () => {
+  it('a folder edit forged to name folder B edits nothing', async () => {
+    const view = await openModal(h, `folder edit ${FOLDER_A}`, CALLBACKS.folderEdit);
+    const answer = await h.submit({
+      userId: USERS.agent.id,
+      callbackId: CALLBACKS.folderEdit,
+      privateMetadata: JSON.stringify({ mode: 'edit', bucketId: FOLDER_B }),
+      values: valuesOf(view, { [BLOCKS.title]: typed('Hijacked'), [BLOCKS.reason]: typed('forged') }),
+      viewId: view.id,
+    });
+    expect(refusedInPlace(answer.json)).toContain('This form is no longer valid');
+    expect(upstreamCalls().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('a whitelist form’s draft cannot be replayed as another form', async () => {
+    const since = h.slack.calls.length;
+    const view = await openModal(h, `folder edit ${FOLDER_A}`, CALLBACKS.folderEdit);
+    // The folder-edit draft sent under the whitelist form's callback: not that form's draft.
+    const answer = await h.submit({
+      userId: USERS.agent.id,
+      callbackId: CALLBACKS.whitelistChange,
+      privateMetadata: String(view.private_metadata),
+      values: { [BLOCKS.ips]: typed('1.2.3.4'), [BLOCKS.reason]: typed('forged') },
+      viewId: view.id,
+    });
+    expect(refusedInPlace(answer.json)).toContain('This form is no longer valid');
+    // …and it was put back, so the folder edit itself still goes through.
+    const done = await submitModal(
+      h,
+      await modalShown(h, since, CALLBACKS.folderEdit),
+      valuesOf(view, { [BLOCKS.title]: typed('Course lectures 2026'), [BLOCKS.reason]: typed('rename') }),
+    );
+    expect(done).toMatchObject({ response_action: 'update' });
+  });
+});
+
+describe('an ID made only of dots never reaches the service', () => {
+  it.each([
+    ['file delete .', '"." is not a file ID'],
+    ['file edit ..', '".." is not a file ID'],
+    ['folder delete ...', '"..." is not a folder ID'],
+  ])('/vidops %s is refused and sends nothing', async (text, message) => {
+    const reply = readable(await (await h.slash(text)).reply());
+    expect(reply).toContain(message);
+    expect(upstreamCalls()).toEqual([]);
+  });
+
+  it('a forged file-edit modal naming file .. sends nothing', async () => {
+    const view = await openModal(h, `file edit ${DEMO.files.lecture1}`, CALLBACKS.fileEdit);
+    h.sandbox.reset();
+    const answer = await h.submit({
+      userId: USERS.agent.id,
+      callbackId: CALLBACKS.fileEdit,
+      privateMetadata: JSON.stringify({ fileId: '..', coverAllowed: true }),
+      values: valuesOf(view, { [BLOCKS.title]: typed('x'), [BLOCKS.reason]: typed('forged') }),
+      viewId: view.id,
+    });
+    expect(refusedInPlace(answer.json)).toContain('This form is no longer valid');
+    expect(upstreamCalls()).toEqual([]);
+  });
+
+  it('a playlist form listing file .. is refused on the field and sends nothing', async () => {
+    const view = await openModal(h, `playlist edit ${DEMO.playlists.gettingStarted}`, CALLBACKS.playlistEdit);
+    h.sandbox.reset();
+    const answer = await submitModal(
+      h,
+      view,
+      valuesOf(view, {
+        [BLOCKS.playlistFiles]: typed(`${DEMO.files.lecture1}\n..`),
+        [BLOCKS.reason]: typed('x'),
+      }),
+    );
+    expect(answer).toEqual({
+      response_action: 'errors',
+      errors: { [BLOCKS.playlistFiles]: 'line 2: ".." is not a file ID: an ID is never made only of dots' },
+    });
+    expect(upstreamCalls()).toEqual([]);
+  });
+});
