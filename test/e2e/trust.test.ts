@@ -1,8 +1,9 @@
 import { DEMO } from '../../src/sandbox/server.js';
-import { BLOCKS, CALLBACKS } from '../../src/views/ids.js';
+import { ACTIONS, BLOCKS, CALLBACKS } from '../../src/views/ids.js';
 import { type Harness, startHarness, USERS } from './app-harness.js';
 import {
   approvalMessage,
+  click,
   modalShown,
   modalStatus,
   openModal,
@@ -256,5 +257,94 @@ describe('an ID made only of dots never reaches the service', () => {
       errors: { [BLOCKS.playlistFiles]: 'line 2: ".." is not a file ID: an ID is never made only of dots' },
     });
     expect(upstreamCalls()).toEqual([]);
+  });
+});
+
+describe('who may act is checked first, on every interaction', () => {
+  /** The outsider's `denied` event about `target` since `since`, once it is recorded. */
+  const denial = (target: string, since: string) =>
+    h.waitForAudit(
+      (e) => e.type === 'denied' && e.actor.id === USERS.outsider.id && e.target === target && e.at >= since,
+    );
+
+  it('an outsider’s click on Approve is refused politely, audited, and the request stays as it was', async () => {
+    const asked = await h.slash('whitelist add 5.160.12.201');
+    const id = requestIdIn(readable(await asked.reply()));
+    const message = await approvalMessage(h, id);
+    h.sandbox.reset();
+    const since = h.clock.now().toISOString();
+
+    const clicked = await click(h, {
+      userId: USERS.outsider.id,
+      actionId: ACTIONS.approve,
+      requestId: id,
+      message,
+    });
+    expect(clicked.status).toBe(200);
+    expect((await clicked.reply()).body).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('only for the support team. Nothing was done.'),
+    });
+    expect(upstreamCalls()).toEqual([]);
+    expect((await stored(h, id)).state).toBe('pending');
+    expect(await denial(`button ${ACTIONS.approve}`, since)).toMatchObject({
+      operation: 'button',
+      params: { actionId: ACTIONS.approve, value: id },
+      requestId: null,
+      outcome: { reason: 'not one of the agents allowed to use vidops (AGENTS)' },
+    });
+  });
+
+  it('an outsider’s click on the whitelist’s Add reads nothing upstream and opens no form', async () => {
+    const since = h.slack.calls.length;
+    const answer = await h.action({
+      userId: USERS.outsider.id,
+      actionId: ACTIONS.whitelistAdd,
+      value: 'add',
+      responseUrl: h.slack.responseUrl('outsider-add'),
+    });
+    expect(answer.status).toBe(200);
+    const reply = await h.slack.waitForResponse((p) => p.tag === 'outsider-add', 8000);
+    expect(readable(reply)).toContain('only for the support team');
+    expect(upstreamCalls()).toEqual([]);
+    expect(h.slack.calls.slice(since).filter((c) => c.method.startsWith('views.'))).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a whitelist change',
+      CALLBACKS.whitelistChange,
+      { [BLOCKS.ips]: typed('1.2.3.4'), [BLOCKS.reason]: typed('mine now') },
+    ],
+    [
+      'a folder delete',
+      CALLBACKS.deleteConfirm,
+      { [BLOCKS.confirmText]: typed(FOLDER_A), [BLOCKS.reason]: typed('gone') },
+    ],
+    [
+      'an unblock from explain 9910',
+      CALLBACKS.unblock,
+      { [BLOCKS.mobile]: typed(DEMO.blockedMobiles[0] ?? '') },
+    ],
+    ['a retry from explain 9101', CALLBACKS.retry, { [BLOCKS.fileId]: typed(DEMO.failedFileIds[0] ?? '') }],
+  ])('an outsider’s forged submission of %s never reaches the service', async (_what, callbackId, values) => {
+    const since = h.clock.now().toISOString();
+    const answer = await h.submit({
+      userId: USERS.outsider.id,
+      callbackId,
+      privateMetadata: JSON.stringify({ draft: 'B'.repeat(43) }),
+      values,
+    });
+    expect(answer.status).toBe(200);
+    expect(JSON.stringify(answer.json)).toContain('only for the support team');
+    expect(answer.json).toMatchObject({ response_action: 'update' });
+    expect(upstreamCalls()).toEqual([]);
+    expect(await denial(`form ${callbackId}`, since)).toMatchObject({ operation: 'form' });
+    expect(upstreamCalls()).toEqual([]);
+  });
+
+  it('an agent in the AGENTS user group still gets through', async () => {
+    const asked = await h.slash('whitelist', { userId: USERS.agent2.id });
+    expect(readable(await asked.reply())).not.toContain('only for the support team');
   });
 });
