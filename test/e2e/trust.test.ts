@@ -15,6 +15,15 @@ import {
   valuesOf,
 } from './change-helpers.js';
 import type { StoredView } from './fake-slack.js';
+import {
+  appHomeOpened,
+  blockAction,
+  FORM,
+  JSON_TYPE,
+  type SlackRequest,
+  slashCommand,
+  viewSubmission,
+} from './slack-requests.js';
 
 /**
  * Nothing from the client is trusted: what a change modal was opened for stays on the server,
@@ -346,5 +355,199 @@ describe('who may act is checked first, on every interaction', () => {
   it('an agent in the AGENTS user group still gets through', async () => {
     const asked = await h.slash('whitelist', { userId: USERS.agent2.id });
     expect(readable(await asked.reply())).not.toContain('only for the support team');
+  });
+});
+
+describe('a signed request counts once, and only from this workspace', () => {
+  const UNBLOCK_PATH = '/v1/analysis/user/video/anomaly';
+  const OTHER_TEAM = 'T0ELSEWHERE';
+  /** Now, in seconds, on the harness clock: a replay is sent with the very same signature. */
+  const nowSeconds = () => Math.floor(h.clock.now().getTime() / 1000);
+
+  /** An interactive request re-encoded after `change` edited its payload. */
+  function edited(
+    request: SlackRequest<unknown>,
+    change: (payload: Record<string, unknown>) => void,
+  ): SlackRequest<unknown> {
+    const payload = JSON.parse(JSON.stringify(request.payload)) as Record<string, unknown>;
+    change(payload);
+    return {
+      body: new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      contentType: FORM,
+      payload,
+    };
+  }
+
+  it('a slash command replayed within five minutes runs once; the replay is answered 200 and does nothing', async () => {
+    const mobile = DEMO.blockedMobiles[1] ?? '';
+    const request = slashCommand({
+      text: `unblock ${mobile}`,
+      userId: USERS.agent.id,
+      responseUrl: h.slack.responseUrl('replayed-slash'),
+    });
+    const timestamp = nowSeconds();
+    const first = await h.send(request, { timestamp });
+    await h.slack.waitForResponse((p) => p.tag === 'replayed-slash', 8000);
+    const replay = await h.send(request, { timestamp });
+    expect([first.status, replay.status]).toEqual([200, 200]);
+    expect(replay.text).toBe('');
+
+    // A command sent after the replay is answered; the replay never was.
+    await (await h.slash('explain 9910')).reply();
+    expect(h.slack.responsePosts.filter((p) => p.tag === 'replayed-slash')).toHaveLength(1);
+    expect(upstreamCalls().filter((r) => r.method === 'POST' && r.path === UNBLOCK_PATH)).toHaveLength(1);
+    const requested = (await h.store.listAudit({ last: 100 })).filter(
+      (e) => e.type === 'requested' && e.target === `viewer ${mobile}`,
+    );
+    expect(requested).toHaveLength(1);
+    expect(h.logs.some((line) => line.includes('replayed Slack request ignored'))).toBe(true);
+  });
+
+  it('a replayed Approve click and a replayed modal submission are dropped the same way', async () => {
+    const asked = await h.slash('whitelist add 5.160.12.202');
+    const id = requestIdIn(readable(await asked.reply()));
+    const message = await approvalMessage(h, id);
+    const approve = blockAction({
+      userId: USERS.lead.id,
+      actionId: ACTIONS.approve,
+      value: id,
+      message,
+      responseUrl: h.slack.responseUrl('replayed-click'),
+    });
+    const timestamp = nowSeconds();
+    expect((await h.send(approve, { timestamp })).status).toBe(200);
+    await h.slack.waitForResponse((p) => p.tag === 'replayed-click', 8000);
+    const again = await h.send(approve, { timestamp });
+    expect(again).toMatchObject({ status: 200, text: '' });
+
+    const view = await openModal(h, `folder delete ${FOLDER_B}`, CALLBACKS.deleteConfirm);
+    const submit = viewSubmission({
+      userId: USERS.agent.id,
+      callbackId: CALLBACKS.deleteConfirm,
+      privateMetadata: String(view.private_metadata),
+      values: valuesOf(view, { [BLOCKS.confirmText]: typed(FOLDER_B), [BLOCKS.reason]: typed('replayed') }),
+      viewId: view.id,
+    });
+    const shownSince = h.slack.calls.length;
+    const first = await h.send(submit, { timestamp });
+    expect(first.json).toMatchObject({ response_action: 'update' });
+    await modalStatus(h, shownSince, view.id, /posted to/);
+    const replayed = await h.send(submit, { timestamp });
+    expect(replayed).toMatchObject({ status: 200, text: '' });
+
+    await (await h.slash('explain 9910')).reply();
+    expect(h.slack.responsePosts.filter((p) => p.tag === 'replayed-click')).toHaveLength(1);
+    expect(
+      upstreamCalls().filter((r) => r.method === 'POST' && r.path === '/v1/storage/dns/whitelist'),
+    ).toHaveLength(1);
+    const deletes = (await h.store.listRequests({ limit: 500 })).filter(
+      (r) => r.operation === 'folder.delete' && r.params.bucketId === FOLDER_B,
+    );
+    expect(deletes).toHaveLength(1);
+  });
+
+  it('Slack’s own retry of an event (re-signed, X-Slack-Retry-Num) is still recognised by its event ID', async () => {
+    const event = appHomeOpened({ userId: USERS.agent.id, eventId: 'Ev0TRUSTRETRY' });
+    expect((await h.send(event)).status).toBe(200);
+    h.clock.advance(1000);
+    const retry = await h.send(event, {
+      headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' },
+    });
+    expect(retry).toMatchObject({ status: 200, text: '' });
+    // Said before the retry was answered: no handler was given it.
+    expect(
+      h.logs.some((l) => l.includes('duplicate event delivery ignored') && l.includes('Ev0TRUSTRETRY')),
+    ).toBe(true);
+    expect(h.logs.some((l) => l.includes('replayed Slack request ignored') && l.includes('event'))).toBe(
+      false,
+    );
+  });
+
+  it.each([
+    [
+      'a slash command',
+      () =>
+        slashCommand({
+          text: `unblock ${DEMO.blockedMobiles[2] ?? ''}`,
+          userId: USERS.agent.id,
+          responseUrl: h.slack.responseUrl('other-team'),
+          teamId: OTHER_TEAM,
+        }),
+    ],
+    [
+      'a button click',
+      () =>
+        edited(
+          blockAction({
+            userId: USERS.agent.id,
+            actionId: ACTIONS.whitelistAdd,
+            value: 'add',
+            responseUrl: h.slack.responseUrl('other-team'),
+          }),
+          (p) => {
+            p.team = { id: OTHER_TEAM, domain: 'elsewhere' };
+            p.user = { ...(p.user as object), team_id: OTHER_TEAM };
+          },
+        ),
+    ],
+    [
+      'a modal submission',
+      () =>
+        edited(
+          viewSubmission({
+            userId: USERS.agent.id,
+            callbackId: CALLBACKS.unblock,
+            privateMetadata: '{}',
+            values: { [BLOCKS.mobile]: typed(DEMO.blockedMobiles[2] ?? '') },
+          }),
+          (p) => {
+            p.team = { id: OTHER_TEAM, domain: 'elsewhere' };
+            p.view = { ...(p.view as object), app_installed_team_id: OTHER_TEAM, team_id: OTHER_TEAM };
+          },
+        ),
+    ],
+    [
+      'an event',
+      () => {
+        const event = appHomeOpened({ userId: USERS.agent.id });
+        const payload = JSON.parse(event.body) as Record<string, unknown>;
+        payload.team_id = OTHER_TEAM;
+        payload.authorizations = [
+          { enterprise_id: null, team_id: OTHER_TEAM, user_id: 'U0BOT', is_bot: true },
+        ];
+        const request: SlackRequest<unknown> = {
+          body: JSON.stringify(payload),
+          contentType: JSON_TYPE,
+          payload,
+        };
+        return request;
+      },
+    ],
+  ])('%s from another workspace is refused, logged, and runs no handler', async (_what, build) => {
+    const since = h.slack.calls.length;
+    const events = (await h.store.auditHead())?.seq ?? 0;
+    const answer = await h.send(build());
+    expect(answer.status).toBe(200);
+    if (answer.json !== undefined) {
+      expect(answer.json).toEqual({
+        response_type: 'ephemeral',
+        text: 'vidops does not serve this workspace. Nothing was done.',
+      });
+    } else expect(answer.text).toBe('');
+
+    await (await h.slash('explain 9910')).reply();
+    expect(h.slack.responsePosts.filter((p) => p.tag === 'other-team')).toEqual([]);
+    // What the handlers of these requests would have called: a form, a word to the person.
+    const answered = h.slack.calls
+      .slice(since)
+      .filter((c) => ['views.open', 'views.update', 'chat.postEphemeral'].includes(c.method));
+    expect(answered).toEqual([]);
+    expect(upstreamCalls()).toEqual([]);
+    expect((await h.store.auditHead())?.seq ?? 0).toBe(events);
+    expect(
+      h.logs.some(
+        (l) => l.includes('refused a Slack request from another workspace') && l.includes(OTHER_TEAM),
+      ),
+    ).toBe(true);
   });
 });
