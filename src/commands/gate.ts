@@ -78,7 +78,7 @@ function userOf(interaction: Interaction): { id: string; name: string | undefine
 type AnyAck = (response?: unknown) => Promise<void>;
 
 /** What a refused command was about, for the `denied` audit event. */
-export function deniedSubject(parsed: ParseResult, text: string): { operation: string; target: string } {
+function deniedSubject(parsed: ParseResult, text: string): { operation: string; target: string } {
   if (!parsed.ok) return { operation: 'command', target: SLASH_COMMAND };
   const { command } = parsed;
   switch (command.kind) {
