@@ -156,6 +156,9 @@ function withAppendHook(store: Store, appended: () => void): Store {
     outboxDepth: () => store.outboxDepth(),
     markDelivered: (key, at) => store.markDelivered(key, at),
     pruneDeliveries: (before) => store.pruneDeliveries(before),
+    putDraft: (draft) => store.putDraft(draft),
+    takeDraft: (key, now) => store.takeDraft(key, now),
+    pruneDrafts: (now) => store.pruneDrafts(now),
     getSetting: (key) => store.getSetting(key),
     setSetting: (key, value) => store.setSetting(key, value),
   };
@@ -335,13 +338,19 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     }
   }
 
-  async function pruneDeliveryKeys(): Promise<void> {
+  async function pruneOldRecords(): Promise<void> {
     try {
       const before = new Date(clock().getTime() - DELIVERY_KEY_TTL_MS).toISOString();
       const pruned = await rawStore.pruneDeliveries(before);
       if (pruned > 0) logger.debug({ pruned }, 'forgot old Slack delivery keys');
     } catch (error) {
       logger.warn({ err: redactError(error) }, 'could not prune old Slack delivery keys');
+    }
+    try {
+      const drafts = await rawStore.pruneDrafts(clock().toISOString());
+      if (drafts > 0) logger.debug({ drafts }, 'forgot expired modal drafts');
+    } catch (error) {
+      logger.warn({ err: redactError(error) }, 'could not prune expired modal drafts');
     }
   }
   let stopping: Promise<void> | null = null;
@@ -369,7 +378,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     async start() {
       const { port } = await slack.start();
       stopSweeper = ops.startSweeper(deps.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
-      pruneTimer = setInterval(() => void pruneDeliveryKeys(), DELIVERY_PRUNE_INTERVAL_MS);
+      pruneTimer = setInterval(() => void pruneOldRecords(), DELIVERY_PRUNE_INTERVAL_MS);
       pruneTimer.unref();
       slackSweepTimer = setInterval(() => void sweepSlack(), deps.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
       slackSweepTimer.unref();

@@ -8,6 +8,7 @@ import {
   DescriptionSchema,
   IdSchema,
   ListQuerySchema,
+  pathSegment,
   TitleSchema,
   validateRequest,
 } from './schemas.js';
@@ -110,7 +111,7 @@ export function createFilesResource(transport: Transport, options: FilesOptions)
   return {
     async edit(input) {
       const valid = validateRequest(FileEditSchema, input, EDIT);
-      const path = `${PATH}/${encodeURIComponent(valid.fileId)}`;
+      const path = `${PATH}/${pathSegment(valid.fileId, EDIT, 'fileId')}`;
       // A fresh form per attempt: a retried upload must not reuse a consumed body.
       const form = (): FormData => {
         const f = new FormData();

@@ -11,10 +11,32 @@ import type { HttpMethod } from './http.js';
  * @see docs/api-extras.md, "Facts"
  */
 
-/** Identifiers: any non-empty token without whitespace or slashes (ObjectIds are typical, not required). */
+const DOTS_ONLY = /^\.+$/;
+
+/**
+ * Identifiers: any non-empty token without whitespace or slashes (ObjectIds are typical, not
+ * required), and never only dots: `.` and `..` in a URL path are steps that change the route.
+ */
 export const IdSchema = z
   .string({ message: 'must be a text ID' })
-  .regex(/^[^\s/]+$/, 'must be a non-empty ID without spaces or slashes');
+  .regex(/^[^\s/]+$/, 'must be a non-empty ID without spaces or slashes')
+  .refine((id) => !DOTS_ONLY.test(id), 'must not be made only of dots');
+
+/**
+ * One path segment from a value, encoded. `encodeURIComponent` leaves dots alone, and a URL parser
+ * resolves `.` and `..` (also as `%2e`) into steps up the path, so values made only of dots are
+ * refused here too: no value can change the route a request goes to.
+ */
+export function pathSegment(value: string, site: CallSite, field: string): string {
+  if (value === '' || DOTS_ONLY.test(value)) {
+    failValidation(
+      site,
+      [field],
+      [`${field}: must not be empty or made only of dots (it stands in the URL path)`],
+    );
+  }
+  return encodeURIComponent(value);
+}
 
 /** Required titles: at least one visible character. */
 export const TitleSchema = z.string({ message: 'must be text' }).regex(/\S/, 'must not be empty');

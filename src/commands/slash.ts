@@ -2,10 +2,7 @@ import type { App, RespondFn, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { SLASH_COMMAND, usageOf } from '../core/commands-help.js';
 import { InputError, PolicyDeniedError } from '../core/errors.js';
-import { type Command, type ParseResult, parseCommand } from '../core/grammar.js';
-import { newEventId } from '../core/ids.js';
-import type { Actor } from '../core/model.js';
-import { isAgent } from '../core/policy.js';
+import { type Command, parseCommand } from '../core/grammar.js';
 import type { Operations } from '../services/types.js';
 import { commandLabel } from '../slack/app.js';
 import { type CommandOutcome, countOwnOutcome } from '../slack/metrics.js';
@@ -14,7 +11,6 @@ import { describeError } from '../views/errors.js';
 import {
   busyMessage,
   maskValidMobiles,
-  notAllowedMessage,
   parseErrorMessage,
   problemMessage,
   unavailableMessage,
@@ -29,62 +25,16 @@ import {
   type SlashHandler,
 } from './context.js';
 import { everydayHandlers, registerEverydayActions } from './everyday.js';
+import { actorGate } from './gate.js';
 
 /**
- * The `/vidops` router: acknowledge at once, then parse, check that the caller is an agent, and
- * hand the typed command to its handler. Everything after `ack()` may wait on Slack or upstream.
+ * The `/vidops` router: acknowledge at once, then parse and hand the typed command to its
+ * handler. Whether the caller is an agent was checked before (./gate.ts, for every request a
+ * person sends). Everything after `ack()` may wait on Slack or upstream.
  * @see docs/architecture.md, "Slash command grammar"; docs/slack.md, "Deadlines"
  */
 
 export type SlashHandlers = Partial<Record<Command['kind'], SlashHandler>>;
-
-/** The polite refusal's reason, as recorded in the audit log. */
-const NOT_AN_AGENT = 'not one of the agents allowed to use vidops (AGENTS)';
-
-/** What a refused command was about, for the `denied` audit event. */
-function deniedSubject(parsed: ParseResult, text: string): { operation: string; target: string } {
-  if (!parsed.ok) return { operation: 'command', target: SLASH_COMMAND };
-  const { command } = parsed;
-  switch (command.kind) {
-    case 'unblock':
-      return { operation: 'viewer.unblock', target: `viewer ${command.mobile.param}` };
-    case 'retry':
-      return { operation: 'file.retry', target: `file ${command.fileId}` };
-    case 'whitelist.show':
-      return { operation: 'whitelist.get', target: 'whitelist' };
-    case 'protect.show':
-      return { operation: 'protect.get', target: 'protection settings' };
-    default:
-      return {
-        operation: command.kind,
-        target: `${SLASH_COMMAND} ${text.trim().split(/\s+/)[0] ?? ''}`.trim(),
-      };
-  }
-}
-
-/** Records a refusal that changes no request: who, what they typed, and why. */
-async function auditRefusal(
-  ctx: AppContext,
-  actor: Actor,
-  subject: { operation: string; target: string },
-  text: string,
-  reason: string,
-): Promise<void> {
-  await ctx.store.appendAudit([
-    {
-      id: newEventId(),
-      type: 'denied',
-      at: ctx.clock().toISOString(),
-      actor,
-      operation: subject.operation,
-      target: subject.target,
-      params: { command: SLASH_COMMAND, text },
-      requestId: null,
-      outcome: { action: 'command', reason },
-      error: null,
-    },
-  ]);
-}
 
 /**
  * Registers `/vidops` with the merged handlers (the change module's win over the everyday ones
@@ -145,7 +95,7 @@ function noticingDenials(ops: Operations, denied: () => void): Operations {
   };
 }
 
-/** Everything after the ack: parse, check the caller, run the handler, answer; says how it ended. */
+/** Everything after the ack (the gate has checked the caller): parse, run the handler, answer; says how it ended. */
 async function runCommand(
   ctx: AppContext,
   handlers: SlashHandlers,
@@ -156,14 +106,7 @@ async function runCommand(
     phoneRegion: ctx.config.phoneRegion,
     phoneRegions: ctx.config.phoneRegions,
   });
-  const { actor, groups } = await resolveActor(ctx, body.user_id, body.user_name);
-
-  if (!isAgent(ctx.policy, { id: actor.id, groups })) {
-    ctx.logger.info({ user: actor.id }, 'refused a command from someone outside AGENTS');
-    await auditRefusal(ctx, actor, deniedSubject(parsed, body.text), body.text, NOT_AN_AGENT);
-    await respondChecked(ctx, respond, notAllowedMessage());
-    return 'denied';
-  }
+  const { actor } = await resolveActor(ctx, body.user_id, body.user_name);
 
   if (!parsed.ok) {
     // The message says what was read; a valid number inside it is still masked.
@@ -209,10 +152,12 @@ function usageFor(command: Command): string {
 }
 
 /**
- * Registers everything vidops answers in Slack: the slash command, the everyday buttons and
- * modals, and the change module's actions.
+ * Registers everything vidops answers in Slack: first the check of who may act, which every
+ * request passes before any handler; then the slash command, the everyday buttons and modals,
+ * and the change module's actions.
  */
 export function registerVidopsHandlers(app: App, ctx: AppContext): void {
+  app.use(actorGate(ctx));
   registerSlashCommand(app, ctx);
   const routes = createSlackRoutes(app);
   registerEverydayActions(routes, ctx);

@@ -119,6 +119,10 @@ describe('parameters that must never reach the API', () => {
       { bucketId: 'a b', title: 'x' },
       'bucketId: must have no spaces, slashes or control characters',
     ],
+    ['file.delete', { fileId: '..' }, 'fileId: must not be made only of dots'],
+    ['file.edit', { fileId: '.', title: 'x' }, 'fileId: must not be made only of dots'],
+    ['folder.delete', { bucketId: '...' }, 'bucketId: must not be made only of dots'],
+    ['playlist.edit', { playlistId: '..', title: 'x' }, 'playlistId: must not be made only of dots'],
     ['folder.delete', { bucketId: '' }, 'bucketId: must not be empty'],
     [
       'file.edit',

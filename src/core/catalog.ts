@@ -40,7 +40,9 @@ const ResourceIdSchema = z
   .string()
   .min(1, 'must not be empty')
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are refused in IDs.
-  .regex(/^[^\s/\u0000-\u001f\u007f]+$/, 'must have no spaces, slashes or control characters');
+  .regex(/^[^\s/\u0000-\u001f\u007f]+$/, 'must have no spaces, slashes or control characters')
+  // `.` and `..` in a URL path would change the route the call goes to.
+  .refine((id) => !/^\.+$/.test(id), 'must not be made only of dots');
 
 const TitleSchema = z
   .string()

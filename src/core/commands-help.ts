@@ -51,14 +51,14 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
     summary: 'Add server IPs to the whitelist (needs a lead’s approval).',
     operation: 'whitelist.set',
     leadsOnly: false,
-    example: '/vidops whitelist add 203.0.113.10 2001:db8::10',
+    example: '/vidops whitelist add 1.2.3.4 2a00:1::4',
   },
   {
     usage: '/vidops whitelist remove <ip>…',
     summary: 'Remove server IPs from the whitelist (needs a lead’s approval).',
     operation: 'whitelist.set',
     leadsOnly: false,
-    example: '/vidops whitelist remove 203.0.113.10',
+    example: '/vidops whitelist remove 1.2.3.4',
   },
   {
     usage: '/vidops protect',

@@ -26,12 +26,13 @@ describe('agent types a command of the design', () => {
     [`retry ${OID}`, { kind: 'retry', fileId: OID }],
     ['whitelist', { kind: 'whitelist.show' }],
     ['whitelist show', { kind: 'whitelist.show' }],
-    ['whitelist add 203.0.113.10', { kind: 'whitelist.add', ips: ['203.0.113.10'] }],
+    ['whitelist add 5.160.12.10', { kind: 'whitelist.add', ips: ['5.160.12.10'] }],
     [
-      'Whitelist ADD 203.0.113.10, 2001:DB8::10 203.0.113.10',
-      { kind: 'whitelist.add', ips: ['203.0.113.10', '2001:db8::10'] },
+      'Whitelist ADD 5.160.12.10, 2A00:1::10 5.160.12.10',
+      { kind: 'whitelist.add', ips: ['5.160.12.10', '2a00:1::10'] },
     ],
     ['whitelist remove ۲۰۳.۰.۱۱۳.۱۰', { kind: 'whitelist.remove', ips: ['203.0.113.10'] }],
+    ['whitelist remove 0.0.0.0 ::1', { kind: 'whitelist.remove', ips: ['0.0.0.0', '::1'] }],
     ['protect', { kind: 'protect.modal' }],
     ['protect show', { kind: 'protect.show' }],
     [
@@ -180,6 +181,11 @@ describe('agent gets a clear refusal', () => {
     // whitelist
     ['whitelist add', 'Give the IP addresses to add.', '/vidops whitelist add <ip>…'],
     ['whitelist remove', 'Give the IP addresses to remove.', '/vidops whitelist remove <ip>…'],
+    [
+      'whitelist add 0.0.0.0 :: 192.168.1.5',
+      'The whitelist was not changed:\n• 0.0.0.0 is the unspecified address: no server calls from it\n• :: is the unspecified address: no server calls from it\n• 192.168.1.5 is a private address (192.168.0.0/16): the service is on the internet and sees the public address of the server calling it, so this one would never match; give the public address',
+      '/vidops whitelist add <ip>…',
+    ],
     [
       'whitelist add api.example.com 10.0.0.0/8',
       'The whitelist was not changed:\n• "api.example.com" is a host name; give its IP address\n• "10.0.0.0/8" is a range (CIDR); list single addresses',

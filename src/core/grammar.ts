@@ -132,7 +132,7 @@ function parseWhitelist(rest: readonly string[]): ParseResult {
   if (word === 'add' || word === 'remove') {
     const usage = usageOf(`whitelist ${word}`);
     if (args.length === 0) return fail(`Give the IP addresses to ${word}.`, usage);
-    const parsed = parseIpList(args);
+    const parsed = parseIpList(args, word);
     if (!parsed.ok) return fail(`The whitelist was not changed:\n${bullets(parsed.problems)}`, usage);
     return ok({ kind: word === 'add' ? 'whitelist.add' : 'whitelist.remove', ips: parsed.ips });
   }

@@ -367,7 +367,7 @@ describe('approvals', () => {
 describe('reject, cancel, expire', () => {
   test('a lead rejects with a note; nothing is sent upstream', async () => {
     const h = await setup();
-    const request = await pendingRequest(h, ava, { kind: 'whitelist.add', ips: ['203.0.113.7'] });
+    const request = await pendingRequest(h, ava, { kind: 'whitelist.add', ips: ['5.160.12.7'] });
     await expect(h.ops.reject(request.id, lee, '  ')).rejects.toBeInstanceOf(InputError);
     const result = await h.ops.reject(request.id, lee, 'not our server');
     expect(result).toMatchObject({
@@ -488,21 +488,21 @@ describe('execution outcomes', () => {
 
   test('a whitelist that changed after the request is not overwritten', async () => {
     const h = await setup();
-    const request = await pendingRequest(h, ava, { kind: 'whitelist.add', ips: ['203.0.113.7'] });
+    const request = await pendingRequest(h, ava, { kind: 'whitelist.add', ips: ['5.160.12.7'] });
     expect(request.preview).toEqual({
       kind: 'whitelist',
       before: [],
-      after: ['203.0.113.7'],
-      added: ['203.0.113.7'],
+      after: ['5.160.12.7'],
+      added: ['5.160.12.7'],
       removed: [],
     });
-    await h.client.whitelist.replace(['198.51.100.1']);
+    await h.client.whitelist.replace(['185.8.172.1']);
     const result = await h.ops.approve(request.id, lee);
     expect(result).toMatchObject({
       kind: 'executed',
       request: { state: 'failed', error: { name: 'WhitelistConflictError' } },
     });
-    expect(sandbox.state().whitelist).toEqual(['198.51.100.1']);
+    expect(sandbox.state().whitelist).toEqual(['185.8.172.1']);
   });
 
   test('a notifier that throws is logged and does not stop the request', async () => {
@@ -938,8 +938,8 @@ describe('prepare', () => {
   test.each<[string, PrepareInput, string]>([
     [
       'adding an address already there',
-      { kind: 'whitelist.add', ips: ['198.51.100.1'] },
-      '198.51.100.1 is already on the whitelist; nothing to add.',
+      { kind: 'whitelist.add', ips: ['185.8.172.1'] },
+      '185.8.172.1 is already on the whitelist; nothing to add.',
     ],
     [
       'removing an address not there',
@@ -994,7 +994,7 @@ describe('prepare', () => {
     ],
   ])('an agent is told why when %s', async (_name, input, message) => {
     const h = await setup();
-    await h.client.whitelist.replace(['198.51.100.1']);
+    await h.client.whitelist.replace(['185.8.172.1']);
     // The service has shown a folder once, so a 404 of folder info now means "no such folder".
     await h.client.folders.info(DEMO.folders.lectures);
     const error = await h.ops.prepare(ava, input).then(
@@ -1087,7 +1087,7 @@ describe('every change operation reaches the service as the spec says', () => {
   test.each<[string, PrepareInput, string, string]>([
     [
       'whitelist add',
-      { kind: 'whitelist.add', ips: ['203.0.113.7', '2001:db8::1'] },
+      { kind: 'whitelist.add', ips: ['5.160.12.7', '2a00:1::1'] },
       'POST',
       '/v1/storage/dns/whitelist',
     ],

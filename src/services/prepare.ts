@@ -98,7 +98,7 @@ async function prepareWhitelist(
   if (input.kind !== 'whitelist.set' && input.ips.length === 0) {
     throw new InputError('Give at least one IP address.');
   }
-  const ips = parseIpList(input.ips);
+  const ips = parseIpList(input.ips, input.kind === 'whitelist.remove' ? 'remove' : 'add');
   if (!ips.ok) throw new InputError(`Cannot use these addresses: ${ips.problems.join('; ')}.`, ips.problems);
   const current = await ctx.client.whitelist.get();
   let change: ReturnType<typeof applyIpChange>;

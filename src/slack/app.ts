@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { App, type Logger as BoltLogger, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import {
+  type AnyMiddlewareArgs,
+  App,
+  type Logger as BoltLogger,
+  LogLevel,
+  type Middleware,
+  SocketModeReceiver,
+} from '@slack/bolt';
 import type { WebClient, WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -14,7 +21,14 @@ import {
   createPublisherWebClient,
 } from './audit-publisher.js';
 import { countsOwnOutcome, createVidopsMetrics, type VidopsMetrics } from './metrics.js';
-import { OpsServer, redactError, redactText, VidopsReceiver } from './receiver.js';
+import {
+  type Installation,
+  installationProblem,
+  OpsServer,
+  redactError,
+  redactText,
+  VidopsReceiver,
+} from './receiver.js';
 
 /**
  * Retries for calls made while a person waits (handlers): a couple of quick ones, and a 429 is
@@ -158,6 +172,62 @@ export function commandLabel(body: object): string {
   return typeof type === 'string' && INTERACTION_TYPES.has(type) ? type : 'other';
 }
 
+/** The workspace and organisation of the bot token, which every request must come from. */
+async function installationOf(web: WebClient): Promise<Installation> {
+  const auth = await web.auth.test();
+  if (typeof auth.team_id !== 'string' || auth.team_id === '') {
+    throw new Error('auth.test named no team');
+  }
+  return {
+    teamId: auth.team_id,
+    enterpriseId:
+      typeof auth.enterprise_id === 'string' && auth.enterprise_id !== '' ? auth.enterprise_id : null,
+    enterpriseInstall: auth.is_enterprise_install === true,
+  };
+}
+
+/**
+ * The checks VidopsReceiver makes of HTTP requests, for Socket Mode envelopes: the installation
+ * they come from, then their envelope ID (a redelivered envelope) and an event's ID (a retried
+ * event). A request dropped here runs no handler and is acknowledged, so Slack does not send it
+ * again; events were acknowledged by Bolt already.
+ * @see docs/slack.md, "Request signing" and "Deadlines"
+ */
+export function socketModeGuard(deps: {
+  installation: () => Installation | null;
+  seen: (key: string) => Promise<boolean>;
+  logger: Pick<Logger, 'info' | 'warn'>;
+}): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    const { body, next, context } = args;
+    const ack = 'ack' in args && typeof args.ack === 'function' ? (args.ack as () => Promise<void>) : null;
+    const drop = async (message: string, fields: object) => {
+      deps.logger.warn(fields, message);
+      await ack?.();
+    };
+    const installation = deps.installation();
+    const problem =
+      installation === null ? 'the installation is not known yet' : installationProblem(body, installation);
+    if (problem !== null) {
+      await drop('refused a Slack request from another workspace', { reason: problem });
+      return;
+    }
+    const envelopeId = context.envelopeId;
+    if (typeof envelopeId === 'string' && !(await deps.seen(`envelope:${envelopeId}`))) {
+      await drop('redelivered Socket Mode envelope ignored', { envelopeId });
+      return;
+    }
+    const eventId = field(body, 'event_id');
+    if (field(body, 'type') === 'event_callback' && typeof eventId === 'string') {
+      if (!(await deps.seen(`event:${eventId}`))) {
+        deps.logger.info({ eventId }, 'duplicate event delivery ignored');
+        return;
+      }
+    }
+    await next();
+  };
+}
+
 /** Readiness of Slack: a cached `auth.test`, so frequent probes cost one call a minute. */
 function slackAuthCheck(web: WebClient): () => Promise<void> {
   let okUntil = 0;
@@ -208,6 +278,8 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
       };
     })();
   const seen = (key: string) => store.markDelivered(key, clock().toISOString());
+  // Known once `start()` read it from auth.test; nothing is listened to before.
+  let installation: Installation | null = null;
 
   let receiver: VidopsReceiver | SocketModeReceiver;
   let opsServer: OpsServer | null = null;
@@ -220,6 +292,9 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
       appToken,
       logger: boltLogger,
       logLevel,
+      // Each Socket Mode envelope has an ID; a redelivered envelope is recognised by it.
+      customPropertiesExtractor: (args: { envelope_id?: unknown }) =>
+        typeof args.envelope_id === 'string' ? { envelopeId: args.envelope_id } : {},
       ...(slackApiUrl ? { installerOptions: { clientOptions: { slackApiUrl } } } : {}),
     });
     opsServer = new OpsServer({ logger, metrics, ready, ...serverTimeouts });
@@ -234,6 +309,7 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
       port: config.port,
       ready,
       seen,
+      installation: () => installation,
       ...(deps.host === undefined ? {} : { host: deps.host }),
       ...serverTimeouts,
     });
@@ -272,17 +348,8 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
   metrics.collectOutboxDepth(() => store.outboxDepth());
 
   if (config.slack.socketMode) {
-    // HTTP deliveries are de-duplicated in VidopsReceiver; Socket Mode envelopes are retried too.
-    app.use(async ({ body, next }) => {
-      const eventId = field(body, 'event_id');
-      if (field(body, 'type') === 'event_callback' && typeof eventId === 'string') {
-        if (!(await seen(`event:${eventId}`))) {
-          logger.info({ eventId }, 'duplicate event delivery ignored');
-          return;
-        }
-      }
-      await next();
-    });
+    // HTTP requests are checked and de-duplicated in VidopsReceiver; Socket Mode ones here, first.
+    app.use(socketModeGuard({ installation: () => installation, seen, logger }));
   }
   // Counts every request by outcome. It does not wake the publisher: the work after an ack appends
   // its events later, and the store's append hook (src/app.ts) wakes it then; a wake-up here, with
@@ -318,6 +385,7 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     web,
     async start() {
       try {
+        installation = await installationOf(web);
         await app.init();
       } catch (error) {
         throw new Error(`Slack auth.test failed at start: ${redactError(error).message}`);

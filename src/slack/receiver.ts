@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type App, AuthorizationError, type Receiver, ReceiverMultipleAckError } from '@slack/bolt';
@@ -64,6 +64,75 @@ export function verifySlackSignature(args: {
     return { ok: false, reason: 'signature does not match' };
   }
   return { ok: true };
+}
+
+/** The workspace (and Enterprise Grid organisation) the bot token belongs to, from `auth.test`. */
+export interface Installation {
+  teamId: string;
+  enterpriseId: string | null;
+  /** Installed for a whole Grid organisation: requests then come from its many workspaces. */
+  enterpriseInstall: boolean;
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function obj(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+/**
+ * The workspace and organisation a request says it comes from, read where Bolt reads them:
+ * an event's first authorization, a command's `team_id`, an interaction's installed team of
+ * its view, or its `team`, or its user's team.
+ */
+export function teamOf(request: object): { teamId: string | null; enterpriseId: string | null } {
+  const body = obj(request);
+  if (body.type === 'event_callback') {
+    const authorization = obj(Array.isArray(body.authorizations) ? body.authorizations[0] : undefined);
+    return {
+      teamId: str(authorization.team_id) ?? str(body.team_id),
+      enterpriseId: str(authorization.enterprise_id) ?? str(body.enterprise_id),
+    };
+  }
+  if (typeof body.command === 'string') {
+    return { teamId: str(body.team_id), enterpriseId: str(body.enterprise_id) };
+  }
+  const team = obj(body.team);
+  return {
+    teamId: str(obj(body.view).app_installed_team_id) ?? str(team.id) ?? str(obj(body.user).team_id),
+    enterpriseId: str(obj(body.enterprise).id) ?? str(team.enterprise_id),
+  };
+}
+
+/**
+ * Why a request is not for this installation, or null when it is: another workspace (another
+ * installation of an app with the same signing secret), or another Grid organisation.
+ */
+export function installationProblem(body: object, installation: Installation): string | null {
+  const { teamId, enterpriseId } = teamOf(body);
+  if (installation.enterpriseInstall) {
+    return enterpriseId === installation.enterpriseId
+      ? null
+      : `organisation ${enterpriseId ?? '(none)'} is not ${installation.enterpriseId ?? '(none)'}`;
+  }
+  if (teamId !== installation.teamId) return `team ${teamId ?? '(none)'} is not ${installation.teamId}`;
+  if (enterpriseId !== null && enterpriseId !== installation.enterpriseId) {
+    return `organisation ${enterpriseId} is not ${installation.enterpriseId ?? '(none)'}`;
+  }
+  return null;
+}
+
+/**
+ * The delivery key of a signed request that carries no ID of its own (slash commands, buttons,
+ * modal submissions): the SHA-256 of its signature, which covers its timestamp and body. Slack
+ * never sends these twice, so a second one is a replay within the five-minute window.
+ */
+export function replayKey(signature: string): string {
+  return `request:${createHash('sha256').update(signature).digest('hex')}`;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -334,10 +403,16 @@ export interface VidopsReceiverOptions {
   ready?: () => Promise<void>;
   /**
    * Records a delivery key and resolves true the first time it is seen, false for a repeat (wire
-   * it to `store.markDelivered`). Events API deliveries are keyed `event:<event_id>`; a repeat
-   * is answered 200 and not processed.
+   * it to `store.markDelivered`). Events API deliveries are keyed `event:<event_id>` (Slack's
+   * retries, re-signed, carry the same ID); every other request by {@link replayKey}. A repeat is
+   * answered 200 and not processed.
    */
   seen?: (key: string) => Promise<boolean>;
+  /**
+   * The installation requests must come from (from `auth.test` at start); null while unknown, when
+   * requests are answered 503. Without it (tests of the receiver alone) nothing is checked.
+   */
+  installation?: () => Installation | null;
   bodyLimitBytes?: number;
   unhandledRequestTimeoutMs?: number;
   shutdownTimeoutMs?: number;
@@ -346,8 +421,9 @@ export interface VidopsReceiverOptions {
 
 /**
  * Bolt receiver for HTTP mode on a plain `node:http` server. Unlike Bolt's HTTPReceiver it
- * refuses future-dated signatures, de-duplicates Events API retries, caps bodies at 1 MB and
- * serves the health, readiness and metrics routes beside `/slack/events`.
+ * refuses future-dated signatures, de-duplicates Events API retries and replays of every other
+ * signed request, refuses requests from other workspaces than the installation's, caps bodies at
+ * 1 MB and serves the health, readiness and metrics routes beside `/slack/events`.
  * @see docs/slack.md, "Request signing" and "Deadlines"
  */
 export class VidopsReceiver implements Receiver {
@@ -450,21 +526,56 @@ export class VidopsReceiver implements Receiver {
       return;
     }
 
-    if (body.type === 'event_callback' && typeof body.event_id === 'string' && this.options.seen) {
+    if (this.options.installation) {
+      const installation = this.options.installation();
+      if (installation === null) {
+        logger.warn('refused a Slack request: the installation is not known yet');
+        sendEmpty(res, 503);
+        return;
+      }
+      const problem = installationProblem(body, installation);
+      if (problem !== null) {
+        logger.warn(
+          { reason: problem, type: body.type ?? 'command' },
+          'refused a Slack request from another workspace',
+        );
+        // 200 with a refusal rather than 401: the signature held, so Slack did send it, only for a
+        // workspace this deployment does not serve (an install elsewhere of an app sharing the
+        // signing secret). Slack retries Events API deliveries answered otherwise, which would only
+        // repeat the refusal, and a person who typed the command reads why instead of an error.
+        if (typeof body.command === 'string') {
+          sendJson(res, 200, {
+            response_type: 'ephemeral',
+            text: 'vidops does not serve this workspace. Nothing was done.',
+          });
+        } else sendEmpty(res, 200);
+        return;
+      }
+    }
+
+    if (this.options.seen) {
+      const isEvent = body.type === 'event_callback' && typeof body.event_id === 'string';
+      const key = isEvent
+        ? `event:${String(body.event_id)}`
+        : replayKey(header(req, 'x-slack-signature') ?? '');
       let first: boolean;
       try {
-        first = await this.options.seen(`event:${body.event_id}`);
+        first = await this.options.seen(key);
       } catch (error) {
-        // Without the de-duplication record we cannot tell a retry; let Slack deliver again.
-        logger.error({ err: redactError(error) }, 'could not record an event delivery');
+        // Without the de-duplication record we cannot tell a repeat; let Slack deliver again.
+        logger.error({ err: redactError(error) }, 'could not record a Slack delivery');
         sendEmpty(res, 500);
         return;
       }
       if (!first) {
-        logger.info(
-          { eventId: body.event_id, retryNum: header(req, 'x-slack-retry-num') },
-          'duplicate event delivery ignored',
-        );
+        if (isEvent) {
+          logger.info(
+            { eventId: body.event_id, retryNum: header(req, 'x-slack-retry-num') },
+            'duplicate event delivery ignored',
+          );
+        } else {
+          logger.warn({ type: body.type ?? 'command' }, 'replayed Slack request ignored');
+        }
         sendEmpty(res, 200);
         return;
       }

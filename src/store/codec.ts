@@ -12,7 +12,7 @@ import type {
   SlackRef,
 } from '../core/model.js';
 import type { ChangeOperation } from '../core/operations.js';
-import type { HashEvent, RequestPatch } from './store.js';
+import type { HashEvent, ModalDraft, RequestPatch } from './store.js';
 
 /**
  * Row mapping shared by the SQLite and PostgreSQL adapters. Both keep the queried fields in
@@ -76,6 +76,45 @@ export type AuditRow = [seq: number, prevHash: string, hash: string, event: stri
  * Timestamps in columns are normalised to `Date#toISOString()` form so that comparisons (text in
  * SQLite, timestamptz in PostgreSQL) agree with time order whatever form the caller used.
  */
+/** A `drafts` row as both databases return it (times as ISO strings). */
+export interface DraftRow {
+  key: string;
+  user_id: string;
+  kind: string;
+  payload: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export const DRAFT_COLUMNS = 'key, user_id, kind, payload, created_at, expires_at';
+
+/** The columns of a draft, times normalised, payload as JSON text. */
+export function draftColumns(d: ModalDraft): unknown[] {
+  return [
+    d.key,
+    d.userId,
+    d.kind,
+    JSON.stringify(d.payload),
+    normalizeTime(d.createdAt, 'createdAt'),
+    normalizeTime(d.expiresAt, 'expiresAt'),
+  ];
+}
+
+/** A draft row back as a draft; null when it expired at `now`. */
+export function rowToDraft(row: DraftRow | undefined, now: string): ModalDraft | null {
+  if (row === undefined) return null;
+  const expiresAt = new Date(row.expires_at).toISOString();
+  if (Date.parse(expiresAt) <= Date.parse(now)) return null;
+  return {
+    key: row.key,
+    userId: row.user_id,
+    kind: row.kind,
+    payload: JSON.parse(row.payload) as JsonValue,
+    createdAt: new Date(row.created_at).toISOString(),
+    expiresAt,
+  };
+}
+
 export function normalizeTime(value: string, what: string): string {
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) throw new InputError(`${what} is not an ISO-8601 time: "${value}"`);

@@ -82,6 +82,21 @@ const SQLITE: readonly Migration[] = [
     name: 'index deliveries by time, for pruning',
     sql: 'CREATE INDEX deliveries_at ON deliveries (at);',
   },
+  {
+    version: 3,
+    name: 'modal drafts: what a change modal was opened for, kept on the server',
+    sql: `
+      CREATE TABLE drafts (
+        key TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      );
+      CREATE INDEX drafts_expiry ON drafts (expires_at);
+    `,
+  },
 ];
 
 /** PostgreSQL keeps timestamps as timestamptz; JSON stays text so it round-trips byte for byte. */
@@ -146,6 +161,21 @@ const POSTGRES: readonly Migration[] = [
     version: 2,
     name: 'index deliveries by time, for pruning',
     sql: 'CREATE INDEX deliveries_at ON deliveries (at);',
+  },
+  {
+    version: 3,
+    name: 'modal drafts: what a change modal was opened for, kept on the server',
+    sql: `
+      CREATE TABLE drafts (
+        key TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL
+      );
+      CREATE INDEX drafts_expiry ON drafts (expires_at);
+    `,
   },
 ];
 

@@ -8,12 +8,16 @@ import {
   auditWindow,
   type ChainedEvent,
   chainEvents,
+  DRAFT_COLUMNS,
+  type DraftRow,
+  draftColumns,
   EVENT_COLUMNS,
   normalizeTime,
   patchedData,
   REQUEST_COLUMNS,
   type RequestRow,
   requestColumns,
+  rowToDraft,
   rowToEvent,
   rowToRequest,
   rowToStoredEvent,
@@ -27,6 +31,7 @@ import {
   type AuditQuery,
   GENESIS_HASH,
   type HashEvent,
+  type ModalDraft,
   type RequestFilter,
   type RequestPatch,
   type Store,
@@ -450,6 +455,32 @@ export class PostgresStore implements Store {
   async pruneDeliveries(before: string): Promise<number> {
     const { rowCount } = await this.pool.query('DELETE FROM deliveries WHERE at < $1', [
       normalizeTime(before, 'before'),
+    ]);
+    return rowCount ?? 0;
+  }
+
+  async putDraft(draft: ModalDraft): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO drafts (${DRAFT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (key) DO UPDATE SET user_id = excluded.user_id, kind = excluded.kind,
+         payload = excluded.payload, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+      draftColumns(draft),
+    );
+  }
+
+  async takeDraft(key: string, now: string): Promise<ModalDraft | null> {
+    const at = normalizeTime(now, 'now');
+    // DELETE … RETURNING: of two takes at once, one gets the row and the other nothing.
+    const { rows } = await this.pool.query<DraftRow>(
+      `DELETE FROM drafts WHERE key = $1 RETURNING ${DRAFT_COLUMNS}`,
+      [key],
+    );
+    return rowToDraft(rows[0], at);
+  }
+
+  async pruneDrafts(now: string): Promise<number> {
+    const { rowCount } = await this.pool.query('DELETE FROM drafts WHERE expires_at <= $1', [
+      normalizeTime(now, 'now'),
     ]);
     return rowCount ?? 0;
   }

@@ -9,12 +9,16 @@ import {
   addMs,
   auditWindow,
   chainEvents,
+  DRAFT_COLUMNS,
+  type DraftRow,
+  draftColumns,
   EVENT_COLUMNS,
   normalizeTime,
   patchedData,
   REQUEST_COLUMNS,
   type RequestRow,
   requestColumns,
+  rowToDraft,
   rowToEvent,
   rowToRequest,
   rowToStoredEvent,
@@ -28,6 +32,7 @@ import {
   type AuditQuery,
   GENESIS_HASH,
   type HashEvent,
+  type ModalDraft,
   type RequestFilter,
   type RequestPatch,
   type Store,
@@ -443,6 +448,31 @@ export class SqliteStore implements Store {
     const cutoff = normalizeTime(before, 'before');
     const result = this.write(() => this.stmt('DELETE FROM deliveries WHERE at < ?').run(cutoff));
     return result.changes;
+  }
+
+  async putDraft(draft: ModalDraft): Promise<void> {
+    const columns = draftColumns(draft);
+    this.write(() => {
+      this.stmt(
+        `INSERT INTO drafts (${DRAFT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET user_id = excluded.user_id, kind = excluded.kind,
+           payload = excluded.payload, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+      ).run(...columns);
+    });
+  }
+
+  async takeDraft(key: string, now: string): Promise<ModalDraft | null> {
+    const at = normalizeTime(now, 'now');
+    // DELETE … RETURNING: of two takes at once, one gets the row and the other nothing.
+    const row = this.write(() =>
+      this.stmt<DraftRow>(`DELETE FROM drafts WHERE key = ? RETURNING ${DRAFT_COLUMNS}`).get(key),
+    );
+    return rowToDraft(row, at);
+  }
+
+  async pruneDrafts(now: string): Promise<number> {
+    const at = normalizeTime(now, 'now');
+    return this.write(() => this.stmt('DELETE FROM drafts WHERE expires_at <= ?').run(at)).changes;
   }
 
   async getSetting(key: string): Promise<string | null> {

@@ -1,5 +1,6 @@
 import type { StepPatch } from '../core/approvals.js';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
+import type { JsonValue } from '../core/json.js';
 import type { AuditEvent, NewAuditEvent, OperationRequest, RequestState } from '../core/model.js';
 
 // The chain's hash function and genesis value belong to the core; the store only applies them.
@@ -13,6 +14,21 @@ export interface RequestFilter {
   requesterId?: string;
   /** Newest first; default 50. */
   limit?: number;
+}
+
+/**
+ * What a change modal was opened for, kept on the server while the modal is open: the modal
+ * carries only a random ID, whose hash is `key` (src/commands/changes/drafts.ts).
+ */
+export interface ModalDraft {
+  key: string;
+  /** The Slack user who opened the modal; only they may submit it. */
+  userId: string;
+  /** The modal's `callback_id`: a draft is only good for the modal it was made for. */
+  kind: string;
+  payload: JsonValue;
+  createdAt: string;
+  expiresAt: string;
 }
 
 export interface AuditQuery {
@@ -91,6 +107,16 @@ export interface Store {
   markDelivered(key: string, at: string): Promise<boolean>;
   /** Forgets delivery keys recorded before `before`; returns how many. */
   pruneDeliveries(before: string): Promise<number>;
+
+  /** Keeps a modal draft (replacing one with the same key: a draft given back after a refused submission). */
+  putDraft(draft: ModalDraft): Promise<void>;
+  /**
+   * Removes the draft and returns it, once: a second take of the same key gets null, as does a
+   * take at or after `expiresAt` (the expired draft is removed all the same).
+   */
+  takeDraft(key: string, now: string): Promise<ModalDraft | null>;
+  /** Removes drafts expired at `now`; returns how many. */
+  pruneDrafts(now: string): Promise<number>;
 
   /** Small key-value settings shared by replicas (e.g. learned retry-conversion method). */
   getSetting(key: string): Promise<string | null>;

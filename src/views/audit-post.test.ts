@@ -293,7 +293,9 @@ describe('each kind of event reads as one sentence', () => {
       actor: { ...lead, via: { kind: 'cli', osUser: 'root' } },
       outcome: { approvals: 1, quorum: 1 },
     });
-    expect(auditTerminalLine(event)).toContain('lena (U0LEAD1) via the CLI (OS user root) approved R-9NDD344Y');
+    expect(auditTerminalLine(event)).toContain(
+      'lena (U0LEAD1) via the CLI (OS user root) approved R-9NDD344Y',
+    );
     expect(auditLine(event)).toContain('via the CLI (OS user root)');
     const bare = auditEvent({
       ...deleteFolder,

@@ -388,6 +388,7 @@ const BUILDERS: readonly [string, Builder][] = [
         bucketId: h.replace(/\s+/g, ''),
         current: { title: h, description: h },
         note: h,
+        draftId: 'D-TEST',
       }),
     }),
   ],
@@ -398,6 +399,7 @@ const BUILDERS: readonly [string, Builder][] = [
         fileId: h.replace(/\s+/g, ''),
         current: { title: h, description: h, hlsStatus: h },
         coverAllowed: false,
+        draftId: 'D-TEST',
       }),
     }),
   ],
@@ -407,6 +409,7 @@ const BUILDERS: readonly [string, Builder][] = [
       view: playlistEditModal({
         playlistId: h.replace(/\s+/g, ''),
         current: { title: h, files: [{ _id: 'f1', title: h }] },
+        draftId: 'D-TEST',
       }),
     }),
   ],
@@ -425,11 +428,15 @@ const BUILDERS: readonly [string, Builder][] = [
           },
           confirm: h.replace(/\s+/g, ''),
           title: h,
+          draftId: 'D-TEST',
         }),
       };
     },
   ],
-  ['the whitelist modal', (h) => ({ view: whitelistModal({ mode: 'remove', current: [h] }) })],
+  [
+    'the whitelist modal',
+    (h) => ({ view: whitelistModal({ mode: 'remove', current: [h], draftId: 'D-TEST' }) }),
+  ],
   [
     'App Home',
     (h) => ({
@@ -480,7 +487,12 @@ describe('plain_text is shown as typed, never escaped', () => {
   });
 
   it('a modal keeps the current title as typed in its input', () => {
-    const view = folderModal({ mode: 'edit', bucketId: 'f1', current: { title: h, description: null } });
+    const view = folderModal({
+      mode: 'edit',
+      bucketId: 'f1',
+      current: { title: h, description: null },
+      draftId: 'D-TEST',
+    });
     expect(JSON.stringify(view)).toContain(`"initial_value":${JSON.stringify(h)}`);
     expect(plainTexts(view).join('\n')).not.toMatch(/&(amp|lt|gt);/);
   });

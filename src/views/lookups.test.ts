@@ -3,7 +3,7 @@ import { unblockMessage } from './everyday.js';
 import { BLOCKS, INPUT_ACTION } from './ids.js';
 import { checkBlockKitLimits } from './limits.js';
 import { readViewState } from './modals/common.js';
-import { deleteConfirmModal, parseDeleteSubmission } from './modals/delete.js';
+import { deleteConfirmModal, deleteDraft, parseDeleteSubmission } from './modals/delete.js';
 
 /**
  * What people read when a look-up told vidops something, or nothing: the unblock headline is
@@ -62,7 +62,8 @@ describe('the typed confirmation of a delete whose look-up failed', () => {
     preview: { kind: 'delete', resource: 'folder', id: folderId, title: null, filesCount: null },
     warnings: ['Could not look the folder up: the service answered 404.'],
   };
-  const view = deleteConfirmModal({ prepared, confirm: folderId, title: null });
+  const view = deleteConfirmModal({ prepared, confirm: folderId, title: null, draftId: 'D-TEST' });
+  const draft = deleteDraft({ prepared, confirm: folderId, title: null });
   const shown = JSON.stringify(view.blocks);
   const submit = (typed: string) =>
     parseDeleteSubmission(
@@ -70,7 +71,7 @@ describe('the typed confirmation of a delete whose look-up failed', () => {
         [BLOCKS.confirmText]: { [INPUT_ACTION]: { type: 'plain_text_input', value: typed } },
         [BLOCKS.reason]: { [INPUT_ACTION]: { type: 'plain_text_input', value: 'owner asked' } },
       }),
-      view.private_metadata ?? '',
+      draft,
     );
 
   it('shows the ID, says only the ID is known, and the failed look-up', () => {
@@ -101,6 +102,7 @@ describe('the typed confirmation of a delete whose look-up failed', () => {
       },
       confirm: folderId,
       title: 'Lectures',
+      draftId: 'D-TEST',
     });
     expect(JSON.stringify(known.blocks)).not.toContain('Only the ID is known');
   });

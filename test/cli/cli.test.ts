@@ -373,19 +373,19 @@ describe('typed confirmation and approval', () => {
   });
 
   test('whitelist add shows the list before and after, and runs once approved', async () => {
-    const asked = await vidops(['whitelist', 'add', '203.0.113.10', '2001:db8::10', '--as', AGENT]);
+    const asked = await vidops(['whitelist', 'add', '5.160.12.10', '2a00:1::10', '--as', AGENT]);
 
     expect(asked.code).toBe(0);
     expect(asked.stdout).toContain('before: (empty)');
-    expect(asked.stdout).toContain('after:  203.0.113.10, 2001:db8::10');
+    expect(asked.stdout).toContain('after:  5.160.12.10, 2a00:1::10');
     expect(sent('POST', '/v1/storage/dns/whitelist')).toEqual([]);
 
     const approved = await byLead(['approve', requestIdIn(asked.stdout), '--as', LEAD]);
     expect(approved.code).toBe(0);
-    expect(sandbox.state().whitelist).toEqual(['203.0.113.10', '2001:db8::10']);
+    expect(sandbox.state().whitelist).toEqual(['5.160.12.10', '2a00:1::10']);
 
     const shown = await vidops(['whitelist', '--json']);
-    expect(JSON.parse(shown.stdout)).toEqual(['203.0.113.10', '2001:db8::10']);
+    expect(JSON.parse(shown.stdout)).toEqual(['5.160.12.10', '2a00:1::10']);
   });
 
   test('protect set opacity=0.4 sends only the opacity once approved', async () => {
@@ -666,7 +666,7 @@ describe('usage, configuration and help', () => {
     ['unblock with a blank number', ['unblock', '  ']],
     ['retry with two IDs', ['retry', 'a', 'b']],
     ['an unknown flag', ['whitelist', '--bogus']],
-    ['a flag the command does not take', ['whitelist', 'add', '203.0.113.1', '--confirm', 'x']],
+    ['a flag the command does not take', ['whitelist', 'add', '5.160.12.1', '--confirm', 'x']],
     ['folder with no action', ['folder']],
     ['audit with an unknown action', ['audit', 'purge']],
     ['export without --format', ['audit', 'export']],

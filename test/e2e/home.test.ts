@@ -56,7 +56,7 @@ describe('App Home', () => {
   let requestId = '';
 
   it('an agent opens App Home: their open request with Cancel, the settings, their own activity, nothing to approve', async () => {
-    const asked = await h.slash('whitelist add 203.0.113.77');
+    const asked = await h.slash('whitelist add 5.160.12.77');
     requestId = requestIdIn(JSON.stringify((await asked.reply()).body));
 
     const home = await openHome(USERS.agent.id);
@@ -97,7 +97,7 @@ describe('App Home', () => {
     expect(clicked.status).toBe(200);
     await reaches(h, requestId, 'succeeded');
     expect(upstream(h, 'POST', '/v1/storage/dns/whitelist').map((r) => r.body)).toEqual([
-      { allowedDNS: ['203.0.113.77'] },
+      { allowedDNS: ['5.160.12.77'] },
     ]);
 
     const agentHome = await publishedHome(USERS.agent.id, since, (b) => b.includes('Recently finished'));

@@ -2,7 +2,7 @@ import { createHasher, GENESIS_HASH, verifyChain } from '../../src/core/audit-ch
 import { StateConflictError } from '../../src/core/errors.js';
 import type { JsonValue } from '../../src/core/json.js';
 import type { AuditEvent, OperationRequest } from '../../src/core/model.js';
-import type { Store } from '../../src/store/store.js';
+import type { ModalDraft, Store } from '../../src/store/store.js';
 import { AGENT, at, collect, eventFor, LEAD, newEvent, newRequest, T0 } from './fixtures.js';
 
 /** The hasher every contract store is opened with (plain SHA-256). */
@@ -464,6 +464,58 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         await store.setSetting('retryConversionMethod', 'POST');
         expect(await store.getSetting('retryConversionMethod')).toBe('POST');
         expect(await store.getSetting('other')).toBeNull();
+      });
+    });
+
+    describe('modal drafts', () => {
+      const draft = (key: string, expiresAt = at(60)): ModalDraft => ({
+        key,
+        userId: AGENT.id,
+        kind: 'delete_confirm',
+        payload: {
+          prepared: { operation: 'folder.delete', params: { bucketId: 'b1' } },
+          awkward: AWKWARD_JSON,
+        },
+        createdAt: T0,
+        expiresAt,
+      });
+
+      it('a draft is taken back exactly, and only once', async () => {
+        await store.putDraft(draft('k1'));
+        expect(await store.takeDraft('k1', at(1))).toEqual(draft('k1'));
+        expect(await store.takeDraft('k1', at(1))).toBeNull();
+        expect(await store.takeDraft('never-put', at(1))).toBeNull();
+      });
+
+      it('an expired draft is not given back, and is gone', async () => {
+        await store.putDraft(draft('k-old', at(60)));
+        expect(await store.takeDraft('k-old', at(60))).toBeNull();
+        await store.putDraft(draft('k-old2', at(60)));
+        expect(await store.takeDraft('k-old2', at(61))).toBeNull();
+        expect(await store.pruneDrafts(at(0))).toBe(0);
+      });
+
+      it('a draft given back after a refused submission can be taken again', async () => {
+        await store.putDraft(draft('k2'));
+        const taken = await store.takeDraft('k2', at(1));
+        expect(taken).not.toBeNull();
+        if (taken) await store.putDraft(taken);
+        expect(await store.takeDraft('k2', at(2))).toEqual(draft('k2'));
+      });
+
+      it('two submissions at once: one takes the draft, the other gets nothing', async () => {
+        await store.putDraft(draft('k-race'));
+        const results = await Promise.all(Array.from({ length: 10 }, () => store.takeDraft('k-race', at(1))));
+        expect(results.filter((r) => r !== null)).toHaveLength(1);
+      });
+
+      it('expired drafts are pruned; those still open are kept', async () => {
+        await store.putDraft(draft('k-a', at(10)));
+        await store.putDraft(draft('k-b', at(20)));
+        await store.putDraft(draft('k-c', at(90)));
+        expect(await store.pruneDrafts(at(20))).toBe(2);
+        expect(await store.pruneDrafts(at(20))).toBe(0);
+        expect(await store.takeDraft('k-c', at(21))).toEqual(draft('k-c', at(90)));
       });
     });
 

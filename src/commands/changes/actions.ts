@@ -2,9 +2,9 @@ import type { AckFn, BlockAction, RespondFn, ViewResponseAction } from '@slack/b
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { describeState } from '../../core/approvals.js';
-import { escapeMrkdwn } from '../../core/mrkdwn.js';
 import { InputError } from '../../core/errors.js';
 import type { OperationRequest, ResolveWay } from '../../core/model.js';
+import { escapeMrkdwn } from '../../core/mrkdwn.js';
 import { isApprover } from '../../core/policy.js';
 import type { DecisionResult, ResolveResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
@@ -16,6 +16,7 @@ import { rejectModal } from '../../views/modals/reject.js';
 import { type MarkWay, parseResolveSubmission, resolveModal } from '../../views/modals/resolve.js';
 import { whitelistModal } from '../../views/modals/whitelist.js';
 import { type AppContext, checkBlockKit, errorViewOptions, problemText, resolveActor } from '../context.js';
+import { openDraft } from './drafts.js';
 import { publishHome } from './home.js';
 import { openLoading, requestIdOf, showStatus, showView } from './shared.js';
 
@@ -286,7 +287,8 @@ async function openWhitelist(ctx: AppContext, args: ClickArgs, mode: 'add' | 're
     ctx.logger.warn({ err: error }, 'could not read the whitelist for the change form');
   }
   try {
-    await showView(ctx, args.client, viewId, whitelistModal({ mode, current }));
+    const draftId = await openDraft(ctx, click.user.id, CALLBACKS.whitelistChange, { mode });
+    await showView(ctx, args.client, viewId, whitelistModal({ mode, current, draftId }));
   } catch (error) {
     await showStatus(ctx, args.client, viewId, title, [problemLine(problemText(ctx, error, title))]);
   }

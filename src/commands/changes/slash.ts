@@ -9,9 +9,10 @@ import type { PrepareInput } from '../../services/types.js';
 import { submittedMessage } from '../../views/approval.js';
 import { auditListMessage } from '../../views/audit-list.js';
 import { problemMessage } from '../../views/everyday.js';
+import { CALLBACKS } from '../../views/ids.js';
 import { problemLine } from '../../views/modals/common.js';
-import { deleteConfirmModal } from '../../views/modals/delete.js';
-import { protectModal } from '../../views/modals/protect.js';
+import { deleteConfirmModal, deleteDraft } from '../../views/modals/delete.js';
+import { protectDraft, protectModal } from '../../views/modals/protect.js';
 import {
   type CurrentValues,
   fileEditModal,
@@ -27,12 +28,14 @@ import {
   respondChecked,
   type SlashHandler,
 } from '../context.js';
+import { openDraft } from './drafts.js';
 import { openLoading, outcomeOf, showStatus, showView } from './shared.js';
 
 /**
  * The `/vidops` change commands: whitelist add/remove and `protect set` from text, the modals of
  * `protect`, folder/file/playlist create and edit, the typed-confirmation modals of deletes,
- * `requests` and `audit`. Each runs after the router acknowledged and parsed the command.
+ * `requests` and `audit`. Each runs after the router acknowledged and parsed the command. What a
+ * modal is opened for is kept on the server as its draft (./drafts.ts); the modal names it only.
  * @see docs/architecture.md, "Slash command grammar"
  */
 
@@ -110,7 +113,7 @@ function values(record: { title: string | null; description: string | null }): C
   return { title: record.title, description: record.description };
 }
 
-const protectModalHandler: SlashHandler = async ({ ctx, client, body, respond }) => {
+const protectModalHandler: SlashHandler = async ({ ctx, client, body, respond, actor }) => {
   await modalAfterRead({
     ctx,
     client,
@@ -119,14 +122,16 @@ const protectModalHandler: SlashHandler = async ({ ctx, client, body, respond })
     title: 'Protection settings',
     build: async () => {
       const { raw: _raw, ...current } = await ctx.client.protection.get();
-      return protectModal(current);
+      const draftId = await openDraft(ctx, actor.id, CALLBACKS.protect, protectDraft(current));
+      return protectModal(current, draftId);
     },
   });
 };
 
-const folderCreate: SlashHandler = async ({ ctx, client, body }) => {
-  // Nothing to read first: the form opens straight away.
-  const view = folderModal({ mode: 'create' });
+const folderCreate: SlashHandler = async ({ ctx, client, body, actor }) => {
+  // Nothing to read first: the form opens straight away (the draft is one local write).
+  const draftId = await openDraft(ctx, actor.id, CALLBACKS.folderCreate, { mode: 'create' });
+  const view = folderModal({ mode: 'create', draftId });
   checkBlockKit(ctx, { view }, 'modal');
   await client.views.open({ trigger_id: body.trigger_id, view });
 };
@@ -137,7 +142,7 @@ function notFound(kind: string, id: string, error: unknown): never {
   throw error;
 }
 
-const folderEdit: SlashHandler = async ({ command, ctx, client, body, respond }) => {
+const folderEdit: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
   if (command.kind !== 'folder.edit') return;
   const { bucketId } = command;
   await modalAfterRead({
@@ -150,9 +155,11 @@ const folderEdit: SlashHandler = async ({ command, ctx, client, body, respond })
       const current = await currentOrNote(() => ctx.client.folders.info(bucketId)).catch((e: unknown) =>
         notFound('folder', bucketId, e),
       );
+      const draftId = await openDraft(ctx, actor.id, CALLBACKS.folderEdit, { mode: 'edit', bucketId });
       return folderModal({
         mode: 'edit',
         bucketId,
+        draftId,
         current: current.value === null ? null : values(current.value),
         ...(current.note === undefined ? {} : { note: current.note }),
       });
@@ -160,7 +167,7 @@ const folderEdit: SlashHandler = async ({ command, ctx, client, body, respond })
   });
 };
 
-const fileEdit: SlashHandler = async ({ command, ctx, client, body, respond }) => {
+const fileEdit: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
   if (command.kind !== 'file.edit') return;
   const { fileId } = command;
   await modalAfterRead({
@@ -173,8 +180,10 @@ const fileEdit: SlashHandler = async ({ command, ctx, client, body, respond }) =
       const current = await currentOrNote(() => ctx.client.files.info(fileId)).catch((e: unknown) =>
         notFound('file', fileId, e),
       );
+      const draftId = await openDraft(ctx, actor.id, CALLBACKS.fileEdit, { fileId, coverAllowed: true });
       return fileEditModal({
         fileId,
+        draftId,
         current:
           current.value === null ? null : { ...values(current.value), hlsStatus: current.value.hlsStatus },
         coverAllowed: true,
@@ -184,7 +193,7 @@ const fileEdit: SlashHandler = async ({ command, ctx, client, body, respond }) =
   });
 };
 
-const playlistEdit: SlashHandler = async ({ command, ctx, client, body, respond }) => {
+const playlistEdit: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
   if (command.kind !== 'playlist.edit') return;
   const { playlistId } = command;
   await modalAfterRead({
@@ -197,8 +206,10 @@ const playlistEdit: SlashHandler = async ({ command, ctx, client, body, respond 
       const current = await currentOrNote(() => ctx.client.playlists.info(playlistId)).catch((e: unknown) =>
         notFound('playlist', playlistId, e),
       );
+      const draftId = await openDraft(ctx, actor.id, CALLBACKS.playlistEdit, { playlistId });
       return playlistEditModal({
         playlistId,
+        draftId,
         current: current.value === null ? null : { title: current.value.title, files: current.value.files },
         ...(current.note === undefined ? {} : { note: current.note }),
       });
@@ -236,11 +247,11 @@ function deleteHandler(
           typeof preview.title === 'string'
             ? preview.title
             : null;
-        return deleteConfirmModal({
-          prepared,
-          confirm: ctx.ops.confirmationFor(prepared),
-          title: shownTitle,
-        });
+        const confirm = ctx.ops.confirmationFor(prepared);
+        // The prepared request and what must be typed stay here; the modal carries the draft's ID.
+        const draft = deleteDraft({ prepared, confirm, title: shownTitle });
+        const draftId = await openDraft(ctx, actor.id, CALLBACKS.deleteConfirm, draft);
+        return deleteConfirmModal({ prepared, confirm, title: shownTitle, draftId });
       },
     });
   };

@@ -1,5 +1,6 @@
 import type { AckFn, ViewResponseAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import type { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import type { Actor } from '../../core/model.js';
 import type { Prepared, PrepareInput } from '../../services/types.js';
@@ -14,22 +15,32 @@ import {
   statusModal,
   type ViewState,
 } from '../../views/modals/common.js';
-import { parseDeleteSubmission } from '../../views/modals/delete.js';
-import { type ProtectSubmission, parseProtectSubmission } from '../../views/modals/protect.js';
+import { DeleteDraftSchema, parseDeleteSubmission } from '../../views/modals/delete.js';
+import {
+  ProtectDraftSchema,
+  type ProtectSubmission,
+  parseProtectSubmission,
+} from '../../views/modals/protect.js';
 import { parseRejectSubmission } from '../../views/modals/reject.js';
 import {
+  FileDraftSchema,
+  FolderDraftSchema,
+  PlaylistDraftSchema,
   parseFileEditSubmission,
   parseFolderSubmission,
   parsePlaylistSubmission,
 } from '../../views/modals/resources.js';
-import { parseWhitelistSubmission } from '../../views/modals/whitelist.js';
+import { parseWhitelistSubmission, WhitelistDraftSchema } from '../../views/modals/whitelist.js';
 import { type AppContext, checkBlockKit, errorViewOptions, problemText, resolveActor } from '../context.js';
+import { takeDraft } from './drafts.js';
 import { resultSections, settledWithin, showStatus } from './shared.js';
 
 /**
  * Submissions of the change modals. Problems the form can show are answered in the
  * acknowledgement (`response_action: errors` on the field); otherwise the modal turns into a
  * progress view at once and, when the request is posted, into its result ("request R-… posted").
+ * What a change modal was opened for is read from its draft on the server (./drafts.ts), never
+ * from the form: the form only names the draft.
  * @see docs/slack.md, "Deadlines"
  */
 
@@ -41,10 +52,15 @@ export const PREPARE_BUDGET_MS = 1500;
 
 type Parsed<T> = { ok: true; value: T; reason: string } | { ok: false; errors: FieldErrors };
 
-/** One kind of change modal: how to read it, how to prepare it, where a refusal is shown. */
-interface ChangeFlow<T> {
+/**
+ * One kind of change modal: its callback_id, the shape of its draft, how to read the form against
+ * the draft, how to prepare it, where a refusal is shown.
+ */
+interface ChangeFlow<D, T> {
   title: string;
-  parse(state: ViewState, privateMetadata: string): Parsed<T>;
+  callbackId: string;
+  draft: z.ZodType<D>;
+  parse(state: ViewState, draft: D): Parsed<T>;
   prepare(ctx: AppContext, actor: Actor, value: T): Promise<Prepared>;
   /** The block under which the services' refusal (InputError) is shown. */
   errorBlock: string;
@@ -85,16 +101,33 @@ async function parseOrAnswer<T>(
   return { value: parsed.value, reason: parsed.reason };
 }
 
-/** The whole life of a change modal's submission. */
-async function runChange<T>(ctx: AppContext, flow: ChangeFlow<T>, args: SubmissionArgs): Promise<void> {
-  const parsed = await parseOrAnswer(ctx, args, flow.title, (state, meta) => flow.parse(state, meta));
-  if (parsed === null) return;
+/**
+ * The whole life of a change modal's submission: the draft taken back (refused in place when it
+ * is not this person's, not this form's, used or expired), the form read against it, prepared,
+ * submitted. A refusal that leaves the form open (a field error) gives the draft back.
+ */
+async function runChange<D, T>(ctx: AppContext, flow: ChangeFlow<D, T>, args: SubmissionArgs): Promise<void> {
+  const draft = await takeDraft(
+    ctx,
+    { privateMetadata: args.view.private_metadata, userId: args.body.user.id, kind: flow.callbackId },
+    flow.draft,
+  );
+  if (!draft.ok) {
+    await ackView(ctx, args.ack, flow.title, [`:x: ${draft.problem}`]);
+    return;
+  }
+  const parsed = await parseOrAnswer(ctx, args, flow.title, (state) => flow.parse(state, draft.value));
+  if (parsed === null) {
+    await draft.giveBack();
+    return;
+  }
   const who = resolveActor(ctx, args.body.user.id, args.body.user.name);
   const preparing = who.then(({ actor }) => flow.prepare(ctx, actor, parsed.value));
   const early = await settledWithin(preparing, PREPARE_BUDGET_MS);
   if (early.kind === 'error') {
     if (early.error instanceof InputError) {
       const text = describeError(early.error, errorViewOptions(ctx)).text;
+      await draft.giveBack();
       await args.ack({ response_action: 'errors', errors: { [flow.errorBlock]: truncate(text, 1900) } });
       return;
     }
@@ -115,22 +148,27 @@ async function runChange<T>(ctx: AppContext, flow: ChangeFlow<T>, args: Submissi
 }
 
 /** Adapts a parser that returns `input` to the flow's `value`. */
-function withInput<I>(
+function withInput<D, I>(
   parse: (
     state: ViewState,
-    meta: string,
+    draft: D,
   ) => { ok: true; input: I; reason: string } | { ok: false; errors: FieldErrors },
-): (state: ViewState, meta: string) => Parsed<I> {
-  return (state, meta) => {
-    const parsed = parse(state, meta);
+): (state: ViewState, draft: D) => Parsed<I> {
+  return (state, draft) => {
+    const parsed = parse(state, draft);
     return parsed.ok ? { ok: true, value: parsed.input, reason: parsed.reason } : parsed;
   };
 }
 
-const whitelistFlow: ChangeFlow<{ mode: 'add' | 'remove'; ips: string[] }> = {
+const whitelistFlow: ChangeFlow<
+  z.infer<typeof WhitelistDraftSchema>,
+  { mode: 'add' | 'remove'; ips: string[] }
+> = {
   title: 'Whitelist',
-  parse: (state, meta) => {
-    const parsed = parseWhitelistSubmission(state, meta);
+  callbackId: CALLBACKS.whitelistChange,
+  draft: WhitelistDraftSchema,
+  parse: (state, draft) => {
+    const parsed = parseWhitelistSubmission(state, draft);
     return parsed.ok
       ? { ok: true, value: { mode: parsed.mode, ips: parsed.ips }, reason: parsed.reason }
       : parsed;
@@ -143,42 +181,61 @@ const whitelistFlow: ChangeFlow<{ mode: 'add' | 'remove'; ips: string[] }> = {
   errorBlock: BLOCKS.ips,
 };
 
-const protectFlow: ChangeFlow<Extract<ProtectSubmission, { ok: true }>> = {
+const protectFlow: ChangeFlow<
+  z.infer<typeof ProtectDraftSchema>,
+  Extract<ProtectSubmission, { ok: true }>
+> = {
   title: 'Protection settings',
-  parse: (state, meta) => {
-    const parsed = parseProtectSubmission(state, meta);
+  callbackId: CALLBACKS.protect,
+  draft: ProtectDraftSchema,
+  parse: (state, draft) => {
+    const parsed = parseProtectSubmission(state, draft);
     return parsed.ok ? { ok: true, value: parsed, reason: parsed.reason } : parsed;
   },
   prepare: (ctx, actor, value) => ctx.ops.prepare(actor, { kind: 'protect.set', changes: value.changes }),
   errorBlock: BLOCKS.reason,
 };
 
-const folderFlow = (title: string): ChangeFlow<PrepareInput> => ({
+const folderFlow = (
+  title: string,
+  callbackId: string,
+): ChangeFlow<z.infer<typeof FolderDraftSchema>, PrepareInput> => ({
   title,
+  callbackId,
+  draft: FolderDraftSchema,
   parse: withInput(parseFolderSubmission),
   prepare: (ctx, actor, input) => ctx.ops.prepare(actor, input),
   errorBlock: BLOCKS.title,
 });
 
-const fileFlow: ChangeFlow<PrepareInput> = {
+const fileFlow: ChangeFlow<z.infer<typeof FileDraftSchema>, PrepareInput> = {
   title: 'Edit file',
+  callbackId: CALLBACKS.fileEdit,
+  draft: FileDraftSchema,
   parse: withInput(parseFileEditSubmission),
   prepare: (ctx, actor, input) => ctx.ops.prepare(actor, input),
   errorBlock: BLOCKS.title,
 };
 
-const playlistFlow: ChangeFlow<PrepareInput> = {
+const playlistFlow: ChangeFlow<z.infer<typeof PlaylistDraftSchema>, PrepareInput> = {
   title: 'Edit playlist',
+  callbackId: CALLBACKS.playlistEdit,
+  draft: PlaylistDraftSchema,
   parse: withInput(parsePlaylistSubmission),
   prepare: (ctx, actor, input) => ctx.ops.prepare(actor, input),
   errorBlock: BLOCKS.playlistFiles,
 };
 
-/** A delete was prepared when the modal opened; the typed confirmation is checked here. */
-const deleteFlow: ChangeFlow<Prepared> = {
+/**
+ * A delete was prepared when the modal opened and kept on the server; the typed confirmation is
+ * checked here against the server's copy, and the server's prepared request is what is submitted.
+ */
+const deleteFlow: ChangeFlow<z.infer<typeof DeleteDraftSchema>, Prepared> = {
   title: 'Delete',
-  parse: (state, meta) => {
-    const parsed = parseDeleteSubmission(state, meta);
+  callbackId: CALLBACKS.deleteConfirm,
+  draft: DeleteDraftSchema,
+  parse: (state, draft) => {
+    const parsed = parseDeleteSubmission(state, draft);
     return parsed.ok ? { ok: true, value: parsed.prepared, reason: parsed.reason } : parsed;
   },
   prepare: async (_ctx, _actor, prepared) => prepared,
@@ -216,18 +273,18 @@ async function runReject(ctx: AppContext, args: SubmissionArgs): Promise<void> {
 
 /** Registers the submissions of every change modal and of the reject modal. */
 export function registerChangeSubmissions(routes: SlackRoutes, ctx: AppContext): void {
-  const on = <T>(callbackId: string, flow: ChangeFlow<T>) => {
-    routes.view(callbackId, async ({ ack, body, view, client }) => {
+  const on = <D, T>(flow: ChangeFlow<D, T>) => {
+    routes.view(flow.callbackId, async ({ ack, body, view, client }) => {
       await runChange(ctx, flow, { ack, body, view, client });
     });
   };
-  on(CALLBACKS.whitelistChange, whitelistFlow);
-  on(CALLBACKS.protect, protectFlow);
-  on(CALLBACKS.folderCreate, folderFlow('Create folder'));
-  on(CALLBACKS.folderEdit, folderFlow('Edit folder'));
-  on(CALLBACKS.fileEdit, fileFlow);
-  on(CALLBACKS.playlistEdit, playlistFlow);
-  on(CALLBACKS.deleteConfirm, deleteFlow);
+  on(whitelistFlow);
+  on(protectFlow);
+  on(folderFlow('Create folder', CALLBACKS.folderCreate));
+  on(folderFlow('Edit folder', CALLBACKS.folderEdit));
+  on(fileFlow);
+  on(playlistFlow);
+  on(deleteFlow);
   routes.view(CALLBACKS.rejectReason, async ({ ack, body, view, client }) => {
     await runReject(ctx, { ack, body, view, client });
   });

@@ -41,6 +41,14 @@ describe('agent gives a folder, file or playlist ID', () => {
       'the folder ID "bucket/671018d0403eba579a6f90e2" has a slash; give the ID alone, not a path or link',
     ],
     ['a control character', 'abc\u0007def', 'playlist', 'the playlist ID has control characters'],
+    ['two dots', '..', 'file', '".." is not a file ID: an ID is never made only of dots'],
+    ['one dot', '.', 'folder', '"." is not a folder ID: an ID is never made only of dots'],
+    [
+      'three dots in code marks',
+      '`...`',
+      'playlist',
+      '"..." is not a playlist ID: an ID is never made only of dots',
+    ],
   ] as const)('refuses %s', (_, raw, kind, reason) => {
     expect(parseResourceId(raw, kind)).toEqual({ ok: false, reason });
   });

@@ -14,7 +14,8 @@ const WRAPPING = /^[`*_~"'“”‘’«»]+|[`*_~"'“”‘’«»]+$/g;
 /**
  * Reads a folder, file or playlist ID as pasted: trimmed, Slack formatting and quotes stripped,
  * Persian digits made ASCII. Refuses empty IDs, IDs with whitespace inside, slashes or control
- * characters (the file ID also stands in a URL path). IDs that are not 24 hex digits are
+ * characters, and IDs made only of dots (the file ID also stands in a URL path, where `.` and
+ * `..` would change the route). IDs that are not 24 hex digits are
  * accepted with a warning: the service's IDs look like that, but it is not documented as a rule.
  * @see docs/api-extras.md, "Facts"
  */
@@ -26,6 +27,10 @@ export function parseResourceId(raw: string, kind: ResourceKind): ResourceIdResu
     return { ok: false, reason: `the ${kind} ID "${id}" has a slash; give the ID alone, not a path or link` };
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused here.
   if (/[\u0000-\u001f\u007f]/.test(id)) return { ok: false, reason: `the ${kind} ID has control characters` };
+  // `.` and `..` are path steps, not IDs: in a URL they would move the call to another route.
+  if (/^\.+$/.test(id)) {
+    return { ok: false, reason: `"${id}" is not a ${kind} ID: an ID is never made only of dots` };
+  }
   const warning = OBJECT_ID.test(id)
     ? null
     : `${kind} ID ${id} is not 24 hex digits like the service's IDs (e.g. 671018d0403eba579a6f90e2); check it`;

@@ -12,10 +12,17 @@ import { normalizeDigits } from './digits.js';
 export type IpListResult = { ok: true; ips: string[] } | { ok: false; problems: string[] };
 
 /**
+ * What the addresses are for. Adding refuses addresses no server on the internet can call from
+ * ({@link unusableReason}); removing takes them, so an entry that got onto the list can leave it.
+ */
+export type IpListPurpose = 'add' | 'remove';
+
+/**
  * Reads IP addresses from tokens (each may hold several, separated by commas, semicolons or
  * spaces). Duplicates are folded, first one kept; every problem names the token it is about.
+ * `purpose` is `add` unless said otherwise: a caller that forgets it refuses too much, never too little.
  */
-export function parseIpList(tokens: readonly string[]): IpListResult {
+export function parseIpList(tokens: readonly string[], purpose: IpListPurpose = 'add'): IpListResult {
   const pieces = tokens
     .flatMap((token) => normalizeDigits(token).split(/[\s,;]+/))
     .map(unwrapSlackFormatting)
@@ -32,12 +39,125 @@ export function parseIpList(tokens: readonly string[]): IpListResult {
       continue;
     }
     const shown = family === 6 && !isMappedIpv4(piece) ? canonicalIpv6(piece) : piece;
+    const unusable = purpose === 'add' ? unusableReason(piece) : null;
+    if (unusable !== null) {
+      problems.push(unusable);
+      continue;
+    }
     const key = ipKey(shown);
     if (seen.has(key)) continue;
     seen.add(key);
     ips.push(shown);
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, ips };
+}
+
+/** A block of addresses no caller of the service can have, and why. */
+interface Block {
+  /** The block as people write it (`127.0.0.0/8`), or the single address. */
+  name: string;
+  what: string;
+  why: string;
+  contains(groups: readonly number[]): boolean;
+}
+
+const NO_CALLER = 'no server calls from it';
+const NOT_SEEN =
+  'the service is on the internet and sees the public address of the server calling it, so this one would never match; give the public address';
+
+function ipv4Block(cidr: string, what: string, why = NO_CALLER): Block {
+  const [base = '', bits = '32'] = cidr.split('/');
+  const prefix = Number(bits);
+  const start = ipv4Number(base);
+  const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
+  return {
+    name: prefix === 32 ? base : cidr,
+    what,
+    why,
+    contains: ([value = -1]) => (value & mask) >>> 0 === start,
+  };
+}
+
+function ipv6Block(cidr: string, what: string, why = NO_CALLER): Block {
+  const [base = '', bits = '128'] = cidr.split('/');
+  const prefix = Number(bits);
+  const start = expandIpv6(base);
+  return {
+    name: prefix === 128 ? base : cidr,
+    what,
+    why,
+    contains: (groups) => {
+      for (let bit = 0; bit < prefix; bit += 16) {
+        const width = Math.min(16, prefix - bit);
+        const mask = (0xffff << (16 - width)) & 0xffff;
+        const i = bit / 16;
+        if (((groups[i] ?? 0) & mask) !== ((start[i] ?? 0) & mask)) return false;
+      }
+      return true;
+    },
+  };
+}
+
+/**
+ * Addresses no server on the internet calls the service from. The first block that holds an
+ * address names it, so single addresses come before the blocks around them.
+ * @see docs/architecture.md, "Validation" (IPs)
+ */
+const IPV4_UNUSABLE: readonly Block[] = [
+  ipv4Block('0.0.0.0', 'the unspecified address'),
+  ipv4Block('0.0.0.0/8', 'in 0.0.0.0/8, which means "this network"'),
+  ipv4Block('127.0.0.0/8', 'a loopback address (127.0.0.0/8)', 'it means the machine itself, never a caller'),
+  ipv4Block('169.254.0.0/16', 'a link-local address (169.254.0.0/16)', 'it never leaves its own network'),
+  ipv4Block('255.255.255.255', 'the broadcast address'),
+  ipv4Block('224.0.0.0/4', 'a multicast address (224.0.0.0/4)'),
+  ipv4Block('240.0.0.0/4', 'a reserved address (240.0.0.0/4)'),
+  ipv4Block('192.0.2.0/24', 'a documentation address (192.0.2.0/24, for examples only)'),
+  ipv4Block('198.51.100.0/24', 'a documentation address (198.51.100.0/24, for examples only)'),
+  ipv4Block('203.0.113.0/24', 'a documentation address (203.0.113.0/24, for examples only)'),
+  ipv4Block('198.18.0.0/15', 'a benchmarking address (198.18.0.0/15)'),
+  ipv4Block('10.0.0.0/8', 'a private address (10.0.0.0/8)', NOT_SEEN),
+  ipv4Block('172.16.0.0/12', 'a private address (172.16.0.0/12)', NOT_SEEN),
+  ipv4Block('192.168.0.0/16', 'a private address (192.168.0.0/16)', NOT_SEEN),
+  ipv4Block('100.64.0.0/10', 'a carrier-grade NAT address (100.64.0.0/10)', NOT_SEEN),
+];
+
+const IPV6_UNUSABLE: readonly Block[] = [
+  ipv6Block('::', 'the unspecified address'),
+  ipv6Block('::1', 'the loopback address', 'it means the machine itself, never a caller'),
+  ipv6Block('::/96', 'an IPv4-compatible address (::/96, retired in 2006)'),
+  ipv6Block('fe80::/10', 'a link-local address (fe80::/10)', 'it never leaves its own network'),
+  ipv6Block('ff00::/8', 'a multicast address (ff00::/8)'),
+  ipv6Block('2001:db8::/32', 'a documentation address (2001:db8::/32, for examples only)'),
+  ipv6Block('3fff::/20', 'a documentation address (3fff::/20, for examples only)'),
+  ipv6Block('fec0::/10', 'a site-local address (fec0::/10, retired)', NOT_SEEN),
+  ipv6Block('fc00::/7', 'a unique local (private) address (fc00::/7)', NOT_SEEN),
+];
+
+/**
+ * Why no server on the internet can call the service from `ip`, or null when one can: the
+ * unspecified, loopback, link-local, multicast, broadcast, reserved and documentation
+ * addresses, private ones (the service never sees them), and the IPv4-mapped forms of all of
+ * these. Expects a literal that `isIP` accepted.
+ */
+export function unusableReason(ip: string): string | null {
+  const family = isIP(ip);
+  if (family === 4) {
+    const block = IPV4_UNUSABLE.find((b) => b.contains([ipv4Number(ip)]));
+    return block === undefined ? null : `${ip} is ${block.what}: ${block.why}`;
+  }
+  if (family !== 6) return null;
+  const groups = expandIpv6(ip.toLowerCase());
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    const v4 = ((groups[6] ?? 0) * 0x10000 + (groups[7] ?? 0)) >>> 0;
+    const block = IPV4_UNUSABLE.find((b) => b.contains([v4]));
+    return block === undefined ? null : `${ip} is the IPv4-mapped form of ${block.what}: ${block.why}`;
+  }
+  const block = IPV6_UNUSABLE.find((b) => b.contains(groups));
+  return block === undefined ? null : `${ip} is ${block.what}: ${block.why}`;
+}
+
+function ipv4Number(ip: string): number {
+  return ip.split('.').reduce((n, octet) => n * 256 + Number(octet), 0) >>> 0;
 }
 
 /**

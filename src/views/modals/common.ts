@@ -214,6 +214,30 @@ export function encodeMetadata<T>(schema: z.ZodType<T>, value: T): string {
   return text;
 }
 
+/**
+ * What a change modal carries in `private_metadata`: only the random ID of its draft. What the
+ * modal was opened for (the prepared request, the IDs, the typed confirmation, who opened it)
+ * stays on the server; a submission is read against the server's copy, never against anything
+ * the client sends back.
+ * @see docs/architecture.md, "Approvals" (typed confirmation)
+ */
+export const DraftMetadataSchema = z.strictObject({ draft: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
+
+/** The `private_metadata` of a change modal whose draft has this ID. */
+export function draftMetadata(draftId: string): string {
+  return encodeMetadata(DraftMetadataSchema, { draft: draftId });
+}
+
+/** The draft ID a submitted change modal carries; null when it carries none (forged or foreign). */
+export function draftIdOf(privateMetadata: string): string | null {
+  try {
+    const parsed = DraftMetadataSchema.safeParse(JSON.parse(privateMetadata));
+    return parsed.success ? parsed.data.draft : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Reads metadata written by {@link encodeMetadata}; anything else is an InputError. */
 export function decodeMetadata<T>(schema: z.ZodType<T>, raw: string): T {
   let data: unknown;

@@ -8,8 +8,7 @@ import { operationTitleOf, plain, previewSections, safe } from '../approval.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
 import { truncate } from '../limits.js';
 import {
-  decodeMetadata,
-  encodeMetadata,
+  draftMetadata,
   type FieldErrors,
   modal,
   mrkdwnSection,
@@ -23,8 +22,9 @@ import {
  * The typed confirmation of a delete: the modal shows what will be deleted (title, and for a
  * folder how many files go with it), says it cannot be undone, and asks for a reason and for the
  * ID (or the exact title, when known) typed out; when the look-up could not be done only the ID is
- * shown and asked for. The prepared request travels in `private_metadata`; the
- * services check its parameters again on submit.
+ * shown and asked for. The prepared request, what must be typed and who opened the modal stay on
+ * the server as a draft (`deleteDraft`); `private_metadata` holds only the draft's ID, and the
+ * services check the parameters again on submit.
  * @see docs/architecture.md, "Approvals" (typed confirmation)
  */
 
@@ -37,7 +37,8 @@ const PreparedSchema = z.strictObject({
   preview: JsonSchema,
 });
 
-export const DeleteMetadataSchema = z.strictObject({
+/** The server's copy of a delete modal: what will be deleted and what must be typed. */
+export const DeleteDraftSchema = z.strictObject({
   prepared: PreparedSchema,
   /** What must be typed: the ID; null when the policy wants no typed confirmation. */
   confirm: z.string().min(1).nullable(),
@@ -45,8 +46,35 @@ export const DeleteMetadataSchema = z.strictObject({
   title: z.string().nullable(),
 });
 
+export type DeleteDraft = z.infer<typeof DeleteDraftSchema>;
+
 /** Titles longer than this are not offered as the confirmation: nobody types them exactly. */
 const TITLE_CONFIRM_MAX = 200;
+
+/** The title offered as a confirmation, or null when there is none fit to type. */
+function confirmableTitle(title: string | null): string | null {
+  return title !== null && title.trim() !== '' && title.length <= TITLE_CONFIRM_MAX ? title : null;
+}
+
+/** What the server keeps of a prepared delete while its modal is open. */
+export function deleteDraft(options: {
+  prepared: Prepared;
+  confirm: string | null;
+  title: string | null;
+}): DeleteDraft {
+  const { prepared, confirm } = options;
+  const params: JsonObject = prepared.params;
+  return DeleteDraftSchema.parse({
+    prepared: {
+      operation: prepared.operation,
+      params,
+      target: prepared.target,
+      preview: compact(prepared.preview),
+    },
+    confirm,
+    title: confirmableTitle(options.title),
+  });
+}
 
 /** Long strings in the preview cut, so the prepared request fits `private_metadata`. */
 function compact(value: JsonValue): JsonValue {
@@ -58,17 +86,15 @@ function compact(value: JsonValue): JsonValue {
   return value;
 }
 
-/** The confirmation modal for a prepared delete. */
+/** The confirmation modal for a prepared delete; `draftId` names its {@link deleteDraft} on the server. */
 export function deleteConfirmModal(options: {
   prepared: Prepared;
   confirm: string | null;
   title: string | null;
+  draftId: string;
 }): ModalView {
   const { prepared, confirm } = options;
-  const title =
-    options.title !== null && options.title.trim() !== '' && options.title.length <= TITLE_CONFIRM_MAX
-      ? options.title
-      : null;
+  const title = confirmableTitle(options.title);
   const what = operationTitleOf(prepared);
   const preview = prepared.preview;
   // A look-up that failed leaves only the ID: said, so nobody takes the silence for "empty".
@@ -105,22 +131,12 @@ export function deleteConfirmModal(options: {
       }),
     );
   }
-  const params: JsonObject = prepared.params;
   return modal({
     callbackId: CALLBACKS.deleteConfirm,
     title: what,
     submit: 'Ask to delete',
     blocks,
-    privateMetadata: encodeMetadata(DeleteMetadataSchema, {
-      prepared: {
-        operation: prepared.operation,
-        params,
-        target: prepared.target,
-        preview: compact(prepared.preview),
-      },
-      confirm,
-      title,
-    }),
+    privateMetadata: draftMetadata(options.draftId),
   });
 }
 
@@ -128,9 +144,12 @@ export type DeleteSubmission =
   | { ok: true; prepared: Prepared; reason: string }
   | { ok: false; errors: FieldErrors };
 
-/** Reads a submitted confirmation: the typed text must be the ID or the exact title. */
-export function parseDeleteSubmission(state: ViewState, privateMetadata: string): DeleteSubmission {
-  const meta = decodeMetadata(DeleteMetadataSchema, privateMetadata);
+/**
+ * Reads a submitted confirmation against the server's copy: the typed text must be the ID or
+ * the exact title, and what is deleted is the draft's, whatever the form sent.
+ */
+export function parseDeleteSubmission(state: ViewState, draft: DeleteDraft): DeleteSubmission {
+  const meta = draft;
   const errors: FieldErrors = {};
   const typed = state.text(BLOCKS.confirmText);
   const matches =

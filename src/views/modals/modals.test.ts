@@ -3,9 +3,9 @@ import type { OperationRequest } from '../../core/model.js';
 import type { Prepared } from '../../services/types.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION, protectFieldBlock, protectGroupBlock } from '../ids.js';
 import { checkBlockKitLimits } from '../limits.js';
-import { loadingModal, readViewState, statusModal } from './common.js';
-import { deleteConfirmModal, parseDeleteSubmission } from './delete.js';
-import { parseProtectSubmission, protectModal } from './protect.js';
+import { draftIdOf, draftMetadata, loadingModal, readViewState, statusModal } from './common.js';
+import { deleteConfirmModal, deleteDraft, parseDeleteSubmission } from './delete.js';
+import { parseProtectSubmission, protectDraft, protectModal } from './protect.js';
 import { parseRejectSubmission, rejectModal } from './reject.js';
 import {
   fileEditModal,
@@ -17,6 +17,9 @@ import {
   playlistEditModal,
 } from './resources.js';
 import { parseWhitelistSubmission, whitelistModal } from './whitelist.js';
+
+/** A draft ID as the change handlers make them (43 base64url characters). */
+const DRAFT_ID = 'x'.repeat(43);
 
 const PERSIAN = 'عنوان بسیار طولانی به زبان فارسی برای آزمون محدودیت‌ها ۱۲۳۴۵';
 const LONG = PERSIAN.repeat(60);
@@ -82,7 +85,7 @@ function untouchedProtect(): Record<string, Record<string, unknown>> {
 }
 
 describe('the protect modal', () => {
-  const view = protectModal(CURRENT);
+  const view = protectModal(CURRENT, DRAFT_ID);
 
   it('fits Slack and groups the settings, colours by name, numbers with bounds', () => {
     expect(checkBlockKitLimits({ view }, 'modal')).toEqual([]);
@@ -119,7 +122,7 @@ describe('the protect modal', () => {
     const values = untouchedProtect();
     values[protectFieldBlock('opacity')] = number('0.3');
     values[protectGroupBlock('player')] = checks(['player.securityProtection']);
-    const parsed = parseProtectSubmission(readViewState(values), view.private_metadata ?? '');
+    const parsed = parseProtectSubmission(readViewState(values), protectDraft(CURRENT));
     expect(parsed).toEqual({
       ok: true,
       changes: { opacity: 0.3, player: { offlineMode: false } },
@@ -132,7 +135,7 @@ describe('the protect modal', () => {
   });
 
   it('an agent who changes nothing is told on the form', () => {
-    const parsed = parseProtectSubmission(readViewState(untouchedProtect()), view.private_metadata ?? '');
+    const parsed = parseProtectSubmission(readViewState(untouchedProtect()), protectDraft(CURRENT));
     expect(parsed).toEqual({
       ok: false,
       errors: { [BLOCKS.reason]: 'You have not changed any setting: change one, or close the form.' },
@@ -150,7 +153,7 @@ describe('the protect modal', () => {
   ])('an invalid %s is shown under its field', (field, value, message) => {
     const values = untouchedProtect();
     values[protectFieldBlock(field)] = value;
-    const parsed = parseProtectSubmission(readViewState(values), view.private_metadata ?? '');
+    const parsed = parseProtectSubmission(readViewState(values), protectDraft(CURRENT));
     expect(parsed).toEqual({ ok: false, errors: { [protectFieldBlock(field)]: message } });
   });
 
@@ -158,7 +161,7 @@ describe('the protect modal', () => {
     const values = untouchedProtect();
     values[protectFieldBlock('fontSize')] = number('۱۸');
     values[protectFieldBlock('fontColor')] = select('#e74c3c');
-    const parsed = parseProtectSubmission(readViewState(values), view.private_metadata ?? '');
+    const parsed = parseProtectSubmission(readViewState(values), protectDraft(CURRENT));
     expect(parsed).toMatchObject({ ok: true, changes: { fontSize: 18, fontColor: '#e74c3c' } });
   });
 });
@@ -170,30 +173,28 @@ describe('the whitelist modal', () => {
       (_, i) => `2001:db8:${i.toString(16)}::ffff:${i.toString(16)}`,
     );
     for (const mode of ['add', 'remove'] as const) {
-      const view = whitelistModal({ mode, current });
+      const view = whitelistModal({ mode, current, draftId: DRAFT_ID });
       expect(checkBlockKitLimits({ view }, 'modal')).toEqual([]);
       expect(view.callback_id).toBe(CALLBACKS.whitelistChange);
     }
   });
 
   it('reads addresses one per line or with commas, Persian digits included', () => {
-    const view = whitelistModal({ mode: 'add', current: [] });
     const values = {
-      [BLOCKS.ips]: text('۱.۲.۳.۴\n5.6.7.8, 2001:DB8::1'),
+      [BLOCKS.ips]: text('۱.۲.۳.۴\n5.6.7.8, 2A00:1::1'),
       [BLOCKS.reason]: text('new server'),
     };
-    expect(parseWhitelistSubmission(readViewState(values), view.private_metadata ?? '')).toEqual({
+    expect(parseWhitelistSubmission(readViewState(values), { mode: 'add' })).toEqual({
       ok: true,
       mode: 'add',
-      ips: ['1.2.3.4', '5.6.7.8', '2001:db8::1'],
+      ips: ['1.2.3.4', '5.6.7.8', '2a00:1::1'],
       reason: 'new server',
     });
   });
 
   it('shows a host name and a missing reason under their fields', () => {
-    const view = whitelistModal({ mode: 'remove', current: ['1.2.3.4'] });
     const values = { [BLOCKS.ips]: text('example.com'), [BLOCKS.reason]: text('') };
-    expect(parseWhitelistSubmission(readViewState(values), view.private_metadata ?? '')).toEqual({
+    expect(parseWhitelistSubmission(readViewState(values), { mode: 'remove' })).toEqual({
       ok: false,
       errors: {
         [BLOCKS.ips]: '"example.com" is a host name; give its IP address',
@@ -223,15 +224,12 @@ function preparedDelete(overrides: Partial<Prepared> = {}): Prepared {
 }
 
 describe('the typed confirmation of a delete', () => {
-  const view = deleteConfirmModal({
-    prepared: preparedDelete(),
-    confirm: '6710a0000000000000000101',
-    title: 'Lectures',
-  });
+  const opened = { prepared: preparedDelete(), confirm: '6710a0000000000000000101', title: 'Lectures' };
+  const view = deleteConfirmModal({ ...opened, draftId: DRAFT_ID });
   const submit = (typed: string, reason = 'course ended') =>
     parseDeleteSubmission(
       readViewState({ [BLOCKS.confirmText]: text(typed), [BLOCKS.reason]: text(reason) }),
-      view.private_metadata ?? '',
+      deleteDraft(opened),
     );
 
   it('shows what is deleted, how many files go with it, and that it cannot be undone', () => {
@@ -276,6 +274,7 @@ describe('the typed confirmation of a delete', () => {
       }),
       confirm: 'X',
       title: LONG,
+      draftId: DRAFT_ID,
     });
     expect(checkBlockKitLimits({ view: big }, 'modal')).toEqual([]);
     // A title nobody could type exactly is not offered; the ID still is.
@@ -285,14 +284,19 @@ describe('the typed confirmation of a delete', () => {
 
 describe('folder, file and playlist forms', () => {
   it.each([
-    ['create folder', folderModal({ mode: 'create' })],
+    ['create folder', folderModal({ mode: 'create', draftId: DRAFT_ID })],
     [
       'edit folder',
-      folderModal({ mode: 'edit', bucketId: 'B1', current: { title: LONG, description: LONG } }),
+      folderModal({
+        mode: 'edit',
+        bucketId: 'B1',
+        current: { title: LONG, description: LONG },
+        draftId: DRAFT_ID,
+      }),
     ],
     [
       'edit folder unknown',
-      folderModal({ mode: 'edit', bucketId: 'B1', current: null, note: 'not supported.' }),
+      folderModal({ mode: 'edit', bucketId: 'B1', current: null, note: 'not supported.', draftId: DRAFT_ID }),
     ],
     [
       'edit file',
@@ -300,6 +304,7 @@ describe('folder, file and playlist forms', () => {
         fileId: 'F1',
         current: { title: LONG, description: LONG, hlsStatus: 'done' },
         coverAllowed: true,
+        draftId: DRAFT_ID,
       }),
     ],
     [
@@ -313,6 +318,7 @@ describe('folder, file and playlist forms', () => {
             title: PERSIAN,
           })),
         },
+        draftId: DRAFT_ID,
       }),
     ],
   ])('%s fits Slack', (_what, view) => {
@@ -320,20 +326,19 @@ describe('folder, file and playlist forms', () => {
   });
 
   it('a folder needs a title', () => {
-    const view = folderModal({ mode: 'create' });
     const values = {
       [BLOCKS.title]: text('  '),
       [BLOCKS.description]: text(null),
       [BLOCKS.reason]: text('why'),
     };
-    expect(parseFolderSubmission(readViewState(values), view.private_metadata ?? '')).toEqual({
+    expect(parseFolderSubmission(readViewState(values), { mode: 'create' })).toEqual({
       ok: false,
       errors: { [BLOCKS.title]: 'Give a title.' },
     });
   });
 
   it('a file edit takes the uploaded cover from the view state', () => {
-    const view = fileEditModal({ fileId: 'F1', current: null, coverAllowed: true });
+    const draft = { fileId: 'F1', coverAllowed: true };
     const values = {
       [BLOCKS.title]: text('Lecture 1'),
       [BLOCKS.description]: text(''),
@@ -352,7 +357,7 @@ describe('folder, file and playlist forms', () => {
         },
       },
     };
-    expect(parseFileEditSubmission(readViewState(values), view.private_metadata ?? '')).toEqual({
+    expect(parseFileEditSubmission(readViewState(values), draft)).toEqual({
       ok: true,
       reason: 'new artwork',
       input: {
@@ -373,7 +378,7 @@ describe('folder, file and playlist forms', () => {
         [INPUT_ACTION]: { type: 'file_input', files: [{ id: 'F2', mimetype: 'application/pdf' }] },
       },
     };
-    expect(parseFileEditSubmission(readViewState(pdf), view.private_metadata ?? '')).toEqual({
+    expect(parseFileEditSubmission(readViewState(pdf), draft)).toEqual({
       ok: false,
       errors: { [BLOCKS.cover]: 'The cover must be an image (PNG, JPEG, GIF or WebP).' },
     });
@@ -394,16 +399,42 @@ describe('folder, file and playlist forms', () => {
   });
 
   it('a playlist edit needs a title or files', () => {
-    const view = playlistEditModal({ playlistId: 'P1', current: null });
     const values = {
       [BLOCKS.title]: text(''),
       [BLOCKS.playlistFiles]: text('  '),
       [BLOCKS.reason]: text('why'),
     };
-    expect(parsePlaylistSubmission(readViewState(values), view.private_metadata ?? '')).toEqual({
+    expect(parsePlaylistSubmission(readViewState(values), { playlistId: 'P1' })).toEqual({
       ok: false,
       errors: { [BLOCKS.title]: 'Give a new title, the list of files, or both.' },
     });
+  });
+});
+
+describe('what a change modal carries back and forth', () => {
+  it.each([
+    ['protect', protectModal(CURRENT, DRAFT_ID)],
+    ['whitelist', whitelistModal({ mode: 'add', current: [], draftId: DRAFT_ID })],
+    [
+      'delete',
+      deleteConfirmModal({ prepared: preparedDelete(), confirm: 'X', title: null, draftId: DRAFT_ID }),
+    ],
+    ['create folder', folderModal({ mode: 'create', draftId: DRAFT_ID })],
+    ['edit folder', folderModal({ mode: 'edit', bucketId: 'B1', current: null, draftId: DRAFT_ID })],
+    ['edit file', fileEditModal({ fileId: 'F1', current: null, coverAllowed: true, draftId: DRAFT_ID })],
+    ['edit playlist', playlistEditModal({ playlistId: 'P1', current: null, draftId: DRAFT_ID })],
+  ])('the %s modal carries only its draft ID: nothing it was opened for', (_what, view) => {
+    expect(view.private_metadata).toBe(draftMetadata(DRAFT_ID));
+    expect(draftIdOf(view.private_metadata ?? '')).toBe(DRAFT_ID);
+  });
+
+  it.each([
+    ['an old-style payload', JSON.stringify({ fileId: '..', coverAllowed: true })],
+    ['a short ID', JSON.stringify({ draft: 'abc' })],
+    ['an ID with more beside it', JSON.stringify({ draft: DRAFT_ID, bucketId: 'B2' })],
+    ['not JSON', 'draft'],
+  ])('%s names no draft', (_what, metadata) => {
+    expect(draftIdOf(metadata)).toBeNull();
   });
 });
 

@@ -28,8 +28,7 @@ import { plain } from '../approval.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION, protectFieldBlock, protectGroupBlock } from '../ids.js';
 import { BLOCK_KIT_LIMITS } from '../limits.js';
 import {
-  decodeMetadata,
-  encodeMetadata,
+  draftMetadata,
   type FieldErrors,
   modal,
   mrkdwnSection,
@@ -43,8 +42,8 @@ import {
  * The `protect` modal: every protection setting, grouped as the fields metadata says; on/off
  * settings as checkboxes per group, the colour as a select with the colour names, numbers as
  * number inputs with their bounds, the link expiry as text with its format in the hint. The
- * values shown travel in `private_metadata`, so the submission sends only what the person
- * changed, even if someone else changed another setting meanwhile.
+ * values shown are kept on the server as the modal's draft (`protectDraft`), so the submission
+ * sends only what the person changed, even if someone else changed another setting meanwhile.
  * @see docs/architecture.md, "Validation" (protection config)
  */
 
@@ -62,8 +61,14 @@ const GROUPS = Object.keys(GROUP_TITLES) as ProtectionGroup[];
 
 const ShownSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 
-/** What the modal showed: each set field (dotted) with its value. */
-export const ProtectMetadataSchema = z.strictObject({ shown: ShownSchema });
+/** The server's copy of what the modal showed: each set field (dotted) with its value. */
+export const ProtectDraftSchema = z.strictObject({ shown: ShownSchema });
+export type ProtectDraft = z.infer<typeof ProtectDraftSchema>;
+
+/** What the server keeps while a `protect` modal showing `current` is open. */
+export function protectDraft(current: ProtectionConfig): ProtectDraft {
+  return { shown: Object.fromEntries(flattenProtection(current).map((row) => [row.field, row.value])) };
+}
 
 function fieldsOf(group: ProtectionGroup): readonly ProtectionField[] {
   return PROTECTION_FIELDS.filter((f) => f.group === group);
@@ -177,7 +182,7 @@ function fieldInput(field: ProtectionField, current: ProtectionConfig): InputBlo
 }
 
 /** The modal with the settings as read now. */
-export function protectModal(current: ProtectionConfig): ModalView {
+export function protectModal(current: ProtectionConfig, draftId: string): ModalView {
   const blocks: KnownBlock[] = [
     mrkdwnSection(
       'Change what you need; only the settings you change are sent, after a lead approves. Colours are shown by name.',
@@ -192,13 +197,12 @@ export function protectModal(current: ProtectionConfig): ModalView {
     }
   }
   blocks.push(reasonInput());
-  const shown = Object.fromEntries(flattenProtection(current).map((row) => [row.field, row.value]));
   return modal({
     callbackId: CALLBACKS.protect,
     title: 'Protection settings',
     submit: 'Ask for approval',
     blocks,
-    privateMetadata: encodeMetadata(ProtectMetadataSchema, { shown }),
+    privateMetadata: draftMetadata(draftId),
   });
 }
 
@@ -236,8 +240,8 @@ function readNumber(field: ProtectionField, text: string): number | string {
  * Reads a submitted `protect` modal against what it showed: inline errors for values that are
  * not valid, an error when nothing changed, else only the changed settings.
  */
-export function parseProtectSubmission(state: ViewState, privateMetadata: string): ProtectSubmission {
-  const { shown } = decodeMetadata(ProtectMetadataSchema, privateMetadata);
+export function parseProtectSubmission(state: ViewState, draft: ProtectDraft): ProtectSubmission {
+  const { shown } = draft;
   const before: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(shown)) setField(before, field, value);
   const shownConfig = toProtectionConfig(before);

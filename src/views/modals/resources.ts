@@ -7,8 +7,7 @@ import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
 import { truncate } from '../limits.js';
 import {
   DESCRIPTION_MAX,
-  decodeMetadata,
-  encodeMetadata,
+  draftMetadata,
   type FieldErrors,
   modal,
   mrkdwnSection,
@@ -23,7 +22,9 @@ import {
 /**
  * Modals that create or edit a folder, edit a file (title, description, optional cover image) and
  * edit a playlist (title and the ordered files, one per line `id | title`), prefilled with the
- * current values when the service lets them be read, and their submission parsers.
+ * current values when the service lets them be read, and their submission parsers. What each
+ * modal edits (its mode and ID) is kept on the server as its draft; `private_metadata` holds
+ * only the draft's ID.
  * @see docs/architecture.md, "Slash command grammar"
  */
 
@@ -32,12 +33,16 @@ export const COVER_FILETYPES = ['png', 'jpg', 'jpeg', 'gif', 'webp'] as const;
 /** Lines a playlist form accepts; a playlist of more files is edited in parts of the service UI. */
 export const PLAYLIST_MAX_FILES = 200;
 
-export const FolderMetadataSchema = z.union([
+/** The server's copies of the resource modals: what each was opened for. */
+export const FolderDraftSchema = z.union([
   z.strictObject({ mode: z.literal('create') }),
   z.strictObject({ mode: z.literal('edit'), bucketId: z.string().min(1) }),
 ]);
-export const FileMetadataSchema = z.strictObject({ fileId: z.string().min(1), coverAllowed: z.boolean() });
-export const PlaylistMetadataSchema = z.strictObject({ playlistId: z.string().min(1) });
+export const FileDraftSchema = z.strictObject({ fileId: z.string().min(1), coverAllowed: z.boolean() });
+export const PlaylistDraftSchema = z.strictObject({ playlistId: z.string().min(1) });
+export type FolderDraft = z.infer<typeof FolderDraftSchema>;
+export type FileDraft = z.infer<typeof FileDraftSchema>;
+export type PlaylistDraft = z.infer<typeof PlaylistDraftSchema>;
 
 /** What is known of a record before editing it; null when it could not be read. */
 export interface CurrentValues {
@@ -78,9 +83,10 @@ function descriptionInput(initial: string | null | undefined): InputBlock {
   });
 }
 
+/** `draftId` names the modal's draft on the server. */
 export type FolderModalOptions =
-  | { mode: 'create' }
-  | { mode: 'edit'; bucketId: string; current: CurrentValues | null; note?: string };
+  | { mode: 'create'; draftId: string }
+  | { mode: 'edit'; bucketId: string; current: CurrentValues | null; note?: string; draftId: string };
 
 /** Create a folder, or edit one (title required by the service, description optional). */
 export function folderModal(options: FolderModalOptions): ModalView {
@@ -90,7 +96,7 @@ export function folderModal(options: FolderModalOptions): ModalView {
       title: 'Create folder',
       submit: 'Ask for approval',
       blocks: [titleInput(null), descriptionInput(null), reasonInput()],
-      privateMetadata: encodeMetadata(FolderMetadataSchema, { mode: 'create' }),
+      privateMetadata: draftMetadata(options.draftId),
     });
   }
   const current = options.current;
@@ -107,7 +113,7 @@ export function folderModal(options: FolderModalOptions): ModalView {
       descriptionInput(current?.description),
       reasonInput(),
     ],
-    privateMetadata: encodeMetadata(FolderMetadataSchema, { mode: 'edit', bucketId: options.bucketId }),
+    privateMetadata: draftMetadata(options.draftId),
   });
 }
 
@@ -117,6 +123,7 @@ export function fileEditModal(options: {
   current: (CurrentValues & { hlsStatus?: string | null }) | null;
   coverAllowed: boolean;
   note?: string;
+  draftId: string;
 }): ModalView {
   const current = options.current;
   const status = current?.hlsStatus ? ` · conversion ${safe(current.hlsStatus, 20)}` : '';
@@ -153,10 +160,7 @@ export function fileEditModal(options: {
     title: 'Edit file',
     submit: 'Ask for approval',
     blocks,
-    privateMetadata: encodeMetadata(FileMetadataSchema, {
-      fileId: options.fileId,
-      coverAllowed: options.coverAllowed,
-    }),
+    privateMetadata: draftMetadata(options.draftId),
   });
 }
 
@@ -172,6 +176,7 @@ export function playlistEditModal(options: {
   playlistId: string;
   current: { title: string | null; files: readonly { _id: string; title?: string | undefined }[] } | null;
   note?: string;
+  draftId: string;
 }): ModalView {
   const current = options.current;
   const lines = current === null ? '' : playlistLinesOf(current.files);
@@ -197,7 +202,7 @@ export function playlistEditModal(options: {
       }),
       reasonInput(),
     ],
-    privateMetadata: encodeMetadata(PlaylistMetadataSchema, { playlistId: options.playlistId }),
+    privateMetadata: draftMetadata(options.draftId),
   });
 }
 
@@ -226,9 +231,9 @@ function finish<I extends PrepareInput>(
 /** A submitted folder create/edit modal. */
 export function parseFolderSubmission(
   state: ViewState,
-  privateMetadata: string,
+  draft: FolderDraft,
 ): ChangeSubmission<Extract<PrepareInput, { kind: 'folder.create' | 'folder.edit' }>> {
-  const meta = decodeMetadata(FolderMetadataSchema, privateMetadata);
+  const meta = draft;
   const errors: FieldErrors = {};
   const title = state.text(BLOCKS.title);
   const description = state.text(BLOCKS.description);
@@ -266,9 +271,9 @@ function coverOf(files: readonly UploadedFileState[]): CoverRef | string | null 
 /** A submitted file edit modal; the cover comes from the view state's files. */
 export function parseFileEditSubmission(
   state: ViewState,
-  privateMetadata: string,
+  draft: FileDraft,
 ): ChangeSubmission<Extract<PrepareInput, { kind: 'file.edit' }>> {
-  const meta = decodeMetadata(FileMetadataSchema, privateMetadata);
+  const meta = draft;
   const errors: FieldErrors = {};
   const title = state.text(BLOCKS.title);
   const description = state.text(BLOCKS.description);
@@ -321,9 +326,9 @@ export function parsePlaylistLines(text: string): PlaylistLines {
 /** A submitted playlist edit modal: a title, the files, or both. */
 export function parsePlaylistSubmission(
   state: ViewState,
-  privateMetadata: string,
+  draft: PlaylistDraft,
 ): ChangeSubmission<Extract<PrepareInput, { kind: 'playlist.edit' }>> {
-  const meta = decodeMetadata(PlaylistMetadataSchema, privateMetadata);
+  const meta = draft;
   const errors: FieldErrors = {};
   const title = state.text(BLOCKS.title);
   const problem = titleProblem(title, false);

@@ -5,8 +5,7 @@ import { code } from '../approval.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
 import { truncate } from '../limits.js';
 import {
-  decodeMetadata,
-  encodeMetadata,
+  draftMetadata,
   type FieldErrors,
   modal,
   mrkdwnSection,
@@ -25,8 +24,9 @@ import {
 
 export type WhitelistMode = 'add' | 'remove';
 
-export const WhitelistMetadataSchema = z.strictObject({ mode: z.enum(['add', 'remove']) });
-export type WhitelistMetadata = z.infer<typeof WhitelistMetadataSchema>;
+/** The server's copy of a whitelist modal: whether it adds or removes. */
+export const WhitelistDraftSchema = z.strictObject({ mode: z.enum(['add', 'remove']) });
+export type WhitelistDraft = z.infer<typeof WhitelistDraftSchema>;
 
 /** How much of the current list the modal shows (a modal section holds 3000 characters). */
 const CURRENT_BUDGET = 2500;
@@ -46,11 +46,15 @@ function currentList(current: readonly string[] | null): string {
   return text;
 }
 
-/** The modal; `current` is the list as read now (null when it could not be read). */
+/**
+ * The modal; `current` is the list as read now (null when it could not be read), `draftId` names
+ * its {@link WhitelistDraft} on the server.
+ */
 export function whitelistModal(options: {
   mode: WhitelistMode;
   current: readonly string[] | null;
   initialIps?: string;
+  draftId: string;
 }): ModalView {
   const adding = options.mode === 'add';
   const blocks: KnownBlock[] = [
@@ -61,7 +65,7 @@ export function whitelistModal(options: {
       initial: options.initialIps,
       multiline: true,
       maxLength: 3000,
-      placeholder: adding ? '203.0.113.7\n2001:db8::1' : 'One of the addresses above',
+      placeholder: adding ? '1.2.3.4\n2a00:1::4' : 'One of the addresses above',
       hint: 'IPv4 or IPv6 addresses of your servers, one per line or separated by commas. No host names, ranges or ports. A lead approves the change before it is made.',
     }),
     reasonInput(),
@@ -71,7 +75,7 @@ export function whitelistModal(options: {
     title: adding ? 'Add to whitelist' : 'Remove from whitelist',
     submit: 'Ask for approval',
     blocks,
-    privateMetadata: encodeMetadata(WhitelistMetadataSchema, { mode: options.mode }),
+    privateMetadata: draftMetadata(options.draftId),
   });
 }
 
@@ -80,11 +84,11 @@ export type WhitelistSubmission =
   | { ok: false; errors: FieldErrors };
 
 /** Reads a submitted whitelist modal: every problem goes to the field it is about. */
-export function parseWhitelistSubmission(state: ViewState, privateMetadata: string): WhitelistSubmission {
-  const { mode } = decodeMetadata(WhitelistMetadataSchema, privateMetadata);
+export function parseWhitelistSubmission(state: ViewState, draft: WhitelistDraft): WhitelistSubmission {
+  const { mode } = draft;
   const errors: FieldErrors = {};
   const raw = state.rawText(BLOCKS.ips);
-  const parsed = parseIpList([raw]);
+  const parsed = parseIpList([raw], mode);
   if (!parsed.ok) errors[BLOCKS.ips] = truncate(parsed.problems.join('; '), 1500);
   const reason = state.text(BLOCKS.reason);
   const problem = reasonProblem(reason);

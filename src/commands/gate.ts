@@ -1,0 +1,238 @@
+import type { AllMiddlewareArgs, AnyMiddlewareArgs, Middleware, RespondFn } from '@slack/bolt';
+import { z } from 'zod';
+import { SLASH_COMMAND } from '../core/commands-help.js';
+import { type ParseResult, parseCommand } from '../core/grammar.js';
+import { newEventId } from '../core/ids.js';
+import type { Actor } from '../core/model.js';
+import { isAgent } from '../core/policy.js';
+import { commandLabel } from '../slack/app.js';
+import { countOwnOutcome } from '../slack/metrics.js';
+import { redactError } from '../slack/receiver.js';
+import { notAllowedMessage } from '../views/everyday.js';
+import { homeNotAllowedView } from '../views/home.js';
+import { statusModal } from '../views/modals/common.js';
+import { settledWithin } from './changes/shared.js';
+import { type AppContext, checkBlockKit } from './context.js';
+
+/**
+ * Who may act, checked once for every request that comes from a person: the slash command, every
+ * button and every modal submission. It runs before any handler, so before any upstream read or
+ * store write; someone outside AGENTS gets a polite refusal where they acted and a `denied` event
+ * in the audit log, and no handler runs. Events (the Home tab) pass: the Home tab of someone
+ * outside AGENTS shows nothing of the team's (src/commands/changes/home.ts).
+ * @see docs/architecture.md, "Approvals" (who may do what)
+ */
+
+/** The refusal's reason, as recorded in the audit log. */
+export const NOT_AN_AGENT = 'not one of the agents allowed to use vidops (AGENTS)';
+
+/**
+ * How long the check may wait on Slack for user-group members (cached for minutes) before the
+ * request is acknowledged anyway, as "try again": Slack wants the acknowledgement within 3 s.
+ */
+export const GATE_BUDGET_MS = 2000;
+
+const CHECK_LATE =
+  'vidops could not check just now that you are on the support team. Nothing was done; try again in a moment.';
+
+/** What the gate reads of a request: who sent it and what it was. Everything else is ignored. */
+const CommandSchema = z.looseObject({
+  command: z.string(),
+  text: z.string(),
+  user_id: z.string(),
+  user_name: z.string().optional(),
+});
+const InteractiveSchema = z.looseObject({
+  type: z.enum([
+    'block_actions',
+    'view_submission',
+    'view_closed',
+    'block_suggestion',
+    'shortcut',
+    'message_action',
+  ]),
+  user: z.looseObject({ id: z.string(), name: z.string().optional(), username: z.string().optional() }),
+  actions: z
+    .array(z.looseObject({ action_id: z.string().optional(), value: z.string().optional() }))
+    .optional(),
+  view: z.looseObject({ type: z.string().optional(), callback_id: z.string().optional() }).optional(),
+  channel: z.looseObject({ id: z.string() }).nullish(),
+  response_url: z.string().optional(),
+});
+type Interaction =
+  | { kind: 'command'; body: z.infer<typeof CommandSchema> }
+  | { kind: 'interactive'; body: z.infer<typeof InteractiveSchema> };
+
+function interactionOf(body: unknown): Interaction | null {
+  const command = CommandSchema.safeParse(body);
+  if (command.success) return { kind: 'command', body: command.data };
+  const interactive = InteractiveSchema.safeParse(body);
+  return interactive.success ? { kind: 'interactive', body: interactive.data } : null;
+}
+
+function userOf(interaction: Interaction): { id: string; name: string | undefined } {
+  return interaction.kind === 'command'
+    ? { id: interaction.body.user_id, name: interaction.body.user_name }
+    : { id: interaction.body.user.id, name: interaction.body.user.name ?? interaction.body.user.username };
+}
+
+/** Any acknowledgement: Bolt's differ by kind only in what they may carry. */
+type AnyAck = (response?: unknown) => Promise<void>;
+
+/** What a refused command was about, for the `denied` audit event. */
+function deniedSubject(parsed: ParseResult, text: string): { operation: string; target: string } {
+  if (!parsed.ok) return { operation: 'command', target: SLASH_COMMAND };
+  const { command } = parsed;
+  switch (command.kind) {
+    case 'unblock':
+      return { operation: 'viewer.unblock', target: `viewer ${command.mobile.param}` };
+    case 'retry':
+      return { operation: 'file.retry', target: `file ${command.fileId}` };
+    case 'whitelist.show':
+      return { operation: 'whitelist.get', target: 'whitelist' };
+    case 'protect.show':
+      return { operation: 'protect.get', target: 'protection settings' };
+    default:
+      return {
+        operation: command.kind,
+        target: `${SLASH_COMMAND} ${text.trim().split(/\s+/)[0] ?? ''}`.trim(),
+      };
+  }
+}
+
+/** What the person did, for the audit log: the command typed, the button or the form. */
+function subjectOf(
+  ctx: AppContext,
+  interaction: Interaction,
+): { operation: string; target: string; params: Record<string, string> } {
+  if (interaction.kind === 'command') {
+    const { text } = interaction.body;
+    const parsed = parseCommand(text, {
+      phoneRegion: ctx.config.phoneRegion,
+      phoneRegions: ctx.config.phoneRegions,
+    });
+    return { ...deniedSubject(parsed, text), params: { command: SLASH_COMMAND, text } };
+  }
+  const body = interaction.body;
+  const clip = (s: string | undefined) => (s ?? '').slice(0, 100);
+  if (body.type === 'block_actions') {
+    const action = body.actions?.[0];
+    return {
+      operation: 'button',
+      target: `button ${clip(action?.action_id)}`,
+      params: { actionId: clip(action?.action_id), value: clip(action?.value) },
+    };
+  }
+  const callbackId = clip(body.view?.callback_id);
+  return {
+    operation: body.type === 'view_submission' ? 'form' : body.type,
+    target: callbackId === '' ? body.type : `form ${callbackId}`,
+    params: { type: body.type, callbackId },
+  };
+}
+
+function kindOf(interaction: Interaction): string {
+  return interaction.kind === 'command' ? 'command' : interaction.body.type;
+}
+
+async function auditDenied(ctx: AppContext, actor: Actor, interaction: Interaction): Promise<void> {
+  const { operation, target, params } = subjectOf(ctx, interaction);
+  await ctx.store.appendAudit([
+    {
+      id: newEventId(),
+      type: 'denied',
+      at: ctx.clock().toISOString(),
+      actor,
+      operation,
+      target,
+      params,
+      requestId: null,
+      outcome: { action: kindOf(interaction), reason: NOT_AN_AGENT },
+      error: null,
+    },
+  ]);
+}
+
+/** Acknowledges a request that will not be handled, saying `text` where the person acted when the ack can. */
+async function ackRefusal(ctx: AppContext, interaction: Interaction, ack: AnyAck | undefined, text: string) {
+  if (ack === undefined) return;
+  const kind = kindOf(interaction);
+  if (kind === 'view_submission') {
+    const view = statusModal('vidops', [`:lock: ${text}`]);
+    checkBlockKit(ctx, { view }, 'modal');
+    await ack({ response_action: 'update', view });
+  } else if (kind === 'block_suggestion') {
+    await ack({ options: [] });
+  } else {
+    await ack();
+  }
+}
+
+/** Tells the person, after the ack, where they acted: the command's or message's response URL, the channel, or their Home tab. */
+async function tell(ctx: AppContext, interaction: Interaction, respond: RespondFn | undefined, text: string) {
+  const message = { ...notAllowedMessage(), text };
+  checkBlockKit(ctx, message, 'message');
+  if (interaction.kind === 'command') {
+    await respond?.({ response_type: 'ephemeral', ...message });
+    return;
+  }
+  const body = interaction.body;
+  if (body.type !== 'block_actions') return;
+  if (respond !== undefined && body.response_url) {
+    await respond({ response_type: 'ephemeral', replace_original: false, ...message });
+  } else if (body.view?.type === 'home') {
+    const view = homeNotAllowedView();
+    checkBlockKit(ctx, { view }, 'home');
+    await ctx.web.views.publish({ user_id: body.user.id, view });
+  } else if (body.channel) {
+    await ctx.web.chat.postEphemeral({ channel: body.channel.id, user: body.user.id, text });
+  }
+}
+
+/** The Bolt middleware that checks who may act before anything else runs. */
+export function actorGate(ctx: AppContext): Middleware<AnyMiddlewareArgs> {
+  return async (args: AnyMiddlewareArgs & AllMiddlewareArgs) => {
+    const interaction = interactionOf(args.body);
+    if (interaction === null) {
+      // Events carry no person acting in this sense; anything else a person sends names its user.
+      const type = (args.body as { type?: unknown }).type;
+      if (type === 'event_callback') await args.next();
+      else
+        ctx.logger.warn(
+          { type: typeof type === 'string' ? type : null },
+          'ignored a request of an unknown shape',
+        );
+      return;
+    }
+    const user = userOf(interaction);
+    const userId = user.id;
+    // The policy's own lists first: only membership through a user group needs Slack.
+    if (isAgent(ctx.policy, { id: userId, groups: [] })) {
+      await args.next();
+      return;
+    }
+    // Bolt's ack and respond differ by request kind; the gate only passes them what every kind takes.
+    const { ack, respond } = args as { ack?: AnyAck; respond?: RespondFn };
+    const groups = await settledWithin(ctx.directory.groupsOf(userId), GATE_BUDGET_MS);
+    if (groups.kind !== 'ok') {
+      if (groups.kind === 'error')
+        ctx.logger.warn({ err: redactError(groups.error) }, 'could not read user groups');
+      await ackRefusal(ctx, interaction, ack, CHECK_LATE);
+      await tell(ctx, interaction, respond, CHECK_LATE);
+      return;
+    }
+    if (isAgent(ctx.policy, { id: userId, groups: groups.value })) {
+      await args.next();
+      return;
+    }
+    const text = notAllowedMessage().text;
+    // Nothing after the gate runs, so the counting middleware would see a quiet success.
+    countOwnOutcome(args.context);
+    ctx.metrics.countCommand(commandLabel(args.body), 'denied');
+    await ackRefusal(ctx, interaction, ack, text);
+    ctx.logger.info({ user: userId, kind: kindOf(interaction) }, 'refused someone outside AGENTS');
+    const actor: Actor = { id: userId, name: await ctx.directory.nameOf(userId, user.name) };
+    await auditDenied(ctx, actor, interaction);
+    await tell(ctx, interaction, respond, text);
+  };
+}
