@@ -28,6 +28,9 @@ import { fileEditModal, folderModal, playlistEditModal } from './modals/resource
 import { whitelistModal } from './modals/whitelist.js';
 import { requestsMessage } from './requests.js';
 
+/** A draft ID of the shape vidops gives out (the modals carry only this). */
+const TEST_DRAFT_ID = 'x'.repeat(43);
+
 /**
  * Hostile text from outside (a folder title, a reason, a name, the service's error, an ID someone
  * typed) through every message builder: nothing reaches Slack's mrkdwn as a live mention, channel
@@ -388,7 +391,7 @@ const BUILDERS: readonly [string, Builder][] = [
         bucketId: h.replace(/\s+/g, ''),
         current: { title: h, description: h },
         note: h,
-        draftId: 'D-TEST',
+        draftId: TEST_DRAFT_ID,
       }),
     }),
   ],
@@ -399,7 +402,7 @@ const BUILDERS: readonly [string, Builder][] = [
         fileId: h.replace(/\s+/g, ''),
         current: { title: h, description: h, hlsStatus: h },
         coverAllowed: false,
-        draftId: 'D-TEST',
+        draftId: TEST_DRAFT_ID,
       }),
     }),
   ],
@@ -409,7 +412,7 @@ const BUILDERS: readonly [string, Builder][] = [
       view: playlistEditModal({
         playlistId: h.replace(/\s+/g, ''),
         current: { title: h, files: [{ _id: 'f1', title: h }] },
-        draftId: 'D-TEST',
+        draftId: TEST_DRAFT_ID,
       }),
     }),
   ],
@@ -428,14 +431,14 @@ const BUILDERS: readonly [string, Builder][] = [
           },
           confirm: h.replace(/\s+/g, ''),
           title: h,
-          draftId: 'D-TEST',
+          draftId: TEST_DRAFT_ID,
         }),
       };
     },
   ],
   [
     'the whitelist modal',
-    (h) => ({ view: whitelistModal({ mode: 'remove', current: [h], draftId: 'D-TEST' }) }),
+    (h) => ({ view: whitelistModal({ mode: 'remove', current: [h], draftId: TEST_DRAFT_ID }) }),
   ],
   [
     'App Home',
@@ -491,7 +494,7 @@ describe('plain_text is shown as typed, never escaped', () => {
       mode: 'edit',
       bucketId: 'f1',
       current: { title: h, description: null },
-      draftId: 'D-TEST',
+      draftId: TEST_DRAFT_ID,
     });
     expect(JSON.stringify(view)).toContain(`"initial_value":${JSON.stringify(h)}`);
     expect(plainTexts(view).join('\n')).not.toMatch(/&(amp|lt|gt);/);

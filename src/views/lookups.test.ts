@@ -5,6 +5,9 @@ import { checkBlockKitLimits } from './limits.js';
 import { readViewState } from './modals/common.js';
 import { deleteConfirmModal, deleteDraft, parseDeleteSubmission } from './modals/delete.js';
 
+/** A draft ID of the shape vidops gives out (the modals carry only this). */
+const TEST_DRAFT_ID = 'x'.repeat(43);
+
 /**
  * What people read when a look-up told vidops something, or nothing: the unblock headline is
  * true to what the viewer look-up said, and a delete whose look-up failed shows and asks for the ID.
@@ -62,7 +65,7 @@ describe('the typed confirmation of a delete whose look-up failed', () => {
     preview: { kind: 'delete', resource: 'folder', id: folderId, title: null, filesCount: null },
     warnings: ['Could not look the folder up: the service answered 404.'],
   };
-  const view = deleteConfirmModal({ prepared, confirm: folderId, title: null, draftId: 'D-TEST' });
+  const view = deleteConfirmModal({ prepared, confirm: folderId, title: null, draftId: TEST_DRAFT_ID });
   const draft = deleteDraft({ prepared, confirm: folderId, title: null });
   const shown = JSON.stringify(view.blocks);
   const submit = (typed: string) =>
@@ -102,7 +105,7 @@ describe('the typed confirmation of a delete whose look-up failed', () => {
       },
       confirm: folderId,
       title: 'Lectures',
-      draftId: 'D-TEST',
+      draftId: TEST_DRAFT_ID,
     });
     expect(JSON.stringify(known.blocks)).not.toContain('Only the ID is known');
   });

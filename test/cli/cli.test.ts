@@ -243,7 +243,7 @@ describe('messages in the words of people', () => {
 
   test('an approval by someone who is not an approver names the operation by its title', async () => {
     await usePolicy('cli: { approve: true }\n');
-    const asked = await vidops(['whitelist', 'add', '203.0.113.10', '--as', AGENT]);
+    const asked = await vidops(['whitelist', 'add', '5.160.12.10', '--as', AGENT]);
     const result = await byLead(['approve', requestIdIn(asked.stdout), '--as', 'UOTHER001']);
 
     expect(result.code).toBe(1);

@@ -73,35 +73,35 @@ const ROWS: Row[] = [
     op: '1',
     name: 'an agent adds an address to the whitelist',
     act: async (cli) => {
-      await seedWhitelist(cli.sandbox, ['198.51.100.1']);
-      return cli.approved(['whitelist', 'add', '203.0.113.7']);
+      await seedWhitelist(cli.sandbox, ['5.160.12.1']);
+      return cli.approved(['whitelist', 'add', '5.160.12.7']);
     },
     sent: {
       method: 'POST',
       path: WHITELIST,
-      bodies: same([{ allowedDNS: ['198.51.100.1', '203.0.113.7'] }]),
+      bodies: same([{ allowedDNS: ['5.160.12.1', '5.160.12.7'] }]),
     },
-    reads: same(['before: 198.51.100.1', 'after:  198.51.100.1, 203.0.113.7']),
+    reads: same(['before: 5.160.12.1', 'after:  5.160.12.1, 5.160.12.7']),
   },
   {
     op: '1',
     name: 'an agent removes an address from the whitelist',
     act: async (cli) => {
-      await seedWhitelist(cli.sandbox, ['198.51.100.1', '198.51.100.2']);
-      return cli.approved(['whitelist', 'remove', '198.51.100.2']);
+      await seedWhitelist(cli.sandbox, ['5.160.12.1', '5.160.12.2']);
+      return cli.approved(['whitelist', 'remove', '5.160.12.2']);
     },
-    sent: { method: 'POST', path: WHITELIST, bodies: same([{ allowedDNS: ['198.51.100.1'] }]) },
-    reads: same(['removed: 198.51.100.2']),
+    sent: { method: 'POST', path: WHITELIST, bodies: same([{ allowedDNS: ['5.160.12.1'] }]) },
+    reads: same(['removed: 5.160.12.2']),
   },
   {
     op: '2',
     name: 'an agent looks at the whitelist',
     act: async (cli) => {
-      await seedWhitelist(cli.sandbox, ['203.0.113.10']);
+      await seedWhitelist(cli.sandbox, ['5.160.12.10']);
       return cli.run(['whitelist']);
     },
     sent: { method: 'GET', path: WHITELIST, bodies: same([null]) },
-    reads: same(['The whitelist holds 1 address:', '203.0.113.10']),
+    reads: same(['The whitelist holds 1 address:', '5.160.12.10']),
   },
   {
     op: '3',

@@ -142,35 +142,35 @@ const ROWS: Row[] = [
     op: '1',
     name: 'an agent adds an address to the whitelist by text',
     act: async (h) => {
-      await seedWhitelist(h, ['198.51.100.1']);
-      return typedChange(h, 'whitelist add 203.0.113.7');
+      await seedWhitelist(h, ['5.160.12.1']);
+      return typedChange(h, 'whitelist add 5.160.12.7');
     },
     sent: {
       method: 'POST',
       path: WHITELIST,
-      bodies: same([{ allowedDNS: ['198.51.100.1', '203.0.113.7'] }]),
+      bodies: same([{ allowedDNS: ['5.160.12.1', '5.160.12.7'] }]),
     },
-    reads: same(['*Adds* (1): `203.0.113.7`', 'Whitelist before (1): `198.51.100.1`', 'You approved']),
+    reads: same(['*Adds* (1): `5.160.12.7`', 'Whitelist before (1): `5.160.12.1`', 'You approved']),
   },
   {
     op: '1',
     name: 'an agent removes an address from the whitelist by text',
     act: async (h) => {
-      await seedWhitelist(h, ['198.51.100.1', '198.51.100.2']);
-      return typedChange(h, 'whitelist remove 198.51.100.2');
+      await seedWhitelist(h, ['5.160.12.1', '5.160.12.2']);
+      return typedChange(h, 'whitelist remove 5.160.12.2');
     },
-    sent: { method: 'POST', path: WHITELIST, bodies: same([{ allowedDNS: ['198.51.100.1'] }]) },
-    reads: same(['*Removes* (1): `198.51.100.2`', '*Whitelist after* (1): `198.51.100.1`']),
+    sent: { method: 'POST', path: WHITELIST, bodies: same([{ allowedDNS: ['5.160.12.1'] }]) },
+    reads: same(['*Removes* (1): `5.160.12.2`', '*Whitelist after* (1): `5.160.12.1`']),
   },
   {
     op: '2',
     name: 'an agent looks at the whitelist',
     act: async (h) => {
-      await seedWhitelist(h, ['203.0.113.10']);
+      await seedWhitelist(h, ['5.160.12.10']);
       return replyTo(h, 'whitelist');
     },
     sent: { method: 'GET', path: WHITELIST, bodies: same([null]) },
-    reads: same(['*IP whitelist* · 1 address', '`203.0.113.10`']),
+    reads: same(['*IP whitelist* · 1 address', '`5.160.12.10`']),
   },
   {
     op: '3',
