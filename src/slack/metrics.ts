@@ -1,229 +1,149 @@
 /**
- * A small Prometheus registry: counters, histograms and scrape-time gauges with labels, rendered
- * in the text exposition format (version 0.0.4). Enough for `/metrics`; no dependency.
+ * vidops' Prometheus metrics, kept by prom-client. Each vidops instance has its own registry, never
+ * prom-client's global one: tests and benchmarks build several apps in one process, and each must
+ * count only its own work. Node's process metrics join the registry while `/metrics` is served.
  * @see docs/architecture.md, "Runtime contract" (`GET /metrics`) and "Who uses it" (Operator)
  */
-
-/** Label values by label name. Missing labels render as the empty string. */
-export type Labels = Readonly<Record<string, string>>;
-
-export interface Counter {
-  inc(labels?: Labels, by?: number): void;
-  /** Current value for these labels (tests, and callers who want to read back). */
-  get(labels?: Labels): number;
-}
-
-export interface Histogram {
-  observe(labels: Labels, seconds: number): void;
-  /** Starts a timer; calling the returned function observes the elapsed seconds. */
-  startTimer(labels?: Labels): (extra?: Labels) => number;
-  /** Number of observations for these labels. */
-  count(labels?: Labels): number;
-}
-
-/** Produces a gauge's samples when `/metrics` is scraped. */
-export type GaugeValue = number | ReadonlyArray<{ labels: Labels; value: number }>;
-export type GaugeCollector = () => GaugeValue | Promise<GaugeValue>;
+import perfHooks from 'node:perf_hooks';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Default buckets in seconds: from a fast ack to a slow upstream call. */
 export const DEFAULT_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
-const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
-
-function escapeHelp(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
-}
-
-function escapeLabelValue(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
-}
-
-function formatNumber(value: number): string {
-  if (Number.isNaN(value)) return 'NaN';
-  if (value === Number.POSITIVE_INFINITY) return '+Inf';
-  if (value === Number.NEGATIVE_INFINITY) return '-Inf';
-  return String(value);
-}
-
-function formatLabels(names: readonly string[], values: readonly string[], extra?: [string, string]): string {
-  const parts = names.map((n, i) => `${n}="${escapeLabelValue(values[i] ?? '')}"`);
-  if (extra) parts.push(`${extra[0]}="${escapeLabelValue(extra[1])}"`);
-  return parts.length === 0 ? '' : `{${parts.join(',')}}`;
-}
-
-interface Family {
-  render(): Promise<string[]>;
-}
+/** A gauge's samples, read when `/metrics` is scraped: one number, or one per label set. */
+export type GaugeValue<L extends string> =
+  | number
+  | ReadonlyArray<{ labels: Readonly<Record<L, string>>; value: number }>;
 
 /**
- * Keeps series in a map keyed by their label values in label-name order, so `{a,b}` and `{b,a}`
- * are the same series.
+ * A prom-client registry with the few ways vidops makes metrics. Names, label names and values
+ * are checked by prom-client, which throws on a duplicate or invalid name, the reserved label
+ * `le`, an unknown label or a counter going down.
  */
-class SeriesMap<T> {
-  private readonly series = new Map<string, { values: string[]; data: T }>();
-  constructor(
-    private readonly metric: string,
-    private readonly labelNames: readonly string[],
-    private readonly create: () => T,
-  ) {}
-
-  get(labels: Labels = {}): T {
-    for (const key of Object.keys(labels)) {
-      if (!this.labelNames.includes(key)) {
-        throw new Error(`metric ${this.metric} has no label "${key}"`);
-      }
-    }
-    const values = this.labelNames.map((n) => labels[n] ?? '');
-    const key = JSON.stringify(values);
-    let entry = this.series.get(key);
-    if (!entry) {
-      entry = { values, data: this.create() };
-      this.series.set(key, entry);
-    }
-    return entry.data;
-  }
-
-  peek(labels: Labels = {}): T | undefined {
-    const values = this.labelNames.map((n) => labels[n] ?? '');
-    return this.series.get(JSON.stringify(values))?.data;
-  }
-
-  entries(): Array<{ values: string[]; data: T }> {
-    return [...this.series.values()];
-  }
-}
-
-/** A set of metric families rendered together. */
 export class MetricsRegistry {
-  private readonly families = new Map<string, Family>();
+  /** What `/metrics` serves. */
+  readonly register = new Registry();
+  private stopProcess: (() => void) | null = null;
 
-  private register(name: string, labelNames: readonly string[], family: Family): void {
-    if (!METRIC_NAME.test(name)) throw new Error(`invalid metric name "${name}"`);
-    for (const l of labelNames) {
-      if (!LABEL_NAME.test(l) || l === 'le') throw new Error(`invalid label name "${l}" on ${name}`);
-    }
-    if (this.families.has(name)) throw new Error(`metric ${name} is already registered`);
-    this.families.set(name, family);
+  counter<L extends string = never>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.register] });
   }
 
-  counter(name: string, help: string, labelNames: readonly string[] = []): Counter {
-    const series = new SeriesMap(name, labelNames, () => ({ value: 0 }));
-    this.register(name, labelNames, {
-      render: async () => [
-        `# HELP ${name} ${escapeHelp(help)}`,
-        `# TYPE ${name} counter`,
-        ...series
-          .entries()
-          .map((e) => `${name}${formatLabels(labelNames, e.values)} ${formatNumber(e.data.value)}`),
-      ],
-    });
-    return {
-      inc(labels, by = 1) {
-        if (!(by >= 0)) throw new Error(`counter ${name} can only go up (got ${by})`);
-        series.get(labels).value += by;
-      },
-      get(labels) {
-        return series.peek(labels)?.value ?? 0;
-      },
-    };
-  }
-
-  histogram(
+  histogram<L extends string = never>(
     name: string,
     help: string,
-    labelNames: readonly string[] = [],
+    labelNames: readonly L[] = [],
     buckets: readonly number[] = DEFAULT_BUCKETS,
-  ): Histogram {
-    const bounds = [...buckets].sort((a, b) => a - b);
-    const series = new SeriesMap(name, labelNames, () => ({
-      counts: bounds.map(() => 0),
-      sum: 0,
-      count: 0,
-    }));
-    this.register(name, labelNames, {
-      render: async () => {
-        const lines = [`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} histogram`];
-        for (const { values, data } of series.entries()) {
-          // Buckets are cumulative in the exposition format.
-          let cumulative = 0;
-          bounds.forEach((le, i) => {
-            cumulative += data.counts[i] ?? 0;
-            lines.push(
-              `${name}_bucket${formatLabels(labelNames, values, ['le', formatNumber(le)])} ${cumulative}`,
-            );
-          });
-          lines.push(`${name}_bucket${formatLabels(labelNames, values, ['le', '+Inf'])} ${data.count}`);
-          lines.push(`${name}_sum${formatLabels(labelNames, values)} ${formatNumber(data.sum)}`);
-          lines.push(`${name}_count${formatLabels(labelNames, values)} ${data.count}`);
-        }
-        return lines;
-      },
-    });
-    const observe = (labels: Labels, seconds: number): void => {
-      if (!Number.isFinite(seconds)) return;
-      const data = series.get(labels);
-      const i = bounds.findIndex((le) => seconds <= le);
-      if (i >= 0) data.counts[i] = (data.counts[i] ?? 0) + 1;
-      data.sum += seconds;
-      data.count += 1;
-    };
-    return {
-      observe,
-      startTimer(labels = {}) {
-        const started = process.hrtime.bigint();
-        return (extra = {}) => {
-          const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-          observe({ ...labels, ...extra }, seconds);
-          return seconds;
-        };
-      },
-      count(labels) {
-        return series.peek(labels)?.count ?? 0;
-      },
-    };
+  ): Histogram<L> {
+    return new Histogram({ name, help, labelNames, buckets: [...buckets], registers: [this.register] });
   }
 
-  /** A gauge whose value is read when the registry is rendered (e.g. a queue depth in the store). */
-  gauge(name: string, help: string, collect: GaugeCollector, labelNames: readonly string[] = []): void {
-    this.register(name, labelNames, {
-      render: async () => {
-        const head = [`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} gauge`];
-        const result = await collect();
-        const samples = typeof result === 'number' ? [{ labels: {}, value: result }] : result;
-        return [
-          ...head,
-          ...samples.map(
-            (s) =>
-              `${name}${formatLabels(
-                labelNames,
-                labelNames.map((n) => s.labels[n] ?? ''),
-              )} ${formatNumber(s.value)}`,
-          ),
-        ];
+  /** A gauge whose samples are read on every scrape (e.g. a queue depth in the store). */
+  gauge<L extends string = never>(
+    name: string,
+    help: string,
+    read: () => GaugeValue<L> | Promise<GaugeValue<L>>,
+    labelNames: readonly L[] = [],
+  ): Gauge<L> {
+    return new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.register],
+      async collect() {
+        const value = await read();
+        // Label sets the source no longer reports are dropped, not left at their last value.
+        this.reset();
+        if (typeof value === 'number') this.set(value);
+        else for (const sample of value) this.set(sample.labels, sample.value);
       },
     });
+  }
+
+  /** Content type of what {@link render} returns (Prometheus text, version 0.0.4). */
+  get contentType(): string {
+    return this.register.contentType;
   }
 
   /**
-   * The whole registry as Prometheus text. A gauge whose collector fails is left out (with a
-   * comment saying so) rather than failing the scrape: one broken source must not hide the rest.
+   * The whole registry as Prometheus text. A metric whose source fails is left out (with a comment
+   * saying so) rather than failing the scrape: one broken source must not hide the rest.
    */
   async render(): Promise<string> {
-    const out: string[] = [];
-    for (const [name, family] of this.families) {
-      try {
-        out.push(...(await family.render()));
-      } catch {
-        out.push(`# ${name} not collected: its source failed`);
-      }
-    }
-    return `${out.join('\n')}\n`;
+    const families = await Promise.all(
+      this.register
+        .getMetricsAsArray()
+        .map(({ name }) =>
+          this.register
+            .getSingleMetricAsString(name)
+            .catch(() => `# ${name} not collected: its source failed`),
+        ),
+    );
+    return `${families.join('\n\n')}\n`;
+  }
+
+  /**
+   * Adds Node's process metrics, prom-client's defaults under their standard names (`process_*`:
+   * CPU, resident memory, file descriptors; `nodejs_*`: event-loop lag, GC, heap, active handles),
+   * until {@link stopProcessMetrics}. Called when the ops server listens; does nothing if running.
+   */
+  startProcessMetrics(): void {
+    if (this.stopProcess) return;
+    const names = () => this.register.getMetricsAsArray().map((m) => m.name);
+    const before = new Set(names());
+    const stopMonitors = collectDefaultMetricsStoppably(this.register);
+    const added = names().filter((name) => !before.has(name));
+    this.stopProcess = () => {
+      stopMonitors();
+      for (const name of added) this.register.removeSingleMetric(name);
+    };
+  }
+
+  /** Stops what {@link startProcessMetrics} started and removes its metrics. */
+  stopProcessMetrics(): void {
+    this.stopProcess?.();
+    this.stopProcess = null;
   }
 }
 
-/** Content type of the text exposition format. */
-export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+/** The functions of `node:perf_hooks` through which prom-client starts its monitors. */
+type PerfHooks = Pick<typeof perfHooks, 'monitorEventLoopDelay' | 'PerformanceObserver'>;
+
+/**
+ * Runs prom-client's `collectDefaultMetrics` into `register` and returns what stops the two
+ * monitors it starts: the event-loop delay histogram (a libuv timer sampling every 10 ms) and the
+ * GC PerformanceObserver. Neither keeps the process alive, but prom-client 15 gives no way to stop
+ * them, so every app stopped in a process (the tests build hundreds) would leave both running.
+ * They are caught as prom-client creates them through the `node:perf_hooks` module it calls,
+ * replaced for this synchronous call only (no other code can run in between).
+ */
+function collectDefaultMetricsStoppably(register: Registry): () => void {
+  const hooks: PerfHooks = perfHooks;
+  const { monitorEventLoopDelay, PerformanceObserver } = hooks;
+  const histograms: perfHooks.IntervalHistogram[] = [];
+  const observers: perfHooks.PerformanceObserver[] = [];
+  hooks.monitorEventLoopDelay = (options) => {
+    const histogram = monitorEventLoopDelay(options);
+    histograms.push(histogram);
+    return histogram;
+  };
+  hooks.PerformanceObserver = class extends PerformanceObserver {
+    constructor(callback: perfHooks.PerformanceObserverCallback) {
+      super(callback);
+      observers.push(this);
+    }
+  };
+  try {
+    collectDefaultMetrics({ register });
+  } finally {
+    hooks.monitorEventLoopDelay = monitorEventLoopDelay;
+    hooks.PerformanceObserver = PerformanceObserver;
+  }
+  return () => {
+    for (const histogram of histograms) histogram.disable();
+    for (const observer of observers) observer.disconnect();
+  };
+}
 
 /**
  * The `outcome` label of `vidops_commands_total`: `ok` (done as asked, or waiting for approval),
@@ -259,34 +179,39 @@ export interface VidopsMetrics {
    * Slash commands and interactions handled, by command (or interaction type) and outcome
    * ({@link COMMAND_OUTCOMES}).
    */
-  readonly commands: Counter;
+  readonly commands: Counter<'command' | 'outcome'>;
   /** Counts one command with how it ended. */
   countCommand(command: string, outcome: CommandOutcome): void;
   /** Seconds from receiving a Slack request to acknowledging it. */
-  readonly ackSeconds: Histogram;
+  readonly ackSeconds: Histogram<never>;
   /** Seconds spent in calls to the video protection API, by operation. */
-  readonly upstreamSeconds: Histogram;
+  readonly upstreamSeconds: Histogram<'operation'>;
   /** Failed calls to the video protection API, by operation and error class. */
-  readonly upstreamErrors: Counter;
+  readonly upstreamErrors: Counter<'operation' | 'error'>;
   /** Audit channel posts, by outcome (`ok`, `rate_limited`, `error`). */
-  readonly auditPosts: Counter;
+  readonly auditPosts: Counter<'outcome'>;
   /** Sets the callback that reads the audit outbox depth on each scrape. */
   collectOutboxDepth(collect: () => Promise<number> | number): void;
 }
 
 /**
- * Creates the registry with every vidops metric. The outbox depth is read through a callback set
- * with `collectOutboxDepth` (until then it reports 0).
+ * Creates a registry with every vidops metric. The outbox depth is read through a callback set
+ * with `collectOutboxDepth` (until then it reports 0). Process metrics are added by the ops server.
  */
 export function createVidopsMetrics(): VidopsMetrics {
   const registry = new MetricsRegistry();
+  const commands = registry.counter(
+    'vidops_commands_total',
+    'Slack commands and interactions handled, by how they ended',
+    ['command', 'outcome'],
+  );
   let outboxDepth: () => Promise<number> | number = () => 0;
   const metrics: VidopsMetrics = {
     registry,
-    commands: registry.counter('vidops_commands_total', 'Slack commands and interactions handled', [
-      'command',
-      'outcome',
-    ]),
+    commands,
+    countCommand(command, outcome) {
+      commands.inc({ command, outcome });
+    },
     ackSeconds: registry.histogram(
       'vidops_ack_seconds',
       'Seconds from receiving a Slack request to acknowledging it (Slack allows 3)',
@@ -304,18 +229,12 @@ export function createVidopsMetrics(): VidopsMetrics {
       ['operation', 'error'],
     ),
     auditPosts: registry.counter('vidops_audit_posts_total', 'Audit channel posts by outcome', ['outcome']),
-    countCommand(command, outcome) {
-      metrics.commands.inc({ command, outcome });
-    },
     collectOutboxDepth(collect) {
       outboxDepth = collect;
     },
   };
   registry.gauge('vidops_audit_outbox_depth', 'Audit events not yet posted to the audit channel', () =>
     outboxDepth(),
-  );
-  registry.gauge('process_resident_memory_bytes', 'Resident memory size in bytes', () =>
-    process.memoryUsage.rss(),
   );
   return metrics;
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type App, AuthorizationError, type Receiver, ReceiverMultipleAckError } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { maskMobilesInText, redactTokens } from '../core/mask.js';
-import { PROMETHEUS_CONTENT_TYPE, type VidopsMetrics } from './metrics.js';
+import type { VidopsMetrics } from './metrics.js';
 
 /** Largest request body accepted on `/slack/events`; Slack's payloads are far smaller. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -286,6 +286,8 @@ export class OpsServer {
       this.server.once('error', onError);
       this.server.listen({ port, ...(host === undefined ? {} : { host }) }, () => {
         this.server.off('error', onError);
+        // Node's process metrics are measured while /metrics is served, and stopped by close().
+        this.options.metrics.registry.startProcessMetrics();
         resolve((this.server.address() as AddressInfo).port);
       });
     });
@@ -324,6 +326,7 @@ export class OpsServer {
       }
       this.server.closeAllConnections();
       await stopped;
+      this.options.metrics.registry.stopProcessMetrics();
     })();
     return this.closed;
   }
@@ -351,8 +354,9 @@ export class OpsServer {
         return;
       case '/metrics':
         if (only('GET')) {
-          const text = await this.options.metrics.registry.render();
-          res.writeHead(200, { 'content-type': PROMETHEUS_CONTENT_TYPE });
+          const { registry } = this.options.metrics;
+          const text = await registry.render();
+          res.writeHead(200, { 'content-type': registry.contentType });
           res.end(text);
         }
         return;
