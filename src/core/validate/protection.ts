@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FONT_COLORS, type FontColor, type ProtectionConfig } from '../../client/types.js';
+import { FONT_COLORS, type FontColor, type ProtectionConfig } from '../protection.js';
 import { normalizeDigits } from './digits.js';
 import { nearest } from './nearest.js';
 
