@@ -8,6 +8,7 @@ import { registerVidopsHandlers } from './commands/slash.js';
 import type { Config } from './config.js';
 import { createHasher } from './core/audit-chain.js';
 import { ConfigError } from './core/errors.js';
+import { redactError } from './core/mask.js';
 import { buildPolicy, checkPolicy, type Policy } from './core/policy.js';
 import { createLogger } from './logger.js';
 import {
@@ -20,7 +21,6 @@ import { createSlackApp, type SlackAppDeps } from './slack/app.js';
 import type { AuditPublisher } from './slack/audit-publisher.js';
 import { createDirectory } from './slack/directory.js';
 import { createVidopsMetrics, type VidopsMetrics } from './slack/metrics.js';
-import { redactError } from './slack/receiver.js';
 import { openStore, type Store } from './store/index.js';
 
 /**

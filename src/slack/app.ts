@@ -13,6 +13,7 @@ import type { WebClient, WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { KEYWORDS } from '../core/grammar.js';
+import { redactError, redactText } from '../core/mask.js';
 import type { Store } from '../store/store.js';
 import {
   type AuditPublisher,
@@ -21,14 +22,7 @@ import {
   createPublisherWebClient,
 } from './audit-publisher.js';
 import { countsOwnOutcome, createVidopsMetrics, type VidopsMetrics } from './metrics.js';
-import {
-  type Installation,
-  installationProblem,
-  OpsServer,
-  redactError,
-  redactText,
-  VidopsReceiver,
-} from './receiver.js';
+import { type Installation, installationProblem, OpsServer, VidopsReceiver } from './receiver.js';
 
 /**
  * Retries for calls made while a person waits (handlers): a couple of quick ones, and a 429 is

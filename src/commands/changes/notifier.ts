@@ -1,7 +1,7 @@
+import { redactError } from '../../core/mask.js';
 import type { OperationRequest } from '../../core/model.js';
 import { TERMINAL_STATES } from '../../core/model.js';
 import type { CoverRef, Notifier } from '../../services/types.js';
-import { redactError } from '../../slack/receiver.js';
 import { approvalMessage, requesterNotice, type SlackMessage } from '../../views/approval.js';
 import { type AppContext, checkBlockKit } from '../context.js';
 import { publishHome, readProtection } from './home.js';
