@@ -2,7 +2,8 @@ import { redactError } from '../../core/mask.js';
 import type { OperationRequest } from '../../core/model.js';
 import { TERMINAL_STATES } from '../../core/model.js';
 import type { CoverRef, Notifier } from '../../services/types.js';
-import { approvalMessage, requesterNotice, type SlackMessage } from '../../views/approval.js';
+import { approvalMessage, requesterNotice } from '../../views/approval.js';
+import type { SlackMessage } from '../../views/blocks.js';
 import { type AppContext, checkBlockKit } from '../context.js';
 import { publishHome, readProtection } from './home.js';
 

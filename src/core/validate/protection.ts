@@ -72,6 +72,17 @@ export type ProtectionFieldType = 'number' | 'boolean' | 'color' | 'duration' | 
 export type ProtectionGroup = 'watermark' | 'beep' | 'link' | 'player' | 'session' | 'playlist' | 'security';
 export type ProtectionValue = string | number | boolean;
 
+/** The groups as modals, `protect show` and the Home tab title them, in the order they are shown. */
+export const PROTECTION_GROUP_TITLES: Readonly<Record<ProtectionGroup, string>> = {
+  watermark: 'Watermark text',
+  beep: 'Beep',
+  link: 'Links',
+  player: 'Player',
+  session: 'Sessions',
+  playlist: 'Playlists',
+  security: 'Security',
+};
+
 /** One setting as modals and `protect show` present it. `field` is dotted for nested settings. */
 export interface ProtectionField {
   field: string;
