@@ -1237,4 +1237,65 @@ describe('listing and reading', () => {
     expect(h.notified.length).toBe(before);
     expect((await h.ops.approve(request.id, lee)).kind).toBe('executed');
   });
+
+  test('the Home tab shows a lead the whole log and an agent only their own part of it', async () => {
+    const h = await setup();
+    const mine = await pendingRequest(h, ava, { kind: 'folder.create', title: 'A' });
+    await pendingRequest(h, bob, { kind: 'folder.create', title: 'B' });
+    await h.ops.approve(mine.id, lee);
+
+    const forLee = await h.ops.homeRecords(lee, 10);
+    expect(forLee.audit.scope).toBe('all');
+    expect(forLee.audit.events).toEqual(await h.events());
+    expect(forLee.overview.awaitingMe).toHaveLength(1);
+
+    const forAva = await h.ops.homeRecords(ava, 10);
+    expect(forAva.audit.scope).toBe('mine');
+    // Her request's whole story (a lead's approval included), nothing of Bob's.
+    expect(new Set(forAva.audit.events.map((e) => e.requestId))).toEqual(new Set([mine.id]));
+    expect(types(forAva.audit.events)).toEqual(['requested', 'approved', 'executing', 'succeeded']);
+    expect((await h.ops.homeRecords(ava, 2)).audit.events.map((e) => e.type)).toEqual([
+      'executing',
+      'succeeded',
+    ]);
+  });
+
+  test('an edit form opens with the record, with a note when the look-up fails, and not for a record that is not there', async () => {
+    const h = await setup();
+    const found = await h.ops.currentFolder(DEMO.folders.lectures);
+    expect(found.value?.id).toBe(DEMO.folders.lectures);
+
+    sandbox.setFaults([{ path: '/v1/storage/bucket/info', method: 'GET', status: 503 }]);
+    expect(await h.ops.currentFolder(DEMO.folders.lectures)).toEqual({
+      value: null,
+      note: 'the service answered 503.',
+    });
+    sandbox.setFaults([]);
+
+    // The route answered 200 above, so its 404 now means the folder does not exist.
+    const missing = '6710a00000000000000009ff';
+    await expect(h.ops.currentFolder(missing)).rejects.toThrow(
+      new InputError(`There is no folder ${missing} on the service.`),
+    );
+  });
+
+  test('a refusal outside any request is audited as denied, with what was tried', async () => {
+    const h = await setup();
+    await h.ops.auditRefusal(
+      { id: 'U0OUTSIDER', name: 'Oscar' },
+      { operation: 'button', target: 'button approve', params: { actionId: 'approve' } },
+      'block_actions',
+      'not on the team',
+    );
+    const [event] = await h.events();
+    expect(event).toMatchObject({
+      type: 'denied',
+      actor: { id: 'U0OUTSIDER', name: 'Oscar' },
+      operation: 'button',
+      target: 'button approve',
+      params: { actionId: 'approve' },
+      requestId: null,
+      outcome: { action: 'block_actions', reason: 'not on the team' },
+    });
+  });
 });

@@ -6,13 +6,7 @@ import { ConfigError, InputError, PolicyDeniedError, StateConflictError } from '
 import { AUDIT_MAX } from '../core/grammar.js';
 import { newEventId, newRequestId } from '../core/ids.js';
 import type { JsonValue } from '../core/json.js';
-import {
-  type Actor,
-  type AuditEvent,
-  type OperationRequest,
-  type ResolveWay,
-  TERMINAL_STATES,
-} from '../core/model.js';
+import type { Actor, AuditEvent, OperationRequest, ResolveWay } from '../core/model.js';
 import {
   checkPolicy,
   decide,
@@ -25,14 +19,12 @@ import {
 import { recordError, sendRequest } from './execute.js';
 import { toJsonObject } from './json.js';
 import { prepareRequest } from './prepare.js';
+import { createReads, MAX_CAS_ATTEMPTS, policyActorOf } from './reads.js';
 import { checkTarget } from './resolve.js';
-import type { DecisionResult, Operations, OperationsDeps, RequestsOverview, ResolveResult } from './types.js';
+import type { DecisionResult, Operations, OperationsDeps, ResolveResult } from './types.js';
 
 const DEFAULT_STALE_EXECUTION_MS = 120_000;
 const DEFAULT_CHECK_GRACE_MS = 60_000;
-/** Lost compare-and-set races retried before giving up; each retry reloads the request. */
-const MAX_CAS_ATTEMPTS = 8;
-const RECENT_FINISHED = 10;
 const PENDING_SCAN_LIMIT = 500;
 
 /** The ID of what a request acts on, for typed confirmations. */
@@ -66,10 +58,7 @@ export function createOperations(deps: OperationsDeps): Operations {
     }
   }
 
-  async function policyActor(actor: Actor): Promise<PolicyActor> {
-    const groups = await directory.groupsOf(actor.id);
-    return actor.via === undefined ? { id: actor.id, groups } : { id: actor.id, groups, via: actor.via };
-  }
+  const policyActor = (actor: Actor): Promise<PolicyActor> => policyActorOf(directory, actor);
 
   /** Applies a step with compare-and-set; null when another writer changed the request first. */
   async function apply(request: OperationRequest, step: Step, at: Date): Promise<OperationRequest | null> {
@@ -318,6 +307,8 @@ export function createOperations(deps: OperationsDeps): Operations {
   }
 
   const operations: Operations = {
+    ...createReads(deps),
+
     async prepare(_actor, input) {
       return prepareRequest({ client, canFetchCover: deps.fetchCover !== undefined }, input);
     },
@@ -454,21 +445,6 @@ export function createOperations(deps: OperationsDeps): Operations {
       };
     },
 
-    getRequest(id) {
-      return store.getRequest(id);
-    },
-
-    async listRequests(actor): Promise<RequestsOverview> {
-      const who = await policyActor(actor);
-      const now = clock();
-      const mineAll = await store.listRequests({ requesterId: actor.id, limit: 50 });
-      const open = mineAll.filter((r) => !TERMINAL_STATES.includes(r.state));
-      const finished = mineAll.filter((r) => TERMINAL_STATES.includes(r.state)).slice(0, RECENT_FINISHED);
-      const pending = await store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
-      const awaitingMe = pending.filter((r) => !isPastExpiry(r, now) && mayApprove(policy, r, who).ok);
-      return { mine: [...open, ...finished], awaitingMe };
-    },
-
     confirmationFor(prepared) {
       if (!needsConfirmation(policy, prepared.operation)) return null;
       for (const key of CONFIRM_KEYS) {
@@ -478,15 +454,8 @@ export function createOperations(deps: OperationsDeps): Operations {
       return prepared.operation;
     },
 
-    async attachSlackMessage(id, ref) {
-      for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
-        const request = await store.getRequest(id);
-        if (!request) return null;
-        if (request.slack?.channel === ref.channel && request.slack.ts === ref.ts) return request;
-        const done = await store.transition(id, request.version, { slack: ref }, clock().toISOString(), []);
-        if (done) return done.request;
-      }
-      return store.getRequest(id);
+    auditRefusal(actor, subject, action, reason) {
+      return auditDenied(actor, { ...subject, requestId: null }, action, reason);
     },
 
     async recentAudit(actor, n): Promise<AuditEvent[]> {

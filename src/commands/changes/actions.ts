@@ -281,7 +281,7 @@ async function openWhitelist(ctx: AppContext, args: ClickArgs, mode: 'add' | 're
   if (viewId === null) return;
   let current: string[] | null = null;
   try {
-    current = await ctx.client.whitelist.get();
+    current = await ctx.ops.whitelist();
   } catch (error) {
     // The form still works: the services read the list again on submit.
     ctx.logger.warn({ err: error }, 'could not read the whitelist for the change form');
