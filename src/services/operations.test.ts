@@ -365,6 +365,32 @@ describe('approvals', () => {
 });
 
 describe('reject, cancel, expire', () => {
+  test('before the reject form opens, the requester and an agent are refused in the words reject uses; nothing is audited', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'folder.create', title: 'A' });
+    const before = (await h.events()).length;
+
+    const own = await h.ops.checkReject(request.id, ava);
+    const agent = await h.ops.checkReject(request.id, bob);
+    expect((await h.events()).length).toBe(before);
+    expect(own).toMatchObject({
+      kind: 'refused',
+      reason: 'This is your own request: cancel it instead of rejecting it.',
+    });
+    expect(await h.ops.reject(request.id, ava, 'no')).toEqual(own);
+    expect(await h.ops.reject(request.id, bob, 'no')).toEqual(agent);
+    expect(await h.ops.checkReject(request.id, lee)).toMatchObject({
+      kind: 'allowed',
+      request: { id: request.id },
+    });
+
+    await h.ops.approve(request.id, lee);
+    expect(await h.ops.checkReject(request.id, kim)).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringMatching(new RegExp(`^Request ${request.id} cannot be rejected: it was already`)),
+    });
+  });
+
   test('a lead rejects with a note; nothing is sent upstream', async () => {
     const h = await setup();
     const request = await pendingRequest(h, ava, { kind: 'whitelist.add', ips: ['5.160.12.7'] });
@@ -539,6 +565,35 @@ describe('after a crash', () => {
     );
     return (await h.store.createRequest(created.request, created.events)).request;
   }
+
+  test('before the settle form opens, the requester and an agent are refused in the words resolve uses; nothing is audited', async () => {
+    const h = await setup();
+    const retry = await interrupted(h, { kind: 'file.retry', fileId: DEMO.failedFileIds[1] });
+    expect((await h.ops.checkResolve(retry.id, lee)).kind).toBe('refused');
+    h.advance(3 * MINUTE);
+    await h.ops.resumeInterrupted();
+    const before = (await h.events()).length;
+
+    expect(await h.ops.checkResolve(retry.id, ava)).toMatchObject({
+      kind: 'refused',
+      reason: 'You asked for this change, so someone else has to settle its outcome.',
+    });
+    const byBob = await h.ops.checkResolve(retry.id, bob);
+    expect(byBob).toMatchObject({ kind: 'refused' });
+    expect((await h.events()).length).toBe(before);
+    // The same words as the refusal of the settlement itself, which is audited.
+    const settled = await h.ops.resolve(retry.id, bob, 'applied', 'checked the panel');
+    expect(settled).toMatchObject({ kind: 'refused', reason: byBob.kind === 'refused' ? byBob.reason : '' });
+    expect(types(await h.events()).at(-1)).toBe('denied');
+    expect(await h.ops.checkResolve(retry.id, lee)).toMatchObject({
+      kind: 'allowed',
+      request: { id: retry.id },
+    });
+    expect(await h.ops.checkResolve('R-NOPE0000', lee)).toEqual({
+      kind: 'refused',
+      reason: 'There is no request R-NOPE0000.',
+    });
+  });
 
   test('an interrupted unblock (idempotent) is run again; a retry-conversion (not idempotent) becomes unknown', async () => {
     const h = await setup();

@@ -73,6 +73,12 @@ export type DecisionResult =
   /** Nothing changed; `request` is the request as it stands, when there is one. */
   | { kind: 'refused'; reason: string; request?: OperationRequest };
 
+/** Whether a person may decide on a request, asked before a form wants their note. */
+export type PrecheckResult =
+  | { kind: 'allowed'; request: OperationRequest }
+  /** `request` is the request as it stands, when there is one. */
+  | { kind: 'refused'; reason: string; request?: OperationRequest };
+
 /** How a lead's attempt to settle an unknown outcome ended. */
 export type ResolveResult =
   /** Settled: `succeeded` or `failed`, the lead in `decidedBy`, one `resolved` event. */
@@ -144,6 +150,13 @@ export interface Operations extends Reads {
   ): Promise<SubmitResult>;
   approve(id: string, actor: Actor): Promise<DecisionResult>;
   reject(id: string, actor: Actor, note: string): Promise<DecisionResult>;
+  /**
+   * Whether `actor` may reject request `id` now, asked before the form wants their reason (a
+   * refused click is answered at once). Changes and audits nothing; `reject` checks again.
+   */
+  checkReject(id: string, actor: Actor): Promise<PrecheckResult>;
+  /** The same for settling an unknown outcome, before the form wants the note (`resolve`). */
+  checkResolve(id: string, actor: Actor): Promise<PrecheckResult>;
   cancel(id: string, actor: Actor, note?: string | null): Promise<DecisionResult>;
   /**
    * Settles a request whose outcome is `unknown`: anyone who may approve its operation, never its
