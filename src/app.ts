@@ -3,24 +3,26 @@ import type pino from 'pino';
 import type { Logger } from 'pino';
 import { createVideoClient, type RetryPolicy } from './client/index.js';
 import { createCoverFetcher, createSlackNotifier } from './commands/changes.js';
-import { type AppContext, createWorkQueue } from './commands/context.js';
+import { type AppContext, createWorkQueue, type SlackContext } from './commands/context.js';
 import { registerVidopsHandlers } from './commands/slash.js';
 import type { Config } from './config.js';
 import { createHasher } from './core/audit-chain.js';
 import { ConfigError } from './core/errors.js';
+import { redactError } from './core/mask.js';
 import { buildPolicy, checkPolicy, type Policy } from './core/policy.js';
 import { createLogger } from './logger.js';
 import {
+  createDrafts,
   createOperations,
+  createReads,
   type Operations,
   storeMethodMemory,
   storeSupportMemory,
 } from './services/index.js';
-import { createSlackApp, type SlackAppDeps } from './slack/app.js';
+import { createInteractiveWebClient, createSlackApp, type SlackAppDeps } from './slack/app.js';
 import type { AuditPublisher } from './slack/audit-publisher.js';
 import { createDirectory } from './slack/directory.js';
 import { createVidopsMetrics, type VidopsMetrics } from './slack/metrics.js';
-import { redactError } from './slack/receiver.js';
 import { openStore, type Store } from './store/index.js';
 
 /**
@@ -122,48 +124,6 @@ function watchedGroups(policy: Policy): string[] {
   return [...new Set(ids.filter((id) => id.startsWith('S')))];
 }
 
-/**
- * The store, with a hook after every write that appends audit events: the publisher is woken at
- * once instead of at its next poll, whoever wrote (a handler, the sweeper, a resumed request).
- */
-function withAppendHook(store: Store, appended: () => void): Store {
-  const after = <T>(result: Promise<T>): Promise<T> =>
-    result.then((value) => {
-      appended();
-      return value;
-    });
-  return {
-    get kind() {
-      return store.kind;
-    },
-    migrate: () => store.migrate(),
-    ping: () => store.ping(),
-    close: () => store.close(),
-    createRequest: (request, events) => after(store.createRequest(request, events)),
-    getRequest: (id) => store.getRequest(id),
-    transition: (id, version, patch, at, events) => after(store.transition(id, version, patch, at, events)),
-    listRequests: (filter) => store.listRequests(filter),
-    listExpired: (now) => store.listExpired(now),
-    appendAudit: (events) => after(store.appendAudit(events)),
-    listAudit: (query) => store.listAudit(query),
-    iterateAudit: (pageSize) => store.iterateAudit(pageSize),
-    iterateStoredAudit: (pageSize) => store.iterateStoredAudit(pageSize),
-    auditHead: () => store.auditHead(),
-    countEvents: (actorId, operation, types, since) => store.countEvents(actorId, operation, types, since),
-    claimOutbox: (worker, limit, leaseMs, now) => store.claimOutbox(worker, limit, leaseMs, now),
-    ackOutbox: (seqs) => store.ackOutbox(seqs),
-    releaseOutbox: (seqs, notBefore) => store.releaseOutbox(seqs, notBefore),
-    outboxDepth: () => store.outboxDepth(),
-    markDelivered: (key, at) => store.markDelivered(key, at),
-    pruneDeliveries: (before) => store.pruneDeliveries(before),
-    putDraft: (draft) => store.putDraft(draft),
-    takeDraft: (key, now) => store.takeDraft(key, now),
-    pruneDrafts: (now) => store.pruneDrafts(now),
-    getSetting: (key) => store.getSetting(key),
-    setSetting: (key, value) => store.setSetting(key, value),
-  };
-}
-
 /** Resolves with `work`, or with `undefined` once `ms` passed (the work goes on unobserved). */
 async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -178,10 +138,12 @@ async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
 }
 
 /**
- * Builds vidops: store (migrated), client, policy, directory, services, Slack app, audit
- * publisher and sweeper. Throws ConfigError for a policy that cannot work; nothing listens until
- * `start()`.
- * @see docs/architecture.md, "Architecture"
+ * Builds vidops, each part after what it needs and none bound later: policy, store (migrated),
+ * video client, Slack Web API client, directory, the services' reads, notifier, operations, work
+ * queue, the handlers' context, and last the Bolt app (receiver, audit publisher woken by the
+ * store's `onAppend`) with its handlers. Throws ConfigError for a policy that cannot work;
+ * nothing listens until `start()`.
+ * @see docs/architecture.md, "Architecture" and "Composition root"
  */
 export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
   const { config } = deps;
@@ -190,12 +152,10 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
   const policy = await loadPolicy(config);
   const metrics = createVidopsMetrics();
 
-  let publisher: AuditPublisher | undefined;
-  const rawStore = await openStore(config.databaseUrl, {
+  const store = await openStore(config.databaseUrl, {
     hash: createHasher(config.auditHmacKey),
     logger: logger.child({ component: 'store' }),
   });
-  const store = withAppendHook(rawStore, () => publisher?.kick());
 
   const upstreamLog = logger.child({ component: 'video-client' });
   const client = createVideoClient({
@@ -216,41 +176,27 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     },
   });
 
-  let slack: ReturnType<typeof createSlackApp>;
-  try {
-    slack = createSlackApp({
-      config,
-      store,
-      logger,
-      clock,
-      metrics,
-      // Handlers need the context, which needs this app's publisher: they are registered below.
-      register: () => undefined,
-      ...(deps.host === undefined ? {} : { host: deps.host }),
-      ...(deps.publisher === undefined ? {} : { publisher: deps.publisher }),
-      ...(deps.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: deps.shutdownTimeoutMs }),
-    });
-  } catch (error) {
-    client.close();
-    await rawStore.close();
-    throw error;
-  }
-  publisher = slack.publisher;
-  const web = slack.app.client;
+  // The Web API client comes from the configuration alone, so everything that talks to Slack is
+  // built before the Bolt app, and the app last, with its handlers.
+  const web = createInteractiveWebClient(config, logger);
   const directory = createDirectory(web, {
     groups: watchedGroups(policy),
     clock,
     logger: logger.child({ component: 'directory' }),
   });
-
-  // The notifier announces requests in Slack; the fetcher downloads cover images for file edits.
-  // Both read the context, built below, on each call.
-  let context: AppContext | undefined;
-  const getContext = (): AppContext => {
-    if (context === undefined) throw new Error('vidops context used before it was built');
-    return context;
+  // The notifier reads requests through the services' reads, which need no notifier; the
+  // operations, which tell the notifier of every change, come after it.
+  const slackContext: SlackContext = {
+    config,
+    ops: createReads({ store, client, policy, directory, clock }),
+    policy,
+    directory,
+    web,
+    logger,
+    clock,
+    strictBlockKit: deps.strictBlockKit ?? false,
   };
-  const notifier = createSlackNotifier(getContext);
+  const notifier = createSlackNotifier(slackContext);
   const ops = createOperations({
     store,
     client,
@@ -259,7 +205,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     clock,
     logger: logger.child({ component: 'services' }),
     notifier,
-    fetchCover: createCoverFetcher(getContext),
+    fetchCover: createCoverFetcher(slackContext),
   });
 
   const workFailures = metrics.registry.counter(
@@ -292,22 +238,32 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     ['state'],
   );
 
-  context = {
-    config,
+  const context: AppContext = {
+    ...slackContext,
     ops,
-    client,
-    store,
-    policy,
-    directory,
-    web,
-    logger,
-    clock,
+    drafts: createDrafts({ store, clock, logger }),
     metrics,
-    publisher: slack.publisher,
     work,
-    strictBlockKit: deps.strictBlockKit ?? false,
   };
-  registerVidopsHandlers(slack.app, context);
+
+  let slack: ReturnType<typeof createSlackApp>;
+  try {
+    slack = createSlackApp({
+      config,
+      store,
+      logger,
+      clock,
+      metrics,
+      register: (app) => registerVidopsHandlers(app, context),
+      ...(deps.host === undefined ? {} : { host: deps.host }),
+      ...(deps.publisher === undefined ? {} : { publisher: deps.publisher }),
+      ...(deps.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: deps.shutdownTimeoutMs }),
+    });
+  } catch (error) {
+    client.close();
+    await store.close();
+    throw error;
+  }
 
   let stopSweeper: (() => Promise<void>) | null = null;
   let pruneTimer: NodeJS.Timeout | null = null;
@@ -315,12 +271,12 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
 
   async function announceUnposted(): Promise<number> {
     const now = clock().getTime();
-    const pending = await rawStore.listRequests({ states: ['pending'], limit: 200 });
+    const pending = await store.listRequests({ states: ['pending'], limit: 200 });
     let announced = 0;
     for (const request of pending) {
       if (request.slack !== null || Date.parse(request.createdAt) > now - UNPOSTED_GRACE_MS) continue;
       const window = Math.floor(now / ANNOUNCE_WINDOW_MS);
-      if (!(await rawStore.markDelivered(`announce:${request.id}:${window}`, new Date(now).toISOString()))) {
+      if (!(await store.markDelivered(`announce:${request.id}:${window}`, new Date(now).toISOString()))) {
         continue;
       }
       await notifier.requestChanged(request);
@@ -341,13 +297,13 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
   async function pruneOldRecords(): Promise<void> {
     try {
       const before = new Date(clock().getTime() - DELIVERY_KEY_TTL_MS).toISOString();
-      const pruned = await rawStore.pruneDeliveries(before);
+      const pruned = await store.pruneDeliveries(before);
       if (pruned > 0) logger.debug({ pruned }, 'forgot old Slack delivery keys');
     } catch (error) {
       logger.warn({ err: redactError(error) }, 'could not prune old Slack delivery keys');
     }
     try {
-      const drafts = await rawStore.pruneDrafts(clock().toISOString());
+      const drafts = await store.pruneDrafts(clock().toISOString());
       if (drafts > 0) logger.debug({ drafts }, 'forgot expired modal drafts');
     } catch (error) {
       logger.warn({ err: redactError(error) }, 'could not prune expired modal drafts');
@@ -360,7 +316,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     for (;;) {
       const left = deadline - Date.now();
       if (left <= 0) break;
-      const depth = await within(rawStore.outboxDepth(), left);
+      const depth = await within(store.outboxDepth(), left);
       if (depth === undefined || depth === 0) return;
       const posted = await within(slack.publisher.flushOnce(), left);
       if (posted === undefined) break;
@@ -400,7 +356,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
           logger.error({ err: redactError(error) }, 'could not flush the audit backlog');
         }
         client.close();
-        await rawStore.close();
+        await store.close();
       })();
       return stopping;
     },

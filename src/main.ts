@@ -3,8 +3,8 @@ import { config as loadDotenv } from 'dotenv';
 import { createVidops, type Vidops } from './app.js';
 import { type Config, loadConfig } from './config.js';
 import { ConfigError } from './core/errors.js';
+import { redactError } from './core/mask.js';
 import { createLogger } from './logger.js';
-import { redactError } from './slack/receiver.js';
 
 /**
  * `npm start`: reads `.env` when present, validates the environment, starts vidops and stops it

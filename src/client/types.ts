@@ -1,4 +1,5 @@
 import type { JsonObject } from '../core/json.js';
+import type { ProtectionConfig } from '../core/protection.js';
 
 /**
  * Typed interface of the video protection API client. Responses are parsed permissively: the
@@ -7,53 +8,14 @@ import type { JsonObject } from '../core/json.js';
  * @see docs/api.md
  */
 
-export const FONT_COLORS = [
-  '#ffff00',
-  '#dda0dd',
-  '#800000',
-  '#4b0082',
-  '#ffa500',
-  '#27ae60',
-  '#16a085',
-  '#af7ac5',
-  '#e74c3c',
-  '#66a310',
-] as const;
-export type FontColor = (typeof FONT_COLORS)[number];
-
-export interface PlayerSettings {
-  themeColor?: string;
-  offlineMode?: boolean;
-  securityProtection?: boolean;
-}
-
-export interface LinkSettings {
-  accessWithMultiIp?: boolean;
-  expireTime?: string;
-}
-
-/** Protection configuration (all optional: a change carries only the fields that change). */
-export interface ProtectionConfig {
-  speed?: number;
-  fontColor?: FontColor;
-  fontSize?: number;
-  opacity?: number;
-  sendProtectionAlert?: boolean;
-  faultTolerance?: number;
-  preventZoom?: boolean;
-  ipValidation?: boolean;
-  fixWatermark?: boolean;
-  displayTextOnScreen?: boolean;
-  enableBeep?: boolean;
-  beepVolume?: number;
-  beepInterval?: number;
-  player?: PlayerSettings;
-  link?: LinkSettings;
-  enableActiveSession?: boolean;
-  regenerateLink?: boolean;
-  relatedPlaylist?: boolean;
-  enablePlaylist?: boolean;
-}
+// The protection configuration is the core's (it validates and diffs it); the client sends it.
+export {
+  FONT_COLORS,
+  type FontColor,
+  type LinkSettings,
+  type PlayerSettings,
+  type ProtectionConfig,
+} from '../core/protection.js';
 
 /** What the service answered, as JSON (object, or `{ value }` when it sent something else). */
 export interface Answer {

@@ -2,45 +2,54 @@ import { performance } from 'node:perf_hooks';
 import type { RespondArguments, RespondFn, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import type { VideoClient } from '../client/types.js';
 import type { Config } from '../config.js';
 import type { Command } from '../core/grammar.js';
+import { redactError } from '../core/mask.js';
 import type { Actor } from '../core/model.js';
 import type { Policy } from '../core/policy.js';
+import type { Drafts } from '../services/drafts.js';
+import type { Reads } from '../services/reads.js';
 import type { Operations } from '../services/types.js';
-import type { AuditPublisher } from '../slack/audit-publisher.js';
 import type { SlackDirectory } from '../slack/directory.js';
 import type { VidopsMetrics } from '../slack/metrics.js';
-import { redactError } from '../slack/receiver.js';
-import type { Store } from '../store/store.js';
 import { describeError, type ErrorViewOptions } from '../views/errors.js';
 import { assertBlockKitLimits, type BlockKitPayload, type BlockKitSurface } from '../views/limits.js';
 
 /**
- * Everything a Slack handler may use, built once by the composition root (`src/app.ts`).
- * Handlers get it as an argument: no module singletons, so tests build their own.
- * @see docs/architecture.md, "Architecture" (commands/ are thin adapters)
+ * What the Slack code needs to tell people things (messages, Home tabs), built by the composition
+ * root before the operations: the notifier, which the operations call, is built from it, so here
+ * `ops` is the services' reads only. Neither context holds the video client or the store:
+ * handlers reach both through the services.
+ * @see docs/architecture.md, "Composition root"
  */
-export interface AppContext {
+export interface SlackContext {
   config: Config;
-  ops: Operations;
-  client: VideoClient;
-  store: Store;
+  ops: Reads;
   policy: Policy;
   directory: SlackDirectory;
   /** Web API client for calls made while a person waits (short retries, 429 handed back). */
   web: WebClient;
   logger: Logger;
   clock: () => Date;
-  metrics: VidopsMetrics;
-  publisher: AuditPublisher;
-  /** Where the work after an acknowledgement runs: bounded, so a burst cannot exhaust memory. */
-  work: WorkQueue;
   /**
    * When true, a message or view breaking a Block Kit limit throws before it is sent (tests);
    * when false the problem is logged as a warning and the payload sent anyway (production).
    */
   strictBlockKit: boolean;
+}
+
+/**
+ * Everything a Slack handler may use, built once by the composition root (`src/app.ts`).
+ * Handlers get it as an argument: no module singletons, so tests build their own.
+ * @see docs/architecture.md, "Architecture" (commands/ are thin adapters)
+ */
+export interface AppContext extends SlackContext {
+  ops: Operations;
+  /** The change modals' drafts (what a modal was opened for, kept on the server). */
+  drafts: Drafts;
+  metrics: VidopsMetrics;
+  /** Where the work after an acknowledgement runs: bounded, so a burst cannot exhaust memory. */
+  work: WorkQueue;
 }
 
 /**
@@ -64,7 +73,11 @@ export type SlashHandler = (args: {
  * otherwise logs a warning and lets it through (Slack may still take it; a lost answer is worse).
  * @see docs/slack.md, "Block Kit limits"
  */
-export function checkBlockKit(ctx: AppContext, payload: BlockKitPayload, surface: BlockKitSurface): void {
+export function checkBlockKit(
+  ctx: Pick<SlackContext, 'strictBlockKit' | 'logger'>,
+  payload: BlockKitPayload,
+  surface: BlockKitSurface,
+): void {
   try {
     assertBlockKitLimits(payload, surface);
   } catch (error) {
@@ -77,7 +90,7 @@ export function checkBlockKit(ctx: AppContext, payload: BlockKitPayload, surface
 }
 
 /** What the views need to keep secrets out of messages and say how long the service was given. */
-export function errorViewOptions(ctx: AppContext): ErrorViewOptions {
+export function errorViewOptions(ctx: Pick<SlackContext, 'config'>): ErrorViewOptions {
   return {
     timeoutMs: ctx.config.video.timeoutMs,
     secrets: [
@@ -91,7 +104,11 @@ export function errorViewOptions(ctx: AppContext): ErrorViewOptions {
 }
 
 /** The words a person reads for an error; unexpected ones are logged (with the error) as well. */
-export function problemText(ctx: AppContext, error: unknown, what: string): string {
+export function problemText(
+  ctx: Pick<SlackContext, 'config' | 'logger'>,
+  error: unknown,
+  what: string,
+): string {
   const view = describeError(error, errorViewOptions(ctx));
   if (!view.expected) ctx.logger.error({ err: error }, `${what} failed`);
   return view.text;
@@ -104,7 +121,7 @@ export function mergeWarnings(parsed: readonly string[], prepared: readonly stri
 
 /** A message for `respond()` (ephemeral unless said otherwise), limit-checked. */
 export async function respondChecked(
-  ctx: AppContext,
+  ctx: Pick<SlackContext, 'strictBlockKit' | 'logger'>,
   respond: RespondFn,
   message: RespondArguments & { text: string },
 ): Promise<void> {
@@ -117,7 +134,7 @@ export async function respondChecked(
  * command's `user_name`, when Slack cannot say) and the watched user groups they belong to.
  */
 export async function resolveActor(
-  ctx: AppContext,
+  ctx: Pick<SlackContext, 'directory'>,
   userId: string,
   fallbackName?: string,
 ): Promise<{ actor: Actor; groups: string[] }> {

@@ -160,12 +160,12 @@ const retry: SlashHandler = async ({ command, warnings, ctx, actor, respond }) =
 };
 
 const whitelistShow: SlashHandler = async ({ ctx, respond }) => {
-  const ips = await ctx.client.whitelist.get();
+  const ips = await ctx.ops.whitelist();
   await respondChecked(ctx, respond, whitelistMessage(ips));
 };
 
 const protectShow: SlashHandler = async ({ ctx, respond }) => {
-  const { raw, ...config } = await ctx.client.protection.get();
+  const { raw, ...config } = await ctx.ops.protection();
   await respondChecked(ctx, respond, protectionMessage(config, raw));
 };
 

@@ -2,12 +2,11 @@ import type { AllMiddlewareArgs, AnyMiddlewareArgs, Middleware, RespondFn } from
 import { z } from 'zod';
 import { SLASH_COMMAND } from '../core/commands-help.js';
 import { type ParseResult, parseCommand } from '../core/grammar.js';
-import { newEventId } from '../core/ids.js';
+import { redactError } from '../core/mask.js';
 import type { Actor } from '../core/model.js';
 import { isAgent } from '../core/policy.js';
 import { commandLabel } from '../slack/app.js';
 import { countOwnOutcome } from '../slack/metrics.js';
-import { redactError } from '../slack/receiver.js';
 import { notAllowedMessage } from '../views/everyday.js';
 import { homeNotAllowedView } from '../views/home.js';
 import { statusModal } from '../views/modals/common.js';
@@ -136,21 +135,7 @@ function kindOf(interaction: Interaction): string {
 }
 
 async function auditDenied(ctx: AppContext, actor: Actor, interaction: Interaction): Promise<void> {
-  const { operation, target, params } = subjectOf(ctx, interaction);
-  await ctx.store.appendAudit([
-    {
-      id: newEventId(),
-      type: 'denied',
-      at: ctx.clock().toISOString(),
-      actor,
-      operation,
-      target,
-      params,
-      requestId: null,
-      outcome: { action: kindOf(interaction), reason: NOT_AN_AGENT },
-      error: null,
-    },
-  ]);
+  await ctx.ops.auditRefusal(actor, subjectOf(ctx, interaction), kindOf(interaction), NOT_AN_AGENT);
 }
 
 /** Acknowledges a request that will not be handled, saying `text` where the person acted when the ack can. */

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
-import type { ProtectionConfig } from '../client/types.js';
 import { SLASH_COMMAND, usageOf } from './commands-help.js';
 import { normalizeErrorCode } from './player-errors.js';
+import type { ProtectionConfig } from './protection.js';
 import { normalizeDigits } from './validate/digits.js';
 import { parseResourceId, type ResourceKind } from './validate/ids.js';
 import { parseIpList } from './validate/ip.js';

@@ -1,4 +1,4 @@
-import { maskMobile, maskMobilesInText } from './mask.js';
+import { maskMobile, maskMobilesInText, redactError } from './mask.js';
 
 describe('mobile numbers are masked wherever people read them', () => {
   it.each([
@@ -63,5 +63,30 @@ describe('a number written in any of the ways people write it is masked in reaso
     ['a player error code', 'code 9910'],
   ])('%s is left alone', (_what, text) => {
     expect(maskMobilesInText(text)).toBe(text);
+  });
+});
+
+describe('an error is logged without its secrets', () => {
+  it('keeps the name and code and takes tokens, signatures and mobiles out of the message', () => {
+    const error = Object.assign(
+      new Error('token xoxb-123-456-abc refused for 09123456789, signature v0=0123456789abcdef0123'),
+      { code: 'slack_webapi_platform_error', data: { token: 'xoxb-123-456-abc' } },
+    );
+    expect(redactError(error)).toEqual({
+      name: 'Error',
+      code: 'slack_webapi_platform_error',
+      message: 'token [redacted] refused for 0912***6789, signature [redacted]',
+    });
+  });
+
+  it('turns what is thrown that is no Error into a message, and leaves out a code that is no string', () => {
+    expect(redactError('app token xapp-1-A0-secret')).toEqual({
+      name: 'Error',
+      message: 'app token [redacted]',
+    });
+    expect(redactError(Object.assign(new TypeError('bad'), { code: 42 }))).toEqual({
+      name: 'TypeError',
+      message: 'bad',
+    });
   });
 });

@@ -197,3 +197,19 @@ const TOKEN_LIKE = /\b(xox[abeoprs]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+|v0=[0-9a-f]
 export function redactTokens(text: string): string {
   return text.replace(TOKEN_LIKE, '[redacted]');
 }
+
+/** Free text fit for logs: Slack tokens and signatures removed, mobile numbers masked. */
+export function redactText(text: string): string {
+  return maskMobilesInText(redactTokens(text));
+}
+
+/**
+ * What may be logged of an error: its name, code and message with tokens, signatures and mobile
+ * numbers removed. Never the error object itself: Web API errors carry request data.
+ */
+export function redactError(error: unknown): { name: string; message: string; code?: string } {
+  const e = error instanceof Error ? error : new Error(String(error));
+  const code = (e as { code?: unknown }).code;
+  const message = redactText(e.message);
+  return typeof code === 'string' ? { name: e.name, message, code } : { name: e.name, message };
+}

@@ -10,7 +10,7 @@ import type { HlsStatus } from './types.js';
  * @see docs/api-extras.md, "Facts"
  */
 
-/** The ten text colours of the spec. Kept apart from the client's copy: the sandbox checks it. */
+/** The ten text colours of the spec. Kept apart from core's copy (the client sends that one): the sandbox checks it. */
 export const FONT_COLORS = [
   '#ffff00',
   '#dda0dd',

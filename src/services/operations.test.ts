@@ -365,6 +365,32 @@ describe('approvals', () => {
 });
 
 describe('reject, cancel, expire', () => {
+  test('before the reject form opens, the requester and an agent are refused in the words reject uses; nothing is audited', async () => {
+    const h = await setup();
+    const request = await pendingRequest(h, ava, { kind: 'folder.create', title: 'A' });
+    const before = (await h.events()).length;
+
+    const own = await h.ops.checkReject(request.id, ava);
+    const agent = await h.ops.checkReject(request.id, bob);
+    expect((await h.events()).length).toBe(before);
+    expect(own).toMatchObject({
+      kind: 'refused',
+      reason: 'This is your own request: cancel it instead of rejecting it.',
+    });
+    expect(await h.ops.reject(request.id, ava, 'no')).toEqual(own);
+    expect(await h.ops.reject(request.id, bob, 'no')).toEqual(agent);
+    expect(await h.ops.checkReject(request.id, lee)).toMatchObject({
+      kind: 'allowed',
+      request: { id: request.id },
+    });
+
+    await h.ops.approve(request.id, lee);
+    expect(await h.ops.checkReject(request.id, kim)).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringMatching(new RegExp(`^Request ${request.id} cannot be rejected: it was already`)),
+    });
+  });
+
   test('a lead rejects with a note; nothing is sent upstream', async () => {
     const h = await setup();
     const request = await pendingRequest(h, ava, { kind: 'whitelist.add', ips: ['5.160.12.7'] });
@@ -539,6 +565,35 @@ describe('after a crash', () => {
     );
     return (await h.store.createRequest(created.request, created.events)).request;
   }
+
+  test('before the settle form opens, the requester and an agent are refused in the words resolve uses; nothing is audited', async () => {
+    const h = await setup();
+    const retry = await interrupted(h, { kind: 'file.retry', fileId: DEMO.failedFileIds[1] });
+    expect((await h.ops.checkResolve(retry.id, lee)).kind).toBe('refused');
+    h.advance(3 * MINUTE);
+    await h.ops.resumeInterrupted();
+    const before = (await h.events()).length;
+
+    expect(await h.ops.checkResolve(retry.id, ava)).toMatchObject({
+      kind: 'refused',
+      reason: 'You asked for this change, so someone else has to settle its outcome.',
+    });
+    const byBob = await h.ops.checkResolve(retry.id, bob);
+    expect(byBob).toMatchObject({ kind: 'refused' });
+    expect((await h.events()).length).toBe(before);
+    // The same words as the refusal of the settlement itself, which is audited.
+    const settled = await h.ops.resolve(retry.id, bob, 'applied', 'checked the panel');
+    expect(settled).toMatchObject({ kind: 'refused', reason: byBob.kind === 'refused' ? byBob.reason : '' });
+    expect(types(await h.events()).at(-1)).toBe('denied');
+    expect(await h.ops.checkResolve(retry.id, lee)).toMatchObject({
+      kind: 'allowed',
+      request: { id: retry.id },
+    });
+    expect(await h.ops.checkResolve('R-NOPE0000', lee)).toEqual({
+      kind: 'refused',
+      reason: 'There is no request R-NOPE0000.',
+    });
+  });
 
   test('an interrupted unblock (idempotent) is run again; a retry-conversion (not idempotent) becomes unknown', async () => {
     const h = await setup();
@@ -1236,5 +1291,66 @@ describe('listing and reading', () => {
     expect(types(await h.events())).toEqual(['requested']);
     expect(h.notified.length).toBe(before);
     expect((await h.ops.approve(request.id, lee)).kind).toBe('executed');
+  });
+
+  test('the Home tab shows a lead the whole log and an agent only their own part of it', async () => {
+    const h = await setup();
+    const mine = await pendingRequest(h, ava, { kind: 'folder.create', title: 'A' });
+    await pendingRequest(h, bob, { kind: 'folder.create', title: 'B' });
+    await h.ops.approve(mine.id, lee);
+
+    const forLee = await h.ops.homeRecords(lee, 10);
+    expect(forLee.audit.scope).toBe('all');
+    expect(forLee.audit.events).toEqual(await h.events());
+    expect(forLee.overview.awaitingMe).toHaveLength(1);
+
+    const forAva = await h.ops.homeRecords(ava, 10);
+    expect(forAva.audit.scope).toBe('mine');
+    // Her request's whole story (a lead's approval included), nothing of Bob's.
+    expect(new Set(forAva.audit.events.map((e) => e.requestId))).toEqual(new Set([mine.id]));
+    expect(types(forAva.audit.events)).toEqual(['requested', 'approved', 'executing', 'succeeded']);
+    expect((await h.ops.homeRecords(ava, 2)).audit.events.map((e) => e.type)).toEqual([
+      'executing',
+      'succeeded',
+    ]);
+  });
+
+  test('an edit form opens with the record, with a note when the look-up fails, and not for a record that is not there', async () => {
+    const h = await setup();
+    const found = await h.ops.currentFolder(DEMO.folders.lectures);
+    expect(found.value?.id).toBe(DEMO.folders.lectures);
+
+    sandbox.setFaults([{ path: '/v1/storage/bucket/info', method: 'GET', status: 503 }]);
+    expect(await h.ops.currentFolder(DEMO.folders.lectures)).toEqual({
+      value: null,
+      note: 'the service answered 503.',
+    });
+    sandbox.setFaults([]);
+
+    // The route answered 200 above, so its 404 now means the folder does not exist.
+    const missing = '6710a00000000000000009ff';
+    await expect(h.ops.currentFolder(missing)).rejects.toThrow(
+      new InputError(`There is no folder ${missing} on the service.`),
+    );
+  });
+
+  test('a refusal outside any request is audited as denied, with what was tried', async () => {
+    const h = await setup();
+    await h.ops.auditRefusal(
+      { id: 'U0OUTSIDER', name: 'Oscar' },
+      { operation: 'button', target: 'button approve', params: { actionId: 'approve' } },
+      'block_actions',
+      'not on the team',
+    );
+    const [event] = await h.events();
+    expect(event).toMatchObject({
+      type: 'denied',
+      actor: { id: 'U0OUTSIDER', name: 'Oscar' },
+      operation: 'button',
+      target: 'button approve',
+      params: { actionId: 'approve' },
+      requestId: null,
+      outcome: { action: 'block_actions', reason: 'not on the team' },
+    });
   });
 });

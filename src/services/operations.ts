@@ -6,13 +6,7 @@ import { ConfigError, InputError, PolicyDeniedError, StateConflictError } from '
 import { AUDIT_MAX } from '../core/grammar.js';
 import { newEventId, newRequestId } from '../core/ids.js';
 import type { JsonValue } from '../core/json.js';
-import {
-  type Actor,
-  type AuditEvent,
-  type OperationRequest,
-  type ResolveWay,
-  TERMINAL_STATES,
-} from '../core/model.js';
+import type { Actor, AuditEvent, OperationRequest, ResolveWay } from '../core/model.js';
 import {
   checkPolicy,
   decide,
@@ -20,19 +14,18 @@ import {
   mayApprove,
   needsConfirmation,
   operationWords,
+  type Policy,
   type PolicyActor,
 } from '../core/policy.js';
 import { recordError, sendRequest } from './execute.js';
 import { toJsonObject } from './json.js';
 import { prepareRequest } from './prepare.js';
+import { createReads, MAX_CAS_ATTEMPTS, policyActorOf } from './reads.js';
 import { checkTarget } from './resolve.js';
-import type { DecisionResult, Operations, OperationsDeps, RequestsOverview, ResolveResult } from './types.js';
+import type { DecisionResult, Operations, OperationsDeps, PrecheckResult, ResolveResult } from './types.js';
 
 const DEFAULT_STALE_EXECUTION_MS = 120_000;
 const DEFAULT_CHECK_GRACE_MS = 60_000;
-/** Lost compare-and-set races retried before giving up; each retry reloads the request. */
-const MAX_CAS_ATTEMPTS = 8;
-const RECENT_FINISHED = 10;
 const PENDING_SCAN_LIMIT = 500;
 
 /** The ID of what a request acts on, for typed confirmations. */
@@ -66,10 +59,7 @@ export function createOperations(deps: OperationsDeps): Operations {
     }
   }
 
-  async function policyActor(actor: Actor): Promise<PolicyActor> {
-    const groups = await directory.groupsOf(actor.id);
-    return actor.via === undefined ? { id: actor.id, groups } : { id: actor.id, groups, via: actor.via };
-  }
+  const policyActor = (actor: Actor): Promise<PolicyActor> => policyActorOf(directory, actor);
 
   /** Applies a step with compare-and-set; null when another writer changed the request first. */
   async function apply(request: OperationRequest, step: Step, at: Date): Promise<OperationRequest | null> {
@@ -174,14 +164,29 @@ export function createOperations(deps: OperationsDeps): Operations {
    * only an approver of its operation. A refusal other than a wrong state is audited.
    */
   async function mayResolve(request: OperationRequest, actor: Actor): Promise<string | null> {
-    let reason: string | null = null;
-    if (request.requester.id === actor.id) {
-      reason = 'You asked for this change, so someone else has to settle its outcome.';
-    } else if (!isApprover(policy, request.operation, await policyActor(actor))) {
-      reason = `Only those who may approve ${request.operation} requests can settle their outcome.`;
-    }
+    const reason = resolveRefusal(policy, request, actor, await policyActor(actor));
     if (reason !== null) await auditDenied(actor, about(request), 'resolve', reason);
     return reason;
+  }
+
+  /**
+   * The checks of `reject` or `resolve` that can be made before a form asks for a note: the
+   * request, its state, and who acts. Nothing is changed or audited; the submission checks again.
+   */
+  async function precheck(id: string, actor: Actor, verb: 'rejected' | 'settled'): Promise<PrecheckResult> {
+    const request = await store.getRequest(id);
+    if (request === null) return { kind: 'refused', reason: `There is no request ${id}.` };
+    const expected = verb === 'rejected' ? 'pending' : 'unknown';
+    if (request.state !== expected) {
+      const reason = `Request ${id} cannot be ${verb}: it was ${describeState(request, clock())}.`;
+      return { kind: 'refused', reason, request };
+    }
+    const who = await policyActor(actor);
+    const reason =
+      verb === 'rejected'
+        ? (rejectRefusal(policy, request, actor, who)?.reason ?? null)
+        : resolveRefusal(policy, request, actor, who);
+    return reason === null ? { kind: 'allowed', request } : { kind: 'refused', reason, request };
   }
 
   /** One attempt at settling: null when another writer changed the request first. */
@@ -318,6 +323,8 @@ export function createOperations(deps: OperationsDeps): Operations {
   }
 
   const operations: Operations = {
+    ...createReads(deps),
+
     async prepare(_actor, input) {
       return prepareRequest({ client, canFetchCover: deps.fetchCover !== undefined }, input);
     },
@@ -399,13 +406,11 @@ export function createOperations(deps: OperationsDeps): Operations {
       if (note.trim() === '') throw new InputError('Say why you reject the request: a note is required.');
       const who = await policyActor(actor);
       const outcome = await decideOn(id, 'rejected', async (request) => {
-        if (maybeSamePerson(request.requester, actor)) {
-          return refused('This is your own request: cancel it instead of rejecting it.', request);
-        }
-        if (!isApprover(policy, request.operation, who)) {
-          const reason = `Only those who may approve ${operationWords(request.operation)} requests can reject them.`;
-          await auditDenied(actor, about(request), 'reject', reason);
-          return refused(reason, request);
+        const refusal = rejectRefusal(policy, request, actor, who);
+        if (refusal !== null) {
+          // Rejecting one's own request is no attempt to get around the policy; the other refusal is.
+          if (refusal.audit) await auditDenied(actor, about(request), 'reject', refusal.reason);
+          return refused(refusal.reason, request);
         }
         return stepOrRefusal(() => approvals.reject(request, actor, note, ctx()), request);
       });
@@ -425,6 +430,10 @@ export function createOperations(deps: OperationsDeps): Operations {
       if ('kind' in outcome) return outcome;
       return { kind: 'cancelled', request: outcome.request };
     },
+
+    checkReject: (id, actor) => precheck(id, actor, 'rejected'),
+
+    checkResolve: (id, actor) => precheck(id, actor, 'settled'),
 
     async resolve(id, actor, way, note = null) {
       const text = note?.trim() || null;
@@ -454,21 +463,6 @@ export function createOperations(deps: OperationsDeps): Operations {
       };
     },
 
-    getRequest(id) {
-      return store.getRequest(id);
-    },
-
-    async listRequests(actor): Promise<RequestsOverview> {
-      const who = await policyActor(actor);
-      const now = clock();
-      const mineAll = await store.listRequests({ requesterId: actor.id, limit: 50 });
-      const open = mineAll.filter((r) => !TERMINAL_STATES.includes(r.state));
-      const finished = mineAll.filter((r) => TERMINAL_STATES.includes(r.state)).slice(0, RECENT_FINISHED);
-      const pending = await store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
-      const awaitingMe = pending.filter((r) => !isPastExpiry(r, now) && mayApprove(policy, r, who).ok);
-      return { mine: [...open, ...finished], awaitingMe };
-    },
-
     confirmationFor(prepared) {
       if (!needsConfirmation(policy, prepared.operation)) return null;
       for (const key of CONFIRM_KEYS) {
@@ -478,15 +472,8 @@ export function createOperations(deps: OperationsDeps): Operations {
       return prepared.operation;
     },
 
-    async attachSlackMessage(id, ref) {
-      for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
-        const request = await store.getRequest(id);
-        if (!request) return null;
-        if (request.slack?.channel === ref.channel && request.slack.ts === ref.ts) return request;
-        const done = await store.transition(id, request.version, { slack: ref }, clock().toISOString(), []);
-        if (done) return done.request;
-      }
-      return store.getRequest(id);
+    auditRefusal(actor, subject, action, reason) {
+      return auditDenied(actor, { ...subject, requestId: null }, action, reason);
     },
 
     async recentAudit(actor, n): Promise<AuditEvent[]> {
@@ -582,6 +569,41 @@ export function createOperations(deps: OperationsDeps): Operations {
     },
   };
   return operations;
+}
+
+/** Why `actor` may not reject `request`, and whether that refusal is audited; null when they may. */
+function rejectRefusal(
+  policy: Policy,
+  request: OperationRequest,
+  actor: Actor,
+  who: PolicyActor,
+): { reason: string; audit: boolean } | null {
+  if (maybeSamePerson(request.requester, actor)) {
+    return { reason: 'This is your own request: cancel it instead of rejecting it.', audit: false };
+  }
+  if (!isApprover(policy, request.operation, who)) {
+    return {
+      reason: `Only those who may approve ${operationWords(request.operation)} requests can reject them.`,
+      audit: true,
+    };
+  }
+  return null;
+}
+
+/** Why `actor` may not settle `request`'s unknown outcome: never its requester, only an approver. */
+function resolveRefusal(
+  policy: Policy,
+  request: OperationRequest,
+  actor: Actor,
+  who: PolicyActor,
+): string | null {
+  if (request.requester.id === actor.id) {
+    return 'You asked for this change, so someone else has to settle its outcome.';
+  }
+  if (!isApprover(policy, request.operation, who)) {
+    return `Only those who may approve ${request.operation} requests can settle their outcome.`;
+  }
+  return null;
 }
 
 /** What a refusal about an existing request records. */

@@ -1,9 +1,10 @@
 import type { ProtectionConfig, VideoClient } from '../client/types.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
-import type { Actor, AuditEvent, OperationRequest, ResolveWay, SlackRef } from '../core/model.js';
+import type { Actor, AuditEvent, OperationRequest, ResolveWay } from '../core/model.js';
 import type { ChangeOperation } from '../core/operations.js';
 import type { Policy } from '../core/policy.js';
 import type { Store } from '../store/store.js';
+import type { Reads } from './reads.js';
 
 /** A cover image as the Slack layer knows it: a Slack file, downloaded only at execution. */
 export interface CoverRef {
@@ -72,6 +73,12 @@ export type DecisionResult =
   /** Nothing changed; `request` is the request as it stands, when there is one. */
   | { kind: 'refused'; reason: string; request?: OperationRequest };
 
+/** Whether a person may decide on a request, asked before a form wants their note. */
+export type PrecheckResult =
+  | { kind: 'allowed'; request: OperationRequest }
+  /** `request` is the request as it stands, when there is one. */
+  | { kind: 'refused'; reason: string; request?: OperationRequest };
+
 /** How a lead's attempt to settle an unknown outcome ended. */
 export type ResolveResult =
   /** Settled: `succeeded` or `failed`, the lead in `decidedBy`, one `resolved` event. */
@@ -134,7 +141,7 @@ export interface RequestsOverview {
  * The use cases of vidops, shared by Slack and the CLI.
  * @see docs/architecture.md, "Approvals" and "Audit log"
  */
-export interface Operations {
+export interface Operations extends Reads {
   prepare(actor: Actor, input: PrepareInput): Promise<Prepared>;
   submit(
     actor: Actor,
@@ -143,6 +150,13 @@ export interface Operations {
   ): Promise<SubmitResult>;
   approve(id: string, actor: Actor): Promise<DecisionResult>;
   reject(id: string, actor: Actor, note: string): Promise<DecisionResult>;
+  /**
+   * Whether `actor` may reject request `id` now, asked before the form wants their reason (a
+   * refused click is answered at once). Changes and audits nothing; `reject` checks again.
+   */
+  checkReject(id: string, actor: Actor): Promise<PrecheckResult>;
+  /** The same for settling an unknown outcome, before the form wants the note (`resolve`). */
+  checkResolve(id: string, actor: Actor): Promise<PrecheckResult>;
   cancel(id: string, actor: Actor, note?: string | null): Promise<DecisionResult>;
   /**
    * Settles a request whose outcome is `unknown`: anyone who may approve its operation, never its
@@ -150,12 +164,18 @@ export interface Operations {
    * (note required); `send-again` sends a delete once more, a 404 to it reading "already deleted".
    */
   resolve(id: string, actor: Actor, way: ResolveWay, note?: string | null): Promise<ResolveResult>;
-  getRequest(id: string): Promise<OperationRequest | null>;
-  listRequests(actor: Actor): Promise<RequestsOverview>;
   /** The text the person must type before submitting, when the policy wants a typed confirmation. */
   confirmationFor(prepared: Pick<Prepared, 'operation' | 'params'>): string | null;
-  /** Records where the approval message lives; not audited, and no notification (it is the notifier's own doing). */
-  attachSlackMessage(id: string, ref: SlackRef): Promise<OperationRequest | null>;
+  /**
+   * Audits a refusal that changes no request (`denied`), e.g. someone outside AGENTS acting in
+   * Slack: who, what they tried (`operation`, `target`, `params`), how (`action`) and why.
+   */
+  auditRefusal(
+    actor: Actor,
+    subject: { operation: string; target: string; params: JsonValue },
+    action: string,
+    reason: string,
+  ): Promise<void>;
   /** The last `n` audit events, oldest first; leads only (policy `audit`). */
   recentAudit(actor: Actor, n: number): Promise<AuditEvent[]>;
   expireDue(): Promise<OperationRequest[]>;

@@ -9,10 +9,11 @@ import {
   type Middleware,
   SocketModeReceiver,
 } from '@slack/bolt';
-import type { WebClient, WebClientOptions } from '@slack/web-api';
+import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { KEYWORDS } from '../core/grammar.js';
+import { redactError, redactText } from '../core/mask.js';
 import type { Store } from '../store/store.js';
 import {
   type AuditPublisher,
@@ -21,14 +22,7 @@ import {
   createPublisherWebClient,
 } from './audit-publisher.js';
 import { countsOwnOutcome, createVidopsMetrics, type VidopsMetrics } from './metrics.js';
-import {
-  type Installation,
-  installationProblem,
-  OpsServer,
-  redactError,
-  redactText,
-  VidopsReceiver,
-} from './receiver.js';
+import { type Installation, installationProblem, OpsServer, VidopsReceiver } from './receiver.js';
 
 /**
  * Retries for calls made while a person waits (handlers): a couple of quick ones, and a 429 is
@@ -36,6 +30,30 @@ import {
  * @see docs/slack.md, "Rate limits"
  */
 export const INTERACTIVE_RETRY_POLICY = { retries: 2, factor: 2, minTimeout: 250, maxTimeout: 1000 } as const;
+
+/** The Web API options of calls made while a person waits: Bolt's own client and the handlers'. */
+function interactiveClientOptions(config: Config): WebClientOptions {
+  const slackApiUrl = config.slack.apiUrl;
+  return {
+    rejectRateLimitedCalls: true,
+    retryConfig: INTERACTIVE_RETRY_POLICY,
+    timeout: 10_000,
+    ...(slackApiUrl ? { slackApiUrl } : {}),
+  };
+}
+
+/**
+ * The Web API client for calls made outside a request's own (the notifier, the directory, Home
+ * tabs): the options of Bolt's client, built from the configuration alone, so it exists before
+ * the Bolt app and the handlers that need it.
+ */
+export function createInteractiveWebClient(config: Config, logger: Logger): WebClient {
+  return new WebClient(config.slack.botToken, {
+    ...interactiveClientOptions(config),
+    logger: boltLoggerFor(logger, config.logLevel),
+    logLevel: toBoltLevel(config.logLevel),
+  });
+}
 
 /** How long a successful `auth.test` counts for `/readyz`; probes come often, auth rarely changes. */
 const SLACK_AUTH_TTL_MS = 60_000;
@@ -56,14 +74,11 @@ const INTERACTION_TYPES = new Set([
 
 export interface SlackAppDeps {
   config: Config;
-  /**
-   * Wrapped by the composition root so that appending audit events wakes the publisher
-   * (src/app.ts); a bare store's events are posted at the publisher's next poll.
-   */
+  /** Every commit that appends audit events wakes the publisher (`Store.onAppend`). */
   store: Store;
   logger: Logger;
   clock: () => Date;
-  /** Adds command, action and view handlers (other modules). */
+  /** Adds command, action and view handlers (other modules), after the app's own middleware. */
   register: (app: App) => void;
   /** Readiness check for `/readyz`; default: store ping and Slack `auth.test` (cached a minute). */
   ready?: () => Promise<void>;
@@ -315,18 +330,12 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     });
   }
 
-  const clientOptions: WebClientOptions = {
-    rejectRateLimitedCalls: true,
-    retryConfig: INTERACTIVE_RETRY_POLICY,
-    timeout: 10_000,
-    ...(slackApiUrl ? { slackApiUrl } : {}),
-  };
   const app = new App({
     token: config.slack.botToken,
     receiver,
     logger: boltLogger,
     logLevel,
-    clientOptions,
+    clientOptions: interactiveClientOptions(config),
     extendedErrorHandler: true,
     // Bolt would otherwise call auth.test in this constructor and keep a failed result (and an
     // unhandled rejection) for the life of the process; `start()` runs it and fails clearly.
@@ -346,13 +355,15 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     ...deps.publisher,
   });
   metrics.collectOutboxDepth(() => store.outboxDepth());
+  // Woken at once by every append, whoever wrote (a handler, the sweeper, a resumed request).
+  const stopWaking = store.onAppend(() => publisher.kick());
 
   if (config.slack.socketMode) {
     // HTTP requests are checked and de-duplicated in VidopsReceiver; Socket Mode ones here, first.
     app.use(socketModeGuard({ installation: () => installation, seen, logger }));
   }
   // Counts every request by outcome. It does not wake the publisher: the work after an ack appends
-  // its events later, and the store's append hook (src/app.ts) wakes it then; a wake-up here, with
+  // its events later, and the store's `onAppend` wakes it then; a wake-up here, with
   // nothing appended yet, cost an empty claim (a write transaction) per request in a flood.
   // A listener that answers after the ack (the slash command) counts how it ended itself.
   app.use(async ({ body, context, next }) => {
@@ -410,6 +421,7 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     },
     async stop() {
       if (started) await app.stop();
+      stopWaking();
       await publisher.stop();
       await opsServer?.close();
       started = false;

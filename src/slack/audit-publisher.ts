@@ -6,11 +6,11 @@ import {
   WebClient,
 } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { redactError } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
 import type { Store } from '../store/store.js';
 import { type AuditPost, renderAuditPost } from '../views/audit-post.js';
 import { checkBlockKitLimits } from '../views/limits.js';
-import { redactError } from './receiver.js';
 
 /** What happened to one attempt to post a batch; fed to metrics. */
 export type AuditPostResult =

@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { redactError } from '../core/mask.js';
 import type { Directory } from '../services/types.js';
-import { redactError } from './receiver.js';
 
 /**
  * Who is who in the workspace, as the policy needs it: the user groups a user belongs to (for

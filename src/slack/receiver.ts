@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type App, AuthorizationError, type Receiver, ReceiverMultipleAckError } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { maskMobilesInText, redactTokens } from '../core/mask.js';
+import { redactError } from '../core/mask.js';
 import type { VidopsMetrics } from './metrics.js';
 
 /** Largest request body accepted on `/slack/events`; Slack's payloads are far smaller. */
@@ -12,22 +12,6 @@ export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const MAX_CLOCK_SKEW_SECONDS = 5 * 60;
 /** Bolt's HTTP receiver answers 404 itself at 3001 ms when `ack()` was not called; so do we. */
 export const UNHANDLED_REQUEST_TIMEOUT_MS = 3001;
-
-/** Free text fit for logs: Slack tokens and signatures removed, mobile numbers masked. */
-export function redactText(text: string): string {
-  return maskMobilesInText(redactTokens(text));
-}
-
-/**
- * What may be logged of an error: its name, code and message with tokens, signatures and mobile
- * numbers removed. Never the error object itself: Web API errors carry request data.
- */
-export function redactError(error: unknown): { name: string; message: string; code?: string } {
-  const e = error instanceof Error ? error : new Error(String(error));
-  const code = (e as { code?: unknown }).code;
-  const message = redactText(e.message);
-  return typeof code === 'string' ? { name: e.name, message, code } : { name: e.name, message };
-}
 
 export type VerifyResult = { ok: true } | { ok: false; reason: string };
 

@@ -26,6 +26,38 @@ export interface StoreLogger {
   warn(obj: object, msg: string): void;
 }
 
+/**
+ * The listeners of `Store.onAppend`, told after a commit that appended audit events. A listener
+ * that throws is logged and skipped: the write it follows is committed already.
+ */
+export class AppendListeners {
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly logger: StoreLogger | undefined) {}
+
+  add(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** Tells every listener, when `events` (committed) is not empty. */
+  notify(events: readonly unknown[]): void {
+    if (events.length === 0) return;
+    for (const listener of this.listeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.logger?.warn(
+          { error: error instanceof Error ? error.name : typeof error },
+          'an append listener failed',
+        );
+      }
+    }
+  }
+}
+
 /** Fields of a request that live in the `data` JSON column rather than in their own column. */
 interface RequestData {
   params: JsonObject;

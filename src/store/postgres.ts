@@ -3,6 +3,7 @@ import type { StoredAuditEvent } from '../core/audit-chain.js';
 import { StateConflictError } from '../core/errors.js';
 import type { AuditEvent, NewAuditEvent, OperationRequest } from '../core/model.js';
 import {
+  AppendListeners,
   type AuditRow,
   addMs,
   auditWindow,
@@ -92,6 +93,7 @@ export class PostgresStore implements Store {
   private readonly hash: HashEvent;
   private readonly schema: string | undefined;
   private readonly logger: StoreLogger | undefined;
+  private readonly appended: AppendListeners;
 
   constructor(connectionString: string, options: PostgresStoreOptions) {
     this.hash = options.hash;
@@ -101,6 +103,7 @@ export class PostgresStore implements Store {
     }
     const logger = options.logger;
     this.logger = logger;
+    this.appended = new AppendListeners(logger);
     this.pool = new pg.Pool({
       connectionString,
       application_name: 'vidops',
@@ -171,7 +174,7 @@ export class PostgresStore implements Store {
     events: readonly NewAuditEvent[],
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
     const c = requestColumns(request);
-    return this.tx(async (client) => {
+    const done = await this.tx(async (client) => {
       let row: RequestRow | undefined;
       try {
         const result = await client.query<RequestRow>(
@@ -199,6 +202,8 @@ export class PostgresStore implements Store {
       if (row === undefined) throw new Error(`insert of request ${request.id} returned nothing`);
       return { request: rowToRequest(row), events: await this.appendInTransaction(client, events) };
     });
+    this.appended.notify(done.events);
+    return done;
   }
 
   async getRequest(id: string): Promise<OperationRequest | null> {
@@ -218,7 +223,7 @@ export class PostgresStore implements Store {
     events: readonly NewAuditEvent[],
   ): Promise<{ request: OperationRequest; events: AuditEvent[] } | null> {
     const updatedAt = normalizeTime(at, 'at');
-    return this.tx(async (client) => {
+    const done = await this.tx(async (client) => {
       // Reading without a lock is enough: the UPDATE below only applies to this same version, and
       // any other change would have bumped it.
       const current = (
@@ -251,6 +256,8 @@ export class PostgresStore implements Store {
       if (updated === undefined) return null;
       return { request: rowToRequest(updated), events: await this.appendInTransaction(client, events) };
     });
+    if (done !== null) this.appended.notify(done.events);
+    return done;
   }
 
   async listRequests(filter: RequestFilter = {}): Promise<OperationRequest[]> {
@@ -285,7 +292,13 @@ export class PostgresStore implements Store {
 
   async appendAudit(events: readonly NewAuditEvent[]): Promise<AuditEvent[]> {
     if (events.length === 0) return [];
-    return this.tx((client) => this.appendInTransaction(client, events));
+    const appended = await this.tx((client) => this.appendInTransaction(client, events));
+    this.appended.notify(appended);
+    return appended;
+  }
+
+  onAppend(listener: () => void): () => void {
+    return this.appended.add(listener);
   }
 
   /**

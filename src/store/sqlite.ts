@@ -5,6 +5,7 @@ import type { StoredAuditEvent } from '../core/audit-chain.js';
 import { StateConflictError } from '../core/errors.js';
 import type { AuditEvent, NewAuditEvent, OperationRequest } from '../core/model.js';
 import {
+  AppendListeners,
   type AuditRow,
   addMs,
   auditWindow,
@@ -76,6 +77,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly hash: HashEvent;
   private readonly logger: StoreLogger | undefined;
+  private readonly appended: AppendListeners;
   private readonly statements = new Map<string, Database.Statement<unknown[], unknown>>();
   /**
    * One transaction wrapper for every write: `db.transaction()` builds four wrapper functions and
@@ -87,6 +89,7 @@ export class SqliteStore implements Store {
   constructor(path: string, options: SqliteStoreOptions) {
     this.hash = options.hash;
     this.logger = options.logger;
+    this.appended = new AppendListeners(options.logger);
     const memory = path === ':memory:';
     if (!memory) mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
@@ -171,7 +174,7 @@ export class SqliteStore implements Store {
     events: readonly NewAuditEvent[],
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
     const c = requestColumns(request);
-    return this.write(() => {
+    const done = this.write(() => {
       let row: RequestRow | undefined;
       try {
         row = this.stmt<RequestRow>(
@@ -197,6 +200,8 @@ export class SqliteStore implements Store {
       if (row === undefined) throw new Error(`insert of request ${request.id} returned nothing`);
       return { request: rowToRequest(row), events: this.appendInTransaction(events) };
     });
+    this.appended.notify(done.events);
+    return done;
   }
 
   async getRequest(id: string): Promise<OperationRequest | null> {
@@ -212,7 +217,7 @@ export class SqliteStore implements Store {
     events: readonly NewAuditEvent[],
   ): Promise<{ request: OperationRequest; events: AuditEvent[] } | null> {
     const updatedAt = normalizeTime(at, 'at');
-    return this.write(() => {
+    const done = this.write(() => {
       const current = this.stmt<RequestRow>(
         `SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = ? AND version = ?`,
       ).get(id, expectedVersion);
@@ -237,6 +242,8 @@ export class SqliteStore implements Store {
       if (row === undefined) return null;
       return { request: rowToRequest(row), events: this.appendInTransaction(events) };
     });
+    if (done !== null) this.appended.notify(done.events);
+    return done;
   }
 
   async listRequests(filter: RequestFilter = {}): Promise<OperationRequest[]> {
@@ -270,7 +277,13 @@ export class SqliteStore implements Store {
 
   async appendAudit(events: readonly NewAuditEvent[]): Promise<AuditEvent[]> {
     if (events.length === 0) return [];
-    return this.write(() => this.appendInTransaction(events));
+    const appended = this.write(() => this.appendInTransaction(events));
+    this.appended.notify(appended);
+    return appended;
+  }
+
+  onAppend(listener: () => void): () => void {
+    return this.appended.add(listener);
   }
 
   /** Reads the head and appends after it; callers hold the write lock (IMMEDIATE transaction). */

@@ -18,7 +18,7 @@ export interface RequestFilter {
 
 /**
  * What a change modal was opened for, kept on the server while the modal is open: the modal
- * carries only a random ID, whose hash is `key` (src/commands/changes/drafts.ts).
+ * carries only a random ID, whose hash is `key` (src/services/drafts.ts).
  */
 export interface ModalDraft {
   key: string;
@@ -76,6 +76,13 @@ export interface Store {
   listRequests(filter?: RequestFilter): Promise<OperationRequest[]>;
   /** Pending requests whose `expiresAt` is at or before `now`. */
   listExpired(now: string): Promise<OperationRequest[]>;
+
+  /**
+   * Calls `listener` after every commit in this process that appended audit events (a created
+   * request, a transition with events, `appendAudit`); returns what stops it. The audit publisher
+   * subscribes, so an event is posted at once instead of at its next poll.
+   */
+  onAppend(listener: () => void): () => void;
 
   /** Appends events that belong to no request change (e.g. `denied`). */
   appendAudit(events: readonly NewAuditEvent[]): Promise<AuditEvent[]>;

@@ -1,4 +1,4 @@
-import type { ActionsBlock, Button, ContextBlock, HeaderBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { Button, KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import { viaPhrase } from '../core/actor.js';
 import { shortHash } from '../core/audit-chain.js';
@@ -8,6 +8,20 @@ import { maskMobile, maskMobilesInText } from '../core/mask.js';
 import type { OperationRequest, RequestState } from '../core/model.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
 import { formatProtectionValue, protectionField } from '../core/validate/protection.js';
+import {
+  actions,
+  button,
+  code,
+  context,
+  header,
+  mrkdwn,
+  packLines,
+  plain,
+  plainText,
+  type SlackMessage,
+  safe,
+  section,
+} from './blocks.js';
 import { ACTIONS, requestActionsBlock } from './ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 
@@ -16,27 +30,6 @@ import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
  * request view shares (previews, states, dates). Pure: the clock reading comes in as `now`.
  * @see docs/architecture.md, "Approvals"
  */
-
-/** A message for Slack: blocks and the `text` fallback for notifications and screen readers. */
-export interface SlackMessage {
-  text: string;
-  blocks: KnownBlock[];
-}
-
-/** Free text as people read it: mobile numbers masked, whitespace folded, mrkdwn escaped, cut at `max`. */
-export function safe(text: string, max = 500): string {
-  return escapeMrkdwn(truncate(maskMobilesInText(text.replace(/\s+/g, ' ').trim()), max));
-}
-
-/** Plain text (modal titles, button labels, option text): masked and cut, never escaped. */
-export function plain(text: string, max: number): string {
-  return truncate(maskMobilesInText(text.replace(/\s+/g, ' ').trim()), max);
-}
-
-/** A `code` span; a backtick inside would end it early. IDs are never cut. */
-export function code(text: string): string {
-  return `\`${escapeMrkdwn(maskMobilesInText(text).replace(/`/g, 'ˋ'))}\``;
-}
 
 /** `2025-03-01T10:00:00.000Z` → `2025-03-01 10:00 UTC`. */
 export function utc(iso: string): string {
@@ -387,22 +380,6 @@ function previewLines(preview: Preview): string[] {
   }
 }
 
-/** Lines packed into sections of at most `max` characters each. */
-export function packLines(lines: readonly string[], max: number = BLOCK_KIT_LIMITS.sectionText): string[] {
-  const out: string[] = [];
-  let current = '';
-  for (const raw of lines) {
-    const line = truncate(raw, max);
-    if (current !== '' && current.length + 1 + line.length > max) {
-      out.push(current);
-      current = '';
-    }
-    current = current === '' ? line : `${current}\n${line}`;
-  }
-  if (current !== '') out.push(current);
-  return out;
-}
-
 /**
  * The preview of a request as section texts, at most `budget` characters in all: lines past the
  * budget are dropped with a note saying how many.
@@ -441,43 +418,23 @@ export function requestButtons(
   if (which.approve) {
     const what = `${operationTitleOf(request)}: ${plain(request.target, 120)}.`;
     buttons.push({
-      type: 'button',
-      action_id: ACTIONS.approve,
-      text: { type: 'plain_text', text: 'Approve' },
-      style: 'primary',
-      value: request.id,
+      ...button('Approve', ACTIONS.approve, request.id, 'primary'),
       confirm: {
-        title: { type: 'plain_text', text: `Approve ${request.id}?` },
-        text: {
-          type: 'plain_text',
-          text: truncate(
+        title: plainText(`Approve ${request.id}?`),
+        text: plainText(
+          truncate(
             `${what} It runs as soon as you approve.${irreversible(request) ? ' This cannot be undone.' : ''}`,
             BLOCK_KIT_LIMITS.confirmText,
           ),
-        },
-        confirm: { type: 'plain_text', text: 'Approve' },
-        deny: { type: 'plain_text', text: 'Not yet' },
+        ),
+        confirm: plainText('Approve'),
+        deny: plainText('Not yet'),
         ...(irreversible(request) ? { style: 'danger' as const } : {}),
       },
     });
   }
-  if (which.reject) {
-    buttons.push({
-      type: 'button',
-      action_id: ACTIONS.reject,
-      text: { type: 'plain_text', text: 'Reject…' },
-      style: 'danger',
-      value: request.id,
-    });
-  }
-  if (which.cancel) {
-    buttons.push({
-      type: 'button',
-      action_id: ACTIONS.cancel,
-      text: { type: 'plain_text', text: 'Cancel request' },
-      value: request.id,
-    });
-  }
+  if (which.reject) buttons.push(button('Reject…', ACTIONS.reject, request.id, 'danger'));
+  if (which.cancel) buttons.push(button('Cancel request', ACTIONS.cancel, request.id));
   return buttons;
 }
 
@@ -489,60 +446,29 @@ export function requestButtons(
 export function resolveButtons(request: OperationRequest): Button[] {
   const buttons: Button[] = [];
   const id = request.id;
-  if (sendableAgain(request)) {
-    buttons.push({
-      type: 'button',
-      action_id: ACTIONS.resolveCheck,
-      text: { type: 'plain_text', text: 'Check now' },
-      style: 'primary',
-      value: id,
-    });
-  }
+  if (sendableAgain(request)) buttons.push(button('Check now', ACTIONS.resolveCheck, id, 'primary'));
   buttons.push(
-    {
-      type: 'button',
-      action_id: ACTIONS.resolveApplied,
-      text: { type: 'plain_text', text: 'Mark applied…' },
-      value: id,
-    },
-    {
-      type: 'button',
-      action_id: ACTIONS.resolveNotApplied,
-      text: { type: 'plain_text', text: 'Mark not applied…' },
-      value: id,
-    },
+    button('Mark applied…', ACTIONS.resolveApplied, id),
+    button('Mark not applied…', ACTIONS.resolveNotApplied, id),
   );
   if (sendableAgain(request)) {
     buttons.push({
-      type: 'button',
-      action_id: ACTIONS.resolveSendAgain,
-      text: { type: 'plain_text', text: 'Send again' },
-      style: 'danger',
-      value: id,
+      ...button('Send again', ACTIONS.resolveSendAgain, id, 'danger'),
       confirm: {
-        title: { type: 'plain_text', text: `Send ${id} again?` },
-        text: {
-          type: 'plain_text',
-          text: truncate(
+        title: plainText(`Send ${id} again?`),
+        text: plainText(
+          truncate(
             `${operationTitleOf(request)}: ${plain(request.target, 120)}. It is sent once more; if the service answers 404, it had already been deleted. This cannot be undone.`,
             BLOCK_KIT_LIMITS.confirmText,
           ),
-        },
-        confirm: { type: 'plain_text', text: 'Send again' },
-        deny: { type: 'plain_text', text: 'Not now' },
+        ),
+        confirm: plainText('Send again'),
+        deny: plainText('Not now'),
         style: 'danger',
       },
     });
   }
   return buttons;
-}
-
-function header(text: string): HeaderBlock {
-  return { type: 'header', text: { type: 'plain_text', text: plain(text, BLOCK_KIT_LIMITS.headerText) } };
-}
-
-function section(text: string): SectionBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, BLOCK_KIT_LIMITS.sectionText) } };
 }
 
 function headline(request: OperationRequest): string {
@@ -581,51 +507,39 @@ function headline(request: OperationRequest): string {
 export function approvalMessage(request: OperationRequest): SlackMessage {
   const open = request.state === 'pending';
   const fields = [
-    { type: 'mrkdwn' as const, text: `*Target*\n${targetCode(request.target)}` },
-    {
-      type: 'mrkdwn' as const,
-      text: `*Requested by*\n${safe(request.requester.name, 80)} (${code(request.requester.id)})`,
-    },
-    { type: 'mrkdwn' as const, text: `*Status*\n${stateLabel(request.state)}` },
-    {
-      type: 'mrkdwn' as const,
-      text: open
+    mrkdwn(`*Target*\n${targetCode(request.target)}`),
+    mrkdwn(`*Requested by*\n${safe(request.requester.name, 80)} (${code(request.requester.id)})`),
+    mrkdwn(`*Status*\n${stateLabel(request.state)}`),
+    mrkdwn(
+      open
         ? `*Expires*\n${request.expiresAt ? slackDate(request.expiresAt) : 'never'}`
         : `*Approvals*\n${request.approvals.length} of ${request.quorum}`,
-    },
+    ),
   ];
   const blocks: KnownBlock[] = [
-    header(`${irreversible(request) && open ? '⚠️ ' : ''}${headline(request)}`),
+    header(
+      plain(`${irreversible(request) && open ? '⚠️ ' : ''}${headline(request)}`, BLOCK_KIT_LIMITS.headerText),
+    ),
     { type: 'section', fields },
-    ...previewSections(request.preview).map(section),
+    ...previewSections(request.preview).map((text) => section(text)),
     section(`*Reason:* ${request.reason ? safe(request.reason, 1500) : '_none given_'}`),
   ];
   const outcome = outcomeText(request);
   if (outcome !== null) blocks.push(section(outcome));
-  const context: ContextBlock = {
-    type: 'context',
-    elements: [
-      {
-        type: 'mrkdwn',
-        text: `Request ${code(request.id)} · ${code(request.operation)} · params ${code(shortHash(request.paramsHash))} · asked ${slackDate(request.createdAt)}${open ? ` · needs ${request.quorum} approval${request.quorum === 1 ? '' : 's'}, never the requester's own` : ''}`,
-      },
-    ],
-  };
-  blocks.push(context);
+  blocks.push(
+    context(
+      `Request ${code(request.id)} · ${code(request.operation)} · params ${code(shortHash(request.paramsHash))} · asked ${slackDate(request.createdAt)}${open ? ` · needs ${request.quorum} approval${request.quorum === 1 ? '' : 's'}, never the requester's own` : ''}`,
+    ),
+  );
   if (open) {
-    const actions: ActionsBlock = {
-      type: 'actions',
-      block_id: requestActionsBlock(request.id),
-      elements: requestButtons(request, { approve: true, reject: true, cancel: true }),
-    };
-    blocks.push(actions);
+    blocks.push(
+      actions(
+        requestButtons(request, { approve: true, reject: true, cancel: true }),
+        requestActionsBlock(request.id),
+      ),
+    );
   } else if (request.state === 'unknown') {
-    const actions: ActionsBlock = {
-      type: 'actions',
-      block_id: requestActionsBlock(request.id),
-      elements: resolveButtons(request),
-    };
-    blocks.push(actions);
+    blocks.push(actions(resolveButtons(request), requestActionsBlock(request.id)));
   }
   const text = maskMobilesInText(
     `${headline(request)}: ${escapeMrkdwn(truncate(request.target, 200))}, requested by ${escapeMrkdwn(request.requester.name)} (${request.id})`,
@@ -711,5 +625,5 @@ export function submittedMessage(
       : outcome.kind === 'pending'
         ? `Request ${outcome.request.id} posted for approval.`
         : `Request ${outcome.request.id}: ${outcome.request.state}.`;
-  return { text, blocks: sections.map(section) };
+  return { text, blocks: sections.map((text) => section(text)) };
 }

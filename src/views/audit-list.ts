@@ -1,9 +1,8 @@
-import type { ContextBlock, KnownBlock } from '@slack/types';
+import type { KnownBlock } from '@slack/types';
 import type { AuditEvent } from '../core/model.js';
-import { packLines, type SlackMessage } from './approval.js';
-import { auditLine } from './audit-post.js';
+import { auditLine, seqRange } from './audit-post.js';
+import { blocksText, context, packLines, type SlackMessage, section } from './blocks.js';
 import { BLOCK_KIT_LIMITS } from './limits.js';
-import { blocksText } from './requests.js';
 
 /**
  * `/vidops audit [n]`: the last events of the audit log for a lead, oldest first, one line each
@@ -29,7 +28,7 @@ function fits(sections: readonly string[]): boolean {
 export function auditListMessage(events: readonly AuditEvent[], asked: number): SlackMessage {
   if (events.length === 0) {
     const text = 'The audit log is empty.';
-    return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+    return { text, blocks: [section(text)] };
   }
   let shown = [...events];
   let sections = render(shown, 1);
@@ -42,22 +41,12 @@ export function auditListMessage(events: readonly AuditEvent[], asked: number): 
     shown = shown.slice(Math.max(1, Math.ceil(shown.length / 10)));
     sections = render(shown, 0.25);
   }
-  const first = shown[0];
-  const last = shown[shown.length - 1];
-  const range =
-    first && last ? (first.seq === last.seq ? `#${first.seq}` : `#${first.seq}–#${last.seq}`) : '';
-  const head: ContextBlock = {
-    type: 'context',
-    elements: [
-      {
-        type: 'mrkdwn',
-        text: `:scroll: *Audit log* · last ${shown.length} event${shown.length === 1 ? '' : 's'} ${range} · oldest first · numbers masked, hashes shortened`,
-      },
-    ],
-  };
+  const range = seqRange(shown);
   const blocks: KnownBlock[] = [
-    head,
-    ...sections.map((text) => ({ type: 'section' as const, text: { type: 'mrkdwn' as const, text } })),
+    context(
+      `:scroll: *Audit log* · last ${shown.length} event${shown.length === 1 ? '' : 's'} ${range} · oldest first · numbers masked, hashes shortened`,
+    ),
+    ...sections.map((text) => section(text)),
   ];
   const left = events.length - shown.length;
   const notes: string[] = [];
@@ -66,7 +55,7 @@ export function auditListMessage(events: readonly AuditEvent[], asked: number): 
     notes.push(`the log holds only ${events.length} event${events.length === 1 ? '' : 's'}`);
   if (left > 0) notes.push('`npx vidops audit export` gives the whole log');
   if (notes.length > 0) {
-    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `_${notes.join('; ')}._` }] });
+    blocks.push(context(`_${notes.join('; ')}._`));
   }
   return { text: `Audit log: last ${shown.length} events ${range}`, blocks };
 }

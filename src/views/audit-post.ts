@@ -1,10 +1,11 @@
-import type { ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { KnownBlock, SectionBlock } from '@slack/types';
 import { CLI_ACTOR_PREFIX, osUserOf } from '../core/actor.js';
 import { shortHash } from '../core/audit-chain.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
+import { blocksText, context, packSections } from './blocks.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 
 /**
@@ -428,31 +429,17 @@ export function auditTerminalLine(event: AuditEvent): string {
 /** Keeps the fallback short: Slack only shows it in notifications and to screen readers. */
 const TEXT_BUDGET = 3000;
 
-function range(events: readonly AuditEvent[]): string {
+/** The seq numbers a list of events spans: `#7`, `#7–#12`. */
+export function seqRange(events: readonly AuditEvent[]): string {
   const first = events[0];
   const last = events[events.length - 1];
   if (!first || !last) return '';
   return first.seq === last.seq ? `#${first.seq}` : `#${first.seq}–#${last.seq}`;
 }
 
-function packSections(events: readonly AuditEvent[], scale: number): SectionBlock[] {
-  const sections: SectionBlock[] = [];
-  let current = '';
-  for (const event of events) {
-    // A line only exceeds a section with absurd IDs; cutting it then beats losing the post.
-    const line = truncate(auditLine(event, scale), BLOCK_KIT_LIMITS.sectionText);
-    if (current !== '' && current.length + 1 + line.length > BLOCK_KIT_LIMITS.sectionText) {
-      sections.push({ type: 'section', text: { type: 'mrkdwn', text: current } });
-      current = '';
-    }
-    current = current === '' ? line : `${current}\n${line}`;
-  }
-  if (current !== '') sections.push({ type: 'section', text: { type: 'mrkdwn', text: current } });
-  return sections;
-}
-
-function sectionsText(sections: readonly SectionBlock[]): number {
-  return sections.reduce((sum, s) => sum + (s.text?.text.length ?? 0), 0);
+function packEvents(events: readonly AuditEvent[], scale: number): SectionBlock[] {
+  // A line only exceeds a section with absurd IDs; cutting it then beats losing the post.
+  return packSections(events.map((event) => auditLine(event, scale)));
 }
 
 /**
@@ -465,24 +452,21 @@ export function renderAuditPost(events: readonly AuditEvent[]): AuditPost {
   if (events.length === 0) {
     return {
       text: 'vidops audit: no events',
-      blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text: 'vidops audit: no events' }] }],
+      blocks: [context('vidops audit: no events')],
     };
   }
   const count = events.length === 1 ? '1 event' : `${events.length} events`;
-  const header = {
-    type: 'context',
-    elements: [{ type: 'mrkdwn', text: `:scroll: *vidops audit* · ${range(events)} · ${count}` }],
-  } satisfies ContextBlock;
+  const header = context(`:scroll: *vidops audit* · ${seqRange(events)} · ${count}`);
 
   // Slack refuses a message whose blocks hold too much text in total (`msg_blocks_too_long`):
   // shorten the free text of every line until the batch fits.
-  let sections = packSections(events, 1);
+  let sections = packEvents(events, 1);
   for (const scale of [0.5, 0.25]) {
-    if (sectionsText(sections) + 200 <= BLOCK_KIT_LIMITS.messageBlocksText) break;
-    sections = packSections(events, scale);
+    if (blocksText(sections) + 200 <= BLOCK_KIT_LIMITS.messageBlocksText) break;
+    sections = packEvents(events, scale);
   }
 
-  let text = `vidops audit ${range(events)} (${count})`;
+  let text = `vidops audit ${seqRange(events)} (${count})`;
   let shown = 0;
   for (const event of events) {
     const next = `\n${textLine(event)}`;

@@ -1,13 +1,4 @@
-import type {
-  ActionsBlock,
-  Button,
-  ContextBlock,
-  HeaderBlock,
-  InputBlock,
-  KnownBlock,
-  ModalView,
-  SectionBlock,
-} from '@slack/types';
+import type { InputBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
 import type { ProtectionConfig } from '../client/types.js';
 import type { CommandHelp } from '../core/commands-help.js';
 import type { JsonValue } from '../core/json.js';
@@ -19,12 +10,24 @@ import { parseMobile } from '../core/validate/phone.js';
 import {
   formatProtectionValue,
   PROTECTION_FIELDS,
-  type ProtectionGroup,
+  PROTECTION_GROUP_TITLES,
   readProtectionField,
 } from '../core/validate/protection.js';
+import {
+  actions,
+  button,
+  literalCode as code,
+  context,
+  header,
+  mrkdwn,
+  packSections,
+  type SlackMessage,
+  section,
+} from './blocks.js';
 import { scrubForSlack } from './errors.js';
 import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from './ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
+import { modal } from './modals/common.js';
 
 /**
  * Block Kit for the agent's everyday commands: help, unblock, retry, whitelist, protect show,
@@ -33,65 +36,11 @@ import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
  * @see docs/architecture.md, "Slash command grammar"; docs/architecture.md, "Views are data"
  */
 
+// Code spans here show text as written (usage lines, examples with sample numbers, IDs, addresses,
+// answers scrubbed already): `literalCode`, not the masking `code` of the request views.
+
 /** A message for `respond()`, `chat.postMessage` or `chat.postEphemeral`. */
-export interface Message {
-  text: string;
-  blocks: KnownBlock[];
-}
-
-/** Text in a `code` span: a backtick inside would end the span. */
-function code(text: string): string {
-  return `\`${escapeMrkdwn(text.replace(/`/g, 'ˋ'))}\``;
-}
-
-function section(text: string): SectionBlock {
-  return {
-    type: 'section',
-    text: { type: 'mrkdwn', text: truncate(text, BLOCK_KIT_LIMITS.sectionText) },
-  } satisfies SectionBlock;
-}
-
-function context(lines: readonly string[]): ContextBlock {
-  return {
-    type: 'context',
-    elements: lines
-      .slice(0, BLOCK_KIT_LIMITS.contextElements)
-      .map((line) => ({ type: 'mrkdwn' as const, text: truncate(line, BLOCK_KIT_LIMITS.sectionText) })),
-  } satisfies ContextBlock;
-}
-
-function header(text: string): HeaderBlock {
-  return {
-    type: 'header',
-    text: { type: 'plain_text', text: truncate(text, BLOCK_KIT_LIMITS.headerText), emoji: true },
-  } satisfies HeaderBlock;
-}
-
-function button(text: string, actionId: string, value: string, primary = false): Button {
-  return {
-    type: 'button',
-    text: { type: 'plain_text', text: truncate(text, BLOCK_KIT_LIMITS.buttonText), emoji: true },
-    action_id: actionId,
-    value,
-    ...(primary ? { style: 'primary' as const } : {}),
-  } satisfies Button;
-}
-
-/** Packs lines into as few sections as fit (3000 characters each), in order. */
-function packLines(lines: readonly string[]): SectionBlock[] {
-  const sections: SectionBlock[] = [];
-  let current = '';
-  for (const raw of lines) {
-    const line = truncate(raw, BLOCK_KIT_LIMITS.sectionText);
-    if (current !== '' && current.length + 1 + line.length > BLOCK_KIT_LIMITS.sectionText) {
-      sections.push(section(current));
-      current = '';
-    }
-    current = current === '' ? line : `${current}\n${line}`;
-  }
-  if (current !== '') sections.push(section(current));
-  return sections;
-}
+export type Message = SlackMessage;
 
 /** Longest upstream answer shown inline; the whole answer is in the audit log. */
 const ANSWER_MAX = 300;
@@ -112,7 +61,7 @@ export function helpMessage(entries: readonly CommandHelp[], options: { isLead: 
     : 'Changes marked “needs a lead’s approval” are posted for a team lead to approve.';
   return {
     text: `vidops: ${entries.length} commands you can run. ${escapeMrkdwn(entries.map((e) => e.usage).join(', '))}`,
-    blocks: [header('vidops: what you can run'), ...packLines(lines), context([note])],
+    blocks: [header('vidops: what you can run'), ...packSections(lines), context([note])],
   };
 }
 
@@ -311,34 +260,23 @@ export function whitelistMessage(ips: readonly string[]): Message {
       ? ['The whitelist is empty: while IP validation is on, no server can create playback links.']
       : shown.map((ip) => `• ${code(ip)}`);
   if (ips.length > shown.length) lines.push(`… and ${ips.length - shown.length} more.`);
-  const actions: ActionsBlock = {
-    type: 'actions',
-    block_id: 'whitelist_actions',
-    elements: [
-      button('Add addresses…', ACTIONS.whitelistAdd, 'add', true),
+  const buttons = actions(
+    [
+      button('Add addresses…', ACTIONS.whitelistAdd, 'add', 'primary'),
       ...(ips.length > 0 ? [button('Remove addresses…', ACTIONS.whitelistRemove, 'remove')] : []),
     ],
-  };
+    'whitelist_actions',
+  );
   return {
     text: `IP whitelist: ${count}.${shown.length > 0 ? ` ${escapeMrkdwn(shown.join(', '))}` : ''}${ips.length > shown.length ? ' …' : ''}`,
     blocks: [
       section(`*IP whitelist* · ${count}`),
-      ...packLines(lines),
-      actions,
+      ...packSections(lines),
+      buttons,
       context(['Adding or removing addresses needs a lead’s approval.']),
     ],
   };
 }
-
-const GROUP_TITLES: Record<ProtectionGroup, string> = {
-  watermark: 'Watermark',
-  beep: 'Beep',
-  link: 'Links',
-  player: 'Player',
-  session: 'Sessions',
-  playlist: 'Playlists',
-  security: 'Security',
-};
 
 /** Top-level keys the typed settings cover; anything else the service sends is shown apart. */
 const KNOWN_KEYS = new Set(PROTECTION_FIELDS.map((f) => f.field.split('.')[0] ?? f.field));
@@ -360,17 +298,16 @@ export function protectionMessage(config: ProtectionConfig, raw: Record<string, 
       return { label: f.label, field: f.field, value };
     });
     textLines.push(
-      `${GROUP_TITLES[group]}: ${rows.map((r) => `${r.label} ${escapeMrkdwn(r.value)}`).join(', ')}`,
+      `${PROTECTION_GROUP_TITLES[group]}: ${rows.map((r) => `${r.label} ${escapeMrkdwn(r.value)}`).join(', ')}`,
     );
     for (let i = 0; i < rows.length; i += BLOCK_KIT_LIMITS.sectionFields) {
       const chunk = rows.slice(i, i + BLOCK_KIT_LIMITS.sectionFields);
       blocks.push({
         type: 'section',
-        ...(i === 0 ? { text: { type: 'mrkdwn' as const, text: `*${GROUP_TITLES[group]}*` } } : {}),
-        fields: chunk.map((r) => ({
-          type: 'mrkdwn' as const,
-          text: truncate(`${escapeMrkdwn(r.label)} (${code(r.field)})\n*${escapeMrkdwn(r.value)}*`, 2000),
-        })),
+        ...(i === 0 ? { text: mrkdwn(`*${PROTECTION_GROUP_TITLES[group]}*`) } : {}),
+        fields: chunk.map((r) =>
+          mrkdwn(truncate(`${escapeMrkdwn(r.label)} (${code(r.field)})\n*${escapeMrkdwn(r.value)}*`, 2000)),
+        ),
       } satisfies SectionBlock);
     }
   }
@@ -393,17 +330,19 @@ export function explainMessage(explanation: PlayerErrorExplanation): Message {
     ),
   ];
   if (explanation.action === 'unblock') {
-    blocks.push({
-      type: 'actions',
-      block_id: 'explain_actions',
-      elements: [button('Unblock a viewer…', ACTIONS.explainUnblock, explanation.code, true)],
-    });
+    blocks.push(
+      actions(
+        [button('Unblock a viewer…', ACTIONS.explainUnblock, explanation.code, 'primary')],
+        'explain_actions',
+      ),
+    );
   } else if (explanation.action === 'retry') {
-    blocks.push({
-      type: 'actions',
-      block_id: 'explain_actions',
-      elements: [button('Retry a conversion…', ACTIONS.explainRetry, explanation.code, true)],
-    });
+    blocks.push(
+      actions(
+        [button('Retry a conversion…', ACTIONS.explainRetry, explanation.code, 'primary')],
+        'explain_actions',
+      ),
+    );
   }
   return {
     text: escapeMrkdwn(`Player error ${explanation.code}: ${explanation.meaning} Fix: ${explanation.fix}`),
@@ -460,24 +399,6 @@ export function maskValidMobiles(text: string, region: string): string {
   return normalizeDigits(text).replace(DIGIT_RUN, (run) => maskRun(run, region));
 }
 
-function modal(
-  callbackId: string,
-  title: string,
-  submit: string,
-  privateMetadata: string,
-  blocks: KnownBlock[],
-): ModalView {
-  return {
-    type: 'modal',
-    callback_id: callbackId,
-    title: { type: 'plain_text', text: title },
-    submit: { type: 'plain_text', text: submit },
-    close: { type: 'plain_text', text: 'Cancel' },
-    private_metadata: privateMetadata,
-    blocks,
-  } satisfies ModalView;
-}
-
 /** The small modal `explain 9910` opens: the viewer's mobile number. */
 export function unblockModal(privateMetadata: string): ModalView {
   const input: InputBlock = {
@@ -495,10 +416,16 @@ export function unblockModal(privateMetadata: string): ModalView {
       max_length: 40,
     },
   };
-  return modal(CALLBACKS.unblock, 'Unblock viewer', 'Unblock', privateMetadata, [
-    section('The viewer sees player error *9910*: they were blocked for suspicious behaviour.'),
-    input,
-  ]);
+  return modal({
+    callbackId: CALLBACKS.unblock,
+    title: 'Unblock viewer',
+    submit: 'Unblock',
+    privateMetadata,
+    blocks: [
+      section('The viewer sees player error *9910*: they were blocked for suspicious behaviour.'),
+      input,
+    ],
+  });
 }
 
 /** The small modal `explain 9101`/`9103` opens: the file whose conversion failed. */
@@ -515,8 +442,14 @@ export function retryModal(privateMetadata: string): ModalView {
       max_length: 100,
     },
   };
-  return modal(CALLBACKS.retry, 'Retry conversion', 'Retry', privateMetadata, [
-    section('Queue the file for conversion again. Only a file whose conversion *failed* is retried.'),
-    input,
-  ]);
+  return modal({
+    callbackId: CALLBACKS.retry,
+    title: 'Retry conversion',
+    submit: 'Retry',
+    privateMetadata,
+    blocks: [
+      section('Queue the file for conversion again. Only a file whose conversion *failed* is retried.'),
+      input,
+    ],
+  });
 }

@@ -1,25 +1,19 @@
-import type {
-  ActionsBlock,
-  ContextBlock,
-  HeaderBlock,
-  HomeView,
-  KnownBlock,
-  SectionBlock,
-} from '@slack/types';
+import type { ContextBlock, HomeView, KnownBlock } from '@slack/types';
 import type { ProtectionConfig } from '../client/types.js';
 import type { AuditEvent } from '../core/model.js';
 import { TERMINAL_STATES } from '../core/model.js';
 import {
   formatProtectionValue,
   PROTECTION_FIELDS,
-  type ProtectionGroup,
+  PROTECTION_GROUP_TITLES,
   readProtectionField,
 } from '../core/validate/protection.js';
 import type { RequestsOverview } from '../services/types.js';
-import { packLines, safe, slackDate } from './approval.js';
+import { slackDate } from './approval.js';
 import { auditLine } from './audit-post.js';
+import { actions, button, context, divider, header, packSections, safe, section } from './blocks.js';
 import { ACTIONS } from './ids.js';
-import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
+import { BLOCK_KIT_LIMITS } from './limits.js';
 import { awaitingBlocks, finishedLines, openRequestBlock } from './requests.js';
 
 /**
@@ -47,31 +41,6 @@ export interface HomeModel {
   builtAt: string;
 }
 
-const GROUP_TITLES: Record<ProtectionGroup, string> = {
-  watermark: 'Watermark text',
-  beep: 'Beep',
-  link: 'Links',
-  player: 'Player',
-  session: 'Sessions',
-  playlist: 'Playlists',
-  security: 'Security',
-};
-
-function header(text: string): HeaderBlock {
-  return { type: 'header', text: { type: 'plain_text', text: truncate(text, BLOCK_KIT_LIMITS.headerText) } };
-}
-
-function section(text: string): SectionBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, BLOCK_KIT_LIMITS.sectionText) } };
-}
-
-function context(text: string): ContextBlock {
-  return {
-    type: 'context',
-    elements: [{ type: 'mrkdwn', text: truncate(text, BLOCK_KIT_LIMITS.sectionText) }],
-  };
-}
-
 function more(count: number, what: string): ContextBlock {
   return context(`_… and ${count} more ${what}; \`/vidops requests\` lists them._`);
 }
@@ -79,7 +48,7 @@ function more(count: number, what: string): ContextBlock {
 /** One line per group: `*Watermark text* · Moving text on screen: on · Text colour: yellow (#ffff00) · …`. */
 export function protectionSummary(config: ProtectionConfig): string[] {
   const lines: string[] = [];
-  for (const [group, title] of Object.entries(GROUP_TITLES)) {
+  for (const [group, title] of Object.entries(PROTECTION_GROUP_TITLES)) {
     const parts = PROTECTION_FIELDS.filter((f) => f.group === group).map(
       (f) => `${f.label}: ${safe(formatProtectionValue(f.field, readProtectionField(config, f.field)), 60)}`,
     );
@@ -92,17 +61,7 @@ export function protectionSummary(config: ProtectionConfig): string[] {
 export function homeView(model: HomeModel): HomeView {
   const blocks: KnownBlock[] = [header('vidops')];
   if (model.notice) blocks.push(section(`:information_source: ${safe(model.notice, 1000)}`));
-  const refresh: ActionsBlock = {
-    type: 'actions',
-    elements: [
-      {
-        type: 'button',
-        action_id: ACTIONS.homeRefresh,
-        text: { type: 'plain_text', text: 'Refresh' },
-        value: 'refresh',
-      },
-    ],
-  };
+  const refresh = actions([button('Refresh', ACTIONS.homeRefresh, 'refresh')]);
   blocks.push(
     context(
       `${model.isLead ? 'You are a lead: you approve changes others ask for.' : 'Changes you ask for are approved by a lead.'} Type \`/vidops help\` for the commands. Updated ${slackDate(model.builtAt)}.`,
@@ -112,7 +71,7 @@ export function homeView(model: HomeModel): HomeView {
 
   const { awaitingMe, mine } = model.overview;
   if (model.isLead || awaitingMe.length > 0) {
-    blocks.push({ type: 'divider' }, header(`Awaiting your approval (${awaitingMe.length})`));
+    blocks.push(divider(), header(`Awaiting your approval (${awaitingMe.length})`));
     if (awaitingMe.length === 0) blocks.push(section('_Nothing is waiting for you._'));
     for (const request of awaitingMe.slice(0, HOME_LIMITS.awaiting))
       blocks.push(...awaitingBlocks(request, 800));
@@ -123,32 +82,30 @@ export function homeView(model: HomeModel): HomeView {
 
   const open = mine.filter((r) => !TERMINAL_STATES.includes(r.state));
   const finished = mine.filter((r) => TERMINAL_STATES.includes(r.state));
-  blocks.push({ type: 'divider' }, header(`Your open requests (${open.length})`));
+  blocks.push(divider(), header(`Your open requests (${open.length})`));
   if (open.length === 0) blocks.push(section('_You have no open requests._'));
   for (const request of open.slice(0, HOME_LIMITS.open)) blocks.push(openRequestBlock(request));
   if (open.length > HOME_LIMITS.open) blocks.push(more(open.length - HOME_LIMITS.open, 'open requests'));
   if (finished.length > 0) {
     blocks.push(section('*Recently finished*'));
-    for (const text of packLines(finishedLines(finished.slice(0, HOME_LIMITS.finished)))) {
-      blocks.push(section(text));
-    }
+    blocks.push(...packSections(finishedLines(finished.slice(0, HOME_LIMITS.finished))));
   }
 
-  blocks.push({ type: 'divider' }, header('Protection settings'));
+  blocks.push(divider(), header('Protection settings'));
   if ('error' in model.protection) {
     blocks.push(section(`_The settings could not be read: ${safe(model.protection.error, 500)}_`));
   } else {
-    for (const text of packLines(protectionSummary(model.protection))) blocks.push(section(text));
+    blocks.push(...packSections(protectionSummary(model.protection)));
     blocks.push(context('`/vidops protect` changes them (a lead approves).'));
   }
 
   blocks.push(
-    { type: 'divider' },
+    divider(),
     header(model.audit.scope === 'all' ? 'Recent audit events' : 'Your recent activity'),
   );
   const events = model.audit.events.slice(-HOME_LIMITS.audit);
   if (events.length === 0) blocks.push(section('_Nothing yet._'));
-  for (const text of packLines(events.map((e) => auditLine(e, 0.5)))) blocks.push(section(text));
+  blocks.push(...packSections(events.map((e) => auditLine(e, 0.5))));
   if (model.audit.scope === 'all')
     blocks.push(context('Numbers are masked; hashes are shortened. `/vidops audit 50` shows more.'));
 

@@ -1,18 +1,19 @@
-import type { ActionsBlock, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
 import { TERMINAL_STATES } from '../core/model.js';
 import type { RequestsOverview } from '../services/types.js';
+import { outcomeText, previewSections, requestButtons, requestLine, slackDate } from './approval.js';
 import {
-  outcomeText,
-  packLines,
-  previewSections,
-  requestButtons,
-  requestLine,
+  actions,
+  blocksText,
+  context,
+  divider,
+  packSections,
   type SlackMessage,
   safe,
-  slackDate,
-} from './approval.js';
+  section,
+} from './blocks.js';
 import { requestActionsBlock } from './ids.js';
-import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
+import { BLOCK_KIT_LIMITS } from './limits.js';
 
 /**
  * `/vidops requests`: the caller's open requests with Cancel, their recent finished ones, and for
@@ -24,15 +25,8 @@ import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 /** How many requests of each list are shown with their own buttons. */
 export const REQUESTS_LIMITS = { awaiting: 10, open: 10, finished: 10 } as const;
 
-function section(text: string): SectionBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, BLOCK_KIT_LIMITS.sectionText) } };
-}
-
 function more(count: number, what: string): ContextBlock {
-  return {
-    type: 'context',
-    elements: [{ type: 'mrkdwn', text: `_… and ${count} more ${what} not shown._` }],
-  };
+  return context(`_… and ${count} more ${what} not shown._`);
 }
 
 /** One request awaiting a decision: its line, a short preview, and the Approve/Reject buttons. */
@@ -43,16 +37,14 @@ export function awaitingBlocks(
   const preview = previewSections(request.preview, previewBudget).join('\n');
   const reason = request.reason ? `\n*Reason:* ${safe(request.reason, Math.min(300, previewBudget))}` : '';
   const expires = request.expiresAt ? `\nExpires ${slackDate(request.expiresAt)}` : '';
-  const actions: ActionsBlock = {
-    type: 'actions',
-    block_id: requestActionsBlock(request.id),
-    elements: requestButtons(request, { approve: true, reject: true, cancel: false }),
-  };
   return [
     section(
       `${requestLine(request, { showRequester: true })}${preview === '' ? '' : `\n${preview}`}${reason}${expires}`,
     ),
-    actions,
+    actions(
+      requestButtons(request, { approve: true, reject: true, cancel: false }),
+      requestActionsBlock(request.id),
+    ),
   ];
 }
 
@@ -86,17 +78,6 @@ const SIZINGS: readonly Sizing[] = [
   { awaiting: 3, open: 3, finished: 3, previewBudget: 100 },
 ];
 
-/** Characters of every `text` string in the blocks: what Slack sums for `msg_blocks_too_long`. */
-export function blocksText(value: unknown): number {
-  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + blocksText(item), 0);
-  if (typeof value !== 'object' || value === null) return 0;
-  let sum = 0;
-  for (const [key, v] of Object.entries(value)) {
-    sum += key === 'text' && typeof v === 'string' ? v.length : blocksText(v);
-  }
-  return sum;
-}
-
 /**
  * The ephemeral answer to `requests`. `isLead` adds the "awaiting you" list (even when empty, so a
  * lead knows there is nothing to decide). Lists are shortened until the message fits Slack's limits.
@@ -126,7 +107,7 @@ function buildRequests(
     if (awaiting.length > sizing.awaiting) {
       blocks.push(more(awaiting.length - sizing.awaiting, 'requests awaiting you'));
     }
-    blocks.push({ type: 'divider' });
+    blocks.push(divider());
   }
   const open = overview.mine.filter((r) => !TERMINAL_STATES.includes(r.state));
   const finished = overview.mine.filter((r) => TERMINAL_STATES.includes(r.state));
@@ -137,7 +118,7 @@ function buildRequests(
   if (finished.length > 0) {
     const shown = finished.slice(0, sizing.finished);
     blocks.push(section('*Recently finished*'));
-    for (const text of packLines(finishedLines(shown))) blocks.push(section(text));
+    blocks.push(...packSections(finishedLines(shown)));
   }
   const text =
     awaiting.length > 0

@@ -203,7 +203,7 @@ describe('whitelist and protect show', () => {
 
   it('protect show lists the settings by group, colours by name', async () => {
     const text = await slashReply('protect show');
-    for (const group of ['*Watermark*', '*Beep*', '*Links*', '*Player*']) expect(text).toContain(group);
+    for (const group of ['*Watermark text*', '*Beep*', '*Links*', '*Player*']) expect(text).toContain(group);
     expect(text).toContain('yellow (#ffff00)');
     expect(text).toContain('`link.expireTime`');
     expect(text).toContain('*2h*');

@@ -268,6 +268,55 @@ describe('Slack app start and readiness', () => {
   });
 });
 
+describe('the audit publisher is woken by the store', () => {
+  it('an event appended while the publisher sleeps is posted at once, not at its next poll', async () => {
+    const fake = await startFakeSlack();
+    const store = await openStore('sqlite::memory:', { hash: createHasher() });
+    const clock = () => new Date();
+    const slack = createSlackApp({
+      config: loadConfig(env(fake, { LOG_LEVEL: 'silent' })),
+      store,
+      logger: pino({ level: 'silent' }),
+      clock,
+      register: () => undefined,
+      host: '127.0.0.1',
+      // Asleep far longer than the test may take: only a wake-up from the store posts in time.
+      publisher: { minIntervalMs: 10, idlePollMs: 600_000 },
+    });
+    const unblocked = (target: string) => ({
+      id: randomUUID(),
+      type: 'succeeded' as const,
+      at: clock().toISOString(),
+      actor: { id: 'U0AGENT01', name: 'sara' },
+      operation: 'viewer.unblock',
+      target,
+      params: {},
+      requestId: randomUUID(),
+      outcome: 'unblocked',
+      error: null,
+    });
+    const posted = (target: string) =>
+      fake.waitFor(
+        'chat.postMessage',
+        (c) => c.args.channel === AUDIT_CHANNEL && JSON.stringify(c.args).includes(target),
+        3000,
+      );
+    try {
+      await slack.start();
+      await store.appendAudit([unblocked('viewer-first')]);
+      await posted('viewer-first');
+      await until('the outbox to drain', async () => (await store.outboxDepth()) === 0);
+      // The publisher has gone back to sleep; the next append must wake it.
+      await store.appendAudit([unblocked('viewer-second')]);
+      await posted('viewer-second');
+    } finally {
+      await slack.stop();
+      await store.close();
+      await fake.close();
+    }
+  });
+});
+
 describe('Slack app assembly (Socket Mode)', () => {
   it('uses the Socket Mode receiver when an app token is set, without calling Slack before start', async () => {
     const fake = await startFakeSlack();

@@ -356,6 +356,46 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
       });
     });
 
+    describe('append listeners', () => {
+      it('the publisher is told of every commit that appended events, and of nothing else', async () => {
+        let told = 0;
+        const stop = store.onAppend(() => {
+          told += 1;
+        });
+        const request = newRequest();
+        await store.createRequest(request, [eventFor(request, 'requested')]);
+        expect(told).toBe(1);
+
+        await store.transition(request.id, 1, { state: 'approved' }, at(1), [eventFor(request, 'approved')]);
+        expect(told).toBe(2);
+        // Bookkeeping without events (the approval message's place) and a lost race append nothing.
+        await store.transition(request.id, 2, { slack: { channel: 'C1', ts: '1.2' } }, at(2), []);
+        expect(await store.transition(request.id, 1, { state: 'rejected' }, at(3), [])).toBeNull();
+        expect(told).toBe(2);
+
+        await store.appendAudit([newEvent()]);
+        await store.appendAudit([]);
+        expect(told).toBe(3);
+
+        stop();
+        await store.appendAudit([newEvent()]);
+        expect(told).toBe(3);
+      });
+
+      it('a listener that throws does not fail the write it follows', async () => {
+        store.onAppend(() => {
+          throw new Error('listener broke');
+        });
+        let after = 0;
+        store.onAppend(() => {
+          after += 1;
+        });
+        await expect(store.appendAudit([newEvent()])).resolves.toHaveLength(1);
+        expect(after).toBe(1);
+        expect(await store.outboxDepth()).toBe(1);
+      });
+    });
+
     describe('outbox', () => {
       async function appendN(n: number): Promise<AuditEvent[]> {
         return store.appendAudit(Array.from({ length: n }, (_, i) => newEvent({ outcome: { i } })));

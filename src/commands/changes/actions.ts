@@ -1,11 +1,9 @@
 import type { AckFn, BlockAction, RespondFn, ViewResponseAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
-import { describeState } from '../../core/approvals.js';
 import { InputError } from '../../core/errors.js';
 import type { OperationRequest, ResolveWay } from '../../core/model.js';
 import { escapeMrkdwn } from '../../core/mrkdwn.js';
-import { isApprover } from '../../core/policy.js';
 import type { DecisionResult, ResolveResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
 import { operationTitleOf } from '../../views/approval.js';
@@ -151,48 +149,20 @@ async function settle(ctx: AppContext, args: ClickArgs, way: ResolveWay): Promis
   }
 }
 
-/**
- * Who may settle and whether the request is still unknown, checked before a form opens (the
- * services check again on submit): a refused click gets its answer at once.
- */
-function settleRefusal(
-  ctx: AppContext,
-  request: OperationRequest | null,
-  id: string,
-  userId: string,
-  groups: string[],
-): string | null {
-  if (request === null) return `There is no request ${id}.`;
-  if (request.state !== 'unknown') {
-    return `Request ${id} cannot be settled: it was ${describeState(request, ctx.clock())}.`;
-  }
-  if (request.requester.id === userId) {
-    return 'You asked for this change, so someone else has to settle its outcome.';
-  }
-  if (!isApprover(ctx.policy, request.operation, { id: userId, groups })) {
-    return `Only those who may approve ${request.operation} requests can settle their outcome.`;
-  }
-  return null;
-}
-
 /** Mark applied… / Mark not applied…: a modal asking what the lead found on the service. */
 async function openMark(ctx: AppContext, args: ClickArgs, way: MarkWay): Promise<void> {
   const click = ClickSchema.parse(args.body);
   const id = await clickedRequest(ctx, click, args.respond);
   if (id === null) return;
-  const [request, { groups }] = await Promise.all([ctx.ops.getRequest(id), resolveActor(ctx, click.user.id)]);
-  const refusal = settleRefusal(ctx, request, id, click.user.id, groups);
-  if (request === null || refusal !== null) {
-    await tell(
-      ctx,
-      click,
-      args.respond,
-      `:no_entry: ${refusal ?? 'Nothing to settle.'} Nothing was changed.`,
-    );
+  // Who may settle, and whether it is still unknown, before the form asks (checked again on submit).
+  const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
+  const check = await ctx.ops.checkResolve(id, actor);
+  if (check.kind === 'refused') {
+    await tell(ctx, click, args.respond, `:no_entry: ${check.reason} Nothing was changed.`);
     return;
   }
   if (!click.trigger_id) return;
-  const view = resolveModal(request, way);
+  const view = resolveModal(check.request, way);
   checkBlockKit(ctx, { view }, 'modal');
   await args.client.views.open({ trigger_id: click.trigger_id, view });
 }
@@ -248,27 +218,14 @@ async function openReject(ctx: AppContext, args: ClickArgs): Promise<void> {
   const click = ClickSchema.parse(args.body);
   const id = await clickedRequest(ctx, click, args.respond);
   if (id === null) return;
-  const [request, { groups }] = await Promise.all([ctx.ops.getRequest(id), resolveActor(ctx, click.user.id)]);
-  let refusal: string | null = null;
-  if (request === null) refusal = `There is no request ${id}.`;
-  else if (request.state !== 'pending') {
-    refusal = `Request ${id} cannot be rejected: it was ${describeState(request, ctx.clock())}.`;
-  } else if (request.requester.id === click.user.id) {
-    refusal = 'This is your own request: cancel it instead of rejecting it.';
-  } else if (!isApprover(ctx.policy, request.operation, { id: click.user.id, groups })) {
-    refusal = `Only those who may approve ${request.operation} requests can reject them.`;
-  }
-  if (request === null || refusal !== null) {
-    await tell(
-      ctx,
-      click,
-      args.respond,
-      `:no_entry: ${refusal ?? 'Nothing to reject.'} Nothing was changed.`,
-    );
+  const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
+  const check = await ctx.ops.checkReject(id, actor);
+  if (check.kind === 'refused') {
+    await tell(ctx, click, args.respond, `:no_entry: ${check.reason} Nothing was changed.`);
     return;
   }
   if (!click.trigger_id) return;
-  const view = rejectModal(request);
+  const view = rejectModal(check.request);
   checkBlockKit(ctx, { view }, 'modal');
   await args.client.views.open({ trigger_id: click.trigger_id, view });
 }
@@ -281,7 +238,7 @@ async function openWhitelist(ctx: AppContext, args: ClickArgs, mode: 'add' | 're
   if (viewId === null) return;
   let current: string[] | null = null;
   try {
-    current = await ctx.client.whitelist.get();
+    current = await ctx.ops.whitelist();
   } catch (error) {
     // The form still works: the services read the list again on submit.
     ctx.logger.warn({ err: error }, 'could not read the whitelist for the change form');

@@ -1,99 +1,32 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { JsonValue } from '../../core/json.js';
-import type { ModalDraft } from '../../store/store.js';
+import type { TakenDraft } from '../../services/drafts.js';
 import { draftIdOf } from '../../views/modals/common.js';
 import type { AppContext } from '../context.js';
 
 /**
- * Drafts of the change modals: what a modal was opened for (the prepared delete and what must be
- * typed to confirm it, the folder, file or playlist edited, the protection values shown, whether
- * the whitelist form adds or removes) and who opened it, kept in the store under a random ID.
- * The modal carries only that ID in `private_metadata`. A submission takes the draft back, once,
- * and is read against it: a forged, foreign, reused or expired ID changes nothing.
+ * The change modals' drafts as the handlers use them: the modal carries the draft's ID in its
+ * `private_metadata`; the rules (random IDs, hashed keys, who and which form may take one back,
+ * expiry) are the drafts service's (src/services/drafts.ts).
  * @see docs/architecture.md, "Approvals" (typed confirmation)
  */
 
-/** How long a change modal can stay open before its submission is refused ("open it again"). */
-export const DRAFT_TTL_MS = 60 * 60_000;
-
-/** 32 random bytes: the ID in the modal, never stored as such. */
-function newDraftId(): string {
-  return randomBytes(32).toString('base64url');
-}
-
-/**
- * The store's key for a draft ID: its SHA-256, so a copy of the table does not hand out IDs
- * that could be sent back in a forged submission.
- */
-function keyOf(draftId: string): string {
-  return createHash('sha256').update(draftId).digest('hex');
-}
-
 /** Keeps what `userId`'s modal `kind` (its callback_id) is opened for; returns the ID for the modal. */
-export async function openDraft(
+export function openDraft(
   ctx: AppContext,
   userId: string,
   kind: string,
   payload: JsonValue,
 ): Promise<string> {
-  const id = newDraftId();
-  const now = ctx.clock();
-  await ctx.store.putDraft({
-    key: keyOf(id),
-    userId,
-    kind,
-    payload,
-    createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + DRAFT_TTL_MS).toISOString(),
-  });
-  return id;
+  return ctx.drafts.open(userId, kind, payload);
 }
 
-export type TakenDraft<T> =
-  | {
-      ok: true;
-      value: T;
-      /** Puts the draft back, for a submission refused with the form still open (a field error). */
-      giveBack(): Promise<void>;
-    }
-  | { ok: false; problem: string };
-
-/** Said when a modal's draft is not there: never opened by vidops, used already, or expired. */
-export const DRAFT_GONE =
-  'This form is no longer valid: it was sent already, it was open for more than an hour, or vidops did not open it. Nothing was changed; run the command again.';
-
-/**
- * Takes back the draft of a submitted modal: it must exist and be unexpired, have been opened by
- * `userId`, for a modal of `kind`. A draft refused for another person or another modal is put
- * back, so the one who opened it can still submit.
- */
-export async function takeDraft<T>(
+/** Takes back the draft named by a submitted modal's `private_metadata` (see `Drafts.take`). */
+export function takeDraft<T>(
   ctx: AppContext,
   submitted: { privateMetadata: string; userId: string; kind: string },
   schema: z.ZodType<T>,
 ): Promise<TakenDraft<T>> {
-  const id = draftIdOf(submitted.privateMetadata);
-  const refuse = (reason: string, problem: string): TakenDraft<T> => {
-    ctx.logger.warn({ user: submitted.userId, kind: submitted.kind, reason }, 'refused a modal submission');
-    return { ok: false, problem };
-  };
-  if (id === null) return refuse('no draft ID in the form', DRAFT_GONE);
-  const draft = await ctx.store.takeDraft(keyOf(id), ctx.clock().toISOString());
-  if (draft === null) return refuse('unknown, used or expired draft', DRAFT_GONE);
-  const giveBack = (): Promise<void> => ctx.store.putDraft(draft satisfies ModalDraft);
-  if (draft.userId !== submitted.userId) {
-    await giveBack();
-    return refuse(
-      'submitted by someone other than who opened it',
-      'This form was opened by someone else; only they can send it. Nothing was changed.',
-    );
-  }
-  if (draft.kind !== submitted.kind) {
-    await giveBack();
-    return refuse('draft of another kind of form', DRAFT_GONE);
-  }
-  const parsed = schema.safeParse(draft.payload);
-  if (!parsed.success) return refuse('draft in a shape this build does not read', DRAFT_GONE);
-  return { ok: true, value: parsed.data, giveBack };
+  const { privateMetadata, ...who } = submitted;
+  return ctx.drafts.take({ draftId: draftIdOf(privateMetadata), ...who }, schema);
 }

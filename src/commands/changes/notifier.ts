@@ -1,9 +1,10 @@
+import { redactError } from '../../core/mask.js';
 import type { OperationRequest } from '../../core/model.js';
 import { TERMINAL_STATES } from '../../core/model.js';
 import type { CoverRef, Notifier } from '../../services/types.js';
-import { redactError } from '../../slack/receiver.js';
-import { approvalMessage, requesterNotice, type SlackMessage } from '../../views/approval.js';
-import { type AppContext, checkBlockKit } from '../context.js';
+import { approvalMessage, requesterNotice } from '../../views/approval.js';
+import type { SlackMessage } from '../../views/blocks.js';
+import { checkBlockKit, type SlackContext } from '../context.js';
 import { publishHome, readProtection } from './home.js';
 
 /**
@@ -24,19 +25,22 @@ function refreshesHome(request: OperationRequest): boolean {
   return request.state === 'pending' || TERMINAL_STATES.includes(request.state);
 }
 
-/** The notifier for `createOperations`; `getCtx` is read on each call (the context is built after it). */
-export function createSlackNotifier(getCtx: () => AppContext): Notifier {
+/**
+ * The notifier for `createOperations`, built before them: it reads requests through the services'
+ * reads (`ctx.ops`), which need no notifier.
+ */
+export function createSlackNotifier(ctx: SlackContext): Notifier {
   // One change at a time per request, so a later state never lands before an earlier one.
   const queues = new Map<string, Promise<void>>();
 
-  async function post(ctx: AppContext, channel: string, message: SlackMessage): Promise<string | null> {
+  async function post(ctx: SlackContext, channel: string, message: SlackMessage): Promise<string | null> {
     checkBlockKit(ctx, message, 'message');
     const answer = await ctx.web.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
     return answer.ts ?? null;
   }
 
   /** Posts or updates the approval message so it shows the request as it stands now. */
-  async function syncApprovalMessage(ctx: AppContext, changed: OperationRequest): Promise<void> {
+  async function syncApprovalMessage(ctx: SlackContext, changed: OperationRequest): Promise<void> {
     const latest = (await ctx.ops.getRequest(changed.id)) ?? changed;
     if (latest.slack !== null) {
       const message = approvalMessage(latest);
@@ -64,7 +68,7 @@ export function createSlackNotifier(getCtx: () => AppContext): Notifier {
     }
   }
 
-  async function tellRequester(ctx: AppContext, changed: OperationRequest): Promise<void> {
+  async function tellRequester(ctx: SlackContext, changed: OperationRequest): Promise<void> {
     const notice = requesterNotice(changed);
     if (notice === null) return;
     const dm = await ctx.web.conversations.open({ users: changed.requester.id });
@@ -74,7 +78,7 @@ export function createSlackNotifier(getCtx: () => AppContext): Notifier {
   }
 
   /** The requester, whoever decided, and everyone who may approve it. */
-  async function involved(ctx: AppContext, request: OperationRequest): Promise<string[]> {
+  async function involved(ctx: SlackContext, request: OperationRequest): Promise<string[]> {
     const ids = new Set<string>([request.requester.id, ...request.approvals.map((a) => a.by.id)]);
     if (request.decidedBy) ids.add(request.decidedBy.id);
     for (const approver of ctx.policy.rules[request.operation].approvers) {
@@ -87,7 +91,7 @@ export function createSlackNotifier(getCtx: () => AppContext): Notifier {
     return [...ids];
   }
 
-  async function refreshHomes(ctx: AppContext, request: OperationRequest): Promise<void> {
+  async function refreshHomes(ctx: SlackContext, request: OperationRequest): Promise<void> {
     const users = await involved(ctx, request);
     const protection = await readProtection(ctx);
     for (const userId of users) {
@@ -100,7 +104,6 @@ export function createSlackNotifier(getCtx: () => AppContext): Notifier {
   }
 
   async function handle(changed: OperationRequest): Promise<void> {
-    const ctx = getCtx();
     const steps: [string, () => Promise<void>][] = [];
     if (awaitsApproval(changed)) {
       steps.push(['approval message', () => syncApprovalMessage(ctx, changed)]);
@@ -144,9 +147,10 @@ const COVER_MAX_BYTES = 10 * 1024 * 1024;
  * `files.info` for the Slack file ID (not from the stored request), so the token only ever goes
  * to Slack's own file host; the answer must be an image of at most 10 MB.
  */
-export function createCoverFetcher(getCtx: () => AppContext): (cover: CoverRef) => Promise<Uint8Array> {
+export function createCoverFetcher(
+  ctx: Pick<SlackContext, 'web' | 'config'>,
+): (cover: CoverRef) => Promise<Uint8Array> {
   return async (cover) => {
-    const ctx = getCtx();
     const info = await ctx.web.files.info({ file: cover.slackFileId });
     const url = info.file?.url_private;
     if (!url) throw new Error(`Slack has no download for the cover image ${cover.slackFileId}`);

@@ -1,7 +1,6 @@
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { failureInWords, NotFoundError } from '../../client/errors.js';
-import { InputError, PolicyDeniedError } from '../../core/errors.js';
+import { PolicyDeniedError } from '../../core/errors.js';
 import type { Command } from '../../core/grammar.js';
 import type { Actor } from '../../core/model.js';
 import { isLead } from '../../core/policy.js';
@@ -96,19 +95,6 @@ async function modalAfterRead(args: {
   }
 }
 
-/** The current values of a record for an edit form; `note` says why they are missing, when they are. */
-async function currentOrNote<T>(
-  read: () => Promise<T>,
-): Promise<{ value: T; note?: undefined } | { value: null; note: string }> {
-  try {
-    return { value: await read() };
-  } catch (error) {
-    // A look-up never vetoes: only a known route's 404 (NotFoundError) stops the form.
-    if (error instanceof NotFoundError) throw error;
-    return { value: null, note: `${failureInWords(error)}.` };
-  }
-}
-
 function values(record: { title: string | null; description: string | null }): CurrentValues {
   return { title: record.title, description: record.description };
 }
@@ -121,7 +107,7 @@ const protectModalHandler: SlashHandler = async ({ ctx, client, body, respond, a
     respond,
     title: 'Protection settings',
     build: async () => {
-      const { raw: _raw, ...current } = await ctx.client.protection.get();
+      const { raw: _raw, ...current } = await ctx.ops.protection();
       const draftId = await openDraft(ctx, actor.id, CALLBACKS.protect, protectDraft(current));
       return protectModal(current, draftId);
     },
@@ -136,12 +122,6 @@ const folderCreate: SlashHandler = async ({ ctx, client, body, actor }) => {
   await client.views.open({ trigger_id: body.trigger_id, view });
 };
 
-/** A missing record is the person's mistake: said plainly instead of a blank form. */
-function notFound(kind: string, id: string, error: unknown): never {
-  if (error instanceof NotFoundError) throw new InputError(`There is no ${kind} ${id} on the service.`);
-  throw error;
-}
-
 const folderEdit: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
   if (command.kind !== 'folder.edit') return;
   const { bucketId } = command;
@@ -152,9 +132,7 @@ const folderEdit: SlashHandler = async ({ command, ctx, client, body, respond, a
     respond,
     title: 'Edit folder',
     build: async () => {
-      const current = await currentOrNote(() => ctx.client.folders.info(bucketId)).catch((e: unknown) =>
-        notFound('folder', bucketId, e),
-      );
+      const current = await ctx.ops.currentFolder(bucketId);
       const draftId = await openDraft(ctx, actor.id, CALLBACKS.folderEdit, { mode: 'edit', bucketId });
       return folderModal({
         mode: 'edit',
@@ -177,9 +155,7 @@ const fileEdit: SlashHandler = async ({ command, ctx, client, body, respond, act
     respond,
     title: 'Edit file',
     build: async () => {
-      const current = await currentOrNote(() => ctx.client.files.info(fileId)).catch((e: unknown) =>
-        notFound('file', fileId, e),
-      );
+      const current = await ctx.ops.currentFile(fileId);
       const draftId = await openDraft(ctx, actor.id, CALLBACKS.fileEdit, { fileId, coverAllowed: true });
       return fileEditModal({
         fileId,
@@ -203,9 +179,7 @@ const playlistEdit: SlashHandler = async ({ command, ctx, client, body, respond,
     respond,
     title: 'Edit playlist',
     build: async () => {
-      const current = await currentOrNote(() => ctx.client.playlists.info(playlistId)).catch((e: unknown) =>
-        notFound('playlist', playlistId, e),
-      );
+      const current = await ctx.ops.currentPlaylist(playlistId);
       const draftId = await openDraft(ctx, actor.id, CALLBACKS.playlistEdit, { playlistId });
       return playlistEditModal({
         playlistId,

@@ -1,4 +1,4 @@
-import { FONT_COLORS, type ProtectionConfig } from '../../client/types.js';
+import { FONT_COLORS, type ProtectionConfig } from '../protection.js';
 import {
   diffProtection,
   FONT_COLOR_NAMES,

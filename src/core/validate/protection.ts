@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FONT_COLORS, type FontColor, type ProtectionConfig } from '../../client/types.js';
+import { FONT_COLORS, type FontColor, type ProtectionConfig } from '../protection.js';
 import { normalizeDigits } from './digits.js';
 import { nearest } from './nearest.js';
 
@@ -71,6 +71,17 @@ export const ProtectionConfigSchema = z.strictObject({
 export type ProtectionFieldType = 'number' | 'boolean' | 'color' | 'duration' | 'text';
 export type ProtectionGroup = 'watermark' | 'beep' | 'link' | 'player' | 'session' | 'playlist' | 'security';
 export type ProtectionValue = string | number | boolean;
+
+/** The groups as modals, `protect show` and the Home tab title them, in the order they are shown. */
+export const PROTECTION_GROUP_TITLES: Readonly<Record<ProtectionGroup, string>> = {
+  watermark: 'Watermark text',
+  beep: 'Beep',
+  link: 'Links',
+  player: 'Player',
+  session: 'Sessions',
+  playlist: 'Playlists',
+  security: 'Security',
+};
 
 /** One setting as modals and `protect show` present it. `field` is dotted for nested settings. */
 export interface ProtectionField {

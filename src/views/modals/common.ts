@@ -1,8 +1,8 @@
-import type { InputBlock, KnownBlock, ModalView, PlainTextInput, SectionBlock } from '@slack/types';
+import type { InputBlock, KnownBlock, ModalView, PlainTextInput } from '@slack/types';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import { escapeMrkdwn } from '../../core/mrkdwn.js';
-import { plain } from '../approval.js';
+import { plain, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from '../limits.js';
 
@@ -42,15 +42,6 @@ export function modal(options: ModalOptions): ModalView {
   }
   if (options.privateMetadata !== undefined) view.private_metadata = options.privateMetadata;
   return view;
-}
-
-/** A mrkdwn section, cut to Slack's 3000 characters. */
-export function mrkdwnSection(text: string, blockId?: string): SectionBlock {
-  return {
-    type: 'section',
-    ...(blockId === undefined ? {} : { block_id: blockId }),
-    text: { type: 'mrkdwn', text: truncate(text, BLOCK_KIT_LIMITS.sectionText) },
-  };
 }
 
 export interface TextInputOptions {
@@ -112,7 +103,7 @@ export function loadingModal(title: string, text = 'Reading the current valuesâ€
     callbackId: CALLBACKS.changeStatus,
     title,
     close: 'Close',
-    blocks: [mrkdwnSection(`:hourglass_flowing_sand: ${text}`)],
+    blocks: [section(`:hourglass_flowing_sand: ${text}`)],
   });
 }
 
@@ -130,7 +121,7 @@ export function statusModal(title: string, lines: readonly string[]): ModalView 
     callbackId: CALLBACKS.changeStatus,
     title,
     close: 'Close',
-    blocks: lines.slice(0, 20).map((line) => mrkdwnSection(line)),
+    blocks: lines.slice(0, 20).map((line) => section(line)),
   });
 }
 

@@ -4,14 +4,14 @@ import type { JsonObject, JsonValue } from '../../core/json.js';
 import { CHANGE_OPERATIONS } from '../../core/operations.js';
 import { normalizeDigits } from '../../core/validate/digits.js';
 import type { Prepared } from '../../services/types.js';
-import { operationTitleOf, plain, previewSections, safe } from '../approval.js';
+import { operationTitleOf, previewSections } from '../approval.js';
+import { plain, safe, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
 import { truncate } from '../limits.js';
 import {
   draftMetadata,
   type FieldErrors,
   modal,
-  mrkdwnSection,
   reasonInput,
   reasonProblem,
   textInput,
@@ -104,16 +104,12 @@ export function deleteConfirmModal(options: {
     !Array.isArray(preview) &&
     typeof preview.title === 'string';
   const blocks: KnownBlock[] = [
-    ...previewSections(prepared.preview, 2500).map((text) => mrkdwnSection(text)),
+    ...previewSections(prepared.preview, 2500).map((text) => section(text)),
     ...(titleKnown
       ? []
-      : [
-          mrkdwnSection(
-            'Only the ID is known: the service did not show its title or contents. Check the ID.',
-          ),
-        ]),
-    ...prepared.warnings.slice(0, 5).map((w) => mrkdwnSection(`:warning: ${safe(w, 1000)}`)),
-    mrkdwnSection(
+      : [section('Only the ID is known: the service did not show its title or contents. Check the ID.')]),
+    ...prepared.warnings.slice(0, 5).map((w) => section(`:warning: ${safe(w, 1000)}`)),
+    section(
       '*This cannot be undone.* A lead approves before anything is deleted; you will get a message when it is done.',
     ),
     reasonInput(),

@@ -16,6 +16,7 @@ import {
   FONT_COLOR_NAMES,
   flattenProtection,
   PROTECTION_FIELDS,
+  PROTECTION_GROUP_TITLES,
   type ProtectionDiffRow,
   type ProtectionField,
   type ProtectionGroup,
@@ -24,14 +25,13 @@ import {
   readProtectionField,
   toProtectionConfig,
 } from '../../core/validate/protection.js';
-import { plain } from '../approval.js';
+import { plain, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION, protectFieldBlock, protectGroupBlock } from '../ids.js';
 import { BLOCK_KIT_LIMITS } from '../limits.js';
 import {
   draftMetadata,
   type FieldErrors,
   modal,
-  mrkdwnSection,
   reasonInput,
   reasonProblem,
   textInput,
@@ -47,17 +47,7 @@ import {
  * @see docs/architecture.md, "Validation" (protection config)
  */
 
-const GROUP_TITLES: Record<ProtectionGroup, string> = {
-  watermark: 'Watermark text',
-  beep: 'Beep',
-  link: 'Links',
-  player: 'Player',
-  session: 'Sessions',
-  playlist: 'Playlists',
-  security: 'Security',
-};
-
-const GROUPS = Object.keys(GROUP_TITLES) as ProtectionGroup[];
+const GROUPS = Object.keys(PROTECTION_GROUP_TITLES) as ProtectionGroup[];
 
 const ShownSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 
@@ -184,12 +174,12 @@ function fieldInput(field: ProtectionField, current: ProtectionConfig): InputBlo
 /** The modal with the settings as read now. */
 export function protectModal(current: ProtectionConfig, draftId: string): ModalView {
   const blocks: KnownBlock[] = [
-    mrkdwnSection(
+    section(
       'Change what you need; only the settings you change are sent, after a lead approves. Colours are shown by name.',
     ),
   ];
   for (const group of GROUPS) {
-    blocks.push(mrkdwnSection(`*${GROUP_TITLES[group]}*`));
+    blocks.push(section(`*${PROTECTION_GROUP_TITLES[group]}*`));
     const checks = groupCheckboxes(group, current);
     if (checks !== null) blocks.push(checks);
     for (const field of fieldsOf(group)) {

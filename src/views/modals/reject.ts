@@ -1,14 +1,14 @@
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { OperationRequest } from '../../core/model.js';
-import { previewSections, requestLine, safe } from '../approval.js';
+import { previewSections, requestLine } from '../approval.js';
+import { safe, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
 import {
   decodeMetadata,
   encodeMetadata,
   type FieldErrors,
   modal,
-  mrkdwnSection,
   REASON_MAX,
   textInput,
   type ViewState,
@@ -30,8 +30,8 @@ export function rejectModal(request: OperationRequest): ModalView {
     title: `Reject ${request.id}`,
     submit: 'Reject',
     blocks: [
-      mrkdwnSection(`${requestLine(request, { showRequester: true })}${reason}`),
-      ...previewSections(request.preview, 1500).map((text) => mrkdwnSection(text)),
+      section(`${requestLine(request, { showRequester: true })}${reason}`),
+      ...previewSections(request.preview, 1500).map((text) => section(text)),
       textInput({
         blockId: BLOCKS.rejectNote,
         label: 'Why do you reject it?',

@@ -2,13 +2,13 @@ import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { OperationRequest } from '../../core/model.js';
 import { outcomeText, previewSections, requestLine } from '../approval.js';
+import { section } from '../blocks.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
 import {
   decodeMetadata,
   encodeMetadata,
   type FieldErrors,
   modal,
-  mrkdwnSection,
   REASON_MAX,
   textInput,
   type ViewState,
@@ -36,9 +36,9 @@ export function resolveModal(request: OperationRequest, way: MarkWay): ModalView
     title: way === 'applied' ? 'Mark applied' : 'Mark not applied',
     submit: way === 'applied' ? 'Mark applied' : 'Mark not applied',
     blocks: [
-      mrkdwnSection(requestLine(request, { showRequester: true })),
-      ...previewSections(request.preview, 1500).map((text) => mrkdwnSection(text)),
-      ...(outcome === null ? [] : [mrkdwnSection(outcome)]),
+      section(requestLine(request, { showRequester: true })),
+      ...previewSections(request.preview, 1500).map((text) => section(text)),
+      ...(outcome === null ? [] : [section(outcome)]),
       textInput({
         blockId: BLOCKS.resolveNote,
         label:

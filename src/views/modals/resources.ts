@@ -2,7 +2,7 @@ import type { FileInput, InputBlock, KnownBlock, ModalView } from '@slack/types'
 import { z } from 'zod';
 import { parseResourceId } from '../../core/validate/ids.js';
 import type { CoverRef, PrepareInput } from '../../services/types.js';
-import { code, safe } from '../approval.js';
+import { code, safe, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
 import { truncate } from '../limits.js';
 import {
@@ -10,7 +10,6 @@ import {
   draftMetadata,
   type FieldErrors,
   modal,
-  mrkdwnSection,
   reasonInput,
   reasonProblem,
   TITLE_MAX,
@@ -55,7 +54,7 @@ function unknownNote(kind: string, note: string | undefined): KnownBlock[] {
   return note === undefined
     ? []
     : [
-        mrkdwnSection(
+        section(
           `:information_source: The current values of this ${kind} could not be read: ${safe(note, 500)} Fill in what it should become.`,
         ),
       ];
@@ -105,9 +104,7 @@ export function folderModal(options: FolderModalOptions): ModalView {
     title: 'Edit folder',
     submit: 'Ask for approval',
     blocks: [
-      mrkdwnSection(
-        `Folder ${code(options.bucketId)}${current?.title ? ` “${safe(current.title, 200)}”` : ''}`,
-      ),
+      section(`Folder ${code(options.bucketId)}${current?.title ? ` “${safe(current.title, 200)}”` : ''}`),
       ...unknownNote('folder', options.note),
       titleInput(current?.title),
       descriptionInput(current?.description),
@@ -128,9 +125,7 @@ export function fileEditModal(options: {
   const current = options.current;
   const status = current?.hlsStatus ? ` · conversion ${safe(current.hlsStatus, 20)}` : '';
   const blocks: KnownBlock[] = [
-    mrkdwnSection(
-      `File ${code(options.fileId)}${current?.title ? ` “${safe(current.title, 200)}”` : ''}${status}`,
-    ),
+    section(`File ${code(options.fileId)}${current?.title ? ` “${safe(current.title, 200)}”` : ''}${status}`),
     ...unknownNote('file', options.note),
     titleInput(current?.title),
     descriptionInput(current?.description),
@@ -185,7 +180,7 @@ export function playlistEditModal(options: {
     title: 'Edit playlist',
     submit: 'Ask for approval',
     blocks: [
-      mrkdwnSection(
+      section(
         `Playlist ${code(options.playlistId)}${current?.title ? ` “${safe(current.title, 200)}”` : ''}${current === null ? '' : ` · ${current.files.length} file${current.files.length === 1 ? '' : 's'}`}`,
       ),
       ...unknownNote('playlist', options.note),

@@ -1,14 +1,13 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { z } from 'zod';
 import { parseIpList } from '../../core/validate/ip.js';
-import { code } from '../approval.js';
+import { code, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
 import { truncate } from '../limits.js';
 import {
   draftMetadata,
   type FieldErrors,
   modal,
-  mrkdwnSection,
   reasonInput,
   reasonProblem,
   textInput,
@@ -58,7 +57,7 @@ export function whitelistModal(options: {
 }): ModalView {
   const adding = options.mode === 'add';
   const blocks: KnownBlock[] = [
-    mrkdwnSection(currentList(options.current)),
+    section(currentList(options.current)),
     textInput({
       blockId: BLOCKS.ips,
       label: adding ? 'IP addresses to add' : 'IP addresses to remove',

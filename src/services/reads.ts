@@ -1,0 +1,139 @@
+import { failureInWords, NotFoundError } from '../client/errors.js';
+import type { Answer, Folder, Playlist, VideoClient, VideoFile } from '../client/types.js';
+import { isPastExpiry } from '../core/approvals.js';
+import { InputError } from '../core/errors.js';
+import type { Actor, AuditEvent, OperationRequest, SlackRef } from '../core/model.js';
+import { TERMINAL_STATES } from '../core/model.js';
+import { mayApprove, mayRun, type Policy, type PolicyActor } from '../core/policy.js';
+import type { ProtectionConfig } from '../core/protection.js';
+import type { Store } from '../store/store.js';
+import type { Directory, RequestsOverview } from './types.js';
+
+/**
+ * The reads of vidops (requests, the audit events a person may see, the upstream's current
+ * settings and records) and the one piece of bookkeeping the Slack notifier does (where a request's
+ * approval message lives). None of them notifies anyone or changes what a person asked for, so
+ * they are built before the notifier, which reads through them; `createOperations` includes them.
+ * @see docs/architecture.md, "Composition root"
+ */
+
+/** Lost compare-and-set races retried before giving up; each retry reloads the request. */
+export const MAX_CAS_ATTEMPTS = 8;
+const RECENT_FINISHED = 10;
+const PENDING_SCAN_LIMIT = 500;
+/** How far back an agent's own activity is looked for in the log. */
+const OWN_ACTIVITY_SCAN = 300;
+
+/**
+ * The record an edit form starts from, or why it could not be read: a look-up never vetoes the
+ * form, which then opens empty with the note.
+ */
+export type CurrentRecord<T> = { value: T; note?: undefined } | { value: null; note: string };
+
+/** What a person's Home tab shows of vidops' own records. */
+export interface HomeRecords {
+  overview: RequestsOverview;
+  /** `all`: the last events of the log; `mine`: the events about the person and their requests. */
+  audit: { scope: 'all' | 'mine'; events: AuditEvent[] };
+}
+
+export interface Reads {
+  getRequest(id: string): Promise<OperationRequest | null>;
+  listRequests(actor: Actor): Promise<RequestsOverview>;
+  /** Records where the approval message lives; not audited, and no notification (it is the notifier's own doing). */
+  attachSlackMessage(id: string, ref: SlackRef): Promise<OperationRequest | null>;
+  /**
+   * The person's requests, and the last `events` audit events they may see: the whole log for
+   * whoever the policy lets run `audit` (leads), otherwise only their own actions and requests.
+   */
+  homeRecords(actor: Actor, events: number): Promise<HomeRecords>;
+  /** The IP whitelist as the service has it now (op 2). */
+  whitelist(): Promise<string[]>;
+  /** The protection settings as the service has them now (op 4), with everything it sent in `raw`. */
+  protection(): Promise<ProtectionConfig & Answer>;
+  /**
+   * The folder, file or playlist an edit form starts from. A failed look-up gives a note instead
+   * (the form still works); a record the service says does not exist is the person's mistake
+   * (InputError), said plainly instead of a blank form.
+   */
+  currentFolder(bucketId: string): Promise<CurrentRecord<Folder>>;
+  currentFile(fileId: string): Promise<CurrentRecord<VideoFile>>;
+  currentPlaylist(playlistId: string): Promise<CurrentRecord<Playlist>>;
+}
+
+export interface ReadsDeps {
+  store: Store;
+  client: VideoClient;
+  policy: Policy;
+  directory: Directory;
+  clock: () => Date;
+}
+
+/** The person as the policy sees them: ID, the watched user groups they belong to, and the front end. */
+export async function policyActorOf(directory: Directory, actor: Actor): Promise<PolicyActor> {
+  const groups = await directory.groupsOf(actor.id);
+  return actor.via === undefined ? { id: actor.id, groups } : { id: actor.id, groups, via: actor.via };
+}
+
+/** Reads a record for an edit form; see {@link Reads.currentFolder}. */
+async function currentOrNote<T>(kind: string, id: string, read: () => Promise<T>): Promise<CurrentRecord<T>> {
+  try {
+    return { value: await read() };
+  } catch (error) {
+    // Only a known route's 404 (NotFoundError) stops the form.
+    if (error instanceof NotFoundError) throw new InputError(`There is no ${kind} ${id} on the service.`);
+    return { value: null, note: `${failureInWords(error)}.` };
+  }
+}
+
+export function createReads(deps: ReadsDeps): Reads {
+  const { store, client, policy, directory, clock } = deps;
+
+  async function listRequests(actor: Actor): Promise<RequestsOverview> {
+    const who = await policyActorOf(directory, actor);
+    const now = clock();
+    const mineAll = await store.listRequests({ requesterId: actor.id, limit: 50 });
+    const open = mineAll.filter((r) => !TERMINAL_STATES.includes(r.state));
+    const finished = mineAll.filter((r) => TERMINAL_STATES.includes(r.state)).slice(0, RECENT_FINISHED);
+    const pending = await store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
+    const awaitingMe = pending.filter((r) => !isPastExpiry(r, now) && mayApprove(policy, r, who).ok);
+    return { mine: [...open, ...finished], awaitingMe };
+  }
+
+  return {
+    getRequest: (id) => store.getRequest(id),
+
+    listRequests,
+
+    async attachSlackMessage(id, ref) {
+      for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+        const request = await store.getRequest(id);
+        if (!request) return null;
+        if (request.slack?.channel === ref.channel && request.slack.ts === ref.ts) return request;
+        const done = await store.transition(id, request.version, { slack: ref }, clock().toISOString(), []);
+        if (done) return done.request;
+      }
+      return store.getRequest(id);
+    },
+
+    async homeRecords(actor, last) {
+      const [overview, who] = await Promise.all([listRequests(actor), policyActorOf(directory, actor)]);
+      if (mayRun(policy, 'audit', who)) {
+        return { overview, audit: { scope: 'all', events: await store.listAudit({ last }) } };
+      }
+      const mine = new Set(overview.mine.map((r) => r.id));
+      const recent = await store.listAudit({ last: OWN_ACTIVITY_SCAN });
+      const events = recent
+        .filter((e) => e.actor.id === actor.id || (e.requestId !== null && mine.has(e.requestId)))
+        .slice(-last);
+      return { overview, audit: { scope: 'mine', events } };
+    },
+
+    whitelist: () => client.whitelist.get(),
+    protection: () => client.protection.get(),
+    currentFolder: (bucketId) => currentOrNote('folder', bucketId, () => client.folders.info(bucketId)),
+    currentFile: (fileId) => currentOrNote('file', fileId, () => client.files.info(fileId)),
+    currentPlaylist: (playlistId) =>
+      currentOrNote('playlist', playlistId, () => client.playlists.info(playlistId)),
+  };
+}

@@ -1,0 +1,89 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The core is pure: it imports nothing from the client, the store or Slack, and no library that
+ * talks to the outside. A static scan of every import in src/core (tests included), so a file that
+ * reaches outward fails here before it is ever run.
+ * @see docs/architecture.md, "Architecture"
+ */
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CORE = join(ROOT, 'src', 'core');
+
+/** Libraries that do I/O (HTTP, Slack, databases, logging): the edges use them, never the core. */
+const OUTWARD_PACKAGES: readonly RegExp[] = [/^@slack\//, /^got$/, /^pg$/, /^better-sqlite3$/, /^pino$/];
+
+/** Every module a file names: static imports and re-exports, `import type`, and `import('…')`. */
+function importedSpecifiers(text: string): string[] {
+  const found: string[] = [];
+  const patterns = [
+    /^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/gms,
+    /^\s*import\s*['"]([^'"]+)['"]/gm,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  for (const pattern of patterns) {
+    for (const match of text.matchAll(pattern)) if (match[1] !== undefined) found.push(match[1]);
+  }
+  return found;
+}
+
+/** Why `specifier`, imported by the file at `path`, is not allowed in the core; null when it is. */
+function outwardImport(path: string, specifier: string): string | null {
+  if (specifier.startsWith('.')) {
+    const target = relative(CORE, resolve(dirname(path), specifier));
+    if (target.startsWith('..')) {
+      return `imports ${specifier}, which is outside src/core (${relative(
+        ROOT,
+        resolve(dirname(path), specifier),
+      )
+        .split(sep)
+        .join('/')})`;
+    }
+    return null;
+  }
+  return OUTWARD_PACKAGES.some((p) => p.test(specifier))
+    ? `imports ${specifier}, a library of the edges`
+    : null;
+}
+
+function coreFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) return coreFiles(full);
+    return entry.isFile() && entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+describe('the core stays pure', () => {
+  it('no file in src/core imports from client/, store/, slack/, @slack/*, got or a database', () => {
+    const files = coreFiles(CORE);
+    expect(files.length).toBeGreaterThan(10);
+    const problems = files.flatMap((file) =>
+      importedSpecifiers(readFileSync(file, 'utf8')).flatMap((specifier) => {
+        const problem = outwardImport(file, specifier);
+        return problem === null ? [] : [`${relative(ROOT, file).split(sep).join('/')}: ${problem}`];
+      }),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('the scan sees the imports a core file could write', () => {
+    const file = join(CORE, 'example.ts');
+    const text = [
+      "import type { VideoClient } from '../client/types.js';",
+      "import {\n  openStore,\n} from '../store/index.js';",
+      "export { App } from '@slack/bolt';",
+      "import got from 'got';",
+      "const lazy = await import('../slack/receiver.js');",
+      "import { z } from 'zod';",
+      "import { parseMobile } from './validate/phone.js';",
+      "import { KEYWORDS } from './grammar.js';",
+    ].join('\n');
+    const refused = importedSpecifiers(text).filter((s) => outwardImport(file, s) !== null);
+    expect(refused.sort()).toEqual(
+      ['../client/types.js', '../slack/receiver.js', '../store/index.js', '@slack/bolt', 'got'].sort(),
+    );
+  });
+});
