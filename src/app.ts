@@ -20,6 +20,7 @@ import { createSlackApp, type SlackAppDeps } from './slack/app.js';
 import type { AuditPublisher } from './slack/audit-publisher.js';
 import { createDirectory } from './slack/directory.js';
 import { createVidopsMetrics, type VidopsMetrics } from './slack/metrics.js';
+import { createNotificationWorker, type NotificationWorker } from './slack/notification-worker.js';
 import { redactError } from './slack/receiver.js';
 import { openStore, type Store } from './store/index.js';
 
@@ -42,7 +43,7 @@ export interface VidopsDeps {
   strictBlockKit?: boolean;
   /** Retries of idempotent upstream calls (tests use RAPID_RETRY). */
   clientRetryPolicy?: RetryPolicy;
-  /** Pacing of the audit-channel publisher (tests). */
+  /** Pacing of the audit-channel publisher, and the lease, backoff and poll of the notification worker (tests). */
   publisher?: SlackAppDeps['publisher'];
   /** How long `stop()` waits for Slack requests in flight. */
   shutdownTimeoutMs?: number;
@@ -198,11 +199,16 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
   const metrics = createVidopsMetrics();
 
   let publisher: AuditPublisher | undefined;
+  let notifications: NotificationWorker | undefined;
   const rawStore = await openStore(config.databaseUrl, {
     hash: createHasher(config.auditHmacKey),
     logger: logger.child({ component: 'store' }),
   });
-  const store = withAppendHook(rawStore, () => publisher?.kick());
+  // Appends wake the audit publisher; the request changes among them also wake the notification worker.
+  const store = withAppendHook(rawStore, () => {
+    publisher?.kick();
+    notifications?.kick();
+  });
 
   const upstreamLog = logger.child({ component: 'video-client' });
   const client = createVideoClient({
@@ -265,7 +271,6 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     directory,
     clock,
     logger: logger.child({ component: 'services' }),
-    notifier,
     fetchCover: createCoverFetcher(getContext),
   });
 
@@ -315,6 +320,20 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     strictBlockKit: deps.strictBlockKit ?? false,
   };
   registerVidopsHandlers(slack.app, context);
+
+  // Notification outbox (branch outbox): approval messages, DMs and Home tabs, told after the
+  // change committed; paced like the audit publisher in tests.
+  const pacing = deps.publisher ?? {};
+  notifications = createNotificationWorker({
+    store: rawStore,
+    deliver: notifier.deliver,
+    clock,
+    logger: logger.child({ component: 'notifications' }),
+    leaseMs: pacing.leaseMs,
+    backoffBaseMs: pacing.backoffBaseMs,
+    backoffMaxMs: pacing.backoffMaxMs,
+    idlePollMs: pacing.idlePollMs,
+  });
 
   let stopSweeper: (() => Promise<void>) | null = null;
   let pruneTimer: NodeJS.Timeout | null = null;
@@ -384,6 +403,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     announceUnposted,
     async start() {
       const { port } = await slack.start();
+      notifications?.start();
       stopSweeper = ops.startSweeper(deps.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
       pruneTimer = setInterval(() => void pruneOldRecords(), DELIVERY_PRUNE_INTERVAL_MS);
       pruneTimer.unref();
@@ -401,11 +421,14 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
         await stopSweeper?.();
         if (pruneTimer) clearInterval(pruneTimer);
         if (slackSweepTimer) clearInterval(slackSweepTimer);
+        // The notification backlog is worked through beside the audit backlog, within the same bound.
+        const notified = notifications?.drain(deps.flushTimeoutMs ?? FLUSH_TIMEOUT_MS);
         try {
           await flushBacklog();
         } catch (error) {
           logger.error({ err: redactError(error) }, 'could not flush the audit backlog');
         }
+        await notified;
         client.close();
         await rawStore.close();
       })();

@@ -84,11 +84,6 @@ export type ResolveResult =
   /** Nothing changed; `request` is the request as it stands, when there is one. */
   | { kind: 'refused'; reason: string; request?: OperationRequest };
 
-/** Told after every change of a request (Slack approval message, DM to the requester). */
-export interface Notifier {
-  requestChanged(request: OperationRequest): Promise<void>;
-}
-
 /** The part of a pino logger the services use. */
 export interface ServiceLogger {
   /** Lines wanted only when debugging (pino's `debug`); left out, they are not written. */
@@ -109,7 +104,6 @@ export interface OperationsDeps {
   policy: Policy;
   directory: Directory;
   clock: () => Date;
-  notifier?: Notifier | undefined;
   logger?: ServiceLogger | undefined;
   ids?: { request(): string; event(): string } | undefined;
   /** A request `executing` for longer than this is taken as interrupted (default 120000). */
@@ -154,7 +148,10 @@ export interface Operations {
   listRequests(actor: Actor): Promise<RequestsOverview>;
   /** The text the person must type before submitting, when the policy wants a typed confirmation. */
   confirmationFor(prepared: Pick<Prepared, 'operation' | 'params'>): string | null;
-  /** Records where the approval message lives; not audited, and no notification (it is the notifier's own doing). */
+  /**
+   * Records where the approval message lives; not audited and no notification job (it is the
+   * notifier's own doing), and `updatedAt` is left as it was.
+   */
   attachSlackMessage(id: string, ref: SlackRef): Promise<OperationRequest | null>;
   /** The last `n` audit events, oldest first; leads only (policy `audit`). */
   recentAudit(actor: Actor, n: number): Promise<AuditEvent[]>;
