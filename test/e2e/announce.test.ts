@@ -9,6 +9,7 @@ import {
   approvalMessage,
   click,
   hasButtons,
+  notificationsDone,
   reaches,
   requestIdIn,
   stored,
@@ -123,6 +124,7 @@ describe('a request that never had its notification', () => {
       { now, eventId: newEventId },
     );
     // Written as an older vidops did: no audit event, so no notification job either.
+    await notificationsDone(h);
     await h.store.createRequest(request, []);
     expect(await h.store.notificationDepth()).toBe(0);
 
@@ -134,7 +136,7 @@ describe('a request that never had its notification', () => {
 
     const message = await approvalMessage(h, request.id, hasButtons);
     expect(JSON.stringify(message.blocks)).toContain('left over');
-    await until(async () => ((await h.store.notificationDepth()) === 0 ? true : undefined), 'the job done');
+    await notificationsDone(h);
     expect(messagesAbout(request.id)).toHaveLength(1);
   });
 });

@@ -1,7 +1,15 @@
 import { createVidops, type Vidops } from '../../src/app.js';
 import { ACTIONS } from '../../src/views/ids.js';
 import { CHANNELS, type Harness, startHarness, USERS } from './app-harness.js';
-import { approvalMessage, click, hasButtons, reaches, requestIdIn, until } from './change-helpers.js';
+import {
+  approvalMessage,
+  click,
+  hasButtons,
+  notificationsDone,
+  reaches,
+  requestIdIn,
+  until,
+} from './change-helpers.js';
 import type { RecordedCall } from './fake-slack.js';
 
 /**
@@ -29,7 +37,7 @@ async function posted(ip: string) {
   const slash = await h.slash(`whitelist add ${ip}`);
   const id = requestIdIn(JSON.stringify((await slash.reply()).body));
   const message = await approvalMessage(h, id, hasButtons);
-  await until(async () => ((await h.store.notificationDepth()) === 0 ? true : undefined), 'the jobs done');
+  await notificationsDone(h);
   return { id, message };
 }
 
@@ -111,7 +119,7 @@ describe('Slack fails while a lead approves', () => {
     await reaches(h, id, 'succeeded');
 
     const told = await toldOfSuccess(since, id, message.ts);
-    await until(async () => ((await h.store.notificationDepth()) === 0 ? true : undefined), 'the jobs done');
+    await notificationsDone(h);
     const tried = slackSince(since, id, message.ts, true);
     expect(tried.updates.filter((c) => c.status === 500).length).toBeGreaterThan(0);
     expect(h.slack.callsTo('conversations.open').filter((c) => c.status === 429)).toHaveLength(1);
