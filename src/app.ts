@@ -23,6 +23,7 @@ import { createInteractiveWebClient, createSlackApp, type SlackAppDeps } from '.
 import type { AuditPublisher } from './slack/audit-publisher.js';
 import { createDirectory } from './slack/directory.js';
 import { createVidopsMetrics, type VidopsMetrics } from './slack/metrics.js';
+import { createNotificationWorker } from './slack/notification-worker.js';
 import { openStore, type Store } from './store/index.js';
 
 /**
@@ -44,7 +45,7 @@ export interface VidopsDeps {
   strictBlockKit?: boolean;
   /** Retries of idempotent upstream calls (tests use RAPID_RETRY). */
   clientRetryPolicy?: RetryPolicy;
-  /** Pacing of the audit-channel publisher (tests). */
+  /** Pacing of the audit-channel publisher, and the lease, backoff and poll of the notification worker (tests). */
   publisher?: SlackAppDeps['publisher'];
   /** How long `stop()` waits for Slack requests in flight. */
   shutdownTimeoutMs?: number;
@@ -196,7 +197,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     clock,
     strictBlockKit: deps.strictBlockKit ?? false,
   };
-  const notifier = createSlackNotifier(slackContext);
+  const notifier = createSlackNotifier({ ...slackContext, store });
   const ops = createOperations({
     store,
     client,
@@ -204,7 +205,6 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     directory,
     clock,
     logger: logger.child({ component: 'services' }),
-    notifier,
     fetchCover: createCoverFetcher(slackContext),
   });
 
@@ -265,6 +265,21 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     throw error;
   }
 
+  // Approval messages, DMs and Home tabs are told from the notification outbox after the change
+  // committed, woken by every commit that records one; paced like the audit publisher in tests.
+  const pacing = deps.publisher ?? {};
+  const notifications = createNotificationWorker({
+    store,
+    deliver: notifier.deliver,
+    clock,
+    logger: logger.child({ component: 'notifications' }),
+    leaseMs: pacing.leaseMs,
+    backoffBaseMs: pacing.backoffBaseMs,
+    backoffMaxMs: pacing.backoffMaxMs,
+    idlePollMs: pacing.idlePollMs,
+  });
+  const stopWakingNotifications = store.onAppend(() => notifications.kick());
+
   let stopSweeper: (() => Promise<void>) | null = null;
   let pruneTimer: NodeJS.Timeout | null = null;
   let slackSweepTimer: NodeJS.Timeout | null = null;
@@ -282,6 +297,8 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
       await notifier.requestChanged(request);
       announced += 1;
     }
+    // A job recorded on its own appends no audit event, so nothing else wakes the worker for it.
+    if (announced > 0) notifications.kick();
     return announced;
   }
 
@@ -333,6 +350,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     announceUnposted,
     async start() {
       const { port } = await slack.start();
+      notifications.start();
       stopSweeper = ops.startSweeper(deps.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
       pruneTimer = setInterval(() => void pruneOldRecords(), DELIVERY_PRUNE_INTERVAL_MS);
       pruneTimer.unref();
@@ -350,11 +368,15 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
         await stopSweeper?.();
         if (pruneTimer) clearInterval(pruneTimer);
         if (slackSweepTimer) clearInterval(slackSweepTimer);
+        // The notification backlog is worked through beside the audit backlog, within the same bound.
+        stopWakingNotifications();
+        const notified = notifications.drain(deps.flushTimeoutMs ?? FLUSH_TIMEOUT_MS);
         try {
           await flushBacklog();
         } catch (error) {
           logger.error({ err: redactError(error) }, 'could not flush the audit backlog');
         }
+        await notified;
         client.close();
         await store.close();
       })();

@@ -50,18 +50,13 @@ export function createOperations(deps: OperationsDeps): Operations {
 
   const ctx = (): StepContext => ({ now: clock(), eventId: () => ids.event() });
 
-  async function notify(request: OperationRequest): Promise<void> {
-    if (!deps.notifier) return;
-    try {
-      await deps.notifier.requestChanged(request);
-    } catch (error) {
-      log?.error({ requestId: request.id, state: request.state, err: recordError(error) }, 'notifier failed');
-    }
-  }
-
   const policyActor = (actor: Actor): Promise<PolicyActor> => policyActorOf(directory, actor);
 
-  /** Applies a step with compare-and-set; null when another writer changed the request first. */
+  /**
+   * Applies a step with compare-and-set; null when another writer changed the request first. The
+   * store records the step's notification job in the same transaction, so this returns as soon as
+   * the change committed: Slack is told afterwards, never in the path of the click that made it.
+   */
   async function apply(request: OperationRequest, step: Step, at: Date): Promise<OperationRequest | null> {
     const done = await store.transition(
       request.id,
@@ -70,9 +65,7 @@ export function createOperations(deps: OperationsDeps): Operations {
       at.toISOString(),
       step.events,
     );
-    if (!done) return null;
-    await notify(done.request);
-    return done.request;
+    return done?.request ?? null;
   }
 
   /** Audits a refusal that changes no request: `denied`, with what was attempted. */
@@ -379,7 +372,6 @@ export function createOperations(deps: OperationsDeps): Operations {
       const line = { requestId: request.id, operation, state: request.state };
       if (decision.kind === 'allow') log?.debug?.(line, 'request created');
       else log?.info(line, 'request created');
-      await notify(request);
       if (decision.kind === 'allow') return { kind: 'executed', request: await execute(request) };
       return { kind: 'pending', request, why: decision.why };
     },

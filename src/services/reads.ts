@@ -40,7 +40,10 @@ export interface HomeRecords {
 export interface Reads {
   getRequest(id: string): Promise<OperationRequest | null>;
   listRequests(actor: Actor): Promise<RequestsOverview>;
-  /** Records where the approval message lives; not audited, and no notification (it is the notifier's own doing). */
+  /**
+   * Records where the approval message lives; not audited and no notification job (it is the
+   * notifier's own doing), and `updatedAt` is left as it was.
+   */
   attachSlackMessage(id: string, ref: SlackRef): Promise<OperationRequest | null>;
   /**
    * The person's requests, and the last `events` audit events they may see: the whole log for
@@ -110,7 +113,9 @@ export function createReads(deps: ReadsDeps): Reads {
         const request = await store.getRequest(id);
         if (!request) return null;
         if (request.slack?.channel === ref.channel && request.slack.ts === ref.ts) return request;
-        const done = await store.transition(id, request.version, { slack: ref }, clock().toISOString(), []);
+        // Not a change of the request: `updatedAt` stays when the state changed (messages show it,
+        // and the sweep measures how long a request has been executing from it).
+        const done = await store.transition(id, request.version, { slack: ref }, request.updatedAt, []);
         if (done) return done.request;
       }
       return store.getRequest(id);

@@ -91,11 +91,6 @@ export type ResolveResult =
   /** Nothing changed; `request` is the request as it stands, when there is one. */
   | { kind: 'refused'; reason: string; request?: OperationRequest };
 
-/** Told after every change of a request (Slack approval message, DM to the requester). */
-export interface Notifier {
-  requestChanged(request: OperationRequest): Promise<void>;
-}
-
 /** The part of a pino logger the services use. */
 export interface ServiceLogger {
   /** Lines wanted only when debugging (pino's `debug`); left out, they are not written. */
@@ -116,7 +111,6 @@ export interface OperationsDeps {
   policy: Policy;
   directory: Directory;
   clock: () => Date;
-  notifier?: Notifier | undefined;
   logger?: ServiceLogger | undefined;
   ids?: { request(): string; event(): string } | undefined;
   /** A request `executing` for longer than this is taken as interrupted (default 120000). */

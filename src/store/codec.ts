@@ -12,7 +12,7 @@ import type {
   SlackRef,
 } from '../core/model.js';
 import type { ChangeOperation } from '../core/operations.js';
-import type { HashEvent, ModalDraft, RequestPatch } from './store.js';
+import type { HashEvent, ModalDraft, NotificationJob, RequestPatch } from './store.js';
 
 /**
  * Row mapping shared by the SQLite and PostgreSQL adapters. Both keep the queried fields in
@@ -103,6 +103,33 @@ export const EVENT_COLUMNS = 'seq, prev_hash, hash, event';
  * parsed body completed in place cost half as much as object rows copied into a new object.
  */
 export type AuditRow = [seq: number, prevHash: string, hash: string, event: string];
+
+/** The columns both adapters select for a notification job, the fields of {@link NotificationRow}. */
+export const NOTIFICATION_COLUMNS = 'id, request_id, state, version, at';
+
+/** A `notifications` row as both adapters read it (`at` already as an ISO string). */
+export interface NotificationRow {
+  id: number;
+  request_id: string;
+  state: string;
+  version: number;
+  at: string;
+}
+
+export function rowToNotification(row: NotificationRow): NotificationJob {
+  return {
+    id: row.id,
+    requestId: row.request_id,
+    state: row.state as RequestState,
+    version: row.version,
+    at: new Date(row.at).toISOString(),
+  };
+}
+
+/** Jobs oldest first, whatever order the database returned them in. */
+export function byJobId(a: NotificationJob, b: NotificationJob): number {
+  return a.id - b.id;
+}
 
 /**
  * Timestamps in columns are normalised to `Date#toISOString()` form so that comparisons (text in

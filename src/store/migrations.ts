@@ -97,6 +97,25 @@ const SQLITE: readonly Migration[] = [
       CREATE INDEX drafts_expiry ON drafts (expires_at);
     `,
   },
+  {
+    version: 4,
+    name: 'notification outbox: request changes Slack is to be told about',
+    // AUTOINCREMENT: a job ID is never reused, so a late ack by a worker whose lease ran out
+    // cannot remove a newer job that took the ID of one already done.
+    sql: `
+      CREATE TABLE notifications (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        request_id TEXT NOT NULL REFERENCES requests (id),
+        state TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        lease_owner TEXT,
+        lease_until TEXT,
+        not_before TEXT
+      );
+      CREATE INDEX notifications_request ON notifications (request_id, id);
+    `,
+  },
 ];
 
 /** PostgreSQL keeps timestamps as timestamptz; JSON stays text so it round-trips byte for byte. */
@@ -175,6 +194,23 @@ const POSTGRES: readonly Migration[] = [
         expires_at TIMESTAMPTZ NOT NULL
       );
       CREATE INDEX drafts_expiry ON drafts (expires_at);
+    `,
+  },
+  {
+    version: 4,
+    name: 'notification outbox: request changes Slack is to be told about',
+    sql: `
+      CREATE TABLE notifications (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        request_id TEXT NOT NULL REFERENCES requests (id),
+        state TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        at TIMESTAMPTZ NOT NULL,
+        lease_owner TEXT,
+        lease_until TIMESTAMPTZ,
+        not_before TIMESTAMPTZ
+      );
+      CREATE INDEX notifications_request ON notifications (request_id, id);
     `,
   },
 ];

@@ -7,12 +7,15 @@ import {
   type AuditRow,
   addMs,
   auditWindow,
+  byJobId,
   type ChainedEvent,
   chainEvents,
   DRAFT_COLUMNS,
   type DraftRow,
   draftColumns,
   EVENT_COLUMNS,
+  NOTIFICATION_COLUMNS,
+  type NotificationRow,
   normalizeTime,
   patchedData,
   REQUEST_COLUMNS,
@@ -20,6 +23,7 @@ import {
   requestColumns,
   rowToDraft,
   rowToEvent,
+  rowToNotification,
   rowToRequest,
   rowToStoredEvent,
   type StoreLogger,
@@ -33,6 +37,8 @@ import {
   GENESIS_HASH,
   type HashEvent,
   type ModalDraft,
+  type NotificationClaim,
+  type NotificationJob,
   type RequestFilter,
   type RequestPatch,
   type Store,
@@ -177,9 +183,15 @@ export class PostgresStore implements Store {
     const done = await this.tx(async (client) => {
       let row: RequestRow | undefined;
       try {
+        // The notification job rides in the same statement (a change with audit events is told).
         const result = await client.query<RequestRow>(
-          `INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${REQUEST_COLUMNS}`,
+          `WITH inserted AS (
+             INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${REQUEST_COLUMNS}
+           ), job AS (
+             ${insertJobFrom('inserted', '$10')}
+           )
+           SELECT ${REQUEST_COLUMNS} FROM inserted`,
           [
             c.id,
             c.operation,
@@ -190,6 +202,7 @@ export class PostgresStore implements Store {
             c.updatedAt,
             c.version,
             c.data,
+            events.length > 0,
           ],
         );
         row = result.rows[0];
@@ -241,8 +254,13 @@ export class PostgresStore implements Store {
             : normalizeTime(patch.expiresAt, 'expiresAt');
       const updated = (
         await client.query<RequestRow>(
-          `UPDATE requests SET state = $3, expires_at = $4, updated_at = $5, version = version + 1, data = $6
-           WHERE id = $1 AND version = $2 RETURNING ${REQUEST_COLUMNS}`,
+          `WITH updated AS (
+             UPDATE requests SET state = $3, expires_at = $4, updated_at = $5, version = version + 1, data = $6
+             WHERE id = $1 AND version = $2 RETURNING ${REQUEST_COLUMNS}
+           ), job AS (
+             ${insertJobFrom('updated', '$7')}
+           )
+           SELECT ${REQUEST_COLUMNS} FROM updated`,
           [
             id,
             expectedVersion,
@@ -250,6 +268,7 @@ export class PostgresStore implements Store {
             expiresAt,
             updatedAt,
             patchedData(current.data, patch),
+            events.length > 0,
           ],
         )
       ).rows[0];
@@ -457,6 +476,68 @@ export class PostgresStore implements Store {
     return rows[0]?.n ?? 0;
   }
 
+  async claimNotifications(claim: NotificationClaim): Promise<NotificationJob[]> {
+    const now = normalizeTime(claim.now, 'now');
+    const settledAt = normalizeTime(claim.settledAt, 'settledAt');
+    return this.tx(async (client) => {
+      // First the requests' rows, skipping those another worker is claiming (or a transition is
+      // changing) right now: whoever holds a request's row lock is the only one claiming it.
+      const { rows: picked } = await client.query<{ id: string }>(
+        `SELECT r.id FROM requests r
+         WHERE r.id IN (
+           SELECT request_id FROM notifications
+           GROUP BY request_id
+           HAVING bool_and(lease_until IS NULL OR lease_until <= $1)
+              AND bool_and(not_before IS NULL OR not_before <= $1)
+              AND max(at) <= $2
+           ORDER BY min(id) LIMIT $3)
+         FOR NO KEY UPDATE OF r SKIP LOCKED`,
+        [now, settledAt, claim.requests],
+      );
+      if (picked.length === 0) return [];
+      // A second statement, so (READ COMMITTED) it sees the leases of a claim that held these
+      // rows before us and committed: a request leased meanwhile is left alone.
+      const { rows } = await client.query<NotificationRow>(
+        `UPDATE notifications SET lease_owner = $1, lease_until = $2
+         WHERE request_id = ANY($3::text[])
+           AND request_id NOT IN (
+             SELECT request_id FROM notifications
+             WHERE request_id = ANY($3::text[]) AND (lease_until > $4 OR not_before > $4))
+         RETURNING ${NOTIFICATION_COLUMNS}`,
+        [claim.worker, addMs(now, claim.leaseMs), picked.map((p) => p.id), now],
+      );
+      return rows.map(rowToNotification).sort(byJobId);
+    });
+  }
+
+  async ackNotifications(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.pool.query('DELETE FROM notifications WHERE id = ANY($1::bigint[])', [[...ids]]);
+  }
+
+  async releaseNotifications(ids: readonly number[], notBefore: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.pool.query(
+      `UPDATE notifications SET lease_owner = NULL, lease_until = NULL, not_before = $2
+       WHERE id = ANY($1::bigint[])`,
+      [[...ids], normalizeTime(notBefore, 'notBefore')],
+    );
+  }
+
+  async enqueueNotification(requestId: string, at: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO notifications (request_id, state, version, at)
+       SELECT id, state, version, $2 FROM requests WHERE id = $1`,
+      [requestId, normalizeTime(at, 'at')],
+    );
+    return rowCount === 1;
+  }
+
+  async notificationDepth(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>('SELECT count(*) AS n FROM notifications');
+    return rows[0]?.n ?? 0;
+  }
+
   async markDelivered(key: string, at: string): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       'INSERT INTO deliveries (key, at) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING',
@@ -470,6 +551,10 @@ export class PostgresStore implements Store {
       normalizeTime(before, 'before'),
     ]);
     return rowCount ?? 0;
+  }
+
+  async forgetDelivery(key: string): Promise<void> {
+    await this.pool.query('DELETE FROM deliveries WHERE key = $1', [key]);
   }
 
   async putDraft(draft: ModalDraft): Promise<void> {
@@ -511,6 +596,15 @@ export class PostgresStore implements Store {
       [key, value],
     );
   }
+}
+
+/**
+ * The notification job of a change, as a data-modifying CTE over the request row the statement
+ * wrote (`source`); `when` is the parameter saying whether the change appended audit events.
+ */
+function insertJobFrom(source: string, when: string): string {
+  return `INSERT INTO notifications (request_id, state, version, at)
+             SELECT id, state, version, updated_at FROM ${source} WHERE ${when}::boolean`;
 }
 
 /** One statement inserting the events and their outbox rows (one round trip per append). */

@@ -9,11 +9,14 @@ import {
   type AuditRow,
   addMs,
   auditWindow,
+  byJobId,
   chainEvents,
   DRAFT_COLUMNS,
   type DraftRow,
   draftColumns,
   EVENT_COLUMNS,
+  NOTIFICATION_COLUMNS,
+  type NotificationRow,
   normalizeTime,
   patchedData,
   REQUEST_COLUMNS,
@@ -21,6 +24,7 @@ import {
   requestColumns,
   rowToDraft,
   rowToEvent,
+  rowToNotification,
   rowToRequest,
   rowToStoredEvent,
   type StoreLogger,
@@ -34,6 +38,8 @@ import {
   GENESIS_HASH,
   type HashEvent,
   type ModalDraft,
+  type NotificationClaim,
+  type NotificationJob,
   type RequestFilter,
   type RequestPatch,
   type Store,
@@ -198,7 +204,9 @@ export class SqliteStore implements Store {
         throw err;
       }
       if (row === undefined) throw new Error(`insert of request ${request.id} returned nothing`);
-      return { request: rowToRequest(row), events: this.appendInTransaction(events) };
+      const appended = this.appendInTransaction(events);
+      if (appended.length > 0) this.recordNotification(row);
+      return { request: rowToRequest(row), events: appended };
     });
     this.appended.notify(done.events);
     return done;
@@ -240,10 +248,22 @@ export class SqliteStore implements Store {
         expectedVersion,
       );
       if (row === undefined) return null;
-      return { request: rowToRequest(row), events: this.appendInTransaction(events) };
+      const appended = this.appendInTransaction(events);
+      if (appended.length > 0) this.recordNotification(row);
+      return { request: rowToRequest(row), events: appended };
     });
     if (done !== null) this.appended.notify(done.events);
     return done;
+  }
+
+  /** The notification job of a change just written; callers hold the write lock. */
+  private recordNotification(row: RequestRow): void {
+    this.stmt('INSERT INTO notifications (request_id, state, version, at) VALUES (?, ?, ?, ?)').run(
+      row.id,
+      row.state,
+      row.version,
+      row.updated_at,
+    );
   }
 
   async listRequests(filter: RequestFilter = {}): Promise<OperationRequest[]> {
@@ -446,6 +466,68 @@ export class SqliteStore implements Store {
     return row?.n ?? 0;
   }
 
+  async claimNotifications(claim: NotificationClaim): Promise<NotificationJob[]> {
+    const now = normalizeTime(claim.now, 'now');
+    const settledAt = normalizeTime(claim.settledAt, 'settledAt');
+    const leaseUntil = addMs(now, claim.leaseMs);
+    // The IMMEDIATE transaction makes the claim one step for every process on the file.
+    return this.write(() => {
+      const picked = this.stmt<{ request_id: string }>(
+        `SELECT request_id FROM notifications
+         GROUP BY request_id
+         HAVING sum(CASE WHEN lease_until > ? THEN 1 ELSE 0 END) = 0
+            AND sum(CASE WHEN not_before > ? THEN 1 ELSE 0 END) = 0
+            AND max(at) <= ?
+         ORDER BY min(id) LIMIT ?`,
+      ).all(now, now, settledAt, claim.requests);
+      if (picked.length === 0) return [];
+      return this.stmt<NotificationRow>(
+        `UPDATE notifications SET lease_owner = ?, lease_until = ?
+         WHERE request_id IN (SELECT value FROM json_each(?))
+         RETURNING ${NOTIFICATION_COLUMNS}`,
+      )
+        .all(claim.worker, leaseUntil, JSON.stringify(picked.map((p) => p.request_id)))
+        .map(rowToNotification)
+        .sort(byJobId);
+    });
+  }
+
+  async ackNotifications(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    this.write(() => {
+      this.stmt('DELETE FROM notifications WHERE id IN (SELECT value FROM json_each(?))').run(
+        JSON.stringify(ids),
+      );
+    });
+  }
+
+  async releaseNotifications(ids: readonly number[], notBefore: string): Promise<void> {
+    if (ids.length === 0) return;
+    const at = normalizeTime(notBefore, 'notBefore');
+    this.write(() => {
+      this.stmt(
+        `UPDATE notifications SET lease_owner = NULL, lease_until = NULL, not_before = ?
+         WHERE id IN (SELECT value FROM json_each(?))`,
+      ).run(at, JSON.stringify(ids));
+    });
+  }
+
+  async enqueueNotification(requestId: string, at: string): Promise<boolean> {
+    const normalized = normalizeTime(at, 'at');
+    const result = this.write(() =>
+      this.stmt(
+        `INSERT INTO notifications (request_id, state, version, at)
+         SELECT id, state, version, ? FROM requests WHERE id = ?`,
+      ).run(normalized, requestId),
+    );
+    return result.changes === 1;
+  }
+
+  async notificationDepth(): Promise<number> {
+    const row = this.stmt<{ n: number }>('SELECT count(*) AS n FROM notifications').get();
+    return row?.n ?? 0;
+  }
+
   async markDelivered(key: string, at: string): Promise<boolean> {
     const normalized = normalizeTime(at, 'at');
     const result = this.write(() =>
@@ -461,6 +543,10 @@ export class SqliteStore implements Store {
     const cutoff = normalizeTime(before, 'before');
     const result = this.write(() => this.stmt('DELETE FROM deliveries WHERE at < ?').run(cutoff));
     return result.changes;
+  }
+
+  async forgetDelivery(key: string): Promise<void> {
+    this.write(() => this.stmt('DELETE FROM deliveries WHERE key = ?').run(key));
   }
 
   async putDraft(draft: ModalDraft): Promise<void> {

@@ -31,6 +31,36 @@ export interface ModalDraft {
   expiresAt: string;
 }
 
+/**
+ * One notification job: "request `requestId` changed to `state` (version `version`)", recorded in
+ * the transaction that made the change. The Slack layer tells people about it later.
+ * @see docs/architecture.md, "Approvals"
+ */
+export interface NotificationJob {
+  /** Increasing in recording order; never reused. */
+  id: number;
+  requestId: string;
+  state: RequestState;
+  version: number;
+  /** When the change was recorded (the transition's `at`). */
+  at: string;
+}
+
+/** What {@link Store.claimNotifications} takes. */
+export interface NotificationClaim {
+  /** Names the claiming process in the lease; unique per replica. */
+  worker: string;
+  /** At most this many requests, each with all its waiting jobs. */
+  requests: number;
+  leaseMs: number;
+  now: string;
+  /**
+   * Only requests whose newest job was recorded at or before this time: a burst of changes to one
+   * request (approved, executing, succeeded) settles before it is told, as one update.
+   */
+  settledAt: string;
+}
+
 export interface AuditQuery {
   /** Events with seq greater than this. */
   afterSeq?: number;
@@ -114,6 +144,11 @@ export interface Store {
   markDelivered(key: string, at: string): Promise<boolean>;
   /** Forgets delivery keys recorded before `before`; returns how many. */
   pruneDeliveries(before: string): Promise<number>;
+  /**
+   * Forgets one delivery key, so that the next `markDelivered` of it is first again: a claim to
+   * send something once, given back when Slack said for sure that it was not sent.
+   */
+  forgetDelivery(key: string): Promise<void>;
 
   /** Keeps a modal draft (replacing one with the same key: a draft given back after a refused submission). */
   putDraft(draft: ModalDraft): Promise<void>;
@@ -124,6 +159,25 @@ export interface Store {
   takeDraft(key: string, now: string): Promise<ModalDraft | null>;
   /** Removes drafts expired at `now`; returns how many. */
   pruneDrafts(now: string): Promise<number>;
+
+  /**
+   * Notification outbox. `createRequest` and every `transition` that appends audit events also
+   * record one {@link NotificationJob} in the same transaction (a transition without events, such
+   * as noting where the approval message lives, records none).
+   *
+   * `claimNotifications` leases, to one worker, every waiting job of up to `requests` requests,
+   * oldest first. A request is claimed whole or not at all, and not while another worker holds a
+   * lease on any of its jobs, so one request is worked on by one worker at a time and its updates
+   * cannot overtake each other. `ackNotifications` removes jobs that are done;
+   * `releaseNotifications` gives them back, their request not claimable before `notBefore`.
+   */
+  claimNotifications(claim: NotificationClaim): Promise<NotificationJob[]>;
+  ackNotifications(ids: readonly number[]): Promise<void>;
+  releaseNotifications(ids: readonly number[], notBefore: string): Promise<void>;
+  /** Records a job for the request as it stands now (announcing it again); false when there is no such request. */
+  enqueueNotification(requestId: string, at: string): Promise<boolean>;
+  /** Jobs not yet done, leased or not. */
+  notificationDepth(): Promise<number>;
 
   /** Small key-value settings shared by replicas (e.g. learned retry-conversion method). */
   getSetting(key: string): Promise<string | null>;

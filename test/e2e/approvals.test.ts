@@ -9,6 +9,7 @@ import {
   hasButtons,
   modalShown,
   modalStatus,
+  notificationsDone,
   openModal,
   reaches,
   requestIdIn,
@@ -38,7 +39,8 @@ afterAll(async () => {
   await h.stop();
 });
 
-beforeEach(() => {
+beforeEach(async () => {
+  await notificationsDone(h);
   h.sandbox.reset();
 });
 

@@ -241,6 +241,18 @@ export async function click(
   };
 }
 
+/**
+ * Waits until the notification worker has done every job: the approval messages, DMs and Home tabs
+ * of earlier changes (each with its protection read) are all out, so a test that resets the sandbox
+ * or Slack, or counts what they received, starts from a quiet state.
+ */
+export async function notificationsDone(h: Harness): Promise<void> {
+  await until(
+    async () => ((await h.store.notificationDepth()) === 0 ? true : undefined),
+    'the notifications of earlier changes to be done',
+  );
+}
+
 /** The request as the store holds it now. */
 export async function stored(h: Harness, requestId: string): Promise<OperationRequest> {
   const request = await h.store.getRequest(requestId);

@@ -15,6 +15,7 @@ import {
   expectAuditWitnessed,
   modalShown,
   modalStatus,
+  notificationsDone,
   openModal,
   reaches,
   requestIdIn,
@@ -43,7 +44,8 @@ afterAll(async () => {
   await h.stop();
 });
 
-beforeEach(() => {
+beforeEach(async () => {
+  await notificationsDone(h);
   h.sandbox.reset();
 });
 

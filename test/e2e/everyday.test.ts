@@ -2,7 +2,7 @@ import type { JsonObject } from '../../src/core/json.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from '../../src/views/ids.js';
 import { CHANNELS, type Harness, seedWorkspace, startHarness, USERS } from './app-harness.js';
-import { readable } from './change-helpers.js';
+import { notificationsDone, readable } from './change-helpers.js';
 import type { ResponsePost } from './fake-slack.js';
 import { textInput } from './slack-requests.js';
 
@@ -19,7 +19,8 @@ beforeAll(async () => {
 
 afterAll(() => h.stop());
 
-beforeEach(() => {
+beforeEach(async () => {
+  await notificationsDone(h);
   // Each test starts a fresh rate-limit window (the limit counts the last hour's requests).
   h.clock.advance(2 * 3_600_000);
   h.sandbox.reset();

@@ -7,6 +7,7 @@ import {
   click,
   hasButtons,
   modalStatus,
+  notificationsDone,
   openModal,
   reaches,
   requestIdIn,
@@ -37,7 +38,8 @@ beforeAll(async () => {
 
 afterAll(() => h.stop());
 
-beforeEach(() => {
+beforeEach(async () => {
+  await notificationsDone(h);
   h.sandbox.reset();
 });
 

@@ -1,6 +1,6 @@
 import { DEMO } from '../../src/sandbox/server.js';
 import { type Harness, SIGNING_SECRET, startHarness, USERS } from './app-harness.js';
-import { readable, until } from './change-helpers.js';
+import { notificationsDone, readable, until } from './change-helpers.js';
 import { sign, slashCommand } from './slack-requests.js';
 
 const UNBLOCK_PATH = '/v1/analysis/user/video/anomaly';
@@ -14,7 +14,8 @@ beforeAll(async () => {
 
 afterAll(() => h.stop());
 
-beforeEach(() => {
+beforeEach(async () => {
+  await notificationsDone(h);
   h.clock.advance(2 * 3_600_000);
   h.sandbox.reset();
 });

@@ -9,6 +9,7 @@ import {
   hasButtons,
   modalShown,
   modalStatus,
+  notificationsDone,
   openModal,
   reaches,
   requestIdIn,
@@ -41,7 +42,8 @@ afterAll(async () => {
   await h.stop();
 });
 
-beforeEach(() => {
+beforeEach(async () => {
+  await notificationsDone(h);
   h.sandbox.reset();
 });
 

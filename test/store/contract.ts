@@ -2,7 +2,7 @@ import { createHasher, GENESIS_HASH, verifyChain } from '../../src/core/audit-ch
 import { StateConflictError } from '../../src/core/errors.js';
 import type { JsonValue } from '../../src/core/json.js';
 import type { AuditEvent, OperationRequest } from '../../src/core/model.js';
-import type { ModalDraft, Store } from '../../src/store/store.js';
+import type { ModalDraft, NotificationJob, Store } from '../../src/store/store.js';
 import { AGENT, at, collect, eventFor, LEAD, newEvent, newRequest, T0 } from './fixtures.js';
 
 /** The hasher every contract store is opened with (plain SHA-256). */
@@ -78,6 +78,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect((await store.getRequest(request.id))?.target).toBe(request.target);
         expect((await store.auditHead())?.seq).toBe(1);
         expect(await store.outboxDepth()).toBe(1);
+        expect(await store.notificationDepth()).toBe(1);
       });
 
       it('an unknown request ID reads as null', async () => {
@@ -204,6 +205,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect(await store.getRequest(request.id)).toEqual(request);
         expect((await store.auditHead())?.seq).toBe(1);
         expect(await store.outboxDepth()).toBe(1);
+        expect(await store.notificationDepth()).toBe(1);
         const again = await store.transition(request.id, 1, { state: 'approved' }, at(1), [
           eventFor(request, 'approved'),
         ]);
@@ -219,6 +221,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
 
         expect(await store.getRequest(request.id)).toBeNull();
         expect(await store.auditHead()).toBeNull();
+        expect(await store.notificationDepth()).toBe(0);
       });
 
       it('lists pending requests whose expiry is due, inclusive, and nothing else', async () => {
@@ -474,6 +477,178 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
       });
     });
 
+    describe('notification outbox', () => {
+      const claim = (worker: string, now: string, requests = 10, settledAt = now) =>
+        store.claimNotifications({ worker, requests, leaseMs: 30_000, now, settledAt });
+      const told = (jobs: readonly NotificationJob[]) => jobs.map((j) => [j.requestId, j.state, j.version]);
+      const ids = (jobs: readonly NotificationJob[]) => jobs.map((j) => j.id);
+
+      async function created(id: string, minute = 0): Promise<OperationRequest> {
+        const request = newRequest({ id, createdAt: at(minute), updatedAt: at(minute) });
+        await store.createRequest(request, [eventFor(request, 'requested', { at: at(minute) })]);
+        return request;
+      }
+
+      async function changed(request: OperationRequest, version: number, minute: number) {
+        const done = await store.transition(request.id, version, { state: 'approved' }, at(minute), [
+          eventFor(request, 'approved', { actor: LEAD, at: at(minute) }),
+        ]);
+        if (done === null) throw new Error(`${request.id} was not at version ${version}`);
+        return done.request;
+      }
+
+      it('each change with audit events is one job, in the same transaction; noting the message place is none', async () => {
+        const request = await created('R-TOLD');
+        await changed(request, 1, 1);
+        await store.transition(
+          request.id,
+          2,
+          { slack: { channel: 'C0APPROVALS', ts: '1.000100' } },
+          at(2),
+          [],
+        );
+        // A lost race and a failed event insert record nothing either.
+        expect(
+          await store.transition(request.id, 1, { state: 'rejected' }, at(3), [
+            eventFor(request, 'rejected'),
+          ]),
+        ).toBeNull();
+        expect(await store.notificationDepth()).toBe(2);
+
+        const jobs = await claim('w1', at(5));
+        expect(jobs).toEqual([
+          { id: expect.any(Number), requestId: 'R-TOLD', state: 'pending', version: 1, at: at(0) },
+          { id: expect.any(Number), requestId: 'R-TOLD', state: 'approved', version: 2, at: at(1) },
+        ]);
+        expect(jobs[0]?.id).toBeLessThan(jobs[1]?.id ?? 0);
+        await store.ackNotifications(ids(jobs));
+        expect(await store.notificationDepth()).toBe(0);
+        expect(await claim('w2', at(60))).toEqual([]);
+      });
+
+      it('claims whole requests, the one waiting longest first, up to the limit', async () => {
+        const a = await created('R-A', 0);
+        await created('R-B', 1);
+        await created('R-C', 2);
+        await changed(a, 1, 3);
+
+        expect(told(await claim('w1', at(5), 2))).toEqual([
+          ['R-A', 'pending', 1],
+          ['R-B', 'pending', 1],
+          ['R-A', 'approved', 2],
+        ]);
+        expect(told(await claim('w2', at(5), 2))).toEqual([['R-C', 'pending', 1]]);
+        expect(await claim('w3', at(5))).toEqual([]);
+      });
+
+      it('a request held by one worker is not given to another, not even its change recorded meanwhile', async () => {
+        const request = await created('R-HELD');
+        const first = await claim('w1', at(1));
+        await changed(request, 1, 1);
+
+        expect(await claim('w2', at(1))).toEqual([]);
+        await store.ackNotifications(ids(first));
+        expect(told(await claim('w2', at(1)))).toEqual([['R-HELD', 'approved', 2]]);
+      });
+
+      it('a lease that runs out hands the request over; a late ack removes only what it was given', async () => {
+        const request = await created('R-SLOW');
+        const slow = await claim('w1', at(0));
+        expect(await claim('w2', '2026-11-21T10:00:29.999Z')).toEqual([]);
+        const taken = await claim('w2', '2026-11-21T10:00:30.000Z');
+        expect(ids(taken)).toEqual(ids(slow));
+        await store.ackNotifications(ids(taken));
+        await changed(request, 1, 1);
+
+        await store.ackNotifications(ids(slow));
+        const next = await claim('w2', at(2));
+        expect(told(next)).toEqual([['R-SLOW', 'approved', 2]]);
+        expect(next[0]?.id).toBeGreaterThan(slow[0]?.id ?? Number.POSITIVE_INFINITY);
+      });
+
+      it('Slack says 429: the request comes back at notBefore with what changed meanwhile, not earlier', async () => {
+        const request = await created('R-LATER');
+        const jobs = await claim('w1', at(0));
+        await store.releaseNotifications(ids(jobs), at(10));
+        await changed(request, 1, 1);
+
+        expect(await claim('w1', at(9))).toEqual([]);
+        expect(told(await claim('w1', at(10)))).toEqual([
+          ['R-LATER', 'pending', 1],
+          ['R-LATER', 'approved', 2],
+        ]);
+        expect(await store.notificationDepth()).toBe(2);
+      });
+
+      it('a request still changing is claimed once its newest change has settled', async () => {
+        const request = await created('R-BURST', 0);
+        await changed(request, 1, 1);
+
+        expect(await claim('w1', at(1), 10, at(0))).toEqual([]);
+        expect(told(await claim('w1', at(1), 10, at(1)))).toHaveLength(2);
+      });
+
+      it('announcing again records a job for the request as it stands; an unknown request gets none', async () => {
+        const request = await created('R-AGAIN');
+        await changed(request, 1, 1);
+        await store.ackNotifications(ids(await claim('w1', at(2))));
+
+        expect(await store.enqueueNotification('R-AGAIN', at(5))).toBe(true);
+        expect(await store.enqueueNotification('R-NOPE', at(5))).toBe(false);
+        expect(await claim('w1', at(6))).toEqual([
+          { id: expect.any(Number), requestId: 'R-AGAIN', state: 'approved', version: 2, at: at(5) },
+        ]);
+      });
+
+      it('acknowledging or releasing nothing is harmless', async () => {
+        await created('R-NONE');
+        await store.ackNotifications([]);
+        await store.releaseNotifications([], at(1));
+        expect(await store.notificationDepth()).toBe(1);
+      });
+
+      it('three workers and a writer at once: every job done once, no request held by two workers', async () => {
+        const requests = await Promise.all(
+          Array.from({ length: 12 }, (_, i) => created(`R-W${String(i).padStart(2, '0')}`)),
+        );
+        const done: number[] = [];
+        const holding = new Map<string, string>();
+        let overlaps = 0;
+        let writing = true;
+        const writer = (async () => {
+          for (const request of requests) {
+            await changed(request, 1, 1);
+          }
+          writing = false;
+        })();
+        const worker = async (name: string) => {
+          for (;;) {
+            const jobs = await claim(name, at(2), 3);
+            if (jobs.length === 0) {
+              if (!writing && (await store.notificationDepth()) === 0) return;
+              await new Promise((resolve) => setImmediate(resolve));
+              continue;
+            }
+            const mine = new Set(jobs.map((j) => j.requestId));
+            for (const id of mine) {
+              if (holding.has(id)) overlaps += 1;
+              holding.set(id, name);
+            }
+            for (const job of jobs) done.push(job.id);
+            await new Promise((resolve) => setImmediate(resolve));
+            for (const id of mine) holding.delete(id);
+            await store.ackNotifications(ids(jobs));
+          }
+        };
+
+        await Promise.all([writer, worker('a'), worker('b'), worker('c')]);
+
+        expect(overlaps).toBe(0);
+        expect(done).toHaveLength(24);
+        expect(new Set(done).size).toBe(24);
+      });
+    });
+
     describe('deliveries and settings', () => {
       it('a Slack retry of the same event is recognised once', async () => {
         expect(await store.markDelivered('Ev0123', T0)).toBe(true);
@@ -495,6 +670,15 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect(await store.markDelivered('Ev-new', at(121))).toBe(false);
         expect(await store.markDelivered('Ev-old', at(121))).toBe(true);
         expect(await store.pruneDeliveries(at(60))).toBe(0);
+      });
+
+      it('a claim given back (Slack said it was not sent) is first again; others are kept', async () => {
+        expect(await store.markDelivered('notice:R-1:2', T0)).toBe(true);
+        expect(await store.markDelivered('notice:R-1:3', T0)).toBe(true);
+        await store.forgetDelivery('notice:R-1:2');
+        await store.forgetDelivery('never-marked');
+        expect(await store.markDelivered('notice:R-1:2', at(1))).toBe(true);
+        expect(await store.markDelivered('notice:R-1:3', at(1))).toBe(false);
       });
 
       it('settings are read, written and overwritten', async () => {

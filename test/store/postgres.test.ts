@@ -129,6 +129,66 @@ if (TEST_DATABASE_URL === undefined) {
       expect(await b.outboxDepth()).toBe(0);
     });
 
+    it('two notification workers on each replica while leads keep deciding: each job done once, each request by one worker at a time', async () => {
+      const requests = Array.from({ length: 30 }, (_, i) =>
+        newRequest({ id: `R-PG${String(i).padStart(3, '0')}` }),
+      );
+      for (const request of requests) await a.createRequest(request, [eventFor(request, 'requested')]);
+      const done = new Map<number, string>();
+      const holding = new Map<string, string>();
+      const overlaps: string[] = [];
+      let deciding = true;
+      // Every request changes twice more while the workers drain, from either replica.
+      const leads = (async () => {
+        await Promise.all(
+          requests.map(async (request, i) => {
+            const s = i % 2 === 0 ? a : b;
+            const approved = await s.transition(request.id, 1, { state: 'approved' }, at(1), [
+              eventFor(request, 'approved', { actor: LEAD }),
+            ]);
+            await s.transition(request.id, approved?.request.version ?? -1, { state: 'executing' }, at(1), [
+              eventFor(request, 'executing', { actor: LEAD }),
+            ]);
+          }),
+        );
+        deciding = false;
+      })();
+      const worker = async (store: Store, name: string) => {
+        for (;;) {
+          const jobs = await store.claimNotifications({
+            worker: name,
+            requests: 4,
+            leaseMs: 60_000,
+            now: at(2),
+            settledAt: at(2),
+          });
+          if (jobs.length === 0) {
+            if (!deciding && (await store.notificationDepth()) === 0) return;
+            continue;
+          }
+          const mine = new Set(jobs.map((j) => j.requestId));
+          for (const id of mine) {
+            if (holding.has(id)) overlaps.push(`${id}: ${holding.get(id)} and ${name}`);
+            holding.set(id, name);
+          }
+          for (const job of jobs) {
+            if (done.has(job.id)) overlaps.push(`job ${job.id}: ${done.get(job.id)} and ${name}`);
+            done.set(job.id, name);
+          }
+          await new Promise((resolve) => setImmediate(resolve));
+          for (const id of mine) holding.delete(id);
+          await store.ackNotifications(jobs.map((j) => j.id));
+        }
+      };
+
+      await Promise.all([leads, worker(a, 'a1'), worker(a, 'a2'), worker(b, 'b1'), worker(b, 'b2')]);
+
+      expect(overlaps).toEqual([]);
+      expect(done.size).toBe(90);
+      expect(new Set(done.values()).size).toBeGreaterThan(1);
+      expect(await b.notificationDepth()).toBe(0);
+    });
+
     it('a Slack retry reaching both replicas is handled once', async () => {
       const results = await Promise.all(
         Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b).markDelivered('Ev-dup', at(0))),

@@ -1,19 +1,63 @@
+import { createHash } from 'node:crypto';
+import { ErrorCode, WebAPIPlatformError, WebAPIRateLimitedError } from '@slack/web-api';
 import { redactError } from '../../core/mask.js';
-import type { OperationRequest } from '../../core/model.js';
+import type { OperationRequest, SlackRef } from '../../core/model.js';
 import { TERMINAL_STATES } from '../../core/model.js';
-import type { CoverRef, Notifier } from '../../services/types.js';
+import type { CoverRef } from '../../services/types.js';
+import type { DeliverNotifications, DeliveryOutcome } from '../../slack/notification-worker.js';
+import type { NotificationJob, Store } from '../../store/store.js';
 import { approvalMessage, requesterNotice } from '../../views/approval.js';
 import type { SlackMessage } from '../../views/blocks.js';
 import { checkBlockKit, type SlackContext } from '../context.js';
 import { publishHome, readProtection } from './home.js';
 
 /**
- * Tells Slack about every change of a request: posts the approval message when a request starts
- * waiting, updates it on every change (buttons gone once decided; who decided, when, and the
- * result), DMs the requester on decisions and results, and refreshes the Home tabs of the people
- * involved. Errors are logged, never thrown: the change itself already happened.
+ * Tells Slack about the changes of requests, for the notification worker: posts the approval
+ * message when a request starts waiting, updates it to show the request as it stands (buttons gone
+ * once decided; who decided, when, and the result), DMs the requester on decisions and results,
+ * and refreshes the Home tabs of the people involved. It runs after the change committed, never
+ * in the path of the click that made it.
+ *
+ * Each step may run twice (a retry after another step failed, a replica taking over a lease): a
+ * `chat.update` and a Home tab are replaced with the same content; the first post of the approval
+ * message and each DM are claimed once in the store before they are sent, and the claim is given
+ * back only when Slack said for sure that nothing was sent.
  * @see docs/architecture.md, "Approvals"
  */
+
+/** The Slack side of notifications: the worker's `deliver`, and a way to queue one more. */
+export interface SlackNotifier {
+  deliver: DeliverNotifications;
+  /** Queues a notification of `request` as it stands (the sweep announcing a message that is missing). */
+  requestChanged(request: OperationRequest): Promise<void>;
+}
+
+/** One post of a request's approval message is tried per window across replicas. */
+const POST_WINDOW_MS = 5 * 60_000;
+/** Requests whose steps done so far are remembered while the others are retried. */
+const MAX_IN_PROGRESS = 1000;
+/**
+ * Slack answers that retrying will not change: the message or channel is gone, the bot may not
+ * post there, the user cannot be reached, or the payload is refused. Logged and given up.
+ */
+const GIVE_UP = new Set([
+  'message_not_found',
+  'cant_update_message',
+  'edit_window_closed',
+  'channel_not_found',
+  'is_archived',
+  'not_in_channel',
+  'user_not_found',
+  'user_disabled',
+  'cannot_dm_bot',
+  'invalid_blocks',
+  'invalid_arguments',
+  'msg_too_long',
+  'msg_blocks_too_long',
+  'no_text',
+]);
+
+const DONE: DeliveryOutcome = { kind: 'done' };
 
 /** Does a request need an approval message? Those that run directly (quorum 0) do not. */
 function awaitsApproval(request: OperationRequest): boolean {
@@ -25,60 +69,151 @@ function refreshesHome(request: OperationRequest): boolean {
   return request.state === 'pending' || TERMINAL_STATES.includes(request.state);
 }
 
-/**
- * The notifier for `createOperations`, built before them: it reads requests through the services'
- * reads (`ctx.ops`), which need no notifier.
- */
-export function createSlackNotifier(ctx: SlackContext): Notifier {
-  // One change at a time per request, so a later state never lands before an earlier one.
-  const queues = new Map<string, Promise<void>>();
+/** Slack did not take it, for sure: anything but a request whose answer was lost (timeout, reset). */
+function surelyNotSent(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code !== ErrorCode.RequestError;
+}
 
-  async function post(ctx: SlackContext, channel: string, message: SlackMessage): Promise<string | null> {
+function givesUp(error: unknown): string | null {
+  return error instanceof WebAPIPlatformError && GIVE_UP.has(error.data.error) ? error.data.error : null;
+}
+
+/** What a step failing for a while means for the next try: Slack unreachable first, then the rest. */
+function worst(errors: readonly unknown[]): unknown {
+  const code = (e: unknown) => (e as { code?: unknown } | null)?.code;
+  return (
+    errors.find((e) => code(e) === ErrorCode.RequestError || code(e) === ErrorCode.HTTPError) ?? errors[0]
+  );
+}
+
+/** Steps of one request already done while others are retried. */
+interface Progress {
+  /** What the approval message shows now, as far as this process put it there. */
+  shown: string | null;
+  /** Posted but not yet recorded on the request (the store failed): record it, do not post again. */
+  posted: SlackRef | null;
+  /** Home tabs published for the request as it stands (`homeKey`). */
+  homes: Set<string>;
+  homeKey: string;
+}
+
+function digest(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+}
+
+/**
+ * What the notifier works with: the Slack side of the context, reading requests through the
+ * services' reads (which need no notifier), and the store's delivery keys and notification jobs.
+ */
+export interface NotifierContext extends SlackContext {
+  store: Pick<Store, 'markDelivered' | 'forgetDelivery' | 'enqueueNotification'>;
+}
+
+/** The notifier, built before the services and the Bolt app: it needs neither. */
+export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
+  const progress = new Map<string, Progress>();
+
+  function progressOf(requestId: string): Progress {
+    let p = progress.get(requestId);
+    if (p === undefined) {
+      p = { shown: null, posted: null, homes: new Set(), homeKey: '' };
+      progress.set(requestId, p);
+      if (progress.size > MAX_IN_PROGRESS) {
+        const oldest = progress.keys().next().value;
+        if (oldest !== undefined) progress.delete(oldest);
+      }
+    }
+    return p;
+  }
+
+  async function post(ctx: NotifierContext, channel: string, message: SlackMessage): Promise<string | null> {
     checkBlockKit(ctx, message, 'message');
     const answer = await ctx.web.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
     return answer.ts ?? null;
   }
 
+  /**
+   * Sends once across retries and replicas: `key` is claimed in the store first and given back
+   * when Slack surely did not take it. `null` when the key was claimed already.
+   */
+  async function once<T>(
+    ctx: NotifierContext,
+    key: string,
+    send: () => Promise<T>,
+  ): Promise<{ value: T } | null> {
+    if (!(await ctx.store.markDelivered(key, ctx.clock().toISOString()))) return null;
+    try {
+      return { value: await send() };
+    } catch (error) {
+      if (surelyNotSent(error)) await ctx.store.forgetDelivery(key);
+      throw error;
+    }
+  }
+
   /** Posts or updates the approval message so it shows the request as it stands now. */
-  async function syncApprovalMessage(ctx: SlackContext, changed: OperationRequest): Promise<void> {
-    const latest = (await ctx.ops.getRequest(changed.id)) ?? changed;
-    if (latest.slack !== null) {
-      const message = approvalMessage(latest);
+  async function syncApprovalMessage(
+    ctx: NotifierContext,
+    request: OperationRequest,
+    jobs: readonly NotificationJob[],
+    p: Progress,
+  ): Promise<DeliveryOutcome> {
+    const message = approvalMessage(request);
+    const content = digest(message);
+    if (request.slack === null && p.posted !== null) {
+      // Posted on an earlier try whose record failed: record it now.
+      await ctx.ops.attachSlackMessage(request.id, p.posted);
+      p.posted = null;
+      return DONE;
+    }
+    if (request.slack !== null) {
+      if (p.shown === content) return DONE;
       checkBlockKit(ctx, message, 'message');
       await ctx.web.chat.update({
-        channel: latest.slack.channel,
-        ts: latest.slack.ts,
+        channel: request.slack.channel,
+        ts: request.slack.ts,
         text: message.text,
         blocks: message.blocks,
       });
-      return;
+      p.shown = content;
+      return DONE;
     }
     // The creation posts; a later change posts only while the request is still open (the first
-    // post failed), so a decision racing the first post does not make a second message.
-    if (changed.version !== 1 && latest.state !== 'pending') return;
+    // post failed for good, or it was made before notifications were kept).
+    if (!jobs.some((j) => j.version === 1) && request.state !== 'pending') return DONE;
+    const now = ctx.clock().getTime();
+    const window = Math.floor(now / POST_WINDOW_MS);
     const channel = ctx.config.approvalChannel;
-    const ts = await post(ctx, channel, approvalMessage(latest));
-    if (ts === null) return;
-    const attached = await ctx.ops.attachSlackMessage(latest.id, { channel, ts });
-    // A decision that landed while the message was posted: show it now.
-    if (attached !== null && attached.version !== latest.version + 1) {
-      const message = approvalMessage(attached);
-      checkBlockKit(ctx, message, 'message');
-      await ctx.web.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
+    const posted = await once(ctx, `post:${request.id}:${window}`, () => post(ctx, channel, message));
+    if (posted === null) {
+      return {
+        kind: 'later',
+        notBefore: new Date((window + 1) * POST_WINDOW_MS),
+        reason: 'the approval message was posted, or its post answered nothing, in this window',
+      };
     }
+    if (posted.value === null) return DONE;
+    p.posted = { channel, ts: posted.value };
+    p.shown = content;
+    // A change that lands meanwhile has its own job, told once this one is done.
+    await ctx.ops.attachSlackMessage(request.id, p.posted);
+    p.posted = null;
+    return DONE;
   }
 
-  async function tellRequester(ctx: SlackContext, changed: OperationRequest): Promise<void> {
-    const notice = requesterNotice(changed);
+  async function tellRequester(ctx: NotifierContext, request: OperationRequest): Promise<void> {
+    const notice = requesterNotice(request);
     if (notice === null) return;
-    const dm = await ctx.web.conversations.open({ users: changed.requester.id });
+    const dm = await ctx.web.conversations.open({ users: request.requester.id });
     const channel = dm.channel?.id;
     if (!channel) return;
-    await post(ctx, channel, notice);
+    // Keyed by what it says (and the approval count, since "got an approval" reads alike each
+    // time): the requester never reads the same words about one request twice.
+    const key = `notice:${request.id}:${request.approvals.length}:${digest(notice)}`;
+    await once(ctx, key, () => post(ctx, channel, notice));
   }
 
   /** The requester, whoever decided, and everyone who may approve it. */
-  async function involved(ctx: SlackContext, request: OperationRequest): Promise<string[]> {
+  async function involved(ctx: NotifierContext, request: OperationRequest): Promise<string[]> {
     const ids = new Set<string>([request.requester.id, ...request.approvals.map((a) => a.by.id)]);
     if (request.decidedBy) ids.add(request.decidedBy.id);
     for (const approver of ctx.policy.rules[request.operation].approvers) {
@@ -91,50 +226,81 @@ export function createSlackNotifier(ctx: SlackContext): Notifier {
     return [...ids];
   }
 
-  async function refreshHomes(ctx: SlackContext, request: OperationRequest): Promise<void> {
-    const users = await involved(ctx, request);
+  async function refreshHomes(ctx: NotifierContext, request: OperationRequest, p: Progress): Promise<void> {
+    const key = `${request.state}:${request.approvals.length}`;
+    if (p.homeKey !== key) {
+      p.homeKey = key;
+      p.homes.clear();
+    }
+    const users = (await involved(ctx, request)).filter((u) => !p.homes.has(u));
+    if (users.length === 0) return;
     const protection = await readProtection(ctx);
+    const failed: unknown[] = [];
     for (const userId of users) {
       try {
         await publishHome(ctx, userId, { protection });
+        p.homes.add(userId);
       } catch (error) {
-        ctx.logger.warn({ err: redactError(error), user: userId }, 'could not refresh a Home tab');
+        if (error instanceof WebAPIRateLimitedError) throw error;
+        const code = givesUp(error);
+        if (code !== null) {
+          ctx.logger.warn({ err: redactError(error), user: userId, code }, 'could not refresh a Home tab');
+          p.homes.add(userId);
+        } else failed.push(error);
       }
     }
+    if (failed.length > 0) throw worst(failed);
   }
 
-  async function handle(changed: OperationRequest): Promise<void> {
-    const steps: [string, () => Promise<void>][] = [];
-    if (awaitsApproval(changed)) {
-      steps.push(['approval message', () => syncApprovalMessage(ctx, changed)]);
-      steps.push(['requester message', () => tellRequester(ctx, changed)]);
-      if (refreshesHome(changed)) steps.push(['Home tabs', () => refreshHomes(ctx, changed)]);
-    } else if (changed.state === 'unknown') {
-      // A direct request interrupted by a crash: the requester's answer never came.
-      steps.push(['requester message', () => tellRequester(ctx, changed)]);
+  const deliver: DeliverNotifications = async (requestId, jobs) => {
+    const request = await ctx.ops.getRequest(requestId);
+    if (request === null) {
+      ctx.logger.warn({ requestId }, 'a notification names no request; dropped');
+      return DONE;
     }
+    // A request being executed always changes again (its outcome, or `unknown` after a crash) and
+    // that change is told: showing "running" meanwhile would only get between a lead and the answer.
+    if (request.state === 'executing') return DONE;
+    const p = progressOf(requestId);
+    const steps: [string, () => Promise<DeliveryOutcome | undefined>][] = [];
+    if (awaitsApproval(request)) {
+      steps.push(['approval message', () => syncApprovalMessage(ctx, request, jobs, p)]);
+      steps.push(['requester message', () => tellRequester(ctx, request).then(() => undefined)]);
+      if (refreshesHome(request))
+        steps.push(['Home tabs', () => refreshHomes(ctx, request, p).then(() => undefined)]);
+    } else if (request.state === 'unknown') {
+      // A direct request interrupted by a crash: the requester's answer never came.
+      steps.push(['requester message', () => tellRequester(ctx, request).then(() => undefined)]);
+    }
+    let outcome: DeliveryOutcome = DONE;
+    const failed: unknown[] = [];
     for (const [what, step] of steps) {
       try {
-        await step();
+        const result = await step();
+        if (result?.kind === 'later') outcome = result;
       } catch (error) {
+        // Slack asked to slow down: every other step would be refused too.
+        if (error instanceof WebAPIRateLimitedError) throw error;
+        const code = givesUp(error);
+        if (code === null) {
+          failed.push(error);
+          continue;
+        }
         ctx.logger.error(
-          { err: redactError(error), requestId: changed.id, state: changed.state },
-          `could not update Slack (${what})`,
+          { err: redactError(error), requestId, state: request.state, code },
+          `could not update Slack (${what}); not retried`,
         );
       }
     }
-  }
+    if (failed.length > 0) throw worst(failed);
+    if (outcome.kind === 'done') progress.delete(requestId);
+    return outcome;
+  };
 
   return {
+    deliver,
     async requestChanged(request) {
-      const previous = queues.get(request.id) ?? Promise.resolve();
-      const run = previous.then(() => handle(request));
-      queues.set(request.id, run);
-      try {
-        await run;
-      } finally {
-        if (queues.get(request.id) === run) queues.delete(request.id);
-      }
+      await ctx.store.enqueueNotification(request.id, ctx.clock().toISOString());
     },
   };
 }
