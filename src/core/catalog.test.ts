@@ -31,6 +31,7 @@ const VALID: { [O in ChangeOperation]: OperationParams[O] } = {
   },
   'file.delete': { fileId: OID },
   'file.retry': { fileId: OID },
+  'playlist.create': { title: 'Onboarding' },
   'playlist.edit': { playlistId: OID, files: [{ _id: OID, title: 'Intro' }] },
   'playlist.delete': { playlistId: OID },
   'viewer.unblock': { mobileNumber: '09123456789' },
@@ -46,11 +47,12 @@ describe('operations catalog', () => {
     ['file.edit', 'Edit file', 8, 'reversible', 'resume', `file ${OID}`],
     ['file.delete', 'Delete file', 9, 'irreversible', 'lead', `file ${OID}`],
     ['file.retry', 'Retry conversion', 10, 'reversible', 'never', `file ${OID}`],
+    ['playlist.create', 'Create playlist', null, 'reversible', 'never', 'new playlist "Onboarding"'],
     ['playlist.edit', 'Edit playlist', 11, 'reversible', 'resume', `playlist ${OID}`],
     ['playlist.delete', 'Delete playlist', 12, 'irreversible', 'lead', `playlist ${OID}`],
     ['viewer.unblock', 'Unblock viewer', 13, 'reversible', 'resume', 'viewer 09123456789'],
   ] as const)(
-    '%s: "%s", spec op %i, %s, repeat %s, target %s',
+    '%s: "%s", spec op %p, %s, repeat %s, target %s',
     (name, title, specOp, risk, repeat, target) => {
       const spec = OPERATION_SPECS[name];
       expect({

@@ -140,7 +140,7 @@ function request(h: string, overrides: Partial<OperationRequest> = {}): Operatio
     slack: null,
     version: 1,
     ...overrides,
-  };
+  } as OperationRequest;
 }
 
 /** The request in each state, with the hostile text wherever that state shows outside data. */
@@ -424,9 +424,15 @@ const BUILDERS: readonly [string, Builder][] = [
         view: deleteConfirmModal({
           prepared: {
             operation: 'folder.delete',
-            params: r.params,
+            params: { bucketId: r.target.slice('folder '.length) },
             target: r.target,
-            preview: r.preview,
+            preview: {
+              kind: 'delete',
+              resource: 'folder',
+              id: r.target.slice('folder '.length),
+              title: h,
+              filesCount: 3,
+            },
             warnings: [h],
           },
           confirm: h.replace(/\s+/g, ''),

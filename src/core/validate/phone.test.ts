@@ -1,7 +1,7 @@
 import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { MobileNumberSchema } from '../../client/schemas.js';
-import { PARAMS_SCHEMAS } from '../catalog.js';
+import { OPERATION_SPECS } from '../catalog.js';
 import { countryName, isMobileParam, parseMobile } from './phone.js';
 
 const IR_MOBILE = {
@@ -242,7 +242,7 @@ describe('one rule for a mobile number as sent', () => {
     'what parseMobile gives for %s (%s) passes the params and the client schema',
     (_, param) => {
       expect(isMobileParam(param)).toBe(true);
-      expect(PARAMS_SCHEMAS['viewer.unblock'].safeParse({ mobileNumber: param }).success).toBe(true);
+      expect(OPERATION_SPECS['viewer.unblock'].params.safeParse({ mobileNumber: param }).success).toBe(true);
       expect(MobileNumberSchema.safeParse(param).success).toBe(true);
     },
   );
@@ -259,7 +259,7 @@ describe('one rule for a mobile number as sent', () => {
     ['too many digits', '0'.repeat(18)],
   ])('refuses %s in both schemas', (_, value) => {
     expect(isMobileParam(value)).toBe(false);
-    expect(PARAMS_SCHEMAS['viewer.unblock'].safeParse({ mobileNumber: value }).success).toBe(false);
+    expect(OPERATION_SPECS['viewer.unblock'].params.safeParse({ mobileNumber: value }).success).toBe(false);
     expect(MobileNumberSchema.safeParse(value).success).toBe(false);
   });
 

@@ -220,7 +220,7 @@ function preparedDelete(overrides: Partial<Prepared> = {}): Prepared {
       'Deleting folder 6710a0000000000000000101 ("Lectures") also deletes its 5 files; this cannot be undone.',
     ],
     ...overrides,
-  };
+  } as Prepared;
 }
 
 describe('the typed confirmation of a delete', () => {

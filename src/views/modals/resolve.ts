@@ -37,7 +37,7 @@ export function resolveModal(request: OperationRequest, way: MarkWay): ModalView
     submit: way === 'applied' ? 'Mark applied' : 'Mark not applied',
     blocks: [
       mrkdwnSection(requestLine(request, { showRequester: true })),
-      ...previewSections(request.preview, 1500).map((text) => mrkdwnSection(text)),
+      ...previewSections(request, 1500).map((text) => mrkdwnSection(text)),
       ...(outcome === null ? [] : [mrkdwnSection(outcome)]),
       textInput({
         blockId: BLOCKS.resolveNote,
