@@ -5,6 +5,7 @@ import {
   operationTitle,
   parseParams,
   READ_OPERATION_TITLES,
+  readRequest,
 } from './catalog.js';
 import { InputError } from './errors.js';
 import { CHANGE_OPERATIONS, type ChangeOperation, READ_OPERATIONS } from './operations.js';
@@ -174,6 +175,62 @@ describe('parameters that must never reach the API', () => {
   it('names the operation in the error message', () => {
     expect(() => parseParams('viewer.unblock', null)).toThrow(
       'The parameters of "Unblock viewer" are not valid',
+    );
+  });
+});
+
+describe('a stored request read back', () => {
+  const fields = {
+    id: 'R-7K2M9QXA',
+    paramsHash: 'a'.repeat(64),
+    target: 'folder 6710a0000000000000000101',
+    reason: null,
+    requester: { id: 'U0AGENT1', name: 'Ava' },
+    state: 'pending' as const,
+    quorum: 1,
+    approvals: [],
+    decidedBy: null,
+    decisionNote: null,
+    createdAt: '2025-01-05T06:00:00.000Z',
+    expiresAt: null,
+    updatedAt: '2025-01-05T06:00:00.000Z',
+    result: null,
+    error: null,
+    slack: null,
+    version: 1,
+  };
+  const preview = { kind: 'delete', resource: 'folder', id: OID, title: 'Lectures', filesCount: 3 };
+
+  it('has its parameters and preview typed, parsed once here', () => {
+    const request = readRequest({
+      ...fields,
+      operation: 'folder.delete',
+      params: { bucketId: OID },
+      preview,
+    });
+    expect(request).toMatchObject({ operation: 'folder.delete', params: { bucketId: OID }, preview });
+  });
+
+  it('shows "preview not available" for a preview of an older shape: it reads as null', () => {
+    const old = { title: 'Lectures', files: 3 };
+    const request = readRequest({
+      ...fields,
+      operation: 'folder.delete',
+      params: { bucketId: OID },
+      preview: old,
+    });
+    expect(request.preview).toBeNull();
+  });
+
+  it('refuses parameters altered in the store, naming the request', () => {
+    expect(() =>
+      readRequest({ ...fields, operation: 'folder.delete', params: { bucketId: `../${OID}` }, preview }),
+    ).toThrow('Request R-7K2M9QXA holds parameters that are not valid for "Delete folder"');
+  });
+
+  it('refuses an operation this build does not know', () => {
+    expect(() => readRequest({ ...fields, operation: 'folder.rename', params: {}, preview: null })).toThrow(
+      'Request R-7K2M9QXA is for "folder.rename", an operation this build does not know.',
     );
   });
 });
