@@ -58,6 +58,9 @@ const ONE_LEAD: RuleDefaults = { approval: true, quorum: 1, confirm: false, rate
 /** A typed confirmation, then one lead. */
 const CONFIRM_AND_ONE_LEAD: RuleDefaults = { ...ONE_LEAD, confirm: true };
 
+/** What every delete is: for good, sent again only by a lead (a repeat answers 404), confirmed by typing. */
+const A_DELETE = { risk: 'irreversible', repeat: 'lead', fields: [], policy: CONFIRM_AND_ONE_LEAD } as const;
+
 // ---------------------------------------------------------------------------------------------
 // Command words: the vocabulary of `/vidops …` and `vidops …`
 
@@ -490,8 +493,7 @@ const folderDelete = operation({
   name: 'folder.delete',
   title: 'Delete folder',
   specOp: 7,
-  risk: 'irreversible',
-  repeat: 'lead',
+  ...A_DELETE,
   commands: [
     command({
       kind: 'folder.delete',
@@ -502,12 +504,10 @@ const folderDelete = operation({
     }),
   ],
   input: z.strictObject({ bucketId: WordsGiven.id }),
-  fields: [],
   params: z.strictObject({ bucketId: ResourceIdSchema }),
   preview: deletePreview('folder', { title: Known, filesCount: z.number().nullable() }),
   target: (p) => `folder ${p.bucketId}`,
   confirm: (i) => i.bucketId,
-  policy: CONFIRM_AND_ONE_LEAD,
 });
 
 const fileEdit = operation({
@@ -557,8 +557,7 @@ const fileDelete = operation({
   name: 'file.delete',
   title: 'Delete file',
   specOp: 9,
-  risk: 'irreversible',
-  repeat: 'lead',
+  ...A_DELETE,
   commands: [
     command({
       kind: 'file.delete',
@@ -569,12 +568,10 @@ const fileDelete = operation({
     }),
   ],
   input: z.strictObject({ fileId: WordsGiven.id }),
-  fields: [],
   params: z.strictObject({ fileId: ResourceIdSchema }),
   preview: deletePreview('file', { title: Known, bucketId: Known }),
   target: (p) => `file ${p.fileId}`,
   confirm: (i) => i.fileId,
-  policy: CONFIRM_AND_ONE_LEAD,
 });
 
 const fileRetry = operation({
@@ -678,8 +675,7 @@ const playlistDelete = operation({
   name: 'playlist.delete',
   title: 'Delete playlist',
   specOp: 12,
-  risk: 'irreversible',
-  repeat: 'lead',
+  ...A_DELETE,
   commands: [
     command({
       kind: 'playlist.delete',
@@ -690,12 +686,10 @@ const playlistDelete = operation({
     }),
   ],
   input: z.strictObject({ playlistId: WordsGiven.id }),
-  fields: [],
   params: z.strictObject({ playlistId: ResourceIdSchema }),
   preview: deletePreview('playlist', { title: Known, filesCount: z.number().nullable() }),
   target: (p) => `playlist ${p.playlistId}`,
   confirm: (i) => i.playlistId,
-  policy: CONFIRM_AND_ONE_LEAD,
 });
 
 const viewerUnblock = operation({

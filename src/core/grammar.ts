@@ -2,7 +2,6 @@ import { isIP } from 'node:net';
 import { ID_NAMES, KEYWORDS, type WordsSpec, type WordsValue } from './catalog.js';
 import {
   type Command,
-  type CommandKind,
   commandLine,
   type ListedCommand,
   SLASH_COMMAND,
@@ -310,6 +309,3 @@ function capitalize(text: string): string {
 function decodeSlackEntities(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
-
-/** The command kinds, for tables keyed by them (Slack's handlers). */
-export const COMMAND_KINDS: readonly CommandKind[] = SLASH_COMMANDS.map((c) => c.spec.kind);

@@ -142,8 +142,8 @@ export async function prepareRequest<O extends ChangeOperation>(
   const service: OperationService<O> = SERVICES[operation];
   const spec: Spec<O> = OPERATION_SPECS[operation];
   const { params, preview, warnings } = await service.prepare(input, io);
-  const prepared = { operation, params, target: spec.target(params), preview, warnings };
-  return prepared as Prepared<O>;
+  const prepared: Prepared<O> = { operation, params, target: spec.target(params), preview, warnings };
+  return prepared;
 }
 
 /** Sends a request's typed parameters; the upstream's answer as recorded. */

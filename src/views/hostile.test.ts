@@ -15,7 +15,6 @@ import {
   problemMessage,
   protectionMessage,
   retryMessage,
-  unavailableMessage,
   unblockMessage,
   unknownCodeMessage,
   whitelistMessage,
@@ -336,7 +335,6 @@ const BUILDERS: readonly [string, Builder][] = [
     'a command that could not be read',
     (h) => parseErrorMessage(`Unknown command "${h}".`, '/vidops unblock <mobile>'),
   ],
-  ['a command this deployment lacks', (h) => unavailableMessage(`/vidops ${h}`)],
   [
     "the service's error, as the errors view words it",
     (h) =>

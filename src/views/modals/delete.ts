@@ -58,7 +58,7 @@ function typedPrepared<O extends ChangeOperation>(
   params: unknown,
   target: string,
   preview: unknown,
-): Prepared | null {
+): Prepared<O> | null {
   const spec: Spec<O> = OPERATION_SPECS[operation];
   const readParams = spec.params.safeParse(params);
   const readPreview = parsePreview(operation, preview);
@@ -69,8 +69,8 @@ function typedPrepared<O extends ChangeOperation>(
     target,
     preview: readPreview,
     warnings: [],
-  } as Prepared<O>;
-  return prepared as Prepared;
+  };
+  return prepared;
 }
 
 /** The server's copy of a delete modal: what will be deleted and what must be typed. */
