@@ -210,8 +210,15 @@ function report(run: Run, error: unknown): number {
 /** Every flag value, read and checked up front: a usage error opens no database and sends nothing. */
 function checkFlags(run: Run): Checked {
   const id = run.command.id;
-  if (id === 'playlist edit' && run.flags.title === undefined && run.flags.files === undefined) {
-    throw new UsageError('Give --title, --files or both.', run.command);
+  const { operation } = run.command;
+  // A change whose fields are all optional (a playlist edit) still needs one of them.
+  const fields = (operation === undefined ? [] : OPERATION_SPECS[operation].fields) as readonly FlagName[];
+  const noneRequired = !fields.some((f) => run.command.required.includes(f));
+  if (fields.length > 0 && noneRequired && fields.every((f) => run.flags[f] === undefined)) {
+    const named = fields.map((f) => `--${f}`);
+    const list =
+      named.length === 1 ? named[0] : `${named.join(', ')} or ${named.length === 2 ? 'both' : 'more'}`;
+    throw new UsageError(`Give ${list}.`, run.command);
   }
   if (id === 'resolve') {
     const way = resolveWayOf(run.flags);

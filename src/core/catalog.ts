@@ -228,7 +228,7 @@ const PlaylistEntrySchema = z.strictObject({
 });
 
 /** A cover image as the Slack layer knows it: a Slack file, downloaded only at execution. */
-export const CoverSchema = z.strictObject({
+const CoverSchema = z.strictObject({
   slackFileId: z.string().min(1),
   filename: z.string().min(1),
   contentType: z.string().regex(/^image\//, 'must be an image type'),
@@ -811,7 +811,7 @@ export function operationTitle(name: OperationName): string {
 }
 
 /** `field.sub: message` for each zod issue. */
-export function issueLines(error: z.ZodError): string[] {
+function issueLines(error: z.ZodError): string[] {
   return error.issues.map((issue) =>
     issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
   );
@@ -866,14 +866,18 @@ function typedRequest<O extends ChangeOperation>(
   params: unknown,
   preview: unknown,
 ): OperationRequest<O> {
-  const spec: Spec<O> = OPERATION_SPECS[operation];
-  const parsed = spec.params.safeParse(params);
-  if (!parsed.success) {
+  let typed: OperationParams[O];
+  try {
+    typed = parseParams(operation, params);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    const { title } = OPERATION_SPECS[operation];
     throw new InputError(
-      `Request ${fields.id} holds parameters that are not valid for "${spec.title}": ${issueLines(parsed.error).join('; ')}`,
+      `Request ${fields.id} holds parameters that are not valid for "${title}": ${error.issues.join('; ')}`,
+      error.issues,
     );
   }
-  return { ...fields, operation, params: parsed.data, preview: parsePreview(operation, preview) };
+  return { ...fields, operation, params: typed, preview: parsePreview(operation, preview) };
 }
 
 /**
