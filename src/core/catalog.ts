@@ -58,9 +58,6 @@ const ONE_LEAD: RuleDefaults = { approval: true, quorum: 1, confirm: false, rate
 /** A typed confirmation, then one lead. */
 const CONFIRM_AND_ONE_LEAD: RuleDefaults = { ...ONE_LEAD, confirm: true };
 
-/** What every delete is: for good, sent again only by a lead (a repeat answers 404), confirmed by typing. */
-const A_DELETE = { risk: 'irreversible', repeat: 'lead', fields: [], policy: CONFIRM_AND_ONE_LEAD } as const;
-
 // ---------------------------------------------------------------------------------------------
 // Command words: the vocabulary of `/vidops …` and `vidops …`
 
@@ -489,25 +486,69 @@ const folderEdit = operation({
   policy: ONE_LEAD,
 });
 
-const folderDelete = operation({
+/**
+ * A delete: for good, sent again only by a lead (a repeat answers 404), confirmed by typing the
+ * ID; it names the one ID it acts on, and its preview says what the look-up found of it.
+ */
+function deleteOperation<
+  const O extends string,
+  const R extends ResourceKind,
+  S extends z.ZodRawShape,
+>(spec: {
+  name: O;
+  title: string;
+  specOp: number;
+  resource: R;
+  summary: string;
+  /** What the preview says of the record when the look-up found it. */
+  found: S;
+}) {
+  const { name, resource } = spec;
+  const id: IdName<R> = ID_NAMES[resource];
+  return operation({
+    name,
+    title: spec.title,
+    specOp: spec.specOp,
+    risk: 'irreversible',
+    repeat: 'lead',
+    commands: [
+      command({
+        kind: name,
+        words: [resource, 'delete'],
+        args: { kind: 'id', resource },
+        summary: spec.summary,
+        example: `/vidops ${resource} delete 671018d0403eba579a6f90e2`,
+      }),
+    ],
+    input: z.strictObject(idShape(resource, WordsGiven.id)),
+    fields: [],
+    params: z.strictObject(idShape(resource, ResourceIdSchema)),
+    preview: deletePreview(resource, spec.found),
+    target: (p) => `${resource} ${idIn(p, id)}`,
+    confirm: (i) => idIn(i, id),
+    policy: CONFIRM_AND_ONE_LEAD,
+  });
+}
+
+type IdName<R extends ResourceKind> = (typeof ID_NAMES)[R];
+
+/** The ID in a delete's input or parameters (an object of that one ID; zod's generic type hides it). */
+function idIn(value: object, id: string): string {
+  return (value as Record<string, string>)[id] ?? '';
+}
+
+/** `{ bucketId: schema }` for a folder, `{ fileId: schema }` for a file… */
+function idShape<R extends ResourceKind, T extends z.ZodType>(resource: R, schema: T) {
+  return { [ID_NAMES[resource]]: schema } as { [K in IdName<R>]: T };
+}
+
+const folderDelete = deleteOperation({
   name: 'folder.delete',
   title: 'Delete folder',
   specOp: 7,
-  ...A_DELETE,
-  commands: [
-    command({
-      kind: 'folder.delete',
-      words: ['folder', 'delete'],
-      args: { kind: 'id', resource: 'folder' },
-      summary: 'Delete a folder and everything in it, for good (typed confirmation and a lead’s approval).',
-      example: '/vidops folder delete 671018d0403eba579a6f90e2',
-    }),
-  ],
-  input: z.strictObject({ bucketId: WordsGiven.id }),
-  params: z.strictObject({ bucketId: ResourceIdSchema }),
-  preview: deletePreview('folder', { title: Known, filesCount: z.number().nullable() }),
-  target: (p) => `folder ${p.bucketId}`,
-  confirm: (i) => i.bucketId,
+  resource: 'folder',
+  summary: 'Delete a folder and everything in it, for good (typed confirmation and a lead’s approval).',
+  found: { title: Known, filesCount: z.number().nullable() },
 });
 
 const fileEdit = operation({
@@ -553,25 +594,13 @@ const fileEdit = operation({
   policy: ONE_LEAD,
 });
 
-const fileDelete = operation({
+const fileDelete = deleteOperation({
   name: 'file.delete',
   title: 'Delete file',
   specOp: 9,
-  ...A_DELETE,
-  commands: [
-    command({
-      kind: 'file.delete',
-      words: ['file', 'delete'],
-      args: { kind: 'id', resource: 'file' },
-      summary: 'Delete a file for good (typed confirmation and a lead’s approval).',
-      example: '/vidops file delete 671018d0403eba579a6f90e2',
-    }),
-  ],
-  input: z.strictObject({ fileId: WordsGiven.id }),
-  params: z.strictObject({ fileId: ResourceIdSchema }),
-  preview: deletePreview('file', { title: Known, bucketId: Known }),
-  target: (p) => `file ${p.fileId}`,
-  confirm: (i) => i.fileId,
+  resource: 'file',
+  summary: 'Delete a file for good (typed confirmation and a lead’s approval).',
+  found: { title: Known, bucketId: Known },
 });
 
 const fileRetry = operation({
@@ -671,25 +700,13 @@ const playlistEdit = operation({
   policy: ONE_LEAD,
 });
 
-const playlistDelete = operation({
+const playlistDelete = deleteOperation({
   name: 'playlist.delete',
   title: 'Delete playlist',
   specOp: 12,
-  ...A_DELETE,
-  commands: [
-    command({
-      kind: 'playlist.delete',
-      words: ['playlist', 'delete'],
-      args: { kind: 'id', resource: 'playlist' },
-      summary: 'Delete a playlist and its contents, for good (typed confirmation and a lead’s approval).',
-      example: '/vidops playlist delete 671018d0403eba579a6f90e2',
-    }),
-  ],
-  input: z.strictObject({ playlistId: WordsGiven.id }),
-  params: z.strictObject({ playlistId: ResourceIdSchema }),
-  preview: deletePreview('playlist', { title: Known, filesCount: z.number().nullable() }),
-  target: (p) => `playlist ${p.playlistId}`,
-  confirm: (i) => i.playlistId,
+  resource: 'playlist',
+  summary: 'Delete a playlist and its contents, for good (typed confirmation and a lead’s approval).',
+  found: { title: Known, filesCount: z.number().nullable() },
 });
 
 const viewerUnblock = operation({
