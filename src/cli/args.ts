@@ -1,10 +1,24 @@
 import { parseArgs } from 'node:util';
+import {
+  type CATALOG,
+  type ChangeOperation,
+  type CommandSpec,
+  isChangeOperation,
+  type Needs,
+  OPERATION_SPECS,
+  type WordsSpec,
+  wordsUsage,
+} from '../core/catalog.js';
+import { COMMANDS, commandLine, type ListedCommand } from '../core/commands-help.js';
 import { nearest } from '../core/validate/nearest.js';
 
 /**
  * The `vidops` command line: which commands exist, which flags each takes, how many words follow
- * it, and what configuration it needs. `parseInvocation` turns argv into one of them or a usage
- * error; the words after the command are checked later by the slash command grammar.
+ * it, and what configuration it needs. The commands that Slack has too come from the command
+ * list of the catalog (usage, flags and notes derived from each operation's entry); the rest are
+ * the command line's own. `parseInvocation` turns argv into one of them or a usage error; the
+ * words after the command are read later with the grammar's `parseWords`, the flags into the
+ * operation's input.
  * @see docs/architecture.md, "Slash command grammar" and "Runtime contract"
  */
 
@@ -35,36 +49,15 @@ const FLAG_SPECS = {
 
 export type FlagName = keyof typeof FLAG_SPECS;
 
-/** What a command needs before it can run: nothing, the store only, or the store, API client and policy. */
-export type Needs = 'none' | 'store' | 'full';
+// Every named field of an operation's input is a flag of its commands.
+type FieldName = (typeof CATALOG)[ChangeOperation]['fields'][number];
+const _everyFieldIsAFlag: [Exclude<FieldName, FlagName>] extends [never] ? true : never = true;
 
-export type CommandId =
-  | 'help'
-  | 'unblock'
-  | 'retry'
-  | 'whitelist'
-  | 'whitelist show'
-  | 'whitelist add'
-  | 'whitelist remove'
-  | 'protect'
-  | 'protect show'
-  | 'protect set'
-  | 'folder create'
-  | 'folder edit'
-  | 'folder delete'
-  | 'file edit'
-  | 'file delete'
-  | 'playlist edit'
-  | 'playlist delete'
-  | 'explain'
-  | 'requests'
-  | 'approve'
-  | 'reject'
-  | 'cancel'
-  | 'resolve'
-  | 'audit verify'
-  | 'audit export'
-  | 'audit tail';
+/** What a command needs before it can run: nothing, the store only, or the store, API client and policy. */
+export type { Needs } from '../core/catalog.js';
+
+/** A command's words: `folder delete`, `audit export`. */
+export type CommandId = string;
 
 export interface CliCommand {
   id: CommandId;
@@ -82,6 +75,9 @@ export interface CliCommand {
   needs: Needs;
   /** Another spelling of a listed command (`whitelist show`): accepted, not listed by `vidops help`. */
   alias: boolean;
+  /** For a command of the catalog: its spec (how its words are read) and its change operation, if any. */
+  spec?: CommandSpec;
+  operation?: ChangeOperation;
 }
 
 const ACTOR: readonly FlagName[] = ['as', 'as-name'];
@@ -95,7 +91,7 @@ function command(
   options: {
     flags?: readonly FlagName[];
     required?: readonly FlagName[];
-    words?: [number, number];
+    words?: readonly [number, number];
     needs?: Needs;
     details?: readonly string[];
     alias?: boolean;
@@ -120,158 +116,89 @@ const ACTOR_NOTE =
 const APPROVAL_NOTE =
   'When the policy needs approval, the request is created and its ID printed; a lead approves it in Slack (or with `vidops approve <id> --as <lead>` where the policy lets the CLI approve).';
 
-/**
- * The commands, in the order `vidops help` lists them.
- * @see docs/architecture.md, "Slash command grammar"
- */
-export const CLI_COMMANDS: readonly CliCommand[] = [
-  command('help', 'vidops help [command]', 'Show the commands, or the details of one.', {
-    words: [0, 3],
-    needs: 'none',
-  }),
-  command('unblock', 'vidops unblock <mobile> [--reason "…"]', 'Unblock a viewer (player error 9910).', {
-    flags: CHANGE,
-    words: [1, MANY],
-    details: [
-      'The number may be written with spaces, dashes, +98/0098, or Persian and Arabic-Indic digits.',
-      'Runs at once; over the rate limit of the policy it needs a lead’s approval instead.',
-      ACTOR_NOTE,
-    ],
-  }),
-  command('retry', 'vidops retry <fileId>', 'Queue a file whose conversion failed for conversion again.', {
-    flags: CHANGE,
-    words: [1, 1],
-    details: [ACTOR_NOTE],
-  }),
-  command('whitelist', 'vidops whitelist [show] [--json]', 'Show the IP whitelist.', { flags: ['json'] }),
-  command('whitelist show', 'vidops whitelist show [--json]', 'Show the IP whitelist.', {
-    flags: ['json'],
+/** How a field's value is written in a usage line. */
+const FIELD_VALUES: Record<FieldName, string> = {
+  title: 'T',
+  description: 'D',
+  cover: '<image file>',
+  files: 'id[:title],…',
+};
+
+/** How many words a words spec reads. */
+function wordsRange(args: WordsSpec): readonly [number, number] {
+  switch (args.kind) {
+    case 'none':
+      return [0, 0];
+    case 'id':
+      return [1, 1];
+    case 'count':
+      return [0, 1];
+    default:
+      return [1, MANY];
+  }
+}
+
+function isFlag(name: string): name is FlagName {
+  return Object.hasOwn(FLAG_SPECS, name);
+}
+
+/** A CLI command from a command of the catalog: usage, flags and notes derived from its entry. */
+function fromCatalog(listed: ListedCommand): CliCommand[] {
+  const { spec, operation } = listed;
+  if (spec.cli === false) return [];
+  const cli = spec.cli ?? {};
+  const id = spec.words.join(' ');
+  const op = operation !== null && isChangeOperation(operation) ? OPERATION_SPECS[operation] : null;
+  const extra = (cli.flags ?? []).filter(isFlag);
+  let main: CliCommand;
+  if (op === null) {
+    main = command(id, cli.usage ?? `vidops ${commandLine(spec)}`, cli.summary ?? spec.summary, {
+      flags: extra,
+      words: cli.words ?? wordsRange(spec.args),
+      needs: cli.needs ?? 'full',
+      details: cli.notes ?? [],
+    });
+  } else {
+    const shape: Record<string, { isOptional(): boolean }> = op.input.shape;
+    const fields = op.fields.filter(isFlag);
+    const required = fields.filter((f) => shape[f]?.isOptional() === false);
+    const confirm = op.risk === 'irreversible';
+    const fieldUsage = fields.map((f) => {
+      const written = `--${f} ${FIELD_VALUES[f as FieldName]}`;
+      return required.includes(f) ? ` ${written}` : ` [${written}]`;
+    });
+    const what = spec.args.kind === 'id' ? spec.args.resource : 'target';
+    main = command(
+      id,
+      `vidops ${commandLine(spec)}${fieldUsage.join('')}${confirm ? ` --confirm ${wordsUsage(spec.args)}` : ''} [--reason "…"]`,
+      cli.summary ?? spec.summary,
+      {
+        flags: [...CHANGE, ...fields, ...(confirm ? (['confirm'] as const) : []), ...extra],
+        required,
+        words: cli.words ?? wordsRange(spec.args),
+        needs: cli.needs ?? 'full',
+        details: [
+          ...(cli.notes ?? []),
+          ...(confirm ? [`--confirm must repeat the ${what} ID exactly.`] : []),
+          ...(op.policy.approval ? [APPROVAL_NOTE] : []),
+          ACTOR_NOTE,
+        ],
+      },
+    );
+    main.operation = op.name;
+  }
+  main.spec = spec;
+  const aliases = (cli.aliases ?? []).map((words) => ({
+    ...main,
+    id: words.join(' '),
+    usage: `vidops ${words.join(' ')}${main.flags.map((f) => ` [--${f}]`).join('')}`,
     alias: true,
-  }),
-  command(
-    'whitelist add',
-    'vidops whitelist add <ip>… [--reason "…"]',
-    'Add server IPs to the whitelist (needs a lead’s approval).',
-    { flags: CHANGE, words: [1, MANY], details: [APPROVAL_NOTE, ACTOR_NOTE] },
-  ),
-  command(
-    'whitelist remove',
-    'vidops whitelist remove <ip>… [--reason "…"]',
-    'Remove server IPs from the whitelist (needs a lead’s approval).',
-    { flags: CHANGE, words: [1, MANY], details: [APPROVAL_NOTE, ACTOR_NOTE] },
-  ),
-  command('protect', 'vidops protect [--json]', 'Show the current protection settings.', {
-    flags: ['json'],
-    alias: true,
-  }),
-  command('protect show', 'vidops protect show [--json]', 'Show the current protection settings.', {
-    flags: ['json'],
-  }),
-  command(
-    'protect set',
-    'vidops protect set <field>=<value>… [--reason "…"]',
-    'Change protection settings; nested ones by dotted name (needs a lead’s approval).',
-    {
-      flags: CHANGE,
-      words: [1, MANY],
-      details: [
-        'Example: vidops protect set opacity=0.4 player.offlineMode=true link.expireTime=2h fontColor=red',
-        'Only the settings that differ from the current ones are sent.',
-        APPROVAL_NOTE,
-        ACTOR_NOTE,
-      ],
-    },
-  ),
-  command(
-    'folder create',
-    'vidops folder create --title T [--description D] [--reason "…"]',
-    'Create a folder (needs a lead’s approval).',
-    { flags: [...CHANGE, 'title', 'description'], required: ['title'], details: [APPROVAL_NOTE, ACTOR_NOTE] },
-  ),
-  command(
-    'folder edit',
-    'vidops folder edit <bucketId> --title T [--description D] [--reason "…"]',
-    'Rename a folder or change its description (needs a lead’s approval).',
-    {
-      flags: [...CHANGE, 'title', 'description'],
-      required: ['title'],
-      words: [1, 1],
-      details: [APPROVAL_NOTE, ACTOR_NOTE],
-    },
-  ),
-  command(
-    'folder delete',
-    'vidops folder delete <bucketId> --confirm <bucketId> [--reason "…"]',
-    'Delete a folder and its files for good (typed confirmation and a lead’s approval).',
-    {
-      flags: [...CHANGE, 'confirm'],
-      words: [1, 1],
-      details: ['--confirm must repeat the folder ID exactly.', APPROVAL_NOTE, ACTOR_NOTE],
-    },
-  ),
-  command(
-    'file edit',
-    'vidops file edit <fileId> --title T [--description D] [--cover <image file>] [--reason "…"]',
-    'Change a file’s title, description or cover image (needs a lead’s approval).',
-    {
-      flags: [...CHANGE, 'title', 'description', 'cover'],
-      required: ['title'],
-      words: [1, 1],
-      details: [
-        '--cover takes a PNG, JPEG, GIF or WebP file; the approval binds its exact bytes, so the file must be unchanged when the request runs.',
-        APPROVAL_NOTE,
-        ACTOR_NOTE,
-      ],
-    },
-  ),
-  command(
-    'file delete',
-    'vidops file delete <fileId> --confirm <fileId> [--reason "…"]',
-    'Delete a file for good (typed confirmation and a lead’s approval).',
-    {
-      flags: [...CHANGE, 'confirm'],
-      words: [1, 1],
-      details: ['--confirm must repeat the file ID exactly.', APPROVAL_NOTE, ACTOR_NOTE],
-    },
-  ),
-  command(
-    'playlist edit',
-    'vidops playlist edit <playlistId> [--title T] [--files id[:title],…] [--reason "…"]',
-    'Change a playlist’s title or files (needs a lead’s approval).',
-    {
-      flags: [...CHANGE, 'title', 'files'],
-      words: [1, 1],
-      details: [
-        'Give --title, --files or both. --files replaces the whole list, in order: --files 6710b…201:Intro,6710b…202',
-        APPROVAL_NOTE,
-        ACTOR_NOTE,
-      ],
-    },
-  ),
-  command(
-    'playlist delete',
-    'vidops playlist delete <playlistId> --confirm <playlistId> [--reason "…"]',
-    'Delete a playlist for good (typed confirmation and a lead’s approval).',
-    {
-      flags: [...CHANGE, 'confirm'],
-      words: [1, 1],
-      details: ['--confirm must repeat the playlist ID exactly.', APPROVAL_NOTE, ACTOR_NOTE],
-    },
-  ),
-  command('explain', 'vidops explain <code>', 'What a player error code means and how to fix it.', {
-    words: [1, MANY],
-    needs: 'none',
-  }),
-  command(
-    'requests',
-    'vidops requests [--all] [--as U…]',
-    'Your open and recent requests, and those awaiting your approval; --all lists everyone’s latest.',
-    {
-      flags: [...ACTOR, 'all'],
-      needs: 'store',
-      details: ['Needs only DATABASE_URL; with LEADS set it also lists the requests awaiting you.'],
-    },
-  ),
+  }));
+  return [main, ...aliases];
+}
+
+/** The commands of the command line alone: deciding on requests, and the audit log's tools. */
+const CLI_ONLY: readonly CliCommand[] = [
   command(
     'approve',
     'vidops approve <id> --as <lead>',
@@ -343,6 +270,13 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     needs: 'store',
   }),
 ];
+
+/**
+ * The commands, in the order `vidops help` lists them: those of the catalog (the same list as
+ * Slack's help), then the command line's own.
+ * @see docs/architecture.md, "Slash command grammar" and "The operation catalog"
+ */
+export const CLI_COMMANDS: readonly CliCommand[] = [...COMMANDS.flatMap(fromCatalog), ...CLI_ONLY];
 
 /** The flags every command takes. */
 const COMMON_FLAGS: readonly FlagName[] = ['help'];

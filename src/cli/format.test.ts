@@ -1,3 +1,4 @@
+import type { ChangeOperation, Preview } from '../core/catalog.js';
 import type { AuditEvent } from '../core/model.js';
 import {
   auditCsvLine,
@@ -107,27 +108,31 @@ describe('previews', () => {
   test.each([
     [
       'whitelist',
+      'whitelist.set',
       { kind: 'whitelist', before: [], after: ['203.0.113.1'], added: ['203.0.113.1'], removed: [] },
       ['  before: (empty)', '  after:  203.0.113.1', '  added: 203.0.113.1; removed: none'],
     ],
     [
       'protection',
+      'protect.set',
       { kind: 'protection', rows: [{ field: 'fontColor', before: '#ffff00', after: '#e74c3c' }] },
       ['  fontColor: yellow (#ffff00) → red (#e74c3c)'],
     ],
     [
       'edit',
+      'folder.edit',
       {
         kind: 'edit',
         resource: 'folder',
         id: 'f1',
-        before: { title: 'Old' },
+        before: { title: 'Old', description: null },
         after: { title: 'New', description: null },
       },
       ['  title: "Old" → "New"'],
     ],
     [
       'playlist edit, files as numbered lists before and after',
+      'playlist.edit',
       {
         kind: 'edit',
         resource: 'playlist',
@@ -145,6 +150,7 @@ describe('previews', () => {
     ],
     [
       'playlist edit when the playlist could not be looked up',
+      'playlist.edit',
       {
         kind: 'edit',
         resource: 'playlist',
@@ -161,11 +167,19 @@ describe('previews', () => {
     ],
     [
       'unblock',
+      'viewer.unblock',
       { kind: 'unblock', mobileNumber: '09123456789', blocked: true, actionType: 'attacker' },
       ['  viewer 0912***6789: blocked (attacker)'],
     ],
-  ])('%s', (_name, preview, lines) => {
-    expect(previewLines(preview)).toEqual(lines);
+    [
+      'a stored preview this build cannot read',
+      'folder.delete',
+      null,
+      ['  preview not available (the request was made by an earlier version of vidops)'],
+    ],
+  ])('%s', (_name, operation, preview, lines) => {
+    const subject = { operation, preview } as { operation: ChangeOperation; preview: Preview | null };
+    expect(previewLines(subject)).toEqual(lines);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { ProtectionConfig } from '../client/types.js';
 import { describeState, isPastExpiry } from '../core/approvals.js';
 import { shortHash } from '../core/audit-chain.js';
-import { OPERATION_SPECS } from '../core/catalog.js';
+import { type ChangeOperation, OPERATION_SPECS, type Preview } from '../core/catalog.js';
 import { canonicalJson, type JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInText } from '../core/mask.js';
 import type { AuditEvent, OperationRequest } from '../core/model.js';
@@ -9,6 +9,7 @@ import type { PlayerErrorExplanation } from '../core/player-errors.js';
 import {
   formatProtectionValue,
   PROTECTION_FIELDS,
+  type ProtectionValue,
   readProtectionField,
 } from '../core/validate/protection.js';
 import { auditTerminalLine } from '../views/audit-post.js';
@@ -86,10 +87,6 @@ export function compactJson(value: JsonValue): string {
   return JSON.stringify(value);
 }
 
-function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonValue } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function text(value: JsonValue | undefined): string {
   if (value === undefined || value === null) return '(none)';
   if (typeof value === 'string') return JSON.stringify(value);
@@ -106,97 +103,118 @@ function titled(title: JsonValue | undefined): string {
 }
 
 /** One playlist entry as a person reads it: `6710… "Lesson 1"`. */
-function playlistEntry(entry: JsonValue): string {
-  if (!isRecord(entry)) return text(entry);
-  const id = typeof entry._id === 'string' ? entry._id : '?';
-  return `${id}${titled(entry.title)}`;
+function playlistEntry(entry: { _id: string; title?: string }): string {
+  return `${entry._id}${titled(entry.title)}`;
 }
 
+type Entries = readonly { _id: string; title?: string }[];
+
 /** A playlist's files before and after, one numbered line each, instead of two JSON arrays. */
-function playlistFilesLines(before: JsonValue | undefined, after: readonly JsonValue[]): string[] {
-  const numbered = (entries: readonly JsonValue[]) =>
+function playlistFilesLines(before: Entries | undefined, after: Entries): string[] {
+  const numbered = (entries: Entries) =>
     entries.length === 0
       ? ['    (none)']
       : entries.map((entry, i) => `    ${i + 1}. ${playlistEntry(entry)}`);
   const lines = [`  files after (${after.length}):`, ...numbered(after)];
-  if (Array.isArray(before)) lines.push(`  files before (${before.length}):`, ...numbered(before));
-  else if (before === undefined)
-    lines.push('  files before: not known (the playlist could not be looked up)');
+  if (before === undefined) lines.push('  files before: not known (the playlist could not be looked up)');
+  else lines.push(`  files before (${before.length}):`, ...numbered(before));
   return lines;
 }
 
-/**
- * What a request will do, as approvers see it: before/after of the whitelist, each setting's
- * old and new value, the title of what is deleted. Unknown shapes print as JSON.
- */
-export function previewLines(preview: JsonValue): string[] {
-  if (!isRecord(preview)) return preview === null ? [] : [compactJson(preview)];
-  switch (preview.kind) {
-    case 'whitelist':
-      return [
-        `  before: ${list(preview.before)}`,
-        `  after:  ${list(preview.after)}`,
-        `  added: ${list(preview.added, 'none')}; removed: ${list(preview.removed, 'none')}`,
-      ];
-    case 'protection': {
-      const rows = Array.isArray(preview.rows) ? preview.rows : [];
-      return rows.filter(isRecord).map((row) => {
-        const field = typeof row.field === 'string' ? row.field : '?';
-        const show = (v: JsonValue | undefined) =>
-          typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'
-            ? formatProtectionValue(field, v)
-            : 'not set';
-        return `  ${field}: ${show(row.before)} → ${show(row.after)}`;
-      });
-    }
-    case 'create':
-      return isRecord(preview.after)
-        ? Object.entries(preview.after).map(([key, value]) => `  ${key}: ${text(value)}`)
-        : [];
-    case 'edit': {
-      const before = isRecord(preview.before) ? preview.before : null;
-      const after = isRecord(preview.after) ? preview.after : {};
-      return Object.entries(after)
-        .filter(([, value]) => value !== null)
-        .flatMap(([key, value]) => {
-          if (key === 'files' && Array.isArray(value)) return playlistFilesLines(before?.files, value);
-          return before === null
-            ? [`  ${key}: ${text(value)}`]
-            : [`  ${key}: ${text(before[key])} → ${text(value)}`];
-        });
-    }
-    case 'delete': {
-      const count = typeof preview.filesCount === 'number' ? `, holding ${preview.filesCount} file(s)` : '';
-      return [`  deletes ${String(preview.resource)} ${String(preview.id)}${titled(preview.title)}${count}`];
-    }
-    case 'retry':
-      return [
-        `  file ${String(preview.id)}${titled(preview.title)}, conversion status ${typeof preview.hlsStatus === 'string' ? preview.hlsStatus : 'unknown'}`,
-      ];
-    case 'unblock': {
-      const number = typeof preview.mobileNumber === 'string' ? maskMobile(preview.mobileNumber) : '?';
-      const state =
-        preview.blocked === true
-          ? `blocked${typeof preview.actionType === 'string' ? ` (${preview.actionType})` : ''}`
-          : preview.blocked === false
-            ? 'not listed as blocked'
-            : 'block state unknown';
-      return [`  viewer ${number}: ${state}`];
-    }
-    default:
-      return [`  ${compactJson(preview)}`];
+/** Renders one operation's preview as lines for a terminal. */
+type CliPreview<O extends ChangeOperation> = (preview: Preview<O>) => string[];
+
+function createLines(preview: Preview<'folder.create' | 'playlist.create'>): string[] {
+  const after: { [key: string]: JsonValue } = preview.after;
+  return Object.entries(after).map(([key, value]) => `  ${key}: ${text(value)}`);
+}
+
+function editLines(preview: Preview<'folder.edit' | 'file.edit' | 'playlist.edit'>): string[] {
+  const before: { [key: string]: JsonValue } | null = preview.before;
+  const lines: string[] = [];
+  if (preview.resource === 'playlist') {
+    const { title, files } = preview.after;
+    if (title !== null)
+      lines.push(
+        before === null ? `  title: ${text(title)}` : `  title: ${text(before.title)} → ${text(title)}`,
+      );
+    if (files !== null) lines.push(...playlistFilesLines(preview.before?.files, files));
+    return lines;
   }
+  const after: { [key: string]: JsonValue } = preview.after;
+  for (const [key, value] of Object.entries(after)) {
+    if (value === null) continue;
+    lines.push(
+      before === null ? `  ${key}: ${text(value)}` : `  ${key}: ${text(before[key])} → ${text(value)}`,
+    );
+  }
+  return lines;
+}
+
+function deleteLines(preview: Preview<'folder.delete' | 'file.delete' | 'playlist.delete'>): string[] {
+  const count =
+    'filesCount' in preview && preview.filesCount !== null ? `, holding ${preview.filesCount} file(s)` : '';
+  return [`  deletes ${preview.resource} ${preview.id}${titled(preview.title)}${count}`];
+}
+
+/**
+ * What a request will do, as approvers see it on the command line: before/after of the
+ * whitelist, each setting's old and new value, the title of what is deleted. The compiler checks
+ * every operation has its entry.
+ */
+export const CLI_PREVIEWS: { readonly [O in ChangeOperation]: CliPreview<O> } = {
+  'whitelist.set': (preview) => [
+    `  before: ${list(preview.before)}`,
+    `  after:  ${list(preview.after)}`,
+    `  added: ${list(preview.added, 'none')}; removed: ${list(preview.removed, 'none')}`,
+  ],
+  'protect.set': (preview) =>
+    preview.rows.map((row) => {
+      const show = (v: ProtectionValue | null) =>
+        v === null ? 'not set' : formatProtectionValue(row.field, v);
+      return `  ${row.field}: ${show(row.before)} → ${show(row.after)}`;
+    }),
+  'folder.create': createLines,
+  'folder.edit': editLines,
+  'folder.delete': deleteLines,
+  'file.edit': editLines,
+  'file.delete': deleteLines,
+  'file.retry': (preview) => [
+    `  file ${preview.id}${titled(preview.title)}, conversion status ${preview.hlsStatus ?? 'unknown'}`,
+  ],
+  'playlist.create': createLines,
+  'playlist.edit': editLines,
+  'playlist.delete': deleteLines,
+  'viewer.unblock': (preview) => {
+    const state =
+      preview.blocked === true
+        ? `blocked${preview.actionType === null ? '' : ` (${preview.actionType})`}`
+        : preview.blocked === false
+          ? 'not listed as blocked'
+          : 'block state unknown';
+    return [`  viewer ${maskMobile(preview.mobileNumber)}: ${state}`];
+  },
+};
+
+/** The preview of a request or a prepared change; a stored one this build cannot read says so. */
+export function previewLines<O extends ChangeOperation>(subject: {
+  operation: O;
+  preview: Preview<O> | null;
+}): string[] {
+  if (subject.preview === null)
+    return ['  preview not available (the request was made by an earlier version of vidops)'];
+  const view: CliPreview<O> = CLI_PREVIEWS[subject.operation];
+  return view(subject.preview);
 }
 
 /**
  * The headline of an unblock that was sent, true to what the look-up before it said: only a
  * viewer known to be blocked "can watch again".
  */
-export function unblockedLine(preview: JsonValue): string {
-  const record = isRecord(preview) ? preview : {};
-  const number = typeof record.mobileNumber === 'string' ? maskMobile(record.mobileNumber) : '?';
-  if (record.blocked === true) return `Viewer ${number} is unblocked; they can watch again.`;
-  if (record.blocked === false) return `Viewer ${number} was not blocked; the unblock was sent anyway.`;
+export function unblockedLine(preview: Preview<'viewer.unblock'> | null): string {
+  const number = preview === null ? '?' : maskMobile(preview.mobileNumber);
+  if (preview?.blocked === true) return `Viewer ${number} is unblocked; they can watch again.`;
+  if (preview?.blocked === false) return `Viewer ${number} was not blocked; the unblock was sent anyway.`;
   return `The unblock of viewer ${number} was sent; whether they were blocked is unknown.`;
 }
 

@@ -1,22 +1,31 @@
 import { readFile as fsReadFile, open } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
+import type { z } from 'zod';
 import { loadCliConfig } from '../config.js';
 import { cliActor } from '../core/actor.js';
 import { isPastExpiry } from '../core/approvals.js';
 import { createHasher, shortHash, verifyChain } from '../core/audit-chain.js';
-import { OPERATION_SPECS, operationTitle, parseParams } from '../core/catalog.js';
+import {
+  type ChangeOperation,
+  OPERATION_SPECS,
+  operationTitle,
+  type Spec,
+  wordsInput,
+} from '../core/catalog.js';
 import { SLASH_COMMAND } from '../core/commands-help.js';
 import { ConfigError, InputError, VidopsError } from '../core/errors.js';
-import { type Command, parseCommand } from '../core/grammar.js';
+import { type ParseOptions, parseWords } from '../core/grammar.js';
 import { normalizeRequestId } from '../core/ids.js';
 import { maskMobilesInText } from '../core/mask.js';
 import { type Actor, type AuditEvent, type OperationRequest, TERMINAL_STATES } from '../core/model.js';
 import { CHANGE_OPERATIONS, type OperationName, READ_OPERATIONS } from '../core/operations.js';
 import { explainCode, normalizeErrorCode } from '../core/player-errors.js';
 import { mayApprove, type Policy } from '../core/policy.js';
+import { normalizeDigits } from '../core/validate/digits.js';
+import { parseResourceId } from '../core/validate/ids.js';
 import type { DecisionResult, Prepared, PrepareInput, SubmitResult } from '../services/types.js';
-import { type CliCommand, type Flags, parseInvocation, stringFlag } from './args.js';
+import { type CliCommand, type FlagName, type Flags, parseInvocation, stringFlag } from './args.js';
 import {
   type Env,
   type FullContext,
@@ -201,8 +210,15 @@ function report(run: Run, error: unknown): number {
 /** Every flag value, read and checked up front: a usage error opens no database and sends nothing. */
 function checkFlags(run: Run): Checked {
   const id = run.command.id;
-  if (id === 'playlist edit' && run.flags.title === undefined && run.flags.files === undefined) {
-    throw new UsageError('Give --title, --files or both.', run.command);
+  const { operation } = run.command;
+  // A change whose fields are all optional (a playlist edit) still needs one of them.
+  const fields = (operation === undefined ? [] : OPERATION_SPECS[operation].fields) as readonly FlagName[];
+  const noneRequired = !fields.some((f) => run.command.required.includes(f));
+  if (fields.length > 0 && noneRequired && fields.every((f) => run.flags[f] === undefined)) {
+    const named = fields.map((f) => `--${f}`);
+    const list =
+      named.length === 1 ? named[0] : `${named.join(', ')} or ${named.length === 2 ? 'both' : 'more'}`;
+    throw new UsageError(`Give ${list}.`, run.command);
   }
   if (id === 'resolve') {
     const way = resolveWayOf(run.flags);
@@ -254,58 +270,23 @@ async function dispatch(run: Run, checked: Checked): Promise<number> {
     }
     case 'full': {
       const config = loadCliConfig(run.env);
-      // The words are checked before anything is opened: a refused number costs no connection.
-      const parsed = grammarCommand(run, config.phoneRegion, config.phoneRegions);
+      // The words and flags are read before anything is opened: a refused number costs no connection.
+      const asked = await readChange(run, {
+        phoneRegion: config.phoneRegion,
+        phoneRegions: config.phoneRegions,
+      });
       const ctx = await openFullContext(config, {
         cwd: run.io.cwd,
         readFile: run.readFile,
         clock: run.clock,
       });
       try {
-        return await fullCommand(run, ctx, parsed, checked.actor);
+        return await fullCommand(run, ctx, asked, checked.actor);
       } finally {
         await ctx.close();
       }
     }
   }
-}
-
-/** The slash command's text for the CLI command, when the grammar covers it. */
-function grammarText(run: Run): string | null {
-  const words = run.words.join(' ');
-  switch (run.command.id) {
-    case 'unblock':
-    case 'retry':
-    case 'whitelist add':
-    case 'whitelist remove':
-    case 'protect set':
-    case 'folder create':
-    case 'folder edit':
-    case 'folder delete':
-    case 'file edit':
-    case 'file delete':
-    case 'playlist edit':
-    case 'playlist delete':
-      return `${run.command.id} ${words}`;
-    default:
-      return null;
-  }
-}
-
-/**
- * The words checked by the slash command grammar, so numbers, IPs, settings and IDs are read
- * exactly as in Slack. A refusal (an invalid number) exits 1 before anything is sent.
- */
-function grammarCommand(
-  run: Run,
-  phoneRegion: string,
-  phoneRegions: readonly string[],
-): { command: Command; warnings: string[] } | null {
-  const text = grammarText(run);
-  if (text === null) return null;
-  const parsed = parseCommand(text, { phoneRegion, phoneRegions });
-  if (!parsed.ok) throw new Refusal(cliText(parsed.message));
-  return { command: parsed.command, warnings: parsed.warnings.map(cliText) };
 }
 
 /** Grammar messages name the slash command; here they name the CLI. */
@@ -514,13 +495,8 @@ async function auditTail(run: Run, ctx: StoreContext, n: number): Promise<number
 // ---------------------------------------------------------------------------------------------
 // Commands on the services
 
-async function fullCommand(
-  run: Run,
-  ctx: FullContext,
-  parsed: { command: Command; warnings: string[] } | null,
-  actor: Actor,
-): Promise<number> {
-  for (const warning of parsed?.warnings ?? []) run.err(`note: ${warning}`);
+async function fullCommand(run: Run, ctx: FullContext, asked: Asked | null, actor: Actor): Promise<number> {
+  for (const warning of asked?.warnings ?? []) run.err(`note: ${warning}`);
   const id = run.command.id;
   switch (id) {
     case 'whitelist':
@@ -544,139 +520,111 @@ async function fullCommand(
     case 'resolve':
       return settleUnknown(run, ctx, actor);
     default:
-      return change(run, ctx, requireParsed(parsed), actor);
+      if (asked === null) throw new Error(`no handler for ${id}`);
+      return change(run, ctx, asked, actor);
   }
 }
 
-function requireParsed(parsed: { command: Command } | null): Command {
-  if (parsed === null) throw new Error('the grammar did not read the words of a change command');
-  return parsed.command;
+/** A change as asked on the command line: the operation's input, and the notes met reading it. */
+interface Asked {
+  input: PrepareInput;
+  warnings: string[];
 }
 
-/** What to prepare for a change command, from the grammar's reading and the flags. */
-async function prepareInput(run: Run, command: Command): Promise<PrepareInput> {
-  const title = stringFlag(run.flags, 'title');
-  const description = stringFlag(run.flags, 'description');
-  // `--title` is required by these commands' flag rules; checked again for the type.
-  const requiredTitle = (): string => {
-    if (title === undefined) throw new UsageError('Give --title.', run.command);
-    return title;
-  };
-  switch (command.kind) {
-    case 'unblock':
-      return { kind: 'viewer.unblock', mobileNumber: command.mobile.param };
-    case 'retry':
-      return { kind: 'file.retry', fileId: command.fileId };
-    case 'whitelist.add':
-    case 'whitelist.remove':
-      return { kind: command.kind, ips: command.ips };
-    case 'protect.set':
-      return { kind: 'protect.set', changes: command.changes };
-    case 'folder.create':
-      return { kind: 'folder.create', title: requiredTitle(), description };
-    case 'folder.edit':
-      return { kind: 'folder.edit', bucketId: command.bucketId, title: requiredTitle(), description };
-    case 'folder.delete':
-      return { kind: 'folder.delete', bucketId: command.bucketId };
-    case 'file.edit': {
-      const coverPath = stringFlag(run.flags, 'cover');
-      const cover =
-        coverPath === undefined ? undefined : await coverFromFile(coverPath, run.io.cwd, run.readFile);
-      return { kind: 'file.edit', fileId: command.fileId, title: requiredTitle(), description, cover };
+/**
+ * Reads a change command into its operation's input: the words with the grammar's `parseWords`
+ * (numbers, addresses, settings and IDs read exactly as in Slack), the flags into the input's
+ * named fields. A refusal exits 1 before anything is opened or sent. Null for other commands.
+ */
+async function readChange(run: Run, options: ParseOptions): Promise<Asked | null> {
+  const { spec, operation } = run.command;
+  if (spec === undefined || operation === undefined) return null;
+  const words = run.words.map((w) => normalizeDigits(w));
+  const read = parseWords(spec.args, words, options, run.command.id);
+  if (!read.ok) throw new Refusal(cliText(read.message));
+  const warnings = read.warnings.map(cliText);
+  const values: Record<string, unknown> = { kind: operation, ...wordsInput(spec.args, read.value) };
+  const shape: Record<string, z.ZodType> = OPERATION_SPECS[operation].input.shape;
+  for (const field of OPERATION_SPECS[operation].fields) {
+    const raw = stringFlag(run.flags, field as FlagName);
+    const schema = shape[field];
+    if (raw === undefined || schema === undefined) continue;
+    const given = await readFlag(run, field, raw, warnings);
+    const parsed = schema.safeParse(given);
+    if (!parsed.success) {
+      throw new Refusal(
+        `--${field}: ${parsed.error.issues.map((i) => i.message).join('; ')}. Nothing was sent.`,
+      );
     }
-    case 'file.delete':
-      return { kind: 'file.delete', fileId: command.fileId };
-    case 'playlist.edit': {
-      const files = stringFlag(run.flags, 'files');
-      return { kind: 'playlist.edit', playlistId: command.playlistId, title, files: playlistFiles(files) };
-    }
-    case 'playlist.delete':
-      return { kind: 'playlist.delete', playlistId: command.playlistId };
-    default:
-      throw new Error(`no change for ${command.kind}`);
+    if (parsed.data !== undefined) values[field] = parsed.data;
   }
+  // Every piece was read above, each by its own reader; together they are the operation's input.
+  return { input: values as PrepareInput, warnings };
 }
 
-/** `--files id[:title],…`; an empty value empties the playlist. */
-function playlistFiles(raw: string | undefined): { _id: string; title?: string }[] | undefined {
-  if (raw === undefined) return undefined;
+/** A flag's text as its field takes it: a cover is read from its file, files from `id[:title],…`. */
+async function readFlag(run: Run, field: string, raw: string, warnings: string[]): Promise<unknown> {
+  if (field === 'cover') return coverFromFile(raw, run.io.cwd, run.readFile);
+  if (field === 'files') return playlistFiles(raw, warnings);
+  return raw;
+}
+
+/** `--files id[:title],…`; an empty value empties the playlist. IDs are read as in Slack. */
+function playlistFiles(raw: string, warnings: string[]): { _id: string; title?: string }[] {
   return raw
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '')
     .map((entry) => {
       const colon = entry.indexOf(':');
-      if (colon === -1) return { _id: entry };
-      const title = entry.slice(colon + 1).trim();
-      return title === ''
-        ? { _id: entry.slice(0, colon).trim() }
-        : { _id: entry.slice(0, colon).trim(), title };
+      const rawId = colon === -1 ? entry : entry.slice(0, colon);
+      const id = parseResourceId(rawId, 'file');
+      if (!id.ok) throw new Refusal(`--files: ${id.reason}. Nothing was sent.`);
+      if (id.warning !== null && !warnings.includes(id.warning)) warnings.push(id.warning);
+      const title = colon === -1 ? '' : entry.slice(colon + 1).trim();
+      return title === '' ? { _id: id.id } : { _id: id.id, title };
     });
-}
-
-/** What a delete acts on, for the typed confirmation; null for other commands. */
-function deleteTarget(command: Command): {
-  operation: 'folder.delete' | 'file.delete' | 'playlist.delete';
-  what: string;
-  id: string;
-  params: Record<string, string>;
-} | null {
-  switch (command.kind) {
-    case 'folder.delete':
-      return {
-        operation: command.kind,
-        what: 'folder',
-        id: command.bucketId,
-        params: { bucketId: command.bucketId },
-      };
-    case 'file.delete':
-      return {
-        operation: command.kind,
-        what: 'file',
-        id: command.fileId,
-        params: { fileId: command.fileId },
-      };
-    case 'playlist.delete':
-      return {
-        operation: command.kind,
-        what: 'playlist',
-        id: command.playlistId,
-        params: { playlistId: command.playlistId },
-      };
-    default:
-      return null;
-  }
 }
 
 /**
  * The typed confirmation, checked before anything is read or sent: `--confirm` must repeat what
  * the policy asks for (the ID); given where the policy asks nothing, it must still match the ID.
  */
-function checkConfirmation(run: Run, ctx: FullContext, command: Command): void {
-  const target = deleteTarget(command);
-  if (target === null) return;
-  const expected = ctx.ops.confirmationFor({ operation: target.operation, params: target.params });
+function checkConfirmation(run: Run, ctx: FullContext, input: PrepareInput): void {
+  const spec = run.command.spec;
+  if (!run.command.flags.includes('confirm') || spec?.args.kind !== 'id') return;
+  const what = spec.args.resource;
+  const id = confirmTarget(input);
+  const expected = ctx.ops.confirmationFor(input);
   const given = stringFlag(run.flags, 'confirm')?.trim();
   if (expected === null && given === undefined) return;
-  const wanted = expected ?? target.id;
+  const wanted = expected ?? id;
   if (given === undefined) {
     // A flag the command needs is missing: a usage error (exit 2), like any other.
     throw new UsageError(
-      `Deleting ${target.what} ${target.id} cannot be undone: repeat its ID with --confirm ${wanted}. Nothing was sent.`,
+      `Deleting ${what} ${id} cannot be undone: repeat its ID with --confirm ${wanted}. Nothing was sent.`,
       run.command,
     );
   }
   if (given !== wanted) {
     throw new Refusal(
-      `--confirm "${given}" does not match ${target.what} ID ${wanted}; nothing was deleted or sent. Repeat the ID exactly.`,
+      `--confirm "${given}" does not match ${what} ID ${wanted}; nothing was deleted or sent. Repeat the ID exactly.`,
     );
   }
 }
 
-async function change(run: Run, ctx: FullContext, command: Command, actor: Actor): Promise<number> {
-  checkConfirmation(run, ctx, command);
-  const prepared = await ctx.ops.prepare(actor, await prepareInput(run, command));
-  for (const warning of prepared.warnings) run.err(`note: ${shown(warning)}`);
+/** What the catalog says a confirmation of `input` repeats (for a delete, the ID). */
+function confirmTarget<O extends ChangeOperation>(input: PrepareInput<O>): string {
+  const spec: Spec<O> = OPERATION_SPECS[input.kind];
+  return spec.confirm(input);
+}
+
+async function change(run: Run, ctx: FullContext, asked: Asked, actor: Actor): Promise<number> {
+  checkConfirmation(run, ctx, asked.input);
+  const prepared = await ctx.ops.prepare(actor, asked.input);
+  for (const warning of prepared.warnings) {
+    if (!asked.warnings.includes(warning)) run.err(`note: ${shown(warning)}`);
+  }
   const result = await ctx.ops.submit(actor, prepared, { reason: reasonOf(run) });
   return reportSubmit(run, prepared, result, ctx.policy.cli.approve);
 }
@@ -688,7 +636,7 @@ function reportSubmit(run: Run, prepared: Prepared, result: SubmitResult, cliApp
       throw new Refusal(`${title} refused: ${result.reason}`);
     case 'pending': {
       run.out(`${title}: ${maskMobilesInText(result.request.target)}`);
-      for (const line of previewLines(result.request.preview)) run.out(line);
+      for (const line of previewLines(result.request)) run.out(line);
       for (const line of pendingLines(result.request, result.why, { cliApproves })) run.out(line);
       return 0;
     }
@@ -788,7 +736,7 @@ async function settleUnknown(run: Run, ctx: FullContext, actor: Actor): Promise<
 async function checkRunnableHere(run: Run, ctx: FullContext, id: string): Promise<void> {
   const request = await ctx.ops.getRequest(id);
   if (request?.operation !== 'file.edit' || request.state !== 'pending') return;
-  const { cover } = parseParams('file.edit', request.params);
+  const { cover } = request.params;
   if (cover === undefined) return;
   try {
     await createCoverFetcher(run.readFile)(cover);

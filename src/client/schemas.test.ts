@@ -1,6 +1,6 @@
 import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
-import { PARAMS_SCHEMAS } from '../core/catalog.js';
+import { OPERATION_SPECS } from '../core/catalog.js';
 import { isMobileParam, parseMobile } from '../core/validate/phone.js';
 import { MobileNumberSchema } from './schemas.js';
 
@@ -22,7 +22,7 @@ describe('one rule for a mobile number as sent', () => {
     'what parseMobile gives for %s (%s) passes the params and the client schema',
     (_, param) => {
       expect(isMobileParam(param)).toBe(true);
-      expect(PARAMS_SCHEMAS['viewer.unblock'].safeParse({ mobileNumber: param }).success).toBe(true);
+      expect(OPERATION_SPECS['viewer.unblock'].params.safeParse({ mobileNumber: param }).success).toBe(true);
       expect(MobileNumberSchema.safeParse(param).success).toBe(true);
     },
   );
@@ -39,7 +39,7 @@ describe('one rule for a mobile number as sent', () => {
     ['too many digits', '0'.repeat(18)],
   ])('refuses %s in both schemas', (_, value) => {
     expect(isMobileParam(value)).toBe(false);
-    expect(PARAMS_SCHEMAS['viewer.unblock'].safeParse({ mobileNumber: value }).success).toBe(false);
+    expect(OPERATION_SPECS['viewer.unblock'].params.safeParse({ mobileNumber: value }).success).toBe(false);
     expect(MobileNumberSchema.safeParse(value).success).toBe(false);
   });
 });

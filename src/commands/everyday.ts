@@ -1,8 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { COMMAND_HELP, type CommandHelp } from '../core/commands-help.js';
-import type { Command } from '../core/grammar.js';
-import type { JsonValue } from '../core/json.js';
+import type { CommandKind } from '../core/grammar.js';
 import type { Actor } from '../core/model.js';
 import { isChangeOperation } from '../core/operations.js';
 import { explainCode, PLAYER_ERROR_CODES } from '../core/player-errors.js';
@@ -84,21 +83,6 @@ function outcomeOf(ctx: AppContext, result: SubmitResult): ChangeOutcome {
   }
 }
 
-const UnblockPreviewSchema = z.looseObject({
-  blocked: z.boolean().nullable().catch(null),
-  actionType: z.string().nullable().catch(null),
-});
-
-const RetryPreviewSchema = z.looseObject({
-  title: z.string().nullable().catch(null),
-  hlsStatus: z.string().nullable().catch(null),
-});
-
-function previewOf<T>(schema: z.ZodType<T>, preview: JsonValue, fallback: T): T {
-  const parsed = schema.safeParse(preview);
-  return parsed.success ? parsed.data : fallback;
-}
-
 /**
  * Unblocks a viewer (look-up first, when the service supports it) and says how it went.
  * Shared by `/vidops unblock` and the modal of `explain 9910`.
@@ -109,7 +93,8 @@ export async function unblockReply(
   mobile: { param: string; masked: string },
 ): Promise<Message> {
   const prepared = await ctx.ops.prepare(actor, { kind: 'viewer.unblock', mobileNumber: mobile.param });
-  const viewer = previewOf(UnblockPreviewSchema, prepared.preview, { blocked: null, actionType: null });
+  const { blocked, actionType } = prepared.preview;
+  const viewer = { blocked, actionType };
   const result = await ctx.ops.submit(actor, prepared);
   return unblockMessage({
     masked: mobile.masked,
@@ -131,7 +116,7 @@ export async function retryReply(
   parseWarnings: readonly string[] = [],
 ): Promise<Message> {
   const prepared = await ctx.ops.prepare(actor, { kind: 'file.retry', fileId });
-  const file = previewOf(RetryPreviewSchema, prepared.preview, { title: null, hlsStatus: null });
+  const file = prepared.preview;
   const result = await ctx.ops.submit(actor, prepared);
   return retryMessage({
     fileId,
@@ -183,14 +168,14 @@ const explain: SlashHandler = async ({ command, ctx, respond }) => {
  * The everyday handlers by command kind; the router merges them with the change module's.
  * `requests`, `audit` and the change commands live in `changes.ts`.
  */
-export const everydayHandlers: Partial<Record<Command['kind'], SlashHandler>> = {
+export const everydayHandlers = {
   help,
   unblock,
   retry,
   'whitelist.show': whitelistShow,
   'protect.show': protectShow,
   explain,
-};
+} satisfies Partial<Record<CommandKind, SlashHandler>>;
 
 /** What a modal opened from an ephemeral message carries: where to answer. */
 const ModalMetadataSchema = z.strictObject({

@@ -1,20 +1,14 @@
 import type { App, RespondFn, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { SLASH_COMMAND, usageOf } from '../core/commands-help.js';
+import { SLASH_COMMAND } from '../core/commands-help.js';
 import { InputError, PolicyDeniedError } from '../core/errors.js';
-import { type Command, parseCommand } from '../core/grammar.js';
+import { type CommandKind, parseCommand } from '../core/grammar.js';
 import type { Operations } from '../services/types.js';
 import { commandLabel } from '../slack/app.js';
 import { type CommandOutcome, countOwnOutcome } from '../slack/metrics.js';
 import { createSlackRoutes } from '../slack/routes.js';
 import { describeError } from '../views/errors.js';
-import {
-  busyMessage,
-  maskValidMobiles,
-  parseErrorMessage,
-  problemMessage,
-  unavailableMessage,
-} from '../views/everyday.js';
+import { busyMessage, maskValidMobiles, parseErrorMessage, problemMessage } from '../views/everyday.js';
 import { changeHandlers, registerChangeActions } from './changes.js';
 import {
   type AppContext,
@@ -34,7 +28,8 @@ import { actorGate } from './gate.js';
  * @see docs/architecture.md, "Slash command grammar"; docs/slack.md, "Deadlines"
  */
 
-export type SlashHandlers = Partial<Record<Command['kind'], SlashHandler>>;
+/** A handler for every command kind of the grammar: a command without one is a type error. */
+export type SlashHandlers = Readonly<Record<CommandKind, SlashHandler>>;
 
 /**
  * Registers `/vidops` with the merged handlers (the change module's win over the everyday ones
@@ -117,10 +112,6 @@ async function runCommand(
 
   const { command, warnings } = parsed;
   const handler = handlers[command.kind];
-  if (handler === undefined) {
-    await respondChecked(ctx, respond, unavailableMessage(usageFor(command)));
-    return 'invalid';
-  }
   let denied = false;
   const watched: AppContext = {
     ...ctx,
@@ -139,16 +130,6 @@ async function runCommand(
     return error instanceof InputError ? 'invalid' : 'error';
   }
   return denied ? 'denied' : 'ok';
-}
-
-/** The usage line of a command kind: `whitelist.add` → `/vidops whitelist add <ip>…`. */
-function usageFor(command: Command): string {
-  const words = command.kind.replace('.', ' ').replace(/ modal$/, '');
-  try {
-    return usageOf(words);
-  } catch {
-    return `${SLASH_COMMAND} ${words}`;
-  }
 }
 
 /**

@@ -51,7 +51,7 @@ function request(overrides: Partial<OperationRequest> = {}): OperationRequest {
     slack: null,
     version: 1,
     ...overrides,
-  };
+  } as OperationRequest;
 }
 
 function errorOf(run: () => unknown): Error {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { actorLabel, actorRecord, isSameRequester, maybeSamePerson } from './actor.js';
+import type { OperationParams, Preview } from './catalog.js';
 import { InputError, PolicyDeniedError, StateConflictError } from './errors.js';
-import { canonicalJson, type JsonObject, type JsonValue } from './json.js';
+import { canonicalJson, type JsonValue } from './json.js';
 import type {
   Actor,
   AuditEventType,
@@ -41,7 +42,7 @@ export interface Step {
  * parameters.
  * @see docs/architecture.md, "Approvals"
  */
-export function paramsHash(operation: string, params: JsonValue): string {
+export function paramsHash(operation: string, params: unknown): string {
   return createHash('sha256').update(canonicalJson({ operation, params }), 'utf8').digest('hex');
 }
 
@@ -141,12 +142,12 @@ function requireOpen(request: OperationRequest, now: Date, wanted: string): void
   }
 }
 
-export interface NewRequestInput {
+export interface NewRequestInput<O extends ChangeOperation = ChangeOperation> {
   id: string;
-  operation: ChangeOperation;
-  params: JsonObject;
+  operation: O;
+  params: OperationParams[O];
   target: string;
-  preview: JsonValue;
+  preview: Preview<O> | null;
   reason: string | null;
   requester: Actor;
   /** `direct`: runs now (no approval); `approval`: waits for `quorum` approvals until `expiresAt`. */
@@ -157,13 +158,13 @@ export interface NewRequestInput {
  * A new request: `pending` with [requested], or for an operation that runs directly `executing`
  * with [requested, executing].
  */
-export function newRequest(
-  input: NewRequestInput,
+export function newRequest<O extends ChangeOperation>(
+  input: NewRequestInput<O>,
   ctx: StepContext,
 ): { request: OperationRequest; events: NewAuditEvent[] } {
   const at = ctx.now.toISOString();
   const direct = input.mode.kind === 'direct';
-  const request: OperationRequest = {
+  const typed: OperationRequest<O> = {
     id: input.id,
     operation: input.operation,
     params: input.params,
@@ -185,6 +186,8 @@ export function newRequest(
     slack: null,
     version: 1,
   };
+  // One operation's request is a request: the union cannot be written from a generic `O`.
+  const request = typed as OperationRequest;
   const requested = event(request, 'requested', request.requester, ctx, {
     state: request.state,
     reason: request.reason,

@@ -5,6 +5,7 @@ import {
   operationTitle,
   parseParams,
   READ_OPERATION_TITLES,
+  readRequest,
 } from './catalog.js';
 import { InputError } from './errors.js';
 import { CHANGE_OPERATIONS, type ChangeOperation, READ_OPERATIONS } from './operations.js';
@@ -31,6 +32,7 @@ const VALID: { [O in ChangeOperation]: OperationParams[O] } = {
   },
   'file.delete': { fileId: OID },
   'file.retry': { fileId: OID },
+  'playlist.create': { title: 'Onboarding' },
   'playlist.edit': { playlistId: OID, files: [{ _id: OID, title: 'Intro' }] },
   'playlist.delete': { playlistId: OID },
   'viewer.unblock': { mobileNumber: '09123456789' },
@@ -46,11 +48,12 @@ describe('operations catalog', () => {
     ['file.edit', 'Edit file', 8, 'reversible', 'resume', `file ${OID}`],
     ['file.delete', 'Delete file', 9, 'irreversible', 'lead', `file ${OID}`],
     ['file.retry', 'Retry conversion', 10, 'reversible', 'never', `file ${OID}`],
+    ['playlist.create', 'Create playlist', null, 'reversible', 'never', 'new playlist "Onboarding"'],
     ['playlist.edit', 'Edit playlist', 11, 'reversible', 'resume', `playlist ${OID}`],
     ['playlist.delete', 'Delete playlist', 12, 'irreversible', 'lead', `playlist ${OID}`],
     ['viewer.unblock', 'Unblock viewer', 13, 'reversible', 'resume', 'viewer 09123456789'],
   ] as const)(
-    '%s: "%s", spec op %i, %s, repeat %s, target %s',
+    '%s: "%s", spec op %p, %s, repeat %s, target %s',
     (name, title, specOp, risk, repeat, target) => {
       const spec = OPERATION_SPECS[name];
       expect({
@@ -172,6 +175,62 @@ describe('parameters that must never reach the API', () => {
   it('names the operation in the error message', () => {
     expect(() => parseParams('viewer.unblock', null)).toThrow(
       'The parameters of "Unblock viewer" are not valid',
+    );
+  });
+});
+
+describe('a stored request read back', () => {
+  const fields = {
+    id: 'R-7K2M9QXA',
+    paramsHash: 'a'.repeat(64),
+    target: 'folder 6710a0000000000000000101',
+    reason: null,
+    requester: { id: 'U0AGENT1', name: 'Ava' },
+    state: 'pending' as const,
+    quorum: 1,
+    approvals: [],
+    decidedBy: null,
+    decisionNote: null,
+    createdAt: '2025-01-05T06:00:00.000Z',
+    expiresAt: null,
+    updatedAt: '2025-01-05T06:00:00.000Z',
+    result: null,
+    error: null,
+    slack: null,
+    version: 1,
+  };
+  const preview = { kind: 'delete', resource: 'folder', id: OID, title: 'Lectures', filesCount: 3 };
+
+  it('has its parameters and preview typed, parsed once here', () => {
+    const request = readRequest({
+      ...fields,
+      operation: 'folder.delete',
+      params: { bucketId: OID },
+      preview,
+    });
+    expect(request).toMatchObject({ operation: 'folder.delete', params: { bucketId: OID }, preview });
+  });
+
+  it('shows "preview not available" for a preview of an older shape: it reads as null', () => {
+    const old = { title: 'Lectures', files: 3 };
+    const request = readRequest({
+      ...fields,
+      operation: 'folder.delete',
+      params: { bucketId: OID },
+      preview: old,
+    });
+    expect(request.preview).toBeNull();
+  });
+
+  it('refuses parameters altered in the store, naming the request', () => {
+    expect(() =>
+      readRequest({ ...fields, operation: 'folder.delete', params: { bucketId: `../${OID}` }, preview }),
+    ).toThrow('Request R-7K2M9QXA holds parameters that are not valid for "Delete folder"');
+  });
+
+  it('refuses an operation this build does not know', () => {
+    expect(() => readRequest({ ...fields, operation: 'folder.rename', params: {}, preview: null })).toThrow(
+      'Request R-7K2M9QXA is for "folder.rename", an operation this build does not know.',
     );
   });
 });

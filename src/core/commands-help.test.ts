@@ -19,6 +19,7 @@ describe('help lists the whole grammar', () => {
       '/vidops folder delete <bucketId>',
       '/vidops file edit <fileId>',
       '/vidops file delete <fileId>',
+      '/vidops playlist create',
       '/vidops playlist edit <playlistId>',
       '/vidops playlist delete <playlistId>',
       '/vidops requests',

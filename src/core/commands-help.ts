@@ -1,4 +1,179 @@
+import {
+  CATALOG,
+  type CommandSpec,
+  type CommandWords,
+  command,
+  KEYWORDS,
+  SUBWORDS,
+  type WordsSpec,
+  type WordsValue,
+  wordsUsage,
+} from './catalog.js';
 import type { OperationName } from './operations.js';
+
+/**
+ * Every command people type, in Slack and on the command line: the change commands come from
+ * the catalog's entries, the read-only ones are declared here. `/vidops help`, the slash grammar
+ * and `vidops help` all read this one list.
+ * @see docs/architecture.md, "Slash command grammar" and "The operation catalog"
+ */
+
+/** The slash command the bot answers to. */
+export const SLASH_COMMAND = '/vidops';
+
+const NONE = { kind: 'none' } as const;
+const MANY = Number.POSITIVE_INFINITY;
+
+/**
+ * The commands that only read, with the operation the policy is asked about to list them (null:
+ * every agent may run it) and whether only leads see them.
+ */
+const READ_COMMANDS = [
+  {
+    reads: null,
+    spec: command({
+      kind: 'help',
+      words: ['help'],
+      args: NONE,
+      summary: 'List the commands you may run.',
+      example: '/vidops help',
+      cli: {
+        summary: 'Show the commands, or the details of one.',
+        usage: 'vidops help [command]',
+        words: [0, 3],
+        needs: 'none',
+      },
+    }),
+  },
+  {
+    reads: 'whitelist.get',
+    spec: command({
+      kind: 'whitelist.show',
+      words: ['whitelist'],
+      args: NONE,
+      also: ['show', 'list'],
+      summary: 'Show the IP whitelist, with Add and Remove buttons.',
+      example: '/vidops whitelist',
+      cli: {
+        summary: 'Show the IP whitelist.',
+        usage: 'vidops whitelist [show] [--json]',
+        flags: ['json'],
+        aliases: [['whitelist', 'show']],
+      },
+    }),
+  },
+  {
+    reads: 'protect.get',
+    spec: command({
+      kind: 'protect.show',
+      words: ['protect', 'show'],
+      args: NONE,
+      summary: 'Show the current protection settings.',
+      example: '/vidops protect show',
+      cli: { usage: 'vidops protect show [--json]', flags: ['json'], aliases: [['protect']] },
+    }),
+  },
+  {
+    reads: null,
+    spec: command({
+      kind: 'requests',
+      words: ['requests'],
+      args: NONE,
+      summary: 'Your open requests; for leads, also the requests awaiting them.',
+      example: '/vidops requests',
+      cli: {
+        summary:
+          'Your open and recent requests, and those awaiting your approval; --all lists everyone’s latest.',
+        usage: 'vidops requests [--all] [--as U…]',
+        flags: ['as', 'as-name', 'all'],
+        needs: 'store',
+        notes: ['Needs only DATABASE_URL; with LEADS set it also lists the requests awaiting you.'],
+      },
+    }),
+  },
+  {
+    reads: null,
+    leadsOnly: true,
+    spec: command({
+      kind: 'audit',
+      words: ['audit'],
+      args: { kind: 'count' },
+      summary: 'The last n audit events (default 10, at most 100).',
+      example: '/vidops audit 20',
+      cli: false,
+    }),
+  },
+  {
+    reads: null,
+    spec: command({
+      kind: 'explain',
+      words: ['explain'],
+      args: { kind: 'code' },
+      summary: 'What a player error code means and how to fix it.',
+      example: '/vidops explain 9910',
+      cli: { words: [1, MANY], needs: 'none' },
+    }),
+  },
+] as const satisfies readonly { reads: OperationName | null; leadsOnly?: boolean; spec: CommandSpec }[];
+
+type ReadCommand = (typeof READ_COMMANDS)[number]['spec'];
+type AnyCommand = ReadCommand | (typeof CATALOG)[keyof typeof CATALOG]['commands'][number];
+
+/** A command as the grammar reads it: its kind and the typed values of its words. */
+export type Command = AnyCommand extends infer C
+  ? C extends CommandSpec<infer K, infer W extends WordsSpec>
+    ? { kind: K } & WordsValue<W>
+    : never
+  : never;
+export type CommandKind = Command['kind'];
+
+/**
+ * One command in the list: its spec, the operation the policy is asked about to decide whether
+ * the caller may run it (null: every agent may), and whether only leads see it.
+ */
+export interface ListedCommand {
+  spec: CommandSpec<CommandKind>;
+  operation: OperationName | null;
+  leadsOnly: boolean;
+}
+
+function rank(words: CommandWords): [number, number] {
+  const [first, second] = words;
+  return [KEYWORDS.indexOf(first), second === undefined ? -1 : SUBWORDS.indexOf(second)];
+}
+
+/** Every command, in the order help lists them: by first word, then by second. */
+export const COMMANDS: readonly ListedCommand[] = [
+  ...Object.values(CATALOG).flatMap((op) =>
+    op.commands.map(
+      (spec): ListedCommand => ({
+        spec: spec as CommandSpec<CommandKind>,
+        operation: op.name,
+        leadsOnly: false,
+      }),
+    ),
+  ),
+  ...READ_COMMANDS.map(
+    (entry): ListedCommand => ({
+      spec: entry.spec,
+      operation: entry.reads,
+      leadsOnly: 'leadsOnly' in entry && entry.leadsOnly,
+    }),
+  ),
+].sort((a, b) => {
+  const [a1, a2] = rank(a.spec.words);
+  const [b1, b2] = rank(b.spec.words);
+  return a1 - b1 || a2 - b2;
+});
+
+/** The commands of Slack, in help's order. */
+export const SLASH_COMMANDS: readonly ListedCommand[] = COMMANDS.filter((c) => c.spec.slash !== false);
+
+/** The words and arguments of a command: `folder delete <bucketId>`. */
+export function commandLine(spec: Pick<CommandSpec, 'words' | 'args'>): string {
+  const args = wordsUsage(spec.args);
+  return `${spec.words.join(' ')}${args === '' ? '' : ` ${args}`}`;
+}
 
 /**
  * One line of `/vidops help`. `operation` is what the policy is asked about to decide whether
@@ -13,155 +188,25 @@ export interface CommandHelp {
   example: string;
 }
 
-/** The slash command the bot answers to. */
-export const SLASH_COMMAND = '/vidops';
-
-/** The whole grammar, in the design's order. */
-export const COMMAND_HELP: readonly CommandHelp[] = [
-  {
-    usage: '/vidops help',
-    summary: 'List the commands you may run.',
-    operation: null,
-    leadsOnly: false,
-    example: '/vidops help',
-  },
-  {
-    usage: '/vidops unblock <mobile>',
-    summary: 'Unblock a viewer blocked for suspicious behaviour (player error 9910).',
-    operation: 'viewer.unblock',
-    leadsOnly: false,
-    example: '/vidops unblock 0912 345 6789',
-  },
-  {
-    usage: '/vidops retry <fileId>',
-    summary: 'Queue a file whose conversion failed for conversion again.',
-    operation: 'file.retry',
-    leadsOnly: false,
-    example: '/vidops retry 671018d0403eba579a6f90e2',
-  },
-  {
-    usage: '/vidops whitelist',
-    summary: 'Show the IP whitelist, with Add and Remove buttons.',
-    operation: 'whitelist.get',
-    leadsOnly: false,
-    example: '/vidops whitelist',
-  },
-  {
-    usage: '/vidops whitelist add <ip>…',
-    summary: 'Add server IPs to the whitelist (needs a lead’s approval).',
-    operation: 'whitelist.set',
-    leadsOnly: false,
-    example: '/vidops whitelist add 1.2.3.4 2a00:1::4',
-  },
-  {
-    usage: '/vidops whitelist remove <ip>…',
-    summary: 'Remove server IPs from the whitelist (needs a lead’s approval).',
-    operation: 'whitelist.set',
-    leadsOnly: false,
-    example: '/vidops whitelist remove 1.2.3.4',
-  },
-  {
-    usage: '/vidops protect',
-    summary: 'Open the protection settings to change them (needs a lead’s approval).',
-    operation: 'protect.set',
-    leadsOnly: false,
-    example: '/vidops protect',
-  },
-  {
-    usage: '/vidops protect show',
-    summary: 'Show the current protection settings.',
-    operation: 'protect.get',
-    leadsOnly: false,
-    example: '/vidops protect show',
-  },
-  {
-    usage: '/vidops protect set <field>=<value>…',
-    summary: 'Change protection settings; nested ones by dotted name (needs a lead’s approval).',
-    operation: 'protect.set',
-    leadsOnly: false,
-    example: '/vidops protect set player.offlineMode=true link.expireTime=2h opacity=0.5 fontColor=red',
-  },
-  {
-    usage: '/vidops folder create',
-    summary: 'Create a folder (needs a lead’s approval).',
-    operation: 'folder.create',
-    leadsOnly: false,
-    example: '/vidops folder create',
-  },
-  {
-    usage: '/vidops folder edit <bucketId>',
-    summary: 'Rename a folder or change its description (needs a lead’s approval).',
-    operation: 'folder.edit',
-    leadsOnly: false,
-    example: '/vidops folder edit 671018d0403eba579a6f90e2',
-  },
-  {
-    usage: '/vidops folder delete <bucketId>',
-    summary: 'Delete a folder and everything in it, for good (typed confirmation and a lead’s approval).',
-    operation: 'folder.delete',
-    leadsOnly: false,
-    example: '/vidops folder delete 671018d0403eba579a6f90e2',
-  },
-  {
-    usage: '/vidops file edit <fileId>',
-    summary: 'Change a file’s title, description or cover image (needs a lead’s approval).',
-    operation: 'file.edit',
-    leadsOnly: false,
-    example: '/vidops file edit 671018d0403eba579a6f90e2',
-  },
-  {
-    usage: '/vidops file delete <fileId>',
-    summary: 'Delete a file for good (typed confirmation and a lead’s approval).',
-    operation: 'file.delete',
-    leadsOnly: false,
-    example: '/vidops file delete 671018d0403eba579a6f90e2',
-  },
-  {
-    usage: '/vidops playlist edit <playlistId>',
-    summary: 'Change a playlist’s title or files (needs a lead’s approval).',
-    operation: 'playlist.edit',
-    leadsOnly: false,
-    example: '/vidops playlist edit 671018d0403eba579a6f90e2',
-  },
-  {
-    usage: '/vidops playlist delete <playlistId>',
-    summary: 'Delete a playlist and its contents, for good (typed confirmation and a lead’s approval).',
-    operation: 'playlist.delete',
-    leadsOnly: false,
-    example: '/vidops playlist delete 671018d0403eba579a6f90e2',
-  },
-  {
-    usage: '/vidops requests',
-    summary: 'Your open requests; for leads, also the requests awaiting them.',
-    operation: null,
-    leadsOnly: false,
-    example: '/vidops requests',
-  },
-  {
-    usage: '/vidops audit [n]',
-    summary: 'The last n audit events (default 10, at most 100).',
-    operation: null,
-    leadsOnly: true,
-    example: '/vidops audit 20',
-  },
-  {
-    usage: '/vidops explain <code>',
-    summary: 'What a player error code means and how to fix it.',
-    operation: null,
-    leadsOnly: false,
-    example: '/vidops explain 9910',
-  },
-];
+/** The whole grammar, in help's order. */
+export const COMMAND_HELP: readonly CommandHelp[] = SLASH_COMMANDS.map(({ spec, operation, leadsOnly }) => ({
+  usage: `${SLASH_COMMAND} ${commandLine(spec)}`,
+  summary: spec.summary,
+  operation,
+  leadsOnly,
+  example: spec.example,
+}));
 
 /**
- * The usage line of a command given by its words (`retry`, `whitelist add`).
- * Throws for words that are not a command: that is a programming error, not user input.
+ * The usage line of a command given by its words (`retry`, `whitelist add`), or of the first
+ * command of a first word (`folder`). Throws for words that are not a command: that is a
+ * programming error, not user input.
  */
-export function usageOf(command: string): string {
-  const prefix = `${SLASH_COMMAND} ${command}`;
+export function usageOf(words: string): string {
+  const prefix = `${SLASH_COMMAND} ${words}`;
   const entry =
     COMMAND_HELP.find((h) => h.usage === prefix) ??
     COMMAND_HELP.find((h) => h.usage.startsWith(`${prefix} `));
-  if (entry === undefined) throw new Error(`no help entry for "${command}"`);
+  if (entry === undefined) throw new Error(`no help entry for "${words}"`);
   return entry.usage;
 }

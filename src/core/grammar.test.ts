@@ -49,6 +49,8 @@ describe('agent types a command of the design', () => {
     ],
     ['protect set faultTolerance=۸', { kind: 'protect.set', changes: { faultTolerance: 8 } }],
     ['folder create', { kind: 'folder.create' }],
+    ['playlist create', { kind: 'playlist.create' }],
+    ['Playlist CREATE', { kind: 'playlist.create' }],
     [`folder edit ${OID}`, { kind: 'folder.edit', bucketId: OID }],
     [`folder delete ${OID}`, { kind: 'folder.delete', bucketId: OID }],
     [`file edit ${OID}`, { kind: 'file.edit', fileId: OID }],
@@ -178,6 +180,16 @@ describe('agent gets a clear refusal', () => {
       '`folder create` takes nothing more; remove "Lectures" (the form asks for the title).',
       '/vidops folder create',
     ],
+    [
+      'playlist create Onboarding',
+      '`playlist create` takes nothing more; remove "Onboarding" (the form asks for the title).',
+      '/vidops playlist create',
+    ],
+    [
+      'playlist',
+      'Say what to do with the playlist: `/vidops playlist create`, `/vidops playlist edit`, `/vidops playlist delete`.',
+      '/vidops playlist create',
+    ],
     // whitelist
     ['whitelist add', 'Give the IP addresses to add.', '/vidops whitelist add <ip>…'],
     ['whitelist remove', 'Give the IP addresses to remove.', '/vidops whitelist remove <ip>…'],
@@ -294,8 +306,18 @@ describe('agent mistypes a command and is pointed at the right one', () => {
     ],
     [
       'playlist new',
-      '`playlist` has no "new"; it has `playlist edit`, `playlist delete`.',
-      '/vidops playlist edit <playlistId>',
+      '`playlist` has no "new". Did you mean `/vidops playlist create`?',
+      '/vidops playlist create',
+    ],
+    [
+      'playlist purge',
+      '`playlist` has no "purge"; it has `playlist create`, `playlist edit`, `playlist delete`.',
+      '/vidops playlist create',
+    ],
+    [
+      'create playlist',
+      'Unknown command "create". Did you mean `/vidops playlist create`?',
+      '/vidops playlist create',
     ],
     ['file retry abc', 'To retry a conversion, write `/vidops retry abc`.', '/vidops retry <fileId>'],
   ])('"%s"', (text, message, usage) => {

@@ -1,7 +1,14 @@
 import { isIP } from 'node:net';
-import { SLASH_COMMAND, usageOf } from './commands-help.js';
+import { ID_NAMES, KEYWORDS, type WordsSpec, type WordsValue } from './catalog.js';
+import {
+  type Command,
+  commandLine,
+  type ListedCommand,
+  SLASH_COMMAND,
+  SLASH_COMMANDS,
+  usageOf,
+} from './commands-help.js';
 import { normalizeErrorCode } from './player-errors.js';
-import type { ProtectionConfig } from './protection.js';
 import { normalizeDigits } from './validate/digits.js';
 import { parseResourceId, type ResourceKind } from './validate/ids.js';
 import { parseIpList } from './validate/ip.js';
@@ -12,30 +19,14 @@ import { parseAssignments } from './validate/protection.js';
 /**
  * The `/vidops …` grammar: text as Slack sends it → a typed command, or a message that says
  * what was wrong and the usage line to follow. Keywords are case-insensitive, extra spaces are
- * ignored, and Persian/Arabic-Indic digits are read everywhere.
+ * ignored, and Persian/Arabic-Indic digits are read everywhere. The commands and how their words
+ * are read come from the command list (the catalog); `parseWords` reads the words after a
+ * command for the CLI too.
  * @see docs/architecture.md, "Slash command grammar"
  */
-export type Command =
-  | { kind: 'help' }
-  /** `param` is what is sent: national digits for `PHONE_REGION`, E.164 for other regions. */
-  | { kind: 'unblock'; mobile: { param: string; national: string; e164: string; masked: string } }
-  | { kind: 'retry'; fileId: string }
-  | { kind: 'whitelist.show' }
-  | { kind: 'whitelist.add'; ips: string[] }
-  | { kind: 'whitelist.remove'; ips: string[] }
-  | { kind: 'protect.modal' }
-  | { kind: 'protect.show' }
-  | { kind: 'protect.set'; changes: ProtectionConfig }
-  | { kind: 'folder.create' }
-  | { kind: 'folder.edit'; bucketId: string }
-  | { kind: 'folder.delete'; bucketId: string }
-  | { kind: 'file.edit'; fileId: string }
-  | { kind: 'file.delete'; fileId: string }
-  | { kind: 'playlist.edit'; playlistId: string }
-  | { kind: 'playlist.delete'; playlistId: string }
-  | { kind: 'requests' }
-  | { kind: 'audit'; n: number }
-  | { kind: 'explain'; code: string };
+
+export { KEYWORDS } from './catalog.js';
+export type { Command, CommandKind } from './commands-help.js';
 
 export type ParseResult =
   | { ok: true; command: Command; warnings: string[] }
@@ -52,27 +43,23 @@ export interface ParseOptions {
 export const AUDIT_DEFAULT = 10;
 export const AUDIT_MAX = 100;
 
-/** First words of `/vidops …` that name a command. */
-export const KEYWORDS = [
-  'help',
-  'unblock',
-  'retry',
-  'whitelist',
-  'protect',
-  'folder',
-  'file',
-  'playlist',
-  'requests',
-  'audit',
-  'explain',
-] as const;
+/** How the words after a command were read: their typed values, or what was wrong. */
+export type WordsResult<W extends WordsSpec> =
+  | { ok: true; value: WordsValue<W>; warnings: string[] }
+  | { ok: false; message: string; usage: string };
 
-const RESOURCE_KEYWORDS: Record<string, ResourceKind> = {
-  folder: 'folder',
-  file: 'file',
-  playlist: 'playlist',
-};
-const ID_NAMES: Record<ResourceKind, string> = { folder: 'bucketId', file: 'fileId', playlist: 'playlistId' };
+/** The commands of a first word: the bare one (`whitelist`) and those with a second word. */
+function groupOf(keyword: string): { bare: ListedCommand | undefined; subs: ListedCommand[] } {
+  const group = SLASH_COMMANDS.filter((c) => c.spec.words[0] === keyword);
+  return {
+    bare: group.find((c) => c.spec.words.length === 1),
+    subs: group.filter((c) => c.spec.words.length === 2),
+  };
+}
+
+function isKeyword(word: string): boolean {
+  return (KEYWORDS as readonly string[]).includes(word);
+}
 
 /** Parses the text after `/vidops`. Empty text is `help`. */
 export function parseCommand(text: string, options: ParseOptions): ParseResult {
@@ -81,172 +68,151 @@ export function parseCommand(text: string, options: ParseOptions): ParseResult {
   const [first, ...rest] = tokens;
   if (first === undefined) return ok({ kind: 'help' });
   const keyword = first.toLowerCase();
-  switch (keyword) {
-    case 'help':
-    case '?':
-      return ok({ kind: 'help' });
-    case 'unblock':
-      return parseUnblock(rest, options);
-    case 'retry':
-      return withId(rest, 'file', 'retry', (fileId) => ({ kind: 'retry', fileId }));
-    case 'whitelist':
-      return parseWhitelist(rest);
-    case 'protect':
-      return parseProtect(rest);
-    case 'folder':
-    case 'file':
-    case 'playlist':
-      return parseResource(keyword, rest);
-    case 'requests':
-      return rest.length === 0 ? ok({ kind: 'requests' }) : tooMany('requests', rest);
-    case 'audit':
-      return parseAudit(rest);
-    case 'explain':
-      return parseExplain(rest);
-    default:
-      return unknownCommand(first, rest);
-  }
-}
-
-function parseUnblock(rest: readonly string[], options: ParseOptions): ParseResult {
-  const usage = usageOf('unblock');
-  if (rest.length === 0) return fail('Give the mobile number of the viewer to unblock.', usage);
-  // People paste `+98 912 345 6789`: the number is everything after the keyword.
-  const mobile = parseMobile(rest.join(' '), options.phoneRegion, {
-    regions: options.phoneRegions ?? [options.phoneRegion],
-  });
-  if (!mobile.ok) return fail(`Nobody was unblocked: ${mobile.reason}.`, usage);
-  return ok({
-    kind: 'unblock',
-    mobile: { param: mobile.param, national: mobile.national, e164: mobile.e164, masked: mobile.masked },
-  });
-}
-
-function parseWhitelist(rest: readonly string[]): ParseResult {
-  const [sub, ...args] = rest;
-  if (sub === undefined) return ok({ kind: 'whitelist.show' });
-  const word = sub.toLowerCase();
-  if (word === 'show' || word === 'list') {
-    return args.length === 0 ? ok({ kind: 'whitelist.show' }) : tooMany('whitelist', args);
-  }
-  if (word === 'add' || word === 'remove') {
-    const usage = usageOf(`whitelist ${word}`);
-    if (args.length === 0) return fail(`Give the IP addresses to ${word}.`, usage);
-    const parsed = parseIpList(args, word);
-    if (!parsed.ok) return fail(`The whitelist was not changed:\n${bullets(parsed.problems)}`, usage);
-    return ok({ kind: word === 'add' ? 'whitelist.add' : 'whitelist.remove', ips: parsed.ips });
-  }
-  if (isIP(sub) !== 0) {
-    return fail(
-      `To add ${sub} to the whitelist, write \`${SLASH_COMMAND} whitelist add ${rest.join(' ')}\`.`,
-      usageOf('whitelist add'),
-    );
-  }
-  return unknownSubcommand('whitelist', sub, ['add', 'remove', 'show']);
-}
-
-function parseProtect(rest: readonly string[]): ParseResult {
-  const [sub, ...args] = rest;
-  if (sub === undefined) return ok({ kind: 'protect.modal' });
-  const word = sub.toLowerCase();
-  if (word === 'show')
-    return args.length === 0 ? ok({ kind: 'protect.show' }) : tooMany('protect show', args);
-  if (word === 'set') {
-    const usage = usageOf('protect set');
-    if (args.length === 0) return fail('Give the settings to change as field=value.', usage);
-    const parsed = parseAssignments(args);
-    if (!parsed.ok) return fail(`The settings were not changed:\n${bullets(parsed.problems)}`, usage);
-    return ok({ kind: 'protect.set', changes: parsed.changes });
-  }
-  if (sub.includes('=')) {
-    return fail(
-      `To change settings, write \`${SLASH_COMMAND} protect set ${rest.join(' ')}\`.`,
-      usageOf('protect set'),
-    );
-  }
-  return unknownSubcommand('protect', sub, ['show', 'set']);
-}
-
-function parseResource(keyword: string, rest: readonly string[]): ParseResult {
-  const kind = RESOURCE_KEYWORDS[keyword] ?? 'file';
-  const subs = kind === 'folder' ? ['create', 'edit', 'delete'] : ['edit', 'delete'];
+  // `help` reads no words: `/vidops help unblock` is help all the same.
+  if (keyword === 'help' || keyword === '?') return ok({ kind: 'help' });
+  if (!isKeyword(keyword)) return unknownCommand(first, rest);
+  const { bare, subs } = groupOf(keyword);
+  if (subs.length === 0 && bare !== undefined) return commandOf(bare, rest, options);
   const [sub, ...args] = rest;
   if (sub === undefined) {
+    if (bare !== undefined) return commandOf(bare, [], options);
     return fail(
-      `Say what to do with the ${kind}: ${subs.map((s) => `\`${SLASH_COMMAND} ${kind} ${s}\``).join(', ')}.`,
-      usageOf(`${kind} ${subs[0] ?? 'edit'}`),
+      `Say what to do with the ${keyword}: ${subs.map((s) => `\`${SLASH_COMMAND} ${s.spec.words.join(' ')}\``).join(', ')}.`,
+      usageOf(subs[0]?.spec.words.join(' ') ?? keyword),
     );
   }
   const word = sub.toLowerCase();
-  if (kind === 'folder' && word === 'create') {
-    return args.length === 0
-      ? ok({ kind: 'folder.create' })
-      : tooMany('folder create', args, 'the form asks for the title');
-  }
-  if (word === 'edit' || word === 'delete') {
-    const command = `${kind} ${word}`;
-    return withId(args, kind, command, (id) => resourceCommand(kind, word, id));
-  }
-  if (kind === 'file' && word === 'retry') {
-    return fail(
-      `To retry a conversion, write \`${SLASH_COMMAND} retry ${args.join(' ')}\`.`,
-      usageOf('retry'),
-    );
-  }
-  return unknownSubcommand(kind, sub, subs);
+  const named = subs.find((s) => s.spec.words[1] === word);
+  if (named !== undefined) return commandOf(named, args, options);
+  if (bare?.spec.also?.includes(word)) return commandOf(bare, args, options);
+  const hint = HINTS[keyword]?.(sub, rest);
+  if (hint !== undefined && hint !== null) return hint;
+  const choices = [
+    ...subs.map((s) => s.spec.words[1] ?? ''),
+    ...(bare?.spec.also ?? []).filter((a) => subs.every((s) => s.spec.words[1] !== a)).slice(0, 1),
+  ];
+  return unknownSubcommand(keyword, sub, choices);
 }
 
-function resourceCommand(kind: ResourceKind, action: 'edit' | 'delete', id: string): Command {
-  switch (kind) {
-    case 'folder':
-      return action === 'edit'
-        ? { kind: 'folder.edit', bucketId: id }
-        : { kind: 'folder.delete', bucketId: id };
-    case 'file':
-      return action === 'edit' ? { kind: 'file.edit', fileId: id } : { kind: 'file.delete', fileId: id };
-    case 'playlist':
-      return action === 'edit'
-        ? { kind: 'playlist.edit', playlistId: id }
-        : { kind: 'playlist.delete', playlistId: id };
-  }
+/** Reads the words after a listed command into its typed command. */
+function commandOf(listed: ListedCommand, args: readonly string[], options: ParseOptions): ParseResult {
+  const read = parseWords(listed.spec.args, args, options, listed.spec.words.join(' '));
+  if (!read.ok) return read;
+  const command = { kind: listed.spec.kind, ...read.value } as Command;
+  return { ok: true, command, warnings: read.warnings };
 }
 
-function parseAudit(rest: readonly string[]): ParseResult {
-  const usage = usageOf('audit');
-  if (rest.length === 0) return ok({ kind: 'audit', n: AUDIT_DEFAULT });
-  if (rest.length > 1) return tooMany('audit', rest.slice(1));
-  const raw = rest[0] ?? '';
-  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(n) || n < 1 || n > AUDIT_MAX) {
-    return fail(`"${raw}" is not a number of events from 1 to ${AUDIT_MAX}.`, usage);
-  }
-  return ok({ kind: 'audit', n });
+/** What people type by mistake after a first word, and the command they meant. */
+const HINTS: Partial<Record<string, (sub: string, rest: readonly string[]) => ParseResult | null>> = {
+  whitelist: (sub, rest) =>
+    isIP(sub) === 0
+      ? null
+      : fail(
+          `To add ${sub} to the whitelist, write \`${SLASH_COMMAND} whitelist add ${rest.join(' ')}\`.`,
+          usageOf('whitelist add'),
+        ),
+  protect: (sub, rest) =>
+    sub.includes('=')
+      ? fail(
+          `To change settings, write \`${SLASH_COMMAND} protect set ${rest.join(' ')}\`.`,
+          usageOf('protect set'),
+        )
+      : null,
+  file: (sub, rest) =>
+    sub.toLowerCase() === 'retry'
+      ? fail(
+          `To retry a conversion, write \`${SLASH_COMMAND} retry ${rest.slice(1).join(' ')}\`.`,
+          usageOf('retry'),
+        )
+      : null,
+};
+
+/**
+ * Reads the words after a command (`name`, e.g. `folder delete`) as its words spec says: Slack's
+ * tokens and the CLI's arguments alike. A refusal says what was wrong and gives the usage line.
+ */
+export function parseWords<W extends WordsSpec>(
+  spec: W,
+  args: readonly string[],
+  options: ParseOptions,
+  name: string,
+): WordsResult<W> {
+  return readWords(spec, args, options, name) as WordsResult<W>;
 }
 
-function parseExplain(rest: readonly string[]): ParseResult {
-  const usage = usageOf('explain');
-  if (rest.length === 0) return fail('Give the error code the player shows, e.g. 9910.', usage);
-  const raw = rest.join(' ');
-  const code = normalizeErrorCode(raw);
-  if (code === null) return fail(`"${raw}" is not a player error code; it is a number like 9910.`, usage);
-  return ok({ kind: 'explain', code });
+type AnyWords =
+  | { ok: true; value: object; warnings: string[] }
+  | { ok: false; message: string; usage: string };
+
+function readWords(spec: WordsSpec, args: readonly string[], options: ParseOptions, name: string): AnyWords {
+  const usage = usageOf(name);
+  switch (spec.kind) {
+    case 'none':
+      return args.length === 0 ? value({}) : tooMany(name, args, spec.why);
+    case 'id':
+      return readId(args, spec.resource, name);
+    case 'mobile': {
+      if (args.length === 0) return fail('Give the mobile number of the viewer to unblock.', usage);
+      // People paste `+98 912 345 6789`: the number is every word after the keyword.
+      const mobile = parseMobile(args.join(' '), options.phoneRegion, {
+        regions: options.phoneRegions ?? [options.phoneRegion],
+      });
+      if (!mobile.ok) return fail(`Nobody was unblocked: ${mobile.reason}.`, usage);
+      const { param, national, e164, masked } = mobile;
+      return value({ mobile: { param, national, e164, masked } });
+    }
+    case 'ips': {
+      if (args.length === 0) return fail(`Give the IP addresses to ${spec.change}.`, usage);
+      const parsed = parseIpList(args, spec.change);
+      if (!parsed.ok) return fail(`The whitelist was not changed:\n${bullets(parsed.problems)}`, usage);
+      return value({ ips: parsed.ips });
+    }
+    case 'assignments': {
+      if (args.length === 0) return fail('Give the settings to change as field=value.', usage);
+      const parsed = parseAssignments(args);
+      if (!parsed.ok) return fail(`The settings were not changed:\n${bullets(parsed.problems)}`, usage);
+      return value({ changes: parsed.changes });
+    }
+    case 'count': {
+      if (args.length === 0) return value({ n: AUDIT_DEFAULT });
+      if (args.length > 1) return tooMany(name, args.slice(1));
+      const raw = args[0] ?? '';
+      const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+      if (!Number.isInteger(n) || n < 1 || n > AUDIT_MAX) {
+        return fail(`"${raw}" is not a number of events from 1 to ${AUDIT_MAX}.`, usage);
+      }
+      return value({ n });
+    }
+    case 'code': {
+      if (args.length === 0) return fail('Give the error code the player shows, e.g. 9910.', usage);
+      const raw = args.join(' ');
+      const code = normalizeErrorCode(raw);
+      if (code === null) return fail(`"${raw}" is not a player error code; it is a number like 9910.`, usage);
+      return value({ code });
+    }
+  }
 }
 
 /** One ID argument: missing, several, or refused → the usage line; not 24 hex digits → a warning. */
-function withId(
-  args: readonly string[],
-  kind: ResourceKind,
-  command: string,
-  build: (id: string) => Command,
-): ParseResult {
-  const usage = usageOf(command);
+function readId(args: readonly string[], kind: ResourceKind, name: string): AnyWords {
+  const usage = usageOf(name);
   if (args.length === 0) return fail(`Give the ${kind} ID (${ID_NAMES[kind]}).`, usage);
   if (args.length > 1) {
-    return fail(`\`${command}\` takes one ${kind} ID; got ${args.length} words: ${args.join(' ')}.`, usage);
+    return fail(`\`${name}\` takes one ${kind} ID; got ${args.length} words: ${args.join(' ')}.`, usage);
   }
   const parsed = parseResourceId(args[0] ?? '', kind);
   if (!parsed.ok) return fail(`${capitalize(parsed.reason)}.`, usage);
-  return { ok: true, command: build(parsed.id), warnings: parsed.warning === null ? [] : [parsed.warning] };
+  return {
+    ok: true,
+    value: { [ID_NAMES[kind]]: parsed.id },
+    warnings: parsed.warning === null ? [] : [parsed.warning],
+  };
+}
+
+function findSlash(words: readonly string[]): ListedCommand | undefined {
+  return SLASH_COMMANDS.find(
+    (c) => c.spec.words.length === words.length && c.spec.words.every((w, i) => w === words[i]),
+  );
 }
 
 function unknownCommand(typed: string, rest: readonly string[]): ParseResult {
@@ -254,16 +220,12 @@ function unknownCommand(typed: string, rest: readonly string[]): ParseResult {
   // `delete folder X` → `folder delete X`.
   const [next, ...after] = rest;
   const nextWord = next?.toLowerCase();
-  if (
-    (word === 'create' || word === 'edit' || word === 'delete') &&
-    nextWord !== undefined &&
-    nextWord in RESOURCE_KEYWORDS &&
-    !(word === 'create' && nextWord !== 'folder')
-  ) {
+  const turned = nextWord === undefined ? undefined : findSlash([nextWord, word]);
+  if (turned !== undefined && nextWord !== undefined) {
     const suggestion = [nextWord, word, ...after].join(' ');
     return fail(
       `Unknown command "${typed}". Did you mean \`${SLASH_COMMAND} ${suggestion}\`?`,
-      usageOf(`${nextWord} ${word}`),
+      `${SLASH_COMMAND} ${commandLine(turned.spec)}`,
     );
   }
   const guess = closeKeyword(word, KEYWORDS);
@@ -312,7 +274,11 @@ function closeKeyword(word: string, keywords: readonly string[]): string | null 
   return best.distance <= allowed && ties === 1 ? best.value : null;
 }
 
-function tooMany(command: string, extra: readonly string[], why?: string): ParseResult {
+function tooMany(
+  command: string,
+  extra: readonly string[],
+  why?: string,
+): { ok: false; message: string; usage: string } {
   return fail(
     `\`${command}\` takes nothing more; remove "${extra.join(' ')}"${why === undefined ? '' : ` (${why})`}.`,
     usageOf(command),
@@ -323,7 +289,11 @@ function ok(command: Command): ParseResult {
   return { ok: true, command, warnings: [] };
 }
 
-function fail(message: string, usage: string | null): ParseResult {
+function value(v: object): AnyWords {
+  return { ok: true, value: v, warnings: [] };
+}
+
+function fail<U extends string | null>(message: string, usage: U): { ok: false; message: string; usage: U } {
   return { ok: false, message, usage };
 }
 

@@ -1,5 +1,5 @@
-import type { JsonObject, JsonValue } from './json.js';
-import type { ChangeOperation } from './operations.js';
+import type { ChangeOperation, OperationParams, Preview } from './catalog.js';
+import type { JsonValue } from './json.js';
 
 /**
  * Where an actor acted from when it was not Slack: the `vidops` CLI, run by an OS user. Slack
@@ -69,18 +69,13 @@ export interface SlackRef {
   ts: string;
 }
 
-/** One request to run a change operation; the unit of approval and of exactly-once execution. */
-export interface OperationRequest {
+/** What every request has, whatever its operation. */
+export interface RequestFields {
   id: string;
-  operation: ChangeOperation;
-  /** Validated, normalised parameters exactly as they will be sent. */
-  params: JsonObject;
   /** SHA-256 hex of the canonical JSON of `{operation, params}`; binds approvals to parameters. */
   paramsHash: string;
   /** Human-readable target: mobile number, file ID, "whitelist", "protection settings". */
   target: string;
-  /** What people see before deciding: diff, before/after lists, title of what is deleted. */
-  preview: JsonValue;
   reason: string | null;
   requester: Actor;
   state: RequestState;
@@ -103,6 +98,23 @@ export interface OperationRequest {
   /** Incremented on every change; the compare-and-set token. */
   version: number;
 }
+
+/**
+ * One request to run a change operation; the unit of approval and of exactly-once execution.
+ * `OperationRequest<'folder.delete'>` is one operation's; the default is any of them.
+ */
+export type OperationRequest<O extends ChangeOperation = ChangeOperation> = {
+  [P in O]: RequestFields & {
+    operation: P;
+    /** Typed parameters exactly as they will be sent; parsed once when read from the store. */
+    params: OperationParams[P];
+    /**
+     * What people see before deciding: diff, before/after lists, title of what is deleted. Null
+     * when a stored request's preview is not one this build reads ("preview not available").
+     */
+    preview: Preview<P> | null;
+  };
+}[O];
 
 export const AUDIT_EVENT_TYPES = [
   'requested',

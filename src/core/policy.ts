@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { maybeSamePerson, osUserOf } from './actor.js';
-import { OPERATION_SPECS } from './catalog.js';
+import { OPERATION_SPECS, type RuleDefaults } from './catalog.js';
 import { ConfigError } from './errors.js';
 import type { ActorVia, OperationRequest } from './model.js';
 import { CHANGE_OPERATIONS, type ChangeOperation } from './operations.js';
@@ -70,47 +70,24 @@ export interface PolicyActor {
 
 const DEFAULT_EXPIRY = '24h';
 
-function oneLeadApproval(confirm: boolean): RuleSettings {
-  return {
-    allowed: 'agents',
-    approval: true,
-    quorum: 1,
-    approvers: null,
-    expiresIn: DEFAULT_EXPIRY,
-    rateLimit: null,
-    confirm,
-  };
+/** A rule as written, from an operation's defaults in the catalog: any agent may ask, the leads approve. */
+function ruleOf(defaults: RuleDefaults): RuleSettings {
+  return { allowed: 'agents', approvers: null, expiresIn: DEFAULT_EXPIRY, ...defaults };
 }
 
-const DIRECT: RuleSettings = {
-  allowed: 'agents',
-  approval: false,
-  quorum: 1,
-  approvers: null,
-  expiresIn: DEFAULT_EXPIRY,
-  rateLimit: null,
-  confirm: false,
-};
-
 /**
- * The built-in policy, exactly the "Default policy" column of the design: unblock and retry run
- * directly (unblock needs approval past 30 per agent per hour), other changes need one lead,
- * deletes also a typed confirmation; `audit` is for leads.
+ * The built-in policy, exactly the "Default policy" column of the design: each operation's
+ * defaults in the catalog (unblock and retry run directly, unblock needing approval past 30 per
+ * agent per hour; other changes need one lead, deletes also a typed confirmation), and `audit`
+ * for leads.
  * @see docs/architecture.md, "Slash command grammar" and "Approvals"
  */
 export const DEFAULT_RULES: Readonly<Record<PolicyOperation, RuleSettings>> = {
-  'viewer.unblock': { ...DIRECT, rateLimit: { max: 30, per: '1h' } },
-  'file.retry': DIRECT,
-  'whitelist.set': oneLeadApproval(false),
-  'protect.set': oneLeadApproval(false),
-  'folder.create': oneLeadApproval(false),
-  'folder.edit': oneLeadApproval(false),
-  'file.edit': oneLeadApproval(false),
-  'playlist.edit': oneLeadApproval(false),
-  'folder.delete': oneLeadApproval(true),
-  'file.delete': oneLeadApproval(true),
-  'playlist.delete': oneLeadApproval(true),
-  audit: { ...DIRECT, allowed: 'leads' },
+  ...(Object.fromEntries(CHANGE_OPERATIONS.map((op) => [op, ruleOf(OPERATION_SPECS[op].policy)])) as Record<
+    ChangeOperation,
+    RuleSettings
+  >),
+  audit: { ...ruleOf({ approval: false, quorum: 1, confirm: false, rateLimit: null }), allowed: 'leads' },
 };
 
 const DURATION = /^(\d+)([smhdw])$/;

@@ -1,85 +1,15 @@
 import { ApiError, isMissingRouteError, NotFoundError } from '../client/errors.js';
 import { mayHaveReachedService } from '../client/http.js';
-import type { Answer, VideoClient } from '../client/types.js';
-import { OPERATION_SPECS, parseParams } from '../core/catalog.js';
-import { InputError } from '../core/errors.js';
+import { type ChangeOperation, OPERATION_SPECS } from '../core/catalog.js';
 import type { JsonObject } from '../core/json.js';
 import type { OperationRequest, RecordedError } from '../core/model.js';
-import type { ChangeOperation } from '../core/operations.js';
-import type { CoverRef } from './types.js';
+import { type ExecuteIo, runOperation } from './catalog.js';
 
 /**
- * The one place where a request becomes an upstream call. Params are parsed again from the stored
- * request (they were validated when asked, but the store is a boundary too).
+ * Sending a request and judging how the send ended. The call itself is the operation's entry in
+ * the services' table (./catalog.ts), with the typed parameters read from the store.
  * @see docs/api.md, "Endpoints"
  */
-export async function runOperation(
-  client: VideoClient,
-  request: Pick<OperationRequest, 'operation' | 'params'>,
-  fetchCover: ((cover: CoverRef) => Promise<Uint8Array>) | undefined,
-): Promise<JsonObject> {
-  const answer = await call(client, request, fetchCover);
-  return answer.raw;
-}
-
-async function call(
-  client: VideoClient,
-  request: Pick<OperationRequest, 'operation' | 'params'>,
-  fetchCover: ((cover: CoverRef) => Promise<Uint8Array>) | undefined,
-): Promise<Answer> {
-  switch (request.operation) {
-    case 'whitelist.set': {
-      const p = parseParams('whitelist.set', request.params);
-      return client.whitelist.replace(p.allowedDNS, { expectBefore: p.expectBefore });
-    }
-    case 'protect.set': {
-      const p = parseParams('protect.set', request.params);
-      return client.protection.update(p.changes);
-    }
-    case 'folder.create': {
-      const p = parseParams('folder.create', request.params);
-      return client.folders.create(p.description === undefined ? { title: p.title } : p);
-    }
-    case 'folder.edit':
-      return client.folders.edit(parseParams('folder.edit', request.params));
-    case 'folder.delete':
-      return client.folders.delete(parseParams('folder.delete', request.params));
-    case 'file.edit': {
-      const { cover, ...p } = parseParams('file.edit', request.params);
-      if (cover === undefined) return client.files.edit(p);
-      if (!fetchCover) {
-        throw new InputError('The cover image cannot be downloaded here, so the file was not edited.');
-      }
-      const data = await fetchCover(cover);
-      return client.files.edit({
-        ...p,
-        cover: { data, filename: cover.filename, contentType: cover.contentType },
-      });
-    }
-    case 'file.delete':
-      return client.files.delete(parseParams('file.delete', request.params));
-    case 'file.retry':
-      return client.files.retryConversion(parseParams('file.retry', request.params));
-    case 'playlist.edit': {
-      const { playlistId, title, files } = parseParams('playlist.edit', request.params);
-      return client.playlists.edit({
-        playlistId,
-        ...(title === undefined ? {} : { title }),
-        ...(files === undefined
-          ? {}
-          : {
-              files: files.map((f) =>
-                f.title === undefined ? { _id: f._id } : { _id: f._id, title: f.title },
-              ),
-            }),
-      });
-    }
-    case 'playlist.delete':
-      return client.playlists.delete(parseParams('playlist.delete', request.params));
-    case 'viewer.unblock':
-      return client.viewers.unblock(parseParams('viewer.unblock', request.params));
-  }
-}
 
 /**
  * How one send of a request ended, as the request records it:
@@ -100,13 +30,12 @@ export type SendOutcome =
  * @see docs/architecture.md, "Approvals"
  */
 export async function sendRequest(
-  client: VideoClient,
   request: Pick<OperationRequest, 'operation' | 'params'>,
-  fetchCover: ((cover: CoverRef) => Promise<Uint8Array>) | undefined,
+  io: ExecuteIo,
   options: { repeat: boolean },
 ): Promise<SendOutcome> {
   try {
-    return { kind: 'applied', result: await runOperation(client, request, fetchCover) };
+    return { kind: 'applied', result: await runOperation(request, io) };
   } catch (error) {
     return judgeFailure(request.operation, error, options.repeat);
   }

@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { createVideoClient, RAPID_RETRY, type VideoClientHandle } from '../client/index.js';
 import { approve as approveStep, newRequest } from '../core/approvals.js';
 import { createHasher, verifyChain } from '../core/audit-chain.js';
+import { OPERATION_SPECS } from '../core/catalog.js';
 import { ConfigError, InputError, PolicyDeniedError } from '../core/errors.js';
 import { newEventId } from '../core/ids.js';
 import type { Actor, AuditEvent, OperationRequest } from '../core/model.js';
@@ -10,7 +11,7 @@ import { DEMO } from '../sandbox/demo-data.js';
 import { type Sandbox, startSandbox } from '../sandbox/server.js';
 import { type NotificationJob, openStore, type Store } from '../store/index.js';
 import { createOperations } from './operations.js';
-import type { CoverRef, Operations, OperationsDeps, Prepared, PrepareInput, ServiceLogger } from './types.js';
+import type { CoverRef, Operations, OperationsDeps, PrepareInput, ServiceLogger } from './types.js';
 
 const hash = createHasher();
 const START = new Date('2025-03-01T10:00:00.000Z');
@@ -410,7 +411,11 @@ describe('reject, cancel, expire', () => {
 
   test('a lead rejects with a note; nothing is sent upstream', async () => {
     const h = await setup();
-    const request = await pendingRequest(h, ava, { kind: 'whitelist.add', ips: ['5.160.12.7'] });
+    const request = await pendingRequest(h, ava, {
+      kind: 'whitelist.set',
+      change: 'add',
+      ips: ['5.160.12.7'],
+    });
     await expect(h.ops.reject(request.id, lee, '  ')).rejects.toBeInstanceOf(InputError);
     const result = await h.ops.reject(request.id, lee, 'not our server');
     expect(result).toMatchObject({
@@ -531,7 +536,11 @@ describe('execution outcomes', () => {
 
   test('a whitelist that changed after the request is not overwritten', async () => {
     const h = await setup();
-    const request = await pendingRequest(h, ava, { kind: 'whitelist.add', ips: ['5.160.12.7'] });
+    const request = await pendingRequest(h, ava, {
+      kind: 'whitelist.set',
+      change: 'add',
+      ips: ['5.160.12.7'],
+    });
     expect(request.preview).toEqual({
       kind: 'whitelist',
       before: [],
@@ -1000,18 +1009,13 @@ describe('prepare', () => {
   test.each<[string, PrepareInput, string]>([
     [
       'adding an address already there',
-      { kind: 'whitelist.add', ips: ['185.8.172.1'] },
+      { kind: 'whitelist.set', change: 'add', ips: ['185.8.172.1'] },
       '185.8.172.1 is already on the whitelist; nothing to add.',
     ],
     [
       'removing an address not there',
-      { kind: 'whitelist.remove', ips: ['192.0.2.1', '192.0.2.2'] },
+      { kind: 'whitelist.set', change: 'remove', ips: ['192.0.2.1', '192.0.2.2'] },
       '192.0.2.1, 192.0.2.2 are not on the whitelist; nothing to remove.',
-    ],
-    [
-      'adding a host name instead of an address',
-      { kind: 'whitelist.add', ips: ['api.example.com'] },
-      'Cannot use these addresses: "api.example.com" is a host name; give its IP address.',
     ],
     [
       'renaming a folder to the name it has',
@@ -1038,7 +1042,6 @@ describe('prepare', () => {
       { kind: 'file.retry', fileId: DEMO.waitingFileId },
       'is still in the conversion queue (status waiting)',
     ],
-    ['an ID with a slash', { kind: 'file.delete', fileId: 'abc/def' }, 'Cannot use that file ID'],
     [
       'a cover with no way to download it',
       {
@@ -1122,19 +1125,6 @@ describe('prepare', () => {
     expect(prepared.params).toEqual({ fileId: 'legacy-17' });
     expect(prepared.warnings[0]).toContain('file ID legacy-17 is not 24 hex digits');
   });
-
-  test('submit checks the params again: a tampered Prepared is refused before anything is stored', async () => {
-    const h = await setup();
-    const tampered: Prepared = {
-      operation: 'viewer.unblock',
-      params: { mobileNumber: '0912; DROP' },
-      target: 'viewer x',
-      preview: null,
-      warnings: [],
-    };
-    await expect(h.ops.submit(ava, tampered)).rejects.toBeInstanceOf(InputError);
-    expect(await h.events()).toEqual([]);
-  });
 });
 
 describe('every change operation reaches the service as the spec says', () => {
@@ -1149,7 +1139,7 @@ describe('every change operation reaches the service as the spec says', () => {
   test.each<[string, PrepareInput, string, string]>([
     [
       'whitelist add',
-      { kind: 'whitelist.add', ips: ['5.160.12.7', '2a00:1::1'] },
+      { kind: 'whitelist.set', change: 'add', ips: ['5.160.12.7', '2a00:1::1'] },
       'POST',
       '/v1/storage/dns/whitelist',
     ],
@@ -1161,7 +1151,11 @@ describe('every change operation reaches the service as the spec says', () => {
     ],
     [
       'folder create',
-      { kind: 'folder.create', title: ' Spring 2025 ', description: '' },
+      // As a form or the CLI reads what was typed: trimmed, an empty description no description.
+      {
+        kind: 'folder.create',
+        ...OPERATION_SPECS['folder.create'].input.parse({ title: ' Spring 2025 ', description: '' }),
+      },
       'POST',
       '/v1/storage/bucket',
     ],
@@ -1282,8 +1276,8 @@ describe('listing and reading', () => {
       bucketId: DEMO.folders.lectures,
       title: 'Lectures',
     });
-    expect(h.ops.confirmationFor(del)).toBe(DEMO.files.lecture3);
-    expect(h.ops.confirmationFor(edit)).toBeNull();
+    expect(h.ops.confirmationFor({ kind: del.operation, ...del.params })).toBe(DEMO.files.lecture3);
+    expect(h.ops.confirmationFor({ kind: edit.operation, ...edit.params })).toBeNull();
   });
 
   test('the approval message reference is kept without an audit event, a notification or a new updatedAt', async () => {

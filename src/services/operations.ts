@@ -1,7 +1,7 @@
 import { actorLabel, actorRecord, isSameRequester, maybeSamePerson } from '../core/actor.js';
 import * as approvals from '../core/approvals.js';
 import { describeState, isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
-import { OPERATION_SPECS, operationTarget, parseParams } from '../core/catalog.js';
+import { type ChangeOperation, OPERATION_SPECS, type Spec } from '../core/catalog.js';
 import { ConfigError, InputError, PolicyDeniedError, StateConflictError } from '../core/errors.js';
 import { AUDIT_MAX } from '../core/grammar.js';
 import { newEventId, newRequestId } from '../core/ids.js';
@@ -17,19 +17,24 @@ import {
   type Policy,
   type PolicyActor,
 } from '../core/policy.js';
+import { prepareRequest } from './catalog.js';
 import { recordError, sendRequest } from './execute.js';
-import { toJsonObject } from './json.js';
-import { prepareRequest } from './prepare.js';
 import { createReads, MAX_CAS_ATTEMPTS, policyActorOf } from './reads.js';
 import { checkTarget } from './resolve.js';
-import type { DecisionResult, Operations, OperationsDeps, PrecheckResult, ResolveResult } from './types.js';
+import type {
+  DecisionResult,
+  Operations,
+  OperationsDeps,
+  PrecheckResult,
+  Prepared,
+  PrepareInput,
+  ResolveResult,
+  SubmitResult,
+} from './types.js';
 
 const DEFAULT_STALE_EXECUTION_MS = 120_000;
 const DEFAULT_CHECK_GRACE_MS = 60_000;
 const PENDING_SCAN_LIMIT = 500;
-
-/** The ID of what a request acts on, for typed confirmations. */
-const CONFIRM_KEYS = ['bucketId', 'fileId', 'playlistId', 'mobileNumber', 'title'] as const;
 
 /**
  * The operations services: prepare, submit, approve, reject, cancel, execute exactly once, expire,
@@ -102,7 +107,11 @@ export function createOperations(deps: OperationsDeps): Operations {
     request: OperationRequest,
     resent?: { by: Actor; note: string | null },
   ): Promise<OperationRequest> {
-    const outcome = await sendRequest(client, request, deps.fetchCover, { repeat: resent !== undefined });
+    const outcome = await sendRequest(
+      request,
+      { client, fetchCover: deps.fetchCover },
+      { repeat: resent !== undefined },
+    );
     const c = ctx();
     let step: Step;
     if (resent) {
@@ -315,6 +324,65 @@ export function createOperations(deps: OperationsDeps): Operations {
     }
   }
 
+  /**
+   * Records the request of a prepared change and decides it: denied, pending approval, or run at
+   * once. The prepared values are typed (a modal's draft is parsed when it is taken back), so
+   * nothing is read again here.
+   */
+  async function submitPrepared<O extends ChangeOperation>(
+    actor: Actor,
+    prepared: Prepared<O>,
+    reason: string | null,
+  ): Promise<SubmitResult> {
+    const { operation, params, target, preview } = prepared;
+    const who = await policyActor(actor);
+    const rule = policy.rules[operation];
+    const now = clock();
+    const recentCount = rule.rateLimit
+      ? await store.countEvents(
+          actor.id,
+          operation,
+          ['requested'],
+          new Date(now.getTime() - rule.rateLimit.perMs).toISOString(),
+        )
+      : 0;
+    const decision = decide(policy, { operation, actor: who, recentCount, now });
+    if (decision.kind === 'deny') {
+      await auditDenied(actor, { operation, target, params, requestId: null }, 'request', decision.reason);
+      return { kind: 'denied', reason: decision.reason };
+    }
+    const c: StepContext = { now, eventId: () => ids.event() };
+    const created = approvals.newRequest(
+      {
+        id: ids.request(),
+        operation,
+        params,
+        target,
+        preview,
+        reason,
+        requester: actor,
+        mode:
+          decision.kind === 'allow'
+            ? { kind: 'direct' }
+            : {
+                kind: 'approval',
+                quorum: decision.quorum,
+                expiresAt: decision.expiresAt,
+                why: decision.why,
+              },
+      },
+      c,
+    );
+    const { request } = await store.createRequest(created.request, created.events);
+    // A request run at once is logged at info when it has run ("request executed", same ID);
+    // its creation is a second line per command, wanted only when debugging.
+    const line = { requestId: request.id, operation, state: request.state };
+    if (decision.kind === 'allow') log?.debug?.(line, 'request created');
+    else log?.info(line, 'request created');
+    if (decision.kind === 'allow') return { kind: 'executed', request: await execute(request) };
+    return { kind: 'pending', request, why: decision.why };
+  }
+
   const operations: Operations = {
     ...createReads(deps),
 
@@ -322,58 +390,8 @@ export function createOperations(deps: OperationsDeps): Operations {
       return prepareRequest({ client, canFetchCover: deps.fetchCover !== undefined }, input);
     },
 
-    async submit(actor, prepared, options = {}) {
-      const { operation } = prepared;
-      // Prepared may have travelled through Slack metadata: the params are checked again, the target rebuilt.
-      const params = toJsonObject(parseParams(operation, prepared.params));
-      const target = operationTarget(operation, params);
-      const who = await policyActor(actor);
-      const rule = policy.rules[operation];
-      const now = clock();
-      const recentCount = rule.rateLimit
-        ? await store.countEvents(
-            actor.id,
-            operation,
-            ['requested'],
-            new Date(now.getTime() - rule.rateLimit.perMs).toISOString(),
-          )
-        : 0;
-      const decision = decide(policy, { operation, actor: who, recentCount, now });
-      if (decision.kind === 'deny') {
-        await auditDenied(actor, { operation, target, params, requestId: null }, 'request', decision.reason);
-        return { kind: 'denied', reason: decision.reason };
-      }
-      const reason = options.reason?.trim() || null;
-      const c: StepContext = { now, eventId: () => ids.event() };
-      const created = approvals.newRequest(
-        {
-          id: ids.request(),
-          operation,
-          params,
-          target,
-          preview: prepared.preview,
-          reason,
-          requester: actor,
-          mode:
-            decision.kind === 'allow'
-              ? { kind: 'direct' }
-              : {
-                  kind: 'approval',
-                  quorum: decision.quorum,
-                  expiresAt: decision.expiresAt,
-                  why: decision.why,
-                },
-        },
-        c,
-      );
-      const { request } = await store.createRequest(created.request, created.events);
-      // A request run at once is logged at info when it has run ("request executed", same ID);
-      // its creation is a second line per command, wanted only when debugging.
-      const line = { requestId: request.id, operation, state: request.state };
-      if (decision.kind === 'allow') log?.debug?.(line, 'request created');
-      else log?.info(line, 'request created');
-      if (decision.kind === 'allow') return { kind: 'executed', request: await execute(request) };
-      return { kind: 'pending', request, why: decision.why };
+    submit(actor, prepared, options = {}) {
+      return submitPrepared(actor, prepared, options.reason?.trim() || null);
     },
 
     async approve(id, actor) {
@@ -455,13 +473,8 @@ export function createOperations(deps: OperationsDeps): Operations {
       };
     },
 
-    confirmationFor(prepared) {
-      if (!needsConfirmation(policy, prepared.operation)) return null;
-      for (const key of CONFIRM_KEYS) {
-        const value = prepared.params[key];
-        if (typeof value === 'string' && value !== '') return value;
-      }
-      return prepared.operation;
+    confirmationFor(input) {
+      return needsConfirmation(policy, input.kind) ? confirmText(input) : null;
     },
 
     auditRefusal(actor, subject, action, reason) {
@@ -596,6 +609,12 @@ function resolveRefusal(
     return `Only those who may approve ${request.operation} requests can settle their outcome.`;
   }
   return null;
+}
+
+/** What a typed confirmation of `input` repeats (the catalog says: its ID, else its title). */
+function confirmText<O extends ChangeOperation>(input: PrepareInput<O>): string {
+  const spec: Spec<O> = OPERATION_SPECS[input.kind];
+  return spec.confirm(input);
 }
 
 /** What a refusal about an existing request records. */

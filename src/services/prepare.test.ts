@@ -10,8 +10,8 @@ import { InputError } from '../core/errors.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { type FaultRule, type Sandbox, startSandbox } from '../sandbox/server.js';
 import { openStore } from '../store/index.js';
+import { prepareRequest } from './catalog.js';
 import { storeSupportMemory, supportSetting } from './method-memory.js';
-import { prepareRequest } from './prepare.js';
 import type { Prepared, PrepareInput } from './types.js';
 
 /**

@@ -1,30 +1,41 @@
 import { failureInWords, NotFoundError } from '../client/errors.js';
 import type { Folder, Playlist, VideoClient, VideoFile, Viewer } from '../client/types.js';
-import { OPERATION_SPECS, type OperationParams, type OperationSpec, parseParams } from '../core/catalog.js';
+import type { ChangeOperation, OperationInput, OperationParams, Preview } from '../core/catalog.js';
 import { InputError } from '../core/errors.js';
-import type { JsonValue } from '../core/json.js';
-import type { ChangeOperation } from '../core/operations.js';
 import { normalizeDigits } from '../core/validate/digits.js';
-import { parseResourceId, type ResourceKind } from '../core/validate/ids.js';
-import { applyIpChange, ipKey, parseIpList } from '../core/validate/ip.js';
+import { idShapeWarning } from '../core/validate/ids.js';
+import { applyIpChange, ipKey } from '../core/validate/ip.js';
 import { diffProtection, flattenProtection, formatProtectionValue } from '../core/validate/protection.js';
-import { toJson, toJsonObject } from './json.js';
-import type { CoverRef, Prepared, PrepareInput } from './types.js';
 
 /**
- * `prepare`: turns what a person asked into the exact parameters that will be sent, the target
- * and the preview approvers see, reading the upstream where the change depends on what is there.
- * Look-ups of the read-only extras (info, lists, viewer search) add information and never veto:
- * any failure is a warning naming it, and the operation's own endpoint judges. Only a 404 of an
- * extra the service has shown to work (the client learns it) means "no such record".
+ * `prepare` of each change operation: from what a person asked (typed by the edge that read it)
+ * to the exact parameters that will be sent and the preview approvers see, reading the upstream
+ * where the change depends on what is there. Look-ups of the read-only extras (info, lists,
+ * viewer search) add information and never veto: any failure is a warning naming it, and the
+ * operation's own endpoint judges. Only a 404 of an extra the service has shown to work (the
+ * client learns it) means "no such record". The services' table (./catalog.ts) names these.
  * @see docs/architecture.md, "Validation" and "Approvals"
  * @see docs/api-extras.md, "Read-only endpoints"
  */
 
-interface Context {
+/** What prepare may use: the API client, and whether a cover image can be fetched at execution. */
+export interface PrepareIo {
   client: VideoClient;
   canFetchCover: boolean;
 }
+
+/** What an operation's prepare gives: its parameters, its preview, and soft problems met. */
+export interface Drafted<O extends ChangeOperation> {
+  params: OperationParams[O];
+  preview: Preview<O>;
+  warnings: string[];
+}
+
+/** One operation's prepare. */
+export type PrepareFn<O extends ChangeOperation> = (
+  input: OperationInput[O],
+  io: PrepareIo,
+) => Promise<Drafted<O>>;
 
 function listText(items: readonly string[]): string {
   return items.join(', ');
@@ -34,21 +45,10 @@ function isAre(items: readonly unknown[]): string {
   return items.length === 1 ? 'is' : 'are';
 }
 
-/** The text fields of a modal, trimmed; an empty description is no description. */
-function clean(text: string): string {
-  return text.trim();
-}
-
-function optionalText(text: string | undefined): { description?: string } {
-  const trimmed = text?.trim();
-  return trimmed === undefined || trimmed === '' ? {} : { description: trimmed };
-}
-
-function resourceId(raw: string, kind: ResourceKind, warnings: string[]): string {
-  const parsed = parseResourceId(raw, kind);
-  if (!parsed.ok) throw new InputError(`Cannot use that ${kind} ID: ${parsed.reason}.`, [parsed.reason]);
-  if (parsed.warning) warnings.push(parsed.warning);
-  return parsed.id;
+/** The ID's shape warning, when it does not look like the service's IDs (the edge read it already). */
+function noteId(id: string, kind: 'folder' | 'file' | 'playlist', warnings: string[]): void {
+  const warning = idShapeWarning(id, kind);
+  if (warning !== null && !warnings.includes(warning)) warnings.push(warning);
 }
 
 /** The warning of a look-up that could not be done: "Could not look the file up: the service answered 404." */
@@ -75,82 +75,57 @@ async function lookUp<T>(
   }
 }
 
-/** The answer of every prepare: the params as stored, and the target the catalog derives from them. */
-function prepared<O extends ChangeOperation>(
-  operation: O,
-  params: OperationParams[O],
-  preview: JsonValue,
-  warnings: string[],
-): Prepared {
-  const spec: OperationSpec<O> = OPERATION_SPECS[operation];
-  return { operation, params: toJsonObject(params), target: spec.target(params), preview, warnings };
-}
-
 function quoted(title: string | null | undefined): string {
   return title ? ` ("${title}")` : '';
 }
 
-async function prepareWhitelist(
-  ctx: Context,
-  input: Extract<PrepareInput, { kind: 'whitelist.add' | 'whitelist.remove' | 'whitelist.set' }>,
-): Promise<Prepared> {
+/** `{ description }` when there is one: an absent description is no member at all. */
+function withDescription(description: string | undefined): { description?: string } {
+  return description === undefined ? {} : { description };
+}
+
+export const prepareWhitelist: PrepareFn<'whitelist.set'> = async (input, io) => {
   const warnings: string[] = [];
-  if (input.kind !== 'whitelist.set' && input.ips.length === 0) {
-    throw new InputError('Give at least one IP address.');
-  }
-  const ips = parseIpList(input.ips, input.kind === 'whitelist.remove' ? 'remove' : 'add');
-  if (!ips.ok) throw new InputError(`Cannot use these addresses: ${ips.problems.join('; ')}.`, ips.problems);
-  const current = await ctx.client.whitelist.get();
-  let change: ReturnType<typeof applyIpChange>;
-  if (input.kind === 'whitelist.set') {
-    const wanted = new Set(input.ips.map(ipKey));
-    change = applyIpChange(current, {
-      remove: current.filter((ip) => !wanted.has(ipKey(ip))),
-      add: input.ips,
-    });
-  } else {
-    change = applyIpChange(
-      current,
-      input.kind === 'whitelist.add' ? { add: input.ips } : { remove: input.ips },
-    );
-  }
+  const current = await io.client.whitelist.get();
+  const change =
+    input.change === 'set'
+      ? applyIpChange(current, {
+          remove: current.filter((ip) => !new Set(input.ips.map(ipKey)).has(ipKey(ip))),
+          add: input.ips,
+        })
+      : applyIpChange(current, input.change === 'add' ? { add: input.ips } : { remove: input.ips });
   const { next, added, removed, unchanged } = change;
   if (added.length === 0 && removed.length === 0) {
-    if (input.kind === 'whitelist.add') {
+    if (input.change === 'add') {
       throw new InputError(
         `${listText(unchanged)} ${isAre(unchanged)} already on the whitelist; nothing to add.`,
       );
     }
-    if (input.kind === 'whitelist.remove') {
+    if (input.change === 'remove') {
       throw new InputError(
         `${listText(unchanged)} ${isAre(unchanged)} not on the whitelist; nothing to remove.`,
       );
     }
     throw new InputError('The whitelist already holds exactly these addresses; nothing would change.');
   }
-  if (input.kind === 'whitelist.add' && unchanged.length > 0) {
+  if (input.change === 'add' && unchanged.length > 0) {
     warnings.push(`${listText(unchanged)} ${isAre(unchanged)} already on the whitelist.`);
   }
-  if (input.kind === 'whitelist.remove' && unchanged.length > 0) {
+  if (input.change === 'remove' && unchanged.length > 0) {
     warnings.push(`${listText(unchanged)} ${isAre(unchanged)} not on the whitelist.`);
   }
   if (next.length === 0) {
     warnings.push('The whitelist will be empty: while ipValidation is on, no server can create links.');
   }
-  const params = parseParams('whitelist.set', { allowedDNS: next, expectBefore: [...current] });
-  return prepared(
-    'whitelist.set',
-    params,
-    { kind: 'whitelist', before: [...current], after: next, added, removed },
+  return {
+    params: { allowedDNS: next, expectBefore: [...current] },
+    preview: { kind: 'whitelist', before: [...current], after: next, added, removed },
     warnings,
-  );
-}
+  };
+};
 
-async function prepareProtection(
-  ctx: Context,
-  input: Extract<PrepareInput, { kind: 'protect.set' }>,
-): Promise<Prepared> {
-  const { raw: _raw, ...current } = await ctx.client.protection.get();
+export const prepareProtection: PrepareFn<'protect.set'> = async (input, io) => {
+  const { raw: _raw, ...current } = await io.client.protection.get();
   const diff = diffProtection(current, input.changes);
   if (diff.rows.length === 0) {
     const asked = flattenProtection(input.changes);
@@ -160,82 +135,77 @@ async function prepareProtection(
     );
     throw new InputError(`Nothing would change: ${already.join(', ')}.`);
   }
-  const params = parseParams('protect.set', { changes: diff.changed });
-  return prepared('protect.set', params, { kind: 'protection', rows: toJson(diff.rows) }, []);
-}
+  return {
+    params: { changes: diff.changed },
+    preview: { kind: 'protection', rows: diff.rows },
+    warnings: [],
+  };
+};
 
-function folderView(folder: Folder | null): JsonValue {
+export const prepareFolderCreate: PrepareFn<'folder.create'> = async (input) => {
+  const params = { title: input.title, ...withDescription(input.description) };
+  return { params, preview: { kind: 'create', resource: 'folder', after: params }, warnings: [] };
+};
+
+function folderView(folder: Folder | null) {
   return folder === null ? null : { title: folder.title, description: folder.description };
 }
 
-async function prepareFolder(
-  ctx: Context,
-  input: Extract<PrepareInput, { kind: 'folder.create' | 'folder.edit' | 'folder.delete' }>,
-): Promise<Prepared> {
+export const prepareFolderEdit: PrepareFn<'folder.edit'> = async (input, io) => {
   const warnings: string[] = [];
-  if (input.kind === 'folder.create') {
-    const params = parseParams('folder.create', {
-      title: clean(input.title),
-      ...optionalText(input.description),
-    });
-    return prepared(
-      'folder.create',
-      params,
-      { kind: 'create', resource: 'folder', after: toJson(params) },
-      warnings,
-    );
-  }
-  const bucketId = resourceId(input.bucketId, 'folder', warnings);
+  const { bucketId } = input;
+  noteId(bucketId, 'folder', warnings);
   const folder = await lookUp(
     'folder',
-    () => ctx.client.folders.info(bucketId),
+    () => io.client.folders.info(bucketId),
     warnings,
     `Folder ${bucketId} does not exist.`,
   );
-  if (input.kind === 'folder.edit') {
-    const params = parseParams('folder.edit', {
-      bucketId,
-      title: clean(input.title),
-      ...optionalText(input.description),
-    });
-    if (folder && folder.title === params.title && (folder.description || undefined) === params.description) {
-      throw new InputError(
-        `Folder ${bucketId} already has this title and description; nothing would change.`,
-      );
-    }
-    return prepared(
-      'folder.edit',
-      params,
-      {
-        kind: 'edit',
-        resource: 'folder',
-        id: bucketId,
-        before: folderView(folder),
-        after: { title: params.title, description: params.description ?? null },
-      },
-      warnings,
-    );
+  const params = { bucketId, title: input.title, ...withDescription(input.description) };
+  if (folder && folder.title === params.title && (folder.description || undefined) === params.description) {
+    throw new InputError(`Folder ${bucketId} already has this title and description; nothing would change.`);
   }
+  return {
+    params,
+    preview: {
+      kind: 'edit',
+      resource: 'folder',
+      id: bucketId,
+      before: folderView(folder),
+      after: { title: params.title, description: params.description ?? null },
+    },
+    warnings,
+  };
+};
+
+export const prepareFolderDelete: PrepareFn<'folder.delete'> = async (input, io) => {
+  const warnings: string[] = [];
+  const { bucketId } = input;
+  noteId(bucketId, 'folder', warnings);
+  const folder = await lookUp(
+    'folder',
+    () => io.client.folders.info(bucketId),
+    warnings,
+    `Folder ${bucketId} does not exist.`,
+  );
   let filesCount = folder?.filesCount ?? null;
-  if (folder && filesCount === null) filesCount = await countFiles(ctx, bucketId, warnings);
+  if (folder && filesCount === null) filesCount = await countFiles(io.client, bucketId, warnings);
   if (filesCount !== null && filesCount > 0) {
     warnings.push(
       `Deleting folder ${bucketId}${quoted(folder?.title)} also deletes its ${filesCount} file${filesCount === 1 ? '' : 's'}; this cannot be undone.`,
     );
   }
-  const params = parseParams('folder.delete', { bucketId });
-  return prepared(
-    'folder.delete',
-    params,
-    { kind: 'delete', resource: 'folder', id: bucketId, title: folder?.title ?? null, filesCount },
+  return {
+    params: { bucketId },
+    preview: { kind: 'delete', resource: 'folder', id: bucketId, title: folder?.title ?? null, filesCount },
     warnings,
-  );
-}
+  };
+};
 
 /** How many files a folder holds, when its info does not say; null (and a warning) when the list fails too. */
-async function countFiles(ctx: Context, bucketId: string, warnings: string[]): Promise<number | null> {
+async function countFiles(client: VideoClient, bucketId: string, warnings: string[]): Promise<number | null> {
   try {
-    const page = await ctx.client.files.list({ bucketId, limit: 1 });
+    const page = await client.files.list({ bucketId, limit: 1 });
     return page.total;
   } catch (error) {
     warnings.push(`Could not count the files of folder ${bucketId}: ${failureInWords(error)}.`);
@@ -243,7 +213,7 @@ async function countFiles(ctx: Context, bucketId: string, warnings: string[]): P
   }
 }
 
-function fileView(file: VideoFile | null): JsonValue {
+function fileView(file: VideoFile | null) {
   return file === null
     ? null
     : {
@@ -254,76 +224,76 @@ function fileView(file: VideoFile | null): JsonValue {
       };
 }
 
-async function prepareFile(
-  ctx: Context,
-  input: Extract<PrepareInput, { kind: 'file.edit' | 'file.delete' | 'file.retry' }>,
-): Promise<Prepared> {
+/** The file an edit, delete or retry acts on, when it can be looked up. */
+async function lookUpFile(io: PrepareIo, fileId: string, warnings: string[]): Promise<VideoFile | null> {
+  noteId(fileId, 'file', warnings);
+  return lookUp('file', () => io.client.files.info(fileId), warnings, `File ${fileId} does not exist.`);
+}
+
+export const prepareFileEdit: PrepareFn<'file.edit'> = async (input, io) => {
   const warnings: string[] = [];
-  const fileId = resourceId(input.fileId, 'file', warnings);
-  if (input.kind === 'file.edit' && input.cover && !ctx.canFetchCover) {
+  const { fileId, cover } = input;
+  if (cover && !io.canFetchCover) {
     throw new InputError('A cover image cannot be uploaded from here; edit the title and description only.');
   }
-  const file = await lookUp(
-    'file',
-    () => ctx.client.files.info(fileId),
-    warnings,
-    `File ${fileId} does not exist.`,
-  );
-  if (input.kind === 'file.edit') {
-    const cover: CoverRef | undefined = input.cover;
-    const params = parseParams('file.edit', {
-      fileId,
-      title: clean(input.title),
-      ...optionalText(input.description),
-      ...(cover ? { cover: { ...cover } } : {}),
-    });
-    return prepared(
-      'file.edit',
-      params,
-      {
-        kind: 'edit',
-        resource: 'file',
-        id: fileId,
-        before: fileView(file),
-        after: {
-          title: params.title,
-          description: params.description ?? null,
-          cover: params.cover?.filename ?? null,
-        },
-      },
-      warnings,
-    );
-  }
-  if (input.kind === 'file.retry') {
-    if (file?.hlsStatus === 'done') {
-      throw new InputError(
-        `File ${fileId}${quoted(file.title)} has converted already (status done); there is nothing to retry.`,
-      );
-    }
-    if (file?.hlsStatus === 'waiting') {
-      throw new InputError(
-        `File ${fileId}${quoted(file.title)} is still in the conversion queue (status waiting); wait for it to finish or fail.`,
-      );
-    }
-    const params = parseParams('file.retry', { fileId });
-    return prepared(
-      'file.retry',
-      params,
-      {
-        kind: 'retry',
-        resource: 'file',
-        id: fileId,
-        title: file?.title ?? null,
-        hlsStatus: file?.hlsStatus ?? null,
-      },
-      warnings,
-    );
-  }
-  const params = parseParams('file.delete', { fileId });
-  return prepared(
-    'file.delete',
+  const file = await lookUpFile(io, fileId, warnings);
+  const params = {
+    fileId,
+    title: input.title,
+    ...withDescription(input.description),
+    ...(cover ? { cover: { ...cover } } : {}),
+  };
+  return {
     params,
-    {
+    preview: {
+      kind: 'edit',
+      resource: 'file',
+      id: fileId,
+      before: fileView(file),
+      after: {
+        title: params.title,
+        description: params.description ?? null,
+        cover: params.cover?.filename ?? null,
+      },
+    },
+    warnings,
+  };
+};
+
+export const prepareFileRetry: PrepareFn<'file.retry'> = async (input, io) => {
+  const warnings: string[] = [];
+  const { fileId } = input;
+  const file = await lookUpFile(io, fileId, warnings);
+  if (file?.hlsStatus === 'done') {
+    throw new InputError(
+      `File ${fileId}${quoted(file.title)} has converted already (status done); there is nothing to retry.`,
+    );
+  }
+  if (file?.hlsStatus === 'waiting') {
+    throw new InputError(
+      `File ${fileId}${quoted(file.title)} is still in the conversion queue (status waiting); wait for it to finish or fail.`,
+    );
+  }
+  return {
+    params: { fileId },
+    preview: {
+      kind: 'retry',
+      resource: 'file',
+      id: fileId,
+      title: file?.title ?? null,
+      hlsStatus: file?.hlsStatus ?? null,
+    },
+    warnings,
+  };
+};
+
+export const prepareFileDelete: PrepareFn<'file.delete'> = async (input, io) => {
+  const warnings: string[] = [];
+  const { fileId } = input;
+  const file = await lookUpFile(io, fileId, warnings);
+  return {
+    params: { fileId },
+    preview: {
       kind: 'delete',
       resource: 'file',
       id: fileId,
@@ -331,60 +301,63 @@ async function prepareFile(
       bucketId: file?.bucketId ?? null,
     },
     warnings,
-  );
+  };
+};
+
+/** Entries as the preview shows them: a title only when there is one. */
+function entries(files: readonly { _id: string; title?: string | undefined }[]) {
+  return files.map((f) => (f.title === undefined ? { _id: f._id } : { _id: f._id, title: f.title }));
 }
 
-function playlistView(playlist: Playlist | null): JsonValue {
-  return playlist === null ? null : { title: playlist.title, files: toJson(playlist.files) };
-}
-
-async function preparePlaylist(
-  ctx: Context,
-  input: Extract<PrepareInput, { kind: 'playlist.edit' | 'playlist.delete' }>,
-): Promise<Prepared> {
-  const warnings: string[] = [];
-  const playlistId = resourceId(input.playlistId, 'playlist', warnings);
-  const playlist = await lookUp(
+/** The playlist an edit or delete acts on, when it can be looked up. */
+async function lookUpPlaylist(
+  io: PrepareIo,
+  playlistId: string,
+  warnings: string[],
+): Promise<Playlist | null> {
+  noteId(playlistId, 'playlist', warnings);
+  return lookUp(
     'playlist',
-    () => ctx.client.playlists.info(playlistId),
+    () => io.client.playlists.info(playlistId),
     warnings,
     `Playlist ${playlistId} does not exist.`,
   );
-  if (input.kind === 'playlist.edit') {
-    const title = input.title === undefined ? undefined : clean(input.title);
-    const files = input.files?.map((f) => {
-      const fileTitle = f.title?.trim();
-      return fileTitle
-        ? { _id: resourceId(f._id, 'file', warnings), title: fileTitle }
-        : { _id: resourceId(f._id, 'file', warnings) };
-    });
-    const params = parseParams('playlist.edit', {
-      playlistId,
-      ...(title === undefined || title === '' ? {} : { title }),
-      ...(files === undefined ? {} : { files }),
-    });
-    if (params.files !== undefined) await checkFilesExist(ctx, params.files, warnings);
-    return prepared(
-      'playlist.edit',
-      params,
-      {
-        kind: 'edit',
-        resource: 'playlist',
-        id: playlistId,
-        before: playlistView(playlist),
-        after: {
-          title: params.title ?? null,
-          files: params.files === undefined ? null : toJson(params.files),
-        },
-      },
-      warnings,
-    );
+}
+
+export const preparePlaylistEdit: PrepareFn<'playlist.edit'> = async (input, io) => {
+  const warnings: string[] = [];
+  const { playlistId, title } = input;
+  const playlist = await lookUpPlaylist(io, playlistId, warnings);
+  const files = input.files === undefined ? undefined : entries(input.files);
+  if (title === undefined && files === undefined) {
+    throw new InputError('Give a new title, the list of files, or both.');
   }
-  const params = parseParams('playlist.delete', { playlistId });
-  return prepared(
-    'playlist.delete',
-    params,
-    {
+  for (const file of files ?? []) noteId(file._id, 'file', warnings);
+  if (files !== undefined) await checkFilesExist(io.client, files, warnings);
+  return {
+    params: {
+      playlistId,
+      ...(title === undefined ? {} : { title }),
+      ...(files === undefined ? {} : { files }),
+    },
+    preview: {
+      kind: 'edit',
+      resource: 'playlist',
+      id: playlistId,
+      before: playlist === null ? null : { title: playlist.title, files: entries(playlist.files) },
+      after: { title: title ?? null, files: files ?? null },
+    },
+    warnings,
+  };
+};
+
+export const preparePlaylistDelete: PrepareFn<'playlist.delete'> = async (input, io) => {
+  const warnings: string[] = [];
+  const { playlistId } = input;
+  const playlist = await lookUpPlaylist(io, playlistId, warnings);
+  return {
+    params: { playlistId },
+    preview: {
       kind: 'delete',
       resource: 'playlist',
       id: playlistId,
@@ -392,8 +365,8 @@ async function preparePlaylist(
       filesCount: playlist ? playlist.files.length : null,
     },
     warnings,
-  );
-}
+  };
+};
 
 /**
  * Before a playlist edit: each listed file is looked up, one after the other. Files the service
@@ -401,7 +374,7 @@ async function preparePlaylist(
  * the first look-up that fails otherwise stops the check with a warning, and the edit goes on.
  */
 async function checkFilesExist(
-  ctx: Context,
+  client: VideoClient,
   files: readonly { _id: string }[],
   warnings: string[],
 ): Promise<void> {
@@ -409,7 +382,7 @@ async function checkFilesExist(
   const missing: string[] = [];
   for (const [index, id] of ids.entries()) {
     try {
-      await ctx.client.files.info(id);
+      await client.files.info(id);
     } catch (error) {
       if (error instanceof NotFoundError) {
         missing.push(id);
@@ -441,65 +414,36 @@ async function checkFilesExist(
   }
 }
 
-async function prepareUnblock(
-  ctx: Context,
-  input: Extract<PrepareInput, { kind: 'viewer.unblock' }>,
-): Promise<Prepared> {
+export const prepareUnblock: PrepareFn<'viewer.unblock'> = async (input, io) => {
   const warnings: string[] = [];
-  const params = parseParams('viewer.unblock', { mobileNumber: input.mobileNumber });
+  const { mobileNumber } = input;
   let viewer: Viewer | null = null;
   let looked = false;
   // The look-up is a courtesy: unblocking never depends on it, so any failure is only a warning
   // (even a 404 of a learned route: a search finds nobody, it names no record).
   try {
-    const page = await ctx.client.viewers.lookup([params.mobileNumber]);
+    const page = await io.client.viewers.lookup([mobileNumber]);
     looked = true;
-    viewer = page.items.find((v) => sameNumber(v.mobileNumber, params.mobileNumber)) ?? null;
+    viewer = page.items.find((v) => sameNumber(v.mobileNumber, mobileNumber)) ?? null;
   } catch (error) {
     warnings.push(lookUpWarning('viewer', error));
   }
   if (looked && viewer === null) warnings.push('The service has no viewing record for this number.');
   if (viewer?.blocked === false) warnings.push('The service does not list this viewer as blocked.');
-  return prepared(
-    'viewer.unblock',
-    params,
-    {
+  return {
+    params: { mobileNumber },
+    preview: {
       kind: 'unblock',
-      mobileNumber: params.mobileNumber,
+      mobileNumber,
       blocked: viewer?.blocked ?? null,
       actionType: viewer?.actionType ?? null,
     },
     warnings,
-  );
-}
+  };
+};
 
 /** Compares the last ten digits, so `+98912…`, `0098912…` and `0912…` are one number. */
 function sameNumber(a: string, b: string): boolean {
   const tail = (s: string) => normalizeDigits(s).replace(/\D/g, '').slice(-10);
   return tail(a) !== '' && tail(a) === tail(b);
-}
-
-/** @see Operations.prepare */
-export async function prepareRequest(ctx: Context, input: PrepareInput): Promise<Prepared> {
-  switch (input.kind) {
-    case 'whitelist.add':
-    case 'whitelist.remove':
-    case 'whitelist.set':
-      return prepareWhitelist(ctx, input);
-    case 'protect.set':
-      return prepareProtection(ctx, input);
-    case 'folder.create':
-    case 'folder.edit':
-    case 'folder.delete':
-      return prepareFolder(ctx, input);
-    case 'file.edit':
-    case 'file.delete':
-    case 'file.retry':
-      return prepareFile(ctx, input);
-    case 'playlist.edit':
-    case 'playlist.delete':
-      return preparePlaylist(ctx, input);
-    case 'viewer.unblock':
-      return prepareUnblock(ctx, input);
-  }
 }

@@ -1,8 +1,8 @@
 import { NotFoundError, NotSupportedError } from '../client/errors.js';
 import type { VideoClient } from '../client/types.js';
-import { OPERATION_SPECS, parseParams } from '../core/catalog.js';
-import type { JsonValue } from '../core/json.js';
+import { OPERATION_SPECS } from '../core/catalog.js';
 import type { OperationRequest } from '../core/model.js';
+import { targetLookUp } from './catalog.js';
 
 /**
  * "Check now" on a request whose outcome is unknown: what the service's look-up of its target
@@ -19,27 +19,28 @@ export type CheckFinding = { kind: 'gone' } | { kind: 'present' } | { kind: 'can
  * holds what it found (a title, a file count or a folder). Only then is a 404 now proof that the
  * target is gone, rather than a look-up this service answers in its own way.
  */
-export function lookedUpBefore(preview: JsonValue): boolean {
-  if (preview === null || typeof preview !== 'object' || Array.isArray(preview)) return false;
-  if (preview.kind !== 'delete') return false;
+export function lookedUpBefore(request: OperationRequest): boolean {
+  const { preview } = request;
+  if (preview === null || preview.kind !== 'delete') return false;
   return (
-    typeof preview.title === 'string' ||
-    typeof preview.filesCount === 'number' ||
-    typeof preview.bucketId === 'string'
+    preview.title !== null ||
+    ('filesCount' in preview && preview.filesCount !== null) ||
+    ('bucketId' in preview && preview.bucketId !== null)
   );
 }
 
 /** Looks the target of `request` up. Failures of the look-up itself (timeouts…) propagate. */
 export async function checkTarget(client: VideoClient, request: OperationRequest): Promise<CheckFinding> {
   const spec = OPERATION_SPECS[request.operation];
-  if (spec.repeat !== 'lead') {
+  const lookUp = targetLookUp(request, client);
+  if (lookUp === null) {
     return {
       kind: 'cannot-tell',
       reason: `vidops cannot look up whether a "${spec.title}" was applied. Look at the service, then mark the outcome by hand.`,
     };
   }
   try {
-    await lookUp(client, request);
+    await lookUp();
     return { kind: 'present' };
   } catch (error) {
     if (error instanceof NotSupportedError) {
@@ -49,28 +50,12 @@ export async function checkTarget(client: VideoClient, request: OperationRequest
       };
     }
     if (error instanceof NotFoundError) {
-      if (lookedUpBefore(request.preview)) return { kind: 'gone' };
+      if (lookedUpBefore(request)) return { kind: 'gone' };
       return {
         kind: 'cannot-tell',
         reason: `The look-up of the ${request.target} answered 404, but it had not answered for it when the request was made, so that proves nothing. Look at the service, then mark the outcome by hand.`,
       };
     }
     throw error;
-  }
-}
-
-async function lookUp(client: VideoClient, request: OperationRequest): Promise<void> {
-  switch (request.operation) {
-    case 'folder.delete':
-      await client.folders.info(parseParams('folder.delete', request.params).bucketId);
-      return;
-    case 'file.delete':
-      await client.files.info(parseParams('file.delete', request.params).fileId);
-      return;
-    case 'playlist.delete':
-      await client.playlists.info(parseParams('playlist.delete', request.params).playlistId);
-      return;
-    default:
-      throw new Error(`no look-up for ${request.operation}`);
   }
 }

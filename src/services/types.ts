@@ -1,63 +1,37 @@
-import type { ProtectionConfig, VideoClient } from '../client/types.js';
-import type { JsonObject, JsonValue } from '../core/json.js';
+import type { VideoClient } from '../client/types.js';
+import type { ChangeOperation, CoverRef, OperationInput, OperationParams, Preview } from '../core/catalog.js';
+import type { JsonValue } from '../core/json.js';
 import type { Actor, AuditEvent, OperationRequest, ResolveWay } from '../core/model.js';
-import type { ChangeOperation } from '../core/operations.js';
 import type { Policy } from '../core/policy.js';
 import type { Store } from '../store/store.js';
 import type { Reads } from './reads.js';
 
-/** A cover image as the Slack layer knows it: a Slack file, downloaded only at execution. */
-export interface CoverRef {
-  slackFileId: string;
-  filename: string;
-  contentType: string;
-  url: string;
-}
+export type { CoverRef } from '../core/catalog.js';
 
 /**
- * What a person asked for, before it is checked against the upstream: one variant per change,
- * in the words of the slash commands and modals.
- * @see docs/architecture.md, "Slash command grammar"
+ * What a person asked for, typed by the edge that read it (the slash grammar, a modal, the CLI's
+ * words and flags): one variant per change operation, `kind` its name and the rest its input as
+ * the catalog declares it. `PrepareInput<'folder.create'>` is one operation's.
+ * @see docs/architecture.md, "The operation catalog"
  */
-export type PrepareInput =
-  | { kind: 'whitelist.add'; ips: readonly string[] }
-  | { kind: 'whitelist.remove'; ips: readonly string[] }
-  /** The whole list at once (e.g. an edit modal). */
-  | { kind: 'whitelist.set'; ips: readonly string[] }
-  | { kind: 'protect.set'; changes: ProtectionConfig }
-  | { kind: 'folder.create'; title: string; description?: string | undefined }
-  | { kind: 'folder.edit'; bucketId: string; title: string; description?: string | undefined }
-  | { kind: 'folder.delete'; bucketId: string }
-  | {
-      kind: 'file.edit';
-      fileId: string;
-      title: string;
-      description?: string | undefined;
-      cover?: CoverRef | undefined;
-    }
-  | { kind: 'file.delete'; fileId: string }
-  | { kind: 'file.retry'; fileId: string }
-  | {
-      kind: 'playlist.edit';
-      playlistId: string;
-      title?: string | undefined;
-      files?: readonly { _id: string; title?: string | undefined }[] | undefined;
-    }
-  | { kind: 'playlist.delete'; playlistId: string }
-  /** As `parseMobile` gives it (`param`): national digits, or E.164 for another region. */
-  | { kind: 'viewer.unblock'; mobileNumber: string };
+export type PrepareInput<O extends ChangeOperation = ChangeOperation> = {
+  [P in O]: { kind: P } & OperationInput[P];
+}[O];
 
 /**
  * What `prepare` gives back: the exact params that will be sent, the human target, what people
- * see before deciding, and soft problems met on the way (e.g. a look-up not supported).
+ * see before deciding (typed per operation), and soft problems met on the way (e.g. a look-up not
+ * supported).
  */
-export interface Prepared {
-  operation: ChangeOperation;
-  params: JsonObject;
-  target: string;
-  preview: JsonValue;
-  warnings: string[];
-}
+export type Prepared<O extends ChangeOperation = ChangeOperation> = {
+  [P in O]: {
+    operation: P;
+    params: OperationParams[P];
+    target: string;
+    preview: Preview<P>;
+    warnings: string[];
+  };
+}[O];
 
 export type SubmitResult =
   | { kind: 'denied'; reason: string }
@@ -136,7 +110,8 @@ export interface RequestsOverview {
  * @see docs/architecture.md, "Approvals" and "Audit log"
  */
 export interface Operations extends Reads {
-  prepare(actor: Actor, input: PrepareInput): Promise<Prepared>;
+  /** Prepares what a person asked for: the exact params, the target, the typed preview, warnings. */
+  prepare<O extends ChangeOperation>(actor: Actor, input: PrepareInput<O>): Promise<Prepared<O>>;
   submit(
     actor: Actor,
     prepared: Prepared,
@@ -159,7 +134,7 @@ export interface Operations extends Reads {
    */
   resolve(id: string, actor: Actor, way: ResolveWay, note?: string | null): Promise<ResolveResult>;
   /** The text the person must type before submitting, when the policy wants a typed confirmation. */
-  confirmationFor(prepared: Pick<Prepared, 'operation' | 'params'>): string | null;
+  confirmationFor(input: PrepareInput): string | null;
   /**
    * Audits a refusal that changes no request (`denied`), e.g. someone outside AGENTS acting in
    * Slack: who, what they tried (`operation`, `target`, `params`), how (`action`) and why.

@@ -1,6 +1,7 @@
 import { STORED_COLUMNS, type StoredAuditEvent, type StoredColumn } from '../core/audit-chain.js';
+import { readRequest } from '../core/catalog.js';
 import { InputError } from '../core/errors.js';
-import { canonicalJson, type JsonObject, type JsonValue } from '../core/json.js';
+import { canonicalJson, type JsonValue } from '../core/json.js';
 import type {
   Actor,
   Approval,
@@ -11,7 +12,6 @@ import type {
   RequestState,
   SlackRef,
 } from '../core/model.js';
-import type { ChangeOperation } from '../core/operations.js';
 import type { HashEvent, ModalDraft, NotificationJob, RequestPatch } from './store.js';
 
 /**
@@ -60,10 +60,11 @@ export class AppendListeners {
 
 /** Fields of a request that live in the `data` JSON column rather than in their own column. */
 interface RequestData {
-  params: JsonObject;
+  /** Typed when written; read back as JSON and parsed by `readRequest`. */
+  params: unknown;
   paramsHash: string;
   target: string;
-  preview: JsonValue;
+  preview: unknown;
   reason: string | null;
   requester: Actor;
   quorum: number;
@@ -243,11 +244,12 @@ export function patchedData(currentData: string, patch: RequestPatch): string {
   return canonicalJson(requestData(next));
 }
 
+/** A row as a typed request: its parameters and preview parsed once, here (`readRequest`). */
 export function rowToRequest(row: RequestRow): OperationRequest {
   const data = JSON.parse(row.data) as RequestData;
-  return {
+  return readRequest({
     id: row.id,
-    operation: row.operation as ChangeOperation,
+    operation: row.operation,
     params: data.params,
     paramsHash: data.paramsHash,
     target: data.target,
@@ -266,7 +268,7 @@ export function rowToRequest(row: RequestRow): OperationRequest {
     error: data.error,
     slack: data.slack,
     version: row.version,
-  };
+  });
 }
 
 /** The part of an event stored as JSON: everything but its place in the chain. */

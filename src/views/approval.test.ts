@@ -1,4 +1,4 @@
-import type { JsonValue } from '../core/json.js';
+import type { Preview } from '../core/catalog.js';
 import type { OperationRequest } from '../core/model.js';
 import {
   approvalMessage,
@@ -43,7 +43,7 @@ function request(overrides: Partial<OperationRequest> = {}): OperationRequest {
     slack: null,
     version: 1,
     ...overrides,
-  };
+  } as OperationRequest;
 }
 
 const ipv6 = (i: number) => `2001:db8:${i.toString(16)}:ffff:ffff:ffff:ffff:${(i + 1).toString(16)}`;
@@ -118,7 +118,7 @@ const PREVIEWS: [string, Partial<OperationRequest>][] = [
         kind: 'edit',
         resource: 'file',
         id: '6710b0000000000000000201',
-        before: { title: 'Lecture 1', description: null },
+        before: { title: 'Lecture 1', description: null, bucketId: null, hlsStatus: 'done' },
         after: { title: LONG, description: LONG, cover: 'cover.png' },
       },
     },
@@ -133,7 +133,7 @@ const PREVIEWS: [string, Partial<OperationRequest>][] = [
       preview: { kind: 'unblock', mobileNumber: '09123456789', blocked: true, actionType: 'attacker' },
     },
   ],
-  ['an unknown preview shape', { preview: { something: LONG, mobile: '09123456789' } }],
+  ['a stored preview this build cannot read', { preview: null }],
 ];
 
 describe('the approval message a lead reads', () => {
@@ -344,6 +344,14 @@ describe('the approval message a lead reads', () => {
         request({
           state: 'failed',
           operation: 'folder.edit',
+          params: { bucketId: '6710a0000000000000000101', title: 'Lectures 2' },
+          preview: {
+            kind: 'edit',
+            resource: 'folder',
+            id: '6710a0000000000000000101',
+            before: { title: 'Lectures', description: null },
+            after: { title: 'Lectures 2', description: null },
+          },
           error: { name: 'TimeoutError', message: 'no answer' },
         }),
       );
@@ -368,15 +376,21 @@ describe('the approval message a lead reads', () => {
 });
 
 describe('previews', () => {
+  it('of a stored request this build cannot read say so, never as JSON', () => {
+    const all = JSON.stringify(approvalMessage(request({ preview: null })).blocks);
+    expect(all).toContain('Preview not available: this request was made by an earlier version of vidops.');
+    expect(all).not.toContain('{\\"');
+  });
+
   it('drop lines past the budget and say how many', () => {
-    const preview: JsonValue = {
+    const preview: Preview<'playlist.edit'> = {
       kind: 'edit',
       resource: 'playlist',
       id: 'P1',
       before: null,
       after: { title: null, files: many(100, (i) => ({ _id: `F${i}`, title: PERSIAN })) },
     };
-    const sections = previewSections(preview, 1000);
+    const sections = previewSections({ operation: 'playlist.edit', preview }, 1000);
     const text = sections.join('\n');
     expect(text.length).toBeLessThan(1100);
     expect(text).toMatch(/_… and \d+ more lines not shown\._$/);

@@ -1,8 +1,7 @@
 import type { Button, KnownBlock } from '@slack/types';
-import { z } from 'zod';
 import { viaPhrase } from '../core/actor.js';
 import { shortHash } from '../core/audit-chain.js';
-import { OPERATION_SPECS } from '../core/catalog.js';
+import { type ChangeOperation, OPERATION_SPECS, type Preview } from '../core/catalog.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInText } from '../core/mask.js';
 import type { OperationRequest, RequestState } from '../core/model.js';
@@ -193,74 +192,16 @@ function resultText(result: JsonValue): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Previews: what approvers see before deciding. Shapes come from services/prepare; anything else
-// (an older request, another front end) is shown as compact JSON.
+// Previews: what approvers see before deciding, typed per operation (built by its prepare, or
+// parsed once when a request is read from the store), each rendered by its entry of
+// `PREVIEW_VIEWS`.
 
-const Scalar = z.union([z.string(), z.number(), z.boolean()]);
-const Text = z.string().nullable().optional();
+/** Renders one operation's preview as lines of mrkdwn. */
+export type PreviewView<O extends ChangeOperation> = (preview: Preview<O>) => string[];
 
-const PreviewSchema = z.discriminatedUnion('kind', [
-  z.looseObject({
-    kind: z.literal('whitelist'),
-    before: z.array(z.string()),
-    after: z.array(z.string()),
-    added: z.array(z.string()),
-    removed: z.array(z.string()),
-  }),
-  z.looseObject({
-    kind: z.literal('protection'),
-    rows: z.array(z.looseObject({ field: z.string(), before: Scalar.nullable(), after: Scalar })),
-  }),
-  z.looseObject({
-    kind: z.literal('create'),
-    resource: z.string(),
-    after: z.looseObject({ title: z.string(), description: Text }),
-  }),
-  z.looseObject({
-    kind: z.literal('edit'),
-    resource: z.string(),
-    id: z.string(),
-    before: z
-      .looseObject({
-        title: Text,
-        description: Text,
-        files: z.array(z.looseObject({ _id: z.string(), title: Text })).optional(),
-      })
-      .nullable(),
-    after: z.looseObject({
-      title: Text,
-      description: Text,
-      cover: Text,
-      files: z
-        .array(z.looseObject({ _id: z.string(), title: Text }))
-        .nullable()
-        .optional(),
-    }),
-  }),
-  z.looseObject({
-    kind: z.literal('delete'),
-    resource: z.string(),
-    id: z.string(),
-    title: Text,
-    filesCount: z.number().nullable().optional(),
-    bucketId: Text,
-  }),
-  z.looseObject({
-    kind: z.literal('retry'),
-    resource: z.string(),
-    id: z.string(),
-    title: Text,
-    hlsStatus: Text,
-  }),
-  z.looseObject({
-    kind: z.literal('unblock'),
-    mobileNumber: z.string(),
-    blocked: z.boolean().nullable().optional(),
-    actionType: Text,
-  }),
-]);
-
-type Preview = z.infer<typeof PreviewSchema>;
+/** Said for a stored request whose preview this build cannot read (made by an older one). */
+export const PREVIEW_NOT_AVAILABLE =
+  '_Preview not available: this request was made by an earlier version of vidops._';
 
 /** A comma list of `code` items, wrapped into lines of about `width` characters. */
 function wrapList(label: string, items: readonly string[], width = 1200): string[] {
@@ -297,100 +238,128 @@ function playlistLines(label: string, files: readonly { _id: string; title?: str
   return lines;
 }
 
-function previewLines(preview: Preview): string[] {
-  switch (preview.kind) {
-    case 'whitelist':
-      return [
-        ...(preview.added.length > 0 ? wrapList(`*Adds* (${preview.added.length})`, preview.added) : []),
-        ...(preview.removed.length > 0
-          ? wrapList(`*Removes* (${preview.removed.length})`, preview.removed)
-          : []),
-        ...wrapList(`*Whitelist after* (${preview.after.length})`, preview.after),
-        ...wrapList(`Whitelist before (${preview.before.length})`, preview.before),
-        ...(preview.after.length === 0
-          ? [':warning: The whitelist will be empty: while ipValidation is on, no server can create links.']
-          : []),
-      ];
-    case 'protection':
-      return [
-        `*Settings that change* (${preview.rows.length}):`,
-        ...preview.rows.map((row) => {
-          const label = protectionField(row.field)?.label ?? row.field;
-          return `• ${safe(label, 80)} (${code(row.field)}): ${safe(formatProtectionValue(row.field, row.before), 200)} → *${safe(formatProtectionValue(row.field, row.after), 200)}*`;
-        }),
-      ];
-    case 'create':
-      return [
-        `*Creates* a ${safe(preview.resource, 40)}:`,
-        changeLine('Title', undefined, preview.after.title),
-        changeLine('Description', undefined, preview.after.description),
-      ];
-    case 'edit': {
-      const before = preview.before;
-      const known = before !== null;
-      const lines = [
-        `*Changes* ${safe(preview.resource, 40)} ${code(preview.id)}${known ? '' : ' (its current values could not be read)'}:`,
-      ];
-      if (preview.after.title !== undefined && preview.after.title !== null) {
-        lines.push(changeLine('Title', known ? (before.title ?? null) : undefined, preview.after.title));
-      }
-      if (preview.after.description !== undefined && preview.resource !== 'playlist') {
-        lines.push(
-          changeLine(
-            'Description',
-            known ? (before.description ?? null) : undefined,
-            preview.after.description,
-          ),
-        );
-      }
-      if (typeof preview.after.cover === 'string') {
+const whitelistLines: PreviewView<'whitelist.set'> = (preview) => [
+  ...(preview.added.length > 0 ? wrapList(`*Adds* (${preview.added.length})`, preview.added) : []),
+  ...(preview.removed.length > 0 ? wrapList(`*Removes* (${preview.removed.length})`, preview.removed) : []),
+  ...wrapList(`*Whitelist after* (${preview.after.length})`, preview.after),
+  ...wrapList(`Whitelist before (${preview.before.length})`, preview.before),
+  ...(preview.after.length === 0
+    ? [':warning: The whitelist will be empty: while ipValidation is on, no server can create links.']
+    : []),
+];
+
+const protectionLines: PreviewView<'protect.set'> = (preview) => [
+  `*Settings that change* (${preview.rows.length}):`,
+  ...preview.rows.map((row) => {
+    const label = protectionField(row.field)?.label ?? row.field;
+    return `• ${safe(label, 80)} (${code(row.field)}): ${safe(formatProtectionValue(row.field, row.before), 200)} → *${safe(formatProtectionValue(row.field, row.after), 200)}*`;
+  }),
+];
+
+function createLines(preview: Preview<'folder.create' | 'playlist.create'>): string[] {
+  const after: { title: string; description?: string } = preview.after;
+  return [
+    `*Creates* a ${preview.resource}:`,
+    changeLine('Title', undefined, after.title),
+    ...(preview.resource === 'folder' ? [changeLine('Description', undefined, after.description)] : []),
+  ];
+}
+
+function editLines(preview: Preview<'folder.edit' | 'file.edit' | 'playlist.edit'>): string[] {
+  const known = preview.before !== null;
+  const lines = [
+    `*Changes* ${preview.resource} ${code(preview.id)}${known ? '' : ' (its current values could not be read)'}:`,
+  ];
+  const title = (before: { title: string | null } | null, after: string | null) => {
+    if (after !== null) lines.push(changeLine('Title', before === null ? undefined : before.title, after));
+  };
+  switch (preview.resource) {
+    case 'folder':
+    case 'file':
+      title(preview.before, preview.after.title);
+      lines.push(
+        changeLine(
+          'Description',
+          preview.before === null ? undefined : preview.before.description,
+          preview.after.description,
+        ),
+      );
+      if (preview.resource === 'file' && preview.after.cover !== null) {
         lines.push(`• Cover image: new image ${code(preview.after.cover)}`);
       }
-      if (Array.isArray(preview.after.files)) {
+      return lines;
+    case 'playlist':
+      title(preview.before, preview.after.title);
+      if (preview.after.files !== null) {
         lines.push(...playlistLines('*Files after*', preview.after.files));
-        if (known && before.files !== undefined) lines.push(...playlistLines('Files before', before.files));
+        if (preview.before !== null) lines.push(...playlistLines('Files before', preview.before.files));
       }
       return lines;
-    }
-    case 'delete': {
-      const count =
-        typeof preview.filesCount === 'number'
-          ? preview.resource === 'folder'
-            ? ` and its ${preview.filesCount} file${preview.filesCount === 1 ? '' : 's'}`
-            : ` (${preview.filesCount} file${preview.filesCount === 1 ? '' : 's'} in it)`
-          : '';
-      const where = preview.bucketId ? ` in folder ${code(preview.bucketId)}` : '';
-      return [
-        `:warning: *Deletes* ${safe(preview.resource, 40)} ${code(preview.id)}${quotedTitle(preview.title)}${where}${count}. This cannot be undone.`,
-      ];
-    }
-    case 'retry':
-      return [
-        `*Retries the conversion* of file ${code(preview.id)}${quotedTitle(preview.title)}${preview.hlsStatus ? ` (status ${safe(preview.hlsStatus, 20)})` : ''}.`,
-      ];
-    case 'unblock': {
-      const facts = [
-        preview.blocked === true ? 'blocked' : preview.blocked === false ? 'not listed as blocked' : null,
-        preview.actionType ? `risk ${safe(preview.actionType, 20)}` : null,
-      ].filter((f) => f !== null);
-      return [
-        `*Unblocks* viewer ${code(maskMobile(preview.mobileNumber))}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}.`,
-      ];
-    }
   }
 }
 
+function deleteLines(preview: Preview<'folder.delete' | 'file.delete' | 'playlist.delete'>): string[] {
+  const count =
+    'filesCount' in preview && preview.filesCount !== null
+      ? preview.resource === 'folder'
+        ? ` and its ${preview.filesCount} file${preview.filesCount === 1 ? '' : 's'}`
+        : ` (${preview.filesCount} file${preview.filesCount === 1 ? '' : 's'} in it)`
+      : '';
+  const where = 'bucketId' in preview && preview.bucketId ? ` in folder ${code(preview.bucketId)}` : '';
+  return [
+    `:warning: *Deletes* ${preview.resource} ${code(preview.id)}${quotedTitle(preview.title)}${where}${count}. This cannot be undone.`,
+  ];
+}
+
+const retryLines: PreviewView<'file.retry'> = (preview) => [
+  `*Retries the conversion* of file ${code(preview.id)}${quotedTitle(preview.title)}${preview.hlsStatus ? ` (status ${safe(preview.hlsStatus, 20)})` : ''}.`,
+];
+
+const unblockLines: PreviewView<'viewer.unblock'> = (preview) => {
+  const facts = [
+    preview.blocked === true ? 'blocked' : preview.blocked === false ? 'not listed as blocked' : null,
+    preview.actionType ? `risk ${safe(preview.actionType, 20)}` : null,
+  ].filter((f) => f !== null);
+  return [
+    `*Unblocks* viewer ${code(maskMobile(preview.mobileNumber))}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}.`,
+  ];
+};
+
+/** How each operation's preview reads in Slack; the compiler checks every operation has one. */
+export const PREVIEW_VIEWS: { readonly [O in ChangeOperation]: PreviewView<O> } = {
+  'whitelist.set': whitelistLines,
+  'protect.set': protectionLines,
+  'folder.create': createLines,
+  'folder.edit': editLines,
+  'folder.delete': deleteLines,
+  'file.edit': editLines,
+  'file.delete': deleteLines,
+  'file.retry': retryLines,
+  'playlist.create': createLines,
+  'playlist.edit': editLines,
+  'playlist.delete': deleteLines,
+  'viewer.unblock': unblockLines,
+};
+
+/** The lines of a request's (or a prepared change's) preview. */
+function previewLines<O extends ChangeOperation>(subject: {
+  operation: O;
+  preview: Preview<O> | null;
+}): string[] {
+  if (subject.preview === null) return [PREVIEW_NOT_AVAILABLE];
+  const view: PreviewView<O> = PREVIEW_VIEWS[subject.operation];
+  return view(subject.preview);
+}
+
 /**
- * The preview of a request as section texts, at most `budget` characters in all: lines past the
- * budget are dropped with a note saying how many.
+ * The preview of a request (or a prepared change) as section texts, at most `budget` characters
+ * in all: lines past the budget are dropped with a note saying how many.
  */
-export function previewSections(preview: JsonValue, budget = 7000): string[] {
-  const parsed = PreviewSchema.safeParse(preview);
-  const lines = parsed.success
-    ? previewLines(parsed.data)
-    : preview === null
-      ? []
-      : [code(truncate(maskMobilesInText(JSON.stringify(preview)), 1500))];
+export function previewSections<O extends ChangeOperation>(
+  subject: { operation: O; preview: Preview<O> | null },
+  budget = 7000,
+): string[] {
+  const lines = previewLines(subject);
   const kept: string[] = [];
   let used = 0;
   for (const [i, line] of lines.entries()) {
@@ -521,7 +490,7 @@ export function approvalMessage(request: OperationRequest): SlackMessage {
       plain(`${irreversible(request) && open ? '⚠️ ' : ''}${headline(request)}`, BLOCK_KIT_LIMITS.headerText),
     ),
     { type: 'section', fields },
-    ...previewSections(request.preview).map((text) => section(text)),
+    ...previewSections(request).map((text) => section(text)),
     section(`*Reason:* ${request.reason ? safe(request.reason, 1500) : '_none given_'}`),
   ];
   const outcome = outcomeText(request);
@@ -596,7 +565,7 @@ export function submittedSections(
       const why = outcome.why === 'policy' ? '' : ` (${safe(outcome.why, 200)})`;
       return [
         `:inbox_tray: Request *${request.id}* posted to <#${options.approvalChannel}> for approval${why}: ${operationTitleOf(request)} ${targetCode(request.target)}. You will get a direct message when a lead decides; \`/vidops requests\` shows where it stands.`,
-        ...previewSections(request.preview, 5000),
+        ...previewSections(request, 5000),
         ...warnings,
       ];
     }
@@ -608,7 +577,7 @@ export function submittedSections(
           : request.state === 'failed'
             ? `:x: ${operationTitleOf(request)} ${targetCode(request.target)} failed (request *${request.id}*): ${safe(outcome.errorText ?? 'the service refused it', 1000)}`
             : `${stateLabel(request.state)}: ${operationTitleOf(request)} ${targetCode(request.target)} (request *${request.id}*).`;
-      return [head, ...previewSections(request.preview, 5000), ...warnings];
+      return [head, ...previewSections(request, 5000), ...warnings];
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { CLI_ACTOR_PREFIX, osUserOf } from '../core/actor.js';
 import { shortHash } from '../core/audit-chain.js';
+import { isChangeOperation, parsePreview } from '../core/catalog.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
@@ -188,40 +189,41 @@ function asked(p: Parts): string {
   }
 }
 
-/** What the preview says is changed, briefly: `(“Old course”, 3 files)`, `(adds 2, removes 1)`. */
-function changeSummary({ event, s }: Parts, preview: JsonValue | undefined): string {
-  if (!isObj(preview)) return '';
+/**
+ * What the preview says is changed, briefly: `(“Old course”, 3 files)`, `(adds 2, removes 1)`.
+ * The event keeps the preview as it was asked; it is read with its operation's preview schema,
+ * and one this build does not read adds nothing.
+ */
+function changeSummary({ event, s }: Parts, stored: JsonValue | undefined): string {
+  if (!isChangeOperation(event.operation)) return '';
+  const preview = parsePreview(event.operation, stored);
+  if (preview === null) return '';
   const facts: string[] = [];
-  const title = str(preview, 'title');
   switch (preview.kind) {
-    case 'whitelist': {
-      const count = (key: string) => {
-        const list = preview[key];
-        return Array.isArray(list) ? list.length : 0;
-      };
-      if (count('added') > 0) facts.push(`adds ${plural(count('added'), 'address', 'addresses')}`);
-      if (count('removed') > 0) facts.push(`removes ${plural(count('removed'), 'address', 'addresses')}`);
+    case 'whitelist':
+      if (preview.added.length > 0)
+        facts.push(`adds ${plural(preview.added.length, 'address', 'addresses')}`);
+      if (preview.removed.length > 0) {
+        facts.push(`removes ${plural(preview.removed.length, 'address', 'addresses')}`);
+      }
       break;
-    }
-    case 'protection': {
-      const rows = Array.isArray(preview.rows) ? preview.rows : [];
-      const fields = rows.map((row) => str(row, 'field')).filter((f) => f !== undefined);
-      if (fields.length > 0) facts.push(s.text(fields.join(', '), AUDIT_LINE_LIMITS.title));
+    case 'protection':
+      if (preview.rows.length > 0) {
+        facts.push(s.text(preview.rows.map((row) => row.field).join(', '), AUDIT_LINE_LIMITS.title));
+      }
       break;
-    }
-    case 'edit': {
-      const newTitle = str(preview.after, 'title');
-      if (newTitle !== undefined) facts.push(`title → ${quoted(s, newTitle, AUDIT_LINE_LIMITS.title)}`);
+    case 'edit':
+      if (preview.after.title !== null) {
+        facts.push(`title → ${quoted(s, preview.after.title, AUDIT_LINE_LIMITS.title)}`);
+      }
       break;
-    }
-    case 'delete': {
-      if (title !== undefined) facts.push(quoted(s, title, AUDIT_LINE_LIMITS.title));
-      const files = num(preview, 'filesCount');
-      if (files !== undefined && event.operation === 'folder.delete') facts.push(plural(files, 'file'));
+    case 'delete':
+      if (preview.title !== null) facts.push(quoted(s, preview.title, AUDIT_LINE_LIMITS.title));
+      if (preview.resource === 'folder' && preview.filesCount !== null)
+        facts.push(plural(preview.filesCount, 'file'));
       break;
-    }
     case 'retry':
-      if (title !== undefined) facts.push(quoted(s, title, AUDIT_LINE_LIMITS.title));
+      if (preview.title !== null) facts.push(quoted(s, preview.title, AUDIT_LINE_LIMITS.title));
       break;
     default:
       break;

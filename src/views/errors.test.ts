@@ -43,6 +43,14 @@ describe('what the agent reads when something fails', () => {
       'That is not supported by this service.',
     ],
     [
+      'the service has no endpoint that creates playlists',
+      new NotSupportedError(
+        'This service does not support creating playlists (POST /v1/playlist answered 404)',
+        details({ status: 404, operation: 'playlist.create', method: 'POST', path: '/v1/playlist' }),
+      ),
+      'This service does not support creating playlists; nothing was changed.',
+    ],
+    [
       'the connection is reset',
       new NetworkError('socket hang up', { ...details(), code: 'ECONNRESET' }),
       'The connection to the video service failed (ECONNRESET). If this was a change, it may or may not',

@@ -110,8 +110,17 @@ function byName(
         text: 'The video service says too many requests (429); nothing was changed. Wait a minute and try again.',
         expected: true,
       };
-    case 'NotSupportedError':
-      return { text: 'That is not supported by this service.', expected: true };
+    case 'NotSupportedError': {
+      // An operation that is an extra names what the service lacks: "creating playlists".
+      const what = /^This service does not support ([^(]+?)\s*(\(|$)/.exec(error.message)?.[1];
+      return {
+        text:
+          what === undefined
+            ? 'That is not supported by this service.'
+            : `This service does not support ${what}; nothing was changed.`,
+        expected: true,
+      };
+    }
     case 'NotFoundError':
       return {
         text: `The video service does not know that ID (${status ?? 404})${saidPart}.`,

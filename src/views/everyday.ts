@@ -94,12 +94,6 @@ export function problemMessage(text: string, icon = ':x:'): Message {
   return { text: escapeMrkdwn(text), blocks: [section(`${icon} ${escapeMrkdwn(text)}`)] };
 }
 
-/** The router has no handler for a command (the change module is not part of this build). */
-export function unavailableMessage(usage: string): Message {
-  const text = escapeMrkdwn(`${usage} is not available in this deployment of vidops.`);
-  return { text, blocks: [section(`:construction: ${text}`)] };
-}
-
 /** How a change ended, as the agent is told. */
 export type ChangeOutcome =
   | { kind: 'succeeded'; requestId: string; answer: JsonValue }

@@ -38,7 +38,7 @@ function request(id: string, overrides: Partial<OperationRequest> = {}): Operati
     slack: null,
     version: 1,
     ...overrides,
-  };
+  } as OperationRequest;
 }
 
 function event(seq: number): AuditEvent {

@@ -15,7 +15,6 @@ import {
   problemMessage,
   protectionMessage,
   retryMessage,
-  unavailableMessage,
   unblockMessage,
   unknownCodeMessage,
   whitelistMessage,
@@ -140,7 +139,7 @@ function request(h: string, overrides: Partial<OperationRequest> = {}): Operatio
     slack: null,
     version: 1,
     ...overrides,
-  };
+  } as OperationRequest;
 }
 
 /** The request in each state, with the hostile text wherever that state shows outside data. */
@@ -336,7 +335,6 @@ const BUILDERS: readonly [string, Builder][] = [
     'a command that could not be read',
     (h) => parseErrorMessage(`Unknown command "${h}".`, '/vidops unblock <mobile>'),
   ],
-  ['a command this deployment lacks', (h) => unavailableMessage(`/vidops ${h}`)],
   [
     "the service's error, as the errors view words it",
     (h) =>
@@ -424,9 +422,15 @@ const BUILDERS: readonly [string, Builder][] = [
         view: deleteConfirmModal({
           prepared: {
             operation: 'folder.delete',
-            params: r.params,
+            params: { bucketId: r.target.slice('folder '.length) },
             target: r.target,
-            preview: r.preview,
+            preview: {
+              kind: 'delete',
+              resource: 'folder',
+              id: r.target.slice('folder '.length),
+              title: h,
+              filesCount: 3,
+            },
             warnings: [h],
           },
           confirm: h.replace(/\s+/g, ''),

@@ -30,6 +30,7 @@ export const CALLBACKS = {
   folderCreate: 'folder_create_modal',
   folderEdit: 'folder_edit_modal',
   fileEdit: 'file_edit_modal',
+  playlistCreate: 'playlist_create_modal',
   playlistEdit: 'playlist_edit_modal',
   deleteConfirm: 'delete_confirm_modal',
   rejectReason: 'reject_reason_modal',

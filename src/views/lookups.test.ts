@@ -100,7 +100,7 @@ describe('the typed confirmation of a delete whose look-up failed', () => {
     const known = deleteConfirmModal({
       prepared: {
         ...prepared,
-        preview: { ...(prepared.preview as object), title: 'Lectures' },
+        preview: { kind: 'delete', resource: 'folder', id: folderId, title: 'Lectures', filesCount: null },
         warnings: [],
       },
       confirm: folderId,

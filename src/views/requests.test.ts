@@ -35,7 +35,7 @@ function request(i: number, overrides: Partial<OperationRequest> = {}): Operatio
     slack: null,
     version: 1,
     ...overrides,
-  };
+  } as OperationRequest;
 }
 
 const many = (n: number, overrides: Partial<OperationRequest> = {}) =>

@@ -34,7 +34,7 @@ export function awaitingBlocks(
   request: RequestsOverview['awaitingMe'][number],
   previewBudget = 600,
 ): KnownBlock[] {
-  const preview = previewSections(request.preview, previewBudget).join('\n');
+  const preview = previewSections(request, previewBudget).join('\n');
   const reason = request.reason ? `\n*Reason:* ${safe(request.reason, Math.min(300, previewBudget))}` : '';
   const expires = request.expiresAt ? `\nExpires ${slackDate(request.expiresAt)}` : '';
   return [

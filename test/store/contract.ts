@@ -50,7 +50,17 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
 
     describe('requests', () => {
       it('agent creates a request: it reads back exactly, with its event chained', async () => {
-        const request = newRequest({ params: { bucketId: 'b1', meta: AWKWARD_JSON }, preview: AWKWARD_JSON });
+        const request = newRequest({
+          params: { bucketId: 'b1' },
+          preview: {
+            kind: 'delete',
+            resource: 'folder',
+            id: 'b1',
+            title: 'شماره ۰۹۱۲ 🚫 "hi"\n',
+            filesCount: 0,
+          },
+          result: AWKWARD_JSON,
+        });
         const created = await store.createRequest(request, [eventFor(request, 'requested')]);
 
         expect(created.request).toEqual(request);

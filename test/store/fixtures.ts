@@ -20,7 +20,13 @@ export function newRequest(overrides: Partial<OperationRequest> = {}): Operation
     params: { bucketId: '64b7f0c2e4b0a1b2c3d4e5f6' },
     paramsHash: 'a'.repeat(64),
     target: 'folder "Lectures 2026"',
-    preview: { title: 'Lectures 2026', files: 12 },
+    preview: {
+      kind: 'delete',
+      resource: 'folder',
+      id: '64b7f0c2e4b0a1b2c3d4e5f6',
+      title: 'Lectures 2026',
+      filesCount: 12,
+    },
     reason: 'customer asked to remove the course',
     requester: AGENT,
     state: 'pending',
@@ -36,7 +42,7 @@ export function newRequest(overrides: Partial<OperationRequest> = {}): Operation
     slack: null,
     version: 1,
     ...overrides,
-  };
+  } as OperationRequest;
 }
 
 export function newEvent(overrides: Partial<NewAuditEvent> = {}): NewAuditEvent {

@@ -1,7 +1,7 @@
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { PolicyDeniedError } from '../../core/errors.js';
-import type { Command } from '../../core/grammar.js';
+import type { CommandKind } from '../../core/grammar.js';
 import type { Actor } from '../../core/model.js';
 import { isLead } from '../../core/policy.js';
 import type { PrepareInput } from '../../services/types.js';
@@ -10,9 +10,11 @@ import { auditListMessage } from '../../views/audit-list.js';
 import { problemMessage } from '../../views/everyday.js';
 import { CALLBACKS } from '../../views/ids.js';
 import { problemLine } from '../../views/modals/common.js';
-import { deleteConfirmModal, deleteDraft } from '../../views/modals/delete.js';
+import { deleteConfirmModal, deleteDraft, deletedTitle } from '../../views/modals/delete.js';
 import { protectDraft, protectModal } from '../../views/modals/protect.js';
 import {
+  CREATE_FORMS,
+  type CreateOperation,
   type CurrentValues,
   fileEditModal,
   folderModal,
@@ -58,7 +60,8 @@ async function submitTyped(
 
 const whitelistChange: SlashHandler = async ({ command, ctx, actor, respond, warnings }) => {
   if (command.kind !== 'whitelist.add' && command.kind !== 'whitelist.remove') return;
-  await submitTyped(ctx, actor, { kind: command.kind, ips: command.ips }, respond, warnings);
+  const change = command.kind === 'whitelist.add' ? 'add' : 'remove';
+  await submitTyped(ctx, actor, { kind: 'whitelist.set', change, ips: command.ips }, respond, warnings);
 };
 
 const protectSet: SlashHandler = async ({ command, ctx, actor, respond, warnings }) => {
@@ -114,13 +117,16 @@ const protectModalHandler: SlashHandler = async ({ ctx, client, body, respond, a
   });
 };
 
-const folderCreate: SlashHandler = async ({ ctx, client, body, actor }) => {
-  // Nothing to read first: the form opens straight away (the draft is one local write).
-  const draftId = await openDraft(ctx, actor.id, CALLBACKS.folderCreate, { mode: 'create' });
-  const view = folderModal({ mode: 'create', draftId });
-  checkBlockKit(ctx, { view }, 'modal');
-  await client.views.open({ trigger_id: body.trigger_id, view });
-};
+/** `folder create`, `playlist create`: the form opens straight away (the draft is one local write). */
+function createForm(operation: CreateOperation): SlashHandler {
+  return async ({ ctx, client, body, actor }) => {
+    const form = CREATE_FORMS[operation];
+    const draftId = await openDraft(ctx, actor.id, form.callbackId, { mode: 'create' });
+    const view = form.modal(draftId);
+    checkBlockKit(ctx, { view }, 'modal');
+    await client.views.open({ trigger_id: body.trigger_id, view });
+  };
+}
 
 const folderEdit: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
   if (command.kind !== 'folder.edit') return;
@@ -213,15 +219,8 @@ function deleteHandler(
       title,
       build: async () => {
         const prepared = await ctx.ops.prepare(actor, input);
-        const preview = prepared.preview;
-        const shownTitle =
-          typeof preview === 'object' &&
-          preview !== null &&
-          !Array.isArray(preview) &&
-          typeof preview.title === 'string'
-            ? preview.title
-            : null;
-        const confirm = ctx.ops.confirmationFor(prepared);
+        const shownTitle = deletedTitle(prepared);
+        const confirm = ctx.ops.confirmationFor(input);
         // The prepared request and what must be typed stay here; the modal carries the draft's ID.
         const draft = deleteDraft({ prepared, confirm, title: shownTitle });
         const draftId = await openDraft(ctx, actor.id, CALLBACKS.deleteConfirm, draft);
@@ -261,18 +260,19 @@ const audit: SlashHandler = async ({ command, ctx, actor, respond }) => {
 };
 
 /** The change commands by kind; the router merges them with the everyday ones. */
-export const changeHandlers: Partial<Record<Command['kind'], SlashHandler>> = {
+export const changeHandlers = {
   'whitelist.add': whitelistChange,
   'whitelist.remove': whitelistChange,
   'protect.modal': protectModalHandler,
   'protect.set': protectSet,
-  'folder.create': folderCreate,
+  'folder.create': createForm('folder.create'),
   'folder.edit': folderEdit,
   'folder.delete': deleteHandler('folder.delete', 'Delete folder'),
   'file.edit': fileEdit,
   'file.delete': deleteHandler('file.delete', 'Delete file'),
+  'playlist.create': createForm('playlist.create'),
   'playlist.edit': playlistEdit,
   'playlist.delete': deleteHandler('playlist.delete', 'Delete playlist'),
   requests,
   audit,
-};
+} satisfies Partial<Record<CommandKind, SlashHandler>>;

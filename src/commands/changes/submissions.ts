@@ -23,6 +23,10 @@ import {
 } from '../../views/modals/protect.js';
 import { parseRejectSubmission } from '../../views/modals/reject.js';
 import {
+  CREATE_FORMS,
+  type CreateDraft,
+  CreateDraftSchema,
+  type CreateOperation,
   FileDraftSchema,
   FolderDraftSchema,
   PlaylistDraftSchema,
@@ -174,10 +178,7 @@ const whitelistFlow: ChangeFlow<
       : parsed;
   },
   prepare: (ctx, actor, value) =>
-    ctx.ops.prepare(actor, {
-      kind: value.mode === 'add' ? 'whitelist.add' : 'whitelist.remove',
-      ips: value.ips,
-    }),
+    ctx.ops.prepare(actor, { kind: 'whitelist.set', change: value.mode, ips: value.ips }),
   errorBlock: BLOCKS.ips,
 };
 
@@ -196,17 +197,27 @@ const protectFlow: ChangeFlow<
   errorBlock: BLOCKS.reason,
 };
 
-const folderFlow = (
-  title: string,
-  callbackId: string,
-): ChangeFlow<z.infer<typeof FolderDraftSchema>, PrepareInput> => ({
-  title,
-  callbackId,
+const folderEditFlow: ChangeFlow<z.infer<typeof FolderDraftSchema>, PrepareInput> = {
+  title: 'Edit folder',
+  callbackId: CALLBACKS.folderEdit,
   draft: FolderDraftSchema,
   parse: withInput(parseFolderSubmission),
   prepare: (ctx, actor, input) => ctx.ops.prepare(actor, input),
   errorBlock: BLOCKS.title,
-});
+};
+
+/** A form that creates a record (`CREATE_FORMS`): its draft says only that it creates. */
+function createFlow(operation: CreateOperation): ChangeFlow<CreateDraft, PrepareInput> {
+  const form = CREATE_FORMS[operation];
+  return {
+    title: form.title,
+    callbackId: form.callbackId,
+    draft: CreateDraftSchema,
+    parse: withInput<CreateDraft, PrepareInput>((state) => form.parse(state)),
+    prepare: (ctx, actor, input) => ctx.ops.prepare(actor, input),
+    errorBlock: BLOCKS.title,
+  };
+}
 
 const fileFlow: ChangeFlow<z.infer<typeof FileDraftSchema>, PrepareInput> = {
   title: 'Edit file',
@@ -280,8 +291,8 @@ export function registerChangeSubmissions(routes: SlackRoutes, ctx: AppContext):
   };
   on(whitelistFlow);
   on(protectFlow);
-  on(folderFlow('Create folder', CALLBACKS.folderCreate));
-  on(folderFlow('Edit folder', CALLBACKS.folderEdit));
+  for (const operation of Object.keys(CREATE_FORMS) as CreateOperation[]) on(createFlow(operation));
+  on(folderEditFlow);
   on(fileFlow);
   on(playlistFlow);
   on(deleteFlow);

@@ -31,8 +31,12 @@ export function parseResourceId(raw: string, kind: ResourceKind): ResourceIdResu
   if (/^\.+$/.test(id)) {
     return { ok: false, reason: `"${id}" is not a ${kind} ID: an ID is never made only of dots` };
   }
-  const warning = OBJECT_ID.test(id)
+  return { ok: true, id, warning: idShapeWarning(id, kind) };
+}
+
+/** The warning for an ID that is not 24 hex digits like the service's own; null for one that is. */
+export function idShapeWarning(id: string, kind: ResourceKind): string | null {
+  return OBJECT_ID.test(id)
     ? null
     : `${kind} ID ${id} is not 24 hex digits like the service's IDs (e.g. 671018d0403eba579a6f90e2); check it`;
-  return { ok: true, id, warning };
 }

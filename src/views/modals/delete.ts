@@ -1,13 +1,18 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { z } from 'zod';
-import type { JsonObject, JsonValue } from '../../core/json.js';
-import { CHANGE_OPERATIONS } from '../../core/operations.js';
+import {
+  CHANGE_OPERATIONS,
+  type ChangeOperation,
+  OPERATION_SPECS,
+  parsePreview,
+  type Spec,
+} from '../../core/catalog.js';
+import type { JsonValue } from '../../core/json.js';
 import { normalizeDigits } from '../../core/validate/digits.js';
 import type { Prepared } from '../../services/types.js';
 import { operationTitleOf, previewSections } from '../approval.js';
 import { plain, safe, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
-import { truncate } from '../limits.js';
 import {
   draftMetadata,
   type FieldErrors,
@@ -30,12 +35,43 @@ import {
 
 const JsonSchema: z.ZodType<JsonValue> = z.json();
 
-const PreparedSchema = z.strictObject({
-  operation: z.enum(CHANGE_OPERATIONS),
-  params: z.record(z.string(), JsonSchema),
-  target: z.string(),
-  preview: JsonSchema,
-});
+/** A prepared change as a draft keeps it: read back typed, with its operation's schemas. */
+const PreparedSchema = z
+  .strictObject({
+    operation: z.enum(CHANGE_OPERATIONS),
+    params: JsonSchema,
+    target: z.string(),
+    preview: JsonSchema,
+    warnings: z.array(z.string()).optional(),
+  })
+  .transform((stored, context): Prepared => {
+    const prepared = typedPrepared(stored.operation, stored.params, stored.target, stored.preview);
+    if (prepared === null) {
+      context.addIssue({ code: 'custom', message: 'not a prepared change of its operation' });
+      return z.NEVER;
+    }
+    return prepared;
+  });
+
+function typedPrepared<O extends ChangeOperation>(
+  operation: O,
+  params: unknown,
+  target: string,
+  preview: unknown,
+): Prepared<O> | null {
+  const spec: Spec<O> = OPERATION_SPECS[operation];
+  const readParams = spec.params.safeParse(params);
+  const readPreview = parsePreview(operation, preview);
+  if (!readParams.success || readPreview === null) return null;
+  const prepared: Prepared<O> = {
+    operation,
+    params: readParams.data,
+    target,
+    preview: readPreview,
+    warnings: [],
+  };
+  return prepared;
+}
 
 /** The server's copy of a delete modal: what will be deleted and what must be typed. */
 export const DeleteDraftSchema = z.strictObject({
@@ -46,7 +82,7 @@ export const DeleteDraftSchema = z.strictObject({
   title: z.string().nullable(),
 });
 
-export type DeleteDraft = z.infer<typeof DeleteDraftSchema>;
+export type DeleteDraft = z.output<typeof DeleteDraftSchema>;
 
 /** Titles longer than this are not offered as the confirmation: nobody types them exactly. */
 const TITLE_CONFIRM_MAX = 200;
@@ -56,34 +92,26 @@ function confirmableTitle(title: string | null): string | null {
   return title !== null && title.trim() !== '' && title.length <= TITLE_CONFIRM_MAX ? title : null;
 }
 
-/** What the server keeps of a prepared delete while its modal is open. */
+/**
+ * What the server keeps of a prepared delete while its modal is open: stored as JSON, read back
+ * with {@link DeleteDraftSchema}. The warnings were shown in the modal; they are not kept.
+ */
 export function deleteDraft(options: {
   prepared: Prepared;
   confirm: string | null;
   title: string | null;
 }): DeleteDraft {
-  const { prepared, confirm } = options;
-  const params: JsonObject = prepared.params;
-  return DeleteDraftSchema.parse({
-    prepared: {
-      operation: prepared.operation,
-      params,
-      target: prepared.target,
-      preview: compact(prepared.preview),
-    },
-    confirm,
+  return {
+    prepared: { ...options.prepared, warnings: [] },
+    confirm: options.confirm,
     title: confirmableTitle(options.title),
-  });
+  };
 }
 
-/** Long strings in the preview cut, so the prepared request fits `private_metadata`. */
-function compact(value: JsonValue): JsonValue {
-  if (typeof value === 'string') return truncate(value, TITLE_CONFIRM_MAX);
-  if (Array.isArray(value)) return value.slice(0, 20).map(compact);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, compact(v)]));
-  }
-  return value;
+/** The title of what a prepared delete removes, when the look-up found it. */
+export function deletedTitle(prepared: Prepared): string | null {
+  const { preview } = prepared;
+  return preview.kind === 'delete' ? preview.title : null;
 }
 
 /** The confirmation modal for a prepared delete; `draftId` names its {@link deleteDraft} on the server. */
@@ -96,15 +124,10 @@ export function deleteConfirmModal(options: {
   const { prepared, confirm } = options;
   const title = confirmableTitle(options.title);
   const what = operationTitleOf(prepared);
-  const preview = prepared.preview;
   // A look-up that failed leaves only the ID: said, so nobody takes the silence for "empty".
-  const titleKnown =
-    typeof preview === 'object' &&
-    preview !== null &&
-    !Array.isArray(preview) &&
-    typeof preview.title === 'string';
+  const titleKnown = deletedTitle(prepared) !== null;
   const blocks: KnownBlock[] = [
-    ...previewSections(prepared.preview, 2500).map((text) => section(text)),
+    ...previewSections(prepared, 2500).map((text) => section(text)),
     ...(titleKnown
       ? []
       : [section('Only the ID is known: the service did not show its title or contents. Check the ID.')]),

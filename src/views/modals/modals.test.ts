@@ -4,16 +4,18 @@ import type { Prepared } from '../../services/types.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION, protectFieldBlock, protectGroupBlock } from '../ids.js';
 import { checkBlockKitLimits } from '../limits.js';
 import { draftIdOf, draftMetadata, loadingModal, readViewState, statusModal } from './common.js';
-import { deleteConfirmModal, deleteDraft, parseDeleteSubmission } from './delete.js';
+import { DeleteDraftSchema, deleteConfirmModal, deleteDraft, parseDeleteSubmission } from './delete.js';
 import { parseProtectSubmission, protectDraft, protectModal } from './protect.js';
 import { parseRejectSubmission, rejectModal } from './reject.js';
 import {
+  CREATE_FORMS,
   fileEditModal,
   folderModal,
   parseFileEditSubmission,
   parseFolderSubmission,
   parsePlaylistLines,
   parsePlaylistSubmission,
+  playlistCreateModal,
   playlistEditModal,
 } from './resources.js';
 import { parseWhitelistSubmission, whitelistModal } from './whitelist.js';
@@ -220,7 +222,7 @@ function preparedDelete(overrides: Partial<Prepared> = {}): Prepared {
       'Deleting folder 6710a0000000000000000101 ("Lectures") also deletes its 5 files; this cannot be undone.',
     ],
     ...overrides,
-  };
+  } as Prepared;
 }
 
 describe('the typed confirmation of a delete', () => {
@@ -266,6 +268,17 @@ describe('the typed confirmation of a delete', () => {
     if (parsed.ok) expect(parsed.prepared.params).toEqual({ bucketId: '6710a0000000000000000101' });
   });
 
+  it('reads its draft back typed, and refuses a draft whose parameters were altered in the store', () => {
+    const stored = JSON.parse(JSON.stringify(deleteDraft(opened)));
+    expect(DeleteDraftSchema.parse(stored).prepared).toMatchObject({
+      operation: 'folder.delete',
+      params: { bucketId: '6710a0000000000000000101' },
+      preview: { kind: 'delete', title: 'Lectures', filesCount: 5 },
+    });
+    stored.prepared.params = { bucketId: '../6710a0000000000000000102' };
+    expect(DeleteDraftSchema.safeParse(stored).success).toBe(false);
+  });
+
   it('fits Slack with a long Persian title', () => {
     const big = deleteConfirmModal({
       prepared: preparedDelete({
@@ -283,8 +296,26 @@ describe('the typed confirmation of a delete', () => {
 });
 
 describe('folder, file and playlist forms', () => {
+  it('a playlist is created from its title, which the form requires', () => {
+    const form = CREATE_FORMS['playlist.create'];
+    const view = form.modal(DRAFT_ID);
+    expect(view).toMatchObject({
+      callback_id: CALLBACKS.playlistCreate,
+      private_metadata: draftMetadata(DRAFT_ID),
+    });
+    const state = (title: string) =>
+      readViewState({ [BLOCKS.title]: text(title), [BLOCKS.reason]: text('new hires') });
+    expect(form.parse(state(` ${PERSIAN} `))).toEqual({
+      ok: true,
+      input: { kind: 'playlist.create', title: PERSIAN },
+      reason: 'new hires',
+    });
+    expect(form.parse(state(''))).toEqual({ ok: false, errors: { [BLOCKS.title]: 'Give a title.' } });
+  });
+
   it.each([
     ['create folder', folderModal({ mode: 'create', draftId: DRAFT_ID })],
+    ['create playlist', playlistCreateModal(DRAFT_ID)],
     [
       'edit folder',
       folderModal({

@@ -31,7 +31,7 @@ export function rejectModal(request: OperationRequest): ModalView {
     submit: 'Reject',
     blocks: [
       section(`${requestLine(request, { showRequester: true })}${reason}`),
-      ...previewSections(request.preview, 1500).map((text) => section(text)),
+      ...previewSections(request, 1500).map((text) => section(text)),
       textInput({
         blockId: BLOCKS.rejectNote,
         label: 'Why do you reject it?',

@@ -37,7 +37,7 @@ export function resolveModal(request: OperationRequest, way: MarkWay): ModalView
     submit: way === 'applied' ? 'Mark applied' : 'Mark not applied',
     blocks: [
       section(requestLine(request, { showRequester: true })),
-      ...previewSections(request.preview, 1500).map((text) => section(text)),
+      ...previewSections(request, 1500).map((text) => section(text)),
       ...(outcome === null ? [] : [section(outcome)]),
       textInput({
         blockId: BLOCKS.resolveNote,

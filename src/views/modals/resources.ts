@@ -1,5 +1,6 @@
 import type { FileInput, InputBlock, KnownBlock, ModalView } from '@slack/types';
 import { z } from 'zod';
+import type { ChangeOperation } from '../../core/catalog.js';
 import { parseResourceId } from '../../core/validate/ids.js';
 import type { CoverRef, PrepareInput } from '../../services/types.js';
 import { code, safe, section } from '../blocks.js';
@@ -201,9 +202,7 @@ export function playlistEditModal(options: {
   });
 }
 
-export type ChangeSubmission<I extends PrepareInput> =
-  | { ok: true; input: I; reason: string }
-  | { ok: false; errors: FieldErrors };
+export type ChangeSubmission<I> = { ok: true; input: I; reason: string } | { ok: false; errors: FieldErrors };
 
 function titleProblem(title: string, required: boolean): string | null {
   if (title === '') return required ? 'Give a title.' : null;
@@ -211,11 +210,7 @@ function titleProblem(title: string, required: boolean): string | null {
   return null;
 }
 
-function finish<I extends PrepareInput>(
-  errors: FieldErrors,
-  state: ViewState,
-  input: () => I,
-): ChangeSubmission<I> {
+function finish<I>(errors: FieldErrors, state: ViewState, input: () => I): ChangeSubmission<I> {
   const reason = state.text(BLOCKS.reason);
   const problem = reasonProblem(reason);
   if (problem !== null) errors[BLOCKS.reason] = problem;
@@ -227,7 +222,7 @@ function finish<I extends PrepareInput>(
 export function parseFolderSubmission(
   state: ViewState,
   draft: FolderDraft,
-): ChangeSubmission<Extract<PrepareInput, { kind: 'folder.create' | 'folder.edit' }>> {
+): ChangeSubmission<PrepareInput<'folder.create' | 'folder.edit'>> {
   const meta = draft;
   const errors: FieldErrors = {};
   const title = state.text(BLOCKS.title);
@@ -267,7 +262,7 @@ function coverOf(files: readonly UploadedFileState[]): CoverRef | string | null 
 export function parseFileEditSubmission(
   state: ViewState,
   draft: FileDraft,
-): ChangeSubmission<Extract<PrepareInput, { kind: 'file.edit' }>> {
+): ChangeSubmission<PrepareInput<'file.edit'>> {
   const meta = draft;
   const errors: FieldErrors = {};
   const title = state.text(BLOCKS.title);
@@ -322,7 +317,7 @@ export function parsePlaylistLines(text: string): PlaylistLines {
 export function parsePlaylistSubmission(
   state: ViewState,
   draft: PlaylistDraft,
-): ChangeSubmission<Extract<PrepareInput, { kind: 'playlist.edit' }>> {
+): ChangeSubmission<PrepareInput<'playlist.edit'>> {
   const meta = draft;
   const errors: FieldErrors = {};
   const title = state.text(BLOCKS.title);
@@ -339,3 +334,65 @@ export function parsePlaylistSubmission(
     ...(lines?.ok ? { files: lines.files } : {}),
   }));
 }
+
+/** Create a playlist: its title (the service takes nothing else when creating one). */
+export function playlistCreateModal(draftId: string): ModalView {
+  return modal({
+    callbackId: CALLBACKS.playlistCreate,
+    title: 'Create playlist',
+    submit: 'Ask for approval',
+    blocks: [titleInput(null), reasonInput()],
+    privateMetadata: draftMetadata(draftId),
+  });
+}
+
+/** A submitted playlist create modal. */
+export function parsePlaylistCreateSubmission(
+  state: ViewState,
+): ChangeSubmission<PrepareInput<'playlist.create'>> {
+  const errors: FieldErrors = {};
+  const title = state.text(BLOCKS.title);
+  const problem = titleProblem(title, true);
+  if (problem !== null) errors[BLOCKS.title] = problem;
+  return finish(errors, state, () => ({ kind: 'playlist.create', title }));
+}
+
+/** The draft of a form that creates a record: it only says so (what it creates is in the form). */
+export const CreateDraftSchema = z.strictObject({ mode: z.literal('create') });
+export type CreateDraft = z.infer<typeof CreateDraftSchema>;
+
+/**
+ * A form that creates a record: opened at once, since nothing needs to be read first, and read
+ * into the operation's input when submitted.
+ */
+export interface CreateForm<O extends ChangeOperation> {
+  callbackId: string;
+  title: string;
+  modal(draftId: string): ModalView;
+  parse(state: ViewState): ChangeSubmission<PrepareInput<O>>;
+}
+
+/** The create forms, by the operation they ask for. */
+export const CREATE_FORMS: {
+  readonly [O in 'folder.create' | 'playlist.create']: CreateForm<O>;
+} = {
+  'folder.create': {
+    callbackId: CALLBACKS.folderCreate,
+    title: 'Create folder',
+    modal: (draftId) => folderModal({ mode: 'create', draftId }),
+    parse: (state) => {
+      const parsed = parseFolderSubmission(state, { mode: 'create' });
+      if (!parsed.ok) return parsed;
+      return parsed.input.kind === 'folder.create'
+        ? { ok: true, input: parsed.input, reason: parsed.reason }
+        : { ok: false, errors: { [BLOCKS.title]: 'This form creates a folder.' } };
+    },
+  },
+  'playlist.create': {
+    callbackId: CALLBACKS.playlistCreate,
+    title: 'Create playlist',
+    modal: playlistCreateModal,
+    parse: parsePlaylistCreateSubmission,
+  },
+};
+export type CreateOperation = keyof typeof CREATE_FORMS;
