@@ -355,6 +355,15 @@ describe('the standalone verifier refuses what it cannot check', () => {
   });
 });
 
+describe('the standalone verifier stands alone', () => {
+  it('imports only node:crypto, node:fs and node:readline', () => {
+    const source = readFileSync(TOOL, 'utf8');
+    const specifiers = [...source.matchAll(/^import\s[^;]*?\sfrom\s+'([^']+)';/gm)].map((m) => m[1]);
+    expect(new Set(specifiers)).toEqual(new Set(['node:crypto', 'node:fs', 'node:readline']));
+    expect(source).not.toMatch(/\b(?:require|import)\s*\(/);
+  });
+});
+
 describe('the documentation', () => {
   it('shows a checkpoint that verifies with the public key it shows', () => {
     const doc = readFileSync(resolve(dirname(TOOL), '..', 'docs', 'audit-checkpoints.md'), 'utf8');
