@@ -67,23 +67,25 @@ export function registerSlashCommand(
 }
 
 /**
- * The operations as a handler sees them, noting when the policy refuses the person (a `denied`
- * submit, a refused `audit`): the services have audited the refusal, and the command counts as
- * denied.
+ * The operations as a handler sees them, noting how a change it submitted ended: refused by the
+ * policy (a `denied` submit, a refused `audit`: the services have audited the refusal), or run
+ * and failed or left unknown by the service. The handler answers the person either way; the
+ * command is counted as `denied` or `error` instead of `ok`.
  */
-function noticingDenials(ops: Operations, denied: () => void): Operations {
+function noticingOutcomes(ops: Operations, noted: (outcome: 'denied' | 'error') => void): Operations {
   return {
     ...ops,
     async submit(actor, prepared, options) {
       const result = await ops.submit(actor, prepared, options);
-      if (result.kind === 'denied') denied();
+      if (result.kind === 'denied') noted('denied');
+      else if (result.kind === 'executed' && result.request.state !== 'succeeded') noted('error');
       return result;
     },
     async recentAudit(actor, n) {
       try {
         return await ops.recentAudit(actor, n);
       } catch (error) {
-        if (error instanceof PolicyDeniedError) denied();
+        if (error instanceof PolicyDeniedError) noted('denied');
         throw error;
       }
     },
@@ -113,10 +115,12 @@ async function runCommand(
   const { command, warnings } = parsed;
   const handler = handlers[command.kind];
   let denied = false;
+  let failed = false;
   const watched: AppContext = {
     ...ctx,
-    ops: noticingDenials(ctx.ops, () => {
-      denied = true;
+    ops: noticingOutcomes(ctx.ops, (outcome) => {
+      if (outcome === 'denied') denied = true;
+      else failed = true;
     }),
   };
   try {
@@ -129,7 +133,7 @@ async function runCommand(
     if (denied || error instanceof PolicyDeniedError) return 'denied';
     return error instanceof InputError ? 'invalid' : 'error';
   }
-  return denied ? 'denied' : 'ok';
+  return denied ? 'denied' : failed ? 'error' : 'ok';
 }
 
 /**
