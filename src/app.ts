@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { createVideoClient, type RetryPolicy } from './client/index.js';
 import { createCoverFetcher, createSlackNotifier } from './commands/changes.js';
 import { type AppContext, createWorkQueue, type SlackContext } from './commands/context.js';
-import { registerVidopsHandlers } from './commands/slash.js';
+import { busyShed, registerVidopsHandlers } from './commands/slash.js';
 import type { Config } from './config.js';
 import { createHasher } from './core/audit-chain.js';
 import { ConfigError } from './core/errors.js';
@@ -255,6 +255,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
       clock,
       metrics,
       register: (app) => registerVidopsHandlers(app, context),
+      shed: busyShed(context),
       ...(deps.host === undefined ? {} : { host: deps.host }),
       ...(deps.publisher === undefined ? {} : { publisher: deps.publisher }),
       ...(deps.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: deps.shutdownTimeoutMs }),

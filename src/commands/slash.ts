@@ -32,6 +32,23 @@ import { actorGate } from './gate.js';
 export type SlashHandlers = Readonly<Record<CommandKind, SlashHandler>>;
 
 /**
+ * The "busy" answer given before Bolt (HTTP mode): a slash command that arrives while the work
+ * queue is full is turned away by the receiver, counted as `busy`, with nothing recorded or run.
+ * The listener below checks again for what gets past (Socket Mode, a queue that filled meanwhile).
+ */
+export function busyShed(ctx: AppContext): (body: Record<string, unknown>) => object | null {
+  const busy = { response_type: 'ephemeral' as const, ...busyMessage() };
+  checkBlockKit(ctx, busy, 'message');
+  return (body) => {
+    if (typeof body.command !== 'string' || !ctx.work.isFull()) return null;
+    const label = commandLabel(body);
+    ctx.work.turnedAway(label);
+    ctx.metrics.countCommand(label, 'busy');
+    return busy;
+  };
+}
+
+/**
  * Registers `/vidops` with the merged handlers (the change module's win over the everyday ones
  * for the same command, so it can take over a command without touching this file).
  */

@@ -51,6 +51,16 @@ export const TERMINAL_STATES: readonly RequestState[] = [
   'unknown',
 ];
 
+/**
+ * Whether a change of this request is told in Slack (approval message, DM, Home tabs): a request
+ * that waits for approval, and a direct one whose outcome became unknown (its requester's answer
+ * never came). Other direct requests are answered where they were asked, so their changes record
+ * no notification job.
+ */
+export function tellsSlack(request: { quorum: number; state: RequestState | string }): boolean {
+  return request.quorum > 0 || request.state === 'unknown';
+}
+
 export interface Approval {
   by: Actor;
   at: string;

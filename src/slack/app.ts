@@ -84,6 +84,8 @@ export interface SlackAppDeps {
   ready?: () => Promise<void>;
   /** Listen address; default all interfaces. */
   host?: string;
+  /** HTTP mode: answers a request before Bolt when vidops cannot take it (see VidopsReceiver). */
+  shed?: (body: Record<string, unknown>) => object | null;
   metrics?: VidopsMetrics;
   workerId?: string;
   /** Overrides of the publisher's pacing (tests). */
@@ -325,6 +327,7 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
       ready,
       seen,
       installation: () => installation,
+      ...(deps.shed === undefined ? {} : { shed: deps.shed }),
       ...(deps.host === undefined ? {} : { host: deps.host }),
       ...serverTimeouts,
     });

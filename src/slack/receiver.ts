@@ -401,6 +401,13 @@ export interface VidopsReceiverOptions {
    * requests are answered 503. Without it (tests of the receiver alone) nothing is checked.
    */
   installation?: () => Installation | null;
+  /**
+   * Answers a request at once, before de-duplication and Bolt, when vidops cannot take it (a
+   * slash command while the work queue is full): the answer to send, or null to go on. A request
+   * turned away does nothing, so it needs no delivery key, and under a flood the "busy" answer
+   * costs a signature check instead of a store write and Bolt's middleware.
+   */
+  shed?: (body: Record<string, unknown>) => object | null;
   bodyLimitBytes?: number;
   unhandledRequestTimeoutMs?: number;
   shutdownTimeoutMs?: number;
@@ -539,6 +546,13 @@ export class VidopsReceiver implements Receiver {
         } else sendEmpty(res, 200);
         return;
       }
+    }
+
+    const shed = this.options.shed?.(body) ?? null;
+    if (shed !== null) {
+      sendJson(res, 200, shed);
+      this.options.metrics.ackSeconds.observe({}, Number(process.hrtime.bigint() - started) / 1e9);
+      return;
     }
 
     if (this.options.seen) {

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
 import { StateConflictError } from '../core/errors.js';
-import type { AuditEvent, NewAuditEvent, OperationRequest } from '../core/model.js';
+import { type AuditEvent, type NewAuditEvent, type OperationRequest, tellsSlack } from '../core/model.js';
 import {
   AppendListeners,
   type AuditRow,
@@ -202,7 +202,7 @@ export class PostgresStore implements Store {
             c.updatedAt,
             c.version,
             c.data,
-            events.length > 0,
+            events.length > 0 && tellsSlack(request),
           ],
         );
         row = result.rows[0];
@@ -252,6 +252,8 @@ export class PostgresStore implements Store {
           : patch.expiresAt === null
             ? null
             : normalizeTime(patch.expiresAt, 'expiresAt');
+      const state = patch.state ?? current.state;
+      const data = patchedData(current.data, patch);
       const updated = (
         await client.query<RequestRow>(
           `WITH updated AS (
@@ -264,11 +266,11 @@ export class PostgresStore implements Store {
           [
             id,
             expectedVersion,
-            patch.state ?? current.state,
+            state,
             expiresAt,
             updatedAt,
-            patchedData(current.data, patch),
-            events.length > 0,
+            data,
+            events.length > 0 && tellsSlack({ quorum: quorumOf(data), state }),
           ],
         )
       ).rows[0];
@@ -598,9 +600,16 @@ export class PostgresStore implements Store {
   }
 }
 
+/** The quorum kept in a request's stored data (it never changes after creation). */
+function quorumOf(data: string): number {
+  const quorum: unknown = (JSON.parse(data) as { quorum?: unknown }).quorum;
+  return typeof quorum === 'number' ? quorum : 0;
+}
+
 /**
  * The notification job of a change, as a data-modifying CTE over the request row the statement
- * wrote (`source`); `when` is the parameter saying whether the change appended audit events.
+ * wrote (`source`); `when` is the parameter saying whether the change appended audit events and
+ * is told in Slack (`tellsSlack`).
  */
 function insertJobFrom(source: string, when: string): string {
   return `INSERT INTO notifications (request_id, state, version, at)

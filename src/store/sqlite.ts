@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
 import { StateConflictError } from '../core/errors.js';
-import type { AuditEvent, NewAuditEvent, OperationRequest } from '../core/model.js';
+import { type AuditEvent, type NewAuditEvent, type OperationRequest, tellsSlack } from '../core/model.js';
 import {
   AppendListeners,
   type AuditRow,
@@ -205,8 +205,9 @@ export class SqliteStore implements Store {
       }
       if (row === undefined) throw new Error(`insert of request ${request.id} returned nothing`);
       const appended = this.appendInTransaction(events);
-      if (appended.length > 0) this.recordNotification(row);
-      return { request: rowToRequest(row), events: appended };
+      const stored = rowToRequest(row);
+      if (appended.length > 0 && tellsSlack(stored)) this.recordNotification(row);
+      return { request: stored, events: appended };
     });
     this.appended.notify(done.events);
     return done;
@@ -249,8 +250,9 @@ export class SqliteStore implements Store {
       );
       if (row === undefined) return null;
       const appended = this.appendInTransaction(events);
-      if (appended.length > 0) this.recordNotification(row);
-      return { request: rowToRequest(row), events: appended };
+      const stored = rowToRequest(row);
+      if (appended.length > 0 && tellsSlack(stored)) this.recordNotification(row);
+      return { request: stored, events: appended };
     });
     if (done !== null) this.appended.notify(done.events);
     return done;

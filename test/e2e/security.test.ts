@@ -275,5 +275,6 @@ describe('a flood of commands', () => {
     expect(targets).not.toContain(`viewer ${DEMO.blockedMobiles[2]}`);
     const metrics = await small.get('/metrics');
     expect(metrics.text).toContain('vidops_work_turned_away_total{command="unblock"} 1');
+    expect(metrics.text).toMatch(/^vidops_commands_total\{command="unblock",outcome="busy"\} 1$/m);
   });
 });
