@@ -56,7 +56,9 @@ export async function postToApp(
     const payload = response.ok ? ackPayload(response.headers.get('content-type') ?? '', text) : undefined;
     return { answered: true, status: response.status, text, payload, ms: performance.now() - started };
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    // Read by name: the DOMException of an aborted fetch may come from another realm (test runners).
+    const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
+    const timedOut = name === 'TimeoutError' || name === 'AbortError';
     return {
       answered: false,
       reason: timedOut ? 'http_timeout' : 'connection_failed',

@@ -141,7 +141,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
 
     const people = Object.values(PLAYGROUND_PEOPLE);
     const page = playgroundRoutes({
-      personas: people.map((p) => ({ id: p.id, label: `${p.real_name} (${p.role})` })),
+      personas: people.map((p) => ({ id: p.id, label: `${p.real_name} · ${p.role}` })),
       commands: COMMAND_HELP.map((c) => ({ usage: c.usage, summary: c.summary })),
       defaultChannel: PLAYGROUND_CHANNELS.support.id,
       videoApi,

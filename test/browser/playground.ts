@@ -21,6 +21,12 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const STEP_TIMEOUT_MS = 15_000;
 
 const FOLDER = '6710a0000000000000000103';
+const FILE = '6710b0000000000000000201';
+/** A 1×1 PNG: the cover image uploaded in the file edit modal. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 const WRONG_FOLDER = '6710a0000000000000000101';
 
 interface Started {
@@ -235,6 +241,46 @@ const scenarios: [string, (ctx: Context) => Promise<void>][] = [
       await page.locator('nav.sidebar').getByRole('link', { name: 'vidops · Home' }).click();
       await page.locator('.home').filter({ hasText: id }).waitFor();
       await shoot(page, 'app-home');
+    },
+  ],
+  [
+    'a lead uploads a new cover image in the modal, and the second lead (through the leads group) approves it',
+    async ({ page }) => {
+      await persona(page, /Leila/);
+      await openConversation(page, '# support');
+      await type(page, `/vidops file edit ${FILE}`);
+      const modal = page.getByRole('dialog');
+      await modal
+        .locator('#field-cover')
+        .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: PNG });
+      await modal.locator('.uploaded').filter({ hasText: 'cover.png' }).waitFor();
+      await modal.locator('#field-reason').fill('New artwork from the design team.');
+      await shoot(page, 'file-edit-cover-upload');
+      await modal.locator('#modal-submit').click();
+      const result = page.locator('#modal-body').filter({ hasText: /R-[0-9A-HJKMNP-TV-Z]{8}/ });
+      await result.waitFor();
+      const id = /R-[0-9A-HJKMNP-TV-Z]{8}/.exec(await result.innerText())?.[0] ?? fail('no request ID shown');
+      await page.locator('#modal-close').click();
+      await persona(page, /Omid/);
+      await openConversation(page, '# vidops-approvals');
+      const message = messageWith(page, id);
+      await message.getByRole('button', { name: 'Approve' }).click();
+      const dialog = page.locator('#confirm-dialog');
+      if (await dialog.isVisible()) await dialog.locator('#confirm-yes').click();
+      await message.filter({ hasText: /approved and done/ }).waitFor();
+      if (!(await message.innerText()).includes('cover'))
+        fail('the approval message does not mention the cover image');
+      await shoot(page, 'cover-approved-by-second-lead');
+    },
+  ],
+  [
+    'someone outside the support team is told vidops is not for them',
+    async ({ page }) => {
+      await persona(page, /Nima/);
+      await openConversation(page, '# support');
+      await type(page, '/vidops help');
+      await messageWith(page, /only for the support team/, true).waitFor();
+      await shoot(page, 'outsider-refused');
     },
   ],
 ];
