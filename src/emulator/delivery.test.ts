@@ -5,6 +5,7 @@ import type { JsonObject, JsonValue } from '../core/json.js';
 import { verifySlackSignature } from '../slack/receiver.js';
 import { type Emulator, startEmulator } from './emulator.js';
 import { appHomeOpened, slashCommand } from './payloads.js';
+import { personOf } from './person.js';
 
 /**
  * How the emulator delivers to an app, the two ways Slack does: signed HTTP posts with the
@@ -116,6 +117,31 @@ describe('over HTTP', () => {
         ['3', 'http_error'],
       ]);
       expect(app.received.every((r) => r.verified)).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a reply in the ack is shown to the person alone, and leaves the response URL its five posts', async () => {
+    const app = await startApp(slack.signingSecret, () => ({
+      status: 200,
+      body: '{"response_type":"ephemeral","text":"busy"}',
+    }));
+    slack.setRequestUrl(app.url);
+    try {
+      const result = await personOf(slack, 'U1').command('help', { channel: 'C1' });
+      expect(slack.ephemerals('U1', 'C1').map((e) => [e.from, e.text])).toEqual([
+        ['echo', '/vidops help'],
+        ['app', 'busy'],
+      ]);
+      for (let i = 0; i < 5; i += 1) {
+        const post = await fetch(result.responseUrl, {
+          method: 'POST',
+          body: JSON.stringify({ text: `reply ${i}` }),
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(post.status).toBe(200);
+      }
     } finally {
       await app.close();
     }

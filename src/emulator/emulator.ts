@@ -215,6 +215,11 @@ export interface Emulator {
   addEphemeral(message: Omit<EphemeralMessage, 'ts'>): EphemeralMessage;
   /** A message a person writes in a channel. */
   postAsUser(channel: string, user: string, text: string): StoredMessage;
+  /**
+   * Shows a reply given in an ack (a slash command's): where a response URL post would land, but
+   * without using one of the URL's five posts. Answers Slack's error when the reply is refused.
+   */
+  showAckReply(target: ResponseTarget, body: JsonObject): string | undefined;
   /** The bot's DM channel with a user (opened if needed). */
   dmChannel(user: string): string;
   /** The DM channels the bot has with `user`. */
@@ -993,7 +998,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     reason: string,
   ): Promise<Delivery> => {
     if (hub.connections > 0) {
-      const payload = isObject(request.payload as JsonValue) ? (request.payload as JsonObject) : {};
+      // The builders' payloads are plain JSON; read back as such, the envelope carries them as they are.
+      const decoded: JsonValue = JSON.parse(JSON.stringify(request.payload ?? {}));
+      const payload = isObject(decoded) ? decoded : {};
       const answer = await hub.send(kind, payload, {
         ackTimeoutMs,
         ...(kind === 'events_api' ? { retryAttempt: retry, retryReason: reason } : {}),
@@ -1164,6 +1171,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       ephemeralList.filter((e) => e.user === user && (channel === undefined || e.channel === channel)),
     addEphemeral,
     postAsUser: (channel, user, text) => storeMessage(channel, { text, user, team: teamId }),
+    showAckReply: (target, body) => {
+      const problem = checkMessage('ack', body, true);
+      if (problem !== undefined) return str(problem.error) ?? 'invalid_blocks';
+      landResponse(target, body);
+      return undefined;
+    },
     dmChannel: dmChannelOf,
     dmsOf: (user) => {
       const id = dmChannels.get(user);

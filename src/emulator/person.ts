@@ -257,12 +257,16 @@ export function personOf(emulator: Emulator, userId: string): Person {
         delivery.payload !== undefined &&
         (delivery.payload.text !== undefined || delivery.payload.blocks !== undefined)
       ) {
-        // A reply in the ack itself: shown like one sent to the response URL.
-        await fetch(responseUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(delivery.payload),
-        });
+        // A reply in the ack itself: shown where a response URL post would be.
+        const refused = emulator.showAckReply({ channel, user: userId }, delivery.payload);
+        if (refused !== undefined) {
+          emulator.addEphemeral({
+            channel,
+            user: userId,
+            text: `${command} failed with the error "${refused}"`,
+            from: 'slackbot',
+          });
+        }
       }
       return { delivery, responseUrl, triggerId };
     },
