@@ -357,11 +357,15 @@ async function act(element, selected) {
 // ---- The modal.
 
 function showErrors(errors) {
+  let first = null;
   for (const box of $$('[data-error-for]', $('#modal-body'))) {
     const html = errors[box.dataset.errorFor];
     box.hidden = html === undefined;
     box.innerHTML = html ?? '';
+    if (html !== undefined) first ??= box;
   }
+  // The first field to fix comes into view, as in Slack.
+  first?.closest('.block')?.scrollIntoView({ block: 'center' });
 }
 
 async function submitModal(event) {
