@@ -51,7 +51,7 @@ export const TARGET_ENV = {
   policy: 'BENCH_POLICY',
 } as const;
 
-/** The people and channels the app target knows; the deps child seeds the fake Slack with them. */
+/** The people and channels the app target knows; the deps child seeds the Slack emulator with them. */
 export const BENCH_LEAD = { id: 'U0BENCHLEAD', name: 'lead' };
 export const BENCH_APPROVAL_CHANNEL = 'C0BENCHAPPROVE';
 

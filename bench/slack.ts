@@ -10,10 +10,16 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import ts from 'typescript';
 import type { JsonValue } from '../src/core/json.js';
+import {
+  blockAction,
+  type Emulator,
+  type SlackRequest,
+  sign,
+  slashCommand,
+  startEmulator,
+} from '../src/emulator/index.js';
 import { DEMO, startSandbox } from '../src/sandbox/server.js';
 import { ACTIONS } from '../src/views/ids.js';
-import { type FakeSlack, startFakeSlack } from '../test/e2e/fake-slack.js';
-import { blockAction, type SlackRequest, sign, slashCommand } from '../test/e2e/slack-requests.js';
 import {
   BENCH_APPROVAL_CHANNEL,
   BENCH_LEAD,
@@ -31,14 +37,14 @@ import {
  * (autocannon, here) does not share an event loop with the server it measures:
  *  (a) a bare Bolt app on our receiver whose `/vidops` handler only acks;
  *  (b) the full vidops doing `unblock <unique valid number>`: ack, look-up and unblock on the
- *      sandbox, response_url post to the fake Slack, audit events, audit channel posts;
+ *      sandbox, response_url post to the Slack emulator, audit events, audit channel posts;
  *  the floor: a minimal hand-written handler (node's http, crypto, better-sqlite3) doing exactly
  *      the I/O of an unblock (bench/slack-target.ts, runFloor);
  *  (c) vidops again while the sandbox adds 5 s to every call.
  * Signed requests (fresh timestamp and signature per request), 50 connections, 10 s each
  * (BENCH_SECONDS shortens it), after a 2 s warm-up. The targets run the compiled build
  * (`tsc -p tsconfig.build.json` into dist/) with plain `node` and the node flags of `npm start`
- * (bench/slack-target.ts says why not under tsx); sandbox and fake Slack run in another process.
+ * (bench/slack-target.ts says why not under tsx); sandbox and Slack emulator run in another process.
  * The rate limit of unblock (30 per agent per hour) is lifted with a POLICY_FILE for the run: one
  * agent sends every request.
  * Then (a) and (b) again at a steady 100 requests/s, a rate the full app keeps up with; then a
@@ -136,7 +142,7 @@ function connect(name: string, child: ChildProcess): Child {
   };
 }
 
-/** Sandbox and fake Slack: this file again, under tsx like the parent (they are TypeScript sources). */
+/** Sandbox and Slack emulator: this file again, under tsx like the parent (they are TypeScript sources). */
 function spawnDeps(): Child {
   return connect(
     'deps',
@@ -273,11 +279,11 @@ let approvalSequence = 0;
  * posted, the lead clicks Approve on 10 of them at once (signed `block_actions`), and each click
  * is timed from just before it is sent to the moment the sandbox receives its unblock call (the
  * number in the call's body names the request). Runs here, beside the approval sandbox and the
- * fake Slack, so both times come from one clock. One untimed batch first, as a warm-up.
+ * Slack emulator, so both times come from one clock. One untimed batch first, as a warm-up.
  */
 async function driveApprovals(
   port: number,
-  slack: FakeSlack,
+  slack: Emulator,
   onUnblockCall: (listener: ((mobile: string, at: number) => void) | undefined) => void,
 ): Promise<Stats> {
   const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
@@ -374,7 +380,7 @@ async function runDeps(): Promise<void> {
       if (typeof mobile === 'string') unblockListener?.(mobile, performance.now() - durationMs);
     },
   });
-  const slack = await startFakeSlack();
+  const slack = await startEmulator();
   const people = () => slack.setUsers([USER, BENCH_LEAD]);
   people();
   serveIpc({

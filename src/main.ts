@@ -1,15 +1,20 @@
 import { existsSync } from 'node:fs';
 import { config as loadDotenv } from 'dotenv';
+import type { Logger } from 'pino';
 import { createVidops, type Vidops } from './app.js';
 import { type Config, loadConfig } from './config.js';
 import { ConfigError } from './core/errors.js';
 import { redactError } from './core/mask.js';
 import { createLogger } from './logger.js';
+import { wantsPlayground } from './playground/mode.js';
+import { type Playground, startPlayground } from './playground/start.js';
 
 /**
  * `npm start`: reads `.env` when present, validates the environment, starts vidops and stops it
  * gracefully on SIGTERM/SIGINT. A configuration problem is one clear message and exit code 1.
- * @see docs/architecture.md, "Runtime contract"
+ * With no Slack credentials it starts the local playground instead: the sandbox, the Slack
+ * emulator with its page, and vidops connected to it, and prints the page's URL.
+ * @see docs/architecture.md, "Runtime contract" and "Emulator and playground"
  */
 
 function fail(error: unknown): never {
@@ -26,8 +31,68 @@ function databaseKind(config: Config): string {
   return config.databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'postgres';
 }
 
+/** Runs `stop` on SIGTERM/SIGINT (a second signal: exits at once), then exits. */
+function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    // A second signal while stopping means "now": the operator gave up waiting.
+    if (stopping) {
+      logger.warn({ signal }, 'stopping at once');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    stop().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: redactError(error) }, 'stop failed');
+        process.exit(1);
+      },
+    );
+  };
+  // `on`, not `once`: a listener must stay in place, or a loader that relays signals (tsx in
+  // `npm run dev`) takes the process down before the stop finishes.
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
+
+/** The playground: no Slack workspace needed; the page's URL is printed for the person at the terminal. */
+async function playground(): Promise<void> {
+  let started: Playground;
+  try {
+    started = await startPlayground({ env: process.env });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'EADDRINUSE') {
+      process.stderr.write(
+        `The playground's port ${process.env.PORT?.trim() || '3000'} is taken; set PORT to a free one (PORT=3001 npm start).\n`,
+      );
+      process.exit(1);
+    }
+    fail(error);
+  }
+  process.stdout.write(
+    [
+      '',
+      `  vidops playground: open ${started.url}`,
+      '  This is a local Slack emulator on this computer, not Slack: nothing reaches a Slack workspace.',
+      `  ${started.videoApi} The data lives in a temporary database until you stop (Ctrl+C).`,
+      '  To run vidops in your Slack workspace, set SLACK_BOT_TOKEN and the rest (README, "Create the Slack app").',
+      '',
+      '',
+    ].join('\n'),
+  );
+  stopOnSignals(started.logger, () => started.stop());
+}
+
 async function main(): Promise<void> {
   if (existsSync('.env')) loadDotenv({ path: '.env', quiet: true });
+  if (wantsPlayground(process.env)) {
+    await playground();
+    return;
+  }
   let config: Config;
   try {
     config = loadConfig(process.env);
@@ -56,31 +121,7 @@ async function main(): Promise<void> {
       ? `vidops started in Socket Mode (probes on port ${port}), ${databaseKind(config)} store`
       : `vidops started on HTTP port ${port}, ${databaseKind(config)} store`,
   );
-
-  let stopping = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    // A second signal while stopping means "now": the operator gave up waiting.
-    if (stopping) {
-      logger.warn({ signal }, 'stopping at once');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    vidops.stop().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: redactError(error) }, 'stop failed');
-        process.exit(1);
-      },
-    );
-  };
-  // `on`, not `once`: a listener must stay in place, or a loader that relays signals (tsx in
-  // `npm run dev`) takes the process down before the stop finishes.
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+  stopOnSignals(logger, () => vidops.stop());
 }
 
 await main();

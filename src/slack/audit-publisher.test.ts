@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { type FakeSlack, startFakeSlack } from '../../test/e2e/fake-slack.js';
 import { createHasher } from '../core/audit-chain.js';
 import type { AuditEvent, NewAuditEvent } from '../core/model.js';
+import { type Emulator as FakeSlack, startEmulator as startFakeSlack } from '../emulator/index.js';
 import { openStore } from '../store/index.js';
 import type { Store } from '../store/store.js';
 import { checkBlockKitLimits } from '../views/limits.js';

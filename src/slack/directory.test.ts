@@ -1,5 +1,5 @@
 import { WebClient } from '@slack/web-api';
-import { type FakeSlack, startFakeSlack } from '../../test/e2e/fake-slack.js';
+import { type Emulator as FakeSlack, startEmulator as startFakeSlack } from '../emulator/index.js';
 import { createDirectory, type SlackDirectory } from './directory.js';
 
 let fake: FakeSlack;

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { type FakeSlack, startFakeSlack } from '../../test/e2e/fake-slack.js';
 import { eventFor, LEAD, newRequest } from '../../test/store/fixtures.js';
 import { createHasher } from '../core/audit-chain.js';
 import type { OperationRequest, RequestState } from '../core/model.js';
+import { type Emulator, startEmulator } from '../emulator/index.js';
 import { openStore } from '../store/index.js';
 import type { NotificationJob, Store } from '../store/store.js';
 import { createPublisherWebClient } from './audit-publisher.js';
@@ -40,7 +40,7 @@ interface Delivery {
 describe('notification worker', () => {
   let dir: string;
   let store: Store;
-  let fake: FakeSlack;
+  let fake: Emulator;
   const running: NotificationWorker[] = [];
   const extraStores: Store[] = [];
   let deliveries: Delivery[];
@@ -50,7 +50,7 @@ describe('notification worker', () => {
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'vidops-notify-'));
     store = await openStore(`sqlite:${join(dir, 'vidops.db')}`, { hash: createHasher() });
-    fake = await startFakeSlack({ botToken: BOT_TOKEN });
+    fake = await startEmulator({ botToken: BOT_TOKEN });
     deliveries = [];
     holding = new Map();
     overlaps = [];

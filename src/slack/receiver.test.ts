@@ -7,7 +7,7 @@ import {
   slashCommand,
   urlVerification,
   viewSubmission,
-} from '../../test/e2e/slack-requests.js';
+} from '../emulator/index.js';
 import { boltLoggerFor } from './app.js';
 import { createVidopsMetrics, type VidopsMetrics } from './metrics.js';
 import { VidopsReceiver, verifySlackSignature } from './receiver.js';

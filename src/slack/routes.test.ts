@@ -1,12 +1,6 @@
 import { App } from '@slack/bolt';
 import pino from 'pino';
-import {
-  appHomeOpened,
-  blockAction,
-  postSigned,
-  viewClosed,
-  viewSubmission,
-} from '../../test/e2e/slack-requests.js';
+import { appHomeOpened, blockAction, postSigned, viewClosed, viewSubmission } from '../emulator/index.js';
 import { boltLoggerFor } from './app.js';
 import { createVidopsMetrics } from './metrics.js';
 import { VidopsReceiver } from './receiver.js';

@@ -4,26 +4,33 @@ import { join } from 'node:path';
 import { createVidops, type Vidops, type VidopsDeps } from '../../src/app.js';
 import { RAPID_RETRY, type RetryPolicy } from '../../src/client/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import type { AuditEvent } from '../../src/core/model.js';
-import { DEMO, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
-import type { Store } from '../../src/store/store.js';
-import { type FakeSlack, type FakeSlackUser, type ResponsePost, startFakeSlack } from './fake-slack.js';
 import {
   type BlockActionOptions,
   blockAction,
+  type DeliveryKind,
+  type Emulator,
+  type EmulatorUser,
   type PostSignedOptions,
   type PostSignedResult,
   postSigned,
+  type ResponsePost,
   type SlackRequest,
   slashCommand,
+  startEmulator,
   type ViewSubmissionOptions,
   viewSubmission,
-} from './slack-requests.js';
+} from '../../src/emulator/index.js';
+import { DEMO, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
+import type { Store } from '../../src/store/store.js';
 
 /**
- * End-to-end harness: the sandbox, the fake Slack and the real vidops (`createVidops`, HTTP mode,
- * 127.0.0.1, port 0, a temp SQLite file), driven by signed, real-shaped Slack requests over HTTP.
- * @see docs/architecture.md, "Sandbox"; docs/slack.md, "Request signing"
+ * End-to-end harness: the sandbox, the Slack emulator and the real vidops (`createVidops`,
+ * 127.0.0.1, a temp SQLite file), driven by real-shaped Slack requests: signed and posted over
+ * HTTP (HTTP mode, the default), or delivered by the emulator over a Socket Mode connection
+ * that vidops opened itself (`mode: 'socket'`).
+ * @see docs/architecture.md, "Sandbox" and "Emulator and playground"; docs/slack.md, "Request signing"
  */
 
 /** The people of the test workspace. `agent2` and `lead2` are such through user groups. */
@@ -33,13 +40,15 @@ export const USERS = {
   lead: { id: 'U0LEAD1', name: 'lena' },
   lead2: { id: 'U0LEAD2', name: 'leo' },
   outsider: { id: 'U0OUTSIDE', name: 'otto' },
-} as const satisfies Record<string, FakeSlackUser>;
+} as const satisfies Record<string, EmulatorUser>;
 
 export const GROUPS = { leads: 'S0LEADS', agents: 'S0AGENTS' } as const;
 export const CHANNELS = { audit: 'C0AUDIT', approvals: 'C0APPROVALS', support: 'C0VIDOPS' } as const;
 export const SIGNING_SECRET = 'e2e-signing-secret-3f9a1c7b2d';
 
 export interface HarnessOptions {
+  /** How Slack reaches vidops: signed HTTP posts (default) or Socket Mode. */
+  mode?: 'http' | 'socket';
   /** Variables added to (or replacing) the harness's environment; `undefined` removes one. */
   env?: Record<string, string | undefined>;
   /** Contents of a POLICY_FILE (YAML or JSON) written to the temp directory. */
@@ -75,10 +84,11 @@ export interface SlashResult {
 }
 
 export interface Harness {
-  /** `http://127.0.0.1:PORT` of vidops. */
+  mode: 'http' | 'socket';
+  /** `http://127.0.0.1:PORT` of vidops (in Socket Mode, its probes server). */
   url: string;
   eventsUrl: string;
-  slack: FakeSlack;
+  slack: Emulator;
   sandbox: Sandbox;
   vidops: Vidops;
   store: Store;
@@ -95,7 +105,10 @@ export interface Harness {
   action(options: BlockActionOptions): Promise<PostSignedResult>;
   /** Submit on a modal. */
   submit(options: ViewSubmissionOptions): Promise<PostSignedResult>;
-  /** Any Slack request, signed now (or as `options` say). */
+  /**
+   * Any Slack request: signed now (or as `options` say) and posted in HTTP mode; in Socket Mode
+   * delivered by the emulator, the answer being the ack's payload (status 200 once acked).
+   */
   send(request: SlackRequest | string, options?: PostSignedOptions): Promise<PostSignedResult>;
   /** GET on vidops' own server (`/healthz`, `/metrics`…). */
   get(path: string): Promise<{ status: number; text: string }>;
@@ -104,8 +117,8 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-/** Puts the test workspace's people and user groups into the fake Slack (again after `slack.reset()`). */
-export function seedWorkspace(slack: FakeSlack): void {
+/** Puts the test workspace's people and user groups into the emulator (again after `slack.reset()`). */
+export function seedWorkspace(slack: Emulator): void {
   slack.setUsers(Object.values(USERS));
   slack.setUsergroup(GROUPS.leads, [USERS.lead2.id]);
   slack.setUsergroup(GROUPS.agents, [USERS.agent2.id]);
@@ -113,16 +126,37 @@ export function seedWorkspace(slack: FakeSlack): void {
 
 let tagCounter = 0;
 
-/** Starts sandbox, fake Slack and vidops; `stop()` tears all three down. */
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What a request is to Socket Mode, and its payload as an envelope carries it. */
+function envelopeOf(request: SlackRequest | string): { kind: DeliveryKind; payload: JsonObject } {
+  const body = typeof request === 'string' ? request : request.body;
+  if (body.trimStart().startsWith('{')) {
+    const parsed: JsonValue = JSON.parse(body);
+    return { kind: 'events_api', payload: isObject(parsed) ? parsed : {} };
+  }
+  const form = new URLSearchParams(body);
+  const interactive = form.get('payload');
+  if (interactive !== null) {
+    const parsed: JsonValue = JSON.parse(interactive);
+    return { kind: 'interactive', payload: isObject(parsed) ? parsed : {} };
+  }
+  return { kind: 'slash_commands', payload: Object.fromEntries(form) };
+}
+
+/** Starts sandbox, emulator and vidops; `stop()` tears all three down. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const mode = options.mode ?? 'http';
   const dir = await mkdtemp(join(tmpdir(), 'vidops-e2e-'));
   const sandbox = await startSandbox({ conversionDelayMs: 60_000, ...options.sandbox });
-  const slack = await startFakeSlack();
+  const slack = await startEmulator({ signingSecret: SIGNING_SECRET });
   seedWorkspace(slack);
 
   const env: Record<string, string | undefined> = {
     SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    ...(mode === 'socket' ? { SLACK_APP_TOKEN: slack.appToken } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
     SLACK_API_URL: slack.apiUrl,
     PORT: '0',
     VIDEO_API_URL: sandbox.url,
@@ -182,13 +216,28 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   }
   const url = `http://127.0.0.1:${port}`;
   const eventsUrl = `${url}/slack/events`;
+  if (mode === 'http') slack.setRequestUrl(eventsUrl);
   // Signed with the harness clock, so a moved clock still passes the five-minute window.
   const signedAt = () => Math.floor(clock.now().getTime() / 1000);
-  const send = (request: SlackRequest | string, sendOptions: PostSignedOptions = {}) =>
-    postSigned(eventsUrl, request, SIGNING_SECRET, { timestamp: signedAt(), ...sendOptions });
+  const send = async (
+    request: SlackRequest | string,
+    sendOptions: PostSignedOptions = {},
+  ): Promise<PostSignedResult> => {
+    if (mode === 'http') {
+      return postSigned(eventsUrl, request, SIGNING_SECRET, { timestamp: signedAt(), ...sendOptions });
+    }
+    if (Object.keys(sendOptions).length > 0) {
+      throw new Error('signatures, timestamps and headers are HTTP mode things: Socket Mode has none');
+    }
+    const { kind, payload } = envelopeOf(request);
+    const delivery = await slack.deliver(kind, { body: '', contentType: 'application/json', payload });
+    if (!delivery.ok) return { status: 0, text: `${delivery.error}: ${delivery.detail}`, json: undefined };
+    return { status: 200, text: JSON.stringify(delivery.payload ?? {}), json: delivery.payload };
+  };
 
   let stopped = false;
   return {
+    mode,
     url,
     eventsUrl,
     slack,

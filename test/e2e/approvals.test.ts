@@ -1,3 +1,4 @@
+import { blockAction } from '../../src/emulator/index.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { ACTIONS, BLOCKS, CALLBACKS } from '../../src/views/ids.js';
 import { CHANNELS, type Harness, startHarness, USERS } from './app-harness.js';
@@ -20,7 +21,6 @@ import {
   upstream,
   valuesOf,
 } from './change-helpers.js';
-import { blockAction } from './slack-requests.js';
 
 /**
  * Approvals end to end: the real app over signed HTTP, the fake Slack and the sandbox. Requests

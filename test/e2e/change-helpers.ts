@@ -1,10 +1,10 @@
 import { createHasher, shortHash, verifyChain } from '../../src/core/audit-chain.js';
 import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import type { OperationRequest } from '../../src/core/model.js';
+import type { RecordedCall, ResponsePost, StoredMessage, StoredView } from '../../src/emulator/index.js';
+import { textInput, type ViewValues } from '../../src/emulator/index.js';
 import { CALLBACKS, INPUT_ACTION } from '../../src/views/ids.js';
 import { CHANNELS, type Harness, USERS } from './app-harness.js';
-import type { RecordedCall, ResponsePost, StoredMessage, StoredView } from './fake-slack.js';
-import { textInput, type ViewValues } from './slack-requests.js';
 
 /**
  * Steps the change and approval scenarios share: open a modal with a command, fill it as Slack

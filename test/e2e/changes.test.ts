@@ -1,4 +1,6 @@
 import type { ViewStateValue } from '@slack/bolt';
+import type { StoredMessage } from '../../src/emulator/index.js';
+import { checkboxes } from '../../src/emulator/index.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import {
   ACTIONS,
@@ -25,8 +27,6 @@ import {
   upstream,
   valuesOf,
 } from './change-helpers.js';
-import type { StoredMessage } from './fake-slack.js';
-import { checkboxes } from './slack-requests.js';
 
 /**
  * The change commands end to end: what the agent sees when asking, and exactly what the upstream

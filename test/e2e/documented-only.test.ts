@@ -1,4 +1,5 @@
 import type { JsonValue } from '../../src/core/json.js';
+import type { StoredView } from '../../src/emulator/index.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { ACTIONS, BLOCKS, CALLBACKS } from '../../src/views/ids.js';
 import { type Harness, startHarness, USERS } from './app-harness.js';
@@ -15,7 +16,6 @@ import {
   upstream,
   valuesOf,
 } from './change-helpers.js';
-import type { StoredView } from './fake-slack.js';
 
 /**
  * Every one of the 13 operations, in Slack, against the full sandbox and against a sandbox that

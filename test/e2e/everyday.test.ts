@@ -1,10 +1,10 @@
 import type { JsonObject } from '../../src/core/json.js';
+import type { ResponsePost } from '../../src/emulator/index.js';
+import { textInput } from '../../src/emulator/index.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from '../../src/views/ids.js';
 import { CHANNELS, type Harness, seedWorkspace, startHarness, USERS } from './app-harness.js';
 import { notificationsDone, readable } from './change-helpers.js';
-import type { ResponsePost } from './fake-slack.js';
-import { textInput } from './slack-requests.js';
 
 const UNBLOCK_PATH = '/v1/analysis/user/video/anomaly';
 const RETRY_PATH = '/v1/storage/bucket/file/queue/retry';

@@ -1,9 +1,9 @@
 import type { JsonValue } from '../../src/core/json.js';
+import type { RecordedCall } from '../../src/emulator/index.js';
+import { appHomeOpened } from '../../src/emulator/index.js';
 import { ACTIONS } from '../../src/views/ids.js';
 import { type Harness, startHarness, USERS } from './app-harness.js';
 import { reaches, requestIdIn, until, upstream } from './change-helpers.js';
-import type { RecordedCall } from './fake-slack.js';
-import { appHomeOpened } from './slack-requests.js';
 
 /**
  * The App Home tab end to end: what agents and leads see when they open it, deciding from it, and

@@ -1,4 +1,5 @@
 import type { JsonValue } from '../../src/core/json.js';
+import type { RecordedCall } from '../../src/emulator/index.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { ACTIONS, BLOCKS, CALLBACKS } from '../../src/views/ids.js';
 import { CHANNELS, type Harness, startHarness, USERS } from './app-harness.js';
@@ -16,7 +17,6 @@ import {
   until,
   valuesOf,
 } from './change-helpers.js';
-import type { RecordedCall } from './fake-slack.js';
 
 /**
  * Text from outside that tries to ping a channel or forge a link, end to end: an outsider types a

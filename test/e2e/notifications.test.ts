@@ -1,4 +1,5 @@
 import { createVidops, type Vidops } from '../../src/app.js';
+import type { RecordedCall } from '../../src/emulator/index.js';
 import { ACTIONS } from '../../src/views/ids.js';
 import { CHANNELS, type Harness, startHarness, USERS } from './app-harness.js';
 import {
@@ -10,7 +11,6 @@ import {
   requestIdIn,
   until,
 } from './change-helpers.js';
-import type { RecordedCall } from './fake-slack.js';
 
 /**
  * Notifications ride the outbox: a lead's Approve is answered as soon as the change committed,

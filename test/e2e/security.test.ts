@@ -1,7 +1,7 @@
+import { sign, slashCommand } from '../../src/emulator/index.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { type Harness, SIGNING_SECRET, startHarness, USERS } from './app-harness.js';
 import { notificationsDone, readable, until } from './change-helpers.js';
-import { sign, slashCommand } from './slack-requests.js';
 
 const UNBLOCK_PATH = '/v1/analysis/user/video/anomaly';
 const TIMEOUT_MS = 400;

@@ -4,12 +4,17 @@ import { SocketModeReceiver } from '@slack/bolt';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { createHasher } from '../../src/core/audit-chain.js';
+import {
+  appHomeOpened,
+  type Emulator as FakeSlack,
+  postSigned,
+  slashCommand,
+  startEmulator as startFakeSlack,
+} from '../../src/emulator/index.js';
 import { createSlackApp, type SlackApp, type SlackAppDeps } from '../../src/slack/app.js';
 import { VidopsReceiver } from '../../src/slack/receiver.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/store.js';
-import { type FakeSlack, startFakeSlack } from './fake-slack.js';
-import { appHomeOpened, postSigned, slashCommand } from './slack-requests.js';
 
 const SECRET = 'slack-app-test-signing-secret';
 const AUDIT_CHANNEL = 'C0AUDIT01';

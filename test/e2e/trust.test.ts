@@ -1,3 +1,13 @@
+import type { StoredView } from '../../src/emulator/index.js';
+import {
+  appHomeOpened,
+  blockAction,
+  FORM,
+  JSON_TYPE,
+  type SlackRequest,
+  slashCommand,
+  viewSubmission,
+} from '../../src/emulator/index.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { ACTIONS, BLOCKS, CALLBACKS } from '../../src/views/ids.js';
 import { type Harness, startHarness, USERS } from './app-harness.js';
@@ -15,16 +25,6 @@ import {
   typed,
   valuesOf,
 } from './change-helpers.js';
-import type { StoredView } from './fake-slack.js';
-import {
-  appHomeOpened,
-  blockAction,
-  FORM,
-  JSON_TYPE,
-  type SlackRequest,
-  slashCommand,
-  viewSubmission,
-} from './slack-requests.js';
 
 /**
  * Nothing from the client is trusted: what a change modal was opened for stays on the server,

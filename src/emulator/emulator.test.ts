@@ -2,8 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { App, LogLevel, verifySlackRequest } from '@slack/bolt';
 import { WebAPIHTTPError, WebAPIPlatformError, WebAPIRateLimitedError, WebClient } from '@slack/web-api';
-import type { JsonValue } from '../../src/core/json.js';
-import { FAKE_BOT_USER_ID, FAKE_TEAM_ID, type FakeSlack, startFakeSlack } from './fake-slack.js';
+import type { JsonValue } from '../core/json.js';
+import { type Emulator, startEmulator } from './emulator.js';
 import {
   appHomeOpened,
   blockAction,
@@ -13,26 +13,27 @@ import {
   textInput,
   viewClosed,
   viewSubmission,
-} from './slack-requests.js';
+} from './payloads.js';
+import { BOT_USER_ID, TEAM_ID } from './workspace.js';
 
 const SECRET = 'harness-signing-secret';
 const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
 
-let fake: FakeSlack;
+let slack: Emulator;
 let web: WebClient;
 
 beforeAll(async () => {
-  fake = await startFakeSlack();
-  web = new WebClient(fake.botToken, {
-    slackApiUrl: fake.apiUrl,
+  slack = await startEmulator();
+  web = new WebClient(slack.botToken, {
+    slackApiUrl: slack.apiUrl,
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 0 },
     logLevel: LogLevel.ERROR,
   });
 });
 
-afterEach(() => fake.reset());
-afterAll(() => fake.close());
+afterEach(() => slack.reset());
+afterAll(() => slack.close());
 
 /** The error a promise rejects with (fails the test if it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -65,7 +66,7 @@ function verifiesPerReadme(
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-describe('the bot posts through the fake Slack Web API', () => {
+describe('the bot posts through the emulated Web API', () => {
   it('an approval message gets a ts that increases per channel and is kept as posted', async () => {
     const first = await web.chat.postMessage({
       channel: 'C0APPROVE',
@@ -79,13 +80,13 @@ describe('the bot posts through the fake Slack Web API', () => {
     expect(first.ts).toMatch(/^\d+\.\d{6}$/);
     expect(Number(second.ts)).toBeGreaterThan(Number(first.ts));
     expect(elsewhere.channel).toBe('C0AUDIT');
-    expect(fake.message('C0APPROVE', first.ts ?? '')).toMatchObject({
+    expect(slack.message('C0APPROVE', first.ts ?? '')).toMatchObject({
       text: 'Approval needed',
       blocks: [section('hi')],
     });
-    const [call] = fake.callsTo('chat.postMessage');
+    const [call] = slack.callsTo('chat.postMessage');
     expect(call?.args).toEqual({ channel: 'C0APPROVE', text: 'Approval needed', blocks: [section('hi')] });
-    expect(fake.warnings).toEqual([]);
+    expect(slack.warnings).toEqual([]);
   });
 
   it('a message whose blocks break a Block Kit limit is refused with invalid_blocks', async () => {
@@ -94,13 +95,13 @@ describe('the bot posts through the fake Slack Web API', () => {
     );
     expect(slackErrorCode(error)).toBe('invalid_blocks');
     expect(error).toMatchObject({ data: { errors: ['blocks[0].text.text: 3001 chars > 3000'] } });
-    expect(fake.messages('C0APPROVE')).toEqual([]);
+    expect(slack.messages('C0APPROVE')).toEqual([]);
   });
 
   it('blocks without a text fallback are accepted with a warning', async () => {
     const result = await web.chat.postMessage({ channel: 'C0AUDIT', blocks: [section('event')] });
     expect(result.ok).toBe(true);
-    expect(fake.warnings).toEqual(['chat.postMessage to C0AUDIT: blocks without a `text` fallback']);
+    expect(slack.warnings).toEqual(['chat.postMessage to C0AUDIT: blocks without a `text` fallback']);
   });
 
   it('an ephemeral reply gets a message_ts, is limit-checked, and cannot be updated later', async () => {
@@ -117,14 +118,14 @@ describe('the bot posts through the fake Slack Web API', () => {
   });
 
   it('a 429 surfaces as a rate-limit error with Retry-After, then the next call goes through', async () => {
-    fake.failNext('chat.postMessage', { status: 429, retryAfter: 7 });
+    slack.failNext('chat.postMessage', { status: 429, retryAfter: 7 });
     const error = await rejection(web.chat.postMessage({ channel: 'C0AUDIT', text: 'audit event' }));
     expect(error).toBeInstanceOf(WebAPIRateLimitedError);
     expect(error instanceof WebAPIRateLimitedError && error.retryAfter).toBe(7);
     await expect(web.chat.postMessage({ channel: 'C0AUDIT', text: 'audit event' })).resolves.toMatchObject({
       ok: true,
     });
-    expect(fake.callsTo('chat.postMessage').map((c) => c.status)).toEqual([429, 200]);
+    expect(slack.callsTo('chat.postMessage').map((c) => c.status)).toEqual([429, 200]);
   });
 
   it.each([
@@ -135,7 +136,7 @@ describe('the bot posts through the fake Slack Web API', () => {
       (e: unknown) => slackErrorCode(e) === 'channel_not_found',
     ],
   ])('%s injected twice fails exactly the next two calls', async (_what, failure, isExpected) => {
-    fake.failNext('chat.update', failure, 2);
+    slack.failNext('chat.update', failure, 2);
     const posted = await web.chat.postMessage({ channel: 'C1', text: 'before' });
     const update = () => web.chat.update({ channel: 'C1', ts: posted.ts ?? '', text: 'after' });
     expect(isExpected(await rejection(update()))).toBe(true);
@@ -145,15 +146,15 @@ describe('the bot posts through the fake Slack Web API', () => {
 
   it('a wrong token is invalid_auth and an unknown method is unknown_method', async () => {
     const stranger = new WebClient('xoxb-wrong', {
-      slackApiUrl: fake.apiUrl,
+      slackApiUrl: slack.apiUrl,
       retryConfig: { retries: 0 },
       logLevel: LogLevel.ERROR,
     });
     expect(slackErrorCode(await rejection(stranger.auth.test()))).toBe('invalid_auth');
     expect(slackErrorCode(await rejection(web.apiCall('chat.teleport', {})))).toBe('unknown_method');
     await expect(web.auth.test()).resolves.toMatchObject({
-      team_id: FAKE_TEAM_ID,
-      user_id: FAKE_BOT_USER_ID,
+      team_id: TEAM_ID,
+      user_id: BOT_USER_ID,
     });
   });
 
@@ -165,9 +166,9 @@ describe('the bot posts through the fake Slack Web API', () => {
     });
     const ts = posted.ts ?? '';
     await web.chat.update({ channel: 'C1', ts, text: 'approved' });
-    expect(fake.message('C1', ts)).toMatchObject({ text: 'approved', blocks: [section('Approve?')] });
+    expect(slack.message('C1', ts)).toMatchObject({ text: 'approved', blocks: [section('Approve?')] });
     await web.chat.update({ channel: 'C1', ts, text: 'approved by <@U2>', blocks: [] });
-    expect(fake.message('C1', ts)?.blocks).toEqual([]);
+    expect(slack.message('C1', ts)?.blocks).toEqual([]);
     const error = await rejection(web.chat.update({ channel: 'C1', ts: '1.000000', text: 'x' }));
     expect(slackErrorCode(error)).toBe('message_not_found');
   });
@@ -176,9 +177,9 @@ describe('the bot posts through the fake Slack Web API', () => {
 describe('waitFor', () => {
   it('resolves with a call that already arrived and with one still to come', async () => {
     await web.chat.postMessage({ channel: 'C1', text: 'first' });
-    await expect(fake.waitFor('chat.postMessage')).resolves.toMatchObject({ args: { text: 'first' } });
+    await expect(slack.waitFor('chat.postMessage')).resolves.toMatchObject({ args: { text: 'first' } });
 
-    const later = fake.waitFor('chat.postMessage', (c) => c.args.text === 'second');
+    const later = slack.waitFor('chat.postMessage', (c) => c.args.text === 'second');
     await web.chat.postMessage({ channel: 'C1', text: 'second' });
     await expect(later).resolves.toMatchObject({
       method: 'chat.postMessage',
@@ -188,7 +189,7 @@ describe('waitFor', () => {
 
   it('rejects on timeout with the recent calls listed', async () => {
     await web.chat.postMessage({ channel: 'C1', text: 'only this' });
-    const error = await rejection(fake.waitFor('views.open', undefined, 50));
+    const error = await rejection(slack.waitFor('views.open', undefined, 50));
     expect(error).toBeInstanceOf(Error);
     expect(String(error)).toContain('no matching views.open call within 50 ms');
     expect(String(error)).toContain('chat.postMessage → ok {"channel":"C1","text":"only this"}');
@@ -204,8 +205,9 @@ describe('modals and the Home tab', () => {
   });
 
   it('views.open returns a view that views.update changes, with hash checks', async () => {
+    const trigger = slack.issueTrigger('U1');
     const opened = await web.views.open({
-      trigger_id: '1.2.abc',
+      trigger_id: trigger,
       view: { ...modal(), external_id: 'req-1' },
     });
     const view = opened.view;
@@ -218,7 +220,7 @@ describe('modals and the Home tab', () => {
       view: modal('Done'),
     });
     expect(updated.view?.id).toBe(view?.id);
-    expect(fake.view(view?.id ?? '')?.title).toEqual({ type: 'plain_text', text: 'Done' });
+    expect(slack.view(view?.id ?? '')?.title).toEqual({ type: 'plain_text', text: 'Done' });
 
     expect(
       slackErrorCode(
@@ -230,14 +232,14 @@ describe('modals and the Home tab', () => {
     ).resolves.toMatchObject({
       view: { id: view?.id },
     });
-    expect(slackErrorCode(await rejection(web.views.open({ trigger_id: '1.2.abc', view: modal() })))).toBe(
+    expect(slackErrorCode(await rejection(web.views.open({ trigger_id: trigger, view: modal() })))).toBe(
       'exchanged_trigger_id',
     );
   });
 
   it('a modal over the limits is refused with invalid_arguments', async () => {
     const error = await rejection(
-      web.views.open({ trigger_id: '3.4.def', view: modal('A title much longer than 24') }),
+      web.views.open({ trigger_id: slack.issueTrigger('U1'), view: modal('A title much longer than 24') }),
     );
     expect(slackErrorCode(error)).toBe('invalid_arguments');
     expect(error).toMatchObject({ data: { errors: ['view.title.text: 27 chars > 24'] } });
@@ -245,15 +247,15 @@ describe('modals and the Home tab', () => {
 
   it('views.publish keeps one Home tab per user', async () => {
     await web.views.publish({ user_id: 'U1', view: { type: 'home', blocks: [section('Your requests')] } });
-    expect(fake.homeView('U1')?.blocks).toEqual([section('Your requests')]);
-    expect(fake.homeView('U2')).toBeUndefined();
+    expect(slack.homeView('U1')?.blocks).toEqual([section('Your requests')]);
+    expect(slack.homeView('U2')).toBeUndefined();
   });
 });
 
 describe('directory, DMs and files', () => {
   it('users.info, usergroups.users.list and conversations.open answer from what the test set', async () => {
-    fake.setUsers([{ id: 'U1', name: 'sara', real_name: 'Sara Ahmadi' }]);
-    fake.setUsergroup('S0LEADS', ['U1', 'U2']);
+    slack.setUsers([{ id: 'U1', name: 'sara', real_name: 'Sara Ahmadi' }]);
+    slack.setUsergroup('S0LEADS', ['U1', 'U2']);
     await expect(web.users.info({ user: 'U1' })).resolves.toMatchObject({
       user: { id: 'U1', name: 'sara', real_name: 'Sara Ahmadi', profile: { display_name: 'sara' } },
     });
@@ -269,14 +271,14 @@ describe('directory, DMs and files', () => {
   });
 
   it('a cover image is described by files.info and downloadable only with the bot token', async () => {
-    fake.setFiles([
+    slack.setFiles([
       { id: 'F1', name: 'cover.png', mimetype: 'image/png', content: new Uint8Array([137, 80, 78, 71]) },
     ]);
     const info = await web.files.info({ file: 'F1' });
     const url = info.file?.url_private ?? '';
     expect(info.file).toMatchObject({ id: 'F1', mimetype: 'image/png', size: 4 });
 
-    const withToken = await fetch(url, { headers: { authorization: `Bearer ${fake.botToken}` } });
+    const withToken = await fetch(url, { headers: { authorization: `Bearer ${slack.botToken}` } });
     expect(withToken.headers.get('content-type')).toBe('image/png');
     expect([...new Uint8Array(await withToken.arrayBuffer())]).toEqual([137, 80, 78, 71]);
 
@@ -288,7 +290,7 @@ describe('directory, DMs and files', () => {
 
 describe('response URLs', () => {
   it('records posts, refuses bad blocks and a sixth use', async () => {
-    const url = fake.responseUrl('cmd-1');
+    const url = slack.responseUrl('cmd-1');
     const post = (body: object) =>
       fetch(url, {
         method: 'POST',
@@ -296,7 +298,7 @@ describe('response URLs', () => {
         body: JSON.stringify(body),
       });
 
-    const waited = fake.waitForResponse((p) => p.tag === 'cmd-1');
+    const waited = slack.waitForResponse((p) => p.tag === 'cmd-1');
     expect((await post({ response_type: 'ephemeral', text: 'Unblocked 0912***6789' })).status).toBe(200);
     await expect(waited).resolves.toMatchObject({ body: { text: 'Unblocked 0912***6789' } });
 
@@ -308,7 +310,7 @@ describe('response URLs', () => {
     expect(await bad.json()).toMatchObject({ ok: false, error: 'invalid_blocks' });
     for (let i = 0; i < 3; i += 1) expect((await post({ text: `use ${i + 3}` })).status).toBe(200);
     expect(await (await post({ text: 'sixth' })).json()).toEqual({ ok: false, error: 'used_url' });
-    expect(fake.responsePosts.map((p) => p.status)).toEqual([200, 400, 200, 200, 200, 404]);
+    expect(slack.responsePosts.map((p) => p.status)).toEqual([200, 400, 200, 200, 200, 404]);
   });
 });
 
@@ -317,7 +319,7 @@ describe('signed requests', () => {
     const request = slashCommand({
       text: 'unblock 09123456789',
       userId: 'U1',
-      responseUrl: fake.responseUrl(),
+      responseUrl: slack.responseUrl(),
     });
     const now = Math.floor(Date.now() / 1000);
     const headers = sign(request, SECRET, now);
@@ -352,9 +354,9 @@ describe('requests built by the helpers reach a Bolt app', () => {
 
   beforeAll(async () => {
     app = new App({
-      token: fake.botToken,
+      token: slack.botToken,
       signingSecret: SECRET,
-      clientOptions: { slackApiUrl: fake.apiUrl },
+      clientOptions: { slackApiUrl: slack.apiUrl },
       logLevel: LogLevel.ERROR,
     });
     app.command('/vidops', async ({ ack, command }) => {
@@ -390,7 +392,7 @@ describe('requests built by the helpers reach a Bolt app', () => {
   const kinds = () => seen.map((s) => s.kind);
 
   it('an agent types /vidops, clicks Approve, submits and closes a modal, opens App Home', async () => {
-    const responseUrl = fake.responseUrl();
+    const responseUrl = slack.responseUrl();
     const command = await postSigned(
       eventsUrl,
       slashCommand({ text: 'unblock 0912', userId: 'U1', responseUrl }),
@@ -417,7 +419,7 @@ describe('requests built by the helpers reach a Bolt app', () => {
         },
       ],
     });
-    const message = fake.message('C0APPROVE', posted.ts ?? '');
+    const message = slack.message('C0APPROVE', posted.ts ?? '');
     if (message === undefined) throw new Error('message not stored');
     const click = blockAction({ userId: 'U2', actionId: 'approve', value: 'r1', message, responseUrl });
     expect((await postSigned(eventsUrl, click, SECRET)).status).toBe(200);
@@ -444,15 +446,15 @@ describe('requests built by the helpers reach a Bolt app', () => {
     });
     expect(seen[2]?.body).toEqual(values);
     expect(seen[4]?.body).toMatchObject({ type: 'app_home_opened', user: 'U1', tab: 'home' });
-    // Bolt asked the fake who the bot is.
-    expect(fake.callsTo('auth.test').length).toBeGreaterThan(0);
+    // Bolt asked the emulator who the bot is.
+    expect(slack.callsTo('auth.test').length).toBeGreaterThan(0);
   });
 
   it.each([
     ['a wrong signature', { signature: 'v0=0000' }],
     ['a request six minutes old', { timestamp: Math.floor(Date.now() / 1000) - 360 }],
   ])('%s is refused with 401 and reaches no listener', async (_what, options) => {
-    const request = slashCommand({ text: 'help', userId: 'U1', responseUrl: fake.responseUrl() });
+    const request = slashCommand({ text: 'help', userId: 'U1', responseUrl: slack.responseUrl() });
     const result = await postSigned(eventsUrl, request, SECRET, options);
     expect(result.status).toBe(401);
     expect(kinds()).toEqual([]);
@@ -460,7 +462,7 @@ describe('requests built by the helpers reach a Bolt app', () => {
 });
 
 describe('the builders stay true to the real payloads in test/fixtures/slack/payloads/', () => {
-  const payloadDir = new URL('../fixtures/slack/payloads/', import.meta.url);
+  const payloadDir = new URL('../../test/fixtures/slack/payloads/', import.meta.url);
   const realJson = (name: string): Record<string, JsonValue> => {
     const parsed: Record<string, JsonValue> = JSON.parse(readFileSync(new URL(name, payloadDir), 'utf8'));
     return parsed;

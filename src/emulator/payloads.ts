@@ -1,11 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { SlashCommand, ViewStateSelectedOption, ViewStateValue } from '@slack/bolt';
-import type { JsonObject, JsonValue } from '../../src/core/json.js';
-import { FAKE_APP_ID, FAKE_BOT_ID, FAKE_BOT_USER_ID, FAKE_TEAM_DOMAIN, FAKE_TEAM_ID } from './fake-slack.js';
+import type { JsonObject, JsonValue } from '../core/json.js';
+import { APP_ID, BOT_ID, BOT_USER_ID, TEAM_DOMAIN, TEAM_ID } from './workspace.js';
 
 /**
  * Typed factories for the requests Slack sends the bot, shaped like the real payloads in
- * test/fixtures/slack/payloads/, and the signing that Slack applies to them.
+ * test/fixtures/slack/payloads/, and the signing that Slack applies to them. The emulator builds
+ * what it delivers with them; tests build requests with them directly.
  * @see docs/slack.md, "Request signing" and "Payload shapes"
  */
 
@@ -24,10 +25,20 @@ const LEGACY_TOKEN = 'legacy-verification-token';
 const DEFAULT_CHANNEL = { id: 'C0VIDOPS', name: 'support' };
 let sequence = 0;
 
-/** A trigger_id shaped like Slack's (`111.222.hex`), unique per call so it can be exchanged once. */
-export function newTriggerId(): string {
+/**
+ * A trigger_id shaped like Slack's (`111.222.hex`), unique per call so it can be exchanged once.
+ * Its first part is the time it was issued, in milliseconds: the emulator reads it to let a
+ * trigger built here expire after 3 seconds like one it issued itself.
+ */
+export function newTriggerId(issuedAtMs: number = Date.now()): string {
   sequence += 1;
-  return `${Date.now()}.${sequence}.${randomBytes(16).toString('hex')}`;
+  return `${issuedAtMs}.${sequence}.${randomBytes(16).toString('hex')}`;
+}
+
+/** When a trigger made by {@link newTriggerId} was issued; undefined for any other shape. */
+export function triggerIssuedAt(triggerId: string): number | undefined {
+  const match = /^(\d{13})\.\d+\.[0-9a-f]{8,}$/.exec(triggerId);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
 function nowTs(): string {
@@ -62,15 +73,15 @@ export interface SlashCommandOptions {
 export function slashCommand(options: SlashCommandOptions): SlackRequest<SlashCommand> {
   const payload = {
     token: LEGACY_TOKEN,
-    team_id: options.teamId ?? FAKE_TEAM_ID,
-    team_domain: FAKE_TEAM_DOMAIN,
+    team_id: options.teamId ?? TEAM_ID,
+    team_domain: TEAM_DOMAIN,
     channel_id: options.channelId ?? DEFAULT_CHANNEL.id,
     channel_name: options.channelName ?? DEFAULT_CHANNEL.name,
     user_id: options.userId,
     user_name: options.userName ?? options.userId.toLowerCase(),
     command: options.command ?? '/vidops',
     text: options.text,
-    api_app_id: FAKE_APP_ID,
+    api_app_id: APP_ID,
     is_enterprise_install: 'false',
     response_url: options.responseUrl,
     trigger_id: options.triggerId ?? newTriggerId(),
@@ -112,6 +123,11 @@ export interface BlockActionOptions {
   responseUrl?: string;
   triggerId?: string;
   channelId?: string;
+  channelName?: string;
+  /** The message clicked is an ephemeral one (only its user sees it). */
+  isEphemeral?: boolean;
+  /** What the view's inputs hold at the click, for a click inside a view. */
+  state?: ViewValues | JsonObject;
 }
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
@@ -170,7 +186,7 @@ function actionEntry(
 function viewOutput(view: ViewLike): JsonObject {
   return {
     id: view.id,
-    team_id: FAKE_TEAM_ID,
+    team_id: TEAM_ID,
     type: view.type ?? 'modal',
     blocks: Array.isArray(view.blocks) ? view.blocks : [],
     private_metadata: view.private_metadata ?? '',
@@ -184,21 +200,21 @@ function viewOutput(view: ViewLike): JsonObject {
     submit: null,
     previous_view_id: null,
     root_view_id: view.id,
-    app_id: FAKE_APP_ID,
+    app_id: APP_ID,
     external_id: view.external_id ?? '',
-    app_installed_team_id: FAKE_TEAM_ID,
-    bot_id: FAKE_BOT_ID,
+    app_installed_team_id: TEAM_ID,
+    bot_id: BOT_ID,
   };
 }
 
 /** A click on a button (or a pick in a select) in a message or a view: the `block_actions` payload. */
 export function blockAction(options: BlockActionOptions): SlackRequest<JsonObject> {
-  const team = { id: FAKE_TEAM_ID, domain: FAKE_TEAM_DOMAIN };
+  const team = { id: TEAM_ID, domain: TEAM_DOMAIN };
   const found = findElement(options.view?.blocks ?? options.message?.blocks, options.actionId);
   const payload: JsonObject = {
     type: 'block_actions',
     user: userOf(options),
-    api_app_id: FAKE_APP_ID,
+    api_app_id: APP_ID,
     token: LEGACY_TOKEN,
     trigger_id: options.triggerId ?? newTriggerId(),
     team,
@@ -207,21 +223,28 @@ export function blockAction(options: BlockActionOptions): SlackRequest<JsonObjec
     actions: [actionEntry(options, found)],
   };
   if (options.view !== undefined) {
+    // Round-tripped through JSON: Bolt's state types allow `undefined`, which JSON leaves out.
+    const values: JsonValue = JSON.parse(JSON.stringify(options.state ?? {}));
     payload.container = { type: 'view', view_id: options.view.id };
-    payload.view = viewOutput(options.view);
-    payload.state = { values: {} };
+    payload.view = { ...viewOutput(options.view), state: { values } };
+    payload.state = { values };
   } else {
     const channelId = options.channelId ?? options.message?.channel ?? DEFAULT_CHANNEL.id;
     const ts = options.message?.ts ?? nowTs();
-    payload.container = { type: 'message', message_ts: ts, channel_id: channelId, is_ephemeral: false };
+    payload.container = {
+      type: 'message',
+      message_ts: ts,
+      channel_id: channelId,
+      is_ephemeral: options.isEphemeral ?? false,
+    };
     payload.channel = {
       id: channelId,
-      name: channelId === DEFAULT_CHANNEL.id ? DEFAULT_CHANNEL.name : 'channel',
+      name: options.channelName ?? (channelId === DEFAULT_CHANNEL.id ? DEFAULT_CHANNEL.name : 'channel'),
     };
     payload.message = {
       type: 'message',
-      user: FAKE_BOT_USER_ID,
-      bot_id: FAKE_BOT_ID,
+      user: BOT_USER_ID,
+      bot_id: BOT_ID,
       ts,
       text: options.message?.text ?? '',
       blocks: options.message?.blocks ?? [],
@@ -251,9 +274,20 @@ export function checkboxes(values: readonly string[]): ViewStateValue {
   return { type: 'checkboxes', selected_options: values.map((value) => ({ text: plain(value), value })) };
 }
 
+/** The option picked in a radio_buttons element (`null` when none). */
+export function radioButtons(value: string | null, text = value ?? ''): ViewStateValue {
+  const selected: ViewStateSelectedOption | null = value === null ? null : { text: plain(text), value };
+  return { type: 'radio_buttons', selected_option: selected };
+}
+
+/** What a person typed into a number_input, as the text Slack sends (`null` when left empty). */
+export function numberInput(value: string | null): ViewStateValue {
+  return { type: 'number_input', value };
+}
+
 function userOf(options: { userId: string; userName?: string }) {
   const name = options.userName ?? options.userId.toLowerCase();
-  return { id: options.userId, username: name, name, team_id: FAKE_TEAM_ID };
+  return { id: options.userId, username: name, name, team_id: TEAM_ID };
 }
 
 export interface ViewSubmissionOptions {
@@ -261,12 +295,18 @@ export interface ViewSubmissionOptions {
   userName?: string;
   callbackId: string;
   privateMetadata: string;
-  values: ViewValues;
+  /** By block_id then action_id, as Slack sends them (a {@link ViewValues} or its JSON). */
+  values: ViewValues | JsonObject;
   viewId?: string;
   /** The view's blocks as the bot built them, when a handler reads them back. */
   blocks?: JsonValue;
   hash?: string;
   triggerId?: string;
+  title?: JsonValue;
+  externalId?: string;
+  /** The views under this one in the stack, when it was pushed. */
+  previousViewId?: string | null;
+  rootViewId?: string;
 }
 
 /** A person presses Submit on a modal: the `view_submission` payload. */
@@ -278,12 +318,16 @@ export function viewSubmission(options: ViewSubmissionOptions) {
     private_metadata: options.privateMetadata,
     callback_id: options.callbackId,
     ...(options.hash === undefined ? {} : { hash: options.hash }),
+    ...(options.title === undefined ? {} : { title: options.title }),
+    ...(options.externalId === undefined ? {} : { external_id: options.externalId }),
   });
+  if (options.previousViewId !== undefined) view.previous_view_id = options.previousViewId;
+  if (options.rootViewId !== undefined) view.root_view_id = options.rootViewId;
   const payload = {
     type: 'view_submission',
-    team: { id: FAKE_TEAM_ID, domain: FAKE_TEAM_DOMAIN },
+    team: { id: TEAM_ID, domain: TEAM_DOMAIN },
     user: userOf(options),
-    api_app_id: FAKE_APP_ID,
+    api_app_id: APP_ID,
     token: LEGACY_TOKEN,
     trigger_id: options.triggerId ?? newTriggerId(),
     view: { ...view, state: { values: options.values }, submit: plain('Submit'), close: plain('Cancel') },
@@ -311,9 +355,9 @@ export function viewClosed(options: ViewClosedOptions) {
   });
   const payload = {
     type: 'view_closed',
-    team: { id: FAKE_TEAM_ID, domain: FAKE_TEAM_DOMAIN },
+    team: { id: TEAM_ID, domain: TEAM_DOMAIN },
     user: userOf(options),
-    api_app_id: FAKE_APP_ID,
+    api_app_id: APP_ID,
     token: LEGACY_TOKEN,
     view: { ...view, notify_on_close: true, close: plain('Cancel') },
     is_cleared: options.isCleared ?? false,
@@ -336,8 +380,8 @@ export function appHomeOpened(options: AppHomeOpenedOptions): SlackRequest<JsonO
   const eventTs = nowTs();
   const payload: JsonObject = {
     token: LEGACY_TOKEN,
-    team_id: FAKE_TEAM_ID,
-    api_app_id: FAKE_APP_ID,
+    team_id: TEAM_ID,
+    api_app_id: APP_ID,
     event: {
       type: 'app_home_opened',
       user: options.userId,
@@ -351,8 +395,8 @@ export function appHomeOpened(options: AppHomeOpenedOptions): SlackRequest<JsonO
     authorizations: [
       {
         enterprise_id: null,
-        team_id: FAKE_TEAM_ID,
-        user_id: FAKE_BOT_USER_ID,
+        team_id: TEAM_ID,
+        user_id: BOT_USER_ID,
         is_bot: true,
         is_enterprise_install: false,
       },

@@ -1,0 +1,26 @@
+/**
+ * The local Slack: one emulator for the playground (`npm start` without Slack tokens), the
+ * end-to-end tests and the benchmark.
+ * @see docs/architecture.md, "Emulator and playground"
+ */
+export { findSurfaceProblems } from './blockkit.js';
+export {
+  type Delivery,
+  type DeliveryKind,
+  type Emulator,
+  type EmulatorChange,
+  type EmulatorFile,
+  type EmulatorOptions,
+  type EphemeralMessage,
+  type InjectedFailure,
+  type RecordedCall,
+  type ResponsePost,
+  type ResponseTarget,
+  type StoredMessage,
+  type StoredView,
+  startEmulator,
+} from './emulator.js';
+export * from './payloads.js';
+export { type ClickTarget, type Person, personOf, type RawInput, type SubmitResult } from './person.js';
+export { type Persona, type PlaygroundPageOptions, playgroundRoutes } from './ui.js';
+export * from './workspace.js';

@@ -1,0 +1,415 @@
+import type { JsonObject, JsonValue } from '../core/json.js';
+import { inputBlockIds } from './blockkit.js';
+import type { Delivery, Emulator, StoredMessage, StoredView } from './emulator.js';
+import { appHomeOpened, blockAction, slashCommand, viewClosed, viewSubmission } from './payloads.js';
+
+/**
+ * What one person does in the emulated workspace, done the way Slack does it: a slash command
+ * with a fresh trigger_id and response_url; a click on a button or a pick in a menu; a modal
+ * filled in and submitted (the client's own checks first: required fields, lengths, numbers),
+ * its `response_action` applied; a modal closed; the App Home opened. The playground page and
+ * the tests act through it.
+ * @see docs/architecture.md, "Emulator and playground"; docs/slack.md, "Deadlines"
+ */
+
+/** What a person put into a modal, by block_id then action_id: text, a picked value, or several. */
+export type RawInput = Record<string, Record<string, string | readonly string[] | null>>;
+
+export interface CommandResult {
+  delivery: Delivery;
+  responseUrl: string;
+  triggerId: string;
+}
+
+export interface ClickTarget {
+  /** A message in a channel (or an ephemeral one, with `ephemeral`). */
+  channel?: string;
+  ts?: string;
+  ephemeral?: boolean;
+  /** A modal or the Home tab. */
+  viewId?: string;
+  actionId: string;
+  blockId?: string;
+  /** The option picked in a menu; a button sends its own value. */
+  selected?: string;
+  /** What the view's inputs hold at the click (inside a modal). */
+  input?: RawInput;
+}
+
+export type ClickResult = { ok: true; delivery: Delivery } | { ok: false; error: string };
+
+export type SubmitResult =
+  /** Slack's client refused the form before sending it (a required field left empty…). */
+  | { outcome: 'invalid'; errors: Record<string, string> }
+  | { outcome: 'errors'; errors: Record<string, string>; delivery: Delivery }
+  | { outcome: 'closed' | 'cleared' | 'updated' | 'pushed'; delivery: Delivery; view?: StoredView }
+  /** The app did not answer in time, answered badly, or the view it sent was refused. */
+  | { outcome: 'failed'; error: string; delivery?: Delivery };
+
+export interface Person {
+  readonly id: string;
+  command(text: string, options: { channel: string }): Promise<CommandResult>;
+  click(target: ClickTarget): Promise<ClickResult>;
+  submit(viewId: string, input: RawInput): Promise<SubmitResult>;
+  close(viewId: string): Promise<Delivery | undefined>;
+  openHome(): Promise<Delivery>;
+}
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function list(value: JsonValue | undefined): JsonValue[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** The element with this action_id (in the block with this block_id, when given). */
+export function findElement(
+  blocks: JsonValue | undefined,
+  actionId: string,
+  blockId?: string,
+): { blockId: string; block: JsonObject; element: JsonObject } | undefined {
+  for (const block of list(blocks)) {
+    if (!isObject(block)) continue;
+    const id = typeof block.block_id === 'string' ? block.block_id : '';
+    if (blockId !== undefined && id !== blockId) continue;
+    const candidates = [...list(block.elements), block.accessory, block.element];
+    for (const element of candidates) {
+      if (isObject(element) && element.action_id === actionId) return { blockId: id, block, element };
+    }
+  }
+  return undefined;
+}
+
+function optionsOf(element: JsonObject): JsonObject[] {
+  return [
+    ...list(element.options).filter(isObject),
+    ...list(element.option_groups)
+      .filter(isObject)
+      .flatMap((g) => list(g.options).filter(isObject)),
+  ];
+}
+
+function picked(element: JsonObject, value: string): JsonObject | null {
+  return optionsOf(element).find((o) => o.value === value) ?? null;
+}
+
+function asList(value: string | readonly string[] | null | undefined): string[] {
+  if (value === null || value === undefined) return [];
+  return typeof value === 'string' ? (value === '' ? [] : [value]) : [...value];
+}
+
+function asText(value: string | readonly string[] | null | undefined): string {
+  return typeof value === 'string' ? value : (value?.[0] ?? '');
+}
+
+/** The state Slack sends for what was put into a view's input blocks. */
+export function stateValues(emulator: Emulator, view: JsonObject, input: RawInput): JsonObject {
+  const values: JsonObject = {};
+  for (const block of list(view.blocks)) {
+    if (!isObject(block) || block.type !== 'input' || typeof block.block_id !== 'string') continue;
+    const element = block.element;
+    if (!isObject(element) || typeof element.action_id !== 'string') continue;
+    const given = input[block.block_id]?.[element.action_id];
+    const type = String(element.type);
+    let value: JsonObject;
+    switch (type) {
+      case 'static_select':
+      case 'radio_buttons': {
+        const text = asText(given);
+        value = { type, selected_option: text === '' ? null : picked(element, text) };
+        break;
+      }
+      case 'checkboxes':
+      case 'multi_static_select':
+        value = {
+          type,
+          selected_options: asList(given)
+            .map((v) => picked(element, v))
+            .filter((o): o is JsonObject => o !== null),
+        };
+        break;
+      case 'users_select': {
+        const text = asText(given);
+        value = { type, selected_user: text === '' ? null : text };
+        break;
+      }
+      case 'file_input':
+        value = {
+          type,
+          files: asList(given)
+            .map((id) => emulator.fileInfo(id))
+            .filter((f): f is JsonObject => f !== undefined),
+        };
+        break;
+      case 'datepicker': {
+        const text = asText(given);
+        value = { type, selected_date: text === '' ? null : text };
+        break;
+      }
+      default: {
+        const text = asText(given);
+        value = { type, value: text === '' ? null : text };
+      }
+    }
+    values[block.block_id] = { [element.action_id]: value };
+  }
+  return values;
+}
+
+/** What Slack's own client refuses before anything is sent, by block_id. */
+export function clientProblems(view: JsonObject, input: RawInput): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const block of list(view.blocks)) {
+    if (!isObject(block) || block.type !== 'input' || typeof block.block_id !== 'string') continue;
+    const element = block.element;
+    if (!isObject(element) || typeof element.action_id !== 'string') continue;
+    const given = input[block.block_id]?.[element.action_id];
+    const empty = asList(given).every((v) => v.trim() === '');
+    if (empty) {
+      if (block.optional !== true) errors[block.block_id] = 'Please complete this required field.';
+      continue;
+    }
+    const text = asText(given);
+    if (element.type === 'plain_text_input') {
+      const max = typeof element.max_length === 'number' ? element.max_length : 3000;
+      const min = typeof element.min_length === 'number' ? element.min_length : 0;
+      if (text.length > max) errors[block.block_id] = `Keep this to ${max} characters or fewer.`;
+      else if (text.length < min) errors[block.block_id] = `Write at least ${min} characters.`;
+    }
+    if (element.type === 'number_input') {
+      const decimal = element.is_decimal_allowed === true;
+      const number = Number(text.trim());
+      if (!(decimal ? /^-?\d+(\.\d+)?$/ : /^-?\d+$/).test(text.trim())) {
+        errors[block.block_id] = decimal ? 'Enter a number.' : 'Enter a whole number.';
+      } else if (element.min_value !== undefined && number < Number(element.min_value)) {
+        errors[block.block_id] = `Enter a number of at least ${String(element.min_value)}.`;
+      } else if (element.max_value !== undefined && number > Number(element.max_value)) {
+        errors[block.block_id] = `Enter a number of at most ${String(element.max_value)}.`;
+      }
+    }
+    if (element.type === 'file_input') {
+      const max = typeof element.max_files === 'number' ? element.max_files : 10;
+      if (asList(given).length > max)
+        errors[block.block_id] = `Upload at most ${max} file${max === 1 ? '' : 's'}.`;
+    }
+  }
+  return errors;
+}
+
+function channelName(emulator: Emulator, channel: string): string {
+  if (channel.startsWith('D')) return 'directmessage';
+  return emulator.channels().find((c) => c.id === channel)?.name ?? 'channel';
+}
+
+/** Slack's words when an app did not take a slash command. */
+function commandFailure(command: string, delivery: Delivery & { ok: false }): string {
+  return `${command} failed with the error "${delivery.error}"`;
+}
+
+/** The person `userId` of the emulated workspace. */
+export function personOf(emulator: Emulator, userId: string): Person {
+  const userName = () => emulator.user(userId)?.name ?? userId.toLowerCase();
+
+  const messageAt = (
+    target: ClickTarget,
+  ): StoredMessage | { ts: string; channel: string; text: string; blocks?: JsonValue } | undefined => {
+    if (target.channel === undefined || target.ts === undefined) return undefined;
+    if (target.ephemeral) {
+      const found = emulator.ephemerals(userId, target.channel).find((e) => e.ts === target.ts);
+      return found === undefined
+        ? undefined
+        : {
+            ts: found.ts,
+            channel: found.channel,
+            text: found.text,
+            ...(found.blocks === undefined ? {} : { blocks: found.blocks }),
+          };
+    }
+    return emulator.message(target.channel, target.ts);
+  };
+
+  return {
+    id: userId,
+    async command(text, { channel }) {
+      const command = '/vidops';
+      emulator.addEphemeral({ channel, user: userId, text: `${command} ${text}`.trim(), from: 'echo' });
+      const responseUrl = emulator.responseUrl(undefined, { channel, user: userId });
+      const triggerId = emulator.issueTrigger(userId);
+      const request = slashCommand({
+        text,
+        userId,
+        userName: userName(),
+        responseUrl,
+        triggerId,
+        channelId: channel,
+        channelName: channelName(emulator, channel),
+      });
+      const delivery = await emulator.deliver('slash_commands', request);
+      if (!delivery.ok) {
+        emulator.addEphemeral({
+          channel,
+          user: userId,
+          text: commandFailure(command, delivery),
+          from: 'slackbot',
+        });
+      } else if (
+        delivery.payload !== undefined &&
+        (delivery.payload.text !== undefined || delivery.payload.blocks !== undefined)
+      ) {
+        // A reply in the ack itself: shown where a response URL post would be.
+        const refused = emulator.showAckReply({ channel, user: userId }, delivery.payload);
+        if (refused !== undefined) {
+          emulator.addEphemeral({
+            channel,
+            user: userId,
+            text: `${command} failed with the error "${refused}"`,
+            from: 'slackbot',
+          });
+        }
+      }
+      return { delivery, responseUrl, triggerId };
+    },
+
+    async click(target) {
+      const triggerId = emulator.issueTrigger(userId);
+      if (target.viewId !== undefined) {
+        const view = emulator.view(target.viewId);
+        if (view === undefined) return { ok: false, error: 'that view is gone' };
+        const found = findElement(view.blocks, target.actionId, target.blockId);
+        if (found === undefined) return { ok: false, error: 'no such button or menu in the view' };
+        const value = target.selected ?? (typeof found.element.value === 'string' ? found.element.value : '');
+        const state = stateValues(emulator, view, target.input ?? {});
+        const request = blockAction({
+          userId,
+          userName: userName(),
+          actionId: target.actionId,
+          blockId: found.blockId,
+          value,
+          triggerId,
+          view: {
+            id: view.id,
+            type: view.type,
+            blocks: view.blocks ?? [],
+            private_metadata: String(view.private_metadata ?? ''),
+            callback_id: String(view.callback_id ?? ''),
+            hash: view.hash,
+            external_id: view.external_id,
+            ...(view.title === undefined ? {} : { title: view.title }),
+          },
+          state,
+        });
+        return { ok: true, delivery: await emulator.deliver('interactive', request) };
+      }
+      const message = messageAt(target);
+      if (message === undefined || target.channel === undefined)
+        return { ok: false, error: 'that message is gone' };
+      const found = findElement(message.blocks, target.actionId, target.blockId);
+      if (found === undefined) return { ok: false, error: 'no such button or menu in the message' };
+      const value = target.selected ?? (typeof found.element.value === 'string' ? found.element.value : '');
+      const responseUrl = emulator.responseUrl(undefined, {
+        channel: target.channel,
+        user: userId,
+        original: { ts: message.ts, ephemeral: target.ephemeral ?? false },
+      });
+      const request = blockAction({
+        userId,
+        userName: userName(),
+        actionId: target.actionId,
+        blockId: found.blockId,
+        value,
+        message: {
+          ts: message.ts,
+          channel: target.channel,
+          text: message.text,
+          ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+        },
+        responseUrl,
+        triggerId,
+        channelId: target.channel,
+        channelName: channelName(emulator, target.channel),
+        isEphemeral: target.ephemeral ?? false,
+      });
+      return { ok: true, delivery: await emulator.deliver('interactive', request) };
+    },
+
+    async submit(viewId, input) {
+      const view = emulator.modalStack(userId).find((v) => v.id === viewId);
+      if (view === undefined) return { outcome: 'failed', error: 'that modal is not open' };
+      const problems = clientProblems(view, input);
+      if (Object.keys(problems).length > 0) return { outcome: 'invalid', errors: problems };
+      const values = stateValues(emulator, view, input);
+      const request = viewSubmission({
+        userId,
+        userName: userName(),
+        callbackId: String(view.callback_id ?? ''),
+        privateMetadata: String(view.private_metadata ?? ''),
+        values,
+        viewId: view.id,
+        blocks: view.blocks ?? [],
+        hash: view.hash,
+        triggerId: emulator.issueTrigger(userId),
+        ...(view.title === undefined ? {} : { title: view.title }),
+        externalId: view.external_id,
+        previousViewId: typeof view.previous_view_id === 'string' ? view.previous_view_id : null,
+        rootViewId: typeof view.root_view_id === 'string' ? view.root_view_id : view.id,
+      });
+      const delivery = await emulator.deliver('interactive', request);
+      if (!delivery.ok)
+        return { outcome: 'failed', error: `We had some trouble connecting (${delivery.error}).`, delivery };
+      const payload = delivery.payload ?? {};
+      const action = payload.response_action;
+      if (action === undefined) {
+        emulator.closeModals(userId, 'top');
+        return { outcome: 'closed', delivery };
+      }
+      if (action === 'clear') {
+        emulator.closeModals(userId, 'all');
+        return { outcome: 'cleared', delivery };
+      }
+      if (action === 'errors' && isObject(payload.errors)) {
+        const inputs = inputBlockIds(view);
+        const errors: Record<string, string> = {};
+        for (const [blockId, message] of Object.entries(payload.errors)) {
+          if (!inputs.has(blockId)) {
+            return {
+              outcome: 'failed',
+              error: `response_action errors names "${blockId}", which is not an input block of the view`,
+              delivery,
+            };
+          }
+          errors[blockId] = String(message);
+        }
+        return { outcome: 'errors', errors, delivery };
+      }
+      if (action === 'update' || action === 'push') {
+        const shown = emulator.showSubmittedView(userId, view.id, action, payload.view);
+        if (!shown.ok)
+          return { outcome: 'failed', error: `${shown.error}: ${shown.problems.join('; ')}`, delivery };
+        return { outcome: action === 'update' ? 'updated' : 'pushed', delivery, view: shown.view };
+      }
+      return { outcome: 'failed', error: `unknown response_action ${JSON.stringify(action)}`, delivery };
+    },
+
+    async close(viewId) {
+      const view = emulator.modalStack(userId).find((v) => v.id === viewId);
+      if (view === undefined) return undefined;
+      emulator.closeModals(userId, 'top');
+      if (view.notify_on_close !== true) return undefined;
+      return emulator.deliver(
+        'interactive',
+        viewClosed({
+          userId,
+          userName: userName(),
+          callbackId: String(view.callback_id ?? ''),
+          privateMetadata: String(view.private_metadata ?? ''),
+          viewId: view.id,
+        }),
+      );
+    },
+
+    async openHome() {
+      return emulator.deliver('events_api', appHomeOpened({ userId, channel: emulator.dmChannel(userId) }));
+    },
+  };
+}

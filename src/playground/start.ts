@@ -1,0 +1,209 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type pino from 'pino';
+import type { Logger } from 'pino';
+import { createVidops, type Vidops } from '../app.js';
+import { type Config, FIELDS, loadConfig } from '../config.js';
+import { COMMAND_HELP } from '../core/commands-help.js';
+import { ConfigError } from '../core/errors.js';
+import { redactError } from '../core/mask.js';
+import {
+  type Emulator,
+  type EmulatorChannel,
+  type EmulatorUser,
+  type EmulatorUsergroup,
+  playgroundRoutes,
+  startEmulator,
+} from '../emulator/index.js';
+import { createLogger } from '../logger.js';
+import { DEMO } from '../sandbox/demo-data.js';
+import { type Sandbox, startSandbox } from '../sandbox/server.js';
+
+/**
+ * The playground: the sandbox (unless `VIDEO_API_URL` names a service), the Slack emulator with
+ * its page, and the real vidops (`createVidops`, Bolt's Socket Mode receiver) connected to the
+ * emulator, in one process. The Slack credentials are random per start, the data lives in a
+ * temporary SQLite file removed at stop, and the people are personas the playground's LEADS and
+ * AGENTS name, so one person can play a whole approval.
+ * @see docs/architecture.md, "Emulator and playground"
+ */
+
+/** The people of the playground workspace; the second agent and lead are such through groups. */
+export const PLAYGROUND_PEOPLE = {
+  agent: { id: 'U0SARA', name: 'sara', real_name: 'Sara Ahmadi', role: 'agent' },
+  agent2: { id: 'U0REZA', name: 'reza', real_name: 'Reza Karimi', role: 'agent (support-agents group)' },
+  lead: { id: 'U0LEILA', name: 'leila', real_name: 'Leila Moradi', role: 'lead' },
+  lead2: { id: 'U0OMID', name: 'omid', real_name: 'Omid Rahimi', role: 'lead (support-leads group)' },
+  outsider: { id: 'U0NIMA', name: 'nima', real_name: 'Nima Jafari', role: 'not an agent' },
+} as const satisfies Record<string, EmulatorUser>;
+
+export const PLAYGROUND_GROUPS = {
+  leads: { id: 'S0LEADS', handle: 'support-leads', members: [PLAYGROUND_PEOPLE.lead2.id] },
+  agents: { id: 'S0AGENTS', handle: 'support-agents', members: [PLAYGROUND_PEOPLE.agent2.id] },
+} as const satisfies Record<string, EmulatorUsergroup>;
+
+export const PLAYGROUND_CHANNELS = {
+  support: { id: 'C0SUPPORT', name: 'support', purpose: 'Where agents work: type /vidops here' },
+  approvals: {
+    id: 'C0APPROVALS',
+    name: 'vidops-approvals',
+    purpose: 'Requests wait here for a lead (APPROVAL_CHANNEL)',
+  },
+  audit: {
+    id: 'C0AUDIT',
+    name: 'vidops-audit',
+    purpose: 'Every audit event with its short hash (AUDIT_CHANNEL)',
+  },
+} as const satisfies Record<string, EmulatorChannel>;
+
+/** Variables the playground takes from the environment; the Slack and storage ones are its own. */
+const PASSED_THROUGH = [
+  'VIDEO_API_URL',
+  'VIDEO_API_KEY',
+  'VIDEO_SECRET_KEY',
+  'VIDEO_API_TIMEOUT_MS',
+  'RETRY_CONVERSION_METHOD',
+  'PHONE_REGION',
+  'PHONE_REGIONS',
+  'LOG_LEVEL',
+] as const;
+
+export interface PlaygroundOptions {
+  /** The environment (`.env` read already); Slack variables, DATABASE_URL and POLICY_FILE are ignored. */
+  env: Record<string, string | undefined>;
+  /** Where the page is served; `PORT` (3000) by default, 0 for a free one. */
+  port?: number;
+  /** 127.0.0.1 by default: the page lets whoever opens it act as anyone. */
+  host?: string;
+  logger?: Logger;
+  logDestination?: pino.DestinationStream;
+}
+
+export interface Playground {
+  /** The page: `http://127.0.0.1:3000/`. */
+  url: string;
+  emulator: Emulator;
+  /** The sandbox started for it; undefined when VIDEO_API_URL names a service. */
+  sandbox: Sandbox | undefined;
+  vidops: Vidops;
+  config: Config;
+  /** Where the video API is, in words (shown on the page and in the log). */
+  videoApi: string;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+function portOf(env: Record<string, string | undefined>, given: number | undefined): number {
+  if (given !== undefined) return given;
+  const raw = env.PORT?.trim();
+  if (raw === undefined || raw === '') return 3000;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new ConfigError([`PORT must be a port number (got "${raw}")`]);
+  }
+  return port;
+}
+
+/** Starts the sandbox (when needed), the emulator and vidops; `stop()` ends all three. */
+export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
+  const { env } = options;
+  const port = portOf(env, options.port);
+  const host = options.host ?? '127.0.0.1';
+  const level = FIELDS.LOG_LEVEL.safeParse(env.LOG_LEVEL?.trim() || undefined);
+  if (!level.success)
+    throw new ConfigError(['LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent']);
+  const logger =
+    options.logger ??
+    createLogger({
+      level: level.data,
+      ...(options.logDestination === undefined ? {} : { destination: options.logDestination }),
+    });
+  const given = env.VIDEO_API_URL?.trim();
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanUp = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        logger.warn({ err: redactError(error) }, 'playground: could not clean up');
+      }
+    }
+  };
+
+  try {
+    const sandbox = given ? undefined : await startSandbox();
+    if (sandbox !== undefined) cleanups.push(() => sandbox.close());
+    const videoApi =
+      sandbox === undefined
+        ? `The video API is ${given} (VIDEO_API_URL): approved changes are made there.`
+        : 'The video API is the local sandbox with demo data.';
+
+    const people = Object.values(PLAYGROUND_PEOPLE);
+    const page = playgroundRoutes({
+      personas: people.map((p) => ({ id: p.id, label: `${p.real_name} · ${p.role}` })),
+      commands: COMMAND_HELP.map((c) => ({ usage: c.usage, summary: c.summary })),
+      defaultChannel: PLAYGROUND_CHANNELS.support.id,
+      videoApi,
+    });
+    const emulator = await startEmulator({
+      host,
+      port,
+      users: people,
+      usergroups: Object.values(PLAYGROUND_GROUPS),
+      channels: Object.values(PLAYGROUND_CHANNELS),
+      extraRoutes: page.routes,
+      onNote: (note) => logger.warn({ component: 'emulator' }, note),
+    });
+    cleanups.push(() => emulator.close());
+    page.attach(emulator);
+
+    const dir = await mkdtemp(join(tmpdir(), 'vidops-playground-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const passed: Record<string, string | undefined> = {};
+    for (const name of PASSED_THROUGH) passed[name] = env[name];
+    const config = loadConfig({
+      ...passed,
+      SLACK_BOT_TOKEN: emulator.botToken,
+      SLACK_APP_TOKEN: emulator.appToken,
+      SLACK_API_URL: emulator.apiUrl,
+      // vidops' own probes (/healthz, /metrics) go on a free port: the page has PORT.
+      PORT: '0',
+      ...(sandbox === undefined
+        ? {}
+        : { VIDEO_API_URL: sandbox.url, VIDEO_API_KEY: DEMO.apiKey, VIDEO_SECRET_KEY: DEMO.secretKey }),
+      AUDIT_CHANNEL: PLAYGROUND_CHANNELS.audit.id,
+      APPROVAL_CHANNEL: PLAYGROUND_CHANNELS.approvals.id,
+      LEADS: `${PLAYGROUND_PEOPLE.lead.id},${PLAYGROUND_GROUPS.leads.id}`,
+      AGENTS: `${PLAYGROUND_PEOPLE.agent.id},${PLAYGROUND_GROUPS.agents.id}`,
+      DATABASE_URL: `sqlite:${join(dir, 'playground.db')}`,
+    });
+
+    const vidops = await createVidops({ config, logger, host: '127.0.0.1' });
+    const { port: probes } = await vidops.start();
+    cleanups.push(() => vidops.stop());
+    const url = `${emulator.url}/`;
+    logger.info(
+      { url, probes, mode: 'socket', database: 'temporary sqlite' },
+      `vidops playground: a local Slack emulator, not Slack. Open ${url}`,
+    );
+
+    let stopping: Promise<void> | null = null;
+    return {
+      url,
+      emulator,
+      sandbox,
+      vidops,
+      config,
+      videoApi,
+      logger,
+      stop() {
+        stopping ??= cleanUp();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+}
