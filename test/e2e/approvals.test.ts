@@ -89,7 +89,12 @@ describe('an agent requests a folder delete and a lead approves it', () => {
     const message = await approvalMessage(h, id);
     expect(message.text).toContain('Approval needed: Delete folder');
     expect(JSON.stringify(message.blocks)).toContain('*Reason:* course ended');
-    expect((await stored(h, id)).slack).toEqual({ channel: CHANNELS.approvals, ts: message.ts });
+    // The worker records where the message lives just after Slack took it.
+    const posted = await until(
+      async () => (await stored(h, id)).slack ?? undefined,
+      'the approval message recorded on the request',
+    );
+    expect(posted).toEqual({ channel: CHANNELS.approvals, ts: message.ts });
 
     // The requester's own Approve is refused, and so is an agent's; nothing changes.
     const own = await click(h, { userId: USERS.agent.id, actionId: ACTIONS.approve, requestId: id, message });
