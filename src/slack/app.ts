@@ -82,6 +82,8 @@ export interface SlackAppDeps {
   register: (app: App) => void;
   /** Readiness check for `/readyz`; default: store ping and Slack `auth.test` (cached a minute). */
   ready?: () => Promise<void>;
+  /** States `/readyz` adds to its answer, ready or not (e.g. whether checkpoints are signed). */
+  readyStatus?: () => Record<string, string>;
   /** Listen address; default all interfaces. */
   host?: string;
   metrics?: VidopsMetrics;
@@ -312,7 +314,13 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
         typeof args.envelope_id === 'string' ? { envelopeId: args.envelope_id } : {},
       ...(slackApiUrl ? { installerOptions: { clientOptions: { slackApiUrl } } } : {}),
     });
-    opsServer = new OpsServer({ logger, metrics, ready, ...serverTimeouts });
+    opsServer = new OpsServer({
+      logger,
+      metrics,
+      ready,
+      ...(deps.readyStatus === undefined ? {} : { status: deps.readyStatus }),
+      ...serverTimeouts,
+    });
   } else {
     const signingSecret = config.slack.signingSecret;
     if (!signingSecret) throw new Error('HTTP mode needs SLACK_SIGNING_SECRET');
@@ -323,6 +331,7 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
       clock,
       port: config.port,
       ready,
+      ...(deps.readyStatus === undefined ? {} : { status: deps.readyStatus }),
       seen,
       installation: () => installation,
       ...(deps.host === undefined ? {} : { host: deps.host }),
