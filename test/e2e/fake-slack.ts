@@ -472,6 +472,43 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
   };
 
+  // --- Channel history, for `vidops audit witness` (issue 12) ---------------------------------
+  // conversations.history pages a channel's messages newest first (thread replies left out), with
+  // `limit` (default 100, at most 999), `oldest`/`latest` (exclusive unless `inclusive`) and an
+  // opaque cursor; chat.delete removes a message, as the bot (or an admin) can.
+  handlers['conversations.history'] = (args) => {
+    const channel = str(args.channel);
+    if (channel === undefined || channel === '') return fail('channel_not_found');
+    const limit = Math.min(Math.max(Number(str(args.limit) ?? 100) || 100, 1), 999);
+    const inclusive = str(args.inclusive) === 'true' || str(args.inclusive) === '1';
+    const oldest = Number(str(args.oldest) ?? 0);
+    const latest = Number(str(args.latest) ?? Number.POSITIVE_INFINITY);
+    const inRange = (ts: number) =>
+      inclusive ? ts >= oldest && ts <= latest : ts > oldest && ts < latest;
+    const all = (channels.get(channel) ?? [])
+      .filter((m) => (m.thread_ts === undefined || m.thread_ts === m.ts) && inRange(Number(m.ts)))
+      .reverse();
+    const cursor = str(args.cursor);
+    const start = cursor === undefined || cursor === '' ? 0 : Number(Buffer.from(cursor, 'base64').toString());
+    if (!Number.isInteger(start) || start < 0) return fail('invalid_cursor');
+    const page = all.slice(start, start + limit);
+    const more = start + limit < all.length;
+    return {
+      ok: true,
+      messages: page.map(messageOut),
+      has_more: more,
+      pin_count: 0,
+      response_metadata: { next_cursor: more ? Buffer.from(String(start + limit)).toString('base64') : '' },
+    };
+  };
+  handlers['chat.delete'] = (args) => {
+    const list = channels.get(str(args.channel) ?? '');
+    const index = list?.findIndex((m) => m.ts === str(args.ts)) ?? -1;
+    if (list === undefined || index === -1) return fail('message_not_found');
+    list.splice(index, 1);
+    return { ok: true, channel: str(args.channel) ?? '', ts: str(args.ts) ?? '' };
+  };
+
   const record = (call: RecordedCall): void => {
     calls.push(call);
     events.emit('call', call);
