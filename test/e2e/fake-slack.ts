@@ -483,13 +483,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const inclusive = str(args.inclusive) === 'true' || str(args.inclusive) === '1';
     const oldest = Number(str(args.oldest) ?? 0);
     const latest = Number(str(args.latest) ?? Number.POSITIVE_INFINITY);
-    const inRange = (ts: number) =>
-      inclusive ? ts >= oldest && ts <= latest : ts > oldest && ts < latest;
+    const inRange = (ts: number) => (inclusive ? ts >= oldest && ts <= latest : ts > oldest && ts < latest);
     const all = (channels.get(channel) ?? [])
       .filter((m) => (m.thread_ts === undefined || m.thread_ts === m.ts) && inRange(Number(m.ts)))
       .reverse();
     const cursor = str(args.cursor);
-    const start = cursor === undefined || cursor === '' ? 0 : Number(Buffer.from(cursor, 'base64').toString());
+    const start =
+      cursor === undefined || cursor === '' ? 0 : Number(Buffer.from(cursor, 'base64').toString());
     if (!Number.isInteger(start) || start < 0) return fail('invalid_cursor');
     const page = all.slice(start, start + limit);
     const more = start + limit < all.length;
