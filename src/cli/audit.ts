@@ -65,18 +65,12 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
 
-/** The events of stored rows, for the checkpoint check (which reads no columns). */
-async function* eventsOf(rows: AsyncIterable<StoredAuditEvent>): AsyncIterable<AuditEvent> {
-  for await (const row of rows) yield row.event;
-}
-
 /**
  * Checks the chain and the checkpoints in one read of the events (each check reads its own copy
  * of the stream); without checkpoints, only the chain.
  */
-async function verifyBoth<E extends AuditEvent | StoredAuditEvent>(
-  events: AsyncIterable<E>,
-  toEvent: (stream: AsyncIterable<E>) => AsyncIterable<AuditEvent>,
+async function verifyBoth(
+  events: AsyncIterable<AuditEvent | StoredAuditEvent>,
   hash: HashEvent,
   notes: readonly string[],
   keys: readonly VerifierKey[],
@@ -86,7 +80,7 @@ async function verifyBoth<E extends AuditEvent | StoredAuditEvent>(
   const [forChain, forCheckpoints] = tee(events);
   const [chain, checkpoints] = await Promise.all([
     verifyChain(forChain, hash),
-    verifyCheckpoints(toEvent(forCheckpoints), notes, keys, { origin }),
+    verifyCheckpoints(forCheckpoints, notes, keys, { origin }),
   ]);
   return { chain, checkpoints };
 }
@@ -138,7 +132,7 @@ function reportCheckpoints(
         ? `; events #${newest.size + 1} to #${result.events} came after it: only the chain vouches for them`
         : '';
     run.out(
-      `${prefix}${plural(result.checkpoints.length, 'checkpoint')} hold${result.checkpoints.length === 1 ? 's' : ''}, signed by ${signers}; the newest${newest.time === null ? '' : `, of ${newest.time},`} covers ${newest.size} of the ${plural(result.events, 'event')}${after}`,
+      `${prefix}${plural(result.checkpoints.length, 'checkpoint')} hold${result.checkpoints.length === 1 ? 's' : ''}, signed by ${signers}; the newest${newest.time === null ? '' : `, of ${newest.time},`} covers ${newest.size.toLocaleString('en-US')} of the ${plural(result.events, 'event')}${after}`,
     );
     return true;
   }
@@ -176,7 +170,6 @@ export async function verifyStore(run: AuditRun, ctx: StoreContext): Promise<num
   }
   const { chain, checkpoints } = await verifyBoth(
     store.iterateStoredAudit(),
-    eventsOf,
     createHasher(config.auditHmacKey),
     stored.map((c) => c.note),
     keys,
@@ -301,7 +294,6 @@ export async function verifyFiles(run: AuditRun): Promise<number> {
   }
   const { chain, checkpoints } = await verifyBoth(
     readEventsFile(eventsPath),
-    (stream) => stream,
     createHasher(hmacKey),
     notes,
     keys,

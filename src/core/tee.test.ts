@@ -44,12 +44,31 @@ describe('two checks read the audit log once', () => {
     expect(stats.closed).toBe(true);
   });
 
-  it('when both stop early the source is closed', async () => {
-    const { stats, source } = counted(100);
+  it('when both stop early the source is closed, read only a chunk ahead', async () => {
+    const { stats, source } = counted(100_000);
     const [a, b] = tee(source);
     await Promise.all([collect(a, 3), collect(b, 5)]);
     expect(stats.closed).toBe(true);
-    expect(stats.reads).toBeLessThan(100);
+    expect(stats.reads).toBeLessThanOrEqual(256);
+  });
+
+  it('a fast reader waits for a slow one: the backlog stays bounded', async () => {
+    const { stats, source } = counted(20_000);
+    const [fast, slow] = tee(source);
+    let most = 0;
+    const slowly = async () => {
+      let n = 0;
+      for await (const _ of slow) {
+        n += 1;
+        most = Math.max(most, stats.reads - n);
+        // A slow reader: every item costs it a few turns of the event loop.
+        for (let k = 0; k < 3; k += 1) await Promise.resolve();
+      }
+      return n;
+    };
+    const [x, y] = await Promise.all([collect(fast), slowly()]);
+    expect([x.length, y]).toEqual([20_000, 20_000]);
+    expect(most).toBeLessThanOrEqual(4 * 256 + 256);
   });
 
   it('a source that fails fails both readers', async () => {
