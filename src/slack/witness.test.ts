@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { WebClient } from '@slack/web-api';
+import { startFakeSlack } from '../../test/e2e/fake-slack.js';
 import { GENESIS_HASH } from '../core/audit-chain.js';
 import { checkpointOrigin, signCheckpoint } from '../core/checkpoint.js';
 import type { AuditEvent } from '../core/model.js';
@@ -6,7 +8,7 @@ import { generateSignerKey } from '../core/signed-note.js';
 import { type ChannelLine, compareWithChannel, type WitnessInput } from '../core/witness.js';
 import { renderAuditPost, renderCheckpointPost } from '../views/audit-post.js';
 import { checkBlockKitLimits } from '../views/limits.js';
-import { readMessage } from './witness.js';
+import { readChannelHistory, readMessage } from './witness.js';
 
 const BOT = { userId: 'U0VIDOPSBOT', botId: 'B0VIDOPS' };
 const key = generateSignerKey(checkpointOrigin('tehran-1'));
@@ -194,5 +196,42 @@ describe('the witness compares the channel with the database', () => {
     expect(differs.findings).toEqual([
       { kind: 'checkpoint-differs', size: 5, ts: '1.9', databaseHas: 'other' },
     ]);
+  });
+});
+
+describe('the witness reads a long channel history', () => {
+  it('pages through it newest first, waits out a 429, and stops at its bound saying so', async () => {
+    const fake = await startFakeSlack();
+    try {
+      const web = new WebClient(fake.botToken, { slackApiUrl: fake.apiUrl });
+      for (let seq = 1; seq <= 450; seq += 1) {
+        const post = renderAuditPost([event(seq)]);
+        await web.chat.postMessage({ channel: 'C0AUDIT', text: post.text, blocks: post.blocks });
+      }
+      const waits: number[] = [];
+      fake.failNext('conversations.history', { status: 429, retryAfter: 2 });
+      const options = {
+        token: fake.botToken,
+        channel: 'C0AUDIT',
+        slackApiUrl: fake.apiUrl,
+        onWait: (s: number) => waits.push(s),
+        sleep: async () => undefined,
+      };
+      const all = await readChannelHistory(options);
+      expect(waits).toEqual([2]);
+      expect(all).toMatchObject({ messages: 450, complete: true });
+      expect(all.lines.map((l) => l.seq).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 450 }, (_, i) => i + 1),
+      );
+      expect(fake.callsTo('conversations.history').map((c) => c.status)).toEqual([429, 200, 200, 200]);
+
+      const bounded = await readChannelHistory({ ...options, maxPages: 2 });
+      expect(bounded).toMatchObject({ messages: 400, complete: false });
+      expect(Math.min(...bounded.lines.map((l) => l.seq))).toBe(51);
+      const oldest = fake.messages('C0AUDIT')[50]?.ts;
+      expect(bounded.oldestTs).toBe(oldest);
+    } finally {
+      await fake.close();
+    }
   });
 });
