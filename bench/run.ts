@@ -6,6 +6,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
   client: () => import('./client.js'),
   store: () => import('./store.js'),
   slack: () => import('./slack.js'),
+  audit: () => import('./audit.js'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

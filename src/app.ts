@@ -7,10 +7,14 @@ import { type AppContext, createWorkQueue, type SlackContext } from './commands/
 import { busyShed, registerVidopsHandlers } from './commands/slash.js';
 import type { Config } from './config.js';
 import { createHasher } from './core/audit-chain.js';
+import { checkpointOrigin } from './core/checkpoint.js';
 import { ConfigError } from './core/errors.js';
 import { redactError } from './core/mask.js';
 import { buildPolicy, checkPolicy, type Policy } from './core/policy.js';
+import { keyLabel } from './core/signed-note.js';
 import { createLogger } from './logger.js';
+import { loadSigningKey } from './services/audit-keys.js';
+import { type Checkpointer, createCheckpointer } from './services/checkpoints.js';
 import {
   createDrafts,
   createOperations,
@@ -53,6 +57,8 @@ export interface VidopsDeps {
   sweepIntervalMs?: number;
   /** How long `stop()` keeps posting the audit backlog before it gives up (default 5 s). */
   flushTimeoutMs?: number;
+  /** How often the checkpointer looks whether a checkpoint is due, and at most how often when woken (tests). */
+  checkpoints?: { pollMs?: number; minGapMs?: number };
   /** Commands worked on at once after their ack (default 16). */
   workConcurrency?: number;
   /** Commands waiting beyond those; past it a command is answered "busy" (default 1000). */
@@ -69,6 +75,8 @@ export interface Vidops {
   publisher: AuditPublisher;
   metrics: VidopsMetrics;
   context: AppContext;
+  /** Signs audit checkpoints; null when `AUDIT_SIGNING_KEY_FILE` is not set. */
+  checkpointer: Checkpointer | null;
   /**
    * Posts the approval message of pending requests that have none (made in the CLI, or while
    * Slack was down); returns how many were announced. Runs with the sweeper; exposed for tests.
@@ -125,6 +133,15 @@ function watchedGroups(policy: Policy): string[] {
   return [...new Set(ids.filter((id) => id.startsWith('S')))];
 }
 
+/** `every 1000 events or 60 min`, as the start log and `/readyz` say it. */
+function describeEvery(every: Config['auditCheckpointEvery']): string {
+  const parts = [
+    ...(every.events === null ? [] : [`${every.events} events`]),
+    ...(every.ms === null ? [] : [`${every.ms / 60_000} min`]),
+  ];
+  return `every ${parts.join(' or ')}`;
+}
+
 /** Resolves with `work`, or with `undefined` once `ms` passed (the work goes on unobserved). */
 async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -152,6 +169,16 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
   const logger = deps.logger ?? createLogger({ level: config.logLevel, destination: deps.logDestination });
   const policy = await loadPolicy(config);
   const metrics = createVidopsMetrics();
+  // Read before anything is opened: a key that cannot sign stops the start with the reason.
+  const signing =
+    config.auditSigningKeyFile === undefined
+      ? null
+      : await loadSigningKey(config.auditSigningKeyFile, config.auditLogName);
+  for (const warning of signing?.warnings ?? []) logger.warn(warning);
+  const checkpointState =
+    signing === null
+      ? 'off: AUDIT_SIGNING_KEY_FILE is not set, no audit checkpoints are signed'
+      : `signed by ${keyLabel(signing.key)} ${describeEvery(config.auditCheckpointEvery)} and at shutdown`;
 
   const store = await openStore(config.databaseUrl, {
     hash: createHasher(config.auditHmacKey),
@@ -259,6 +286,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
       ...(deps.host === undefined ? {} : { host: deps.host }),
       ...(deps.publisher === undefined ? {} : { publisher: deps.publisher }),
       ...(deps.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: deps.shutdownTimeoutMs }),
+      readyStatus: () => ({ checkpoints: checkpointState }),
     });
   } catch (error) {
     client.close();
@@ -280,6 +308,24 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     idlePollMs: pacing.idlePollMs,
   });
   const stopWakingNotifications = store.onAppend(() => notifications.kick());
+
+  // Checkpoints are made when due and at shutdown; each written one is posted at the publisher's next turn.
+  const checkpointer =
+    signing === null
+      ? null
+      : createCheckpointer({
+          store,
+          signer: signing.key,
+          origin: checkpointOrigin(config.auditLogName),
+          hash: createHasher(config.auditHmacKey),
+          clock,
+          every: config.auditCheckpointEvery,
+          logger: logger.child({ component: 'checkpoints' }),
+          onWritten: () => slack.publisher.kickCheckpoints(),
+          ...deps.checkpoints,
+        });
+  const stopWakingCheckpointer =
+    checkpointer === null ? () => undefined : store.onAppend(() => checkpointer.kick());
 
   let stopSweeper: (() => Promise<void>) | null = null;
   let pruneTimer: NodeJS.Timeout | null = null;
@@ -334,12 +380,17 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     for (;;) {
       const left = deadline - Date.now();
       if (left <= 0) break;
-      const depth = await within(store.outboxDepth(), left);
+      const depth = await within(
+        Promise.all([store.outboxDepth(), store.unpostedCheckpoints()]).then(([a, b]) => a + b),
+        left,
+      );
       if (depth === undefined || depth === 0) return;
       const posted = await within(slack.publisher.flushOnce(), left);
       if (posted === undefined) break;
     }
-    logger.warn('stopped with audit events not yet posted; they are posted after the next start');
+    logger.warn(
+      'stopped with audit events or checkpoints not yet posted; they are posted after the next start',
+    );
   }
 
   return {
@@ -348,10 +399,14 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     publisher: slack.publisher,
     metrics,
     context,
+    checkpointer,
     announceUnposted,
     async start() {
       const { port } = await slack.start();
       notifications.start();
+      checkpointer?.start();
+      if (checkpointer === null) logger.warn(`audit checkpoints ${checkpointState}`);
+      else logger.info(`audit checkpoints ${checkpointState}`);
       stopSweeper = ops.startSweeper(deps.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
       pruneTimer = setInterval(() => void pruneOldRecords(), DELIVERY_PRUNE_INTERVAL_MS);
       pruneTimer.unref();
@@ -367,6 +422,17 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
           logger.warn(work.size(), 'stopped with commands still being worked on');
         }
         await stopSweeper?.();
+        // The last checkpoint covers every event written before the stop; it is posted with the backlog.
+        stopWakingCheckpointer();
+        if (checkpointer !== null) {
+          await checkpointer.stop();
+          try {
+            const last = await within(checkpointer.checkpointNow(), deps.flushTimeoutMs ?? FLUSH_TIMEOUT_MS);
+            if (last === undefined) logger.warn('stopped before the shutdown checkpoint was signed');
+          } catch (error) {
+            logger.error({ err: redactError(error) }, 'could not sign the shutdown checkpoint');
+          }
+        }
         if (pruneTimer) clearInterval(pruneTimer);
         if (slackSweepTimer) clearInterval(slackSweepTimer);
         // The notification backlog is worked through beside the audit backlog, within the same bound.

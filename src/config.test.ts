@@ -36,6 +36,9 @@ describe('operator starts vidops', () => {
     expect(config.video.retryConversionMethod).toBe('auto');
     expect(config.slack.socketMode).toBe(false);
     expect(config.logLevel).toBe('info');
+    expect(config.auditSigningKeyFile).toBeUndefined();
+    expect(config.auditLogName).toBe('vidops');
+    expect(config.auditCheckpointEvery).toEqual({ events: 1000, ms: 60 * 60_000 });
   });
 
   it('switches to Socket Mode when an app token is set and then needs no signing secret', () => {
@@ -141,6 +144,42 @@ describe('a newcomer copies .env.example', () => {
 
   it('finds every variable vidops reads documented there', () => {
     expect(Object.keys(example).sort()).toEqual(Object.keys(FIELDS).sort());
+  });
+});
+
+describe('operator sets up signed audit checkpoints', () => {
+  it.each([
+    ['500', { events: 500, ms: null }],
+    ['15m', { events: null, ms: 15 * 60_000 }],
+    ['2h', { events: null, ms: 2 * 60 * 60_000 }],
+    ['1000, 60m', { events: 1000, ms: 60 * 60_000 }],
+    ['30M,250', { events: 250, ms: 30 * 60_000 }],
+  ])('AUDIT_CHECKPOINT_EVERY=%s reads as a count, a time or both', (text, every) => {
+    expect(loadConfig({ ...valid, AUDIT_CHECKPOINT_EVERY: text }).auditCheckpointEvery).toEqual(every);
+  });
+
+  it.each(['0', 'often', '10s', '5,6', '1m,2h', '1000,60m,3', '-5'])(
+    'AUDIT_CHECKPOINT_EVERY=%s is refused, saying what it takes',
+    (text) => {
+      expect(problemsOf({ ...valid, AUDIT_CHECKPOINT_EVERY: text })).toEqual([
+        `AUDIT_CHECKPOINT_EVERY must be a number of events (1000), minutes or hours (60m, 2h), or both (1000,60m), not "${text}"`,
+      ]);
+    },
+  );
+
+  it('names the log after AUDIT_LOG_NAME, refusing spaces and "+", and reads the key file path', () => {
+    const config = loadConfig({
+      ...valid,
+      AUDIT_LOG_NAME: 'tehran-1',
+      AUDIT_SIGNING_KEY_FILE: ' /etc/vidops/audit.key ',
+    });
+    expect(config.auditLogName).toBe('tehran-1');
+    expect(config.auditSigningKeyFile).toBe('/etc/vidops/audit.key');
+    for (const name of ['tehran 1', 'tehran+1', 'vidops/x', 'a'.repeat(65)]) {
+      expect(problemsOf({ ...valid, AUDIT_LOG_NAME: name }).join()).toContain(
+        'AUDIT_LOG_NAME must be letters, digits',
+      );
+    }
   });
 });
 

@@ -32,6 +32,53 @@ function idList(what: string) {
     });
 }
 
+/**
+ * `AUDIT_LOG_NAME`: the deployment's name in its checkpoints' origin, `vidops/<name>`. Stricter
+ * than the signed-note format needs (no space, no `+`): the origin is also shown in Slack and
+ * in file names, where plain letters, digits, `.`, `_` and `-` need no escaping.
+ * @see docs/audit-checkpoints.md, "Keys"
+ */
+const LOG_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const DEFAULT_AUDIT_LOG_NAME = 'vidops';
+/** A checkpoint after every 1000 events or 60 minutes, whichever comes first. */
+export const DEFAULT_CHECKPOINT_EVERY = '1000,60m';
+
+/** When the bot signs a checkpoint: after this many events, or this long, whichever comes first. */
+export interface CheckpointEvery {
+  /** Null: not by count. */
+  events: number | null;
+  /** Null: not by time. */
+  ms: number | null;
+}
+
+const EVERY_MAX_EVENTS = 10_000_000;
+const EVERY_MAX_MINUTES = 7 * 24 * 60;
+
+/**
+ * Reads `AUDIT_CHECKPOINT_EVERY`: a number of events (`1000`), a time in minutes or hours
+ * (`60m`, `2h`), or both separated by a comma (`1000,60m`). Returns what is wrong as a sentence.
+ */
+export function parseCheckpointEvery(text: string): CheckpointEvery | string {
+  const every: CheckpointEvery = { events: null, ms: null };
+  const parts = text.split(',').map((p) => p.trim().toLowerCase());
+  const wrong = `must be a number of events (1000), minutes or hours (60m, 2h), or both (1000,60m), not "${text}"`;
+  if (parts.length > 2) return wrong;
+  for (const part of parts) {
+    const m = /^(\d{1,9})(m|h)?$/.exec(part);
+    if (m === null) return wrong;
+    const n = Number(m[1]);
+    if (m[2] === undefined) {
+      if (every.events !== null || n < 1 || n > EVERY_MAX_EVENTS) return wrong;
+      every.events = n;
+    } else {
+      const minutes = m[2] === 'h' ? n * 60 : n;
+      if (every.ms !== null || minutes < 1 || minutes > EVERY_MAX_MINUTES) return wrong;
+      every.ms = minutes * 60_000;
+    }
+  }
+  return every;
+}
+
 const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 
 /** One schema per variable, shared by the bot (`loadConfig`) and the CLI (`loadCliConfig`). */
@@ -99,6 +146,29 @@ export const FIELDS = {
   ),
   POLICY_FILE: optionalText,
   AUDIT_HMAC_KEY: optionalText,
+  AUDIT_SIGNING_KEY_FILE: optionalText,
+  AUDIT_LOG_NAME: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        LOG_NAME_PATTERN,
+        'must be letters, digits, ".", "_" or "-" (no spaces, no "+"), at most 64 characters',
+      )
+      .default(DEFAULT_AUDIT_LOG_NAME),
+  ),
+  AUDIT_CHECKPOINT_EVERY: optionalText.pipe(
+    z
+      .string()
+      .default(DEFAULT_CHECKPOINT_EVERY)
+      .transform((text, ctx) => {
+        const every = parseCheckpointEvery(text);
+        if (typeof every === 'string') {
+          ctx.addIssue({ code: 'custom', message: every });
+          return z.NEVER;
+        }
+        return every;
+      }),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 };
 
@@ -207,6 +277,11 @@ export interface Config {
   phoneRegions: string[];
   policyFile: string | undefined;
   auditHmacKey: string | undefined;
+  /** The private key that signs audit checkpoints; none are signed when unset. */
+  auditSigningKeyFile: string | undefined;
+  /** `AUDIT_LOG_NAME`: the checkpoints' origin is `vidops/<name>`. */
+  auditLogName: string;
+  auditCheckpointEvery: CheckpointEvery;
   logLevel: Env['LOG_LEVEL'];
 }
 
@@ -251,6 +326,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     phoneRegions: phoneRegions(e.PHONE_REGION, e.PHONE_REGIONS),
     policyFile: e.POLICY_FILE,
     auditHmacKey: e.AUDIT_HMAC_KEY,
+    auditSigningKeyFile: e.AUDIT_SIGNING_KEY_FILE,
+    auditLogName: e.AUDIT_LOG_NAME,
+    auditCheckpointEvery: e.AUDIT_CHECKPOINT_EVERY,
     logLevel: e.LOG_LEVEL,
   };
 }
@@ -262,6 +340,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 export interface CliStoreConfig {
   databaseUrl: string;
   auditHmacKey: string | undefined;
+  /** `vidops audit checkpoint` signs with it; `audit verify` trusts its public key. */
+  auditSigningKeyFile: string | undefined;
+  auditLogName: string;
   /** Undefined when `LEADS` is not set. */
   leads: string[] | undefined;
   agents: string[] | undefined;
@@ -279,6 +360,8 @@ export interface CliConfig extends CliStoreConfig {
 const CliStoreEnvSchema = z.object({
   DATABASE_URL: FIELDS.DATABASE_URL,
   AUDIT_HMAC_KEY: FIELDS.AUDIT_HMAC_KEY,
+  AUDIT_SIGNING_KEY_FILE: FIELDS.AUDIT_SIGNING_KEY_FILE,
+  AUDIT_LOG_NAME: FIELDS.AUDIT_LOG_NAME,
   LEADS: optionalText.pipe(FIELDS.LEADS.optional()),
   AGENTS: FIELDS.AGENTS,
   POLICY_FILE: FIELDS.POLICY_FILE,
@@ -287,6 +370,8 @@ const CliStoreEnvSchema = z.object({
 const CliEnvSchema = z.object({
   DATABASE_URL: FIELDS.DATABASE_URL,
   AUDIT_HMAC_KEY: FIELDS.AUDIT_HMAC_KEY,
+  AUDIT_SIGNING_KEY_FILE: FIELDS.AUDIT_SIGNING_KEY_FILE,
+  AUDIT_LOG_NAME: FIELDS.AUDIT_LOG_NAME,
   LEADS: FIELDS.LEADS,
   AGENTS: FIELDS.AGENTS,
   POLICY_FILE: FIELDS.POLICY_FILE,
@@ -322,6 +407,8 @@ export function loadCliConfig(
     return {
       databaseUrl: e.DATABASE_URL,
       auditHmacKey: e.AUDIT_HMAC_KEY,
+      auditSigningKeyFile: e.AUDIT_SIGNING_KEY_FILE,
+      auditLogName: e.AUDIT_LOG_NAME,
       leads: e.LEADS,
       agents: e.AGENTS,
       policyFile: e.POLICY_FILE,
@@ -337,6 +424,8 @@ export function loadCliConfig(
   return {
     databaseUrl: e.DATABASE_URL,
     auditHmacKey: e.AUDIT_HMAC_KEY,
+    auditSigningKeyFile: e.AUDIT_SIGNING_KEY_FILE,
+    auditLogName: e.AUDIT_LOG_NAME,
     leads: e.LEADS,
     agents: e.AGENTS,
     policyFile: e.POLICY_FILE,

@@ -72,6 +72,8 @@ describe('an admin creates the Slack app from manifest.yml', () => {
       .parse(manifest);
     expect([...oauth_config.scopes.bot].sort()).toEqual(
       [
+        'channels:history',
+        'groups:history',
         'chat:write',
         'chat:write.public',
         'commands',

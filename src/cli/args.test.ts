@@ -47,7 +47,7 @@ describe('reading the command line', () => {
     [['unblok', '0912'], 'Did you mean `vidops unblock`?'],
     [
       ['audit', 'purge'],
-      '`vidops audit` has no "purge"; it has `audit verify`, `audit export`, `audit tail`.',
+      '`vidops audit` has no "purge"; it has `audit verify`, `audit checkpoint`, `audit checkpoints`, `audit keygen`, `audit witness`, `audit export`, `audit tail`.',
     ],
     [['retry'], '`vidops retry` needs more: vidops retry <fileId>'],
     [['retry', 'a', 'b'], 'takes 1 word after it; remove "b"'],

@@ -40,6 +40,11 @@ const FLAG_SPECS = {
   until: { type: 'string' },
   out: { type: 'string' },
   lines: { type: 'string', short: 'n' },
+  // `vidops audit verify` of files, without a database.
+  events: { type: 'string' },
+  checkpoints: { type: 'string' },
+  pubkey: { type: 'string', multiple: true },
+  'hmac-key-file': { type: 'string' },
   // `vidops resolve`: how an unknown outcome is settled.
   check: { type: 'boolean' },
   applied: { type: 'boolean' },
@@ -241,12 +246,59 @@ const CLI_ONLY: readonly CliCommand[] = [
   ),
   command(
     'audit verify',
-    'vidops audit verify',
-    'Recompute the audit chain and name the first broken event.',
+    'vidops audit verify [--pubkey F]… | vidops audit verify --events F --checkpoints F --pubkey F [--pubkey F]… [--hmac-key-file F]',
+    'Recompute the audit chain and check its signed checkpoints; name the first broken event.',
+    {
+      flags: ['pubkey', 'events', 'checkpoints', 'hmac-key-file'],
+      needs: 'store',
+      details: [
+        'On the database: needs DATABASE_URL, and AUDIT_HMAC_KEY when the deployment sets it (a different key breaks every hash). Every stored checkpoint must be signed by a known key, name as its head the hash of the event at its size, and cover no more events than the database holds.',
+        'Known keys: the public key of AUDIT_SIGNING_KEY_FILE and every --pubkey file. After a key rotation, give the old public keys too: a checkpoint signed by a key not given fails.',
+        'With --events and --checkpoints it checks files instead (`vidops audit export --format jsonl` and `vidops audit checkpoints`), needs no database and no configuration, and exits 0 only when every event links, every checkpoint is signed by a --pubkey key, and the export holds every event the newest checkpoint covers. --hmac-key-file gives AUDIT_HMAC_KEY when the deployment sets one.',
+      ],
+    },
+  ),
+  command(
+    'audit checkpoint',
+    'vidops audit checkpoint',
+    'Sign a checkpoint of the audit log now (the bot posts it to the audit channel).',
     {
       needs: 'store',
       details: [
-        'Needs DATABASE_URL, and AUDIT_HMAC_KEY when the deployment sets it (a different key breaks every hash).',
+        'Needs DATABASE_URL and AUDIT_SIGNING_KEY_FILE (AUDIT_LOG_NAME and AUDIT_HMAC_KEY when the deployment sets them). The events since the previous checkpoint are checked before anything is signed.',
+      ],
+    },
+  ),
+  command(
+    'audit checkpoints',
+    'vidops audit checkpoints [--out file]',
+    'Write the signed checkpoints the database holds, for an offline verify (stdout by default).',
+    { flags: ['out'], needs: 'store' },
+  ),
+  command(
+    'audit keygen',
+    'vidops audit keygen --out DIR',
+    'Make a new key pair for signing audit checkpoints.',
+    {
+      flags: ['out'],
+      required: ['out'],
+      needs: 'none',
+      details: [
+        'Writes DIR/audit-signing.key (mode 600: set AUDIT_SIGNING_KEY_FILE to it) and DIR/audit-signing.pub (give it to compliance), and prints the public key and its key ID. The key is named after AUDIT_LOG_NAME (vidops/<name>).',
+        'An existing key is never overwritten. To rotate, make the new key in another directory and point AUDIT_SIGNING_KEY_FILE at it; keep the old .pub for verifying older checkpoints.',
+      ],
+    },
+  ),
+  command(
+    'audit witness',
+    'vidops audit witness [--since ISO]',
+    "Compare the audit channel's history with the database: missing, foreign and differing lines and checkpoints.",
+    {
+      flags: ['since'],
+      needs: 'store',
+      details: [
+        'Needs DATABASE_URL, SLACK_BOT_TOKEN and AUDIT_CHANNEL (SLACK_API_URL when set), and the bot scope channels:history (groups:history for a private channel).',
+        "Reads at most 20,000 messages (newest first), waiting out Slack's rate limits; --since reads only the messages posted since then. Events older than what was read are not compared, and it says how many.",
       ],
     },
   ),
@@ -287,8 +339,8 @@ export function findCommand(id: CommandId): CliCommand {
   return found;
 }
 
-/** Flag values as given; strings for value flags, true for switches. */
-export type Flags = Partial<Record<FlagName, string | boolean>>;
+/** Flag values as given; strings for value flags, true for switches, a list for repeatable flags. */
+export type Flags = Partial<Record<FlagName, string | boolean | string[]>>;
 
 export type Invocation =
   | { kind: 'help'; command: CliCommand | null }
@@ -328,7 +380,7 @@ export function subcommandsOf(word: string): string[] {
  * then the command words, then checks the flags and the number of words against the command.
  */
 export function parseInvocation(argv: readonly string[]): Invocation {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   let positionals: string[];
   try {
     const parsed = parseArgs({ args: [...argv], options: FLAG_SPECS, allowPositionals: true, strict: true });
@@ -420,4 +472,11 @@ export function parseInvocation(argv: readonly string[]): Invocation {
 export function stringFlag(flags: Flags, name: FlagName): string | undefined {
   const value = flags[name];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** Every value of a repeatable flag (`--pubkey a --pubkey b`), in order; empty when absent. */
+export function stringsFlag(flags: Flags, name: FlagName): string[] {
+  const value = flags[name];
+  if (Array.isArray(value)) return value;
+  return typeof value === 'string' ? [value] : [];
 }

@@ -24,6 +24,8 @@ describe('CLI configuration', () => {
     expect(config).toEqual({
       databaseUrl: 'sqlite:data/vidops.db',
       auditHmacKey: undefined,
+      auditSigningKeyFile: undefined,
+      auditLogName: 'vidops',
       leads: ['U0LEAD1', 'S0LEADS'],
       agents: undefined,
       policyFile: undefined,
@@ -59,6 +61,8 @@ describe('CLI configuration', () => {
     expect(loadCliConfig({}, 'store')).toEqual({
       databaseUrl: 'sqlite:data/vidops.db',
       auditHmacKey: undefined,
+      auditSigningKeyFile: undefined,
+      auditLogName: 'vidops',
       leads: undefined,
       agents: undefined,
       policyFile: undefined,

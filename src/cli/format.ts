@@ -32,6 +32,8 @@ export const CLI_VARIABLES = [
   'PHONE_REGION',
   'POLICY_FILE',
   'AUDIT_HMAC_KEY',
+  'AUDIT_SIGNING_KEY_FILE',
+  'AUDIT_LOG_NAME',
   'VIDEO_API_TIMEOUT_MS',
   'RETRY_CONVERSION_METHOD',
 ] as const;
@@ -58,7 +60,7 @@ export function generalHelp(): string {
     '  -h, --help       details of a command: vidops <command> --help',
     '',
     `Configuration (environment, or .env in the working directory): ${CLI_VARIABLES.join(', ')}.`,
-    'The audit commands and `requests` need only DATABASE_URL (and AUDIT_HMAC_KEY when the deployment sets it).',
+    'The audit commands and `requests` need only DATABASE_URL (and AUDIT_HMAC_KEY when the deployment sets it); signed checkpoints also AUDIT_SIGNING_KEY_FILE and AUDIT_LOG_NAME, `audit witness` SLACK_BOT_TOKEN and AUDIT_CHANNEL; `audit verify --events` needs nothing.',
     '`vidops audit export` writes full mobile numbers: it is meant for compliance.',
     '',
     'Exit codes: 0 done; 1 refused or failed (the reason on stderr); 2 usage or configuration error.',

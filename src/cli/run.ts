@@ -5,7 +5,6 @@ import type { z } from 'zod';
 import { loadCliConfig } from '../config.js';
 import { cliActor } from '../core/actor.js';
 import { isPastExpiry } from '../core/approvals.js';
-import { createHasher, shortHash, verifyChain } from '../core/audit-chain.js';
 import {
   type ChangeOperation,
   OPERATION_SPECS,
@@ -25,7 +24,24 @@ import { mayApprove, type Policy } from '../core/policy.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { parseResourceId } from '../core/validate/ids.js';
 import type { DecisionResult, Prepared, PrepareInput, SubmitResult } from '../services/types.js';
-import { type CliCommand, type FlagName, type Flags, parseInvocation, stringFlag } from './args.js';
+import {
+  type CliCommand,
+  type FlagName,
+  type Flags,
+  parseInvocation,
+  stringFlag,
+  stringsFlag,
+} from './args.js';
+import {
+  AuditFileError,
+  type AuditRun,
+  checkpointNow,
+  exportCheckpoints,
+  keygen,
+  verifyFiles,
+  verifyStore,
+  witness,
+} from './audit.js';
 import {
   type Env,
   type FullContext,
@@ -183,6 +199,10 @@ function report(run: Run, error: unknown): number {
     run.io.stderr.write(usageError(error.message, error.command));
     return 2;
   }
+  if (error instanceof AuditFileError) {
+    run.err(`vidops: ${error.message}`);
+    return 2;
+  }
   if (error instanceof ConfigError) {
     run.err(`vidops: ${error.message}`);
     run.err(
@@ -235,6 +255,7 @@ function checkFlags(run: Run): Checked {
     }
     format = raw;
   }
+  if (id === 'audit verify') checkVerifyFlags(run);
   const raw = stringFlag(run.flags, 'lines')?.trim();
   const lines = raw === undefined ? TAIL_DEFAULT : /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(lines) || lines < 1 || lines > TAIL_MAX) {
@@ -252,10 +273,47 @@ function checkFlags(run: Run): Checked {
   };
 }
 
+/** `audit verify` checks the database, or with `--events` files alone: never half of each. */
+function checkVerifyFlags(run: Run): void {
+  const events = run.flags.events !== undefined;
+  const checkpoints = run.flags.checkpoints !== undefined;
+  if (events !== checkpoints) {
+    throw new UsageError(
+      'An offline verify needs both --events (the JSONL export) and --checkpoints (the checkpoints file).',
+      run.command,
+    );
+  }
+  if (events && stringsFlag(run.flags, 'pubkey').length === 0) {
+    throw new UsageError(
+      'An offline verify needs the public key: --pubkey FILE (repeat it for every key used).',
+      run.command,
+    );
+  }
+  if (!events && run.flags['hmac-key-file'] !== undefined) {
+    throw new UsageError(
+      '--hmac-key-file goes with --events; on the database AUDIT_HMAC_KEY is read.',
+      run.command,
+    );
+  }
+}
+
+function auditRun(run: Run): AuditRun {
+  return {
+    cwd: run.io.cwd,
+    env: run.env,
+    flags: run.flags,
+    out: run.out,
+    err: run.err,
+    write: (chunk) => run.io.stdout.write(chunk),
+  };
+}
+
 async function dispatch(run: Run, checked: Checked): Promise<number> {
+  // Files alone: no database, no configuration.
+  if (run.command.id === 'audit verify' && run.flags.events !== undefined) return verifyFiles(auditRun(run));
   switch (run.command.needs) {
     case 'none':
-      return explain(run);
+      return run.command.id === 'audit keygen' ? keygen(auditRun(run)) : explain(run);
     case 'store': {
       const ctx = await openStoreContext(run.env, {
         cwd: run.io.cwd,
@@ -352,7 +410,13 @@ async function storeCommand(run: Run, ctx: StoreContext, checked: Checked): Prom
     case 'requests':
       return listRequests(run, ctx, checked.actor);
     case 'audit verify':
-      return auditVerify(run, ctx);
+      return verifyStore(auditRun(run), ctx);
+    case 'audit checkpoint':
+      return checkpointNow(auditRun(run), ctx, run.clock);
+    case 'audit checkpoints':
+      return exportCheckpoints(auditRun(run), ctx);
+    case 'audit witness':
+      return witness(auditRun(run), ctx, checked.since?.ms ?? null);
     case 'audit export':
       return auditExport(run, ctx, checked);
     case 'audit tail':
@@ -392,31 +456,6 @@ async function listRequests(run: Run, ctx: StoreContext, actor: Actor): Promise<
     }
   }
   return 0;
-}
-
-async function auditVerify(run: Run, ctx: StoreContext): Promise<number> {
-  // With the stored columns: an edited actor_id or type fools every query, so it fails verify too.
-  const result = await verifyChain(ctx.store.iterateStoredAudit(), createHasher(ctx.config.auditHmacKey));
-  if (result.ok) {
-    const head =
-      result.head === null ? 'no events yet' : `head #${result.head.seq} ${shortHash(result.head.hash)}…`;
-    run.out(
-      `chain intact: ${result.count} event${result.count === 1 ? '' : 's'}, ${head}; every stored column matches its event`,
-    );
-    return 0;
-  }
-  if (result.kind === 'column') {
-    run.err(`audit log edited beside the chain: ${maskMobilesInText(result.reason)}.`);
-  } else {
-    run.err(`chain broken at event #${result.brokenAt}: ${maskMobilesInText(result.reason)}.`);
-  }
-  run.err(`${result.count} event${result.count === 1 ? '' : 's'} before it verified.`);
-  if (result.count === 0 && result.reason.includes('altered')) {
-    run.err(
-      `If no event was edited, check AUDIT_HMAC_KEY: it must be the deployment's key (it is ${ctx.config.auditHmacKey === undefined ? 'not set' : 'set'} here).`,
-    );
-  }
-  return 1;
 }
 
 /** A time bound of `--since`/`--until`: a date alone covers that whole day. */

@@ -1,4 +1,4 @@
-import { GENESIS_HASH, shortHash } from './audit-chain.js';
+import { GENESIS_HASH, type StoredAuditEvent, shortHash } from './audit-chain.js';
 import { VidopsError } from './errors.js';
 import type { AuditEvent } from './model.js';
 import {
@@ -335,10 +335,11 @@ function openCheckpoint(
  * every checkpoint must be signed by one of `keys` (several keys: old checkpoints keep verifying
  * after a key rotation), be of `origin`, cover no more events than the log holds, and name as its
  * head the stored hash of the event at its size. Events are matched by `seq`; their own hashes
- * and links are `verifyChain`'s to check, so run both.
+ * and links are `verifyChain`'s to check, so run both (they take the same stream, events or
+ * events with their stored columns, so one read of the log can feed both: core/tee.ts).
  */
 export async function verifyCheckpoints(
-  events: Iterable<AuditEvent> | AsyncIterable<AuditEvent>,
+  events: Iterable<AuditEvent | StoredAuditEvent> | AsyncIterable<AuditEvent | StoredAuditEvent>,
   notes: readonly string[],
   keys: readonly VerifierKey[],
   options: { origin: string },
@@ -383,7 +384,9 @@ export async function verifyCheckpoints(
   const iterator = iteratorOf(events);
   try {
     for (let step = await iterator.next(); step.done !== true; step = await iterator.next()) {
-      const event = step.value;
+      // Events as a store reads them with their columns are taken as their events.
+      const entry = step.value;
+      const event = 'columns' in entry ? entry.event : entry;
       count += 1;
       lastSeq = event.seq;
       // A checkpoint whose event was skipped (a gap in seq).

@@ -659,6 +659,43 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       updateMessage(message, args);
       return { ok: true, channel, ts, text: message.text, message: messageOut(message) };
     },
+    // A channel's history, newest first (thread replies left out), as `vidops audit witness` reads
+    // it: `limit` (default 100, at most 999), `oldest`/`latest` (exclusive unless `inclusive`) and
+    // an opaque cursor.
+    'conversations.history': (args) => {
+      const channel = str(args.channel);
+      if (channel === undefined || channel === '') return fail('channel_not_found');
+      const limit = Math.min(Math.max(Number(str(args.limit) ?? 100) || 100, 1), 999);
+      const inclusive = str(args.inclusive) === 'true' || str(args.inclusive) === '1';
+      const oldest = Number(str(args.oldest) ?? 0);
+      const latest = Number(str(args.latest) ?? Number.POSITIVE_INFINITY);
+      const inRange = (ts: number) => (inclusive ? ts >= oldest && ts <= latest : ts > oldest && ts < latest);
+      const all = (channels.get(channelFor(channel)) ?? [])
+        .filter((m) => (m.thread_ts === undefined || m.thread_ts === m.ts) && inRange(Number(m.ts)))
+        .reverse();
+      const cursor = str(args.cursor);
+      const start =
+        cursor === undefined || cursor === '' ? 0 : Number(Buffer.from(cursor, 'base64').toString());
+      if (!Number.isInteger(start) || start < 0) return fail('invalid_cursor');
+      const page = all.slice(start, start + limit);
+      const more = start + limit < all.length;
+      return {
+        ok: true,
+        messages: page.map(messageOut),
+        has_more: more,
+        pin_count: 0,
+        response_metadata: { next_cursor: more ? Buffer.from(String(start + limit)).toString('base64') : '' },
+      };
+    },
+    'chat.delete': (args) => {
+      const channel = str(args.channel) ?? '';
+      const list = channels.get(channel);
+      const index = list?.findIndex((m) => m.ts === str(args.ts)) ?? -1;
+      if (list === undefined || index === -1) return fail('message_not_found');
+      list.splice(index, 1);
+      changed({ kind: 'message', channel });
+      return { ok: true, channel, ts: str(args.ts) ?? '' };
+    },
     'views.open': (args) => openView(args, false),
     'views.push': (args) => openView(args, true),
     'views.update': (args) => {

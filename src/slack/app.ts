@@ -82,6 +82,8 @@ export interface SlackAppDeps {
   register: (app: App) => void;
   /** Readiness check for `/readyz`; default: store ping and Slack `auth.test` (cached a minute). */
   ready?: () => Promise<void>;
+  /** States `/readyz` adds to its answer, ready or not (e.g. whether checkpoints are signed). */
+  readyStatus?: () => Record<string, string>;
   /** Listen address; default all interfaces. */
   host?: string;
   /** HTTP mode: answers a request before Bolt when vidops cannot take it (see VidopsReceiver). */
@@ -314,7 +316,13 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
         typeof args.envelope_id === 'string' ? { envelopeId: args.envelope_id } : {},
       ...(slackApiUrl ? { installerOptions: { clientOptions: { slackApiUrl } } } : {}),
     });
-    opsServer = new OpsServer({ logger, metrics, ready, ...serverTimeouts });
+    opsServer = new OpsServer({
+      logger,
+      metrics,
+      ready,
+      ...(deps.readyStatus === undefined ? {} : { status: deps.readyStatus }),
+      ...serverTimeouts,
+    });
   } else {
     const signingSecret = config.slack.signingSecret;
     if (!signingSecret) throw new Error('HTTP mode needs SLACK_SIGNING_SECRET');
@@ -325,6 +333,7 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
       clock,
       port: config.port,
       ready,
+      ...(deps.readyStatus === undefined ? {} : { status: deps.readyStatus }),
       seen,
       installation: () => installation,
       ...(deps.shed === undefined ? {} : { shed: deps.shed }),

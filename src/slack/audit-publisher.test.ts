@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createHasher } from '../core/audit-chain.js';
+import { checkpointOrigin, signCheckpoint } from '../core/checkpoint.js';
 import type { AuditEvent, NewAuditEvent } from '../core/model.js';
+import { generateSignerKey } from '../core/signed-note.js';
 import { type Emulator as FakeSlack, startEmulator as startFakeSlack } from '../emulator/index.js';
 import { openStore } from '../store/index.js';
 import type { Store } from '../store/store.js';
@@ -269,5 +271,72 @@ describe('audit channel publisher', () => {
     expect(log).not.toContain(BOT_TOKEN);
     expect(log).not.toContain(MOBILE);
     expect(await store.outboxDepth()).toBe(1);
+  });
+
+  describe('signed checkpoints', () => {
+    const key = generateSignerKey(checkpointOrigin('tehran-1'));
+
+    async function addCheckpoint(events: readonly AuditEvent[]): Promise<string> {
+      const last = events.at(-1);
+      if (last === undefined) throw new Error('no events');
+      const time = '2026-11-21T12:00:00Z';
+      const note = signCheckpoint({ origin: key.name, size: last.seq, head: last.hash, time }, [key]);
+      await store.addCheckpoint({ size: last.seq, head: last.hash, time, note });
+      return note;
+    }
+
+    /** Checkpoint posts Slack accepted. */
+    const checkpointPosts = () => {
+      const accepted = fake.callsTo('chat.postMessage').map((c) => c.response.ok === true);
+      return postsOf(fake).filter((p, i) => accepted[i] && p.text.startsWith('vidops audit checkpoint'));
+    };
+
+    it('a checkpoint reaches the channel once, through Slack being down and a 429', async () => {
+      const events = await append(3);
+      const note = await addCheckpoint(events);
+      fake.failNext('chat.postMessage', { status: 500 }, 2);
+      fake.failNext('chat.postMessage', { status: 429, retryAfter: 0 });
+      const p = publisher();
+      p.start();
+      await until('the checkpoint to be posted', async () => (await store.unpostedCheckpoints()) === 0);
+      await until('the outbox to drain', async () => (await store.outboxDepth()) === 0);
+
+      const posts = checkpointPosts();
+      expect(posts).toHaveLength(1);
+      expect(JSON.stringify(posts[0]?.blocks)).toContain(JSON.stringify(note.split('\n')[0]).slice(1, -1));
+      expect(posts[0]?.text).toContain(note.replace(/\n$/, ''));
+      expect((await store.listCheckpoints())[0]?.postedAt).not.toBeNull();
+      expect(
+        fake
+          .callsTo('chat.postMessage')
+          .map((c) => c.status)
+          .slice(0, 3),
+      ).toEqual([500, 500, 429]);
+    });
+
+    it('a checkpoint signed while events keep coming is posted at the next turn, not after the backlog', async () => {
+      const first = await append(20);
+      await append(20, 21);
+      const p = publisher({ batchMax: 5 });
+      expect(await p.flushOnce()).toBe(5);
+      await addCheckpoint(first);
+      // Not told: the checkpoint waits while there are events to post.
+      expect(await p.flushOnce()).toBe(5);
+      expect(checkpointPosts()).toHaveLength(0);
+      // Told (the checkpointer does so for each one it signs): it goes next.
+      p.kickCheckpoints();
+      expect(await p.flushOnce()).toBe(1);
+      expect(checkpointPosts()).toHaveLength(1);
+      expect(await p.flushOnce()).toBe(5);
+      expect(await store.unpostedCheckpoints()).toBe(0);
+    });
+
+    it('two replicas never post the same checkpoint', async () => {
+      await addCheckpoint(await append(2));
+      const [a, b] = [publisher(), publisher()];
+      await Promise.all([a.flushOnce(), b.flushOnce(), a.flushOnce(), b.flushOnce()]);
+      await until('the outbox to drain', async () => (await store.outboxDepth()) === 0);
+      expect(checkpointPosts()).toHaveLength(1);
+    });
   });
 });

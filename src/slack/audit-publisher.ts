@@ -8,8 +8,8 @@ import {
 import type { Logger } from 'pino';
 import { redactError } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
-import type { Store } from '../store/store.js';
-import { type AuditPost, renderAuditPost } from '../views/audit-post.js';
+import type { Store, StoredCheckpoint } from '../store/store.js';
+import { type AuditPost, renderAuditPost, renderCheckpointPost } from '../views/audit-post.js';
 import { checkBlockKitLimits } from '../views/limits.js';
 
 /** What happened to one attempt to post a batch; fed to metrics. */
@@ -50,6 +50,8 @@ export interface AuditPublisher {
   flushOnce(): Promise<number>;
   /** New events were appended: wake an idle loop now rather than at the next poll. */
   kick(): void;
+  /** A checkpoint was signed: post it at the next turn, even while events keep coming. */
+  kickCheckpoints(): void;
 }
 
 /**
@@ -85,6 +87,11 @@ export function createPublisherWebClient(
  * messages, keeps at least `minIntervalMs` between posts, honours 429 `Retry-After`, backs off
  * exponentially on other errors (up to `backoffMaxMs`) and never drops an event. Leases in the
  * store keep replicas from posting the same events.
+ *
+ * Signed checkpoints are posted by the same loop, one per message, with the same spacing, leases,
+ * `Retry-After` and backoff (they share the channel's rate limit): when the loop finds no events
+ * to post, and after a batch of events when a checkpoint was signed in this process
+ * (`kickCheckpoints`), so a steady stream of events does not hold them back.
  * @see docs/architecture.md, "Audit log" and "Scale"
  */
 export function createAuditPublisher(options: AuditPublisherOptions): AuditPublisher {
@@ -116,6 +123,10 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
   let sleeperKickable = false;
   // Seqs posted but not yet marked delivered (the store failed on ack); retried first.
   let unacked: number[] = [];
+  // A checkpoint posted but not yet marked posted; retried first.
+  let unackedCheckpoint: number | null = null;
+  // A checkpoint was signed here: give checkpoints the next turn.
+  let checkpointHint = true;
   // One step at a time, whether from the loop or from flushOnce.
   let lock: Promise<unknown> = Promise.resolve();
 
@@ -190,37 +201,15 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
     }
   }
 
-  /** Claims a batch and posts it. Returns the number of events delivered (0 when none or failed). */
-  async function step(): Promise<{ claimed: number; delivered: number }> {
-    if (unacked.length > 0) {
-      if (!(await ack(unacked))) {
-        nextPostAt = performance.now() + backoff();
-        return { claimed: 0, delivered: 0 };
-      }
-      unacked = [];
-    }
-
-    let events: AuditEvent[];
-    try {
-      events = await store.claimOutbox(workerId, batchLimit, leaseMs, clock().toISOString());
-    } catch (error) {
-      const delay = backoff();
-      logger.error({ err: redactError(error), retryInMs: delay }, 'could not claim audit events');
-      nextPostAt = performance.now() + delay;
-      return { claimed: 0, delivered: 0 };
-    }
-    if (events.length === 0) return { claimed: 0, delivered: 0 };
-
-    const { post, count } = fitToLimits(events);
-    const batch = events.slice(0, count);
-    const rest = events.slice(count);
-    if (rest.length > 0)
-      await release(
-        rest.map((e) => e.seq),
-        0,
-      );
-    const seqs = batch.map((e) => e.seq);
-
+  /**
+   * Posts one message and, when Slack did not take it, sets the next turn and says how long the
+   * claimed rows stay back: a 429's `Retry-After` (at least the spacing), else the backoff. Posts
+   * of events (`seqs` given) are reported to `onResult`; those of checkpoints are only logged.
+   */
+  async function deliver(
+    post: AuditPost,
+    what: { events: number; seqs?: readonly number[] },
+  ): Promise<{ ok: true } | { ok: false; delayMs: number }> {
     try {
       await web.chat.postMessage({
         channel,
@@ -232,29 +221,129 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
     } catch (error) {
       if (error instanceof WebAPIRateLimitedError) {
         const pause = Math.max(error.retryAfter * 1000, minIntervalMs);
-        await release(seqs, pause);
         nextPostAt = performance.now() + pause + WAKE_SLACK_MS;
-        logger.warn({ retryAfterMs: pause, events: seqs.length }, 'audit channel rate limited; waiting');
-        report({ outcome: 'rate_limited', events: seqs.length, retryAfterMs: pause });
-        return { claimed: events.length, delivered: 0 };
+        logger.warn({ retryAfterMs: pause, events: what.events }, 'audit channel rate limited; waiting');
+        if (what.seqs !== undefined) {
+          report({ outcome: 'rate_limited', events: what.events, retryAfterMs: pause });
+        }
+        return { ok: false, delayMs: pause };
       }
       const code = error instanceof WebAPIPlatformError ? error.data.error : undefined;
-      if (code !== undefined && TOO_BIG.has(code)) batchLimit = Math.max(1, Math.floor(seqs.length / 2));
+      if (code !== undefined && TOO_BIG.has(code) && what.seqs !== undefined) {
+        batchLimit = Math.max(1, Math.floor(what.seqs.length / 2));
+      }
       const delay = backoff();
-      await release(seqs, delay);
       nextPostAt = performance.now() + delay + WAKE_SLACK_MS;
       const { message } = redactError(error);
       logger.error(
-        { err: { message, code }, events: seqs.length, retryInMs: delay },
-        'could not post audit events; will retry',
+        { err: { message, code }, events: what.events, retryInMs: delay },
+        what.seqs === undefined
+          ? 'could not post an audit checkpoint; will retry'
+          : 'could not post audit events; will retry',
       );
-      report({ outcome: 'error', events: seqs.length, error: code ?? message, retryInMs: delay });
+      if (what.seqs !== undefined) {
+        report({ outcome: 'error', events: what.events, error: code ?? message, retryInMs: delay });
+      }
+      return { ok: false, delayMs: delay };
+    }
+    failures = 0;
+    nextPostAt = performance.now() + minIntervalMs;
+    return { ok: true };
+  }
+
+  async function markPosted(size: number): Promise<boolean> {
+    try {
+      await store.markCheckpointPosted(size, clock().toISOString());
+      return true;
+    } catch (error) {
+      logger.error({ err: redactError(error), size }, 'posted an audit checkpoint but could not mark it');
+      return false;
+    }
+  }
+
+  /** Claims one unposted checkpoint and posts it; null when there is none to post. */
+  async function checkpointStep(): Promise<{ claimed: number; delivered: number } | null> {
+    let claimed: StoredCheckpoint[];
+    try {
+      claimed = await store.claimCheckpoints(workerId, 1, leaseMs, clock().toISOString());
+    } catch (error) {
+      logger.error({ err: redactError(error) }, 'could not claim audit checkpoints');
+      return null;
+    }
+    const checkpoint = claimed[0];
+    if (checkpoint === undefined) {
+      checkpointHint = false;
+      return null;
+    }
+    const sent = await deliver(renderCheckpointPost(checkpoint), { events: 0 });
+    if (!sent.ok) {
+      try {
+        await store.releaseCheckpoints(
+          [checkpoint.size],
+          new Date(clock().getTime() + sent.delayMs).toISOString(),
+        );
+      } catch (error) {
+        logger.error(
+          { err: redactError(error) },
+          'could not release an audit checkpoint; it returns when the lease ends',
+        );
+      }
+      return { claimed: 1, delivered: 0 };
+    }
+    if (!(await markPosted(checkpoint.size))) unackedCheckpoint = checkpoint.size;
+    logger.info({ size: checkpoint.size }, 'posted an audit checkpoint');
+    return { claimed: 1, delivered: 1 };
+  }
+
+  /** Claims a batch and posts it. Returns the number of events delivered (0 when none or failed). */
+  async function step(): Promise<{ claimed: number; delivered: number }> {
+    if (unacked.length > 0) {
+      if (!(await ack(unacked))) {
+        nextPostAt = performance.now() + backoff();
+        return { claimed: 0, delivered: 0 };
+      }
+      unacked = [];
+    }
+    if (unackedCheckpoint !== null) {
+      if (!(await markPosted(unackedCheckpoint))) {
+        nextPostAt = performance.now() + backoff();
+        return { claimed: 0, delivered: 0 };
+      }
+      unackedCheckpoint = null;
+    }
+    if (checkpointHint) {
+      const posted = await checkpointStep();
+      if (posted !== null) return posted;
+    }
+
+    let events: AuditEvent[];
+    try {
+      events = await store.claimOutbox(workerId, batchLimit, leaseMs, clock().toISOString());
+    } catch (error) {
+      const delay = backoff();
+      logger.error({ err: redactError(error), retryInMs: delay }, 'could not claim audit events');
+      nextPostAt = performance.now() + delay;
+      return { claimed: 0, delivered: 0 };
+    }
+    if (events.length === 0) return (await checkpointStep()) ?? { claimed: 0, delivered: 0 };
+
+    const { post, count } = fitToLimits(events);
+    const batch = events.slice(0, count);
+    const rest = events.slice(count);
+    if (rest.length > 0)
+      await release(
+        rest.map((e) => e.seq),
+        0,
+      );
+    const seqs = batch.map((e) => e.seq);
+
+    const sent = await deliver(post, { events: seqs.length, seqs });
+    if (!sent.ok) {
+      await release(seqs, sent.delayMs);
       return { claimed: events.length, delivered: 0 };
     }
 
-    failures = 0;
     batchLimit = Math.min(batchMax, batchLimit * 2);
-    nextPostAt = performance.now() + minIntervalMs;
     if (!(await ack(seqs))) unacked = seqs;
     report({
       outcome: 'ok',
@@ -311,6 +400,11 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
       });
     },
     kick() {
+      if (wakeSleeper && sleeperKickable) wakeSleeper();
+      else kicked = true;
+    },
+    kickCheckpoints() {
+      checkpointHint = true;
       if (wakeSleeper && sleeperKickable) wakeSleeper();
       else kicked = true;
     },

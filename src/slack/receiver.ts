@@ -227,6 +227,8 @@ export interface OpsServerOptions {
   metrics: VidopsMetrics;
   /** Resolves when the process can serve (store reachable, Slack auth ok); throws the reason. */
   ready?: () => Promise<void>;
+  /** States added to every `/readyz` answer (e.g. `checkpoints: "off: …"`); they do not decide readiness. */
+  status?: () => Record<string, string>;
   /** `/slack/events`; absent in Socket Mode, where that path answers 404. */
   events?: EventsHandler;
   /** How long `close()` waits for requests in flight before cutting connections. */
@@ -355,8 +357,9 @@ export class OpsServer {
       return;
     }
     const check = this.options.ready;
+    const status = this.options.status?.() ?? {};
     if (!check) {
-      sendJson(res, 200, { ok: true });
+      sendJson(res, 200, { ok: true, ...status });
       return;
     }
     const limit = this.options.readyTimeoutMs ?? 5000;
@@ -368,11 +371,11 @@ export class OpsServer {
           timer = setTimeout(() => reject(new Error(`readiness check took longer than ${limit} ms`)), limit);
         }),
       ]);
-      sendJson(res, 200, { ok: true });
+      sendJson(res, 200, { ok: true, ...status });
     } catch (error) {
       const { message } = redactError(error);
       this.options.logger.warn({ reason: message }, 'not ready');
-      sendJson(res, 503, { ok: false, reason: message });
+      sendJson(res, 503, { ok: false, reason: message, ...status });
     } finally {
       clearTimeout(timer);
     }
@@ -389,6 +392,8 @@ export interface VidopsReceiverOptions {
   /** Listen address; default all interfaces. Tests use 127.0.0.1. */
   host?: string;
   ready?: () => Promise<void>;
+  /** States added to every `/readyz` answer; see {@link OpsServerOptions}. */
+  status?: () => Record<string, string>;
   /**
    * Records a delivery key and resolves true the first time it is seen, false for a repeat (wire
    * it to `store.markDelivered`). Events API deliveries are keyed `event:<event_id>` (Slack's
@@ -437,6 +442,7 @@ export class VidopsReceiver implements Receiver {
       metrics: options.metrics,
       events: (req, res) => this.handleEvents(req, res),
       ...(options.ready ? { ready: options.ready } : {}),
+      ...(options.status ? { status: options.status } : {}),
       ...(options.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: options.shutdownTimeoutMs }),
       ...(options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: options.readyTimeoutMs }),
     });

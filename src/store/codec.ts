@@ -12,7 +12,7 @@ import type {
   RequestState,
   SlackRef,
 } from '../core/model.js';
-import type { HashEvent, ModalDraft, NotificationJob, RequestPatch } from './store.js';
+import type { HashEvent, ModalDraft, NotificationJob, RequestPatch, StoredCheckpoint } from './store.js';
 
 /**
  * Row mapping shared by the SQLite and PostgreSQL adapters. Both keep the queried fields in
@@ -104,6 +104,37 @@ export const EVENT_COLUMNS = 'seq, prev_hash, hash, event';
  * parsed body completed in place cost half as much as object rows copied into a new object.
  */
 export type AuditRow = [seq: number, prevHash: string, hash: string, event: string];
+
+/** The columns both adapters select for a checkpoint, the fields of {@link CheckpointRow}. */
+export const CHECKPOINT_COLUMNS = 'size, head, made_at, note, posted_at';
+
+/** A `checkpoints` row as both adapters read it (times already as ISO strings). */
+export interface CheckpointRow {
+  size: number;
+  head: string;
+  made_at: string;
+  note: string;
+  posted_at: string | null;
+}
+
+export function rowToCheckpoint(row: CheckpointRow): StoredCheckpoint {
+  return {
+    size: row.size,
+    head: row.head,
+    time: new Date(row.made_at).toISOString(),
+    note: row.note,
+    postedAt: row.posted_at === null ? null : new Date(row.posted_at).toISOString(),
+  };
+}
+
+/** Column values of a new checkpoint, checked: a whole size, a hex head, a time, a note. */
+export function checkpointColumns(c: { size: number; head: string; time: string; note: string }): unknown[] {
+  if (!Number.isSafeInteger(c.size) || c.size < 0)
+    throw new InputError(`checkpoint size ${c.size} is not a count`);
+  if (!/^[0-9a-f]{64}$/.test(c.head)) throw new InputError('checkpoint head is not 64 hex digits');
+  if (c.note === '') throw new InputError('checkpoint note is empty');
+  return [c.size, c.head, normalizeTime(c.time, 'time'), c.note];
+}
 
 /** The columns both adapters select for a notification job, the fields of {@link NotificationRow}. */
 export const NOTIFICATION_COLUMNS = 'id, request_id, state, version, at';

@@ -116,6 +116,24 @@ const SQLITE: readonly Migration[] = [
       CREATE INDEX notifications_request ON notifications (request_id, id);
     `,
   },
+  {
+    version: 5,
+    name: 'signed audit checkpoints, and whether each was posted to the audit channel',
+    // size is the key: two replicas cannot both write a checkpoint of the same size.
+    sql: `
+      CREATE TABLE checkpoints (
+        size INTEGER PRIMARY KEY,
+        head TEXT NOT NULL,
+        made_at TEXT NOT NULL,
+        note TEXT NOT NULL,
+        posted_at TEXT,
+        lease_owner TEXT,
+        lease_until TEXT,
+        not_before TEXT
+      );
+      CREATE INDEX checkpoints_unposted ON checkpoints (size) WHERE posted_at IS NULL;
+    `,
+  },
 ];
 
 /** PostgreSQL keeps timestamps as timestamptz; JSON stays text so it round-trips byte for byte. */
@@ -211,6 +229,23 @@ const POSTGRES: readonly Migration[] = [
         not_before TIMESTAMPTZ
       );
       CREATE INDEX notifications_request ON notifications (request_id, id);
+    `,
+  },
+  {
+    version: 5,
+    name: 'signed audit checkpoints, and whether each was posted to the audit channel',
+    sql: `
+      CREATE TABLE checkpoints (
+        size BIGINT PRIMARY KEY,
+        head TEXT NOT NULL,
+        made_at TIMESTAMPTZ NOT NULL,
+        note TEXT NOT NULL,
+        posted_at TIMESTAMPTZ,
+        lease_owner TEXT,
+        lease_until TIMESTAMPTZ,
+        not_before TIMESTAMPTZ
+      );
+      CREATE INDEX checkpoints_unposted ON checkpoints (size) WHERE posted_at IS NULL;
     `,
   },
 ];

@@ -8,8 +8,11 @@ import {
   addMs,
   auditWindow,
   byJobId,
+  CHECKPOINT_COLUMNS,
   type ChainedEvent,
+  type CheckpointRow,
   chainEvents,
+  checkpointColumns,
   DRAFT_COLUMNS,
   type DraftRow,
   draftColumns,
@@ -21,6 +24,7 @@ import {
   REQUEST_COLUMNS,
   type RequestRow,
   requestColumns,
+  rowToCheckpoint,
   rowToDraft,
   rowToEvent,
   rowToNotification,
@@ -42,6 +46,7 @@ import {
   type RequestFilter,
   type RequestPatch,
   type Store,
+  type StoredCheckpoint,
 } from './store.js';
 
 export interface PostgresStoreOptions {
@@ -583,6 +588,93 @@ export class PostgresStore implements Store {
       normalizeTime(now, 'now'),
     ]);
     return rowCount ?? 0;
+  }
+
+  async addCheckpoint(checkpoint: {
+    size: number;
+    head: string;
+    time: string;
+    note: string;
+  }): Promise<boolean> {
+    // The primary key on size: of two replicas writing the same size, one inserts, one does nothing.
+    const { rowCount } = await this.pool.query(
+      'INSERT INTO checkpoints (size, head, made_at, note) VALUES ($1, $2, $3, $4) ON CONFLICT (size) DO NOTHING',
+      checkpointColumns(checkpoint),
+    );
+    return rowCount === 1;
+  }
+
+  async listCheckpoints(): Promise<StoredCheckpoint[]> {
+    const { rows } = await this.pool.query<CheckpointRow>(
+      `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY size`,
+    );
+    return rows.map(rowToCheckpoint);
+  }
+
+  async latestCheckpoint(): Promise<StoredCheckpoint | null> {
+    const { rows } = await this.pool.query<CheckpointRow>(
+      `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY size DESC LIMIT 1`,
+    );
+    const row = rows[0];
+    return row === undefined ? null : rowToCheckpoint(row);
+  }
+
+  async claimCheckpoints(
+    worker: string,
+    limit: number,
+    leaseMs: number,
+    now: string,
+  ): Promise<StoredCheckpoint[]> {
+    const at = normalizeTime(now, 'now');
+    const { rows } = await this.pool.query<CheckpointRow>(
+      `WITH picked AS (
+         SELECT size FROM checkpoints
+         WHERE posted_at IS NULL
+           AND (lease_until IS NULL OR lease_until <= $3)
+           AND (not_before IS NULL OR not_before <= $3)
+         ORDER BY size LIMIT $4
+         FOR UPDATE SKIP LOCKED
+       )
+       UPDATE checkpoints c SET lease_owner = $1, lease_until = $2
+       FROM picked WHERE c.size = picked.size
+       RETURNING ${CHECKPOINT_COLUMNS.split(', ')
+         .map((column) => `c.${column}`)
+         .join(', ')}`,
+      [worker, addMs(at, leaseMs), at, limit],
+    );
+    return rows.map(rowToCheckpoint).sort((a, b) => a.size - b.size);
+  }
+
+  async markCheckpointPosted(size: number, at: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE checkpoints SET posted_at = $2, lease_owner = NULL, lease_until = NULL
+       WHERE size = $1 AND posted_at IS NULL`,
+      [size, normalizeTime(at, 'at')],
+    );
+  }
+
+  async releaseCheckpoints(sizes: readonly number[], notBefore: string): Promise<void> {
+    if (sizes.length === 0) return;
+    await this.pool.query(
+      `UPDATE checkpoints SET lease_owner = NULL, lease_until = NULL, not_before = $2
+       WHERE posted_at IS NULL AND size = ANY($1::bigint[])`,
+      [[...sizes], normalizeTime(notBefore, 'notBefore')],
+    );
+  }
+
+  async unpostedCheckpoints(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(
+      'SELECT count(*) AS n FROM checkpoints WHERE posted_at IS NULL',
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  async undeliveredSeqs(limit: number): Promise<number[]> {
+    const { rows } = await this.pool.query<{ seq: number }>(
+      'SELECT seq FROM outbox WHERE delivered_at IS NULL ORDER BY seq LIMIT $1',
+      [limit],
+    );
+    return rows.map((r) => r.seq);
   }
 
   async getSetting(key: string): Promise<string | null> {

@@ -10,7 +10,10 @@ import {
   addMs,
   auditWindow,
   byJobId,
+  CHECKPOINT_COLUMNS,
+  type CheckpointRow,
   chainEvents,
+  checkpointColumns,
   DRAFT_COLUMNS,
   type DraftRow,
   draftColumns,
@@ -22,6 +25,7 @@ import {
   REQUEST_COLUMNS,
   type RequestRow,
   requestColumns,
+  rowToCheckpoint,
   rowToDraft,
   rowToEvent,
   rowToNotification,
@@ -43,6 +47,7 @@ import {
   type RequestFilter,
   type RequestPatch,
   type Store,
+  type StoredCheckpoint,
 } from './store.js';
 
 /**
@@ -574,6 +579,94 @@ export class SqliteStore implements Store {
   async pruneDrafts(now: string): Promise<number> {
     const at = normalizeTime(now, 'now');
     return this.write(() => this.stmt('DELETE FROM drafts WHERE expires_at <= ?').run(at)).changes;
+  }
+
+  async addCheckpoint(checkpoint: {
+    size: number;
+    head: string;
+    time: string;
+    note: string;
+  }): Promise<boolean> {
+    const columns = checkpointColumns(checkpoint);
+    const result = this.write(() =>
+      this.stmt(
+        'INSERT INTO checkpoints (size, head, made_at, note) VALUES (?, ?, ?, ?) ON CONFLICT (size) DO NOTHING',
+      ).run(...columns),
+    );
+    return result.changes === 1;
+  }
+
+  async listCheckpoints(): Promise<StoredCheckpoint[]> {
+    return this.stmt<CheckpointRow>(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY size`)
+      .all()
+      .map(rowToCheckpoint);
+  }
+
+  async latestCheckpoint(): Promise<StoredCheckpoint | null> {
+    const row = this.stmt<CheckpointRow>(
+      `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY size DESC LIMIT 1`,
+    ).get();
+    return row === undefined ? null : rowToCheckpoint(row);
+  }
+
+  async claimCheckpoints(
+    worker: string,
+    limit: number,
+    leaseMs: number,
+    now: string,
+  ): Promise<StoredCheckpoint[]> {
+    const at = normalizeTime(now, 'now');
+    return this.write(() =>
+      this.stmt<CheckpointRow>(
+        `UPDATE checkpoints SET lease_owner = ?, lease_until = ?
+         WHERE size IN (
+           SELECT size FROM checkpoints
+           WHERE posted_at IS NULL
+             AND (lease_until IS NULL OR lease_until <= ?)
+             AND (not_before IS NULL OR not_before <= ?)
+           ORDER BY size LIMIT ?)
+         RETURNING ${CHECKPOINT_COLUMNS}`,
+      )
+        .all(worker, addMs(at, leaseMs), at, at, limit)
+        .map(rowToCheckpoint)
+        .sort((a, b) => a.size - b.size),
+    );
+  }
+
+  async markCheckpointPosted(size: number, at: string): Promise<void> {
+    const postedAt = normalizeTime(at, 'at');
+    this.write(() =>
+      this.stmt(
+        `UPDATE checkpoints SET posted_at = ?, lease_owner = NULL, lease_until = NULL
+         WHERE size = ? AND posted_at IS NULL`,
+      ).run(postedAt, size),
+    );
+  }
+
+  async releaseCheckpoints(sizes: readonly number[], notBefore: string): Promise<void> {
+    if (sizes.length === 0) return;
+    const at = normalizeTime(notBefore, 'notBefore');
+    this.write(() =>
+      this.stmt(
+        `UPDATE checkpoints SET lease_owner = NULL, lease_until = NULL, not_before = ?
+         WHERE posted_at IS NULL AND size IN (SELECT value FROM json_each(?))`,
+      ).run(at, JSON.stringify(sizes)),
+    );
+  }
+
+  async unpostedCheckpoints(): Promise<number> {
+    const row = this.stmt<{ n: number }>(
+      'SELECT count(*) AS n FROM checkpoints WHERE posted_at IS NULL',
+    ).get();
+    return row?.n ?? 0;
+  }
+
+  async undeliveredSeqs(limit: number): Promise<number[]> {
+    return this.stmt<{ seq: number }>(
+      'SELECT seq FROM outbox WHERE delivered_at IS NULL ORDER BY seq LIMIT ?',
+    )
+      .all(limit)
+      .map((r) => r.seq);
   }
 
   async getSetting(key: string): Promise<string | null> {

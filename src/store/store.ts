@@ -61,6 +61,24 @@ export interface NotificationClaim {
   settledAt: string;
 }
 
+/**
+ * A signed checkpoint of the audit chain as the store keeps it: the note exactly as signed, the
+ * size and head it states (also in the note), and whether it was posted to the audit channel.
+ * @see docs/audit-checkpoints.md
+ */
+export interface StoredCheckpoint {
+  /** How many events it covers; one checkpoint per size. */
+  size: number;
+  /** The hash of event #size (64 hex digits). */
+  head: string;
+  /** When it was made (ISO-8601 UTC), as its `time` line says. */
+  time: string;
+  /** The signed note, as signed. */
+  note: string;
+  /** When Slack accepted its post in the audit channel; null while not yet posted. */
+  postedAt: string | null;
+}
+
 export interface AuditQuery {
   /** Events with seq greater than this. */
   afterSeq?: number;
@@ -178,6 +196,26 @@ export interface Store {
   enqueueNotification(requestId: string, at: string): Promise<boolean>;
   /** Jobs not yet done, leased or not. */
   notificationDepth(): Promise<number>;
+
+  /**
+   * Signed audit checkpoints. `addCheckpoint` keeps one unless a checkpoint of the same size is
+   * there already (another replica made it): false then, and nothing changes. Each enters a small
+   * outbox of its own: `claimCheckpoints` leases unposted ones (smallest first) to `worker` like
+   * `claimOutbox`, `markCheckpointPosted` records Slack's acceptance, `releaseCheckpoints` gives
+   * them back, not claimable before `notBefore`.
+   */
+  addCheckpoint(checkpoint: { size: number; head: string; time: string; note: string }): Promise<boolean>;
+  /** Every checkpoint, smallest first. */
+  listCheckpoints(): Promise<StoredCheckpoint[]>;
+  /** The largest checkpoint, or null. */
+  latestCheckpoint(): Promise<StoredCheckpoint | null>;
+  claimCheckpoints(worker: string, limit: number, leaseMs: number, now: string): Promise<StoredCheckpoint[]>;
+  markCheckpointPosted(size: number, at: string): Promise<void>;
+  releaseCheckpoints(sizes: readonly number[], notBefore: string): Promise<void>;
+  /** Checkpoints not yet posted, leased or not. */
+  unpostedCheckpoints(): Promise<number>;
+  /** Seqs of events not yet posted to the audit channel (oldest first, at most `limit`). */
+  undeliveredSeqs(limit: number): Promise<number[]>;
 
   /** Small key-value settings shared by replicas (e.g. learned retry-conversion method). */
   getSetting(key: string): Promise<string | null>;

@@ -6,7 +6,7 @@ import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
-import { blocksText, context, packSections } from './blocks.js';
+import { blocksText, context, packSections, section } from './blocks.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 
 /**
@@ -479,4 +479,31 @@ export function renderAuditPost(events: readonly AuditEvent[]): AuditPost {
   if (shown < events.length) text += `\n… and ${events.length - shown} more`;
 
   return { text, blocks: [header, ...sections] };
+}
+
+/** What a checkpoint post shows: the numbers it states, and its signed note as written. */
+export interface CheckpointPostInput {
+  size: number;
+  head: string;
+  note: string;
+}
+
+/**
+ * A signed checkpoint for the audit channel: a context line with the number of events and the
+ * head's short hash, and the signed note whole in a code block, so the channel keeps a copy a
+ * verifier can read back (`vidops audit witness`). The note is our own text (origin, numbers,
+ * base64, the time), escaped all the same. Pure.
+ * @see docs/architecture.md, "Audit log"; docs/audit-checkpoints.md
+ */
+export function renderCheckpointPost(checkpoint: CheckpointPostInput): AuditPost {
+  const covers = checkpoint.size === 1 ? '1 event' : `${checkpoint.size} events`;
+  const noteBlock = `\`\`\`\n${escapeMrkdwn(checkpoint.note)}\`\`\``;
+  const short = shortHash(checkpoint.head);
+  return {
+    text: `vidops audit checkpoint: ${covers}, head ${short}\n${noteBlock}`,
+    blocks: [
+      context(`:lock: *vidops audit checkpoint* · covers ${covers} · head \`${short}\``),
+      section(noteBlock),
+    ],
+  };
 }

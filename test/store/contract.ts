@@ -487,6 +487,77 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
       });
     });
 
+    describe('signed checkpoints', () => {
+      const HEAD = (n: number) => n.toString(16).padStart(64, '0');
+      const checkpoint = (size: number, minute = size) => ({
+        size,
+        head: HEAD(size),
+        time: at(minute),
+        note: `vidops/test\n${size}\n…\n\n— vidops/test sig${size}\n`,
+      });
+      const sizes = (list: readonly { size: number }[]) => list.map((c) => c.size);
+
+      it('the bot keeps a checkpoint; one of the same size is refused and changes nothing', async () => {
+        expect(await store.latestCheckpoint()).toBeNull();
+        expect(await store.addCheckpoint(checkpoint(10))).toBe(true);
+        expect(await store.addCheckpoint({ ...checkpoint(10, 99), note: 'another note' })).toBe(false);
+        expect(await store.addCheckpoint(checkpoint(3))).toBe(true);
+
+        expect(await store.listCheckpoints()).toEqual([
+          { size: 3, head: HEAD(3), time: at(3), note: checkpoint(3).note, postedAt: null },
+          { size: 10, head: HEAD(10), time: at(10), note: checkpoint(10).note, postedAt: null },
+        ]);
+        expect((await store.latestCheckpoint())?.size).toBe(10);
+        expect(await store.unpostedCheckpoints()).toBe(2);
+      });
+
+      it('two replicas writing a checkpoint of the same size at once: exactly one is kept', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 5 }, (_, i) => store.addCheckpoint({ ...checkpoint(42), note: `note ${i}` })),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+        const kept = await store.listCheckpoints();
+        expect(kept).toHaveLength(1);
+        expect(kept[0]?.note).toBe(`note ${results.indexOf(true)}`);
+      });
+
+      it('a checkpoint that is not one is refused before it reaches the database', async () => {
+        await expect(store.addCheckpoint({ ...checkpoint(1), head: 'beef' })).rejects.toThrow(/head/);
+        await expect(store.addCheckpoint({ ...checkpoint(1), size: -1 })).rejects.toThrow(/size/);
+        expect(await store.listCheckpoints()).toEqual([]);
+      });
+
+      it('unposted checkpoints are leased to one worker, released on 429, and never posted twice', async () => {
+        for (const size of [5, 10, 15]) await store.addCheckpoint(checkpoint(size));
+
+        expect(sizes(await store.claimCheckpoints('w1', 2, 30_000, at(0)))).toEqual([5, 10]);
+        expect(sizes(await store.claimCheckpoints('w2', 5, 30_000, at(0)))).toEqual([15]);
+        expect(await store.claimCheckpoints('w3', 5, 30_000, at(0))).toEqual([]);
+
+        await store.markCheckpointPosted(5, at(0));
+        await store.releaseCheckpoints([10], at(1));
+        expect(await store.claimCheckpoints('w3', 5, 30_000, '2026-11-21T10:00:20.000Z')).toEqual([]);
+        // At notBefore the released one is back, and w2's lease has run out: both go to w3.
+        expect(sizes(await store.claimCheckpoints('w3', 5, 30_000, at(1)))).toEqual([10, 15]);
+
+        const posted = (await store.listCheckpoints()).find((c) => c.size === 5);
+        expect(posted?.postedAt).toBe(at(0));
+        expect(await store.unpostedCheckpoints()).toBe(2);
+        // Posted is posted: a late release or a second mark changes nothing.
+        await store.releaseCheckpoints([5], at(9));
+        await store.markCheckpointPosted(5, at(9));
+        expect((await store.listCheckpoints()).find((c) => c.size === 5)?.postedAt).toBe(at(0));
+        expect(sizes(await store.claimCheckpoints('w1', 5, 30_000, at(60)))).toEqual([10, 15]);
+      });
+
+      it('lists the events not yet posted to the audit channel, oldest first', async () => {
+        await store.appendAudit(Array.from({ length: 4 }, () => newEvent()));
+        await store.ackOutbox([1, 3]);
+        expect(await store.undeliveredSeqs(10)).toEqual([2, 4]);
+        expect(await store.undeliveredSeqs(1)).toEqual([2]);
+      });
+    });
+
     describe('notification outbox', () => {
       const claim = (worker: string, now: string, requests = 10, settledAt = now) =>
         store.claimNotifications({ worker, requests, leaseMs: 30_000, now, settledAt });

@@ -1,0 +1,187 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebClient } from '@slack/web-api';
+import { type CliIo, runCli } from '../../src/cli/run.js';
+import { createHasher } from '../../src/core/audit-chain.js';
+import { DEMO } from '../../src/sandbox/server.js';
+import { writeKeyPair } from '../../src/services/audit-keys.js';
+import { openStore } from '../../src/store/index.js';
+import { renderAuditPost } from '../../src/views/audit-post.js';
+import { CHANNELS, type Harness, startHarness } from './app-harness.js';
+
+/**
+ * The audit channel as a witness, end to end: the bot signs checkpoints and posts them beside
+ * the events, and `vidops audit witness` reads the channel's history back from (fake) Slack and
+ * names what was deleted from it and what was forged into it.
+ * @see README, "Audit log"; docs/architecture.md, "Audit log"
+ */
+
+let keysDir: string;
+let h: Harness;
+
+beforeAll(async () => {
+  keysDir = await mkdtemp(join(tmpdir(), 'vidops-e2e-keys-'));
+  const { privatePath } = await writeKeyPair(keysDir, 'e2e');
+  h = await startHarness({
+    env: { AUDIT_SIGNING_KEY_FILE: privatePath, AUDIT_LOG_NAME: 'e2e', AUDIT_CHECKPOINT_EVERY: '6' },
+  });
+});
+
+afterAll(async () => {
+  await h.stop();
+  await rm(keysDir, { recursive: true, force: true });
+});
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** `vidops audit witness` on the bot's database and the fake Slack. */
+async function witness(): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    env: {
+      DATABASE_URL: h.config.databaseUrl,
+      SLACK_BOT_TOKEN: h.slack.botToken,
+      SLACK_API_URL: h.slack.apiUrl,
+      AUDIT_CHANNEL: CHANNELS.audit,
+    },
+    cwd: keysDir,
+    osUser: 'compliance',
+  };
+  const code = await runCli(['audit', 'witness'], io);
+  return { code, stdout, stderr };
+}
+
+/** Seqs an audit channel message shows, from its text fallback. */
+function seqsOf(text: string): number[] {
+  return [...text.matchAll(/^#(\d+) /gm)].map((m) => Number(m[1]));
+}
+
+describe('the audit channel witnesses the signed log', () => {
+  it('/readyz and the start log say checkpoints are signed, and by which key', async () => {
+    const ready = await h.get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.text)).toEqual({
+      ok: true,
+      checkpoints: expect.stringMatching(
+        /^signed by vidops\/e2e\+[0-9a-f]{8} every 6 events and at shutdown$/,
+      ),
+    });
+    expect(h.logs.join('')).toMatch(
+      /"msg":"audit checkpoints signed by vidops\/e2e\+[0-9a-f]{8} every 6 events/,
+    );
+  });
+
+  it('a checkpoint is signed after every 6 events and posted to the channel; the witness finds them agreeing', async () => {
+    for (const mobile of DEMO.unblockedMobiles.slice(0, 3))
+      await (await h.slash(`unblock ${mobile}`)).reply();
+    await until('a checkpoint posted and every event posted', async () => {
+      const [stored, depth] = await Promise.all([h.store.listCheckpoints(), h.store.outboxDepth()]);
+      return stored.length > 0 && stored.every((c) => c.postedAt !== null) && depth === 0;
+    });
+    const posted = h.slack
+      .messages(CHANNELS.audit)
+      .filter((m) => m.text.startsWith('vidops audit checkpoint'));
+    expect(posted.length).toBeGreaterThanOrEqual(1);
+    const stored = await h.store.listCheckpoints();
+    expect(posted[0]?.text).toContain(stored[0]?.note.trimEnd());
+
+    const result = await witness();
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('the whole history');
+    expect(result.stdout).toContain('witness: the channel and the database agree.');
+  });
+
+  it('a message deleted from the channel and one forged into it are both named', async () => {
+    const web = new WebClient(h.slack.botToken, { slackApiUrl: h.slack.apiUrl });
+    const messages = h.slack.messages(CHANNELS.audit).filter((m) => seqsOf(m.text).length > 0);
+    const victim = messages[0];
+    if (victim === undefined) throw new Error('no event message in the channel');
+    await web.chat.delete({ channel: CHANNELS.audit, ts: victim.ts });
+    // Someone holding the bot token posts a line for an event the database does not have.
+    const head = (await h.store.auditHead())?.seq ?? 0;
+    const [real] = await h.store.listAudit({ afterSeq: head - 1, limit: 1 });
+    if (real === undefined) throw new Error('no head event');
+    const forgedEvent = { ...real, seq: head + 1, hash: 'feedface'.repeat(8) };
+    const forged = renderAuditPost([forgedEvent]);
+    await web.chat.postMessage({ channel: CHANNELS.audit, text: forged.text, blocks: forged.blocks });
+
+    const result = await witness();
+    expect(result.code).toBe(1);
+    for (const seq of seqsOf(victim.text)) {
+      expect(result.stderr).toMatch(
+        new RegExp(`^missing from the channel: #${seq} \\(hash [0-9a-f]{12}\\)`, 'm'),
+      );
+    }
+    expect(result.stderr).toContain(
+      `not in the database: the channel shows #${head + 1} with hash feedfacefeed`,
+    );
+    expect(result.stderr).toContain(`the database has no event #${head + 1}`);
+    const discrepancies = seqsOf(victim.text).length + 1;
+    expect(
+      result.stderr.endsWith(
+        `\nwitness: ${discrepancies} discrepancies between the channel and the database.\n`,
+      ),
+    ).toBe(true);
+  });
+
+  it('a checkpoint message deleted from the channel is named', async () => {
+    const checkpoint = h.slack
+      .messages(CHANNELS.audit)
+      .find((m) => m.text.startsWith('vidops audit checkpoint'));
+    if (checkpoint === undefined) throw new Error('no checkpoint message');
+    await new WebClient(h.slack.botToken, { slackApiUrl: h.slack.apiUrl }).chat.delete({
+      channel: CHANNELS.audit,
+      ts: checkpoint.ts,
+    });
+    const size = Number(/^vidops audit checkpoint: (\d+) event/.exec(checkpoint.text)?.[1]);
+    const result = await witness();
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `checkpoint missing from the channel: the checkpoint of ${size} events was posted, but the channel does not show it`,
+    );
+  });
+
+  it('at shutdown the bot signs a checkpoint of every event and posts it before it stops', async () => {
+    await (await h.slash(`unblock ${DEMO.blockedMobiles[0]}`)).reply();
+    const head = await h.store.auditHead();
+    await h.vidops.stop();
+    const store = await openStore(h.config.databaseUrl, { hash: createHasher() });
+    try {
+      const latest = await store.latestCheckpoint();
+      expect(latest?.size).toBe(head?.seq);
+      expect(latest?.postedAt).not.toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('without a signing key', () => {
+  it('/readyz and the start log say no checkpoints are signed', async () => {
+    const plain = await startHarness();
+    try {
+      const ready = await plain.get('/readyz');
+      expect(ready.status).toBe(200);
+      expect(JSON.parse(ready.text)).toEqual({
+        ok: true,
+        checkpoints: 'off: AUDIT_SIGNING_KEY_FILE is not set, no audit checkpoints are signed',
+      });
+      expect(plain.logs.join('')).toContain(
+        '"msg":"audit checkpoints off: AUDIT_SIGNING_KEY_FILE is not set, no audit checkpoints are signed"',
+      );
+    } finally {
+      await plain.stop();
+    }
+  });
+});
