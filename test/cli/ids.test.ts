@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliIo, runCli } from '../../src/cli/run.js';
-import { DEMO, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { runVidops } from './run-vidops.js';
 
 /**
  * IDs made only of dots are refused on the command line before anything is read or sent: `..`
@@ -25,24 +25,8 @@ beforeEach(async () => {
 
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-async function vidops(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: {
-      DATABASE_URL: `sqlite:${join(dir, 'x.db')}`,
-      VIDEO_API_URL: sandbox.url,
-      VIDEO_API_KEY: DEMO.apiKey,
-      VIDEO_SECRET_KEY: DEMO.secretKey,
-      LEADS: 'ULEAD0001',
-    },
-    cwd: dir,
-    clock: () => new Date('2024-10-17T06:00:00.000Z'),
-  };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
+function vidops(args: string[]) {
+  return runVidops({ dir, sandboxUrl: sandbox.url, clock: () => new Date('2024-10-17T06:00:00.000Z') }, args);
 }
 
 describe('an operator gives an ID made only of dots', () => {

@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliIo, runCli } from '../../src/cli/run.js';
-import { DEMO, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { runVidops } from './run-vidops.js';
 
 /**
  * `vidops playlist create --title "…"` against the full sandbox and against one that serves only
@@ -37,26 +37,8 @@ describe.each([
 
   beforeEach(() => sandbox.reset());
 
-  async function vidops(args: string[], osUser = 'sara') {
-    let stdout = '';
-    let stderr = '';
-    const io: CliIo = {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-      env: {
-        DATABASE_URL: `sqlite:${join(dir, 'vidops.db')}`,
-        VIDEO_API_URL: sandbox.url,
-        VIDEO_API_KEY: DEMO.apiKey,
-        VIDEO_SECRET_KEY: DEMO.secretKey,
-        LEADS: LEAD,
-        POLICY_FILE: join(dir, 'policy.yml'),
-      },
-      osUser,
-      cwd: dir,
-    };
-    const code = await runCli(args, io);
-    return { code, stdout, stderr };
-  }
+  const vidops = (args: string[], osUser = 'sara') =>
+    runVidops({ dir, sandboxUrl: sandbox.url, leads: LEAD, policy: true }, args, osUser);
 
   const posts = () => sandbox.requests().filter((r) => r.method === 'POST' && r.path === PLAYLIST);
 

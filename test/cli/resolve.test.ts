@@ -1,11 +1,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliIo, runCli } from '../../src/cli/run.js';
 import { createHasher } from '../../src/core/audit-chain.js';
 import type { AuditEvent } from '../../src/core/model.js';
 import { DEMO, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { openStore } from '../../src/store/index.js';
+import { type CliRun, runVidops } from './run-vidops.js';
 
 /**
  * `vidops resolve`: a lead settles from the command line a delete whose answer was lost, with the
@@ -42,35 +42,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function vidops(args: string[], osUser = AGENT_OS): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: {
-      DATABASE_URL: `sqlite:${join(dir, 'x.db')}`,
-      VIDEO_API_URL: sandbox.url,
-      VIDEO_API_KEY: DEMO.apiKey,
-      VIDEO_SECRET_KEY: DEMO.secretKey,
-      LEADS: LEAD,
-      POLICY_FILE: join(dir, 'policy.yml'),
-    },
-    osUser,
-    cwd: dir,
-  };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
+function vidops(args: string[], osUser = AGENT_OS): Promise<CliRun> {
+  return runVidops({ dir, sandboxUrl: sandbox.url, leads: LEAD, policy: true }, args, osUser);
 }
 
 async function auditEvents(): Promise<AuditEvent[]> {
-  const store = await openStore(`sqlite:${join(dir, 'x.db')}`, { hash: createHasher() });
+  const store = await openStore(`sqlite:${join(dir, 'vidops.db')}`, { hash: createHasher() });
   try {
     return await store.listAudit();
   } finally {
