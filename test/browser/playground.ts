@@ -10,7 +10,7 @@ import { type Browser, chromium, type Locator, type Page } from 'playwright-core
  * The browser suite (`npm run test:browser`): `npm start` with no Slack tokens, as a newcomer
  * runs it, and a real, headless Chromium (Debian's `chromium`, or CHROMIUM_PATH) on the page it
  * prints. Each scenario is what a support team does there, and leaves a screenshot in
- * test-results/playground/ for the reader. Ends with one line, `N passed, N failed`, and the
+ * test-results/playground/ for the reader. Ends with one line, `browser: N passed, N failed`, and the
  * screenshots written.
  * @see docs/architecture.md, "Emulator and playground"
  */
@@ -288,7 +288,7 @@ const scenarios: [string, (ctx: Context) => Promise<void>][] = [
 async function main(): Promise<number> {
   if (!existsSync(CHROMIUM)) {
     process.stdout.write(
-      `No browser at ${CHROMIUM}: install Debian's chromium or set CHROMIUM_PATH.\n0 passed, 1 failed\n`,
+      `No browser at ${CHROMIUM}: install Debian's chromium or set CHROMIUM_PATH.\nbrowser: 0 passed, 1 failed\n`,
     );
     return 1;
   }
@@ -338,9 +338,9 @@ async function main(): Promise<number> {
   }
   process.stdout.write(`\nScreenshots (${screenshots.length}):\n`);
   for (const file of screenshots) process.stdout.write(`  ${relative(ROOT, file)}\n`);
-  process.stdout.write(
-    `\n${passed} passed, ${failed} failed (${Math.round((Date.now() - started) / 1000)} s)\n`,
-  );
+  process.stdout.write(`\nbrowser suite: ${Math.round((Date.now() - started) / 1000)} s\n`);
+  // The closing line alone, in the plain form CI reads: `browser: N passed, N failed`.
+  process.stdout.write(`browser: ${passed} passed, ${failed} failed\n`);
   return failed === 0 ? 0 : 1;
 }
 

@@ -35,7 +35,7 @@ const why = separate ? 'run on its own (VIDOPS_BROWSER_SUITE=separate)' : `no br
     });
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     if (code !== 0) throw new Error(`npm run test:browser failed (exit ${code}):\n${output}`);
-    expect(output).toMatch(/\n(\d+) passed, 0 failed/);
+    expect(output).toMatch(/\nbrowser: (\d+) passed, 0 failed\n/);
   },
   180_000,
 );
