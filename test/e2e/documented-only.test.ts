@@ -434,11 +434,16 @@ const ROWS: Row[] = [
   },
 ];
 
-describe.each<Mode>(['full', 'documented'])('against the %s sandbox', (mode) => {
+// Each sandbox, with Slack delivering over signed HTTP and over a Socket Mode connection.
+const PLACES = (['full', 'documented'] as const).flatMap((mode) =>
+  (['http', 'socket'] as const).map((delivery) => [mode, delivery] as const),
+);
+
+describe.each(PLACES)('against the %s sandbox, delivered over %s', (mode: Mode, delivery) => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness({ sandbox: { extras: mode === 'full' } });
+    h = await startHarness({ sandbox: { extras: mode === 'full' }, mode: delivery });
   });
 
   afterAll(() => h.stop());
