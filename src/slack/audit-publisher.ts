@@ -11,6 +11,7 @@ import type { AuditEvent } from '../core/model.js';
 import type { Store, StoredCheckpoint } from '../store/store.js';
 import { type AuditPost, renderAuditPost, renderCheckpointPost } from '../views/audit-post.js';
 import { checkBlockKitLimits } from '../views/limits.js';
+import { createSleeper } from './sleeper.js';
 
 /** What happened to one attempt to post a batch; fed to metrics. */
 export type AuditPostResult =
@@ -118,9 +119,6 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
   let nextPostAt = 0;
   let failures = 0;
   let batchLimit = batchMax;
-  let kicked = false;
-  let wakeSleeper: (() => void) | null = null;
-  let sleeperKickable = false;
   // Seqs posted but not yet marked delivered (the store failed on ack); retried first.
   let unacked: number[] = [];
   // A checkpoint posted but not yet marked posted; retried first.
@@ -130,23 +128,7 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
   // One step at a time, whether from the loop or from flushOnce.
   let lock: Promise<unknown> = Promise.resolve();
 
-  const sleep = (ms: number, kickable: boolean): Promise<void> =>
-    new Promise((resolve) => {
-      if (kickable && kicked) {
-        kicked = false;
-        resolve();
-        return;
-      }
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      sleeperKickable = kickable;
-      wakeSleeper = done;
-      function done() {
-        clearTimeout(timer);
-        wakeSleeper = null;
-        resolve();
-      }
-    });
+  const { sleep, wake, interrupt } = createSleeper();
 
   const report = (result: AuditPostResult) => {
     try {
@@ -388,7 +370,7 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
     },
     async stop() {
       running = false;
-      wakeSleeper?.();
+      interrupt();
       await loop;
       loop = null;
       await lock;
@@ -400,13 +382,11 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
       });
     },
     kick() {
-      if (wakeSleeper && sleeperKickable) wakeSleeper();
-      else kicked = true;
+      wake();
     },
     kickCheckpoints() {
       checkpointHint = true;
-      if (wakeSleeper && sleeperKickable) wakeSleeper();
-      else kicked = true;
+      wake();
     },
   };
 }

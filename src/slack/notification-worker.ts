@@ -5,6 +5,7 @@ import { ErrorCode, WebAPIRateLimitedError } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { redactError } from '../core/mask.js';
 import type { NotificationJob, Store } from '../store/store.js';
+import { createSleeper } from './sleeper.js';
 
 /** The part of the store the worker uses. */
 export type NotificationStore = Pick<
@@ -106,36 +107,12 @@ export function createNotificationWorker(options: NotificationWorkerOptions): No
   let retryAt = Number.POSITIVE_INFINITY;
   let transportFailures = 0;
   const failures = new Map<string, number>();
-  let kicked = false;
-  let wakeSleeper: (() => void) | null = null;
-  let sleeperKickable = false;
   let settleTimer: NodeJS.Timeout | null = null;
   let settledAt = 0;
   // One step at a time, whether from the loop, flushOnce or drain.
   let lock: Promise<unknown> = Promise.resolve();
 
-  const sleep = (ms: number, kickable: boolean): Promise<void> =>
-    new Promise((resolve) => {
-      if (kickable && kicked) {
-        kicked = false;
-        resolve();
-        return;
-      }
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      sleeperKickable = kickable;
-      wakeSleeper = done;
-      function done() {
-        clearTimeout(timer);
-        wakeSleeper = null;
-        resolve();
-      }
-    });
-
-  function wake(): void {
-    if (wakeSleeper && sleeperKickable) wakeSleeper();
-    else kicked = true;
-  }
+  const { sleep, wake, interrupt } = createSleeper();
 
   /** Wakes the loop when the newest kicked change has settled (re-armed while changes keep coming). */
   function onSettled(): void {
@@ -318,7 +295,7 @@ export function createNotificationWorker(options: NotificationWorkerOptions): No
       stopping = true;
       if (settleTimer) clearTimeout(settleTimer);
       settleTimer = null;
-      wakeSleeper?.();
+      interrupt();
       try {
         await loop;
         loop = null;
