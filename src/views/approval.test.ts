@@ -1,3 +1,4 @@
+import { REQUEST_T0, requestWith } from '../../test/fixtures/requests.js';
 import type { Preview } from '../core/catalog.js';
 import type { OperationRequest } from '../core/model.js';
 import {
@@ -10,12 +11,12 @@ import {
 import { ACTIONS } from './ids.js';
 import { checkBlockKitLimits } from './limits.js';
 
-const T0 = '2026-11-21T10:00:00.000Z';
+const T0 = REQUEST_T0;
 const PERSIAN = 'دوره‌ی آموزش برنامه‌نویسی پیشرفته برای دانشجویان ۱۴۰۵';
 const LONG = `${PERSIAN} `.repeat(40);
 
 function request(overrides: Partial<OperationRequest> = {}): OperationRequest {
-  return {
+  return requestWith({
     id: 'R-7QK2M9XD',
     operation: 'folder.delete',
     params: { bucketId: '6710a0000000000000000101' },
@@ -30,20 +31,8 @@ function request(overrides: Partial<OperationRequest> = {}): OperationRequest {
     },
     reason: 'The course ended; the customer asked to remove it.',
     requester: { id: 'U0AGENT1', name: 'Ana' },
-    state: 'pending',
-    quorum: 1,
-    approvals: [],
-    decidedBy: null,
-    decisionNote: null,
-    createdAt: T0,
-    expiresAt: '2026-11-22T10:00:00.000Z',
-    updatedAt: T0,
-    result: null,
-    error: null,
-    slack: null,
-    version: 1,
     ...overrides,
-  } as OperationRequest;
+  });
 }
 
 const ipv6 = (i: number) => `2001:db8:${i.toString(16)}:ffff:ffff:ffff:ffff:${(i + 1).toString(16)}`;

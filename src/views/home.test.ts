@@ -1,13 +1,14 @@
+import { REQUEST_T0, requestWith } from '../../test/fixtures/requests.js';
 import type { AuditEvent, OperationRequest } from '../core/model.js';
 import { type HomeModel, homeNotAllowedView, homeView } from './home.js';
 import { ACTIONS } from './ids.js';
 import { checkBlockKitLimits } from './limits.js';
 
-const T0 = '2026-11-21T10:00:00.000Z';
+const T0 = REQUEST_T0;
 const PERSIAN = 'فهرست پخش آموزش‌های مقدماتی با عنوانی بسیار طولانی ۱۴۰۵';
 
 function request(id: string, overrides: Partial<OperationRequest> = {}): OperationRequest {
-  return {
+  return requestWith({
     id,
     operation: 'playlist.edit',
     params: { playlistId: '6710c0000000000000000301', title: PERSIAN },
@@ -25,20 +26,8 @@ function request(id: string, overrides: Partial<OperationRequest> = {}): Operati
     },
     reason: PERSIAN.repeat(30),
     requester: { id: 'U0AGENT1', name: PERSIAN },
-    state: 'pending',
-    quorum: 1,
-    approvals: [],
-    decidedBy: null,
-    decisionNote: null,
-    createdAt: T0,
-    expiresAt: '2026-11-22T10:00:00.000Z',
-    updatedAt: T0,
-    result: null,
-    error: null,
-    slack: null,
-    version: 1,
     ...overrides,
-  } as OperationRequest;
+  });
 }
 
 function event(seq: number): AuditEvent {

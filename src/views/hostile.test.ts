@@ -1,3 +1,4 @@
+import { REQUEST_T0, requestWith } from '../../test/fixtures/requests.js';
 import { ValidationError } from '../client/errors.js';
 import type { ProtectionConfig } from '../client/types.js';
 import { COMMAND_HELP } from '../core/commands-help.js';
@@ -114,10 +115,10 @@ function expectNothingLive(payload: unknown, hostile: string): void {
     for (const text of plainTexts(payload)) expect(text).not.toMatch(/&(amp|lt|gt);/);
 }
 
-const T0 = '2026-11-21T10:00:00.000Z';
+const T0 = REQUEST_T0;
 
 function request(h: string, overrides: Partial<OperationRequest> = {}): OperationRequest {
-  return {
+  return requestWith({
     id: 'R-7K2M9QXA',
     operation: 'folder.create',
     params: { title: h },
@@ -126,20 +127,8 @@ function request(h: string, overrides: Partial<OperationRequest> = {}): Operatio
     preview: { kind: 'create', resource: 'folder', after: { title: h, description: h } },
     reason: h,
     requester: { id: 'U0AGENT1', name: h },
-    state: 'pending',
-    quorum: 1,
-    approvals: [],
-    decidedBy: null,
-    decisionNote: null,
-    createdAt: T0,
-    expiresAt: '2026-11-22T10:00:00.000Z',
-    updatedAt: T0,
-    result: null,
-    error: null,
-    slack: null,
-    version: 1,
     ...overrides,
-  } as OperationRequest;
+  });
 }
 
 /** The request in each state, with the hostile text wherever that state shows outside data. */

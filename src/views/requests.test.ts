@@ -1,15 +1,15 @@
+import { requestWith } from '../../test/fixtures/requests.js';
 import type { OperationRequest } from '../core/model.js';
 import type { RequestsOverview } from '../services/types.js';
 import { ACTIONS } from './ids.js';
 import { checkBlockKitLimits } from './limits.js';
 import { requestsMessage } from './requests.js';
 
-const T0 = '2026-11-21T10:00:00.000Z';
 const PERSIAN = 'پوشه‌ی درس‌های ترم پاییز با عنوان بسیار طولانی ۱۴۰۵';
 
 function request(i: number, overrides: Partial<OperationRequest> = {}): OperationRequest {
   const id = `R-${String(i).padStart(8, '0')}`;
-  return {
+  return requestWith({
     id,
     operation: 'folder.create',
     params: { title: PERSIAN },
@@ -22,20 +22,9 @@ function request(i: number, overrides: Partial<OperationRequest> = {}): Operatio
     },
     reason: PERSIAN.repeat(20),
     requester: { id: 'U0AGENT2', name: PERSIAN },
-    state: 'pending',
     quorum: 2,
-    approvals: [],
-    decidedBy: null,
-    decisionNote: null,
-    createdAt: T0,
-    expiresAt: '2026-11-22T10:00:00.000Z',
-    updatedAt: T0,
-    result: null,
-    error: null,
-    slack: null,
-    version: 1,
     ...overrides,
-  } as OperationRequest;
+  });
 }
 
 const many = (n: number, overrides: Partial<OperationRequest> = {}) =>
