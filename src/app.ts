@@ -12,6 +12,7 @@ import { ConfigError } from './core/errors.js';
 import { redactError } from './core/mask.js';
 import { buildPolicy, checkPolicy, type Policy } from './core/policy.js';
 import { keyLabel } from './core/signed-note.js';
+import { fixedLanguages } from './i18n/lang.js';
 import { createLogger } from './logger.js';
 import { loadSigningKey } from './services/audit-keys.js';
 import { type Checkpointer, createCheckpointer } from './services/checkpoints.js';
@@ -222,6 +223,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     web,
     logger,
     clock,
+    languages: fixedLanguages(config.languages),
     strictBlockKit: deps.strictBlockKit ?? false,
   };
   const notifier = createSlackNotifier({ ...slackContext, store });

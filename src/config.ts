@@ -1,6 +1,7 @@
 import { isSupportedCountry } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
+import { DEFAULT_TIME_ZONE, isTimeZone, LOCALES, type Locale } from './i18n/locale.js';
 
 const optionalText = z
   .string()
@@ -78,6 +79,15 @@ export function parseCheckpointEvery(text: string): CheckpointEvery | string {
   }
   return every;
 }
+
+/** `DEFAULT_LOCALE`, `CHANNEL_LOCALE`: `en` or `fa`; English when unset. */
+const localeField = optionalText.pipe(
+  z
+    .string()
+    .transform((s) => s.toLowerCase())
+    .pipe(z.enum(LOCALES, { message: `must be one of ${LOCALES.join(', ')}` }))
+    .default('en'),
+);
 
 const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 
@@ -170,6 +180,14 @@ export const FIELDS = {
       }),
   ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEFAULT_LOCALE: localeField,
+  CHANNEL_LOCALE: localeField,
+  DISPLAY_TIME_ZONE: optionalText.pipe(
+    z
+      .string()
+      .default(DEFAULT_TIME_ZONE)
+      .refine(isTimeZone, 'must be an IANA time zone such as Asia/Tehran or UTC'),
+  ),
 };
 
 const EnvSchema = z.object(FIELDS);
@@ -283,6 +301,12 @@ export interface Config {
   auditLogName: string;
   auditCheckpointEvery: CheckpointEvery;
   logLevel: Env['LOG_LEVEL'];
+  /** Who reads which language: `DEFAULT_LOCALE`, `CHANNEL_LOCALE`, `DISPLAY_TIME_ZONE`. */
+  languages: {
+    defaultLocale: Locale;
+    channelLocale: Locale;
+    timeZone: string;
+  };
 }
 
 /**
@@ -330,6 +354,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     auditLogName: e.AUDIT_LOG_NAME,
     auditCheckpointEvery: e.AUDIT_CHECKPOINT_EVERY,
     logLevel: e.LOG_LEVEL,
+    languages: {
+      defaultLocale: e.DEFAULT_LOCALE,
+      channelLocale: e.CHANNEL_LOCALE,
+      timeZone: e.DISPLAY_TIME_ZONE,
+    },
   };
 }
 

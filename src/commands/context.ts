@@ -7,6 +7,7 @@ import type { Command } from '../core/grammar.js';
 import { redactError } from '../core/mask.js';
 import type { Actor } from '../core/model.js';
 import type { Policy } from '../core/policy.js';
+import type { Languages } from '../i18n/lang.js';
 import type { Drafts } from '../services/drafts.js';
 import type { Reads } from '../services/reads.js';
 import type { Operations } from '../services/types.js';
@@ -31,6 +32,8 @@ export interface SlackContext {
   web: WebClient;
   logger: Logger;
   clock: () => Date;
+  /** Who reads which language (a person's choice, their Slack locale, `DEFAULT_LOCALE`). */
+  languages: Languages;
   /**
    * When true, a message or view breaking a Block Kit limit throws before it is sent (tests);
    * when false the problem is logged as a warning and the payload sent anyway (production).

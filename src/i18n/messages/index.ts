@@ -1,0 +1,9 @@
+import { common } from './common.js';
+
+/**
+ * Every area of the message catalog. Add an area here once; `Messages` and both languages follow.
+ * @see docs/architecture.md, "Languages"
+ */
+export const AREAS = {
+  common,
+} as const;
