@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { SHORTCUT_LIST } from '../src/views/modals/shortcuts.js';
 
 // Slack's public manifest schema (draft-07), kept in the repository (test/fixtures/slack/README.md).
 const schemaDir = new URL('./fixtures/slack/manifest-schema/', import.meta.url);
@@ -97,6 +98,8 @@ describe('an admin creates the Slack app from manifest.yml', () => {
             url: 'https://vidops.example.com/slack/events',
             description: expect.any(String),
             usage_hint: expect.stringContaining('unblock <mobile>'),
+            // Mentions arrive as <@U…|name> (`/vidops delegate`); the grammar reads escaped text.
+            should_escape: true,
           },
         ],
       },
@@ -106,5 +109,35 @@ describe('an admin creates the Slack app from manifest.yml', () => {
         socket_mode_enabled: true,
       },
     });
+  });
+
+  it('declares the two message shortcuts and the global one that vidops handles, as the code names them', () => {
+    const { features } = z
+      .looseObject({ features: z.looseObject({ shortcuts: z.array(z.looseObject({})) }) })
+      .parse(manifest);
+    expect(features.shortcuts).toEqual(SHORTCUT_LIST);
+    expect(SHORTCUT_LIST.map((s) => s.callback_id)).toEqual([
+      'unblock_from_message',
+      'retry_from_message',
+      'vidops_menu',
+    ]);
+  });
+
+  it('would be refused by the schema with a shortcut name over 24 characters or of an unknown type', () => {
+    const features = { ...(manifest.features as Record<string, unknown>) };
+    const broken = {
+      ...manifest,
+      features: {
+        ...features,
+        shortcuts: [
+          { name: 'Unblock the viewer of this message', type: 'message', callback_id: 'a', description: 'x' },
+          { name: 'vidops', type: 'channel', callback_id: 'b', description: 'y' },
+        ],
+      },
+    };
+    expect(validate(broken)).toBe(false);
+    expect(validate.errors?.map((e) => e.instancePath)).toEqual(
+      expect.arrayContaining(['/features/shortcuts/0/name', '/features/shortcuts/1/type']),
+    );
   });
 });

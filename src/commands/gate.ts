@@ -57,6 +57,9 @@ const InteractiveSchema = z.looseObject({
   view: z.looseObject({ type: z.string().optional(), callback_id: z.string().optional() }).optional(),
   channel: z.looseObject({ id: z.string() }).nullish(),
   response_url: z.string().optional(),
+  /** Shortcuts name themselves at the top level. */
+  callback_id: z.string().optional(),
+  trigger_id: z.string().optional(),
 });
 type Interaction =
   | { kind: 'command'; body: z.infer<typeof CommandSchema> }
@@ -122,6 +125,14 @@ function subjectOf(
       params: { actionId: clip(action?.action_id), value: clip(action?.value) },
     };
   }
+  if (body.type === 'shortcut' || body.type === 'message_action') {
+    const shortcut = clip(body.callback_id);
+    return {
+      operation: body.type,
+      target: `shortcut ${shortcut}`,
+      params: { type: body.type, callbackId: shortcut },
+    };
+  }
   const callbackId = clip(body.view?.callback_id);
   return {
     operation: body.type === 'view_submission' ? 'form' : body.type,
@@ -153,7 +164,10 @@ async function ackRefusal(ctx: AppContext, interaction: Interaction, ack: AnyAck
   }
 }
 
-/** Tells the person, after the ack, where they acted: the command's or message's response URL, the channel, or their Home tab. */
+/**
+ * Tells the person, after the ack, where they acted: the command's or message's response URL, the
+ * channel, their Home tab, or a modal for a shortcut.
+ */
 async function tell(ctx: AppContext, interaction: Interaction, respond: RespondFn | undefined, text: string) {
   const message = { ...notAllowedMessage(), text };
   checkBlockKit(ctx, message, 'message');
@@ -162,6 +176,14 @@ async function tell(ctx: AppContext, interaction: Interaction, respond: RespondF
     return;
   }
   const body = interaction.body;
+  if (body.type === 'shortcut' || body.type === 'message_action') {
+    // Said in a modal: a shortcut is run from a menu, where an ephemeral line could go unseen.
+    if (body.trigger_id === undefined) return;
+    const view = statusModal('vidops', [`:lock: ${text}`]);
+    checkBlockKit(ctx, { view }, 'modal');
+    await ctx.web.views.open({ trigger_id: body.trigger_id, view });
+    return;
+  }
   if (body.type !== 'block_actions') return;
   if (respond !== undefined && body.response_url) {
     await respond({ response_type: 'ephemeral', replace_original: false, ...message });

@@ -20,6 +20,7 @@ import {
 } from './context.js';
 import { everydayHandlers, registerEverydayActions } from './everyday.js';
 import { actorGate } from './gate.js';
+import { registerShortcuts } from './shortcuts.js';
 
 /**
  * The `/vidops` router: acknowledge at once, then parse and hand the typed command to its
@@ -156,7 +157,7 @@ async function runCommand(
 /**
  * Registers everything vidops answers in Slack: first the check of who may act, which every
  * request passes before any handler; then the slash command, the everyday buttons and modals,
- * and the change module's actions.
+ * the change module's actions, and the shortcuts.
  */
 export function registerVidopsHandlers(app: App, ctx: AppContext): void {
   app.use(actorGate(ctx));
@@ -164,4 +165,5 @@ export function registerVidopsHandlers(app: App, ctx: AppContext): void {
   const routes = createSlackRoutes(app);
   registerEverydayActions(routes, ctx);
   registerChangeActions(routes, ctx);
+  registerShortcuts(app, routes, ctx);
 }

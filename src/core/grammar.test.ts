@@ -1,4 +1,4 @@
-import { type Command, type ParseResult, parseCommand } from './grammar.js';
+import { type Command, decodeSlackEntities, type ParseResult, parseCommand } from './grammar.js';
 
 const OID = '671018d0403eba579a6f90e2';
 const parse = (text: string, phoneRegion = 'IR'): ParseResult => parseCommand(text, { phoneRegion });
@@ -327,5 +327,68 @@ describe('agent mistypes a command and is pointed at the right one', () => {
   it('a synonym of delete is only suggested, never run', () => {
     const result = parse(`folder rm ${OID}`);
     expect(result.ok).toBe(false);
+  });
+});
+
+describe('the slash command arrives escaped (the manifest’s should_escape: true)', () => {
+  const options = { phoneRegion: 'IR' };
+  /** What Slack does to any typed text, escaping on or off: `&`, `<`, `>` as entities. */
+  const entities = (typed: string) =>
+    typed.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+  it.each([
+    [
+      'a host name Slack made a link',
+      'whitelist add example.com',
+      'whitelist add <http://example.com|example.com>',
+    ],
+    ['a bare link', 'whitelist add https://example.com', 'whitelist add <https://example.com>'],
+    [
+      'an email address',
+      'whitelist add ops@example.com',
+      'whitelist add <mailto:ops@example.com|ops@example.com>',
+    ],
+    [
+      'a phone number Slack linked',
+      'unblock +98 912 345 6789',
+      'unblock <tel:+989123456789|+98 912 345 6789>',
+    ],
+    [
+      'an address among others',
+      'whitelist add 1.2.3.4 example.com',
+      'whitelist add 1.2.3.4 <http://example.com|example.com>',
+    ],
+  ])('%s reads as what was typed', (_what, typed, sent) => {
+    expect(decodeSlackEntities(sent)).toBe(typed);
+    expect(parseCommand(sent, options)).toEqual(parseCommand(entities(typed), options));
+  });
+
+  it.each([
+    'unblock ۰۹۱۲ ۱۲۳ ۴۵۶۷',
+    'retry 6710b0000000000000000203',
+    'whitelist add 1.2.3.4, 2a00:1::4',
+    'protect set player.themeColor=#1e88e5 opacity=0.5',
+    'folder edit 6710a0000000000000000101 & <b>',
+    'unblock 0912 <345> 6789',
+    'unblock &lt;typed literally&gt; &amp;',
+    'audit <5>',
+  ])('"%s", with no markup in it, reads exactly as typed', (typed) => {
+    expect(decodeSlackEntities(entities(typed))).toBe(typed);
+  });
+
+  it('a typed "&lt;" reaches the command as text', () => {
+    expect(parseCommand(entities('unblock &lt;3'), options)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('&lt;3'),
+    });
+  });
+
+  it('keeps a mention whole, so a command that names a person can read its user ID', () => {
+    expect(decodeSlackEntities('delegate <@U0LEAD1|lena> until 2d')).toBe(
+      'delegate <@U0LEAD1|lena> until 2d',
+    );
+    expect(decodeSlackEntities('x <#C0VIDOPS|support> <!subteam^S0LEADS|@leads>')).toBe(
+      'x <#C0VIDOPS|support> <!subteam^S0LEADS|@leads>',
+    );
   });
 });

@@ -305,7 +305,20 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Slack escapes `&`, `<` and `>` in slash command text. */
-function decodeSlackEntities(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+/**
+ * The command's text as the person typed it. Slack escapes `&`, `<` and `>` in slash command text
+ * (`&amp;`, `&lt;`, `&gt;`); with the manifest's `should_escape: true` it also sends what it
+ * recognised as markup: links as `<https://example.com|example.com>` (or `<https://…>`), email
+ * addresses as `<mailto:…|…>`, phone numbers as `<tel:…|…>`. Those become what was typed (the
+ * label, else the address). Mentions of people, channels and groups (`<@U…|name>`, `<#C…|name>`,
+ * `<!subteam^S…>`) stay as Slack sent them, one word each: they name an ID that the label does
+ * not. Markup is read before the entities are decoded, so a `&lt;` typed by the person stays text.
+ * @see docs/slack.md, "App manifest"
+ */
+export function decodeSlackEntities(text: string): string {
+  const unwrapped = text.replace(/<([^<>\s|]*)(?:\|([^<>]*))?>/g, (whole, target: string, label?: string) => {
+    if (/^[@#!]/.test(target)) return whole;
+    return label ?? target;
+  });
+  return unwrapped.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }

@@ -7,6 +7,8 @@ import { type Emulator, startEmulator } from './emulator.js';
 import {
   appHomeOpened,
   blockAction,
+  globalShortcut,
+  messageAction,
   postSigned,
   sign,
   slashCommand,
@@ -501,5 +503,29 @@ describe('the builders stay true to the real payloads in test/fixtures/slack/pay
     expect(keysOf(built)).toEqual(expect.arrayContaining(keysOf(real)));
     expect(keysOf(built.view)).toEqual(expect.arrayContaining(keysOf(real.view)));
     expect(keysOf(built.user)).toEqual(expect.arrayContaining(keysOf(real.user)));
+  });
+
+  it.each([
+    [
+      'message_action.json',
+      () =>
+        messageAction({
+          userId: 'U1',
+          callbackId: 'c',
+          message: { ts: '1.000001', text: 'x', user: 'U2' },
+          responseUrl: 'https://h',
+        }),
+    ],
+    ['shortcut.json', () => globalShortcut({ userId: 'U1', callbackId: 'c' })],
+  ])('%s: the shortcut builder has exactly the fields of the real payload', (name, build) => {
+    const real = realJson(name);
+    const built: Record<string, JsonValue> = JSON.parse(
+      new URLSearchParams(build().body).get('payload') ?? '{}',
+    );
+    expect(keysOf(built)).toEqual(keysOf(real));
+    expect(keysOf(built.user)).toEqual(keysOf(real.user));
+    // A real message carries its client_msg_id and rich_text blocks when typed in Slack's client.
+    const optional = new Set(['client_msg_id', 'blocks']);
+    expect(keysOf(built.message)).toEqual(keysOf(real.message).filter((k) => !optional.has(k)));
   });
 });

@@ -21,6 +21,14 @@ export {
   startEmulator,
 } from './emulator.js';
 export * from './payloads.js';
-export { type ClickTarget, type Person, personOf, type RawInput, type SubmitResult } from './person.js';
+export {
+  type ClickTarget,
+  type MessageShortcutTarget,
+  type Person,
+  personOf,
+  type RawInput,
+  type ShortcutResult,
+  type SubmitResult,
+} from './person.js';
 export { type Persona, type PlaygroundPageOptions, playgroundRoutes } from './ui.js';
 export * from './workspace.js';

@@ -366,6 +366,86 @@ export function viewClosed(options: ViewClosedOptions) {
   return interactive(payload);
 }
 
+export interface MessageShortcutOptions {
+  userId: string;
+  userName?: string;
+  /** The shortcut's `callback_id`, as the manifest declares it. */
+  callbackId: string;
+  /** The message it was run on, as Slack holds it (its text already escaped: `&amp;`, `&lt;`, `&gt;`). */
+  message: { ts: string; text: string; user?: string; blocks?: JsonValue };
+  channelId?: string;
+  channelName?: string;
+  responseUrl: string;
+  triggerId?: string;
+}
+
+/**
+ * A person runs a message shortcut from a message's "More actions" menu: the `message_action`
+ * payload (test/fixtures/slack/payloads/message_action.json).
+ */
+export function messageAction(options: MessageShortcutOptions): SlackRequest<JsonObject> {
+  const channelId = options.channelId ?? DEFAULT_CHANNEL.id;
+  const { message } = options;
+  const payload: JsonObject = {
+    type: 'message_action',
+    token: LEGACY_TOKEN,
+    action_ts: nowTs(),
+    team: { id: TEAM_ID, domain: TEAM_DOMAIN },
+    user: userOf(options),
+    channel: {
+      id: channelId,
+      name: options.channelName ?? (channelId === DEFAULT_CHANNEL.id ? DEFAULT_CHANNEL.name : 'channel'),
+    },
+    is_enterprise_install: false,
+    enterprise: null,
+    callback_id: options.callbackId,
+    trigger_id: options.triggerId ?? newTriggerId(),
+    response_url: options.responseUrl,
+    message_ts: message.ts,
+    message: {
+      type: 'message',
+      user: message.user ?? options.userId,
+      ts: message.ts,
+      text: message.text,
+      team: TEAM_ID,
+      ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+    },
+  };
+  return interactive(payload);
+}
+
+export interface GlobalShortcutOptions {
+  userId: string;
+  userName?: string;
+  callbackId: string;
+  triggerId?: string;
+}
+
+/**
+ * A person runs a global shortcut (the composer's shortcuts menu, or search): the `shortcut`
+ * payload (test/fixtures/slack/payloads/shortcut.json). It names no channel and has no response URL.
+ */
+export function globalShortcut(options: GlobalShortcutOptions): SlackRequest<JsonObject> {
+  const { name: _name, ...user } = userOf(options);
+  const payload: JsonObject = {
+    type: 'shortcut',
+    token: LEGACY_TOKEN,
+    action_ts: nowTs(),
+    team: { id: TEAM_ID, domain: TEAM_DOMAIN },
+    user,
+    is_enterprise_install: false,
+    enterprise: null,
+    callback_id: options.callbackId,
+    trigger_id: options.triggerId ?? newTriggerId(),
+  };
+  return interactive(payload);
+}
+
+/** Text as Slack stores what a person typed: `&`, `<` and `>` escaped. */
+export function slackEscapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 export interface AppHomeOpenedOptions {
   userId: string;
   tab?: 'home' | 'messages';

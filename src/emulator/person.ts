@@ -1,13 +1,23 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
 import { inputBlockIds } from './blockkit.js';
 import type { Delivery, Emulator, StoredMessage, StoredView } from './emulator.js';
-import { appHomeOpened, blockAction, slashCommand, viewClosed, viewSubmission } from './payloads.js';
+import {
+  appHomeOpened,
+  blockAction,
+  globalShortcut,
+  messageAction,
+  slackEscapeText,
+  slashCommand,
+  viewClosed,
+  viewSubmission,
+} from './payloads.js';
 
 /**
  * What one person does in the emulated workspace, done the way Slack does it: a slash command
  * with a fresh trigger_id and response_url; a click on a button or a pick in a menu; a modal
  * filled in and submitted (the client's own checks first: required fields, lengths, numbers),
- * its `response_action` applied; a modal closed; the App Home opened. The playground page and
+ * its `response_action` applied; a modal closed; the App Home opened; a message shortcut run on
+ * a message, a global shortcut run from the shortcuts menu. The playground page and
  * the tests act through it.
  * @see docs/architecture.md, "Emulator and playground"; docs/slack.md, "Deadlines"
  */
@@ -38,6 +48,19 @@ export interface ClickTarget {
 
 export type ClickResult = { ok: true; delivery: Delivery } | { ok: false; error: string };
 
+/** A message shortcut run on a message in a channel. */
+export interface MessageShortcutTarget {
+  channel: string;
+  ts: string;
+  /** The shortcut's `callback_id`. */
+  callbackId: string;
+}
+
+/** How a shortcut went: delivered (with its response URL, for a message shortcut) or not. */
+export type ShortcutResult =
+  | { ok: true; delivery: Delivery; triggerId: string; responseUrl?: string }
+  | { ok: false; error: string };
+
 export type SubmitResult =
   /** Slack's client refused the form before sending it (a required field left empty…). */
   | { outcome: 'invalid'; errors: Record<string, string> }
@@ -53,6 +76,10 @@ export interface Person {
   submit(viewId: string, input: RawInput): Promise<SubmitResult>;
   close(viewId: string): Promise<Delivery | undefined>;
   openHome(): Promise<Delivery>;
+  /** Runs a message shortcut from the "More actions" menu of a message. */
+  messageShortcut(target: MessageShortcutTarget): Promise<ShortcutResult>;
+  /** Runs a global shortcut from the shortcuts menu. */
+  globalShortcut(callbackId: string): Promise<ShortcutResult>;
 }
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
@@ -410,6 +437,39 @@ export function personOf(emulator: Emulator, userId: string): Person {
 
     async openHome() {
       return emulator.deliver('events_api', appHomeOpened({ userId, channel: emulator.dmChannel(userId) }));
+    },
+
+    async messageShortcut(target) {
+      const message = emulator.message(target.channel, target.ts);
+      if (message === undefined) return { ok: false, error: 'that message is gone' };
+      const author = typeof message.user === 'string' ? message.user : undefined;
+      // Slack keeps what a person typed escaped; the bot's own messages were sent escaped already.
+      const text = message.bot_id === undefined ? slackEscapeText(message.text) : message.text;
+      const triggerId = emulator.issueTrigger(userId);
+      const responseUrl = emulator.responseUrl(undefined, { channel: target.channel, user: userId });
+      const request = messageAction({
+        userId,
+        userName: userName(),
+        callbackId: target.callbackId,
+        message: {
+          ts: message.ts,
+          text,
+          ...(author === undefined ? {} : { user: author }),
+          ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+        },
+        channelId: target.channel,
+        channelName: channelName(emulator, target.channel),
+        responseUrl,
+        triggerId,
+      });
+      const delivery = await emulator.deliver('interactive', request);
+      return { ok: true, delivery, triggerId, responseUrl };
+    },
+
+    async globalShortcut(callbackId) {
+      const triggerId = emulator.issueTrigger(userId);
+      const request = globalShortcut({ userId, userName: userName(), callbackId, triggerId });
+      return { ok: true, delivery: await emulator.deliver('interactive', request), triggerId };
     },
   };
 }

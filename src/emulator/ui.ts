@@ -29,6 +29,8 @@ export interface PlaygroundPageOptions {
   defaultChannel: string;
   /** One line about where the video API is (the local sandbox or a real service). */
   videoApi: string;
+  /** The app's shortcuts (as its manifest declares them): message ones on each message's menu, global ones by the composer. */
+  shortcuts?: readonly { name: string; type: 'message' | 'global'; callback_id: string }[];
 }
 
 // The page's files, in src/emulator/web/ (read from the sources, also when running from dist/).
@@ -123,6 +125,8 @@ export function playgroundRoutes(options: PlaygroundPageOptions): {
 } {
   let emulator: Emulator | undefined;
   const personaIds = new Set(options.personas.map((p) => p.id));
+  const shortcuts = options.shortcuts ?? [];
+  const messageShortcuts = shortcuts.some((s) => s.type === 'message');
 
   const names = (): NameBook => ({
     user: (id) => {
@@ -180,7 +184,11 @@ export function playgroundRoutes(options: PlaygroundPageOptions): {
     return (
       `<article class="${classes}" data-container="message" data-channel="${escapeHtml(m.channel)}" data-ts="${escapeHtml(m.ts)}"${ephemeral ? ' data-ephemeral="true"' : ''}>` +
       `<div class="avatar" aria-hidden="true">${escapeHtml((author.name[0] ?? '?').toUpperCase())}</div>` +
-      `<div class="content"><header><span class="author">${escapeHtml(author.name)}</span>${author.app ? ' <span class="app-badge">APP</span>' : ''} ${timeHtml(m.ts)}${edited}</header>` +
+      `<div class="content"><header><span class="author">${escapeHtml(author.name)}</span>${author.app ? ' <span class="app-badge">APP</span>' : ''} ${timeHtml(m.ts)}${edited}` +
+      (messageShortcuts && !ephemeral
+        ? ' <button type="button" class="msg-more" data-more aria-label="More actions" title="More actions">⋯</button>'
+        : '') +
+      '</header>' +
       `<div class="body">${body}</div>` +
       (ephemeral ? '<div class="ephemeral-note">Only visible to you</div>' : '') +
       '</div></article>'
@@ -354,6 +362,23 @@ export function playgroundRoutes(options: PlaygroundPageOptions): {
         await person.close(text(body.viewId, 'viewId'));
         sendJson(res, 200, { ok: true });
         return;
+      case 'shortcut': {
+        const callbackId = text(body.callbackId, 'callbackId');
+        const shortcut = shortcuts.find((s) => s.callback_id === callbackId);
+        if (shortcut === undefined) throw new RequestError(400, 'the app has no such shortcut');
+        const result =
+          shortcut.type === 'message'
+            ? await person.messageShortcut({
+                callbackId,
+                channel: text(body.channel, 'channel'),
+                ts: text(body.ts, 'ts'),
+              })
+            : await person.globalShortcut(callbackId);
+        if (!result.ok) sendJson(res, 200, { ok: false, error: result.error });
+        else if (!result.delivery.ok) sendJson(res, 200, { ok: false, error: result.delivery.error });
+        else sendJson(res, 200, { ok: true });
+        return;
+      }
       case 'home': {
         const delivery = await person.openHome();
         sendJson(res, 200, { ok: delivery.ok, ...(delivery.ok ? {} : { error: delivery.error }) });
@@ -383,6 +408,7 @@ export function playgroundRoutes(options: PlaygroundPageOptions): {
           defaultChannel: options.defaultChannel,
           videoApi: options.videoApi,
           bot: BOT_NAME,
+          shortcuts: shortcuts.map((s) => ({ name: s.name, type: s.type, callbackId: s.callback_id })),
         });
       } else if (req.method === 'GET' && url.pathname === '/ui/state') {
         sendJson(

@@ -94,6 +94,35 @@ describe('the playground', () => {
     expect(JSON.stringify(outsiderReply)).toContain('vidops is only for the support team');
     expect(JSON.stringify(outsiderReply)).not.toContain('queued');
   });
+
+  it('a message shows its "More actions" button; "Unblock viewer" run from the page opens the numbers found', async () => {
+    const channel = PLAYGROUND_CHANNELS.support.id;
+    const user = PLAYGROUND_PEOPLE.agent.id;
+    const post = async (path: string, body: object) =>
+      (await (
+        await fetch(`${pg.url}ui/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ user, ...body }),
+        })
+      ).json()) as { ok: boolean; error?: string };
+    const workspace = (await (await fetch(`${pg.url}ui/workspace`)).json()) as {
+      shortcuts: { name: string; type: string; callbackId: string }[];
+    };
+    expect(workspace.shortcuts.map((s) => s.name)).toEqual(['Unblock viewer', 'Retry conversion', 'vidops']);
+    expect(await post('message', { channel, text: 'شماره من ۰۹۱۲۳۴۵۶۷۸۹ است' })).toEqual({ ok: true });
+    const message = pg.emulator.messages(channel).at(-1);
+    const state = (await (await fetch(`${pg.url}ui/state?user=${user}&conversation=${channel}`)).json()) as {
+      conversation: { html: string };
+    };
+    expect(state.conversation.html).toContain('data-more');
+    expect(await post('shortcut', { callbackId: 'unblock_from_message', channel, ts: message?.ts })).toEqual({
+      ok: true,
+    });
+    const modal = await until(() => pg.emulator.modalStack(user).at(-1), 'the modal of the shortcut');
+    expect(JSON.stringify(modal.blocks)).toContain('0912***6789');
+    expect(await post('shortcut', { callbackId: 'no_such_shortcut' })).toMatchObject({ ok: false });
+  });
 });
 
 describe('the playground pointed at a service by VIDEO_API_URL', () => {

@@ -19,6 +19,7 @@ import {
 import { createLogger } from '../logger.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { type Sandbox, startSandbox } from '../sandbox/server.js';
+import { SHORTCUT_LIST } from '../views/modals/shortcuts.js';
 
 /**
  * The playground: the sandbox (unless `VIDEO_API_URL` names a service), the Slack emulator with
@@ -145,6 +146,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       commands: COMMAND_HELP.map((c) => ({ usage: c.usage, summary: c.summary })),
       defaultChannel: PLAYGROUND_CHANNELS.support.id,
       videoApi,
+      shortcuts: SHORTCUT_LIST,
     });
     const emulator = await startEmulator({
       host,

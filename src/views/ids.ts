@@ -20,6 +20,24 @@ export const ACTIONS = {
   resolveSendAgain: 'request_resolve_send_again',
   // App Home
   homeRefresh: 'home_refresh',
+  // Shortcuts: a number or file ID offered in a message shortcut's modal, and the global menu
+  shortcutUnblockPick: 'shortcut_unblock_pick',
+  shortcutRetryPick: 'shortcut_retry_pick',
+  menuUnblock: 'menu_unblock',
+  menuRetry: 'menu_retry',
+  menuProtect: 'menu_protect',
+  menuWhitelistAdd: 'menu_whitelist_add',
+  menuWhitelistRemove: 'menu_whitelist_remove',
+} as const;
+
+/** The `callback_id`s of the shortcuts declared in manifest.yml. */
+export const SHORTCUTS = {
+  /** Message shortcut "Unblock viewer". */
+  unblockFromMessage: 'unblock_from_message',
+  /** Message shortcut "Retry conversion". */
+  retryFromMessage: 'retry_from_message',
+  /** Global shortcut: the menu of vidops actions. */
+  menu: 'vidops_menu',
 } as const;
 
 export const CALLBACKS = {
@@ -38,6 +56,11 @@ export const CALLBACKS = {
   resolveNote: 'resolve_note_modal',
   /** Loading, progress and result views of the change modals: nothing to submit. */
   changeStatus: 'change_status_modal',
+  /** The numbers (file IDs) a message shortcut found, one button each; nothing to submit. */
+  shortcutUnblock: 'shortcut_unblock_modal',
+  shortcutRetry: 'shortcut_retry_modal',
+  /** The global shortcut's menu. */
+  menu: 'vidops_menu_modal',
 } as const;
 
 export const BLOCKS = {
@@ -64,6 +87,11 @@ export const INPUT_ACTION = 'value';
 /** Block of the Approve/Reject/Cancel buttons of one request; unique when a view lists several. */
 export function requestActionsBlock(requestId: string): string {
   return `${BLOCKS.requestActions}:${requestId}`;
+}
+
+/** Block of the `n`-th item a shortcut's modal offers (a number, a file ID), with its button. */
+export function shortcutPickBlock(actionId: string, n: number): string {
+  return `${actionId}:${n}`;
 }
 
 /** Block of one protection group's checkboxes, e.g. `protect_group:watermark`. */

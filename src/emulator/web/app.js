@@ -354,6 +354,36 @@ async function act(element, selected) {
   if (!answer.ok) toast(`vidops did not take that: ${answer.error}`);
 }
 
+// ---- Shortcuts: a message's "More actions" menu, and the global ones by the composer.
+
+function closeShortcutMenu() {
+  for (const menu of $$('.shortcut-menu')) menu.remove();
+}
+
+function openShortcutMenu(anchor, type, target) {
+  closeShortcutMenu();
+  const list = (page.workspace.shortcuts ?? []).filter((s) => s.type === type);
+  if (list.length === 0) return;
+  const menu = document.createElement('div');
+  menu.className = 'shortcut-menu';
+  menu.setAttribute('role', 'menu');
+  for (const shortcut of list) {
+    const item = document.createElement('button');
+    item.type = 'button';
+    item.setAttribute('role', 'menuitem');
+    item.textContent = shortcut.name;
+    item.dataset.shortcut = shortcut.callbackId;
+    item.addEventListener('click', async (event) => {
+      event.stopPropagation();
+      closeShortcutMenu();
+      const answer = await post('/ui/shortcut', { callbackId: shortcut.callbackId, ...target });
+      if (!answer.ok) toast(`The shortcut did not reach vidops: ${answer.error}`);
+    });
+    menu.append(item);
+  }
+  anchor.after(menu);
+}
+
 // ---- The modal.
 
 function showErrors(errors) {
@@ -448,6 +478,14 @@ async function start() {
       go(link.dataset.conversation ?? link.dataset.channel);
       return;
     }
+    const more = event.target.closest('button[data-more]');
+    if (more) {
+      event.preventDefault();
+      const message = more.closest('[data-container=message]');
+      openShortcutMenu(more, 'message', { channel: message.dataset.channel, ts: message.dataset.ts });
+      return;
+    }
+    if (!event.target.closest('.shortcut-menu')) closeShortcutMenu();
     const button = event.target.closest('button[data-action-id]');
     if (button) {
       event.preventDefault();
@@ -487,6 +525,12 @@ async function start() {
     input.value = '';
     drawSuggestions();
     await send(text);
+  });
+  const globalButton = $('#shortcuts-button');
+  globalButton.hidden = !(page.workspace.shortcuts ?? []).some((s) => s.type === 'global');
+  globalButton.addEventListener('click', (event) => {
+    event.stopPropagation();
+    openShortcutMenu(globalButton, 'global', {});
   });
   $('#modal').addEventListener('submit', submitModal);
   $('#modal-close').addEventListener('click', closeModal);

@@ -1,0 +1,327 @@
+import type { App, BlockAction, GlobalShortcut, MessageShortcut } from '@slack/bolt';
+import type { KnownBlock, ModalView } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { z } from 'zod';
+import { extractFileIds, extractMobiles } from '../core/extract.js';
+import type { Actor } from '../core/model.js';
+import { parseResourceId } from '../core/validate/ids.js';
+import { isMobileParam } from '../core/validate/phone.js';
+import type { SlackRoutes } from '../slack/routes.js';
+import { type Message, maskValidMobiles, problemMessage } from '../views/everyday.js';
+import { ACTIONS, CALLBACKS, SHORTCUTS } from '../views/ids.js';
+import { problemLine, statusModal } from '../views/modals/common.js';
+import { protectDraft, protectModal } from '../views/modals/protect.js';
+import {
+  type AnswerTarget,
+  menuModal,
+  retryPickModal,
+  retryTypeModal,
+  SHORTCUT_TEXT,
+  unblockPickModal,
+  unblockTypeModal,
+  workingModal,
+} from '../views/modals/shortcuts.js';
+import { whitelistModal } from '../views/modals/whitelist.js';
+import { openDraft, takeDraft } from './changes/drafts.js';
+import { type AppContext, checkBlockKit, problemText, resolveActor } from './context.js';
+import { retryReply, unblockReply } from './everyday.js';
+
+/**
+ * The shortcuts: "Unblock viewer" and "Retry conversion" on a customer's message, and the global
+ * menu. They find what the message holds with the existing rules (core/extract.ts), offer it in a
+ * modal where one click acts, and act through the same services as `/vidops unblock` and
+ * `/vidops retry` (policy, approvals, rate limits, audit). Who may use them was checked by the
+ * gate (./gate.ts) before anything here runs; typed forms are `explain`'s (./everyday.ts).
+ * @see docs/slack.md, "Shortcuts"
+ */
+
+/** What the "Unblock viewer" modal keeps on the server: the numbers found, as they are sent. */
+const UnblockDraftSchema = z.strictObject({
+  mobiles: z.array(z.strictObject({ param: z.string().refine(isMobileParam), masked: z.string() })).max(20),
+  refused: z.array(z.string()).max(20),
+});
+type UnblockDraft = z.infer<typeof UnblockDraftSchema>;
+
+/** What a click in a view carries that these handlers read. */
+const ViewClickSchema = z.looseObject({
+  user: z.looseObject({ id: z.string(), name: z.string().optional() }),
+  view: z.looseObject({ id: z.string(), hash: z.string(), private_metadata: z.string().optional() }),
+  actions: z.array(z.looseObject({ value: z.string().optional() })).min(1),
+});
+type ViewClick = z.infer<typeof ViewClickSchema>;
+
+function slackError(error: unknown): string | undefined {
+  const data = typeof error === 'object' && error !== null ? (error as { data?: unknown }).data : undefined;
+  const code = typeof data === 'object' && data !== null ? (data as { error?: unknown }).error : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Replaces the view clicked, only if it still is what was clicked (its hash): a second click on
+ * a view already changed by the first does nothing. True when it was replaced.
+ */
+async function replaceClicked(ctx: AppContext, client: WebClient, click: ViewClick, view: ModalView) {
+  checkBlockKit(ctx, { view }, 'modal');
+  try {
+    await client.views.update({ view_id: click.view.id, hash: click.view.hash, view });
+    return true;
+  } catch (error) {
+    if (slackError(error) === 'hash_conflict') return false;
+    throw error;
+  }
+}
+
+/** Replaces an open view (after the work), whatever it shows now; a closed one is logged. */
+async function show(ctx: AppContext, client: WebClient, viewId: string, view: ModalView): Promise<void> {
+  checkBlockKit(ctx, { view }, 'modal');
+  try {
+    await client.views.update({ view_id: viewId, view });
+  } catch (error) {
+    ctx.logger.warn({ err: error, viewId }, 'could not show the outcome in the shortcut’s modal');
+  }
+}
+
+async function open(ctx: AppContext, client: WebClient, triggerId: string, view: ModalView): Promise<void> {
+  checkBlockKit(ctx, { view }, 'modal');
+  await client.views.open({ trigger_id: triggerId, view });
+}
+
+/** Runs a change and turns a failure into what the person reads, as `explain`'s forms do. */
+async function outcome(ctx: AppContext, run: () => Promise<Message>): Promise<KnownBlock[]> {
+  try {
+    return (await run()).blocks;
+  } catch (error) {
+    return problemMessage(problemText(ctx, error, 'a shortcut')).blocks;
+  }
+}
+
+function answerTarget(shortcut: MessageShortcut): AnswerTarget {
+  return { responseUrl: shortcut.response_url, channelId: shortcut.channel.id };
+}
+
+async function unblockFromMessage(ctx: AppContext, shortcut: MessageShortcut, client: WebClient) {
+  const region = ctx.config.phoneRegion;
+  const { found, refused } = extractMobiles(shortcut.message.text ?? '', region, {
+    regions: ctx.config.phoneRegions,
+  });
+  const reasons = refused.map((r) => maskValidMobiles(`${r.reason}.`, region));
+  if (found.length === 0) {
+    const text = reasons.length > 0 ? SHORTCUT_TEXT.noUsableMobile : SHORTCUT_TEXT.noMobile;
+    await open(
+      ctx,
+      client,
+      shortcut.trigger_id,
+      unblockTypeModal({ text, refused: reasons, target: answerTarget(shortcut) }),
+    );
+    return;
+  }
+  const draft: UnblockDraft = {
+    mobiles: found.map(({ param, masked }) => ({ param, masked })),
+    refused: reasons,
+  };
+  const draftId = await openDraft(ctx, shortcut.user.id, CALLBACKS.shortcutUnblock, draft);
+  await open(
+    ctx,
+    client,
+    shortcut.trigger_id,
+    unblockPickModal({ masked: draft.mobiles.map((m) => m.masked), refused: reasons, draftId }),
+  );
+}
+
+async function retryFromMessage(ctx: AppContext, shortcut: MessageShortcut, client: WebClient) {
+  const fileIds = extractFileIds(shortcut.message.text ?? '');
+  const view =
+    fileIds.length === 0
+      ? retryTypeModal({ text: SHORTCUT_TEXT.noFileId, target: answerTarget(shortcut) })
+      : retryPickModal({ fileIds });
+  await open(ctx, client, shortcut.trigger_id, view);
+}
+
+/** One click on a number: the draft taken back (only by who opened it), the unblock, the list again. */
+async function pickMobile(ctx: AppContext, click: ViewClick, client: WebClient): Promise<void> {
+  const taken = await takeDraft(
+    ctx,
+    {
+      privateMetadata: click.view.private_metadata ?? '',
+      userId: click.user.id,
+      kind: CALLBACKS.shortcutUnblock,
+    },
+    UnblockDraftSchema,
+  );
+  if (!taken.ok) {
+    await replaceClicked(ctx, client, click, statusModal('Unblock viewer', [problemLine(taken.problem)]));
+    return;
+  }
+  const draft = taken.value;
+  const index = Number(click.actions[0]?.value);
+  const mobile = Number.isInteger(index) ? draft.mobiles[index] : undefined;
+  if (mobile === undefined) {
+    await taken.giveBack();
+    await replaceClicked(
+      ctx,
+      client,
+      click,
+      statusModal('Unblock viewer', [problemLine(SHORTCUT_TEXT.unknownPick)]),
+    );
+    return;
+  }
+  if (
+    !(await replaceClicked(
+      ctx,
+      client,
+      click,
+      workingModal('Unblock viewer', `Unblocking ${mobile.masked}…`),
+    ))
+  ) {
+    await taken.giveBack();
+    return;
+  }
+  const viewId = click.view.id;
+  ctx.work.push('unblock shortcut', async () => {
+    const actor = await actorOf(ctx, click);
+    const result = await outcome(ctx, () => unblockReply(ctx, actor, mobile));
+    const draftId = await openDraft(ctx, actor.id, CALLBACKS.shortcutUnblock, draft);
+    const masked = draft.mobiles.map((m) => m.masked);
+    await show(ctx, client, viewId, unblockPickModal({ masked, refused: draft.refused, draftId, result }));
+  });
+}
+
+/** One click on a file ID: read as `/vidops retry` reads it, retried, the list again. */
+async function pickFile(ctx: AppContext, click: ViewClick, client: WebClient): Promise<void> {
+  const id = parseResourceId(click.actions[0]?.value ?? '', 'file');
+  if (!id.ok) {
+    await replaceClicked(
+      ctx,
+      client,
+      click,
+      statusModal('Retry conversion', [problemLine(SHORTCUT_TEXT.unknownPick)]),
+    );
+    return;
+  }
+  // The IDs listed are read back from the view clicked, so the list stays as the message gave it.
+  const listed = listedFileIds(click);
+  if (
+    !(await replaceClicked(ctx, client, click, workingModal('Retry conversion', `Retrying file ${id.id}…`)))
+  )
+    return;
+  const viewId = click.view.id;
+  ctx.work.push('retry shortcut', async () => {
+    const actor = await actorOf(ctx, click);
+    const warnings = id.warning === null ? [] : [id.warning];
+    const result = await outcome(ctx, () => retryReply(ctx, actor, id.id, warnings));
+    const fileIds = listed.includes(id.id) ? listed : [id.id, ...listed];
+    await show(ctx, client, viewId, retryPickModal({ fileIds, result }));
+  });
+}
+
+/** The file IDs of the Retry buttons in the view clicked, each read again by the ID rule. */
+function listedFileIds(click: ViewClick): string[] {
+  const blocks = (click.view as { blocks?: unknown }).blocks;
+  const ids: string[] = [];
+  for (const block of Array.isArray(blocks) ? blocks : []) {
+    const accessory = (block as { accessory?: { action_id?: unknown; value?: unknown } }).accessory;
+    if (accessory?.action_id !== ACTIONS.shortcutRetryPick || typeof accessory.value !== 'string') continue;
+    const id = parseResourceId(accessory.value, 'file');
+    if (id.ok && !ids.includes(id.id)) ids.push(id.id);
+  }
+  return ids.slice(0, 20);
+}
+
+async function actorOf(ctx: AppContext, click: ViewClick): Promise<Actor> {
+  return (await resolveActor(ctx, click.user.id, click.user.name)).actor;
+}
+
+/** A menu button: the form it opens replaces the menu; a form that needs a read shows a wait first. */
+async function fromMenu(
+  ctx: AppContext,
+  click: ViewClick,
+  client: WebClient,
+  title: string,
+  build: () => Promise<ModalView>,
+): Promise<void> {
+  if (!(await replaceClicked(ctx, client, click, workingModal(title, 'Reading the current values…')))) return;
+  try {
+    await show(ctx, client, click.view.id, await build());
+  } catch (error) {
+    await show(ctx, client, click.view.id, statusModal(title, [problemLine(problemText(ctx, error, title))]));
+  }
+}
+
+/** Registers the three shortcuts, the buttons of their modals and of the menu. */
+export function registerShortcuts(app: App, routes: SlackRoutes, ctx: AppContext): void {
+  app.shortcut<MessageShortcut>(
+    { type: 'message_action', callback_id: SHORTCUTS.unblockFromMessage },
+    async ({ ack, shortcut, client }) => {
+      await ack();
+      await unblockFromMessage(ctx, shortcut, client);
+    },
+  );
+  app.shortcut<MessageShortcut>(
+    { type: 'message_action', callback_id: SHORTCUTS.retryFromMessage },
+    async ({ ack, shortcut, client }) => {
+      await ack();
+      await retryFromMessage(ctx, shortcut, client);
+    },
+  );
+  app.shortcut<GlobalShortcut>(
+    { type: 'shortcut', callback_id: SHORTCUTS.menu },
+    async ({ ack, shortcut, client }) => {
+      await ack();
+      await open(ctx, client, shortcut.trigger_id, menuModal());
+    },
+  );
+
+  const onViewClick = (actionId: string, run: (click: ViewClick, client: WebClient) => Promise<void>) => {
+    routes.action(actionId, async ({ ack, body, client }) => {
+      await ack();
+      const click = ViewClickSchema.safeParse(body satisfies BlockAction);
+      if (!click.success) {
+        ctx.logger.warn({ actionId }, 'a shortcut button clicked outside its modal; ignored');
+        return;
+      }
+      await run(click.data, client);
+    });
+  };
+  onViewClick(ACTIONS.shortcutUnblockPick, (click, client) => pickMobile(ctx, click, client));
+  onViewClick(ACTIONS.shortcutRetryPick, (click, client) => pickFile(ctx, click, client));
+  onViewClick(ACTIONS.menuUnblock, async (click, client) => {
+    await replaceClicked(
+      ctx,
+      client,
+      click,
+      unblockTypeModal({ text: SHORTCUT_TEXT.menuUnblock, target: {} }),
+    );
+  });
+  onViewClick(ACTIONS.menuRetry, async (click, client) => {
+    await replaceClicked(ctx, client, click, retryTypeModal({ text: SHORTCUT_TEXT.menuRetry, target: {} }));
+  });
+  onViewClick(ACTIONS.menuProtect, (click, client) =>
+    fromMenu(ctx, click, client, 'Protection settings', async () => {
+      const { raw: _raw, ...current } = await ctx.ops.protection();
+      const draftId = await openDraft(ctx, click.user.id, CALLBACKS.protect, protectDraft(current));
+      return protectModal(current, draftId);
+    }),
+  );
+  for (const [actionId, mode] of [
+    [ACTIONS.menuWhitelistAdd, 'add'],
+    [ACTIONS.menuWhitelistRemove, 'remove'],
+  ] as const) {
+    onViewClick(actionId, (click, client) =>
+      fromMenu(
+        ctx,
+        click,
+        client,
+        mode === 'add' ? 'Add to whitelist' : 'Remove from whitelist',
+        async () => {
+          // The form still works without the list: the services read it again on submit.
+          const current = await ctx.ops.whitelist().catch((error: unknown) => {
+            ctx.logger.warn({ err: error }, 'could not read the whitelist for the change form');
+            return null;
+          });
+          const draftId = await openDraft(ctx, click.user.id, CALLBACKS.whitelistChange, { mode });
+          return whitelistModal({ mode, current, draftId });
+        },
+      ),
+    );
+  }
+}
