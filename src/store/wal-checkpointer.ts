@@ -72,7 +72,12 @@ export function startWalCheckpointer(path: string): WalCheckpointer {
       driver: createRequire(import.meta.url).resolve('better-sqlite3'),
     },
     // Its own small heap: it holds one connection and runs one pragma.
-    resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
+    resourceLimits: {
+      maxOldGenerationSizeMb: 4,
+      maxYoungGenerationSizeMb: 1,
+      codeRangeSizeMb: 2,
+      stackSizeMb: 1,
+    },
     stdout: false,
     stderr: false,
   });
