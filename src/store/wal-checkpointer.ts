@@ -98,6 +98,8 @@ export function startWalCheckpointer(path: string): WalCheckpointer {
     },
     close() {
       closing ??= (async () => {
+        // Held while it stops: an unref'd worker would let the process end with close() pending.
+        worker.ref();
         Atomics.store(state, 1, 1);
         Atomics.notify(state, 0);
         if (!failed) {
