@@ -194,11 +194,11 @@ describe('POLICY_FILE', () => {
     ['folder.delete: { quorum: 1.5 }', 'POLICY_FILE p.yaml folder.delete.quorum: must be a whole number'],
     [
       'folder.delete: { expiresIn: 1 day }',
-      'POLICY_FILE p.yaml folder.delete.expiresIn: must be a positive number',
+      'POLICY_FILE p.yaml folder.delete.expiresIn: must be a positive whole number followed by s, m, h or d (e.g. 30s, 15m, 4h, 2d)',
     ],
     [
       'folder.delete: { expiresIn: 0h }',
-      'POLICY_FILE p.yaml folder.delete.expiresIn: must be a positive number',
+      'POLICY_FILE p.yaml folder.delete.expiresIn: must be a positive whole number',
     ],
     [
       'folder.delete: { allowed: everyone }',
@@ -367,13 +367,19 @@ describe('durations', () => {
     ['1h', 3_600_000, 'hour'],
     ['24h', 86_400_000, '24 hours'],
     ['7d', 604_800_000, '7 days'],
-    ['1w', 604_800_000, 'week'],
+    ['30s', 30_000, '30 seconds'],
+    ['15m', 900_000, '15 minutes'],
+    ['4h', 14_400_000, '4 hours'],
+    ['2d', 172_800_000, '2 days'],
   ])('%s is %i ms, "per %s"', (text, ms, period) => {
     expect(parseDuration(text)).toBe(ms);
     expect(describePeriod(text)).toBe(period);
   });
 
-  test.each(['', 'h', '1.5h', '2 hours', '-1h', '3y'])('%j is not a duration', (text) => {
-    expect(parseDuration(text)).toBeNull();
-  });
+  test.each(['', 'h', '1.5h', '2 hours', '-1h', '3y', '5w', '1w', '4H', 'm15'])(
+    '%j is not a duration',
+    (text) => {
+      expect(parseDuration(text)).toBeNull();
+    },
+  );
 });

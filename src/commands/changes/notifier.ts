@@ -157,7 +157,7 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
     jobs: readonly NotificationJob[],
     p: Progress,
   ): Promise<DeliveryOutcome> {
-    const message = approvalMessage(request);
+    const message = approvalMessage(request, ctx.clock());
     const content = digest(message);
     if (request.slack === null && p.posted !== null) {
       // Posted on an earlier try whose record failed: record it now.
