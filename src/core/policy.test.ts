@@ -383,3 +383,93 @@ describe('durations', () => {
     },
   );
 });
+
+describe('follow-ups in the policy', () => {
+  it('every operation reminds after 2h and warns 1h before expiry; none escalates until escalateTo names backups', () => {
+    const policy = buildPolicy({ leads: LEADS });
+    expect(policy.rules['folder.delete'].followUp).toEqual({
+      remindAfter: '2h',
+      remindAfterMs: 7_200_000,
+      escalateTo: [],
+      escalateAfter: '4h',
+      escalateAfterMs: 14_400_000,
+      warnBeforeExpiry: '1h',
+      warnBeforeExpiryMs: 3_600_000,
+    });
+  });
+
+  it('a policy file sets them per operation, and turns one off with off or null', () => {
+    const policy = buildPolicy({
+      leads: LEADS,
+      fileText:
+        'folder.delete: { remindAfter: 30s, escalateAfter: 15m, escalateTo: [S0BACKUP, U0BOSS], warnBeforeExpiry: off }\nfile.delete: { remindAfter: null }',
+    });
+    expect(policy.rules['folder.delete'].followUp).toMatchObject({
+      remindAfterMs: 30_000,
+      escalateAfterMs: 900_000,
+      escalateTo: ['S0BACKUP', 'U0BOSS'],
+      warnBeforeExpiry: null,
+      warnBeforeExpiryMs: null,
+    });
+    expect(policy.rules['file.delete'].followUp.remindAfterMs).toBeNull();
+    expect(checkPolicy(policy)).toEqual([]);
+  });
+
+  it.each([
+    [
+      'folder.delete: { remindAfter: 5w }',
+      'folder.delete.remindAfter: must be a positive whole number followed by s, m, h or d (e.g. 30s, 15m, 4h, 2d), or off',
+    ],
+    [
+      'folder.delete: { warnBeforeExpiry: -1h }',
+      'folder.delete.warnBeforeExpiry: must be a positive whole number',
+    ],
+    ['folder.delete: { escalateAfter: h }', 'folder.delete.escalateAfter: must be a positive whole number'],
+    ['folder.delete: { escalateTo: [boss] }', 'folder.delete.escalateTo.0: must be a Slack user ID'],
+    [
+      'folder.delete: { rateLimit: { max: 3, per: 1w } }',
+      'folder.delete.rateLimit.per: must be a positive whole number',
+    ],
+  ])('%s is refused, naming the field', (fileText, expected) => {
+    const error = configError(() => buildPolicy({ leads: LEADS, fileText, fileName: 'p.yaml' }));
+    expect(error.problems.join('\n')).toContain(`POLICY_FILE p.yaml ${expected}`);
+  });
+
+  it('escalation that could never happen stops the start', () => {
+    const late = buildPolicy({
+      leads: LEADS,
+      fileText: 'folder.delete: { escalateTo: [S0BACKUP], escalateAfter: 2d }',
+    });
+    expect(checkPolicy(late)).toEqual([
+      'folder.delete escalates after 2d, but its requests expire after 24h; escalateAfter must be shorter',
+    ]);
+    const off = buildPolicy({
+      leads: LEADS,
+      fileText: 'folder.delete: { escalateTo: [S0BACKUP], escalateAfter: off }',
+    });
+    expect(checkPolicy(off)).toEqual([
+      'folder.delete names backup approvers in escalateTo but escalateAfter is off; say after how long',
+    ]);
+  });
+
+  it('a backup approver may approve only once the request was escalated to them', () => {
+    const policy = buildPolicy({ leads: LEADS });
+    const backup = { id: 'U0BACKUP', groups: ['S0BACKUP'] };
+    expect(mayApprove(policy, pendingRequest(), backup)).toMatchObject({ ok: false, code: 'not-approver' });
+    const escalated = pendingRequest({
+      followUp: {
+        remindedAt: null,
+        remindedBy: null,
+        autoReminded: false,
+        escalatedAt: '2025-03-01T12:00:00.000Z',
+        escalatedTo: ['S0BACKUP'],
+        expiryWarnedAt: null,
+      },
+    });
+    expect(mayApprove(policy, escalated, backup)).toEqual({ ok: true });
+    expect(mayApprove(policy, escalated, { id: 'U0OTHER', groups: [] })).toMatchObject({
+      ok: false,
+      code: 'not-approver',
+    });
+  });
+});

@@ -173,9 +173,12 @@ const DurationSchema = z
   .refine((s) => (parseDuration(s) ?? 0) > 0, { error: DURATION_PROBLEM });
 
 /** A follow-up's duration, or `null`/`off` to turn it off. */
-const OptionalDurationSchema = z.union([z.literal('off').transform(() => null), z.null(), DurationSchema], {
-  error: `${DURATION_PROBLEM}, or off`,
-});
+const OptionalDurationSchema = z
+  .string({ error: `${DURATION_PROBLEM}, or off` })
+  .trim()
+  .refine((s) => s === 'off' || (parseDuration(s) ?? 0) > 0, { error: `${DURATION_PROBLEM}, or off` })
+  .transform((s) => (s === 'off' ? null : s))
+  .nullable();
 
 const PrincipalSchema = z
   .string()
