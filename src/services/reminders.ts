@@ -1,4 +1,4 @@
-import { actorLabel, isSameRequester } from '../core/actor.js';
+import { actorLabel, actorRecord, isSameRequester } from '../core/actor.js';
 import * as approvals from '../core/approvals.js';
 import { describeState, isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
 import { StateConflictError } from '../core/errors.js';
@@ -101,7 +101,7 @@ export function createFollowUps(deps: FollowUpDeps): FollowUps {
       id: deps.eventId(),
       type: 'denied',
       at: clock().toISOString(),
-      actor,
+      actor: actorRecord(actor),
       operation: request.operation,
       target: request.target,
       params: request.params,
