@@ -24,6 +24,7 @@ import {
   storeMethodMemory,
   storeSupportMemory,
 } from './services/index.js';
+import type { FollowUpSweep } from './services/reminders.js';
 import { createInteractiveWebClient, createSlackApp, type SlackAppDeps } from './slack/app.js';
 import type { AuditPublisher } from './slack/audit-publisher.js';
 import { createDirectory } from './slack/directory.js';
@@ -83,6 +84,12 @@ export interface Vidops {
    * Slack was down); returns how many were announced. Runs with the sweeper; exposed for tests.
    */
   announceUnposted(): Promise<number>;
+  /**
+   * Reminds, escalates and warns of expiry where due, once each across replicas, and queues a
+   * re-render of approval messages whose time left changed words. Runs with the sweeper, at
+   * start and every `sweepIntervalMs`; exposed for tests, which move the clock.
+   */
+  sweepFollowUps(): Promise<FollowUpSweep>;
 }
 
 const SWEEP_INTERVAL_MS = 30_000;
@@ -129,7 +136,7 @@ function watchedGroups(policy: Policy): string[] {
   const ids = [...policy.leads, ...(policy.agents ?? [])];
   for (const rule of Object.values(policy.rules)) {
     if (Array.isArray(rule.allowed)) ids.push(...rule.allowed);
-    ids.push(...rule.approvers);
+    ids.push(...rule.approvers, ...rule.followUp.escalateTo);
   }
   return [...new Set(ids.filter((id) => id.startsWith('S')))];
 }
@@ -351,7 +358,30 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     return announced;
   }
 
+  async function sweepFollowUps(): Promise<FollowUpSweep> {
+    const done = await ops.sweepFollowUps();
+    // A re-render is a job recorded on its own, with no audit event to wake the worker.
+    if (done.rerendered > 0) notifications.kick();
+    return done;
+  }
+
+  /** One follow-up sweep at a time in this process; replicas are kept apart by the compare-and-set. */
+  let followingUp: Promise<void> | null = null;
+  function followUpTick(): Promise<void> {
+    followingUp ??= (async () => {
+      try {
+        await sweepFollowUps();
+      } catch (error) {
+        logger.warn({ err: redactError(error) }, 'could not follow up waiting requests');
+      } finally {
+        followingUp = null;
+      }
+    })();
+    return followingUp;
+  }
+
   async function sweepSlack(): Promise<void> {
+    await followUpTick();
     try {
       const announced = await announceUnposted();
       if (announced > 0) logger.info({ announced }, 'posted approval messages that were missing');
@@ -403,6 +433,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     context,
     checkpointer,
     announceUnposted,
+    sweepFollowUps,
     async start() {
       const { port } = await slack.start();
       notifications.start();
@@ -414,6 +445,8 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
       pruneTimer.unref();
       slackSweepTimer = setInterval(() => void sweepSlack(), deps.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
       slackSweepTimer.unref();
+      // Follow-ups that fell due while no replica ran are done at start, not a tick later.
+      void followUpTick();
       return { port };
     },
     stop() {
@@ -437,6 +470,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
         }
         if (pruneTimer) clearInterval(pruneTimer);
         if (slackSweepTimer) clearInterval(slackSweepTimer);
+        await followingUp;
         // The notification backlog is worked through beside the audit backlog, within the same bound.
         stopWakingNotifications();
         const notified = notifications.drain(deps.flushTimeoutMs ?? FLUSH_TIMEOUT_MS);

@@ -36,7 +36,11 @@ const ORIGIN = 'vidops/test';
 function eventContent(seq: number): NewAuditEvent {
   return {
     id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
-    type: seq % 3 === 0 ? 'succeeded' : 'requested',
+    // The follow-up kinds (reminded, escalated, expiry-warned) verify like every other event.
+    type:
+      seq % 3 === 0
+        ? 'succeeded'
+        : ((['requested', 'reminded', 'escalated', 'expiry-warned'] as const)[seq % 4] ?? 'requested'),
     at: new Date(Date.UTC(2026, 10, 21, 10, 0, seq)).toISOString(),
     actor:
       seq % 2 === 0

@@ -3,14 +3,15 @@ import { actorLabel, actorRecord, isSameRequester, maybeSamePerson } from './act
 import type { OperationParams, Preview } from './catalog.js';
 import { InputError, PolicyDeniedError, StateConflictError } from './errors.js';
 import { canonicalJson, type JsonValue } from './json.js';
-import type {
-  Actor,
-  AuditEventType,
-  NewAuditEvent,
-  OperationRequest,
-  RecordedError,
-  RequestState,
-  ResolveWay,
+import {
+  type Actor,
+  type AuditEventType,
+  followUpOf,
+  type NewAuditEvent,
+  type OperationRequest,
+  type RecordedError,
+  type RequestState,
+  type ResolveWay,
 } from './model.js';
 import type { ChangeOperation } from './operations.js';
 
@@ -27,7 +28,15 @@ export interface StepContext {
 export type StepPatch = Partial<
   Pick<
     OperationRequest,
-    'state' | 'approvals' | 'decidedBy' | 'decisionNote' | 'result' | 'error' | 'slack' | 'expiresAt'
+    | 'state'
+    | 'approvals'
+    | 'decidedBy'
+    | 'decisionNote'
+    | 'result'
+    | 'error'
+    | 'slack'
+    | 'expiresAt'
+    | 'followUp'
   >
 >;
 
@@ -253,6 +262,76 @@ export function cancel(request: OperationRequest, by: Actor, note: string | null
   return {
     patch: { state: 'cancelled', decidedBy: actorRecord(by), decisionNote: text },
     events: [event(request, 'cancelled', by, ctx, { note: text })],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Follow-ups of a waiting request (issue 13): each a compare-and-set of `followUp` with its event,
+// so a reminder, an escalation or a warning happens once whichever replica notices it first.
+
+/**
+ * The approvers who have not decided are reminded: by vidops when `remindAfter` passed (`auto`),
+ * or by the requester's Remind button (the caller checks who and how often).
+ */
+export function remind(request: OperationRequest, by: Actor, ctx: StepContext, auto: boolean): Step {
+  requireOpen(request, ctx.now, 'reminded about');
+  const at = ctx.now.toISOString();
+  const done = followUpOf(request);
+  return {
+    patch: {
+      followUp: {
+        ...done,
+        remindedAt: at,
+        remindedBy: actorRecord(by),
+        autoReminded: done.autoReminded || auto,
+      },
+    },
+    events: [
+      event(request, 'reminded', by, ctx, {
+        auto,
+        approvals: request.approvals.length,
+        quorum: request.quorum,
+      }),
+    ],
+  };
+}
+
+/** The request is offered to the backup approvers `to` (user and user-group IDs) as well; once. */
+export function escalate(request: OperationRequest, to: readonly string[], ctx: StepContext): Step {
+  requireOpen(request, ctx.now, 'escalated');
+  const done = followUpOf(request);
+  if (done.escalatedAt !== null) {
+    throw new StateConflictError(`Request ${request.id} was escalated already.`);
+  }
+  const escalatedTo = [...new Set(to)];
+  return {
+    patch: { followUp: { ...done, escalatedAt: ctx.now.toISOString(), escalatedTo } },
+    events: [
+      event(request, 'escalated', SYSTEM_ACTOR, ctx, {
+        to: escalatedTo,
+        approvals: request.approvals.length,
+        quorum: request.quorum,
+      }),
+    ],
+  };
+}
+
+/** The requester and the approvers are told the request expires soon; once. */
+export function warnExpiry(request: OperationRequest, ctx: StepContext): Step {
+  requireOpen(request, ctx.now, 'warned about');
+  const done = followUpOf(request);
+  if (done.expiryWarnedAt !== null) {
+    throw new StateConflictError(`Request ${request.id} was warned about its expiry already.`);
+  }
+  return {
+    patch: { followUp: { ...done, expiryWarnedAt: ctx.now.toISOString() } },
+    events: [
+      event(request, 'expiry-warned', SYSTEM_ACTOR, ctx, {
+        expiresAt: request.expiresAt,
+        approvals: request.approvals.length,
+        quorum: request.quorum,
+      }),
+    ],
   };
 }
 

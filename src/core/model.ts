@@ -105,8 +105,46 @@ export interface RequestFields {
   result: JsonValue | null;
   error: RecordedError | null;
   slack: SlackRef | null;
+  /**
+   * Reminders, escalation and the expiry warning done so far while it waits (issue 13); absent
+   * on requests made before these existed, and read as {@link NO_FOLLOW_UP}.
+   */
+  followUp?: FollowUp;
   /** Incremented on every change; the compare-and-set token. */
   version: number;
+}
+
+/**
+ * What vidops did so a waiting request does not stall: each is recorded by a compare-and-set with
+ * its audit event (`reminded`, `escalated`, `expiry-warned`), so it happens once across replicas.
+ * @see docs/architecture.md, "Reminders, escalation and the expiry warning"
+ */
+export interface FollowUp {
+  /** The last reminder sent to the approvers who had not decided, and who asked for it. */
+  remindedAt: string | null;
+  remindedBy: Actor | null;
+  /** Whether vidops has sent its one automatic reminder (`remindAfter`). */
+  autoReminded: boolean;
+  /** When the request was offered to the backup approvers (`escalateTo`), and to whom. */
+  escalatedAt: string | null;
+  escalatedTo: string[];
+  /** When the requester and the approvers were told that it expires soon. */
+  expiryWarnedAt: string | null;
+}
+
+/** A request with nothing followed up yet. */
+export const NO_FOLLOW_UP: Readonly<FollowUp> = {
+  remindedAt: null,
+  remindedBy: null,
+  autoReminded: false,
+  escalatedAt: null,
+  escalatedTo: [],
+  expiryWarnedAt: null,
+};
+
+/** The follow-up record of a request, {@link NO_FOLLOW_UP} when it has none. */
+export function followUpOf(request: { followUp?: FollowUp | undefined }): FollowUp {
+  return request.followUp ?? { ...NO_FOLLOW_UP, escalatedTo: [] };
 }
 
 /**
@@ -138,6 +176,10 @@ export const AUDIT_EVENT_TYPES = [
   'denied',
   'unknown',
   'resolved',
+  // Follow-ups of a waiting request (issue 13): approvers reminded, backups offered it, expiry near.
+  'reminded',
+  'escalated',
+  'expiry-warned',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

@@ -194,11 +194,11 @@ describe('POLICY_FILE', () => {
     ['folder.delete: { quorum: 1.5 }', 'POLICY_FILE p.yaml folder.delete.quorum: must be a whole number'],
     [
       'folder.delete: { expiresIn: 1 day }',
-      'POLICY_FILE p.yaml folder.delete.expiresIn: must be a positive number',
+      'POLICY_FILE p.yaml folder.delete.expiresIn: must be a positive whole number followed by s, m, h or d (e.g. 30s, 15m, 4h, 2d)',
     ],
     [
       'folder.delete: { expiresIn: 0h }',
-      'POLICY_FILE p.yaml folder.delete.expiresIn: must be a positive number',
+      'POLICY_FILE p.yaml folder.delete.expiresIn: must be a positive whole number',
     ],
     [
       'folder.delete: { allowed: everyone }',
@@ -367,13 +367,109 @@ describe('durations', () => {
     ['1h', 3_600_000, 'hour'],
     ['24h', 86_400_000, '24 hours'],
     ['7d', 604_800_000, '7 days'],
-    ['1w', 604_800_000, 'week'],
+    ['30s', 30_000, '30 seconds'],
+    ['15m', 900_000, '15 minutes'],
+    ['4h', 14_400_000, '4 hours'],
+    ['2d', 172_800_000, '2 days'],
   ])('%s is %i ms, "per %s"', (text, ms, period) => {
     expect(parseDuration(text)).toBe(ms);
     expect(describePeriod(text)).toBe(period);
   });
 
-  test.each(['', 'h', '1.5h', '2 hours', '-1h', '3y'])('%j is not a duration', (text) => {
-    expect(parseDuration(text)).toBeNull();
+  test.each(['', 'h', '1.5h', '2 hours', '-1h', '3y', '5w', '1w', '4H', 'm15'])(
+    '%j is not a duration',
+    (text) => {
+      expect(parseDuration(text)).toBeNull();
+    },
+  );
+});
+
+describe('follow-ups in the policy', () => {
+  it('every operation reminds after 2h and warns 1h before expiry; none escalates until escalateTo names backups', () => {
+    const policy = buildPolicy({ leads: LEADS });
+    expect(policy.rules['folder.delete'].followUp).toEqual({
+      remindAfter: '2h',
+      remindAfterMs: 7_200_000,
+      escalateTo: [],
+      escalateAfter: '4h',
+      escalateAfterMs: 14_400_000,
+      warnBeforeExpiry: '1h',
+      warnBeforeExpiryMs: 3_600_000,
+    });
+  });
+
+  it('a policy file sets them per operation, and turns one off with off or null', () => {
+    const policy = buildPolicy({
+      leads: LEADS,
+      fileText:
+        'folder.delete: { remindAfter: 30s, escalateAfter: 15m, escalateTo: [S0BACKUP, U0BOSS], warnBeforeExpiry: off }\nfile.delete: { remindAfter: null }',
+    });
+    expect(policy.rules['folder.delete'].followUp).toMatchObject({
+      remindAfterMs: 30_000,
+      escalateAfterMs: 900_000,
+      escalateTo: ['S0BACKUP', 'U0BOSS'],
+      warnBeforeExpiry: null,
+      warnBeforeExpiryMs: null,
+    });
+    expect(policy.rules['file.delete'].followUp.remindAfterMs).toBeNull();
+    expect(checkPolicy(policy)).toEqual([]);
+  });
+
+  it.each([
+    [
+      'folder.delete: { remindAfter: 5w }',
+      'folder.delete.remindAfter: must be a positive whole number followed by s, m, h or d (e.g. 30s, 15m, 4h, 2d), or off',
+    ],
+    [
+      'folder.delete: { warnBeforeExpiry: -1h }',
+      'folder.delete.warnBeforeExpiry: must be a positive whole number',
+    ],
+    ['folder.delete: { escalateAfter: h }', 'folder.delete.escalateAfter: must be a positive whole number'],
+    ['folder.delete: { escalateTo: [boss] }', 'folder.delete.escalateTo.0: must be a Slack user ID'],
+    [
+      'folder.delete: { rateLimit: { max: 3, per: 1w } }',
+      'folder.delete.rateLimit.per: must be a positive whole number',
+    ],
+  ])('%s is refused, naming the field', (fileText, expected) => {
+    const error = configError(() => buildPolicy({ leads: LEADS, fileText, fileName: 'p.yaml' }));
+    expect(error.problems.join('\n')).toContain(`POLICY_FILE p.yaml ${expected}`);
+  });
+
+  it('escalation that could never happen stops the start', () => {
+    const late = buildPolicy({
+      leads: LEADS,
+      fileText: 'folder.delete: { escalateTo: [S0BACKUP], escalateAfter: 2d }',
+    });
+    expect(checkPolicy(late)).toEqual([
+      'folder.delete escalates after 2d, but its requests expire after 24h; escalateAfter must be shorter',
+    ]);
+    const off = buildPolicy({
+      leads: LEADS,
+      fileText: 'folder.delete: { escalateTo: [S0BACKUP], escalateAfter: off }',
+    });
+    expect(checkPolicy(off)).toEqual([
+      'folder.delete names backup approvers in escalateTo but escalateAfter is off; say after how long',
+    ]);
+  });
+
+  it('a backup approver may approve only once the request was escalated to them', () => {
+    const policy = buildPolicy({ leads: LEADS });
+    const backup = { id: 'U0BACKUP', groups: ['S0BACKUP'] };
+    expect(mayApprove(policy, pendingRequest(), backup)).toMatchObject({ ok: false, code: 'not-approver' });
+    const escalated = pendingRequest({
+      followUp: {
+        remindedAt: null,
+        remindedBy: null,
+        autoReminded: false,
+        escalatedAt: '2025-03-01T12:00:00.000Z',
+        escalatedTo: ['S0BACKUP'],
+        expiryWarnedAt: null,
+      },
+    });
+    expect(mayApprove(policy, escalated, backup)).toEqual({ ok: true });
+    expect(mayApprove(policy, escalated, { id: 'U0OTHER', groups: [] })).toMatchObject({
+      ok: false,
+      code: 'not-approver',
+    });
   });
 });

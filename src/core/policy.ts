@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { maybeSamePerson, osUserOf } from './actor.js';
 import { OPERATION_SPECS, type RuleDefaults } from './catalog.js';
 import { ConfigError } from './errors.js';
-import type { ActorVia, OperationRequest } from './model.js';
+import { type ActorVia, followUpOf, type OperationRequest } from './model.js';
 import { CHANGE_OPERATIONS, type ChangeOperation } from './operations.js';
 
 /** What a policy has rules for: every change operation, and the `audit` command. */
@@ -22,6 +22,14 @@ export interface RuleSettings {
   expiresIn: string;
   rateLimit: { max: number; per: string } | null;
   confirm: boolean;
+  // Follow-ups of a waiting request (issue 13); `null` turns one off.
+  /** Approvers who have not decided are reminded this long after the request (or the last reminder). */
+  remindAfter: string | null;
+  /** Backup approvers (user and user-group IDs) offered the request after `escalateAfter`; none: off. */
+  escalateTo: readonly string[];
+  escalateAfter: string | null;
+  /** The requester and the approvers are warned this long before the request expires. */
+  warnBeforeExpiry: string | null;
 }
 
 /** A rule ready to apply: approvers resolved, durations in milliseconds. */
@@ -34,6 +42,25 @@ export interface Rule {
   expiresInMs: number;
   rateLimit: { max: number; per: string; perMs: number } | null;
   confirm: boolean;
+  /** Reminders, escalation and the expiry warning, durations in milliseconds (null: off). */
+  followUp: FollowUpRule;
+}
+
+/**
+ * When a waiting request is followed up: `remindAfter` (approvers who have not decided get a DM;
+ * also the least time between two reminders the requester asks for), `escalateAfter` with
+ * `escalateTo` (backup approvers offered the request; off while `escalateTo` is empty) and
+ * `warnBeforeExpiry`. Durations as written and in milliseconds.
+ * @see docs/architecture.md, "Reminders, escalation and the expiry warning"
+ */
+export interface FollowUpRule {
+  remindAfter: string | null;
+  remindAfterMs: number | null;
+  escalateTo: readonly string[];
+  escalateAfter: string | null;
+  escalateAfterMs: number | null;
+  warnBeforeExpiry: string | null;
+  warnBeforeExpiryMs: number | null;
 }
 
 export interface Policy {
@@ -70,9 +97,22 @@ export interface PolicyActor {
 
 const DEFAULT_EXPIRY = '24h';
 
+/**
+ * Follow-ups every operation has unless the policy file says otherwise: a reminder after 2 hours,
+ * a warning 1 hour before expiry, and escalation 4 hours after the request once `escalateTo`
+ * names backup approvers (none by default, so no escalation).
+ * @see docs/architecture.md, "Reminders, escalation and the expiry warning"
+ */
+export const DEFAULT_FOLLOW_UP = {
+  remindAfter: '2h',
+  escalateTo: [] as readonly string[],
+  escalateAfter: '4h',
+  warnBeforeExpiry: '1h',
+} as const;
+
 /** A rule as written, from an operation's defaults in the catalog: any agent may ask, the leads approve. */
 function ruleOf(defaults: RuleDefaults): RuleSettings {
-  return { allowed: 'agents', approvers: null, expiresIn: DEFAULT_EXPIRY, ...defaults };
+  return { allowed: 'agents', approvers: null, expiresIn: DEFAULT_EXPIRY, ...DEFAULT_FOLLOW_UP, ...defaults };
 }
 
 /**
@@ -90,17 +130,24 @@ export const DEFAULT_RULES: Readonly<Record<PolicyOperation, RuleSettings>> = {
   audit: { ...ruleOf({ approval: false, quorum: 1, confirm: false, rateLimit: null }), allowed: 'leads' },
 };
 
-const DURATION = /^(\d+)([smhdw])$/;
+/**
+ * Every duration of a policy: a whole number and one unit, `30s`, `15m`, `4h`, `2d`. The one
+ * place that reads them (expiry, rate-limit periods, reminders, escalation, the expiry warning).
+ */
+const DURATION = /^(\d+)([smhd])$/;
 const UNIT_MS: Record<string, number> = {
   s: 1000,
   m: 60_000,
   h: 3_600_000,
   d: 86_400_000,
-  w: 604_800_000,
 };
-const UNIT_NAMES: Record<string, string> = { s: 'second', m: 'minute', h: 'hour', d: 'day', w: 'week' };
+const UNIT_NAMES: Record<string, string> = { s: 'second', m: 'minute', h: 'hour', d: 'day' };
 
-/** `'30m'` → 1,800,000. Null when the text is not a number followed by s, m, h, d or w. */
+/** What a policy says of a duration it cannot read. */
+export const DURATION_PROBLEM =
+  'must be a positive whole number followed by s, m, h or d (e.g. 30s, 15m, 4h, 2d)';
+
+/** `'30m'` → 1,800,000. Null when the text is not a number followed by s, m, h or d. */
 export function parseDuration(text: string): number | null {
   const match = DURATION.exec(text.trim());
   if (!match) return null;
@@ -123,9 +170,15 @@ const PRINCIPAL = /^[UWS][A-Z0-9]{2,}$/;
 const DurationSchema = z
   .string()
   .trim()
-  .refine((s) => (parseDuration(s) ?? 0) > 0, {
-    error: 'must be a positive number and a unit s, m, h, d or w (e.g. 30m, 24h, 7d)',
-  });
+  .refine((s) => (parseDuration(s) ?? 0) > 0, { error: DURATION_PROBLEM });
+
+/** A follow-up's duration, or `null`/`off` to turn it off. */
+const OptionalDurationSchema = z
+  .string({ error: `${DURATION_PROBLEM}, or off` })
+  .trim()
+  .refine((s) => s === 'off' || (parseDuration(s) ?? 0) > 0, { error: `${DURATION_PROBLEM}, or off` })
+  .transform((s) => (s === 'off' ? null : s))
+  .nullable();
 
 const PrincipalSchema = z
   .string()
@@ -154,6 +207,10 @@ const RuleOverrideSchema = z.strictObject({
     .nullable()
     .optional(),
   confirm: z.boolean({ error: 'must be true or false' }).optional(),
+  remindAfter: OptionalDurationSchema.optional(),
+  escalateTo: z.array(PrincipalSchema).optional(),
+  escalateAfter: OptionalDurationSchema.optional(),
+  warnBeforeExpiry: OptionalDurationSchema.optional(),
 });
 
 /** `audit` is a read: only who may run it can be set. */
@@ -245,6 +302,17 @@ function resolveRule(settings: RuleSettings, leads: readonly string[]): Rule {
         ? { max: settings.rateLimit.max, per, perMs: parseDuration(per) ?? 0 }
         : null,
     confirm: settings.confirm,
+    followUp: {
+      remindAfter: settings.remindAfter,
+      remindAfterMs: settings.remindAfter === null ? null : (parseDuration(settings.remindAfter) ?? null),
+      escalateTo: [...settings.escalateTo],
+      escalateAfter: settings.escalateAfter,
+      escalateAfterMs:
+        settings.escalateAfter === null ? null : (parseDuration(settings.escalateAfter) ?? null),
+      warnBeforeExpiry: settings.warnBeforeExpiry,
+      warnBeforeExpiryMs:
+        settings.warnBeforeExpiry === null ? null : (parseDuration(settings.warnBeforeExpiry) ?? null),
+    },
   };
 }
 
@@ -258,6 +326,11 @@ function applyOverride(base: RuleSettings, override: RuleOverride | undefined): 
     expiresIn: override.expiresIn ?? base.expiresIn,
     rateLimit: override.rateLimit === undefined ? base.rateLimit : override.rateLimit,
     confirm: override.confirm ?? base.confirm,
+    remindAfter: override.remindAfter === undefined ? base.remindAfter : override.remindAfter,
+    escalateTo: override.escalateTo ?? base.escalateTo,
+    escalateAfter: override.escalateAfter === undefined ? base.escalateAfter : override.escalateAfter,
+    warnBeforeExpiry:
+      override.warnBeforeExpiry === undefined ? base.warnBeforeExpiry : override.warnBeforeExpiry,
   };
 }
 
@@ -287,6 +360,21 @@ export function buildPolicy(input: {
 }
 
 const isGroup = (id: string): boolean => id.startsWith('S');
+
+/** Escalation that could never happen: backups named but no time, or a time past the expiry. */
+function followUpProblems(op: ChangeOperation, rule: Rule): string[] {
+  const { escalateTo, escalateAfter, escalateAfterMs } = rule.followUp;
+  if (escalateTo.length === 0) return [];
+  if (escalateAfterMs === null) {
+    return [`${op} names backup approvers in escalateTo but escalateAfter is off; say after how long`];
+  }
+  if (escalateAfterMs >= rule.expiresInMs) {
+    return [
+      `${op} escalates after ${escalateAfter}, but its requests expire after ${rule.expiresIn}; escalateAfter must be shorter`,
+    ];
+  }
+  return [];
+}
 
 /** The user IDs who may ask for `rule`, when that is a known, finite set of users; else null. */
 function possibleRequesters(policy: Policy, rule: Rule): string[] | null {
@@ -322,6 +410,7 @@ export function checkPolicy(policy: Policy): string[] {
     }
     if (rule.expiresInMs <= 0)
       problems.push(`${op} has an expiry of ${rule.expiresIn}; it must be longer than 0`);
+    problems.push(...followUpProblems(op, rule));
     if (rule.approvers.some(isGroup)) continue;
     const approvers = [...new Set(rule.approvers)];
     if (approvers.length < rule.quorum) {
@@ -435,6 +524,18 @@ export function isApprover(policy: Policy, operation: PolicyOperation, actor: Po
 }
 
 /**
+ * True when the actor may decide on this request: an approver of its operation, or one of the
+ * backup approvers it was escalated to (`escalated` event), directly or through a user group.
+ */
+export function isApproverOf(
+  policy: Policy,
+  request: Pick<OperationRequest, 'operation' | 'followUp'>,
+  actor: PolicyActor,
+): boolean {
+  return isApprover(policy, request.operation, actor) || isMember(followUpOf(request).escalatedTo, actor);
+}
+
+/**
  * Whether the actor may approve the request: from the CLI only when the policy allows it, never
  * the requester, only an approver of the operation, and only once. "The requester" and "once"
  * compare both identities: the Slack user ID, and on the CLI the OS user, so one OS user cannot
@@ -444,7 +545,7 @@ export function isApprover(policy: Policy, operation: PolicyOperation, actor: Po
  */
 export function mayApprove(
   policy: Policy,
-  request: Pick<OperationRequest, 'operation' | 'requester' | 'approvals'>,
+  request: Pick<OperationRequest, 'operation' | 'requester' | 'approvals' | 'followUp'>,
   actor: PolicyActor,
 ): ApprovalCheck {
   const osUser = osUserOf(actor);
@@ -461,7 +562,7 @@ export function mayApprove(
           : `OS user ${osUser} asked for this change (as ${request.requester.id}), so someone else has to approve it.`,
     };
   }
-  if (!isApprover(policy, request.operation, actor)) {
+  if (!isApproverOf(policy, request, actor)) {
     const approvers = policy.rules[request.operation].approvers;
     const sameAsLeads =
       approvers.length === policy.leads.length && approvers.every((a) => policy.leads.includes(a));

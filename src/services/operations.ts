@@ -10,7 +10,7 @@ import type { Actor, AuditEvent, OperationRequest, ResolveWay } from '../core/mo
 import {
   checkPolicy,
   decide,
-  isApprover,
+  isApproverOf,
   mayApprove,
   needsConfirmation,
   operationWords,
@@ -20,6 +20,7 @@ import {
 import { prepareRequest } from './catalog.js';
 import { recordError, sendRequest } from './execute.js';
 import { createReads, MAX_CAS_ATTEMPTS, policyActorOf } from './reads.js';
+import { createFollowUps } from './reminders.js';
 import { checkTarget } from './resolve.js';
 import type {
   DecisionResult,
@@ -385,6 +386,8 @@ export function createOperations(deps: OperationsDeps): Operations {
 
   const operations: Operations = {
     ...createReads(deps),
+    // Reminders, escalation, the expiry warning and the requester's Remind (issue 13).
+    ...createFollowUps({ store, policy, clock, eventId: () => ids.event(), logger: log }),
 
     async prepare(_actor, input) {
       return prepareRequest({ client, canFetchCover: deps.fetchCover !== undefined }, input);
@@ -586,7 +589,7 @@ function rejectRefusal(
   if (maybeSamePerson(request.requester, actor)) {
     return { reason: 'This is your own request: cancel it instead of rejecting it.', audit: false };
   }
-  if (!isApprover(policy, request.operation, who)) {
+  if (!isApproverOf(policy, request, who)) {
     return {
       reason: `Only those who may approve ${operationWords(request.operation)} requests can reject them.`,
       audit: true,
@@ -605,7 +608,7 @@ function resolveRefusal(
   if (request.requester.id === actor.id) {
     return 'You asked for this change, so someone else has to settle its outcome.';
   }
-  if (!isApprover(policy, request.operation, who)) {
+  if (!isApproverOf(policy, request, who)) {
     return `Only those who may approve ${request.operation} requests can settle their outcome.`;
   }
   return null;

@@ -5,6 +5,7 @@ import type { Actor, AuditEvent, OperationRequest, ResolveWay } from '../core/mo
 import type { Policy } from '../core/policy.js';
 import type { Store } from '../store/store.js';
 import type { Reads } from './reads.js';
+import type { FollowUps } from './reminders.js';
 
 export type { CoverRef } from '../core/catalog.js';
 
@@ -109,7 +110,7 @@ export interface RequestsOverview {
  * The use cases of vidops, shared by Slack and the CLI.
  * @see docs/architecture.md, "Approvals" and "Audit log"
  */
-export interface Operations extends Reads {
+export interface Operations extends Reads, FollowUps {
   /** Prepares what a person asked for: the exact params, the target, the typed preview, warnings. */
   prepare<O extends ChangeOperation>(actor: Actor, input: PrepareInput<O>): Promise<Prepared<O>>;
   submit(

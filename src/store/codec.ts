@@ -6,6 +6,7 @@ import type {
   Actor,
   Approval,
   AuditEvent,
+  FollowUp,
   NewAuditEvent,
   OperationRequest,
   RecordedError,
@@ -74,6 +75,8 @@ interface RequestData {
   result: JsonValue | null;
   error: RecordedError | null;
   slack: SlackRef | null;
+  /** Absent until the request is first followed up (and in rows written before follow-ups). */
+  followUp?: FollowUp;
 }
 
 /** A `requests` row as both adapters read it (timestamps already as ISO strings). */
@@ -233,6 +236,7 @@ function requestData(r: RequestData): RequestData {
     result: r.result,
     error: r.error,
     slack: r.slack,
+    ...(r.followUp === undefined ? {} : { followUp: r.followUp }),
   };
 }
 
@@ -272,6 +276,7 @@ export function patchedData(currentData: string, patch: RequestPatch): string {
   if (patch.result !== undefined) next.result = patch.result;
   if (patch.error !== undefined) next.error = patch.error;
   if (patch.slack !== undefined) next.slack = patch.slack;
+  if (patch.followUp !== undefined) next.followUp = patch.followUp;
   return canonicalJson(requestData(next));
 }
 
@@ -298,6 +303,7 @@ export function rowToRequest(row: RequestRow): OperationRequest {
     result: data.result,
     error: data.error,
     slack: data.slack,
+    ...(data.followUp === undefined ? {} : { followUp: data.followUp }),
     version: row.version,
   });
 }

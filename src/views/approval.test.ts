@@ -1,4 +1,4 @@
-import { REQUEST_T0, requestWith } from '../../test/fixtures/requests.js';
+import { REQUEST_T0, requestWith, VIEW_NOW } from '../../test/fixtures/requests.js';
 import type { Preview } from '../core/catalog.js';
 import type { OperationRequest } from '../core/model.js';
 import {
@@ -147,6 +147,7 @@ describe('the approval message a lead reads', () => {
           error: state === 'failed' ? { name: 'ServerError', message: LONG, status: 500 } : null,
           result: state === 'succeeded' ? { message: LONG } : null,
         }),
+        VIEW_NOW,
       );
       expect(checkBlockKitLimits(message, 'message')).toEqual([]);
       expect(message.text.length).toBeGreaterThan(10);
@@ -154,7 +155,7 @@ describe('the approval message a lead reads', () => {
   });
 
   it('shows operation, target, preview, requester, reason, expiry, request ID and short params hash', () => {
-    const message = approvalMessage(request());
+    const message = approvalMessage(request(), VIEW_NOW);
     const all = JSON.stringify(message.blocks);
     expect(message.text).toBe(
       'Approval needed: Delete folder: folder 6710a0000000000000000101, requested by Ana (R-7QK2M9XD)',
@@ -171,8 +172,8 @@ describe('the approval message a lead reads', () => {
     expect(all).toContain('params `ab12cd34ef56`');
   });
 
-  it('has Approve (primary, with a confirm dialog), Reject and Cancel buttons whose values are only the request ID', () => {
-    const actions = approvalMessage(request()).blocks.find((b) => b.type === 'actions');
+  it('has Approve (primary, with a confirm dialog), Reject, Cancel and Remind buttons whose values are only the request ID', () => {
+    const actions = approvalMessage(request(), VIEW_NOW).blocks.find((b) => b.type === 'actions');
     expect(actions).toMatchObject({
       type: 'actions',
       block_id: 'request_actions:R-7QK2M9XD',
@@ -185,6 +186,7 @@ describe('the approval message a lead reads', () => {
         },
         { action_id: ACTIONS.reject, value: 'R-7QK2M9XD' },
         { action_id: ACTIONS.cancel, value: 'R-7QK2M9XD' },
+        { action_id: ACTIONS.remind, value: 'R-7QK2M9XD', text: { text: 'Remind approvers' } },
       ],
     });
   });
@@ -214,7 +216,7 @@ describe('the approval message a lead reads', () => {
   it.each(decided)(
     'once %s the buttons are gone and the message says who decided and what happened',
     (state, extra, said) => {
-      const message = approvalMessage(request({ state, ...extra }));
+      const message = approvalMessage(request({ state, ...extra }), VIEW_NOW);
       expect(message.blocks.some((b) => b.type === 'actions')).toBe(false);
       expect(JSON.stringify(message.blocks)).toContain(said);
     },
@@ -226,6 +228,7 @@ describe('the approval message a lead reads', () => {
         state: 'succeeded',
         approvals: [{ by: { id: 'U0LEAD1', name: 'U0LEAD1', via: { kind: 'cli', osUser: 'root' } }, at: T0 }],
       }),
+      VIEW_NOW,
     );
     expect(JSON.stringify(message.blocks)).toContain(
       'Approved by U0LEAD1 via the CLI (OS user root); done at',
@@ -241,7 +244,7 @@ describe('the approval message a lead reads', () => {
     });
 
     it('says it may or may not have been applied, why, and who settles it', () => {
-      const message = approvalMessage(lost);
+      const message = approvalMessage(lost, VIEW_NOW);
       const all = JSON.stringify(message.blocks);
       expect(message.text).toContain('Delete folder: approved, outcome unknown');
       expect(all).toContain(
@@ -253,7 +256,7 @@ describe('the approval message a lead reads', () => {
     });
 
     it('a delete has Check now, Mark applied…, Mark not applied… and Send again (with a confirmation), values only the ID', () => {
-      const actions = approvalMessage(lost).blocks.find((b) => b.type === 'actions');
+      const actions = approvalMessage(lost, VIEW_NOW).blocks.find((b) => b.type === 'actions');
       expect(actions).toMatchObject({
         block_id: 'request_actions:R-7QK2M9XD',
         elements: [
@@ -277,7 +280,7 @@ describe('the approval message a lead reads', () => {
         target: 'new folder "Spring"',
         preview: { kind: 'create', resource: 'folder', after: { title: 'Spring' } },
       });
-      const message = approvalMessage(create);
+      const message = approvalMessage(create, VIEW_NOW);
       const actions = message.blocks.find((b) => b.type === 'actions');
       expect(actions).toMatchObject({
         elements: [{ action_id: ACTIONS.resolveApplied }, { action_id: ACTIONS.resolveNotApplied }],
@@ -318,7 +321,10 @@ describe('the approval message a lead reads', () => {
     ] as const)(
       'once settled (%s) the buttons are gone and it says who settled it, how and why',
       (_what, extra, head, how, what) => {
-        const message = approvalMessage({ ...lost, decidedBy: { id: 'U0LEAD2', name: 'Kim' }, ...extra });
+        const message = approvalMessage(
+          { ...lost, decidedBy: { id: 'U0LEAD2', name: 'Kim' }, ...extra },
+          VIEW_NOW,
+        );
         const all = JSON.stringify(message.blocks);
         expect(message.blocks.some((b) => b.type === 'actions')).toBe(false);
         expect(message.text).toContain(head);
@@ -343,6 +349,7 @@ describe('the approval message a lead reads', () => {
           },
           error: { name: 'TimeoutError', message: 'no answer' },
         }),
+        VIEW_NOW,
       );
       const all = JSON.stringify(message.blocks);
       expect(all).toContain('may or may not have been applied; asking for it again gives the same end state');
@@ -352,21 +359,26 @@ describe('the approval message a lead reads', () => {
 
   it('never shows a whole mobile number', () => {
     const [, , , , , , unblock] = PREVIEWS;
-    const message = approvalMessage(request({ ...unblock?.[1], reason: 'viewer 0912 345 6789 called' }));
+    const message = approvalMessage(
+      request({ ...unblock?.[1], reason: 'viewer 0912 345 6789 called' }),
+      VIEW_NOW,
+    );
     const all = JSON.stringify(message);
     expect(all).not.toMatch(/09123456789|0912 345 6789/);
     expect(all).toContain('0912***6789');
   });
 
   it('escapes mentions typed into a reason', () => {
-    const all = JSON.stringify(approvalMessage(request({ reason: 'ping <!channel> and <@U0LEAD1>' })).blocks);
+    const all = JSON.stringify(
+      approvalMessage(request({ reason: 'ping <!channel> and <@U0LEAD1>' }), VIEW_NOW).blocks,
+    );
     expect(all).toContain('ping &lt;!channel&gt; and &lt;@U0LEAD1&gt;');
   });
 });
 
 describe('previews', () => {
   it('of a stored request this build cannot read say so, never as JSON', () => {
-    const all = JSON.stringify(approvalMessage(request({ preview: null })).blocks);
+    const all = JSON.stringify(approvalMessage(request({ preview: null }), VIEW_NOW).blocks);
     expect(all).toContain('Preview not available: this request was made by an earlier version of vidops.');
     expect(all).not.toContain('{\\"');
   });

@@ -2,9 +2,10 @@ import type { Button, KnownBlock } from '@slack/types';
 import { viaPhrase } from '../core/actor.js';
 import { shortHash } from '../core/audit-chain.js';
 import { type ChangeOperation, OPERATION_SPECS, type Preview } from '../core/catalog.js';
+import { timeLeft } from '../core/follow-up.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInText } from '../core/mask.js';
-import type { OperationRequest, RequestState } from '../core/model.js';
+import { type Actor, followUpOf, type OperationRequest, type RequestState } from '../core/model.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
 import { formatProtectionValue, protectionField } from '../core/validate/protection.js';
 import {
@@ -378,10 +379,13 @@ function irreversible(request: OperationRequest): boolean {
   return OPERATION_SPECS[request.operation].risk === 'irreversible';
 }
 
-/** Approve (primary, with a confirmation), Reject, and Cancel for the requester; values carry only the ID. */
+/**
+ * Approve (primary, with a confirmation), Reject, and for the requester Cancel and Remind; values
+ * carry only the ID.
+ */
 export function requestButtons(
   request: OperationRequest,
-  which: { approve: boolean; reject: boolean; cancel: boolean },
+  which: { approve: boolean; reject: boolean; cancel: boolean; remind?: boolean },
 ): Button[] {
   const buttons: Button[] = [];
   if (which.approve) {
@@ -404,6 +408,7 @@ export function requestButtons(
   }
   if (which.reject) buttons.push(button('Reject…', ACTIONS.reject, request.id, 'danger'));
   if (which.cancel) buttons.push(button('Cancel request', ACTIONS.cancel, request.id));
+  if (which.remind) buttons.push(button(FOLLOW_UP_WORDS.remindButton, ACTIONS.remind, request.id));
   return buttons;
 }
 
@@ -473,7 +478,7 @@ function headline(request: OperationRequest): string {
  * buttons that settle it while its outcome is unknown.
  * @see docs/architecture.md, "Approvals"
  */
-export function approvalMessage(request: OperationRequest): SlackMessage {
+export function approvalMessage(request: OperationRequest, now: Date): SlackMessage {
   const open = request.state === 'pending';
   const fields = [
     mrkdwn(`*Target*\n${targetCode(request.target)}`),
@@ -481,9 +486,10 @@ export function approvalMessage(request: OperationRequest): SlackMessage {
     mrkdwn(`*Status*\n${stateLabel(request.state)}`),
     mrkdwn(
       open
-        ? `*Expires*\n${request.expiresAt ? slackDate(request.expiresAt) : 'never'}`
+        ? `*Expires*\n${request.expiresAt ? expiryText(request.expiresAt, now) : 'never'}`
         : `*Approvals*\n${request.approvals.length} of ${request.quorum}`,
     ),
+    ...(open ? [mrkdwn(`*Approvals*\n${progressText(request)}`)] : []),
   ];
   const blocks: KnownBlock[] = [
     header(
@@ -493,6 +499,8 @@ export function approvalMessage(request: OperationRequest): SlackMessage {
     ...previewSections(request).map((text) => section(text)),
     section(`*Reason:* ${request.reason ? safe(request.reason, 1500) : '_none given_'}`),
   ];
+  const escalated = open ? escalationText(request) : null;
+  if (escalated !== null) blocks.push(section(escalated));
   const outcome = outcomeText(request);
   if (outcome !== null) blocks.push(section(outcome));
   blocks.push(
@@ -503,7 +511,7 @@ export function approvalMessage(request: OperationRequest): SlackMessage {
   if (open) {
     blocks.push(
       actions(
-        requestButtons(request, { approve: true, reject: true, cancel: true }),
+        requestButtons(request, { approve: true, reject: true, cancel: true, remind: true }),
         requestActionsBlock(request.id),
       ),
     );
@@ -513,6 +521,108 @@ export function approvalMessage(request: OperationRequest): SlackMessage {
   const text = maskMobilesInText(
     `${headline(request)}: ${escapeMrkdwn(truncate(request.target, 200))}, requested by ${escapeMrkdwn(request.requester.name)} (${request.id})`,
   );
+  return { text: truncate(text, 1000), blocks };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quorum progress, time left, escalation and the follow-up DMs (issue 13). Every phrase people
+// read is in FOLLOW_UP_WORDS, so a translation has one place to go through.
+
+/** The words of the follow-ups, in one place. */
+export const FOLLOW_UP_WORDS = {
+  remindButton: 'Remind approvers',
+  approvedSoFar: (count: number, quorum: number) => `${count} of ${quorum} approved`,
+  noneYet: 'no approvals yet',
+  expiresIn: (left: string) => `in ${left}`,
+  escalatedTo: (who: string) => `:arrow_up: *Escalated to* ${who}: they may approve it as well.`,
+  reminder: (ref: string, by: string) =>
+    `:alarm_clock: *Reminder:* ${ref} by ${by} is waiting for your decision.`,
+  reminderAsked: (name: string) => ` ${name} asked for this reminder.`,
+  escalation: (ref: string, by: string) =>
+    `:arrow_up: ${ref} by ${by} has not been decided in time and is now offered to you as a backup approver.`,
+  warnApprover: (ref: string, left: string) => `:hourglass: ${ref} expires ${left} unless it is decided.`,
+  warnRequester: (ref: string, left: string) =>
+    `:hourglass: Your request ${ref} expires ${left}; if it is not approved by then, nothing is changed.`,
+  standing: (progress: string) => `So far: ${progress}.`,
+  reminded: (id: string, count: number) =>
+    `:alarm_clock: The approvers of *${id}* who have not decided are reminded (${count === 1 ? '1 approval' : `${count} approvals`} so far).`,
+} as const;
+
+/** A person as a Slack mention when the ID is a Slack user's, else their name. */
+function mention(actor: Actor): string {
+  return /^[UW][A-Z0-9]{2,}$/.test(actor.id) ? `<@${actor.id}>` : safe(actor.name, 60);
+}
+
+/** A user or user-group ID as a mention: `<@U…>`, `<!subteam^S…>`. */
+function principalMention(id: string): string {
+  if (/^S[A-Z0-9]{2,}$/.test(id)) return `<!subteam^${id}>`;
+  if (/^[UW][A-Z0-9]{2,}$/.test(id)) return `<@${id}>`;
+  return code(id);
+}
+
+/** `1 of 2 approved: <@U0LEAD1>`, or `0 of 2 approved (no approvals yet)`. */
+export function progressText(request: OperationRequest): string {
+  const head = FOLLOW_UP_WORDS.approvedSoFar(request.approvals.length, request.quorum);
+  if (request.approvals.length === 0) return `${head} (${FOLLOW_UP_WORDS.noneYet})`;
+  return `${head}: ${names(request.approvals.map((a) => mention(a.by)))}`;
+}
+
+/** `in 3h (Mar 1 14:05)`: the coarse time left and the date Slack shows in the reader's zone. */
+export function expiryText(expiresAt: string, now: Date): string {
+  return `${FOLLOW_UP_WORDS.expiresIn(timeLeft(expiresAt, now).words)} (${slackDate(expiresAt)})`;
+}
+
+/** Who a waiting request was escalated to, or null when it was not. */
+function escalationText(request: OperationRequest): string | null {
+  const done = followUpOf(request);
+  if (done.escalatedAt === null) return null;
+  return `${FOLLOW_UP_WORDS.escalatedTo(names(done.escalatedTo.map(principalMention)))} (${slackDate(done.escalatedAt)})`;
+}
+
+/** What a follow-up DM is about. */
+export type FollowUpNotice = 'reminder' | 'escalation' | 'warning';
+
+/**
+ * A follow-up DM: to an approver (a reminder, the escalation to a backup, the expiry warning),
+ * with the request's preview and its Approve/Reject buttons; or to the requester (the expiry
+ * warning), with Remind. Pure: the clock reading comes in as `now`.
+ */
+export function followUpMessage(
+  request: OperationRequest,
+  notice: FollowUpNotice,
+  to: 'approver' | 'requester',
+  now: Date,
+): SlackMessage {
+  const W = FOLLOW_UP_WORDS;
+  const ref = `*${request.id}* (${operationTitleOf(request)} ${targetCode(request.target)})`;
+  const by = safe(request.requester.name, 60);
+  const left = request.expiresAt === null ? 'never' : expiryText(request.expiresAt, now);
+  const done = followUpOf(request);
+  let first: string;
+  if (to === 'requester') first = W.warnRequester(ref, left);
+  else if (notice === 'reminder') {
+    const asker = done.remindedBy;
+    const asked = asker !== null && asker.id !== 'system' ? W.reminderAsked(safe(asker.name, 60)) : '';
+    first = `${W.reminder(ref, by)}${asked}`;
+  } else if (notice === 'escalation') first = W.escalation(ref, by);
+  else first = W.warnApprover(ref, left);
+  const blocks: KnownBlock[] = [
+    section(first),
+    context(`${W.standing(progressText(request))} Expires ${left}.`),
+  ];
+  if (to === 'approver') {
+    blocks.push(...previewSections(request, 4000).map((text) => section(text)));
+    if (request.reason) blocks.push(section(`*Reason:* ${safe(request.reason, 1500)}`));
+  }
+  blocks.push(
+    actions(
+      to === 'approver'
+        ? requestButtons(request, { approve: true, reject: true, cancel: false })
+        : requestButtons(request, { approve: false, reject: false, cancel: true, remind: true }),
+      requestActionsBlock(request.id),
+    ),
+  );
+  const text = maskMobilesInText(`${first.replace(/:[a-z_]+: /g, '').replace(/\*/g, '')}`);
   return { text: truncate(text, 1000), blocks };
 }
 

@@ -318,3 +318,49 @@ describe('each kind of event reads as one sentence', () => {
     expect(auditLine(event)).toContain('“no &lt;!channel&gt; &amp; call 0912***4321 �[31mred”');
   });
 });
+
+describe('the follow-ups of a waiting request read as sentences', () => {
+  const system = { id: 'system', name: 'vidops' };
+  it.each<[string, Partial<AuditEvent>, string]>([
+    [
+      'vidops reminds by itself',
+      { type: 'reminded', actor: system, outcome: { auto: true, approvals: 1, quorum: 2 } },
+      'vidops reminded the approvers of 5f0e3d4c-1111-4222-8333-444455556666 who have not decided (1 of 2 approvals)',
+    ],
+    [
+      'the requester reminds',
+      { type: 'reminded', outcome: { auto: false, approvals: 0, quorum: 1 } },
+      'Sara Ahmadi (U0AGENT01) reminded the approvers of 5f0e3d4c-1111-4222-8333-444455556666 who have not decided (0 of 1 approvals)',
+    ],
+    [
+      'the escalation names whom it went to',
+      { type: 'escalated', actor: system, outcome: { to: ['S0BACKUP', 'U0BOSS'], approvals: 0, quorum: 1 } },
+      '5f0e3d4c-1111-4222-8333-444455556666 was not decided in time and is offered to S0BACKUP, U0BOSS as well (0 of 1 approvals)',
+    ],
+    [
+      'the expiry warning says when',
+      {
+        type: 'expiry-warned',
+        actor: system,
+        outcome: { expiresAt: '2024-05-01T11:22:03.123Z', approvals: 1, quorum: 2 },
+      },
+      '5f0e3d4c-1111-4222-8333-444455556666 expires soon (at 2024-05-01 11:22 UTC): its requester and approvers were warned (1 of 2 approvals)',
+    ],
+    [
+      'a refused Remind',
+      { type: 'denied', outcome: { action: 'remind', reason: 'not the requester' } },
+      'Sara Ahmadi (U0AGENT01) refused: not the requester (tried to remind the approvers of 5f0e3d4c-1111-4222-8333-444455556666)',
+    ],
+  ])('%s', (_what, overrides, expected) => {
+    expect(auditTerminalLine(auditEvent(overrides))).toBe(expected);
+    expect(auditLine(auditEvent(overrides))).toMatch(
+      /^:(alarm_clock|arrow_up|hourglass_flowing_sand|no_entry):/,
+    );
+  });
+
+  it('an escalation whose outcome has no list still reads', () => {
+    expect(auditTerminalLine(auditEvent({ type: 'escalated', outcome: null }))).toContain(
+      'is offered to the backup approvers as well',
+    );
+  });
+});

@@ -92,6 +92,9 @@ const TYPE_EMOJI: Readonly<Record<string, string>> = {
   denied: ':no_entry:',
   unknown: ':grey_question:',
   resolved: ':ballot_box_with_check:',
+  reminded: ':alarm_clock:',
+  escalated: ':arrow_up:',
+  'expiry-warned': ':hourglass_flowing_sand:',
 };
 
 type Obj = { readonly [key: string]: JsonValue };
@@ -317,6 +320,8 @@ function refusedAction(p: Parts): string {
       return `reject ${requestRef(p)}`;
     case 'cancel':
       return `cancel ${requestRef(p)}`;
+    case 'remind':
+      return `remind the approvers of ${requestRef(p)}`;
     default:
       return asked(p);
   }
@@ -335,6 +340,37 @@ function resolvedSentence(p: Parts): string {
     `${who(p)} settled the unknown outcome of ${requestRef(p)}${how === undefined ? '' : `: ${s.text(how, AUDIT_LINE_LIMITS.reason)}`}`,
     ...(note === undefined ? [] : [`note: ${quoted(s, note, AUDIT_LINE_LIMITS.reason)}`]),
   ].join(', ');
+}
+
+/** `(1 of 2 approvals)` from an outcome that carries the count, else nothing. */
+function standing(o: JsonValue): string {
+  const count = num(o, 'approvals');
+  const quorum = num(o, 'quorum');
+  return count !== undefined && quorum !== undefined ? ` (${count} of ${quorum} approvals)` : '';
+}
+
+/**
+ * The follow-ups of a waiting request (issue 13): a reminder (by vidops or the requester), the
+ * escalation to backup approvers, the warning before expiry. Read defensively, like every outcome.
+ */
+function followUpSentence(p: Parts, type: 'reminded' | 'escalated' | 'expiry-warned'): string {
+  const { event, s } = p;
+  const o = event.outcome;
+  switch (type) {
+    case 'reminded': {
+      const by = event.actor.id === 'system' ? 'vidops' : who(p);
+      return `${by} reminded the approvers of ${requestRef(p)} who have not decided${standing(o)}`;
+    }
+    case 'escalated': {
+      const to = isObj(o) && Array.isArray(o.to) ? o.to.filter((x) => typeof x === 'string') : [];
+      const list = to.length === 0 ? 'the backup approvers' : to.map((id) => s.id(id)).join(', ');
+      return `${capitalize(requestRef(p))} was not decided in time and is offered to ${list} as well${standing(o)}`;
+    }
+    case 'expiry-warned': {
+      const at = str(o, 'expiresAt');
+      return `${capitalize(requestRef(p))} expires soon${at === undefined ? '' : ` (at ${s.text(minutes(at), 40)})`}: its requester and approvers were warned${standing(o)}`;
+    }
+  }
 }
 
 function sentence(p: Parts): string {
@@ -378,6 +414,10 @@ function sentence(p: Parts): string {
       return `Outcome unknown: ${asked(p)} may or may not have been applied; check the service before asking again`;
     case 'resolved':
       return resolvedSentence(p);
+    case 'reminded':
+    case 'escalated':
+    case 'expiry-warned':
+      return followUpSentence(p, type);
     default:
       return `${s.text(type, 30)} by ${who(p)}: ${asked(p)}`;
   }

@@ -1,4 +1,4 @@
-import { REQUEST_T0, requestWith } from '../../test/fixtures/requests.js';
+import { REQUEST_T0, requestWith, VIEW_NOW } from '../../test/fixtures/requests.js';
 import { ValidationError } from '../client/errors.js';
 import type { ProtectionConfig } from '../client/types.js';
 import { COMMAND_HELP } from '../core/commands-help.js';
@@ -224,12 +224,15 @@ const PROTECTION: ProtectionConfig = { opacity: 0.5, fontColor: '#ffff00' };
 type Builder = (h: string) => unknown;
 
 const BUILDERS: readonly [string, Builder][] = [
-  ['the approval message of a pending request', (h) => approvalMessage(requestIn('pending', h))],
-  ['the approval message of a folder delete with a hostile title', (h) => approvalMessage(deleteRequest(h))],
+  ['the approval message of a pending request', (h) => approvalMessage(requestIn('pending', h), VIEW_NOW)],
+  [
+    'the approval message of a folder delete with a hostile title',
+    (h) => approvalMessage(deleteRequest(h), VIEW_NOW),
+  ],
   ...(['succeeded', 'failed', 'rejected', 'cancelled', 'expired', 'unknown'] as const).map(
     (state): [string, Builder] => [
       `the approval message updated to ${state}`,
-      (h) => approvalMessage(requestIn(state, h)),
+      (h) => approvalMessage(requestIn(state, h), VIEW_NOW),
     ],
   ),
   ...(['pending', 'succeeded', 'failed', 'rejected', 'expired', 'unknown'] as const).map(
@@ -478,7 +481,7 @@ describe('plain_text is shown as typed, never escaped', () => {
   const h = `${MARK} <!channel> & <@U123>`;
 
   it('the Approve confirmation quotes the target as typed', () => {
-    const plain = plainTexts(approvalMessage(requestIn('pending', h)));
+    const plain = plainTexts(approvalMessage(requestIn('pending', h), VIEW_NOW));
     expect(plain.some((t) => t.includes('<!channel> & <@U123>'))).toBe(true);
   });
 

@@ -13,6 +13,8 @@ export const ACTIONS = {
   approve: 'request_approve',
   reject: 'request_reject',
   cancel: 'request_cancel',
+  /** The requester nudges the approvers who have not decided. */
+  remind: 'request_remind',
   // Approval message of a request whose outcome is unknown
   resolveCheck: 'request_resolve_check',
   resolveApplied: 'request_resolve_applied',

@@ -62,6 +62,8 @@ export interface HarnessOptions {
   strictBlockKit?: boolean;
   /** Bounds of the work after the ack (vidops' defaults when absent). */
   work?: { concurrency?: number; maxQueued?: number };
+  /** How often vidops sweeps by itself (its default when absent); long, so that only a test's own sweeps act. */
+  sweepIntervalMs?: number;
 }
 
 /** The harness's clock: real time plus an offset that tests move forward. */
@@ -207,6 +209,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       flushTimeoutMs: 3000,
       ...(options.work?.concurrency === undefined ? {} : { workConcurrency: options.work.concurrency }),
       ...(options.work?.maxQueued === undefined ? {} : { workMaxQueued: options.work.maxQueued }),
+      ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
     });
     ({ port } = await vidops.start());
   } catch (error) {

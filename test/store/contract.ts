@@ -175,6 +175,31 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect(result?.events).toEqual([]);
       });
 
+      it('a follow-up (reminder, escalation) is kept on the request and read back; older rows have none', async () => {
+        const request = newRequest();
+        await store.createRequest(request, []);
+        expect((await store.getRequest(request.id))?.followUp).toBeUndefined();
+        const followUp = {
+          remindedAt: at(3),
+          remindedBy: AGENT,
+          autoReminded: false,
+          escalatedAt: at(4),
+          escalatedTo: ['S0BACKUP', 'U0BOSS'],
+          expiryWarnedAt: null,
+        };
+        const result = await store.transition(request.id, 1, { followUp }, at(4), []);
+        expect(result?.request.followUp).toEqual(followUp);
+        expect(await store.getRequest(request.id)).toEqual({
+          ...request,
+          followUp,
+          updatedAt: at(4),
+          version: 2,
+        });
+        // A later change that says nothing of it keeps it.
+        const approved = await store.transition(request.id, 2, { state: 'approved' }, at(5), []);
+        expect(approved?.request.followUp).toEqual(followUp);
+      });
+
       it('two leads click at once: the stale version gets null, nothing changes, no event is written', async () => {
         const request = newRequest();
         await store.createRequest(request, [eventFor(request, 'requested')]);

@@ -6,7 +6,7 @@ import type { OperationRequest, ResolveWay } from '../../core/model.js';
 import { escapeMrkdwn } from '../../core/mrkdwn.js';
 import type { DecisionResult, ResolveResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
-import { operationTitleOf } from '../../views/approval.js';
+import { FOLLOW_UP_WORDS, operationTitleOf } from '../../views/approval.js';
 import { describeError, describeRecordedError } from '../../views/errors.js';
 import { ACTIONS, CALLBACKS } from '../../views/ids.js';
 import { problemLine, readViewState, statusModal } from '../../views/modals/common.js';
@@ -149,6 +149,29 @@ async function settle(ctx: AppContext, args: ClickArgs, way: ResolveWay): Promis
   }
 }
 
+/**
+ * The requester's Remind: the approvers who have not decided get a DM (sent from the notification
+ * outbox); at most once per `remindAfter`, refused with when they can remind again.
+ */
+async function remindApprovers(ctx: AppContext, args: ClickArgs): Promise<void> {
+  const click = ClickSchema.parse(args.body);
+  const id = await clickedRequest(ctx, click, args.respond);
+  if (id === null) return;
+  try {
+    const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
+    const result = await ctx.ops.remind(id, actor);
+    const text =
+      result.kind === 'refused'
+        ? `:no_entry: ${result.reason} Nothing was sent.`
+        : FOLLOW_UP_WORDS.reminded(result.request.id, result.request.approvals.length);
+    await tell(ctx, click, args.respond, text);
+  } catch (error) {
+    const view = describeError(error, errorViewOptions(ctx));
+    await tell(ctx, click, args.respond, `:x: ${view.text}`);
+    if (!view.expected) throw error;
+  }
+}
+
 /** Mark applied… / Mark not applied…: a modal asking what the lead found on the service. */
 async function openMark(ctx: AppContext, args: ClickArgs, way: MarkWay): Promise<void> {
   const click = ClickSchema.parse(args.body);
@@ -274,6 +297,11 @@ export function registerChangeButtons(routes: SlackRoutes, ctx: AppContext): voi
           ? `:leftwards_arrow_with_hook: You cancelled *${result.request.id}*; nothing will be changed.`
           : `Request *${result.request.id}* is now ${result.request.state}.`,
     );
+  });
+
+  routes.action(ACTIONS.remind, async ({ ack, body, respond, client }) => {
+    await ack();
+    await remindApprovers(ctx, { body, respond, client });
   });
 
   routes.action(ACTIONS.reject, async ({ ack, body, respond, client }) => {

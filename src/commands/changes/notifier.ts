@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { ErrorCode, WebAPIPlatformError, WebAPIRateLimitedError } from '@slack/web-api';
 import { redactError } from '../../core/mask.js';
 import type { OperationRequest, SlackRef } from '../../core/model.js';
-import { TERMINAL_STATES } from '../../core/model.js';
+import { followUpOf, TERMINAL_STATES } from '../../core/model.js';
 import type { CoverRef } from '../../services/types.js';
 import type { DeliverNotifications, DeliveryOutcome } from '../../slack/notification-worker.js';
 import type { NotificationJob, Store } from '../../store/store.js';
-import { approvalMessage, requesterNotice } from '../../views/approval.js';
+import { approvalMessage, followUpMessage, requesterNotice } from '../../views/approval.js';
 import type { SlackMessage } from '../../views/blocks.js';
 import { checkBlockKit, type SlackContext } from '../context.js';
 import { publishHome, readProtection } from './home.js';
@@ -157,7 +157,7 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
     jobs: readonly NotificationJob[],
     p: Progress,
   ): Promise<DeliveryOutcome> {
-    const message = approvalMessage(request);
+    const message = approvalMessage(request, ctx.clock());
     const content = digest(message);
     if (request.slack === null && p.posted !== null) {
       // Posted on an earlier try whose record failed: record it now.
@@ -212,18 +212,111 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
     await once(ctx, key, () => post(ctx, channel, notice));
   }
 
-  /** The requester, whoever decided, and everyone who may approve it. */
+  /** User IDs of a list of user and user-group IDs, groups expanded. */
+  async function usersOf(ctx: NotifierContext, principals: readonly string[]): Promise<Set<string>> {
+    const ids = new Set<string>();
+    for (const principal of principals) {
+      // The directory's cache: one Tier 2 call per group per TTL, shared with the policy checks.
+      if (principal.startsWith('S'))
+        for (const member of await ctx.directory.membersOf(principal)) ids.add(member);
+      else ids.add(principal);
+    }
+    return ids;
+  }
+
+  /** The requester, whoever decided, and everyone who may approve it (backups it was escalated to too). */
   async function involved(ctx: NotifierContext, request: OperationRequest): Promise<string[]> {
     const ids = new Set<string>([request.requester.id, ...request.approvals.map((a) => a.by.id)]);
     if (request.decidedBy) ids.add(request.decidedBy.id);
-    for (const approver of ctx.policy.rules[request.operation].approvers) {
-      // The directory's cache: one Tier 2 call per group per TTL, shared with the policy checks.
-      if (approver.startsWith('S'))
-        for (const member of await ctx.directory.membersOf(approver)) ids.add(member);
-      else ids.add(approver);
-    }
+    const approvers = [...ctx.policy.rules[request.operation].approvers, ...followUpOf(request).escalatedTo];
+    for (const id of await usersOf(ctx, approvers)) ids.add(id);
     ids.delete('system');
     return [...ids];
+  }
+
+  /**
+   * The DMs of the follow-ups recorded by the changes in hand (`jobs`): the reminder to the
+   * approvers who have not decided, the escalation to the backups, the expiry warning to the
+   * requester and those approvers. Each DM is claimed once per person in the store (`once`), so a
+   * retry or another replica never sends it twice; a person Slack cannot reach is logged and left.
+   */
+  async function tellFollowUps(
+    ctx: NotifierContext,
+    request: OperationRequest,
+    jobs: readonly NotificationJob[],
+  ): Promise<void> {
+    const done = followUpOf(request);
+    // Only for the change that recorded it: an older follow-up was told when its own job was.
+    const inHand = (at: string | null): at is string =>
+      at !== null && jobs.some((j) => Date.parse(j.at) >= Date.parse(at));
+    const now = ctx.clock();
+    const approved = new Set(request.approvals.map((a) => a.by.id));
+    const undecided = async (principals: readonly string[]): Promise<string[]> =>
+      [...(await usersOf(ctx, principals))].filter((u) => u !== request.requester.id && !approved.has(u));
+    const rule = ctx.policy.rules[request.operation];
+    const sends: { user: string; key: string; message: () => ReturnType<typeof followUpMessage> }[] = [];
+
+    const backups = await undecided(done.escalatedTo);
+    if (inHand(done.escalatedAt)) {
+      for (const user of backups) {
+        sends.push({
+          user,
+          key: `escalated:${request.id}:${user}`,
+          message: () => followUpMessage(request, 'escalation', 'approver', now),
+        });
+      }
+    }
+    if (inHand(done.remindedAt)) {
+      // Backups just told of the escalation are not reminded right after it.
+      const escalatedRecently =
+        done.escalatedAt !== null &&
+        Date.parse(done.remindedAt) - Date.parse(done.escalatedAt) < (rule.followUp.remindAfterMs ?? 0);
+      const skip = new Set(escalatedRecently ? backups : []);
+      for (const user of await undecided([...rule.approvers, ...done.escalatedTo])) {
+        if (skip.has(user)) continue;
+        sends.push({
+          user,
+          key: `reminded:${request.id}:${done.remindedAt}:${user}`,
+          message: () => followUpMessage(request, 'reminder', 'approver', now),
+        });
+      }
+    }
+    if (inHand(done.expiryWarnedAt)) {
+      sends.push({
+        user: request.requester.id,
+        key: `expiry-warned:${request.id}:${request.requester.id}`,
+        message: () => followUpMessage(request, 'warning', 'requester', now),
+      });
+      for (const user of await undecided([...rule.approvers, ...done.escalatedTo])) {
+        sends.push({
+          user,
+          key: `expiry-warned:${request.id}:${user}`,
+          message: () => followUpMessage(request, 'warning', 'approver', now),
+        });
+      }
+    }
+
+    const failed: unknown[] = [];
+    for (const send of sends) {
+      if (send.user === 'system' || send.user.startsWith('cli:')) continue;
+      try {
+        await once(ctx, send.key, async () => {
+          const dm = await ctx.web.conversations.open({ users: send.user });
+          const channel = dm.channel?.id;
+          return channel ? post(ctx, channel, send.message()) : null;
+        });
+      } catch (error) {
+        if (error instanceof WebAPIRateLimitedError) throw error;
+        const code = givesUp(error);
+        if (code !== null) {
+          ctx.logger.warn(
+            { err: redactError(error), user: send.user, code },
+            'could not send a follow-up DM',
+          );
+        } else failed.push(error);
+      }
+    }
+    if (failed.length > 0) throw worst(failed);
   }
 
   async function refreshHomes(ctx: NotifierContext, request: OperationRequest, p: Progress): Promise<void> {
@@ -266,6 +359,8 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
     if (awaitsApproval(request)) {
       steps.push(['approval message', () => syncApprovalMessage(ctx, request, jobs, p)]);
       steps.push(['requester message', () => tellRequester(ctx, request).then(() => undefined)]);
+      if (request.state === 'pending')
+        steps.push(['follow-up messages', () => tellFollowUps(ctx, request, jobs).then(() => undefined)]);
       if (refreshesHome(request))
         steps.push(['Home tabs', () => refreshHomes(ctx, request, p).then(() => undefined)]);
     } else if (request.state === 'unknown') {

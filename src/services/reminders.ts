@@ -1,0 +1,195 @@
+import { actorLabel, actorRecord, isSameRequester } from '../core/actor.js';
+import * as approvals from '../core/approvals.js';
+import { describeState, isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
+import { StateConflictError } from '../core/errors.js';
+import { dueFollowUps, type FollowUpKind, nextReminderAt, timeLeftChanged } from '../core/follow-up.js';
+import type { Actor, NewAuditEvent, OperationRequest } from '../core/model.js';
+import { describePeriod, operationWords, type Policy } from '../core/policy.js';
+import type { Store } from '../store/store.js';
+import { MAX_CAS_ATTEMPTS } from './reads.js';
+import type { ServiceLogger } from './types.js';
+
+/**
+ * Requests that never stall: the sweeper's follow-ups of waiting requests (a reminder to the
+ * approvers who have not decided, the escalation to backup approvers, the warning before expiry)
+ * and the requester's Remind button. Each is a compare-and-set of the request's `followUp` with
+ * its audit event, through the store's `transition`, so it happens once across replicas and
+ * records a notification job in the same transaction: the Slack layer sends the DMs from the
+ * notification outbox and re-renders the approval message.
+ * @see docs/architecture.md, "Reminders, escalation and the expiry warning"
+ */
+
+/** How the requester's Remind click ended. */
+export type RemindResult =
+  | { kind: 'reminded'; request: OperationRequest }
+  /** Nothing changed; `request` is the request as it stands, when there is one. */
+  | { kind: 'refused'; reason: string; request?: OperationRequest };
+
+/** What one sweep did. */
+export interface FollowUpSweep {
+  reminded: number;
+  escalated: number;
+  warned: number;
+  /** Approval messages queued for a re-render because their time left changed words. */
+  rerendered: number;
+}
+
+export interface FollowUps {
+  /** The requester nudges the approvers who have not decided; at most once per `remindAfter`. */
+  remind(id: string, actor: Actor): Promise<RemindResult>;
+  /** Does every follow-up due now, once each; re-renders approval messages whose time left changed. */
+  sweepFollowUps(): Promise<FollowUpSweep>;
+}
+
+export interface FollowUpDeps {
+  store: Pick<
+    Store,
+    'getRequest' | 'transition' | 'listRequests' | 'appendAudit' | 'markDelivered' | 'enqueueNotification'
+  >;
+  policy: Policy;
+  clock: () => Date;
+  eventId: () => string;
+  logger?: ServiceLogger | undefined;
+}
+
+const PENDING_SCAN_LIMIT = 500;
+
+/** `14:05 UTC`, or with the date when it is not today. */
+function when(at: Date, now: Date): string {
+  const iso = at.toISOString();
+  const day = iso.slice(0, 10) === now.toISOString().slice(0, 10) ? '' : `${iso.slice(0, 10)} `;
+  return `${day}${iso.slice(11, 16)} UTC`;
+}
+
+export function createFollowUps(deps: FollowUpDeps): FollowUps {
+  const { store, policy, clock, logger: log } = deps;
+  const ctx = (): StepContext => ({ now: clock(), eventId: deps.eventId });
+
+  async function apply(request: OperationRequest, step: Step, at: Date): Promise<OperationRequest | null> {
+    const done = await store.transition(
+      request.id,
+      request.version,
+      step.patch,
+      at.toISOString(),
+      step.events,
+    );
+    return done?.request ?? null;
+  }
+
+  /** One follow-up of one request; false when it was no longer due or another replica did it. */
+  async function followUp(request: OperationRequest, kind: FollowUpKind): Promise<boolean> {
+    const c = ctx();
+    // Still due on what is stored now: the listing may be stale, and a step before changed it.
+    if (!dueFollowUps(request, policy.rules[request.operation].followUp, c.now).includes(kind)) return false;
+    let step: Step;
+    try {
+      step =
+        kind === 'escalate'
+          ? approvals.escalate(request, policy.rules[request.operation].followUp.escalateTo, c)
+          : kind === 'remind'
+            ? approvals.remind(request, SYSTEM_ACTOR, c, true)
+            : approvals.warnExpiry(request, c);
+    } catch (error) {
+      if (error instanceof StateConflictError) return false;
+      throw error;
+    }
+    return (await apply(request, step, c.now)) !== null;
+  }
+
+  async function denied(actor: Actor, request: OperationRequest, reason: string): Promise<void> {
+    const event: NewAuditEvent = {
+      id: deps.eventId(),
+      type: 'denied',
+      at: clock().toISOString(),
+      actor: actorRecord(actor),
+      operation: request.operation,
+      target: request.target,
+      params: request.params,
+      requestId: request.id,
+      outcome: { action: 'remind', reason },
+      error: null,
+    };
+    await store.appendAudit([event]);
+  }
+
+  return {
+    async remind(id, actor) {
+      for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+        const request = await store.getRequest(id);
+        if (request === null) return { kind: 'refused', reason: `There is no request ${id}.` };
+        const now = clock();
+        if (request.state !== 'pending' || isPastExpiry(request, now)) {
+          return {
+            kind: 'refused',
+            reason: `Request ${id} cannot be reminded about: it ${request.state === 'pending' ? 'expired' : `was ${describeState(request, now)}`}.`,
+            request,
+          };
+        }
+        if (!isSameRequester(request.requester, actor)) {
+          const reason = `Only ${actorLabel(request.requester)}, who asked for it, can remind the approvers of request ${id}.`;
+          await denied(actor, request, reason);
+          return { kind: 'refused', reason, request };
+        }
+        const rule = policy.rules[request.operation].followUp;
+        const next = nextReminderAt(request, rule, now);
+        if (next === 'never') {
+          return {
+            kind: 'refused',
+            reason: `Reminders are turned off for ${operationWords(request.operation)} requests.`,
+            request,
+          };
+        }
+        if (next !== null) {
+          const every =
+            rule.remindAfter === null ? '' : ` (at most once every ${describePeriod(rule.remindAfter)})`;
+          return {
+            kind: 'refused',
+            reason: `The approvers of ${id} were reminded at ${when(new Date(request.followUp?.remindedAt ?? now.toISOString()), now)}; you can remind them again after ${when(next, now)}${every}.`,
+            request,
+          };
+        }
+        const c = ctx();
+        const done = await apply(request, approvals.remind(request, actor, c, false), c.now);
+        if (done) return { kind: 'reminded', request: done };
+      }
+      const latest = await store.getRequest(id);
+      return {
+        kind: 'refused',
+        reason: `Request ${id} is being changed by others right now; look at it again.`,
+        ...(latest ? { request: latest } : {}),
+      };
+    },
+
+    async sweepFollowUps() {
+      const result: FollowUpSweep = { reminded: 0, escalated: 0, warned: 0, rerendered: 0 };
+      const pending = await store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
+      for (const listed of pending) {
+        if (listed.quorum === 0) continue;
+        const kinds = dueFollowUps(listed, policy.rules[listed.operation].followUp, clock());
+        let request: OperationRequest | null = listed;
+        for (const kind of kinds) {
+          if (request === null) break;
+          if (await followUp(request, kind)) {
+            if (kind === 'escalate') result.escalated += 1;
+            else if (kind === 'remind') result.reminded += 1;
+            else result.warned += 1;
+          }
+          request = await store.getRequest(listed.id);
+        }
+        // Every change re-renders the message; a time left that changed words does too, once per
+        // bucket across replicas (the delivery key), with no audit event: nothing happened.
+        if (request === null || kinds.length > 0) continue;
+        const now = clock();
+        const bucket = timeLeftChanged(request, request.updatedAt, now);
+        if (bucket === null) continue;
+        if (!(await store.markDelivered(`time-left:${request.id}:${bucket}`, now.toISOString()))) continue;
+        await store.enqueueNotification(request.id, now.toISOString());
+        result.rerendered += 1;
+      }
+      if (result.reminded + result.escalated + result.warned > 0) {
+        log?.info({ ...result }, 'followed up waiting requests');
+      }
+      return result;
+    },
+  };
+}
