@@ -6,6 +6,7 @@ import type { JsonValue } from '../core/json.js';
 import type { AuditEvent, OperationRequest, RequestState } from '../core/model.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
 import { PLAYER_ERROR_CODES } from '../core/player-errors.js';
+import { ENGLISH } from '../i18n/index.js';
 import { approvalMessage, requesterNotice, submittedMessage } from './approval.js';
 import { auditListMessage } from './audit-list.js';
 import { renderAuditPost } from './audit-post.js';
@@ -246,7 +247,7 @@ const BUILDERS: readonly [string, Builder][] = [
   ),
   ['an audit channel post of one event', (h) => renderAuditPost([event(h, 1)])],
   ['an audit channel post of a batch of every kind', (h) => renderAuditPost(eventsOfEveryKind(h))],
-  ['`/vidops audit`', (h) => auditListMessage(eventsOfEveryKind(h), 20)],
+  ['`/vidops audit`', (h) => auditListMessage(eventsOfEveryKind(h), 20, ENGLISH)],
   [
     'the answer to an unblock that failed',
     (h) =>
@@ -373,34 +374,43 @@ const BUILDERS: readonly [string, Builder][] = [
   [
     'the folder edit modal of a hostile folder',
     (h) => ({
-      view: folderModal({
-        mode: 'edit',
-        bucketId: h.replace(/\s+/g, ''),
-        current: { title: h, description: h },
-        note: h,
-        draftId: TEST_DRAFT_ID,
-      }),
+      view: folderModal(
+        {
+          mode: 'edit',
+          bucketId: h.replace(/\s+/g, ''),
+          current: { title: h, description: h },
+          note: h,
+          draftId: TEST_DRAFT_ID,
+        },
+        ENGLISH,
+      ),
     }),
   ],
   [
     'the file edit modal of a hostile file',
     (h) => ({
-      view: fileEditModal({
-        fileId: h.replace(/\s+/g, ''),
-        current: { title: h, description: h, hlsStatus: h },
-        coverAllowed: false,
-        draftId: TEST_DRAFT_ID,
-      }),
+      view: fileEditModal(
+        {
+          fileId: h.replace(/\s+/g, ''),
+          current: { title: h, description: h, hlsStatus: h },
+          coverAllowed: false,
+          draftId: TEST_DRAFT_ID,
+        },
+        ENGLISH,
+      ),
     }),
   ],
   [
     'the playlist edit modal of a hostile playlist',
     (h) => ({
-      view: playlistEditModal({
-        playlistId: h.replace(/\s+/g, ''),
-        current: { title: h, files: [{ _id: 'f1', title: h }] },
-        draftId: TEST_DRAFT_ID,
-      }),
+      view: playlistEditModal(
+        {
+          playlistId: h.replace(/\s+/g, ''),
+          current: { title: h, files: [{ _id: 'f1', title: h }] },
+          draftId: TEST_DRAFT_ID,
+        },
+        ENGLISH,
+      ),
     }),
   ],
   [
@@ -408,24 +418,27 @@ const BUILDERS: readonly [string, Builder][] = [
     (h) => {
       const r = deleteRequest(h);
       return {
-        view: deleteConfirmModal({
-          prepared: {
-            operation: 'folder.delete',
-            params: { bucketId: r.target.slice('folder '.length) },
-            target: r.target,
-            preview: {
-              kind: 'delete',
-              resource: 'folder',
-              id: r.target.slice('folder '.length),
-              title: h,
-              filesCount: 3,
+        view: deleteConfirmModal(
+          {
+            prepared: {
+              operation: 'folder.delete',
+              params: { bucketId: r.target.slice('folder '.length) },
+              target: r.target,
+              preview: {
+                kind: 'delete',
+                resource: 'folder',
+                id: r.target.slice('folder '.length),
+                title: h,
+                filesCount: 3,
+              },
+              warnings: [h],
             },
-            warnings: [h],
+            confirm: h.replace(/\s+/g, ''),
+            title: h,
+            draftId: TEST_DRAFT_ID,
           },
-          confirm: h.replace(/\s+/g, ''),
-          title: h,
-          draftId: TEST_DRAFT_ID,
-        }),
+          ENGLISH,
+        ),
       };
     },
   ],
@@ -456,6 +469,7 @@ const BUILDERS: readonly [string, Builder][] = [
       requestsMessage(
         { awaitingMe: [deleteRequest(h)], mine: [requestIn('pending', h), requestIn('failed', h)] },
         { isLead: true },
+        ENGLISH,
       ),
   ],
 ];
@@ -483,12 +497,15 @@ describe('plain_text is shown as typed, never escaped', () => {
   });
 
   it('a modal keeps the current title as typed in its input', () => {
-    const view = folderModal({
-      mode: 'edit',
-      bucketId: 'f1',
-      current: { title: h, description: null },
-      draftId: TEST_DRAFT_ID,
-    });
+    const view = folderModal(
+      {
+        mode: 'edit',
+        bucketId: 'f1',
+        current: { title: h, description: null },
+        draftId: TEST_DRAFT_ID,
+      },
+      ENGLISH,
+    );
     expect(JSON.stringify(view)).toContain(`"initial_value":${JSON.stringify(h)}`);
     expect(plainTexts(view).join('\n')).not.toMatch(/&(amp|lt|gt);/);
   });
