@@ -1,5 +1,5 @@
 import type { AuditEvent } from '../core/model.js';
-import { ENGLISH } from '../i18n/index.js';
+import { ENGLISH, langFor } from '../i18n/index.js';
 import { auditListMessage } from './audit-list.js';
 import { checkBlockKitLimits } from './limits.js';
 
@@ -60,5 +60,22 @@ describe('/vidops audit for a lead', () => {
 
   it('an empty log says so', () => {
     expect(auditListMessage([], 10, ENGLISH).text).toBe('The audit log is empty.');
+  });
+
+  it('100 long Persian events fit one message for a Persian-reading lead; the notes are in Persian', () => {
+    const events = Array.from({ length: 100 }, (_, i) =>
+      event(i + 1, {
+        actor: { id: 'U0AGENT1', name: PERSIAN },
+        target: `new folder "${PERSIAN.repeat(4)}"`,
+        outcome: { note: PERSIAN.repeat(10) },
+        error: { name: 'ServerError', message: PERSIAN.repeat(5), status: 500 },
+      }),
+    );
+    const message = auditListMessage(events, 200, langFor('fa'));
+    expect(checkBlockKitLimits(message, 'message')).toEqual([]);
+    const all = JSON.stringify(message.blocks);
+    expect(all).toMatch(/[۰-۹]+ رویداد قدیمی‌تر در یک پیام جا نشد/);
+    expect(all).toContain('لاگ فقط ۱۰۰ رویداد دارد');
+    expect(all).toContain('\u2068`npx vidops audit export`\u2069 کل لاگ را می‌دهد');
   });
 });

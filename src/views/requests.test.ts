@@ -1,6 +1,6 @@
 import { requestWith } from '../../test/fixtures/requests.js';
 import type { OperationRequest } from '../core/model.js';
-import { ENGLISH } from '../i18n/index.js';
+import { ENGLISH, langFor } from '../i18n/index.js';
 import type { RequestsOverview } from '../services/types.js';
 import { ACTIONS } from './ids.js';
 import { checkBlockKitLimits } from './limits.js';
@@ -86,5 +86,23 @@ describe('/vidops requests', () => {
       ],
     });
     expect(JSON.stringify(actions)).not.toContain(ACTIONS.cancel);
+  });
+
+  it('a Persian-reading lead with 100 requests awaiting them and 100 of their own gets a message within Slack limits', () => {
+    const fa = langFor('fa');
+    const overview: RequestsOverview = {
+      awaitingMe: many(100),
+      mine: [
+        ...many(100, { requester: { id: 'U0LEAD1', name: 'Lena' } }),
+        ...many(10, { state: 'succeeded' }),
+      ],
+    };
+    const message = requestsMessage(overview, { isLead: true }, fa);
+    expect(checkBlockKitLimits(message, 'message')).toEqual([]);
+    expect(texts(message)).toContain('*در انتظار تأیید شما* (۱۰۰)');
+    expect(texts(message)).toMatch(/… و [۰-۹]+ درخواست دیگر در انتظار شما/);
+    expect(texts(message)).toContain('مهلت تا ۱ آذر ۱۴۰۵');
+    expect(texts(message)).not.toContain('<!date^');
+    expect(message.text).toBe('۱۰۰ درخواست در انتظار تأیید شماست؛ ۱۰۰ درخواست باز دارید.');
   });
 });

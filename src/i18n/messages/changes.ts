@@ -81,7 +81,7 @@ const FA_FIELDS: Readonly<Record<ProtectionFieldName, { label: string; help: str
   },
   preventZoom: {
     label: 'جلوگیری از بزرگ‌نمایی صفحه',
-    help: `جلوی بزرگ‌نمایی صفحه را می‌گیرد (وقتی بزرگ‌نمایی ۱۰۰٪ نباشد، بیننده خطای ${iso('1466')} را می‌بیند).`,
+    help: `جلوی زوم صفحه را می‌گیرد (با زوم غیر از ۱۰۰٪، بیننده خطای ${iso('1466')} می‌بیند).`,
   },
   enableActiveSession: {
     label: 'فقط یک نشست برای هر بیننده',
@@ -98,7 +98,7 @@ const FA_FIELDS: Readonly<Record<ProtectionFieldName, { label: string; help: str
   },
   ipValidation: {
     label: 'اجبار لیست سفید IP',
-    help: 'وقتی روشن است، ساخت لینک فقط به سرورهایی پاسخ می‌دهد که IP آن‌ها در لیست سفید است.',
+    help: 'وقتی روشن است، فقط سرورهایی که IPشان در لیست سفید است لینک می‌سازند.',
   },
   sendProtectionAlert: {
     label: 'پیامک هشدار به بینندگان پرخطر',

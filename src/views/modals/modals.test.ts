@@ -1,6 +1,8 @@
+import { requestWith } from '../../../test/fixtures/requests.js';
 import type { ProtectionConfig } from '../../client/types.js';
 import type { OperationRequest } from '../../core/model.js';
-import { ENGLISH } from '../../i18n/index.js';
+import { PROTECTION_FIELDS } from '../../core/validate/protection.js';
+import { ENGLISH, FSI, langFor, ltr, PDI } from '../../i18n/index.js';
 import type { Prepared } from '../../services/types.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION, protectFieldBlock, protectGroupBlock } from '../ids.js';
 import { checkBlockKitLimits } from '../limits.js';
@@ -8,6 +10,7 @@ import { draftIdOf, draftMetadata, loadingModal, readViewState, statusModal } fr
 import { DeleteDraftSchema, deleteConfirmModal, deleteDraft, parseDeleteSubmission } from './delete.js';
 import { parseProtectSubmission, protectDraft, protectModal } from './protect.js';
 import { parseRejectSubmission, rejectModal } from './reject.js';
+import { resolveModal } from './resolve.js';
 import {
   CREATE_FORMS,
   fileEditModal,
@@ -563,5 +566,174 @@ describe('status views', () => {
     expect(() => parseRejectSubmission(readViewState({}), 'not json', ENGLISH)).toThrow(
       'The form lost its context; open it again.',
     );
+  });
+});
+
+describe('the change modals in Persian, which is longer', () => {
+  const fa = langFor('fa');
+  const many = (n: number) =>
+    Array.from({ length: n }, (_, i) => `2001:db8:${i.toString(16)}::ffff:${i.toString(16)}`);
+  const request = requestWith({
+    id: 'R-7QK2M9XD',
+    operation: 'whitelist.set',
+    params: { allowedDNS: [], expectBefore: [] },
+    target: 'whitelist',
+    preview: { kind: 'whitelist', before: many(100), after: [], added: [], removed: many(100) },
+    reason: LONG,
+    requester: { id: 'U0AGENT1', name: LONG },
+  });
+
+  it.each([
+    ['English', ENGLISH],
+    ['Persian', fa],
+  ])('every modal fits Slack with long Persian values, read in %s', (_name, lang) => {
+    const views = [
+      protectModal(CURRENT, DRAFT_ID, lang),
+      whitelistModal({ mode: 'add', current: many(100), draftId: DRAFT_ID }, lang),
+      whitelistModal({ mode: 'remove', current: null, draftId: DRAFT_ID }, lang),
+      deleteConfirmModal(
+        {
+          prepared: preparedDelete({
+            preview: { kind: 'delete', resource: 'folder', id: 'X', title: LONG, filesCount: 100 },
+            warnings: [LONG, LONG],
+          }),
+          confirm: 'X',
+          title: LONG,
+          draftId: DRAFT_ID,
+        },
+        lang,
+      ),
+      folderModal({ mode: 'create', draftId: DRAFT_ID }, lang),
+      folderModal(
+        {
+          mode: 'edit',
+          bucketId: 'B1',
+          current: { title: LONG, description: LONG },
+          note: LONG,
+          draftId: DRAFT_ID,
+        },
+        lang,
+      ),
+      fileEditModal(
+        {
+          fileId: 'F1',
+          current: { title: LONG, description: LONG, hlsStatus: LONG },
+          coverAllowed: true,
+          note: LONG,
+          draftId: DRAFT_ID,
+        },
+        lang,
+      ),
+      playlistEditModal(
+        {
+          playlistId: 'P1',
+          current: {
+            title: LONG,
+            files: Array.from({ length: 100 }, (_, i) => ({
+              _id: `6710b0${String(i).padStart(18, '0')}`,
+              title: PERSIAN,
+            })),
+          },
+          note: LONG,
+          draftId: DRAFT_ID,
+        },
+        lang,
+      ),
+      playlistCreateModal(DRAFT_ID, lang),
+      rejectModal(request, lang),
+      resolveModal({ ...request, state: 'unknown' }, 'applied', lang),
+      resolveModal({ ...request, state: 'unknown' }, 'not-applied', lang),
+      loadingModal(LONG, lang),
+      statusModal(
+        LONG,
+        Array.from({ length: 30 }, () => LONG),
+        lang,
+      ),
+    ];
+    for (const view of views) expect(checkBlockKitLimits({ view }, 'modal')).toEqual([]);
+  });
+
+  it('no modal title or button is cut to fit Slack’s 24 characters', () => {
+    const t = fa.t.changes;
+    const texts = [
+      t.folderCreateTitle,
+      t.folderEditTitle,
+      t.fileEditTitle,
+      t.playlistCreateTitle,
+      t.playlistEditTitle,
+      t.protectFormTitle,
+      t.whitelistFormAddTitle,
+      t.whitelistFormRemoveTitle,
+      t.deleteFolderTitle,
+      t.deleteFileTitle,
+      t.deletePlaylistTitle,
+      t.rejectFormTitle(ltr(fa, 'R-7QK2M9XD')),
+      t.rejectFormResultTitle,
+      t.resolveFormApplied,
+      t.resolveFormNotApplied,
+      t.changesWhitelistTitle,
+      t.changesDeleteTitle,
+      t.formAskApproval,
+      t.deleteFormSubmit,
+      t.rejectFormSubmit,
+      t.formCancel,
+      t.formClose,
+    ];
+    for (const text of texts) expect(text.length).toBeLessThanOrEqual(24);
+    const view = rejectModal(request, fa);
+    expect(view.title.text).toBe(`رد درخواست ${FSI}R-7QK2M9XD${PDI}`);
+    expect(view.close?.text).toBe('انصراف');
+  });
+
+  it('every protection setting’s Persian name, help and colour is shown whole, not cut', () => {
+    const all = JSON.stringify(protectModal(CURRENT, DRAFT_ID, fa).blocks);
+    for (const field of PROTECTION_FIELDS) {
+      const t = fa.t.changes;
+      const label = t.protectFormFieldLabel(field.field, field.label);
+      expect(all).toContain(
+        field.type === 'boolean' ? `"${label}"` : `"${label} (\u2068${field.field}\u2069)"`,
+      );
+      if (field.type === 'boolean') {
+        // Option descriptions hold 75 characters: the Persian help is written to fit whole.
+        expect(all).toContain(JSON.stringify(t.protectFormFieldHelp(field.field, field.help)));
+      }
+    }
+    expect(all).toContain('زرد (\u2068#ffff00\u2069)');
+    expect(all).toContain('میزان کدری متن (\u2068opacity\u2069)');
+  });
+
+  it('a Persian reader is asked to type the ID itself, and told in Persian when it does not match', () => {
+    const opened = { prepared: preparedDelete(), confirm: '6710a0000000000000000101', title: 'Lectures' };
+    const view = deleteConfirmModal({ ...opened, draftId: DRAFT_ID }, fa);
+    const confirm = view.blocks.find((b) => 'block_id' in b && b.block_id === BLOCKS.confirmText);
+    expect(confirm).toMatchObject({
+      label: { text: 'برای تأیید، شناسه را تایپ کنید' },
+      element: { placeholder: { text: '6710a0000000000000000101' } },
+    });
+    const parsed = parseDeleteSubmission(
+      readViewState({
+        [BLOCKS.confirmText]: text('6710a0000000000000000102'),
+        [BLOCKS.reason]: text('پایان ترم'),
+      }),
+      deleteDraft(opened),
+      fa,
+    );
+    expect(parsed).toEqual({
+      ok: false,
+      errors: {
+        [BLOCKS.confirmText]: `«${FSI}6710a0000000000000000102${PDI}» مطابقت ندارد. برای تأیید، ${FSI}6710a0000000000000000101${PDI} یا عنوان دقیق را تایپ کنید.`,
+      },
+    });
+    // The typed word is the ID as it is, whatever the reader's language.
+    expect(
+      parseDeleteSubmission(
+        readViewState({
+          [BLOCKS.confirmText]: text('۶۷۱۰a0000000000000000101'),
+          [BLOCKS.reason]: text('پایان ترم'),
+        }),
+        deleteDraft(opened),
+        fa,
+      ),
+    ).toMatchObject({ ok: true, reason: 'پایان ترم' });
   });
 });
