@@ -1,4 +1,5 @@
 import type { AuditEvent } from '../core/model.js';
+import { ENGLISH, langFor } from '../i18n/index.js';
 import { auditListMessage } from './audit-list.js';
 import { checkBlockKitLimits } from './limits.js';
 
@@ -25,7 +26,7 @@ function event(seq: number, overrides: Partial<AuditEvent> = {}): AuditEvent {
 
 describe('/vidops audit for a lead', () => {
   it('shows the events oldest first with masked numbers and short hashes', () => {
-    const message = auditListMessage([event(1), event(2)], 10);
+    const message = auditListMessage([event(1), event(2)], 10, ENGLISH);
     const all = JSON.stringify(message.blocks);
     expect(all).toContain('0912***6789');
     expect(all).not.toContain('09123456789');
@@ -44,7 +45,7 @@ describe('/vidops audit for a lead', () => {
         error: { name: 'ServerError', message: PERSIAN.repeat(5), status: 500 },
       }),
     );
-    const message = auditListMessage(events, 100);
+    const message = auditListMessage(events, 100, ENGLISH);
     expect(checkBlockKitLimits(message, 'message')).toEqual([]);
     const all = JSON.stringify(message.blocks);
     expect(all).toContain('*#100*');
@@ -58,6 +59,23 @@ describe('/vidops audit for a lead', () => {
   });
 
   it('an empty log says so', () => {
-    expect(auditListMessage([], 10).text).toBe('The audit log is empty.');
+    expect(auditListMessage([], 10, ENGLISH).text).toBe('The audit log is empty.');
+  });
+
+  it('100 long Persian events fit one message for a Persian-reading lead; the notes are in Persian', () => {
+    const events = Array.from({ length: 100 }, (_, i) =>
+      event(i + 1, {
+        actor: { id: 'U0AGENT1', name: PERSIAN },
+        target: `new folder "${PERSIAN.repeat(4)}"`,
+        outcome: { note: PERSIAN.repeat(10) },
+        error: { name: 'ServerError', message: PERSIAN.repeat(5), status: 500 },
+      }),
+    );
+    const message = auditListMessage(events, 200, langFor('fa'));
+    expect(checkBlockKitLimits(message, 'message')).toEqual([]);
+    const all = JSON.stringify(message.blocks);
+    expect(all).toMatch(/[۰-۹]+ رویداد قدیمی‌تر در یک پیام جا نشد/);
+    expect(all).toContain('لاگ فقط ۱۰۰ رویداد دارد');
+    expect(all).toContain('\u2068`npx vidops audit export`\u2069 کل لاگ را می‌دهد');
   });
 });

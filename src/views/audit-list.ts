@@ -1,5 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import type { AuditEvent } from '../core/model.js';
+import { type Lang, ltr, num } from '../i18n/index.js';
 import { auditLine, seqRange } from './audit-post.js';
 import { blocksText, context, packLines, type SlackMessage, section } from './blocks.js';
 import { BLOCK_KIT_LIMITS } from './limits.js';
@@ -24,10 +25,14 @@ function fits(sections: readonly string[]): boolean {
   return sections.length <= MAX_SECTIONS && blocksText(sections.map((text) => ({ text }))) <= TEXT_BUDGET;
 }
 
-/** The ephemeral answer to `audit [n]`; `asked` is the n the lead typed. */
-export function auditListMessage(events: readonly AuditEvent[], asked: number): SlackMessage {
+/**
+ * The ephemeral answer to `audit [n]`; `asked` is the n the lead typed. The event lines come from
+ * the audit channel's views (English for now); the words around them are the reader's.
+ */
+export function auditListMessage(events: readonly AuditEvent[], asked: number, lang: Lang): SlackMessage {
+  const t = lang.t.requests;
   if (events.length === 0) {
-    const text = 'The audit log is empty.';
+    const text = t.auditListEmpty;
     return { text, blocks: [section(text)] };
   }
   let shown = [...events];
@@ -41,21 +46,18 @@ export function auditListMessage(events: readonly AuditEvent[], asked: number): 
     shown = shown.slice(Math.max(1, Math.ceil(shown.length / 10)));
     sections = render(shown, 0.25);
   }
-  const range = seqRange(shown);
+  const range = ltr(lang, seqRange(shown));
   const blocks: KnownBlock[] = [
-    context(
-      `:scroll: *Audit log* · last ${shown.length} event${shown.length === 1 ? '' : 's'} ${range} · oldest first · numbers masked, hashes shortened`,
-    ),
+    context(`:scroll: ${t.auditListHeader(shown.length, num(lang, shown.length), range)}`),
     ...sections.map((text) => section(text)),
   ];
   const left = events.length - shown.length;
   const notes: string[] = [];
-  if (left > 0) notes.push(`${left} older event${left === 1 ? '' : 's'} did not fit in one message`);
-  if (events.length < asked)
-    notes.push(`the log holds only ${events.length} event${events.length === 1 ? '' : 's'}`);
-  if (left > 0) notes.push('`npx vidops audit export` gives the whole log');
+  if (left > 0) notes.push(t.auditListLeftOut(left, num(lang, left)));
+  if (events.length < asked) notes.push(t.auditListHoldsOnly(events.length, num(lang, events.length)));
+  if (left > 0) notes.push(t.auditListExport(ltr(lang, '`npx vidops audit export`')));
   if (notes.length > 0) {
-    blocks.push(context(`_${notes.join('; ')}._`));
+    blocks.push(context(`_${notes.join(t.auditListNoteSeparator)}._`));
   }
-  return { text: `Audit log: last ${shown.length} events ${range}`, blocks };
+  return { text: t.auditListText(num(lang, shown.length), range), blocks };
 }

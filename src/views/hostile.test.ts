@@ -6,6 +6,7 @@ import type { JsonValue } from '../core/json.js';
 import type { AuditEvent, OperationRequest, RequestState } from '../core/model.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
 import { PLAYER_ERROR_CODES } from '../core/player-errors.js';
+import { ENGLISH } from '../i18n/index.js';
 import { approvalMessage, requesterNotice, submittedMessage } from './approval.js';
 import { auditListMessage } from './audit-list.js';
 import { renderAuditPost } from './audit-post.js';
@@ -249,7 +250,7 @@ const BUILDERS: readonly [string, Builder][] = [
   ),
   ['an audit channel post of one event', (h) => renderAuditPost([event(h, 1)])],
   ['an audit channel post of a batch of every kind', (h) => renderAuditPost(eventsOfEveryKind(h))],
-  ['`/vidops audit`', (h) => auditListMessage(eventsOfEveryKind(h), 20)],
+  ['`/vidops audit`', (h) => auditListMessage(eventsOfEveryKind(h), 20, ENGLISH)],
   [
     'the answer to an unblock that failed',
     (h) =>
@@ -376,34 +377,43 @@ const BUILDERS: readonly [string, Builder][] = [
   [
     'the folder edit modal of a hostile folder',
     (h) => ({
-      view: folderModal({
-        mode: 'edit',
-        bucketId: h.replace(/\s+/g, ''),
-        current: { title: h, description: h },
-        note: h,
-        draftId: TEST_DRAFT_ID,
-      }),
+      view: folderModal(
+        {
+          mode: 'edit',
+          bucketId: h.replace(/\s+/g, ''),
+          current: { title: h, description: h },
+          note: h,
+          draftId: TEST_DRAFT_ID,
+        },
+        ENGLISH,
+      ),
     }),
   ],
   [
     'the file edit modal of a hostile file',
     (h) => ({
-      view: fileEditModal({
-        fileId: h.replace(/\s+/g, ''),
-        current: { title: h, description: h, hlsStatus: h },
-        coverAllowed: false,
-        draftId: TEST_DRAFT_ID,
-      }),
+      view: fileEditModal(
+        {
+          fileId: h.replace(/\s+/g, ''),
+          current: { title: h, description: h, hlsStatus: h },
+          coverAllowed: false,
+          draftId: TEST_DRAFT_ID,
+        },
+        ENGLISH,
+      ),
     }),
   ],
   [
     'the playlist edit modal of a hostile playlist',
     (h) => ({
-      view: playlistEditModal({
-        playlistId: h.replace(/\s+/g, ''),
-        current: { title: h, files: [{ _id: 'f1', title: h }] },
-        draftId: TEST_DRAFT_ID,
-      }),
+      view: playlistEditModal(
+        {
+          playlistId: h.replace(/\s+/g, ''),
+          current: { title: h, files: [{ _id: 'f1', title: h }] },
+          draftId: TEST_DRAFT_ID,
+        },
+        ENGLISH,
+      ),
     }),
   ],
   [
@@ -411,24 +421,27 @@ const BUILDERS: readonly [string, Builder][] = [
     (h) => {
       const r = deleteRequest(h);
       return {
-        view: deleteConfirmModal({
-          prepared: {
-            operation: 'folder.delete',
-            params: { bucketId: r.target.slice('folder '.length) },
-            target: r.target,
-            preview: {
-              kind: 'delete',
-              resource: 'folder',
-              id: r.target.slice('folder '.length),
-              title: h,
-              filesCount: 3,
+        view: deleteConfirmModal(
+          {
+            prepared: {
+              operation: 'folder.delete',
+              params: { bucketId: r.target.slice('folder '.length) },
+              target: r.target,
+              preview: {
+                kind: 'delete',
+                resource: 'folder',
+                id: r.target.slice('folder '.length),
+                title: h,
+                filesCount: 3,
+              },
+              warnings: [h],
             },
-            warnings: [h],
+            confirm: h.replace(/\s+/g, ''),
+            title: h,
+            draftId: TEST_DRAFT_ID,
           },
-          confirm: h.replace(/\s+/g, ''),
-          title: h,
-          draftId: TEST_DRAFT_ID,
-        }),
+          ENGLISH,
+        ),
       };
     },
   ],
@@ -459,6 +472,7 @@ const BUILDERS: readonly [string, Builder][] = [
       requestsMessage(
         { awaitingMe: [deleteRequest(h)], mine: [requestIn('pending', h), requestIn('failed', h)] },
         { isLead: true },
+        ENGLISH,
       ),
   ],
 ];
@@ -486,12 +500,15 @@ describe('plain_text is shown as typed, never escaped', () => {
   });
 
   it('a modal keeps the current title as typed in its input', () => {
-    const view = folderModal({
-      mode: 'edit',
-      bucketId: 'f1',
-      current: { title: h, description: null },
-      draftId: TEST_DRAFT_ID,
-    });
+    const view = folderModal(
+      {
+        mode: 'edit',
+        bucketId: 'f1',
+        current: { title: h, description: null },
+        draftId: TEST_DRAFT_ID,
+      },
+      ENGLISH,
+    );
     expect(JSON.stringify(view)).toContain(`"initial_value":${JSON.stringify(h)}`);
     expect(plainTexts(view).join('\n')).not.toMatch(/&(amp|lt|gt);/);
   });

@@ -1,3 +1,4 @@
+import { ENGLISH } from '../i18n/index.js';
 import type { Prepared } from '../services/types.js';
 import { unblockMessage } from './everyday.js';
 import { BLOCKS, INPUT_ACTION } from './ids.js';
@@ -65,7 +66,10 @@ describe('the typed confirmation of a delete whose look-up failed', () => {
     preview: { kind: 'delete', resource: 'folder', id: folderId, title: null, filesCount: null },
     warnings: ['Could not look the folder up: the service answered 404.'],
   };
-  const view = deleteConfirmModal({ prepared, confirm: folderId, title: null, draftId: TEST_DRAFT_ID });
+  const view = deleteConfirmModal(
+    { prepared, confirm: folderId, title: null, draftId: TEST_DRAFT_ID },
+    ENGLISH,
+  );
   const draft = deleteDraft({ prepared, confirm: folderId, title: null });
   const shown = JSON.stringify(view.blocks);
   const submit = (typed: string) =>
@@ -75,6 +79,7 @@ describe('the typed confirmation of a delete whose look-up failed', () => {
         [BLOCKS.reason]: { [INPUT_ACTION]: { type: 'plain_text_input', value: 'owner asked' } },
       }),
       draft,
+      ENGLISH,
     );
 
   it('shows the ID, says only the ID is known, and the failed look-up', () => {
@@ -97,16 +102,19 @@ describe('the typed confirmation of a delete whose look-up failed', () => {
   });
 
   it('says nothing of the kind when the title is known', () => {
-    const known = deleteConfirmModal({
-      prepared: {
-        ...prepared,
-        preview: { kind: 'delete', resource: 'folder', id: folderId, title: 'Lectures', filesCount: null },
-        warnings: [],
+    const known = deleteConfirmModal(
+      {
+        prepared: {
+          ...prepared,
+          preview: { kind: 'delete', resource: 'folder', id: folderId, title: 'Lectures', filesCount: null },
+          warnings: [],
+        },
+        confirm: folderId,
+        title: 'Lectures',
+        draftId: TEST_DRAFT_ID,
       },
-      confirm: folderId,
-      title: 'Lectures',
-      draftId: TEST_DRAFT_ID,
-    });
+      ENGLISH,
+    );
     expect(JSON.stringify(known.blocks)).not.toContain('Only the ID is known');
   });
 });

@@ -1,5 +1,6 @@
 import { requestWith } from '../../test/fixtures/requests.js';
 import type { OperationRequest } from '../core/model.js';
+import { ENGLISH, langFor } from '../i18n/index.js';
 import type { RequestsOverview } from '../services/types.js';
 import { ACTIONS } from './ids.js';
 import { checkBlockKitLimits } from './limits.js';
@@ -43,7 +44,7 @@ describe('/vidops requests', () => {
         ...many(10, { state: 'succeeded' }),
       ],
     };
-    const message = requestsMessage(overview, { isLead: true });
+    const message = requestsMessage(overview, { isLead: true }, ENGLISH);
     expect(checkBlockKitLimits(message, 'message')).toEqual([]);
     expect(texts(message)).toContain('*Awaiting your approval* (100)');
     expect(texts(message)).toMatch(/… and \d+ more requests awaiting you not shown/);
@@ -56,7 +57,7 @@ describe('/vidops requests', () => {
       awaitingMe: [],
       mine: [request(1), request(2, { state: 'succeeded', quorum: 1 })],
     };
-    const message = requestsMessage(overview, { isLead: false });
+    const message = requestsMessage(overview, { isLead: false }, ENGLISH);
     const all = texts(message);
     expect(all).not.toContain('Awaiting your approval');
     expect(all).toContain('*Your open requests* (1)');
@@ -69,13 +70,13 @@ describe('/vidops requests', () => {
   });
 
   it('a lead with nothing to decide is told so', () => {
-    const message = requestsMessage({ awaitingMe: [], mine: [] }, { isLead: true });
+    const message = requestsMessage({ awaitingMe: [], mine: [] }, { isLead: true }, ENGLISH);
     expect(texts(message)).toContain('Nothing is waiting for you.');
     expect(texts(message)).toContain('You have no open requests.');
   });
 
   it('the requests awaiting a lead carry Approve and Reject, never Cancel', () => {
-    const message = requestsMessage({ awaitingMe: [request(7)], mine: [] }, { isLead: true });
+    const message = requestsMessage({ awaitingMe: [request(7)], mine: [] }, { isLead: true }, ENGLISH);
     const actions = message.blocks.find((b) => b.type === 'actions');
     expect(actions).toMatchObject({
       block_id: 'request_actions:R-00000007',
@@ -85,5 +86,23 @@ describe('/vidops requests', () => {
       ],
     });
     expect(JSON.stringify(actions)).not.toContain(ACTIONS.cancel);
+  });
+
+  it('a Persian-reading lead with 100 requests awaiting them and 100 of their own gets a message within Slack limits', () => {
+    const fa = langFor('fa');
+    const overview: RequestsOverview = {
+      awaitingMe: many(100),
+      mine: [
+        ...many(100, { requester: { id: 'U0LEAD1', name: 'Lena' } }),
+        ...many(10, { state: 'succeeded' }),
+      ],
+    };
+    const message = requestsMessage(overview, { isLead: true }, fa);
+    expect(checkBlockKitLimits(message, 'message')).toEqual([]);
+    expect(texts(message)).toContain('*در انتظار تأیید شما* (۱۰۰)');
+    expect(texts(message)).toMatch(/… و [۰-۹]+ درخواست دیگر در انتظار شما/);
+    expect(texts(message)).toContain('مهلت تا ۱ آذر ۱۴۰۵');
+    expect(texts(message)).not.toContain('<!date^');
+    expect(message.text).toBe('۱۰۰ درخواست در انتظار تأیید شماست؛ ۱۰۰ درخواست باز دارید.');
   });
 });

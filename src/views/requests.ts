@@ -1,5 +1,6 @@
 import type { ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
 import { TERMINAL_STATES } from '../core/model.js';
+import { dateTime, ENGLISH, type Lang, num } from '../i18n/index.js';
 import type { RequestsOverview } from '../services/types.js';
 import { outcomeText, previewSections, requestButtons, requestLine, slackDate } from './approval.js';
 import {
@@ -25,18 +26,30 @@ import { BLOCK_KIT_LIMITS } from './limits.js';
 /** How many requests of each list are shown with their own buttons. */
 export const REQUESTS_LIMITS = { awaiting: 10, open: 10, finished: 10 } as const;
 
-function more(count: number, what: string): ContextBlock {
-  return context(`_… and ${count} more ${what} not shown._`);
+/**
+ * A date as the reader reads it: Slack's own date token for English readers (it renders in their
+ * time zone, in English), the Solar Hijri date in the display time zone for Persian readers.
+ */
+function readerDate(iso: string, lang: Lang): string {
+  return lang.locale === 'en' ? slackDate(iso) : dateTime(lang, iso);
 }
 
-/** One request awaiting a decision: its line, a short preview, and the Approve/Reject buttons. */
+/**
+ * One request awaiting a decision: its line, a short preview, and the Approve/Reject buttons.
+ * The request line, preview and buttons come from the approval views (English for now); `lang`
+ * is English where the caller (the App Home) does not pass the reader's language yet.
+ */
 export function awaitingBlocks(
   request: RequestsOverview['awaitingMe'][number],
   previewBudget = 600,
+  lang: Lang = ENGLISH,
 ): KnownBlock[] {
+  const t = lang.t.requests;
   const preview = previewSections(request, previewBudget).join('\n');
-  const reason = request.reason ? `\n*Reason:* ${safe(request.reason, Math.min(300, previewBudget))}` : '';
-  const expires = request.expiresAt ? `\nExpires ${slackDate(request.expiresAt)}` : '';
+  const reason = request.reason
+    ? `\n${t.requestsReason(safe(request.reason, Math.min(300, previewBudget)))}`
+    : '';
+  const expires = request.expiresAt ? `\n${t.requestsExpires(readerDate(request.expiresAt, lang))}` : '';
   return [
     section(
       `${requestLine(request, { showRequester: true })}${preview === '' ? '' : `\n${preview}`}${reason}${expires}`,
@@ -48,20 +61,28 @@ export function awaitingBlocks(
   ];
 }
 
-/** One open request of the caller: its line, with a Cancel button while it is still pending. */
-export function openRequestBlock(request: RequestsOverview['mine'][number]): SectionBlock {
+/**
+ * One open request of the caller: its line, with a Cancel button while it is still pending.
+ * `lang` is English where the caller (the App Home) does not pass the reader's language yet.
+ */
+export function openRequestBlock(
+  request: RequestsOverview['mine'][number],
+  lang: Lang = ENGLISH,
+): SectionBlock {
   const outcome = outcomeText(request);
-  const block = section(
-    `${requestLine(request)}${outcome === null ? '' : `\n${outcome}`}${request.expiresAt && request.state === 'pending' ? `\nExpires ${slackDate(request.expiresAt)}` : ''}`,
-  );
+  const expires =
+    request.expiresAt && request.state === 'pending'
+      ? `\n${lang.t.requests.requestsExpires(readerDate(request.expiresAt, lang))}`
+      : '';
+  const block = section(`${requestLine(request)}${outcome === null ? '' : `\n${outcome}`}${expires}`);
   if (request.state !== 'pending') return block;
   const [cancel] = requestButtons(request, { approve: false, reject: false, cancel: true });
   return cancel === undefined ? block : { ...block, accessory: cancel };
 }
 
-/** The caller's finished requests as compact lines. */
-export function finishedLines(requests: RequestsOverview['mine']): string[] {
-  return requests.map((r) => `${requestLine(r)} · ${slackDate(r.updatedAt)}`);
+/** The caller's finished requests as compact lines (English dates where no `lang` is passed). */
+export function finishedLines(requests: RequestsOverview['mine'], lang: Lang = ENGLISH): string[] {
+  return requests.map((r) => `${requestLine(r)} · ${readerDate(r.updatedAt, lang)}`);
 }
 
 interface Sizing {
@@ -82,11 +103,20 @@ const SIZINGS: readonly Sizing[] = [
  * The ephemeral answer to `requests`. `isLead` adds the "awaiting you" list (even when empty, so a
  * lead knows there is nothing to decide). Lists are shortened until the message fits Slack's limits.
  */
-export function requestsMessage(overview: RequestsOverview, options: { isLead: boolean }): SlackMessage {
-  let message = buildRequests(overview, options, SIZINGS[0] ?? { ...REQUESTS_LIMITS, previewBudget: 500 });
+export function requestsMessage(
+  overview: RequestsOverview,
+  options: { isLead: boolean },
+  lang: Lang,
+): SlackMessage {
+  let message = buildRequests(
+    overview,
+    options,
+    SIZINGS[0] ?? { ...REQUESTS_LIMITS, previewBudget: 500 },
+    lang,
+  );
   for (const sizing of SIZINGS.slice(1)) {
     if (blocksText(message.blocks) <= BLOCK_KIT_LIMITS.messageBlocksText) break;
-    message = buildRequests(overview, options, sizing);
+    message = buildRequests(overview, options, sizing, lang);
   }
   return message;
 }
@@ -95,34 +125,37 @@ function buildRequests(
   overview: RequestsOverview,
   options: { isLead: boolean },
   sizing: Sizing,
+  lang: Lang,
 ): SlackMessage {
+  const t = lang.t.requests;
+  const more = (text: string): ContextBlock => context(text);
   const blocks: KnownBlock[] = [];
   const awaiting = overview.awaitingMe;
   if (options.isLead || awaiting.length > 0) {
-    blocks.push(section(`*Awaiting your approval* (${awaiting.length})`));
-    if (awaiting.length === 0) blocks.push(section('_Nothing is waiting for you._'));
+    blocks.push(section(t.requestsAwaitingHeading(num(lang, awaiting.length))));
+    if (awaiting.length === 0) blocks.push(section(t.requestsNothingWaiting));
     for (const request of awaiting.slice(0, sizing.awaiting)) {
-      blocks.push(...awaitingBlocks(request, sizing.previewBudget));
+      blocks.push(...awaitingBlocks(request, sizing.previewBudget, lang));
     }
     if (awaiting.length > sizing.awaiting) {
-      blocks.push(more(awaiting.length - sizing.awaiting, 'requests awaiting you'));
+      blocks.push(more(t.requestsMoreAwaiting(num(lang, awaiting.length - sizing.awaiting))));
     }
     blocks.push(divider());
   }
   const open = overview.mine.filter((r) => !TERMINAL_STATES.includes(r.state));
   const finished = overview.mine.filter((r) => TERMINAL_STATES.includes(r.state));
-  blocks.push(section(`*Your open requests* (${open.length})`));
-  if (open.length === 0) blocks.push(section('_You have no open requests._'));
-  for (const request of open.slice(0, sizing.open)) blocks.push(openRequestBlock(request));
-  if (open.length > sizing.open) blocks.push(more(open.length - sizing.open, 'open requests'));
+  blocks.push(section(t.requestsOpenHeading(num(lang, open.length))));
+  if (open.length === 0) blocks.push(section(t.requestsNoOpen));
+  for (const request of open.slice(0, sizing.open)) blocks.push(openRequestBlock(request, lang));
+  if (open.length > sizing.open) blocks.push(more(t.requestsMoreOpen(num(lang, open.length - sizing.open))));
   if (finished.length > 0) {
     const shown = finished.slice(0, sizing.finished);
-    blocks.push(section('*Recently finished*'));
-    blocks.push(...packSections(finishedLines(shown)));
+    blocks.push(section(t.requestsFinishedHeading));
+    blocks.push(...packSections(finishedLines(shown, lang)));
   }
   const text =
     awaiting.length > 0
-      ? `${awaiting.length} request${awaiting.length === 1 ? '' : 's'} awaiting your approval; you have ${open.length} open.`
-      : `You have ${open.length} open request${open.length === 1 ? '' : 's'}.`;
+      ? t.requestsTextAwaiting(awaiting.length, num(lang, awaiting.length), num(lang, open.length))
+      : t.requestsTextOpen(open.length, num(lang, open.length));
   return { text, blocks };
 }

@@ -2,6 +2,7 @@ import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { normalizeRequestId } from '../../core/ids.js';
+import { ENGLISH, type Lang } from '../../i18n/index.js';
 import type { Prepared, SubmitResult } from '../../services/types.js';
 import { type SubmitOutcome, submittedSections } from '../../views/approval.js';
 import { describeRecordedError } from '../../views/errors.js';
@@ -35,16 +36,18 @@ export function resultSections(ctx: AppContext, result: SubmitResult, prepared: 
 
 /**
  * Opens a loading modal with the trigger (valid 3 s, so before anything slow) and returns its
- * view ID for {@link showView}; null when there is no trigger or Slack refused it.
+ * view ID for {@link showView}; null when there is no trigger or Slack refused it. `lang` is the
+ * reader's (English where a caller does not pass it yet).
  */
 export async function openLoading(
   ctx: AppContext,
   client: WebClient,
   triggerId: string | undefined,
   title: string,
+  lang: Lang = ENGLISH,
 ): Promise<string | null> {
   if (!triggerId) return null;
-  const view = loadingModal(title);
+  const view = loadingModal(title, lang);
   checkBlockKit(ctx, { view }, 'modal');
   const opened = await client.views.open({ trigger_id: triggerId, view });
   return opened.view?.id ?? null;
@@ -61,16 +64,20 @@ export async function showView(
   await client.views.update({ view_id: viewId, view });
 }
 
-/** Shows a status (result or problem) in an open modal; failures are logged, not thrown. */
+/**
+ * Shows a status (result or problem) in an open modal; failures are logged, not thrown. `lang`
+ * is the reader's (English where a caller does not pass it yet).
+ */
 export async function showStatus(
   ctx: AppContext,
   client: WebClient,
   viewId: string,
   title: string,
   lines: readonly string[],
+  lang: Lang = ENGLISH,
 ): Promise<void> {
   try {
-    await showView(ctx, client, viewId, statusModal(title, lines));
+    await showView(ctx, client, viewId, statusModal(title, lines, lang));
   } catch (error) {
     ctx.logger.error({ err: error, viewId }, 'could not show a result in a modal');
   }

@@ -4,13 +4,14 @@ import { PolicyDeniedError } from '../../core/errors.js';
 import type { CommandKind } from '../../core/grammar.js';
 import type { Actor } from '../../core/model.js';
 import { isLead } from '../../core/policy.js';
+import { type Lang, ltr } from '../../i18n/index.js';
 import type { PrepareInput } from '../../services/types.js';
 import { submittedMessage } from '../../views/approval.js';
 import { auditListMessage } from '../../views/audit-list.js';
 import { problemMessage } from '../../views/everyday.js';
 import { CALLBACKS } from '../../views/ids.js';
 import { problemLine } from '../../views/modals/common.js';
-import { deleteConfirmModal, deleteDraft, deletedTitle } from '../../views/modals/delete.js';
+import { deleteConfirmModal, deleteDraft, deletedTitle, deleteTitleOf } from '../../views/modals/delete.js';
 import { protectDraft, protectModal } from '../../views/modals/protect.js';
 import {
   CREATE_FORMS,
@@ -78,23 +79,27 @@ async function modalAfterRead(args: {
   client: WebClient;
   triggerId: string;
   respond: Parameters<SlashHandler>[0]['respond'];
+  lang: Lang;
   title: string;
   build: () => Promise<ModalView>;
 }): Promise<void> {
-  const { ctx, client, title } = args;
-  const viewId = await openLoading(ctx, client, args.triggerId, title);
+  const { ctx, client, title, lang } = args;
+  const viewId = await openLoading(ctx, client, args.triggerId, title, lang);
   if (viewId === null) {
-    await respondChecked(
-      ctx,
-      args.respond,
-      problemMessage('Slack did not open the form; try the command again.'),
-    );
+    await respondChecked(ctx, args.respond, problemMessage(lang.t.changes.changesFormNotOpened));
     return;
   }
   try {
     await showView(ctx, client, viewId, await args.build());
   } catch (error) {
-    await showStatus(ctx, client, viewId, title, [problemLine(problemText(ctx, error, `opening ${title}`))]);
+    await showStatus(
+      ctx,
+      client,
+      viewId,
+      title,
+      [problemLine(problemText(ctx, error, `opening ${title}`))],
+      lang,
+    );
   }
 }
 
@@ -103,16 +108,18 @@ function values(record: { title: string | null; description: string | null }): C
 }
 
 const protectModalHandler: SlashHandler = async ({ ctx, client, body, respond, actor }) => {
+  const lang = await ctx.languages.of(actor.id);
   await modalAfterRead({
     ctx,
     client,
     triggerId: body.trigger_id,
     respond,
-    title: 'Protection settings',
+    lang,
+    title: lang.t.changes.protectFormTitle,
     build: async () => {
       const { raw: _raw, ...current } = await ctx.ops.protection();
       const draftId = await openDraft(ctx, actor.id, CALLBACKS.protect, protectDraft(current));
-      return protectModal(current, draftId);
+      return protectModal(current, draftId, lang);
     },
   });
 };
@@ -121,8 +128,9 @@ const protectModalHandler: SlashHandler = async ({ ctx, client, body, respond, a
 function createForm(operation: CreateOperation): SlashHandler {
   return async ({ ctx, client, body, actor }) => {
     const form = CREATE_FORMS[operation];
+    const lang = await ctx.languages.of(actor.id);
     const draftId = await openDraft(ctx, actor.id, form.callbackId, { mode: 'create' });
-    const view = form.modal(draftId);
+    const view = form.modal(draftId, lang);
     checkBlockKit(ctx, { view }, 'modal');
     await client.views.open({ trigger_id: body.trigger_id, view });
   };
@@ -131,22 +139,27 @@ function createForm(operation: CreateOperation): SlashHandler {
 const folderEdit: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
   if (command.kind !== 'folder.edit') return;
   const { bucketId } = command;
+  const lang = await ctx.languages.of(actor.id);
   await modalAfterRead({
     ctx,
     client,
     triggerId: body.trigger_id,
     respond,
-    title: 'Edit folder',
+    lang,
+    title: lang.t.changes.folderEditTitle,
     build: async () => {
       const current = await ctx.ops.currentFolder(bucketId);
       const draftId = await openDraft(ctx, actor.id, CALLBACKS.folderEdit, { mode: 'edit', bucketId });
-      return folderModal({
-        mode: 'edit',
-        bucketId,
-        draftId,
-        current: current.value === null ? null : values(current.value),
-        ...(current.note === undefined ? {} : { note: current.note }),
-      });
+      return folderModal(
+        {
+          mode: 'edit',
+          bucketId,
+          draftId,
+          current: current.value === null ? null : values(current.value),
+          ...(current.note === undefined ? {} : { note: current.note }),
+        },
+        lang,
+      );
     },
   });
 };
@@ -154,23 +167,28 @@ const folderEdit: SlashHandler = async ({ command, ctx, client, body, respond, a
 const fileEdit: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
   if (command.kind !== 'file.edit') return;
   const { fileId } = command;
+  const lang = await ctx.languages.of(actor.id);
   await modalAfterRead({
     ctx,
     client,
     triggerId: body.trigger_id,
     respond,
-    title: 'Edit file',
+    lang,
+    title: lang.t.changes.fileEditTitle,
     build: async () => {
       const current = await ctx.ops.currentFile(fileId);
       const draftId = await openDraft(ctx, actor.id, CALLBACKS.fileEdit, { fileId, coverAllowed: true });
-      return fileEditModal({
-        fileId,
-        draftId,
-        current:
-          current.value === null ? null : { ...values(current.value), hlsStatus: current.value.hlsStatus },
-        coverAllowed: true,
-        ...(current.note === undefined ? {} : { note: current.note }),
-      });
+      return fileEditModal(
+        {
+          fileId,
+          draftId,
+          current:
+            current.value === null ? null : { ...values(current.value), hlsStatus: current.value.hlsStatus },
+          coverAllowed: true,
+          ...(current.note === undefined ? {} : { note: current.note }),
+        },
+        lang,
+      );
     },
   });
 };
@@ -178,30 +196,32 @@ const fileEdit: SlashHandler = async ({ command, ctx, client, body, respond, act
 const playlistEdit: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
   if (command.kind !== 'playlist.edit') return;
   const { playlistId } = command;
+  const lang = await ctx.languages.of(actor.id);
   await modalAfterRead({
     ctx,
     client,
     triggerId: body.trigger_id,
     respond,
-    title: 'Edit playlist',
+    lang,
+    title: lang.t.changes.playlistEditTitle,
     build: async () => {
       const current = await ctx.ops.currentPlaylist(playlistId);
       const draftId = await openDraft(ctx, actor.id, CALLBACKS.playlistEdit, { playlistId });
-      return playlistEditModal({
-        playlistId,
-        draftId,
-        current: current.value === null ? null : { title: current.value.title, files: current.value.files },
-        ...(current.note === undefined ? {} : { note: current.note }),
-      });
+      return playlistEditModal(
+        {
+          playlistId,
+          draftId,
+          current: current.value === null ? null : { title: current.value.title, files: current.value.files },
+          ...(current.note === undefined ? {} : { note: current.note }),
+        },
+        lang,
+      );
     },
   });
 };
 
 /** Folder, file and playlist deletes: the typed-confirmation modal, built from the prepared request. */
-function deleteHandler(
-  kind: 'folder.delete' | 'file.delete' | 'playlist.delete',
-  title: string,
-): SlashHandler {
+function deleteHandler(kind: 'folder.delete' | 'file.delete' | 'playlist.delete'): SlashHandler {
   return async ({ command, ctx, client, body, respond, actor }) => {
     let input: PrepareInput;
     if (command.kind === 'folder.delete' && kind === 'folder.delete')
@@ -211,12 +231,14 @@ function deleteHandler(
     else if (command.kind === 'playlist.delete' && kind === 'playlist.delete') {
       input = { kind, playlistId: command.playlistId };
     } else return;
+    const lang = await ctx.languages.of(actor.id);
     await modalAfterRead({
       ctx,
       client,
       triggerId: body.trigger_id,
       respond,
-      title,
+      lang,
+      title: deleteTitleOf(kind, lang),
       build: async () => {
         const prepared = await ctx.ops.prepare(actor, input);
         const shownTitle = deletedTitle(prepared);
@@ -224,27 +246,29 @@ function deleteHandler(
         // The prepared request and what must be typed stay here; the modal carries the draft's ID.
         const draft = deleteDraft({ prepared, confirm, title: shownTitle });
         const draftId = await openDraft(ctx, actor.id, CALLBACKS.deleteConfirm, draft);
-        return deleteConfirmModal({ prepared, confirm, title: shownTitle, draftId });
+        return deleteConfirmModal({ prepared, confirm, title: shownTitle, draftId }, lang);
       },
     });
   };
 }
 
 const requests: SlashHandler = async ({ ctx, actor, respond }) => {
+  const lang = await ctx.languages.of(actor.id);
   const groups = await ctx.directory.groupsOf(actor.id);
   const overview = await ctx.ops.listRequests(actor);
   await respondChecked(
     ctx,
     respond,
-    requestsMessage(overview, { isLead: isLead(ctx.policy, { id: actor.id, groups }) }),
+    requestsMessage(overview, { isLead: isLead(ctx.policy, { id: actor.id, groups }) }, lang),
   );
 };
 
 const audit: SlashHandler = async ({ command, ctx, actor, respond }) => {
   if (command.kind !== 'audit') return;
+  const lang = await ctx.languages.of(actor.id);
   try {
     const events = await ctx.ops.recentAudit(actor, command.n);
-    await respondChecked(ctx, respond, auditListMessage(events, command.n));
+    await respondChecked(ctx, respond, auditListMessage(events, command.n, lang));
   } catch (error) {
     if (!(error instanceof PolicyDeniedError)) throw error;
     // The services recorded the refusal; the person gets a polite word and where to go instead.
@@ -252,7 +276,7 @@ const audit: SlashHandler = async ({ command, ctx, actor, respond }) => {
       ctx,
       respond,
       problemMessage(
-        `${error.message} Ask a lead to run \`/vidops audit\`; compliance can export the whole log with \`npx vidops audit export\`.`,
+        `${error.message} ${lang.t.changes.changesAuditAskLead(ltr(lang, '`/vidops audit`'), ltr(lang, '`npx vidops audit export`'))}`,
         ':lock:',
       ),
     );
@@ -267,12 +291,12 @@ export const changeHandlers = {
   'protect.set': protectSet,
   'folder.create': createForm('folder.create'),
   'folder.edit': folderEdit,
-  'folder.delete': deleteHandler('folder.delete', 'Delete folder'),
+  'folder.delete': deleteHandler('folder.delete'),
   'file.edit': fileEdit,
-  'file.delete': deleteHandler('file.delete', 'Delete file'),
+  'file.delete': deleteHandler('file.delete'),
   'playlist.create': createForm('playlist.create'),
   'playlist.edit': playlistEdit,
-  'playlist.delete': deleteHandler('playlist.delete', 'Delete playlist'),
+  'playlist.delete': deleteHandler('playlist.delete'),
   requests,
   audit,
 } satisfies Partial<Record<CommandKind, SlashHandler>>;

@@ -2,7 +2,8 @@ import type { AckFn, ViewResponseAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { z } from 'zod';
 import { InputError } from '../../core/errors.js';
-import type { Actor } from '../../core/model.js';
+import type { Actor, RequestState } from '../../core/model.js';
+import { type Lang, ltr } from '../../i18n/index.js';
 import type { Prepared, PrepareInput } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
 import { describeError } from '../../views/errors.js';
@@ -61,10 +62,10 @@ type Parsed<T> = { ok: true; value: T; reason: string } | { ok: false; errors: F
  * the draft, how to prepare it, where a refusal is shown.
  */
 interface ChangeFlow<D, T> {
-  title: string;
+  title(lang: Lang): string;
   callbackId: string;
   draft: z.ZodType<D>;
-  parse(state: ViewState, draft: D): Parsed<T>;
+  parse(state: ViewState, draft: D, lang: Lang): Parsed<T>;
   prepare(ctx: AppContext, actor: Actor, value: T): Promise<Prepared>;
   /** The block under which the services' refusal (InputError) is shown. */
   errorBlock: string;
@@ -77,8 +78,14 @@ interface SubmissionArgs {
   client: WebClient;
 }
 
-async function ackView(ctx: AppContext, ack: AckFn<ViewResponseAction>, title: string, lines: string[]) {
-  const view = statusModal(title, lines);
+async function ackView(
+  ctx: AppContext,
+  ack: AckFn<ViewResponseAction>,
+  title: string,
+  lines: string[],
+  lang: Lang,
+) {
+  const view = statusModal(title, lines, lang);
   checkBlockKit(ctx, { view }, 'modal');
   await ack({ response_action: 'update', view });
 }
@@ -88,14 +95,15 @@ async function parseOrAnswer<T>(
   ctx: AppContext,
   args: SubmissionArgs,
   title: string,
+  lang: Lang,
   parse: (state: ViewState, meta: string) => Parsed<T>,
 ): Promise<{ value: T; reason: string } | null> {
   let parsed: Parsed<T>;
   try {
-    parsed = parse(readViewState(args.view.state.values), args.view.private_metadata);
+    parsed = parse(readViewState(args.view.state.values, lang), args.view.private_metadata);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    await ackView(ctx, args.ack, title, [problemLine(error.message)]);
+    await ackView(ctx, args.ack, title, [problemLine(error.message)], lang);
     return null;
   }
   if (!parsed.ok) {
@@ -111,16 +119,18 @@ async function parseOrAnswer<T>(
  * submitted. A refusal that leaves the form open (a field error) gives the draft back.
  */
 async function runChange<D, T>(ctx: AppContext, flow: ChangeFlow<D, T>, args: SubmissionArgs): Promise<void> {
+  const lang = await ctx.languages.of(args.body.user.id);
+  const title = flow.title(lang);
   const draft = await takeDraft(
     ctx,
     { privateMetadata: args.view.private_metadata, userId: args.body.user.id, kind: flow.callbackId },
     flow.draft,
   );
   if (!draft.ok) {
-    await ackView(ctx, args.ack, flow.title, [`:x: ${draft.problem}`]);
+    await ackView(ctx, args.ack, title, [`:x: ${draft.problem}`], lang);
     return;
   }
-  const parsed = await parseOrAnswer(ctx, args, flow.title, (state) => flow.parse(state, draft.value));
+  const parsed = await parseOrAnswer(ctx, args, title, lang, (state) => flow.parse(state, draft.value, lang));
   if (parsed === null) {
     await draft.giveBack();
     return;
@@ -135,10 +145,10 @@ async function runChange<D, T>(ctx: AppContext, flow: ChangeFlow<D, T>, args: Su
       await args.ack({ response_action: 'errors', errors: { [flow.errorBlock]: truncate(text, 1900) } });
       return;
     }
-    await ackView(ctx, args.ack, flow.title, [problemLine(problemText(ctx, early.error, flow.title))]);
+    await ackView(ctx, args.ack, title, [problemLine(problemText(ctx, early.error, title))], lang);
     return;
   }
-  await ackView(ctx, args.ack, flow.title, [':hourglass_flowing_sand: Posting your request…']);
+  await ackView(ctx, args.ack, title, [`:hourglass_flowing_sand: ${lang.t.changes.changesPosting}`], lang);
   let lines: string[];
   try {
     const prepared = early.kind === 'ok' ? early.value : await preparing;
@@ -146,9 +156,9 @@ async function runChange<D, T>(ctx: AppContext, flow: ChangeFlow<D, T>, args: Su
     const result = await ctx.ops.submit(actor, prepared, { reason: parsed.reason });
     lines = resultSections(ctx, result, prepared);
   } catch (error) {
-    lines = [problemLine(problemText(ctx, error, flow.title))];
+    lines = [problemLine(problemText(ctx, error, title))];
   }
-  await showStatus(ctx, args.client, args.view.id, flow.title, lines);
+  await showStatus(ctx, args.client, args.view.id, title, lines, lang);
 }
 
 /** Adapts a parser that returns `input` to the flow's `value`. */
@@ -156,10 +166,11 @@ function withInput<D, I>(
   parse: (
     state: ViewState,
     draft: D,
+    lang: Lang,
   ) => { ok: true; input: I; reason: string } | { ok: false; errors: FieldErrors },
-): (state: ViewState, draft: D) => Parsed<I> {
-  return (state, draft) => {
-    const parsed = parse(state, draft);
+): (state: ViewState, draft: D, lang: Lang) => Parsed<I> {
+  return (state, draft, lang) => {
+    const parsed = parse(state, draft, lang);
     return parsed.ok ? { ok: true, value: parsed.input, reason: parsed.reason } : parsed;
   };
 }
@@ -168,11 +179,11 @@ const whitelistFlow: ChangeFlow<
   z.infer<typeof WhitelistDraftSchema>,
   { mode: 'add' | 'remove'; ips: string[] }
 > = {
-  title: 'Whitelist',
+  title: (lang) => lang.t.changes.changesWhitelistTitle,
   callbackId: CALLBACKS.whitelistChange,
   draft: WhitelistDraftSchema,
-  parse: (state, draft) => {
-    const parsed = parseWhitelistSubmission(state, draft);
+  parse: (state, draft, lang) => {
+    const parsed = parseWhitelistSubmission(state, draft, lang);
     return parsed.ok
       ? { ok: true, value: { mode: parsed.mode, ips: parsed.ips }, reason: parsed.reason }
       : parsed;
@@ -186,11 +197,11 @@ const protectFlow: ChangeFlow<
   z.infer<typeof ProtectDraftSchema>,
   Extract<ProtectSubmission, { ok: true }>
 > = {
-  title: 'Protection settings',
+  title: (lang) => lang.t.changes.protectFormTitle,
   callbackId: CALLBACKS.protect,
   draft: ProtectDraftSchema,
-  parse: (state, draft) => {
-    const parsed = parseProtectSubmission(state, draft);
+  parse: (state, draft, lang) => {
+    const parsed = parseProtectSubmission(state, draft, lang);
     return parsed.ok ? { ok: true, value: parsed, reason: parsed.reason } : parsed;
   },
   prepare: (ctx, actor, value) => ctx.ops.prepare(actor, { kind: 'protect.set', changes: value.changes }),
@@ -198,7 +209,7 @@ const protectFlow: ChangeFlow<
 };
 
 const folderEditFlow: ChangeFlow<z.infer<typeof FolderDraftSchema>, PrepareInput> = {
-  title: 'Edit folder',
+  title: (lang) => lang.t.changes.folderEditTitle,
   callbackId: CALLBACKS.folderEdit,
   draft: FolderDraftSchema,
   parse: withInput(parseFolderSubmission),
@@ -210,17 +221,17 @@ const folderEditFlow: ChangeFlow<z.infer<typeof FolderDraftSchema>, PrepareInput
 function createFlow(operation: CreateOperation): ChangeFlow<CreateDraft, PrepareInput> {
   const form = CREATE_FORMS[operation];
   return {
-    title: form.title,
+    title: (lang) => form.title(lang),
     callbackId: form.callbackId,
     draft: CreateDraftSchema,
-    parse: withInput<CreateDraft, PrepareInput>((state) => form.parse(state)),
+    parse: withInput<CreateDraft, PrepareInput>((state, _draft, lang) => form.parse(state, lang)),
     prepare: (ctx, actor, input) => ctx.ops.prepare(actor, input),
     errorBlock: BLOCKS.title,
   };
 }
 
 const fileFlow: ChangeFlow<z.infer<typeof FileDraftSchema>, PrepareInput> = {
-  title: 'Edit file',
+  title: (lang) => lang.t.changes.fileEditTitle,
   callbackId: CALLBACKS.fileEdit,
   draft: FileDraftSchema,
   parse: withInput(parseFileEditSubmission),
@@ -229,7 +240,7 @@ const fileFlow: ChangeFlow<z.infer<typeof FileDraftSchema>, PrepareInput> = {
 };
 
 const playlistFlow: ChangeFlow<z.infer<typeof PlaylistDraftSchema>, PrepareInput> = {
-  title: 'Edit playlist',
+  title: (lang) => lang.t.changes.playlistEditTitle,
   callbackId: CALLBACKS.playlistEdit,
   draft: PlaylistDraftSchema,
   parse: withInput(parsePlaylistSubmission),
@@ -242,44 +253,67 @@ const playlistFlow: ChangeFlow<z.infer<typeof PlaylistDraftSchema>, PrepareInput
  * checked here against the server's copy, and the server's prepared request is what is submitted.
  */
 const deleteFlow: ChangeFlow<z.infer<typeof DeleteDraftSchema>, Prepared> = {
-  title: 'Delete',
+  title: (lang) => lang.t.changes.changesDeleteTitle,
   callbackId: CALLBACKS.deleteConfirm,
   draft: DeleteDraftSchema,
-  parse: (state, draft) => {
-    const parsed = parseDeleteSubmission(state, draft);
+  parse: (state, draft, lang) => {
+    const parsed = parseDeleteSubmission(state, draft, lang);
     return parsed.ok ? { ok: true, value: parsed.prepared, reason: parsed.reason } : parsed;
   },
   prepare: async (_ctx, _actor, prepared) => prepared,
   errorBlock: BLOCKS.confirmText,
 };
 
+/** Where a request stands, in the reader's words (the shared state names). */
+function stateWord(lang: Lang, state: RequestState): string {
+  const c = lang.t.common;
+  const words: Record<RequestState, string> = {
+    pending: c.statePending,
+    approved: c.stateApproved,
+    executing: c.stateExecuting,
+    succeeded: c.stateSucceeded,
+    failed: c.stateFailed,
+    rejected: c.stateRejected,
+    cancelled: c.stateCancelled,
+    expired: c.stateExpired,
+    unknown: c.stateUnknown,
+  };
+  return words[state];
+}
+
 /** A lead's reason for rejecting: the form closes into the result. */
 async function runReject(ctx: AppContext, args: SubmissionArgs): Promise<void> {
-  const title = 'Reject request';
-  const parsed = await parseOrAnswer(ctx, args, title, (state, meta) => {
-    const result = parseRejectSubmission(state, meta);
+  const lang = await ctx.languages.of(args.body.user.id);
+  const t = lang.t.changes;
+  const title = t.rejectFormResultTitle;
+  const parsed = await parseOrAnswer(ctx, args, title, lang, (state, meta) => {
+    const result = parseRejectSubmission(state, meta, lang);
     return result.ok
       ? { ok: true, value: { requestId: result.requestId, note: result.note }, reason: result.note }
       : result;
   });
   if (parsed === null) return;
-  await ackView(ctx, args.ack, title, [':hourglass_flowing_sand: Rejecting…']);
+  await ackView(ctx, args.ack, title, [`:hourglass_flowing_sand: ${t.rejectFormRejecting}`], lang);
   let lines: string[];
   try {
     const { actor } = await resolveActor(ctx, args.body.user.id, args.body.user.name);
     const result = await ctx.ops.reject(parsed.value.requestId, actor, parsed.value.note);
     lines =
       result.kind === 'rejected'
-        ? [
-            `:no_entry_sign: You rejected *${result.request.id}*. The requester is told, with your reason; nothing was changed.`,
-          ]
+        ? [`:no_entry_sign: ${t.rejectFormDone(ltr(lang, `*${result.request.id}*`))}`]
         : result.kind === 'refused'
           ? [problemLine(problemText(ctx, new InputError(result.reason), title), ':no_entry:')]
-          : [`Request *${result.request.id}* is now ${result.request.state}.`];
+          : [
+              t.rejectFormNowState(
+                ltr(lang, `*${result.request.id}*`),
+                result.request.state,
+                stateWord(lang, result.request.state),
+              ),
+            ];
   } catch (error) {
     lines = [problemLine(problemText(ctx, error, title))];
   }
-  await showStatus(ctx, args.client, args.view.id, title, lines);
+  await showStatus(ctx, args.client, args.view.id, title, lines, lang);
 }
 
 /** Registers the submissions of every change modal and of the reject modal. */

@@ -1,9 +1,13 @@
+import { changes } from './changes.js';
 import { common } from './common.js';
+import { requests } from './requests.js';
 
 /**
  * Every area of the message catalog. Add an area here once; `Messages` and both languages follow.
  * @see docs/architecture.md, "Languages"
  */
 export const AREAS = {
+  changes,
   common,
+  requests,
 } as const;

@@ -2,6 +2,7 @@ import type { InputBlock, KnownBlock, ModalView, PlainTextInput } from '@slack/t
 import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import { escapeMrkdwn } from '../../core/mrkdwn.js';
+import { ENGLISH, type Lang, num } from '../../i18n/index.js';
 import { plain, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from '../limits.js';
@@ -26,6 +27,8 @@ export interface ModalOptions {
   submit?: string;
   close?: string;
   privateMetadata?: string;
+  /** The reader's language, for the default Close text ("Cancel"); English when absent. */
+  lang?: Lang;
 }
 
 /** A modal with its title and button texts cut to Slack's 24 characters. */
@@ -34,7 +37,13 @@ export function modal(options: ModalOptions): ModalView {
     type: 'modal',
     callback_id: options.callbackId,
     title: { type: 'plain_text', text: plain(options.title, BLOCK_KIT_LIMITS.viewTitle) },
-    close: { type: 'plain_text', text: plain(options.close ?? 'Cancel', BLOCK_KIT_LIMITS.viewButton) },
+    close: {
+      type: 'plain_text',
+      text: plain(
+        options.close ?? (options.lang ?? ENGLISH).t.changes.formCancel,
+        BLOCK_KIT_LIMITS.viewButton,
+      ),
+    },
     blocks: options.blocks,
   };
   if (options.submit !== undefined) {
@@ -85,24 +94,29 @@ export function textInput(options: TextInputOptions): InputBlock {
 }
 
 /** The reason field every change asks for: leads read it before deciding. */
-export function reasonInput(initial?: string): InputBlock {
+export function reasonInput(lang: Lang, initial?: string): InputBlock {
+  const t = lang.t.changes;
   return textInput({
     blockId: BLOCKS.reason,
-    label: 'Reason',
+    label: t.formReasonLabel,
     initial,
     multiline: true,
     maxLength: REASON_MAX,
-    placeholder: 'Why is this change needed? Ticket number, customer, …',
-    hint: 'Shown to the lead who decides, and kept in the audit log.',
+    placeholder: t.formReasonPlaceholder,
+    hint: t.formReasonHint,
   });
 }
 
 /** The view shown while the modal's data is read (trigger IDs expire after 3 s, so it opens first). */
-export function loadingModal(title: string, text = 'Reading the current values…'): ModalView {
+export function loadingModal(
+  title: string,
+  lang: Lang,
+  text: string = lang.t.changes.formLoading,
+): ModalView {
   return modal({
     callbackId: CALLBACKS.changeStatus,
     title,
-    close: 'Close',
+    close: lang.t.changes.formClose,
     blocks: [section(`:hourglass_flowing_sand: ${text}`)],
   });
 }
@@ -115,12 +129,15 @@ export function problemLine(text: string, icon = ':x:'): string {
   return `${icon} ${escapeMrkdwn(text)}`;
 }
 
-/** A view that only tells something (progress, result, a problem); nothing to submit. */
-export function statusModal(title: string, lines: readonly string[]): ModalView {
+/**
+ * A view that only tells something (progress, result, a problem); nothing to submit. `lang` is
+ * English where a caller has no reader's language yet.
+ */
+export function statusModal(title: string, lines: readonly string[], lang: Lang = ENGLISH): ModalView {
   return modal({
     callbackId: CALLBACKS.changeStatus,
     title,
-    close: 'Close',
+    close: lang.t.changes.formClose,
     blocks: lines.slice(0, 20).map((line) => section(line)),
   });
 }
@@ -167,10 +184,13 @@ export interface ViewState {
   files(blockId: string): UploadedFileState[];
 }
 
-/** Reads `view.state.values` as Slack sends it; a shape Slack never sends is an InputError. */
-export function readViewState(values: unknown): ViewState {
+/**
+ * Reads `view.state.values` as Slack sends it; a shape Slack never sends is an InputError, said
+ * in `lang` (English where a caller has no reader's language).
+ */
+export function readViewState(values: unknown, lang: Lang = ENGLISH): ViewState {
   const parsed = StateValuesSchema.safeParse(values ?? {});
-  if (!parsed.success) throw new InputError('The form came back in a shape vidops does not understand.');
+  if (!parsed.success) throw new InputError(lang.t.changes.formShapeUnknown);
   const data = parsed.data;
   const get = (blockId: string): StateValue | undefined => {
     const block = data[blockId];
@@ -187,9 +207,9 @@ export function readViewState(values: unknown): ViewState {
 }
 
 /** Checks the reason; an error message for the field, or null when it is fine. */
-export function reasonProblem(reason: string): string | null {
-  if (reason === '') return 'Give a reason: the lead who decides reads it.';
-  if (reason.length > REASON_MAX) return `Keep the reason under ${REASON_MAX} characters.`;
+export function reasonProblem(reason: string, lang: Lang): string | null {
+  if (reason === '') return lang.t.changes.formReasonMissing;
+  if (reason.length > REASON_MAX) return lang.t.changes.formReasonTooLong(num(lang, REASON_MAX));
   return null;
 }
 
@@ -197,10 +217,10 @@ export function reasonProblem(reason: string): string | null {
 // private_metadata
 
 /** Serialises metadata; refuses what would not fit Slack's 3000 characters. */
-export function encodeMetadata<T>(schema: z.ZodType<T>, value: T): string {
+export function encodeMetadata<T>(schema: z.ZodType<T>, value: T, lang: Lang = ENGLISH): string {
   const text = JSON.stringify(schema.parse(value));
   if (text.length > BLOCK_KIT_LIMITS.privateMetadata) {
-    throw new InputError('This is too large to carry through a Slack form.');
+    throw new InputError(lang.t.changes.formTooLarge);
   }
   return text;
 }
@@ -230,14 +250,14 @@ export function draftIdOf(privateMetadata: string): string | null {
 }
 
 /** Reads metadata written by {@link encodeMetadata}; anything else is an InputError. */
-export function decodeMetadata<T>(schema: z.ZodType<T>, raw: string): T {
+export function decodeMetadata<T>(schema: z.ZodType<T>, raw: string, lang: Lang = ENGLISH): T {
   let data: unknown;
   try {
     data = JSON.parse(raw);
   } catch {
-    throw new InputError('The form lost its context; open it again.');
+    throw new InputError(lang.t.changes.formContextLost);
   }
   const parsed = schema.safeParse(data);
-  if (!parsed.success) throw new InputError('The form lost its context; open it again.');
+  if (!parsed.success) throw new InputError(lang.t.changes.formContextLost);
   return parsed.data;
 }

@@ -9,6 +9,7 @@ import {
 } from '../../core/catalog.js';
 import type { JsonValue } from '../../core/json.js';
 import { normalizeDigits } from '../../core/validate/digits.js';
+import { type Lang, ltr } from '../../i18n/index.js';
 import type { Prepared } from '../../services/types.js';
 import { operationTitleOf, previewSections } from '../approval.js';
 import { plain, safe, section } from '../blocks.js';
@@ -114,48 +115,69 @@ export function deletedTitle(prepared: Prepared): string | null {
   return preview.kind === 'delete' ? preview.title : null;
 }
 
-/** The confirmation modal for a prepared delete; `draftId` names its {@link deleteDraft} on the server. */
-export function deleteConfirmModal(options: {
-  prepared: Prepared;
-  confirm: string | null;
-  title: string | null;
-  draftId: string;
-}): ModalView {
+/** The title of a delete modal: `Delete folder`; another operation keeps its catalog title. */
+export function deleteTitleOf(operation: ChangeOperation, lang: Lang): string {
+  const t = lang.t.changes;
+  switch (operation) {
+    case 'folder.delete':
+      return t.deleteFolderTitle;
+    case 'file.delete':
+      return t.deleteFileTitle;
+    case 'playlist.delete':
+      return t.deletePlaylistTitle;
+    default:
+      return lang.locale === 'en' ? operationTitleOf({ operation }) : t.changesDeleteTitle;
+  }
+}
+
+/**
+ * The confirmation modal for a prepared delete; `draftId` names its {@link deleteDraft} on the
+ * server. What must be typed (the ID, the exact title) is shown as it is; the words around it
+ * are the reader's. The preview lines come from the approval views, in English for now.
+ */
+export function deleteConfirmModal(
+  options: {
+    prepared: Prepared;
+    confirm: string | null;
+    title: string | null;
+    draftId: string;
+  },
+  lang: Lang,
+): ModalView {
+  const t = lang.t.changes;
   const { prepared, confirm } = options;
   const title = confirmableTitle(options.title);
-  const what = operationTitleOf(prepared);
+  const what = deleteTitleOf(prepared.operation, lang);
   // A look-up that failed leaves only the ID: said, so nobody takes the silence for "empty".
   const titleKnown = deletedTitle(prepared) !== null;
   const blocks: KnownBlock[] = [
     ...previewSections(prepared, 2500).map((text) => section(text)),
-    ...(titleKnown
-      ? []
-      : [section('Only the ID is known: the service did not show its title or contents. Check the ID.')]),
+    ...(titleKnown ? [] : [section(t.deleteFormIdOnly)]),
     ...prepared.warnings.slice(0, 5).map((w) => section(`:warning: ${safe(w, 1000)}`)),
-    section(
-      '*This cannot be undone.* A lead approves before anything is deleted; you will get a message when it is done.',
-    ),
-    reasonInput(),
+    section(t.deleteFormIrreversible),
+    reasonInput(lang),
   ];
   if (confirm !== null) {
+    const typed = ltr(lang, confirm);
     blocks.push(
       textInput({
         blockId: BLOCKS.confirmText,
-        label: 'Type the ID to confirm',
+        label: t.deleteFormConfirmLabel,
         maxLength: 300,
         placeholder: confirm,
         hint: title
-          ? `Type ${confirm}, or the exact title “${plain(title, 300)}”, to confirm.`
-          : `Type ${confirm} to confirm.`,
+          ? t.deleteFormConfirmHintTitle(typed, ltr(lang, plain(title, 300)))
+          : t.deleteFormTypeToConfirm(typed),
       }),
     );
   }
   return modal({
     callbackId: CALLBACKS.deleteConfirm,
     title: what,
-    submit: 'Ask to delete',
+    submit: t.deleteFormSubmit,
     blocks,
     privateMetadata: draftMetadata(options.draftId),
+    lang,
   });
 }
 
@@ -167,7 +189,8 @@ export type DeleteSubmission =
  * Reads a submitted confirmation against the server's copy: the typed text must be the ID or
  * the exact title, and what is deleted is the draft's, whatever the form sent.
  */
-export function parseDeleteSubmission(state: ViewState, draft: DeleteDraft): DeleteSubmission {
+export function parseDeleteSubmission(state: ViewState, draft: DeleteDraft, lang: Lang): DeleteSubmission {
+  const t = lang.t.changes;
   const meta = draft;
   const errors: FieldErrors = {};
   const typed = state.text(BLOCKS.confirmText);
@@ -176,13 +199,14 @@ export function parseDeleteSubmission(state: ViewState, draft: DeleteDraft): Del
     normalizeDigits(typed).replace(/^[`"'“”]+|[`"'“”]+$/g, '') === meta.confirm ||
     (meta.title !== null && typed === meta.title.trim());
   if (!matches) {
+    const confirm = ltr(lang, String(meta.confirm));
     errors[BLOCKS.confirmText] =
       typed === ''
-        ? `Type ${meta.confirm} to confirm.`
-        : `“${typed.slice(0, 100)}” does not match. Type ${meta.confirm}${meta.title ? ' or the exact title' : ''} to confirm.`;
+        ? t.deleteFormTypeToConfirm(confirm)
+        : t.deleteFormMismatch(ltr(lang, typed.slice(0, 100)), confirm, Boolean(meta.title));
   }
   const reason = state.text(BLOCKS.reason);
-  const problem = reasonProblem(reason);
+  const problem = reasonProblem(reason, lang);
   if (problem !== null) errors[BLOCKS.reason] = problem;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, prepared: { ...meta.prepared, warnings: [] }, reason };

@@ -1,5 +1,8 @@
+import { requestWith } from '../../../test/fixtures/requests.js';
 import type { ProtectionConfig } from '../../client/types.js';
 import type { OperationRequest } from '../../core/model.js';
+import { PROTECTION_FIELDS } from '../../core/validate/protection.js';
+import { ENGLISH, FSI, langFor, ltr, PDI } from '../../i18n/index.js';
 import type { Prepared } from '../../services/types.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION, protectFieldBlock, protectGroupBlock } from '../ids.js';
 import { checkBlockKitLimits } from '../limits.js';
@@ -7,6 +10,7 @@ import { draftIdOf, draftMetadata, loadingModal, readViewState, statusModal } fr
 import { DeleteDraftSchema, deleteConfirmModal, deleteDraft, parseDeleteSubmission } from './delete.js';
 import { parseProtectSubmission, protectDraft, protectModal } from './protect.js';
 import { parseRejectSubmission, rejectModal } from './reject.js';
+import { resolveModal } from './resolve.js';
 import {
   CREATE_FORMS,
   fileEditModal,
@@ -87,7 +91,7 @@ function untouchedProtect(): Record<string, Record<string, unknown>> {
 }
 
 describe('the protect modal', () => {
-  const view = protectModal(CURRENT, DRAFT_ID);
+  const view = protectModal(CURRENT, DRAFT_ID, ENGLISH);
 
   it('fits Slack and groups the settings, colours by name, numbers with bounds', () => {
     expect(checkBlockKitLimits({ view }, 'modal')).toEqual([]);
@@ -124,7 +128,7 @@ describe('the protect modal', () => {
     const values = untouchedProtect();
     values[protectFieldBlock('opacity')] = number('0.3');
     values[protectGroupBlock('player')] = checks(['player.securityProtection']);
-    const parsed = parseProtectSubmission(readViewState(values), protectDraft(CURRENT));
+    const parsed = parseProtectSubmission(readViewState(values), protectDraft(CURRENT), ENGLISH);
     expect(parsed).toEqual({
       ok: true,
       changes: { opacity: 0.3, player: { offlineMode: false } },
@@ -137,7 +141,7 @@ describe('the protect modal', () => {
   });
 
   it('an agent who changes nothing is told on the form', () => {
-    const parsed = parseProtectSubmission(readViewState(untouchedProtect()), protectDraft(CURRENT));
+    const parsed = parseProtectSubmission(readViewState(untouchedProtect()), protectDraft(CURRENT), ENGLISH);
     expect(parsed).toEqual({
       ok: false,
       errors: { [BLOCKS.reason]: 'You have not changed any setting: change one, or close the form.' },
@@ -155,7 +159,7 @@ describe('the protect modal', () => {
   ])('an invalid %s is shown under its field', (field, value, message) => {
     const values = untouchedProtect();
     values[protectFieldBlock(field)] = value;
-    const parsed = parseProtectSubmission(readViewState(values), protectDraft(CURRENT));
+    const parsed = parseProtectSubmission(readViewState(values), protectDraft(CURRENT), ENGLISH);
     expect(parsed).toEqual({ ok: false, errors: { [protectFieldBlock(field)]: message } });
   });
 
@@ -163,7 +167,7 @@ describe('the protect modal', () => {
     const values = untouchedProtect();
     values[protectFieldBlock('fontSize')] = number('۱۸');
     values[protectFieldBlock('fontColor')] = select('#e74c3c');
-    const parsed = parseProtectSubmission(readViewState(values), protectDraft(CURRENT));
+    const parsed = parseProtectSubmission(readViewState(values), protectDraft(CURRENT), ENGLISH);
     expect(parsed).toMatchObject({ ok: true, changes: { fontSize: 18, fontColor: '#e74c3c' } });
   });
 });
@@ -186,7 +190,7 @@ describe('the whitelist modal', () => {
       [BLOCKS.ips]: text('۱.۲.۳.۴\n5.6.7.8, 2A00:1::1'),
       [BLOCKS.reason]: text('new server'),
     };
-    expect(parseWhitelistSubmission(readViewState(values), { mode: 'add' })).toEqual({
+    expect(parseWhitelistSubmission(readViewState(values), { mode: 'add' }, ENGLISH)).toEqual({
       ok: true,
       mode: 'add',
       ips: ['1.2.3.4', '5.6.7.8', '2a00:1::1'],
@@ -196,7 +200,7 @@ describe('the whitelist modal', () => {
 
   it('shows a host name and a missing reason under their fields', () => {
     const values = { [BLOCKS.ips]: text('example.com'), [BLOCKS.reason]: text('') };
-    expect(parseWhitelistSubmission(readViewState(values), { mode: 'remove' })).toEqual({
+    expect(parseWhitelistSubmission(readViewState(values), { mode: 'remove' }, ENGLISH)).toEqual({
       ok: false,
       errors: {
         [BLOCKS.ips]: '"example.com" is a host name; give its IP address',
@@ -227,11 +231,12 @@ function preparedDelete(overrides: Partial<Prepared> = {}): Prepared {
 
 describe('the typed confirmation of a delete', () => {
   const opened = { prepared: preparedDelete(), confirm: '6710a0000000000000000101', title: 'Lectures' };
-  const view = deleteConfirmModal({ ...opened, draftId: DRAFT_ID });
+  const view = deleteConfirmModal({ ...opened, draftId: DRAFT_ID }, ENGLISH);
   const submit = (typed: string, reason = 'course ended') =>
     parseDeleteSubmission(
       readViewState({ [BLOCKS.confirmText]: text(typed), [BLOCKS.reason]: text(reason) }),
       deleteDraft(opened),
+      ENGLISH,
     );
 
   it('shows what is deleted, how many files go with it, and that it cannot be undone', () => {
@@ -280,15 +285,18 @@ describe('the typed confirmation of a delete', () => {
   });
 
   it('fits Slack with a long Persian title', () => {
-    const big = deleteConfirmModal({
-      prepared: preparedDelete({
-        preview: { kind: 'delete', resource: 'folder', id: 'X', title: LONG, filesCount: 100 },
-        warnings: [LONG, LONG],
-      }),
-      confirm: 'X',
-      title: LONG,
-      draftId: DRAFT_ID,
-    });
+    const big = deleteConfirmModal(
+      {
+        prepared: preparedDelete({
+          preview: { kind: 'delete', resource: 'folder', id: 'X', title: LONG, filesCount: 100 },
+          warnings: [LONG, LONG],
+        }),
+        confirm: 'X',
+        title: LONG,
+        draftId: DRAFT_ID,
+      },
+      ENGLISH,
+    );
     expect(checkBlockKitLimits({ view: big }, 'modal')).toEqual([]);
     // A title nobody could type exactly is not offered; the ID still is.
     expect(JSON.stringify(big.blocks)).toContain('Type X to confirm.');
@@ -298,59 +306,74 @@ describe('the typed confirmation of a delete', () => {
 describe('folder, file and playlist forms', () => {
   it('a playlist is created from its title, which the form requires', () => {
     const form = CREATE_FORMS['playlist.create'];
-    const view = form.modal(DRAFT_ID);
+    const view = form.modal(DRAFT_ID, ENGLISH);
     expect(view).toMatchObject({
       callback_id: CALLBACKS.playlistCreate,
       private_metadata: draftMetadata(DRAFT_ID),
     });
     const state = (title: string) =>
       readViewState({ [BLOCKS.title]: text(title), [BLOCKS.reason]: text('new hires') });
-    expect(form.parse(state(` ${PERSIAN} `))).toEqual({
+    expect(form.parse(state(` ${PERSIAN} `), ENGLISH)).toEqual({
       ok: true,
       input: { kind: 'playlist.create', title: PERSIAN },
       reason: 'new hires',
     });
-    expect(form.parse(state(''))).toEqual({ ok: false, errors: { [BLOCKS.title]: 'Give a title.' } });
+    expect(form.parse(state(''), ENGLISH)).toEqual({
+      ok: false,
+      errors: { [BLOCKS.title]: 'Give a title.' },
+    });
   });
 
   it.each([
-    ['create folder', folderModal({ mode: 'create', draftId: DRAFT_ID })],
-    ['create playlist', playlistCreateModal(DRAFT_ID)],
+    ['create folder', folderModal({ mode: 'create', draftId: DRAFT_ID }, ENGLISH)],
+    ['create playlist', playlistCreateModal(DRAFT_ID, ENGLISH)],
     [
       'edit folder',
-      folderModal({
-        mode: 'edit',
-        bucketId: 'B1',
-        current: { title: LONG, description: LONG },
-        draftId: DRAFT_ID,
-      }),
+      folderModal(
+        {
+          mode: 'edit',
+          bucketId: 'B1',
+          current: { title: LONG, description: LONG },
+          draftId: DRAFT_ID,
+        },
+        ENGLISH,
+      ),
     ],
     [
       'edit folder unknown',
-      folderModal({ mode: 'edit', bucketId: 'B1', current: null, note: 'not supported.', draftId: DRAFT_ID }),
+      folderModal(
+        { mode: 'edit', bucketId: 'B1', current: null, note: 'not supported.', draftId: DRAFT_ID },
+        ENGLISH,
+      ),
     ],
     [
       'edit file',
-      fileEditModal({
-        fileId: 'F1',
-        current: { title: LONG, description: LONG, hlsStatus: 'done' },
-        coverAllowed: true,
-        draftId: DRAFT_ID,
-      }),
+      fileEditModal(
+        {
+          fileId: 'F1',
+          current: { title: LONG, description: LONG, hlsStatus: 'done' },
+          coverAllowed: true,
+          draftId: DRAFT_ID,
+        },
+        ENGLISH,
+      ),
     ],
     [
       'edit playlist with 100 files',
-      playlistEditModal({
-        playlistId: 'P1',
-        current: {
-          title: LONG,
-          files: Array.from({ length: 100 }, (_, i) => ({
-            _id: `6710b0${String(i).padStart(18, '0')}`,
-            title: PERSIAN,
-          })),
+      playlistEditModal(
+        {
+          playlistId: 'P1',
+          current: {
+            title: LONG,
+            files: Array.from({ length: 100 }, (_, i) => ({
+              _id: `6710b0${String(i).padStart(18, '0')}`,
+              title: PERSIAN,
+            })),
+          },
+          draftId: DRAFT_ID,
         },
-        draftId: DRAFT_ID,
-      }),
+        ENGLISH,
+      ),
     ],
   ])('%s fits Slack', (_what, view) => {
     expect(checkBlockKitLimits({ view }, 'modal')).toEqual([]);
@@ -362,7 +385,7 @@ describe('folder, file and playlist forms', () => {
       [BLOCKS.description]: text(null),
       [BLOCKS.reason]: text('why'),
     };
-    expect(parseFolderSubmission(readViewState(values), { mode: 'create' })).toEqual({
+    expect(parseFolderSubmission(readViewState(values), { mode: 'create' }, ENGLISH)).toEqual({
       ok: false,
       errors: { [BLOCKS.title]: 'Give a title.' },
     });
@@ -388,7 +411,7 @@ describe('folder, file and playlist forms', () => {
         },
       },
     };
-    expect(parseFileEditSubmission(readViewState(values), draft)).toEqual({
+    expect(parseFileEditSubmission(readViewState(values), draft, ENGLISH)).toEqual({
       ok: true,
       reason: 'new artwork',
       input: {
@@ -409,18 +432,18 @@ describe('folder, file and playlist forms', () => {
         [INPUT_ACTION]: { type: 'file_input', files: [{ id: 'F2', mimetype: 'application/pdf' }] },
       },
     };
-    expect(parseFileEditSubmission(readViewState(pdf), draft)).toEqual({
+    expect(parseFileEditSubmission(readViewState(pdf), draft, ENGLISH)).toEqual({
       ok: false,
       errors: { [BLOCKS.cover]: 'The cover must be an image (PNG, JPEG, GIF or WebP).' },
     });
   });
 
   it('reads playlist lines `id | title` in order, naming the line of each problem', () => {
-    expect(parsePlaylistLines('F1 | Intro\n\n  F2  \nF3|  Outro ')).toEqual({
+    expect(parsePlaylistLines('F1 | Intro\n\n  F2  \nF3|  Outro ', ENGLISH)).toEqual({
       ok: true,
       files: [{ _id: 'F1', title: 'Intro' }, { _id: 'F2' }, { _id: 'F3', title: 'Outro' }],
     });
-    expect(parsePlaylistLines('F1\nbad id | x\nF1')).toEqual({
+    expect(parsePlaylistLines('F1\nbad id | x\nF1', ENGLISH)).toEqual({
       ok: false,
       problems: [
         'line 2: the file ID "bad id" has spaces inside; give one ID',
@@ -435,7 +458,7 @@ describe('folder, file and playlist forms', () => {
       [BLOCKS.playlistFiles]: text('  '),
       [BLOCKS.reason]: text('why'),
     };
-    expect(parsePlaylistSubmission(readViewState(values), { playlistId: 'P1' })).toEqual({
+    expect(parsePlaylistSubmission(readViewState(values), { playlistId: 'P1' }, ENGLISH)).toEqual({
       ok: false,
       errors: { [BLOCKS.title]: 'Give a new title, the list of files, or both.' },
     });
@@ -444,16 +467,22 @@ describe('folder, file and playlist forms', () => {
 
 describe('what a change modal carries back and forth', () => {
   it.each([
-    ['protect', protectModal(CURRENT, DRAFT_ID)],
+    ['protect', protectModal(CURRENT, DRAFT_ID, ENGLISH)],
     ['whitelist', whitelistModal({ mode: 'add', current: [], draftId: DRAFT_ID })],
     [
       'delete',
-      deleteConfirmModal({ prepared: preparedDelete(), confirm: 'X', title: null, draftId: DRAFT_ID }),
+      deleteConfirmModal(
+        { prepared: preparedDelete(), confirm: 'X', title: null, draftId: DRAFT_ID },
+        ENGLISH,
+      ),
     ],
-    ['create folder', folderModal({ mode: 'create', draftId: DRAFT_ID })],
-    ['edit folder', folderModal({ mode: 'edit', bucketId: 'B1', current: null, draftId: DRAFT_ID })],
-    ['edit file', fileEditModal({ fileId: 'F1', current: null, coverAllowed: true, draftId: DRAFT_ID })],
-    ['edit playlist', playlistEditModal({ playlistId: 'P1', current: null, draftId: DRAFT_ID })],
+    ['create folder', folderModal({ mode: 'create', draftId: DRAFT_ID }, ENGLISH)],
+    ['edit folder', folderModal({ mode: 'edit', bucketId: 'B1', current: null, draftId: DRAFT_ID }, ENGLISH)],
+    [
+      'edit file',
+      fileEditModal({ fileId: 'F1', current: null, coverAllowed: true, draftId: DRAFT_ID }, ENGLISH),
+    ],
+    ['edit playlist', playlistEditModal({ playlistId: 'P1', current: null, draftId: DRAFT_ID }, ENGLISH)],
   ])('the %s modal carries only its draft ID: nothing it was opened for', (_what, view) => {
     expect(view.private_metadata).toBe(draftMetadata(DRAFT_ID));
     expect(draftIdOf(view.private_metadata ?? '')).toBe(DRAFT_ID);
@@ -498,7 +527,11 @@ describe('the reject modal', () => {
     expect(checkBlockKitLimits({ view }, 'modal')).toEqual([]);
     expect(view.title.text).toBe('Reject R-7QK2M9XD');
     expect(
-      parseRejectSubmission(readViewState({ [BLOCKS.rejectNote]: text('') }), view.private_metadata ?? ''),
+      parseRejectSubmission(
+        readViewState({ [BLOCKS.rejectNote]: text('') }),
+        view.private_metadata ?? '',
+        ENGLISH,
+      ),
     ).toEqual({
       ok: false,
       errors: { [BLOCKS.rejectNote]: 'Say why: the requester reads it.' },
@@ -507,6 +540,7 @@ describe('the reject modal', () => {
       parseRejectSubmission(
         readViewState({ [BLOCKS.rejectNote]: text(' wrong server ') }),
         view.private_metadata ?? '',
+        ENGLISH,
       ),
     ).toEqual({ ok: true, requestId: 'R-7QK2M9XD', note: 'wrong server' });
   });
@@ -514,7 +548,7 @@ describe('the reject modal', () => {
 
 describe('status views', () => {
   it('loading and result views fit Slack with long Persian text', () => {
-    expect(checkBlockKitLimits({ view: loadingModal(LONG) }, 'modal')).toEqual([]);
+    expect(checkBlockKitLimits({ view: loadingModal(LONG, ENGLISH) }, 'modal')).toEqual([]);
     expect(
       checkBlockKitLimits(
         {
@@ -529,8 +563,177 @@ describe('status views', () => {
   });
 
   it('a form whose metadata was lost is refused plainly', () => {
-    expect(() => parseRejectSubmission(readViewState({}), 'not json')).toThrow(
+    expect(() => parseRejectSubmission(readViewState({}), 'not json', ENGLISH)).toThrow(
       'The form lost its context; open it again.',
     );
+  });
+});
+
+describe('the change modals in Persian, which is longer', () => {
+  const fa = langFor('fa');
+  const many = (n: number) =>
+    Array.from({ length: n }, (_, i) => `2001:db8:${i.toString(16)}::ffff:${i.toString(16)}`);
+  const request = requestWith({
+    id: 'R-7QK2M9XD',
+    operation: 'whitelist.set',
+    params: { allowedDNS: [], expectBefore: [] },
+    target: 'whitelist',
+    preview: { kind: 'whitelist', before: many(100), after: [], added: [], removed: many(100) },
+    reason: LONG,
+    requester: { id: 'U0AGENT1', name: LONG },
+  });
+
+  it.each([
+    ['English', ENGLISH],
+    ['Persian', fa],
+  ])('every modal fits Slack with long Persian values, read in %s', (_name, lang) => {
+    const views = [
+      protectModal(CURRENT, DRAFT_ID, lang),
+      whitelistModal({ mode: 'add', current: many(100), draftId: DRAFT_ID }, lang),
+      whitelistModal({ mode: 'remove', current: null, draftId: DRAFT_ID }, lang),
+      deleteConfirmModal(
+        {
+          prepared: preparedDelete({
+            preview: { kind: 'delete', resource: 'folder', id: 'X', title: LONG, filesCount: 100 },
+            warnings: [LONG, LONG],
+          }),
+          confirm: 'X',
+          title: LONG,
+          draftId: DRAFT_ID,
+        },
+        lang,
+      ),
+      folderModal({ mode: 'create', draftId: DRAFT_ID }, lang),
+      folderModal(
+        {
+          mode: 'edit',
+          bucketId: 'B1',
+          current: { title: LONG, description: LONG },
+          note: LONG,
+          draftId: DRAFT_ID,
+        },
+        lang,
+      ),
+      fileEditModal(
+        {
+          fileId: 'F1',
+          current: { title: LONG, description: LONG, hlsStatus: LONG },
+          coverAllowed: true,
+          note: LONG,
+          draftId: DRAFT_ID,
+        },
+        lang,
+      ),
+      playlistEditModal(
+        {
+          playlistId: 'P1',
+          current: {
+            title: LONG,
+            files: Array.from({ length: 100 }, (_, i) => ({
+              _id: `6710b0${String(i).padStart(18, '0')}`,
+              title: PERSIAN,
+            })),
+          },
+          note: LONG,
+          draftId: DRAFT_ID,
+        },
+        lang,
+      ),
+      playlistCreateModal(DRAFT_ID, lang),
+      rejectModal(request, lang),
+      resolveModal({ ...request, state: 'unknown' }, 'applied', lang),
+      resolveModal({ ...request, state: 'unknown' }, 'not-applied', lang),
+      loadingModal(LONG, lang),
+      statusModal(
+        LONG,
+        Array.from({ length: 30 }, () => LONG),
+        lang,
+      ),
+    ];
+    for (const view of views) expect(checkBlockKitLimits({ view }, 'modal')).toEqual([]);
+  });
+
+  it('no modal title or button is cut to fit Slack’s 24 characters', () => {
+    const t = fa.t.changes;
+    const texts = [
+      t.folderCreateTitle,
+      t.folderEditTitle,
+      t.fileEditTitle,
+      t.playlistCreateTitle,
+      t.playlistEditTitle,
+      t.protectFormTitle,
+      t.whitelistFormAddTitle,
+      t.whitelistFormRemoveTitle,
+      t.deleteFolderTitle,
+      t.deleteFileTitle,
+      t.deletePlaylistTitle,
+      t.rejectFormTitle(ltr(fa, 'R-7QK2M9XD')),
+      t.rejectFormResultTitle,
+      t.resolveFormApplied,
+      t.resolveFormNotApplied,
+      t.changesWhitelistTitle,
+      t.changesDeleteTitle,
+      t.formAskApproval,
+      t.deleteFormSubmit,
+      t.rejectFormSubmit,
+      t.formCancel,
+      t.formClose,
+    ];
+    for (const text of texts) expect(text.length).toBeLessThanOrEqual(24);
+    const view = rejectModal(request, fa);
+    expect(view.title.text).toBe(`رد درخواست ${FSI}R-7QK2M9XD${PDI}`);
+    expect(view.close?.text).toBe('انصراف');
+  });
+
+  it('every protection setting’s Persian name, help and colour is shown whole, not cut', () => {
+    const all = JSON.stringify(protectModal(CURRENT, DRAFT_ID, fa).blocks);
+    for (const field of PROTECTION_FIELDS) {
+      const t = fa.t.changes;
+      const label = t.protectFormFieldLabel(field.field, field.label);
+      expect(all).toContain(
+        field.type === 'boolean' ? `"${label}"` : `"${label} (\u2068${field.field}\u2069)"`,
+      );
+      if (field.type === 'boolean') {
+        // Option descriptions hold 75 characters: the Persian help is written to fit whole.
+        expect(all).toContain(JSON.stringify(t.protectFormFieldHelp(field.field, field.help)));
+      }
+    }
+    expect(all).toContain('زرد (\u2068#ffff00\u2069)');
+    expect(all).toContain('میزان کدری متن (\u2068opacity\u2069)');
+  });
+
+  it('a Persian reader is asked to type the ID itself, and told in Persian when it does not match', () => {
+    const opened = { prepared: preparedDelete(), confirm: '6710a0000000000000000101', title: 'Lectures' };
+    const view = deleteConfirmModal({ ...opened, draftId: DRAFT_ID }, fa);
+    const confirm = view.blocks.find((b) => 'block_id' in b && b.block_id === BLOCKS.confirmText);
+    expect(confirm).toMatchObject({
+      label: { text: 'برای تأیید، شناسه را تایپ کنید' },
+      element: { placeholder: { text: '6710a0000000000000000101' } },
+    });
+    const parsed = parseDeleteSubmission(
+      readViewState({
+        [BLOCKS.confirmText]: text('6710a0000000000000000102'),
+        [BLOCKS.reason]: text('پایان ترم'),
+      }),
+      deleteDraft(opened),
+      fa,
+    );
+    expect(parsed).toEqual({
+      ok: false,
+      errors: {
+        [BLOCKS.confirmText]: `«${FSI}6710a0000000000000000102${PDI}» مطابقت ندارد. برای تأیید، ${FSI}6710a0000000000000000101${PDI} یا عنوان دقیق را تایپ کنید.`,
+      },
+    });
+    // The typed word is the ID as it is, whatever the reader's language.
+    expect(
+      parseDeleteSubmission(
+        readViewState({
+          [BLOCKS.confirmText]: text('۶۷۱۰a0000000000000000101'),
+          [BLOCKS.reason]: text('پایان ترم'),
+        }),
+        deleteDraft(opened),
+        fa,
+      ),
+    ).toMatchObject({ ok: true, reason: 'پایان ترم' });
   });
 });

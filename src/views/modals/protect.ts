@@ -25,6 +25,7 @@ import {
   readProtectionField,
   toProtectionConfig,
 } from '../../core/validate/protection.js';
+import { type Lang, ltr, num } from '../../i18n/index.js';
 import { plain, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION, protectFieldBlock, protectGroupBlock } from '../ids.js';
 import { BLOCK_KIT_LIMITS } from '../limits.js';
@@ -76,8 +77,20 @@ function option(text: string, value: string, description?: string): PlainTextOpt
   };
 }
 
-function colorOption(hex: (typeof FONT_COLORS)[number]): PlainTextOption {
-  return option(`${FONT_COLOR_NAMES[hex]} (${hex})`, hex);
+function colorOption(hex: (typeof FONT_COLORS)[number], lang: Lang): PlainTextOption {
+  return option(
+    `${lang.t.changes.protectFormColourName(hex, FONT_COLOR_NAMES[hex])} (${ltr(lang, hex)})`,
+    hex,
+  );
+}
+
+/** A setting's label and help in the reader's language (core keeps the English). */
+function labelOf(field: ProtectionField, lang: Lang): string {
+  return lang.t.changes.protectFormFieldLabel(field.field, field.label);
+}
+
+function helpOf(field: ProtectionField, lang: Lang): string {
+  return lang.t.changes.protectFormFieldHelp(field.field, field.help);
 }
 
 /** Opacity and beep volume are fractions; other numbers are whole unless the service already holds a fraction. */
@@ -85,16 +98,18 @@ function decimalAllowed(field: ProtectionField, current: ProtectionValue | undef
   return field.bounds?.max === 1 || (typeof current === 'number' && !Number.isInteger(current));
 }
 
-function boundsHint(field: ProtectionField): string {
+function boundsHint(field: ProtectionField, lang: Lang): string {
+  const t = lang.t.changes;
   const b = field.bounds;
-  if (b === null) return field.help;
-  return `${field.help} ${b.max === null ? `${b.min} or more.` : `From ${b.min} to ${b.max}.`}`;
+  const help = helpOf(field, lang);
+  if (b === null) return help;
+  return `${help} ${b.max === null ? t.protectFormAtLeast(num(lang, b.min)) : t.protectFormFromTo(num(lang, b.min), num(lang, b.max))}`;
 }
 
-function groupCheckboxes(group: ProtectionGroup, current: ProtectionConfig): InputBlock | null {
+function groupCheckboxes(group: ProtectionGroup, current: ProtectionConfig, lang: Lang): InputBlock | null {
   const booleans = fieldsOf(group).filter((f) => f.type === 'boolean');
   if (booleans.length === 0) return null;
-  const options = booleans.map((f) => option(f.label, f.field, f.help));
+  const options = booleans.map((f) => option(labelOf(f, lang), f.field, helpOf(f, lang)));
   const on = options.filter((o) => readProtectionField(current, o.value ?? '') === true);
   const element: Checkboxes = { type: 'checkboxes', action_id: INPUT_ACTION, options };
   if (on.length > 0) element.initial_options = on;
@@ -102,14 +117,15 @@ function groupCheckboxes(group: ProtectionGroup, current: ProtectionConfig): Inp
     type: 'input',
     block_id: protectGroupBlock(group),
     optional: true,
-    label: { type: 'plain_text', text: 'On' },
+    label: { type: 'plain_text', text: lang.t.changes.protectFormOn },
     element,
   };
 }
 
-function fieldInput(field: ProtectionField, current: ProtectionConfig): InputBlock {
+function fieldInput(field: ProtectionField, current: ProtectionConfig, lang: Lang): InputBlock {
+  const t = lang.t.changes;
   const value = readProtectionField(current, field.field);
-  const label = `${field.label} (${field.field})`;
+  const label = `${labelOf(field, lang)} (${ltr(lang, field.field)})`;
   const blockId = protectFieldBlock(field.field);
   switch (field.type) {
     case 'number': {
@@ -127,20 +143,20 @@ function fieldInput(field: ProtectionField, current: ProtectionConfig): InputBlo
         block_id: blockId,
         optional: true,
         label: { type: 'plain_text', text: label },
-        hint: { type: 'plain_text', text: boundsHint(field) },
+        hint: { type: 'plain_text', text: boundsHint(field, lang) },
         element,
       };
     }
     case 'color': {
-      const options = FONT_COLORS.map(colorOption);
+      const options = FONT_COLORS.map((c) => colorOption(c, lang));
       const hex = typeof value === 'string' ? parseFontColor(value) : null;
       const element: StaticSelect = {
         type: 'static_select',
         action_id: INPUT_ACTION,
-        placeholder: { type: 'plain_text', text: 'Pick a colour' },
+        placeholder: { type: 'plain_text', text: t.protectFormPickColour },
         options,
       };
-      if (hex !== null) element.initial_option = colorOption(hex);
+      if (hex !== null) element.initial_option = colorOption(hex, lang);
       return {
         type: 'input',
         block_id: blockId,
@@ -155,8 +171,8 @@ function fieldInput(field: ProtectionField, current: ProtectionConfig): InputBlo
         label,
         initial: typeof value === 'string' ? value : undefined,
         maxLength: 20,
-        placeholder: 'e.g. 2h',
-        hint: `${field.help} Leave it empty to keep the current value.`,
+        placeholder: t.protectFormDurationPlaceholder,
+        hint: t.protectFormKeepHint(helpOf(field, lang)),
         optional: true,
       });
     default:
@@ -165,34 +181,32 @@ function fieldInput(field: ProtectionField, current: ProtectionConfig): InputBlo
         label,
         initial: typeof value === 'string' ? value : undefined,
         maxLength: 100,
-        hint: field.help,
+        hint: helpOf(field, lang),
         optional: true,
       });
   }
 }
 
 /** The modal with the settings as read now. */
-export function protectModal(current: ProtectionConfig, draftId: string): ModalView {
-  const blocks: KnownBlock[] = [
-    section(
-      'Change what you need; only the settings you change are sent, after a lead approves. Colours are shown by name.',
-    ),
-  ];
+export function protectModal(current: ProtectionConfig, draftId: string, lang: Lang): ModalView {
+  const t = lang.t.changes;
+  const blocks: KnownBlock[] = [section(t.protectFormIntro)];
   for (const group of GROUPS) {
-    blocks.push(section(`*${PROTECTION_GROUP_TITLES[group]}*`));
-    const checks = groupCheckboxes(group, current);
+    blocks.push(section(`*${t.protectFormGroupTitle(group, PROTECTION_GROUP_TITLES[group])}*`));
+    const checks = groupCheckboxes(group, current, lang);
     if (checks !== null) blocks.push(checks);
     for (const field of fieldsOf(group)) {
-      if (field.type !== 'boolean') blocks.push(fieldInput(field, current));
+      if (field.type !== 'boolean') blocks.push(fieldInput(field, current, lang));
     }
   }
-  blocks.push(reasonInput());
+  blocks.push(reasonInput(lang));
   return modal({
     callbackId: CALLBACKS.protect,
-    title: 'Protection settings',
-    submit: 'Ask for approval',
+    title: t.protectFormTitle,
+    submit: t.formAskApproval,
     blocks,
     privateMetadata: draftMetadata(draftId),
+    lang,
   });
 }
 
@@ -213,15 +227,18 @@ function setField(target: Record<string, unknown>, field: string, value: Protect
   target[head] = group;
 }
 
-function readNumber(field: ProtectionField, text: string): number | string {
+function readNumber(field: ProtectionField, text: string, lang: Lang): number | string {
+  const t = lang.t.changes;
   const clean = normalizeDigits(text)
     .replace(/\u066b/g, '.')
     .trim();
-  if (!/^-?(\d+(\.\d*)?|\.\d+)$/.test(clean)) return `"${text}" is not a number.`;
+  if (!/^-?(\d+(\.\d*)?|\.\d+)$/.test(clean)) return t.protectFormNotNumber(ltr(lang, text));
   const value = Number(clean);
   const b = field.bounds;
   if (b !== null && (value < b.min || (b.max !== null && value > b.max))) {
-    return b.max === null ? `Must be ${b.min} or more.` : `Must be between ${b.min} and ${b.max}.`;
+    return b.max === null
+      ? t.protectFormMustAtLeast(num(lang, b.min))
+      : t.protectFormMustBetween(num(lang, b.min), num(lang, b.max));
   }
   return value;
 }
@@ -230,7 +247,8 @@ function readNumber(field: ProtectionField, text: string): number | string {
  * Reads a submitted `protect` modal against what it showed: inline errors for values that are
  * not valid, an error when nothing changed, else only the changed settings.
  */
-export function parseProtectSubmission(state: ViewState, draft: ProtectDraft): ProtectSubmission {
+export function parseProtectSubmission(state: ViewState, draft: ProtectDraft, lang: Lang): ProtectSubmission {
+  const t = lang.t.changes;
   const { shown } = draft;
   const before: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(shown)) setField(before, field, value);
@@ -258,7 +276,7 @@ export function parseProtectSubmission(state: ViewState, draft: ProtectDraft): P
       const picked = state.selected(block);
       if (picked === null) continue;
       const hex = parseFontColor(picked);
-      if (hex === null) errors[block] = 'Pick one of the ten colours.';
+      if (hex === null) errors[block] = t.protectFormPickOneColour;
       else setField(wanted, field.field, hex);
       continue;
     }
@@ -266,20 +284,19 @@ export function parseProtectSubmission(state: ViewState, draft: ProtectDraft): P
     // Empty means "keep": the service has no way to unset a setting.
     if (text === '') continue;
     if (field.type === 'number') {
-      const value = readNumber(field, text);
+      const value = readNumber(field, text, lang);
       if (typeof value === 'string') errors[block] = value;
       else setField(wanted, field.field, value);
     } else if (field.type === 'duration') {
       if (EXPIRE_TIME_PATTERN.test(text)) setField(wanted, field.field, text);
-      else
-        errors[block] = `"${text}" is not a duration: a number and a unit (s m h d w M y), e.g. 2h, 1d, 1M.`;
+      else errors[block] = t.protectFormNotDuration(ltr(lang, text));
     } else {
       setField(wanted, field.field, text);
     }
   }
   const reason = state.text(BLOCKS.reason);
   if (Object.keys(errors).length > 0) {
-    const problem = reasonProblem(reason);
+    const problem = reasonProblem(reason, lang);
     if (problem !== null) errors[BLOCKS.reason] = problem;
     return { ok: false, errors };
   }
@@ -287,10 +304,10 @@ export function parseProtectSubmission(state: ViewState, draft: ProtectDraft): P
   if (diff.rows.length === 0) {
     return {
       ok: false,
-      errors: { [BLOCKS.reason]: 'You have not changed any setting: change one, or close the form.' },
+      errors: { [BLOCKS.reason]: t.protectFormNothingChanged },
     };
   }
-  const problem = reasonProblem(reason);
+  const problem = reasonProblem(reason, lang);
   if (problem !== null) return { ok: false, errors: { [BLOCKS.reason]: problem } };
   return { ok: true, changes: diff.changed, rows: diff.rows, reason };
 }

@@ -1,6 +1,7 @@
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { OperationRequest } from '../../core/model.js';
+import { ENGLISH, type Lang, ltr, num } from '../../i18n/index.js';
 import { previewSections, requestLine } from '../approval.js';
 import { safe, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
@@ -22,25 +23,30 @@ import {
 
 export const RejectMetadataSchema = z.strictObject({ requestId: z.string().min(1) });
 
-/** The reject modal for one request. */
-export function rejectModal(request: OperationRequest): ModalView {
-  const reason = request.reason ? `\n*Reason given:* ${safe(request.reason, 500)}` : '';
+/**
+ * The reject modal for one request. `lang` is English where the caller (the Reject button) does
+ * not pass the reader's language yet; the request line and preview come from the approval views.
+ */
+export function rejectModal(request: OperationRequest, lang: Lang = ENGLISH): ModalView {
+  const t = lang.t.changes;
+  const reason = request.reason ? `\n${t.rejectFormReasonGiven(safe(request.reason, 500))}` : '';
   return modal({
     callbackId: CALLBACKS.rejectReason,
-    title: `Reject ${request.id}`,
-    submit: 'Reject',
+    title: t.rejectFormTitle(ltr(lang, request.id)),
+    submit: t.rejectFormSubmit,
     blocks: [
       section(`${requestLine(request, { showRequester: true })}${reason}`),
       ...previewSections(request, 1500).map((text) => section(text)),
       textInput({
         blockId: BLOCKS.rejectNote,
-        label: 'Why do you reject it?',
+        label: t.rejectFormLabel,
         multiline: true,
         maxLength: REASON_MAX,
-        hint: 'The requester reads this, and it is kept in the audit log.',
+        hint: t.formRequesterReads,
       }),
     ],
-    privateMetadata: encodeMetadata(RejectMetadataSchema, { requestId: request.id }),
+    privateMetadata: encodeMetadata(RejectMetadataSchema, { requestId: request.id }, lang),
+    lang,
   });
 }
 
@@ -49,12 +55,17 @@ export type RejectSubmission =
   | { ok: false; errors: FieldErrors };
 
 /** Reads a submitted reject modal. */
-export function parseRejectSubmission(state: ViewState, privateMetadata: string): RejectSubmission {
-  const { requestId } = decodeMetadata(RejectMetadataSchema, privateMetadata);
+export function parseRejectSubmission(
+  state: ViewState,
+  privateMetadata: string,
+  lang: Lang,
+): RejectSubmission {
+  const t = lang.t.changes;
+  const { requestId } = decodeMetadata(RejectMetadataSchema, privateMetadata, lang);
   const note = state.text(BLOCKS.rejectNote);
-  if (note === '') return { ok: false, errors: { [BLOCKS.rejectNote]: 'Say why: the requester reads it.' } };
+  if (note === '') return { ok: false, errors: { [BLOCKS.rejectNote]: t.rejectFormSayWhy } };
   if (note.length > REASON_MAX) {
-    return { ok: false, errors: { [BLOCKS.rejectNote]: `Keep it under ${REASON_MAX} characters.` } };
+    return { ok: false, errors: { [BLOCKS.rejectNote]: t.formNoteTooLong(num(lang, REASON_MAX)) } };
   }
   return { ok: true, requestId, note };
 }

@@ -1,6 +1,7 @@
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { OperationRequest } from '../../core/model.js';
+import { ENGLISH, type Lang, num } from '../../i18n/index.js';
 import { outcomeText, previewSections, requestLine } from '../approval.js';
 import { section } from '../blocks.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
@@ -28,29 +29,32 @@ export const ResolveMetadataSchema = z.strictObject({
   way: z.enum(['applied', 'not-applied']),
 });
 
-/** The "Mark applied" or "Mark not applied" modal for one request. */
-export function resolveModal(request: OperationRequest, way: MarkWay): ModalView {
+/**
+ * The "Mark applied" or "Mark not applied" modal for one request. `lang` is English where the
+ * caller (the approval message's buttons) does not pass the reader's language yet.
+ */
+export function resolveModal(request: OperationRequest, way: MarkWay, lang: Lang = ENGLISH): ModalView {
+  const t = lang.t.changes;
   const outcome = outcomeText(request);
+  const title = way === 'applied' ? t.resolveFormApplied : t.resolveFormNotApplied;
   return modal({
     callbackId: CALLBACKS.resolveNote,
-    title: way === 'applied' ? 'Mark applied' : 'Mark not applied',
-    submit: way === 'applied' ? 'Mark applied' : 'Mark not applied',
+    title,
+    submit: title,
     blocks: [
       section(requestLine(request, { showRequester: true })),
       ...previewSections(request, 1500).map((text) => section(text)),
       ...(outcome === null ? [] : [section(outcome)]),
       textInput({
         blockId: BLOCKS.resolveNote,
-        label:
-          way === 'applied'
-            ? 'What on the service shows it was applied?'
-            : 'What on the service shows it was not applied?',
+        label: way === 'applied' ? t.resolveFormAppliedLabel : t.resolveFormNotAppliedLabel,
         multiline: true,
         maxLength: REASON_MAX,
-        hint: 'The requester reads this, and it is kept in the audit log.',
+        hint: t.formRequesterReads,
       }),
     ],
-    privateMetadata: encodeMetadata(ResolveMetadataSchema, { requestId: request.id, way }),
+    privateMetadata: encodeMetadata(ResolveMetadataSchema, { requestId: request.id, way }, lang),
+    lang,
   });
 }
 
@@ -58,18 +62,18 @@ export type ResolveSubmission =
   | { ok: true; requestId: string; way: MarkWay; note: string }
   | { ok: false; errors: FieldErrors };
 
-/** Reads a submitted "Mark applied / not applied" modal. */
-export function parseResolveSubmission(state: ViewState, privateMetadata: string): ResolveSubmission {
-  const { requestId, way } = decodeMetadata(ResolveMetadataSchema, privateMetadata);
+/** Reads a submitted "Mark applied / not applied" modal (English where the caller passes no language). */
+export function parseResolveSubmission(
+  state: ViewState,
+  privateMetadata: string,
+  lang: Lang = ENGLISH,
+): ResolveSubmission {
+  const t = lang.t.changes;
+  const { requestId, way } = decodeMetadata(ResolveMetadataSchema, privateMetadata, lang);
   const note = state.text(BLOCKS.resolveNote);
-  if (note === '') {
-    return {
-      ok: false,
-      errors: { [BLOCKS.resolveNote]: 'Say what you found: it is kept in the audit log.' },
-    };
-  }
+  if (note === '') return { ok: false, errors: { [BLOCKS.resolveNote]: t.resolveFormSayWhat } };
   if (note.length > REASON_MAX) {
-    return { ok: false, errors: { [BLOCKS.resolveNote]: `Keep it under ${REASON_MAX} characters.` } };
+    return { ok: false, errors: { [BLOCKS.resolveNote]: t.formNoteTooLong(num(lang, REASON_MAX)) } };
   }
   return { ok: true, requestId, way, note };
 }

@@ -2,6 +2,7 @@ import type { FileInput, InputBlock, KnownBlock, ModalView } from '@slack/types'
 import { z } from 'zod';
 import type { ChangeOperation } from '../../core/catalog.js';
 import { parseResourceId } from '../../core/validate/ids.js';
+import { type Lang, ltr, num } from '../../i18n/index.js';
 import type { CoverRef, PrepareInput } from '../../services/types.js';
 import { code, safe, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
@@ -51,20 +52,26 @@ export interface CurrentValues {
 }
 
 /** Why the current values are missing, when they are. */
-function unknownNote(kind: string, note: string | undefined): KnownBlock[] {
+function unknownNote(kind: string, note: string | undefined, lang: Lang): KnownBlock[] {
   return note === undefined
     ? []
-    : [
-        section(
-          `:information_source: The current values of this ${kind} could not be read: ${safe(note, 500)} Fill in what it should become.`,
-        ),
-      ];
+    : [section(`:information_source: ${lang.t.changes.resourceUnknownNote(kind, safe(note, 500))}`)];
 }
 
-function titleInput(initial: string | null | undefined, optional = false, hint?: string): InputBlock {
+/** A title from the service, quoted in a heading: cut, escaped, isolated in Persian. */
+function shownTitle(lang: Lang, title: string | null | undefined): string | null {
+  return title ? ltr(lang, safe(title, 200)) : null;
+}
+
+function titleInput(
+  lang: Lang,
+  initial: string | null | undefined,
+  optional = false,
+  hint?: string,
+): InputBlock {
   return textInput({
     blockId: BLOCKS.title,
-    label: 'Title',
+    label: lang.t.changes.formTitleLabel,
     initial,
     maxLength: TITLE_MAX,
     optional,
@@ -72,10 +79,10 @@ function titleInput(initial: string | null | undefined, optional = false, hint?:
   });
 }
 
-function descriptionInput(initial: string | null | undefined): InputBlock {
+function descriptionInput(lang: Lang, initial: string | null | undefined): InputBlock {
   return textInput({
     blockId: BLOCKS.description,
-    label: 'Description',
+    label: lang.t.changes.formDescriptionLabel,
     initial,
     multiline: true,
     maxLength: DESCRIPTION_MAX,
@@ -89,47 +96,54 @@ export type FolderModalOptions =
   | { mode: 'edit'; bucketId: string; current: CurrentValues | null; note?: string; draftId: string };
 
 /** Create a folder, or edit one (title required by the service, description optional). */
-export function folderModal(options: FolderModalOptions): ModalView {
+export function folderModal(options: FolderModalOptions, lang: Lang): ModalView {
+  const t = lang.t.changes;
   if (options.mode === 'create') {
     return modal({
       callbackId: CALLBACKS.folderCreate,
-      title: 'Create folder',
-      submit: 'Ask for approval',
-      blocks: [titleInput(null), descriptionInput(null), reasonInput()],
+      title: t.folderCreateTitle,
+      submit: t.formAskApproval,
+      blocks: [titleInput(lang, null), descriptionInput(lang, null), reasonInput(lang)],
       privateMetadata: draftMetadata(options.draftId),
+      lang,
     });
   }
   const current = options.current;
   return modal({
     callbackId: CALLBACKS.folderEdit,
-    title: 'Edit folder',
-    submit: 'Ask for approval',
+    title: t.folderEditTitle,
+    submit: t.formAskApproval,
     blocks: [
-      section(`Folder ${code(options.bucketId)}${current?.title ? ` “${safe(current.title, 200)}”` : ''}`),
-      ...unknownNote('folder', options.note),
-      titleInput(current?.title),
-      descriptionInput(current?.description),
-      reasonInput(),
+      section(t.folderHeading(ltr(lang, code(options.bucketId)), shownTitle(lang, current?.title))),
+      ...unknownNote(t.resourceFolder, options.note, lang),
+      titleInput(lang, current?.title),
+      descriptionInput(lang, current?.description),
+      reasonInput(lang),
     ],
     privateMetadata: draftMetadata(options.draftId),
+    lang,
   });
 }
 
 /** Edit a file's title and description, and optionally upload a new cover image. */
-export function fileEditModal(options: {
-  fileId: string;
-  current: (CurrentValues & { hlsStatus?: string | null }) | null;
-  coverAllowed: boolean;
-  note?: string;
-  draftId: string;
-}): ModalView {
+export function fileEditModal(
+  options: {
+    fileId: string;
+    current: (CurrentValues & { hlsStatus?: string | null }) | null;
+    coverAllowed: boolean;
+    note?: string;
+    draftId: string;
+  },
+  lang: Lang,
+): ModalView {
+  const t = lang.t.changes;
   const current = options.current;
-  const status = current?.hlsStatus ? ` · conversion ${safe(current.hlsStatus, 20)}` : '';
+  const status = current?.hlsStatus ? ltr(lang, safe(current.hlsStatus, 20)) : null;
   const blocks: KnownBlock[] = [
-    section(`File ${code(options.fileId)}${current?.title ? ` “${safe(current.title, 200)}”` : ''}${status}`),
-    ...unknownNote('file', options.note),
-    titleInput(current?.title),
-    descriptionInput(current?.description),
+    section(t.fileHeading(ltr(lang, code(options.fileId)), shownTitle(lang, current?.title), status)),
+    ...unknownNote(t.resourceFile, options.note, lang),
+    titleInput(lang, current?.title),
+    descriptionInput(lang, current?.description),
   ];
   if (options.coverAllowed) {
     const element: FileInput = {
@@ -142,21 +156,19 @@ export function fileEditModal(options: {
       type: 'input',
       block_id: BLOCKS.cover,
       optional: true,
-      label: { type: 'plain_text', text: 'New cover image' },
-      hint: {
-        type: 'plain_text',
-        text: 'Optional. PNG, JPEG, GIF or WebP. It is uploaded to the service only after a lead approves.',
-      },
+      label: { type: 'plain_text', text: t.coverLabel },
+      hint: { type: 'plain_text', text: t.coverHint },
       element,
     });
   }
-  blocks.push(reasonInput());
+  blocks.push(reasonInput(lang));
   return modal({
     callbackId: CALLBACKS.fileEdit,
-    title: 'Edit file',
-    submit: 'Ask for approval',
+    title: t.fileEditTitle,
+    submit: t.formAskApproval,
     blocks,
     privateMetadata: draftMetadata(options.draftId),
+    lang,
   });
 }
 
@@ -168,51 +180,62 @@ export function playlistLinesOf(
 }
 
 /** Edit a playlist: title and the ordered list of its files. */
-export function playlistEditModal(options: {
-  playlistId: string;
-  current: { title: string | null; files: readonly { _id: string; title?: string | undefined }[] } | null;
-  note?: string;
-  draftId: string;
-}): ModalView {
+export function playlistEditModal(
+  options: {
+    playlistId: string;
+    current: { title: string | null; files: readonly { _id: string; title?: string | undefined }[] } | null;
+    note?: string;
+    draftId: string;
+  },
+  lang: Lang,
+): ModalView {
+  const t = lang.t.changes;
   const current = options.current;
   const lines = current === null ? '' : playlistLinesOf(current.files);
+  const count = current === null ? null : current.files.length;
   return modal({
     callbackId: CALLBACKS.playlistEdit,
-    title: 'Edit playlist',
-    submit: 'Ask for approval',
+    title: t.playlistEditTitle,
+    submit: t.formAskApproval,
     blocks: [
       section(
-        `Playlist ${code(options.playlistId)}${current?.title ? ` “${safe(current.title, 200)}”` : ''}${current === null ? '' : ` · ${current.files.length} file${current.files.length === 1 ? '' : 's'}`}`,
+        t.playlistHeading(
+          ltr(lang, code(options.playlistId)),
+          shownTitle(lang, current?.title),
+          count,
+          num(lang, count ?? 0),
+        ),
       ),
-      ...unknownNote('playlist', options.note),
-      titleInput(current?.title, true, 'Leave it empty to keep the title.'),
+      ...unknownNote(t.resourcePlaylist, options.note, lang),
+      titleInput(lang, current?.title, true, t.playlistTitleHint),
       textInput({
         blockId: BLOCKS.playlistFiles,
-        label: 'Files, in order',
+        label: t.playlistFilesLabel,
         initial: lines.length <= 3000 ? lines : '',
         multiline: true,
         maxLength: 3000,
         optional: true,
-        placeholder: '6710b0000000000000000201 | Lecture 1',
-        hint: 'One file per line: the file ID, optionally followed by | and the title to show. The list replaces the playlist’s files in this order; leave it empty to keep them.',
+        placeholder: t.playlistFilesPlaceholder,
+        hint: t.playlistFilesHint,
       }),
-      reasonInput(),
+      reasonInput(lang),
     ],
     privateMetadata: draftMetadata(options.draftId),
+    lang,
   });
 }
 
 export type ChangeSubmission<I> = { ok: true; input: I; reason: string } | { ok: false; errors: FieldErrors };
 
-function titleProblem(title: string, required: boolean): string | null {
-  if (title === '') return required ? 'Give a title.' : null;
-  if (title.length > TITLE_MAX) return `Keep the title under ${TITLE_MAX} characters.`;
+function titleProblem(title: string, required: boolean, lang: Lang): string | null {
+  if (title === '') return required ? lang.t.changes.titleMissing : null;
+  if (title.length > TITLE_MAX) return lang.t.changes.titleTooLong(num(lang, TITLE_MAX));
   return null;
 }
 
-function finish<I>(errors: FieldErrors, state: ViewState, input: () => I): ChangeSubmission<I> {
+function finish<I>(errors: FieldErrors, state: ViewState, lang: Lang, input: () => I): ChangeSubmission<I> {
   const reason = state.text(BLOCKS.reason);
-  const problem = reasonProblem(reason);
+  const problem = reasonProblem(reason, lang);
   if (problem !== null) errors[BLOCKS.reason] = problem;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, input: input(), reason };
@@ -222,14 +245,15 @@ function finish<I>(errors: FieldErrors, state: ViewState, input: () => I): Chang
 export function parseFolderSubmission(
   state: ViewState,
   draft: FolderDraft,
+  lang: Lang,
 ): ChangeSubmission<PrepareInput<'folder.create' | 'folder.edit'>> {
   const meta = draft;
   const errors: FieldErrors = {};
   const title = state.text(BLOCKS.title);
   const description = state.text(BLOCKS.description);
-  const problem = titleProblem(title, true);
+  const problem = titleProblem(title, true, lang);
   if (problem !== null) errors[BLOCKS.title] = problem;
-  return finish(errors, state, () =>
+  return finish(errors, state, lang, () =>
     meta.mode === 'create'
       ? { kind: 'folder.create', title, ...(description === '' ? {} : { description }) }
       : {
@@ -241,15 +265,14 @@ export function parseFolderSubmission(
   );
 }
 
-function coverOf(files: readonly UploadedFileState[]): CoverRef | string | null {
+function coverOf(files: readonly UploadedFileState[], lang: Lang): CoverRef | string | null {
+  const t = lang.t.changes;
   if (files.length === 0) return null;
-  if (files.length > 1) return 'Upload one image only.';
+  if (files.length > 1) return t.coverOnlyOne;
   const [file] = files;
   const type = file?.mimetype ?? '';
-  if (file === undefined || !type.startsWith('image/')) {
-    return 'The cover must be an image (PNG, JPEG, GIF or WebP).';
-  }
-  if (!file.url_private) return 'Slack did not share this image with vidops; upload it again.';
+  if (file === undefined || !type.startsWith('image/')) return t.coverNotImage;
+  if (!file.url_private) return t.coverNotShared;
   return {
     slackFileId: file.id,
     filename: file.name || file.title || `cover.${file.filetype || 'png'}`,
@@ -262,16 +285,17 @@ function coverOf(files: readonly UploadedFileState[]): CoverRef | string | null 
 export function parseFileEditSubmission(
   state: ViewState,
   draft: FileDraft,
+  lang: Lang,
 ): ChangeSubmission<PrepareInput<'file.edit'>> {
   const meta = draft;
   const errors: FieldErrors = {};
   const title = state.text(BLOCKS.title);
   const description = state.text(BLOCKS.description);
-  const problem = titleProblem(title, true);
+  const problem = titleProblem(title, true, lang);
   if (problem !== null) errors[BLOCKS.title] = problem;
-  const cover = meta.coverAllowed ? coverOf(state.files(BLOCKS.cover)) : null;
+  const cover = meta.coverAllowed ? coverOf(state.files(BLOCKS.cover), lang) : null;
   if (typeof cover === 'string') errors[BLOCKS.cover] = cover;
-  return finish(errors, state, () => ({
+  return finish(errors, state, lang, () => ({
     kind: 'file.edit',
     fileId: meta.fileId,
     title,
@@ -284,8 +308,12 @@ export type PlaylistLines =
   | { ok: true; files: { _id: string; title?: string }[] }
   | { ok: false; problems: string[] };
 
-/** Reads `id | title` lines; blank lines are skipped, every problem names its line. */
-export function parsePlaylistLines(text: string): PlaylistLines {
+/**
+ * Reads `id | title` lines; blank lines are skipped, every problem names its line. Why an ID is
+ * refused comes from the ID rules (core/validate/ids.ts), in English.
+ */
+export function parsePlaylistLines(text: string, lang: Lang): PlaylistLines {
+  const t = lang.t.changes;
   const problems: string[] = [];
   const files: { _id: string; title?: string }[] = [];
   const seen = new Set<string>();
@@ -297,18 +325,18 @@ export function parsePlaylistLines(text: string): PlaylistLines {
     const title = bar < 0 ? '' : line.slice(bar + 1).trim();
     const id = parseResourceId(rawId, 'file');
     if (!id.ok) {
-      problems.push(`line ${i + 1}: ${id.reason}`);
+      problems.push(t.playlistLineProblem(num(lang, i + 1), id.reason));
       continue;
     }
     if (seen.has(id.id)) {
-      problems.push(`line ${i + 1}: file ${id.id} is listed twice`);
+      problems.push(t.playlistLineTwice(num(lang, i + 1), ltr(lang, id.id)));
       continue;
     }
     seen.add(id.id);
     files.push(title === '' ? { _id: id.id } : { _id: id.id, title });
   }
   if (files.length > PLAYLIST_MAX_FILES) {
-    problems.push(`${files.length} files is more than the ${PLAYLIST_MAX_FILES} this form takes`);
+    problems.push(t.playlistTooMany(num(lang, files.length), num(lang, PLAYLIST_MAX_FILES)));
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, files };
 }
@@ -317,17 +345,21 @@ export function parsePlaylistLines(text: string): PlaylistLines {
 export function parsePlaylistSubmission(
   state: ViewState,
   draft: PlaylistDraft,
+  lang: Lang,
 ): ChangeSubmission<PrepareInput<'playlist.edit'>> {
+  const t = lang.t.changes;
   const meta = draft;
   const errors: FieldErrors = {};
   const title = state.text(BLOCKS.title);
-  const problem = titleProblem(title, false);
+  const problem = titleProblem(title, false, lang);
   if (problem !== null) errors[BLOCKS.title] = problem;
   const raw = state.rawText(BLOCKS.playlistFiles);
-  const lines = raw.trim() === '' ? null : parsePlaylistLines(raw);
-  if (lines !== null && !lines.ok) errors[BLOCKS.playlistFiles] = truncate(lines.problems.join('; '), 1500);
-  if (title === '' && lines === null) errors[BLOCKS.title] = 'Give a new title, the list of files, or both.';
-  return finish(errors, state, () => ({
+  const lines = raw.trim() === '' ? null : parsePlaylistLines(raw, lang);
+  if (lines !== null && !lines.ok) {
+    errors[BLOCKS.playlistFiles] = truncate(lines.problems.join(t.playlistProblemSeparator), 1500);
+  }
+  if (title === '' && lines === null) errors[BLOCKS.title] = t.playlistNeedsSomething;
+  return finish(errors, state, lang, () => ({
     kind: 'playlist.edit',
     playlistId: meta.playlistId,
     ...(title === '' ? {} : { title }),
@@ -336,25 +368,27 @@ export function parsePlaylistSubmission(
 }
 
 /** Create a playlist: its title (the service takes nothing else when creating one). */
-export function playlistCreateModal(draftId: string): ModalView {
+export function playlistCreateModal(draftId: string, lang: Lang): ModalView {
   return modal({
     callbackId: CALLBACKS.playlistCreate,
-    title: 'Create playlist',
-    submit: 'Ask for approval',
-    blocks: [titleInput(null), reasonInput()],
+    title: lang.t.changes.playlistCreateTitle,
+    submit: lang.t.changes.formAskApproval,
+    blocks: [titleInput(lang, null), reasonInput(lang)],
     privateMetadata: draftMetadata(draftId),
+    lang,
   });
 }
 
 /** A submitted playlist create modal. */
 export function parsePlaylistCreateSubmission(
   state: ViewState,
+  lang: Lang,
 ): ChangeSubmission<PrepareInput<'playlist.create'>> {
   const errors: FieldErrors = {};
   const title = state.text(BLOCKS.title);
-  const problem = titleProblem(title, true);
+  const problem = titleProblem(title, true, lang);
   if (problem !== null) errors[BLOCKS.title] = problem;
-  return finish(errors, state, () => ({ kind: 'playlist.create', title }));
+  return finish(errors, state, lang, () => ({ kind: 'playlist.create', title }));
 }
 
 /** The draft of a form that creates a record: it only says so (what it creates is in the form). */
@@ -367,9 +401,9 @@ export type CreateDraft = z.infer<typeof CreateDraftSchema>;
  */
 export interface CreateForm<O extends ChangeOperation> {
   callbackId: string;
-  title: string;
-  modal(draftId: string): ModalView;
-  parse(state: ViewState): ChangeSubmission<PrepareInput<O>>;
+  title(lang: Lang): string;
+  modal(draftId: string, lang: Lang): ModalView;
+  parse(state: ViewState, lang: Lang): ChangeSubmission<PrepareInput<O>>;
 }
 
 /** The create forms, by the operation they ask for. */
@@ -378,19 +412,19 @@ export const CREATE_FORMS: {
 } = {
   'folder.create': {
     callbackId: CALLBACKS.folderCreate,
-    title: 'Create folder',
-    modal: (draftId) => folderModal({ mode: 'create', draftId }),
-    parse: (state) => {
-      const parsed = parseFolderSubmission(state, { mode: 'create' });
+    title: (lang) => lang.t.changes.folderCreateTitle,
+    modal: (draftId, lang) => folderModal({ mode: 'create', draftId }, lang),
+    parse: (state, lang) => {
+      const parsed = parseFolderSubmission(state, { mode: 'create' }, lang);
       if (!parsed.ok) return parsed;
       return parsed.input.kind === 'folder.create'
         ? { ok: true, input: parsed.input, reason: parsed.reason }
-        : { ok: false, errors: { [BLOCKS.title]: 'This form creates a folder.' } };
+        : { ok: false, errors: { [BLOCKS.title]: lang.t.changes.createFormFolderOnly } };
     },
   },
   'playlist.create': {
     callbackId: CALLBACKS.playlistCreate,
-    title: 'Create playlist',
+    title: (lang) => lang.t.changes.playlistCreateTitle,
     modal: playlistCreateModal,
     parse: parsePlaylistCreateSubmission,
   },

@@ -1,6 +1,7 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { z } from 'zod';
 import { parseIpList } from '../../core/validate/ip.js';
+import { ENGLISH, type Lang, ltr, num } from '../../i18n/index.js';
 import { code, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
 import { truncate } from '../limits.js';
@@ -30,14 +31,16 @@ export type WhitelistDraft = z.infer<typeof WhitelistDraftSchema>;
 /** How much of the current list the modal shows (a modal section holds 3000 characters). */
 const CURRENT_BUDGET = 2500;
 
-function currentList(current: readonly string[] | null): string {
-  if (current === null) return '_The current whitelist could not be read; it is read again on submit._';
-  if (current.length === 0) return '*Current whitelist:* _empty_';
-  let text = `*Current whitelist* (${current.length}):`;
+function currentList(current: readonly string[] | null, lang: Lang): string {
+  const t = lang.t.changes;
+  if (current === null) return t.whitelistFormUnread;
+  if (current.length === 0) return t.whitelistFormEmpty;
+  let text = t.whitelistFormCurrent(num(lang, current.length));
+  const comma = lang.locale === 'fa' ? '، ' : ', ';
   for (const [i, ip] of current.entries()) {
-    const piece = `${i === 0 ? ' ' : ', '}${code(ip)}`;
+    const piece = `${i === 0 ? ' ' : comma}${ltr(lang, code(ip))}`;
     if (text.length + piece.length > CURRENT_BUDGET) {
-      text += ` _… and ${current.length - i} more_`;
+      text += ` ${t.whitelistFormMore(num(lang, current.length - i))}`;
       break;
     }
     text += piece;
@@ -47,34 +50,40 @@ function currentList(current: readonly string[] | null): string {
 
 /**
  * The modal; `current` is the list as read now (null when it could not be read), `draftId` names
- * its {@link WhitelistDraft} on the server.
+ * its {@link WhitelistDraft} on the server. `lang` is English where the caller (the whitelist
+ * message's buttons) does not pass the reader's language yet.
  */
-export function whitelistModal(options: {
-  mode: WhitelistMode;
-  current: readonly string[] | null;
-  initialIps?: string;
-  draftId: string;
-}): ModalView {
+export function whitelistModal(
+  options: {
+    mode: WhitelistMode;
+    current: readonly string[] | null;
+    initialIps?: string;
+    draftId: string;
+  },
+  lang: Lang = ENGLISH,
+): ModalView {
+  const t = lang.t.changes;
   const adding = options.mode === 'add';
   const blocks: KnownBlock[] = [
-    section(currentList(options.current)),
+    section(currentList(options.current, lang)),
     textInput({
       blockId: BLOCKS.ips,
-      label: adding ? 'IP addresses to add' : 'IP addresses to remove',
+      label: adding ? t.whitelistFormAddLabel : t.whitelistFormRemoveLabel,
       initial: options.initialIps,
       multiline: true,
       maxLength: 3000,
-      placeholder: adding ? '1.2.3.4\n2a00:1::4' : 'One of the addresses above',
-      hint: 'IPv4 or IPv6 addresses of your servers, one per line or separated by commas. No host names, ranges or ports. A lead approves the change before it is made.',
+      placeholder: adding ? '1.2.3.4\n2a00:1::4' : t.whitelistFormRemovePlaceholder,
+      hint: t.whitelistFormHint,
     }),
-    reasonInput(),
+    reasonInput(lang),
   ];
   return modal({
     callbackId: CALLBACKS.whitelistChange,
-    title: adding ? 'Add to whitelist' : 'Remove from whitelist',
-    submit: 'Ask for approval',
+    title: adding ? t.whitelistFormAddTitle : t.whitelistFormRemoveTitle,
+    submit: t.formAskApproval,
     blocks,
     privateMetadata: draftMetadata(options.draftId),
+    lang,
   });
 }
 
@@ -82,15 +91,22 @@ export type WhitelistSubmission =
   | { ok: true; mode: WhitelistMode; ips: string[]; reason: string }
   | { ok: false; errors: FieldErrors };
 
-/** Reads a submitted whitelist modal: every problem goes to the field it is about. */
-export function parseWhitelistSubmission(state: ViewState, draft: WhitelistDraft): WhitelistSubmission {
+/**
+ * Reads a submitted whitelist modal: every problem goes to the field it is about. Why an address
+ * is refused comes from the address rules (core/validate/ip.ts), in English.
+ */
+export function parseWhitelistSubmission(
+  state: ViewState,
+  draft: WhitelistDraft,
+  lang: Lang,
+): WhitelistSubmission {
   const { mode } = draft;
   const errors: FieldErrors = {};
   const raw = state.rawText(BLOCKS.ips);
   const parsed = parseIpList([raw], mode);
   if (!parsed.ok) errors[BLOCKS.ips] = truncate(parsed.problems.join('; '), 1500);
   const reason = state.text(BLOCKS.reason);
-  const problem = reasonProblem(reason);
+  const problem = reasonProblem(reason, lang);
   if (problem !== null) errors[BLOCKS.reason] = problem;
   if (!parsed.ok || problem !== null) return { ok: false, errors };
   return { ok: true, mode, ips: parsed.ips, reason };
