@@ -299,7 +299,7 @@ export function registerShortcuts(app: App, routes: SlackRoutes, ctx: AppContext
     fromMenu(ctx, click, client, 'Protection settings', async () => {
       const { raw: _raw, ...current } = await ctx.ops.protection();
       const draftId = await openDraft(ctx, click.user.id, CALLBACKS.protect, protectDraft(current));
-      return protectModal(current, draftId);
+      return protectModal(current, draftId, await ctx.languages.of(click.user.id));
     }),
   );
   for (const [actionId, mode] of [
