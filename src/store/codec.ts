@@ -1,11 +1,13 @@
 import { STORED_COLUMNS, type StoredAuditEvent, type StoredColumn } from '../core/audit-chain.js';
 import { readRequest } from '../core/catalog.js';
+import type { Delegation } from '../core/delegation.js';
 import { InputError } from '../core/errors.js';
 import { canonicalJson, type JsonValue } from '../core/json.js';
 import type {
   Actor,
   Approval,
   AuditEvent,
+  BreakGlassRecord,
   NewAuditEvent,
   OperationRequest,
   RecordedError,
@@ -74,6 +76,8 @@ interface RequestData {
   result: JsonValue | null;
   error: RecordedError | null;
   slack: SlackRef | null;
+  /** Only on requests run by break-glass. */
+  breakGlass?: BreakGlassRecord | undefined;
 }
 
 /** A `requests` row as both adapters read it (timestamps already as ISO strings). */
@@ -233,6 +237,7 @@ function requestData(r: RequestData): RequestData {
     result: r.result,
     error: r.error,
     slack: r.slack,
+    breakGlass: r.breakGlass,
   };
 }
 
@@ -272,6 +277,7 @@ export function patchedData(currentData: string, patch: RequestPatch): string {
   if (patch.result !== undefined) next.result = patch.result;
   if (patch.error !== undefined) next.error = patch.error;
   if (patch.slack !== undefined) next.slack = patch.slack;
+  if (patch.breakGlass !== undefined) next.breakGlass = patch.breakGlass;
   return canonicalJson(requestData(next));
 }
 
@@ -299,6 +305,7 @@ export function rowToRequest(row: RequestRow): OperationRequest {
     error: data.error,
     slack: data.slack,
     version: row.version,
+    ...(data.breakGlass === undefined || data.breakGlass === null ? {} : { breakGlass: data.breakGlass }),
   });
 }
 
@@ -388,4 +395,65 @@ export function auditWindow(query: { last?: number; limit?: number }): {
   const { last, limit } = query;
   if (last !== undefined) return { newest: true, count: Math.max(0, Math.min(last, limit ?? last)) };
   return { newest: false, count: limit === undefined ? null : Math.max(0, limit) };
+}
+
+// --- Delegations (migration 6) -------------------------------------------------------------
+
+/** The columns both adapters select for a delegation. */
+export const DELEGATION_COLUMNS = 'id, until, ended_at, data';
+
+/** A `delegations` row as both adapters read it (times already as ISO strings). */
+export interface DelegationRow {
+  id: string;
+  until: string;
+  ended_at: string | null;
+  data: string;
+}
+
+/** Column values of a new delegation: the queried fields, and the whole delegation as JSON. */
+export function delegationColumns(d: Delegation): {
+  id: string;
+  leadId: string;
+  delegateId: string;
+  createdAt: string;
+  until: string;
+  endedAt: string | null;
+  data: string;
+} {
+  return {
+    id: d.id,
+    leadId: d.lead.id,
+    delegateId: d.delegate.id,
+    createdAt: normalizeTime(d.createdAt, 'createdAt'),
+    until: normalizeTime(d.until, 'until'),
+    endedAt: d.endedAt === null ? null : normalizeTime(d.endedAt, 'endedAt'),
+    data: canonicalJson(delegationData(d)),
+  };
+}
+
+function delegationData(d: Delegation): Delegation {
+  return {
+    id: d.id,
+    lead: d.lead,
+    delegate: d.delegate,
+    reason: d.reason,
+    createdAt: normalizeTime(d.createdAt, 'createdAt'),
+    until: normalizeTime(d.until, 'until'),
+    endedAt: d.endedAt === null ? null : normalizeTime(d.endedAt, 'endedAt'),
+    endedBy: d.endedBy,
+    ending: d.ending,
+  };
+}
+
+/** The `data` JSON of a delegation after it ended. */
+export function endedDelegationData(
+  currentData: string,
+  end: Pick<Delegation, 'endedAt' | 'endedBy' | 'ending'>,
+): string {
+  const current = JSON.parse(currentData) as Delegation;
+  return canonicalJson(delegationData({ ...current, ...end }));
+}
+
+export function rowToDelegation(row: DelegationRow): Delegation {
+  return JSON.parse(row.data) as Delegation;
 }
