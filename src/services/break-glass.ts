@@ -1,7 +1,6 @@
 import { isSameRequester } from '../core/actor.js';
 import { describeState, isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
 import {
-  awaitsReview,
   BREAK_GLASS_TEXT,
   breakGlass,
   isBreakGlassWords,
@@ -55,7 +54,6 @@ export interface BreakGlassService {
     verdict: BreakGlassReview['verdict'],
     note: string | null,
   ): Promise<ReviewResult>;
-  unreviewed(): Promise<OperationRequest[]>;
   remindDue(): Promise<OperationRequest[]>;
 }
 
@@ -193,11 +191,6 @@ export function createBreakGlassService(deps: BreakGlassDeps): BreakGlassService
         kind: 'refused',
         reason: `Request ${id} is being changed by others right now; look at it again.`,
       };
-    },
-
-    async unreviewed() {
-      const list = await store.listRequests({ breakGlassUnreviewed: true, limit: UNREVIEWED_LIMIT });
-      return list.filter(awaitsReview);
     },
 
     async remindDue() {
