@@ -1,5 +1,6 @@
 import type { SlackRoutes } from '../slack/routes.js';
 import { registerChangeButtons } from './changes/actions.js';
+import { registerBreakGlass } from './changes/break-glass.js';
 import { registerChangeSubmissions } from './changes/submissions.js';
 import type { AppContext } from './context.js';
 
@@ -16,4 +17,5 @@ export { changeHandlers } from './changes/slash.js';
 export function registerChangeActions(routes: SlackRoutes, ctx: AppContext): void {
   registerChangeButtons(routes, ctx);
   registerChangeSubmissions(routes, ctx);
+  registerBreakGlass(routes, ctx);
 }

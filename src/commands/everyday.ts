@@ -27,6 +27,7 @@ import {
   whitelistMessage,
 } from '../views/everyday.js';
 import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from '../views/ids.js';
+import { withBreakGlassOffer } from './changes/break-glass.js';
 import {
   type AppContext,
   checkBlockKit,
@@ -96,13 +97,14 @@ export async function unblockReply(
   const { blocked, actionType } = prepared.preview;
   const viewer = { blocked, actionType };
   const result = await ctx.ops.submit(actor, prepared);
-  return unblockMessage({
+  const message = unblockMessage({
     masked: mobile.masked,
     viewer,
     warnings: prepared.warnings,
     outcome: outcomeOf(ctx, result),
     secrets: errorViewOptions(ctx).secrets ?? [],
   });
+  return withBreakGlassOffer(message, result);
 }
 
 /**
@@ -118,14 +120,17 @@ export async function retryReply(
   const prepared = await ctx.ops.prepare(actor, { kind: 'file.retry', fileId });
   const file = prepared.preview;
   const result = await ctx.ops.submit(actor, prepared);
-  return retryMessage({
-    fileId,
-    title: file.title,
-    status: file.hlsStatus,
-    warnings: mergeWarnings(parseWarnings, prepared.warnings),
-    outcome: outcomeOf(ctx, result),
-    secrets: errorViewOptions(ctx).secrets ?? [],
-  });
+  return withBreakGlassOffer(
+    retryMessage({
+      fileId,
+      title: file.title,
+      status: file.hlsStatus,
+      warnings: mergeWarnings(parseWarnings, prepared.warnings),
+      outcome: outcomeOf(ctx, result),
+      secrets: errorViewOptions(ctx).secrets ?? [],
+    }),
+    result,
+  );
 }
 
 const help: SlashHandler = async ({ ctx, actor, respond }) => {

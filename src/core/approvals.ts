@@ -37,6 +37,7 @@ export type StepPatch = Partial<
     | 'slack'
     | 'expiresAt'
     | 'followUp'
+    | 'breakGlass'
   >
 >;
 
@@ -55,7 +56,8 @@ export function paramsHash(operation: string, params: unknown): string {
   return createHash('sha256').update(canonicalJson({ operation, params }), 'utf8').digest('hex');
 }
 
-function event(
+/** An audit event about `request` (also for the steps of ./break-glass.ts). */
+export function requestEvent(
   request: Pick<OperationRequest, 'id' | 'operation' | 'target' | 'params'>,
   type: AuditEventType,
   actor: Actor,
@@ -197,7 +199,7 @@ export function newRequest<O extends ChangeOperation>(
   };
   // One operation's request is a request: the union cannot be written from a generic `O`.
   const request = typed as OperationRequest;
-  const requested = event(request, 'requested', request.requester, ctx, {
+  const requested = requestEvent(request, 'requested', request.requester, ctx, {
     state: request.state,
     reason: request.reason,
     quorum: request.quorum,
@@ -206,37 +208,76 @@ export function newRequest<O extends ChangeOperation>(
     paramsHash: request.paramsHash,
     preview: request.preview,
   });
-  const events = direct ? [requested, event(request, 'executing', request.requester, ctx)] : [requested];
+  const events = direct
+    ? [requested, requestEvent(request, 'executing', request.requester, ctx)]
+    : [requested];
   return { request, events };
 }
 
 /**
  * One approval. When it completes the quorum the request goes straight to `executing` with
  * [approved, executing]; otherwise it stays `pending` with [approved]. The caller has checked the
- * approver against the policy (`mayApprove`); the rules that hold whatever the policy are checked
- * again here.
+ * approver against the policy (`mayApprove`), or found the delegation `onBehalfOf` (a lead who
+ * delegated to the approver); the rules that hold whatever the policy are checked again here:
+ * never the requester (neither as approver nor as the lead approved for), and one person counts
+ * once, whether they approved themselves or through a delegate.
  */
-export function approve(request: OperationRequest, approver: Actor, ctx: StepContext): Step {
+export function approve(
+  request: OperationRequest,
+  approver: Actor,
+  ctx: StepContext,
+  onBehalfOf?: Actor,
+): Step {
   requireOpen(request, ctx.now, 'approved');
   // Both identities count: the same OS user on the CLI is the same person whatever --as says.
   if (maybeSamePerson(approver, request.requester)) {
     throw new PolicyDeniedError('You asked for this change, so someone else has to approve it.');
   }
-  if (request.approvals.some((a) => maybeSamePerson(a.by, approver))) {
+  if (
+    request.approvals.some(
+      (a) => maybeSamePerson(a.by, approver) || (a.for !== undefined && maybeSamePerson(a.for, approver)),
+    )
+  ) {
     throw new StateConflictError(`You have already approved request ${request.id}.`);
   }
-  const approvals = [...request.approvals, { by: actorRecord(approver), at: ctx.now.toISOString() }];
-  const outcome = { approvals: approvals.length, quorum: request.quorum };
+  if (onBehalfOf !== undefined) {
+    if (maybeSamePerson(onBehalfOf, request.requester)) {
+      throw new PolicyDeniedError(
+        `${onBehalfOf.name} asked for this change, so approving in their place would be approving their own request.`,
+      );
+    }
+    const counted = request.approvals.some(
+      (a) => maybeSamePerson(a.by, onBehalfOf) || (a.for !== undefined && maybeSamePerson(a.for, onBehalfOf)),
+    );
+    if (counted) {
+      throw new StateConflictError(
+        `${onBehalfOf.name} already counts toward request ${request.id}; a delegate approves in their place, not a second time.`,
+      );
+    }
+  }
+  const approval = {
+    by: actorRecord(approver),
+    at: ctx.now.toISOString(),
+    ...(onBehalfOf === undefined ? {} : { for: actorRecord(onBehalfOf) }),
+  };
+  const approvals = [...request.approvals, approval];
+  const outcome = {
+    approvals: approvals.length,
+    quorum: request.quorum,
+    ...(onBehalfOf === undefined
+      ? {}
+      : { for: { id: onBehalfOf.id, name: onBehalfOf.name }, delegated: true }),
+  };
   if (approvals.length >= request.quorum) {
     return {
       patch: { state: 'executing', approvals },
       events: [
-        event(request, 'approved', approver, ctx, outcome),
-        event(request, 'executing', approver, ctx),
+        requestEvent(request, 'approved', approver, ctx, outcome),
+        requestEvent(request, 'executing', approver, ctx),
       ],
     };
   }
-  return { patch: { approvals }, events: [event(request, 'approved', approver, ctx, outcome)] };
+  return { patch: { approvals }, events: [requestEvent(request, 'approved', approver, ctx, outcome)] };
 }
 
 /** A lead turns the request down; the note (why) is required. */
@@ -246,7 +287,7 @@ export function reject(request: OperationRequest, by: Actor, note: string, ctx: 
   requireOpen(request, ctx.now, 'rejected');
   return {
     patch: { state: 'rejected', decidedBy: actorRecord(by), decisionNote: text },
-    events: [event(request, 'rejected', by, ctx, { note: text })],
+    events: [requestEvent(request, 'rejected', by, ctx, { note: text })],
   };
 }
 
@@ -261,7 +302,7 @@ export function cancel(request: OperationRequest, by: Actor, note: string | null
   const text = note?.trim() || null;
   return {
     patch: { state: 'cancelled', decidedBy: actorRecord(by), decisionNote: text },
-    events: [event(request, 'cancelled', by, ctx, { note: text })],
+    events: [requestEvent(request, 'cancelled', by, ctx, { note: text })],
   };
 }
 
@@ -287,7 +328,7 @@ export function remind(request: OperationRequest, by: Actor, ctx: StepContext, a
       },
     },
     events: [
-      event(request, 'reminded', by, ctx, {
+      requestEvent(request, 'reminded', by, ctx, {
         auto,
         approvals: request.approvals.length,
         quorum: request.quorum,
@@ -307,7 +348,7 @@ export function escalate(request: OperationRequest, to: readonly string[], ctx: 
   return {
     patch: { followUp: { ...done, escalatedAt: ctx.now.toISOString(), escalatedTo } },
     events: [
-      event(request, 'escalated', SYSTEM_ACTOR, ctx, {
+      requestEvent(request, 'escalated', SYSTEM_ACTOR, ctx, {
         to: escalatedTo,
         approvals: request.approvals.length,
         quorum: request.quorum,
@@ -326,7 +367,7 @@ export function warnExpiry(request: OperationRequest, ctx: StepContext): Step {
   return {
     patch: { followUp: { ...done, expiryWarnedAt: ctx.now.toISOString() } },
     events: [
-      event(request, 'expiry-warned', SYSTEM_ACTOR, ctx, {
+      requestEvent(request, 'expiry-warned', SYSTEM_ACTOR, ctx, {
         expiresAt: request.expiresAt,
         approvals: request.approvals.length,
         quorum: request.quorum,
@@ -346,7 +387,7 @@ export function expire(request: OperationRequest, ctx: StepContext): Step {
   return {
     patch: { state: 'expired', decidedBy: null },
     events: [
-      event(request, 'expired', SYSTEM_ACTOR, ctx, {
+      requestEvent(request, 'expired', SYSTEM_ACTOR, ctx, {
         expiresAt: request.expiresAt,
         approvals: request.approvals.length,
         quorum: request.quorum,
@@ -369,7 +410,7 @@ export function startExecution(
   requireState(request, options.resume ? ['executing'] : ['approved'], ctx.now, 'started');
   return {
     patch: { state: 'executing' },
-    events: [event(request, 'executing', by, ctx, options.resume ? { resumed: true } : null)],
+    events: [requestEvent(request, 'executing', by, ctx, options.resume ? { resumed: true } : null)],
   };
 }
 
@@ -378,7 +419,7 @@ export function succeed(request: OperationRequest, result: JsonValue, ctx: StepC
   requireState(request, ['executing'], ctx.now, 'marked as succeeded');
   return {
     patch: { state: 'succeeded', result, error: null },
-    events: [event(request, 'succeeded', SYSTEM_ACTOR, ctx, result)],
+    events: [requestEvent(request, 'succeeded', SYSTEM_ACTOR, ctx, result)],
   };
 }
 
@@ -388,7 +429,7 @@ export function fail(request: OperationRequest, error: RecordedError, ctx: StepC
   const recorded = recordedError(error);
   return {
     patch: { state: 'failed', error: recorded },
-    events: [event(request, 'failed', SYSTEM_ACTOR, ctx, null, recorded)],
+    events: [requestEvent(request, 'failed', SYSTEM_ACTOR, ctx, null, recorded)],
   };
 }
 
@@ -411,7 +452,7 @@ export function markUnknown(
     return {
       patch: { state: 'unknown' },
       events: [
-        event(request, 'unknown', SYSTEM_ACTOR, ctx, {
+        requestEvent(request, 'unknown', SYSTEM_ACTOR, ctx, {
           note: 'vidops stopped while this ran and does not send it again by itself; it may or may not have been applied',
           since: request.updatedAt,
         }),
@@ -423,7 +464,7 @@ export function markUnknown(
   return {
     patch: { state: 'unknown', error },
     events: [
-      event(
+      requestEvent(
         request,
         'unknown',
         SYSTEM_ACTOR,
@@ -460,7 +501,7 @@ export function sendAgain(request: OperationRequest, by: Actor, ctx: StepContext
   requireSettler(request, by);
   return {
     patch: { state: 'executing' },
-    events: [event(request, 'executing', by, ctx, { sentAgain: true })],
+    events: [requestEvent(request, 'executing', by, ctx, { sentAgain: true })],
   };
 }
 
@@ -495,7 +536,7 @@ export function resolve(
   }
   const decided = { decidedBy: { id: by.id, name: by.name }, decisionNote: note };
   const events = [
-    event(request, 'resolved', by, ctx, {
+    requestEvent(request, 'resolved', by, ctx, {
       way: settlement.way,
       state: settlement.state,
       outcome: settlement.outcome,

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import type { DelegateWords } from './delegation.js';
 import { InputError } from './errors.js';
 import type { OperationRequest, RequestFields } from './model.js';
 import type { OperationName, ReadOperation } from './operations.js';
@@ -74,11 +75,12 @@ export const KEYWORDS = [
   'requests',
   'audit',
   'explain',
+  'delegate',
 ] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 
 /** Second words of a command, in the order help lists them within their first word. */
-export const SUBWORDS = ['create', 'add', 'remove', 'show', 'set', 'edit', 'delete'] as const;
+export const SUBWORDS = ['create', 'add', 'remove', 'show', 'set', 'edit', 'delete', 'cancel'] as const;
 export type Subword = (typeof SUBWORDS)[number];
 
 /** The words of a command: `['retry']`, `['folder', 'delete']`. */
@@ -105,7 +107,9 @@ export type WordsSpec =
   /** `audit [n]`. */
   | { kind: 'count' }
   /** A player error code. */
-  | { kind: 'code' };
+  | { kind: 'code' }
+  /** `<@user> until <date or duration> [reason]` (core/delegation.ts). */
+  | { kind: 'delegation' };
 
 /** A mobile number as read: what is sent (`param`), its national and E.164 forms, and the masked form shown. */
 export interface ReadMobile {
@@ -123,6 +127,7 @@ interface WordsValues {
   assignments: { changes: ProtectionConfig };
   count: { n: number };
   code: { code: string };
+  delegation: DelegateWords;
 }
 
 /** What the words of a command give, typed: `{ bucketId }` for a folder ID, `{ ips }` for addresses. */
@@ -149,6 +154,8 @@ export function wordsUsage(words: WordsSpec): string {
       return '[n]';
     case 'code':
       return '<code>';
+    case 'delegation':
+      return '<@user> until <date or duration> [reason]';
   }
 }
 
@@ -914,6 +921,7 @@ export function wordsInput(args: WordsSpec, value: object): Record<string, unkno
     case 'none':
     case 'count':
     case 'code':
+    case 'delegation':
       return {};
   }
 }

@@ -25,6 +25,8 @@ describe('help lists the whole grammar', () => {
       '/vidops requests',
       '/vidops audit [n]',
       '/vidops explain <code>',
+      '/vidops delegate <@user> until <date or duration> [reason]',
+      '/vidops delegate cancel',
     ]);
   });
 
@@ -40,8 +42,12 @@ describe('help lists the whole grammar', () => {
     expect(CHANGE_OPERATIONS.filter((op) => !covered.has(op))).toEqual([]);
   });
 
-  it('only audit is for leads only', () => {
-    expect(COMMAND_HELP.filter((h) => h.leadsOnly).map((h) => h.usage)).toEqual(['/vidops audit [n]']);
+  it('only audit and delegation are for leads only', () => {
+    expect(COMMAND_HELP.filter((h) => h.leadsOnly).map((h) => h.usage)).toEqual([
+      '/vidops audit [n]',
+      '/vidops delegate <@user> until <date or duration> [reason]',
+      '/vidops delegate cancel',
+    ]);
   });
 
   it.each([

@@ -114,6 +114,31 @@ const READ_COMMANDS = [
       cli: { words: [1, MANY], needs: 'none' },
     }),
   },
+  // Delegation (docs/architecture.md, "Break-glass and delegation"): leads only, Slack only.
+  {
+    reads: null,
+    leadsOnly: true,
+    spec: command({
+      kind: 'delegate',
+      words: ['delegate'],
+      args: { kind: 'delegation' },
+      summary: 'Let someone approve in your place until a date or for a while (e.g. `until 2d`).',
+      example: '/vidops delegate <@U0123ABCD|sara> until 2d on leave',
+      cli: false,
+    }),
+  },
+  {
+    reads: null,
+    leadsOnly: true,
+    spec: command({
+      kind: 'delegate.cancel',
+      words: ['delegate', 'cancel'],
+      args: NONE,
+      summary: 'End your delegation now.',
+      example: '/vidops delegate cancel',
+      cli: false,
+    }),
+  },
 ] as const satisfies readonly { reads: OperationName | null; leadsOnly?: boolean; spec: CommandSpec }[];
 
 type ReadCommand = (typeof READ_COMMANDS)[number]['spec'];

@@ -8,6 +8,7 @@ import {
   SLASH_COMMANDS,
   usageOf,
 } from './commands-help.js';
+import { parseDelegateWords } from './delegation.js';
 import { normalizeErrorCode } from './player-errors.js';
 import { normalizeDigits } from './validate/digits.js';
 import { parseResourceId, type ResourceKind } from './validate/ids.js';
@@ -84,6 +85,8 @@ export function parseCommand(text: string, options: ParseOptions): ParseResult {
   const word = sub.toLowerCase();
   const named = subs.find((s) => s.spec.words[1] === word);
   if (named !== undefined) return commandOf(named, args, options);
+  // `delegate <@user> until …`: the bare command reads words that are not a second word.
+  if (bare !== undefined && bare.spec.args.kind === 'delegation') return commandOf(bare, rest, options);
   if (bare?.spec.also?.includes(word)) return commandOf(bare, args, options);
   const hint = HINTS[keyword]?.(sub, rest);
   if (hint !== undefined && hint !== null) return hint;
@@ -182,6 +185,10 @@ function readWords(spec: WordsSpec, args: readonly string[], options: ParseOptio
         return fail(`"${raw}" is not a number of events from 1 to ${AUDIT_MAX}.`, usage);
       }
       return value({ n });
+    }
+    case 'delegation': {
+      const read = parseDelegateWords(args);
+      return read.ok ? value(read.value) : fail(read.reason, usage);
     }
     case 'code': {
       if (args.length === 0) return fail('Give the error code the player shows, e.g. 9910.', usage);

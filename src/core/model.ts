@@ -64,6 +64,34 @@ export function tellsSlack(request: { quorum: number; state: RequestState | stri
 export interface Approval {
   by: Actor;
   at: string;
+  /**
+   * The lead `by` approved in the place of, through a delegation (`/vidops delegate`); absent for
+   * an approval in one's own right. The lead then counts as having approved, once.
+   */
+  for?: Actor;
+}
+
+/**
+ * A lead's review of a break-glass change: acknowledged, or flagged with a note.
+ * @see docs/architecture.md, "Break-glass and delegation"
+ */
+export interface BreakGlassReview {
+  by: Actor;
+  at: string;
+  verdict: 'acknowledged' | 'flagged';
+  note: string | null;
+}
+
+/** How a pending request was run without its approvals: who broke the glass, why, and its review. */
+export interface BreakGlassRecord {
+  by: Actor;
+  at: string;
+  reason: string;
+  /** A lead should have reviewed it by then; after that it is reminded once. */
+  reviewDueAt: string;
+  /** When the sweep found it unreviewed past `reviewDueAt` (the reminder); null before. */
+  overdueAt: string | null;
+  review: BreakGlassReview | null;
 }
 
 /** Error as recorded: never carries secrets. */
@@ -112,6 +140,8 @@ export interface RequestFields {
   followUp?: FollowUp;
   /** Incremented on every change; the compare-and-set token. */
   version: number;
+  /** Set when the request was run by break-glass instead of its approvals; absent otherwise. */
+  breakGlass?: BreakGlassRecord;
 }
 
 /**
@@ -180,6 +210,13 @@ export const AUDIT_EVENT_TYPES = [
   'reminded',
   'escalated',
   'expiry-warned',
+  // Break-glass and delegation (docs/architecture.md, "Break-glass and delegation")
+  'break-glass',
+  'break-glass-reviewed',
+  'break-glass-overdue',
+  'delegated',
+  'delegation-cancelled',
+  'delegation-expired',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

@@ -30,6 +30,8 @@ export interface RuleSettings {
   escalateAfter: string | null;
   /** The requester and the approvers are warned this long before the request expires. */
   warnBeforeExpiry: string | null;
+  /** Who may break the glass on this operation; null (the default): nobody. */
+  breakGlass?: BreakGlassSettings | null | undefined;
 }
 
 /** A rule ready to apply: approvers resolved, durations in milliseconds. */
@@ -42,6 +44,8 @@ export interface Rule {
   expiresInMs: number;
   rateLimit: { max: number; per: string; perMs: number } | null;
   confirm: boolean;
+  /** Break-glass, durations in milliseconds; null when the policy does not turn it on. */
+  breakGlass: BreakGlassRule | null;
   /** Reminders, escalation and the expiry warning, durations in milliseconds (null: off). */
   followUp: FollowUpRule;
 }
@@ -62,6 +66,30 @@ export interface FollowUpRule {
   warnBeforeExpiry: string | null;
   warnBeforeExpiryMs: number | null;
 }
+
+// --- Break-glass settings (docs/architecture.md, "Break-glass and delegation") ----------------
+
+/** `breakGlass: { allowed: [U…, S…], reviewWithin: 24h, max: 3, per: 24h }` as written. */
+export interface BreakGlassSettings {
+  allowed: readonly string[];
+  reviewWithin: string;
+  max?: number | undefined;
+  per?: string | undefined;
+}
+
+/** Break-glass ready to apply. */
+export interface BreakGlassRule {
+  allowed: readonly string[];
+  reviewWithin: string;
+  reviewWithinMs: number;
+  /** At most `max` break-glass runs of this operation per person per `per`. */
+  max: number;
+  per: string;
+  perMs: number;
+}
+
+/** Default rate limit of break-glass: 3 per person per 24 hours. */
+export const BREAK_GLASS_DEFAULT_LIMIT = { max: 3, per: '24h' } as const;
 
 export interface Policy {
   /** User and user-group IDs of the leads (`LEADS`). */
@@ -211,6 +239,19 @@ const RuleOverrideSchema = z.strictObject({
   escalateTo: z.array(PrincipalSchema).optional(),
   escalateAfter: OptionalDurationSchema.optional(),
   warnBeforeExpiry: OptionalDurationSchema.optional(),
+  breakGlass: z
+    .strictObject({
+      allowed: z.array(PrincipalSchema).min(1, { error: 'must name at least one user or user group' }),
+      reviewWithin: DurationSchema,
+      max: z
+        .number({ error: 'must be a whole number' })
+        .int()
+        .min(1, { error: 'must be at least 1' })
+        .optional(),
+      per: DurationSchema.optional(),
+    })
+    .nullable()
+    .optional(),
 });
 
 /** `audit` is a read: only who may run it can be set. */
@@ -313,7 +354,27 @@ function resolveRule(settings: RuleSettings, leads: readonly string[]): Rule {
       warnBeforeExpiryMs:
         settings.warnBeforeExpiry === null ? null : (parseDuration(settings.warnBeforeExpiry) ?? null),
     },
+    breakGlass: resolveBreakGlass(settings.breakGlass ?? null),
   };
+}
+
+function resolveBreakGlass(settings: BreakGlassSettings | null): BreakGlassRule | null {
+  if (settings === null) return null;
+  const per = settings.per ?? BREAK_GLASS_DEFAULT_LIMIT.per;
+  return {
+    allowed: [...settings.allowed],
+    reviewWithin: settings.reviewWithin,
+    reviewWithinMs: parseDuration(settings.reviewWithin) ?? 0,
+    max: settings.max ?? BREAK_GLASS_DEFAULT_LIMIT.max,
+    per,
+    perMs: parseDuration(per) ?? 0,
+  };
+}
+
+/** Whether `actor` may break the glass on `operation`: the policy turns it on and lists them. */
+export function mayBreakGlass(policy: Policy, operation: ChangeOperation, actor: PolicyActor): boolean {
+  const rule = policy.rules[operation].breakGlass;
+  return rule !== null && isMember(rule.allowed, actor);
 }
 
 function applyOverride(base: RuleSettings, override: RuleOverride | undefined): RuleSettings {
@@ -331,6 +392,7 @@ function applyOverride(base: RuleSettings, override: RuleOverride | undefined): 
     escalateAfter: override.escalateAfter === undefined ? base.escalateAfter : override.escalateAfter,
     warnBeforeExpiry:
       override.warnBeforeExpiry === undefined ? base.warnBeforeExpiry : override.warnBeforeExpiry,
+    breakGlass: override.breakGlass === undefined ? base.breakGlass : override.breakGlass,
   };
 }
 

@@ -2,6 +2,7 @@ import { actorLabel, actorRecord, isSameRequester, maybeSamePerson } from '../co
 import * as approvals from '../core/approvals.js';
 import { describeState, isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
 import { type ChangeOperation, OPERATION_SPECS, type Spec } from '../core/catalog.js';
+import { delegatedLead } from '../core/delegation.js';
 import { ConfigError, InputError, PolicyDeniedError, StateConflictError } from '../core/errors.js';
 import { AUDIT_MAX } from '../core/grammar.js';
 import { newEventId, newRequestId } from '../core/ids.js';
@@ -17,7 +18,9 @@ import {
   type Policy,
   type PolicyActor,
 } from '../core/policy.js';
+import { createBreakGlassService } from './break-glass.js';
 import { prepareRequest } from './catalog.js';
+import { createDelegationService } from './delegation.js';
 import { recordError, sendRequest } from './execute.js';
 import { createReads, MAX_CAS_ATTEMPTS, policyActorOf } from './reads.js';
 import { createFollowUps } from './reminders.js';
@@ -57,6 +60,20 @@ export function createOperations(deps: OperationsDeps): Operations {
   const ctx = (): StepContext => ({ now: clock(), eventId: () => ids.event() });
 
   const policyActor = (actor: Actor): Promise<PolicyActor> => policyActorOf(directory, actor);
+
+  // Break-glass and delegation (./break-glass.ts, ./delegation.ts): the same apply, execute and
+  // audit as every other step.
+  const delegation = createDelegationService({ store, policy, directory, clock, ctx, newId: ids.request });
+  const glass = createBreakGlassService({
+    store,
+    policy,
+    directory,
+    clock,
+    ctx,
+    apply,
+    execute: (request) => execute(request),
+    auditDenied: (actor, request, action, reason) => auditDenied(actor, about(request), action, reason),
+  });
 
   /**
    * Applies a step with compare-and-set; null when another writer changed the request first. The
@@ -381,7 +398,8 @@ export function createOperations(deps: OperationsDeps): Operations {
     if (decision.kind === 'allow') log?.debug?.(line, 'request created');
     else log?.info(line, 'request created');
     if (decision.kind === 'allow') return { kind: 'executed', request: await execute(request) };
-    return { kind: 'pending', request, why: decision.why };
+    const breakGlass = await glass.offered(request, actor);
+    return { kind: 'pending', request, why: decision.why, ...(breakGlass ? { breakGlass } : {}) };
   }
 
   const operations: Operations = {
@@ -401,6 +419,17 @@ export function createOperations(deps: OperationsDeps): Operations {
       const who = await policyActor(actor);
       const outcome = await decideOn(id, 'approved', async (request) => {
         const check = mayApprove(policy, request, who);
+        if (!check.ok && check.code === 'not-approver') {
+          // Not an approver in their own right: maybe in a lead's place, by delegation.
+          const standing = delegatedLead(policy, request, actor, await delegation.inForceTo(actor.id));
+          if (standing?.ok === true) {
+            return stepOrRefusal(() => approvals.approve(request, actor, ctx(), standing.lead), request);
+          }
+          if (standing?.ok === false) {
+            await auditDenied(actor, about(request), 'approve', standing.reason);
+            return refused(standing.reason, request);
+          }
+        }
         if (!check.ok) {
           // A second click by the same lead is no attempt to get around the policy; the others are.
           if (check.code !== 'already-approved')
@@ -516,6 +545,16 @@ export function createOperations(deps: OperationsDeps): Operations {
       return expired;
     },
 
+    breakGlassOffered: (request, actor) => glass.offered(request, actor),
+    checkBreakGlass: (id, actor) => glass.check(id, actor),
+    breakGlass: (id, actor, input) => glass.run(id, actor, input),
+    checkBreakGlassReview: (id, actor) => glass.checkReview(id, actor),
+    reviewBreakGlass: (id, actor, verdict, note = null) => glass.review(id, actor, verdict, note),
+    remindBreakGlass: () => glass.remindDue(),
+    delegate: (lead, words) => delegation.delegate(lead, words),
+    cancelDelegation: (lead) => delegation.cancel(lead),
+    expireDelegations: () => delegation.expireDue(),
+
     async resumeInterrupted() {
       const cutoff = clock().getTime() - staleMs;
       const executing = await store.listRequests({ states: ['executing'], limit: PENDING_SCAN_LIMIT });
@@ -559,6 +598,8 @@ export function createOperations(deps: OperationsDeps): Operations {
           try {
             await operations.expireDue();
             await operations.resumeInterrupted();
+            await operations.remindBreakGlass();
+            await operations.expireDelegations();
           } catch (error) {
             log?.error({ err: recordError(error) }, 'sweep failed');
           } finally {

@@ -1,12 +1,15 @@
 import { failureInWords, NotFoundError } from '../client/errors.js';
 import type { Answer, Folder, Playlist, VideoClient, VideoFile } from '../client/types.js';
 import { isPastExpiry } from '../core/approvals.js';
+import { awaitsReview } from '../core/break-glass.js';
+import { delegatedLead, inForce } from '../core/delegation.js';
 import { InputError } from '../core/errors.js';
 import type { Actor, AuditEvent, OperationRequest, SlackRef } from '../core/model.js';
 import { TERMINAL_STATES } from '../core/model.js';
 import { mayApprove, mayRun, type Policy, type PolicyActor } from '../core/policy.js';
 import type { ProtectionConfig } from '../core/protection.js';
 import type { Store } from '../store/store.js';
+import type { DelegationsOverview } from './delegation.js';
 import type { Directory, RequestsOverview } from './types.js';
 
 /**
@@ -62,6 +65,10 @@ export interface Reads {
   currentFolder(bucketId: string): Promise<CurrentRecord<Folder>>;
   currentFile(fileId: string): Promise<CurrentRecord<VideoFile>>;
   currentPlaylist(playlistId: string): Promise<CurrentRecord<Playlist>>;
+  /** Break-glass changes no lead has reviewed yet, newest first. */
+  unreviewedBreakGlass(): Promise<OperationRequest[]>;
+  /** The delegation a person gave and those they hold, in force now. */
+  delegations(actor: Actor): Promise<DelegationsOverview>;
 }
 
 export interface ReadsDeps {
@@ -99,7 +106,18 @@ export function createReads(deps: ReadsDeps): Reads {
     const open = mineAll.filter((r) => !TERMINAL_STATES.includes(r.state));
     const finished = mineAll.filter((r) => TERMINAL_STATES.includes(r.state)).slice(0, RECENT_FINISHED);
     const pending = await store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
-    const awaitingMe = pending.filter((r) => !isPastExpiry(r, now) && mayApprove(policy, r, who).ok);
+    // Those a delegate may approve in a lead's place are awaiting them too.
+    const given = await store.listDelegations({ delegateId: actor.id, open: true });
+    const leads = await Promise.all(
+      given
+        .filter((d) => inForce(d, now))
+        .map(async (d) => ({ lead: d.lead, groups: await directory.groupsOf(d.lead.id) })),
+    );
+    const awaitingMe = pending.filter(
+      (r) =>
+        !isPastExpiry(r, now) &&
+        (mayApprove(policy, r, who).ok || delegatedLead(policy, r, actor, leads)?.ok === true),
+    );
     return { mine: [...open, ...finished], awaitingMe };
   }
 
@@ -132,6 +150,23 @@ export function createReads(deps: ReadsDeps): Reads {
         .filter((e) => e.actor.id === actor.id || (e.requestId !== null && mine.has(e.requestId)))
         .slice(-last);
       return { overview, audit: { scope: 'mine', events } };
+    },
+
+    async unreviewedBreakGlass() {
+      const list = await store.listRequests({ breakGlassUnreviewed: true, limit: 200 });
+      return list.filter(awaitsReview);
+    },
+
+    async delegations(actor) {
+      const now = clock();
+      const [given, received] = await Promise.all([
+        store.listDelegations({ leadId: actor.id, open: true }),
+        store.listDelegations({ delegateId: actor.id, open: true }),
+      ]);
+      return {
+        given: given.find((d) => inForce(d, now)) ?? null,
+        received: received.filter((d) => inForce(d, now)),
+      };
     },
 
     whitelist: () => client.whitelist.get(),

@@ -1,9 +1,12 @@
 import type { VideoClient } from '../client/types.js';
 import type { ChangeOperation, CoverRef, OperationInput, OperationParams, Preview } from '../core/catalog.js';
+import type { DelegateWords, Delegation } from '../core/delegation.js';
 import type { JsonValue } from '../core/json.js';
 import type { Actor, AuditEvent, OperationRequest, ResolveWay } from '../core/model.js';
 import type { Policy } from '../core/policy.js';
 import type { Store } from '../store/store.js';
+import type { BreakGlassResult, ReviewResult } from './break-glass.js';
+import type { DelegateResult } from './delegation.js';
 import type { Reads } from './reads.js';
 import type { FollowUps } from './reminders.js';
 
@@ -37,8 +40,11 @@ export type Prepared<O extends ChangeOperation = ChangeOperation> = {
 export type SubmitResult =
   | { kind: 'denied'; reason: string }
   | { kind: 'executed'; request: OperationRequest }
-  /** `why`: `'policy'`, or e.g. `'over the rate limit of 30 per hour'`. */
-  | { kind: 'pending'; request: OperationRequest; why: string };
+  /**
+   * `why`: `'policy'`, or e.g. `'over the rate limit of 30 per hour'`. `breakGlass`: the requester
+   * may run it now by break-glass (the policy lists them for this operation).
+   */
+  | { kind: 'pending'; request: OperationRequest; why: string; breakGlass?: boolean };
 
 export type DecisionResult =
   | { kind: 'pending'; request: OperationRequest }
@@ -149,6 +155,31 @@ export interface Operations extends Reads, FollowUps {
   /** The last `n` audit events, oldest first; leads only (policy `audit`). */
   recentAudit(actor: Actor, n: number): Promise<AuditEvent[]>;
   expireDue(): Promise<OperationRequest[]>;
+
+  // --- Break-glass and delegation (docs/architecture.md, "Break-glass and delegation") ------
+  /** Whether the break-glass button is offered to `actor` on `request` (their own, pending, policy lists them). */
+  breakGlassOffered(request: OperationRequest, actor: Actor): Promise<boolean>;
+  /** Whether `actor` may break the glass on request `id` now (asked before the form); changes nothing. */
+  checkBreakGlass(id: string, actor: Actor): Promise<PrecheckResult>;
+  /** Runs the requester's pending request now, by break-glass, after the reason and the typed words. */
+  breakGlass(id: string, actor: Actor, input: { reason: string; words: string }): Promise<BreakGlassResult>;
+  checkBreakGlassReview(id: string, actor: Actor): Promise<PrecheckResult>;
+  /** A lead (never the one who broke the glass) acknowledges or flags (note required) a break-glass change. */
+  reviewBreakGlass(
+    id: string,
+    actor: Actor,
+    verdict: 'acknowledged' | 'flagged',
+    note?: string | null,
+  ): Promise<ReviewResult>;
+  /** Records (once) each break-glass change unreviewed past its review time, which reminds the leads. */
+  remindBreakGlass(): Promise<OperationRequest[]>;
+  /** A lead delegates their approvals (`/vidops delegate`). */
+  delegate(lead: Actor, words: DelegateWords): Promise<DelegateResult>;
+  /** A lead ends their delegation early (`/vidops delegate cancel`). */
+  cancelDelegation(lead: Actor): Promise<DelegateResult>;
+  /** Records delegations found past their `until`. */
+  expireDelegations(): Promise<Delegation[]>;
+
   resumeInterrupted(): Promise<{ resumed: OperationRequest[]; unknown: OperationRequest[] }>;
   /** Runs `expireDue` and `resumeInterrupted` now and every `intervalMs`; `stop()` waits for a sweep in flight. */
   startSweeper(intervalMs: number): () => Promise<void>;

@@ -1,5 +1,6 @@
 import { STORED_COLUMNS, type StoredAuditEvent, type StoredColumn } from '../core/audit-chain.js';
 import { readRequest } from '../core/catalog.js';
+import type { Delegation } from '../core/delegation.js';
 import { InputError } from '../core/errors.js';
 import { canonicalJson, type JsonValue } from '../core/json.js';
 import type {
@@ -7,6 +8,7 @@ import type {
   Approval,
   AuditEvent,
   FollowUp,
+  BreakGlassRecord,
   NewAuditEvent,
   OperationRequest,
   RecordedError,
@@ -77,6 +79,8 @@ interface RequestData {
   slack: SlackRef | null;
   /** Absent until the request is first followed up (and in rows written before follow-ups). */
   followUp?: FollowUp;
+  /** Only on requests run by break-glass. */
+  breakGlass?: BreakGlassRecord | undefined;
 }
 
 /** A `requests` row as both adapters read it (timestamps already as ISO strings). */
@@ -237,6 +241,7 @@ function requestData(r: RequestData): RequestData {
     error: r.error,
     slack: r.slack,
     ...(r.followUp === undefined ? {} : { followUp: r.followUp }),
+    breakGlass: r.breakGlass,
   };
 }
 
@@ -277,6 +282,7 @@ export function patchedData(currentData: string, patch: RequestPatch): string {
   if (patch.error !== undefined) next.error = patch.error;
   if (patch.slack !== undefined) next.slack = patch.slack;
   if (patch.followUp !== undefined) next.followUp = patch.followUp;
+  if (patch.breakGlass !== undefined) next.breakGlass = patch.breakGlass;
   return canonicalJson(requestData(next));
 }
 
@@ -305,6 +311,7 @@ export function rowToRequest(row: RequestRow): OperationRequest {
     slack: data.slack,
     ...(data.followUp === undefined ? {} : { followUp: data.followUp }),
     version: row.version,
+    ...(data.breakGlass === undefined || data.breakGlass === null ? {} : { breakGlass: data.breakGlass }),
   });
 }
 
@@ -394,4 +401,65 @@ export function auditWindow(query: { last?: number; limit?: number }): {
   const { last, limit } = query;
   if (last !== undefined) return { newest: true, count: Math.max(0, Math.min(last, limit ?? last)) };
   return { newest: false, count: limit === undefined ? null : Math.max(0, limit) };
+}
+
+// --- Delegations (migration 6) -------------------------------------------------------------
+
+/** The columns both adapters select for a delegation. */
+export const DELEGATION_COLUMNS = 'id, until, ended_at, data';
+
+/** A `delegations` row as both adapters read it (times already as ISO strings). */
+export interface DelegationRow {
+  id: string;
+  until: string;
+  ended_at: string | null;
+  data: string;
+}
+
+/** Column values of a new delegation: the queried fields, and the whole delegation as JSON. */
+export function delegationColumns(d: Delegation): {
+  id: string;
+  leadId: string;
+  delegateId: string;
+  createdAt: string;
+  until: string;
+  endedAt: string | null;
+  data: string;
+} {
+  return {
+    id: d.id,
+    leadId: d.lead.id,
+    delegateId: d.delegate.id,
+    createdAt: normalizeTime(d.createdAt, 'createdAt'),
+    until: normalizeTime(d.until, 'until'),
+    endedAt: d.endedAt === null ? null : normalizeTime(d.endedAt, 'endedAt'),
+    data: canonicalJson(delegationData(d)),
+  };
+}
+
+function delegationData(d: Delegation): Delegation {
+  return {
+    id: d.id,
+    lead: d.lead,
+    delegate: d.delegate,
+    reason: d.reason,
+    createdAt: normalizeTime(d.createdAt, 'createdAt'),
+    until: normalizeTime(d.until, 'until'),
+    endedAt: d.endedAt === null ? null : normalizeTime(d.endedAt, 'endedAt'),
+    endedBy: d.endedBy,
+    ending: d.ending,
+  };
+}
+
+/** The `data` JSON of a delegation after it ended. */
+export function endedDelegationData(
+  currentData: string,
+  end: Pick<Delegation, 'endedAt' | 'endedBy' | 'ending'>,
+): string {
+  const current = JSON.parse(currentData) as Delegation;
+  return canonicalJson(delegationData({ ...current, ...end }));
+}
+
+export function rowToDelegation(row: DelegationRow): Delegation {
+  return JSON.parse(row.data) as Delegation;
 }

@@ -134,6 +134,25 @@ const SQLITE: readonly Migration[] = [
       CREATE INDEX checkpoints_unposted ON checkpoints (size) WHERE posted_at IS NULL;
     `,
   },
+  {
+    version: 6,
+    name: "delegations: who approves in a lead's place until when",
+    // One delegation in force per lead: a second insert while one is not ended fails.
+    sql: `
+      CREATE TABLE delegations (
+        id TEXT PRIMARY KEY,
+        lead_id TEXT NOT NULL,
+        delegate_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        until TEXT NOT NULL,
+        ended_at TEXT,
+        data TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX delegations_lead_open ON delegations (lead_id) WHERE ended_at IS NULL;
+      CREATE INDEX delegations_delegate_open ON delegations (delegate_id) WHERE ended_at IS NULL;
+      CREATE INDEX delegations_created ON delegations (created_at DESC);
+    `,
+  },
 ];
 
 /** PostgreSQL keeps timestamps as timestamptz; JSON stays text so it round-trips byte for byte. */
@@ -246,6 +265,24 @@ const POSTGRES: readonly Migration[] = [
         not_before TIMESTAMPTZ
       );
       CREATE INDEX checkpoints_unposted ON checkpoints (size) WHERE posted_at IS NULL;
+    `,
+  },
+  {
+    version: 6,
+    name: "delegations: who approves in a lead's place until when",
+    sql: `
+      CREATE TABLE delegations (
+        id TEXT PRIMARY KEY,
+        lead_id TEXT NOT NULL,
+        delegate_id TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL,
+        until TIMESTAMPTZ NOT NULL,
+        ended_at TIMESTAMPTZ,
+        data TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX delegations_lead_open ON delegations (lead_id) WHERE ended_at IS NULL;
+      CREATE INDEX delegations_delegate_open ON delegations (delegate_id) WHERE ended_at IS NULL;
+      CREATE INDEX delegations_created ON delegations (created_at DESC);
     `,
   },
 ];

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
+import type { Delegation } from '../core/delegation.js';
 import { StateConflictError } from '../core/errors.js';
 import { type AuditEvent, type NewAuditEvent, type OperationRequest, tellsSlack } from '../core/model.js';
 import {
@@ -13,10 +14,14 @@ import {
   type CheckpointRow,
   chainEvents,
   checkpointColumns,
+  DELEGATION_COLUMNS,
+  type DelegationRow,
   DRAFT_COLUMNS,
   type DraftRow,
+  delegationColumns,
   draftColumns,
   EVENT_COLUMNS,
+  endedDelegationData,
   NOTIFICATION_COLUMNS,
   type NotificationRow,
   normalizeTime,
@@ -25,6 +30,7 @@ import {
   type RequestRow,
   requestColumns,
   rowToCheckpoint,
+  rowToDelegation,
   rowToDraft,
   rowToEvent,
   rowToNotification,
@@ -296,6 +302,10 @@ export class PostgresStore implements Store {
     if (filter.requesterId !== undefined) {
       params.push(filter.requesterId);
       where.push(`requester_id = $${params.length}`);
+    }
+    if (filter.breakGlassUnreviewed === true) {
+      // JSON null (no review yet); a request without break-glass has no such member.
+      where.push(`(data::jsonb -> 'breakGlass' -> 'review') = 'null'::jsonb`);
     }
     params.push(filter.limit ?? DEFAULT_LIST_LIMIT);
     const { rows } = await this.pool.query<RequestRow>(
@@ -675,6 +685,86 @@ export class PostgresStore implements Store {
       [limit],
     );
     return rows.map((r) => r.seq);
+  }
+
+  // --- Delegations (migration 6) ---------------------------------------------------------
+
+  async addDelegation(delegation: Delegation, events: readonly NewAuditEvent[]): Promise<Delegation> {
+    const c = delegationColumns(delegation);
+    const done = await this.tx(async (client) => {
+      let row: DelegationRow | undefined;
+      try {
+        row = (
+          await client.query<DelegationRow>(
+            `INSERT INTO delegations (id, lead_id, delegate_id, created_at, until, ended_at, data)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${DELEGATION_COLUMNS}`,
+            [c.id, c.leadId, c.delegateId, c.createdAt, c.until, c.endedAt, c.data],
+          )
+        ).rows[0];
+      } catch (err) {
+        if (err instanceof pg.DatabaseError && err.code === '23505') {
+          throw new StateConflictError(`${delegation.lead.id} already has a delegation in force.`, {
+            cause: err,
+          });
+        }
+        throw err;
+      }
+      if (row === undefined) throw new Error(`insert of delegation ${delegation.id} returned nothing`);
+      return { delegation: rowToDelegation(row), events: await this.appendInTransaction(client, events) };
+    });
+    this.appended.notify(done.events);
+    return done.delegation;
+  }
+
+  async endDelegation(
+    id: string,
+    end: Pick<Delegation, 'endedAt' | 'endedBy' | 'ending'>,
+    events: readonly NewAuditEvent[],
+  ): Promise<Delegation | null> {
+    const endedAt = end.endedAt === null ? null : normalizeTime(end.endedAt, 'endedAt');
+    const done = await this.tx(async (client) => {
+      const current = (
+        await client.query<DelegationRow>(
+          `SELECT ${DELEGATION_COLUMNS} FROM delegations WHERE id = $1 AND ended_at IS NULL FOR UPDATE`,
+          [id],
+        )
+      ).rows[0];
+      if (current === undefined) return null;
+      const row = (
+        await client.query<DelegationRow>(
+          `UPDATE delegations SET ended_at = $2, data = $3 WHERE id = $1 AND ended_at IS NULL
+           RETURNING ${DELEGATION_COLUMNS}`,
+          [id, endedAt, endedDelegationData(current.data, end)],
+        )
+      ).rows[0];
+      if (row === undefined) return null;
+      return { delegation: rowToDelegation(row), events: await this.appendInTransaction(client, events) };
+    });
+    if (done !== null) this.appended.notify(done.events);
+    return done?.delegation ?? null;
+  }
+
+  async listDelegations(
+    filter: { leadId?: string; delegateId?: string; open?: boolean; limit?: number } = {},
+  ): Promise<Delegation[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.leadId !== undefined) {
+      params.push(filter.leadId);
+      where.push(`lead_id = $${params.length}`);
+    }
+    if (filter.delegateId !== undefined) {
+      params.push(filter.delegateId);
+      where.push(`delegate_id = $${params.length}`);
+    }
+    if (filter.open === true) where.push('ended_at IS NULL');
+    params.push(filter.limit ?? DEFAULT_LIST_LIMIT);
+    const { rows } = await this.pool.query<DelegationRow>(
+      `SELECT ${DELEGATION_COLUMNS} FROM delegations ${whereClause(where)}
+       ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map(rowToDelegation);
   }
 
   async getSetting(key: string): Promise<string | null> {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
+import type { Delegation } from '../core/delegation.js';
 import { StateConflictError } from '../core/errors.js';
 import { type AuditEvent, type NewAuditEvent, type OperationRequest, tellsSlack } from '../core/model.js';
 import {
@@ -14,10 +15,14 @@ import {
   type CheckpointRow,
   chainEvents,
   checkpointColumns,
+  DELEGATION_COLUMNS,
+  type DelegationRow,
   DRAFT_COLUMNS,
   type DraftRow,
+  delegationColumns,
   draftColumns,
   EVENT_COLUMNS,
+  endedDelegationData,
   NOTIFICATION_COLUMNS,
   type NotificationRow,
   normalizeTime,
@@ -26,6 +31,7 @@ import {
   type RequestRow,
   requestColumns,
   rowToCheckpoint,
+  rowToDelegation,
   rowToDraft,
   rowToEvent,
   rowToNotification,
@@ -295,6 +301,10 @@ export class SqliteStore implements Store {
     if (filter.requesterId !== undefined) {
       where.push('requester_id = ?');
       params.push(filter.requesterId);
+    }
+    if (filter.breakGlassUnreviewed === true) {
+      // JSON null (no review yet) is 'null'; a request without break-glass has no such path.
+      where.push("json_type(data, '$.breakGlass.review') = 'null'");
     }
     params.push(filter.limit ?? DEFAULT_LIST_LIMIT);
     const sql = `SELECT ${REQUEST_COLUMNS} FROM requests ${whereClause(where)}
@@ -679,6 +689,80 @@ export class SqliteStore implements Store {
     )
       .all(limit)
       .map((r) => r.seq);
+  }
+
+  // --- Delegations (migration 6) ---------------------------------------------------------
+
+  async addDelegation(delegation: Delegation, events: readonly NewAuditEvent[]): Promise<Delegation> {
+    const c = delegationColumns(delegation);
+    const done = this.write(() => {
+      let row: DelegationRow | undefined;
+      try {
+        row = this.stmt<DelegationRow>(
+          `INSERT INTO delegations (id, lead_id, delegate_id, created_at, until, ended_at, data)
+           VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${DELEGATION_COLUMNS}`,
+        ).get(c.id, c.leadId, c.delegateId, c.createdAt, c.until, c.endedAt, c.data);
+      } catch (err) {
+        if (
+          isSqliteCode(err, 'SQLITE_CONSTRAINT_UNIQUE') ||
+          isSqliteCode(err, 'SQLITE_CONSTRAINT_PRIMARYKEY')
+        ) {
+          throw new StateConflictError(`${delegation.lead.id} already has a delegation in force.`, {
+            cause: err,
+          });
+        }
+        throw err;
+      }
+      if (row === undefined) throw new Error(`insert of delegation ${delegation.id} returned nothing`);
+      return { delegation: rowToDelegation(row), events: this.appendInTransaction(events) };
+    });
+    this.appended.notify(done.events);
+    return done.delegation;
+  }
+
+  async endDelegation(
+    id: string,
+    end: Pick<Delegation, 'endedAt' | 'endedBy' | 'ending'>,
+    events: readonly NewAuditEvent[],
+  ): Promise<Delegation | null> {
+    const endedAt = end.endedAt === null ? null : normalizeTime(end.endedAt, 'endedAt');
+    const done = this.write(() => {
+      const current = this.stmt<DelegationRow>(
+        `SELECT ${DELEGATION_COLUMNS} FROM delegations WHERE id = ? AND ended_at IS NULL`,
+      ).get(id);
+      if (current === undefined) return null;
+      const row = this.stmt<DelegationRow>(
+        `UPDATE delegations SET ended_at = ?, data = ? WHERE id = ? AND ended_at IS NULL
+         RETURNING ${DELEGATION_COLUMNS}`,
+      ).get(endedAt, endedDelegationData(current.data, end), id);
+      if (row === undefined) return null;
+      return { delegation: rowToDelegation(row), events: this.appendInTransaction(events) };
+    });
+    if (done !== null) this.appended.notify(done.events);
+    return done?.delegation ?? null;
+  }
+
+  async listDelegations(
+    filter: { leadId?: string; delegateId?: string; open?: boolean; limit?: number } = {},
+  ): Promise<Delegation[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.leadId !== undefined) {
+      where.push('lead_id = ?');
+      params.push(filter.leadId);
+    }
+    if (filter.delegateId !== undefined) {
+      where.push('delegate_id = ?');
+      params.push(filter.delegateId);
+    }
+    if (filter.open === true) where.push('ended_at IS NULL');
+    params.push(filter.limit ?? DEFAULT_LIST_LIMIT);
+    return this.stmt<DelegationRow>(
+      `SELECT ${DELEGATION_COLUMNS} FROM delegations ${whereClause(where)}
+       ORDER BY created_at DESC, id DESC LIMIT ?`,
+    )
+      .all(...params)
+      .map(rowToDelegation);
   }
 
   async getSetting(key: string): Promise<string | null> {

@@ -1,5 +1,6 @@
 import type { StepPatch } from '../core/approvals.js';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
+import type { Delegation } from '../core/delegation.js';
 import type { JsonValue } from '../core/json.js';
 import type { AuditEvent, NewAuditEvent, OperationRequest, RequestState } from '../core/model.js';
 
@@ -12,6 +13,8 @@ export type RequestPatch = StepPatch;
 export interface RequestFilter {
   states?: readonly RequestState[];
   requesterId?: string;
+  /** Only requests run by break-glass that no lead has reviewed yet. */
+  breakGlassUnreviewed?: boolean;
   /** Newest first; default 50. */
   limit?: number;
 }
@@ -216,6 +219,26 @@ export interface Store {
   unpostedCheckpoints(): Promise<number>;
   /** Seqs of events not yet posted to the audit channel (oldest first, at most `limit`). */
   undeliveredSeqs(limit: number): Promise<number[]>;
+
+  /**
+   * Delegations (`/vidops delegate`). `addDelegation` inserts one with its audit events in one
+   * transaction; it fails with StateConflictError, changing nothing, while its lead has another
+   * that has not ended (cancelled or recorded as expired). `endDelegation` ends one that has not
+   * ended yet, with its events; null, changing nothing, when it had ended already.
+   * `listDelegations` is newest first; `open` keeps those not ended (whatever their `until`).
+   */
+  addDelegation(delegation: Delegation, events: readonly NewAuditEvent[]): Promise<Delegation>;
+  endDelegation(
+    id: string,
+    end: Pick<Delegation, 'endedAt' | 'endedBy' | 'ending'>,
+    events: readonly NewAuditEvent[],
+  ): Promise<Delegation | null>;
+  listDelegations(filter?: {
+    leadId?: string;
+    delegateId?: string;
+    open?: boolean;
+    limit?: number;
+  }): Promise<Delegation[]>;
 
   /** Small key-value settings shared by replicas (e.g. learned retry-conversion method). */
   getSetting(key: string): Promise<string | null>;

@@ -22,7 +22,7 @@ import {
   safe,
   section,
 } from './blocks.js';
-import { ACTIONS, requestActionsBlock } from './ids.js';
+import { ACTIONS, BLOCKS, requestActionsBlock } from './ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 
 /**
@@ -80,7 +80,9 @@ function approvers(request: OperationRequest): string {
   return names(
     request.approvals.map((a) => {
       const via = viaPhrase(a.by);
-      return via === null ? safe(a.by.name, 60) : `${safe(a.by.name, 60)} ${safe(via, 100)}`;
+      const who = via === null ? safe(a.by.name, 60) : `${safe(a.by.name, 60)} ${safe(via, 100)}`;
+      // In a lead's place, by delegation: "sara for lena (delegated)".
+      return a.for === undefined ? who : `${who} for ${safe(a.for.name, 60)} (delegated)`;
     }),
   );
 }
@@ -105,7 +107,12 @@ export function requestLine(request: OperationRequest, options: { showRequester?
 
 /** What happened to a decided request, in one or two lines; null while it is still open. */
 export function outcomeText(request: OperationRequest): string | null {
-  const approved = request.approvals.length > 0 ? `Approved by ${approvers(request)}` : 'Ran directly';
+  const approved =
+    request.breakGlass !== undefined
+      ? `*BREAK-GLASS:* run by ${safe(request.breakGlass.by.name, 60)} without waiting for approval`
+      : request.approvals.length > 0
+        ? `Approved by ${approvers(request)}`
+        : 'Ran directly';
   switch (request.state) {
     case 'pending':
       return request.approvals.length > 0
@@ -446,6 +453,12 @@ export function resolveButtons(request: OperationRequest): Button[] {
 }
 
 function headline(request: OperationRequest): string {
+  return request.breakGlass === undefined
+    ? stateHeadline(request)
+    : `BREAK-GLASS · ${stateHeadline(request)}`;
+}
+
+function stateHeadline(request: OperationRequest): string {
   switch (request.state) {
     case 'pending':
       return `Approval needed: ${operationTitleOf(request)}`;
@@ -518,6 +531,7 @@ export function approvalMessage(request: OperationRequest, now: Date): SlackMess
   } else if (request.state === 'unknown') {
     blocks.push(actions(resolveButtons(request), requestActionsBlock(request.id)));
   }
+  blocks.push(...breakGlassBlocks(request));
   const text = maskMobilesInText(
     `${headline(request)}: ${escapeMrkdwn(truncate(request.target, 200))}, requested by ${escapeMrkdwn(request.requester.name)} (${request.id})`,
   );
@@ -639,6 +653,11 @@ export function requesterNotice(request: OperationRequest): SlackMessage | null 
     expired: ':hourglass: expired',
     unknown: ':grey_question: may or may not have been applied; its outcome is unknown',
   };
+  if (request.breakGlass !== undefined) {
+    // The requester broke the glass themselves and saw the outcome where they did it.
+    if (request.state === 'succeeded') tell.succeeded = ':rotating_light: ran by break-glass and is done';
+    if (request.state === 'failed') tell.failed = ':x: ran by break-glass but failed';
+  }
   const what = tell[request.state];
   if (what === undefined || what === '') return null;
   const first = `Your request *${request.id}* (${operationTitleOf(request)} ${targetCode(request.target)}) ${what}.`;
@@ -705,4 +724,47 @@ export function submittedMessage(
         ? `Request ${outcome.request.id} posted for approval.`
         : `Request ${outcome.request.id}: ${outcome.request.state}.`;
   return { text, blocks: sections.map((text) => section(text)) };
+}
+
+// --- Break-glass on the approval message (docs/architecture.md, "Break-glass and delegation") ---
+
+/**
+ * What the approval message of a break-glass change adds: who broke the glass, why, the review
+ * (or that it is due, with Acknowledge / Flag… for the leads while it is not reviewed).
+ */
+export function breakGlassBlocks(request: OperationRequest): KnownBlock[] {
+  const record = request.breakGlass;
+  if (record === undefined) return [];
+  const blocks: KnownBlock[] = [
+    section(
+      `:rotating_light: *BREAK-GLASS* by ${safe(record.by.name, 60)} (${code(record.by.id)}) at ${slackDate(record.at)}, without waiting for approval.\n*Why it could not wait:* ${safe(record.reason, 1500)}`,
+    ),
+  ];
+  if (record.review !== null) {
+    const { review } = record;
+    const verdict =
+      review.verdict === 'flagged' ? ':triangular_flag_on_post: Flagged' : ':white_check_mark: Acknowledged';
+    blocks.push(
+      section(
+        `${verdict} by ${safe(review.by.name, 60)} at ${slackDate(review.at)}${review.note ? `: ${safe(review.note, 1000)}` : '.'}`,
+      ),
+    );
+    return blocks;
+  }
+  blocks.push(
+    context(
+      `Not reviewed yet: a lead other than ${safe(record.by.name, 60)} reviews it by ${slackDate(record.reviewDueAt)}.${record.overdueAt === null ? '' : ' *Overdue.*'}`,
+    ),
+  );
+  if (request.state !== 'executing')
+    blocks.push(actions(breakGlassReviewButtons(request), `${BLOCKS.breakGlassActions}:${request.id}`));
+  return blocks;
+}
+
+/** Acknowledge and Flag… (asks for a note) on a break-glass change; values carry only the ID. */
+export function breakGlassReviewButtons(request: OperationRequest): Button[] {
+  return [
+    button('Acknowledge', ACTIONS.breakGlassAcknowledge, request.id, 'primary'),
+    button('Flag…', ACTIONS.breakGlassFlag, request.id, 'danger'),
+  ];
 }

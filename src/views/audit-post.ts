@@ -95,6 +95,12 @@ const TYPE_EMOJI: Readonly<Record<string, string>> = {
   reminded: ':alarm_clock:',
   escalated: ':arrow_up:',
   'expiry-warned': ':hourglass_flowing_sand:',
+  'break-glass': ':rotating_light:',
+  'break-glass-reviewed': ':mag:',
+  'break-glass-overdue': ':alarm_clock:',
+  delegated: ':busts_in_silhouette:',
+  'delegation-cancelled': ':busts_in_silhouette:',
+  'delegation-expired': ':busts_in_silhouette:',
 };
 
 type Obj = { readonly [key: string]: JsonValue };
@@ -322,6 +328,10 @@ function refusedAction(p: Parts): string {
       return `cancel ${requestRef(p)}`;
     case 'remind':
       return `remind the approvers of ${requestRef(p)}`;
+    case 'break-glass':
+      return `break the glass on ${requestRef(p)}`;
+    case 'review':
+      return `review the break-glass of ${requestRef(p)}`;
     default:
       return asked(p);
   }
@@ -373,6 +383,55 @@ function followUpSentence(p: Parts, type: 'reminded' | 'escalated' | 'expiry-war
   }
 }
 
+// --- Break-glass and delegation (docs/architecture.md, "Break-glass and delegation") -----------
+
+/** ` for lena (U0LEAD1) (delegated)` after the approver, when they approved in a lead's place. */
+function forLead({ event, s }: Parts): string {
+  const lead = isObj(event.outcome) ? event.outcome.for : undefined;
+  const id = str(lead, 'id');
+  if (id === undefined) return '';
+  const name = str(lead, 'name');
+  const person =
+    name === undefined || name === id
+      ? s.id(id)
+      : `${s.text(name, AUDIT_LINE_LIMITS.actorName)} (${s.id(id)})`;
+  return ` for ${person} (delegated)`;
+}
+
+/** The person a delegation event names (`params.delegate`/`params.lead`). */
+function paramPerson({ event, s }: Parts, key: 'lead' | 'delegate'): string {
+  const person = isObj(event.params) ? event.params[key] : undefined;
+  const id = str(person, 'id') ?? '?';
+  const name = str(person, 'name');
+  return name === undefined || name === id
+    ? s.id(id)
+    : `${s.text(name, AUDIT_LINE_LIMITS.actorName)} (${s.id(id)})`;
+}
+
+function breakGlassOrDelegationSentence(p: Parts, type: string): string {
+  const { event, s } = p;
+  const o = event.outcome;
+  const reason = str(o, 'reason');
+  const until = str(isObj(event.params) ? event.params : undefined, 'until');
+  switch (type) {
+    case 'break-glass':
+      return `BREAK-GLASS: ${who(p)} ran ${requestRef(p)} without waiting for approval: ${asked(p)}; reason: ${reason === undefined ? 'none' : quoted(s, reason, AUDIT_LINE_LIMITS.reason)}; a lead reviews it${str(o, 'reviewDueAt') === undefined ? '' : ` by ${s.text(minutes(str(o, 'reviewDueAt') ?? ''), 40)}`}`;
+    case 'break-glass-reviewed': {
+      const note = str(o, 'note');
+      const flagged = str(o, 'verdict') === 'flagged';
+      return `BREAK-GLASS review: ${who(p)} ${flagged ? 'flagged' : 'acknowledged'} ${requestRef(p)}${note === undefined ? '' : `: ${quoted(s, note, AUDIT_LINE_LIMITS.reason)}`}`;
+    }
+    case 'break-glass-overdue':
+      return `BREAK-GLASS: ${requestRef(p)} is still not reviewed by a lead; the leads are reminded`;
+    case 'delegated':
+      return `${who(p)} delegated approvals to ${paramPerson(p, 'delegate')} until ${s.text(minutes(until ?? '?'), 40)}${reason === undefined ? '' : `; reason: ${quoted(s, reason, AUDIT_LINE_LIMITS.reason)}`}`;
+    case 'delegation-cancelled':
+      return `${who(p)} cancelled the delegation of approvals to ${paramPerson(p, 'delegate')} (it ran until ${s.text(minutes(until ?? '?'), 40)})`;
+    default:
+      return `The delegation of approvals from ${paramPerson(p, 'lead')} to ${paramPerson(p, 'delegate')} expired at ${s.text(minutes(until ?? '?'), 40)}`;
+  }
+}
+
 function sentence(p: Parts): string {
   const { event, s } = p;
   const o = event.outcome;
@@ -384,7 +443,7 @@ function sentence(p: Parts): string {
     case 'approved': {
       const count = num(o, 'approvals');
       const quorum = num(o, 'quorum');
-      return `${who(p)} approved ${requestRef(p)}${count !== undefined && quorum !== undefined ? ` (${count} of ${quorum})` : ''}`;
+      return `${who(p)}${forLead(p)} approved ${requestRef(p)}${count !== undefined && quorum !== undefined ? ` (${count} of ${quorum})` : ''}`;
     }
     case 'rejected': {
       const note = str(o, 'note');
@@ -401,7 +460,17 @@ function sentence(p: Parts): string {
       return `${capitalize(requestRef(p))} expired${had}; nothing was changed`;
     }
     case 'executing':
+      if (isObj(o) && o.breakGlass === true) {
+        return `BREAK-GLASS: ${requestRef(p)} started without its approvals: ${asked(p)}`;
+      }
       return `${capitalize(requestRef(p))} ${isObj(o) && o.resumed === true ? 'resumed after a restart' : 'started'}: ${asked(p)}`;
+    case 'break-glass':
+    case 'break-glass-reviewed':
+    case 'break-glass-overdue':
+    case 'delegated':
+    case 'delegation-cancelled':
+    case 'delegation-expired':
+      return breakGlassOrDelegationSentence(p, type);
     case 'succeeded':
       return succeededSentence(p);
     case 'failed':

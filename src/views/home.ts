@@ -1,6 +1,6 @@
 import type { ContextBlock, HomeView, KnownBlock } from '@slack/types';
 import type { ProtectionConfig } from '../client/types.js';
-import type { AuditEvent } from '../core/model.js';
+import type { AuditEvent, OperationRequest } from '../core/model.js';
 import { TERMINAL_STATES } from '../core/model.js';
 import {
   formatProtectionValue,
@@ -8,11 +8,13 @@ import {
   PROTECTION_GROUP_TITLES,
   readProtectionField,
 } from '../core/validate/protection.js';
+import type { DelegationsOverview } from '../services/delegation.js';
 import type { RequestsOverview } from '../services/types.js';
-import { slackDate } from './approval.js';
+import { breakGlassReviewButtons, slackDate } from './approval.js';
 import { auditLine } from './audit-post.js';
 import { actions, button, context, divider, header, packSections, safe, section } from './blocks.js';
-import { ACTIONS } from './ids.js';
+import { delegationLines, unreviewedLine } from './break-glass.js';
+import { ACTIONS, BLOCKS } from './ids.js';
 import { BLOCK_KIT_LIMITS } from './limits.js';
 import { awaitingBlocks, finishedLines, openRequestBlock } from './requests.js';
 
@@ -25,7 +27,7 @@ import { awaitingBlocks, finishedLines, openRequestBlock } from './requests.js';
  */
 
 /** How many items each part of the Home tab shows. */
-export const HOME_LIMITS = { awaiting: 15, open: 15, finished: 10, audit: 10 } as const;
+export const HOME_LIMITS = { awaiting: 15, open: 15, finished: 10, audit: 10, breakGlass: 10 } as const;
 
 export interface HomeModel {
   userId: string;
@@ -39,6 +41,12 @@ export interface HomeModel {
   notice?: string | null | undefined;
   /** When the tab was built (ISO), shown so people know how fresh it is. */
   builtAt: string;
+  /** Break-glass changes no lead has reviewed yet (leads only). */
+  breakGlass?: readonly OperationRequest[] | undefined;
+  /** The delegation this person gave, and those they hold. */
+  delegations?: DelegationsOverview | undefined;
+  /** IDs of this person's pending requests they may run by break-glass (a Break glass… button). */
+  breakGlassOffered?: ReadonlySet<string> | undefined;
 }
 
 function more(count: number, what: string): ContextBlock {
@@ -69,6 +77,8 @@ export function homeView(model: HomeModel): HomeView {
     refresh,
   );
 
+  blocks.push(...breakGlassAndDelegation(model));
+
   const { awaitingMe, mine } = model.overview;
   if (model.isLead || awaitingMe.length > 0) {
     blocks.push(divider(), header(`Awaiting your approval (${awaitingMe.length})`));
@@ -84,7 +94,17 @@ export function homeView(model: HomeModel): HomeView {
   const finished = mine.filter((r) => TERMINAL_STATES.includes(r.state));
   blocks.push(divider(), header(`Your open requests (${open.length})`));
   if (open.length === 0) blocks.push(section('_You have no open requests._'));
-  for (const request of open.slice(0, HOME_LIMITS.open)) blocks.push(openRequestBlock(request));
+  for (const request of open.slice(0, HOME_LIMITS.open)) {
+    blocks.push(openRequestBlock(request));
+    if (request.state === 'pending' && model.breakGlassOffered?.has(request.id) === true) {
+      blocks.push(
+        actions(
+          [button('Break glass…', ACTIONS.breakGlass, request.id, 'danger')],
+          `break_glass_offer:${request.id}`,
+        ),
+      );
+    }
+  }
   if (open.length > HOME_LIMITS.open) blocks.push(more(open.length - HOME_LIMITS.open, 'open requests'));
   if (finished.length > 0) {
     blocks.push(section('*Recently finished*'));
@@ -110,6 +130,34 @@ export function homeView(model: HomeModel): HomeView {
     blocks.push(context('Numbers are masked; hashes are shortened. `/vidops audit 50` shows more.'));
 
   return { type: 'home', blocks: blocks.slice(0, BLOCK_KIT_LIMITS.viewBlocks) };
+}
+
+/**
+ * Delegations in force (given and held), and for leads the break-glass changes to review, each
+ * with Acknowledge / Flag… unless this lead broke the glass on it.
+ * @see docs/architecture.md, "Break-glass and delegation"
+ */
+function breakGlassAndDelegation(model: HomeModel): KnownBlock[] {
+  const blocks: KnownBlock[] = [];
+  const lines = model.delegations ? delegationLines(model.delegations) : [];
+  if (lines.length > 0) blocks.push(...packSections(lines));
+  const unreviewed = model.breakGlass ?? [];
+  if (!model.isLead || unreviewed.length === 0) return blocks;
+  blocks.push(divider(), header(`Break-glass to review (${unreviewed.length})`));
+  for (const request of unreviewed.slice(0, HOME_LIMITS.breakGlass)) {
+    const line = section(unreviewedLine(request));
+    const own = request.breakGlass?.by.id === model.userId;
+    if (own || request.state === 'executing') blocks.push(line);
+    else
+      blocks.push(
+        line,
+        actions(breakGlassReviewButtons(request), `${BLOCKS.breakGlassActions}:${request.id}`),
+      );
+  }
+  if (unreviewed.length > HOME_LIMITS.breakGlass) {
+    blocks.push(context(`_… and ${unreviewed.length - HOME_LIMITS.breakGlass} more to review._`));
+  }
+  return blocks;
 }
 
 /** The Home tab of someone outside `AGENTS`: what vidops is, and nothing of the team's data. */

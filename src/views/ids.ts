@@ -30,6 +30,10 @@ export const ACTIONS = {
   menuProtect: 'menu_protect',
   menuWhitelistAdd: 'menu_whitelist_add',
   menuWhitelistRemove: 'menu_whitelist_remove',
+  // Break-glass: the requester's button, and a lead's review (docs/architecture.md, "Break-glass and delegation")
+  breakGlass: 'break_glass_open',
+  breakGlassAcknowledge: 'break_glass_acknowledge',
+  breakGlassFlag: 'break_glass_flag',
 } as const;
 
 /** The `callback_id`s of the shortcuts declared in manifest.yml. */
@@ -56,6 +60,9 @@ export const CALLBACKS = {
   rejectReason: 'reject_reason_modal',
   /** A lead's note when marking an unknown outcome applied or not applied. */
   resolveNote: 'resolve_note_modal',
+  /** Break-glass: the reason and the typed words; a lead's note when flagging. */
+  breakGlass: 'break_glass_modal',
+  breakGlassFlag: 'break_glass_flag_modal',
   /** Loading, progress and result views of the change modals: nothing to submit. */
   changeStatus: 'change_status_modal',
   /** The numbers (file IDs) a message shortcut found, one button each; nothing to submit. */
@@ -78,6 +85,10 @@ export const BLOCKS = {
   rejectNote: 'reject_note',
   resolveNote: 'resolve_note',
   requestActions: 'request_actions',
+  breakGlassReason: 'break_glass_reason',
+  breakGlassWords: 'break_glass_words',
+  breakGlassNote: 'break_glass_note',
+  breakGlassActions: 'break_glass_actions',
   /** Prefixes: one block per protection setting group (checkboxes) and per non-boolean setting. */
   protectGroup: 'protect_group:',
   protectField: 'protect_field:',

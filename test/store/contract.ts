@@ -849,6 +849,82 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
       });
     });
 
+    describe('delegations and break-glass', () => {
+      const delegation = (id: string, leadId: string, delegateId: string) => ({
+        id,
+        lead: { id: leadId, name: 'Lee (lead)' },
+        delegate: { id: delegateId, name: 'Sara' },
+        reason: 'on leave',
+        createdAt: T0,
+        until: at(240),
+        endedAt: null,
+        endedBy: null,
+        ending: null,
+      });
+
+      it('a lead delegates once; a second while the first is in force is refused and records nothing', async () => {
+        const first = delegation('D-1', LEAD.id, AGENT.id);
+        const added = await store.addDelegation(first, [
+          newEvent({ type: 'delegated', operation: 'delegation' }),
+        ]);
+        expect(added).toEqual(first);
+        await expect(
+          store.addDelegation(delegation('D-2', LEAD.id, 'U0OTHER'), [
+            newEvent({ type: 'delegated', operation: 'delegation' }),
+          ]),
+        ).rejects.toBeInstanceOf(StateConflictError);
+        expect(await store.listDelegations({ open: true })).toEqual([first]);
+        expect(await store.listDelegations({ delegateId: AGENT.id })).toEqual([first]);
+        expect(await store.listDelegations({ delegateId: 'U0OTHER' })).toEqual([]);
+        expect(await chainOk()).toBe(1);
+      });
+
+      it('a delegation ends once, with its event; then the lead may delegate again', async () => {
+        await store.addDelegation(delegation('D-1', LEAD.id, AGENT.id), []);
+        const end = { endedAt: at(10), endedBy: LEAD, ending: 'cancelled' as const };
+        const ended = await store.endDelegation('D-1', end, [
+          newEvent({ type: 'delegation-cancelled', operation: 'delegation' }),
+        ]);
+        expect(ended).toMatchObject({ id: 'D-1', endedAt: at(10), ending: 'cancelled' });
+        expect(
+          await store.endDelegation('D-1', end, [newEvent({ type: 'delegation-cancelled' })]),
+        ).toBeNull();
+        expect(await store.listDelegations({ open: true })).toEqual([]);
+        expect(await chainOk()).toBe(1);
+        await store.addDelegation(delegation('D-2', LEAD.id, AGENT.id), []);
+        expect((await store.listDelegations({ leadId: LEAD.id })).map((d) => d.id)).toEqual(['D-2', 'D-1']);
+      });
+
+      it('a request run by break-glass is listed as unreviewed until its review is recorded', async () => {
+        const plain = newRequest();
+        const broken = newRequest();
+        await store.createRequest(plain, []);
+        await store.createRequest(broken, []);
+        const record = {
+          by: AGENT,
+          at: at(1),
+          reason: 'viewer locked out before an exam',
+          reviewDueAt: at(60),
+          overdueAt: null,
+          review: null,
+        };
+        const done = await store.transition(broken.id, 1, { state: 'executing', breakGlass: record }, at(1), [
+          eventFor(broken, 'break-glass'),
+        ]);
+        expect(done?.request.breakGlass).toEqual(record);
+        expect((await store.listRequests({ breakGlassUnreviewed: true })).map((r) => r.id)).toEqual([
+          broken.id,
+        ]);
+        const review = { by: LEAD, at: at(5), verdict: 'acknowledged' as const, note: null };
+        await store.transition(broken.id, 2, { breakGlass: { ...record, review } }, at(5), [
+          eventFor(broken, 'break-glass-reviewed'),
+        ]);
+        expect(await store.listRequests({ breakGlassUnreviewed: true })).toEqual([]);
+        expect((await store.getRequest(broken.id))?.breakGlass?.review).toEqual(review);
+        expect((await store.getRequest(plain.id))?.breakGlass).toBeUndefined();
+      });
+    });
+
     describe('operations', () => {
       it('migrating again is harmless and keeps the data', async () => {
         const request = newRequest();

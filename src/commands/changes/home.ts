@@ -1,5 +1,5 @@
 import type { ProtectionConfig } from '../../client/types.js';
-import { isAgent, isLead } from '../../core/policy.js';
+import { isAgent, isLead, mayBreakGlass } from '../../core/policy.js';
 import { HOME_LIMITS, type HomeModel, homeNotAllowedView, homeView } from '../../views/home.js';
 import { checkBlockKit, problemText, resolveActor, type SlackContext } from '../context.js';
 
@@ -39,14 +39,24 @@ export async function publishHome(
     await ctx.web.views.publish({ user_id: userId, view });
     return;
   }
-  const [{ overview, audit }, protection] = await Promise.all([
+  const lead = isLead(ctx.policy, who);
+  const [{ overview, audit }, protection, delegations, breakGlass] = await Promise.all([
     ctx.ops.homeRecords(actor, HOME_LIMITS.audit),
     options.protection === undefined ? readProtection(ctx) : Promise.resolve(options.protection),
+    ctx.ops.delegations(actor),
+    lead ? ctx.ops.unreviewedBreakGlass() : Promise.resolve([]),
   ]);
   const view = homeView({
     userId,
-    isLead: isLead(ctx.policy, who),
+    isLead: lead,
     overview,
+    delegations,
+    breakGlass,
+    breakGlassOffered: new Set(
+      overview.mine
+        .filter((r) => r.state === 'pending' && mayBreakGlass(ctx.policy, r.operation, who))
+        .map((r) => r.id),
+    ),
     protection,
     audit,
     notice: options.notice ?? null,

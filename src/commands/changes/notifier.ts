@@ -8,6 +8,7 @@ import type { DeliverNotifications, DeliveryOutcome } from '../../slack/notifica
 import type { NotificationJob, Store } from '../../store/store.js';
 import { approvalMessage, followUpMessage, requesterNotice } from '../../views/approval.js';
 import type { SlackMessage } from '../../views/blocks.js';
+import { leadBreakGlassMessage } from '../../views/break-glass.js';
 import { checkBlockKit, type SlackContext } from '../context.js';
 import { publishHome, readProtection } from './home.js';
 
@@ -320,7 +321,8 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
   }
 
   async function refreshHomes(ctx: NotifierContext, request: OperationRequest, p: Progress): Promise<void> {
-    const key = `${request.state}:${request.approvals.length}`;
+    const glass = request.breakGlass;
+    const key = `${request.state}:${request.approvals.length}:${glass === undefined ? '' : `${glass.review?.verdict ?? 'due'}:${glass.overdueAt ?? ''}`}`;
     if (p.homeKey !== key) {
       p.homeKey = key;
       p.homes.clear();
@@ -345,6 +347,40 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
     if (failed.length > 0) throw worst(failed);
   }
 
+  /**
+   * Break-glass: every lead (but the one who broke the glass) gets a DM once when the change has
+   * run, and once more when it is found unreviewed past its review time. Each DM is claimed once.
+   * @see docs/architecture.md, "Break-glass and delegation"
+   */
+  async function tellLeads(ctx: NotifierContext, request: OperationRequest): Promise<void> {
+    const record = request.breakGlass;
+    if (record === undefined) return;
+    const reminder = record.overdueAt !== null;
+    if (reminder && record.review !== null) return;
+    const leads = new Set<string>();
+    for (const lead of ctx.policy.leads) {
+      if (lead.startsWith('S')) for (const member of await ctx.directory.membersOf(lead)) leads.add(member);
+      else leads.add(lead);
+    }
+    leads.delete(record.by.id);
+    const message = leadBreakGlassMessage(request, reminder);
+    const failed: unknown[] = [];
+    for (const lead of leads) {
+      try {
+        const dm = await ctx.web.conversations.open({ users: lead });
+        const channel = dm.channel?.id;
+        if (!channel) continue;
+        await once(ctx, `${reminder ? 'glass-overdue' : 'glass'}:${request.id}:${lead}`, () =>
+          post(ctx, channel, message),
+        );
+      } catch (error) {
+        if (error instanceof WebAPIRateLimitedError) throw error;
+        if (givesUp(error) === null) failed.push(error);
+      }
+    }
+    if (failed.length > 0) throw worst(failed);
+  }
+
   const deliver: DeliverNotifications = async (requestId, jobs) => {
     const request = await ctx.ops.getRequest(requestId);
     if (request === null) {
@@ -361,6 +397,8 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
       steps.push(['requester message', () => tellRequester(ctx, request).then(() => undefined)]);
       if (request.state === 'pending')
         steps.push(['follow-up messages', () => tellFollowUps(ctx, request, jobs).then(() => undefined)]);
+      if (request.breakGlass !== undefined)
+        steps.push(['break-glass DMs to leads', () => tellLeads(ctx, request).then(() => undefined)]);
       if (refreshesHome(request))
         steps.push(['Home tabs', () => refreshHomes(ctx, request, p).then(() => undefined)]);
     } else if (request.state === 'unknown') {

@@ -8,6 +8,7 @@ import { type SubmitOutcome, submittedSections } from '../../views/approval.js';
 import { describeRecordedError } from '../../views/errors.js';
 import { loadingModal, statusModal } from '../../views/modals/common.js';
 import { type AppContext, checkBlockKit, errorViewOptions } from '../context.js';
+import { breakGlassHint } from './break-glass.js';
 
 /**
  * What the change handlers share: opening a modal at once and filling it later, turning errors
@@ -28,10 +29,13 @@ export function outcomeOf(ctx: AppContext, result: SubmitResult): SubmitOutcome 
 
 /** The sections that answer a submitted change. */
 export function resultSections(ctx: AppContext, result: SubmitResult, prepared: Prepared): string[] {
-  return submittedSections(outcomeOf(ctx, result), {
-    approvalChannel: ctx.config.approvalChannel,
-    warnings: prepared.warnings,
-  });
+  return [
+    ...submittedSections(outcomeOf(ctx, result), {
+      approvalChannel: ctx.config.approvalChannel,
+      warnings: prepared.warnings,
+    }),
+    ...breakGlassHint(result),
+  ];
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   respondChecked,
   type SlashHandler,
 } from '../context.js';
+import { delegationHandlers, withBreakGlassOffer } from './break-glass.js';
 import { openDraft } from './drafts.js';
 import { openLoading, outcomeOf, showStatus, showView } from './shared.js';
 
@@ -55,7 +56,10 @@ async function submitTyped(
   await respondChecked(
     ctx,
     respond,
-    submittedMessage(outcomeOf(ctx, result), { approvalChannel: ctx.config.approvalChannel, warnings }),
+    withBreakGlassOffer(
+      submittedMessage(outcomeOf(ctx, result), { approvalChannel: ctx.config.approvalChannel, warnings }),
+      result,
+    ),
   );
 }
 
@@ -299,4 +303,5 @@ export const changeHandlers = {
   'playlist.delete': deleteHandler('playlist.delete'),
   requests,
   audit,
+  ...delegationHandlers,
 } satisfies Partial<Record<CommandKind, SlashHandler>>;

@@ -1,0 +1,305 @@
+import type { AckFn, BlockAction, RespondFn, ViewResponseAction } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { z } from 'zod';
+import { BREAK_GLASS_TEXT, isBreakGlassWords } from '../../core/break-glass.js';
+import { utcMinutes } from '../../core/delegation.js';
+import { InputError } from '../../core/errors.js';
+import { escapeMrkdwn } from '../../core/mrkdwn.js';
+import type { BreakGlassResult } from '../../services/break-glass.js';
+import type { SubmitResult } from '../../services/types.js';
+import type { SlackRoutes } from '../../slack/routes.js';
+import { operationTitleOf, targetCode } from '../../views/approval.js';
+import { section } from '../../views/blocks.js';
+import { breakGlassOffer } from '../../views/break-glass.js';
+import { describeError, describeRecordedError } from '../../views/errors.js';
+import { problemMessage } from '../../views/everyday.js';
+import { ACTIONS, BLOCKS, CALLBACKS } from '../../views/ids.js';
+import {
+  breakGlassModal,
+  flagModal,
+  parseBreakGlassSubmission,
+  parseFlagSubmission,
+} from '../../views/modals/break-glass.js';
+import { problemLine, readViewState, statusModal } from '../../views/modals/common.js';
+import {
+  type AppContext,
+  checkBlockKit,
+  errorViewOptions,
+  problemText,
+  resolveActor,
+  respondChecked,
+  type SlashHandler,
+} from '../context.js';
+import { publishHome } from './home.js';
+import { requestIdOf, showStatus } from './shared.js';
+
+/**
+ * Break-glass and delegation in Slack: the requester's Break glass… button (on their pending
+ * notice and their Home tab) and its modal, a lead's Acknowledge and Flag… (approval message, DM,
+ * Home tab), and `/vidops delegate …`. Everything is decided by the services.
+ * @see docs/architecture.md, "Break-glass and delegation"
+ */
+
+/** The Break glass… offer under a pending notice, when the services say the requester may use it. */
+export function withBreakGlassOffer<M extends { text: string; blocks?: KnownBlock[] | undefined }>(
+  message: M,
+  result: SubmitResult,
+): M {
+  if (result.kind !== 'pending' || result.breakGlass !== true) return message;
+  return { ...message, blocks: [...(message.blocks ?? []), ...breakGlassOffer(result.request.id)] };
+}
+
+/** The line a modal's result adds when the requester may break the glass (the button is on Home). */
+export function breakGlassHint(result: SubmitResult): string[] {
+  if (result.kind !== 'pending' || result.breakGlass !== true) return [];
+  return [
+    ':rotating_light: Cannot wait? You may break glass: the *Break glass…* button is on your vidops Home tab.',
+  ];
+}
+
+const ClickSchema = z.looseObject({
+  user: z.looseObject({ id: z.string(), name: z.string().optional(), username: z.string().optional() }),
+  trigger_id: z.string().optional(),
+  response_url: z.string().optional(),
+  channel: z.looseObject({ id: z.string() }).optional(),
+  view: z.looseObject({ type: z.string() }).optional(),
+  actions: z.array(z.looseObject({ value: z.string().optional() })).min(1),
+});
+type Click = z.infer<typeof ClickSchema>;
+
+interface ClickArgs {
+  body: BlockAction;
+  respond: RespondFn;
+  client: WebClient;
+}
+
+async function tell(ctx: AppContext, click: Click, respond: RespondFn, text: string): Promise<void> {
+  if (click.view?.type === 'home') {
+    await publishHome(ctx, click.user.id, { notice: text });
+    return;
+  }
+  const message = { text: escapeMrkdwn(text) };
+  checkBlockKit(ctx, message, 'message');
+  if (click.response_url) {
+    await respond({ response_type: 'ephemeral', replace_original: false, ...message });
+    return;
+  }
+  if (click.channel)
+    await ctx.web.chat.postEphemeral({ channel: click.channel.id, user: click.user.id, ...message });
+  else {
+    // A DM without a response URL: answer in the same conversation.
+    const dm = await ctx.web.conversations.open({ users: click.user.id });
+    if (dm.channel?.id) await ctx.web.chat.postMessage({ channel: dm.channel.id, ...message });
+  }
+}
+
+/** Break glass…: checks first (a refused click is told why at once), then the modal. */
+async function openBreakGlass(ctx: AppContext, args: ClickArgs): Promise<void> {
+  const click = ClickSchema.parse(args.body);
+  const id = requestIdOf(click.actions[0]?.value);
+  if (id === null) {
+    await tell(ctx, click, args.respond, 'That button does not name a request; nothing was changed.');
+    return;
+  }
+  const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
+  const check = await ctx.ops.checkBreakGlass(id, actor);
+  if (check.kind === 'refused') {
+    await tell(ctx, click, args.respond, `:no_entry: ${check.reason} Nothing was changed.`);
+    return;
+  }
+  if (!click.trigger_id) return;
+  const rule = ctx.policy.rules[check.request.operation].breakGlass;
+  const view = breakGlassModal(check.request, rule?.reviewWithin ?? '24h');
+  checkBlockKit(ctx, { view }, 'modal');
+  await args.client.views.open({ trigger_id: click.trigger_id, view });
+}
+
+interface SubmissionArgs {
+  ack: AckFn<ViewResponseAction>;
+  body: { user: { id: string; name?: string | undefined } };
+  view: { id: string; private_metadata: string; state: { values: unknown } };
+  client: WebClient;
+}
+
+async function ackStatus(ctx: AppContext, ack: AckFn<ViewResponseAction>, title: string, lines: string[]) {
+  const view = statusModal(title, lines);
+  checkBlockKit(ctx, { view }, 'modal');
+  await ack({ response_action: 'update', view });
+}
+
+function ranText(ctx: AppContext, result: BreakGlassResult): string {
+  if (result.kind === 'refused') return problemLine(result.reason, ':no_entry:');
+  const { request } = result;
+  const what = `*${request.id}* (${operationTitleOf(request)} ${targetCode(request.target)})`;
+  switch (request.state) {
+    case 'succeeded':
+      return `:rotating_light: BREAK-GLASS: ${what} ran and is done. Every lead is told; a lead reviews it.`;
+    case 'failed':
+      return `:x: BREAK-GLASS: ${what} ran but failed: ${request.error ? describeRecordedError(request.error, errorViewOptions(ctx)) : 'the service refused it'}. Every lead is told.`;
+    case 'unknown':
+      return `:grey_question: BREAK-GLASS: ${what} ran, but the service gave no clear answer: it may or may not have been applied. A lead settles it.`;
+    default:
+      return `BREAK-GLASS: ${what} is now ${request.state}.`;
+  }
+}
+
+/** The reason and the typed words: wrong words stay in the form, under their field; nothing changes. */
+async function submitBreakGlass(ctx: AppContext, args: SubmissionArgs): Promise<void> {
+  const title = 'Break glass';
+  let parsed: ReturnType<typeof parseBreakGlassSubmission>;
+  try {
+    parsed = parseBreakGlassSubmission(readViewState(args.view.state.values), args.view.private_metadata);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    await ackStatus(ctx, args.ack, title, [`:x: ${error.message}`]);
+    return;
+  }
+  if (!parsed.ok) {
+    await args.ack({ response_action: 'errors', errors: parsed.errors });
+    return;
+  }
+  if (!isBreakGlassWords(parsed.words)) {
+    await args.ack({
+      response_action: 'errors',
+      errors: { [BLOCKS.breakGlassWords]: BREAK_GLASS_TEXT.wrongWords },
+    });
+    return;
+  }
+  await ackStatus(ctx, args.ack, title, [':hourglass_flowing_sand: Running it now…']);
+  let lines: string[];
+  try {
+    const { actor } = await resolveActor(ctx, args.body.user.id, args.body.user.name);
+    const result = await ctx.ops.breakGlass(parsed.requestId, actor, {
+      reason: parsed.reason,
+      words: parsed.words,
+    });
+    lines = [ranText(ctx, result)];
+  } catch (error) {
+    lines = [problemLine(problemText(ctx, error, title))];
+  }
+  await showStatus(ctx, args.client, args.view.id, title, lines);
+}
+
+async function acknowledge(ctx: AppContext, args: ClickArgs): Promise<void> {
+  const click = ClickSchema.parse(args.body);
+  const id = requestIdOf(click.actions[0]?.value);
+  if (id === null) {
+    await tell(ctx, click, args.respond, 'That button does not name a request; nothing was changed.');
+    return;
+  }
+  try {
+    const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
+    const result = await ctx.ops.reviewBreakGlass(id, actor, 'acknowledged');
+    const text =
+      result.kind === 'refused'
+        ? `:no_entry: ${result.reason} Nothing was changed.`
+        : `:white_check_mark: You acknowledged the break-glass change *${id}*; it is recorded in the audit log.`;
+    await tell(ctx, click, args.respond, text);
+  } catch (error) {
+    const view = describeError(error, errorViewOptions(ctx));
+    await tell(ctx, click, args.respond, `:x: ${view.text}`);
+    if (!view.expected) throw error;
+  }
+}
+
+async function openFlag(ctx: AppContext, args: ClickArgs): Promise<void> {
+  const click = ClickSchema.parse(args.body);
+  const id = requestIdOf(click.actions[0]?.value);
+  if (id === null) {
+    await tell(ctx, click, args.respond, 'That button does not name a request; nothing was changed.');
+    return;
+  }
+  const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
+  const check = await ctx.ops.checkBreakGlassReview(id, actor);
+  if (check.kind === 'refused') {
+    await tell(ctx, click, args.respond, `:no_entry: ${check.reason} Nothing was changed.`);
+    return;
+  }
+  if (!click.trigger_id) return;
+  const view = flagModal(check.request);
+  checkBlockKit(ctx, { view }, 'modal');
+  await args.client.views.open({ trigger_id: click.trigger_id, view });
+}
+
+async function submitFlag(ctx: AppContext, args: SubmissionArgs): Promise<void> {
+  const title = 'Flag break-glass';
+  let parsed: ReturnType<typeof parseFlagSubmission>;
+  try {
+    parsed = parseFlagSubmission(readViewState(args.view.state.values), args.view.private_metadata);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    await ackStatus(ctx, args.ack, title, [`:x: ${error.message}`]);
+    return;
+  }
+  if (!parsed.ok) {
+    await args.ack({ response_action: 'errors', errors: parsed.errors });
+    return;
+  }
+  await ackStatus(ctx, args.ack, title, [':hourglass_flowing_sand: Recording…']);
+  let lines: string[];
+  try {
+    const { actor } = await resolveActor(ctx, args.body.user.id, args.body.user.name);
+    const result = await ctx.ops.reviewBreakGlass(parsed.requestId, actor, 'flagged', parsed.note);
+    lines =
+      result.kind === 'refused'
+        ? [problemLine(result.reason, ':no_entry:')]
+        : [
+            `:triangular_flag_on_post: You flagged the break-glass change *${parsed.requestId}*; the leads see your note.`,
+          ];
+  } catch (error) {
+    lines = [problemLine(problemText(ctx, error, title))];
+  }
+  await showStatus(ctx, args.client, args.view.id, title, lines);
+}
+
+/** Registers the break-glass buttons and modals. */
+export function registerBreakGlass(routes: SlackRoutes, ctx: AppContext): void {
+  routes.action(ACTIONS.breakGlass, async ({ ack, body, respond, client }) => {
+    await ack();
+    await openBreakGlass(ctx, { body, respond, client });
+  });
+  routes.action(ACTIONS.breakGlassAcknowledge, async ({ ack, body, respond, client }) => {
+    await ack();
+    await acknowledge(ctx, { body, respond, client });
+  });
+  routes.action(ACTIONS.breakGlassFlag, async ({ ack, body, respond, client }) => {
+    await ack();
+    await openFlag(ctx, { body, respond, client });
+  });
+  routes.view(CALLBACKS.breakGlass, async ({ ack, body, view, client }) => {
+    await submitBreakGlass(ctx, { ack, body, view, client });
+  });
+  routes.view(CALLBACKS.breakGlassFlag, async ({ ack, body, view, client }) => {
+    await submitFlag(ctx, { ack, body, view, client });
+  });
+}
+
+// --- /vidops delegate ---------------------------------------------------------------------------
+
+const delegate: SlashHandler = async ({ command, ctx, actor, respond }) => {
+  if (command.kind !== 'delegate') return;
+  const name = command.delegate.name ?? (await ctx.directory.nameOf(command.delegate.id));
+  const result = await ctx.ops.delegate(actor, { ...command, delegate: { id: command.delegate.id, name } });
+  if (result.kind === 'refused') {
+    await respondChecked(ctx, respond, problemMessage(`${result.reason} Nothing was changed.`, ':no_entry:'));
+    return;
+  }
+  const d = result.delegation;
+  const text = `:busts_in_silhouette: <@${d.delegate.id}> approves in your place until ${utcMinutes(d.until)} (never their own requests). \`/vidops delegate cancel\` ends it earlier.`;
+  await respondChecked(ctx, respond, { text, blocks: [section(text)] });
+};
+
+const delegateCancel: SlashHandler = async ({ command, ctx, actor, respond }) => {
+  if (command.kind !== 'delegate.cancel') return;
+  const result = await ctx.ops.cancelDelegation(actor);
+  if (result.kind === 'refused') {
+    await respondChecked(ctx, respond, problemMessage(`${result.reason} Nothing was changed.`, ':no_entry:'));
+    return;
+  }
+  const text = `:busts_in_silhouette: Your delegation to <@${result.delegation.delegate.id}> has ended; they no longer approve in your place.`;
+  await respondChecked(ctx, respond, { text, blocks: [section(text)] });
+};
+
+/** The delegation commands by kind, for the router. */
+export const delegationHandlers = { delegate, 'delegate.cancel': delegateCancel } as const;

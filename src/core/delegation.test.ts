@@ -1,0 +1,113 @@
+import { DELEGATION_TEXT, parseDelegateWords, parseMention, parseUntil, resolveUntil } from './delegation.js';
+import { parseCommand } from './grammar.js';
+
+const NOW = new Date('2026-11-21T10:00:00.000Z');
+
+describe('a lead names their delegate as Slack sends a mention', () => {
+  it.each([
+    ['<@U0AGENT1|ana>', 'U0AGENT1', 'ana'],
+    ['<@U0AGENT1>', 'U0AGENT1', null],
+    ['<@W0ENTERPRISE|Ana Karimi>', 'W0ENTERPRISE', 'Ana Karimi'],
+  ])('%s reads as %s', (text, id, name) => {
+    expect(parseMention(`${text} until 4h`)).toEqual({ ok: true, id, name, rest: 'until 4h' });
+  });
+
+  it.each(['@ana until 4h', 'ana until 4h', 'U0AGENT1 until 4h', '<#C0123|support> until 4h'])(
+    '%s is refused, asking to pick from the mention list',
+    (text) => {
+      const read = parseDelegateWords(text.split(' '));
+      expect(read).toEqual({ ok: false, reason: expect.stringContaining(DELEGATION_TEXT.pickMention) });
+    },
+  );
+});
+
+describe('until a duration or a date', () => {
+  it.each([
+    ['4h', 4 * 3_600_000],
+    ['2d', 2 * 86_400_000],
+    ['30m', 30 * 60_000],
+  ])('%s is a duration from now', (text, ms) => {
+    expect(parseUntil(text)).toEqual({ ok: true, until: { kind: 'duration', ms, text } });
+    const until = parseUntil(text);
+    if (!until.ok) throw new Error('not read');
+    expect(resolveUntil(until.until, NOW)).toEqual({
+      ok: true,
+      at: new Date(NOW.getTime() + ms).toISOString(),
+    });
+  });
+
+  it.each([
+    ['2026-12-01', '2026-12-01T00:00:00.000Z'],
+    ['2026-12-01T18:00', '2026-12-01T18:00:00.000Z'],
+    ['2026-12-01T18:00:30Z', '2026-12-01T18:00:30.000Z'],
+  ])('%s is a time in UTC', (text, iso) => {
+    expect(parseUntil(text)).toEqual({ ok: true, until: { kind: 'time', iso, text } });
+  });
+
+  it.each(['tomorrow', '2026-02-30', '2026-12-01T25:00', '0h', '4x', '2026-12-1'])(
+    '%s is refused',
+    (text) => {
+      expect(parseUntil(text)).toEqual({ ok: false, reason: DELEGATION_TEXT.badUntil(text) });
+    },
+  );
+
+  it('a time already past is refused, and so is one more than 30 days away', () => {
+    const past = parseUntil('2026-11-20');
+    const far = parseUntil('31d');
+    const edge = parseUntil('30d');
+    if (!past.ok || !far.ok || !edge.ok) throw new Error('not read');
+    expect(resolveUntil(past.until, NOW)).toEqual({
+      ok: false,
+      reason: DELEGATION_TEXT.past('2026-11-20 00:00 UTC'),
+    });
+    expect(resolveUntil(far.until, NOW)).toEqual({ ok: false, reason: DELEGATION_TEXT.tooLong });
+    expect(resolveUntil(edge.until, NOW).ok).toBe(true);
+  });
+});
+
+describe('/vidops delegate in the grammar', () => {
+  const parse = (text: string) => parseCommand(text, { phoneRegion: 'IR' });
+
+  it('reads the mention, until and the reason', () => {
+    expect(parse('delegate <@U0AGENT1|ana> until 2d on leave this week')).toEqual({
+      ok: true,
+      command: {
+        kind: 'delegate',
+        delegate: { id: 'U0AGENT1', name: 'ana' },
+        until: { kind: 'duration', ms: 2 * 86_400_000, text: '2d' },
+        reason: 'on leave this week',
+      },
+      warnings: [],
+    });
+  });
+
+  it('reads a mention Slack sent as entities, with no reason', () => {
+    expect(parse('delegate &lt;@U0AGENT1&gt; UNTIL 2026-12-01T18:00')).toMatchObject({
+      ok: true,
+      command: { kind: 'delegate', delegate: { id: 'U0AGENT1', name: null }, reason: null },
+    });
+  });
+
+  it('delegate cancel is its own command', () => {
+    expect(parse('delegate cancel')).toEqual({
+      ok: true,
+      command: { kind: 'delegate.cancel' },
+      warnings: [],
+    });
+  });
+
+  it('a plain @name is refused with the usage line', () => {
+    expect(parse('delegate @ana until 4h')).toEqual({
+      ok: false,
+      message: `“@ana” is not a mention vidops can read. ${DELEGATION_TEXT.pickMention}`,
+      usage: '/vidops delegate <@user> until <date or duration> [reason]',
+    });
+  });
+
+  it('without until it says how to write it', () => {
+    expect(parse('delegate <@U0AGENT1|ana> for 4h')).toMatchObject({
+      ok: false,
+      message: DELEGATION_TEXT.missingUntil,
+    });
+  });
+});

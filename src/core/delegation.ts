@@ -1,0 +1,250 @@
+import { actorRecord, maybeSamePerson } from './actor.js';
+import type { StepContext } from './approvals.js';
+import type { JsonValue } from './json.js';
+import type { Actor, NewAuditEvent, OperationRequest } from './model.js';
+import { isApprover, type Policy, parseDuration } from './policy.js';
+
+/**
+ * Delegation: a lead on leave lets someone approve in their place until a set time
+ * (`/vidops delegate <@user> until 4h [reason]`). The delegate approves only what the lead could
+ * approve, never their own requests nor those of the lead, and one person counts once toward a
+ * quorum, whether as themselves or for the lead. Delegated approval is not passed on: only a lead
+ * delegates, and only their own approval. Every step is an audit event.
+ * @see docs/architecture.md, "Break-glass and delegation"
+ */
+
+/** The longest a delegation may run. */
+export const DELEGATION_MAX_MS = 30 * 86_400_000;
+
+/** One delegation, as the store keeps it. `endedAt` is set when it was cancelled or found expired. */
+export interface Delegation {
+  id: string;
+  lead: Actor;
+  delegate: Actor;
+  reason: string | null;
+  createdAt: string;
+  until: string;
+  endedAt: string | null;
+  endedBy: Actor | null;
+  ending: 'cancelled' | 'expired' | null;
+}
+
+/** How `until` was written: a duration from now (`4h`, `2d`), or a time (`2026-12-01`, `2026-12-01T18:00`). */
+export type UntilSpec =
+  | { kind: 'duration'; ms: number; text: string }
+  | { kind: 'time'; iso: string; text: string };
+
+/** What `/vidops delegate` reads. */
+export interface DelegateWords {
+  delegate: { id: string; name: string | null };
+  until: UntilSpec;
+  reason: string | null;
+}
+
+/** The texts people read about delegation, in one place. */
+export const DELEGATION_TEXT = {
+  usage: '/vidops delegate <@user> until <date or duration> [reason]',
+  pickMention:
+    'Pick the person from Slack’s mention list as you type @ (it sends them as a mention vidops can read); a plain name could be anyone.',
+  missingUntil:
+    'Say until when: `until 4h`, `until 2d`, `until 2026-12-01` or `until 2026-12-01T18:00` (UTC).',
+  badUntil: (text: string) =>
+    `“${text}” is not a duration (30m, 4h, 2d) nor a date (2026-12-01, or 2026-12-01T18:00 in UTC).`,
+  past: (iso: string) => `${iso} has already passed; a delegation must end in the future.`,
+  tooLong: 'A delegation may last at most 30 days.',
+  onlyLeads: 'Only leads delegate their approvals; approving in a lead’s place does not let you pass it on.',
+  self: 'You cannot delegate to yourself.',
+  bot: 'Delegate to a person on the team, not to a bot.',
+  already: (name: string, until: string) =>
+    `You already delegated to ${name} until ${until}; \`/vidops delegate cancel\` ends it first.`,
+  nothingToCancel: 'You have no delegation in force to cancel.',
+} as const;
+
+const MENTION = /^<@([UW][A-Z0-9]{2,})(?:\|([^>]*))?>(.*)$/s;
+const TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?(Z)?$/i;
+
+/** Reads `<@U123|name>` or `<@U123>` at the start of `text`; the rest follows. */
+export function parseMention(
+  text: string,
+): { ok: true; id: string; name: string | null; rest: string } | { ok: false; reason: string } {
+  const match = MENTION.exec(text.trim());
+  if (!match) return { ok: false, reason: DELEGATION_TEXT.pickMention };
+  const name = match[2]?.trim() || null;
+  return { ok: true, id: match[1] ?? '', name, rest: (match[3] ?? '').trim() };
+}
+
+/** Reads a duration (`4h`, `2d`) or a UTC date or time (`2026-12-01`, `2026-12-01T18:00`). */
+export function parseUntil(text: string): { ok: true; until: UntilSpec } | { ok: false; reason: string } {
+  const raw = text.trim();
+  const ms = parseDuration(raw);
+  if (ms !== null && ms > 0) return { ok: true, until: { kind: 'duration', ms, text: raw } };
+  const m = TIME.exec(raw);
+  if (m) {
+    const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number);
+    const at = new Date(Date.UTC(y ?? 0, (mo ?? 1) - 1, d ?? 1, h, mi, s));
+    const same =
+      at.getUTCFullYear() === y &&
+      at.getUTCMonth() === (mo ?? 1) - 1 &&
+      at.getUTCDate() === d &&
+      at.getUTCHours() === h &&
+      at.getUTCMinutes() === mi &&
+      at.getUTCSeconds() === s;
+    if (same) return { ok: true, until: { kind: 'time', iso: at.toISOString(), text: raw } };
+  }
+  return { ok: false, reason: DELEGATION_TEXT.badUntil(raw) };
+}
+
+/** When the delegation ends, checked: in the future, and at most 30 days away. */
+export function resolveUntil(
+  spec: UntilSpec,
+  now: Date,
+): { ok: true; at: string } | { ok: false; reason: string } {
+  const at = spec.kind === 'duration' ? now.getTime() + spec.ms : Date.parse(spec.iso);
+  const iso = new Date(at).toISOString();
+  if (at <= now.getTime()) return { ok: false, reason: DELEGATION_TEXT.past(utcMinutes(iso)) };
+  if (at - now.getTime() > DELEGATION_MAX_MS) return { ok: false, reason: DELEGATION_TEXT.tooLong };
+  return { ok: true, at: iso };
+}
+
+/** The words after `delegate`: `<@U…|name> until <when> [reason]`. */
+export function parseDelegateWords(
+  args: readonly string[],
+): { ok: true; value: DelegateWords } | { ok: false; reason: string } {
+  const text = args.join(' ').trim();
+  if (text === '')
+    return { ok: false, reason: `Say who approves in your place. ${DELEGATION_TEXT.pickMention}` };
+  const mention = parseMention(text);
+  if (!mention.ok) {
+    const first = text.split(/\s+/)[0] ?? '';
+    return { ok: false, reason: `“${first}” is not a mention vidops can read. ${mention.reason}` };
+  }
+  const [word, when, ...reason] = mention.rest === '' ? [] : mention.rest.split(/\s+/);
+  if (word?.toLowerCase() !== 'until' || when === undefined)
+    return { ok: false, reason: DELEGATION_TEXT.missingUntil };
+  const until = parseUntil(when);
+  if (!until.ok) return until;
+  const because = reason.join(' ').trim();
+  return {
+    ok: true,
+    value: {
+      delegate: { id: mention.id, name: mention.name },
+      until: until.until,
+      reason: because === '' ? null : because,
+    },
+  };
+}
+
+/** `2026-12-01T18:00:00.000Z` → `2026-12-01 18:00 UTC`. */
+export function utcMinutes(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** True while the delegation is in force at `now`. */
+export function inForce(d: Pick<Delegation, 'endedAt' | 'until'>, now: Date): boolean {
+  return d.endedAt === null && Date.parse(d.until) > now.getTime();
+}
+
+/** A delegation noticed past its `until` but not yet recorded as ended. */
+export function endedUnnoticed(d: Pick<Delegation, 'endedAt' | 'until'>, now: Date): boolean {
+  return d.endedAt === null && Date.parse(d.until) <= now.getTime();
+}
+
+/**
+ * Whether `delegate` may approve `request` in a lead's place, given the delegations in force to
+ * them and the user groups of each lead: the first lead who may approve the operation, is not the
+ * requester and does not count toward the request already. Null when no delegation applies.
+ */
+export function delegatedLead(
+  policy: Policy,
+  request: Pick<OperationRequest, 'operation' | 'requester' | 'approvals'>,
+  delegate: Pick<Actor, 'id' | 'via'>,
+  delegations: readonly { lead: Actor; groups: readonly string[] }[],
+): { ok: true; lead: Actor } | { ok: false; reason: string } | null {
+  const theirs = delegations.filter((d) =>
+    isApprover(policy, request.operation, { id: d.lead.id, groups: d.groups }),
+  );
+  if (theirs.length === 0) return null;
+  if (maybeSamePerson(delegate, request.requester)) {
+    return { ok: false, reason: 'You asked for this change, so someone else has to approve it.' };
+  }
+  const counts = (lead: Actor) =>
+    request.approvals.some(
+      (a) => maybeSamePerson(a.by, lead) || (a.for !== undefined && maybeSamePerson(a.for, lead)),
+    );
+  const open = theirs.filter((d) => !maybeSamePerson(d.lead, request.requester) && !counts(d.lead));
+  const first = open[0];
+  if (first !== undefined) return { ok: true, lead: first.lead };
+  const names = theirs.map((d) => d.lead.name).join(', ');
+  return {
+    ok: false,
+    reason: `You approve in the place of ${names}, who asked for this change or already count toward it; one person counts once.`,
+  };
+}
+
+function delegationEvent(
+  d: Delegation,
+  type: 'delegated' | 'delegation-cancelled' | 'delegation-expired',
+  actor: Actor,
+  ctx: StepContext,
+  outcome: JsonValue,
+): NewAuditEvent {
+  return {
+    id: ctx.eventId(),
+    type,
+    at: ctx.now.toISOString(),
+    actor: actorRecord(actor),
+    operation: 'delegation',
+    target: d.delegate.id,
+    params: {
+      delegation: d.id,
+      lead: { id: d.lead.id, name: d.lead.name },
+      delegate: { id: d.delegate.id, name: d.delegate.name },
+      until: d.until,
+    },
+    requestId: null,
+    outcome,
+    error: null,
+  };
+}
+
+/** A new delegation and its `delegated` event. The caller has checked that `lead` is a lead. */
+export function newDelegation(
+  input: { id: string; lead: Actor; delegate: Actor; until: string; reason: string | null },
+  ctx: StepContext,
+): { delegation: Delegation; events: NewAuditEvent[] } {
+  const delegation: Delegation = {
+    id: input.id,
+    lead: actorRecord(input.lead),
+    delegate: actorRecord(input.delegate),
+    reason: input.reason,
+    createdAt: ctx.now.toISOString(),
+    until: input.until,
+    endedAt: null,
+    endedBy: null,
+    ending: null,
+  };
+  const event = delegationEvent(delegation, 'delegated', input.lead, ctx, {
+    until: input.until,
+    reason: input.reason,
+  });
+  return { delegation, events: [event] };
+}
+
+/** Ends a delegation: cancelled by its lead, or found expired (by the system). */
+export function endDelegation(
+  d: Delegation,
+  how: 'cancelled' | 'expired',
+  by: Actor,
+  ctx: StepContext,
+): { patch: Pick<Delegation, 'endedAt' | 'endedBy' | 'ending'>; events: NewAuditEvent[] } {
+  const endedAt = how === 'expired' ? d.until : ctx.now.toISOString();
+  return {
+    patch: { endedAt, endedBy: actorRecord(by), ending: how },
+    events: [
+      delegationEvent(d, how === 'cancelled' ? 'delegation-cancelled' : 'delegation-expired', by, ctx, {
+        until: d.until,
+        endedAt,
+      }),
+    ],
+  };
+}

@@ -1,0 +1,211 @@
+import { isSameRequester } from '../core/actor.js';
+import { describeState, isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
+import {
+  BREAK_GLASS_TEXT,
+  breakGlass,
+  isBreakGlassWords,
+  markReviewOverdue,
+  reviewBreakGlass,
+} from '../core/break-glass.js';
+import { OPERATION_SPECS } from '../core/catalog.js';
+import { InputError, PolicyDeniedError, StateConflictError } from '../core/errors.js';
+import type { Actor, BreakGlassReview, OperationRequest } from '../core/model.js';
+import { describePeriod, isLead, mayBreakGlass, type Policy } from '../core/policy.js';
+import type { Store } from '../store/store.js';
+import { MAX_CAS_ATTEMPTS, policyActorOf } from './reads.js';
+import type { Directory, PrecheckResult } from './types.js';
+
+/**
+ * The break-glass use cases: whether a person may break the glass on their pending request, doing
+ * it (reason and typed words, then the usual exactly-once execution), a lead's review, and the
+ * sweep that reminds the leads of a change left unreviewed past `reviewWithin`.
+ * @see docs/architecture.md, "Break-glass and delegation"
+ */
+
+export type BreakGlassResult =
+  | { kind: 'executed'; request: OperationRequest }
+  /** Nothing changed. `field`: the form field the problem belongs under, when there is one. */
+  | { kind: 'refused'; reason: string; request?: OperationRequest; field?: 'words' | 'reason' };
+
+export type ReviewResult =
+  | { kind: 'reviewed'; request: OperationRequest }
+  | { kind: 'refused'; reason: string; request?: OperationRequest };
+
+export interface BreakGlassDeps {
+  store: Store;
+  policy: Policy;
+  directory: Directory;
+  clock: () => Date;
+  ctx: () => StepContext;
+  apply(request: OperationRequest, step: Step, at: Date): Promise<OperationRequest | null>;
+  execute(request: OperationRequest): Promise<OperationRequest>;
+  auditDenied(actor: Actor, request: OperationRequest, action: string, reason: string): Promise<void>;
+}
+
+export interface BreakGlassService {
+  /** Whether `actor` may break the glass on `request` now (to offer the button). */
+  offered(request: OperationRequest, actor: Actor): Promise<boolean>;
+  check(id: string, actor: Actor): Promise<PrecheckResult>;
+  run(id: string, actor: Actor, input: { reason: string; words: string }): Promise<BreakGlassResult>;
+  checkReview(id: string, actor: Actor): Promise<PrecheckResult>;
+  review(
+    id: string,
+    actor: Actor,
+    verdict: BreakGlassReview['verdict'],
+    note: string | null,
+  ): Promise<ReviewResult>;
+  remindDue(): Promise<OperationRequest[]>;
+}
+
+const UNREVIEWED_LIMIT = 200;
+
+export function createBreakGlassService(deps: BreakGlassDeps): BreakGlassService {
+  const { store, policy, directory, clock } = deps;
+
+  /** Why `actor` may not break the glass on `request` (policy, requester, state, rate limit); null when they may. */
+  async function refusal(
+    request: OperationRequest,
+    actor: Actor,
+    options: { rateLimit: boolean } = { rateLimit: true },
+  ): Promise<{ reason: string; audit: boolean } | null> {
+    const now = clock();
+    if (request.state !== 'pending' || isPastExpiry(request, now)) {
+      return {
+        reason: `Request ${request.id} cannot be run by break-glass: it was ${describeState(request, now)}.`,
+        audit: false,
+      };
+    }
+    if (!isSameRequester(request.requester, actor))
+      return { reason: BREAK_GLASS_TEXT.notRequester, audit: true };
+    const who = await policyActorOf(directory, actor);
+    const rule = policy.rules[request.operation].breakGlass;
+    if (rule === null || !mayBreakGlass(policy, request.operation, who)) {
+      return { reason: BREAK_GLASS_TEXT.notOn(OPERATION_SPECS[request.operation].title), audit: true };
+    }
+    if (!options.rateLimit) return null;
+    const since = new Date(now.getTime() - rule.perMs).toISOString();
+    const used = await store.countEvents(actor.id, request.operation, ['break-glass'], since);
+    if (used >= rule.max)
+      return { reason: BREAK_GLASS_TEXT.rateLimited(rule.max, describePeriod(rule.per)), audit: true };
+    return null;
+  }
+
+  async function reviewRefusal(request: OperationRequest, actor: Actor): Promise<string | null> {
+    if (request.breakGlass === undefined) return BREAK_GLASS_TEXT.notBrokenGlass(request.id);
+    const who = await policyActorOf(directory, actor);
+    if (!isLead(policy, who)) return BREAK_GLASS_TEXT.notLead;
+    const review = request.breakGlass.review;
+    if (review !== null) return BREAK_GLASS_TEXT.reviewed(request.id, review.by.name, review.verdict);
+    if (request.breakGlass.by.id === actor.id) return BREAK_GLASS_TEXT.ownReview;
+    return null;
+  }
+
+  return {
+    async offered(request, actor) {
+      if (policy.rules[request.operation].breakGlass === null) return false;
+      // Offered whatever the rate limit: a click past it is told why, plainly.
+      return (await refusal(request, actor, { rateLimit: false })) === null;
+    },
+
+    async check(id, actor) {
+      const request = await store.getRequest(id);
+      if (request === null) return { kind: 'refused', reason: `There is no request ${id}.` };
+      const no = await refusal(request, actor);
+      return no === null ? { kind: 'allowed', request } : { kind: 'refused', reason: no.reason, request };
+    },
+
+    async run(id, actor, input) {
+      // The form's own problems first: they change nothing and are shown under their field.
+      if (!isBreakGlassWords(input.words))
+        return { kind: 'refused', reason: BREAK_GLASS_TEXT.wrongWords, field: 'words' };
+      if (input.reason.trim() === '')
+        return { kind: 'refused', reason: BREAK_GLASS_TEXT.reasonRequired, field: 'reason' };
+      for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+        const request = await store.getRequest(id);
+        if (request === null) return { kind: 'refused', reason: `There is no request ${id}.` };
+        const no = await refusal(request, actor);
+        if (no !== null) {
+          if (no.audit) await deps.auditDenied(actor, request, 'break-glass', no.reason);
+          return { kind: 'refused', reason: no.reason, request };
+        }
+        const rule = policy.rules[request.operation].breakGlass;
+        const c = deps.ctx();
+        let step: Step;
+        try {
+          step = breakGlass(request, actor, { ...input, reviewWithinMs: rule?.reviewWithinMs ?? 0 }, c);
+        } catch (error) {
+          if (
+            error instanceof InputError ||
+            error instanceof PolicyDeniedError ||
+            error instanceof StateConflictError
+          ) {
+            return { kind: 'refused', reason: error.message, request };
+          }
+          throw error;
+        }
+        const claimed = await deps.apply(request, step, c.now);
+        if (claimed) return { kind: 'executed', request: await deps.execute(claimed) };
+      }
+      return {
+        kind: 'refused',
+        reason: `Request ${id} is being changed by others right now; look at it again.`,
+      };
+    },
+
+    async checkReview(id, actor) {
+      const request = await store.getRequest(id);
+      if (request === null) return { kind: 'refused', reason: `There is no request ${id}.` };
+      const no = await reviewRefusal(request, actor);
+      return no === null ? { kind: 'allowed', request } : { kind: 'refused', reason: no, request };
+    },
+
+    async review(id, actor, verdict, note) {
+      for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+        const request = await store.getRequest(id);
+        if (request === null) return { kind: 'refused', reason: `There is no request ${id}.` };
+        const no = await reviewRefusal(request, actor);
+        if (no !== null) {
+          if (request.breakGlass !== undefined && request.breakGlass.review === null) {
+            await deps.auditDenied(actor, request, 'review', no);
+          }
+          return { kind: 'refused', reason: no, request };
+        }
+        const c = deps.ctx();
+        let step: Step;
+        try {
+          step = reviewBreakGlass(request, actor, { verdict, note }, c);
+        } catch (error) {
+          if (
+            error instanceof InputError ||
+            error instanceof PolicyDeniedError ||
+            error instanceof StateConflictError
+          ) {
+            return { kind: 'refused', reason: error.message, request };
+          }
+          throw error;
+        }
+        const done = await deps.apply(request, step, c.now);
+        if (done) return { kind: 'reviewed', request: done };
+      }
+      return {
+        kind: 'refused',
+        reason: `Request ${id} is being changed by others right now; look at it again.`,
+      };
+    },
+
+    async remindDue() {
+      const list = await store.listRequests({ breakGlassUnreviewed: true, limit: UNREVIEWED_LIMIT });
+      const reminded: OperationRequest[] = [];
+      for (const request of list) {
+        // Still executing: its outcome comes first; the reminder follows at a later sweep.
+        if (request.state === 'executing') continue;
+        const c = deps.ctx();
+        const step = markReviewOverdue(request, SYSTEM_ACTOR, c);
+        if (step === null) continue;
+        const done = await deps.apply(request, step, c.now);
+        if (done) reminded.push(done);
+      }
+      return reminded;
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import type { StepContext } from '../core/approvals.js';
+import { SYSTEM_ACTOR } from '../core/approvals.js';
+import {
+  DELEGATION_TEXT,
+  type DelegateWords,
+  type Delegation,
+  endDelegation,
+  endedUnnoticed,
+  inForce,
+  newDelegation,
+  resolveUntil,
+  utcMinutes,
+} from '../core/delegation.js';
+import { StateConflictError } from '../core/errors.js';
+import type { Actor } from '../core/model.js';
+import { isLead, type Policy } from '../core/policy.js';
+import type { Store } from '../store/store.js';
+import { policyActorOf } from './reads.js';
+import type { Directory } from './types.js';
+
+/**
+ * The delegation use cases: a lead delegates their approvals until a time, cancels, and who
+ * approves for whom now. Every step is audited in the transaction that records it; a delegation
+ * found past its `until` is recorded as expired by whoever notices it first (the sweep, a click).
+ * @see docs/architecture.md, "Break-glass and delegation"
+ */
+
+export type DelegateResult =
+  | { kind: 'delegated'; delegation: Delegation }
+  | { kind: 'cancelled'; delegation: Delegation }
+  | { kind: 'refused'; reason: string };
+
+/** What a person's Home tab shows of delegations. */
+export interface DelegationsOverview {
+  /** The delegation this person gave, while it is in force. */
+  given: Delegation | null;
+  /** Delegations in force to this person. */
+  received: Delegation[];
+}
+
+export interface DelegationServiceDeps {
+  store: Store;
+  policy: Policy;
+  directory: Directory;
+  clock: () => Date;
+  ctx: () => StepContext;
+  newId: () => string;
+  /** The delegate's display name (Slack's), when the mention carried none. */
+  nameOf?: ((userId: string) => Promise<string>) | undefined;
+}
+
+export interface DelegationService {
+  delegate(lead: Actor, words: DelegateWords): Promise<DelegateResult>;
+  cancel(lead: Actor): Promise<DelegateResult>;
+  overview(actor: Actor): Promise<DelegationsOverview>;
+  /** The leads `delegateId` approves for now, each with their user groups (for the policy). */
+  inForceTo(delegateId: string): Promise<{ lead: Actor; groups: string[] }[]>;
+  /** Records every delegation found past its `until`; returns those this call ended. */
+  expireDue(): Promise<Delegation[]>;
+}
+
+const SCAN = 200;
+
+export function createDelegationService(deps: DelegationServiceDeps): DelegationService {
+  const { store, policy, directory, clock } = deps;
+
+  /** Records the expiry of a delegation found past its `until`; null when another got there first. */
+  async function recordExpiry(d: Delegation): Promise<Delegation | null> {
+    const step = endDelegation(d, 'expired', SYSTEM_ACTOR, deps.ctx());
+    return store.endDelegation(d.id, step.patch, step.events);
+  }
+
+  /** The open delegations of a filter, the expired ones recorded as such on the way. */
+  async function openNow(filter: { leadId?: string; delegateId?: string }): Promise<Delegation[]> {
+    const now = clock();
+    const open = await store.listDelegations({ ...filter, open: true, limit: SCAN });
+    const live: Delegation[] = [];
+    for (const d of open) {
+      if (endedUnnoticed(d, now)) await recordExpiry(d);
+      else if (inForce(d, now)) live.push(d);
+    }
+    return live;
+  }
+
+  return {
+    async delegate(lead, words) {
+      const who = await policyActorOf(directory, lead);
+      if (!isLead(policy, who)) return { kind: 'refused', reason: DELEGATION_TEXT.onlyLeads };
+      if (words.delegate.id === lead.id) return { kind: 'refused', reason: DELEGATION_TEXT.self };
+      const until = resolveUntil(words.until, clock());
+      if (!until.ok) return { kind: 'refused', reason: until.reason };
+      const [existing] = await openNow({ leadId: lead.id });
+      if (existing !== undefined) {
+        return {
+          kind: 'refused',
+          reason: DELEGATION_TEXT.already(existing.delegate.name, utcMinutes(existing.until)),
+        };
+      }
+      const name =
+        words.delegate.name ?? (deps.nameOf ? await deps.nameOf(words.delegate.id) : words.delegate.id);
+      const made = newDelegation(
+        {
+          id: deps.newId(),
+          lead,
+          delegate: { id: words.delegate.id, name },
+          until: until.at,
+          reason: words.reason,
+        },
+        deps.ctx(),
+      );
+      try {
+        return { kind: 'delegated', delegation: await store.addDelegation(made.delegation, made.events) };
+      } catch (error) {
+        if (!(error instanceof StateConflictError)) throw error;
+        const [now] = await openNow({ leadId: lead.id });
+        return {
+          kind: 'refused',
+          reason: now
+            ? DELEGATION_TEXT.already(now.delegate.name, utcMinutes(now.until))
+            : 'Someone changed your delegation at the same moment; look again.',
+        };
+      }
+    },
+
+    async cancel(lead) {
+      const [existing] = await openNow({ leadId: lead.id });
+      if (existing === undefined) return { kind: 'refused', reason: DELEGATION_TEXT.nothingToCancel };
+      const step = endDelegation(existing, 'cancelled', lead, deps.ctx());
+      const ended = await store.endDelegation(existing.id, step.patch, step.events);
+      if (ended === null) return { kind: 'refused', reason: DELEGATION_TEXT.nothingToCancel };
+      return { kind: 'cancelled', delegation: ended };
+    },
+
+    async overview(actor) {
+      const [given, received] = await Promise.all([
+        openNow({ leadId: actor.id }),
+        openNow({ delegateId: actor.id }),
+      ]);
+      return { given: given[0] ?? null, received };
+    },
+
+    async inForceTo(delegateId) {
+      const received = await openNow({ delegateId });
+      return Promise.all(
+        received.map(async (d) => ({ lead: d.lead, groups: await directory.groupsOf(d.lead.id) })),
+      );
+    },
+
+    async expireDue() {
+      const now = clock();
+      const open = await store.listDelegations({ open: true, limit: SCAN });
+      const ended: Delegation[] = [];
+      for (const d of open) {
+        if (!endedUnnoticed(d, now)) continue;
+        const done = await recordExpiry(d);
+        if (done) ended.push(done);
+      }
+      return ended;
+    },
+  };
+}
