@@ -17,6 +17,7 @@ import {
   type Policy,
   type PolicyActor,
 } from '../core/policy.js';
+import { say } from '../core/said.js';
 import { prepareRequest } from './catalog.js';
 import { recordError, sendRequest } from './execute.js';
 import { createReads, MAX_CAS_ATTEMPTS, policyActorOf } from './reads.js';
@@ -413,7 +414,7 @@ export function createOperations(deps: OperationsDeps): Operations {
     },
 
     async reject(id, actor, note) {
-      if (note.trim() === '') throw new InputError('Say why you reject the request: a note is required.');
+      if (note.trim() === '') throw new InputError(say.noteToReject());
       const who = await policyActor(actor);
       const outcome = await decideOn(id, 'rejected', async (request) => {
         const refusal = rejectRefusal(policy, request, actor, who);
@@ -448,7 +449,7 @@ export function createOperations(deps: OperationsDeps): Operations {
     async resolve(id, actor, way, note = null) {
       const text = note?.trim() || null;
       if (text === null && (way === 'applied' || way === 'not-applied')) {
-        throw new InputError('Say what you found on the service: a note is required.');
+        throw new InputError(say.noteToSettle());
       }
       for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
         const request = await store.getRequest(id);
