@@ -1,5 +1,6 @@
 import { COMMAND_HELP } from '../core/commands-help.js';
 import { PLAYER_ERROR_CODES } from '../core/player-errors.js';
+import { ENGLISH } from '../i18n/index.js';
 import {
   explainMessage,
   helpMessage,
@@ -31,7 +32,7 @@ function problems(message: Message): string[] {
 
 describe('every everyday message is within Block Kit limits', () => {
   it('help with every command', () => {
-    expect(problems(helpMessage(COMMAND_HELP, { isLead: true }))).toEqual([]);
+    expect(problems(helpMessage(COMMAND_HELP, { isLead: true }, ENGLISH))).toEqual([]);
   });
 
   it('a whitelist of 2,000 addresses is summarised, never cutting an address', () => {
@@ -39,7 +40,7 @@ describe('every everyday message is within Block Kit limits', () => {
       { length: 2000 },
       (_, i) => `2001:db8:${(i >> 8).toString(16)}::${(i & 255).toString(16)}`,
     );
-    const message = whitelistMessage(ips);
+    const message = whitelistMessage(ips, ENGLISH);
     expect(problems(message)).toEqual([]);
     const text = JSON.stringify(message.blocks);
     expect(text).toContain('`2001:db8:0::95`');
@@ -50,6 +51,7 @@ describe('every everyday message is within Block Kit limits', () => {
     const message = protectionMessage(
       { fontColor: '#e74c3c', opacity: 0.5, link: { expireTime: '2h' } },
       { fontColor: '#e74c3c', newThing: { deep: 'x'.repeat(5000) } },
+      ENGLISH,
     );
     expect(problems(message)).toEqual([]);
     expect(JSON.stringify(message.blocks)).toContain('red (#e74c3c)');
@@ -58,19 +60,23 @@ describe('every everyday message is within Block Kit limits', () => {
 
   it('explain, known and unknown', () => {
     for (const entry of PLAYER_ERROR_CODES) {
-      const message = explainMessage({
-        code: String(entry.from),
-        meaning: entry.meaning,
-        fix: entry.fix,
-        action: entry.action,
-      });
+      const message = explainMessage(
+        {
+          code: String(entry.from),
+          meaning: entry.meaning,
+          fix: entry.fix,
+          action: entry.action,
+        },
+        ENGLISH,
+      );
       expect(problems(message)).toEqual([]);
     }
-    expect(problems(unknownCodeMessage('4242', PLAYER_ERROR_CODES))).toEqual([]);
+    expect(problems(unknownCodeMessage('4242', PLAYER_ERROR_CODES, ENGLISH))).toEqual([]);
   });
 
   it('outcomes of unblock and retry with a long answer and long titles', () => {
     const unblock = unblockMessage({
+      lang: ENGLISH,
       masked: '0912***6789',
       viewer: { actionType: 'attacker', blocked: true },
       warnings: ['The service does not list this viewer as blocked.'],
@@ -83,6 +89,7 @@ describe('every everyday message is within Block Kit limits', () => {
     expect(problems(unblock)).toEqual([]);
     expect(JSON.stringify(unblock)).not.toContain('09123456789');
     const retry = retryMessage({
+      lang: ENGLISH,
       fileId: '6710b0000000000000000203',
       title: `<!channel> ${'t'.repeat(4000)}`,
       status: 'failed',

@@ -1,5 +1,6 @@
 import { common } from './common.js';
 import { errors } from './errors.js';
+import { everyday } from './everyday.js';
 
 /**
  * Every area of the message catalog. Add an area here once; `Messages` and both languages follow.
@@ -8,4 +9,5 @@ import { errors } from './errors.js';
 export const AREAS = {
   common,
   errors,
+  everyday,
 } as const;
