@@ -7,7 +7,7 @@ import type { Command } from '../core/grammar.js';
 import { redactError } from '../core/mask.js';
 import type { Actor } from '../core/model.js';
 import type { Policy } from '../core/policy.js';
-import type { Languages } from '../i18n/lang.js';
+import type { Lang, Languages } from '../i18n/lang.js';
 import type { Drafts } from '../services/drafts.js';
 import type { Reads } from '../services/reads.js';
 import type { Operations } from '../services/types.js';
@@ -92,9 +92,10 @@ export function checkBlockKit(
   }
 }
 
-/** What the views need to keep secrets out of messages and say how long the service was given. */
-export function errorViewOptions(ctx: Pick<SlackContext, 'config'>): ErrorViewOptions {
+/** What the views need to keep secrets out of messages, say how long the service was given, and in which language. */
+export function errorViewOptions(ctx: Pick<SlackContext, 'config'>, lang?: Lang): ErrorViewOptions {
   return {
+    ...(lang === undefined ? {} : { lang }),
     timeoutMs: ctx.config.video.timeoutMs,
     secrets: [
       ctx.config.video.apiKey,
@@ -106,13 +107,14 @@ export function errorViewOptions(ctx: Pick<SlackContext, 'config'>): ErrorViewOp
   };
 }
 
-/** The words a person reads for an error; unexpected ones are logged (with the error) as well. */
+/** The words a person reads for an error (in `lang`, English when not given); unexpected ones are logged as well. */
 export function problemText(
   ctx: Pick<SlackContext, 'config' | 'logger'>,
   error: unknown,
   what: string,
+  lang?: Lang,
 ): string {
-  const view = describeError(error, errorViewOptions(ctx));
+  const view = describeError(error, errorViewOptions(ctx, lang));
   if (!view.expected) ctx.logger.error({ err: error }, `${what} failed`);
   return view.text;
 }

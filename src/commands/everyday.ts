@@ -6,19 +6,21 @@ import type { Actor } from '../core/model.js';
 import { isChangeOperation } from '../core/operations.js';
 import { explainCode, PLAYER_ERROR_CODES } from '../core/player-errors.js';
 import { isAgent, isLead, mayRun, type Policy, type PolicyActor } from '../core/policy.js';
+import { say } from '../core/said.js';
 import { parseResourceId } from '../core/validate/ids.js';
 import { parseMobile } from '../core/validate/phone.js';
+import type { Lang } from '../i18n/index.js';
 import type { SubmitResult } from '../services/types.js';
 import type { SlackRoutes } from '../slack/routes.js';
-import { describeRecordedError } from '../views/errors.js';
+import { describeRecordedError, sayIn } from '../views/errors.js';
 import {
   type ChangeOutcome,
   explainMessage,
   helpMessage,
   type Message,
-  maskValidMobiles,
   problemMessage,
   protectionMessage,
+  refusalText,
   retryMessage,
   retryModal,
   unblockMessage,
@@ -56,7 +58,7 @@ function mayList(policy: Policy, entry: CommandHelp, who: PolicyActor): boolean 
 }
 
 /** How a submitted change ended, for the views. */
-function outcomeOf(ctx: AppContext, result: SubmitResult): ChangeOutcome {
+function outcomeOf(ctx: AppContext, result: SubmitResult, lang: Lang): ChangeOutcome {
   switch (result.kind) {
     case 'denied':
       return { kind: 'denied', reason: result.reason };
@@ -76,7 +78,7 @@ function outcomeOf(ctx: AppContext, result: SubmitResult): ChangeOutcome {
         return {
           kind: 'failed',
           requestId: request.id,
-          error: describeRecordedError(request.error, errorViewOptions(ctx)),
+          error: describeRecordedError(request.error, errorViewOptions(ctx, lang)),
         };
       }
       return { kind: 'other', requestId: request.id, state: request.state };
@@ -93,6 +95,7 @@ export async function unblockReply(
   actor: Actor,
   mobile: { param: string; masked: string },
 ): Promise<Message> {
+  const lang = await ctx.languages.of(actor.id);
   const prepared = await ctx.ops.prepare(actor, { kind: 'viewer.unblock', mobileNumber: mobile.param });
   const { blocked, actionType } = prepared.preview;
   const viewer = { blocked, actionType };
@@ -101,8 +104,9 @@ export async function unblockReply(
     masked: mobile.masked,
     viewer,
     warnings: prepared.warnings,
-    outcome: outcomeOf(ctx, result),
+    outcome: outcomeOf(ctx, result, lang),
     secrets: errorViewOptions(ctx).secrets ?? [],
+    lang,
   });
   return withBreakGlassOffer(message, result);
 }
@@ -117,6 +121,7 @@ export async function retryReply(
   fileId: string,
   parseWarnings: readonly string[] = [],
 ): Promise<Message> {
+  const lang = await ctx.languages.of(actor.id);
   const prepared = await ctx.ops.prepare(actor, { kind: 'file.retry', fileId });
   const file = prepared.preview;
   const result = await ctx.ops.submit(actor, prepared);
@@ -126,8 +131,9 @@ export async function retryReply(
       title: file.title,
       status: file.hlsStatus,
       warnings: mergeWarnings(parseWarnings, prepared.warnings),
-      outcome: outcomeOf(ctx, result),
+      outcome: outcomeOf(ctx, result, lang),
       secrets: errorViewOptions(ctx).secrets ?? [],
+      lang,
     }),
     result,
   );
@@ -136,7 +142,8 @@ export async function retryReply(
 const help: SlashHandler = async ({ ctx, actor, respond }) => {
   const who = { id: actor.id, groups: await ctx.directory.groupsOf(actor.id) };
   const entries = COMMAND_HELP.filter((entry) => mayList(ctx.policy, entry, who));
-  await respondChecked(ctx, respond, helpMessage(entries, { isLead: isLead(ctx.policy, who) }));
+  const lang = await ctx.languages.of(actor.id);
+  await respondChecked(ctx, respond, helpMessage(entries, { isLead: isLead(ctx.policy, who) }, lang));
 };
 
 const unblock: SlashHandler = async ({ command, ctx, actor, respond }) => {
@@ -149,23 +156,26 @@ const retry: SlashHandler = async ({ command, warnings, ctx, actor, respond }) =
   await respondChecked(ctx, respond, await retryReply(ctx, actor, command.fileId, warnings));
 };
 
-const whitelistShow: SlashHandler = async ({ ctx, respond }) => {
+const whitelistShow: SlashHandler = async ({ ctx, actor, respond }) => {
   const ips = await ctx.ops.whitelist();
-  await respondChecked(ctx, respond, whitelistMessage(ips));
+  await respondChecked(ctx, respond, whitelistMessage(ips, await ctx.languages.of(actor.id)));
 };
 
-const protectShow: SlashHandler = async ({ ctx, respond }) => {
+const protectShow: SlashHandler = async ({ ctx, actor, respond }) => {
   const { raw, ...config } = await ctx.ops.protection();
-  await respondChecked(ctx, respond, protectionMessage(config, raw));
+  await respondChecked(ctx, respond, protectionMessage(config, raw, await ctx.languages.of(actor.id)));
 };
 
-const explain: SlashHandler = async ({ command, ctx, respond }) => {
+const explain: SlashHandler = async ({ command, ctx, actor, respond }) => {
   if (command.kind !== 'explain') return;
+  const lang = await ctx.languages.of(actor.id);
   const explanation = explainCode(command.code);
   await respondChecked(
     ctx,
     respond,
-    explanation === null ? unknownCodeMessage(command.code, PLAYER_ERROR_CODES) : explainMessage(explanation),
+    explanation === null
+      ? unknownCodeMessage(command.code, PLAYER_ERROR_CODES, lang)
+      : explainMessage(explanation, lang),
   );
 };
 
@@ -251,11 +261,11 @@ async function deliver(
 }
 
 /** Runs a modal's change and turns any failure into the message the person reads. */
-async function replyOrProblem(ctx: AppContext, run: () => Promise<Message>): Promise<Message> {
+async function replyOrProblem(ctx: AppContext, lang: Lang, run: () => Promise<Message>): Promise<Message> {
   try {
     return await run();
   } catch (error) {
-    return problemMessage(problemText(ctx, error, 'an everyday modal'));
+    return problemMessage(problemText(ctx, error, 'an everyday modal', lang));
   }
 }
 
@@ -265,10 +275,15 @@ async function replyOrProblem(ctx: AppContext, run: () => Promise<Message>): Pro
  * @see docs/architecture.md, "Slash command grammar" (`explain`)
  */
 export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): void {
-  const openModal = (build: (meta: string) => ReturnType<typeof unblockModal>) =>
+  const openModal = (build: (meta: string, lang: Lang) => ReturnType<typeof unblockModal>) =>
     async function open(args: {
       ack: () => Promise<void>;
-      body: { trigger_id?: string; response_url?: string; channel?: { id: string } | undefined };
+      body: {
+        trigger_id?: string;
+        response_url?: string;
+        channel?: { id: string } | undefined;
+        user: { id: string };
+      };
       client: WebClient;
     }): Promise<void> {
       await args.ack();
@@ -276,7 +291,7 @@ export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): v
         ...(args.body.response_url ? { responseUrl: args.body.response_url } : {}),
         ...(args.body.channel?.id ? { channelId: args.body.channel.id } : {}),
       };
-      const view = build(JSON.stringify(meta));
+      const view = build(JSON.stringify(meta), await ctx.languages.of(args.body.user.id));
       checkBlockKit(ctx, { view }, 'modal');
       if (!args.body.trigger_id) return;
       await args.client.views.open({ trigger_id: args.body.trigger_id, view });
@@ -297,13 +312,11 @@ export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): v
     const mobile = parseMobile(typed, ctx.config.phoneRegion, { regions: ctx.config.phoneRegions });
     if (!mobile.ok) {
       // Checked before the modal closes, so the person corrects it in place; nothing is sent.
+      const lang = await ctx.languages.of(body.user.id);
       await ack({
         response_action: 'errors',
         errors: {
-          [BLOCKS.mobile]: maskValidMobiles(
-            `Nobody was unblocked: ${mobile.reason}.`,
-            ctx.config.phoneRegion,
-          ),
+          [BLOCKS.mobile]: refusalText(say.modalNobodyUnblocked(mobile.said), ctx.config.phoneRegion, lang),
         },
       });
       return;
@@ -311,7 +324,8 @@ export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): v
     await ack();
     ctx.work.push('unblock modal', async () => {
       const { actor } = await resolveActor(ctx, body.user.id, body.user.name);
-      const message = await replyOrProblem(ctx, () => unblockReply(ctx, actor, mobile));
+      const lang = await ctx.languages.of(actor.id);
+      const message = await replyOrProblem(ctx, lang, () => unblockReply(ctx, actor, mobile));
       await deliver(ctx, client, readMetadata(view.private_metadata), actor.id, message);
     });
   });
@@ -320,17 +334,19 @@ export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): v
     const typed = typedValue(view.state.values, BLOCKS.fileId).trim();
     const id = parseResourceId(typed, 'file');
     if (!id.ok) {
+      const lang = await ctx.languages.of(body.user.id);
       await ack({
         response_action: 'errors',
-        errors: { [BLOCKS.fileId]: `Nothing was retried: ${id.reason}.` },
+        errors: { [BLOCKS.fileId]: sayIn(lang, say.modalNothingRetried(id.said)) },
       });
       return;
     }
     await ack();
     ctx.work.push('retry modal', async () => {
       const { actor } = await resolveActor(ctx, body.user.id, body.user.name);
+      const lang = await ctx.languages.of(actor.id);
       const warnings = id.warning === null ? [] : [id.warning];
-      const message = await replyOrProblem(ctx, () => retryReply(ctx, actor, id.id, warnings));
+      const message = await replyOrProblem(ctx, lang, () => retryReply(ctx, actor, id.id, warnings));
       await deliver(ctx, client, readMetadata(view.private_metadata), actor.id, message);
     });
   });

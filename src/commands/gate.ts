@@ -31,8 +31,8 @@ export const NOT_AN_AGENT = 'not one of the agents allowed to use vidops (AGENTS
  */
 export const GATE_BUDGET_MS = 2000;
 
-const CHECK_LATE =
-  'vidops could not check just now that you are on the support team. Nothing was done; try again in a moment.';
+/** Which refusal the person reads: not on the team, or not checked in time. */
+type Refusal = 'notAllowed' | 'checkLate';
 
 /** What the gate reads of a request: who sent it and what it was. Everything else is ignored. */
 const CommandSchema = z.looseObject({
@@ -150,10 +150,17 @@ async function auditDenied(ctx: AppContext, actor: Actor, interaction: Interacti
 }
 
 /** Acknowledges a request that will not be handled, saying `text` where the person acted when the ack can. */
-async function ackRefusal(ctx: AppContext, interaction: Interaction, ack: AnyAck | undefined, text: string) {
+async function ackRefusal(
+  ctx: AppContext,
+  interaction: Interaction,
+  ack: AnyAck | undefined,
+  refusal: Refusal,
+) {
   if (ack === undefined) return;
   const kind = kindOf(interaction);
   if (kind === 'view_submission') {
+    // Said before the ack's deadline: in DEFAULT_LOCALE, without waiting on Slack for the person's.
+    const text = ctx.languages.fallback.t.everyday[refusal];
     const view = statusModal('vidops', [`:lock: ${text}`]);
     checkBlockKit(ctx, { view }, 'modal');
     await ack({ response_action: 'update', view });
@@ -165,11 +172,18 @@ async function ackRefusal(ctx: AppContext, interaction: Interaction, ack: AnyAck
 }
 
 /**
- * Tells the person, after the ack, where they acted: the command's or message's response URL, the
- * channel, their Home tab, or a modal for a shortcut.
+ * Tells the person, after the ack, where they acted (in their language): the command's or
+ * message's response URL, the channel, their Home tab, or a modal for a shortcut.
  */
-async function tell(ctx: AppContext, interaction: Interaction, respond: RespondFn | undefined, text: string) {
-  const message = { ...notAllowedMessage(), text };
+async function tell(
+  ctx: AppContext,
+  interaction: Interaction,
+  respond: RespondFn | undefined,
+  refusal: Refusal,
+) {
+  const lang = await ctx.languages.of(userOf(interaction).id);
+  const text = lang.t.everyday[refusal];
+  const message = { ...notAllowedMessage(lang), text };
   checkBlockKit(ctx, message, 'message');
   if (interaction.kind === 'command') {
     await respond?.({ response_type: 'ephemeral', ...message });
@@ -224,22 +238,21 @@ export function actorGate(ctx: AppContext): Middleware<AnyMiddlewareArgs> {
     if (groups.kind !== 'ok') {
       if (groups.kind === 'error')
         ctx.logger.warn({ err: redactError(groups.error) }, 'could not read user groups');
-      await ackRefusal(ctx, interaction, ack, CHECK_LATE);
-      await tell(ctx, interaction, respond, CHECK_LATE);
+      await ackRefusal(ctx, interaction, ack, 'checkLate');
+      await tell(ctx, interaction, respond, 'checkLate');
       return;
     }
     if (isAgent(ctx.policy, { id: userId, groups: groups.value })) {
       await args.next();
       return;
     }
-    const text = notAllowedMessage().text;
     // Nothing after the gate runs, so the counting middleware would see a quiet success.
     countOwnOutcome(args.context);
     ctx.metrics.countCommand(commandLabel(args.body), 'denied');
-    await ackRefusal(ctx, interaction, ack, text);
+    await ackRefusal(ctx, interaction, ack, 'notAllowed');
     ctx.logger.info({ user: userId, kind: kindOf(interaction) }, 'refused someone outside AGENTS');
     const actor: Actor = { id: userId, name: await ctx.directory.nameOf(userId, user.name) };
     await auditDenied(ctx, actor, interaction);
-    await tell(ctx, interaction, respond, text);
+    await tell(ctx, interaction, respond, 'notAllowed');
   };
 }

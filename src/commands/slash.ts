@@ -8,7 +8,7 @@ import { commandLabel } from '../slack/app.js';
 import { type CommandOutcome, countOwnOutcome } from '../slack/metrics.js';
 import { createSlackRoutes } from '../slack/routes.js';
 import { describeError } from '../views/errors.js';
-import { busyMessage, maskValidMobiles, parseErrorMessage, problemMessage } from '../views/everyday.js';
+import { busyMessage, parseErrorMessage, problemMessage, refusalText } from '../views/everyday.js';
 import { changeHandlers, registerChangeActions } from './changes.js';
 import {
   type AppContext,
@@ -38,7 +38,7 @@ export type SlashHandlers = Readonly<Record<CommandKind, SlashHandler>>;
  * The listener below checks again for what gets past (Socket Mode, a queue that filled meanwhile).
  */
 export function busyShed(ctx: AppContext): (body: Record<string, unknown>) => object | null {
-  const busy = { response_type: 'ephemeral' as const, ...busyMessage() };
+  const busy = { response_type: 'ephemeral' as const, ...busyMessage(ctx.languages.fallback) };
   checkBlockKit(ctx, busy, 'message');
   return (body) => {
     if (typeof body.command !== 'string' || !ctx.work.isFull()) return null;
@@ -58,8 +58,9 @@ export function registerSlashCommand(
   ctx: AppContext,
   handlers: SlashHandlers = { ...everydayHandlers, ...changeHandlers },
 ): void {
-  // The same answer every time: built and checked once, not on every request of a flood.
-  const busy = { response_type: 'ephemeral' as const, ...busyMessage() };
+  // The same answer every time: built and checked once, not on every request of a flood (so in
+  // DEFAULT_LOCALE: finding out who reads which language could wait on Slack).
+  const busy = { response_type: 'ephemeral' as const, ...busyMessage(ctx.languages.fallback) };
   checkBlockKit(ctx, busy, 'message');
   app.command(SLASH_COMMAND, async ({ command: body, ack, respond, client, context }) => {
     const label = commandLabel(body);
@@ -122,11 +123,12 @@ async function runCommand(
     phoneRegions: ctx.config.phoneRegions,
   });
   const { actor } = await resolveActor(ctx, body.user_id, body.user_name);
+  const lang = await ctx.languages.of(actor.id);
 
   if (!parsed.ok) {
     // The message says what was read; a valid number inside it is still masked.
-    const message = maskValidMobiles(parsed.message, ctx.config.phoneRegion);
-    await respondChecked(ctx, respond, parseErrorMessage(message, parsed.usage));
+    const message = refusalText(parsed.said, ctx.config.phoneRegion, lang);
+    await respondChecked(ctx, respond, parseErrorMessage(message, parsed.usage, lang));
     return 'invalid';
   }
 
@@ -144,7 +146,7 @@ async function runCommand(
   try {
     await handler({ command, warnings, body, respond, client, actor, ctx: watched });
   } catch (error) {
-    const view = describeError(error, errorViewOptions(ctx));
+    const view = describeError(error, errorViewOptions(ctx, lang));
     await respondChecked(ctx, respond, problemMessage(view.text));
     // Expected failures (bad input, upstream down) are answered; ours are also logged by the queue.
     if (!view.expected) throw error;

@@ -188,6 +188,8 @@ export interface CommandSpec<K extends string = string, W extends WordsSpec = Wo
   words: CommandWords;
   args: W;
   summary: string;
+  /** The same in Persian: what `/vidops help` shows a Persian reader. */
+  fa: { summary: string };
   /** A full example, `/vidops folder delete 671018d0403eba579a6f90e2`; help shows it and tests run it. */
   example: string;
   /** Other second words that name this command in Slack (`whitelist show`, `whitelist list`). */
@@ -302,6 +304,8 @@ export interface OperationSpec<
   name: O;
   /** Imperative title people read: `Unblock viewer`. */
   title: string;
+  /** The same in Persian: `رفع مسدودی بیننده`. */
+  fa: { title: string };
   /** Operation number in the spec's endpoint table; null for a documented extra (docs/api-extras.md). */
   specOp: number | null;
   risk: OperationRisk;
@@ -341,10 +345,13 @@ function operation<
 }
 
 const CHANGE_NOTE = 'needs a lead’s approval';
+const CHANGE_NOTE_FA = 'با تأیید سرپرست';
+const DELETE_NOTE_FA = 'با تأیید تایپی و تأیید سرپرست';
 
 const whitelistSet = operation({
   name: 'whitelist.set',
   title: 'Update whitelist',
+  fa: { title: 'به‌روزرسانی فهرست سفید' },
   specOp: 1,
   risk: 'sensitive',
   repeat: 'resume',
@@ -354,6 +361,7 @@ const whitelistSet = operation({
       words: ['whitelist', 'add'],
       args: { kind: 'ips', change: 'add' },
       summary: `Add server IPs to the whitelist (${CHANGE_NOTE}).`,
+      fa: { summary: `افزودن IP سرورها به فهرست سفید (${CHANGE_NOTE_FA}).` },
       example: '/vidops whitelist add 1.2.3.4 2a00:1::4',
     }),
     command({
@@ -361,6 +369,7 @@ const whitelistSet = operation({
       words: ['whitelist', 'remove'],
       args: { kind: 'ips', change: 'remove' },
       summary: `Remove server IPs from the whitelist (${CHANGE_NOTE}).`,
+      fa: { summary: `برداشتن IP سرورها از فهرست سفید (${CHANGE_NOTE_FA}).` },
       example: '/vidops whitelist remove 1.2.3.4',
     }),
   ],
@@ -392,6 +401,7 @@ const whitelistSet = operation({
 const protectSet = operation({
   name: 'protect.set',
   title: 'Change protection settings',
+  fa: { title: 'تغییر تنظیمات حفاظت' },
   specOp: 3,
   risk: 'sensitive',
   repeat: 'resume',
@@ -401,6 +411,7 @@ const protectSet = operation({
       words: ['protect'],
       args: { kind: 'none' },
       summary: `Open the protection settings to change them (${CHANGE_NOTE}).`,
+      fa: { summary: `باز کردن تنظیمات حفاظت برای تغییرشان (${CHANGE_NOTE_FA}).` },
       example: '/vidops protect',
       cli: false,
     }),
@@ -409,6 +420,7 @@ const protectSet = operation({
       words: ['protect', 'set'],
       args: { kind: 'assignments' },
       summary: `Change protection settings; nested ones by dotted name (${CHANGE_NOTE}).`,
+      fa: { summary: `تغییر تنظیمات حفاظت؛ تنظیم‌های تودرتو با نام نقطه‌دار (${CHANGE_NOTE_FA}).` },
       example: '/vidops protect set player.offlineMode=true link.expireTime=2h opacity=0.5 fontColor=red',
       cli: {
         notes: [
@@ -440,6 +452,7 @@ const protectSet = operation({
 const folderCreate = operation({
   name: 'folder.create',
   title: 'Create folder',
+  fa: { title: 'ساخت پوشه' },
   specOp: 5,
   risk: 'reversible',
   repeat: 'never',
@@ -449,6 +462,7 @@ const folderCreate = operation({
       words: ['folder', 'create'],
       args: { kind: 'none', why: 'the form asks for the title' },
       summary: `Create a folder (${CHANGE_NOTE}).`,
+      fa: { summary: `ساخت پوشه (${CHANGE_NOTE_FA}).` },
       example: '/vidops folder create',
     }),
   ],
@@ -464,6 +478,7 @@ const folderCreate = operation({
 const folderEdit = operation({
   name: 'folder.edit',
   title: 'Edit folder',
+  fa: { title: 'ویرایش پوشه' },
   specOp: 6,
   risk: 'reversible',
   repeat: 'resume',
@@ -473,6 +488,7 @@ const folderEdit = operation({
       words: ['folder', 'edit'],
       args: { kind: 'id', resource: 'folder' },
       summary: `Rename a folder or change its description (${CHANGE_NOTE}).`,
+      fa: { summary: `تغییر نام یا توضیح پوشه (${CHANGE_NOTE_FA}).` },
       example: '/vidops folder edit 671018d0403eba579a6f90e2',
     }),
   ],
@@ -504,6 +520,7 @@ function deleteOperation<
 >(spec: {
   name: O;
   title: string;
+  fa: { title: string; summary: string };
   specOp: number;
   resource: R;
   summary: string;
@@ -515,6 +532,7 @@ function deleteOperation<
   return operation({
     name,
     title: spec.title,
+    fa: { title: spec.fa.title },
     specOp: spec.specOp,
     risk: 'irreversible',
     repeat: 'lead',
@@ -524,6 +542,7 @@ function deleteOperation<
         words: [resource, 'delete'],
         args: { kind: 'id', resource },
         summary: spec.summary,
+        fa: { summary: spec.fa.summary },
         example: `/vidops ${resource} delete 671018d0403eba579a6f90e2`,
       }),
     ],
@@ -552,6 +571,7 @@ function idShape<R extends ResourceKind, T extends z.ZodType>(resource: R, schem
 const folderDelete = deleteOperation({
   name: 'folder.delete',
   title: 'Delete folder',
+  fa: { title: 'حذف پوشه', summary: `حذف همیشگی پوشه و هرچه در آن است (${DELETE_NOTE_FA}).` },
   specOp: 7,
   resource: 'folder',
   summary: 'Delete a folder and everything in it, for good (typed confirmation and a lead’s approval).',
@@ -561,6 +581,7 @@ const folderDelete = deleteOperation({
 const fileEdit = operation({
   name: 'file.edit',
   title: 'Edit file',
+  fa: { title: 'ویرایش فایل' },
   specOp: 8,
   risk: 'reversible',
   repeat: 'resume',
@@ -570,6 +591,7 @@ const fileEdit = operation({
       words: ['file', 'edit'],
       args: { kind: 'id', resource: 'file' },
       summary: `Change a file’s title, description or cover image (${CHANGE_NOTE}).`,
+      fa: { summary: `تغییر عنوان، توضیح یا تصویر کاور فایل (${CHANGE_NOTE_FA}).` },
       example: '/vidops file edit 671018d0403eba579a6f90e2',
       cli: {
         notes: [
@@ -604,6 +626,7 @@ const fileEdit = operation({
 const fileDelete = deleteOperation({
   name: 'file.delete',
   title: 'Delete file',
+  fa: { title: 'حذف فایل', summary: `حذف همیشگی فایل (${DELETE_NOTE_FA}).` },
   specOp: 9,
   resource: 'file',
   summary: 'Delete a file for good (typed confirmation and a lead’s approval).',
@@ -613,6 +636,7 @@ const fileDelete = deleteOperation({
 const fileRetry = operation({
   name: 'file.retry',
   title: 'Retry conversion',
+  fa: { title: 'تبدیل دوباره' },
   specOp: 10,
   risk: 'reversible',
   repeat: 'never',
@@ -622,6 +646,7 @@ const fileRetry = operation({
       words: ['retry'],
       args: { kind: 'id', resource: 'file' },
       summary: 'Queue a file whose conversion failed for conversion again.',
+      fa: { summary: `فرستادن دوباره‌ی فایلی که تبدیلش ناموفق بوده به صف تبدیل.` },
       example: '/vidops retry 671018d0403eba579a6f90e2',
     }),
   ],
@@ -643,6 +668,7 @@ const fileRetry = operation({
 const playlistCreate = operation({
   name: 'playlist.create',
   title: 'Create playlist',
+  fa: { title: 'ساخت فهرست پخش' },
   specOp: null,
   risk: 'reversible',
   repeat: 'never',
@@ -652,6 +678,7 @@ const playlistCreate = operation({
       words: ['playlist', 'create'],
       args: { kind: 'none', why: 'the form asks for the title' },
       summary: `Create a playlist (${CHANGE_NOTE}).`,
+      fa: { summary: `ساخت فهرست پخش (${CHANGE_NOTE_FA}).` },
       example: '/vidops playlist create',
     }),
   ],
@@ -667,6 +694,7 @@ const playlistCreate = operation({
 const playlistEdit = operation({
   name: 'playlist.edit',
   title: 'Edit playlist',
+  fa: { title: 'ویرایش فهرست پخش' },
   specOp: 11,
   risk: 'reversible',
   repeat: 'resume',
@@ -676,6 +704,7 @@ const playlistEdit = operation({
       words: ['playlist', 'edit'],
       args: { kind: 'id', resource: 'playlist' },
       summary: `Change a playlist’s title or files (${CHANGE_NOTE}).`,
+      fa: { summary: `تغییر عنوان یا فایل‌های فهرست پخش (${CHANGE_NOTE_FA}).` },
       example: '/vidops playlist edit 671018d0403eba579a6f90e2',
       cli: {
         notes: [
@@ -710,6 +739,7 @@ const playlistEdit = operation({
 const playlistDelete = deleteOperation({
   name: 'playlist.delete',
   title: 'Delete playlist',
+  fa: { title: 'حذف فهرست پخش', summary: `حذف همیشگی فهرست پخش و محتوای آن (${DELETE_NOTE_FA}).` },
   specOp: 12,
   resource: 'playlist',
   summary: 'Delete a playlist and its contents, for good (typed confirmation and a lead’s approval).',
@@ -719,6 +749,7 @@ const playlistDelete = deleteOperation({
 const viewerUnblock = operation({
   name: 'viewer.unblock',
   title: 'Unblock viewer',
+  fa: { title: 'رفع مسدودی بیننده' },
   specOp: 13,
   risk: 'reversible',
   repeat: 'resume',
@@ -728,6 +759,7 @@ const viewerUnblock = operation({
       words: ['unblock'],
       args: { kind: 'mobile' },
       summary: 'Unblock a viewer blocked for suspicious behaviour (player error 9910).',
+      fa: { summary: `رفع مسدودی بیننده‌ای که به‌خاطر رفتار مشکوک مسدود شده است (خطای پخش‌کننده‌ی ۹۹۱۰).` },
       example: '/vidops unblock 0912 345 6789',
       cli: {
         notes: [
@@ -796,6 +828,7 @@ export type Preview<O extends ChangeOperation = ChangeOperation> = OperationPrev
 export interface Spec<O extends ChangeOperation> {
   name: O;
   title: string;
+  fa: { title: string };
   specOp: number | null;
   risk: OperationRisk;
   repeat: RepeatRule;
@@ -832,6 +865,24 @@ export function isChangeOperation(name: string): name is ChangeOperation {
 /** Title of any operation, change or read. */
 export function operationTitle(name: OperationName): string {
   return isChangeOperation(name) ? OPERATION_SPECS[name].title : READ_OPERATION_TITLES[name];
+}
+
+/** Titles of the read-only operations in Persian. */
+export const READ_OPERATION_TITLES_FA: Readonly<Record<ReadOperation, string>> = {
+  'whitelist.get': 'نمایش فهرست سفید',
+  'protect.get': 'نمایش تنظیمات حفاظت',
+  'folder.list': 'فهرست پوشه‌ها',
+  'folder.info': 'نمایش پوشه',
+  'file.list': 'فهرست فایل‌ها',
+  'file.info': 'نمایش فایل',
+  'playlist.info': 'نمایش فهرست پخش',
+  'playlist.list': 'فهرست‌های پخش',
+  'viewer.lookup': 'جست‌وجوی بیننده',
+};
+
+/** Title of any operation in Persian. */
+export function operationTitleFa(name: OperationName): string {
+  return isChangeOperation(name) ? OPERATION_SPECS[name].fa.title : READ_OPERATION_TITLES_FA[name];
 }
 
 /** `field.sub: message` for each zod issue. */

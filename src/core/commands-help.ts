@@ -36,6 +36,7 @@ const READ_COMMANDS = [
       words: ['help'],
       args: NONE,
       summary: 'List the commands you may run.',
+      fa: { summary: 'فهرست دستورهایی که می‌توانید اجرا کنید.' },
       example: '/vidops help',
       cli: {
         summary: 'Show the commands, or the details of one.',
@@ -53,6 +54,7 @@ const READ_COMMANDS = [
       args: NONE,
       also: ['show', 'list'],
       summary: 'Show the IP whitelist, with Add and Remove buttons.',
+      fa: { summary: 'نمایش فهرست سفید IP، با دکمه‌های افزودن و برداشتن.' },
       example: '/vidops whitelist',
       cli: {
         summary: 'Show the IP whitelist.',
@@ -69,6 +71,7 @@ const READ_COMMANDS = [
       words: ['protect', 'show'],
       args: NONE,
       summary: 'Show the current protection settings.',
+      fa: { summary: 'نمایش تنظیمات فعلی حفاظت.' },
       example: '/vidops protect show',
       cli: { usage: 'vidops protect show [--json]', flags: ['json'], aliases: [['protect']] },
     }),
@@ -80,6 +83,7 @@ const READ_COMMANDS = [
       words: ['requests'],
       args: NONE,
       summary: 'Your open requests; for leads, also the requests awaiting them.',
+      fa: { summary: 'درخواست‌های باز شما؛ برای سرپرست‌ها، درخواست‌هایی هم که منتظر تأیید آن‌هاست.' },
       example: '/vidops requests',
       cli: {
         summary:
@@ -99,6 +103,7 @@ const READ_COMMANDS = [
       words: ['audit'],
       args: { kind: 'count' },
       summary: 'The last n audit events (default 10, at most 100).',
+      fa: { summary: 'آخرین n رویداد ممیزی (پیش‌فرض ۱۰، حداکثر ۱۰۰).' },
       example: '/vidops audit 20',
       cli: false,
     }),
@@ -110,6 +115,7 @@ const READ_COMMANDS = [
       words: ['explain'],
       args: { kind: 'code' },
       summary: 'What a player error code means and how to fix it.',
+      fa: { summary: 'معنای یک کد خطای پخش‌کننده و راه رفع آن.' },
       example: '/vidops explain 9910',
       cli: { words: [1, MANY], needs: 'none' },
     }),
@@ -123,6 +129,7 @@ const READ_COMMANDS = [
       words: ['delegate'],
       args: { kind: 'delegation' },
       summary: 'Let someone approve in your place until a date or for a while (e.g. `until 2d`).',
+      fa: { summary: 'کسی را تا تاریخی یا برای مدتی جانشین خود در تأیید کنید (مثلاً `until 2d`).' },
       example: '/vidops delegate <@U0123ABCD|sara> until 2d on leave',
       cli: false,
     }),
@@ -135,6 +142,7 @@ const READ_COMMANDS = [
       words: ['delegate', 'cancel'],
       args: NONE,
       summary: 'End your delegation now.',
+      fa: { summary: 'جانشینی‌تان را همین حالا پایان دهید.' },
       example: '/vidops delegate cancel',
       cli: false,
     }),
@@ -208,6 +216,8 @@ export function commandLine(spec: Pick<CommandSpec, 'words' | 'args'>): string {
 export interface CommandHelp {
   usage: string;
   summary: string;
+  /** The summary in Persian. */
+  fa: { summary: string };
   operation: OperationName | null;
   leadsOnly: boolean;
   example: string;
@@ -217,6 +227,7 @@ export interface CommandHelp {
 export const COMMAND_HELP: readonly CommandHelp[] = SLASH_COMMANDS.map(({ spec, operation, leadsOnly }) => ({
   usage: `${SLASH_COMMAND} ${commandLine(spec)}`,
   summary: spec.summary,
+  fa: { summary: spec.fa.summary },
   operation,
   leadsOnly,
   example: spec.example,

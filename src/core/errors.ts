@@ -1,18 +1,27 @@
+import { english, type Said } from './said.js';
+
 /**
  * Domain errors. Services branch on `instanceof`; one place (views/errors) turns them into what
- * the user reads. Messages are written for the person who caused them.
+ * the user reads. Messages are written for the person who caused them. An error made from a
+ * sentence (`new InputError(say.prepNoSetting())`) keeps it as `said`, so the reader may read it
+ * in their language; its `message` is the English wording.
+ * @see docs/architecture.md, "Languages"
  */
 export class VidopsError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** The sentence, when the error was made from one; views word it in the reader's language. */
+  readonly said: Said | null;
+
+  constructor(message: string | Said, options?: { cause?: unknown }) {
+    super(typeof message === 'string' ? message : english(message), options);
     this.name = new.target.name;
+    this.said = typeof message === 'string' ? null : message;
   }
 }
 
 /** Input that cannot be accepted; `issues` lists each problem in plain words. */
 export class InputError extends VidopsError {
   constructor(
-    message: string,
+    message: string | Said,
     readonly issues: readonly string[] = [],
   ) {
     super(message);

@@ -10,6 +10,7 @@ import {
 } from './commands-help.js';
 import { parseDelegateWords } from './delegation.js';
 import { normalizeErrorCode } from './player-errors.js';
+import { english, type Said, say } from './said.js';
 import { normalizeDigits } from './validate/digits.js';
 import { parseResourceId, type ResourceKind } from './validate/ids.js';
 import { parseIpList } from './validate/ip.js';
@@ -31,7 +32,8 @@ export type { Command, CommandKind } from './commands-help.js';
 
 export type ParseResult =
   | { ok: true; command: Command; warnings: string[] }
-  | { ok: false; message: string; usage: string | null };
+  /** `message` is `said` in English; the Slack edge words `said` in the reader's language. */
+  | { ok: false; message: string; said: Said; usage: string | null };
 
 export interface ParseOptions {
   /** Region for mobile numbers written without a country code (`PHONE_REGION`). */
@@ -47,7 +49,7 @@ export const AUDIT_MAX = 100;
 /** How the words after a command were read: their typed values, or what was wrong. */
 export type WordsResult<W extends WordsSpec> =
   | { ok: true; value: WordsValue<W>; warnings: string[] }
-  | { ok: false; message: string; usage: string };
+  | { ok: false; message: string; said: Said; usage: string };
 
 /** The commands of a first word: the bare one (`whitelist`) and those with a second word. */
 function groupOf(keyword: string): { bare: ListedCommand | undefined; subs: ListedCommand[] } {
@@ -78,7 +80,10 @@ export function parseCommand(text: string, options: ParseOptions): ParseResult {
   if (sub === undefined) {
     if (bare !== undefined) return commandOf(bare, [], options);
     return fail(
-      `Say what to do with the ${keyword}: ${subs.map((s) => `\`${SLASH_COMMAND} ${s.spec.words.join(' ')}\``).join(', ')}.`,
+      say.grammarSayWhat(
+        keyword,
+        subs.map((s) => s.spec.words.join(' ')),
+      ),
       usageOf(subs[0]?.spec.words.join(' ') ?? keyword),
     );
   }
@@ -108,25 +113,12 @@ function commandOf(listed: ListedCommand, args: readonly string[], options: Pars
 /** What people type by mistake after a first word, and the command they meant. */
 const HINTS: Partial<Record<string, (sub: string, rest: readonly string[]) => ParseResult | null>> = {
   whitelist: (sub, rest) =>
-    isIP(sub) === 0
-      ? null
-      : fail(
-          `To add ${sub} to the whitelist, write \`${SLASH_COMMAND} whitelist add ${rest.join(' ')}\`.`,
-          usageOf('whitelist add'),
-        ),
+    isIP(sub) === 0 ? null : fail(say.grammarHintAdd(sub, rest.join(' ')), usageOf('whitelist add')),
   protect: (sub, rest) =>
-    sub.includes('=')
-      ? fail(
-          `To change settings, write \`${SLASH_COMMAND} protect set ${rest.join(' ')}\`.`,
-          usageOf('protect set'),
-        )
-      : null,
+    sub.includes('=') ? fail(say.grammarHintSet(rest.join(' ')), usageOf('protect set')) : null,
   file: (sub, rest) =>
     sub.toLowerCase() === 'retry'
-      ? fail(
-          `To retry a conversion, write \`${SLASH_COMMAND} retry ${rest.slice(1).join(' ')}\`.`,
-          usageOf('retry'),
-        )
+      ? fail(say.grammarHintRetry(rest.slice(1).join(' ')), usageOf('retry'))
       : null,
 };
 
@@ -145,7 +137,7 @@ export function parseWords<W extends WordsSpec>(
 
 type AnyWords =
   | { ok: true; value: object; warnings: string[] }
-  | { ok: false; message: string; usage: string };
+  | { ok: false; message: string; said: Said; usage: string };
 
 function readWords(spec: WordsSpec, args: readonly string[], options: ParseOptions, name: string): AnyWords {
   const usage = usageOf(name);
@@ -155,25 +147,25 @@ function readWords(spec: WordsSpec, args: readonly string[], options: ParseOptio
     case 'id':
       return readId(args, spec.resource, name);
     case 'mobile': {
-      if (args.length === 0) return fail('Give the mobile number of the viewer to unblock.', usage);
+      if (args.length === 0) return fail(say.grammarNoMobile(), usage);
       // People paste `+98 912 345 6789`: the number is every word after the keyword.
       const mobile = parseMobile(args.join(' '), options.phoneRegion, {
         regions: options.phoneRegions ?? [options.phoneRegion],
       });
-      if (!mobile.ok) return fail(`Nobody was unblocked: ${mobile.reason}.`, usage);
+      if (!mobile.ok) return fail(say.grammarNobodyUnblocked(mobile.said), usage);
       const { param, national, e164, masked } = mobile;
       return value({ mobile: { param, national, e164, masked } });
     }
     case 'ips': {
-      if (args.length === 0) return fail(`Give the IP addresses to ${spec.change}.`, usage);
+      if (args.length === 0) return fail(say.grammarNoIps(spec.change), usage);
       const parsed = parseIpList(args, spec.change);
-      if (!parsed.ok) return fail(`The whitelist was not changed:\n${bullets(parsed.problems)}`, usage);
+      if (!parsed.ok) return fail(say.grammarWhitelistRefused(parsed.said), usage);
       return value({ ips: parsed.ips });
     }
     case 'assignments': {
-      if (args.length === 0) return fail('Give the settings to change as field=value.', usage);
+      if (args.length === 0) return fail(say.grammarNoSettings(), usage);
       const parsed = parseAssignments(args);
-      if (!parsed.ok) return fail(`The settings were not changed:\n${bullets(parsed.problems)}`, usage);
+      if (!parsed.ok) return fail(say.grammarSettingsRefused(parsed.said), usage);
       return value({ changes: parsed.changes });
     }
     case 'count': {
@@ -182,19 +174,19 @@ function readWords(spec: WordsSpec, args: readonly string[], options: ParseOptio
       const raw = args[0] ?? '';
       const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
       if (!Number.isInteger(n) || n < 1 || n > AUDIT_MAX) {
-        return fail(`"${raw}" is not a number of events from 1 to ${AUDIT_MAX}.`, usage);
+        return fail(say.grammarBadCount(raw, AUDIT_MAX), usage);
       }
       return value({ n });
     }
     case 'delegation': {
       const read = parseDelegateWords(args);
-      return read.ok ? value(read.value) : fail(read.reason, usage);
+      return read.ok ? value(read.value) : fail(say.grammarDelegation(read.reason), usage);
     }
     case 'code': {
-      if (args.length === 0) return fail('Give the error code the player shows, e.g. 9910.', usage);
+      if (args.length === 0) return fail(say.grammarNoCode(), usage);
       const raw = args.join(' ');
       const code = normalizeErrorCode(raw);
-      if (code === null) return fail(`"${raw}" is not a player error code; it is a number like 9910.`, usage);
+      if (code === null) return fail(say.grammarBadCode(raw), usage);
       return value({ code });
     }
   }
@@ -203,12 +195,10 @@ function readWords(spec: WordsSpec, args: readonly string[], options: ParseOptio
 /** One ID argument: missing, several, or refused → the usage line; not 24 hex digits → a warning. */
 function readId(args: readonly string[], kind: ResourceKind, name: string): AnyWords {
   const usage = usageOf(name);
-  if (args.length === 0) return fail(`Give the ${kind} ID (${ID_NAMES[kind]}).`, usage);
-  if (args.length > 1) {
-    return fail(`\`${name}\` takes one ${kind} ID; got ${args.length} words: ${args.join(' ')}.`, usage);
-  }
+  if (args.length === 0) return fail(say.grammarNoId(kind, ID_NAMES[kind]), usage);
+  if (args.length > 1) return fail(say.grammarManyIds(name, kind, args), usage);
   const parsed = parseResourceId(args[0] ?? '', kind);
-  if (!parsed.ok) return fail(`${capitalize(parsed.reason)}.`, usage);
+  if (!parsed.ok) return fail(say.grammarIdRefused(parsed.said), usage);
   return {
     ok: true,
     value: { [ID_NAMES[kind]]: parsed.id },
@@ -230,16 +220,13 @@ function unknownCommand(typed: string, rest: readonly string[]): ParseResult {
   const turned = nextWord === undefined ? undefined : findSlash([nextWord, word]);
   if (turned !== undefined && nextWord !== undefined) {
     const suggestion = [nextWord, word, ...after].join(' ');
-    return fail(
-      `Unknown command "${typed}". Did you mean \`${SLASH_COMMAND} ${suggestion}\`?`,
-      `${SLASH_COMMAND} ${commandLine(turned.spec)}`,
-    );
+    return fail(say.grammarTurned(typed, suggestion), `${SLASH_COMMAND} ${commandLine(turned.spec)}`);
   }
   const guess = closeKeyword(word, KEYWORDS);
   if (guess === null) {
-    return fail(`Unknown command "${typed}". \`${SLASH_COMMAND} help\` lists what you can run.`, null);
+    return fail(say.grammarUnknown(typed), null);
   }
-  return fail(`Unknown command "${typed}". Did you mean \`${SLASH_COMMAND} ${guess}\`?`, usageOf(guess));
+  return fail(say.grammarUnknownGuess(typed, guess), usageOf(guess));
 }
 
 // Words people use for a subcommand; only ever suggested, never run (a delete must be typed).
@@ -256,17 +243,10 @@ function unknownSubcommand(command: string, typed: string, subs: readonly string
   const word = typed.toLowerCase();
   const guess =
     subs.find((sub) => SUBCOMMAND_SYNONYMS[sub]?.includes(word) === true) ?? closeKeyword(word, subs);
-  const choices = subs.map((s) => `\`${command} ${s}\``).join(', ');
   if (guess === null) {
-    return fail(
-      `\`${command}\` has no "${typed}"; it has ${choices}.`,
-      usageOf(`${command} ${subs[0] ?? ''}`),
-    );
+    return fail(say.grammarNoSub(command, typed, subs), usageOf(`${command} ${subs[0] ?? ''}`));
   }
-  return fail(
-    `\`${command}\` has no "${typed}". Did you mean \`${SLASH_COMMAND} ${command} ${guess}\`?`,
-    usageOf(`${command} ${guess}`),
-  );
+  return fail(say.grammarNoSubGuess(command, typed, guess), usageOf(`${command} ${guess}`));
 }
 
 /** The keyword meant by a typo or an abbreviation, or null when nothing is close. */
@@ -285,11 +265,8 @@ function tooMany(
   command: string,
   extra: readonly string[],
   why?: string,
-): { ok: false; message: string; usage: string } {
-  return fail(
-    `\`${command}\` takes nothing more; remove "${extra.join(' ')}"${why === undefined ? '' : ` (${why})`}.`,
-    usageOf(command),
-  );
+): { ok: false; message: string; said: Said; usage: string } {
+  return fail(say.grammarTooMany(command, extra.join(' '), why ?? null), usageOf(command));
 }
 
 function ok(command: Command): ParseResult {
@@ -300,16 +277,11 @@ function value(v: object): AnyWords {
   return { ok: true, value: v, warnings: [] };
 }
 
-function fail<U extends string | null>(message: string, usage: U): { ok: false; message: string; usage: U } {
-  return { ok: false, message, usage };
-}
-
-function bullets(lines: readonly string[]): string {
-  return lines.map((line) => `• ${line}`).join('\n');
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+function fail<U extends string | null>(
+  said: Said,
+  usage: U,
+): { ok: false; message: string; said: Said; usage: U } {
+  return { ok: false, message: english(said), said, usage };
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type Policy,
   type PolicyActor,
 } from '../core/policy.js';
+import { say } from '../core/said.js';
 import { createBreakGlassService } from './break-glass.js';
 import { prepareRequest } from './catalog.js';
 import { createDelegationService } from './delegation.js';
@@ -445,7 +446,7 @@ export function createOperations(deps: OperationsDeps): Operations {
     },
 
     async reject(id, actor, note) {
-      if (note.trim() === '') throw new InputError('Say why you reject the request: a note is required.');
+      if (note.trim() === '') throw new InputError(say.noteToReject());
       const who = await policyActor(actor);
       const outcome = await decideOn(id, 'rejected', async (request) => {
         const refusal = rejectRefusal(policy, request, actor, who);
@@ -480,7 +481,7 @@ export function createOperations(deps: OperationsDeps): Operations {
     async resolve(id, actor, way, note = null) {
       const text = note?.trim() || null;
       if (text === null && (way === 'applied' || way === 'not-applied')) {
-        throw new InputError('Say what you found on the service: a note is required.');
+        throw new InputError(say.noteToSettle());
       }
       for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
         const request = await store.getRequest(id);

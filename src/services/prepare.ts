@@ -2,6 +2,7 @@ import { failureInWords, NotFoundError } from '../client/errors.js';
 import type { Folder, Playlist, VideoClient, VideoFile, Viewer } from '../client/types.js';
 import type { ChangeOperation, OperationInput, OperationParams, Preview } from '../core/catalog.js';
 import { InputError } from '../core/errors.js';
+import { type Said, say } from '../core/said.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { idShapeWarning } from '../core/validate/ids.js';
 import { applyIpChange, ipKey } from '../core/validate/ip.js';
@@ -64,7 +65,7 @@ async function lookUp<T>(
   what: string,
   run: () => Promise<T>,
   warnings: string[],
-  missing: string,
+  missing: Said,
 ): Promise<T | null> {
   try {
     return await run();
@@ -97,16 +98,12 @@ export const prepareWhitelist: PrepareFn<'whitelist.set'> = async (input, io) =>
   const { next, added, removed, unchanged } = change;
   if (added.length === 0 && removed.length === 0) {
     if (input.change === 'add') {
-      throw new InputError(
-        `${listText(unchanged)} ${isAre(unchanged)} already on the whitelist; nothing to add.`,
-      );
+      throw new InputError(say.prepWhitelistHas(unchanged));
     }
     if (input.change === 'remove') {
-      throw new InputError(
-        `${listText(unchanged)} ${isAre(unchanged)} not on the whitelist; nothing to remove.`,
-      );
+      throw new InputError(say.prepWhitelistLacks(unchanged));
     }
-    throw new InputError('The whitelist already holds exactly these addresses; nothing would change.');
+    throw new InputError(say.prepWhitelistSame());
   }
   if (input.change === 'add' && unchanged.length > 0) {
     warnings.push(`${listText(unchanged)} ${isAre(unchanged)} already on the whitelist.`);
@@ -129,11 +126,12 @@ export const prepareProtection: PrepareFn<'protect.set'> = async (input, io) => 
   const diff = diffProtection(current, input.changes);
   if (diff.rows.length === 0) {
     const asked = flattenProtection(input.changes);
-    if (asked.length === 0) throw new InputError('No setting to change was given.');
-    const already = asked.map(
-      (row) => `${row.field} is already ${formatProtectionValue(row.field, row.value)}`,
-    );
-    throw new InputError(`Nothing would change: ${already.join(', ')}.`);
+    if (asked.length === 0) throw new InputError(say.prepNoSetting());
+    const already = asked.map((row) => ({
+      field: row.field,
+      value: formatProtectionValue(row.field, row.value),
+    }));
+    throw new InputError(say.prepAlready(already));
   }
   return {
     params: { changes: diff.changed },
@@ -159,11 +157,11 @@ export const prepareFolderEdit: PrepareFn<'folder.edit'> = async (input, io) => 
     'folder',
     () => io.client.folders.info(bucketId),
     warnings,
-    `Folder ${bucketId} does not exist.`,
+    say.prepNotThere('folder', bucketId),
   );
   const params = { bucketId, title: input.title, ...withDescription(input.description) };
   if (folder && folder.title === params.title && (folder.description || undefined) === params.description) {
-    throw new InputError(`Folder ${bucketId} already has this title and description; nothing would change.`);
+    throw new InputError(say.prepFolderSame(bucketId));
   }
   return {
     params,
@@ -186,7 +184,7 @@ export const prepareFolderDelete: PrepareFn<'folder.delete'> = async (input, io)
     'folder',
     () => io.client.folders.info(bucketId),
     warnings,
-    `Folder ${bucketId} does not exist.`,
+    say.prepNotThere('folder', bucketId),
   );
   let filesCount = folder?.filesCount ?? null;
   if (folder && filesCount === null) filesCount = await countFiles(io.client, bucketId, warnings);
@@ -227,14 +225,14 @@ function fileView(file: VideoFile | null) {
 /** The file an edit, delete or retry acts on, when it can be looked up. */
 async function lookUpFile(io: PrepareIo, fileId: string, warnings: string[]): Promise<VideoFile | null> {
   noteId(fileId, 'file', warnings);
-  return lookUp('file', () => io.client.files.info(fileId), warnings, `File ${fileId} does not exist.`);
+  return lookUp('file', () => io.client.files.info(fileId), warnings, say.prepNotThere('file', fileId));
 }
 
 export const prepareFileEdit: PrepareFn<'file.edit'> = async (input, io) => {
   const warnings: string[] = [];
   const { fileId, cover } = input;
   if (cover && !io.canFetchCover) {
-    throw new InputError('A cover image cannot be uploaded from here; edit the title and description only.');
+    throw new InputError(say.prepNoCover());
   }
   const file = await lookUpFile(io, fileId, warnings);
   const params = {
@@ -265,14 +263,10 @@ export const prepareFileRetry: PrepareFn<'file.retry'> = async (input, io) => {
   const { fileId } = input;
   const file = await lookUpFile(io, fileId, warnings);
   if (file?.hlsStatus === 'done') {
-    throw new InputError(
-      `File ${fileId}${quoted(file.title)} has converted already (status done); there is nothing to retry.`,
-    );
+    throw new InputError(say.prepConverted(fileId, file.title || null));
   }
   if (file?.hlsStatus === 'waiting') {
-    throw new InputError(
-      `File ${fileId}${quoted(file.title)} is still in the conversion queue (status waiting); wait for it to finish or fail.`,
-    );
+    throw new InputError(say.prepQueued(fileId, file.title || null));
   }
   return {
     params: { fileId },
@@ -320,7 +314,7 @@ async function lookUpPlaylist(
     'playlist',
     () => io.client.playlists.info(playlistId),
     warnings,
-    `Playlist ${playlistId} does not exist.`,
+    say.prepNotThere('playlist', playlistId),
   );
 }
 
@@ -330,7 +324,7 @@ export const preparePlaylistEdit: PrepareFn<'playlist.edit'> = async (input, io)
   const playlist = await lookUpPlaylist(io, playlistId, warnings);
   const files = input.files === undefined ? undefined : entries(input.files);
   if (title === undefined && files === undefined) {
-    throw new InputError('Give a new title, the list of files, or both.');
+    throw new InputError(say.prepPlaylistNothing());
   }
   for (const file of files ?? []) noteId(file._id, 'file', warnings);
   if (files !== undefined) await checkFilesExist(io.client, files, warnings);
@@ -400,15 +394,9 @@ async function checkFilesExist(
       break;
     }
   }
-  if (missing.length === 1) {
+  if (missing.length > 0) {
     throw new InputError(
-      `File ${missing[0]} does not exist; take it out of the playlist or check the ID.`,
-      missing.map((id) => `file ${id} does not exist`),
-    );
-  }
-  if (missing.length > 1) {
-    throw new InputError(
-      `Files ${listText(missing)} do not exist; take them out of the playlist or check the IDs.`,
+      say.prepFilesMissing(missing),
       missing.map((id) => `file ${id} does not exist`),
     );
   }

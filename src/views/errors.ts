@@ -11,14 +11,18 @@ import {
 import { InputError, PolicyDeniedError, StateConflictError, VidopsError } from '../core/errors.js';
 import { maskMobilesInText, redactTokens } from '../core/mask.js';
 import type { RecordedError } from '../core/model.js';
+import { type Said, sayWith } from '../core/said.js';
+import { ENGLISH, type Lang, num } from '../i18n/index.js';
 import { truncate } from './limits.js';
 
 /**
  * The one place where an error becomes what a person reads in Slack: thrown errors (typed client
  * errors, domain errors) and errors recorded on a failed request alike. Messages say what
  * happened, whether anything changed and who can act; they never carry keys, tokens or whole
- * mobile numbers.
+ * mobile numbers. They are said in the reader's language (`lang`, English when not given); an
+ * error made from a sentence (`said`) is worded in that language, any other shows its message.
  * @see docs/architecture.md, "Client of the video protection API" and "Validation"
+ * @see docs/architecture.md, "Languages"
  */
 
 export interface ErrorViewOptions {
@@ -26,6 +30,18 @@ export interface ErrorViewOptions {
   timeoutMs: number;
   /** Values that must never be shown (API keys, tokens); replaced wherever they appear. */
   secrets?: readonly string[];
+  /** The reader's language; English when not given. */
+  lang?: Lang;
+}
+
+/** A sentence of the core (`say.…`) in the reader's language. */
+export function sayIn(lang: Lang, said: Said): string {
+  return sayWith(lang.t.errors, said);
+}
+
+/** The words of an error made from a sentence, else its English message. */
+function wordsOf(error: VidopsError, lang: Lang): string {
+  return error.said === null ? error.message : sayIn(lang, error.said);
 }
 
 /** What the person reads, and whether the error was one we expect (else it is also logged). */
@@ -46,9 +62,9 @@ export function scrubForSlack(text: string, secrets: readonly string[] = []): st
   return maskMobilesInText(out);
 }
 
-function seconds(ms: number): string {
+function seconds(lang: Lang, ms: number): string {
   const s = ms / 1000;
-  return Number.isInteger(s) ? `${s} s` : `${s.toFixed(1)} s`;
+  return lang.t.errors.errSeconds(num(lang, Number.isInteger(s) ? String(s) : s.toFixed(1)));
 }
 
 /** The service's own words from an ApiError message (`… answered 400 to POST /v1/x (op): said`). */
@@ -56,9 +72,6 @@ function serviceSaid(message: string): string {
   const match = /\(([a-z.]+)\): (.+)$/s.exec(message);
   return match?.[2]?.trim() ?? '';
 }
-
-const MAYBE_APPLIED =
-  'If this was a change, it may or may not have been applied: check before trying again (unblocks, deletes and settings are safe to repeat).';
 
 /** Socket errors raised before any byte reached the service. */
 const NEVER_CONNECTED: ReadonlySet<string> = new Set([
@@ -74,78 +87,42 @@ function byName(
   error: { name: string; message: string; status?: number | null | undefined },
   options: ErrorViewOptions,
 ): ErrorView | null {
+  const lang = options.lang ?? ENGLISH;
+  const t = lang.t.errors;
   const status = error.status ?? null;
+  const code = (fallback: number) => num(lang, status ?? fallback);
   const said = truncate(scrubForSlack(serviceSaid(error.message), options.secrets), MAX_SAID);
-  const saidPart = said === '' ? '' : `: “${said}”`;
+  const expected = (text: string): ErrorView => ({ text, expected: true });
   switch (error.name) {
     case 'TimeoutError':
-      return {
-        // A request that timed out may still have been applied by the service: never claim otherwise.
-        text: `The video service did not answer within ${seconds(options.timeoutMs)}. ${MAYBE_APPLIED}`,
-        expected: true,
-      };
+      // A request that timed out may still have been applied by the service: never claim otherwise.
+      return expected(t.errTimeout(seconds(lang, options.timeoutMs)));
     case 'ResponseTooLargeError':
-      return {
-        // Cut off after the request was sent: as after a timeout, nobody knows if it was applied.
-        text: `The video service's answer was larger than ${MAX_ANSWER_MIB} MiB; it was not read. ${MAYBE_APPLIED}`,
-        expected: true,
-      };
+      // Cut off after the request was sent: as after a timeout, nobody knows if it was applied.
+      return expected(t.errTooLarge(num(lang, MAX_ANSWER_MIB)));
     case 'NetworkError':
-      return {
-        text: `The connection to the video service failed. ${MAYBE_APPLIED} If it keeps failing, tell an operator.`,
-        expected: true,
-      };
+      return expected(t.errNetwork());
     case 'AuthError':
-      return {
-        text: `The video service refused the keys (${status ?? 401}); nothing was changed. Tell an operator: VIDEO_API_KEY or VIDEO_SECRET_KEY needs fixing.`,
-        expected: true,
-      };
+      return expected(t.errAuth(code(401)));
     case 'ServerError':
-      return {
-        text: `The video service failed (${status ?? 500}) and did not confirm the change. Try again in a minute.`,
-        expected: true,
-      };
+      return expected(t.errServer(code(500)));
     case 'RateLimitError':
-      return {
-        text: 'The video service says too many requests (429); nothing was changed. Wait a minute and try again.',
-        expected: true,
-      };
+      return expected(t.errRateLimited());
     case 'NotSupportedError': {
       // An operation that is an extra names what the service lacks: "creating playlists".
       const what = /^This service does not support ([^(]+?)\s*(\(|$)/.exec(error.message)?.[1];
-      return {
-        text:
-          what === undefined
-            ? 'That is not supported by this service.'
-            : `This service does not support ${what}; nothing was changed.`,
-        expected: true,
-      };
+      return expected(what === undefined ? t.errNotSupported() : t.errNotSupportedWhat(what));
     }
     case 'NotFoundError':
-      return {
-        text: `The video service does not know that ID (${status ?? 404})${saidPart}.`,
-        expected: true,
-      };
+      return expected(t.errNotFound(code(404), said));
     case 'ValidationError':
-      return {
-        text: `The video service refused the request (${status ?? 400})${saidPart}. Nothing was changed.`,
-        expected: true,
-      };
+      return expected(t.errRefused(code(400), said));
     case 'WhitelistConflictError':
-      return {
-        text: 'The whitelist changed since this request was made, so nothing was posted. Look at the whitelist again and ask anew.',
-        expected: true,
-      };
+      return expected(t.errWhitelistConflict());
     case 'WhitelistMismatchError':
-      return {
-        text: 'The video service did not end up with the intended whitelist (it may append instead of replace). Look at the whitelist now and tell an operator.',
-        expected: true,
-      };
+      return expected(t.errWhitelistMismatch());
     case 'ApiError':
-      return {
-        text: `The video service answered ${status ?? 'unexpectedly'}${saidPart}; the change was not confirmed.`,
-        expected: true,
-      };
+      return expected(t.errAnswered(status === null ? null : num(lang, status), said));
     default:
       return null;
   }
@@ -157,37 +134,34 @@ function byName(
  * of ours: a plain apology, and `expected: false` so the caller logs it.
  */
 export function describeError(error: unknown, options: ErrorViewOptions): ErrorView {
+  const lang = options.lang ?? ENGLISH;
+  const t = lang.t.errors;
   if (error instanceof InputError) {
-    const issues = error.issues.filter((issue) => !error.message.includes(issue));
-    const text =
-      issues.length === 0 ? error.message : `${error.message}\n${issues.map((i) => `• ${i}`).join('\n')}`;
+    // Issues are English lines; a sentence worded in another language says them already.
+    const issuesApart = error.said === null || lang.locale === 'en';
+    const issues = issuesApart ? error.issues.filter((issue) => !error.message.includes(issue)) : [];
+    const said = wordsOf(error, lang);
+    const text = issues.length === 0 ? said : `${said}\n${issues.map((i) => `• ${i}`).join('\n')}`;
     return { text: scrubForSlack(text, options.secrets), expected: true };
   }
   if (error instanceof PolicyDeniedError || error instanceof StateConflictError) {
-    return { text: scrubForSlack(error.message, options.secrets), expected: true };
+    return { text: scrubForSlack(wordsOf(error, lang), options.secrets), expected: true };
   }
   if (error instanceof RateLimitError && error.retryAfterSeconds !== null) {
-    return {
-      text: `The video service says too many requests (429); nothing was changed. Try again in ${error.retryAfterSeconds} s.`,
-      expected: true,
-    };
+    const wait = t.errSeconds(num(lang, error.retryAfterSeconds));
+    return { text: t.errRateLimitedFor(wait), expected: true };
   }
   if (error instanceof NetworkError && error.code !== null) {
     // Only a connection that was never made proves the service saw nothing.
     const neverConnected = NEVER_CONNECTED.has(error.code);
     return {
-      text: neverConnected
-        ? `The video service could not be reached (${error.code}); nothing was changed. Try again in a minute; if it keeps failing, tell an operator.`
-        : `The connection to the video service failed (${error.code}). ${MAYBE_APPLIED} If it keeps failing, tell an operator.`,
+      text: neverConnected ? t.errUnreachable(error.code) : t.errConnectionFailed(error.code),
       expected: true,
     };
   }
   if (error instanceof ValidationError && error.issues.length > 0) {
     const issues = error.issues.map((i) => truncate(scrubForSlack(i, options.secrets), MAX_SAID));
-    return {
-      text: `The video service refused the request (${error.status ?? 400}): ${issues.join('; ')}. Nothing was changed.`,
-      expected: true,
-    };
+    return { text: t.errRefusedIssues(num(lang, error.status ?? 400), issues.join('; ')), expected: true };
   }
   if (
     error instanceof ApiError ||
@@ -199,12 +173,9 @@ export function describeError(error: unknown, options: ErrorViewOptions): ErrorV
     if (view) return view;
   }
   if (error instanceof VidopsError) {
-    return { text: scrubForSlack(error.message, options.secrets), expected: false };
+    return { text: scrubForSlack(wordsOf(error, lang), options.secrets), expected: false };
   }
-  return {
-    text: 'Something went wrong inside vidops; the error was logged. Check the result before trying again.',
-    expected: false,
-  };
+  return { text: t.errOurs(), expected: false };
 }
 
 /** What the person reads for the error recorded on a failed request. */
@@ -214,6 +185,7 @@ export function describeRecordedError(error: RecordedError, options: ErrorViewOp
   if (error.name === 'InputError' || error.name === 'PolicyDeniedError') {
     return scrubForSlack(error.message, options.secrets);
   }
-  const status = error.status === undefined ? '' : ` (${error.status})`;
-  return `It failed${status}: ${truncate(scrubForSlack(error.message, options.secrets), MAX_SAID)}`;
+  const lang = options.lang ?? ENGLISH;
+  const status = error.status === undefined || error.status === null ? null : num(lang, error.status);
+  return lang.t.errors.errItFailed(status, truncate(scrubForSlack(error.message, options.secrets), MAX_SAID));
 }

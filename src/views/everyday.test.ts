@@ -1,13 +1,17 @@
 import { COMMAND_HELP } from '../core/commands-help.js';
 import { PLAYER_ERROR_CODES } from '../core/player-errors.js';
+import { ENGLISH, langFor } from '../i18n/index.js';
 import {
   explainMessage,
   helpMessage,
   type Message,
   maskValidMobiles,
+  parseErrorMessage,
   protectionMessage,
   retryMessage,
+  retryModal,
   unblockMessage,
+  unblockModal,
   unknownCodeMessage,
   whitelistMessage,
 } from './everyday.js';
@@ -31,7 +35,7 @@ function problems(message: Message): string[] {
 
 describe('every everyday message is within Block Kit limits', () => {
   it('help with every command', () => {
-    expect(problems(helpMessage(COMMAND_HELP, { isLead: true }))).toEqual([]);
+    expect(problems(helpMessage(COMMAND_HELP, { isLead: true }, ENGLISH))).toEqual([]);
   });
 
   it('a whitelist of 2,000 addresses is summarised, never cutting an address', () => {
@@ -39,7 +43,7 @@ describe('every everyday message is within Block Kit limits', () => {
       { length: 2000 },
       (_, i) => `2001:db8:${(i >> 8).toString(16)}::${(i & 255).toString(16)}`,
     );
-    const message = whitelistMessage(ips);
+    const message = whitelistMessage(ips, ENGLISH);
     expect(problems(message)).toEqual([]);
     const text = JSON.stringify(message.blocks);
     expect(text).toContain('`2001:db8:0::95`');
@@ -50,6 +54,7 @@ describe('every everyday message is within Block Kit limits', () => {
     const message = protectionMessage(
       { fontColor: '#e74c3c', opacity: 0.5, link: { expireTime: '2h' } },
       { fontColor: '#e74c3c', newThing: { deep: 'x'.repeat(5000) } },
+      ENGLISH,
     );
     expect(problems(message)).toEqual([]);
     expect(JSON.stringify(message.blocks)).toContain('red (#e74c3c)');
@@ -58,19 +63,23 @@ describe('every everyday message is within Block Kit limits', () => {
 
   it('explain, known and unknown', () => {
     for (const entry of PLAYER_ERROR_CODES) {
-      const message = explainMessage({
-        code: String(entry.from),
-        meaning: entry.meaning,
-        fix: entry.fix,
-        action: entry.action,
-      });
+      const message = explainMessage(
+        {
+          code: String(entry.from),
+          meaning: entry.meaning,
+          fix: entry.fix,
+          action: entry.action,
+        },
+        ENGLISH,
+      );
       expect(problems(message)).toEqual([]);
     }
-    expect(problems(unknownCodeMessage('4242', PLAYER_ERROR_CODES))).toEqual([]);
+    expect(problems(unknownCodeMessage('4242', PLAYER_ERROR_CODES, ENGLISH))).toEqual([]);
   });
 
   it('outcomes of unblock and retry with a long answer and long titles', () => {
     const unblock = unblockMessage({
+      lang: ENGLISH,
       masked: '0912***6789',
       viewer: { actionType: 'attacker', blocked: true },
       warnings: ['The service does not list this viewer as blocked.'],
@@ -83,6 +92,7 @@ describe('every everyday message is within Block Kit limits', () => {
     expect(problems(unblock)).toEqual([]);
     expect(JSON.stringify(unblock)).not.toContain('09123456789');
     const retry = retryMessage({
+      lang: ENGLISH,
       fileId: '6710b0000000000000000203',
       title: `<!channel> ${'t'.repeat(4000)}`,
       status: 'failed',
@@ -91,5 +101,80 @@ describe('every everyday message is within Block Kit limits', () => {
     });
     expect(problems(retry)).toEqual([]);
     expect(JSON.stringify(retry.blocks)).toContain('&lt;!channel&gt;');
+  });
+});
+
+describe('in Persian, which runs longer, every everyday message and modal is within Block Kit limits', () => {
+  const fa = langFor('fa');
+
+  it('help, for a lead and for an agent', () => {
+    expect(problems(helpMessage(COMMAND_HELP, { isLead: true }, fa))).toEqual([]);
+    expect(problems(helpMessage(COMMAND_HELP, { isLead: false }, fa))).toEqual([]);
+  });
+
+  it('a whitelist of 2,000 addresses, each isolated', () => {
+    const ips = Array.from(
+      { length: 2000 },
+      (_, i) => `2001:db8:${(i >> 8).toString(16)}::${(i & 255).toString(16)}`,
+    );
+    const message = whitelistMessage(ips, fa);
+    expect(problems(message)).toEqual([]);
+    expect(JSON.stringify(message.blocks)).toContain('… و ۱٬۸۵۰ نشانی دیگر.');
+  });
+
+  it('the protection settings with a long unknown field', () => {
+    const message = protectionMessage(
+      { fontColor: '#e74c3c', opacity: 0.5, link: { expireTime: '2h' } },
+      { newThing: { deep: 'x'.repeat(5000) } },
+      fa,
+    );
+    expect(problems(message)).toEqual([]);
+  });
+
+  it('explain of every code, an unknown code, and the two modals', () => {
+    for (const entry of PLAYER_ERROR_CODES) {
+      const message = explainMessage(
+        { code: String(entry.from), meaning: entry.meaning, fix: entry.fix, action: entry.action },
+        fa,
+      );
+      expect(problems(message)).toEqual([]);
+    }
+    expect(problems(unknownCodeMessage('4'.repeat(3000), PLAYER_ERROR_CODES, fa))).toEqual([]);
+    expect(checkBlockKitLimits({ view: unblockModal('{}', fa) }, 'modal')).toEqual([]);
+    expect(checkBlockKitLimits({ view: retryModal('{}', fa) }, 'modal')).toEqual([]);
+  });
+
+  it.each([
+    ['succeeded', { kind: 'succeeded', requestId: 'R-ABCDEFGH', answer: { note: 'y'.repeat(5000) } }],
+    ['failed', { kind: 'failed', requestId: 'R-ABCDEFGH', error: 'e'.repeat(3000) }],
+    [
+      'pending',
+      { kind: 'pending', requestId: 'R-ABCDEFGH', why: 'w'.repeat(3000), approvalChannel: 'C0APPROVALS' },
+    ],
+    ['denied', { kind: 'denied', reason: 'r'.repeat(3000) }],
+    ['other', { kind: 'other', requestId: 'R-ABCDEFGH', state: 'unknown' }],
+  ] as const)('unblock and retry that ended %s, with long texts', (_, outcome) => {
+    const warnings = Array.from({ length: 3 }, () => 'w'.repeat(300));
+    const unblock = unblockMessage({
+      lang: fa,
+      masked: '0912***6789',
+      viewer: { actionType: 'a'.repeat(3000), blocked: true },
+      warnings,
+      outcome,
+    });
+    expect(problems(unblock)).toEqual([]);
+    const retry = retryMessage({
+      lang: fa,
+      fileId: '6710b0000000000000000203',
+      title: `عنوان ${'ت'.repeat(4000)}`,
+      status: 'failed',
+      warnings,
+      outcome,
+    });
+    expect(problems(retry)).toEqual([]);
+  });
+
+  it('a parse error with a long usage', () => {
+    expect(problems(parseErrorMessage('م'.repeat(5000), '/vidops unblock <mobile>', fa))).toEqual([]);
   });
 });

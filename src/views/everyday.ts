@@ -5,6 +5,7 @@ import type { JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInText } from '../core/mask.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
 import type { PlayerErrorEntry, PlayerErrorExplanation } from '../core/player-errors.js';
+import { english, type Said } from '../core/said.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { parseMobile } from '../core/validate/phone.js';
 import {
@@ -13,6 +14,7 @@ import {
   PROTECTION_GROUP_TITLES,
   readProtectionField,
 } from '../core/validate/protection.js';
+import { type Lang, ltr, num } from '../i18n/index.js';
 import {
   actions,
   button,
@@ -24,7 +26,7 @@ import {
   type SlackMessage,
   section,
 } from './blocks.js';
-import { scrubForSlack } from './errors.js';
+import { sayIn, scrubForSlack } from './errors.js';
 import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from './ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 import { modal } from './modals/common.js';
@@ -32,8 +34,10 @@ import { modal } from './modals/common.js';
 /**
  * Block Kit for the agent's everyday commands: help, unblock, retry, whitelist, protect show,
  * explain, and the two small modals that `explain` opens. Pure functions of their input;
- * every message has a `text` fallback; free text from the service is escaped and masked.
+ * every message has a `text` fallback; free text from the service is escaped and masked. Each
+ * takes the reader's `Lang`; IDs, numbers and code spans stay Latin, isolated in Persian.
  * @see docs/architecture.md, "Slash command grammar"; docs/architecture.md, "Views are data"
+ * @see docs/architecture.md, "Languages"
  */
 
 // Code spans here show text as written (usage lines, examples with sample numbers, IDs, addresses,
@@ -52,39 +56,49 @@ export function compactAnswer(answer: JsonValue, secrets: readonly string[] = []
 }
 
 /** `/vidops` or `/vidops help`: the commands this person may run, each with an example. */
-export function helpMessage(entries: readonly CommandHelp[], options: { isLead: boolean }): Message {
-  const lines = entries.map(
-    (e) => `*${code(e.usage)}*\n${escapeMrkdwn(e.summary)}  _e.g._ ${code(e.example)}`,
+export function helpMessage(
+  entries: readonly CommandHelp[],
+  options: { isLead: boolean },
+  lang: Lang,
+): Message {
+  const t = lang.t.everyday;
+  const lines = entries.map((e) =>
+    t.helpEntry(
+      ltr(lang, `*${code(e.usage)}*`),
+      escapeMrkdwn(lang.locale === 'fa' ? e.fa.summary : e.summary),
+      ltr(lang, code(e.example)),
+    ),
   );
-  const note = options.isLead
-    ? 'You are a lead: you approve other people’s requests in the approval channel.'
-    : 'Changes marked “needs a lead’s approval” are posted for a team lead to approve.';
+  const note = options.isLead ? t.helpLeadNote : t.helpAgentNote;
+  const usages = entries
+    .map((e) => ltr(lang, escapeMrkdwn(e.usage)))
+    .join(lang.locale === 'fa' ? '، ' : ', ');
   return {
-    text: `vidops: ${entries.length} commands you can run. ${escapeMrkdwn(entries.map((e) => e.usage).join(', '))}`,
-    blocks: [header('vidops: what you can run'), ...packSections(lines), context([note])],
+    text: t.helpText(num(lang, entries.length), usages),
+    blocks: [header(t.helpHeader), ...packSections(lines), context([note])],
   };
 }
 
 /** Someone outside `AGENTS`: polite, and clear that nothing was done. */
-export function notAllowedMessage(): Message {
-  const text =
-    'Sorry, vidops is only for the support team. Nothing was done. If you need it, ask a team lead to add you to AGENTS.';
+export function notAllowedMessage(lang: Lang): Message {
+  const text = lang.t.everyday.notAllowed;
   return { text, blocks: [section(`:lock: ${escapeMrkdwn(text)}`)] };
 }
 
 /** The queue of work is full: said in the acknowledgement, before anything is done. */
-export function busyMessage(): Message {
-  const text = 'vidops is very busy right now and did not run this. Nothing was done; try again in a minute.';
+export function busyMessage(lang: Lang): Message {
+  const text = lang.t.everyday.busy;
   return { text, blocks: [section(`:hourglass: ${escapeMrkdwn(text)}`)] };
 }
 
 /** The command could not be read: what was wrong, and the usage line to follow. */
-export function parseErrorMessage(message: string, usage: string | null): Message {
+export function parseErrorMessage(message: string, usage: string | null, lang: Lang): Message {
+  const t = lang.t.everyday;
   const lines = [`:warning: ${escapeMrkdwn(message)}`];
-  if (usage !== null) lines.push(`Usage: ${code(usage)}`);
+  if (usage !== null) lines.push(t.usageLine(ltr(lang, code(usage))));
   const said = escapeMrkdwn(message);
   return {
-    text: usage === null ? said : `${said} Usage: ${escapeMrkdwn(usage)}`,
+    text: usage === null ? said : `${said} ${t.usageLine(ltr(lang, escapeMrkdwn(usage)))}`,
     blocks: [section(lines.join('\n'))],
   };
 }
@@ -108,37 +122,61 @@ function outcomeDetails(
   before: string | null,
   warnings: readonly string[],
   secrets: readonly string[],
+  lang: Lang,
 ): string[] {
+  const t = lang.t.everyday;
   const lines: string[] = [];
   if (before !== null) lines.push(before);
   if (outcome.kind === 'succeeded') {
-    lines.push(`Service answered: ${code(compactAnswer(outcome.answer, secrets))}`);
+    lines.push(t.serviceAnswered(ltr(lang, code(compactAnswer(outcome.answer, secrets)))));
   }
-  if ('requestId' in outcome) lines.push(`Request ${code(outcome.requestId)}`);
+  if ('requestId' in outcome) lines.push(t.requestLine(ltr(lang, code(outcome.requestId))));
   for (const warning of warnings) lines.push(`:warning: ${escapeMrkdwn(maskMobilesInText(warning))}`);
   return lines;
 }
 
-function why(text: string): string {
-  return text === 'policy' ? 'the policy asks for it' : text;
+function why(text: string, lang: Lang): string {
+  return text === 'policy' ? lang.t.everyday.policyAsks : text;
+}
+
+/** A request's state as the reader says it: as stored in English, by its name in Persian. */
+function stateWord(state: string, lang: Lang): string {
+  if (lang.locale === 'en') return state;
+  const names: Readonly<Record<string, string>> = {
+    pending: lang.t.common.statePending,
+    approved: lang.t.common.stateApproved,
+    executing: lang.t.common.stateExecuting,
+    succeeded: lang.t.common.stateSucceeded,
+    failed: lang.t.common.stateFailed,
+    rejected: lang.t.common.stateRejected,
+    cancelled: lang.t.common.stateCancelled,
+    expired: lang.t.common.stateExpired,
+    unknown: lang.t.common.stateUnknown,
+  };
+  return names[state] ?? state;
 }
 
 /** What the viewer look-up said before the unblock: `attacker · blocked`. */
-export function viewerStatus(viewer: { actionType: string | null; blocked: boolean | null }): string | null {
+export function viewerStatus(
+  viewer: { actionType: string | null; blocked: boolean | null },
+  lang: Lang,
+): string | null {
+  const t = lang.t.everyday;
   const parts: string[] = [];
-  if (viewer.actionType !== null) parts.push(viewer.actionType);
-  if (viewer.blocked !== null) parts.push(viewer.blocked ? 'blocked' : 'not blocked');
-  return parts.length === 0 ? null : `Before: ${escapeMrkdwn(parts.join(' · '))}`;
+  if (viewer.actionType !== null) parts.push(ltr(lang, escapeMrkdwn(viewer.actionType)));
+  if (viewer.blocked !== null) parts.push(viewer.blocked ? t.viewerBlocked : t.viewerNotBlocked);
+  return parts.length === 0 ? null : t.viewerBefore(parts.join(' · '));
 }
 
 /**
  * What a sent unblock did, as far as the look-up before it knows: `blocked` true, false, or null
  * when the look-up could not be done or did not say.
  */
-export function unblockedSentence(blocked: boolean | null): (who: string) => string {
-  if (blocked === true) return (who) => `Viewer ${who} is unblocked; they can watch again.`;
-  if (blocked === false) return (who) => `Viewer ${who} was not blocked; the unblock was sent anyway.`;
-  return (who) => `The unblock of viewer ${who} was sent; whether they were blocked is unknown.`;
+export function unblockedSentence(blocked: boolean | null, lang: Lang): (who: string) => string {
+  const t = lang.t.everyday;
+  if (blocked === true) return t.unblockedWatch;
+  if (blocked === false) return t.unblockedAnyway;
+  return t.unblockedUnknown;
 }
 
 /**
@@ -151,37 +189,52 @@ export function unblockMessage(input: {
   warnings: readonly string[];
   outcome: ChangeOutcome;
   secrets?: readonly string[];
+  lang: Lang;
 }): Message {
-  const { masked, outcome } = input;
-  const who = code(masked);
+  const { masked, outcome, lang } = input;
+  const t = lang.t.everyday;
+  const who = ltr(lang, code(masked));
+  const plainWho = ltr(lang, masked);
+  const id = (requestId: string) => ltr(lang, code(requestId));
+  const plainId = (requestId: string) => ltr(lang, requestId);
   let headline: string;
   let text: string;
   switch (outcome.kind) {
     case 'succeeded': {
       // True to what the look-up said: only a viewer known to be blocked "can watch again".
-      const said = unblockedSentence(input.viewer.blocked);
+      const said = unblockedSentence(input.viewer.blocked, lang);
       headline = `:white_check_mark: ${said(who)}`;
-      text = `${said(masked)} Request ${outcome.requestId}.`;
+      text = `${said(plainWho)} ${t.requestSentence(plainId(outcome.requestId))}`;
       break;
     }
     case 'failed':
-      headline = `:x: Viewer ${who} was not unblocked. ${escapeMrkdwn(outcome.error)}`;
-      text = `Viewer ${masked} was not unblocked: ${escapeMrkdwn(outcome.error)}`;
+      headline = `:x: ${t.unblockFailedHead(who, escapeMrkdwn(outcome.error))}`;
+      text = t.unblockRefused(plainWho, escapeMrkdwn(outcome.error));
       break;
     case 'pending':
-      headline = `:hourglass_flowing_sand: Unblocking ${who} needs approval (${escapeMrkdwn(why(outcome.why))}): request ${code(outcome.requestId)} posted to <#${outcome.approvalChannel}>.`;
-      text = `Unblocking ${masked} needs approval, request ${outcome.requestId} posted to the approval channel.`;
+      headline = `:hourglass_flowing_sand: ${t.unblockPendingHead(who, escapeMrkdwn(why(outcome.why, lang)), id(outcome.requestId), `<#${outcome.approvalChannel}>`)}`;
+      text = t.unblockPendingText(plainWho, plainId(outcome.requestId));
       break;
     case 'denied':
-      headline = `:no_entry: Viewer ${who} was not unblocked: ${escapeMrkdwn(outcome.reason)}`;
-      text = `Viewer ${masked} was not unblocked: ${escapeMrkdwn(outcome.reason)}`;
+      headline = `:no_entry: ${t.unblockRefused(who, escapeMrkdwn(outcome.reason))}`;
+      text = t.unblockRefused(plainWho, escapeMrkdwn(outcome.reason));
       break;
     case 'other':
-      headline = `:grey_question: Unblocking ${who} ended as “${escapeMrkdwn(outcome.state)}”; check the viewer before trying again.`;
-      text = `Unblocking ${masked} ended as ${escapeMrkdwn(outcome.state)} (request ${outcome.requestId}).`;
+      headline = `:grey_question: ${t.unblockOtherHead(who, escapeMrkdwn(stateWord(outcome.state, lang)))}`;
+      text = t.unblockOtherText(
+        plainWho,
+        escapeMrkdwn(stateWord(outcome.state, lang)),
+        plainId(outcome.requestId),
+      );
       break;
   }
-  const details = outcomeDetails(outcome, viewerStatus(input.viewer), input.warnings, input.secrets ?? []);
+  const details = outcomeDetails(
+    outcome,
+    viewerStatus(input.viewer, lang),
+    input.warnings,
+    input.secrets ?? [],
+    lang,
+  );
   return {
     text: maskMobilesInText(text),
     blocks: [section(maskMobilesInText(headline)), ...(details.length > 0 ? [context(details)] : [])],
@@ -189,10 +242,11 @@ export function unblockMessage(input: {
 }
 
 /** The file as `retry` names it: title when known, and the ID (never cut). */
-function fileName(file: { fileId: string; title: string | null }): string {
+function fileName(file: { fileId: string; title: string | null }, lang: Lang): string {
+  const id = ltr(lang, code(file.fileId));
   return file.title === null
-    ? `file ${code(file.fileId)}`
-    : `*${escapeMrkdwn(file.title)}* (${code(file.fileId)})`;
+    ? lang.t.everyday.retryFile(id)
+    : `${ltr(lang, `*${escapeMrkdwn(file.title)}*`)} (${id})`;
 }
 
 /** The answer to `retry <fileId>`: the file's title and status, and what became of the retry. */
@@ -203,39 +257,47 @@ export function retryMessage(input: {
   warnings: readonly string[];
   outcome: ChangeOutcome;
   secrets?: readonly string[];
+  lang: Lang;
 }): Message {
-  const { outcome } = input;
-  const name = fileName(input);
+  const { outcome, lang } = input;
+  const t = lang.t.everyday;
+  const name = fileName(input, lang);
   // The fallback `text` is mrkdwn too: the title and the typed ID are escaped there as well.
-  const plainName = escapeMrkdwn(
-    input.title === null ? `file ${input.fileId}` : `${input.title} (${input.fileId})`,
-  );
+  const plainId = ltr(lang, escapeMrkdwn(input.fileId));
+  const plainName =
+    input.title === null ? t.retryFile(plainId) : `${ltr(lang, escapeMrkdwn(input.title))} (${plainId})`;
+  const id = (requestId: string) => ltr(lang, code(requestId));
+  const plainRequest = (requestId: string) => ltr(lang, requestId);
   let headline: string;
   let text: string;
   switch (outcome.kind) {
     case 'succeeded':
-      headline = `:arrows_counterclockwise: Conversion of ${name} is queued again.`;
-      text = `Conversion of ${plainName} is queued again (request ${outcome.requestId}).`;
+      headline = `:arrows_counterclockwise: ${t.retryQueuedHead(name)}`;
+      text = t.retryQueuedText(plainName, plainRequest(outcome.requestId));
       break;
     case 'failed':
-      headline = `:x: Conversion of ${name} was not retried. ${escapeMrkdwn(outcome.error)}`;
-      text = `Conversion of ${plainName} was not retried: ${escapeMrkdwn(outcome.error)}`;
+      headline = `:x: ${t.retryFailedHead(name, escapeMrkdwn(outcome.error))}`;
+      text = t.retryRefused(plainName, escapeMrkdwn(outcome.error));
       break;
     case 'pending':
-      headline = `:hourglass_flowing_sand: Retrying ${name} needs approval (${escapeMrkdwn(why(outcome.why))}): request ${code(outcome.requestId)} posted to <#${outcome.approvalChannel}>.`;
-      text = `Retrying ${plainName} needs approval, request ${outcome.requestId} posted to the approval channel.`;
+      headline = `:hourglass_flowing_sand: ${t.retryPendingHead(name, escapeMrkdwn(why(outcome.why, lang)), id(outcome.requestId), `<#${outcome.approvalChannel}>`)}`;
+      text = t.retryPendingText(plainName, plainRequest(outcome.requestId));
       break;
     case 'denied':
-      headline = `:no_entry: Conversion of ${name} was not retried: ${escapeMrkdwn(outcome.reason)}`;
-      text = `Conversion of ${plainName} was not retried: ${escapeMrkdwn(outcome.reason)}`;
+      headline = `:no_entry: ${t.retryRefused(name, escapeMrkdwn(outcome.reason))}`;
+      text = t.retryRefused(plainName, escapeMrkdwn(outcome.reason));
       break;
     case 'other':
-      headline = `:grey_question: Retrying ${name} ended as “${escapeMrkdwn(outcome.state)}”; look at the file before trying again.`;
-      text = `Retrying ${plainName} ended as ${escapeMrkdwn(outcome.state)} (request ${outcome.requestId}).`;
+      headline = `:grey_question: ${t.retryOtherHead(name, escapeMrkdwn(stateWord(outcome.state, lang)))}`;
+      text = t.retryOtherText(
+        plainName,
+        escapeMrkdwn(stateWord(outcome.state, lang)),
+        plainRequest(outcome.requestId),
+      );
       break;
   }
-  const before = input.status === null ? null : `Conversion status before: ${escapeMrkdwn(input.status)}`;
-  const details = outcomeDetails(outcome, before, input.warnings, input.secrets ?? []);
+  const before = input.status === null ? null : t.retryStatusBefore(ltr(lang, escapeMrkdwn(input.status)));
+  const details = outcomeDetails(outcome, before, input.warnings, input.secrets ?? [], lang);
   return {
     text: maskMobilesInText(truncate(text, 1000)),
     blocks: [section(maskMobilesInText(headline)), ...(details.length > 0 ? [context(details)] : [])],
@@ -246,28 +308,27 @@ export function retryMessage(input: {
 export const WHITELIST_SHOWN = 150;
 
 /** The whitelist with Add and Remove buttons (the change module handles the clicks). */
-export function whitelistMessage(ips: readonly string[]): Message {
-  const count = ips.length === 1 ? '1 address' : `${ips.length} addresses`;
+export function whitelistMessage(ips: readonly string[], lang: Lang): Message {
+  const t = lang.t.everyday;
+  const count = t.whitelistCount(ips.length);
   const shown = ips.slice(0, WHITELIST_SHOWN);
-  const lines =
-    ips.length === 0
-      ? ['The whitelist is empty: while IP validation is on, no server can create playback links.']
-      : shown.map((ip) => `• ${code(ip)}`);
-  if (ips.length > shown.length) lines.push(`… and ${ips.length - shown.length} more.`);
+  const lines = ips.length === 0 ? [t.whitelistEmpty] : shown.map((ip) => `• ${ltr(lang, code(ip))}`);
+  if (ips.length > shown.length) lines.push(t.whitelistMore(num(lang, ips.length - shown.length)));
   const buttons = actions(
     [
-      button('Add addresses…', ACTIONS.whitelistAdd, 'add', 'primary'),
-      ...(ips.length > 0 ? [button('Remove addresses…', ACTIONS.whitelistRemove, 'remove')] : []),
+      button(t.whitelistAddButton, ACTIONS.whitelistAdd, 'add', 'primary'),
+      ...(ips.length > 0 ? [button(t.whitelistRemoveButton, ACTIONS.whitelistRemove, 'remove')] : []),
     ],
     'whitelist_actions',
   );
+  const listed = shown.map((ip) => ltr(lang, escapeMrkdwn(ip))).join(lang.locale === 'fa' ? '، ' : ', ');
   return {
-    text: `IP whitelist: ${count}.${shown.length > 0 ? ` ${escapeMrkdwn(shown.join(', '))}` : ''}${ips.length > shown.length ? ' …' : ''}`,
+    text: `${t.whitelistText(count)}${shown.length > 0 ? ` ${listed}` : ''}${ips.length > shown.length ? ' …' : ''}`,
     blocks: [
-      section(`*IP whitelist* · ${count}`),
+      section(t.whitelistTitle(count)),
       ...packSections(lines),
       buttons,
-      context(['Adding or removing addresses needs a lead’s approval.']),
+      context([t.whitelistNeedsLead]),
     ],
   };
 }
@@ -281,10 +342,15 @@ const NOT_SETTINGS = new Set(['_id', 'id', '__v', 'createdAt', 'updatedAt', 'use
  * `protect show`: every setting grouped as the field metadata says, colours by name, booleans
  * as on/off; fields the service sent that vidops does not know are listed at the end as sent.
  */
-export function protectionMessage(config: ProtectionConfig, raw: Record<string, JsonValue> = {}): Message {
-  const blocks: KnownBlock[] = [section('*Protection settings* (storage-wide)')];
+export function protectionMessage(
+  config: ProtectionConfig,
+  raw: Record<string, JsonValue>,
+  lang: Lang,
+): Message {
+  const t = lang.t.everyday;
+  const blocks: KnownBlock[] = [section(t.protectTitle)];
   const groups = [...new Set(PROTECTION_FIELDS.map((f) => f.group))];
-  const textLines: string[] = ['Protection settings:'];
+  const textLines: string[] = [t.protectText];
   for (const group of groups) {
     const fields = PROTECTION_FIELDS.filter((f) => f.group === group);
     const rows = fields.map((f) => {
@@ -300,60 +366,71 @@ export function protectionMessage(config: ProtectionConfig, raw: Record<string, 
         type: 'section',
         ...(i === 0 ? { text: mrkdwn(`*${PROTECTION_GROUP_TITLES[group]}*`) } : {}),
         fields: chunk.map((r) =>
-          mrkdwn(truncate(`${escapeMrkdwn(r.label)} (${code(r.field)})\n*${escapeMrkdwn(r.value)}*`, 2000)),
+          mrkdwn(
+            truncate(
+              `${escapeMrkdwn(r.label)} (${ltr(lang, code(r.field))})\n${ltr(lang, `*${escapeMrkdwn(r.value)}*`)}`,
+              2000,
+            ),
+          ),
         ),
       } satisfies SectionBlock);
     }
   }
   const extras = Object.entries(raw).filter(([key]) => !KNOWN_KEYS.has(key) && !NOT_SETTINGS.has(key));
   if (extras.length > 0) {
-    const shown = extras.map(([key, value]) => `${code(key)} ${code(compactAnswer(value))}`);
-    blocks.push(context([truncate(`Also sent by the service: ${shown.join(' · ')}`, 2000)]));
+    const shown = extras.map(([key, value]) => ltr(lang, `${code(key)} ${code(compactAnswer(value))}`));
+    blocks.push(context([truncate(t.protectAlsoSent(shown.join(' · ')), 2000)]));
   }
-  blocks.push(
-    context(['Change them with `/vidops protect` or `/vidops protect set field=value` (a lead approves).']),
-  );
+  blocks.push(context([t.protectHowToChange]));
   return { text: truncate(textLines.join('\n'), 3000), blocks };
 }
 
 /** `explain <code>`: meaning and fix, and a button that starts the fix when there is one. */
-export function explainMessage(explanation: PlayerErrorExplanation): Message {
-  const blocks: KnownBlock[] = [
-    section(
-      `*Player error ${explanation.code}*: ${escapeMrkdwn(explanation.meaning)}\n*Fix:* ${escapeMrkdwn(explanation.fix)}`,
-    ),
-  ];
+export function explainMessage(explanation: PlayerErrorExplanation, lang: Lang): Message {
+  const t = lang.t.everyday;
+  // The table's meanings and fixes are written in English (src/core/player-errors.ts).
+  const meaning = ltr(lang, escapeMrkdwn(explanation.meaning));
+  const fix = ltr(lang, escapeMrkdwn(explanation.fix));
+  const blocks: KnownBlock[] = [section(t.explainHead(ltr(lang, explanation.code), meaning, fix))];
   if (explanation.action === 'unblock') {
     blocks.push(
       actions(
-        [button('Unblock a viewer…', ACTIONS.explainUnblock, explanation.code, 'primary')],
+        [button(t.explainUnblockButton, ACTIONS.explainUnblock, explanation.code, 'primary')],
         'explain_actions',
       ),
     );
   } else if (explanation.action === 'retry') {
     blocks.push(
       actions(
-        [button('Retry a conversion…', ACTIONS.explainRetry, explanation.code, 'primary')],
+        [button(t.explainRetryButton, ACTIONS.explainRetry, explanation.code, 'primary')],
         'explain_actions',
       ),
     );
   }
   return {
-    text: escapeMrkdwn(`Player error ${explanation.code}: ${explanation.meaning} Fix: ${explanation.fix}`),
+    text: escapeMrkdwn(
+      t.explainText(ltr(lang, explanation.code), ltr(lang, explanation.meaning), ltr(lang, explanation.fix)),
+    ),
     blocks,
   };
 }
 
 /** A code that is not in the table: say so, and list the known ones briefly. */
-export function unknownCodeMessage(codeText: string, known: readonly PlayerErrorEntry[]): Message {
-  const list = known.map(
-    (e) => `${code(e.codes)} ${escapeMrkdwn(truncate(e.meaning.replace(/\.$/, ''), 48))}`,
+export function unknownCodeMessage(
+  codeText: string,
+  known: readonly PlayerErrorEntry[],
+  lang: Lang,
+): Message {
+  const t = lang.t.everyday;
+  const list = known.map((e) =>
+    ltr(lang, `${code(e.codes)} ${escapeMrkdwn(truncate(e.meaning.replace(/\.$/, ''), 48))}`),
   );
+  const codes = known.map((e) => ltr(lang, e.codes)).join(lang.locale === 'fa' ? '، ' : ', ');
   return {
-    text: `${escapeMrkdwn(codeText)} is not a player error code vidops knows. Known codes: ${known.map((e) => e.codes).join(', ')}.`,
+    text: t.unknownCodeText(ltr(lang, escapeMrkdwn(codeText)), codes),
     blocks: [
-      section(`:grey_question: *${escapeMrkdwn(codeText)}* is not a player error code vidops knows.`),
-      section(`Known codes:\n${list.join('\n')}`),
+      section(`:grey_question: ${t.unknownCodeHead(ltr(lang, escapeMrkdwn(codeText)))}`),
+      section(t.unknownCodeList(list.join('\n'))),
     ],
   };
 }
@@ -393,16 +470,39 @@ export function maskValidMobiles(text: string, region: string): string {
   return normalizeDigits(text).replace(DIGIT_RUN, (run) => maskRun(run, region));
 }
 
+type Param = Said['params'][number];
+
+function maskParam(param: Param, region: string): Param {
+  if (typeof param === 'string') return maskValidMobiles(param, region);
+  if (Array.isArray(param)) return param.map((p: Param) => maskParam(p, region)) as Param;
+  if (typeof param === 'object' && param !== null && 'key' in param && 'params' in param) {
+    return maskSaid(param, region);
+  }
+  return param;
+}
+
+function maskSaid(said: Said, region: string): Said {
+  return { key: said.key, params: said.params.map((p: Param) => maskParam(p, region)) } as Said;
+}
+
+/**
+ * A refusal of what a person typed, in their language: what was read is shown, but a valid mobile
+ * number in it is masked. English masks the whole sentence (as it always did); other languages
+ * mask what was typed before wording it, so their own digits and marks stay as written.
+ */
+export function refusalText(said: Said, region: string, lang: Lang): string {
+  if (lang.locale === 'en') return maskValidMobiles(english(said), region);
+  return sayIn(lang, maskSaid(said, region));
+}
+
 /** The small modal `explain 9910` opens: the viewer's mobile number. */
-export function unblockModal(privateMetadata: string): ModalView {
+export function unblockModal(privateMetadata: string, lang: Lang): ModalView {
+  const t = lang.t.everyday;
   const input: InputBlock = {
     type: 'input',
     block_id: BLOCKS.mobile,
-    label: { type: 'plain_text', text: 'Viewer’s mobile number' },
-    hint: {
-      type: 'plain_text',
-      text: 'As the viewer gave it: 0912 345 6789, +98 912 345 6789 or with Persian digits.',
-    },
+    label: { type: 'plain_text', text: t.unblockModalLabel },
+    hint: { type: 'plain_text', text: t.unblockModalHint },
     element: {
       type: 'plain_text_input',
       action_id: INPUT_ACTION,
@@ -412,23 +512,22 @@ export function unblockModal(privateMetadata: string): ModalView {
   };
   return modal({
     callbackId: CALLBACKS.unblock,
-    title: 'Unblock viewer',
-    submit: 'Unblock',
+    title: t.unblockModalTitle,
+    submit: t.unblockModalSubmit,
+    close: t.modalClose,
     privateMetadata,
-    blocks: [
-      section('The viewer sees player error *9910*: they were blocked for suspicious behaviour.'),
-      input,
-    ],
+    blocks: [section(t.unblockModalIntro), input],
   });
 }
 
 /** The small modal `explain 9101`/`9103` opens: the file whose conversion failed. */
-export function retryModal(privateMetadata: string): ModalView {
+export function retryModal(privateMetadata: string, lang: Lang): ModalView {
+  const t = lang.t.everyday;
   const input: InputBlock = {
     type: 'input',
     block_id: BLOCKS.fileId,
-    label: { type: 'plain_text', text: 'File ID' },
-    hint: { type: 'plain_text', text: 'The 24-character ID of the file, e.g. 671018d0403eba579a6f90e2.' },
+    label: { type: 'plain_text', text: t.retryModalLabel },
+    hint: { type: 'plain_text', text: t.retryModalHint },
     element: {
       type: 'plain_text_input',
       action_id: INPUT_ACTION,
@@ -438,12 +537,10 @@ export function retryModal(privateMetadata: string): ModalView {
   };
   return modal({
     callbackId: CALLBACKS.retry,
-    title: 'Retry conversion',
-    submit: 'Retry',
+    title: t.retryModalTitle,
+    submit: t.retryModalSubmit,
+    close: t.modalClose,
     privateMetadata,
-    blocks: [
-      section('Queue the file for conversion again. Only a file whose conversion *failed* is retried.'),
-      input,
-    ],
+    blocks: [section(t.retryModalIntro), input],
   });
 }

@@ -255,6 +255,7 @@ const BUILDERS: readonly [string, Builder][] = [
     'the answer to an unblock that failed',
     (h) =>
       unblockMessage({
+        lang: ENGLISH,
         masked: '0912***6789',
         viewer: { actionType: h, blocked: true },
         warnings: [h],
@@ -265,6 +266,7 @@ const BUILDERS: readonly [string, Builder][] = [
     'the answer to an unblock that was refused',
     (h) =>
       unblockMessage({
+        lang: ENGLISH,
         masked: '0912***6789',
         viewer: { actionType: null, blocked: null },
         warnings: [],
@@ -275,6 +277,7 @@ const BUILDERS: readonly [string, Builder][] = [
     'the answer to an unblock that ended oddly',
     (h) =>
       unblockMessage({
+        lang: ENGLISH,
         masked: '0912***6789',
         viewer: { actionType: null, blocked: null },
         warnings: [],
@@ -285,6 +288,7 @@ const BUILDERS: readonly [string, Builder][] = [
     'the answer to a retry of a file with a hostile title and a typed ID',
     (h) =>
       retryMessage({
+        lang: ENGLISH,
         fileId: h.replace(/\s+/g, ''),
         title: h,
         status: h,
@@ -296,6 +300,7 @@ const BUILDERS: readonly [string, Builder][] = [
     'the answer to a retry that failed',
     (h) =>
       retryMessage({
+        lang: ENGLISH,
         fileId: '671018d0403eba579a6f90e2',
         title: null,
         status: null,
@@ -307,6 +312,7 @@ const BUILDERS: readonly [string, Builder][] = [
     'the answer to a retry waiting for approval',
     (h) =>
       retryMessage({
+        lang: ENGLISH,
         fileId: '671018d0403eba579a6f90e2',
         title: h,
         status: null,
@@ -314,19 +320,20 @@ const BUILDERS: readonly [string, Builder][] = [
         outcome: { kind: 'pending', requestId: 'R-7K2M9QXA', why: h, approvalChannel: APPROVAL_CHANNEL },
       }),
   ],
-  ['the whitelist with hostile entries', (h) => whitelistMessage([h, '203.0.113.7'])],
+  ['the whitelist with hostile entries', (h) => whitelistMessage([h, '203.0.113.7'], ENGLISH)],
   [
     'the protection settings with a hostile watermark and extras',
     (h) =>
       protectionMessage(
         { ...PROTECTION, text: h } as ProtectionConfig,
         { [h]: h, extra: h } as Record<string, JsonValue>,
+        ENGLISH,
       ),
   ],
-  ['`explain` of a code nobody knows', (h) => unknownCodeMessage(h, PLAYER_ERROR_CODES)],
+  ['`explain` of a code nobody knows', (h) => unknownCodeMessage(h, PLAYER_ERROR_CODES, ENGLISH)],
   [
     'a command that could not be read',
-    (h) => parseErrorMessage(`Unknown command "${h}".`, '/vidops unblock <mobile>'),
+    (h) => parseErrorMessage(`Unknown command "${h}".`, '/vidops unblock <mobile>', ENGLISH),
   ],
   [
     "the service's error, as the errors view words it",
@@ -485,7 +492,7 @@ describe.each(HOSTILE)('hostile text (%s) reaches no message as a live mention o
 
 describe('the usage lines of `/vidops help` are text, not links', () => {
   it('`<mobile>` in the fallback text is escaped like in the blocks', () => {
-    const message = helpMessage(COMMAND_HELP, { isLead: true });
+    const message = helpMessage(COMMAND_HELP, { isLead: true }, ENGLISH);
     expect(message.text).toContain('&lt;mobile&gt;');
     expect(message.text).not.toContain('<mobile>');
   });

@@ -18,6 +18,7 @@ const TEST_DRAFT_ID = 'x'.repeat(43);
 describe('the headline of a sent unblock', () => {
   const sent = (blocked: boolean | null) =>
     unblockMessage({
+      lang: ENGLISH,
       masked: '0912***6789',
       viewer: { actionType: null, blocked },
       warnings: blocked === null ? ['Could not look the viewer up: the service answered 404.'] : [],

@@ -50,6 +50,6 @@ describe('agent gives a folder, file or playlist ID', () => {
       '"..." is not a playlist ID: an ID is never made only of dots',
     ],
   ] as const)('refuses %s', (_, raw, kind, reason) => {
-    expect(parseResourceId(raw, kind)).toEqual({ ok: false, reason });
+    expect(parseResourceId(raw, kind)).toMatchObject({ ok: false, reason });
   });
 });

@@ -97,7 +97,7 @@ describe('agent lists IP addresses for the whitelist', () => {
     ],
   ])('refuses to add %s, saying why', (ip, reason) => {
     expect(unusableReason(ip)).toBe(reason);
-    expect(parseIpList([ip])).toEqual({ ok: false, problems: [reason] });
+    expect(parseIpList([ip])).toMatchObject({ ok: false, problems: [reason] });
   });
 
   const NOT_SEEN =
@@ -112,9 +112,9 @@ describe('agent lists IP addresses for the whitelist', () => {
     ['fc00::1', 'a unique local (private) address (fc00::/7)'],
     ['fec0::1', 'a site-local address (fec0::/10, retired)'],
   ])('refuses to add the private address %s: the service never sees it', (ip, what) => {
-    expect(parseIpList([ip])).toEqual({ ok: false, problems: [`${ip} is ${what}: ${NOT_SEEN}`] });
+    expect(parseIpList([ip])).toMatchObject({ ok: false, problems: [`${ip} is ${what}: ${NOT_SEEN}`] });
     if (!ip.includes(':')) {
-      expect(parseIpList([`::ffff:${ip}`])).toEqual({
+      expect(parseIpList([`::ffff:${ip}`])).toMatchObject({
         ok: false,
         problems: [`::ffff:${ip} is the IPv4-mapped form of ${what}: ${NOT_SEEN}`],
       });
@@ -122,7 +122,7 @@ describe('agent lists IP addresses for the whitelist', () => {
   });
 
   it('names each refused address and keeps the others out of the answer', () => {
-    expect(parseIpList(['1.2.3.4', '0.0.0.0', '10.0.0.1'])).toEqual({
+    expect(parseIpList(['1.2.3.4', '0.0.0.0', '10.0.0.1'])).toMatchObject({
       ok: false,
       problems: [
         '0.0.0.0 is the unspecified address: no server calls from it',
@@ -177,7 +177,7 @@ describe('agent lists IP addresses for the whitelist', () => {
       ],
     ],
   ])('refuses %s, naming the token', (_, tokens, problems) => {
-    expect(parseIpList(tokens)).toEqual({ ok: false, problems });
+    expect(parseIpList(tokens)).toMatchObject({ ok: false, problems });
   });
 });
 

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { english, type IpBlockKind, type Said, say } from '../said.js';
 import { normalizeDigits } from './digits.js';
 
 /**
@@ -9,7 +10,7 @@ import { normalizeDigits } from './digits.js';
  * report either, so both can be meant.
  * @see docs/architecture.md, "Validation"
  */
-export type IpListResult = { ok: true; ips: string[] } | { ok: false; problems: string[] };
+export type IpListResult = { ok: true; ips: string[] } | { ok: false; problems: string[]; said: Said[] };
 
 /**
  * What the addresses are for. Adding refuses addresses no server on the internet can call from
@@ -27,9 +28,9 @@ export function parseIpList(tokens: readonly string[], purpose: IpListPurpose = 
     .flatMap((token) => normalizeDigits(token).split(/[\s,;]+/))
     .map(unwrapSlackFormatting)
     .filter((piece) => piece !== '');
-  if (pieces.length === 0) return { ok: false, problems: ['no IP address was given'] };
+  if (pieces.length === 0) return { ok: false, problems: [english(say.ipNone())], said: [say.ipNone()] };
 
-  const problems: string[] = [];
+  const problems: Said[] = [];
   const ips: string[] = [];
   const seen = new Set<string>();
   for (const piece of pieces) {
@@ -39,7 +40,7 @@ export function parseIpList(tokens: readonly string[], purpose: IpListPurpose = 
       continue;
     }
     const shown = family === 6 && !isMappedIpv4(piece) ? canonicalIpv6(piece) : piece;
-    const unusable = purpose === 'add' ? unusableReason(piece) : null;
+    const unusable = purpose === 'add' ? unusableSaid(piece) : null;
     if (unusable !== null) {
       problems.push(unusable);
       continue;
@@ -49,43 +50,39 @@ export function parseIpList(tokens: readonly string[], purpose: IpListPurpose = 
     seen.add(key);
     ips.push(shown);
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, ips };
+  return problems.length > 0
+    ? { ok: false, problems: problems.map(english), said: problems }
+    : { ok: true, ips };
 }
 
 /** A block of addresses no caller of the service can have, and why. */
 interface Block {
   /** The block as people write it (`127.0.0.0/8`), or the single address. */
   name: string;
-  what: string;
-  why: string;
+  /** What it is, and so why no caller has it (src/core/said.ts words both). */
+  kind: IpBlockKind;
   contains(groups: readonly number[]): boolean;
 }
 
-const NO_CALLER = 'no server calls from it';
-const NOT_SEEN =
-  'the service is on the internet and sees the public address of the server calling it, so this one would never match; give the public address';
-
-function ipv4Block(cidr: string, what: string, why = NO_CALLER): Block {
+function ipv4Block(cidr: string, kind: IpBlockKind): Block {
   const [base = '', bits = '32'] = cidr.split('/');
   const prefix = Number(bits);
   const start = ipv4Number(base);
   const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
   return {
     name: prefix === 32 ? base : cidr,
-    what,
-    why,
+    kind,
     contains: ([value = -1]) => (value & mask) >>> 0 === start,
   };
 }
 
-function ipv6Block(cidr: string, what: string, why = NO_CALLER): Block {
+function ipv6Block(cidr: string, kind: IpBlockKind): Block {
   const [base = '', bits = '128'] = cidr.split('/');
   const prefix = Number(bits);
   const start = expandIpv6(base);
   return {
     name: prefix === 128 ? base : cidr,
-    what,
-    why,
+    kind,
     contains: (groups) => {
       for (let bit = 0; bit < prefix; bit += 16) {
         const width = Math.min(16, prefix - bit);
@@ -104,33 +101,33 @@ function ipv6Block(cidr: string, what: string, why = NO_CALLER): Block {
  * @see docs/architecture.md, "Validation" (IPs)
  */
 const IPV4_UNUSABLE: readonly Block[] = [
-  ipv4Block('0.0.0.0', 'the unspecified address'),
-  ipv4Block('0.0.0.0/8', 'in 0.0.0.0/8, which means "this network"'),
-  ipv4Block('127.0.0.0/8', 'a loopback address (127.0.0.0/8)', 'it means the machine itself, never a caller'),
-  ipv4Block('169.254.0.0/16', 'a link-local address (169.254.0.0/16)', 'it never leaves its own network'),
-  ipv4Block('255.255.255.255', 'the broadcast address'),
-  ipv4Block('224.0.0.0/4', 'a multicast address (224.0.0.0/4)'),
-  ipv4Block('240.0.0.0/4', 'a reserved address (240.0.0.0/4)'),
-  ipv4Block('192.0.2.0/24', 'a documentation address (192.0.2.0/24, for examples only)'),
-  ipv4Block('198.51.100.0/24', 'a documentation address (198.51.100.0/24, for examples only)'),
-  ipv4Block('203.0.113.0/24', 'a documentation address (203.0.113.0/24, for examples only)'),
-  ipv4Block('198.18.0.0/15', 'a benchmarking address (198.18.0.0/15)'),
-  ipv4Block('10.0.0.0/8', 'a private address (10.0.0.0/8)', NOT_SEEN),
-  ipv4Block('172.16.0.0/12', 'a private address (172.16.0.0/12)', NOT_SEEN),
-  ipv4Block('192.168.0.0/16', 'a private address (192.168.0.0/16)', NOT_SEEN),
-  ipv4Block('100.64.0.0/10', 'a carrier-grade NAT address (100.64.0.0/10)', NOT_SEEN),
+  ipv4Block('0.0.0.0', 'unspecified'),
+  ipv4Block('0.0.0.0/8', 'thisNetwork'),
+  ipv4Block('127.0.0.0/8', 'loopback'),
+  ipv4Block('169.254.0.0/16', 'linkLocal'),
+  ipv4Block('255.255.255.255', 'broadcast'),
+  ipv4Block('224.0.0.0/4', 'multicast'),
+  ipv4Block('240.0.0.0/4', 'reserved'),
+  ipv4Block('192.0.2.0/24', 'documentation'),
+  ipv4Block('198.51.100.0/24', 'documentation'),
+  ipv4Block('203.0.113.0/24', 'documentation'),
+  ipv4Block('198.18.0.0/15', 'benchmarking'),
+  ipv4Block('10.0.0.0/8', 'private'),
+  ipv4Block('172.16.0.0/12', 'private'),
+  ipv4Block('192.168.0.0/16', 'private'),
+  ipv4Block('100.64.0.0/10', 'carrierNat'),
 ];
 
 const IPV6_UNUSABLE: readonly Block[] = [
-  ipv6Block('::', 'the unspecified address'),
-  ipv6Block('::1', 'the loopback address', 'it means the machine itself, never a caller'),
-  ipv6Block('::/96', 'an IPv4-compatible address (::/96, retired in 2006)'),
-  ipv6Block('fe80::/10', 'a link-local address (fe80::/10)', 'it never leaves its own network'),
-  ipv6Block('ff00::/8', 'a multicast address (ff00::/8)'),
-  ipv6Block('2001:db8::/32', 'a documentation address (2001:db8::/32, for examples only)'),
-  ipv6Block('3fff::/20', 'a documentation address (3fff::/20, for examples only)'),
-  ipv6Block('fec0::/10', 'a site-local address (fec0::/10, retired)', NOT_SEEN),
-  ipv6Block('fc00::/7', 'a unique local (private) address (fc00::/7)', NOT_SEEN),
+  ipv6Block('::', 'unspecified'),
+  ipv6Block('::1', 'theLoopback'),
+  ipv6Block('::/96', 'ipv4Compatible'),
+  ipv6Block('fe80::/10', 'linkLocal'),
+  ipv6Block('ff00::/8', 'multicast'),
+  ipv6Block('2001:db8::/32', 'documentation'),
+  ipv6Block('3fff::/20', 'documentation'),
+  ipv6Block('fec0::/10', 'siteLocal'),
+  ipv6Block('fc00::/7', 'uniqueLocal'),
 ];
 
 /**
@@ -140,20 +137,26 @@ const IPV6_UNUSABLE: readonly Block[] = [
  * these. Expects a literal that `isIP` accepted.
  */
 export function unusableReason(ip: string): string | null {
+  const said = unusableSaid(ip);
+  return said === null ? null : english(said);
+}
+
+/** {@link unusableReason} as a sentence to word in the reader's language. */
+export function unusableSaid(ip: string): Said | null {
   const family = isIP(ip);
-  if (family === 4) {
-    const block = IPV4_UNUSABLE.find((b) => b.contains([ipv4Number(ip)]));
-    return block === undefined ? null : `${ip} is ${block.what}: ${block.why}`;
-  }
+  const found = (block: Block | undefined, mapped = false) =>
+    block === undefined ? null : say.ipUnusable(ip, { kind: block.kind, cidr: block.name }, mapped);
+  if (family === 4) return found(IPV4_UNUSABLE.find((b) => b.contains([ipv4Number(ip)])));
   if (family !== 6) return null;
   const groups = expandIpv6(ip.toLowerCase());
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
     const v4 = ((groups[6] ?? 0) * 0x10000 + (groups[7] ?? 0)) >>> 0;
-    const block = IPV4_UNUSABLE.find((b) => b.contains([v4]));
-    return block === undefined ? null : `${ip} is the IPv4-mapped form of ${block.what}: ${block.why}`;
+    return found(
+      IPV4_UNUSABLE.find((b) => b.contains([v4])),
+      true,
+    );
   }
-  const block = IPV6_UNUSABLE.find((b) => b.contains(groups));
-  return block === undefined ? null : `${ip} is ${block.what}: ${block.why}`;
+  return found(IPV6_UNUSABLE.find((b) => b.contains(groups)));
 }
 
 function ipv4Number(ip: string): number {
@@ -237,24 +240,18 @@ function unwrapSlackFormatting(piece: string): string {
   return inner.replace(/^[`*_~"']+|[`*_~"']+$/g, '');
 }
 
-function describeNonIp(token: string): string {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(token)) return `"${token}" is a URL; give the server's IP address`;
-  if (token.includes('/')) return `"${token}" is a range (CIDR); list single addresses`;
-  if (token.includes('%')) return `"${token}" has a zone index (%…); give the address alone`;
-  if (/^\[[^\]]*\](:\d+)?$/.test(token)) {
-    return `"${token}" has brackets${token.endsWith(']') ? '' : ' and a port'}; give the IPv6 address alone`;
-  }
+function describeNonIp(token: string): Said {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(token)) return say.ipUrl(token);
+  if (token.includes('/')) return say.ipRange(token);
+  if (token.includes('%')) return say.ipZone(token);
+  if (/^\[[^\]]*\](:\d+)?$/.test(token)) return say.ipBrackets(token, !token.endsWith(']'));
   const hostPort = /^(.*):(\d{1,5})$/.exec(token);
-  if (hostPort?.[1] !== undefined && isIP(hostPort[1]) === 4) {
-    return `"${token}" has a port; give the address alone`;
-  }
-  if (/^\d+(\.\d+){3}$/.test(token)) {
-    return `"${token}" is not a valid IPv4 address (four numbers from 0 to 255, no leading zeros)`;
-  }
+  if (hostPort?.[1] !== undefined && isIP(hostPort[1]) === 4) return say.ipPort(token);
+  if (/^\d+(\.\d+){3}$/.test(token)) return say.ipBadIpv4(token);
   if (/\p{L}/u.test(token) && /^[\p{L}\d-]+(\.[\p{L}\d-]+)+\.?$/u.test(token) && !token.includes(':')) {
-    return `"${token}" is a host name; give its IP address`;
+    return say.ipHostName(token);
   }
-  return `"${token}" is not an IPv4 or IPv6 address`;
+  return say.ipNotIp(token);
 }
 
 function isMappedIpv4(ip: string): boolean {

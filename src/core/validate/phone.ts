@@ -10,6 +10,7 @@ import {
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { z } from 'zod';
 import { maskMobile } from '../mask.js';
+import { english, NO_COUNTRY, type PhoneKind, type Said, say } from '../said.js';
 import { normalizeDigits } from './digits.js';
 
 /**
@@ -19,12 +20,15 @@ import { normalizeDigits } from './digits.js';
  * (`+639171234567`), so that it keeps its country: `09171234567` is also a valid Iranian mobile.
  * `national` is the national form in the number's own country, `region` its country.
  * On refusal, `read` is what was understood (digits, with a leading `+` when one was given) and
- * `reason` is a whole sentence that says why, naming what was read.
+ * `reason` is a whole sentence that says why, naming what was read (`said`: the same, to be worded
+ * in the reader's language).
  * @see docs/architecture.md, "Validation"
  */
 export type MobileResult =
   | { ok: true; param: string; national: string; e164: string; region: string; masked: string }
-  | { ok: false; read: string; reason: string };
+  | { ok: false; read: string; reason: string; said: Said };
+
+export { countryName } from '../said.js';
 
 export interface MobileOptions {
   /**
@@ -60,20 +64,6 @@ export const MobileParamSchema = z
 const SEPARATORS = /[\s\-‐-―−.()[\]/]/g;
 const LETTER = /\p{L}/u;
 
-const TYPE_NAMES: Record<PhoneNumberType, string> = {
-  FIXED_LINE: 'a landline',
-  MOBILE: 'a mobile number',
-  FIXED_LINE_OR_MOBILE: 'a landline or mobile number',
-  TOLL_FREE: 'a toll-free number',
-  PREMIUM_RATE: 'a premium-rate number',
-  SHARED_COST: 'a shared-cost number',
-  VOIP: 'an internet (VoIP) number',
-  PERSONAL_NUMBER: 'a personal number',
-  PAGER: 'a pager number',
-  UAN: 'a company number (UAN)',
-  VOICEMAIL: 'a voicemail number',
-};
-
 /**
  * Reads a mobile number for the `home` region (`PHONE_REGION`, ISO 3166 code, e.g. `IR`), or for
  * the number's own country when it starts with `+CC`/`00CC`. Accepts Slack's `<tel:…|…>`
@@ -88,7 +78,7 @@ export function parseMobile(input: string, home: string, options: MobileOptions 
   const country = home.trim().toUpperCase();
   const text = normalizeDigits(unwrapSlackTel(input)).trim();
   if (!isSupportedCountry(country)) {
-    return { ok: false, read: digitsOf(text), reason: `${country || '(empty)'} is not a known phone region` };
+    return refused(digitsOf(text), say.phoneUnknownRegion(country));
   }
   const accepted = acceptedRegions(country, options.regions);
   const read = readMobile(text, country);
@@ -96,11 +86,7 @@ export function parseMobile(input: string, home: string, options: MobileOptions 
   const { number } = read;
   const region = number.country ?? NO_COUNTRY;
   if (accepted !== 'any' && !accepted.some((r) => sharesPlan(number, r))) {
-    return {
-      ok: false,
-      read: number.number,
-      reason: `${text} is a mobile number in ${countryName(region)}; only numbers of ${listOf(accepted.map(countryName))} are accepted here`,
-    };
+    return refused(number.number, say.phoneForeign(text, region, accepted));
   }
   const national = number.formatNational().replace(/\D/g, '');
   // National digits only within the home region's numbering plan: any other number keeps its
@@ -126,68 +112,41 @@ function acceptedRegions(home: string, regions: MobileOptions['regions']): strin
   return [...new Set(list.filter((r) => r !== ''))];
 }
 
-const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+type Read = { number: PhoneNumber } | { ok: false; read: string; reason: string; said: Said };
 
-/** Names that read with "the": the Philippines, the United States, the Netherlands. */
-const WITH_THE =
-  /(Islands|Republic|Kingdom|States|Emirates|^Philippines$|^Netherlands$|^Bahamas$|^Gambia$|^Maldives$|^Comoros$|^Seychelles$|^Vatican City$)/;
-
-/** What libphonenumber calls the region of a non-geographic number. */
-const NO_COUNTRY = '001';
-
-/** `PH` → `the Philippines (PH)`, `IR` → `Iran (IR)`. */
-export function countryName(code: string): string {
-  if (code === NO_COUNTRY) return 'no single country (a non-geographic number)';
-  const name = REGION_NAMES.of(code) ?? code;
-  if (name === code) return code;
-  return `${WITH_THE.test(name) ? 'the ' : ''}${name} (${code})`;
+function refused(read: string, said: Said): { ok: false; read: string; reason: string; said: Said } {
+  return { ok: false, read, reason: english(said), said };
 }
-
-function listOf(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-
-type Read = { number: PhoneNumber } | { ok: false; read: string; reason: string };
 
 /** Reads a mobile number of any country (`+CC…`), or of `country` when written without a code. */
 function readMobile(text: string, country: CountryCode): Read {
-  if (text === '') return { ok: false, read: '', reason: 'no mobile number was given' };
-  if (LETTER.test(text)) return { ok: false, read: digitsOf(text), reason: `"${text}" has letters` };
+  if (text === '') return refused('', say.phoneEmpty());
+  if (LETTER.test(text)) return refused(digitsOf(text), say.phoneLetters(text));
 
   // Two numbers pasted at once would otherwise read as one number that is too long.
   const pieces = text.split(/[\s,;]+/).filter((piece) => piece !== '');
   if (pieces.length > 1 && pieces.every((piece) => 'number' in readMobile(piece, country))) {
-    return {
-      ok: false,
-      read: digitsOf(text),
-      reason: `"${text}" holds ${pieces.length} numbers; give one number at a time`,
-    };
+    return refused(digitsOf(text), say.phoneSeveral(text, pieces.length));
   }
 
   const compact = text.replace(SEPARATORS, '');
   const stray = compact.replace(/^\+/, '').replace(/\d/g, '');
   if (stray !== '') {
-    return {
-      ok: false,
-      read: digitsOf(text),
-      reason: `"${text}" has characters a phone number does not have: ${[...new Set(stray)].join(' ')}`,
-    };
+    return refused(digitsOf(text), say.phoneStray(text, [...new Set(stray)]));
   }
   const read = compact;
   const international = read.startsWith('+');
-  if (read.replace('+', '') === '') return { ok: false, read, reason: 'no digits were given' };
+  if (read.replace('+', '') === '') return refused(read, say.phoneNoDigits());
 
   const parsed = parseDigits(read, country);
   if (parsed?.isValid()) {
     const type = parsed.getType();
     if (isMobileType(type)) return { number: parsed };
-    const own = !international || parsed.country === country ? '' : ` in ${parsed.country ?? 'its country'}`;
-    return {
-      ok: false,
+    const own = !international || parsed.country === country ? undefined : (parsed.country ?? null);
+    return refused(
       read,
-      reason: `${read} is ${type === undefined ? 'not a mobile number' : `${TYPE_NAMES[type]}, not a mobile number`}${own}`,
-    };
+      say.phoneNotMobile(read, type === undefined ? null : (type satisfies PhoneKind), own),
+    );
   }
 
   // 0 + country calling code + mobile: a common slip for 00 + country calling code.
@@ -197,16 +156,18 @@ function readMobile(text: string, country: CountryCode): Read {
   if (retried?.isValid() && isMobileType(retried.getType())) return { number: retried };
 
   const reason = explainInvalid(read, country, parsed);
-  if (slip !== null && reason === notValid(read, country)) {
+  if (slip !== null && reason.key === 'phoneInvalid') {
     // Nothing better to say about it as written: say what is wrong with it read as +CC….
     const other = explainInvalid(slip, country, retried);
-    if (other !== notValid(slip, country)) return { ok: false, read, reason: other.replace(slip, read) };
+    if (other.key !== 'phoneInvalid') return refused(read, asWritten(other, slip, read));
   }
-  return { ok: false, read, reason };
+  return refused(read, reason);
 }
 
-function notValid(read: string, country: CountryCode): string {
-  return `${read} is not a valid number for ${country}`;
+/** The sentence about `slip` said about `read`, as it was written. */
+function asWritten(said: Said, slip: string, read: string): Said {
+  const params = said.params.map((p) => (p === slip ? read : p));
+  return { key: said.key, params } as Said;
 }
 
 function isMobileType(type: PhoneNumberType | undefined): boolean {
@@ -232,30 +193,30 @@ function unwrapSlackTel(input: string): string {
 }
 
 /** Says why a number that is not valid was refused, as precisely as the metadata allows. */
-function explainInvalid(read: string, region: CountryCode, parsed: PhoneNumber | undefined): string {
+function explainInvalid(read: string, region: CountryCode, parsed: PhoneNumber | undefined): Said {
   const international = read.startsWith('+') || read.startsWith('00');
   const country: CountryCode | undefined = international ? parsed?.country : region;
   if (country === undefined) {
-    if (read.replace('+', '').replace(/^00/, '').length > 15) return `${read} is too long`;
-    return `${read} does not start with a country code that exists`;
+    if (read.replace('+', '').replace(/^00/, '').length > 15) return say.phoneTooLongAtAll(read);
+    return say.phoneNoCountryCode(read);
   }
   const example = getExampleNumber(country, mobileExamples);
-  if (example === undefined) return notValid(read, country);
+  if (example === undefined) return say.phoneInvalid(read, country);
 
   const significant = significantDigits(read, country, parsed, example);
   const mobileLength = example.nationalNumber.length;
   const looksLike = typeOfPrefix(significant, example, country);
-  if (looksLike === 'FIXED_LINE') return `${read} is a landline, not a mobile number`;
+  if (looksLike === 'FIXED_LINE') return say.phoneLandline(read);
   // Length is judged against the region's mobile numbers; a wrong length with a prefix that
   // is neither mobile nor landline is still called too short/long when far off.
   const slack = looksLike !== undefined && isMobileType(looksLike) ? 0 : 3;
   if (significant.length < mobileLength - slack) {
-    return `${read} is too short for a mobile number in ${country}`;
+    return say.phoneTooShort(read, country);
   }
   if (significant.length > mobileLength + slack) {
-    return `${read} is too long for a mobile number in ${country}`;
+    return say.phoneTooLong(read, country);
   }
-  return notValid(read, country);
+  return say.phoneInvalid(read, country);
 }
 
 /** Digits after the country code or the national prefix: what the numbering plan describes. */

@@ -208,7 +208,7 @@ describe('agent types protect set field=value…', () => {
       ],
     ],
   ])('refuses %s', (_, tokens, problems) => {
-    expect(parseAssignments(tokens)).toEqual({ ok: false, problems });
+    expect(parseAssignments(tokens)).toMatchObject({ ok: false, problems });
   });
 });
 

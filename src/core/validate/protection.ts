@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FONT_COLORS, type FontColor, type ProtectionConfig } from '../protection.js';
+import { english, type Said, say } from '../said.js';
 import { normalizeDigits } from './digits.js';
 import { nearest } from './nearest.js';
 
@@ -349,7 +350,13 @@ export function diffProtection(
   return { changed: toProtectionConfig(changed), rows };
 }
 
-export type AssignmentsResult = { ok: true; changes: ProtectionConfig } | { ok: false; problems: string[] };
+export type AssignmentsResult =
+  | { ok: true; changes: ProtectionConfig }
+  | { ok: false; problems: string[]; said: Said[] };
+
+function refusedAll(said: Said[]): AssignmentsResult {
+  return { ok: false, problems: said.map(english), said };
+}
 
 /**
  * Reads `field=value` pairs: `player.offlineMode=true link.expireTime=2h opacity=0.5 fontColor=red`.
@@ -363,52 +370,51 @@ export function parseAssignments(tokens: readonly string[]): AssignmentsResult {
     .trim();
   const pairs = text === '' ? [] : text.split(/\s+/);
   if (pairs.length === 0) {
-    return { ok: false, problems: ['no settings were given; write field=value, e.g. opacity=0.5'] };
+    return refusedAll([say.protNone()]);
   }
-  const problems: string[] = [];
+  const problems: Said[] = [];
   const changes: Record<string, unknown> = {};
   const given = new Set<string>();
   for (const pair of pairs) {
     const at = pair.indexOf('=');
     if (at < 0) {
-      problems.push(`"${pair}" has no value; write field=value`);
+      problems.push(say.protNoValue(pair));
       continue;
     }
     const name = pair.slice(0, at);
     const raw = stripQuotes(pair.slice(at + 1));
     if (name === '') {
-      problems.push(`"${pair}" has no setting name; write field=value`);
+      problems.push(say.protNoName(pair));
       continue;
     }
     const field = resolveFieldName(name);
     if (field === undefined) {
       const guess = nearest(name, FIELD_NAMES);
-      problems.push(`unknown setting "${name}"${guess === null ? '' : `; did you mean "${guess.value}"?`}`);
+      problems.push(say.protUnknown(name, guess === null ? null : guess.value));
       continue;
     }
     if (given.has(field.field)) {
-      problems.push(`${field.field} is given more than once`);
+      problems.push(say.protTwice(field.field));
       continue;
     }
     given.add(field.field);
     if (raw === '') {
-      problems.push(`${field.field} needs a value`);
+      problems.push(say.protNeedsValue(field.field));
       continue;
     }
     const value = readValue(field, raw);
     if (typeof value === 'object') {
-      problems.push(`${field.field}: ${value.problem}`);
+      problems.push(say.protBadValue(field.field, value.problem));
       continue;
     }
     assign(changes, field.field, value);
   }
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.length > 0) return refusedAll(problems);
   const checked = ProtectionConfigSchema.safeParse(changes);
   if (!checked.success) {
-    return {
-      ok: false,
-      problems: checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
-    };
+    return refusedAll(
+      checked.error.issues.map((issue) => say.protIssue(issue.path.join('.'), issue.message)),
+    );
   }
   return { ok: true, changes: checked.data };
 }
@@ -439,26 +445,26 @@ function resolveFieldName(name: string): ProtectionField | undefined {
 const TRUE_WORDS = new Set(['true', 'on', 'yes']);
 const FALSE_WORDS = new Set(['false', 'off', 'no']);
 
-function readValue(field: ProtectionField, raw: string): ProtectionValue | { problem: string } {
+function readValue(field: ProtectionField, raw: string): ProtectionValue | { problem: Said } {
   switch (field.type) {
     case 'boolean': {
       const word = raw.toLowerCase();
       if (TRUE_WORDS.has(word)) return true;
       if (FALSE_WORDS.has(word)) return false;
-      return { problem: `"${raw}" is not on/off; use true/false, on/off or yes/no` };
+      return { problem: say.protNotSwitch(raw) };
     }
     case 'number': {
       // Arabic decimal separator (U+066B) as a decimal point.
       const text = raw.replace(/\u066b/g, '.');
-      if (!/^-?(\d+(\.\d*)?|\.\d+)$/.test(text)) return { problem: `"${raw}" is not a number` };
+      if (!/^-?(\d+(\.\d*)?|\.\d+)$/.test(text)) return { problem: say.protNotNumber(raw) };
       const value = Number(text);
       const bounds = field.bounds;
       if (bounds !== null && (value < bounds.min || (bounds.max !== null && value > bounds.max))) {
         return {
           problem:
             bounds.max === null
-              ? `${raw} is out of range; it must be ${bounds.min} or more`
-              : `${raw} is out of range; it must be between ${bounds.min} and ${bounds.max}`,
+              ? say.protBelow(raw, bounds.min)
+              : say.protOutside(raw, bounds.min, bounds.max),
         };
       }
       return value;
@@ -467,14 +473,15 @@ function readValue(field: ProtectionField, raw: string): ProtectionValue | { pro
       const hex = parseFontColor(raw);
       if (hex !== null) return hex;
       return {
-        problem: `"${raw}" is not one of the watermark colours: ${FONT_COLORS.map((c) => FONT_COLOR_NAMES[c]).join(', ')}`,
+        problem: say.protNotColour(
+          raw,
+          FONT_COLORS.map((c) => FONT_COLOR_NAMES[c]),
+        ),
       };
     }
     case 'duration': {
       if (EXPIRE_TIME_PATTERN.test(raw)) return raw;
-      return {
-        problem: `"${raw}" is not a duration; write a number and a unit (s m h d w M y), e.g. 2h, 1d, 1M`,
-      };
+      return { problem: say.protNotDuration(raw) };
     }
     case 'text':
       return raw;

@@ -1,5 +1,7 @@
 import { changes } from './changes.js';
 import { common } from './common.js';
+import { errors } from './errors.js';
+import { everyday } from './everyday.js';
 import { requests } from './requests.js';
 
 /**
@@ -9,5 +11,7 @@ import { requests } from './requests.js';
 export const AREAS = {
   changes,
   common,
+  errors,
+  everyday,
   requests,
 } as const;

@@ -1,0 +1,325 @@
+import {
+  IP_BLOCK_WHY,
+  type IpBlockKind,
+  type IpBlockWhy,
+  NO_COUNTRY,
+  type PhoneKind,
+  SAID_ENGLISH,
+  type Said,
+  type SaidWords,
+  sayWith,
+} from '../../core/said.js';
+import type { ResourceKind } from '../../core/validate/ids.js';
+import { defineArea } from '../define.js';
+import { FSI, PDI, persianDigits } from '../format.js';
+
+/**
+ * Errors and refusals: the core's sentences (`say.…`, src/core/said.ts, whose English side is the
+ * core's own wording) and what views/errors.ts says of the video service's failures.
+ *
+ * Parameters of the core's sentences come raw (what was typed, codes, counts): the Persian side
+ * isolates every left-to-right token itself, keeping its Latin digits, and writes counts with
+ * Persian digits. Parameters of the view's own phrases come formatted already.
+ * @see docs/architecture.md, "Languages"
+ */
+
+/** A left-to-right token (what was typed, an ID, an address, a code span) isolated in Persian text. */
+function iso(token: string): string {
+  return `${FSI}${token}${PDI}`;
+}
+
+/** What was typed, quoted the Persian way and isolated. */
+function typed(text: string): string {
+  return `«${iso(text)}»`;
+}
+
+/** A code span, isolated from outside its backticks. */
+function code(text: string): string {
+  return iso(`\`${text}\``);
+}
+
+function n(value: number): string {
+  return persianDigits(String(value));
+}
+
+const faList = new Intl.ListFormat('fa', { type: 'conjunction' });
+
+const KIND: Readonly<Record<ResourceKind, string>> = {
+  folder: 'پوشه',
+  file: 'فایل',
+  playlist: 'فهرست پخش',
+};
+
+const REGIONS = new Intl.DisplayNames(['fa'], { type: 'region', fallback: 'code' });
+
+/** `PH` → `فیلیپین (PH)`; the code kept, isolated, as people search for it. */
+function country(code: string): string {
+  if (code === NO_COUNTRY) return 'هیچ کشور مشخصی (شماره‌ی غیرجغرافیایی)';
+  const name = REGIONS.of(code) ?? code;
+  return name === code ? iso(code) : `${name} (${iso(code)})`;
+}
+
+const PHONE_KIND: Readonly<Record<PhoneKind, string>> = {
+  FIXED_LINE: 'تلفن ثابت',
+  MOBILE: 'شماره‌ی موبایل',
+  FIXED_LINE_OR_MOBILE: 'شماره‌ی ثابت یا موبایل',
+  TOLL_FREE: 'شماره‌ی رایگان',
+  PREMIUM_RATE: 'شماره‌ی با تعرفه‌ی ویژه',
+  SHARED_COST: 'شماره‌ی با هزینه‌ی مشترک',
+  VOIP: `شماره‌ی اینترنتی (${iso('VoIP')})`,
+  PERSONAL_NUMBER: 'شماره‌ی شخصی',
+  PAGER: 'شماره‌ی پیجر',
+  UAN: `شماره‌ی سازمانی (${iso('UAN')})`,
+  VOICEMAIL: 'شماره‌ی پست صوتی',
+};
+
+const IP_WHAT: Readonly<Record<IpBlockKind, (cidr: string) => string>> = {
+  unspecified: () => 'نشانی تعیین‌نشده است',
+  thisNetwork: (c) => `در بازه‌ی ${iso(c)} است که یعنی «همین شبکه»`,
+  loopback: (c) => `نشانی ${iso('loopback')} (${iso(c)}) است`,
+  theLoopback: () => `نشانی ${iso('loopback')} است`,
+  linkLocal: (c) => `نشانی ${iso('link-local')} (${iso(c)}) است`,
+  broadcast: () => `نشانی ${iso('broadcast')} است`,
+  multicast: (c) => `نشانی ${iso('multicast')} (${iso(c)}) است`,
+  reserved: (c) => `نشانی رزروشده (${iso(c)}) است`,
+  documentation: (c) => `نشانی مخصوص مستندات (${iso(c)}، فقط برای مثال) است`,
+  benchmarking: (c) => `نشانی مخصوص آزمون کارایی (${iso(c)}) است`,
+  private: (c) => `نشانی خصوصی (${iso(c)}) است`,
+  carrierNat: (c) => `نشانی ${iso('NAT')} اپراتور (${iso(c)}) است`,
+  ipv4Compatible: (c) => `نشانی ${iso('IPv4-compatible')} (${iso(c)}، کنارگذاشته از ۲۰۰۶) است`,
+  siteLocal: (c) => `نشانی ${iso('site-local')} (${iso(c)}، کنارگذاشته) است`,
+  uniqueLocal: (c) => `نشانی خصوصی ${iso('unique local')} (${iso(c)}) است`,
+};
+
+const IP_WHY: Readonly<Record<IpBlockWhy, string>> = {
+  noCaller: 'هیچ سروری از آن درخواست نمی‌فرستد',
+  itself: 'یعنی خود همان دستگاه، نه سروری که درخواست می‌فرستد',
+  local: 'هیچ‌وقت از شبکه‌ی خودش بیرون نمی‌رود',
+  notSeen:
+    'سرویس روی اینترنت است و نشانی عمومی سروری را می‌بیند که به آن درخواست می‌فرستد، پس این نشانی هیچ‌وقت جور درنمی‌آید؛ نشانی عمومی را بدهید',
+};
+
+/** Where the values come from instead, as the catalog's words specs say it. */
+const WHY: Readonly<Record<string, string>> = {
+  'the form asks for the title': 'عنوان را فرم می‌پرسد',
+};
+
+function bullets(lines: readonly string[]): string {
+  return lines.map((line) => `• ${line}`).join('\n');
+}
+
+function fa(said: Said): string {
+  return sayWith(SAID_PERSIAN, said);
+}
+
+const SAID_PERSIAN: SaidWords = {
+  phoneUnknownRegion: (region) => `${typed(region || '—')} منطقه‌ی تلفنی شناخته‌شده‌ای نیست`,
+  phoneForeign: (text, region, accepted) =>
+    `${iso(text)} شماره‌ی موبایلی در ${country(region)} است؛ اینجا فقط شماره‌های ${faList.format(accepted.map(country))} پذیرفته می‌شود`,
+  phoneEmpty: () => 'شماره‌ی موبایلی داده نشد',
+  phoneLetters: (text) => `${typed(text)} حرف دارد`,
+  phoneSeveral: (text, count) => `${typed(text)} ${n(count)} شماره دارد؛ هر بار یک شماره بدهید`,
+  phoneStray: (text, characters) =>
+    `${typed(text)} نویسه‌هایی دارد که در شماره‌ی تلفن نمی‌آید: ${iso(characters.join(' '))}`,
+  phoneNoDigits: () => 'هیچ رقمی داده نشد',
+  phoneNotMobile: (read, kind, where) =>
+    `${iso(read)} ${kind === null ? 'شماره‌ی موبایل نیست' : `${PHONE_KIND[kind]} است، نه شماره‌ی موبایل`}${
+      where === undefined ? '' : ` (در ${where === null ? 'کشور خودش' : country(where)})`
+    }`,
+  phoneInvalid: (read, region) => `${iso(read)} شماره‌ی معتبری برای ${country(region)} نیست`,
+  phoneTooLongAtAll: (read) => `${iso(read)} بیش از حد بلند است`,
+  phoneNoCountryCode: (read) => `${iso(read)} با کد هیچ کشوری شروع نمی‌شود`,
+  phoneLandline: (read) => `${iso(read)} تلفن ثابت است، نه شماره‌ی موبایل`,
+  phoneTooShort: (read, region) => `${iso(read)} برای شماره‌ی موبایل در ${country(region)} کوتاه است`,
+  phoneTooLong: (read, region) => `${iso(read)} برای شماره‌ی موبایل در ${country(region)} بلند است`,
+
+  idNone: (kind) => `شناسه‌ی ${KIND[kind]} داده نشد`,
+  idSpaces: (kind, id) => `شناسه‌ی ${KIND[kind]} ${typed(id)} فاصله دارد؛ فقط یک شناسه بدهید`,
+  idSlash: (kind, id) =>
+    `شناسه‌ی ${KIND[kind]} ${typed(id)} خط مورب (/) دارد؛ خود شناسه را بدهید، نه مسیر یا پیوند`,
+  idControl: (kind) => `شناسه‌ی ${KIND[kind]} نویسه‌ی کنترلی دارد`,
+  idDots: (kind, id) => `${typed(id)} شناسه‌ی ${KIND[kind]} نیست: شناسه هیچ‌وقت فقط از نقطه ساخته نمی‌شود`,
+  idShape: (kind, id) =>
+    `شناسه‌ی ${KIND[kind]} ${iso(id)} مثل شناسه‌های سرویس ۲۴ رقم هگز نیست (مثلاً ${iso('671018d0403eba579a6f90e2')})؛ آن را بررسی کنید`,
+
+  ipNone: () => 'هیچ نشانی IP داده نشد',
+  ipUnusable: (ip, block, mapped) =>
+    `${iso(ip)} ${mapped ? `در شکل ${iso('IPv4-mapped')}، ` : ''}${IP_WHAT[block.kind](block.cidr)}: ${IP_WHY[IP_BLOCK_WHY[block.kind]]}`,
+  ipUrl: (token) => `${typed(token)} یک URL است؛ نشانی IP سرور را بدهید`,
+  ipRange: (token) => `${typed(token)} یک بازه (CIDR) است؛ نشانی‌ها را تک‌تک بنویسید`,
+  ipZone: (token) => `${typed(token)} شاخص zone (${iso('%…')}) دارد؛ فقط خود نشانی را بدهید`,
+  ipBrackets: (token, port) =>
+    `${typed(token)} کروشه${port ? ' و پورت' : ''} دارد؛ فقط خود نشانی IPv6 را بدهید`,
+  ipPort: (token) => `${typed(token)} پورت دارد؛ فقط خود نشانی را بدهید`,
+  ipBadIpv4: (token) => `${typed(token)} نشانی IPv4 معتبری نیست (چهار عدد از ۰ تا ۲۵۵، بی‌صفر در آغاز)`,
+  ipHostName: (token) => `${typed(token)} نام میزبان است؛ نشانی IP آن را بدهید`,
+  ipNotIp: (token) => `${typed(token)} نشانی IPv4 یا IPv6 نیست`,
+
+  protNone: () => `هیچ تنظیمی داده نشد؛ به شکل ${iso('field=value')} بنویسید، مثلاً ${iso('opacity=0.5')}`,
+  protNoValue: (pair) => `${typed(pair)} مقدار ندارد؛ به شکل ${iso('field=value')} بنویسید`,
+  protNoName: (pair) => `${typed(pair)} نام تنظیم ندارد؛ به شکل ${iso('field=value')} بنویسید`,
+  protUnknown: (name, guess) =>
+    `تنظیمی به نام ${typed(name)} نداریم${guess === null ? '' : `؛ منظورتان ${typed(guess)} بود؟`}`,
+  protTwice: (field) => `${iso(field)} بیش از یک بار آمده است`,
+  protNeedsValue: (field) => `${iso(field)} مقدار می‌خواهد`,
+  protBadValue: (field, problem) => `${iso(field)}: ${fa(problem)}`,
+  protIssue: (path, message) => `${iso(path)}: ${iso(message)}`,
+  protNotSwitch: (raw) =>
+    `${typed(raw)} روشن یا خاموش نیست؛ یکی از ${iso('true/false')}، ${iso('on/off')} یا ${iso('yes/no')} را بنویسید`,
+  protNotNumber: (raw) => `${typed(raw)} عدد نیست`,
+  protBelow: (raw, min) => `${iso(raw)} بیرون از محدوده است؛ باید ${n(min)} یا بیشتر باشد`,
+  protOutside: (raw, min, max) => `${iso(raw)} بیرون از محدوده است؛ باید بین ${n(min)} و ${n(max)} باشد`,
+  protNotColour: (raw, colours) => `${typed(raw)} از رنگ‌های واترمارک نیست: ${iso(colours.join(', '))}`,
+  protNotDuration: (raw) =>
+    `${typed(raw)} مدت زمان نیست؛ یک عدد و یک واحد بنویسید (${iso('s m h d w M y')})، مثلاً ${iso('2h')}، ${iso('1d')} یا ${iso('1M')}`,
+
+  grammarSayWhat: (keyword, commands) =>
+    `بگویید با ${iso(keyword)} چه کنید: ${commands.map((c) => code(`/vidops ${c}`)).join('، ')}.`,
+  grammarHintAdd: (ip, rest) =>
+    `برای افزودن ${iso(ip)} به فهرست سفید، بنویسید ${code(`/vidops whitelist add ${rest}`)}.`,
+  grammarHintSet: (rest) => `برای تغییر تنظیمات، بنویسید ${code(`/vidops protect set ${rest}`)}.`,
+  grammarHintRetry: (rest) => `برای تبدیل دوباره، بنویسید ${code(`/vidops retry ${rest}`)}.`,
+  grammarNoMobile: () => 'شماره‌ی موبایل بیننده‌ای را که باید رفع مسدودی شود بدهید.',
+  grammarNobodyUnblocked: (reason) => `مسدودی هیچ بیننده‌ای برداشته نشد: ${fa(reason)}.`,
+  grammarNoIps: (change) =>
+    change === 'add' ? 'نشانی‌های IP را که باید افزوده شوند بدهید.' : 'نشانی‌های IP را که باید حذف شوند بدهید.',
+  grammarWhitelistRefused: (problems) => `فهرست سفید تغییری نکرد:\n${bullets(problems.map(fa))}`,
+  grammarNoSettings: () => `تنظیم‌هایی را که باید تغییر کنند به شکل ${iso('field=value')} بدهید.`,
+  grammarSettingsRefused: (problems) => `تنظیمات تغییری نکرد:\n${bullets(problems.map(fa))}`,
+  grammarBadCount: (raw, max) => `${typed(raw)} تعداد رویدادی از ۱ تا ${n(max)} نیست.`,
+  grammarDelegation: (reason) => reason,
+  grammarNoCode: () => `کد خطایی را که پخش‌کننده نشان می‌دهد بدهید، مثلاً ${iso('9910')}.`,
+  grammarBadCode: (raw) => `${typed(raw)} کد خطای پخش‌کننده نیست؛ کد عددی است مثل ${iso('9910')}.`,
+  grammarNoId: (kind, idName) => `شناسه‌ی ${KIND[kind]} (${iso(idName)}) را بدهید.`,
+  grammarManyIds: (command, kind, words) =>
+    `${code(command)} فقط یک شناسه‌ی ${KIND[kind]} می‌گیرد؛ ${n(words.length)} کلمه آمد: ${iso(words.join(' '))}.`,
+  grammarIdRefused: (reason) => `${fa(reason)}.`,
+  grammarTurned: (text, suggestion) =>
+    `دستور ${typed(text)} را نمی‌شناسیم. منظورتان ${code(`/vidops ${suggestion}`)} بود؟`,
+  grammarUnknown: (text) =>
+    `دستور ${typed(text)} را نمی‌شناسیم. ${code('/vidops help')} دستورهایی را که می‌توانید اجرا کنید فهرست می‌کند.`,
+  grammarUnknownGuess: (text, guess) =>
+    `دستور ${typed(text)} را نمی‌شناسیم. منظورتان ${code(`/vidops ${guess}`)} بود؟`,
+  grammarNoSub: (command, text, subs) =>
+    `${code(command)} چیزی به نام ${typed(text)} ندارد؛ این‌ها را دارد: ${subs.map((s) => code(`${command} ${s}`)).join('، ')}.`,
+  grammarNoSubGuess: (command, text, guess) =>
+    `${code(command)} چیزی به نام ${typed(text)} ندارد. منظورتان ${code(`/vidops ${command} ${guess}`)} بود؟`,
+  grammarTooMany: (command, extra, why) =>
+    `${code(command)} چیز دیگری نمی‌گیرد؛ ${typed(extra)} را بردارید${
+      why === null ? '' : ` (${WHY[why] ?? iso(why)})`
+    }.`,
+
+  modalNobodyUnblocked: (reason) => `مسدودی هیچ بیننده‌ای برداشته نشد: ${fa(reason)}.`,
+  modalNothingRetried: (reason) => `هیچ تبدیلی دوباره انجام نشد: ${fa(reason)}.`,
+
+  prepNotThere: (kind, id) => `${KIND[kind]} ${iso(id)} وجود ندارد.`,
+  prepWhitelistHas: (ips) =>
+    `${ips.map(iso).join('، ')} از قبل در فهرست سفید ${ips.length === 1 ? 'است' : 'هستند'}؛ چیزی برای افزودن نمانده است.`,
+  prepWhitelistLacks: (ips) =>
+    `${ips.map(iso).join('، ')} در فهرست سفید ${ips.length === 1 ? 'نیست' : 'نیستند'}؛ چیزی برای حذف نمانده است.`,
+  prepWhitelistSame: () => 'فهرست سفید همین حالا دقیقاً همین نشانی‌ها را دارد؛ چیزی تغییر نمی‌کند.',
+  prepNoSetting: () => 'هیچ تنظیمی برای تغییر داده نشد.',
+  prepAlready: (rows) =>
+    `چیزی تغییر نمی‌کند: ${rows.map((r) => `${iso(r.field)} همین حالا ${iso(r.value)} است`).join('، ')}.`,
+  prepFolderSame: (id) => `پوشه‌ی ${iso(id)} همین حالا همین عنوان و توضیح را دارد؛ چیزی تغییر نمی‌کند.`,
+  prepNoCover: () => 'از اینجا نمی‌شود تصویر کاور بارگذاری کرد؛ فقط عنوان و توضیح را ویرایش کنید.',
+  prepConverted: (id, title) =>
+    `فایل ${iso(id)}${title ? ` (${typed(title)})` : ''} قبلاً تبدیل شده است (وضعیت ${iso('done')})؛ چیزی برای تبدیل دوباره نیست.`,
+  prepQueued: (id, title) =>
+    `فایل ${iso(id)}${title ? ` (${typed(title)})` : ''} هنوز در صف تبدیل است (وضعیت ${iso('waiting')})؛ صبر کنید تا تمام شود یا خطا بدهد.`,
+  prepPlaylistNothing: () => 'عنوان تازه، فهرست فایل‌ها یا هر دو را بدهید.',
+  prepFilesMissing: (ids) =>
+    ids.length === 1
+      ? `فایل ${iso(ids[0] ?? '')} وجود ندارد؛ آن را از فهرست پخش بیرون بیاورید یا شناسه را بررسی کنید.`
+      : `فایل‌های ${ids.map(iso).join('، ')} وجود ندارند؛ آن‌ها را از فهرست پخش بیرون بیاورید یا شناسه‌ها را بررسی کنید.`,
+  noteToReject: () => 'بگویید چرا درخواست را رد می‌کنید: نوشتن یادداشت لازم است.',
+  noteToSettle: () => 'بگویید در سرویس چه دیدید: نوشتن یادداشت لازم است.',
+};
+
+const MAYBE_APPLIED =
+  'If this was a change, it may or may not have been applied: check before trying again (unblocks, deletes and settings are safe to repeat).';
+const MAYBE_APPLIED_FA =
+  'اگر این یک تغییر بود، شاید اعمال شده باشد و شاید نه: پیش از تلاش دوباره بررسی کنید (تکرار رفع مسدودی، حذف و تنظیمات بی‌خطر است).';
+
+/**
+ * The core's sentences, then the view's own words about the video service's failures. In the
+ * view's phrases, `status` and `seconds` come formatted; `said` is the service's own words,
+ * scrubbed, or empty.
+ */
+export const errors = defineArea(
+  {
+    ...SAID_ENGLISH,
+    errSeconds: (amount: string) => `${amount} s`,
+    errTimeout: (seconds: string) => `The video service did not answer within ${seconds}. ${MAYBE_APPLIED}`,
+    errTooLarge: (mib: string) =>
+      `The video service's answer was larger than ${mib} MiB; it was not read. ${MAYBE_APPLIED}`,
+    errNetwork: () =>
+      `The connection to the video service failed. ${MAYBE_APPLIED} If it keeps failing, tell an operator.`,
+    errAuth: (status: string) =>
+      `The video service refused the keys (${status}); nothing was changed. Tell an operator: VIDEO_API_KEY or VIDEO_SECRET_KEY needs fixing.`,
+    errServer: (status: string) =>
+      `The video service failed (${status}) and did not confirm the change. Try again in a minute.`,
+    errRateLimited: () =>
+      'The video service says too many requests (429); nothing was changed. Wait a minute and try again.',
+    errRateLimitedFor: (seconds: string) =>
+      `The video service says too many requests (429); nothing was changed. Try again in ${seconds}.`,
+    errNotSupported: () => 'That is not supported by this service.',
+    errNotSupportedWhat: (what: string) => `This service does not support ${what}; nothing was changed.`,
+    errNotFound: (status: string, said: string) =>
+      `The video service does not know that ID (${status})${said === '' ? '' : `: “${said}”`}.`,
+    errRefused: (status: string, said: string) =>
+      `The video service refused the request (${status})${said === '' ? '' : `: “${said}”`}. Nothing was changed.`,
+    errRefusedIssues: (status: string, issues: string) =>
+      `The video service refused the request (${status}): ${issues}. Nothing was changed.`,
+    errWhitelistConflict: () =>
+      'The whitelist changed since this request was made, so nothing was posted. Look at the whitelist again and ask anew.',
+    errWhitelistMismatch: () =>
+      'The video service did not end up with the intended whitelist (it may append instead of replace). Look at the whitelist now and tell an operator.',
+    errAnswered: (status: string | null, said: string) =>
+      `The video service answered ${status ?? 'unexpectedly'}${said === '' ? '' : `: “${said}”`}; the change was not confirmed.`,
+    errUnreachable: (code: string) =>
+      `The video service could not be reached (${code}); nothing was changed. Try again in a minute; if it keeps failing, tell an operator.`,
+    errConnectionFailed: (code: string) =>
+      `The connection to the video service failed (${code}). ${MAYBE_APPLIED} If it keeps failing, tell an operator.`,
+    errOurs: () =>
+      'Something went wrong inside vidops; the error was logged. Check the result before trying again.',
+    errItFailed: (status: string | null, message: string) =>
+      `It failed${status === null ? '' : ` (${status})`}: ${message}`,
+  },
+  {
+    ...SAID_PERSIAN,
+    errSeconds: (amount) => `${amount} ثانیه`,
+    errTimeout: (seconds) => `سرویس ویدیو در ${seconds} پاسخ نداد. ${MAYBE_APPLIED_FA}`,
+    errTooLarge: (mib) => `پاسخ سرویس ویدیو بزرگ‌تر از ${mib} مگابایت بود و خوانده نشد. ${MAYBE_APPLIED_FA}`,
+    errNetwork: () =>
+      `اتصال به سرویس ویدیو قطع شد. ${MAYBE_APPLIED_FA} اگر باز هم تکرار شد، به اپراتور خبر دهید.`,
+    errAuth: (status) =>
+      `سرویس ویدیو کلیدها را نپذیرفت (${status})؛ چیزی تغییر نکرد. به اپراتور خبر دهید: ${iso('VIDEO_API_KEY')} یا ${iso('VIDEO_SECRET_KEY')} باید درست شود.`,
+    errServer: (status) =>
+      `سرویس ویدیو با خطا روبه‌رو شد (${status}) و تغییر را تأیید نکرد. یک دقیقه‌ی دیگر دوباره امتحان کنید.`,
+    errRateLimited: () =>
+      'سرویس ویدیو می‌گوید درخواست‌ها بیش از حد است (۴۲۹)؛ چیزی تغییر نکرد. یک دقیقه صبر کنید و دوباره امتحان کنید.',
+    errRateLimitedFor: (seconds) =>
+      `سرویس ویدیو می‌گوید درخواست‌ها بیش از حد است (۴۲۹)؛ چیزی تغییر نکرد. ${seconds} دیگر دوباره امتحان کنید.`,
+    errNotSupported: () => 'این سرویس از این کار پشتیبانی نمی‌کند.',
+    errNotSupportedWhat: (what) => `این سرویس از ${iso(what)} پشتیبانی نمی‌کند؛ چیزی تغییر نکرد.`,
+    errNotFound: (status, said) =>
+      `سرویس ویدیو این شناسه را نمی‌شناسد (${status})${said === '' ? '' : `: «${iso(said)}»`}.`,
+    errRefused: (status, said) =>
+      `سرویس ویدیو درخواست را نپذیرفت (${status})${said === '' ? '' : `: «${iso(said)}»`}. چیزی تغییر نکرد.`,
+    errRefusedIssues: (status, issues) =>
+      `سرویس ویدیو درخواست را نپذیرفت (${status}): ${iso(issues)}. چیزی تغییر نکرد.`,
+    errWhitelistConflict: () =>
+      'فهرست سفید پس از ثبت این درخواست تغییر کرده است، پس چیزی فرستاده نشد. دوباره فهرست سفید را ببینید و درخواست تازه‌ای بدهید.',
+    errWhitelistMismatch: () =>
+      'فهرست سفید سرویس ویدیو آن چیزی نشد که قرار بود (شاید به‌جای جایگزینی، به فهرست افزوده باشد). همین حالا فهرست سفید را ببینید و به اپراتور خبر دهید.',
+    errAnswered: (status, said) =>
+      `سرویس ویدیو ${status === null ? 'پاسخ غیرمنتظره‌ای داد' : `با ${status} پاسخ داد`}${said === '' ? '' : `: «${iso(said)}»`}؛ تغییر تأیید نشد.`,
+    errUnreachable: (code) =>
+      `دسترسی به سرویس ویدیو ممکن نشد (${iso(code)})؛ چیزی تغییر نکرد. یک دقیقه‌ی دیگر دوباره امتحان کنید؛ اگر باز هم تکرار شد، به اپراتور خبر دهید.`,
+    errConnectionFailed: (code) =>
+      `اتصال به سرویس ویدیو قطع شد (${iso(code)}). ${MAYBE_APPLIED_FA} اگر باز هم تکرار شد، به اپراتور خبر دهید.`,
+    errOurs: () => 'در خود vidops خطایی رخ داد و ثبت شد. پیش از تلاش دوباره نتیجه را بررسی کنید.',
+    errItFailed: (status, message) => `ناموفق بود${status === null ? '' : ` (${status})`}: ${iso(message)}`,
+  },
+);
