@@ -20,6 +20,7 @@ import {
 } from './context.js';
 import { everydayHandlers, registerEverydayActions } from './everyday.js';
 import { actorGate } from './gate.js';
+import { languageHandlers } from './lang.js';
 
 /**
  * The `/vidops` router: acknowledge at once, then parse and hand the typed command to its
@@ -55,7 +56,7 @@ export function busyShed(ctx: AppContext): (body: Record<string, unknown>) => ob
 export function registerSlashCommand(
   app: App,
   ctx: AppContext,
-  handlers: SlashHandlers = { ...everydayHandlers, ...changeHandlers },
+  handlers: SlashHandlers = { ...everydayHandlers, ...languageHandlers, ...changeHandlers },
 ): void {
   // The same answer every time: built and checked once, not on every request of a flood.
   const busy = { response_type: 'ephemeral' as const, ...busyMessage() };

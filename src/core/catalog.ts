@@ -74,6 +74,7 @@ export const KEYWORDS = [
   'requests',
   'audit',
   'explain',
+  'lang',
 ] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 
@@ -105,7 +106,12 @@ export type WordsSpec =
   /** `audit [n]`. */
   | { kind: 'count' }
   /** A player error code. */
-  | { kind: 'code' };
+  | { kind: 'code' }
+  /** `lang [fa|en]`: a language to choose, or none (show the current one). */
+  | { kind: 'language' };
+
+/** The languages a person may choose with `/vidops lang` (the same as src/i18n's `LOCALES`). */
+export const LANGUAGE_WORDS = ['fa', 'en'] as const;
 
 /** A mobile number as read: what is sent (`param`), its national and E.164 forms, and the masked form shown. */
 export interface ReadMobile {
@@ -123,6 +129,7 @@ interface WordsValues {
   assignments: { changes: ProtectionConfig };
   count: { n: number };
   code: { code: string };
+  language: { locale: (typeof LANGUAGE_WORDS)[number] | null };
 }
 
 /** What the words of a command give, typed: `{ bucketId }` for a folder ID, `{ ips }` for addresses. */
@@ -149,6 +156,8 @@ export function wordsUsage(words: WordsSpec): string {
       return '[n]';
     case 'code':
       return '<code>';
+    case 'language':
+      return `[${LANGUAGE_WORDS.join('|')}]`;
   }
 }
 
@@ -914,6 +923,7 @@ export function wordsInput(args: WordsSpec, value: object): Record<string, unkno
     case 'none':
     case 'count':
     case 'code':
+    case 'language':
       return {};
   }
 }

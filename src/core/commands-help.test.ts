@@ -25,6 +25,7 @@ describe('help lists the whole grammar', () => {
       '/vidops requests',
       '/vidops audit [n]',
       '/vidops explain <code>',
+      '/vidops lang [fa|en]',
     ]);
   });
 

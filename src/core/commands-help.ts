@@ -114,6 +114,18 @@ const READ_COMMANDS = [
       cli: { words: [1, MANY], needs: 'none' },
     }),
   },
+  {
+    reads: null,
+    spec: command({
+      kind: 'lang',
+      words: ['lang'],
+      args: { kind: 'language' },
+      summary: 'Read vidops in Persian (fa) or English (en); alone, shows your language.',
+      example: '/vidops lang fa',
+      // The command line follows --lang and LANG instead.
+      cli: false,
+    }),
+  },
 ] as const satisfies readonly { reads: OperationName | null; leadsOnly?: boolean; spec: CommandSpec }[];
 
 type ReadCommand = (typeof READ_COMMANDS)[number]['spec'];

@@ -134,6 +134,17 @@ const SQLITE: readonly Migration[] = [
       CREATE INDEX checkpoints_unposted ON checkpoints (size) WHERE posted_at IS NULL;
     `,
   },
+  {
+    version: 7,
+    name: 'the language each person chose with /vidops lang',
+    sql: `
+      CREATE TABLE language_choices (
+        user_id TEXT PRIMARY KEY,
+        locale TEXT NOT NULL,
+        chosen_at TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** PostgreSQL keeps timestamps as timestamptz; JSON stays text so it round-trips byte for byte. */
@@ -246,6 +257,17 @@ const POSTGRES: readonly Migration[] = [
         not_before TIMESTAMPTZ
       );
       CREATE INDEX checkpoints_unposted ON checkpoints (size) WHERE posted_at IS NULL;
+    `,
+  },
+  {
+    version: 7,
+    name: 'the language each person chose with /vidops lang',
+    sql: `
+      CREATE TABLE language_choices (
+        user_id TEXT PRIMARY KEY,
+        locale TEXT NOT NULL,
+        chosen_at TIMESTAMPTZ NOT NULL
+      );
     `,
   },
 ];
