@@ -28,6 +28,7 @@ const PNG = Buffer.from(
   'base64',
 );
 const WRONG_FOLDER = '6710a0000000000000000101';
+const OTHER_FOLDER = '6710a0000000000000000102';
 
 interface Started {
   url: string;
@@ -299,7 +300,8 @@ const scenarios: [string, (ctx: Context) => Promise<void>][] = [
       await reply.last().waitFor();
       await persianDirections(reply.last());
       await shoot(page, 'persian-unblock');
-      await type(page, `/vidops folder delete ${FOLDER}`);
+      // Another folder than the one deleted above.
+      await type(page, `/vidops folder delete ${OTHER_FOLDER}`);
       const modal = page.getByRole('dialog');
       await modal.locator('#field-confirm_text').waitFor();
       await persianDirections(modal);
