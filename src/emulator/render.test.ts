@@ -181,7 +181,9 @@ describe('Block Kit as the page shows it', () => {
       ],
       ctx,
     );
-    expect(html).toContain('<div class="block header" data-block-id="" dir="rtl"><h3><span dir="rtl">حذف پوشه</span></h3>');
+    expect(html).toContain(
+      '<div class="block header" data-block-id="" dir="rtl"><h3><span dir="rtl">حذف پوشه</span></h3>',
+    );
     expect(html).toContain('<div class="block input" data-block-id="reason" dir="rtl">');
     expect(html).toContain('<div class="block context" data-block-id="" dir="ltr">');
   });

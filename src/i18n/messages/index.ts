@@ -1,3 +1,4 @@
+import { cli } from './cli.js';
 import { common } from './common.js';
 import { language } from './language.js';
 
@@ -6,6 +7,7 @@ import { language } from './language.js';
  * @see docs/architecture.md, "Languages"
  */
 export const AREAS = {
+  cli,
   common,
   language,
 } as const;
