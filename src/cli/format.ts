@@ -276,7 +276,7 @@ export function requestLine(request: OperationRequest, now: Date, lang: Lang = E
     t.cliRequestLine({
       id: request.id,
       title,
-      target: request.target,
+      target: t.cliTarget(request.target),
       who,
       at: cliTime(lang, request.createdAt),
       state: request.state,

@@ -23,7 +23,7 @@ import { explainCode, normalizeErrorCode } from '../core/player-errors.js';
 import { mayApprove, type Policy } from '../core/policy.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { parseResourceId } from '../core/validate/ids.js';
-import { ltr, num } from '../i18n/format.js';
+import { num } from '../i18n/format.js';
 import { ENGLISH, type Lang, langFor } from '../i18n/lang.js';
 import { DEFAULT_TIME_ZONE, isLocale, isTimeZone, localeOf } from '../i18n/locale.js';
 import type { DecisionResult, Prepared, PrepareInput, SubmitResult } from '../services/types.js';
@@ -685,7 +685,7 @@ function reportSubmit(run: Run, prepared: Prepared, result: SubmitResult, cliApp
     case 'denied':
       throw new Refusal(lang.t.cli.cliRefused(title, result.reason));
     case 'pending': {
-      run.out(`${title}: ${ltr(lang, maskMobilesInText(result.request.target))}`);
+      run.out(`${title}: ${lang.t.cli.cliTarget(maskMobilesInText(result.request.target))}`);
       for (const line of previewLines(result.request, lang)) run.out(line);
       for (const line of pendingLines(result.request, result.why, { cliApproves }, lang)) run.out(line);
       return 0;
@@ -694,7 +694,7 @@ function reportSubmit(run: Run, prepared: Prepared, result: SubmitResult, cliApp
       return reportExecuted(
         run,
         result.request,
-        `${title}: ${ltr(lang, maskMobilesInText(result.request.target))}`,
+        `${title}: ${lang.t.cli.cliTarget(maskMobilesInText(result.request.target))}`,
       );
   }
 }
@@ -760,7 +760,7 @@ async function decide(run: Run, ctx: FullContext, actor: Actor): Promise<number>
         t.cliApprovedHeading(
           r.id,
           t.cliOperationTitle(r.operation, OPERATION_SPECS[r.operation].title),
-          maskMobilesInText(r.target),
+          t.cliTarget(maskMobilesInText(r.target)),
         ),
       );
     }

@@ -22,12 +22,29 @@ const FA_TITLES: Readonly<Record<string, string>> = {
   'viewer.unblock': 'رفع مسدودی بیننده',
 };
 
-const FA_RESOURCES: Readonly<Record<string, string>> = { folder: 'پوشه', file: 'فایل', playlist: 'پلی‌لیست' };
+const FA_RESOURCES: Readonly<Record<string, string>> = {
+  folder: 'پوشه',
+  file: 'فایل',
+  playlist: 'پلی‌لیست',
+  viewer: 'بیننده‌ی',
+};
+
+/** A request's target (`folder 6710…`, `new playlist "…"`, `whitelist`) in Persian, its ID isolated. */
+function faTarget(target: string): string {
+  const existing = /^(folder|file|playlist|viewer) (\S+)$/.exec(target);
+  if (existing?.[1] !== undefined) return `${FA_RESOURCES[existing[1]]} \u2068${existing[2]}\u2069`;
+  const created = /^new (folder|playlist) (.*)$/s.exec(target);
+  if (created !== null) return `${created[1] === 'folder' ? 'پوشه‌ی تازه‌ی' : 'پلی‌لیست تازه‌ی'} ${created[2]}`;
+  if (target === 'whitelist') return 'فهرست سفید IP';
+  if (target === 'protection settings') return 'تنظیمات محافظت';
+  return `\u2068${target}\u2069`;
+}
 
 export const cli = defineArea(
   {
     cliOperationTitle: (_operation: string, english: string) => english,
     cliResource: (resource: string) => resource,
+    cliTarget: (target: string) => target,
     // Help and usage
     cliHelpIntro:
       'vidops: the command line of vidops, with the same checks, policy and audit log as /vidops in Slack.',
@@ -175,6 +192,7 @@ export const cli = defineArea(
   {
     cliOperationTitle: (operation: string, english: string) => FA_TITLES[operation] ?? english,
     cliResource: (resource: string) => FA_RESOURCES[resource] ?? resource,
+    cliTarget: faTarget,
     cliHelpIntro:
       'vidops: خط فرمان vidops، با همان بررسی‌ها، همان سیاست و همان گزارش ممیزیِ \u2068/vidops\u2069 در Slack.',
     cliHelpUsage: 'شیوه‌ی استفاده: \u2068vidops <command> [words] [flags]\u2069',
@@ -266,7 +284,7 @@ export const cli = defineArea(
       stateText: string;
       reason: string | null;
     }) =>
-      `\u2068${p.id}\u2069  ${p.title}: \u2068${p.target}\u2069  درخواست‌دهنده: ${p.who}، ${p.at}  ${p.stateText} \u2068[${p.state}]\u2069${p.reason === null ? '' : `؛ دلیل: ${p.reason}`}`,
+      `\u2068${p.id}\u2069  ${p.title}: ${p.target}  درخواست‌دهنده: ${p.who}، ${p.at}  ${p.stateText} \u2068[${p.state}]\u2069${p.reason === null ? '' : `؛ دلیل: ${p.reason}`}`,
     cliExpiredUnapproved: (at: string) => `در ${at} بی‌آنکه تأییدهای لازم برسد منقضی شد`,
     cliAuditEmpty: 'گزارش ممیزی خالی است.',
     cliExported: (_n: number, count: string, path: string, format: string) =>
@@ -285,7 +303,7 @@ export const cli = defineArea(
     cliApprovedWaiting: (id: string, have: string, quorum: string, _left: number, leftText: string) =>
       `\u2068${id}\u2069 تأیید شد (${have} از ${quorum})؛ هنوز ${leftText} تأیید دیگر از سرپرستان لازم است.`,
     cliApprovedHeading: (id: string, title: string, target: string) =>
-      `\u2068${id}\u2069 تأیید شد، ${title}: \u2068${target}\u2069`,
+      `\u2068${id}\u2069 تأیید شد، ${title}: ${target}`,
     cliRejected: (id: string, note: string) => `\u2068${id}\u2069 رد شد: ${note}`,
     cliCancelled: (id: string) => `\u2068${id}\u2069 لغو شد.`,
     cliPending: (id: string, _left: number, leftText: string, why: string | null, where: string) =>
