@@ -12,7 +12,6 @@ import { ConfigError } from './core/errors.js';
 import { redactError } from './core/mask.js';
 import { buildPolicy, checkPolicy, type Policy } from './core/policy.js';
 import { keyLabel } from './core/signed-note.js';
-import { fixedLanguages } from './i18n/lang.js';
 import { createLogger } from './logger.js';
 import { loadSigningKey } from './services/audit-keys.js';
 import { type Checkpointer, createCheckpointer } from './services/checkpoints.js';
@@ -28,6 +27,7 @@ import type { FollowUpSweep } from './services/reminders.js';
 import { createInteractiveWebClient, createSlackApp, type SlackAppDeps } from './slack/app.js';
 import type { AuditPublisher } from './slack/audit-publisher.js';
 import { createDirectory } from './slack/directory.js';
+import { createLanguages } from './slack/languages.js';
 import { createVidopsMetrics, type VidopsMetrics } from './slack/metrics.js';
 import { createNotificationWorker } from './slack/notification-worker.js';
 import { openStore, type Store } from './store/index.js';
@@ -230,7 +230,13 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     web,
     logger,
     clock,
-    languages: fixedLanguages(config.languages),
+    languages: createLanguages({
+      ...config.languages,
+      store,
+      web,
+      clock,
+      logger: logger.child({ component: 'languages' }),
+    }),
     strictBlockKit: deps.strictBlockKit ?? false,
   };
   const notifier = createSlackNotifier({ ...slackContext, store });

@@ -376,6 +376,8 @@ export interface CliStoreConfig {
   leads: string[] | undefined;
   agents: string[] | undefined;
   policyFile: string | undefined;
+  /** `DISPLAY_TIME_ZONE`: the dates the CLI prints in Persian are in this zone. */
+  timeZone: string;
 }
 
 /** What the CLI's change and read commands need: no Slack variables. */
@@ -394,6 +396,7 @@ const CliStoreEnvSchema = z.object({
   LEADS: optionalText.pipe(FIELDS.LEADS.optional()),
   AGENTS: FIELDS.AGENTS,
   POLICY_FILE: FIELDS.POLICY_FILE,
+  DISPLAY_TIME_ZONE: FIELDS.DISPLAY_TIME_ZONE,
 });
 
 const CliEnvSchema = z.object({
@@ -411,6 +414,7 @@ const CliEnvSchema = z.object({
   RETRY_CONVERSION_METHOD: FIELDS.RETRY_CONVERSION_METHOD,
   PHONE_REGION: FIELDS.PHONE_REGION,
   PHONE_REGIONS: FIELDS.PHONE_REGIONS,
+  DISPLAY_TIME_ZONE: FIELDS.DISPLAY_TIME_ZONE,
 });
 
 /**
@@ -441,6 +445,7 @@ export function loadCliConfig(
       leads: e.LEADS,
       agents: e.AGENTS,
       policyFile: e.POLICY_FILE,
+      timeZone: e.DISPLAY_TIME_ZONE,
     };
   }
   const parsed = CliEnvSchema.safeParse(env);
@@ -458,6 +463,7 @@ export function loadCliConfig(
     leads: e.LEADS,
     agents: e.AGENTS,
     policyFile: e.POLICY_FILE,
+    timeZone: e.DISPLAY_TIME_ZONE,
     video: {
       url: e.VIDEO_API_URL,
       apiKey: e.VIDEO_API_KEY,

@@ -11,6 +11,8 @@ import {
 } from '../core/catalog.js';
 import { COMMANDS, commandLine, type ListedCommand } from '../core/commands-help.js';
 import { nearest } from '../core/validate/nearest.js';
+import { ltr, num } from '../i18n/format.js';
+import { ENGLISH, type Lang } from '../i18n/lang.js';
 
 /**
  * The `vidops` command line: which commands exist, which flags each takes, how many words follow
@@ -25,6 +27,8 @@ import { nearest } from '../core/validate/nearest.js';
 /** Every flag of the CLI, as `node:util` `parseArgs` declares them. */
 const FLAG_SPECS = {
   help: { type: 'boolean', short: 'h' },
+  // The language printed (`fa`, `en`); read before anything else (src/cli/run.ts).
+  lang: { type: 'string' },
   as: { type: 'string' },
   'as-name': { type: 'string' },
   reason: { type: 'string' },
@@ -331,7 +335,7 @@ const CLI_ONLY: readonly CliCommand[] = [
 export const CLI_COMMANDS: readonly CliCommand[] = [...COMMANDS.flatMap(fromCatalog), ...CLI_ONLY];
 
 /** The flags every command takes. */
-const COMMON_FLAGS: readonly FlagName[] = ['help'];
+const COMMON_FLAGS: readonly FlagName[] = ['help', 'lang'];
 
 export function findCommand(id: CommandId): CliCommand {
   const found = CLI_COMMANDS.find((c) => c.id === id);
@@ -379,7 +383,9 @@ export function subcommandsOf(word: string): string[] {
  * Reads argv: flags anywhere (`--as U1 approve R-…` and `approve R-… --as U1` are the same),
  * then the command words, then checks the flags and the number of words against the command.
  */
-export function parseInvocation(argv: readonly string[]): Invocation {
+export function parseInvocation(argv: readonly string[], lang: Lang = ENGLISH): Invocation {
+  const t = lang.t.cli;
+  const cmd = (text: string) => ltr(lang, text);
   let values: Record<string, string | boolean | string[] | undefined>;
   let positionals: string[];
   try {
@@ -401,7 +407,7 @@ export function parseInvocation(argv: readonly string[]): Invocation {
   const first = positionals[0];
   if (first === undefined) {
     if (flags.help === true) return { kind: 'help', command: null };
-    return { kind: 'usage', message: 'Give a command.', command: null };
+    return { kind: 'usage', message: t.cliGiveCommand, command: null };
   }
   const match = matchCommand(positionals);
   if (match === null) {
@@ -413,59 +419,69 @@ export function parseInvocation(argv: readonly string[]): Invocation {
         kind: 'usage',
         message:
           typed === undefined
-            ? `Say what to do: ${subs.map((s) => `vidops ${s}`).join(', ')}.`
-            : `\`vidops ${word}\` has no "${typed}"; it has ${subs.map((s) => `\`${s}\``).join(', ')}.`,
+            ? t.cliSayWhatToDo(subs.map((s) => cmd(`vidops ${s}`)).join(lang.locale === 'fa' ? '، ' : ', '))
+            : t.cliNoSubcommand(
+                word,
+                typed,
+                subs.map((s) => cmd(`\`${s}\``)).join(lang.locale === 'fa' ? '، ' : ', '),
+              ),
         command: findCommand(subs[0] as CommandId),
       };
     }
     const guess = suggestCommand(word);
     return {
       kind: 'usage',
-      message: `Unknown command "${first}".${guess === null ? '' : ` Did you mean \`vidops ${guess}\`?`} \`vidops help\` lists the commands.`,
+      message: `${t.cliUnknownCommand(first)}${guess === null ? '' : t.cliDidYouMean(guess)}${t.cliHelpLists}`,
       command: null,
     };
   }
-  const { command: cmd, used } = match;
+  const { command: found, used } = match;
   const words = positionals.slice(used);
-  if (cmd.id === 'help') {
+  if (found.id === 'help') {
     if (words.length === 0) return { kind: 'help', command: null };
     const topic = matchCommand(words);
     if (topic === null) {
-      return { kind: 'usage', message: `There is no command "${words.join(' ')}".`, command: null };
+      return { kind: 'usage', message: t.cliNoSuchCommand(words.join(' ')), command: null };
     }
     return { kind: 'help', command: topic.command };
   }
-  if (flags.help === true) return { kind: 'help', command: cmd };
-  const allowed = new Set<FlagName>([...cmd.flags, ...COMMON_FLAGS]);
+  if (flags.help === true) return { kind: 'help', command: found };
+  const allowed = new Set<FlagName>([...found.flags, ...COMMON_FLAGS]);
   const unknown = (Object.keys(flags) as FlagName[]).filter((f) => !allowed.has(f));
   if (unknown.length > 0) {
     const list = unknown.map((f) => `--${f}`).join(', ');
-    return { kind: 'usage', message: `\`vidops ${cmd.id}\` does not take ${list}.`, command: cmd };
+    return { kind: 'usage', message: t.cliDoesNotTake(found.id, cmd(list)), command: found };
   }
-  const missing = cmd.required.filter((f) => flags[f] === undefined);
+  const missing = found.required.filter((f) => flags[f] === undefined);
   if (missing.length > 0) {
-    const list = missing.map((f) => `--${f}`).join(' and ');
-    return { kind: 'usage', message: `\`vidops ${cmd.id}\` needs ${list}.`, command: cmd };
+    return {
+      kind: 'usage',
+      message: t.cliNeedsFlags(
+        found.id,
+        missing.map((f) => `--${f}`),
+      ),
+      command: found,
+    };
   }
   if (words.some((w) => w.trim() === '')) {
     return {
       kind: 'usage',
-      message: `\`vidops ${cmd.id}\` was given an empty argument (""); nothing was sent.`,
-      command: cmd,
+      message: t.cliEmptyArgument(found.id),
+      command: found,
     };
   }
-  if (words.length < cmd.words.min) {
-    return { kind: 'usage', message: `\`vidops ${cmd.id}\` needs more: ${cmd.usage}`, command: cmd };
+  if (words.length < found.words.min) {
+    return { kind: 'usage', message: t.cliNeedsMore(found.id, found.usage), command: found };
   }
-  if (words.length > cmd.words.max) {
-    const extra = words.slice(cmd.words.max).join(' ');
+  if (words.length > found.words.max) {
+    const extra = words.slice(found.words.max).join(' ');
     return {
       kind: 'usage',
-      message: `\`vidops ${cmd.id}\` takes ${cmd.words.max === 0 ? 'no words' : `${cmd.words.max} word${cmd.words.max === 1 ? '' : 's'}`} after it; remove "${extra}".`,
-      command: cmd,
+      message: t.cliTooManyWords(found.id, found.words.max, num(lang, found.words.max), extra),
+      command: found,
     };
   }
-  return { kind: 'run', command: cmd, words, flags };
+  return { kind: 'run', command: found, words, flags };
 }
 
 /** A string flag's value (undefined when absent). Switches are never read through this. */

@@ -29,6 +29,7 @@ describe('CLI configuration', () => {
       leads: ['U0LEAD1', 'S0LEADS'],
       agents: undefined,
       policyFile: undefined,
+      timeZone: 'Asia/Tehran',
       video: {
         url: 'http://127.0.0.1:4010',
         apiKey: 'k',
@@ -66,6 +67,7 @@ describe('CLI configuration', () => {
       leads: undefined,
       agents: undefined,
       policyFile: undefined,
+      timeZone: 'Asia/Tehran',
     });
     expect(
       loadCliConfig({ LEADS: ' ', AUDIT_HMAC_KEY: 'key', DATABASE_URL: 'sqlite:a.db' }, 'store'),
@@ -77,5 +79,9 @@ describe('CLI configuration', () => {
     expect(problems(() => loadCliConfig({ DATABASE_URL: 'mysql://x' }, 'store'))).toEqual([
       'DATABASE_URL must start with sqlite: or postgres://',
     ]);
+  });
+  it('DISPLAY_TIME_ZONE is read by the CLI too, and a zone Node does not know is refused', () => {
+    expect(loadCliConfig({ DISPLAY_TIME_ZONE: 'UTC' }, 'store').timeZone).toBe('UTC');
+    expect(() => loadCliConfig({ DISPLAY_TIME_ZONE: 'Mars/Olympus' }, 'store')).toThrow(/DISPLAY_TIME_ZONE/);
   });
 });

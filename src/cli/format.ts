@@ -12,6 +12,8 @@ import {
   type ProtectionValue,
   readProtectionField,
 } from '../core/validate/protection.js';
+import { dateTime, ltr, num } from '../i18n/format.js';
+import { ENGLISH, type Lang } from '../i18n/lang.js';
 import { auditTerminalLine } from '../views/audit-post.js';
 import { CLI_COMMANDS, type CliCommand } from './args.js';
 
@@ -39,48 +41,45 @@ export const CLI_VARIABLES = [
 ] as const;
 
 /** `vidops help`: every listed command with its summary, the common flags, configuration, exit codes. */
-export function generalHelp(): string {
-  const lines = [
-    'vidops: the command line of vidops, with the same checks, policy and audit log as /vidops in Slack.',
-    '',
-    'Usage: vidops <command> [words] [flags]',
-    '',
-    'Commands:',
-  ];
+export function generalHelp(lang: Lang = ENGLISH): string {
+  const t = lang.t.cli;
+  const lines = [t.cliHelpIntro, '', t.cliHelpUsage, '', t.cliHelpCommands];
   for (const c of CLI_COMMANDS) {
     if (c.alias) continue;
     lines.push(`  ${c.usage}`, `      ${c.summary}`);
   }
   lines.push(
     '',
-    'Flags:',
-    '  --as U…          act as this Slack user ID (default: cli:<your OS user name>)',
-    '  --as-name NAME   the name recorded with --as (default: the ID)',
-    '  --reason "…"     why; approvers see it',
-    '  -h, --help       details of a command: vidops <command> --help',
+    t.cliHelpFlags,
+    `  --as U…          ${t.cliFlagAs}`,
+    `  --as-name NAME   ${t.cliFlagAsName}`,
+    `  --reason "…"     ${t.cliFlagReason}`,
+    `  --lang fa|en     ${t.cliFlagLang}`,
+    `  -h, --help       ${t.cliFlagHelp}`,
     '',
-    `Configuration (environment, or .env in the working directory): ${CLI_VARIABLES.join(', ')}.`,
-    'The audit commands and `requests` need only DATABASE_URL (and AUDIT_HMAC_KEY when the deployment sets it); signed checkpoints also AUDIT_SIGNING_KEY_FILE and AUDIT_LOG_NAME, `audit witness` SLACK_BOT_TOKEN and AUDIT_CHANNEL; `audit verify --events` needs nothing.',
-    '`vidops audit export` writes full mobile numbers: it is meant for compliance.',
+    t.cliHelpConfiguration(CLI_VARIABLES.join(', ')),
+    t.cliHelpStoreOnly,
+    t.cliHelpExportWarning,
     '',
-    'Exit codes: 0 done; 1 refused or failed (the reason on stderr); 2 usage or configuration error.',
+    t.cliHelpExitCodes,
   );
   return `${lines.join('\n')}\n`;
 }
 
 /** `vidops <command> --help`. */
-export function commandHelp(command: CliCommand): string {
-  const lines = [`Usage: ${command.usage}`, '', command.summary];
+export function commandHelp(command: CliCommand, lang: Lang = ENGLISH): string {
+  const lines = [lang.t.cli.cliUsage(command.usage), '', command.summary];
   if (command.details.length > 0) lines.push('', ...command.details);
   return `${lines.join('\n')}\n`;
 }
 
 /** What a usage error prints on stderr: the problem, then the usage line(s) to follow. */
-export function usageError(message: string, command: CliCommand | null): string {
+export function usageError(message: string, command: CliCommand | null, lang: Lang = ENGLISH): string {
+  const t = lang.t.cli;
   const usage =
     command === null
-      ? 'Run `vidops help` for the commands.'
-      : `Usage: ${command.usage}\n(vidops ${command.id} --help for details)`;
+      ? t.cliUsageSeeHelp
+      : `${t.cliUsage(command.usage)}\n${t.cliUsageCommandHelp(command.id)}`;
   return `vidops: ${message}\n${usage}\n`;
 }
 
@@ -89,15 +88,15 @@ export function compactJson(value: JsonValue): string {
   return JSON.stringify(value);
 }
 
-function text(value: JsonValue | undefined): string {
-  if (value === undefined || value === null) return '(none)';
+function textOf(value: JsonValue | undefined, lang: Lang): string {
+  if (value === undefined || value === null) return lang.t.cli.cliNone;
   if (typeof value === 'string') return JSON.stringify(value);
   return compactJson(value);
 }
 
-function list(value: JsonValue | undefined, empty = '(empty)'): string {
+function list(value: JsonValue | undefined, lang: Lang, empty = lang.t.cli.cliEmpty): string {
   if (!Array.isArray(value) || value.length === 0) return empty;
-  return value.map((v) => (typeof v === 'string' ? v : compactJson(v))).join(', ');
+  return ltr(lang, value.map((v) => (typeof v === 'string' ? v : compactJson(v))).join(', '));
 }
 
 function titled(title: JsonValue | undefined): string {
@@ -105,33 +104,35 @@ function titled(title: JsonValue | undefined): string {
 }
 
 /** One playlist entry as a person reads it: `6710… "Lesson 1"`. */
-function playlistEntry(entry: { _id: string; title?: string }): string {
-  return `${entry._id}${titled(entry.title)}`;
+function playlistEntry(entry: { _id: string; title?: string }, lang: Lang): string {
+  return `${ltr(lang, entry._id)}${titled(entry.title)}`;
 }
 
 type Entries = readonly { _id: string; title?: string }[];
 
 /** A playlist's files before and after, one numbered line each, instead of two JSON arrays. */
-function playlistFilesLines(before: Entries | undefined, after: Entries): string[] {
+function playlistFilesLines(before: Entries | undefined, after: Entries, lang: Lang): string[] {
+  const t = lang.t.cli;
   const numbered = (entries: Entries) =>
     entries.length === 0
-      ? ['    (none)']
-      : entries.map((entry, i) => `    ${i + 1}. ${playlistEntry(entry)}`);
-  const lines = [`  files after (${after.length}):`, ...numbered(after)];
-  if (before === undefined) lines.push('  files before: not known (the playlist could not be looked up)');
-  else lines.push(`  files before (${before.length}):`, ...numbered(before));
+      ? [`    ${t.cliNone}`]
+      : entries.map((entry, i) => `    ${num(lang, i + 1)}. ${playlistEntry(entry, lang)}`);
+  const lines = [`  ${t.cliFilesAfter(num(lang, after.length))}`, ...numbered(after)];
+  if (before === undefined) lines.push(`  ${t.cliFilesBeforeUnknown}`);
+  else lines.push(`  ${t.cliFilesBefore(num(lang, before.length))}`, ...numbered(before));
   return lines;
 }
 
 /** Renders one operation's preview as lines for a terminal. */
-type CliPreview<O extends ChangeOperation> = (preview: Preview<O>) => string[];
+type CliPreview<O extends ChangeOperation> = (preview: Preview<O>, lang: Lang) => string[];
 
-function createLines(preview: Preview<'folder.create' | 'playlist.create'>): string[] {
+function createLines(preview: Preview<'folder.create' | 'playlist.create'>, lang: Lang): string[] {
   const after: { [key: string]: JsonValue } = preview.after;
-  return Object.entries(after).map(([key, value]) => `  ${key}: ${text(value)}`);
+  return Object.entries(after).map(([key, value]) => `  ${key}: ${textOf(value, lang)}`);
 }
 
-function editLines(preview: Preview<'folder.edit' | 'file.edit' | 'playlist.edit'>): string[] {
+function editLines(preview: Preview<'folder.edit' | 'file.edit' | 'playlist.edit'>, lang: Lang): string[] {
+  const text = (value: JsonValue | undefined) => textOf(value, lang);
   const before: { [key: string]: JsonValue } | null = preview.before;
   const lines: string[] = [];
   if (preview.resource === 'playlist') {
@@ -140,7 +141,7 @@ function editLines(preview: Preview<'folder.edit' | 'file.edit' | 'playlist.edit
       lines.push(
         before === null ? `  title: ${text(title)}` : `  title: ${text(before.title)} → ${text(title)}`,
       );
-    if (files !== null) lines.push(...playlistFilesLines(preview.before?.files, files));
+    if (files !== null) lines.push(...playlistFilesLines(preview.before?.files, files, lang));
     return lines;
   }
   const after: { [key: string]: JsonValue } = preview.after;
@@ -153,10 +154,13 @@ function editLines(preview: Preview<'folder.edit' | 'file.edit' | 'playlist.edit
   return lines;
 }
 
-function deleteLines(preview: Preview<'folder.delete' | 'file.delete' | 'playlist.delete'>): string[] {
-  const count =
-    'filesCount' in preview && preview.filesCount !== null ? `, holding ${preview.filesCount} file(s)` : '';
-  return [`  deletes ${preview.resource} ${preview.id}${titled(preview.title)}${count}`];
+function deleteLines(
+  preview: Preview<'folder.delete' | 'file.delete' | 'playlist.delete'>,
+  lang: Lang,
+): string[] {
+  const t = lang.t.cli;
+  const count = 'filesCount' in preview && preview.filesCount !== null ? num(lang, preview.filesCount) : null;
+  return [`  ${t.cliDeletes(t.cliResource(preview.resource), preview.id, titled(preview.title), count)}`];
 }
 
 /**
@@ -165,64 +169,71 @@ function deleteLines(preview: Preview<'folder.delete' | 'file.delete' | 'playlis
  * every operation has its entry.
  */
 export const CLI_PREVIEWS: { readonly [O in ChangeOperation]: CliPreview<O> } = {
-  'whitelist.set': (preview) => [
-    `  before: ${list(preview.before)}`,
-    `  after:  ${list(preview.after)}`,
-    `  added: ${list(preview.added, 'none')}; removed: ${list(preview.removed, 'none')}`,
-  ],
-  'protect.set': (preview) =>
+  'whitelist.set': (preview, lang) => {
+    const t = lang.t.cli;
+    return [
+      `  ${t.cliBefore(list(preview.before, lang))}`,
+      `  ${t.cliAfter(list(preview.after, lang))}`,
+      `  ${t.cliAddedRemoved(list(preview.added, lang, t.cliNoneWord), list(preview.removed, lang, t.cliNoneWord))}`,
+    ];
+  },
+  'protect.set': (preview, lang) =>
     preview.rows.map((row) => {
       const show = (v: ProtectionValue | null) =>
-        v === null ? 'not set' : formatProtectionValue(row.field, v);
-      return `  ${row.field}: ${show(row.before)} → ${show(row.after)}`;
+        v === null ? lang.t.cli.cliNotSet : ltr(lang, formatProtectionValue(row.field, v));
+      return `  ${ltr(lang, row.field)}: ${show(row.before)} → ${show(row.after)}`;
     }),
   'folder.create': createLines,
   'folder.edit': editLines,
   'folder.delete': deleteLines,
   'file.edit': editLines,
   'file.delete': deleteLines,
-  'file.retry': (preview) => [
-    `  file ${preview.id}${titled(preview.title)}, conversion status ${preview.hlsStatus ?? 'unknown'}`,
+  'file.retry': (preview, lang) => [
+    `  ${lang.t.cli.cliRetryPreview(preview.id, titled(preview.title), preview.hlsStatus ?? null)}`,
   ],
   'playlist.create': createLines,
   'playlist.edit': editLines,
   'playlist.delete': deleteLines,
-  'viewer.unblock': (preview) => {
+  'viewer.unblock': (preview, lang) => {
+    const t = lang.t.cli;
     const state =
       preview.blocked === true
-        ? `blocked${preview.actionType === null ? '' : ` (${preview.actionType})`}`
+        ? t.cliBlocked(preview.actionType)
         : preview.blocked === false
-          ? 'not listed as blocked'
-          : 'block state unknown';
-    return [`  viewer ${maskMobile(preview.mobileNumber)}: ${state}`];
+          ? t.cliNotListedBlocked
+          : t.cliBlockUnknown;
+    return [`  ${t.cliViewerPreview(maskMobile(preview.mobileNumber), state)}`];
   },
 };
 
 /** The preview of a request or a prepared change; a stored one this build cannot read says so. */
-export function previewLines<O extends ChangeOperation>(subject: {
-  operation: O;
-  preview: Preview<O> | null;
-}): string[] {
-  if (subject.preview === null)
-    return ['  preview not available (the request was made by an earlier version of vidops)'];
+export function previewLines<O extends ChangeOperation>(
+  subject: {
+    operation: O;
+    preview: Preview<O> | null;
+  },
+  lang: Lang = ENGLISH,
+): string[] {
+  if (subject.preview === null) return [`  ${lang.t.cli.cliPreviewUnavailable}`];
   const view: CliPreview<O> = CLI_PREVIEWS[subject.operation];
-  return view(subject.preview);
+  return view(subject.preview, lang);
 }
 
 /**
  * The headline of an unblock that was sent, true to what the look-up before it said: only a
  * viewer known to be blocked "can watch again".
  */
-export function unblockedLine(preview: Preview<'viewer.unblock'> | null): string {
+export function unblockedLine(preview: Preview<'viewer.unblock'> | null, lang: Lang = ENGLISH): string {
+  const t = lang.t.cli;
   const number = preview === null ? '?' : maskMobile(preview.mobileNumber);
-  if (preview?.blocked === true) return `Viewer ${number} is unblocked; they can watch again.`;
-  if (preview?.blocked === false) return `Viewer ${number} was not blocked; the unblock was sent anyway.`;
-  return `The unblock of viewer ${number} was sent; whether they were blocked is unknown.`;
+  if (preview?.blocked === true) return t.cliUnblocked(number);
+  if (preview?.blocked === false) return t.cliWasNotBlocked(number);
+  return t.cliUnblockUnknown(number);
 }
 
-function approvalsNeeded(request: OperationRequest): string {
-  const left = Math.max(0, request.quorum - request.approvals.length);
-  return `${left} lead approval${left === 1 ? '' : 's'}`;
+/** A moment as the CLI prints it: ISO-8601 UTC in English (as the log keeps it), Solar Hijri in Persian. */
+export function cliTime(lang: Lang, iso: string): string {
+  return lang.locale === 'en' ? iso : dateTime(lang, iso);
 }
 
 /**
@@ -234,41 +245,64 @@ export function pendingLines(
   request: OperationRequest,
   why: string,
   options: { cliApproves: boolean } = { cliApproves: false },
+  lang: Lang = ENGLISH,
 ): string[] {
-  const reason = why === 'policy' ? '' : ` (${why})`;
-  const where = options.cliApproves
-    ? `approve with \`vidops approve ${request.id} --as U…\`, or in Slack`
-    : 'a lead approves it in Slack';
+  const t = lang.t.cli;
+  const left = Math.max(0, request.quorum - request.approvals.length);
+  const where = options.cliApproves ? t.cliApproveWhereCli(request.id) : t.cliApproveInSlack;
+  const cancel = `vidops cancel ${request.id}${request.requester.id.startsWith('cli:') ? '' : ` --as ${request.requester.id}`}`;
   return [
-    `request ${request.id} is waiting for ${approvalsNeeded(request)}${reason}; ${where}.`,
-    `It expires ${request.expiresAt ?? 'never'}; cancel it with \`vidops cancel ${request.id}${request.requester.id.startsWith('cli:') ? '' : ` --as ${request.requester.id}`}\`.`,
+    t.cliPending(request.id, left, num(lang, left), why === 'policy' ? null : why, where),
+    t.cliExpiresCancel(request.expiresAt === null ? null : cliTime(lang, request.expiresAt), cancel),
   ];
 }
 
 /** One line per request for `vidops requests`: ID, operation, target, who, where it stands. */
-export function requestLine(request: OperationRequest, now: Date): string {
-  const title = OPERATION_SPECS[request.operation].title;
+export function requestLine(request: OperationRequest, now: Date, lang: Lang = ENGLISH): string {
+  const t = lang.t.cli;
+  const title = t.cliOperationTitle(request.operation, OPERATION_SPECS[request.operation].title);
   const who =
     request.requester.name === request.requester.id
-      ? request.requester.id
-      : `${request.requester.name} (${request.requester.id})`;
-  const state =
-    request.state === 'pending' && isPastExpiry(request, now)
-      ? `expired at ${request.expiresAt ?? ''} without enough approvals`
-      : describeState(request, now);
-  const reason = request.reason === null ? '' : `; reason: ${request.reason}`;
+      ? ltr(lang, request.requester.id)
+      : `${request.requester.name} (${ltr(lang, request.requester.id)})`;
+  const expired = request.state === 'pending' && isPastExpiry(request, now);
+  const state = expired
+    ? t.cliExpiredUnapproved(request.expiresAt === null ? '' : cliTime(lang, request.expiresAt))
+    : // The core's sentence is English; Persian readers get the state's name.
+      lang.locale === 'en'
+      ? describeState(request, now)
+      : lang.t.common[STATE_KEYS[request.state]];
   return maskMobilesInText(
-    `${request.id}  ${title}: ${request.target}  asked by ${who} at ${request.createdAt}  [${request.state}] ${state}${reason}`,
+    t.cliRequestLine({
+      id: request.id,
+      title,
+      target: t.cliTarget(request.target),
+      who,
+      at: cliTime(lang, request.createdAt),
+      state: request.state,
+      stateText: state,
+      reason: request.reason,
+    }),
   );
 }
 
+const STATE_KEYS = {
+  pending: 'statePending',
+  approved: 'stateApproved',
+  executing: 'stateExecuting',
+  succeeded: 'stateSucceeded',
+  failed: 'stateFailed',
+  rejected: 'stateRejected',
+  cancelled: 'stateCancelled',
+  expired: 'stateExpired',
+  unknown: 'stateUnknown',
+} as const satisfies Record<OperationRequest['state'], string>;
+
 /** The whitelist, one address a line. */
-export function whitelistLines(ips: readonly string[]): string[] {
-  if (ips.length === 0) return ['The whitelist is empty.'];
-  return [
-    `The whitelist holds ${ips.length} address${ips.length === 1 ? '' : 'es'}:`,
-    ...ips.map((ip) => `  ${ip}`),
-  ];
+export function whitelistLines(ips: readonly string[], lang: Lang = ENGLISH): string[] {
+  const t = lang.t.cli;
+  if (ips.length === 0) return [t.cliWhitelistEmpty];
+  return [t.cliWhitelistHolds(ips.length, num(lang, ips.length)), ...ips.map((ip) => `  ${ip}`)];
 }
 
 /** Every protection setting with its label and value, in the order of the settings modal. */
@@ -281,10 +315,11 @@ export function protectionLines(config: ProtectionConfig): string[] {
 }
 
 /** `vidops explain 9910`. */
-export function explainLines(explanation: PlayerErrorExplanation): string[] {
-  const lines = [`Player error ${explanation.code}: ${explanation.meaning}`, `Fix: ${explanation.fix}`];
-  if (explanation.action === 'unblock') lines.push('Run: vidops unblock <mobile>');
-  if (explanation.action === 'retry') lines.push('Run: vidops retry <fileId>');
+export function explainLines(explanation: PlayerErrorExplanation, lang: Lang = ENGLISH): string[] {
+  const t = lang.t.cli;
+  const lines = [t.cliPlayerError(explanation.code, explanation.meaning), t.cliFix(explanation.fix)];
+  if (explanation.action === 'unblock') lines.push(t.cliRun('vidops unblock <mobile>'));
+  if (explanation.action === 'retry') lines.push(t.cliRun('vidops retry <fileId>'));
   return lines;
 }
 
@@ -292,13 +327,13 @@ export function explainLines(explanation: PlayerErrorExplanation): string[] {
  * One line of `vidops audit tail`: seq, time, kind, then the same sentence the audit channel
  * shows (plain here, mobile numbers masked, control characters replaced) and the short hash.
  */
-export function auditTailLine(event: AuditEvent): string {
+export function auditTailLine(event: AuditEvent, lang: Lang = ENGLISH): string {
   return [
     `#${event.seq}`,
-    event.at,
-    event.type.padEnd(9),
+    cliTime(lang, event.at),
+    lang.locale === 'en' ? event.type.padEnd(9) : ltr(lang, event.type),
     auditTerminalLine(event),
-    `hash ${shortHash(event.hash)}`,
+    lang.t.cli.cliHash(shortHash(event.hash)),
   ].join('  ');
 }
 

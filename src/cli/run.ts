@@ -23,6 +23,9 @@ import { explainCode, normalizeErrorCode } from '../core/player-errors.js';
 import { mayApprove, type Policy } from '../core/policy.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { parseResourceId } from '../core/validate/ids.js';
+import { num } from '../i18n/format.js';
+import { ENGLISH, type Lang, langFor } from '../i18n/lang.js';
+import { DEFAULT_TIME_ZONE, isLocale, isTimeZone, localeOf } from '../i18n/locale.js';
 import type { DecisionResult, Prepared, PrepareInput, SubmitResult } from '../services/types.js';
 import {
   type CliCommand,
@@ -111,6 +114,8 @@ const EXPORT_FLUSH_BYTES = 64 * 1024;
 
 interface Run {
   io: CliIo;
+  /** The language printed: `--lang`, else `LANG`, else English. */
+  lang: Lang;
   command: CliCommand;
   words: string[];
   flags: Flags;
@@ -142,18 +147,25 @@ interface TimeBound {
  * 2 usage or configuration error (usage on stderr).
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const invocation = parseInvocation(argv);
+  const chosen = cliLang(argv, io.env);
+  const lang = chosen.lang;
+  if (chosen.problem !== null) {
+    io.stderr.write(usageError(chosen.problem, null, lang));
+    return 2;
+  }
+  const invocation = parseInvocation(argv, lang);
   if (invocation.kind === 'help') {
-    io.stdout.write(invocation.command === null ? generalHelp() : commandHelp(invocation.command));
+    io.stdout.write(invocation.command === null ? generalHelp(lang) : commandHelp(invocation.command, lang));
     return 0;
   }
   if (invocation.kind === 'usage') {
-    io.stderr.write(usageError(invocation.message, invocation.command));
+    io.stderr.write(usageError(invocation.message, invocation.command, lang));
     return 2;
   }
   const readFile: ReadFile = io.readFile ?? ((path) => fsReadFile(path));
   const run: Run = {
     io,
+    lang,
     command: invocation.command,
     words: invocation.words,
     flags: invocation.flags,
@@ -166,10 +178,34 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     const checked = checkFlags(run);
     run.env = await loadEnv(io.env, io.cwd, readFile);
+    // `.env` may set DISPLAY_TIME_ZONE (or LANG) too.
+    run.lang = cliLang(argv, run.env).lang;
     return await dispatch(run, checked);
   } catch (error) {
     return report(run, error);
   }
+}
+
+/**
+ * The language the CLI prints: `--lang fa|en`, else the shell's `LANG` (`fa_IR.UTF-8` is Persian),
+ * else English; dates in `DISPLAY_TIME_ZONE` (default Asia/Tehran). A `--lang` vidops does not
+ * speak is a usage error, said in English.
+ * @see docs/architecture.md, "Languages"
+ */
+export function cliLang(argv: readonly string[], env: Env): { lang: Lang; problem: string | null } {
+  let flag: string | undefined;
+  argv.forEach((arg, i) => {
+    if (arg === '--lang') flag = argv[i + 1] ?? '';
+    else if (arg.startsWith('--lang=')) flag = arg.slice('--lang='.length);
+  });
+  const zone = env.DISPLAY_TIME_ZONE?.trim() || DEFAULT_TIME_ZONE;
+  const timeZone = isTimeZone(zone) ? zone : DEFAULT_TIME_ZONE;
+  const wanted = flag?.trim().toLowerCase();
+  if (wanted !== undefined && !isLocale(wanted)) {
+    return { lang: langFor('en', timeZone), problem: ENGLISH.t.cli.cliLangFlag(flag ?? '') };
+  }
+  // A zone this Node does not know is refused with the configuration (src/config.ts).
+  return { lang: langFor(wanted ?? localeOf(env.LANG) ?? 'en', timeZone), problem: null };
 }
 
 /** Every operation name, longest first so that no name matches inside a longer one. */
@@ -195,8 +231,9 @@ function shown(text: string): string {
 }
 
 function report(run: Run, error: unknown): number {
+  const t = run.lang.t.cli;
   if (error instanceof UsageError) {
-    run.io.stderr.write(usageError(error.message, error.command));
+    run.io.stderr.write(usageError(error.message, error.command, run.lang));
     return 2;
   }
   if (error instanceof AuditFileError) {
@@ -205,9 +242,7 @@ function report(run: Run, error: unknown): number {
   }
   if (error instanceof ConfigError) {
     run.err(`vidops: ${error.message}`);
-    run.err(
-      'The CLI reads the environment, .env in the working directory and POLICY_FILE; `vidops help` lists the variables.',
-    );
+    run.err(t.cliConfigHint);
     return 2;
   }
   if (error instanceof InputError) {
@@ -223,22 +258,20 @@ function report(run: Run, error: unknown): number {
     return 1;
   }
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  run.err(`vidops: unexpected error: ${shown(text)}`);
+  run.err(`vidops: ${t.cliUnexpected(shown(text))}`);
   return 1;
 }
 
 /** Every flag value, read and checked up front: a usage error opens no database and sends nothing. */
 function checkFlags(run: Run): Checked {
+  const t = run.lang.t.cli;
   const id = run.command.id;
   const { operation } = run.command;
   // A change whose fields are all optional (a playlist edit) still needs one of them.
   const fields = (operation === undefined ? [] : OPERATION_SPECS[operation].fields) as readonly FlagName[];
   const noneRequired = !fields.some((f) => run.command.required.includes(f));
   if (fields.length > 0 && noneRequired && fields.every((f) => run.flags[f] === undefined)) {
-    const named = fields.map((f) => `--${f}`);
-    const list =
-      named.length === 1 ? named[0] : `${named.join(', ')} or ${named.length === 2 ? 'both' : 'more'}`;
-    throw new UsageError(`Give ${list}.`, run.command);
+    throw new UsageError(t.cliGiveFields(fields.map((f) => `--${f}`)), run.command);
   }
   if (id === 'resolve') {
     const way = resolveWayOf(run.flags);
@@ -248,10 +281,7 @@ function checkFlags(run: Run): Checked {
   if (id === 'audit export') {
     const raw = stringFlag(run.flags, 'format')?.trim().toLowerCase();
     if (raw !== 'jsonl' && raw !== 'csv') {
-      throw new UsageError(
-        `--format is jsonl or csv, not "${stringFlag(run.flags, 'format') ?? ''}".`,
-        run.command,
-      );
+      throw new UsageError(t.cliFormatFlag(stringFlag(run.flags, 'format') ?? ''), run.command);
     }
     format = raw;
   }
@@ -259,10 +289,7 @@ function checkFlags(run: Run): Checked {
   const raw = stringFlag(run.flags, 'lines')?.trim();
   const lines = raw === undefined ? TAIL_DEFAULT : /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(lines) || lines < 1 || lines > TAIL_MAX) {
-    throw new UsageError(
-      `-n takes a number of events from 1 to ${TAIL_MAX}, not "${raw ?? ''}".`,
-      run.command,
-    );
+    throw new UsageError(t.cliLinesFlag(num(run.lang, TAIL_MAX), raw ?? ''), run.command);
   }
   return {
     actor: actorOf(run),
@@ -275,25 +302,17 @@ function checkFlags(run: Run): Checked {
 
 /** `audit verify` checks the database, or with `--events` files alone: never half of each. */
 function checkVerifyFlags(run: Run): void {
+  const t = run.lang.t.cli;
   const events = run.flags.events !== undefined;
   const checkpoints = run.flags.checkpoints !== undefined;
   if (events !== checkpoints) {
-    throw new UsageError(
-      'An offline verify needs both --events (the JSONL export) and --checkpoints (the checkpoints file).',
-      run.command,
-    );
+    throw new UsageError(t.cliVerifyBoth, run.command);
   }
   if (events && stringsFlag(run.flags, 'pubkey').length === 0) {
-    throw new UsageError(
-      'An offline verify needs the public key: --pubkey FILE (repeat it for every key used).',
-      run.command,
-    );
+    throw new UsageError(t.cliVerifyPubkey, run.command);
   }
   if (!events && run.flags['hmac-key-file'] !== undefined) {
-    throw new UsageError(
-      '--hmac-key-file goes with --events; on the database AUDIT_HMAC_KEY is read.',
-      run.command,
-    );
+    throw new UsageError(t.cliVerifyHmac, run.command);
   }
 }
 
@@ -361,11 +380,11 @@ function actorOf(run: Run): Actor {
   const asName = stringFlag(run.flags, 'as-name')?.trim();
   const user = run.io.osUser ?? osUser(run.io.env);
   if (as === undefined) {
-    if (asName !== undefined) throw new UsageError('--as-name goes with --as <Slack user ID>.', run.command);
+    if (asName !== undefined) throw new UsageError(run.lang.t.cli.cliAsNameAlone, run.command);
     return cliActor(user);
   }
   if (!SLACK_USER.test(as)) {
-    throw new UsageError(`--as takes a Slack user ID (U… or W…), not "${as}".`, run.command);
+    throw new UsageError(run.lang.t.cli.cliAsFlag(as), run.command);
   }
   return cliActor(user, { id: as, name: asName });
 }
@@ -393,12 +412,10 @@ function explain(run: Run): number {
   if (explanation === null) {
     const code = normalizeErrorCode(raw);
     throw new Refusal(
-      code === null
-        ? `"${raw}" is not a player error code; it is a number like 9910.`
-        : `Player error ${code} is not one the service documents; escalate it with the time, the file and the viewer.`,
+      code === null ? run.lang.t.cli.cliNotErrorCode(raw) : run.lang.t.cli.cliUndocumentedCode(code),
     );
   }
-  for (const line of explainLines(explanation)) run.out(line);
+  for (const line of explainLines(explanation, run.lang)) run.out(line);
   return 0;
 }
 
@@ -428,19 +445,21 @@ async function storeCommand(run: Run, ctx: StoreContext, checked: Checked): Prom
 
 async function listRequests(run: Run, ctx: StoreContext, actor: Actor): Promise<number> {
   const now = run.clock();
+  const { lang } = run;
+  const t = lang.t.cli;
   if (run.flags.all === true) {
     const all = await ctx.store.listRequests({ limit: REQUESTS_LIMIT });
-    if (all.length === 0) run.out('There are no requests.');
-    else run.out(`The latest ${all.length} request${all.length === 1 ? '' : 's'} of everyone, newest first:`);
-    for (const request of all) run.out(`  ${requestLine(request, now)}`);
+    if (all.length === 0) run.out(t.cliNoRequests);
+    else run.out(t.cliLatestRequests(all.length, num(lang, all.length)));
+    for (const request of all) run.out(`  ${requestLine(request, now, lang)}`);
     return 0;
   }
   const mine = await ctx.store.listRequests({ requesterId: actor.id, limit: REQUESTS_LIMIT });
   const open = mine.filter((r) => !TERMINAL_STATES.includes(r.state));
   const finished = mine.filter((r) => TERMINAL_STATES.includes(r.state)).slice(0, RECENT_FINISHED);
   const shown = [...open, ...finished];
-  run.out(shown.length === 0 ? `${actor.id} has no requests.` : `Requests of ${actor.id}, open first:`);
-  for (const request of shown) run.out(`  ${requestLine(request, now)}`);
+  run.out(shown.length === 0 ? t.cliNoOwnRequests(actor.id) : t.cliOwnRequests(actor.id));
+  for (const request of shown) run.out(`  ${requestLine(request, now, lang)}`);
   if (ctx.policy !== null) {
     const policy = ctx.policy;
     const pending = await ctx.store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
@@ -449,10 +468,8 @@ async function listRequests(run: Run, ctx: StoreContext, actor: Actor): Promise<
     const anywhere: Policy = { ...policy, cli: { approve: true } };
     const awaiting = pending.filter((r) => !isPastExpiry(r, now) && mayApprove(anywhere, r, who).ok);
     if (awaiting.length > 0) {
-      run.out(
-        `Awaiting approval by ${actor.id}${policy.cli.approve ? '' : ' (approve them in Slack: the policy keeps approvals off the command line)'}:`,
-      );
-      for (const request of awaiting) run.out(`  ${requestLine(request, now)}`);
+      run.out(t.cliAwaiting(actor.id, !policy.cli.approve));
+      for (const request of awaiting) run.out(`  ${requestLine(request, now, lang)}`);
     }
   }
   return 0;
@@ -467,10 +484,7 @@ function timeBound(run: Run, flag: 'since' | 'until'): TimeBound | null {
   const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(raw);
   const ms = Date.parse(dateOnly ? `${raw}T00:00:00Z` : zoned ? raw : `${raw}Z`);
   if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(ms)) {
-    throw new UsageError(
-      `--${flag} takes an ISO-8601 time such as 2024-10-17 or 2024-10-17T06:00:00Z, not "${raw}".`,
-      run.command,
-    );
+    throw new UsageError(run.lang.t.cli.cliTimeFlag(flag, raw), run.command);
   }
   if (flag === 'until' && dateOnly) return { ms: ms + 86_400_000, inclusive: false };
   return { ms, inclusive: true };
@@ -517,17 +531,15 @@ async function auditExport(run: Run, ctx: StoreContext, checked: Checked): Promi
     await sink.close();
   }
   if (outPath !== undefined) {
-    run.out(
-      `exported ${count} event${count === 1 ? '' : 's'} to ${outPath} (${format}; full mobile numbers).`,
-    );
+    run.out(run.lang.t.cli.cliExported(count, num(run.lang, count), outPath, format));
   }
   return 0;
 }
 
 async function auditTail(run: Run, ctx: StoreContext, n: number): Promise<number> {
   const events = await ctx.store.listAudit({ last: n });
-  if (events.length === 0) run.out('The audit log is empty.');
-  for (const event of events) run.out(auditTailLine(event));
+  if (events.length === 0) run.out(run.lang.t.cli.cliAuditEmpty);
+  for (const event of events) run.out(auditTailLine(event, run.lang));
   return 0;
 }
 
@@ -535,14 +547,14 @@ async function auditTail(run: Run, ctx: StoreContext, n: number): Promise<number
 // Commands on the services
 
 async function fullCommand(run: Run, ctx: FullContext, asked: Asked | null, actor: Actor): Promise<number> {
-  for (const warning of asked?.warnings ?? []) run.err(`note: ${warning}`);
+  for (const warning of asked?.warnings ?? []) run.err(run.lang.t.cli.cliNote(warning));
   const id = run.command.id;
   switch (id) {
     case 'whitelist':
     case 'whitelist show': {
       const ips = await ctx.client.whitelist.get();
       if (run.flags.json === true) run.out(compactJson(ips));
-      else for (const line of whitelistLines(ips)) run.out(line);
+      else for (const line of whitelistLines(ips, run.lang)) run.out(line);
       return 0;
     }
     case 'protect':
@@ -592,7 +604,7 @@ async function readChange(run: Run, options: ParseOptions): Promise<Asked | null
     const parsed = schema.safeParse(given);
     if (!parsed.success) {
       throw new Refusal(
-        `--${field}: ${parsed.error.issues.map((i) => i.message).join('; ')}. Nothing was sent.`,
+        run.lang.t.cli.cliFieldRefused(field, parsed.error.issues.map((i) => i.message).join('; ')),
       );
     }
     if (parsed.data !== undefined) values[field] = parsed.data;
@@ -641,14 +653,12 @@ function checkConfirmation(run: Run, ctx: FullContext, input: PrepareInput): voi
   if (given === undefined) {
     // A flag the command needs is missing: a usage error (exit 2), like any other.
     throw new UsageError(
-      `Deleting ${what} ${id} cannot be undone: repeat its ID with --confirm ${wanted}. Nothing was sent.`,
+      run.lang.t.cli.cliConfirmMissing(run.lang.t.cli.cliResource(what), id, wanted),
       run.command,
     );
   }
   if (given !== wanted) {
-    throw new Refusal(
-      `--confirm "${given}" does not match ${what} ID ${wanted}; nothing was deleted or sent. Repeat the ID exactly.`,
-    );
+    throw new Refusal(run.lang.t.cli.cliConfirmWrong(given, run.lang.t.cli.cliResource(what), wanted));
   }
 }
 
@@ -662,50 +672,52 @@ async function change(run: Run, ctx: FullContext, asked: Asked, actor: Actor): P
   checkConfirmation(run, ctx, asked.input);
   const prepared = await ctx.ops.prepare(actor, asked.input);
   for (const warning of prepared.warnings) {
-    if (!asked.warnings.includes(warning)) run.err(`note: ${shown(warning)}`);
+    if (!asked.warnings.includes(warning)) run.err(run.lang.t.cli.cliNote(shown(warning)));
   }
   const result = await ctx.ops.submit(actor, prepared, { reason: reasonOf(run) });
   return reportSubmit(run, prepared, result, ctx.policy.cli.approve);
 }
 
 function reportSubmit(run: Run, prepared: Prepared, result: SubmitResult, cliApproves: boolean): number {
-  const title = OPERATION_SPECS[prepared.operation].title;
+  const { lang } = run;
+  const title = lang.t.cli.cliOperationTitle(prepared.operation, OPERATION_SPECS[prepared.operation].title);
   switch (result.kind) {
     case 'denied':
-      throw new Refusal(`${title} refused: ${result.reason}`);
+      throw new Refusal(lang.t.cli.cliRefused(title, result.reason));
     case 'pending': {
-      run.out(`${title}: ${maskMobilesInText(result.request.target)}`);
-      for (const line of previewLines(result.request)) run.out(line);
-      for (const line of pendingLines(result.request, result.why, { cliApproves })) run.out(line);
+      run.out(`${title}: ${lang.t.cli.cliTarget(maskMobilesInText(result.request.target))}`);
+      for (const line of previewLines(result.request, lang)) run.out(line);
+      for (const line of pendingLines(result.request, result.why, { cliApproves }, lang)) run.out(line);
       return 0;
     }
     case 'executed':
-      return reportExecuted(run, result.request, `${title}: ${maskMobilesInText(result.request.target)}`);
+      return reportExecuted(
+        run,
+        result.request,
+        `${title}: ${lang.t.cli.cliTarget(maskMobilesInText(result.request.target))}`,
+      );
   }
 }
 
 /** A request that ran: the upstream answer on stdout, or why it failed on stderr. */
 function reportExecuted(run: Run, request: OperationRequest, heading: string): number {
+  const t = run.lang.t.cli;
   if (request.state === 'succeeded') {
-    run.out(`${heading}: done (request ${request.id}).`);
-    if (request.operation === 'viewer.unblock') run.out(unblockedLine(request.preview));
+    run.out(t.cliDone(heading, request.id));
+    if (request.operation === 'viewer.unblock') run.out(unblockedLine(request.preview, run.lang));
     run.out(resultText(request));
     return 0;
   }
   if (request.state === 'failed') {
-    const status = request.error?.status === undefined ? '' : ` (HTTP ${request.error.status})`;
-    throw new Refusal(
-      `${heading}: failed${status} (request ${request.id}): ${request.error?.message ?? 'no detail recorded'}`,
-    );
+    const status = request.error?.status === undefined ? null : String(request.error.status);
+    throw new Refusal(t.cliFailed(heading, status, request.id, request.error?.message ?? t.cliNoDetail));
   }
   if (request.state === 'unknown') {
     throw new Refusal(
-      `${heading}: request ${request.id} is unknown: it may or may not have been applied (${request.error?.message ?? 'vidops stopped while it ran'}). It is not sent again by itself; someone else who may approve it settles it with \`vidops resolve ${request.id} --check\` (or --send-again, --applied/--not-applied --reason "…").`,
+      t.cliUnknownOutcome(heading, request.id, request.error?.message ?? t.cliStoppedWhileRunning),
     );
   }
-  throw new Refusal(
-    `${heading}: request ${request.id} is ${request.state}; look at it with \`vidops requests\`.`,
-  );
+  throw new Refusal(t.cliOtherState(heading, request.id, request.state));
 }
 
 /** The upstream answer as compact JSON; the viewer's number masked like everywhere else outside the store. */
@@ -717,7 +729,9 @@ function resultText(request: OperationRequest): string {
 async function decide(run: Run, ctx: FullContext, actor: Actor): Promise<number> {
   const raw = run.words[0] ?? '';
   const id = normalizeRequestId(raw);
-  if (id === null) throw new Refusal(`"${raw}" is not a request ID; they look like R-7K2M9QXA.`);
+  const { lang } = run;
+  const t = lang.t.cli;
+  if (id === null) throw new Refusal(t.cliNotRequestId(raw));
   let result: DecisionResult;
   if (run.command.id === 'approve') {
     await checkRunnableHere(run, ctx, id);
@@ -734,7 +748,7 @@ async function decide(run: Run, ctx: FullContext, actor: Actor): Promise<number>
       const r = result.request;
       const left = r.quorum - r.approvals.length;
       run.out(
-        `Approved ${r.id} (${r.approvals.length} of ${r.quorum}); it waits for ${left} more lead approval${left === 1 ? '' : 's'}.`,
+        t.cliApprovedWaiting(r.id, num(lang, r.approvals.length), num(lang, r.quorum), left, num(lang, left)),
       );
       return 0;
     }
@@ -743,14 +757,18 @@ async function decide(run: Run, ctx: FullContext, actor: Actor): Promise<number>
       return reportExecuted(
         run,
         r,
-        `Approved ${r.id}, ${OPERATION_SPECS[r.operation].title}: ${maskMobilesInText(r.target)}`,
+        t.cliApprovedHeading(
+          r.id,
+          t.cliOperationTitle(r.operation, OPERATION_SPECS[r.operation].title),
+          t.cliTarget(maskMobilesInText(r.target)),
+        ),
       );
     }
     case 'rejected':
-      run.out(`Rejected ${result.request.id}: ${result.request.decisionNote ?? ''}`);
+      run.out(t.cliRejected(result.request.id, result.request.decisionNote ?? ''));
       return 0;
     case 'cancelled':
-      run.out(`Cancelled ${result.request.id}.`);
+      run.out(t.cliCancelled(result.request.id));
       return 0;
   }
 }
@@ -759,7 +777,7 @@ async function decide(run: Run, ctx: FullContext, actor: Actor): Promise<number>
 async function settleUnknown(run: Run, ctx: FullContext, actor: Actor): Promise<number> {
   const raw = run.words[0] ?? '';
   const id = normalizeRequestId(raw);
-  if (id === null) throw new Refusal(`"${raw}" is not a request ID; they look like R-7K2M9QXA.`);
+  if (id === null) throw new Refusal(run.lang.t.cli.cliNotRequestId(raw));
   const way = resolveWayOf(run.flags);
   if (!way.ok) throw new UsageError(way.message, run.command);
   const report = resolveReport(await ctx.ops.resolve(id, actor, way.way, reasonOf(run)));
@@ -780,7 +798,7 @@ async function checkRunnableHere(run: Run, ctx: FullContext, id: string): Promis
   try {
     await createCoverFetcher(run.readFile)(cover);
   } catch (error) {
-    if (error instanceof InputError) throw new Refusal(`${id} was not approved: ${error.message}`);
+    if (error instanceof InputError) throw new Refusal(run.lang.t.cli.cliNotApprovedHere(id, error.message));
     throw error;
   }
 }

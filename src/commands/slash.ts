@@ -20,6 +20,7 @@ import {
 } from './context.js';
 import { everydayHandlers, registerEverydayActions } from './everyday.js';
 import { actorGate } from './gate.js';
+import { languageHandlers } from './lang.js';
 import { registerShortcuts } from './shortcuts.js';
 
 /**
@@ -56,7 +57,7 @@ export function busyShed(ctx: AppContext): (body: Record<string, unknown>) => ob
 export function registerSlashCommand(
   app: App,
   ctx: AppContext,
-  handlers: SlashHandlers = { ...everydayHandlers, ...changeHandlers },
+  handlers: SlashHandlers = { ...everydayHandlers, ...languageHandlers, ...changeHandlers },
 ): void {
   // The same answer every time: built and checked once, not on every request of a flood (so in
   // DEFAULT_LOCALE: finding out who reads which language could wait on Slack).

@@ -76,6 +76,7 @@ export const KEYWORDS = [
   'audit',
   'explain',
   'delegate',
+  'lang',
 ] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 
@@ -109,7 +110,12 @@ export type WordsSpec =
   /** A player error code. */
   | { kind: 'code' }
   /** `<@user> until <date or duration> [reason]` (core/delegation.ts). */
-  | { kind: 'delegation' };
+  | { kind: 'delegation' }
+  /** `lang [fa|en]`: a language to choose, or none (show the current one). */
+  | { kind: 'language' };
+
+/** The languages a person may choose with `/vidops lang` (the same as src/i18n's `LOCALES`). */
+export const LANGUAGE_WORDS = ['fa', 'en'] as const;
 
 /** A mobile number as read: what is sent (`param`), its national and E.164 forms, and the masked form shown. */
 export interface ReadMobile {
@@ -128,6 +134,7 @@ interface WordsValues {
   count: { n: number };
   code: { code: string };
   delegation: DelegateWords;
+  language: { locale: (typeof LANGUAGE_WORDS)[number] | null };
 }
 
 /** What the words of a command give, typed: `{ bucketId }` for a folder ID, `{ ips }` for addresses. */
@@ -156,6 +163,8 @@ export function wordsUsage(words: WordsSpec): string {
       return '<code>';
     case 'delegation':
       return '<@user> until <date or duration> [reason]';
+    case 'language':
+      return `[${LANGUAGE_WORDS.join('|')}]`;
   }
 }
 
@@ -973,6 +982,7 @@ export function wordsInput(args: WordsSpec, value: object): Record<string, unkno
     case 'count':
     case 'code':
     case 'delegation':
+    case 'language':
       return {};
   }
 }

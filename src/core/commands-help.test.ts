@@ -27,6 +27,7 @@ describe('help lists the whole grammar', () => {
       '/vidops explain <code>',
       '/vidops delegate <@user> until <date or duration> [reason]',
       '/vidops delegate cancel',
+      '/vidops lang [fa|en]',
     ]);
   });
 

@@ -147,6 +147,21 @@ const READ_COMMANDS = [
       cli: false,
     }),
   },
+  {
+    reads: null,
+    spec: command({
+      kind: 'lang',
+      words: ['lang'],
+      args: { kind: 'language' },
+      summary: 'Read vidops in Persian (fa) or English (en); alone, shows your language.',
+      fa: {
+        summary: 'vidops را به فارسی (fa) یا انگلیسی (en) بخوانید؛ به‌تنهایی، زبان فعلی‌تان را نشان می‌دهد.',
+      },
+      example: '/vidops lang fa',
+      // The command line follows --lang and LANG instead.
+      cli: false,
+    }),
+  },
 ] as const satisfies readonly { reads: OperationName | null; leadsOnly?: boolean; spec: CommandSpec }[];
 
 type ReadCommand = (typeof READ_COMMANDS)[number]['spec'];

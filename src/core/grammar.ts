@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { ID_NAMES, KEYWORDS, type WordsSpec, type WordsValue } from './catalog.js';
+import { ID_NAMES, KEYWORDS, LANGUAGE_WORDS, type WordsSpec, type WordsValue } from './catalog.js';
 import {
   type Command,
   commandLine,
@@ -188,6 +188,16 @@ function readWords(spec: WordsSpec, args: readonly string[], options: ParseOptio
       const code = normalizeErrorCode(raw);
       if (code === null) return fail(say.grammarBadCode(raw), usage);
       return value({ code });
+    }
+    case 'language': {
+      if (args.length === 0) return value({ locale: null });
+      if (args.length > 1) return tooMany(name, args.slice(1));
+      const raw = args[0] ?? '';
+      const locale = LANGUAGE_WORDS.find((word) => word === raw.toLowerCase());
+      if (locale === undefined) {
+        return fail(say.grammarBadLanguage(raw, LANGUAGE_WORDS), usage);
+      }
+      return value({ locale });
     }
   }
 }

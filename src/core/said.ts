@@ -137,6 +137,7 @@ export interface SaidParams {
   grammarSettingsRefused: [problems: readonly Said[]];
   grammarBadCount: [raw: string, max: number];
   grammarDelegation: [reason: string];
+  grammarBadLanguage: [raw: string, choices: readonly string[]];
   grammarNoCode: [];
   grammarBadCode: [raw: string];
   grammarNoId: [kind: ResourceKind, idName: string];
@@ -334,6 +335,8 @@ export const SAID_ENGLISH: SaidWords = {
   grammarSettingsRefused: (problems) => `The settings were not changed:\n${bullets(problems.map(english))}`,
   grammarBadCount: (raw, max) => `"${raw}" is not a number of events from 1 to ${max}.`,
   grammarDelegation: (reason) => reason,
+  grammarBadLanguage: (raw, choices) =>
+    `"${raw}" is not a language vidops speaks; choose ${choices.map((w) => `\`${w}\``).join(' or ')}.`,
   grammarNoCode: () => 'Give the error code the player shows, e.g. 9910.',
   grammarBadCode: (raw) => `"${raw}" is not a player error code; it is a number like 9910.`,
   grammarNoId: (kind, idName) => `Give the ${kind} ID (${idName}).`,

@@ -262,6 +262,11 @@ describe('directory, DMs and files', () => {
       user: { id: 'U1', name: 'sara', real_name: 'Sara Ahmadi', profile: { display_name: 'sara' } },
     });
     expect(slackErrorCode(await rejection(web.users.info({ user: 'U9' })))).toBe('user_not_found');
+    // Like Slack: the locale only when asked for, `en-US` unless the test set one.
+    expect((await web.users.info({ user: 'U1' })).user).not.toHaveProperty('locale');
+    expect((await web.users.info({ user: 'U1', include_locale: true })).user?.locale).toBe('en-US');
+    slack.setUsers([{ id: 'U1', name: 'sara', locale: 'fa-IR' }]);
+    expect((await web.users.info({ user: 'U1', include_locale: true })).user?.locale).toBe('fa-IR');
     await expect(web.usergroups.users.list({ usergroup: 'S0LEADS' })).resolves.toMatchObject({
       users: ['U1', 'U2'],
     });

@@ -738,7 +738,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     'users.info': (args) => {
       const user = users.get(str(args.user) ?? '');
       if (user === undefined) return fail('user_not_found');
-      return { ok: true, user: userOut(user) };
+      // Like Slack, `locale` only when asked for with `include_locale`.
+      const withLocale = str(args.include_locale) === 'true';
+      return {
+        ok: true,
+        user: { ...userOut(user), ...(withLocale ? { locale: user.locale ?? 'en-US' } : {}) },
+      };
     },
     'conversations.open': (args) => {
       const ids = (str(args.users) ?? '')

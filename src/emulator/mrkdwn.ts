@@ -3,8 +3,10 @@
  * Bold, italics, strike, code spans and blocks, quotes, links, user, channel and group mentions,
  * `<!date^…>` (the page writes it in the reader's time zone), `<!here>`, and the emoji short codes
  * vidops uses. Every piece of text is HTML-escaped; only http(s) and mailto links become links.
- * Each paragraph is `dir="auto"` (Persian reads right to left), and IDs and numbers inside are
- * isolated left to right.
+ * Each text gets the direction of its first letter, as Slack's readers expect (Persian right to
+ * left, English left to right; a line in the other direction is its own block), and IDs and
+ * numbers inside are isolated left to right. Unicode isolates (FSI … PDI, which vidops puts
+ * around IDs and code spans in Persian) count as a word boundary for bold, italics and strike.
  * @see docs/architecture.md, "Emulator and playground"
  */
 
@@ -152,9 +154,10 @@ const FORMATS: readonly { marker: string; tag: string }[] = [
 
 function formatRegex(marker: string): RegExp {
   const m = marker === '*' ? '\\*' : marker;
-  // Opening: at the start or after a space or punctuation; closing: before the end, a space or punctuation.
+  // Opening: at the start or after a space, punctuation or an isolate mark (U+2066-U+2069);
+  // closing: before the end, a space, punctuation or an isolate mark.
   return new RegExp(
-    `(^|[\\s(\\[{"'“‘.,;:!?\\u2014-])${m}(?=\\S)([^${m}\\n]*?[^\\s${m}])${m}(?=$|[\\s)\\]}"'”’.,;:!?\\u2014-])`,
+    `(^|[\\s(\\[{"'“‘.,;:!?\\u2014\\u2066-\\u2069-])${m}(?=\\S)([^${m}\\n]*?[^\\s${m}])${m}(?=$|[\\s)\\]}"'”’.,;:!?\\u2014\\u2066-\\u2069-])`,
     'u',
   );
 }
@@ -213,8 +216,8 @@ function inlineToHtml(text: string, names: NameBook): string {
   return formatInline(held, pieces);
 }
 
-/** Lines as HTML: `>` lines quoted, the others joined with line breaks. */
-function linesToHtml(text: string, names: NameBook): string {
+/** Lines as HTML: `>` lines quoted, the others joined with line breaks; `dir` is the text's direction. */
+function linesToHtml(text: string, names: NameBook, dir: Direction | undefined): string {
   const out: string[] = [];
   let quote: string[] = [];
   const flushQuote = () => {
@@ -230,14 +233,21 @@ function linesToHtml(text: string, names: NameBook): string {
       return;
     }
     flushQuote();
+    const own = directionOf(line);
+    if (dir !== undefined && own !== undefined && own !== dir) {
+      // An English line in a Persian message (or the reverse) runs in its own direction.
+      out.push(`<div dir="${own}">${inlineToHtml(line, names)}</div>`);
+      return;
+    }
     out.push(inlineToHtml(line, names) + (i < lines.length - 1 ? '<br>' : ''));
   });
   flushQuote();
   return out.join('');
 }
 
-/** A mrkdwn text as HTML (a `<div dir="auto">` of it). */
+/** A mrkdwn text as HTML (a `<div dir="…">` of it, in the direction of its first letter). */
 export function mrkdwnToHtml(text: string, names: NameBook = NO_NAMES): string {
+  const dir = directionOf(text);
   const parts = text.split('```');
   let html = '';
   parts.forEach((part, i) => {
@@ -245,13 +255,36 @@ export function mrkdwnToHtml(text: string, names: NameBook = NO_NAMES): string {
     if (i % 2 === 1 && i < parts.length - 1) {
       html += `<pre dir="ltr">${escapeHtml(decodeSlack(part.replace(/^\n/, '')))}</pre>`;
     } else {
-      html += linesToHtml(i % 2 === 1 ? `\`\`\`${part}` : part, names);
+      html += linesToHtml(i % 2 === 1 ? `\`\`\`${part}` : part, names, dir);
     }
   });
-  return `<div class="mrkdwn" dir="auto">${html}</div>`;
+  return `<div class="mrkdwn" dir="${dir ?? 'auto'}">${html}</div>`;
 }
 
 /** A plain_text object's text as HTML (emoji drawn when it asks for them). */
 export function plainToHtml(text: string, emoji = true): string {
-  return `<span dir="auto">${textToHtml(text, emoji)}</span>`;
+  return `<span dir="${directionOf(text) ?? 'auto'}">${textToHtml(text, emoji)}</span>`;
+}
+
+export type Direction = 'ltr' | 'rtl';
+
+const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
+
+/**
+ * The direction a text reads in: that of its first letter, as the Unicode bidi algorithm finds a
+ * paragraph's (P2), skipping what Slack draws apart or vidops isolates: code spans, `<…>` mentions
+ * and links, emoji short codes, FSI/LRI/RLI … PDI isolates, and runs holding a digit (IDs,
+ * numbers). Undefined when it has no letter.
+ */
+export function directionOf(text: string): Direction | undefined {
+  const letters = text
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/`[^`\n]*`/g, ' ')
+    .replace(/<[^<>\n]*>/g, ' ')
+    .replace(/:[a-z0-9_+-]+:/g, ' ')
+    .replace(/[\u2066-\u2068][^\u2069]*(\u2069|$)/g, ' ')
+    .replace(LTR_RUN, ' ');
+  const first = /\p{L}/u.exec(letters)?.[0];
+  if (first === undefined) return undefined;
+  return RTL_LETTER.test(first) ? 'rtl' : 'ltr';
 }

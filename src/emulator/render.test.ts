@@ -14,7 +14,7 @@ const names: NameBook = {
   group: (id) => ({ S0LEADS: 'support-leads' })[id],
 };
 const ctx: RenderContext = { names, people: [{ id: 'U0LEILA', name: 'Leila Moradi' }] };
-const inner = (html: string) => html.replace(/^<div class="mrkdwn" dir="auto">|<\/div>$/g, '');
+const inner = (html: string) => html.replace(/^<div class="mrkdwn" dir="(?:auto|ltr|rtl)">|<\/div>$/g, '');
 
 describe('mrkdwn as Slack draws it', () => {
   it('bold, italics, strike and code, next to words and punctuation, not inside words', () => {
@@ -55,9 +55,40 @@ describe('mrkdwn as Slack draws it', () => {
 
   it('Persian text reads right to left, with IDs and numbers inside it left to right', () => {
     const html = mrkdwnToHtml('پوشه `6710a0000000000000000102` با ۳ فایل و 12 ویدیو');
-    expect(html.startsWith('<div class="mrkdwn" dir="auto">')).toBe(true);
+    expect(html.startsWith('<div class="mrkdwn" dir="rtl">')).toBe(true);
     expect(html).toContain('<code dir="ltr">6710a0000000000000000102</code>');
     expect(html).toContain('<bdi dir="ltr">12</bdi>');
+  });
+
+  it('a Persian message that starts with an emoji, a mention or an ID still reads right to left', () => {
+    for (const text of [
+      ':white_check_mark: درخواست انجام شد',
+      '<@U0LEILA> درخواست را تأیید کرد',
+      '\u2068`R-9NDD344Y`\u2069 در انتظار تأیید است',
+      'R-9NDD344Y در انتظار تأیید است',
+    ]) {
+      expect([text, mrkdwnToHtml(text, names).slice(0, 30)]).toEqual([
+        text,
+        '<div class="mrkdwn" dir="rtl">',
+      ]);
+    }
+    expect(mrkdwnToHtml('`R-9NDD344Y` :x: 12')).toMatch(/^<div class="mrkdwn" dir="auto">/);
+  });
+
+  it('an English line inside a Persian message runs left to right on its own', () => {
+    expect(inner(mrkdwnToHtml('درخواست رد شد\nReason: duplicate\nپایان'))).toBe(
+      'درخواست رد شد<br><div dir="ltr">Reason: duplicate</div>پایان',
+    );
+  });
+
+  it('bold, italics and code right next to isolate marks are still drawn', () => {
+    expect(
+      inner(
+        mrkdwnToHtml('شماره‌ی \u2068*R-12*\u2069 و \u2068_x_\u2069 و \u2068`R-13`\u2069 و \u2068~y~\u2069'),
+      ),
+    ).toBe(
+      'شماره‌ی \u2068<strong><bdi dir="ltr">R-12</bdi></strong>\u2069 و \u2068<em>x</em>\u2069 و \u2068<code dir="ltr">R-13</code>\u2069 و \u2068<del>y</del>\u2069',
+    );
   });
 
   it('code blocks and quotes', () => {
@@ -133,6 +164,28 @@ describe('Block Kit as the page shows it', () => {
     expect(html).toContain('<div class="confirm" hidden data-style="">');
     expect(html).toContain('<strong>at once</strong>');
     expect(html).toContain('<div class="confirm-no">Not yet</div>');
+  });
+
+  it('a Persian modal field, header and context run right to left; English ones left to right', () => {
+    const html = blocksToHtml(
+      [
+        { type: 'header', text: { type: 'plain_text', text: 'حذف پوشه' } },
+        {
+          type: 'input',
+          block_id: 'reason',
+          label: { type: 'plain_text', text: 'دلیل' },
+          hint: { type: 'plain_text', text: 'در گزارش ممیزی می‌ماند' },
+          element: { type: 'plain_text_input', action_id: 'value' },
+        },
+        { type: 'context', elements: [{ type: 'mrkdwn', text: 'Requested by <@U0LEILA>' }] },
+      ],
+      ctx,
+    );
+    expect(html).toContain(
+      '<div class="block header" data-block-id="" dir="rtl"><h3><span dir="rtl">حذف پوشه</span></h3>',
+    );
+    expect(html).toContain('<div class="block input" data-block-id="reason" dir="rtl">');
+    expect(html).toContain('<div class="block context" data-block-id="" dir="ltr">');
   });
 
   it('every input vidops uses becomes a form field named by block and action, prefilled', () => {

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
-import { escapeHtml, mrkdwnToHtml, type NameBook, plainToHtml } from './mrkdwn.js';
+import { directionOf, escapeHtml, mrkdwnToHtml, type NameBook, plainToHtml } from './mrkdwn.js';
 
 /**
  * Block Kit as HTML for the playground page: every block and element vidops sends, drawn close
@@ -231,12 +231,17 @@ function blockHtml(block: JsonValue, ctx: RenderContext): string {
   if (!isObject(block)) return '';
   const type = str(block.type);
   const blockId = str(block.block_id);
-  const open = (cls: string) => `<div class="block ${cls}"${attr('data-block-id', blockId)}>`;
+  // A header, context or input block runs in the direction of its text (Persian labels, hints and
+  // headers right to left); a section's text carries its own.
+  const open = (cls: string, text?: JsonValue) => {
+    const dir = text === undefined ? undefined : directionOf(plainOf(text));
+    return `<div class="block ${cls}"${attr('data-block-id', blockId)}${dir === undefined ? '' : attr('dir', dir)}>`;
+  };
   switch (type) {
     case 'section':
       return `${open('section')}${sectionHtml(block, blockId, ctx)}</div>`;
     case 'header':
-      return `${open('header')}<h3>${textObject(block.text, ctx)}</h3></div>`;
+      return `${open('header', block.text)}<h3>${textObject(block.text, ctx)}</h3></div>`;
     case 'divider':
       return `${open('divider')}<hr></div>`;
     case 'context': {
@@ -247,7 +252,10 @@ function blockHtml(block: JsonValue, ctx: RenderContext): string {
             : textObject(e, ctx),
         )
         .join('');
-      return `${open('context')}${elements}</div>`;
+      return `${open(
+        'context',
+        list(block.elements).find((e) => isObject(e) && e.type !== 'image'),
+      )}${elements}</div>`;
     }
     case 'actions': {
       const elements = list(block.elements)
@@ -261,7 +269,7 @@ function blockHtml(block: JsonValue, ctx: RenderContext): string {
       const optional = block.optional === true ? ' <span class="optional">(optional)</span>' : '';
       const hint = block.hint === undefined ? '' : `<div class="hint">${textObject(block.hint, ctx)}</div>`;
       return (
-        `${open('input')}<label class="input-label"${attr('for', `field-${blockId}`)}>${textObject(block.label, ctx)}${optional}</label>` +
+        `${open('input', block.label)}<label class="input-label"${attr('for', `field-${blockId}`)}>${textObject(block.label, ctx)}${optional}</label>` +
         `${inputElement(block.element, blockId, ctx)}<div class="field-error" role="alert"${attr('data-error-for', blockId)} hidden></div>${hint}</div>`
       );
     }

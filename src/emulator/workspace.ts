@@ -22,6 +22,8 @@ export interface EmulatorUser {
   display_name?: string;
   /** What the playground's persona switch says about them ("agent", "lead", …). */
   role?: string;
+  /** Their Slack locale (`fa-IR`), given by `users.info` with `include_locale`; Slack's `en-US` when unset. */
+  locale?: string;
 }
 
 /** A channel the workspace has; messages may also go to channels it does not list. */

@@ -53,21 +53,49 @@ export const ENGLISH: Lang = langFor('en');
 export interface Languages {
   /** The language `userId` reads. Never throws: falls back to the default. */
   of(userId: string): Promise<Lang>;
+  /** The same, and how it was decided (for `/vidops lang`). Never throws. */
+  decide(userId: string): Promise<LanguageDecision>;
+  /** Keeps `userId`'s own choice (`/vidops lang fa`); what they read from then on. */
+  choose(userId: string, locale: Locale): Promise<Lang>;
   /** The language of messages posted to channels (approvals, audit): `CHANNEL_LOCALE`. */
   readonly channel: Lang;
   /** `DEFAULT_LOCALE`, for readers vidops knows nothing about. */
   readonly fallback: Lang;
 }
 
-/** Languages from configuration only: everyone reads `defaultLocale`, channels `channelLocale`. */
+/**
+ * How a person's language was decided: their own choice, their Slack locale, or `DEFAULT_LOCALE`.
+ */
+export type LanguageSource = 'chosen' | 'slack' | 'default';
+
+export interface LanguageDecision {
+  lang: Lang;
+  source: LanguageSource;
+}
+
+/**
+ * Languages from configuration, and choices kept in memory only (tools and tests without a
+ * store): a person reads what they chose, else `defaultLocale`; channels `channelLocale`.
+ */
 export function fixedLanguages(options: {
   defaultLocale: Locale;
   channelLocale: Locale;
   timeZone: string;
 }): Languages {
   const fallback = langFor(options.defaultLocale, options.timeZone);
+  const chosen = new Map<string, Lang>();
+  const decide = async (userId: string): Promise<LanguageDecision> => {
+    const lang = chosen.get(userId);
+    return lang === undefined ? { lang: fallback, source: 'default' } : { lang, source: 'chosen' };
+  };
   return {
-    of: async () => fallback,
+    of: async (userId) => (await decide(userId)).lang,
+    decide,
+    async choose(userId, locale) {
+      const lang = langFor(locale, options.timeZone);
+      chosen.set(userId, lang);
+      return lang;
+    },
     channel: langFor(options.channelLocale, options.timeZone),
     fallback,
   };

@@ -153,6 +153,17 @@ const SQLITE: readonly Migration[] = [
       CREATE INDEX delegations_created ON delegations (created_at DESC);
     `,
   },
+  {
+    version: 7,
+    name: 'the language each person chose with /vidops lang',
+    sql: `
+      CREATE TABLE language_choices (
+        user_id TEXT PRIMARY KEY,
+        locale TEXT NOT NULL,
+        chosen_at TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** PostgreSQL keeps timestamps as timestamptz; JSON stays text so it round-trips byte for byte. */
@@ -283,6 +294,17 @@ const POSTGRES: readonly Migration[] = [
       CREATE UNIQUE INDEX delegations_lead_open ON delegations (lead_id) WHERE ended_at IS NULL;
       CREATE INDEX delegations_delegate_open ON delegations (delegate_id) WHERE ended_at IS NULL;
       CREATE INDEX delegations_created ON delegations (created_at DESC);
+    `,
+  },
+  {
+    version: 7,
+    name: 'the language each person chose with /vidops lang',
+    sql: `
+      CREATE TABLE language_choices (
+        user_id TEXT PRIMARY KEY,
+        locale TEXT NOT NULL,
+        chosen_at TIMESTAMPTZ NOT NULL
+      );
     `,
   },
 ];

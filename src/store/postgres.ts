@@ -767,6 +767,24 @@ export class PostgresStore implements Store {
     return rows.map(rowToDelegation);
   }
 
+  // --- Language choices (migration 7) ----------------------------------------------------
+
+  async getLanguageChoice(userId: string): Promise<string | null> {
+    const { rows } = await this.pool.query<{ locale: string }>(
+      'SELECT locale FROM language_choices WHERE user_id = $1',
+      [userId],
+    );
+    return rows[0]?.locale ?? null;
+  }
+
+  async setLanguageChoice(userId: string, locale: string, at: string): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO language_choices (user_id, locale, chosen_at) VALUES ($1, $2, $3)
+       ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, chosen_at = excluded.chosen_at`,
+      [userId, locale, normalizeTime(at, 'at')],
+    );
+  }
+
   async getSetting(key: string): Promise<string | null> {
     const { rows } = await this.pool.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [
       key,

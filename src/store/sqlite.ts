@@ -765,6 +765,25 @@ export class SqliteStore implements Store {
       .map(rowToDelegation);
   }
 
+  // --- Language choices (migration 7) ----------------------------------------------------
+
+  async getLanguageChoice(userId: string): Promise<string | null> {
+    const row = this.stmt<{ locale: string }>('SELECT locale FROM language_choices WHERE user_id = ?').get(
+      userId,
+    );
+    return row?.locale ?? null;
+  }
+
+  async setLanguageChoice(userId: string, locale: string, at: string): Promise<void> {
+    const chosenAt = normalizeTime(at, 'at');
+    this.write(() => {
+      this.stmt(
+        `INSERT INTO language_choices (user_id, locale, chosen_at) VALUES (?, ?, ?)
+         ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, chosen_at = excluded.chosen_at`,
+      ).run(userId, locale, chosenAt);
+    });
+  }
+
   async getSetting(key: string): Promise<string | null> {
     const row = this.stmt<{ value: string }>('SELECT value FROM settings WHERE key = ?').get(key);
     return row?.value ?? null;

@@ -240,6 +240,15 @@ export interface Store {
     limit?: number;
   }): Promise<Delegation[]>;
 
+  /**
+   * The language a person chose with `/vidops lang` (`fa`, `en`), or null when they never chose.
+   * The store keeps the tag as given; the Slack layer checks it when it reads it back.
+   * @see docs/architecture.md, "Languages"
+   */
+  getLanguageChoice(userId: string): Promise<string | null>;
+  /** Keeps (or replaces) a person's language choice, noting when it was made. */
+  setLanguageChoice(userId: string, locale: string, at: string): Promise<void>;
+
   /** Small key-value settings shared by replicas (e.g. learned retry-conversion method). */
   getSetting(key: string): Promise<string | null>;
   setSetting(key: string, value: string): Promise<void>;

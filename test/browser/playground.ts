@@ -28,6 +28,7 @@ const PNG = Buffer.from(
   'base64',
 );
 const WRONG_FOLDER = '6710a0000000000000000101';
+const OTHER_FOLDER = '6710a0000000000000000102';
 
 interface Started {
   url: string;
@@ -283,7 +284,66 @@ const scenarios: [string, (ctx: Context) => Promise<void>][] = [
       await shoot(page, 'outsider-refused');
     },
   ],
+  [
+    'an agent switches to Persian: the reply, the unblock and the modal read right to left',
+    async ({ page }) => {
+      await persona(page, /Sara/);
+      await openConversation(page, '# support');
+      await page.getByLabel('Language').selectOption('fa');
+      const chosen = messageWith(page, /از این پس/, true);
+      await chosen.waitFor();
+      // At least the reply to `/vidops lang fa` is Persian, and every Persian text reads right to left.
+      if ((await persianDirections(chosen.last())).rtl === 0) fail('the Persian reply has no Persian text');
+      await shoot(page, 'persian-language-chosen');
+      await type(page, '/vidops unblock 0912 123 4567');
+      const reply = page.locator('#messages article.message.ephemeral').filter({ hasText: '0912***4567' });
+      await reply.last().waitFor();
+      await persianDirections(reply.last());
+      await shoot(page, 'persian-unblock');
+      // Another folder than the one deleted above.
+      await type(page, `/vidops folder delete ${OTHER_FOLDER}`);
+      const modal = page.getByRole('dialog');
+      await modal.locator('#field-confirm_text').waitFor();
+      await persianDirections(modal);
+      await shoot(page, 'persian-delete-modal');
+      await page.locator('#modal-close').click();
+      await page.locator('#modal-layer').waitFor({ state: 'hidden' });
+      await page.getByLabel('Language').selectOption('en');
+      await messageWith(page, /From now on vidops speaks to you in English/, true).waitFor();
+    },
+  ],
 ];
+
+/**
+ * Checks that every element under `root` whose own text starts with a Persian letter is laid out
+ * right to left (its computed `direction`), and every one starting with a Latin letter left to
+ * right; says how many of each it saw.
+ */
+async function persianDirections(root: Locator): Promise<{ rtl: number; ltr: number }> {
+  const seen = await root.evaluate((element) => {
+    // Runs in the page; this project's type-check has no DOM library.
+    const TEXT_NODE = 3;
+    const view = globalThis as unknown as { getComputedStyle(e: unknown): { direction: string } };
+    const result = { rtl: 0, ltr: 0, wrong: [] as string[] };
+    const blocks = element.querySelectorAll('.mrkdwn, .block, .input-label, .hint, h3, [dir]');
+    for (const block of blocks) {
+      const own = [...block.childNodes]
+        .filter((n) => n.nodeType === TEXT_NODE)
+        .map((n) => n.textContent ?? '')
+        .join('')
+        .replace(/[\u2066-\u2068][^\u2069]*\u2069/g, '');
+      const first = /\p{L}/u.exec(own)?.[0];
+      if (first === undefined) continue;
+      const wanted = /\p{Script=Arabic}/u.test(first) ? 'rtl' : 'ltr';
+      const direction = view.getComputedStyle(block).direction;
+      if (direction === wanted) result[wanted] += 1;
+      else result.wrong.push(`${direction} for "${own.trim().slice(0, 40)}"`);
+    }
+    return result;
+  });
+  if (seen.wrong.length > 0) fail(`text laid out in the wrong direction: ${seen.wrong.join('; ')}`);
+  return seen;
+}
 
 async function main(): Promise<number> {
   if (!existsSync(CHROMIUM)) {

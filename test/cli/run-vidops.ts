@@ -18,6 +18,8 @@ export interface CliPlace {
   /** A `policy.yml` written in `dir` by the test, passed as `POLICY_FILE`. */
   policy?: boolean;
   clock?: () => Date;
+  /** More variables (`LANG`, `DISPLAY_TIME_ZONE`). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function runVidops(place: CliPlace, args: string[], osUser = 'sara'
       VIDEO_SECRET_KEY: DEMO.secretKey,
       LEADS: place.leads ?? 'ULEAD0001',
       ...(place.policy === true ? { POLICY_FILE: join(place.dir, 'policy.yml') } : {}),
+      ...place.env,
     },
     osUser,
     cwd: place.dir,

@@ -797,6 +797,31 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
       });
     });
 
+    describe('language choices', () => {
+      it('a person chooses Persian, then English: the last choice is read back; others have none', async () => {
+        expect(await store.getLanguageChoice(AGENT.id)).toBeNull();
+        await store.setLanguageChoice(AGENT.id, 'fa', at(1));
+        expect(await store.getLanguageChoice(AGENT.id)).toBe('fa');
+        await store.setLanguageChoice(AGENT.id, 'en', at(2));
+        expect(await store.getLanguageChoice(AGENT.id)).toBe('en');
+        expect(await store.getLanguageChoice(LEAD.id)).toBeNull();
+      });
+
+      it('two choices of the same person at once leave one of them, whole', async () => {
+        await Promise.all([
+          store.setLanguageChoice(LEAD.id, 'fa', at(1)),
+          store.setLanguageChoice(LEAD.id, 'en', at(1)),
+        ]);
+        expect(['fa', 'en']).toContain(await store.getLanguageChoice(LEAD.id));
+      });
+
+      it('a choice survives migrating again', async () => {
+        await store.setLanguageChoice(AGENT.id, 'fa', at(1));
+        await store.migrate();
+        expect(await store.getLanguageChoice(AGENT.id)).toBe('fa');
+      });
+    });
+
     describe('modal drafts', () => {
       const draft = (key: string, expiresAt = at(60)): ModalDraft => ({
         key,

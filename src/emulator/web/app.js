@@ -471,6 +471,13 @@ async function start() {
   $('#video-api').textContent = page.workspace.videoApi;
 
   select.addEventListener('change', () => switchPersona(select.value));
+  // The language switcher runs `/vidops lang fa|en` as the persona, in the open conversation.
+  const language = $('#language');
+  language.addEventListener('change', async () => {
+    const chosen = language.value;
+    language.value = '';
+    if (chosen !== '') await send(`/vidops lang ${chosen}`);
+  });
   document.addEventListener('click', (event) => {
     const link = event.target.closest('a[data-conversation], a.channel-link[data-channel]');
     if (link) {

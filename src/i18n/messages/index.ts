@@ -1,7 +1,9 @@
 import { changes } from './changes.js';
+import { cli } from './cli.js';
 import { common } from './common.js';
 import { errors } from './errors.js';
 import { everyday } from './everyday.js';
+import { language } from './language.js';
 import { requests } from './requests.js';
 
 /**
@@ -10,8 +12,10 @@ import { requests } from './requests.js';
  */
 export const AREAS = {
   changes,
+  cli,
   common,
   errors,
   everyday,
+  language,
   requests,
 } as const;
