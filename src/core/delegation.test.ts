@@ -97,7 +97,7 @@ describe('/vidops delegate in the grammar', () => {
   });
 
   it('a plain @name is refused with the usage line', () => {
-    expect(parse('delegate @ana until 4h')).toEqual({
+    expect(parse('delegate @ana until 4h')).toMatchObject({
       ok: false,
       message: `“@ana” is not a mention vidops can read. ${DELEGATION_TEXT.pickMention}`,
       usage: '/vidops delegate <@user> until <date or duration> [reason]',

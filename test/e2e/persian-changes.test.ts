@@ -19,7 +19,7 @@ import {
 
 /**
  * A Persian-speaking agent asks for a folder delete end to end: the real app over signed HTTP,
- * the fake Slack and the sandbox, with `DEFAULT_LOCALE=fa` so that everyone reads Persian. What
+ * the fake Slack and the sandbox; the agent chose Persian with `/vidops lang fa` first. What
  * is checked is what the change modals and their handlers say; the approval message and the
  * previews (the approval views) are translated on their own.
  * @see docs/architecture.md, "Languages"
@@ -28,7 +28,11 @@ import {
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ env: { DEFAULT_LOCALE: 'fa' } });
+  h = await startHarness();
+  // Slack has no Persian interface, so a Persian reader chooses Persian once, as people do.
+  const chosen = await h.slash('lang fa', { userId: USERS.agent.id });
+  expect(chosen.status).toBe(200);
+  expect((await chosen.reply()).status).toBe(200);
 });
 
 afterAll(async () => {
