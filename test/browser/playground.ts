@@ -200,7 +200,7 @@ const scenarios: [string, (ctx: Context) => Promise<void>][] = [
       await openConversation(page, '# vidops-approvals');
       const message = messageWith(page, id);
       await message.waitFor();
-      await message.getByRole('button', { name: 'Approve' }).click();
+      await message.getByRole('button', { name: 'Approve', exact: true }).click();
       const dialog = page.locator('#confirm-dialog');
       await dialog.waitFor({ state: 'visible' });
       await shoot(page, 'approve-confirm-dialog');
@@ -265,7 +265,7 @@ const scenarios: [string, (ctx: Context) => Promise<void>][] = [
       await persona(page, /Omid/);
       await openConversation(page, '# vidops-approvals');
       const message = messageWith(page, id);
-      await message.getByRole('button', { name: 'Approve' }).click();
+      await message.getByRole('button', { name: 'Approve', exact: true }).click();
       const dialog = page.locator('#confirm-dialog');
       if (await dialog.isVisible()) await dialog.locator('#confirm-yes').click();
       await message.filter({ hasText: /approved and done/ }).waitFor();
@@ -295,10 +295,13 @@ const scenarios: [string, (ctx: Context) => Promise<void>][] = [
       // At least the reply to `/vidops lang fa` is Persian, and every Persian text reads right to left.
       if ((await persianDirections(chosen.last())).rtl === 0) fail('the Persian reply has no Persian text');
       await shoot(page, 'persian-language-chosen');
+      const replies = page.locator('#messages article.message.ephemeral').filter({ hasText: '0912***4567' });
+      // The first scenario's English reply holds the same masked number: wait for a new one.
+      const before = await replies.count();
       await type(page, '/vidops unblock 0912 123 4567');
-      const reply = page.locator('#messages article.message.ephemeral').filter({ hasText: '0912***4567' });
-      await reply.last().waitFor();
-      await persianDirections(reply.last());
+      const reply = replies.nth(before);
+      await reply.waitFor();
+      if ((await persianDirections(reply)).rtl === 0) fail('the unblock reply has no Persian text');
       await shoot(page, 'persian-unblock');
       // Another folder than the one deleted above.
       await type(page, `/vidops folder delete ${OTHER_FOLDER}`);
