@@ -1,4 +1,5 @@
 import { common } from './common.js';
+import { shortcuts } from './shortcuts.js';
 
 /**
  * Every area of the message catalog. Add an area here once; `Messages` and both languages follow.
@@ -6,4 +7,5 @@ import { common } from './common.js';
  */
 export const AREAS = {
   common,
+  shortcuts,
 } as const;
