@@ -6,6 +6,7 @@ import { extractFileIds, extractMobiles } from '../core/extract.js';
 import type { Actor } from '../core/model.js';
 import { parseResourceId } from '../core/validate/ids.js';
 import { isMobileParam } from '../core/validate/phone.js';
+import { ENGLISH, type Lang, ltr } from '../i18n/index.js';
 import type { SlackRoutes } from '../slack/routes.js';
 import { type Message, maskValidMobiles, problemMessage } from '../views/everyday.js';
 import { ACTIONS, CALLBACKS, SHORTCUTS } from '../views/ids.js';
@@ -14,9 +15,9 @@ import { protectDraft, protectModal } from '../views/modals/protect.js';
 import {
   type AnswerTarget,
   menuModal,
+  noFileIdText,
   retryPickModal,
   retryTypeModal,
-  SHORTCUT_TEXT,
   unblockPickModal,
   unblockTypeModal,
   workingModal,
@@ -87,11 +88,11 @@ async function open(ctx: AppContext, client: WebClient, triggerId: string, view:
 }
 
 /** Runs a change and turns a failure into what the person reads, as `explain`'s forms do. */
-async function outcome(ctx: AppContext, run: () => Promise<Message>): Promise<KnownBlock[]> {
+async function outcome(ctx: AppContext, lang: Lang, run: () => Promise<Message>): Promise<KnownBlock[]> {
   try {
     return (await run()).blocks;
   } catch (error) {
-    return problemMessage(problemText(ctx, error, 'a shortcut')).blocks;
+    return problemMessage(problemText(ctx, error, 'a shortcut', lang)).blocks;
   }
 }
 
@@ -100,18 +101,20 @@ function answerTarget(shortcut: MessageShortcut): AnswerTarget {
 }
 
 async function unblockFromMessage(ctx: AppContext, shortcut: MessageShortcut, client: WebClient) {
+  const lang = await ctx.languages.of(shortcut.user.id);
   const region = ctx.config.phoneRegion;
   const { found, refused } = extractMobiles(shortcut.message.text ?? '', region, {
     regions: ctx.config.phoneRegions,
   });
   const reasons = refused.map((r) => maskValidMobiles(`${r.reason}.`, region));
   if (found.length === 0) {
-    const text = reasons.length > 0 ? SHORTCUT_TEXT.noUsableMobile : SHORTCUT_TEXT.noMobile;
+    const t = lang.t.shortcuts;
+    const text = reasons.length > 0 ? t.shortcutNoUsableMobile : t.shortcutNoMobile;
     await open(
       ctx,
       client,
       shortcut.trigger_id,
-      unblockTypeModal({ text, refused: reasons, target: answerTarget(shortcut) }),
+      unblockTypeModal({ text, refused: reasons, target: answerTarget(shortcut) }, lang),
     );
     return;
   }
@@ -124,21 +127,24 @@ async function unblockFromMessage(ctx: AppContext, shortcut: MessageShortcut, cl
     ctx,
     client,
     shortcut.trigger_id,
-    unblockPickModal({ masked: draft.mobiles.map((m) => m.masked), refused: reasons, draftId }),
+    unblockPickModal({ masked: draft.mobiles.map((m) => m.masked), refused: reasons, draftId }, lang),
   );
 }
 
 async function retryFromMessage(ctx: AppContext, shortcut: MessageShortcut, client: WebClient) {
+  const lang = await ctx.languages.of(shortcut.user.id);
   const fileIds = extractFileIds(shortcut.message.text ?? '');
   const view =
     fileIds.length === 0
-      ? retryTypeModal({ text: SHORTCUT_TEXT.noFileId, target: answerTarget(shortcut) })
-      : retryPickModal({ fileIds });
+      ? retryTypeModal({ text: noFileIdText(lang), target: answerTarget(shortcut) }, lang)
+      : retryPickModal({ fileIds }, lang);
   await open(ctx, client, shortcut.trigger_id, view);
 }
 
 /** One click on a number: the draft taken back (only by who opened it), the unblock, the list again. */
 async function pickMobile(ctx: AppContext, click: ViewClick, client: WebClient): Promise<void> {
+  const lang = await ctx.languages.of(click.user.id);
+  const t = lang.t.shortcuts;
   const taken = await takeDraft(
     ctx,
     {
@@ -149,7 +155,12 @@ async function pickMobile(ctx: AppContext, click: ViewClick, client: WebClient):
     UnblockDraftSchema,
   );
   if (!taken.ok) {
-    await replaceClicked(ctx, client, click, statusModal('Unblock viewer', [problemLine(taken.problem)]));
+    await replaceClicked(
+      ctx,
+      client,
+      click,
+      statusModal(t.shortcutUnblockTitle, [problemLine(taken.problem)], lang),
+    );
     return;
   }
   const draft = taken.value;
@@ -161,7 +172,7 @@ async function pickMobile(ctx: AppContext, click: ViewClick, client: WebClient):
       ctx,
       client,
       click,
-      statusModal('Unblock viewer', [problemLine(SHORTCUT_TEXT.unknownPick)]),
+      statusModal(t.shortcutUnblockTitle, [problemLine(t.shortcutUnknownPick)], lang),
     );
     return;
   }
@@ -170,7 +181,7 @@ async function pickMobile(ctx: AppContext, click: ViewClick, client: WebClient):
       ctx,
       client,
       click,
-      workingModal('Unblock viewer', `Unblocking ${mobile.masked}…`),
+      workingModal(t.shortcutUnblockTitle, t.shortcutUnblocking(ltr(lang, mobile.masked)), lang),
     ))
   ) {
     await taken.giveBack();
@@ -179,38 +190,50 @@ async function pickMobile(ctx: AppContext, click: ViewClick, client: WebClient):
   const viewId = click.view.id;
   ctx.work.push('unblock shortcut', async () => {
     const actor = await actorOf(ctx, click);
-    const result = await outcome(ctx, () => unblockReply(ctx, actor, mobile));
+    const result = await outcome(ctx, lang, () => unblockReply(ctx, actor, mobile));
     const draftId = await openDraft(ctx, actor.id, CALLBACKS.shortcutUnblock, draft);
     const masked = draft.mobiles.map((m) => m.masked);
-    await show(ctx, client, viewId, unblockPickModal({ masked, refused: draft.refused, draftId, result }));
+    await show(
+      ctx,
+      client,
+      viewId,
+      unblockPickModal({ masked, refused: draft.refused, draftId, result }, lang),
+    );
   });
 }
 
 /** One click on a file ID: read as `/vidops retry` reads it, retried, the list again. */
 async function pickFile(ctx: AppContext, click: ViewClick, client: WebClient): Promise<void> {
+  const lang = await ctx.languages.of(click.user.id);
+  const t = lang.t.shortcuts;
   const id = parseResourceId(click.actions[0]?.value ?? '', 'file');
   if (!id.ok) {
     await replaceClicked(
       ctx,
       client,
       click,
-      statusModal('Retry conversion', [problemLine(SHORTCUT_TEXT.unknownPick)]),
+      statusModal(t.shortcutRetryTitle, [problemLine(t.shortcutUnknownPick)], lang),
     );
     return;
   }
   // The IDs listed are read back from the view clicked, so the list stays as the message gave it.
   const listed = listedFileIds(click);
   if (
-    !(await replaceClicked(ctx, client, click, workingModal('Retry conversion', `Retrying file ${id.id}…`)))
+    !(await replaceClicked(
+      ctx,
+      client,
+      click,
+      workingModal(t.shortcutRetryTitle, t.shortcutRetrying(ltr(lang, id.id)), lang),
+    ))
   )
     return;
   const viewId = click.view.id;
   ctx.work.push('retry shortcut', async () => {
     const actor = await actorOf(ctx, click);
     const warnings = id.warning === null ? [] : [id.warning];
-    const result = await outcome(ctx, () => retryReply(ctx, actor, id.id, warnings));
+    const result = await outcome(ctx, lang, () => retryReply(ctx, actor, id.id, warnings));
     const fileIds = listed.includes(id.id) ? listed : [id.id, ...listed];
-    await show(ctx, client, viewId, retryPickModal({ fileIds, result }));
+    await show(ctx, client, viewId, retryPickModal({ fileIds, result }, lang));
   });
 }
 
@@ -231,19 +254,26 @@ async function actorOf(ctx: AppContext, click: ViewClick): Promise<Actor> {
   return (await resolveActor(ctx, click.user.id, click.user.name)).actor;
 }
 
-/** A menu button: the form it opens replaces the menu; a form that needs a read shows a wait first. */
+/**
+ * A menu button: the form it opens replaces the menu; a form that needs a read shows a wait first.
+ * The wait, a problem and the form are in the language of who clicked.
+ */
 async function fromMenu(
   ctx: AppContext,
   click: ViewClick,
   client: WebClient,
-  title: string,
-  build: () => Promise<ModalView>,
+  title: (lang: Lang) => string,
+  build: (lang: Lang) => Promise<ModalView>,
 ): Promise<void> {
-  if (!(await replaceClicked(ctx, client, click, workingModal(title, 'Reading the current values…')))) return;
+  const lang = await ctx.languages.of(click.user.id);
+  const shown = title(lang);
+  const reading = workingModal(shown, lang.t.shortcuts.shortcutReading, lang);
+  if (!(await replaceClicked(ctx, client, click, reading))) return;
   try {
-    await show(ctx, client, click.view.id, await build());
+    await show(ctx, client, click.view.id, await build(lang));
   } catch (error) {
-    await show(ctx, client, click.view.id, statusModal(title, [problemLine(problemText(ctx, error, title))]));
+    const problem = problemLine(problemText(ctx, error, title(ENGLISH), lang));
+    await show(ctx, client, click.view.id, statusModal(shown, [problem], lang));
   }
 }
 
@@ -267,7 +297,7 @@ export function registerShortcuts(app: App, routes: SlackRoutes, ctx: AppContext
     { type: 'shortcut', callback_id: SHORTCUTS.menu },
     async ({ ack, shortcut, client }) => {
       await ack();
-      await open(ctx, client, shortcut.trigger_id, menuModal());
+      await open(ctx, client, shortcut.trigger_id, menuModal(await ctx.languages.of(shortcut.user.id)));
     },
   );
 
@@ -285,22 +315,27 @@ export function registerShortcuts(app: App, routes: SlackRoutes, ctx: AppContext
   onViewClick(ACTIONS.shortcutUnblockPick, (click, client) => pickMobile(ctx, click, client));
   onViewClick(ACTIONS.shortcutRetryPick, (click, client) => pickFile(ctx, click, client));
   onViewClick(ACTIONS.menuUnblock, async (click, client) => {
-    await replaceClicked(
-      ctx,
-      client,
-      click,
-      unblockTypeModal({ text: SHORTCUT_TEXT.menuUnblock, target: {} }),
-    );
+    const lang = await ctx.languages.of(click.user.id);
+    const text = lang.t.shortcuts.shortcutMenuUnblockIntro;
+    await replaceClicked(ctx, client, click, unblockTypeModal({ text, target: {} }, lang));
   });
   onViewClick(ACTIONS.menuRetry, async (click, client) => {
-    await replaceClicked(ctx, client, click, retryTypeModal({ text: SHORTCUT_TEXT.menuRetry, target: {} }));
+    const lang = await ctx.languages.of(click.user.id);
+    const text = lang.t.shortcuts.shortcutMenuRetryIntro;
+    await replaceClicked(ctx, client, click, retryTypeModal({ text, target: {} }, lang));
   });
   onViewClick(ACTIONS.menuProtect, (click, client) =>
-    fromMenu(ctx, click, client, 'Protection settings', async () => {
-      const { raw: _raw, ...current } = await ctx.ops.protection();
-      const draftId = await openDraft(ctx, click.user.id, CALLBACKS.protect, protectDraft(current));
-      return protectModal(current, draftId, await ctx.languages.of(click.user.id));
-    }),
+    fromMenu(
+      ctx,
+      click,
+      client,
+      (lang) => lang.t.shortcuts.shortcutMenuProtect,
+      async () => {
+        const { raw: _raw, ...current } = await ctx.ops.protection();
+        const draftId = await openDraft(ctx, click.user.id, CALLBACKS.protect, protectDraft(current));
+        return protectModal(current, draftId, await ctx.languages.of(click.user.id));
+      },
+    ),
   );
   for (const [actionId, mode] of [
     [ACTIONS.menuWhitelistAdd, 'add'],
@@ -311,7 +346,10 @@ export function registerShortcuts(app: App, routes: SlackRoutes, ctx: AppContext
         ctx,
         click,
         client,
-        mode === 'add' ? 'Add to whitelist' : 'Remove from whitelist',
+        (lang) =>
+          mode === 'add'
+            ? lang.t.shortcuts.shortcutMenuWhitelistAdd
+            : lang.t.shortcuts.shortcutMenuWhitelistRemove,
         async () => {
           // The form still works without the list: the services read it again on submit.
           const current = await ctx.ops.whitelist().catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../src/core/json.js';
 import { type Person, personOf, type StoredView } from '../../src/emulator/index.js';
+import { FSI, PDI } from '../../src/i18n/index.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import {
   ACTIONS,
@@ -15,7 +16,8 @@ import { modalShown, notificationsDone, until, upstream } from './change-helpers
 /**
  * The shortcuts end to end, in both of Slack's ways of reaching vidops: an agent runs "Unblock
  * viewer" or "Retry conversion" on a customer's message in the support channel and acts with one
- * click in the modal; the global shortcut's menu; someone outside AGENTS reaches nothing.
+ * click in the modal; the global shortcut's menu; someone outside AGENTS reaches nothing; a
+ * Persian reader reads the modal in Persian.
  * @see docs/slack.md, "Shortcuts"
  */
 
@@ -234,5 +236,55 @@ describe.each(['http', 'socket'] as const)('in %s mode', (mode) => {
     expect(form.id).toBe(menu.id);
     // Read from the service, as `/vidops protect` does.
     expect(h.sandbox.requests().filter((r) => r.method === 'GET').length).toBeGreaterThan(0);
+  });
+});
+
+describe('a Persian-speaking agent', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ env: { DEFAULT_LOCALE: 'fa' } });
+    // Persian by default, and a Persian Slack wherever vidops asks Slack for the agent's locale.
+    const persian = { ...USERS.agent, locale: 'fa-IR' };
+    h.slack.setUsers([persian]);
+  });
+
+  afterAll(() => h.stop());
+
+  it('runs "Unblock viewer" on "شماره من ۰۹۱۲۳۴۵۶۷۸۹ است" and reads the modal in Persian, the number masked, in Latin digits, isolated', async () => {
+    const agent = personOf(h.slack, USERS.agent.id);
+    const message = h.slack.postAsUser(CHANNELS.support, CUSTOMER, 'شماره من ۰۹۱۲۳۴۵۶۷۸۹ است');
+    const since = h.slack.calls.length;
+    const run = await agent.messageShortcut({
+      channel: CHANNELS.support,
+      ts: message.ts,
+      callbackId: SHORTCUTS.unblockFromMessage,
+    });
+    expect(run.ok && run.delivery).toMatchObject({ ok: true });
+    const view = await modalShown(h, since, CALLBACKS.shortcutUnblock);
+
+    expect(view.title).toMatchObject({ text: 'رفع مسدودی بیننده' });
+    expect(view.close).toMatchObject({ text: 'تمام' });
+    const blocks = JSON.stringify(view.blocks);
+    expect(blocks).toContain('شماره‌های این پیام. با یک کلیک مسدودی برداشته می‌شود');
+    expect(blocks).toContain(`${FSI}\`0912***6789\`${PDI}`);
+    expect(blocks).toContain('"text":"رفع مسدودی"');
+    expect(blocks).not.toMatch(/Unblock|Numbers in this message/);
+    expect(JSON.stringify(view)).not.toContain('09123456789');
+
+    // One click still unblocks the number itself, and the list comes back in Persian.
+    await agent.click({
+      viewId: view.id,
+      actionId: ACTIONS.shortcutUnblockPick,
+      blockId: shortcutPickBlock(ACTIONS.shortcutUnblockPick, 0),
+    });
+    const after = await until(() => {
+      const shown = h.slack.view(view.id);
+      return shown !== undefined && JSON.stringify(shown.blocks).includes('"type":"divider"')
+        ? shown
+        : undefined;
+    }, 'the outcome above the list');
+    expect(JSON.stringify(after.blocks)).toContain(`${FSI}\`0912***6789\`${PDI}`);
+    expect(upstream(h, 'POST', UNBLOCK_PATH).map((r) => r.body)).toEqual([{ mobileNumber: '09123456789' }]);
   });
 });

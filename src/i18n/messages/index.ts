@@ -5,6 +5,7 @@ import { errors } from './errors.js';
 import { everyday } from './everyday.js';
 import { language } from './language.js';
 import { requests } from './requests.js';
+import { shortcuts } from './shortcuts.js';
 
 /**
  * Every area of the message catalog. Add an area here once; `Messages` and both languages follow.
@@ -18,4 +19,5 @@ export const AREAS = {
   everyday,
   language,
   requests,
+  shortcuts,
 } as const;

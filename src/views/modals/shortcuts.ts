@@ -1,5 +1,6 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { escapeMrkdwn } from '../../core/mrkdwn.js';
+import { type Lang, list, ltr, num } from '../../i18n/index.js';
 import { actions, button, literalCode as code, context, divider, section } from '../blocks.js';
 import { ACTIONS, BLOCKS, CALLBACKS, SHORTCUTS, shortcutPickBlock } from '../ids.js';
 import { draftMetadata, modal, textInput } from './common.js';
@@ -7,8 +8,9 @@ import { draftMetadata, modal, textInput } from './common.js';
 /**
  * The modals of the shortcuts: what "Unblock viewer" and "Retry conversion" found in a customer's
  * message, one button each (one click acts); the same small forms as `explain` when nothing was
- * found; the global shortcut's menu. Every text a person reads here is in this file. Numbers are
- * shown masked; the numbers themselves stay on the server, in the modal's draft.
+ * found; the global shortcut's menu. Every text a person reads comes from the catalog's
+ * `shortcuts` area, in the reader's language. Numbers are shown masked (isolated in Persian);
+ * the numbers themselves stay on the server, in the modal's draft.
  * @see docs/slack.md, "Shortcuts"
  */
 
@@ -34,18 +36,22 @@ export const SHORTCUT_LIST = [
   },
 ] as const;
 
-/** Said in a modal that found nothing to offer, or when an offered item can no longer be used. */
-export const SHORTCUT_TEXT = {
-  noMobile: 'No mobile number was found in this message. Type the viewer’s number instead.',
-  noUsableMobile: 'No number in this message can be unblocked here:',
-  noFileId:
-    'No file ID was found in this message (the service’s IDs are 24 letters and digits, e.g. 671018d0403eba579a6f90e2). Type the ID instead.',
-  menuUnblock: 'Type the viewer’s mobile number as they gave it.',
-  menuRetry: 'Type the ID of the file whose conversion failed.',
-  offerMobiles: 'Numbers in this message. One click unblocks, with the usual checks and approvals.',
-  offerFiles: 'File IDs in this message. One click queues the conversion again.',
-  unknownPick: 'That choice is not in this form any more. Nothing was done; run the shortcut again.',
-} as const;
+/** Service file IDs have this many letters and digits; the example is a real-shaped one. */
+const FILE_ID_LENGTH = 24;
+const FILE_ID_EXAMPLE = '671018d0403eba579a6f90e2';
+/** Example numbers: copied as they are, Latin digits in every language. */
+const MOBILE_EXAMPLE = '0912 345 6789';
+const MOBILE_EXAMPLE_INTERNATIONAL = '+98 912 345 6789';
+/** The product's name, the menu's title in every language. */
+const MENU_TITLE = 'vidops';
+
+/**
+ * Said when "Retry conversion" found no file ID (the other such texts are plain catalog phrases,
+ * `lang.t.shortcuts`): the ID's length in prose, the example as it is copied.
+ */
+export function noFileIdText(lang: Lang): string {
+  return lang.t.shortcuts.shortcutNoFileId(num(lang, FILE_ID_LENGTH), ltr(lang, FILE_ID_EXAMPLE));
+}
 
 /** The `private_metadata` of the typed forms: where their answer goes (as `explain`'s forms). */
 export interface AnswerTarget {
@@ -68,25 +74,29 @@ function resultBlocks(result: readonly KnownBlock[] | undefined): KnownBlock[] {
  * (the value is the number's place in the draft, never the number); the numbers the mobile rule
  * refused, with its reason (`refused`, already masked); the last outcome on top.
  */
-export function unblockPickModal(options: {
-  masked: readonly string[];
-  refused: readonly string[];
-  draftId: string;
-  result?: readonly KnownBlock[];
-}): ModalView {
-  const blocks: KnownBlock[] = [...resultBlocks(options.result), intro(SHORTCUT_TEXT.offerMobiles)];
+export function unblockPickModal(
+  options: {
+    masked: readonly string[];
+    refused: readonly string[];
+    draftId: string;
+    result?: readonly KnownBlock[];
+  },
+  lang: Lang,
+): ModalView {
+  const t = lang.t.shortcuts;
+  const blocks: KnownBlock[] = [...resultBlocks(options.result), intro(t.shortcutOfferMobiles)];
   options.masked.forEach((masked, index) => {
     blocks.push({
-      ...section(code(masked), shortcutPickBlock(ACTIONS.shortcutUnblockPick, index)),
-      accessory: button('Unblock', ACTIONS.shortcutUnblockPick, String(index), 'primary'),
+      ...section(ltr(lang, code(masked)), shortcutPickBlock(ACTIONS.shortcutUnblockPick, index)),
+      accessory: button(t.shortcutUnblock, ACTIONS.shortcutUnblockPick, String(index), 'primary'),
     });
   });
   if (options.refused.length > 0)
     blocks.push(context(options.refused.map((r) => `:warning: ${escapeMrkdwn(r)}`)));
   return modal({
     callbackId: CALLBACKS.shortcutUnblock,
-    title: 'Unblock viewer',
-    close: 'Done',
+    title: t.shortcutUnblockTitle,
+    close: t.shortcutDone,
     privateMetadata: draftMetadata(options.draftId),
     blocks,
   });
@@ -97,95 +107,120 @@ export function unblockPickModal(options: {
  * menu. Its submission is `explain 9910`'s form's (same callback, same block): the same checks
  * and the same unblock; the answer goes to `target` (the message's channel, else a DM).
  */
-export function unblockTypeModal(options: {
-  text: string;
-  refused?: readonly string[];
-  target: AnswerTarget;
-}): ModalView {
+export function unblockTypeModal(
+  options: {
+    text: string;
+    refused?: readonly string[];
+    target: AnswerTarget;
+  },
+  lang: Lang,
+): ModalView {
+  const t = lang.t.shortcuts;
   const blocks: KnownBlock[] = [intro(options.text)];
   const refused = options.refused ?? [];
   if (refused.length > 0) blocks.push(context(refused.map((r) => `:warning: ${escapeMrkdwn(r)}`)));
   blocks.push(
     textInput({
       blockId: BLOCKS.mobile,
-      label: 'Viewer’s mobile number',
+      label: t.shortcutMobileLabel,
       maxLength: 40,
-      placeholder: '0912 345 6789',
-      hint: 'As the viewer gave it: 0912 345 6789, +98 912 345 6789 or with Persian digits.',
+      placeholder: MOBILE_EXAMPLE,
+      hint: t.shortcutMobileHint(ltr(lang, MOBILE_EXAMPLE), ltr(lang, MOBILE_EXAMPLE_INTERNATIONAL)),
     }),
   );
   return modal({
     callbackId: CALLBACKS.unblock,
-    title: 'Unblock viewer',
-    submit: 'Unblock',
+    title: t.shortcutUnblockTitle,
+    submit: t.shortcutUnblock,
+    close: t.shortcutCancel,
     privateMetadata: JSON.stringify(options.target),
     blocks,
   });
 }
 
 /** "Retry conversion" with file IDs found: one line per ID with its Retry button (the value is the ID). */
-export function retryPickModal(options: {
-  fileIds: readonly string[];
-  result?: readonly KnownBlock[];
-}): ModalView {
-  const blocks: KnownBlock[] = [...resultBlocks(options.result), intro(SHORTCUT_TEXT.offerFiles)];
+export function retryPickModal(
+  options: {
+    fileIds: readonly string[];
+    result?: readonly KnownBlock[];
+  },
+  lang: Lang,
+): ModalView {
+  const t = lang.t.shortcuts;
+  const blocks: KnownBlock[] = [...resultBlocks(options.result), intro(t.shortcutOfferFiles)];
   options.fileIds.forEach((fileId, index) => {
     blocks.push({
-      ...section(code(fileId), shortcutPickBlock(ACTIONS.shortcutRetryPick, index)),
-      accessory: button('Retry', ACTIONS.shortcutRetryPick, fileId, 'primary'),
+      ...section(ltr(lang, code(fileId)), shortcutPickBlock(ACTIONS.shortcutRetryPick, index)),
+      accessory: button(t.shortcutRetry, ACTIONS.shortcutRetryPick, fileId, 'primary'),
     });
   });
-  return modal({ callbackId: CALLBACKS.shortcutRetry, title: 'Retry conversion', close: 'Done', blocks });
+  return modal({
+    callbackId: CALLBACKS.shortcutRetry,
+    title: t.shortcutRetryTitle,
+    close: t.shortcutDone,
+    blocks,
+  });
 }
 
 /** The form of a file ID, as `explain 9101`'s (same callback and block, same checks). */
-export function retryTypeModal(options: { text: string; target: AnswerTarget }): ModalView {
+export function retryTypeModal(options: { text: string; target: AnswerTarget }, lang: Lang): ModalView {
+  const t = lang.t.shortcuts;
   return modal({
     callbackId: CALLBACKS.retry,
-    title: 'Retry conversion',
-    submit: 'Retry',
+    title: t.shortcutRetryTitle,
+    submit: t.shortcutRetry,
+    close: t.shortcutCancel,
     privateMetadata: JSON.stringify(options.target),
     blocks: [
       intro(options.text),
       textInput({
         blockId: BLOCKS.fileId,
-        label: 'File ID',
+        label: t.shortcutFileIdLabel,
         maxLength: 100,
-        placeholder: '671018d0403eba579a6f90e2',
-        hint: 'Only a file whose conversion failed is queued again.',
+        placeholder: FILE_ID_EXAMPLE,
+        hint: t.shortcutFileIdHint,
       }),
     ],
   });
 }
 
 /** While a click is being carried out. */
-export function workingModal(title: string, text: string): ModalView {
+export function workingModal(title: string, text: string, lang: Lang): ModalView {
   return modal({
     callbackId: CALLBACKS.changeStatus,
     title,
-    close: 'Close',
+    close: lang.t.shortcuts.shortcutClose,
     blocks: [section(`:hourglass_flowing_sand: ${escapeMrkdwn(text)}`)],
   });
 }
 
 /** The global shortcut's menu: each button opens the form of one action, in place. */
-export function menuModal(): ModalView {
+export function menuModal(lang: Lang): ModalView {
+  const t = lang.t.shortcuts;
+  const commands = ['/vidops unblock', '/vidops retry', '/vidops protect', '/vidops whitelist'];
   return modal({
     callbackId: CALLBACKS.menu,
-    title: 'vidops',
-    close: 'Close',
+    title: MENU_TITLE,
+    close: t.shortcutClose,
     blocks: [
-      intro('What do you want to do? Changes go through the same checks and approvals as /vidops.'),
+      intro(t.shortcutMenuIntro(ltr(lang, '/vidops'))),
       actions([
-        button('Unblock a viewer', ACTIONS.menuUnblock, 'unblock', 'primary'),
-        button('Retry a conversion', ACTIONS.menuRetry, 'retry'),
+        button(t.shortcutMenuUnblock, ACTIONS.menuUnblock, 'unblock', 'primary'),
+        button(t.shortcutMenuRetry, ACTIONS.menuRetry, 'retry'),
       ]),
       actions([
-        button('Protection settings', ACTIONS.menuProtect, 'protect'),
-        button('Add to whitelist', ACTIONS.menuWhitelistAdd, 'add'),
-        button('Remove from whitelist', ACTIONS.menuWhitelistRemove, 'remove'),
+        button(t.shortcutMenuProtect, ACTIONS.menuProtect, 'protect'),
+        button(t.shortcutMenuWhitelistAdd, ACTIONS.menuWhitelistAdd, 'add'),
+        button(t.shortcutMenuWhitelistRemove, ACTIONS.menuWhitelistRemove, 'remove'),
       ]),
-      context(['The same as `/vidops unblock`, `/vidops retry`, `/vidops protect` and `/vidops whitelist`.']),
+      context([
+        t.shortcutMenuSameAs(
+          list(
+            lang,
+            commands.map((command) => ltr(lang, `\`${command}\``)),
+          ),
+        ),
+      ]),
     ],
   });
 }
