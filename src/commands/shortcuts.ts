@@ -127,7 +127,7 @@ async function unblockFromMessage(ctx: AppContext, shortcut: MessageShortcut, cl
     ctx,
     client,
     shortcut.trigger_id,
-    unblockPickModal({ masked: draft.mobiles.map((m) => m.masked), refused: reasons, draftId }, lang),
+    unblockPickModal({ numbers: draft.mobiles.map((m) => m.param), refused: reasons, draftId }, lang),
   );
 }
 
@@ -192,12 +192,12 @@ async function pickMobile(ctx: AppContext, click: ViewClick, client: WebClient):
     const actor = await actorOf(ctx, click);
     const result = await outcome(ctx, lang, () => unblockReply(ctx, actor, mobile));
     const draftId = await openDraft(ctx, actor.id, CALLBACKS.shortcutUnblock, draft);
-    const masked = draft.mobiles.map((m) => m.masked);
+    const numbers = draft.mobiles.map((m) => m.param);
     await show(
       ctx,
       client,
       viewId,
-      unblockPickModal({ masked, refused: draft.refused, draftId, result }, lang),
+      unblockPickModal({ numbers, refused: draft.refused, draftId, result }, lang),
     );
   });
 }

@@ -33,11 +33,11 @@ function modals(lang: Lang): Record<string, ModalView> {
   const t = lang.t.shortcuts;
   return {
     'unblock: numbers found': unblockPickModal(
-      { masked: ['0912***6789', '0935***1122'], refused: [REFUSED], draftId: DRAFT_ID },
+      { numbers: ['09123456789', '09351231122'], refused: [REFUSED], draftId: DRAFT_ID },
       lang,
     ),
     'unblock: after a click': unblockPickModal(
-      { masked: ['0912***6789'], refused: [], draftId: DRAFT_ID, result: RESULT },
+      { numbers: ['09123456789'], refused: [], draftId: DRAFT_ID, result: RESULT },
       lang,
     ),
     'unblock: no number found': unblockTypeModal({ text: t.shortcutNoMobile, target: {} }, lang),
@@ -67,7 +67,7 @@ function longest(lang: Lang): Record<string, ModalView> {
   return {
     unblock: unblockPickModal(
       {
-        masked: many(20, (i) => `09${String(i).padStart(2, '0')}***6789`),
+        numbers: many(20, (i) => `09${String(i).padStart(2, '0')}1236789`),
         refused: many(20, () => REFUSED),
         draftId: DRAFT_ID,
         result,
@@ -123,11 +123,11 @@ describe.each(LANGS)('the shortcuts’ modals in %s', (_name, lang) => {
 describe('a Persian reader of the shortcuts’ modals', () => {
   const fa = langFor('fa');
 
-  it('reads masked numbers and file IDs with Latin digits, each isolated', () => {
+  it('reads the numbers found and file IDs with Latin digits, each isolated', () => {
     const unblock = JSON.stringify(
-      unblockPickModal({ masked: ['0912***6789'], refused: [], draftId: DRAFT_ID }, fa).blocks,
+      unblockPickModal({ numbers: ['09123456789'], refused: [], draftId: DRAFT_ID }, fa).blocks,
     );
-    expect(unblock).toContain(`${FSI}\`0912***6789\`${PDI}`);
+    expect(unblock).toContain(`${FSI}\`09123456789\`${PDI}`);
     const retry = JSON.stringify(retryPickModal({ fileIds: [FILE_ID] }, fa).blocks);
     expect(retry).toContain(`${FSI}\`${FILE_ID}\`${PDI}`);
     expect(noFileIdText(fa)).toContain(`${FSI}${FILE_ID}${PDI}`);

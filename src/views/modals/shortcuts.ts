@@ -9,7 +9,7 @@ import { draftMetadata, modal, textInput } from './common.js';
  * The modals of the shortcuts: what "Unblock viewer" and "Retry conversion" found in a customer's
  * message, one button each (one click acts); the same small forms as `explain` when nothing was
  * found; the global shortcut's menu. Every text a person reads comes from the catalog's
- * `shortcuts` area, in the reader's language. Numbers are shown masked (isolated in Persian);
+ * `shortcuts` area, in the reader's language. Numbers are masked (isolated in Persian) except in the picker;
  * the numbers themselves stay on the server, in the modal's draft.
  * @see docs/slack.md, "Shortcuts"
  */
@@ -70,13 +70,15 @@ function resultBlocks(result: readonly KnownBlock[] | undefined): KnownBlock[] {
 }
 
 /**
- * "Unblock viewer" with numbers found: one line per number, masked, with its Unblock button
- * (the value is the number's place in the draft, never the number); the numbers the mobile rule
- * refused, with its reason (`refused`, already masked); the last outcome on top.
+ * "Unblock viewer" with numbers found: one line per number, written out in full as it will be
+ * sent (the modal is private to the person, who sees the number in the message anyway, and two
+ * numbers must not look alike here), with its Unblock button (the value is the number's place in
+ * the draft, never the number); the numbers the mobile rule refused, with its reason (`refused`,
+ * masked); the last outcome on top. Everything after the click is masked as everywhere.
  */
 export function unblockPickModal(
   options: {
-    masked: readonly string[];
+    numbers: readonly string[];
     refused: readonly string[];
     draftId: string;
     result?: readonly KnownBlock[];
@@ -85,9 +87,9 @@ export function unblockPickModal(
 ): ModalView {
   const t = lang.t.shortcuts;
   const blocks: KnownBlock[] = [...resultBlocks(options.result), intro(t.shortcutOfferMobiles)];
-  options.masked.forEach((masked, index) => {
+  options.numbers.forEach((number, index) => {
     blocks.push({
-      ...section(ltr(lang, code(masked)), shortcutPickBlock(ACTIONS.shortcutUnblockPick, index)),
+      ...section(ltr(lang, code(number)), shortcutPickBlock(ACTIONS.shortcutUnblockPick, index)),
       accessory: button(t.shortcutUnblock, ACTIONS.shortcutUnblockPick, String(index), 'primary'),
     });
   });
