@@ -53,7 +53,16 @@ const SAME_IN_BOTH: Readonly<Record<string, string>> = {};
  * Parameters for the phrases that none of SAMPLES can fill (an enumeration looked up in a table of
  * functions, say), by `area.key`: tried before the samples. Keep it short; most phrases take text.
  */
-const PARAMETERS: Readonly<Record<string, readonly unknown[]>> = {};
+const SAID_SAMPLE = { key: 'phoneEmpty', params: [] };
+const PARAMETERS: Readonly<Record<string, readonly unknown[]>> = {
+  // A refusal wrapped in another: the inner one is a sentence of the core (src/core/said.ts).
+  'errors.ipUnusable': ['10.0.0.1', { kind: 'private', cidr: '10.0.0.0/8' }, false],
+  'errors.protBadValue': ['opacity', SAID_SAMPLE],
+  'errors.grammarNobodyUnblocked': [SAID_SAMPLE],
+  'errors.grammarIdRefused': [SAID_SAMPLE],
+  'errors.modalNobodyUnblocked': [SAID_SAMPLE],
+  'errors.modalNothingRetried': [SAID_SAMPLE],
+};
 
 /**
  * Anything at all: reads as `Xo`, has every field (itself), can be called (and gives itself),

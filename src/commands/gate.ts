@@ -5,6 +5,7 @@ import { type ParseResult, parseCommand } from '../core/grammar.js';
 import { redactError } from '../core/mask.js';
 import type { Actor } from '../core/model.js';
 import { isAgent } from '../core/policy.js';
+import type { Lang } from '../i18n/lang.js';
 import { commandLabel } from '../slack/app.js';
 import { countOwnOutcome } from '../slack/metrics.js';
 import { notAllowedMessage } from '../views/everyday.js';
@@ -33,6 +34,11 @@ export const GATE_BUDGET_MS = 2000;
 
 /** Which refusal the person reads: not on the team, or not checked in time. */
 type Refusal = 'notAllowed' | 'checkLate';
+
+/** What a refused person reads: not for them, or their access could not be checked in time. */
+function refusalText(lang: Lang, refusal: Refusal): string {
+  return refusal === 'checkLate' ? lang.t.everyday.checkLate : lang.t.everyday.notAllowed;
+}
 
 /** What the gate reads of a request: who sent it and what it was. Everything else is ignored. */
 const CommandSchema = z.looseObject({
@@ -160,7 +166,7 @@ async function ackRefusal(
   const kind = kindOf(interaction);
   if (kind === 'view_submission') {
     // Said before the ack's deadline: in DEFAULT_LOCALE, without waiting on Slack for the person's.
-    const text = ctx.languages.fallback.t.everyday[refusal];
+    const text = refusalText(ctx.languages.fallback, refusal);
     const view = statusModal('vidops', [`:lock: ${text}`]);
     checkBlockKit(ctx, { view }, 'modal');
     await ack({ response_action: 'update', view });
@@ -182,7 +188,7 @@ async function tell(
   refusal: Refusal,
 ) {
   const lang = await ctx.languages.of(userOf(interaction).id);
-  const text = lang.t.everyday[refusal];
+  const text = refusalText(lang, refusal);
   const message = { ...notAllowedMessage(lang), text };
   checkBlockKit(ctx, message, 'message');
   if (interaction.kind === 'command') {
