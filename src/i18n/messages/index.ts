@@ -1,3 +1,5 @@
+import { approvals } from './approvals.js';
+import { breakGlass } from './breakGlass.js';
 import { changes } from './changes.js';
 import { cli } from './cli.js';
 import { common } from './common.js';
@@ -11,6 +13,8 @@ import { requests } from './requests.js';
  * @see docs/architecture.md, "Languages"
  */
 export const AREAS = {
+  approvals,
+  breakGlass,
   changes,
   cli,
   common,
