@@ -176,14 +176,14 @@ const SAID_PERSIAN: SaidWords = {
   grammarSayWhat: (keyword, commands) =>
     `بگویید با ${iso(keyword)} چه کنید: ${commands.map((c) => code(`/vidops ${c}`)).join('، ')}.`,
   grammarHintAdd: (ip, rest) =>
-    `برای افزودن ${iso(ip)} به فهرست سفید، بنویسید ${code(`/vidops whitelist add ${rest}`)}.`,
+    `برای افزودن ${iso(ip)} به لیست سفید، بنویسید ${code(`/vidops whitelist add ${rest}`)}.`,
   grammarHintSet: (rest) => `برای تغییر تنظیمات، بنویسید ${code(`/vidops protect set ${rest}`)}.`,
   grammarHintRetry: (rest) => `برای تبدیل دوباره، بنویسید ${code(`/vidops retry ${rest}`)}.`,
   grammarNoMobile: () => 'شماره‌ی موبایل بیننده‌ای را که باید رفع مسدودی شود بدهید.',
   grammarNobodyUnblocked: (reason) => `مسدودی هیچ بیننده‌ای برداشته نشد: ${fa(reason)}.`,
   grammarNoIps: (change) =>
     change === 'add' ? 'نشانی‌های IP را که باید افزوده شوند بدهید.' : 'نشانی‌های IP را که باید حذف شوند بدهید.',
-  grammarWhitelistRefused: (problems) => `فهرست سفید تغییری نکرد:\n${bullets(problems.map(fa))}`,
+  grammarWhitelistRefused: (problems) => `لیست سفید تغییری نکرد:\n${bullets(problems.map(fa))}`,
   grammarNoSettings: () => `تنظیم‌هایی را که باید تغییر کنند به شکل ${iso('field=value')} بدهید.`,
   grammarSettingsRefused: (problems) => `تنظیمات تغییری نکرد:\n${bullets(problems.map(fa))}`,
   grammarBadCount: (raw, max) => `${typed(raw)} تعداد رویدادی از ۱ تا ${n(max)} نیست.`,
@@ -216,10 +216,10 @@ const SAID_PERSIAN: SaidWords = {
 
   prepNotThere: (kind, id) => `${KIND[kind]} ${iso(id)} وجود ندارد.`,
   prepWhitelistHas: (ips) =>
-    `${ips.map(iso).join('، ')} از قبل در فهرست سفید ${ips.length === 1 ? 'است' : 'هستند'}؛ چیزی برای افزودن نمانده است.`,
+    `${ips.map(iso).join('، ')} از قبل در لیست سفید ${ips.length === 1 ? 'است' : 'هستند'}؛ چیزی برای افزودن نمانده است.`,
   prepWhitelistLacks: (ips) =>
-    `${ips.map(iso).join('، ')} در فهرست سفید ${ips.length === 1 ? 'نیست' : 'نیستند'}؛ چیزی برای حذف نمانده است.`,
-  prepWhitelistSame: () => 'فهرست سفید همین حالا دقیقاً همین نشانی‌ها را دارد؛ چیزی تغییر نمی‌کند.',
+    `${ips.map(iso).join('، ')} در لیست سفید ${ips.length === 1 ? 'نیست' : 'نیستند'}؛ چیزی برای حذف نمانده است.`,
+  prepWhitelistSame: () => 'لیست سفید همین حالا دقیقاً همین نشانی‌ها را دارد؛ چیزی تغییر نمی‌کند.',
   prepNoSetting: () => 'هیچ تنظیمی برای تغییر داده نشد.',
   prepAlready: (rows) =>
     `چیزی تغییر نمی‌کند: ${rows.map((r) => `${iso(r.field)} همین حالا ${iso(r.value)} است`).join('، ')}.`,
@@ -312,9 +312,9 @@ export const errors = defineArea(
     errRefusedIssues: (status, issues) =>
       `سرویس ویدیو درخواست را نپذیرفت (${status}): ${iso(issues)}. چیزی تغییر نکرد.`,
     errWhitelistConflict: () =>
-      'فهرست سفید پس از ثبت این درخواست تغییر کرده است، پس چیزی فرستاده نشد. دوباره فهرست سفید را ببینید و درخواست تازه‌ای بدهید.',
+      'لیست سفید پس از ثبت این درخواست تغییر کرده است، پس چیزی فرستاده نشد. دوباره لیست سفید را ببینید و درخواست تازه‌ای بدهید.',
     errWhitelistMismatch: () =>
-      'فهرست سفید سرویس ویدیو آن چیزی نشد که قرار بود (شاید به‌جای جایگزینی، به فهرست افزوده باشد). همین حالا فهرست سفید را ببینید و به اپراتور خبر دهید.',
+      'لیست سفید سرویس ویدیو آن چیزی نشد که قرار بود (شاید به‌جای جایگزینی، به فهرست افزوده باشد). همین حالا لیست سفید را ببینید و به اپراتور خبر دهید.',
     errAnswered: (status, said) =>
       `سرویس ویدیو ${status === null ? 'پاسخ غیرمنتظره‌ای داد' : `با ${status} پاسخ داد`}${said === '' ? '' : `: «${iso(said)}»`}؛ تغییر تأیید نشد.`,
     errUnreachable: (code) =>
