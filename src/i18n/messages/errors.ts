@@ -112,6 +112,10 @@ function fa(said: Said): string {
   return sayWith(SAID_PERSIAN, said);
 }
 
+/** How to give a person to `/vidops delegate`, in Persian. */
+const PICK_MENTION_FA =
+  'شخص را هنگام تایپ @ از فهرست منشن Slack انتخاب کنید (Slack او را به شکل منشنی می‌فرستد که vidops می‌خواند)؛ یک نام ساده می‌تواند هر کسی باشد.';
+
 const SAID_PERSIAN: SaidWords = {
   phoneUnknownRegion: (region) => `${typed(region || '—')} منطقه‌ی تلفنی شناخته‌شده‌ای نیست`,
   phoneForeign: (text, region, accepted) =>
@@ -187,7 +191,14 @@ const SAID_PERSIAN: SaidWords = {
   grammarNoSettings: () => `تنظیم‌هایی را که باید تغییر کنند به شکل ${iso('field=value')} بدهید.`,
   grammarSettingsRefused: (problems) => `تنظیمات تغییری نکرد:\n${bullets(problems.map(fa))}`,
   grammarBadCount: (raw, max) => `${typed(raw)} تعداد رویدادی از ۱ تا ${n(max)} نیست.`,
-  grammarDelegation: (reason) => reason,
+  delegSayWho: () => `بنویسید چه کسی به‌جای شما تأیید کند. ${PICK_MENTION_FA}`,
+  delegNotMention: (first) => `${typed(first)} منشنی نیست که vidops بتواند بخواند. ${PICK_MENTION_FA}`,
+  delegMissingUntil: () =>
+    `بنویسید تا کی: ${code('until 4h')}، ${code('until 2d')}، ${code('until 2026-12-01')} یا ${code('until 2026-12-01T18:00')} (به وقت UTC).`,
+  delegBadUntil: (text) =>
+    `${typed(text)} نه مدت زمان است (${iso('30m')}، ${iso('4h')}، ${iso('2d')}) و نه تاریخ (${iso('2026-12-01')}، یا ${iso('2026-12-01T18:00')} به وقت UTC).`,
+  delegPast: (when) => `${iso(when)} گذشته است؛ تفویض باید در آینده تمام شود.`,
+  delegTooLong: () => 'تفویض حداکثر ۳۰ روز طول می‌کشد.',
   grammarBadLanguage: (raw, choices) =>
     `${typed(raw)} زبانی نیست که vidops با آن حرف بزند؛ یکی از ${choices.map((w) => iso(`\`${w}\``)).join(' یا ')} را انتخاب کنید.`,
   grammarNoCode: () => `کد خطایی را که پخش‌کننده نشان می‌دهد بدهید، مثلاً ${iso('9910')}.`,
