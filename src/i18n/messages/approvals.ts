@@ -238,7 +238,7 @@ export const approvals = defineArea(
     apprBreakGlassRan: (by) => `*شکستن شیشه:* ${by} بدون انتظار برای تأیید اجرایش کرد`,
     apprApprovedBy: (who) => `تأیید ${who}`,
     apprRanDirectly: 'بی‌واسطه اجرا شد',
-    apprPendingSoFar: (who, count) => `${who} تأیید کرده‌اند (${count})؛ در انتظار تأییدهای بیشتر.`,
+    apprPendingSoFar: (who, count) => `تأیید ${who} (${count})؛ در انتظار تأییدهای بیشتر.`,
     apprWaitingToRun: (approved) => `${approved}؛ در نوبت اجرا.`,
     apprRunningSince: (approved, date) => `${approved}؛ از ${date} در حال اجراست.`,
     apprThen: (approved, then) => `${approved}؛ ${then}`,

@@ -32,7 +32,13 @@ export function breakGlassModal(request: OperationRequest, reviewWithin: string,
     title: t.glassModalTitle,
     submit: t.glassModalSubmit,
     blocks: [
-      section(t.glassModalIntro(`*${requestLine(request, lang)}*`, ltr(lang, safe(reviewWithin, 20)))),
+      section(
+        t.glassModalIntro(
+          // The request line is bold already; English keeps its words as they were.
+          lang.locale === 'en' ? `*${requestLine(request, lang)}*` : requestLine(request, lang),
+          ltr(lang, safe(reviewWithin, 20)),
+        ),
+      ),
       ...previewSections(request, lang, 1500).map((text) => section(text)),
       textInput({
         blockId: BLOCKS.breakGlassReason,
