@@ -108,7 +108,7 @@ export async function unblockReply(
     secrets: errorViewOptions(ctx).secrets ?? [],
     lang,
   });
-  return withBreakGlassOffer(message, result);
+  return withBreakGlassOffer(message, result, lang);
 }
 
 /**
@@ -136,6 +136,7 @@ export async function retryReply(
       lang,
     }),
     result,
+    lang,
   );
 }
 

@@ -360,7 +360,7 @@ const DELETE_NOTE_FA = 'با تأیید تایپی و تأیید سرپرست';
 const whitelistSet = operation({
   name: 'whitelist.set',
   title: 'Update whitelist',
-  fa: { title: 'به‌روزرسانی فهرست سفید' },
+  fa: { title: 'به‌روزرسانی لیست سفید' },
   specOp: 1,
   risk: 'sensitive',
   repeat: 'resume',
@@ -370,7 +370,7 @@ const whitelistSet = operation({
       words: ['whitelist', 'add'],
       args: { kind: 'ips', change: 'add' },
       summary: `Add server IPs to the whitelist (${CHANGE_NOTE}).`,
-      fa: { summary: `افزودن IP سرورها به فهرست سفید (${CHANGE_NOTE_FA}).` },
+      fa: { summary: `افزودن IP سرورها به لیست سفید (${CHANGE_NOTE_FA}).` },
       example: '/vidops whitelist add 1.2.3.4 2a00:1::4',
     }),
     command({
@@ -378,7 +378,7 @@ const whitelistSet = operation({
       words: ['whitelist', 'remove'],
       args: { kind: 'ips', change: 'remove' },
       summary: `Remove server IPs from the whitelist (${CHANGE_NOTE}).`,
-      fa: { summary: `برداشتن IP سرورها از فهرست سفید (${CHANGE_NOTE_FA}).` },
+      fa: { summary: `برداشتن IP سرورها از لیست سفید (${CHANGE_NOTE_FA}).` },
       example: '/vidops whitelist remove 1.2.3.4',
     }),
   ],
@@ -878,7 +878,7 @@ export function operationTitle(name: OperationName): string {
 
 /** Titles of the read-only operations in Persian. */
 export const READ_OPERATION_TITLES_FA: Readonly<Record<ReadOperation, string>> = {
-  'whitelist.get': 'نمایش فهرست سفید',
+  'whitelist.get': 'نمایش لیست سفید',
   'protect.get': 'نمایش تنظیمات حفاظت',
   'folder.list': 'فهرست پوشه‌ها',
   'folder.info': 'نمایش پوشه',

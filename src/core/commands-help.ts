@@ -54,7 +54,7 @@ const READ_COMMANDS = [
       args: NONE,
       also: ['show', 'list'],
       summary: 'Show the IP whitelist, with Add and Remove buttons.',
-      fa: { summary: 'نمایش فهرست سفید IP، با دکمه‌های افزودن و برداشتن.' },
+      fa: { summary: 'نمایش لیست سفید IP، با دکمه‌های افزودن و برداشتن.' },
       example: '/vidops whitelist',
       cli: {
         summary: 'Show the IP whitelist.',

@@ -16,7 +16,7 @@ describe('a lead names their delegate as Slack sends a mention', () => {
     '%s is refused, asking to pick from the mention list',
     (text) => {
       const read = parseDelegateWords(text.split(' '));
-      expect(read).toEqual({ ok: false, reason: expect.stringContaining(DELEGATION_TEXT.pickMention) });
+      expect(read).toMatchObject({ ok: false, reason: expect.stringContaining(DELEGATION_TEXT.pickMention) });
     },
   );
 });
@@ -30,7 +30,7 @@ describe('until a duration or a date', () => {
     expect(parseUntil(text)).toEqual({ ok: true, until: { kind: 'duration', ms, text } });
     const until = parseUntil(text);
     if (!until.ok) throw new Error('not read');
-    expect(resolveUntil(until.until, NOW)).toEqual({
+    expect(resolveUntil(until.until, NOW)).toMatchObject({
       ok: true,
       at: new Date(NOW.getTime() + ms).toISOString(),
     });
@@ -47,7 +47,7 @@ describe('until a duration or a date', () => {
   it.each(['tomorrow', '2026-02-30', '2026-12-01T25:00', '0h', '4x', '2026-12-1'])(
     '%s is refused',
     (text) => {
-      expect(parseUntil(text)).toEqual({ ok: false, reason: DELEGATION_TEXT.badUntil(text) });
+      expect(parseUntil(text)).toMatchObject({ ok: false, reason: DELEGATION_TEXT.badUntil(text) });
     },
   );
 
@@ -56,11 +56,11 @@ describe('until a duration or a date', () => {
     const far = parseUntil('31d');
     const edge = parseUntil('30d');
     if (!past.ok || !far.ok || !edge.ok) throw new Error('not read');
-    expect(resolveUntil(past.until, NOW)).toEqual({
+    expect(resolveUntil(past.until, NOW)).toMatchObject({
       ok: false,
       reason: DELEGATION_TEXT.past('2026-11-20 00:00 UTC'),
     });
-    expect(resolveUntil(far.until, NOW)).toEqual({ ok: false, reason: DELEGATION_TEXT.tooLong });
+    expect(resolveUntil(far.until, NOW)).toMatchObject({ ok: false, reason: DELEGATION_TEXT.tooLong });
     expect(resolveUntil(edge.until, NOW).ok).toBe(true);
   });
 });
@@ -101,6 +101,7 @@ describe('/vidops delegate in the grammar', () => {
       ok: false,
       message: `“@ana” is not a mention vidops can read. ${DELEGATION_TEXT.pickMention}`,
       usage: '/vidops delegate <@user> until <date or duration> [reason]',
+      said: { key: 'delegNotMention', params: ['@ana'] },
     });
   });
 

@@ -3,6 +3,7 @@ import type { StepContext } from './approvals.js';
 import type { JsonValue } from './json.js';
 import type { Actor, NewAuditEvent, OperationRequest } from './model.js';
 import { isApprover, type Policy, parseDuration } from './policy.js';
+import { english, PICK_MENTION, type Said, say } from './said.js';
 
 /**
  * Delegation: a lead on leave lets someone approve in their place until a set time
@@ -44,14 +45,11 @@ export interface DelegateWords {
 /** The texts people read about delegation, in one place. */
 export const DELEGATION_TEXT = {
   usage: '/vidops delegate <@user> until <date or duration> [reason]',
-  pickMention:
-    'Pick the person from Slack’s mention list as you type @ (it sends them as a mention vidops can read); a plain name could be anyone.',
-  missingUntil:
-    'Say until when: `until 4h`, `until 2d`, `until 2026-12-01` or `until 2026-12-01T18:00` (UTC).',
-  badUntil: (text: string) =>
-    `“${text}” is not a duration (30m, 4h, 2d) nor a date (2026-12-01, or 2026-12-01T18:00 in UTC).`,
-  past: (iso: string) => `${iso} has already passed; a delegation must end in the future.`,
-  tooLong: 'A delegation may last at most 30 days.',
+  pickMention: PICK_MENTION,
+  missingUntil: english(say.delegMissingUntil()),
+  badUntil: (text: string) => english(say.delegBadUntil(text)),
+  past: (iso: string) => english(say.delegPast(iso)),
+  tooLong: english(say.delegTooLong()),
   onlyLeads: 'Only leads delegate their approvals; approving in a lead’s place does not let you pass it on.',
   self: 'You cannot delegate to yourself.',
   bot: 'Delegate to a person on the team, not to a bot.',
@@ -73,8 +71,15 @@ export function parseMention(
   return { ok: true, id: match[1] ?? '', name, rest: (match[3] ?? '').trim() };
 }
 
+/** A refusal of what was typed: the English words, and the sentence to say in the reader's language. */
+export type DelegationRefusal = { ok: false; reason: string; said: Said };
+
+function refused(said: Said): DelegationRefusal {
+  return { ok: false, reason: english(said), said };
+}
+
 /** Reads a duration (`4h`, `2d`) or a UTC date or time (`2026-12-01`, `2026-12-01T18:00`). */
-export function parseUntil(text: string): { ok: true; until: UntilSpec } | { ok: false; reason: string } {
+export function parseUntil(text: string): { ok: true; until: UntilSpec } | DelegationRefusal {
   const raw = text.trim();
   const ms = parseDuration(raw);
   if (ms !== null && ms > 0) return { ok: true, until: { kind: 'duration', ms, text: raw } };
@@ -91,36 +96,28 @@ export function parseUntil(text: string): { ok: true; until: UntilSpec } | { ok:
       at.getUTCSeconds() === s;
     if (same) return { ok: true, until: { kind: 'time', iso: at.toISOString(), text: raw } };
   }
-  return { ok: false, reason: DELEGATION_TEXT.badUntil(raw) };
+  return refused(say.delegBadUntil(raw));
 }
 
 /** When the delegation ends, checked: in the future, and at most 30 days away. */
-export function resolveUntil(
-  spec: UntilSpec,
-  now: Date,
-): { ok: true; at: string } | { ok: false; reason: string } {
+export function resolveUntil(spec: UntilSpec, now: Date): { ok: true; at: string } | DelegationRefusal {
   const at = spec.kind === 'duration' ? now.getTime() + spec.ms : Date.parse(spec.iso);
   const iso = new Date(at).toISOString();
-  if (at <= now.getTime()) return { ok: false, reason: DELEGATION_TEXT.past(utcMinutes(iso)) };
-  if (at - now.getTime() > DELEGATION_MAX_MS) return { ok: false, reason: DELEGATION_TEXT.tooLong };
+  if (at <= now.getTime()) return refused(say.delegPast(utcMinutes(iso)));
+  if (at - now.getTime() > DELEGATION_MAX_MS) return refused(say.delegTooLong());
   return { ok: true, at: iso };
 }
 
 /** The words after `delegate`: `<@U…|name> until <when> [reason]`. */
 export function parseDelegateWords(
   args: readonly string[],
-): { ok: true; value: DelegateWords } | { ok: false; reason: string } {
+): { ok: true; value: DelegateWords } | DelegationRefusal {
   const text = args.join(' ').trim();
-  if (text === '')
-    return { ok: false, reason: `Say who approves in your place. ${DELEGATION_TEXT.pickMention}` };
+  if (text === '') return refused(say.delegSayWho());
   const mention = parseMention(text);
-  if (!mention.ok) {
-    const first = text.split(/\s+/)[0] ?? '';
-    return { ok: false, reason: `“${first}” is not a mention vidops can read. ${mention.reason}` };
-  }
+  if (!mention.ok) return refused(say.delegNotMention(text.split(/\s+/)[0] ?? ''));
   const [word, when, ...reason] = mention.rest === '' ? [] : mention.rest.split(/\s+/);
-  if (word?.toLowerCase() !== 'until' || when === undefined)
-    return { ok: false, reason: DELEGATION_TEXT.missingUntil };
+  if (word?.toLowerCase() !== 'until' || when === undefined) return refused(say.delegMissingUntil());
   const until = parseUntil(when);
   if (!until.ok) return until;
   const because = reason.join(' ').trim();

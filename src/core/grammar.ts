@@ -180,7 +180,7 @@ function readWords(spec: WordsSpec, args: readonly string[], options: ParseOptio
     }
     case 'delegation': {
       const read = parseDelegateWords(args);
-      return read.ok ? value(read.value) : fail(say.grammarDelegation(read.reason), usage);
+      return read.ok ? value(read.value) : fail(read.said, usage);
     }
     case 'code': {
       if (args.length === 0) return fail(say.grammarNoCode(), usage);

@@ -136,7 +136,14 @@ export interface SaidParams {
   grammarNoSettings: [];
   grammarSettingsRefused: [problems: readonly Said[]];
   grammarBadCount: [raw: string, max: number];
-  grammarDelegation: [reason: string];
+  // `/vidops delegate` (src/core/delegation.ts)
+  delegSayWho: [];
+  delegNotMention: [first: string];
+  delegMissingUntil: [];
+  delegBadUntil: [text: string];
+  /** `when`: the moment in UTC minutes (`2026-11-20 00:00 UTC`). */
+  delegPast: [when: string];
+  delegTooLong: [];
   grammarBadLanguage: [raw: string, choices: readonly string[]];
   grammarNoCode: [];
   grammarBadCode: [raw: string];
@@ -261,6 +268,10 @@ const IP_WHY: Readonly<Record<IpBlockWhy, string>> = {
     'the service is on the internet and sees the public address of the server calling it, so this one would never match; give the public address',
 };
 
+/** How to give a person to `/vidops delegate`. */
+export const PICK_MENTION =
+  'Pick the person from Slack’s mention list as you type @ (it sends them as a mention vidops can read); a plain name could be anyone.';
+
 /** The English wording: what the core's messages and errors carry, and the catalog's English side. */
 export const SAID_ENGLISH: SaidWords = {
   phoneUnknownRegion: (region) => `${region || '(empty)'} is not a known phone region`,
@@ -334,7 +345,14 @@ export const SAID_ENGLISH: SaidWords = {
   grammarNoSettings: () => 'Give the settings to change as field=value.',
   grammarSettingsRefused: (problems) => `The settings were not changed:\n${bullets(problems.map(english))}`,
   grammarBadCount: (raw, max) => `"${raw}" is not a number of events from 1 to ${max}.`,
-  grammarDelegation: (reason) => reason,
+  delegSayWho: () => `Say who approves in your place. ${PICK_MENTION}`,
+  delegNotMention: (first) => `“${first}” is not a mention vidops can read. ${PICK_MENTION}`,
+  delegMissingUntil: () =>
+    'Say until when: `until 4h`, `until 2d`, `until 2026-12-01` or `until 2026-12-01T18:00` (UTC).',
+  delegBadUntil: (text) =>
+    `“${text}” is not a duration (30m, 4h, 2d) nor a date (2026-12-01, or 2026-12-01T18:00 in UTC).`,
+  delegPast: (when) => `${when} has already passed; a delegation must end in the future.`,
+  delegTooLong: () => 'A delegation may last at most 30 days.',
   grammarBadLanguage: (raw, choices) =>
     `"${raw}" is not a language vidops speaks; choose ${choices.map((w) => `\`${w}\``).join(' or ')}.`,
   grammarNoCode: () => 'Give the error code the player shows, e.g. 9910.',

@@ -1,6 +1,7 @@
 import { REQUEST_T0, requestWith, VIEW_NOW } from '../../test/fixtures/requests.js';
 import type { Preview } from '../core/catalog.js';
 import type { OperationRequest } from '../core/model.js';
+import { ENGLISH } from '../i18n/index.js';
 import {
   approvalMessage,
   previewSections,
@@ -148,6 +149,7 @@ describe('the approval message a lead reads', () => {
           result: state === 'succeeded' ? { message: LONG } : null,
         }),
         VIEW_NOW,
+        ENGLISH,
       );
       expect(checkBlockKitLimits(message, 'message')).toEqual([]);
       expect(message.text.length).toBeGreaterThan(10);
@@ -155,7 +157,7 @@ describe('the approval message a lead reads', () => {
   });
 
   it('shows operation, target, preview, requester, reason, expiry, request ID and short params hash', () => {
-    const message = approvalMessage(request(), VIEW_NOW);
+    const message = approvalMessage(request(), VIEW_NOW, ENGLISH);
     const all = JSON.stringify(message.blocks);
     expect(message.text).toBe(
       'Approval needed: Delete folder: folder 6710a0000000000000000101, requested by Ana (R-7QK2M9XD)',
@@ -173,7 +175,7 @@ describe('the approval message a lead reads', () => {
   });
 
   it('has Approve (primary, with a confirm dialog), Reject, Cancel and Remind buttons whose values are only the request ID', () => {
-    const actions = approvalMessage(request(), VIEW_NOW).blocks.find((b) => b.type === 'actions');
+    const actions = approvalMessage(request(), VIEW_NOW, ENGLISH).blocks.find((b) => b.type === 'actions');
     expect(actions).toMatchObject({
       type: 'actions',
       block_id: 'request_actions:R-7QK2M9XD',
@@ -216,7 +218,7 @@ describe('the approval message a lead reads', () => {
   it.each(decided)(
     'once %s the buttons are gone and the message says who decided and what happened',
     (state, extra, said) => {
-      const message = approvalMessage(request({ state, ...extra }), VIEW_NOW);
+      const message = approvalMessage(request({ state, ...extra }), VIEW_NOW, ENGLISH);
       expect(message.blocks.some((b) => b.type === 'actions')).toBe(false);
       expect(JSON.stringify(message.blocks)).toContain(said);
     },
@@ -229,6 +231,7 @@ describe('the approval message a lead reads', () => {
         approvals: [{ by: { id: 'U0LEAD1', name: 'U0LEAD1', via: { kind: 'cli', osUser: 'root' } }, at: T0 }],
       }),
       VIEW_NOW,
+      ENGLISH,
     );
     expect(JSON.stringify(message.blocks)).toContain(
       'Approved by U0LEAD1 via the CLI (OS user root); done at',
@@ -244,7 +247,7 @@ describe('the approval message a lead reads', () => {
     });
 
     it('says it may or may not have been applied, why, and who settles it', () => {
-      const message = approvalMessage(lost, VIEW_NOW);
+      const message = approvalMessage(lost, VIEW_NOW, ENGLISH);
       const all = JSON.stringify(message.blocks);
       expect(message.text).toContain('Delete folder: approved, outcome unknown');
       expect(all).toContain(
@@ -256,7 +259,7 @@ describe('the approval message a lead reads', () => {
     });
 
     it('a delete has Check now, Mark applied…, Mark not applied… and Send again (with a confirmation), values only the ID', () => {
-      const actions = approvalMessage(lost, VIEW_NOW).blocks.find((b) => b.type === 'actions');
+      const actions = approvalMessage(lost, VIEW_NOW, ENGLISH).blocks.find((b) => b.type === 'actions');
       expect(actions).toMatchObject({
         block_id: 'request_actions:R-7QK2M9XD',
         elements: [
@@ -280,7 +283,7 @@ describe('the approval message a lead reads', () => {
         target: 'new folder "Spring"',
         preview: { kind: 'create', resource: 'folder', after: { title: 'Spring' } },
       });
-      const message = approvalMessage(create, VIEW_NOW);
+      const message = approvalMessage(create, VIEW_NOW, ENGLISH);
       const actions = message.blocks.find((b) => b.type === 'actions');
       expect(actions).toMatchObject({
         elements: [{ action_id: ACTIONS.resolveApplied }, { action_id: ACTIONS.resolveNotApplied }],
@@ -289,7 +292,7 @@ describe('the approval message a lead reads', () => {
     });
 
     it('the requester is told in words that it may or may not have been applied', () => {
-      const notice = requesterNotice(lost);
+      const notice = requesterNotice(lost, ENGLISH);
       expect(notice?.text).toContain('may or may not have been applied');
       expect(JSON.stringify(notice?.blocks)).toContain('it may or may not have been applied');
     });
@@ -324,6 +327,7 @@ describe('the approval message a lead reads', () => {
         const message = approvalMessage(
           { ...lost, decidedBy: { id: 'U0LEAD2', name: 'Kim' }, ...extra },
           VIEW_NOW,
+          ENGLISH,
         );
         const all = JSON.stringify(message.blocks);
         expect(message.blocks.some((b) => b.type === 'actions')).toBe(false);
@@ -350,6 +354,7 @@ describe('the approval message a lead reads', () => {
           error: { name: 'TimeoutError', message: 'no answer' },
         }),
         VIEW_NOW,
+        ENGLISH,
       );
       const all = JSON.stringify(message.blocks);
       expect(all).toContain('may or may not have been applied; asking for it again gives the same end state');
@@ -362,6 +367,7 @@ describe('the approval message a lead reads', () => {
     const message = approvalMessage(
       request({ ...unblock?.[1], reason: 'viewer 0912 345 6789 called' }),
       VIEW_NOW,
+      ENGLISH,
     );
     const all = JSON.stringify(message);
     expect(all).not.toMatch(/09123456789|0912 345 6789/);
@@ -370,7 +376,7 @@ describe('the approval message a lead reads', () => {
 
   it('escapes mentions typed into a reason', () => {
     const all = JSON.stringify(
-      approvalMessage(request({ reason: 'ping <!channel> and <@U0LEAD1>' }), VIEW_NOW).blocks,
+      approvalMessage(request({ reason: 'ping <!channel> and <@U0LEAD1>' }), VIEW_NOW, ENGLISH).blocks,
     );
     expect(all).toContain('ping &lt;!channel&gt; and &lt;@U0LEAD1&gt;');
   });
@@ -378,7 +384,7 @@ describe('the approval message a lead reads', () => {
 
 describe('previews', () => {
   it('of a stored request this build cannot read say so, never as JSON', () => {
-    const all = JSON.stringify(approvalMessage(request({ preview: null }), VIEW_NOW).blocks);
+    const all = JSON.stringify(approvalMessage(request({ preview: null }), VIEW_NOW, ENGLISH).blocks);
     expect(all).toContain('Preview not available: this request was made by an earlier version of vidops.');
     expect(all).not.toContain('{\\"');
   });
@@ -391,7 +397,7 @@ describe('previews', () => {
       before: null,
       after: { title: null, files: many(100, (i) => ({ _id: `F${i}`, title: PERSIAN })) },
     };
-    const sections = previewSections({ operation: 'playlist.edit', preview }, 1000);
+    const sections = previewSections({ operation: 'playlist.edit', preview }, ENGLISH, 1000);
     const text = sections.join('\n');
     expect(text.length).toBeLessThan(1100);
     expect(text).toMatch(/_… and \d+ more lines not shown\._$/);
@@ -406,7 +412,7 @@ describe('the requester is told', () => {
     ['expired', 'expired'],
     ['unknown', 'may or may not have been applied; its outcome is unknown'],
   ] as const)('when their request %s', (state, said) => {
-    const notice = requesterNotice(request({ state }));
+    const notice = requesterNotice(request({ state }), ENGLISH);
     expect(notice?.text).toBe(
       `Your request R-7QK2M9XD (Delete folder: folder 6710a0000000000000000101) ${said}.`,
     );
@@ -414,7 +420,7 @@ describe('the requester is told', () => {
   });
 
   it.each(['pending', 'executing', 'cancelled'] as const)('but not while it is %s without news', (state) => {
-    expect(requesterNotice(request({ state }))).toBeNull();
+    expect(requesterNotice(request({ state }), ENGLISH)).toBeNull();
   });
 });
 
@@ -423,6 +429,7 @@ describe('the answer to a submitted change', () => {
     const message = submittedMessage(
       { kind: 'pending', request: request(), why: 'policy' },
       { approvalChannel: 'C0APPROVALS', warnings: ['folder ID x is not 24 hex digits'] },
+      ENGLISH,
     );
     const all = JSON.stringify(message.blocks);
     expect(message.text).toBe('Request R-7QK2M9XD posted for approval.');
@@ -436,6 +443,7 @@ describe('the answer to a submitted change', () => {
     const message = submittedMessage(
       { kind: 'denied', reason: 'Only leads may run audit.' },
       { approvalChannel: 'C1' },
+      ENGLISH,
     );
     expect(JSON.stringify(message.blocks)).toContain('Nothing was asked: Only leads may run audit.');
   });

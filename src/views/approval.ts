@@ -8,6 +8,7 @@ import { maskMobile, maskMobilesInText } from '../core/mask.js';
 import { type Actor, followUpOf, type OperationRequest, type RequestState } from '../core/model.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
 import { formatProtectionValue, protectionField } from '../core/validate/protection.js';
+import { dateTime, duration, ENGLISH, type Lang, list, ltr, num } from '../i18n/index.js';
 import {
   actions,
   button,
@@ -47,143 +48,233 @@ export function slackDate(iso: string): string {
   return `<!date^${seconds}^{date_short_pretty} {time}|${utc(iso)}>`;
 }
 
-const STATE_LABELS: Record<RequestState, string> = {
-  pending: ':hourglass_flowing_sand: waiting for approval',
-  approved: ':thumbsup: approved',
-  executing: ':gear: running',
-  succeeded: ':white_check_mark: done',
-  failed: ':x: failed',
-  rejected: ':no_entry_sign: rejected',
-  cancelled: ':leftwards_arrow_with_hook: cancelled',
-  expired: ':hourglass: expired',
-  unknown: ':grey_question: outcome unknown',
+/**
+ * A date as the reader reads it: Slack's own date token for English readers (it renders in their
+ * time zone), the Solar Hijri date in the display time zone for Persian readers.
+ */
+export function readerDate(iso: string, lang: Lang): string {
+  return lang.locale === 'en' ? slackDate(iso) : dateTime(lang, iso);
+}
+
+const STATE_EMOJI: Record<RequestState, string> = {
+  pending: ':hourglass_flowing_sand:',
+  approved: ':thumbsup:',
+  executing: ':gear:',
+  succeeded: ':white_check_mark:',
+  failed: ':x:',
+  rejected: ':no_entry_sign:',
+  cancelled: ':leftwards_arrow_with_hook:',
+  expired: ':hourglass:',
+  unknown: ':grey_question:',
 };
 
+/** The state's word in the reader's language, without emoji: `done`, `انجام شد`. */
+export function stateWord(state: RequestState, lang: Lang): string {
+  const t = lang.t.common;
+  const words: Record<RequestState, string> = {
+    pending: t.statePending,
+    approved: t.stateApproved,
+    executing: t.stateExecuting,
+    succeeded: t.stateSucceeded,
+    failed: t.stateFailed,
+    rejected: t.stateRejected,
+    cancelled: t.stateCancelled,
+    expired: t.stateExpired,
+    unknown: t.stateUnknown,
+  };
+  return words[state];
+}
+
 /** Where a request stands, with an emoji: `:white_check_mark: done`. */
-export function stateLabel(state: RequestState): string {
-  return STATE_LABELS[state];
+export function stateLabel(state: RequestState, lang: Lang): string {
+  return `${STATE_EMOJI[state]} ${stateWord(state, lang)}`;
 }
 
-/** Title of the operation: `Delete folder`. */
-export function operationTitleOf(request: Pick<OperationRequest, 'operation'>): string {
-  return OPERATION_SPECS[request.operation].title;
+/** Title of the operation in the reader's language: `Delete folder`, `حذف پوشه`. */
+export function operationTitleOf(request: Pick<OperationRequest, 'operation'>, lang: Lang = ENGLISH): string {
+  const spec = OPERATION_SPECS[request.operation];
+  return lang.locale === 'fa' ? spec.fa.title : spec.title;
 }
 
-/** Human names in a list: `Lee`, `Lee and Kim`, `Lee, Kim and Max`. */
-function names(list: readonly string[]): string {
-  if (list.length <= 1) return list.join('');
-  return `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+/** Human names in a list: `Lee`, `Lee and Kim`, `Lee, Kim and Max`; `لی، کیم و مکس`. */
+function names(items: readonly string[], lang: Lang): string {
+  if (lang.locale !== 'en') return list(lang, items);
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** A person's name inside a sentence: escaped, cut, and isolated in Persian (names may be Latin). */
+function who(lang: Lang, name: string, max = 60): string {
+  return ltr(lang, safe(name, max));
+}
+
+/** A request ID in bold, isolated outside the asterisks in Persian. */
+function boldId(lang: Lang, id: string): string {
+  return ltr(lang, `*${id}*`);
 }
 
 /** Who approved; an approval from the CLI says so: "U0LEAD1 via the CLI (OS user root)". */
-function approvers(request: OperationRequest): string {
+function approvers(request: OperationRequest, lang: Lang): string {
   return names(
     request.approvals.map((a) => {
       const via = viaPhrase(a.by);
-      const who = via === null ? safe(a.by.name, 60) : `${safe(a.by.name, 60)} ${safe(via, 100)}`;
+      const name =
+        via === null ? who(lang, a.by.name) : ltr(lang, `${safe(a.by.name, 60)} ${safe(via, 100)}`);
       // In a lead's place, by delegation: "sara for lena (delegated)".
-      return a.for === undefined ? who : `${who} for ${safe(a.for.name, 60)} (delegated)`;
+      return a.for === undefined ? name : lang.t.approvals.apprDelegatedFor(name, who(lang, a.for.name));
     }),
+    lang,
   );
 }
 
 /**
  * The target of a request for display: an ID (no spaces) is kept whole; descriptive text
- * (`new folder "…"`) is cut.
+ * (`new folder "…"`) is cut. Isolated in Persian.
  */
-export function targetCode(target: string): string {
-  return code(/\s/.test(target) ? truncate(target, 120) : target);
+export function targetCode(target: string, lang: Lang = ENGLISH): string {
+  return ltr(lang, code(/\s/.test(target) ? truncate(target, 120) : target));
+}
+
+/** `N of M` in the reader's digits. */
+function countOf(lang: Lang, count: number, quorum: number): string {
+  return lang.t.approvals.apprCountOf(num(lang, count), num(lang, quorum));
+}
+
+/** `*R-…* (Delete folder `…`)`: a request named in a sentence. */
+function refOf(request: OperationRequest, lang: Lang): string {
+  return lang.t.approvals.apprRef(
+    boldId(lang, request.id),
+    operationTitleOf(request, lang),
+    targetCode(request.target, lang),
+  );
 }
 
 /** One line per request for lists: ID, operation, target, state, and who asked. */
-export function requestLine(request: OperationRequest, options: { showRequester?: boolean } = {}): string {
-  const who = options.showRequester ? ` · by ${safe(request.requester.name, 60)}` : '';
+export function requestLine(
+  request: OperationRequest,
+  lang: Lang,
+  options: { showRequester?: boolean } = {},
+): string {
+  const t = lang.t.approvals;
+  const by = options.showRequester ? t.apprByName(who(lang, request.requester.name)) : '';
   const count =
     request.state === 'pending' && request.quorum > 0
-      ? ` (${request.approvals.length} of ${request.quorum})`
+      ? ` (${countOf(lang, request.approvals.length, request.quorum)})`
       : '';
-  return `*${request.id}* · ${operationTitleOf(request)} ${targetCode(request.target)} · ${stateLabel(request.state)}${count}${who}`;
+  return `${boldId(lang, request.id)} · ${operationTitleOf(request, lang)} ${targetCode(request.target, lang)} · ${stateLabel(request.state, lang)}${count}${by}`;
 }
 
 /** What happened to a decided request, in one or two lines; null while it is still open. */
-export function outcomeText(request: OperationRequest): string | null {
+export function outcomeText(request: OperationRequest, lang: Lang): string | null {
+  const t = lang.t.approvals;
   const approved =
     request.breakGlass !== undefined
-      ? `*BREAK-GLASS:* run by ${safe(request.breakGlass.by.name, 60)} without waiting for approval`
+      ? t.apprBreakGlassRan(who(lang, request.breakGlass.by.name))
       : request.approvals.length > 0
-        ? `Approved by ${approvers(request)}`
-        : 'Ran directly';
+        ? t.apprApprovedBy(approvers(request, lang))
+        : t.apprRanDirectly;
+  const at = (iso: string) => readerDate(iso, lang);
   switch (request.state) {
     case 'pending':
       return request.approvals.length > 0
-        ? `Approved by ${approvers(request)} (${request.approvals.length} of ${request.quorum}); waiting for more.`
+        ? t.apprPendingSoFar(
+            approvers(request, lang),
+            countOf(lang, request.approvals.length, request.quorum),
+          )
         : null;
     case 'approved':
-      return `${approved}; waiting to run.`;
+      return t.apprWaitingToRun(approved);
     case 'executing':
-      return `${approved}; running since ${slackDate(request.updatedAt)}.`;
+      return t.apprRunningSince(approved, at(request.updatedAt));
     case 'succeeded':
-      if (request.decidedBy !== null) return `${approved}; ${settledText(request)}`;
-      return `${approved}; done at ${slackDate(request.updatedAt)}.${resultText(request.result)}`;
+      if (request.decidedBy !== null) return t.apprThen(approved, settledText(request, lang));
+      return t.apprDoneAt(approved, at(request.updatedAt), resultText(request.result, lang));
     case 'failed': {
-      if (request.decidedBy !== null) return `${approved}; ${settledText(request)}`;
+      if (request.decidedBy !== null) return t.apprThen(approved, settledText(request, lang));
       const error = request.error;
       const why =
         error === null
           ? ''
-          : ` ${safe(`${error.name}${error.status === undefined ? '' : ` (${error.status})`}: ${error.message}`, 400)}`;
+          : ltr(
+              lang,
+              safe(
+                `${error.name}${error.status === undefined ? '' : ` (${error.status})`}: ${error.message}`,
+                400,
+              ),
+            );
       // Edits and the like keep `failed` when their answer was lost (asking again is harmless).
       const lost = error !== null && (error.name === 'TimeoutError' || error.name === 'NetworkError');
-      const after = lost
-        ? ' Its answer was lost, so it may or may not have been applied; asking for it again gives the same end state.'
-        : ' Nothing else was changed.';
-      return `${approved}; it failed at ${slackDate(request.updatedAt)}.${why}${after}`;
+      return t.apprFailedAt(
+        approved,
+        at(request.updatedAt),
+        why,
+        lost ? t.apprAnswerLost : t.apprNothingElse,
+      );
     }
     case 'rejected':
-      return `Rejected by ${safe(request.decidedBy?.name ?? 'a lead', 60)} at ${slackDate(request.updatedAt)}: ${safe(request.decisionNote ?? '', 500)}`;
+      return t.apprRejectedBy(
+        request.decidedBy === null ? t.apprALead : who(lang, request.decidedBy.name),
+        at(request.updatedAt),
+        safe(request.decisionNote ?? '', 500),
+      );
     case 'cancelled':
-      return `Cancelled by ${safe(request.decidedBy?.name ?? request.requester.name, 60)} at ${slackDate(request.updatedAt)}.${request.decisionNote ? ` ${safe(request.decisionNote, 300)}` : ''}`;
+      return t.apprCancelledBy(
+        who(lang, request.decidedBy?.name ?? request.requester.name),
+        at(request.updatedAt),
+        request.decisionNote ? safe(request.decisionNote, 300) : '',
+      );
     case 'expired':
-      return `Expired at ${slackDate(request.expiresAt ?? request.updatedAt)} with ${request.approvals.length} of ${request.quorum} approvals; nothing was changed.`;
+      return t.apprExpiredAt(
+        at(request.expiresAt ?? request.updatedAt),
+        countOf(lang, request.approvals.length, request.quorum),
+      );
     case 'unknown':
-      return `${approved}; ${unknownText(request)}`;
+      return unknownText(request, approved, lang);
   }
 }
 
 /** Why the outcome of an `unknown` request is not known, and how it gets settled. */
-function unknownText(request: OperationRequest): string {
+function unknownText(request: OperationRequest, approved: string, lang: Lang): string {
+  const t = lang.t.approvals;
   const error = request.error;
   const why =
     error === null
-      ? 'vidops stopped while it ran'
-      : `the service gave no clear answer (${safe(`${error.name}${error.status === undefined ? '' : ` ${error.status}`}: ${error.message}`, 300)})`;
-  const ways = sendableAgain(request)
-    ? 'check now, send it again (a 404 then means it was already deleted), or mark it applied or not applied'
-    : 'mark it applied or not applied after looking at the service';
-  return `it may or may not have been applied: ${why} at ${slackDate(request.updatedAt)}, and vidops does not send it again by itself. Someone who may approve it, never the requester, settles it: ${ways}.`;
+      ? t.apprUnknownStopped
+      : t.apprUnknownNoAnswer(
+          ltr(
+            lang,
+            safe(
+              `${error.name}${error.status === undefined ? '' : ` ${error.status}`}: ${error.message}`,
+              300,
+            ),
+          ),
+        );
+  const ways = sendableAgain(request) ? t.apprWaysSendAgain : t.apprWaysMark;
+  return t.apprUnknown(approved, why, readerDate(request.updatedAt, lang), ways);
 }
 
-const WAY_WORDS: Record<string, string> = {
-  check: 'checked now',
-  applied: 'marked applied',
-  'not-applied': 'marked not applied',
-  'send-again': 'sent again',
-};
-
 /** How a lead settled an outcome that was unknown: who, how, what and their note. */
-function settledText(request: OperationRequest): string {
+function settledText(request: OperationRequest, lang: Lang): string {
+  const t = lang.t.approvals;
   const result = request.result;
   const record = result !== null && typeof result === 'object' && !Array.isArray(result) ? result : {};
   const way =
-    typeof record.resolved === 'string' ? (WAY_WORDS[record.resolved] ?? record.resolved) : 'settled';
+    typeof record.resolved === 'string' ? t.apprSettledWay(record.resolved) : t.apprSettledUnknownWay;
   const outcome =
     request.state === 'failed'
-      ? (request.error?.message ?? 'not applied')
+      ? (request.error?.message ?? t.apprOutcomeNotApplied)
       : typeof record.outcome === 'string'
-        ? record.outcome
-        : 'applied';
-  const note = request.decisionNote ? ` Note: ${safe(request.decisionNote, 500)}` : '';
-  return `its outcome was unknown; ${safe(request.decidedBy?.name ?? 'a lead', 60)} ${way} at ${slackDate(request.updatedAt)}: *${safe(outcome, 300)}*.${note}`;
+        ? record.outcome === 'applied'
+          ? t.apprOutcomeApplied
+          : record.outcome
+        : t.apprOutcomeApplied;
+  return t.apprSettled(
+    request.decidedBy === null ? t.apprALead : who(lang, request.decidedBy.name),
+    way,
+    readerDate(request.updatedAt, lang),
+    safe(outcome, 300),
+    request.decisionNote ? safe(request.decisionNote, 500) : '',
+  );
 }
 
 /** Deletes only: a lead may send them once more, a 404 then meaning "already deleted". */
@@ -192,11 +283,11 @@ function sendableAgain(request: OperationRequest): boolean {
 }
 
 /** What the service answered, compact and masked. */
-function resultText(result: JsonValue): string {
+function resultText(result: JsonValue, lang: Lang): string {
   if (result === null) return '';
   const raw = typeof result === 'string' ? result : JSON.stringify(result);
   if (raw === '{}' || raw === '' || raw === '[]') return '';
-  return ` The service answered: ${code(truncate(maskMobilesInText(raw), 300))}`;
+  return lang.t.approvals.apprServiceAnswered(ltr(lang, code(truncate(maskMobilesInText(raw), 300))));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -204,23 +295,20 @@ function resultText(result: JsonValue): string {
 // parsed once when a request is read from the store), each rendered by its entry of
 // `PREVIEW_VIEWS`.
 
-/** Renders one operation's preview as lines of mrkdwn. */
-export type PreviewView<O extends ChangeOperation> = (preview: Preview<O>) => string[];
-
-/** Said for a stored request whose preview this build cannot read (made by an older one). */
-export const PREVIEW_NOT_AVAILABLE =
-  '_Preview not available: this request was made by an earlier version of vidops._';
+/** Renders one operation's preview as lines of mrkdwn, in the reader's language. */
+export type PreviewView<O extends ChangeOperation> = (preview: Preview<O>, lang: Lang) => string[];
 
 /** A comma list of `code` items, wrapped into lines of about `width` characters. */
-function wrapList(label: string, items: readonly string[], width = 1200): string[] {
-  if (items.length === 0) return [`${label}: _none_`];
+function wrapList(lang: Lang, label: string, items: readonly string[], width = 1200): string[] {
+  if (items.length === 0) return [`${label}: ${lang.t.approvals.apprNone}`];
+  const comma = lang.locale === 'fa' ? '، ' : ', ';
   const lines: string[] = [];
   let current = `${label}:`;
   for (const [i, item] of items.entries()) {
-    const piece = `${i === 0 ? ' ' : ', '}${code(item)}`;
+    const piece = `${i === 0 ? ' ' : comma}${ltr(lang, code(item))}`;
     if (current.length + piece.length > width) {
-      lines.push(`${current},`);
-      current = `    ${code(item)}`;
+      lines.push(`${current}${comma.trim()}`);
+      current = `    ${ltr(lang, code(item))}`;
       continue;
     }
     current += piece;
@@ -229,57 +317,80 @@ function wrapList(label: string, items: readonly string[], width = 1200): string
   return lines;
 }
 
-function quotedTitle(title: string | null | undefined): string {
-  return title ? ` “${safe(title, 150)}”` : '';
+function quotedTitle(lang: Lang, title: string | null | undefined): string {
+  if (!title) return '';
+  return lang.locale === 'fa' ? ` «${ltr(lang, safe(title, 150))}»` : ` “${safe(title, 150)}”`;
 }
 
-function changeLine(label: string, before: string | null | undefined, after: string | null | undefined) {
-  const from = before === undefined ? '' : `${before ? `“${safe(before, 300)}”` : '_empty_'} → `;
-  return `• ${label}: ${from}${after ? `*“${safe(after, 300)}”*` : '_empty_'}`;
+function quote(lang: Lang, text: string): string {
+  return lang.locale === 'fa' ? `«${ltr(lang, text)}»` : `“${text}”`;
 }
 
-function playlistLines(label: string, files: readonly { _id: string; title?: string | null | undefined }[]) {
-  const lines = [`${label} (${files.length}):`];
+function changeLine(
+  lang: Lang,
+  label: string,
+  before: string | null | undefined,
+  after: string | null | undefined,
+) {
+  const empty = lang.t.approvals.apprEmpty;
+  const from = before === undefined ? '' : `${before ? quote(lang, safe(before, 300)) : empty} → `;
+  return `• ${label}: ${from}${after ? `*${quote(lang, safe(after, 300))}*` : empty}`;
+}
+
+function playlistLines(
+  lang: Lang,
+  label: string,
+  files: readonly { _id: string; title?: string | null | undefined }[],
+) {
+  const lines = [`${label} (${num(lang, files.length)}):`];
   files.forEach((f, i) => {
-    lines.push(`${i + 1}. ${code(f._id)}${quotedTitle(f.title)}`);
+    lines.push(`${num(lang, i + 1)}. ${ltr(lang, code(f._id))}${quotedTitle(lang, f.title)}`);
   });
   return lines;
 }
 
-const whitelistLines: PreviewView<'whitelist.set'> = (preview) => [
-  ...(preview.added.length > 0 ? wrapList(`*Adds* (${preview.added.length})`, preview.added) : []),
-  ...(preview.removed.length > 0 ? wrapList(`*Removes* (${preview.removed.length})`, preview.removed) : []),
-  ...wrapList(`*Whitelist after* (${preview.after.length})`, preview.after),
-  ...wrapList(`Whitelist before (${preview.before.length})`, preview.before),
-  ...(preview.after.length === 0
-    ? [':warning: The whitelist will be empty: while ipValidation is on, no server can create links.']
-    : []),
-];
+const whitelistLines: PreviewView<'whitelist.set'> = (preview, lang) => {
+  const t = lang.t.approvals;
+  const n = (items: readonly string[]) => num(lang, items.length);
+  return [
+    ...(preview.added.length > 0 ? wrapList(lang, t.apprAdds(n(preview.added)), preview.added) : []),
+    ...(preview.removed.length > 0 ? wrapList(lang, t.apprRemoves(n(preview.removed)), preview.removed) : []),
+    ...wrapList(lang, t.apprWhitelistAfter(n(preview.after)), preview.after),
+    ...wrapList(lang, t.apprWhitelistBefore(n(preview.before)), preview.before),
+    ...(preview.after.length === 0 ? [t.apprWhitelistEmpty] : []),
+  ];
+};
 
-const protectionLines: PreviewView<'protect.set'> = (preview) => [
-  `*Settings that change* (${preview.rows.length}):`,
+const protectionLines: PreviewView<'protect.set'> = (preview, lang) => [
+  lang.t.approvals.apprSettingsChange(num(lang, preview.rows.length)),
   ...preview.rows.map((row) => {
-    const label = protectionField(row.field)?.label ?? row.field;
-    return `• ${safe(label, 80)} (${code(row.field)}): ${safe(formatProtectionValue(row.field, row.before), 200)} → *${safe(formatProtectionValue(row.field, row.after), 200)}*`;
+    const english = protectionField(row.field)?.label ?? row.field;
+    const label = lang.t.changes.protectFormFieldLabel(row.field, english);
+    const value = (v: Parameters<typeof formatProtectionValue>[1]) =>
+      ltr(lang, safe(formatProtectionValue(row.field, v), 200));
+    return `• ${safe(label, 80)} (${ltr(lang, code(row.field))}): ${value(row.before)} → *${value(row.after)}*`;
   }),
 ];
 
-function createLines(preview: Preview<'folder.create' | 'playlist.create'>): string[] {
+function createLines(preview: Preview<'folder.create' | 'playlist.create'>, lang: Lang): string[] {
+  const t = lang.t.approvals;
   const after: { title: string; description?: string } = preview.after;
   return [
-    `*Creates* a ${preview.resource}:`,
-    changeLine('Title', undefined, after.title),
-    ...(preview.resource === 'folder' ? [changeLine('Description', undefined, after.description)] : []),
+    t.apprCreates(t.apprResource(preview.resource)),
+    changeLine(lang, t.apprTitleLabel, undefined, after.title),
+    ...(preview.resource === 'folder'
+      ? [changeLine(lang, t.apprDescriptionLabel, undefined, after.description)]
+      : []),
   ];
 }
 
-function editLines(preview: Preview<'folder.edit' | 'file.edit' | 'playlist.edit'>): string[] {
+function editLines(preview: Preview<'folder.edit' | 'file.edit' | 'playlist.edit'>, lang: Lang): string[] {
+  const t = lang.t.approvals;
   const known = preview.before !== null;
-  const lines = [
-    `*Changes* ${preview.resource} ${code(preview.id)}${known ? '' : ' (its current values could not be read)'}:`,
-  ];
+  const lines = [t.apprChanges(t.apprResource(preview.resource), ltr(lang, code(preview.id)), known)];
   const title = (before: { title: string | null } | null, after: string | null) => {
-    if (after !== null) lines.push(changeLine('Title', before === null ? undefined : before.title, after));
+    if (after !== null)
+      lines.push(changeLine(lang, t.apprTitleLabel, before === null ? undefined : before.title, after));
   };
   switch (preview.resource) {
     case 'folder':
@@ -287,50 +398,66 @@ function editLines(preview: Preview<'folder.edit' | 'file.edit' | 'playlist.edit
       title(preview.before, preview.after.title);
       lines.push(
         changeLine(
-          'Description',
+          lang,
+          t.apprDescriptionLabel,
           preview.before === null ? undefined : preview.before.description,
           preview.after.description,
         ),
       );
       if (preview.resource === 'file' && preview.after.cover !== null) {
-        lines.push(`• Cover image: new image ${code(preview.after.cover)}`);
+        lines.push(t.apprCoverImage(ltr(lang, code(preview.after.cover))));
       }
       return lines;
     case 'playlist':
       title(preview.before, preview.after.title);
       if (preview.after.files !== null) {
-        lines.push(...playlistLines('*Files after*', preview.after.files));
-        if (preview.before !== null) lines.push(...playlistLines('Files before', preview.before.files));
+        lines.push(...playlistLines(lang, t.apprFilesAfter, preview.after.files));
+        if (preview.before !== null)
+          lines.push(...playlistLines(lang, t.apprFilesBefore, preview.before.files));
       }
       return lines;
   }
 }
 
-function deleteLines(preview: Preview<'folder.delete' | 'file.delete' | 'playlist.delete'>): string[] {
+function deleteLines(
+  preview: Preview<'folder.delete' | 'file.delete' | 'playlist.delete'>,
+  lang: Lang,
+): string[] {
+  const t = lang.t.approvals;
   const count =
     'filesCount' in preview && preview.filesCount !== null
       ? preview.resource === 'folder'
-        ? ` and its ${preview.filesCount} file${preview.filesCount === 1 ? '' : 's'}`
-        : ` (${preview.filesCount} file${preview.filesCount === 1 ? '' : 's'} in it)`
+        ? t.apprAndFolderFiles(preview.filesCount, num(lang, preview.filesCount))
+        : t.apprFilesInIt(preview.filesCount, num(lang, preview.filesCount))
       : '';
-  const where = 'bucketId' in preview && preview.bucketId ? ` in folder ${code(preview.bucketId)}` : '';
+  const where =
+    'bucketId' in preview && preview.bucketId ? t.apprInFolder(ltr(lang, code(preview.bucketId))) : '';
   return [
-    `:warning: *Deletes* ${preview.resource} ${code(preview.id)}${quotedTitle(preview.title)}${where}${count}. This cannot be undone.`,
+    t.apprDeletes(
+      t.apprResource(preview.resource),
+      ltr(lang, code(preview.id)),
+      quotedTitle(lang, preview.title),
+      where,
+      count,
+    ),
   ];
 }
 
-const retryLines: PreviewView<'file.retry'> = (preview) => [
-  `*Retries the conversion* of file ${code(preview.id)}${quotedTitle(preview.title)}${preview.hlsStatus ? ` (status ${safe(preview.hlsStatus, 20)})` : ''}.`,
+const retryLines: PreviewView<'file.retry'> = (preview, lang) => [
+  lang.t.approvals.apprRetries(
+    ltr(lang, code(preview.id)),
+    quotedTitle(lang, preview.title),
+    preview.hlsStatus ? ltr(lang, safe(preview.hlsStatus, 20)) : '',
+  ),
 ];
 
-const unblockLines: PreviewView<'viewer.unblock'> = (preview) => {
+const unblockLines: PreviewView<'viewer.unblock'> = (preview, lang) => {
+  const t = lang.t.approvals;
   const facts = [
-    preview.blocked === true ? 'blocked' : preview.blocked === false ? 'not listed as blocked' : null,
-    preview.actionType ? `risk ${safe(preview.actionType, 20)}` : null,
+    preview.blocked === true ? t.apprBlocked : preview.blocked === false ? t.apprNotBlocked : null,
+    preview.actionType ? t.apprRisk(ltr(lang, safe(preview.actionType, 20))) : null,
   ].filter((f) => f !== null);
-  return [
-    `*Unblocks* viewer ${code(maskMobile(preview.mobileNumber))}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}.`,
-  ];
+  return [t.apprUnblocks(ltr(lang, code(maskMobile(preview.mobileNumber))), facts)];
 };
 
 /** How each operation's preview reads in Slack; the compiler checks every operation has one. */
@@ -350,29 +477,31 @@ export const PREVIEW_VIEWS: { readonly [O in ChangeOperation]: PreviewView<O> } 
 };
 
 /** The lines of a request's (or a prepared change's) preview. */
-function previewLines<O extends ChangeOperation>(subject: {
-  operation: O;
-  preview: Preview<O> | null;
-}): string[] {
-  if (subject.preview === null) return [PREVIEW_NOT_AVAILABLE];
+function previewLines<O extends ChangeOperation>(
+  subject: { operation: O; preview: Preview<O> | null },
+  lang: Lang,
+): string[] {
+  if (subject.preview === null) return [lang.t.approvals.apprPreviewNotAvailable];
   const view: PreviewView<O> = PREVIEW_VIEWS[subject.operation];
-  return view(subject.preview);
+  return view(subject.preview, lang);
 }
 
 /**
- * The preview of a request (or a prepared change) as section texts, at most `budget` characters
- * in all: lines past the budget are dropped with a note saying how many.
+ * The preview of a request (or a prepared change) as section texts in the reader's language, at
+ * most `budget` characters in all: lines past the budget are dropped with a note saying how many.
  */
 export function previewSections<O extends ChangeOperation>(
   subject: { operation: O; preview: Preview<O> | null },
+  lang: Lang,
   budget = 7000,
 ): string[] {
-  const lines = previewLines(subject);
+  const lines = previewLines(subject, lang);
   const kept: string[] = [];
   let used = 0;
   for (const [i, line] of lines.entries()) {
     if (used + line.length + 1 > budget) {
-      kept.push(`_… and ${lines.length - i} more line${lines.length - i === 1 ? '' : 's'} not shown._`);
+      const left = lines.length - i;
+      kept.push(lang.t.approvals.apprMoreLines(left, num(lang, left)));
       break;
     }
     kept.push(line);
@@ -393,29 +522,28 @@ function irreversible(request: OperationRequest): boolean {
 export function requestButtons(
   request: OperationRequest,
   which: { approve: boolean; reject: boolean; cancel: boolean; remind?: boolean },
+  lang: Lang,
 ): Button[] {
+  const t = lang.t.approvals;
   const buttons: Button[] = [];
   if (which.approve) {
-    const what = `${operationTitleOf(request)}: ${plain(request.target, 120)}.`;
+    const what = `${operationTitleOf(request, lang)}: ${plain(request.target, 120)}.`;
     buttons.push({
-      ...button('Approve', ACTIONS.approve, request.id, 'primary'),
+      ...button(t.apprApprove, ACTIONS.approve, request.id, 'primary'),
       confirm: {
-        title: plainText(`Approve ${request.id}?`),
+        title: plainText(truncate(t.apprApproveTitle(request.id), BLOCK_KIT_LIMITS.confirmTitle)),
         text: plainText(
-          truncate(
-            `${what} It runs as soon as you approve.${irreversible(request) ? ' This cannot be undone.' : ''}`,
-            BLOCK_KIT_LIMITS.confirmText,
-          ),
+          truncate(t.apprApproveText(what, irreversible(request)), BLOCK_KIT_LIMITS.confirmText),
         ),
-        confirm: plainText('Approve'),
-        deny: plainText('Not yet'),
+        confirm: plainText(t.apprApprove),
+        deny: plainText(t.apprNotYet),
         ...(irreversible(request) ? { style: 'danger' as const } : {}),
       },
     });
   }
-  if (which.reject) buttons.push(button('Reject…', ACTIONS.reject, request.id, 'danger'));
-  if (which.cancel) buttons.push(button('Cancel request', ACTIONS.cancel, request.id));
-  if (which.remind) buttons.push(button(FOLLOW_UP_WORDS.remindButton, ACTIONS.remind, request.id));
+  if (which.reject) buttons.push(button(t.apprRejectButton, ACTIONS.reject, request.id, 'danger'));
+  if (which.cancel) buttons.push(button(t.apprCancelButton, ACTIONS.cancel, request.id));
+  if (which.remind) buttons.push(button(t.apprRemindButton, ACTIONS.remind, request.id));
   return buttons;
 }
 
@@ -424,27 +552,28 @@ export function requestButtons(
  * with a confirmation), Mark applied… and Mark not applied… (each asks for a note). Values carry
  * only the request ID; who may press them is checked when they are pressed.
  */
-export function resolveButtons(request: OperationRequest): Button[] {
+export function resolveButtons(request: OperationRequest, lang: Lang): Button[] {
+  const t = lang.t.approvals;
   const buttons: Button[] = [];
   const id = request.id;
-  if (sendableAgain(request)) buttons.push(button('Check now', ACTIONS.resolveCheck, id, 'primary'));
+  if (sendableAgain(request)) buttons.push(button(t.apprCheckNow, ACTIONS.resolveCheck, id, 'primary'));
   buttons.push(
-    button('Mark applied…', ACTIONS.resolveApplied, id),
-    button('Mark not applied…', ACTIONS.resolveNotApplied, id),
+    button(t.apprMarkApplied, ACTIONS.resolveApplied, id),
+    button(t.apprMarkNotApplied, ACTIONS.resolveNotApplied, id),
   );
   if (sendableAgain(request)) {
     buttons.push({
-      ...button('Send again', ACTIONS.resolveSendAgain, id, 'danger'),
+      ...button(t.apprSendAgain, ACTIONS.resolveSendAgain, id, 'danger'),
       confirm: {
-        title: plainText(`Send ${id} again?`),
+        title: plainText(truncate(t.apprSendAgainTitle(id), BLOCK_KIT_LIMITS.confirmTitle)),
         text: plainText(
           truncate(
-            `${operationTitleOf(request)}: ${plain(request.target, 120)}. It is sent once more; if the service answers 404, it had already been deleted. This cannot be undone.`,
+            t.apprSendAgainText(`${operationTitleOf(request, lang)}: ${plain(request.target, 120)}.`),
             BLOCK_KIT_LIMITS.confirmText,
           ),
         ),
-        confirm: plainText('Send again'),
-        deny: plainText('Not now'),
+        confirm: plainText(t.apprSendAgain),
+        deny: plainText(t.apprNotNow),
         style: 'danger',
       },
     });
@@ -452,187 +581,207 @@ export function resolveButtons(request: OperationRequest): Button[] {
   return buttons;
 }
 
-function headline(request: OperationRequest): string {
+function headline(request: OperationRequest, lang: Lang): string {
   return request.breakGlass === undefined
-    ? stateHeadline(request)
-    : `BREAK-GLASS · ${stateHeadline(request)}`;
+    ? stateHeadline(request, lang)
+    : lang.t.approvals.apprBreakGlassHeadline(stateHeadline(request, lang));
 }
 
-function stateHeadline(request: OperationRequest): string {
+function stateHeadline(request: OperationRequest, lang: Lang): string {
+  const t = lang.t.approvals;
+  const title = operationTitleOf(request, lang);
   switch (request.state) {
     case 'pending':
-      return `Approval needed: ${operationTitleOf(request)}`;
+      return t.apprHeadPending(title);
     case 'succeeded':
-      return request.decidedBy === null
-        ? `${operationTitleOf(request)}: approved and done`
-        : `${operationTitleOf(request)}: done (outcome settled by a lead)`;
+      return request.decidedBy === null ? t.apprHeadDone(title) : t.apprHeadDoneSettled(title);
     case 'failed':
-      return request.decidedBy === null
-        ? `${operationTitleOf(request)}: approved, but it failed`
-        : `${operationTitleOf(request)}: not applied (outcome settled by a lead)`;
+      return request.decidedBy === null ? t.apprHeadFailed(title) : t.apprHeadNotApplied(title);
     case 'approved':
     case 'executing':
-      return `${operationTitleOf(request)}: approved, running`;
+      return t.apprHeadRunning(title);
     case 'rejected':
-      return `${operationTitleOf(request)}: rejected`;
+      return t.apprHeadRejected(title);
     case 'cancelled':
-      return `${operationTitleOf(request)}: cancelled`;
+      return t.apprHeadCancelled(title);
     case 'expired':
-      return `${operationTitleOf(request)}: expired`;
+      return t.apprHeadExpired(title);
     case 'unknown':
-      return `${operationTitleOf(request)}: approved, outcome unknown`;
+      return t.apprHeadUnknown(title);
   }
 }
 
 /**
- * The approval message in `APPROVAL_CHANNEL`: operation, target, preview (diff, before/after,
- * what is deleted), requester, reason, expiry, request ID and the short params hash; the
- * Approve/Reject/Cancel buttons while it is pending, and who decided and what happened after; the
- * buttons that settle it while its outcome is unknown.
+ * The approval message in `APPROVAL_CHANNEL`, in the channel's language (`CHANNEL_LOCALE`):
+ * operation, target, preview (diff, before/after, what is deleted), requester, reason, expiry,
+ * request ID and the short params hash; the Approve/Reject/Cancel buttons while it is pending, and
+ * who decided and what happened after; the buttons that settle it while its outcome is unknown.
  * @see docs/architecture.md, "Approvals"
  */
-export function approvalMessage(request: OperationRequest, now: Date): SlackMessage {
+export function approvalMessage(request: OperationRequest, now: Date, lang: Lang): SlackMessage {
+  const t = lang.t.approvals;
   const open = request.state === 'pending';
   const fields = [
-    mrkdwn(`*Target*\n${targetCode(request.target)}`),
-    mrkdwn(`*Requested by*\n${safe(request.requester.name, 80)} (${code(request.requester.id)})`),
-    mrkdwn(`*Status*\n${stateLabel(request.state)}`),
+    mrkdwn(t.apprFieldTarget(targetCode(request.target, lang))),
+    mrkdwn(
+      t.apprFieldRequestedBy(who(lang, request.requester.name, 80), ltr(lang, code(request.requester.id))),
+    ),
+    mrkdwn(t.apprFieldStatus(stateLabel(request.state, lang))),
     mrkdwn(
       open
-        ? `*Expires*\n${request.expiresAt ? expiryText(request.expiresAt, now) : 'never'}`
-        : `*Approvals*\n${request.approvals.length} of ${request.quorum}`,
+        ? t.apprFieldExpires(request.expiresAt ? expiryText(request.expiresAt, now, lang) : t.apprNever)
+        : t.apprFieldApprovals(countOf(lang, request.approvals.length, request.quorum)),
     ),
-    ...(open ? [mrkdwn(`*Approvals*\n${progressText(request)}`)] : []),
+    ...(open ? [mrkdwn(t.apprFieldApprovals(progressText(request, lang)))] : []),
   ];
   const blocks: KnownBlock[] = [
     header(
-      plain(`${irreversible(request) && open ? '⚠️ ' : ''}${headline(request)}`, BLOCK_KIT_LIMITS.headerText),
+      plain(
+        `${irreversible(request) && open ? '⚠️ ' : ''}${headline(request, lang)}`,
+        BLOCK_KIT_LIMITS.headerText,
+      ),
     ),
     { type: 'section', fields },
-    ...previewSections(request).map((text) => section(text)),
-    section(`*Reason:* ${request.reason ? safe(request.reason, 1500) : '_none given_'}`),
+    ...previewSections(request, lang).map((text) => section(text)),
+    section(t.apprReason(request.reason ? safe(request.reason, 1500) : t.apprNoneGiven)),
   ];
-  const escalated = open ? escalationText(request) : null;
+  const escalated = open ? escalationText(request, lang) : null;
   if (escalated !== null) blocks.push(section(escalated));
-  const outcome = outcomeText(request);
+  const outcome = outcomeText(request, lang);
   if (outcome !== null) blocks.push(section(outcome));
   blocks.push(
     context(
-      `Request ${code(request.id)} · ${code(request.operation)} · params ${code(shortHash(request.paramsHash))} · asked ${slackDate(request.createdAt)}${open ? ` · needs ${request.quorum} approval${request.quorum === 1 ? '' : 's'}, never the requester's own` : ''}`,
+      t.apprContext(
+        ltr(lang, code(request.id)),
+        ltr(lang, code(request.operation)),
+        ltr(lang, code(shortHash(request.paramsHash))),
+        readerDate(request.createdAt, lang),
+        open ? t.apprNeeds(request.quorum, num(lang, request.quorum)) : '',
+      ),
     ),
   );
   if (open) {
     blocks.push(
       actions(
-        requestButtons(request, { approve: true, reject: true, cancel: true, remind: true }),
+        requestButtons(request, { approve: true, reject: true, cancel: true, remind: true }, lang),
         requestActionsBlock(request.id),
       ),
     );
   } else if (request.state === 'unknown') {
-    blocks.push(actions(resolveButtons(request), requestActionsBlock(request.id)));
+    blocks.push(actions(resolveButtons(request, lang), requestActionsBlock(request.id)));
   }
-  blocks.push(...breakGlassBlocks(request));
+  blocks.push(...breakGlassBlocks(request, lang));
   const text = maskMobilesInText(
-    `${headline(request)}: ${escapeMrkdwn(truncate(request.target, 200))}, requested by ${escapeMrkdwn(request.requester.name)} (${request.id})`,
+    t.apprMessageText(
+      headline(request, lang),
+      ltr(lang, escapeMrkdwn(truncate(request.target, 200))),
+      ltr(lang, escapeMrkdwn(request.requester.name)),
+      ltr(lang, request.id),
+    ),
   );
   return { text: truncate(text, 1000), blocks };
 }
 
 // ---------------------------------------------------------------------------------------------
-// Quorum progress, time left, escalation and the follow-up DMs (issue 13). Every phrase people
-// read is in FOLLOW_UP_WORDS, so a translation has one place to go through.
-
-/** The words of the follow-ups, in one place. */
-export const FOLLOW_UP_WORDS = {
-  remindButton: 'Remind approvers',
-  approvedSoFar: (count: number, quorum: number) => `${count} of ${quorum} approved`,
-  noneYet: 'no approvals yet',
-  expiresIn: (left: string) => `in ${left}`,
-  escalatedTo: (who: string) => `:arrow_up: *Escalated to* ${who}: they may approve it as well.`,
-  reminder: (ref: string, by: string) =>
-    `:alarm_clock: *Reminder:* ${ref} by ${by} is waiting for your decision.`,
-  reminderAsked: (name: string) => ` ${name} asked for this reminder.`,
-  escalation: (ref: string, by: string) =>
-    `:arrow_up: ${ref} by ${by} has not been decided in time and is now offered to you as a backup approver.`,
-  warnApprover: (ref: string, left: string) => `:hourglass: ${ref} expires ${left} unless it is decided.`,
-  warnRequester: (ref: string, left: string) =>
-    `:hourglass: Your request ${ref} expires ${left}; if it is not approved by then, nothing is changed.`,
-  standing: (progress: string) => `So far: ${progress}.`,
-  reminded: (id: string, count: number) =>
-    `:alarm_clock: The approvers of *${id}* who have not decided are reminded (${count === 1 ? '1 approval' : `${count} approvals`} so far).`,
-} as const;
+// Quorum progress, time left, escalation and the follow-up DMs (issue 13), in the reader's
+// language (the catalog's `approvals` area).
 
 /** A person as a Slack mention when the ID is a Slack user's, else their name. */
-function mention(actor: Actor): string {
-  return /^[UW][A-Z0-9]{2,}$/.test(actor.id) ? `<@${actor.id}>` : safe(actor.name, 60);
+function mention(actor: Actor, lang: Lang): string {
+  return /^[UW][A-Z0-9]{2,}$/.test(actor.id) ? `<@${actor.id}>` : who(lang, actor.name);
 }
 
 /** A user or user-group ID as a mention: `<@U…>`, `<!subteam^S…>`. */
-function principalMention(id: string): string {
+function principalMention(id: string, lang: Lang): string {
   if (/^S[A-Z0-9]{2,}$/.test(id)) return `<!subteam^${id}>`;
   if (/^[UW][A-Z0-9]{2,}$/.test(id)) return `<@${id}>`;
-  return code(id);
+  return ltr(lang, code(id));
 }
 
 /** `1 of 2 approved: <@U0LEAD1>`, or `0 of 2 approved (no approvals yet)`. */
-export function progressText(request: OperationRequest): string {
-  const head = FOLLOW_UP_WORDS.approvedSoFar(request.approvals.length, request.quorum);
-  if (request.approvals.length === 0) return `${head} (${FOLLOW_UP_WORDS.noneYet})`;
-  return `${head}: ${names(request.approvals.map((a) => mention(a.by)))}`;
+export function progressText(request: OperationRequest, lang: Lang): string {
+  const t = lang.t.approvals;
+  const head = t.apprApprovedSoFar(num(lang, request.approvals.length), num(lang, request.quorum));
+  if (request.approvals.length === 0) return `${head} (${t.apprNoneYet})`;
+  return `${head}: ${names(
+    request.approvals.map((a) => mention(a.by, lang)),
+    lang,
+  )}`;
 }
 
-/** `in 3h (Mar 1 14:05)`: the coarse time left and the date Slack shows in the reader's zone. */
-export function expiryText(expiresAt: string, now: Date): string {
-  return `${FOLLOW_UP_WORDS.expiresIn(timeLeft(expiresAt, now).words)} (${slackDate(expiresAt)})`;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The coarse time left: `3h`, `2 days`, `under 1h`; `۳ ساعت`, `۲ روز`, `کمتر از ۱ ساعت`. */
+function leftWords(expiresAt: string, now: Date, lang: Lang): string {
+  const left = timeLeft(expiresAt, now);
+  if (lang.locale === 'en') return left.words;
+  const t = lang.t.approvals;
+  const amount = Number(left.bucket.slice(1));
+  if (left.bucket.startsWith('d')) return duration(lang, amount * DAY_MS);
+  if (left.bucket.startsWith('h')) return duration(lang, amount * HOUR_MS);
+  if (left.bucket === 'm60') return t.apprLeftUnderHour;
+  if (left.bucket === 'm15') return t.apprLeftUnderQuarter;
+  return t.apprLeftNone;
+}
+
+/**
+ * `in 3h (Mar 1 14:05)`: the coarse time left and the date; Slack's date token for English
+ * readers, the Solar Hijri date for Persian readers.
+ */
+export function expiryText(expiresAt: string, now: Date, lang: Lang): string {
+  return `${lang.t.approvals.apprExpiresIn(leftWords(expiresAt, now, lang))} (${readerDate(expiresAt, lang)})`;
 }
 
 /** Who a waiting request was escalated to, or null when it was not. */
-function escalationText(request: OperationRequest): string | null {
+function escalationText(request: OperationRequest, lang: Lang): string | null {
   const done = followUpOf(request);
   if (done.escalatedAt === null) return null;
-  return `${FOLLOW_UP_WORDS.escalatedTo(names(done.escalatedTo.map(principalMention)))} (${slackDate(done.escalatedAt)})`;
+  const to = names(
+    done.escalatedTo.map((id) => principalMention(id, lang)),
+    lang,
+  );
+  return `${lang.t.approvals.apprEscalatedTo(to)} (${readerDate(done.escalatedAt, lang)})`;
 }
 
 /** What a follow-up DM is about. */
 export type FollowUpNotice = 'reminder' | 'escalation' | 'warning';
 
 /**
- * A follow-up DM: to an approver (a reminder, the escalation to a backup, the expiry warning),
- * with the request's preview and its Approve/Reject buttons; or to the requester (the expiry
- * warning), with Remind. Pure: the clock reading comes in as `now`.
+ * A follow-up DM in its reader's language: to an approver (a reminder, the escalation to a
+ * backup, the expiry warning), with the request's preview and its Approve/Reject buttons; or to
+ * the requester (the expiry warning), with Remind. Pure: the clock reading comes in as `now`.
  */
 export function followUpMessage(
   request: OperationRequest,
   notice: FollowUpNotice,
   to: 'approver' | 'requester',
   now: Date,
+  lang: Lang,
 ): SlackMessage {
-  const W = FOLLOW_UP_WORDS;
-  const ref = `*${request.id}* (${operationTitleOf(request)} ${targetCode(request.target)})`;
-  const by = safe(request.requester.name, 60);
-  const left = request.expiresAt === null ? 'never' : expiryText(request.expiresAt, now);
+  const t = lang.t.approvals;
+  const ref = refOf(request, lang);
+  const by = who(lang, request.requester.name);
+  const left = request.expiresAt === null ? t.apprNever : expiryText(request.expiresAt, now, lang);
   const done = followUpOf(request);
   let first: string;
-  if (to === 'requester') first = W.warnRequester(ref, left);
+  if (to === 'requester') first = t.apprWarnRequester(ref, left);
   else if (notice === 'reminder') {
     const asker = done.remindedBy;
-    const asked = asker !== null && asker.id !== 'system' ? W.reminderAsked(safe(asker.name, 60)) : '';
-    first = `${W.reminder(ref, by)}${asked}`;
-  } else if (notice === 'escalation') first = W.escalation(ref, by);
-  else first = W.warnApprover(ref, left);
-  const blocks: KnownBlock[] = [
-    section(first),
-    context(`${W.standing(progressText(request))} Expires ${left}.`),
-  ];
+    const asked = asker !== null && asker.id !== 'system' ? t.apprReminderAsked(who(lang, asker.name)) : '';
+    first = `${t.apprReminder(ref, by)}${asked}`;
+  } else if (notice === 'escalation') first = t.apprEscalation(ref, by);
+  else first = t.apprWarnApprover(ref, left);
+  const blocks: KnownBlock[] = [section(first), context(t.apprStanding(progressText(request, lang), left))];
   if (to === 'approver') {
-    blocks.push(...previewSections(request, 4000).map((text) => section(text)));
-    if (request.reason) blocks.push(section(`*Reason:* ${safe(request.reason, 1500)}`));
+    blocks.push(...previewSections(request, lang, 4000).map((text) => section(text)));
+    if (request.reason) blocks.push(section(t.apprReason(safe(request.reason, 1500))));
   }
   blocks.push(
     actions(
       to === 'approver'
-        ? requestButtons(request, { approve: true, reject: true, cancel: false })
-        : requestButtons(request, { approve: false, reject: false, cancel: true, remind: true }),
+        ? requestButtons(request, { approve: true, reject: true, cancel: false }, lang)
+        : requestButtons(request, { approve: false, reject: false, cancel: true, remind: true }, lang),
       requestActionsBlock(request.id),
     ),
   );
@@ -641,32 +790,36 @@ export function followUpMessage(
 }
 
 /**
- * What the requester is told in a DM when their request is decided or has run; null when there
- * is nothing to tell (still waiting, running, or they cancelled it themselves).
+ * What the requester is told in a DM (in their language) when their request is decided or has
+ * run; null when there is nothing to tell (still waiting, running, or they cancelled it).
  */
-export function requesterNotice(request: OperationRequest): SlackMessage | null {
+export function requesterNotice(request: OperationRequest, lang: Lang): SlackMessage | null {
+  const t = lang.t.approvals;
   const tell: Partial<Record<RequestState, string>> = {
-    pending: request.approvals.length > 0 ? ':thumbsup: got an approval' : '',
-    succeeded: ':white_check_mark: was approved and is done',
-    failed: ':x: was approved but failed',
-    rejected: ':no_entry_sign: was rejected',
-    expired: ':hourglass: expired',
-    unknown: ':grey_question: may or may not have been applied; its outcome is unknown',
+    pending: request.approvals.length > 0 ? t.apprTellApproval : '',
+    succeeded: t.apprTellDone,
+    failed: t.apprTellFailed,
+    rejected: t.apprTellRejected,
+    expired: t.apprTellExpired,
+    unknown: t.apprTellUnknown,
   };
   if (request.breakGlass !== undefined) {
     // The requester broke the glass themselves and saw the outcome where they did it.
-    if (request.state === 'succeeded') tell.succeeded = ':rotating_light: ran by break-glass and is done';
-    if (request.state === 'failed') tell.failed = ':x: ran by break-glass but failed';
+    if (request.state === 'succeeded') tell.succeeded = t.apprTellGlassDone;
+    if (request.state === 'failed') tell.failed = t.apprTellGlassFailed;
   }
   const what = tell[request.state];
   if (what === undefined || what === '') return null;
-  const first = `Your request *${request.id}* (${operationTitleOf(request)} ${targetCode(request.target)}) ${what}.`;
-  const outcome = outcomeText(request);
+  const first = t.apprYourRequest(refOf(request, lang), what);
+  const outcome = outcomeText(request, lang);
   const blocks: KnownBlock[] = [section(first)];
   if (outcome !== null) blocks.push(section(outcome));
-  const text = maskMobilesInText(
-    `Your request ${request.id} (${operationTitleOf(request)}: ${escapeMrkdwn(truncate(request.target, 200))}) ${what.replace(/^:[a-z_]+: /, '')}.`,
+  const plainRef = t.apprRef(
+    ltr(lang, request.id),
+    `${operationTitleOf(request, lang)}:`,
+    ltr(lang, escapeMrkdwn(truncate(request.target, 200))),
   );
+  const text = maskMobilesInText(t.apprYourRequest(plainRef, what.replace(/^:[a-z_]+: /, '')));
   return { text: truncate(text, 1000), blocks };
 }
 
@@ -684,29 +837,46 @@ export type SubmitOutcome =
 export function submittedSections(
   outcome: SubmitOutcome,
   options: { approvalChannel: string; warnings?: readonly string[] },
+  lang: Lang,
 ): string[] {
-  const warnings = (options.warnings ?? []).slice(0, 5).map((w) => `:warning: ${safe(w, 1000)}`);
+  const t = lang.t.approvals;
+  const warnings = (options.warnings ?? []).slice(0, 5).map((w) => t.apprSubmitWarning(safe(w, 1000)));
   switch (outcome.kind) {
     case 'denied':
-      return [`:no_entry: Nothing was asked: ${safe(outcome.reason, 1000)}`];
+      return [t.apprSubmitDenied(safe(outcome.reason, 1000))];
     case 'pending': {
       const { request } = outcome;
-      const why = outcome.why === 'policy' ? '' : ` (${safe(outcome.why, 200)})`;
+      const why = outcome.why === 'policy' ? '' : safe(outcome.why, 200);
       return [
-        `:inbox_tray: Request *${request.id}* posted to <#${options.approvalChannel}> for approval${why}: ${operationTitleOf(request)} ${targetCode(request.target)}. You will get a direct message when a lead decides; \`/vidops requests\` shows where it stands.`,
-        ...previewSections(request, 5000),
+        t.apprSubmitPosted(
+          boldId(lang, request.id),
+          `<#${options.approvalChannel}>`,
+          why,
+          operationTitleOf(request, lang),
+          targetCode(request.target, lang),
+          ltr(lang, '`/vidops requests`'),
+        ),
+        ...previewSections(request, lang, 5000),
         ...warnings,
       ];
     }
     case 'executed': {
       const { request } = outcome;
+      const title = operationTitleOf(request, lang);
+      const target = targetCode(request.target, lang);
+      const id = boldId(lang, request.id);
       const head =
         request.state === 'succeeded'
-          ? `:white_check_mark: Done: ${operationTitleOf(request)} ${targetCode(request.target)} (request *${request.id}*).`
+          ? t.apprSubmitDone(title, target, id)
           : request.state === 'failed'
-            ? `:x: ${operationTitleOf(request)} ${targetCode(request.target)} failed (request *${request.id}*): ${safe(outcome.errorText ?? 'the service refused it', 1000)}`
-            : `${stateLabel(request.state)}: ${operationTitleOf(request)} ${targetCode(request.target)} (request *${request.id}*).`;
-      return [head, ...previewSections(request, 5000), ...warnings];
+            ? t.apprSubmitFailed(
+                title,
+                target,
+                id,
+                safe(outcome.errorText ?? t.apprSubmitServiceRefused, 1000),
+              )
+            : t.apprSubmitOther(stateLabel(request.state, lang), title, target, id);
+      return [head, ...previewSections(request, lang, 5000), ...warnings];
     }
   }
 }
@@ -715,15 +885,22 @@ export function submittedSections(
 export function submittedMessage(
   outcome: SubmitOutcome,
   options: { approvalChannel: string; warnings?: readonly string[] },
+  lang: Lang,
 ): SlackMessage {
-  const sections = submittedSections(outcome, options);
+  const t = lang.t.approvals;
+  const sections = submittedSections(outcome, options, lang);
   const text =
     outcome.kind === 'denied'
-      ? 'Nothing was asked: the policy refused it.'
+      ? t.apprSubmitDeniedText
       : outcome.kind === 'pending'
-        ? `Request ${outcome.request.id} posted for approval.`
-        : `Request ${outcome.request.id}: ${outcome.request.state}.`;
+        ? t.apprSubmitPostedText(ltr(lang, outcome.request.id))
+        : t.apprSubmitStateText(ltr(lang, outcome.request.id), stateWordForText(outcome.request.state, lang));
   return { text, blocks: sections.map((text) => section(text)) };
+}
+
+/** The state in a notification's plain text: its code word in English (as before), its word in Persian. */
+function stateWordForText(state: RequestState, lang: Lang): string {
+  return lang.locale === 'en' ? state : stateWord(state, lang);
 }
 
 // --- Break-glass on the approval message (docs/architecture.md, "Break-glass and delegation") ---
@@ -732,39 +909,54 @@ export function submittedMessage(
  * What the approval message of a break-glass change adds: who broke the glass, why, the review
  * (or that it is due, with Acknowledge / Flag… for the leads while it is not reviewed).
  */
-export function breakGlassBlocks(request: OperationRequest): KnownBlock[] {
+export function breakGlassBlocks(request: OperationRequest, lang: Lang): KnownBlock[] {
+  const t = lang.t.approvals;
   const record = request.breakGlass;
   if (record === undefined) return [];
   const blocks: KnownBlock[] = [
     section(
-      `:rotating_light: *BREAK-GLASS* by ${safe(record.by.name, 60)} (${code(record.by.id)}) at ${slackDate(record.at)}, without waiting for approval.\n*Why it could not wait:* ${safe(record.reason, 1500)}`,
+      t.apprGlassBy(
+        who(lang, record.by.name),
+        ltr(lang, code(record.by.id)),
+        readerDate(record.at, lang),
+        safe(record.reason, 1500),
+      ),
     ),
   ];
   if (record.review !== null) {
     const { review } = record;
-    const verdict =
-      review.verdict === 'flagged' ? ':triangular_flag_on_post: Flagged' : ':white_check_mark: Acknowledged';
+    const verdict = review.verdict === 'flagged' ? t.apprGlassFlagged : t.apprGlassAcknowledged;
     blocks.push(
       section(
-        `${verdict} by ${safe(review.by.name, 60)} at ${slackDate(review.at)}${review.note ? `: ${safe(review.note, 1000)}` : '.'}`,
+        t.apprGlassReviewed(
+          verdict,
+          who(lang, review.by.name),
+          readerDate(review.at, lang),
+          review.note ? safe(review.note, 1000) : '',
+        ),
       ),
     );
     return blocks;
   }
   blocks.push(
     context(
-      `Not reviewed yet: a lead other than ${safe(record.by.name, 60)} reviews it by ${slackDate(record.reviewDueAt)}.${record.overdueAt === null ? '' : ' *Overdue.*'}`,
+      t.apprGlassNotReviewed(
+        who(lang, record.by.name),
+        readerDate(record.reviewDueAt, lang),
+        record.overdueAt !== null,
+      ),
     ),
   );
   if (request.state !== 'executing')
-    blocks.push(actions(breakGlassReviewButtons(request), `${BLOCKS.breakGlassActions}:${request.id}`));
+    blocks.push(actions(breakGlassReviewButtons(request, lang), `${BLOCKS.breakGlassActions}:${request.id}`));
   return blocks;
 }
 
 /** Acknowledge and Flag… (asks for a note) on a break-glass change; values carry only the ID. */
-export function breakGlassReviewButtons(request: OperationRequest): Button[] {
+export function breakGlassReviewButtons(request: OperationRequest, lang: Lang = ENGLISH): Button[] {
+  const t = lang.t.approvals;
   return [
-    button('Acknowledge', ACTIONS.breakGlassAcknowledge, request.id, 'primary'),
-    button('Flag…', ACTIONS.breakGlassFlag, request.id, 'danger'),
+    button(t.apprGlassAcknowledge, ACTIONS.breakGlassAcknowledge, request.id, 'primary'),
+    button(t.apprGlassFlag, ACTIONS.breakGlassFlag, request.id, 'danger'),
   ];
 }

@@ -3,13 +3,14 @@ import { utcMinutes } from '../core/delegation.js';
 import { maskMobilesInText } from '../core/mask.js';
 import type { OperationRequest } from '../core/model.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
+import { ENGLISH, type Lang, ltr } from '../i18n/index.js';
 import type { DelegationsOverview } from '../services/delegation.js';
 import {
   breakGlassBlocks,
   operationTitleOf,
   previewSections,
+  readerDate,
   requestLine,
-  slackDate,
   targetCode,
 } from './approval.js';
 import { actions, button, type SlackMessage, safe, section } from './blocks.js';
@@ -18,62 +19,91 @@ import { truncate } from './limits.js';
 
 /**
  * What people read about break-glass and delegation outside the approval message: the Break
- * glass button on a requester's pending notice, the leads' DM, and the App Home lines.
+ * glass button on a requester's pending notice, the leads' DM, and the App Home lines, each in
+ * its reader's language.
  * @see docs/architecture.md, "Break-glass and delegation"
  */
 
 /** Under a pending notice, for someone the policy lets break the glass on it. */
-export function breakGlassOffer(requestId: string): KnownBlock[] {
+export function breakGlassOffer(requestId: string, lang: Lang): KnownBlock[] {
+  const t = lang.t.breakGlass;
   return [
-    section(
-      ':rotating_light: Cannot wait? You may *break glass*: it runs now, every lead is told, and a lead reviews it afterwards.',
-    ),
+    section(t.glassOffer),
     actions(
-      [button('Break glass…', ACTIONS.breakGlass, requestId, 'danger')],
+      [button(t.glassOfferButton, ACTIONS.breakGlass, requestId, 'danger')],
       `break_glass_offer:${requestId}`,
     ),
   ];
 }
 
-/** The DM every lead gets when a change ran by break-glass (`reminder`: still unreviewed past its time). */
-export function leadBreakGlassMessage(request: OperationRequest, reminder: boolean): SlackMessage {
+/** `*R-…* (Delete folder `…`)`, isolated in Persian. */
+function refOf(request: OperationRequest, lang: Lang): string {
+  return `${ltr(lang, `*${request.id}*`)} (${operationTitleOf(request, lang)} ${targetCode(request.target, lang)})`;
+}
+
+/**
+ * The DM every lead gets, in their language, when a change ran by break-glass (`reminder`: still
+ * unreviewed past its time).
+ */
+export function leadBreakGlassMessage(
+  request: OperationRequest,
+  reminder: boolean,
+  lang: Lang,
+): SlackMessage {
+  const t = lang.t.breakGlass;
   const by = request.breakGlass?.by.name ?? request.requester.name;
+  const name = ltr(lang, safe(by, 60));
   const first = reminder
-    ? `:alarm_clock: *Reminder:* the BREAK-GLASS change *${request.id}* (${operationTitleOf(request)} ${targetCode(request.target)}) by ${safe(by, 60)} is still not reviewed.`
-    : `:rotating_light: *BREAK-GLASS:* ${safe(by, 60)} ran *${request.id}* (${operationTitleOf(request)} ${targetCode(request.target)}) without waiting for approval. A lead reviews it.`;
+    ? t.glassLeadReminder(refOf(request, lang), name)
+    : t.glassLeadTold(name, refOf(request, lang));
   const blocks: KnownBlock[] = [
     section(first),
-    section(requestLine(request, { showRequester: true })),
-    ...previewSections(request, 1200).map((text) => section(text)),
-    ...breakGlassBlocks(request),
+    section(requestLine(request, lang, { showRequester: true })),
+    ...previewSections(request, lang, 1200).map((text) => section(text)),
+    ...breakGlassBlocks(request, lang),
   ];
   const text = maskMobilesInText(
-    `${reminder ? 'Reminder: not reviewed: ' : ''}BREAK-GLASS by ${escapeMrkdwn(by)}: ${operationTitleOf(request)} ${escapeMrkdwn(truncate(request.target, 200))} (${request.id})`,
+    t.glassLeadText(
+      reminder,
+      ltr(lang, escapeMrkdwn(by)),
+      operationTitleOf(request, lang),
+      ltr(lang, escapeMrkdwn(truncate(request.target, 200))),
+      ltr(lang, request.id),
+    ),
   );
   return { text: truncate(text, 1000), blocks };
 }
 
+/** A delegation's end as the reader reads it: UTC minutes in English, the Solar Hijri date in Persian. */
+function until(iso: string, lang: Lang): string {
+  return lang.locale === 'en' ? utcMinutes(iso) : readerDate(iso, lang);
+}
+
 /** App Home lines about delegations: the one a lead gave, and those a person holds. */
-export function delegationLines(overview: DelegationsOverview): string[] {
+export function delegationLines(overview: DelegationsOverview, lang: Lang = ENGLISH): string[] {
+  const t = lang.t.breakGlass;
   const lines: string[] = [];
   if (overview.given !== null) {
     lines.push(
-      `:busts_in_silhouette: You delegated to <@${overview.given.delegate.id}> until ${utcMinutes(overview.given.until)}. \`/vidops delegate cancel\` ends it.`,
+      t.glassDelegatedTo(
+        `<@${overview.given.delegate.id}>`,
+        until(overview.given.until, lang),
+        ltr(lang, '`/vidops delegate cancel`'),
+      ),
     );
   }
-  for (const d of overview.received) {
-    lines.push(
-      `:busts_in_silhouette: You approve for <@${d.lead.id}> until ${utcMinutes(d.until)} (delegated).`,
-    );
-  }
+  for (const d of overview.received) lines.push(t.glassApproveFor(`<@${d.lead.id}>`, until(d.until, lang)));
   return lines;
 }
 
 /** One line of the leads' "Break-glass to review" list. */
-export function unreviewedLine(request: OperationRequest): string {
+export function unreviewedLine(request: OperationRequest, lang: Lang = ENGLISH): string {
+  const t = lang.t.breakGlass;
   const record = request.breakGlass;
-  const due = record
-    ? ` · review due ${slackDate(record.reviewDueAt)}${record.overdueAt ? ' *(overdue)*' : ''}`
-    : '';
-  return `:rotating_light: ${requestLine(request)} · by ${safe(record?.by.name ?? request.requester.name, 60)}${due}`;
+  const due = record ? t.glassReviewDue(readerDate(record.reviewDueAt, lang), record.overdueAt !== null) : '';
+  return t.glassUnreviewed(
+    requestLine(request, lang),
+    ltr(lang, safe(record?.by.name ?? request.requester.name, 60)),
+    due,
+  );
 }

@@ -225,15 +225,18 @@ const PROTECTION: ProtectionConfig = { opacity: 0.5, fontColor: '#ffff00' };
 type Builder = (h: string) => unknown;
 
 const BUILDERS: readonly [string, Builder][] = [
-  ['the approval message of a pending request', (h) => approvalMessage(requestIn('pending', h), VIEW_NOW)],
+  [
+    'the approval message of a pending request',
+    (h) => approvalMessage(requestIn('pending', h), VIEW_NOW, ENGLISH),
+  ],
   [
     'the approval message of a folder delete with a hostile title',
-    (h) => approvalMessage(deleteRequest(h), VIEW_NOW),
+    (h) => approvalMessage(deleteRequest(h), VIEW_NOW, ENGLISH),
   ],
   ...(['succeeded', 'failed', 'rejected', 'cancelled', 'expired', 'unknown'] as const).map(
     (state): [string, Builder] => [
       `the approval message updated to ${state}`,
-      (h) => approvalMessage(requestIn(state, h), VIEW_NOW),
+      (h) => approvalMessage(requestIn(state, h), VIEW_NOW, ENGLISH),
     ],
   ),
   ...(['pending', 'succeeded', 'failed', 'rejected', 'expired', 'unknown'] as const).map(
@@ -244,6 +247,7 @@ const BUILDERS: readonly [string, Builder][] = [
         // A pending request is only told about once it has an approval.
         return requesterNotice(
           state === 'pending' ? { ...r, approvals: [{ by: { id: 'U0LEAD1', name: h }, at: T0 }] } : r,
+          ENGLISH,
         );
       },
     ],
@@ -361,7 +365,7 @@ const BUILDERS: readonly [string, Builder][] = [
   ],
   [
     'a change refused by the policy',
-    (h) => submittedMessage({ kind: 'denied', reason: h }, { approvalChannel: APPROVAL_CHANNEL }),
+    (h) => submittedMessage({ kind: 'denied', reason: h }, { approvalChannel: APPROVAL_CHANNEL }, ENGLISH),
   ],
   [
     'a change posted for approval',
@@ -369,6 +373,7 @@ const BUILDERS: readonly [string, Builder][] = [
       submittedMessage(
         { kind: 'pending', request: deleteRequest(h), why: h },
         { approvalChannel: APPROVAL_CHANNEL, warnings: [h] },
+        ENGLISH,
       ),
   ],
   [
@@ -377,6 +382,7 @@ const BUILDERS: readonly [string, Builder][] = [
       submittedMessage(
         { kind: 'executed', request: requestIn('failed', h), errorText: h },
         { approvalChannel: APPROVAL_CHANNEL },
+        ENGLISH,
       ),
   ],
   ['a modal status line about a problem', (h) => ({ view: statusModal('Create folder', [problemLine(h)]) })],
@@ -502,7 +508,7 @@ describe('plain_text is shown as typed, never escaped', () => {
   const h = `${MARK} <!channel> & <@U123>`;
 
   it('the Approve confirmation quotes the target as typed', () => {
-    const plain = plainTexts(approvalMessage(requestIn('pending', h), VIEW_NOW));
+    const plain = plainTexts(approvalMessage(requestIn('pending', h), VIEW_NOW, ENGLISH));
     expect(plain.some((t) => t.includes('<!channel> & <@U123>'))).toBe(true);
   });
 

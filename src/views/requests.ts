@@ -45,17 +45,17 @@ export function awaitingBlocks(
   lang: Lang = ENGLISH,
 ): KnownBlock[] {
   const t = lang.t.requests;
-  const preview = previewSections(request, previewBudget).join('\n');
+  const preview = previewSections(request, lang, previewBudget).join('\n');
   const reason = request.reason
     ? `\n${t.requestsReason(safe(request.reason, Math.min(300, previewBudget)))}`
     : '';
   const expires = request.expiresAt ? `\n${t.requestsExpires(readerDate(request.expiresAt, lang))}` : '';
   return [
     section(
-      `${requestLine(request, { showRequester: true })}${preview === '' ? '' : `\n${preview}`}${reason}${expires}`,
+      `${requestLine(request, lang, { showRequester: true })}${preview === '' ? '' : `\n${preview}`}${reason}${expires}`,
     ),
     actions(
-      requestButtons(request, { approve: true, reject: true, cancel: false }),
+      requestButtons(request, { approve: true, reject: true, cancel: false }, lang),
       requestActionsBlock(request.id),
     ),
   ];
@@ -69,20 +69,20 @@ export function openRequestBlock(
   request: RequestsOverview['mine'][number],
   lang: Lang = ENGLISH,
 ): SectionBlock {
-  const outcome = outcomeText(request);
+  const outcome = outcomeText(request, lang);
   const expires =
     request.expiresAt && request.state === 'pending'
       ? `\n${lang.t.requests.requestsExpires(readerDate(request.expiresAt, lang))}`
       : '';
-  const block = section(`${requestLine(request)}${outcome === null ? '' : `\n${outcome}`}${expires}`);
+  const block = section(`${requestLine(request, lang)}${outcome === null ? '' : `\n${outcome}`}${expires}`);
   if (request.state !== 'pending') return block;
-  const [cancel] = requestButtons(request, { approve: false, reject: false, cancel: true });
+  const [cancel] = requestButtons(request, { approve: false, reject: false, cancel: true }, lang);
   return cancel === undefined ? block : { ...block, accessory: cancel };
 }
 
 /** The caller's finished requests as compact lines (English dates where no `lang` is passed). */
 export function finishedLines(requests: RequestsOverview['mine'], lang: Lang = ENGLISH): string[] {
-  return requests.map((r) => `${requestLine(r)} · ${readerDate(r.updatedAt, lang)}`);
+  return requests.map((r) => `${requestLine(r, lang)} · ${readerDate(r.updatedAt, lang)}`);
 }
 
 interface Sizing {

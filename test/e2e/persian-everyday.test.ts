@@ -88,7 +88,7 @@ describe('a Persian-speaking agent', () => {
     });
     expect(set.status).toBe(200);
     const text = await slashReply('whitelist');
-    expect(text).toContain(`*فهرست سفید IP* · ۲ نشانی`);
+    expect(text).toContain(`*لیست سفید IP* · ۲ نشانی`);
     expect(text).toContain(`• ${isolated('`203.0.113.7`')}`);
     expect(text).toContain(`• ${isolated('`2a00:1::4`')}`);
     expect(text).toContain('افزودن نشانی…');

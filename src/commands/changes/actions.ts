@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import type { OperationRequest, ResolveWay } from '../../core/model.js';
 import { escapeMrkdwn } from '../../core/mrkdwn.js';
+import { type Lang, ltr, num } from '../../i18n/index.js';
 import type { DecisionResult, ResolveResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
-import { FOLLOW_UP_WORDS, operationTitleOf } from '../../views/approval.js';
+import { operationTitleOf, stateWord } from '../../views/approval.js';
 import { describeError, describeRecordedError } from '../../views/errors.js';
 import { ACTIONS, CALLBACKS } from '../../views/ids.js';
 import { problemLine, readViewState, statusModal } from '../../views/modals/common.js';
@@ -63,11 +64,25 @@ async function tell(ctx: AppContext, click: Click, respond: RespondFn, text: str
 }
 
 /** The click's value as a request ID, or a word to the clicker. */
-async function clickedRequest(ctx: AppContext, click: Click, respond: RespondFn): Promise<string | null> {
+async function clickedRequest(
+  ctx: AppContext,
+  click: Click,
+  respond: RespondFn,
+  lang: Lang,
+): Promise<string | null> {
   const id = requestIdOf(click.actions[0]?.value);
-  if (id === null)
-    await tell(ctx, click, respond, 'That button does not name a request; nothing was changed.');
+  if (id === null) await tell(ctx, click, respond, lang.t.breakGlass.glassNoRequest);
   return id;
+}
+
+/** A state in an answer: its code word in English (as before), its word in Persian. */
+function stateIn(lang: Lang, state: OperationRequest['state']): string {
+  return lang.locale === 'en' ? state : stateWord(state, lang);
+}
+
+/** `*R-…* (Delete folder)`, isolated in Persian. */
+function whatOf(request: OperationRequest, lang: Lang): string {
+  return `${ltr(lang, `*${request.id}*`)} (${operationTitleOf(request, lang)})`;
 }
 
 /** Runs a decision and tells the clicker how it went; an unexpected error also goes to app.error. */
@@ -75,54 +90,67 @@ async function decide(
   ctx: AppContext,
   args: ClickArgs,
   run: (id: string, actor: { id: string; name: string }) => Promise<DecisionResult>,
-  said: (result: Exclude<DecisionResult, { kind: 'refused' }>) => string,
+  said: (result: Exclude<DecisionResult, { kind: 'refused' }>, lang: Lang) => string,
 ): Promise<void> {
   const click = ClickSchema.parse(args.body);
-  const id = await clickedRequest(ctx, click, args.respond);
+  const lang = await ctx.languages.of(click.user.id);
+  const t = lang.t.approvals;
+  const id = await clickedRequest(ctx, click, args.respond, lang);
   if (id === null) return;
   try {
     const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
     const result = await run(id, actor);
-    const text =
-      result.kind === 'refused' ? `:no_entry: ${result.reason} Nothing was changed.` : said(result);
+    const text = result.kind === 'refused' ? t.actRefused(result.reason) : said(result, lang);
     await tell(ctx, click, args.respond, text);
   } catch (error) {
-    const view = describeError(error, errorViewOptions(ctx));
-    await tell(ctx, click, args.respond, `:x: ${view.text}`);
+    const view = describeError(error, { ...errorViewOptions(ctx), lang });
+    await tell(ctx, click, args.respond, t.actFailed(view.text));
     if (!view.expected) throw error;
   }
 }
 
-function approvedText(ctx: AppContext, result: Exclude<DecisionResult, { kind: 'refused' }>): string {
+function approvedText(
+  ctx: AppContext,
+  result: Exclude<DecisionResult, { kind: 'refused' }>,
+  lang: Lang,
+): string {
+  const t = lang.t.approvals;
   const { request } = result;
-  const what = `*${request.id}* (${operationTitleOf(request)})`;
+  const what = whatOf(request, lang);
   switch (request.state) {
     case 'pending':
-      return `:thumbsup: Your approval of ${what} is recorded (${request.approvals.length} of ${request.quorum}); it runs when enough approvers agree.`;
+      return t.actApprovedPending(
+        what,
+        t.apprCountOf(num(lang, request.approvals.length), num(lang, request.quorum)),
+      );
     case 'succeeded':
-      return `:white_check_mark: You approved ${what}; it ran and is done.`;
+      return t.actApprovedDone(what);
     case 'failed':
-      return `:x: You approved ${what}, but it failed: ${request.error ? describeRecordedError(request.error, errorViewOptions(ctx)) : 'the service refused it'}`;
+      return t.actApprovedFailed(
+        what,
+        request.error
+          ? describeRecordedError(request.error, { ...errorViewOptions(ctx), lang })
+          : t.apprSubmitServiceRefused,
+      );
     case 'unknown':
-      return `:grey_question: You approved ${what}, but the service gave no clear answer: it may or may not have been applied. It is not sent again by itself; someone who may approve it, other than the requester, settles it with the buttons on the approval message.`;
+      return t.actApprovedUnknown(what);
     default:
-      return `You approved ${what}; it is now ${request.state}.`;
+      return t.actApprovedOther(what, stateIn(lang, request.state));
   }
 }
 
 /** What the lead who settled (or tried to settle) an unknown outcome is told. */
-function settledText(result: Exclude<ResolveResult, { kind: 'refused' }>): string {
+function settledText(result: Exclude<ResolveResult, { kind: 'refused' }>, lang: Lang): string {
+  const t = lang.t.approvals;
   const { request } = result;
-  const what = `*${request.id}* (${operationTitleOf(request)})`;
-  if (result.kind === 'unsettled') {
-    return `:grey_question: ${what} is still unknown: ${result.reason} Nothing was changed by this.`;
-  }
+  const what = whatOf(request, lang);
+  if (result.kind === 'unsettled') return t.actStillUnknown(what, result.reason);
   const outcome =
     request.state === 'failed'
-      ? (request.error?.message ?? 'not applied')
-      : (outcomeOf(request) ?? 'applied');
+      ? (request.error?.message ?? t.apprOutcomeNotApplied)
+      : (outcomeOf(request) ?? t.apprOutcomeApplied);
   const icon = request.state === 'succeeded' ? ':white_check_mark:' : ':x:';
-  return `${icon} You settled ${what}: ${outcome}. The requester is told.`;
+  return t.actSettled(icon, what, outcome);
 }
 
 function outcomeOf(request: OperationRequest): string | null {
@@ -134,17 +162,18 @@ function outcomeOf(request: OperationRequest): string | null {
 /** Check now and Send again: run at once and answer the clicker. */
 async function settle(ctx: AppContext, args: ClickArgs, way: ResolveWay): Promise<void> {
   const click = ClickSchema.parse(args.body);
-  const id = await clickedRequest(ctx, click, args.respond);
+  const lang = await ctx.languages.of(click.user.id);
+  const t = lang.t.approvals;
+  const id = await clickedRequest(ctx, click, args.respond, lang);
   if (id === null) return;
   try {
     const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
     const result = await ctx.ops.resolve(id, actor, way);
-    const text =
-      result.kind === 'refused' ? `:no_entry: ${result.reason} Nothing was changed.` : settledText(result);
+    const text = result.kind === 'refused' ? t.actRefused(result.reason) : settledText(result, lang);
     await tell(ctx, click, args.respond, text);
   } catch (error) {
-    const view = describeError(error, errorViewOptions(ctx));
-    await tell(ctx, click, args.respond, `:x: ${view.text}`);
+    const view = describeError(error, { ...errorViewOptions(ctx), lang });
+    await tell(ctx, click, args.respond, t.actFailed(view.text));
     if (!view.expected) throw error;
   }
 }
@@ -155,19 +184,22 @@ async function settle(ctx: AppContext, args: ClickArgs, way: ResolveWay): Promis
  */
 async function remindApprovers(ctx: AppContext, args: ClickArgs): Promise<void> {
   const click = ClickSchema.parse(args.body);
-  const id = await clickedRequest(ctx, click, args.respond);
+  const lang = await ctx.languages.of(click.user.id);
+  const t = lang.t.approvals;
+  const id = await clickedRequest(ctx, click, args.respond, lang);
   if (id === null) return;
   try {
     const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
     const result = await ctx.ops.remind(id, actor);
+    const count = result.kind === 'refused' ? 0 : result.request.approvals.length;
     const text =
       result.kind === 'refused'
-        ? `:no_entry: ${result.reason} Nothing was sent.`
-        : FOLLOW_UP_WORDS.reminded(result.request.id, result.request.approvals.length);
+        ? t.actRefusedNotSent(result.reason)
+        : t.apprReminded(ltr(lang, `*${result.request.id}*`), count, num(lang, count));
     await tell(ctx, click, args.respond, text);
   } catch (error) {
-    const view = describeError(error, errorViewOptions(ctx));
-    await tell(ctx, click, args.respond, `:x: ${view.text}`);
+    const view = describeError(error, { ...errorViewOptions(ctx), lang });
+    await tell(ctx, click, args.respond, t.actFailed(view.text));
     if (!view.expected) throw error;
   }
 }
@@ -175,17 +207,18 @@ async function remindApprovers(ctx: AppContext, args: ClickArgs): Promise<void> 
 /** Mark applied… / Mark not applied…: a modal asking what the lead found on the service. */
 async function openMark(ctx: AppContext, args: ClickArgs, way: MarkWay): Promise<void> {
   const click = ClickSchema.parse(args.body);
-  const id = await clickedRequest(ctx, click, args.respond);
+  const lang = await ctx.languages.of(click.user.id);
+  const id = await clickedRequest(ctx, click, args.respond, lang);
   if (id === null) return;
   // Who may settle, and whether it is still unknown, before the form asks (checked again on submit).
   const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
   const check = await ctx.ops.checkResolve(id, actor);
   if (check.kind === 'refused') {
-    await tell(ctx, click, args.respond, `:no_entry: ${check.reason} Nothing was changed.`);
+    await tell(ctx, click, args.respond, lang.t.approvals.actRefused(check.reason));
     return;
   }
   if (!click.trigger_id) return;
-  const view = resolveModal(check.request, way);
+  const view = resolveModal(check.request, way, lang);
   checkBlockKit(ctx, { view }, 'modal');
   await args.client.views.open({ trigger_id: click.trigger_id, view });
 }
@@ -199,20 +232,25 @@ interface MarkSubmissionArgs {
 
 /** The submitted note: a problem goes back to the field; otherwise the form closes into the result. */
 async function submitMark(ctx: AppContext, args: MarkSubmissionArgs): Promise<void> {
-  const title = 'Settle outcome';
+  const lang = await ctx.languages.of(args.body.user.id);
+  const title = lang.t.approvals.actSettleTitle;
   let parsed: ReturnType<typeof parseResolveSubmission>;
   try {
-    parsed = parseResolveSubmission(readViewState(args.view.state.values), args.view.private_metadata);
+    parsed = parseResolveSubmission(
+      readViewState(args.view.state.values, lang),
+      args.view.private_metadata,
+      lang,
+    );
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    await ackStatus(ctx, args.ack, title, [`:x: ${error.message}`]);
+    await ackStatus(ctx, args.ack, title, [`:x: ${error.message}`], lang);
     return;
   }
   if (!parsed.ok) {
     await args.ack({ response_action: 'errors', errors: parsed.errors });
     return;
   }
-  await ackStatus(ctx, args.ack, title, [':hourglass_flowing_sand: Recording…']);
+  await ackStatus(ctx, args.ack, title, [lang.t.breakGlass.glassRecording], lang);
   let lines: string[];
   try {
     const { actor } = await resolveActor(ctx, args.body.user.id, args.body.user.name);
@@ -220,15 +258,21 @@ async function submitMark(ctx: AppContext, args: MarkSubmissionArgs): Promise<vo
     lines =
       result.kind === 'refused'
         ? [`:no_entry: ${problemText(ctx, new InputError(result.reason), title)}`]
-        : [settledText(result)];
+        : [settledText(result, lang)];
   } catch (error) {
     lines = [`:x: ${problemText(ctx, error, title)}`];
   }
   await showStatus(ctx, args.client, args.view.id, title, lines);
 }
 
-async function ackStatus(ctx: AppContext, ack: AckFn<ViewResponseAction>, title: string, lines: string[]) {
-  const view = statusModal(title, lines);
+async function ackStatus(
+  ctx: AppContext,
+  ack: AckFn<ViewResponseAction>,
+  title: string,
+  lines: string[],
+  lang: Lang,
+) {
+  const view = statusModal(title, lines, lang);
   checkBlockKit(ctx, { view }, 'modal');
   await ack({ response_action: 'update', view });
 }
@@ -239,16 +283,17 @@ async function ackStatus(ctx: AppContext, ack: AckFn<ViewResponseAction>, title:
  */
 async function openReject(ctx: AppContext, args: ClickArgs): Promise<void> {
   const click = ClickSchema.parse(args.body);
-  const id = await clickedRequest(ctx, click, args.respond);
+  const lang = await ctx.languages.of(click.user.id);
+  const id = await clickedRequest(ctx, click, args.respond, lang);
   if (id === null) return;
   const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
   const check = await ctx.ops.checkReject(id, actor);
   if (check.kind === 'refused') {
-    await tell(ctx, click, args.respond, `:no_entry: ${check.reason} Nothing was changed.`);
+    await tell(ctx, click, args.respond, lang.t.approvals.actRefused(check.reason));
     return;
   }
   if (!click.trigger_id) return;
-  const view = rejectModal(check.request);
+  const view = rejectModal(check.request, lang);
   checkBlockKit(ctx, { view }, 'modal');
   await args.client.views.open({ trigger_id: click.trigger_id, view });
 }
@@ -282,7 +327,7 @@ export function registerChangeButtons(routes: SlackRoutes, ctx: AppContext): voi
       ctx,
       { body, respond, client },
       (id, actor) => ctx.ops.approve(id, actor),
-      (result) => approvedText(ctx, result),
+      (result, lang) => approvedText(ctx, result, lang),
     );
   });
 
@@ -292,10 +337,13 @@ export function registerChangeButtons(routes: SlackRoutes, ctx: AppContext): voi
       ctx,
       { body, respond, client },
       (id, actor) => ctx.ops.cancel(id, actor),
-      (result) =>
+      (result, lang) =>
         result.request.state === 'cancelled'
-          ? `:leftwards_arrow_with_hook: You cancelled *${result.request.id}*; nothing will be changed.`
-          : `Request *${result.request.id}* is now ${result.request.state}.`,
+          ? lang.t.approvals.actCancelled(ltr(lang, `*${result.request.id}*`))
+          : lang.t.approvals.actNowState(
+              ltr(lang, `*${result.request.id}*`),
+              stateIn(lang, result.request.state),
+            ),
     );
   });
 

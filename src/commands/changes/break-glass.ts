@@ -2,14 +2,15 @@ import type { AckFn, BlockAction, RespondFn, ViewResponseAction } from '@slack/b
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
-import { BREAK_GLASS_TEXT, isBreakGlassWords } from '../../core/break-glass.js';
+import { BREAK_GLASS_WORDS, isBreakGlassWords } from '../../core/break-glass.js';
 import { utcMinutes } from '../../core/delegation.js';
 import { InputError } from '../../core/errors.js';
 import { escapeMrkdwn } from '../../core/mrkdwn.js';
+import { type Lang, ltr } from '../../i18n/index.js';
 import type { BreakGlassResult } from '../../services/break-glass.js';
 import type { SubmitResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
-import { operationTitleOf, targetCode } from '../../views/approval.js';
+import { operationTitleOf, readerDate, stateWord, targetCode } from '../../views/approval.js';
 import { section } from '../../views/blocks.js';
 import { breakGlassOffer } from '../../views/break-glass.js';
 import { describeError, describeRecordedError } from '../../views/errors.js';
@@ -45,17 +46,16 @@ import { requestIdOf, showStatus } from './shared.js';
 export function withBreakGlassOffer<M extends { text: string; blocks?: KnownBlock[] | undefined }>(
   message: M,
   result: SubmitResult,
+  lang: Lang,
 ): M {
   if (result.kind !== 'pending' || result.breakGlass !== true) return message;
-  return { ...message, blocks: [...(message.blocks ?? []), ...breakGlassOffer(result.request.id)] };
+  return { ...message, blocks: [...(message.blocks ?? []), ...breakGlassOffer(result.request.id, lang)] };
 }
 
 /** The line a modal's result adds when the requester may break the glass (the button is on Home). */
-export function breakGlassHint(result: SubmitResult): string[] {
+export function breakGlassHint(result: SubmitResult, lang: Lang): string[] {
   if (result.kind !== 'pending' || result.breakGlass !== true) return [];
-  return [
-    ':rotating_light: Cannot wait? You may break glass: the *Break glass…* button is on your vidops Home tab.',
-  ];
+  return [lang.t.breakGlass.glassHint];
 }
 
 const ClickSchema = z.looseObject({
@@ -97,20 +97,22 @@ async function tell(ctx: AppContext, click: Click, respond: RespondFn, text: str
 /** Break glass…: checks first (a refused click is told why at once), then the modal. */
 async function openBreakGlass(ctx: AppContext, args: ClickArgs): Promise<void> {
   const click = ClickSchema.parse(args.body);
+  const lang = await ctx.languages.of(click.user.id);
+  const t = lang.t.breakGlass;
   const id = requestIdOf(click.actions[0]?.value);
   if (id === null) {
-    await tell(ctx, click, args.respond, 'That button does not name a request; nothing was changed.');
+    await tell(ctx, click, args.respond, t.glassNoRequest);
     return;
   }
   const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
   const check = await ctx.ops.checkBreakGlass(id, actor);
   if (check.kind === 'refused') {
-    await tell(ctx, click, args.respond, `:no_entry: ${check.reason} Nothing was changed.`);
+    await tell(ctx, click, args.respond, t.glassRefused(check.reason));
     return;
   }
   if (!click.trigger_id) return;
   const rule = ctx.policy.rules[check.request.operation].breakGlass;
-  const view = breakGlassModal(check.request, rule?.reviewWithin ?? '24h');
+  const view = breakGlassModal(check.request, rule?.reviewWithin ?? '24h', lang);
   checkBlockKit(ctx, { view }, 'modal');
   await args.client.views.open({ trigger_id: click.trigger_id, view });
 }
@@ -122,37 +124,55 @@ interface SubmissionArgs {
   client: WebClient;
 }
 
-async function ackStatus(ctx: AppContext, ack: AckFn<ViewResponseAction>, title: string, lines: string[]) {
-  const view = statusModal(title, lines);
+async function ackStatus(
+  ctx: AppContext,
+  ack: AckFn<ViewResponseAction>,
+  title: string,
+  lines: string[],
+  lang: Lang,
+) {
+  const view = statusModal(title, lines, lang);
   checkBlockKit(ctx, { view }, 'modal');
   await ack({ response_action: 'update', view });
 }
 
-function ranText(ctx: AppContext, result: BreakGlassResult): string {
+function ranText(ctx: AppContext, result: BreakGlassResult, lang: Lang): string {
   if (result.kind === 'refused') return problemLine(result.reason, ':no_entry:');
+  const t = lang.t.breakGlass;
   const { request } = result;
-  const what = `*${request.id}* (${operationTitleOf(request)} ${targetCode(request.target)})`;
+  const what = `${ltr(lang, `*${request.id}*`)} (${operationTitleOf(request, lang)} ${targetCode(request.target, lang)})`;
   switch (request.state) {
     case 'succeeded':
-      return `:rotating_light: BREAK-GLASS: ${what} ran and is done. Every lead is told; a lead reviews it.`;
+      return t.glassRanDone(what);
     case 'failed':
-      return `:x: BREAK-GLASS: ${what} ran but failed: ${request.error ? describeRecordedError(request.error, errorViewOptions(ctx)) : 'the service refused it'}. Every lead is told.`;
+      return t.glassRanFailed(
+        what,
+        request.error
+          ? describeRecordedError(request.error, { ...errorViewOptions(ctx), lang })
+          : lang.t.approvals.apprSubmitServiceRefused,
+      );
     case 'unknown':
-      return `:grey_question: BREAK-GLASS: ${what} ran, but the service gave no clear answer: it may or may not have been applied. A lead settles it.`;
+      return t.glassRanUnknown(what);
     default:
-      return `BREAK-GLASS: ${what} is now ${request.state}.`;
+      return t.glassRanOther(what, lang.locale === 'en' ? request.state : stateWord(request.state, lang));
   }
 }
 
 /** The reason and the typed words: wrong words stay in the form, under their field; nothing changes. */
 async function submitBreakGlass(ctx: AppContext, args: SubmissionArgs): Promise<void> {
-  const title = 'Break glass';
+  const lang = await ctx.languages.of(args.body.user.id);
+  const t = lang.t.breakGlass;
+  const title = t.glassModalTitle;
   let parsed: ReturnType<typeof parseBreakGlassSubmission>;
   try {
-    parsed = parseBreakGlassSubmission(readViewState(args.view.state.values), args.view.private_metadata);
+    parsed = parseBreakGlassSubmission(
+      readViewState(args.view.state.values, lang),
+      args.view.private_metadata,
+      lang,
+    );
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    await ackStatus(ctx, args.ack, title, [`:x: ${error.message}`]);
+    await ackStatus(ctx, args.ack, title, [`:x: ${error.message}`], lang);
     return;
   }
   if (!parsed.ok) {
@@ -162,11 +182,11 @@ async function submitBreakGlass(ctx: AppContext, args: SubmissionArgs): Promise<
   if (!isBreakGlassWords(parsed.words)) {
     await args.ack({
       response_action: 'errors',
-      errors: { [BLOCKS.breakGlassWords]: BREAK_GLASS_TEXT.wrongWords },
+      errors: { [BLOCKS.breakGlassWords]: t.glassWrongWords(BREAK_GLASS_WORDS) },
     });
     return;
   }
-  await ackStatus(ctx, args.ack, title, [':hourglass_flowing_sand: Running it now…']);
+  await ackStatus(ctx, args.ack, title, [t.glassRunning], lang);
   let lines: string[];
   try {
     const { actor } = await resolveActor(ctx, args.body.user.id, args.body.user.name);
@@ -174,7 +194,7 @@ async function submitBreakGlass(ctx: AppContext, args: SubmissionArgs): Promise<
       reason: parsed.reason,
       words: parsed.words,
     });
-    lines = [ranText(ctx, result)];
+    lines = [ranText(ctx, result, lang)];
   } catch (error) {
     lines = [problemLine(problemText(ctx, error, title))];
   }
@@ -183,21 +203,21 @@ async function submitBreakGlass(ctx: AppContext, args: SubmissionArgs): Promise<
 
 async function acknowledge(ctx: AppContext, args: ClickArgs): Promise<void> {
   const click = ClickSchema.parse(args.body);
+  const lang = await ctx.languages.of(click.user.id);
+  const t = lang.t.breakGlass;
   const id = requestIdOf(click.actions[0]?.value);
   if (id === null) {
-    await tell(ctx, click, args.respond, 'That button does not name a request; nothing was changed.');
+    await tell(ctx, click, args.respond, t.glassNoRequest);
     return;
   }
   try {
     const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
     const result = await ctx.ops.reviewBreakGlass(id, actor, 'acknowledged');
     const text =
-      result.kind === 'refused'
-        ? `:no_entry: ${result.reason} Nothing was changed.`
-        : `:white_check_mark: You acknowledged the break-glass change *${id}*; it is recorded in the audit log.`;
+      result.kind === 'refused' ? t.glassRefused(result.reason) : t.glassAcknowledged(ltr(lang, `*${id}*`));
     await tell(ctx, click, args.respond, text);
   } catch (error) {
-    const view = describeError(error, errorViewOptions(ctx));
+    const view = describeError(error, { ...errorViewOptions(ctx), lang });
     await tell(ctx, click, args.respond, `:x: ${view.text}`);
     if (!view.expected) throw error;
   }
@@ -205,38 +225,46 @@ async function acknowledge(ctx: AppContext, args: ClickArgs): Promise<void> {
 
 async function openFlag(ctx: AppContext, args: ClickArgs): Promise<void> {
   const click = ClickSchema.parse(args.body);
+  const lang = await ctx.languages.of(click.user.id);
+  const t = lang.t.breakGlass;
   const id = requestIdOf(click.actions[0]?.value);
   if (id === null) {
-    await tell(ctx, click, args.respond, 'That button does not name a request; nothing was changed.');
+    await tell(ctx, click, args.respond, t.glassNoRequest);
     return;
   }
   const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
   const check = await ctx.ops.checkBreakGlassReview(id, actor);
   if (check.kind === 'refused') {
-    await tell(ctx, click, args.respond, `:no_entry: ${check.reason} Nothing was changed.`);
+    await tell(ctx, click, args.respond, t.glassRefused(check.reason));
     return;
   }
   if (!click.trigger_id) return;
-  const view = flagModal(check.request);
+  const view = flagModal(check.request, lang);
   checkBlockKit(ctx, { view }, 'modal');
   await args.client.views.open({ trigger_id: click.trigger_id, view });
 }
 
 async function submitFlag(ctx: AppContext, args: SubmissionArgs): Promise<void> {
-  const title = 'Flag break-glass';
+  const lang = await ctx.languages.of(args.body.user.id);
+  const t = lang.t.breakGlass;
+  const title = t.glassFlagTitle;
   let parsed: ReturnType<typeof parseFlagSubmission>;
   try {
-    parsed = parseFlagSubmission(readViewState(args.view.state.values), args.view.private_metadata);
+    parsed = parseFlagSubmission(
+      readViewState(args.view.state.values, lang),
+      args.view.private_metadata,
+      lang,
+    );
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    await ackStatus(ctx, args.ack, title, [`:x: ${error.message}`]);
+    await ackStatus(ctx, args.ack, title, [`:x: ${error.message}`], lang);
     return;
   }
   if (!parsed.ok) {
     await args.ack({ response_action: 'errors', errors: parsed.errors });
     return;
   }
-  await ackStatus(ctx, args.ack, title, [':hourglass_flowing_sand: Recording…']);
+  await ackStatus(ctx, args.ack, title, [t.glassRecording], lang);
   let lines: string[];
   try {
     const { actor } = await resolveActor(ctx, args.body.user.id, args.body.user.name);
@@ -244,9 +272,7 @@ async function submitFlag(ctx: AppContext, args: SubmissionArgs): Promise<void> 
     lines =
       result.kind === 'refused'
         ? [problemLine(result.reason, ':no_entry:')]
-        : [
-            `:triangular_flag_on_post: You flagged the break-glass change *${parsed.requestId}*; the leads see your note.`,
-          ];
+        : [t.glassFlagged(ltr(lang, `*${parsed.requestId}*`))];
   } catch (error) {
     lines = [problemLine(problemText(ctx, error, title))];
   }
@@ -277,27 +303,40 @@ export function registerBreakGlass(routes: SlackRoutes, ctx: AppContext): void {
 
 // --- /vidops delegate ---------------------------------------------------------------------------
 
+/** A delegation's end as the reader reads it: UTC minutes in English, the Solar Hijri date in Persian. */
+function untilText(iso: string, lang: Lang): string {
+  return lang.locale === 'en' ? utcMinutes(iso) : readerDate(iso, lang);
+}
+
 const delegate: SlashHandler = async ({ command, ctx, actor, respond }) => {
   if (command.kind !== 'delegate') return;
+  const lang = await ctx.languages.of(actor.id);
+  const t = lang.t.breakGlass;
   const name = command.delegate.name ?? (await ctx.directory.nameOf(command.delegate.id));
   const result = await ctx.ops.delegate(actor, { ...command, delegate: { id: command.delegate.id, name } });
   if (result.kind === 'refused') {
-    await respondChecked(ctx, respond, problemMessage(`${result.reason} Nothing was changed.`, ':no_entry:'));
+    await respondChecked(ctx, respond, problemMessage(t.delegateNothingChanged(result.reason), ':no_entry:'));
     return;
   }
   const d = result.delegation;
-  const text = `:busts_in_silhouette: <@${d.delegate.id}> approves in your place until ${utcMinutes(d.until)} (never their own requests). \`/vidops delegate cancel\` ends it earlier.`;
+  const text = t.delegateDone(
+    `<@${d.delegate.id}>`,
+    untilText(d.until, lang),
+    ltr(lang, '`/vidops delegate cancel`'),
+  );
   await respondChecked(ctx, respond, { text, blocks: [section(text)] });
 };
 
 const delegateCancel: SlashHandler = async ({ command, ctx, actor, respond }) => {
   if (command.kind !== 'delegate.cancel') return;
+  const lang = await ctx.languages.of(actor.id);
+  const t = lang.t.breakGlass;
   const result = await ctx.ops.cancelDelegation(actor);
   if (result.kind === 'refused') {
-    await respondChecked(ctx, respond, problemMessage(`${result.reason} Nothing was changed.`, ':no_entry:'));
+    await respondChecked(ctx, respond, problemMessage(t.delegateNothingChanged(result.reason), ':no_entry:'));
     return;
   }
-  const text = `:busts_in_silhouette: Your delegation to <@${result.delegation.delegate.id}> has ended; they no longer approve in your place.`;
+  const text = t.delegateEnded(`<@${result.delegation.delegate.id}>`);
   await respondChecked(ctx, respond, { text, blocks: [section(text)] });
 };
 

@@ -3,6 +3,7 @@ import { ErrorCode, WebAPIPlatformError, WebAPIRateLimitedError } from '@slack/w
 import { redactError } from '../../core/mask.js';
 import type { OperationRequest, SlackRef } from '../../core/model.js';
 import { followUpOf, TERMINAL_STATES } from '../../core/model.js';
+import type { Lang } from '../../i18n/index.js';
 import type { CoverRef } from '../../services/types.js';
 import type { DeliverNotifications, DeliveryOutcome } from '../../slack/notification-worker.js';
 import type { NotificationJob, Store } from '../../store/store.js';
@@ -158,7 +159,7 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
     jobs: readonly NotificationJob[],
     p: Progress,
   ): Promise<DeliveryOutcome> {
-    const message = approvalMessage(request, ctx.clock());
+    const message = approvalMessage(request, ctx.clock(), ctx.languages.channel);
     const content = digest(message);
     if (request.slack === null && p.posted !== null) {
       // Posted on an earlier try whose record failed: record it now.
@@ -202,7 +203,7 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
   }
 
   async function tellRequester(ctx: NotifierContext, request: OperationRequest): Promise<void> {
-    const notice = requesterNotice(request);
+    const notice = requesterNotice(request, await ctx.languages.of(request.requester.id));
     if (notice === null) return;
     const dm = await ctx.web.conversations.open({ users: request.requester.id });
     const channel = dm.channel?.id;
@@ -255,7 +256,11 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
     const undecided = async (principals: readonly string[]): Promise<string[]> =>
       [...(await usersOf(ctx, principals))].filter((u) => u !== request.requester.id && !approved.has(u));
     const rule = ctx.policy.rules[request.operation];
-    const sends: { user: string; key: string; message: () => ReturnType<typeof followUpMessage> }[] = [];
+    const sends: {
+      user: string;
+      key: string;
+      message: (lang: Lang) => ReturnType<typeof followUpMessage>;
+    }[] = [];
 
     const backups = await undecided(done.escalatedTo);
     if (inHand(done.escalatedAt)) {
@@ -263,7 +268,7 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
         sends.push({
           user,
           key: `escalated:${request.id}:${user}`,
-          message: () => followUpMessage(request, 'escalation', 'approver', now),
+          message: (lang) => followUpMessage(request, 'escalation', 'approver', now, lang),
         });
       }
     }
@@ -278,7 +283,7 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
         sends.push({
           user,
           key: `reminded:${request.id}:${done.remindedAt}:${user}`,
-          message: () => followUpMessage(request, 'reminder', 'approver', now),
+          message: (lang) => followUpMessage(request, 'reminder', 'approver', now, lang),
         });
       }
     }
@@ -286,13 +291,13 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
       sends.push({
         user: request.requester.id,
         key: `expiry-warned:${request.id}:${request.requester.id}`,
-        message: () => followUpMessage(request, 'warning', 'requester', now),
+        message: (lang) => followUpMessage(request, 'warning', 'requester', now, lang),
       });
       for (const user of await undecided([...rule.approvers, ...done.escalatedTo])) {
         sends.push({
           user,
           key: `expiry-warned:${request.id}:${user}`,
-          message: () => followUpMessage(request, 'warning', 'approver', now),
+          message: (lang) => followUpMessage(request, 'warning', 'approver', now, lang),
         });
       }
     }
@@ -304,7 +309,7 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
         await once(ctx, send.key, async () => {
           const dm = await ctx.web.conversations.open({ users: send.user });
           const channel = dm.channel?.id;
-          return channel ? post(ctx, channel, send.message()) : null;
+          return channel ? post(ctx, channel, send.message(await ctx.languages.of(send.user))) : null;
         });
       } catch (error) {
         if (error instanceof WebAPIRateLimitedError) throw error;
@@ -363,10 +368,10 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
       else leads.add(lead);
     }
     leads.delete(record.by.id);
-    const message = leadBreakGlassMessage(request, reminder);
     const failed: unknown[] = [];
     for (const lead of leads) {
       try {
+        const message = leadBreakGlassMessage(request, reminder, await ctx.languages.of(lead));
         const dm = await ctx.web.conversations.open({ users: lead });
         const channel = dm.channel?.id;
         if (!channel) continue;

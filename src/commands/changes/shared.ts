@@ -17,24 +17,30 @@ import { breakGlassHint } from './break-glass.js';
  */
 
 /** A submit result as the views show it. */
-export function outcomeOf(ctx: AppContext, result: SubmitResult): SubmitOutcome {
+export function outcomeOf(ctx: AppContext, result: SubmitResult, lang: Lang = ENGLISH): SubmitOutcome {
   if (result.kind !== 'executed') return result;
   const error = result.request.error;
   return {
     kind: 'executed',
     request: result.request,
-    errorText: error === null ? null : describeRecordedError(error, errorViewOptions(ctx)),
+    errorText: error === null ? null : describeRecordedError(error, { ...errorViewOptions(ctx), lang }),
   };
 }
 
 /** The sections that answer a submitted change. */
-export function resultSections(ctx: AppContext, result: SubmitResult, prepared: Prepared): string[] {
+export function resultSections(
+  ctx: AppContext,
+  result: SubmitResult,
+  prepared: Prepared,
+  lang: Lang,
+): string[] {
   return [
-    ...submittedSections(outcomeOf(ctx, result), {
-      approvalChannel: ctx.config.approvalChannel,
-      warnings: prepared.warnings,
-    }),
-    ...breakGlassHint(result),
+    ...submittedSections(
+      outcomeOf(ctx, result, lang),
+      { approvalChannel: ctx.config.approvalChannel, warnings: prepared.warnings },
+      lang,
+    ),
+    ...breakGlassHint(result, lang),
   ];
 }
 

@@ -50,6 +50,7 @@ async function submitTyped(
   respond: Parameters<SlashHandler>[0]['respond'],
   parseWarnings: readonly string[],
 ): Promise<void> {
+  const lang = await ctx.languages.of(actor.id);
   const prepared = await ctx.ops.prepare(actor, input);
   const result = await ctx.ops.submit(actor, prepared);
   const warnings = mergeWarnings(parseWarnings, prepared.warnings);
@@ -57,8 +58,13 @@ async function submitTyped(
     ctx,
     respond,
     withBreakGlassOffer(
-      submittedMessage(outcomeOf(ctx, result), { approvalChannel: ctx.config.approvalChannel, warnings }),
+      submittedMessage(
+        outcomeOf(ctx, result, lang),
+        { approvalChannel: ctx.config.approvalChannel, warnings },
+        lang,
+      ),
       result,
+      lang,
     ),
   );
 }

@@ -154,7 +154,7 @@ async function runChange<D, T>(ctx: AppContext, flow: ChangeFlow<D, T>, args: Su
     const prepared = early.kind === 'ok' ? early.value : await preparing;
     const { actor } = await who;
     const result = await ctx.ops.submit(actor, prepared, { reason: parsed.reason });
-    lines = resultSections(ctx, result, prepared);
+    lines = resultSections(ctx, result, prepared, lang);
   } catch (error) {
     lines = [problemLine(problemText(ctx, error, title))];
   }

@@ -8,7 +8,7 @@ import { defineArea } from '../define.js';
  */
 
 const FA_TITLES: Readonly<Record<string, string>> = {
-  'whitelist.set': 'به‌روزرسانی فهرست سفید IP',
+  'whitelist.set': 'به‌روزرسانی لیست سفید IP',
   'protect.set': 'تغییر تنظیمات محافظت',
   'folder.create': 'ساخت پوشه',
   'folder.edit': 'ویرایش پوشه',
@@ -35,7 +35,7 @@ function faTarget(target: string): string {
   if (existing?.[1] !== undefined) return `${FA_RESOURCES[existing[1]]} \u2068${existing[2]}\u2069`;
   const created = /^new (folder|playlist) (.*)$/s.exec(target);
   if (created !== null) return `${created[1] === 'folder' ? 'پوشه‌ی تازه‌ی' : 'پلی‌لیست تازه‌ی'} ${created[2]}`;
-  if (target === 'whitelist') return 'فهرست سفید IP';
+  if (target === 'whitelist') return 'لیست سفید IP';
   if (target === 'protection settings') return 'تنظیمات محافظت';
   return `\u2068${target}\u2069`;
 }
@@ -319,8 +319,8 @@ export const cli = defineArea(
       `بیننده‌ی \u2068${number}\u2069 مسدود نبود؛ درخواست رفع مسدودی به هر حال فرستاده شد.`,
     cliUnblockUnknown: (number: string) =>
       `درخواست رفع مسدودی بیننده‌ی \u2068${number}\u2069 فرستاده شد؛ معلوم نیست مسدود بوده یا نه.`,
-    cliWhitelistEmpty: 'فهرست سفید خالی است.',
-    cliWhitelistHolds: (_n: number, count: string) => `فهرست سفید ${count} نشانی دارد:`,
+    cliWhitelistEmpty: 'لیست سفید خالی است.',
+    cliWhitelistHolds: (_n: number, count: string) => `لیست سفید ${count} نشانی دارد:`,
     cliNone: '(هیچ)',
     cliEmpty: '(خالی)',
     cliNoneWord: 'هیچ',

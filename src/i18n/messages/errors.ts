@@ -112,6 +112,10 @@ function fa(said: Said): string {
   return sayWith(SAID_PERSIAN, said);
 }
 
+/** How to give a person to `/vidops delegate`, in Persian. */
+const PICK_MENTION_FA =
+  'شخص را هنگام تایپ @ از فهرست منشن Slack انتخاب کنید (Slack او را به شکل منشنی می‌فرستد که vidops می‌خواند)؛ یک نام ساده می‌تواند هر کسی باشد.';
+
 const SAID_PERSIAN: SaidWords = {
   phoneUnknownRegion: (region) => `${typed(region || '—')} منطقه‌ی تلفنی شناخته‌شده‌ای نیست`,
   phoneForeign: (text, region, accepted) =>
@@ -176,18 +180,25 @@ const SAID_PERSIAN: SaidWords = {
   grammarSayWhat: (keyword, commands) =>
     `بگویید با ${iso(keyword)} چه کنید: ${commands.map((c) => code(`/vidops ${c}`)).join('، ')}.`,
   grammarHintAdd: (ip, rest) =>
-    `برای افزودن ${iso(ip)} به فهرست سفید، بنویسید ${code(`/vidops whitelist add ${rest}`)}.`,
+    `برای افزودن ${iso(ip)} به لیست سفید، بنویسید ${code(`/vidops whitelist add ${rest}`)}.`,
   grammarHintSet: (rest) => `برای تغییر تنظیمات، بنویسید ${code(`/vidops protect set ${rest}`)}.`,
   grammarHintRetry: (rest) => `برای تبدیل دوباره، بنویسید ${code(`/vidops retry ${rest}`)}.`,
   grammarNoMobile: () => 'شماره‌ی موبایل بیننده‌ای را که باید رفع مسدودی شود بدهید.',
   grammarNobodyUnblocked: (reason) => `مسدودی هیچ بیننده‌ای برداشته نشد: ${fa(reason)}.`,
   grammarNoIps: (change) =>
     change === 'add' ? 'نشانی‌های IP را که باید افزوده شوند بدهید.' : 'نشانی‌های IP را که باید حذف شوند بدهید.',
-  grammarWhitelistRefused: (problems) => `فهرست سفید تغییری نکرد:\n${bullets(problems.map(fa))}`,
+  grammarWhitelistRefused: (problems) => `لیست سفید تغییری نکرد:\n${bullets(problems.map(fa))}`,
   grammarNoSettings: () => `تنظیم‌هایی را که باید تغییر کنند به شکل ${iso('field=value')} بدهید.`,
   grammarSettingsRefused: (problems) => `تنظیمات تغییری نکرد:\n${bullets(problems.map(fa))}`,
   grammarBadCount: (raw, max) => `${typed(raw)} تعداد رویدادی از ۱ تا ${n(max)} نیست.`,
-  grammarDelegation: (reason) => reason,
+  delegSayWho: () => `بنویسید چه کسی به‌جای شما تأیید کند. ${PICK_MENTION_FA}`,
+  delegNotMention: (first) => `${typed(first)} منشنی نیست که vidops بتواند بخواند. ${PICK_MENTION_FA}`,
+  delegMissingUntil: () =>
+    `بنویسید تا کی: ${code('until 4h')}، ${code('until 2d')}، ${code('until 2026-12-01')} یا ${code('until 2026-12-01T18:00')} (به وقت UTC).`,
+  delegBadUntil: (text) =>
+    `${typed(text)} نه مدت زمان است (${iso('30m')}، ${iso('4h')}، ${iso('2d')}) و نه تاریخ (${iso('2026-12-01')}، یا ${iso('2026-12-01T18:00')} به وقت UTC).`,
+  delegPast: (when) => `${iso(when)} گذشته است؛ تفویض باید در آینده تمام شود.`,
+  delegTooLong: () => 'تفویض حداکثر ۳۰ روز طول می‌کشد.',
   grammarBadLanguage: (raw, choices) =>
     `${typed(raw)} زبانی نیست که vidops با آن حرف بزند؛ یکی از ${choices.map((w) => iso(`\`${w}\``)).join(' یا ')} را انتخاب کنید.`,
   grammarNoCode: () => `کد خطایی را که پخش‌کننده نشان می‌دهد بدهید، مثلاً ${iso('9910')}.`,
@@ -216,10 +227,10 @@ const SAID_PERSIAN: SaidWords = {
 
   prepNotThere: (kind, id) => `${KIND[kind]} ${iso(id)} وجود ندارد.`,
   prepWhitelistHas: (ips) =>
-    `${ips.map(iso).join('، ')} از قبل در فهرست سفید ${ips.length === 1 ? 'است' : 'هستند'}؛ چیزی برای افزودن نمانده است.`,
+    `${ips.map(iso).join('، ')} از قبل در لیست سفید ${ips.length === 1 ? 'است' : 'هستند'}؛ چیزی برای افزودن نمانده است.`,
   prepWhitelistLacks: (ips) =>
-    `${ips.map(iso).join('، ')} در فهرست سفید ${ips.length === 1 ? 'نیست' : 'نیستند'}؛ چیزی برای حذف نمانده است.`,
-  prepWhitelistSame: () => 'فهرست سفید همین حالا دقیقاً همین نشانی‌ها را دارد؛ چیزی تغییر نمی‌کند.',
+    `${ips.map(iso).join('، ')} در لیست سفید ${ips.length === 1 ? 'نیست' : 'نیستند'}؛ چیزی برای حذف نمانده است.`,
+  prepWhitelistSame: () => 'لیست سفید همین حالا دقیقاً همین نشانی‌ها را دارد؛ چیزی تغییر نمی‌کند.',
   prepNoSetting: () => 'هیچ تنظیمی برای تغییر داده نشد.',
   prepAlready: (rows) =>
     `چیزی تغییر نمی‌کند: ${rows.map((r) => `${iso(r.field)} همین حالا ${iso(r.value)} است`).join('، ')}.`,
@@ -312,9 +323,9 @@ export const errors = defineArea(
     errRefusedIssues: (status, issues) =>
       `سرویس ویدیو درخواست را نپذیرفت (${status}): ${iso(issues)}. چیزی تغییر نکرد.`,
     errWhitelistConflict: () =>
-      'فهرست سفید پس از ثبت این درخواست تغییر کرده است، پس چیزی فرستاده نشد. دوباره فهرست سفید را ببینید و درخواست تازه‌ای بدهید.',
+      'لیست سفید پس از ثبت این درخواست تغییر کرده است، پس چیزی فرستاده نشد. دوباره لیست سفید را ببینید و درخواست تازه‌ای بدهید.',
     errWhitelistMismatch: () =>
-      'فهرست سفید سرویس ویدیو آن چیزی نشد که قرار بود (شاید به‌جای جایگزینی، به فهرست افزوده باشد). همین حالا فهرست سفید را ببینید و به اپراتور خبر دهید.',
+      'لیست سفید سرویس ویدیو آن چیزی نشد که قرار بود (شاید به‌جای جایگزینی، به فهرست افزوده باشد). همین حالا لیست سفید را ببینید و به اپراتور خبر دهید.',
     errAnswered: (status, said) =>
       `سرویس ویدیو ${status === null ? 'پاسخ غیرمنتظره‌ای داد' : `با ${status} پاسخ داد`}${said === '' ? '' : `: «${iso(said)}»`}؛ تغییر تأیید نشد.`,
     errUnreachable: (code) =>

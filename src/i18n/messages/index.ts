@@ -1,3 +1,5 @@
+import { approvals } from './approvals.js';
+import { breakGlass } from './breakGlass.js';
 import { changes } from './changes.js';
 import { cli } from './cli.js';
 import { common } from './common.js';
@@ -12,6 +14,8 @@ import { shortcuts } from './shortcuts.js';
  * @see docs/architecture.md, "Languages"
  */
 export const AREAS = {
+  approvals,
+  breakGlass,
   changes,
   cli,
   common,

@@ -1,7 +1,8 @@
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
-import { BREAK_GLASS_TEXT, BREAK_GLASS_WORDS } from '../../core/break-glass.js';
+import { BREAK_GLASS_WORDS } from '../../core/break-glass.js';
 import type { OperationRequest } from '../../core/model.js';
+import { type Lang, ltr, num } from '../../i18n/index.js';
 import { previewSections, requestLine } from '../approval.js';
 import { safe, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
@@ -24,31 +25,37 @@ import {
 export const BreakGlassMetadataSchema = z.strictObject({ requestId: z.string().min(1) });
 
 /** The modal the requester fills in to run their pending request now. */
-export function breakGlassModal(request: OperationRequest, reviewWithin: string): ModalView {
+export function breakGlassModal(request: OperationRequest, reviewWithin: string, lang: Lang): ModalView {
+  const t = lang.t.breakGlass;
   return modal({
     callbackId: CALLBACKS.breakGlass,
-    title: 'Break glass',
-    submit: 'Run it now',
+    title: t.glassModalTitle,
+    submit: t.glassModalSubmit,
     blocks: [
       section(
-        `:rotating_light: *${requestLine(request)}* runs *now*, without waiting for a lead. Every lead is told at once, the audit log marks it BREAK-GLASS, and a lead reviews it within ${safe(reviewWithin, 20)}.`,
+        t.glassModalIntro(
+          // The request line is bold already; English keeps its words as they were.
+          lang.locale === 'en' ? `*${requestLine(request, lang)}*` : requestLine(request, lang),
+          ltr(lang, safe(reviewWithin, 20)),
+        ),
       ),
-      ...previewSections(request, 1500).map((text) => section(text)),
+      ...previewSections(request, lang, 1500).map((text) => section(text)),
       textInput({
         blockId: BLOCKS.breakGlassReason,
-        label: 'Why can this not wait for a lead?',
+        label: t.glassModalReasonLabel,
         multiline: true,
         maxLength: REASON_MAX,
-        hint: 'Every lead reads this, and it is kept in the audit log.',
+        hint: t.glassModalReasonHint,
       }),
       textInput({
         blockId: BLOCKS.breakGlassWords,
-        label: `Type “${BREAK_GLASS_WORDS}” to confirm`,
+        label: t.glassModalWordsLabel(BREAK_GLASS_WORDS),
         placeholder: BREAK_GLASS_WORDS,
         maxLength: 40,
       }),
     ],
-    privateMetadata: encodeMetadata(BreakGlassMetadataSchema, { requestId: request.id }),
+    privateMetadata: encodeMetadata(BreakGlassMetadataSchema, { requestId: request.id }, lang),
+    lang,
   });
 }
 
@@ -57,38 +64,47 @@ export type BreakGlassSubmission =
   | { ok: false; errors: FieldErrors };
 
 /** Reads a submitted break-glass modal; the words are checked by the services. */
-export function parseBreakGlassSubmission(state: ViewState, privateMetadata: string): BreakGlassSubmission {
-  const { requestId } = decodeMetadata(BreakGlassMetadataSchema, privateMetadata);
+export function parseBreakGlassSubmission(
+  state: ViewState,
+  privateMetadata: string,
+  lang: Lang,
+): BreakGlassSubmission {
+  const { requestId } = decodeMetadata(BreakGlassMetadataSchema, privateMetadata, lang);
   const reason = state.text(BLOCKS.breakGlassReason);
   const words = state.text(BLOCKS.breakGlassWords);
   if (reason === '')
-    return { ok: false, errors: { [BLOCKS.breakGlassReason]: BREAK_GLASS_TEXT.reasonRequired } };
+    return { ok: false, errors: { [BLOCKS.breakGlassReason]: lang.t.breakGlass.glassReasonRequired } };
   if (reason.length > REASON_MAX) {
-    return { ok: false, errors: { [BLOCKS.breakGlassReason]: `Keep it under ${REASON_MAX} characters.` } };
+    return {
+      ok: false,
+      errors: { [BLOCKS.breakGlassReason]: lang.t.changes.formNoteTooLong(num(lang, REASON_MAX)) },
+    };
   }
   return { ok: true, requestId, reason, words };
 }
 
 /** The modal a lead fills in to flag a break-glass change. */
-export function flagModal(request: OperationRequest): ModalView {
+export function flagModal(request: OperationRequest, lang: Lang): ModalView {
+  const t = lang.t.breakGlass;
   const record = request.breakGlass;
   return modal({
     callbackId: CALLBACKS.breakGlassFlag,
-    title: 'Flag break-glass',
-    submit: 'Flag',
+    title: t.glassFlagTitle,
+    submit: t.glassFlagSubmit,
     blocks: [
       section(
-        `${requestLine(request, { showRequester: true })}${record ? `\n*Why it could not wait:* ${safe(record.reason, 800)}` : ''}`,
+        `${requestLine(request, lang, { showRequester: true })}${record ? `\n${t.glassWhyCouldNotWait(safe(record.reason, 800))}` : ''}`,
       ),
       textInput({
         blockId: BLOCKS.breakGlassNote,
-        label: 'What is wrong with it?',
+        label: t.glassFlagLabel,
         multiline: true,
         maxLength: REASON_MAX,
-        hint: 'The leads read this, and it is kept in the audit log.',
+        hint: t.glassFlagHint,
       }),
     ],
-    privateMetadata: encodeMetadata(BreakGlassMetadataSchema, { requestId: request.id }),
+    privateMetadata: encodeMetadata(BreakGlassMetadataSchema, { requestId: request.id }, lang),
+    lang,
   });
 }
 
@@ -96,12 +112,16 @@ export type FlagSubmission =
   | { ok: true; requestId: string; note: string }
   | { ok: false; errors: FieldErrors };
 
-export function parseFlagSubmission(state: ViewState, privateMetadata: string): FlagSubmission {
-  const { requestId } = decodeMetadata(BreakGlassMetadataSchema, privateMetadata);
+export function parseFlagSubmission(state: ViewState, privateMetadata: string, lang: Lang): FlagSubmission {
+  const { requestId } = decodeMetadata(BreakGlassMetadataSchema, privateMetadata, lang);
   const note = state.text(BLOCKS.breakGlassNote);
-  if (note === '') return { ok: false, errors: { [BLOCKS.breakGlassNote]: BREAK_GLASS_TEXT.noteRequired } };
+  if (note === '')
+    return { ok: false, errors: { [BLOCKS.breakGlassNote]: lang.t.breakGlass.glassNoteRequired } };
   if (note.length > REASON_MAX) {
-    return { ok: false, errors: { [BLOCKS.breakGlassNote]: `Keep it under ${REASON_MAX} characters.` } };
+    return {
+      ok: false,
+      errors: { [BLOCKS.breakGlassNote]: lang.t.changes.formNoteTooLong(num(lang, REASON_MAX)) },
+    };
   }
   return { ok: true, requestId, note };
 }

@@ -126,7 +126,7 @@ export function deleteTitleOf(operation: ChangeOperation, lang: Lang): string {
     case 'playlist.delete':
       return t.deletePlaylistTitle;
     default:
-      return lang.locale === 'en' ? operationTitleOf({ operation }) : t.changesDeleteTitle;
+      return lang.locale === 'en' ? operationTitleOf({ operation }, lang) : t.changesDeleteTitle;
   }
 }
 
@@ -151,7 +151,7 @@ export function deleteConfirmModal(
   // A look-up that failed leaves only the ID: said, so nobody takes the silence for "empty".
   const titleKnown = deletedTitle(prepared) !== null;
   const blocks: KnownBlock[] = [
-    ...previewSections(prepared, 2500).map((text) => section(text)),
+    ...previewSections(prepared, lang, 2500).map((text) => section(text)),
     ...(titleKnown ? [] : [section(t.deleteFormIdOnly)]),
     ...prepared.warnings.slice(0, 5).map((w) => section(`:warning: ${safe(w, 1000)}`)),
     section(t.deleteFormIrreversible),

@@ -35,8 +35,8 @@ export function rejectModal(request: OperationRequest, lang: Lang = ENGLISH): Mo
     title: t.rejectFormTitle(ltr(lang, request.id)),
     submit: t.rejectFormSubmit,
     blocks: [
-      section(`${requestLine(request, { showRequester: true })}${reason}`),
-      ...previewSections(request, 1500).map((text) => section(text)),
+      section(`${requestLine(request, lang, { showRequester: true })}${reason}`),
+      ...previewSections(request, lang, 1500).map((text) => section(text)),
       textInput({
         blockId: BLOCKS.rejectNote,
         label: t.rejectFormLabel,

@@ -35,15 +35,15 @@ export const ResolveMetadataSchema = z.strictObject({
  */
 export function resolveModal(request: OperationRequest, way: MarkWay, lang: Lang = ENGLISH): ModalView {
   const t = lang.t.changes;
-  const outcome = outcomeText(request);
+  const outcome = outcomeText(request, lang);
   const title = way === 'applied' ? t.resolveFormApplied : t.resolveFormNotApplied;
   return modal({
     callbackId: CALLBACKS.resolveNote,
     title,
     submit: title,
     blocks: [
-      section(requestLine(request, { showRequester: true })),
-      ...previewSections(request, 1500).map((text) => section(text)),
+      section(requestLine(request, lang, { showRequester: true })),
+      ...previewSections(request, lang, 1500).map((text) => section(text)),
       ...(outcome === null ? [] : [section(outcome)]),
       textInput({
         blockId: BLOCKS.resolveNote,
