@@ -1,3 +1,4 @@
+import { audit } from './audit.js';
 import { changes } from './changes.js';
 import { cli } from './cli.js';
 import { common } from './common.js';
@@ -11,6 +12,7 @@ import { requests } from './requests.js';
  * @see docs/architecture.md, "Languages"
  */
 export const AREAS = {
+  audit,
   changes,
   cli,
   common,
