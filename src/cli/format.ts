@@ -298,6 +298,11 @@ const STATE_KEYS = {
   unknown: 'stateUnknown',
 } as const satisfies Record<OperationRequest['state'], string>;
 
+/** Where a request stands, in words of the reader's language (`done`, `انجام شد`). */
+export function stateText(state: OperationRequest['state'], lang: Lang): string {
+  return lang.t.common[STATE_KEYS[state]];
+}
+
 /** The whitelist, one address a line. */
 export function whitelistLines(ips: readonly string[], lang: Lang = ENGLISH): string[] {
   const t = lang.t.cli;
@@ -332,7 +337,7 @@ export function auditTailLine(event: AuditEvent, lang: Lang = ENGLISH): string {
     `#${event.seq}`,
     cliTime(lang, event.at),
     lang.locale === 'en' ? event.type.padEnd(9) : ltr(lang, event.type),
-    auditTerminalLine(event),
+    auditTerminalLine(event, lang),
     lang.t.cli.cliHash(shortHash(event.hash)),
   ].join('  ');
 }

@@ -6,6 +6,7 @@ import { errors } from './errors.js';
 import { everyday } from './everyday.js';
 import { language } from './language.js';
 import { requests } from './requests.js';
+import { resolve } from './resolve.js';
 
 /**
  * Every area of the message catalog. Add an area here once; `Messages` and both languages follow.
@@ -20,4 +21,5 @@ export const AREAS = {
   everyday,
   language,
   requests,
+  resolve,
 } as const;
