@@ -4,6 +4,7 @@ import { cli } from './cli.js';
 import { common } from './common.js';
 import { errors } from './errors.js';
 import { everyday } from './everyday.js';
+import { home } from './home.js';
 import { language } from './language.js';
 import { requests } from './requests.js';
 import { resolve } from './resolve.js';
@@ -19,6 +20,7 @@ export const AREAS = {
   common,
   errors,
   everyday,
+  home,
   language,
   requests,
   resolve,
