@@ -1,4 +1,4 @@
-import type { ContextBlock, HomeView, KnownBlock } from '@slack/types';
+import type { HomeView, KnownBlock } from '@slack/types';
 import type { ProtectionConfig } from '../client/types.js';
 import { utcMinutes } from '../core/delegation.js';
 import type { AuditEvent, OperationRequest } from '../core/model.js';
