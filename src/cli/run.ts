@@ -561,7 +561,7 @@ async function fullCommand(run: Run, ctx: FullContext, asked: Asked | null, acto
     case 'protect show': {
       const config = await ctx.client.protection.get();
       if (run.flags.json === true) run.out(compactJson(config.raw));
-      else for (const line of protectionLines(config)) run.out(line);
+      else for (const line of protectionLines(config, run.lang)) run.out(line);
       return 0;
     }
     case 'approve':

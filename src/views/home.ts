@@ -73,7 +73,7 @@ export function protectionSummary(config: ProtectionConfig, lang: Lang): string[
   for (const group of Object.keys(PROTECTION_GROUP_TITLES) as ProtectionGroup[]) {
     const parts = PROTECTION_FIELDS.filter((f) => f.group === group).map(
       (f) =>
-        `${protectionLabel(f, lang)}: ${safe(protectionValueText(f.field, readProtectionField(config, f.field), lang), 60)}`,
+        `${protectionLabel(f, lang)}: ${ltr(lang, safe(protectionValueText(f.field, readProtectionField(config, f.field), lang), 60))}`,
     );
     lines.push(`*${protectionGroupTitle(group, lang)}* · ${parts.join(' · ')}`);
   }

@@ -28,7 +28,10 @@ export function protectionGroupTitle(group: ProtectionGroup, lang: Lang): string
   return lang.t.changes.protectFormGroupTitle(group, PROTECTION_GROUP_TITLES[group]);
 }
 
-/** How a value reads: `on`, `yellow (#ffff00)`, `not set`; in Persian `روشن`, `زرد (#ffff00)`. */
+/**
+ * How a value reads: `on`, `yellow (#ffff00)`, `not set`; in Persian `روشن`, `زرد (#ffff00)` (the
+ * hex isolated). The caller isolates the whole value in Persian text (`ltr`).
+ */
 export function protectionValueText(
   field: string,
   value: ProtectionValue | null | undefined,
@@ -44,5 +47,6 @@ export function protectionValueText(
     const name = lang.t.changes.protectFormColourName(hex, FONT_COLOR_NAMES[hex]);
     return `${name} (${ltr(lang, hex)})`;
   }
-  return ltr(lang, String(value));
+  // Numbers, durations and texts as sent: the caller isolates the whole value.
+  return String(value);
 }

@@ -6,6 +6,7 @@ import { errors } from './errors.js';
 import { everyday } from './everyday.js';
 import { home } from './home.js';
 import { language } from './language.js';
+import { player } from './player.js';
 import { requests } from './requests.js';
 import { resolve } from './resolve.js';
 
@@ -22,6 +23,7 @@ export const AREAS = {
   everyday,
   home,
   language,
+  player,
   requests,
   resolve,
 } as const;
