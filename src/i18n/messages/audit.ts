@@ -226,7 +226,7 @@ export const audit = defineArea(
     auditNone: 'ذکر نشده',
     auditReviewBy: (date) => ` تا ${date}`,
     auditBreakGlassReviewed: (who, flagged, ref, note) =>
-      `بازبینی ${FA_BREAK_GLASS}: ${who} ${ref} را ${flagged ? 'بررسی کرد و مشکل‌دار علامت زد' : 'بررسی کرد و پذیرفت'}${note}`,
+      `🚨 بازبینی اجرای اضطراری (${iso('BREAK-GLASS')}): ${who} ${ref} را ${flagged ? 'بررسی کرد و مشکل‌دار علامت زد' : 'بررسی کرد و پذیرفت'}${note}`,
     auditBreakGlassOverdue: (ref) =>
       `${FA_BREAK_GLASS}: هنوز هیچ سرپرستی ${ref} را بازبینی نکرده است؛ به سرپرستان یادآوری شد`,
     auditBreakGlassStarted: (ref, ask) => `${FA_BREAK_GLASS}: اجرای ${ref} بدون تأییدهایش آغاز شد: ${ask}`,
@@ -242,7 +242,7 @@ export const audit = defineArea(
     auditOfQuorum: (count, quorum) => ` (${count} از ${quorum})`,
     auditRejected: (who, ref, note) => `${who} ${ref} را رد کرد${note}`,
     auditCancelled: (who, ref, note) => `${who} ${ref} را لغو کرد${note}`,
-    auditExpired: (ref, had) => `${ref} منقضی شد${had}؛ چیزی تغییر نکرد`,
+    auditExpired: (ref, had) => `${ref}${had} منقضی شد؛ چیزی تغییر نکرد`,
     auditExpiredHad: (count, quorum) => ` با ${count} از ${quorum} تأیید`,
     auditStarted: (ref, resumed, ask) =>
       `اجرای ${ref} ${resumed ? 'پس از راه‌اندازی دوباره از سر گرفته شد' : 'آغاز شد'}: ${ask}`,
