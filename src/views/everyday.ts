@@ -8,12 +8,7 @@ import type { PlayerErrorEntry, PlayerErrorExplanation } from '../core/player-er
 import { english, type Said } from '../core/said.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { parseMobile } from '../core/validate/phone.js';
-import {
-  formatProtectionValue,
-  PROTECTION_FIELDS,
-  PROTECTION_GROUP_TITLES,
-  readProtectionField,
-} from '../core/validate/protection.js';
+import { PROTECTION_FIELDS, readProtectionField } from '../core/validate/protection.js';
 import { type Lang, ltr, num } from '../i18n/index.js';
 import {
   actions,
