@@ -62,6 +62,7 @@ const PARAMETERS: Readonly<Record<string, readonly unknown[]>> = {
   'errors.grammarIdRefused': [SAID_SAMPLE],
   'errors.modalNobodyUnblocked': [SAID_SAMPLE],
   'errors.modalNothingRetried': [SAID_SAMPLE],
+  'approvals.apprResource': ['folder'],
 };
 
 /**

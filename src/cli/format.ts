@@ -15,6 +15,8 @@ import {
 import { dateTime, ltr, num } from '../i18n/format.js';
 import { ENGLISH, type Lang } from '../i18n/lang.js';
 import { auditTerminalLine } from '../views/audit-post.js';
+import { explanationText } from '../views/player-error-text.js';
+import { protectionLabel, protectionValueText } from '../views/protection-text.js';
 import { CLI_COMMANDS, type CliCommand } from './args.js';
 
 /**
@@ -298,6 +300,11 @@ const STATE_KEYS = {
   unknown: 'stateUnknown',
 } as const satisfies Record<OperationRequest['state'], string>;
 
+/** Where a request stands, in words of the reader's language (`done`, `انجام شد`). */
+export function stateText(state: OperationRequest['state'], lang: Lang): string {
+  return lang.t.common[STATE_KEYS[state]];
+}
+
 /** The whitelist, one address a line. */
 export function whitelistLines(ips: readonly string[], lang: Lang = ENGLISH): string[] {
   const t = lang.t.cli;
@@ -306,18 +313,19 @@ export function whitelistLines(ips: readonly string[], lang: Lang = ENGLISH): st
 }
 
 /** Every protection setting with its label and value, in the order of the settings modal. */
-export function protectionLines(config: ProtectionConfig): string[] {
+export function protectionLines(config: ProtectionConfig, lang: Lang = ENGLISH): string[] {
   const width = Math.max(...PROTECTION_FIELDS.map((f) => f.field.length));
   return PROTECTION_FIELDS.map((f) => {
-    const value = formatProtectionValue(f.field, readProtectionField(config, f.field));
-    return `${f.field.padEnd(width)}  ${value.padEnd(22)}  ${f.label}`;
+    const value = protectionValueText(f.field, readProtectionField(config, f.field), lang);
+    return `${f.field.padEnd(width)}  ${value.padEnd(22)}  ${protectionLabel(f, lang)}`;
   });
 }
 
 /** `vidops explain 9910`. */
 export function explainLines(explanation: PlayerErrorExplanation, lang: Lang = ENGLISH): string[] {
   const t = lang.t.cli;
-  const lines = [t.cliPlayerError(explanation.code, explanation.meaning), t.cliFix(explanation.fix)];
+  const said = explanationText(explanation, lang);
+  const lines = [t.cliPlayerError(explanation.code, said.meaning), t.cliFix(said.fix)];
   if (explanation.action === 'unblock') lines.push(t.cliRun('vidops unblock <mobile>'));
   if (explanation.action === 'retry') lines.push(t.cliRun('vidops retry <fileId>'));
   return lines;
@@ -332,7 +340,7 @@ export function auditTailLine(event: AuditEvent, lang: Lang = ENGLISH): string {
     `#${event.seq}`,
     cliTime(lang, event.at),
     lang.locale === 'en' ? event.type.padEnd(9) : ltr(lang, event.type),
-    auditTerminalLine(event),
+    auditTerminalLine(event, lang),
     lang.t.cli.cliHash(shortHash(event.hash)),
   ].join('  ');
 }

@@ -274,7 +274,7 @@ function checkFlags(run: Run): Checked {
     throw new UsageError(t.cliGiveFields(fields.map((f) => `--${f}`)), run.command);
   }
   if (id === 'resolve') {
-    const way = resolveWayOf(run.flags);
+    const way = resolveWayOf(run.flags, run.lang);
     if (!way.ok) throw new UsageError(way.message, run.command);
   }
   let format: Checked['format'] = 'jsonl';
@@ -561,7 +561,7 @@ async function fullCommand(run: Run, ctx: FullContext, asked: Asked | null, acto
     case 'protect show': {
       const config = await ctx.client.protection.get();
       if (run.flags.json === true) run.out(compactJson(config.raw));
-      else for (const line of protectionLines(config)) run.out(line);
+      else for (const line of protectionLines(config, run.lang)) run.out(line);
       return 0;
     }
     case 'approve':
@@ -778,9 +778,9 @@ async function settleUnknown(run: Run, ctx: FullContext, actor: Actor): Promise<
   const raw = run.words[0] ?? '';
   const id = normalizeRequestId(raw);
   if (id === null) throw new Refusal(run.lang.t.cli.cliNotRequestId(raw));
-  const way = resolveWayOf(run.flags);
+  const way = resolveWayOf(run.flags, run.lang);
   if (!way.ok) throw new UsageError(way.message, run.command);
-  const report = resolveReport(await ctx.ops.resolve(id, actor, way.way, reasonOf(run)));
+  const report = resolveReport(await ctx.ops.resolve(id, actor, way.way, reasonOf(run)), run.lang);
   for (const line of report.out) run.out(line);
   for (const line of report.err) run.err(line);
   return report.code;

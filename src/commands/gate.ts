@@ -208,7 +208,7 @@ async function tell(
   if (respond !== undefined && body.response_url) {
     await respond({ response_type: 'ephemeral', replace_original: false, ...message });
   } else if (body.view?.type === 'home') {
-    const view = homeNotAllowedView();
+    const view = homeNotAllowedView(lang);
     checkBlockKit(ctx, { view }, 'home');
     await ctx.web.views.publish({ user_id: body.user.id, view });
   } else if (body.channel) {

@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { KEYWORDS } from '../core/grammar.js';
 import { redactError, redactText } from '../core/mask.js';
+import { langFor } from '../i18n/index.js';
 import type { Store } from '../store/store.js';
 import {
   type AuditPublisher,
@@ -364,6 +365,8 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     logger: logger.child({ component: 'audit-publisher' }),
     workerId: deps.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     onResult: (r) => metrics.auditPosts.inc({ outcome: r.outcome }),
+    // The audit channel reads `CHANNEL_LOCALE`, dates in `DISPLAY_TIME_ZONE`.
+    lang: langFor(config.languages.channelLocale, config.languages.timeZone),
     ...deps.publisher,
   });
   metrics.collectOutboxDepth(() => store.outboxDepth());

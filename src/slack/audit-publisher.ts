@@ -8,6 +8,7 @@ import {
 import type { Logger } from 'pino';
 import { redactError } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
+import { ENGLISH, type Lang } from '../i18n/index.js';
 import type { Store, StoredCheckpoint } from '../store/store.js';
 import { type AuditPost, renderAuditPost, renderCheckpointPost } from '../views/audit-post.js';
 import { checkBlockKitLimits } from '../views/limits.js';
@@ -40,6 +41,8 @@ export interface AuditPublisherOptions {
   idlePollMs?: number;
   /** Called after every attempt (metrics). */
   onResult?: (result: AuditPostResult) => void;
+  /** The language of the posts: `CHANNEL_LOCALE` (`ctx.languages.channel`); English when not given. */
+  lang?: Lang;
 }
 
 export interface AuditPublisher {
@@ -110,6 +113,7 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
     backoffMaxMs = 60_000,
     idlePollMs = 2000,
     onResult,
+    lang = ENGLISH,
   } = options;
   if (batchMax < 1) throw new RangeError('batchMax must be at least 1');
 
@@ -172,7 +176,7 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
   function fitToLimits(events: AuditEvent[]): { post: AuditPost; count: number } {
     let count = events.length;
     for (;;) {
-      const post = renderAuditPost(events.slice(0, count));
+      const post = renderAuditPost(events.slice(0, count), lang);
       const problems = checkBlockKitLimits(post, 'message');
       if (problems.length === 0) return { post, count };
       if (count === 1) {
@@ -257,7 +261,7 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
       checkpointHint = false;
       return null;
     }
-    const sent = await deliver(renderCheckpointPost(checkpoint), { events: 0 });
+    const sent = await deliver(renderCheckpointPost(checkpoint, lang), { events: 0 });
     if (!sent.ok) {
       try {
         await store.releaseCheckpoints(

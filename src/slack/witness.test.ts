@@ -6,6 +6,7 @@ import type { AuditEvent } from '../core/model.js';
 import { generateSignerKey } from '../core/signed-note.js';
 import { type ChannelLine, compareWithChannel, type WitnessInput } from '../core/witness.js';
 import { startEmulator } from '../emulator/index.js';
+import { langFor } from '../i18n/index.js';
 import { renderAuditPost, renderCheckpointPost } from '../views/audit-post.js';
 import { checkBlockKitLimits } from '../views/limits.js';
 import { readChannelHistory, readMessage } from './witness.js';
@@ -71,6 +72,23 @@ describe('the witness reads back what the audit publisher posted', () => {
     const post = renderAuditPost([event(7)]);
     const read = readMessage({ ts: '1.2', text: post.text, user: BOT.userId }, BOT);
     expect(read.lines.map((l) => [l.seq, l.short])).toEqual([[7, hashOf(7).slice(0, 12)]]);
+  });
+
+  it('a Persian post (CHANNEL_LOCALE=fa) is read from its blocks and from its text fallback alike', () => {
+    const fa = langFor('fa');
+    const events = [4, 5].map(event);
+    const post = renderAuditPost(events, fa);
+    const expected = events.map((e) => [e.seq, e.hash.slice(0, 12)]);
+    expect(readMessage(asPosted(post, '1.4'), BOT).lines.map((l) => [l.seq, l.short])).toEqual(expected);
+    const text = readMessage({ ts: '1.5', text: post.text, user: BOT.userId }, BOT);
+    expect(text.lines.map((l) => [l.seq, l.short])).toEqual(expected);
+    const note = checkpointNote(5);
+    const checkpoint = readMessage(
+      asPosted(renderCheckpointPost({ size: 5, head: hashOf(5), note }, fa), '1.6'),
+      BOT,
+    );
+    expect(checkpoint.checkpoints.map((c) => c.note)).toEqual([note]);
+    expect(checkpoint.lines).toEqual([]);
   });
 
   it('a checkpoint post holds its signed note exactly, within Block Kit limits', () => {

@@ -39,10 +39,13 @@ const MAX_RATE_LIMIT_WAITS = 5;
 /** A `Retry-After` longer than this is not waited out: the command stops and says so. */
 const MAX_WAIT_S = 120;
 
-/** An event line as the audit publisher writes it in blocks: `:emoji: *#12* … · hash `abcdef012345``. */
-const BLOCK_LINE = /\*#(\d+)\*[^\n]*· hash `([0-9a-f]{12})`/g;
+/**
+ * An event line as the audit publisher writes it in blocks: `:emoji: *#12* … · hash `abcdef012345``;
+ * in Persian (`CHANNEL_LOCALE=fa`) the word is `هش` and the seq and hash are isolated (FSI … PDI).
+ */
+const BLOCK_LINE = /\*#(\d+)\*[^\n]*· (?:hash|هش) \u2068?`([0-9a-f]{12})`/g;
 /** The same line in the `text` fallback: `#12 … · hash abcdef012345`. */
-const TEXT_LINE = /^#(\d+) [^\n]*· hash ([0-9a-f]{12})$/gm;
+const TEXT_LINE = /^\u2068?#(\d+)\u2069? [^\n]*· (?:hash|هش) \u2068?([0-9a-f]{12})\u2069?$/gm;
 const CODE_BLOCK = /```\n?([\s\S]*?)```/g;
 
 type Message = Record<string, unknown>;

@@ -6,6 +6,8 @@ import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
+import { dateTime, num as digits, ENGLISH, type Lang, ltr } from '../i18n/index.js';
+import type { AuditResourceKind, AuditVerb } from '../i18n/messages/audit.js';
 import { blocksText, context, packSections, section } from './blocks.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 
@@ -13,7 +15,9 @@ import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
  * How audit events read: one sentence per event kind (who asked for what, who decided, what
  * changed, how it ended), the same words in the audit channel, App Home, `/vidops audit` and
  * `vidops audit tail`. In Slack the free text is escaped for mrkdwn and IDs are `code`; in the
- * terminal the same sentence is plain. Mobile numbers are masked in both.
+ * terminal the same sentence is plain. Mobile numbers are masked in both. The words are the
+ * reader's language (`CHANNEL_LOCALE` in the audit channel): in Persian, IDs, hashes and free text
+ * are isolated and dates are Solar Hijri; the audit log itself is never translated.
  * @see docs/architecture.md, "Audit log"
  */
 
@@ -56,22 +60,24 @@ function fold(value: string): string {
   return maskMobilesInText(value.replace(/\s+/g, ' ').replace(CONTROL, '�').trim());
 }
 
-function styleFor(medium: AuditMedium, scale: number): Style {
+function styleFor(medium: AuditMedium, scale: number, lang: Lang): Style {
   const cut = (value: string, max: number) => truncate(fold(value), limit(max, scale));
+  // In Persian every token from outside is isolated, so it keeps its own order (no-op in English).
+  const iso = (value: string) => ltr(lang, value);
   switch (medium) {
     case 'slack':
       return {
-        text: (value, max) => escapeMrkdwn(cut(value, max)),
+        text: (value, max) => iso(escapeMrkdwn(cut(value, max))),
         // A backtick inside would end the span early.
-        id: (value) => `\`${escapeMrkdwn(fold(value).replace(/`/g, 'ˋ'))}\``,
+        id: (value) => iso(`\`${escapeMrkdwn(fold(value).replace(/`/g, 'ˋ'))}\``),
       };
     case 'slack-text':
       return {
-        text: (value, max) => escapeMrkdwn(cut(value, max)),
-        id: (value) => escapeMrkdwn(fold(value)),
+        text: (value, max) => iso(escapeMrkdwn(cut(value, max))),
+        id: (value) => iso(escapeMrkdwn(fold(value))),
       };
     case 'terminal':
-      return { text: cut, id: fold };
+      return { text: (value, max) => iso(cut(value, max)), id: (value) => iso(fold(value)) };
   }
 }
 
@@ -120,16 +126,16 @@ function num(value: JsonValue | undefined, key: string): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** `2024-05-01T10:22:03.123Z` → `2024-05-01 10:22 UTC`; anything else is shown as it is. */
-function minutes(iso: string): string {
+/**
+ * `2024-05-01T10:22:03.123Z` → `2024-05-01 10:22 UTC` in English; the Solar Hijri date in the
+ * display time zone in Persian. Anything unreadable is shown as it is.
+ */
+function minutes(iso: string, lang: Lang): string {
+  if (lang.locale !== 'en') return dateTime(lang, iso);
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
   return m ? `${m[1]} ${m[2]} UTC` : iso;
 }
@@ -137,13 +143,20 @@ function minutes(iso: string): string {
 interface Parts {
   event: AuditEvent;
   s: Style;
+  lang: Lang;
+  t: Lang['t']['audit'];
+}
+
+/** A date in a sentence, as free text (cut at 40 characters). */
+function when({ s, lang }: Parts, iso: string): string {
+  return s.text(minutes(iso, lang), 40);
 }
 
 /**
  * `ana (U0AGENT1)`, or only the ID when the name is the ID; an action taken on the command line
  * says so with the OS user who ran it (`U0LEAD1 via the CLI (OS user root)`).
  */
-function who({ event, s }: Parts): string {
+function who({ event, s, t }: Parts): string {
   const { id, name } = event.actor;
   const person =
     name === id || name.trim() === ''
@@ -152,20 +165,35 @@ function who({ event, s }: Parts): string {
   const osUser = osUserOf(event.actor);
   if (osUser === undefined) return person;
   // A CLI actor with no `--as` is `cli:<os user>` already: name the CLI without repeating the user.
-  if (id === `${CLI_ACTOR_PREFIX}${osUser}`) return `${person} on the CLI`;
-  return `${person} via the CLI (OS user ${s.text(osUser, AUDIT_LINE_LIMITS.actorName)})`;
+  if (id === `${CLI_ACTOR_PREFIX}${osUser}`) return t.auditOnCli(person);
+  return t.auditViaCli(person, s.text(osUser, AUDIT_LINE_LIMITS.actorName));
 }
 
-function quoted(s: Style, text: string, max: number): string {
-  return `“${s.text(text, max)}”`;
+function quoted({ s, t }: Parts, text: string, max: number): string {
+  return t.auditQuoted(s.text(text, max));
 }
 
 const RESOURCE_TARGET = /^(folder|file|playlist|viewer) (\S+)$/;
+const NEW_TARGET = /^new (folder|playlist) (.*)$/s;
+
+/** `folder `6710…`` (in Persian `پوشه‌ی …`), the kind named in the reader's language. */
+function resource({ s, t }: Parts, kind: string, id: string): string {
+  return t.auditResource(kind as AuditResourceKind, s.id(id));
+}
 
 /** The target for a sentence: `folder `6710…``, or descriptive text (`new folder "…"`) cut. */
-function target({ event, s }: Parts): string {
+function target(p: Parts): string {
+  const { event, s, t, lang } = p;
   const m = RESOURCE_TARGET.exec(event.target);
-  if (m) return `${m[1]} ${s.id(m[2] ?? '')}`;
+  if (m) return resource(p, m[1] ?? '', m[2] ?? '');
+  // The core describes a new folder or playlist in English; Persian names the kind itself.
+  const created = lang.locale === 'en' ? null : NEW_TARGET.exec(event.target);
+  if (created) {
+    return t.auditNewResource(
+      created[1] === 'folder' ? 'folder' : 'playlist',
+      s.text(created[2] ?? '', AUDIT_LINE_LIMITS.targetText),
+    );
+  }
   return /\s/.test(event.target) || event.target === ''
     ? s.text(event.target, AUDIT_LINE_LIMITS.targetText)
     : s.id(event.target);
@@ -173,27 +201,28 @@ function target({ event, s }: Parts): string {
 
 /** What is asked, as a verb phrase: `delete folder `6710…``, `update the whitelist`. */
 function asked(p: Parts): string {
+  const { t } = p;
   switch (p.event.operation) {
     case 'whitelist.set':
-      return 'update the whitelist';
+      return t.auditAskWhitelistSet;
     case 'protect.set':
-      return 'change the protection settings';
+      return t.auditAskProtectSet;
     case 'whitelist.get':
-      return 'read the whitelist';
+      return t.auditAskWhitelistGet;
     case 'protect.get':
-      return 'read the protection settings';
+      return t.auditAskProtectGet;
     case 'audit':
-      return 'read the audit log';
+      return t.auditAskAudit;
     case 'command':
-      return `run a command (${target(p)})`;
+      return t.auditAskCommand(target(p));
     case 'file.retry':
-      return `retry the conversion of ${target(p)}`;
+      return t.auditAskRetry(target(p));
     default: {
       const verb = /^[a-z]+\.([a-z]+)$/.exec(p.event.operation)?.[1];
       if (verb === undefined || !['create', 'edit', 'delete', 'unblock'].includes(verb)) {
-        return `run ${p.s.id(p.event.operation)} on ${target(p)}`;
+        return t.auditAskRun(p.s.id(p.event.operation), target(p));
       }
-      return `${verb} ${target(p)}`;
+      return t.auditAskVerb(verb as AuditVerb, target(p));
     }
   }
 }
@@ -203,7 +232,8 @@ function asked(p: Parts): string {
  * The event keeps the preview as it was asked; it is read with its operation's preview schema,
  * and one this build does not read adds nothing.
  */
-function changeSummary({ event, s }: Parts, stored: JsonValue | undefined): string {
+function changeSummary(p: Parts, stored: JsonValue | undefined): string {
+  const { event, s, t, lang } = p;
   if (!isChangeOperation(event.operation)) return '';
   const preview = parsePreview(event.operation, stored);
   if (preview === null) return '';
@@ -211,9 +241,9 @@ function changeSummary({ event, s }: Parts, stored: JsonValue | undefined): stri
   switch (preview.kind) {
     case 'whitelist':
       if (preview.added.length > 0)
-        facts.push(`adds ${plural(preview.added.length, 'address', 'addresses')}`);
+        facts.push(t.auditAddsAddresses(preview.added.length, digits(lang, preview.added.length)));
       if (preview.removed.length > 0) {
-        facts.push(`removes ${plural(preview.removed.length, 'address', 'addresses')}`);
+        facts.push(t.auditRemovesAddresses(preview.removed.length, digits(lang, preview.removed.length)));
       }
       break;
     case 'protection':
@@ -223,91 +253,110 @@ function changeSummary({ event, s }: Parts, stored: JsonValue | undefined): stri
       break;
     case 'edit':
       if (preview.after.title !== null) {
-        facts.push(`title → ${quoted(s, preview.after.title, AUDIT_LINE_LIMITS.title)}`);
+        facts.push(t.auditTitleTo(quoted(p, preview.after.title, AUDIT_LINE_LIMITS.title)));
       }
       break;
     case 'delete':
-      if (preview.title !== null) facts.push(quoted(s, preview.title, AUDIT_LINE_LIMITS.title));
+      if (preview.title !== null) facts.push(quoted(p, preview.title, AUDIT_LINE_LIMITS.title));
       if (preview.resource === 'folder' && preview.filesCount !== null)
-        facts.push(plural(preview.filesCount, 'file'));
+        facts.push(t.auditFiles(preview.filesCount, digits(lang, preview.filesCount)));
       break;
     case 'retry':
-      if (preview.title !== null) facts.push(quoted(s, preview.title, AUDIT_LINE_LIMITS.title));
+      if (preview.title !== null) facts.push(quoted(p, preview.title, AUDIT_LINE_LIMITS.title));
       break;
     default:
       break;
   }
-  return facts.length === 0 ? '' : ` (${facts.join(', ')})`;
+  return facts.length === 0 ? '' : ` (${facts.join(t.auditListSep)})`;
 }
 
-function requestRef({ event, s }: Parts): string {
-  return event.requestId === null ? 'the request' : s.id(event.requestId);
+function requestRef({ event, s, t }: Parts): string {
+  return event.requestId === null ? t.auditTheRequest : s.id(event.requestId);
 }
 
 function requestedSentence(p: Parts): string {
-  const { event, s } = p;
+  const { event, s, t, lang } = p;
   const o = event.outcome;
-  const parts = [`${who(p)} asked to ${asked(p)}${changeSummary(p, isObj(o) ? o.preview : undefined)}`];
+  const parts = [t.auditAskedTo(who(p), asked(p), changeSummary(p, isObj(o) ? o.preview : undefined))];
   const reason = str(o, 'reason');
   parts.push(
-    reason === undefined ? 'no reason given' : `reason: ${quoted(s, reason, AUDIT_LINE_LIMITS.reason)}`,
+    reason === undefined ? t.auditNoReason : t.auditReason(quoted(p, reason, AUDIT_LINE_LIMITS.reason)),
   );
   const quorum = num(o, 'quorum');
-  if (quorum === 0 || str(o, 'state') === 'executing') parts.push('runs without approval');
+  if (quorum === 0 || str(o, 'state') === 'executing') parts.push(t.auditRunsWithoutApproval);
   else if (quorum !== undefined) {
     const why = str(o, 'why');
     const because =
       why === undefined || why === 'policy' ? '' : ` (${s.text(why, AUDIT_LINE_LIMITS.reason)})`;
     const expires = str(o, 'expiresAt');
     parts.push(
-      `needs ${plural(quorum, 'lead approval')}${because}${expires === undefined ? '' : `, expires ${s.text(minutes(expires), 40)}`}`,
+      t.auditNeeds(
+        quorum,
+        digits(lang, quorum),
+        because,
+        expires === undefined ? '' : t.auditExpiresAt(when(p, expires)),
+      ),
     );
   }
-  return parts.join(', ');
+  return parts.join(t.auditListSep);
 }
 
 /** `Folder `6710…` deleted (3 files)`: what the service did, read from the answer where it says. */
 function succeededSentence(p: Parts): string {
-  const { event, s } = p;
+  const { event, s, t, lang } = p;
   const result = event.outcome;
   const params = event.params;
-  const id = RESOURCE_TARGET.exec(event.target)?.[2];
-  const thing = id === undefined ? target(p) : `${RESOURCE_TARGET.exec(event.target)?.[1] ?? ''} ${s.id(id)}`;
+  const m = RESOURCE_TARGET.exec(event.target);
+  const id = m?.[2];
+  const thing = m === null || id === undefined ? target(p) : resource(p, m[1] ?? '', id);
   switch (event.operation) {
     case 'whitelist.set': {
       const list = isObj(result) ? result.allowedDNS : undefined;
-      return `Whitelist updated${Array.isArray(list) ? ` (${plural(list.length, 'address', 'addresses')} now)` : ''}`;
+      return t.auditWhitelistUpdated(
+        Array.isArray(list) ? t.auditAddressesNow(list.length, digits(lang, list.length)) : '',
+      );
     }
     case 'protect.set': {
       const changes = isObj(params) && isObj(params.changes) ? Object.keys(params.changes) : [];
-      return `Protection settings changed${changes.length > 0 ? ` (${s.text(changes.join(', '), AUDIT_LINE_LIMITS.title)})` : ''}`;
+      return t.auditProtectionChanged(
+        changes.length > 0 ? ` (${s.text(changes.join(', '), AUDIT_LINE_LIMITS.title)})` : '',
+      );
     }
     case 'folder.create': {
       const title = str(params, 'title');
       const newId = str(result, '_id') ?? str(result, 'id') ?? str(result, 'bucketId');
-      return `Folder ${title === undefined ? target(p) : quoted(s, title, AUDIT_LINE_LIMITS.title)} created${newId === undefined ? '' : ` as ${s.id(newId)}`}`;
+      return t.auditFolderCreated(
+        title === undefined ? target(p) : quoted(p, title, AUDIT_LINE_LIMITS.title),
+        newId === undefined ? '' : t.auditCreatedAs(s.id(newId)),
+      );
     }
     case 'folder.delete': {
       const files = num(result, 'deletedFiles') ?? num(result, 'filesCount') ?? num(result, 'deletedCount');
-      return `${capitalize(thing)} deleted${files === undefined ? '' : ` (${plural(files, 'file')})`}`;
+      return t.auditDeleted(
+        capitalize(thing),
+        files === undefined ? '' : ` (${t.auditFiles(files, digits(lang, files))})`,
+      );
     }
     case 'file.delete':
     case 'playlist.delete':
-      return `${capitalize(thing)} deleted`;
+      return t.auditDeleted(capitalize(thing), '');
     case 'folder.edit':
     case 'file.edit':
     case 'playlist.edit': {
       const title = str(params, 'title');
-      return `${capitalize(thing)} edited${title === undefined ? '' : `: title ${quoted(s, title, AUDIT_LINE_LIMITS.title)}`}`;
+      return t.auditEdited(
+        capitalize(thing),
+        title === undefined ? '' : t.auditEditedTitle(quoted(p, title, AUDIT_LINE_LIMITS.title)),
+      );
     }
     case 'file.retry': {
       const status = str(result, 'hlsStatus');
-      return `Conversion of ${thing} queued again${status === undefined ? '' : ` (status ${s.text(status, 20)})`}`;
+      return t.auditRetryQueued(thing, status === undefined ? '' : t.auditRetryStatus(s.text(status, 20)));
     }
     case 'viewer.unblock':
-      return `Viewer ${id === undefined ? target(p) : s.id(id)} unblocked`;
+      return t.auditViewerUnblocked(id === undefined ? target(p) : s.id(id));
     default:
-      return `${capitalize(asked(p))}: done`;
+      return t.auditDone(capitalize(asked(p)));
   }
 }
 
@@ -319,19 +368,20 @@ function errorText({ event, s }: Parts): string {
 
 /** What a refused person tried: `approve `R-…``, `retry the conversion of file `…``. */
 function refusedAction(p: Parts): string {
+  const { t } = p;
   switch (str(p.event.outcome, 'action')) {
     case 'approve':
-      return `approve ${requestRef(p)}`;
+      return t.auditTryApprove(requestRef(p));
     case 'reject':
-      return `reject ${requestRef(p)}`;
+      return t.auditTryReject(requestRef(p));
     case 'cancel':
-      return `cancel ${requestRef(p)}`;
+      return t.auditTryCancel(requestRef(p));
     case 'remind':
-      return `remind the approvers of ${requestRef(p)}`;
+      return t.auditTryRemind(requestRef(p));
     case 'break-glass':
-      return `break the glass on ${requestRef(p)}`;
+      return t.auditTryBreakGlass(requestRef(p));
     case 'review':
-      return `review the break-glass of ${requestRef(p)}`;
+      return t.auditTryReview(requestRef(p));
     default:
       return asked(p);
   }
@@ -342,21 +392,27 @@ function refusedAction(p: Parts): string {
  * read defensively, since the shape of the outcome is the settling code's.
  */
 function resolvedSentence(p: Parts): string {
-  const { event, s } = p;
+  const { event, s, t } = p;
   const o = event.outcome;
   const how = str(o, 'how') ?? str(o, 'resolution') ?? str(o, 'outcome') ?? str(o, 'state');
   const note = str(o, 'note');
   return [
-    `${who(p)} settled the unknown outcome of ${requestRef(p)}${how === undefined ? '' : `: ${s.text(how, AUDIT_LINE_LIMITS.reason)}`}`,
-    ...(note === undefined ? [] : [`note: ${quoted(s, note, AUDIT_LINE_LIMITS.reason)}`]),
-  ].join(', ');
+    t.auditSettled(
+      who(p),
+      requestRef(p),
+      how === undefined ? '' : `: ${s.text(how, AUDIT_LINE_LIMITS.reason)}`,
+    ),
+    ...(note === undefined ? [] : [t.auditNote(quoted(p, note, AUDIT_LINE_LIMITS.reason))]),
+  ].join(t.auditListSep);
 }
 
 /** `(1 of 2 approvals)` from an outcome that carries the count, else nothing. */
-function standing(o: JsonValue): string {
+function standing({ t, lang }: Parts, o: JsonValue): string {
   const count = num(o, 'approvals');
   const quorum = num(o, 'quorum');
-  return count !== undefined && quorum !== undefined ? ` (${count} of ${quorum} approvals)` : '';
+  return count !== undefined && quorum !== undefined
+    ? t.auditStanding(digits(lang, count), digits(lang, quorum))
+    : '';
 }
 
 /**
@@ -364,21 +420,25 @@ function standing(o: JsonValue): string {
  * escalation to backup approvers, the warning before expiry. Read defensively, like every outcome.
  */
 function followUpSentence(p: Parts, type: 'reminded' | 'escalated' | 'expiry-warned'): string {
-  const { event, s } = p;
+  const { event, s, t } = p;
   const o = event.outcome;
   switch (type) {
     case 'reminded': {
       const by = event.actor.id === 'system' ? 'vidops' : who(p);
-      return `${by} reminded the approvers of ${requestRef(p)} who have not decided${standing(o)}`;
+      return t.auditReminded(by, requestRef(p), standing(p, o));
     }
     case 'escalated': {
       const to = isObj(o) && Array.isArray(o.to) ? o.to.filter((x) => typeof x === 'string') : [];
-      const list = to.length === 0 ? 'the backup approvers' : to.map((id) => s.id(id)).join(', ');
-      return `${capitalize(requestRef(p))} was not decided in time and is offered to ${list} as well${standing(o)}`;
+      const list = to.length === 0 ? t.auditBackupApprovers : to.map((id) => s.id(id)).join(t.auditListSep);
+      return t.auditEscalated(capitalize(requestRef(p)), list, standing(p, o));
     }
     case 'expiry-warned': {
       const at = str(o, 'expiresAt');
-      return `${capitalize(requestRef(p))} expires soon${at === undefined ? '' : ` (at ${s.text(minutes(at), 40)})`}: its requester and approvers were warned${standing(o)}`;
+      return t.auditExpiryWarned(
+        capitalize(requestRef(p)),
+        at === undefined ? '' : t.auditAtDate(when(p, at)),
+        standing(p, o),
+      );
     }
   }
 }
@@ -386,7 +446,7 @@ function followUpSentence(p: Parts, type: 'reminded' | 'escalated' | 'expiry-war
 // --- Break-glass and delegation (docs/architecture.md, "Break-glass and delegation") -----------
 
 /** ` for lena (U0LEAD1) (delegated)` after the approver, when they approved in a lead's place. */
-function forLead({ event, s }: Parts): string {
+function forLead({ event, s, t }: Parts): string {
   const lead = isObj(event.outcome) ? event.outcome.for : undefined;
   const id = str(lead, 'id');
   if (id === undefined) return '';
@@ -395,7 +455,7 @@ function forLead({ event, s }: Parts): string {
     name === undefined || name === id
       ? s.id(id)
       : `${s.text(name, AUDIT_LINE_LIMITS.actorName)} (${s.id(id)})`;
-  return ` for ${person} (delegated)`;
+  return t.auditForLead(person);
 }
 
 /** The person a delegation event names (`params.delegate`/`params.lead`). */
@@ -409,31 +469,53 @@ function paramPerson({ event, s }: Parts, key: 'lead' | 'delegate'): string {
 }
 
 function breakGlassOrDelegationSentence(p: Parts, type: string): string {
-  const { event, s } = p;
+  const { event, t } = p;
   const o = event.outcome;
   const reason = str(o, 'reason');
   const until = str(isObj(event.params) ? event.params : undefined, 'until');
   switch (type) {
-    case 'break-glass':
-      return `BREAK-GLASS: ${who(p)} ran ${requestRef(p)} without waiting for approval: ${asked(p)}; reason: ${reason === undefined ? 'none' : quoted(s, reason, AUDIT_LINE_LIMITS.reason)}; a lead reviews it${str(o, 'reviewDueAt') === undefined ? '' : ` by ${s.text(minutes(str(o, 'reviewDueAt') ?? ''), 40)}`}`;
+    case 'break-glass': {
+      const due = str(o, 'reviewDueAt');
+      return t.auditBreakGlass(
+        who(p),
+        requestRef(p),
+        asked(p),
+        reason === undefined ? t.auditNone : quoted(p, reason, AUDIT_LINE_LIMITS.reason),
+        due === undefined ? '' : t.auditReviewBy(when(p, due)),
+      );
+    }
     case 'break-glass-reviewed': {
       const note = str(o, 'note');
       const flagged = str(o, 'verdict') === 'flagged';
-      return `BREAK-GLASS review: ${who(p)} ${flagged ? 'flagged' : 'acknowledged'} ${requestRef(p)}${note === undefined ? '' : `: ${quoted(s, note, AUDIT_LINE_LIMITS.reason)}`}`;
+      return t.auditBreakGlassReviewed(
+        who(p),
+        flagged,
+        requestRef(p),
+        note === undefined ? '' : `: ${quoted(p, note, AUDIT_LINE_LIMITS.reason)}`,
+      );
     }
     case 'break-glass-overdue':
-      return `BREAK-GLASS: ${requestRef(p)} is still not reviewed by a lead; the leads are reminded`;
+      return t.auditBreakGlassOverdue(requestRef(p));
     case 'delegated':
-      return `${who(p)} delegated approvals to ${paramPerson(p, 'delegate')} until ${s.text(minutes(until ?? '?'), 40)}${reason === undefined ? '' : `; reason: ${quoted(s, reason, AUDIT_LINE_LIMITS.reason)}`}`;
+      return t.auditDelegated(
+        who(p),
+        paramPerson(p, 'delegate'),
+        when(p, until ?? '?'),
+        reason === undefined ? '' : t.auditDelegationReason(quoted(p, reason, AUDIT_LINE_LIMITS.reason)),
+      );
     case 'delegation-cancelled':
-      return `${who(p)} cancelled the delegation of approvals to ${paramPerson(p, 'delegate')} (it ran until ${s.text(minutes(until ?? '?'), 40)})`;
+      return t.auditDelegationCancelled(who(p), paramPerson(p, 'delegate'), when(p, until ?? '?'));
     default:
-      return `The delegation of approvals from ${paramPerson(p, 'lead')} to ${paramPerson(p, 'delegate')} expired at ${s.text(minutes(until ?? '?'), 40)}`;
+      return t.auditDelegationExpired(
+        paramPerson(p, 'lead'),
+        paramPerson(p, 'delegate'),
+        when(p, until ?? '?'),
+      );
   }
 }
 
 function sentence(p: Parts): string {
-  const { event, s } = p;
+  const { event, s, t, lang } = p;
   const o = event.outcome;
   // Compared as a string: event kinds added later (e.g. `resolved`) read the same way.
   const type: string = event.type;
@@ -443,27 +525,45 @@ function sentence(p: Parts): string {
     case 'approved': {
       const count = num(o, 'approvals');
       const quorum = num(o, 'quorum');
-      return `${who(p)}${forLead(p)} approved ${requestRef(p)}${count !== undefined && quorum !== undefined ? ` (${count} of ${quorum})` : ''}`;
+      return t.auditApproved(
+        who(p),
+        forLead(p),
+        requestRef(p),
+        count !== undefined && quorum !== undefined
+          ? t.auditOfQuorum(digits(lang, count), digits(lang, quorum))
+          : '',
+      );
     }
     case 'rejected': {
       const note = str(o, 'note');
-      return `${who(p)} rejected ${requestRef(p)}${note === undefined ? '' : `: ${quoted(s, note, AUDIT_LINE_LIMITS.reason)}`}`;
+      return t.auditRejected(
+        who(p),
+        requestRef(p),
+        note === undefined ? '' : `: ${quoted(p, note, AUDIT_LINE_LIMITS.reason)}`,
+      );
     }
     case 'cancelled': {
       const note = str(o, 'note');
-      return `${who(p)} cancelled ${requestRef(p)}${note === undefined ? '' : `: ${quoted(s, note, AUDIT_LINE_LIMITS.reason)}`}`;
+      return t.auditCancelled(
+        who(p),
+        requestRef(p),
+        note === undefined ? '' : `: ${quoted(p, note, AUDIT_LINE_LIMITS.reason)}`,
+      );
     }
     case 'expired': {
       const count = num(o, 'approvals');
       const quorum = num(o, 'quorum');
-      const had = count !== undefined && quorum !== undefined ? ` with ${count} of ${quorum} approvals` : '';
-      return `${capitalize(requestRef(p))} expired${had}; nothing was changed`;
+      const had =
+        count !== undefined && quorum !== undefined
+          ? t.auditExpiredHad(digits(lang, count), digits(lang, quorum))
+          : '';
+      return t.auditExpired(capitalize(requestRef(p)), had);
     }
     case 'executing':
       if (isObj(o) && o.breakGlass === true) {
-        return `BREAK-GLASS: ${requestRef(p)} started without its approvals: ${asked(p)}`;
+        return t.auditBreakGlassStarted(requestRef(p), asked(p));
       }
-      return `${capitalize(requestRef(p))} ${isObj(o) && o.resumed === true ? 'resumed after a restart' : 'started'}: ${asked(p)}`;
+      return t.auditStarted(capitalize(requestRef(p)), isObj(o) && o.resumed === true, asked(p));
     case 'break-glass':
     case 'break-glass-reviewed':
     case 'break-glass-overdue':
@@ -474,13 +574,17 @@ function sentence(p: Parts): string {
     case 'succeeded':
       return succeededSentence(p);
     case 'failed':
-      return `Could not ${asked(p)}: ${errorText(p) || 'no error recorded'}`;
+      return t.auditFailed(asked(p), errorText(p) || t.auditNoError);
     case 'denied': {
       const reason = str(o, 'reason');
-      return `${who(p)} refused: ${reason === undefined ? 'not allowed' : s.text(reason, AUDIT_LINE_LIMITS.reason)} (tried to ${refusedAction(p)})`;
+      return t.auditDenied(
+        who(p),
+        reason === undefined ? t.auditNotAllowed : s.text(reason, AUDIT_LINE_LIMITS.reason),
+        refusedAction(p),
+      );
     }
     case 'unknown':
-      return `Outcome unknown: ${asked(p)} may or may not have been applied; check the service before asking again`;
+      return t.auditUnknown(asked(p));
     case 'resolved':
       return resolvedSentence(p);
     case 'reminded':
@@ -488,7 +592,7 @@ function sentence(p: Parts): string {
     case 'expiry-warned':
       return followUpSentence(p, type);
     default:
-      return `${s.text(type, 30)} by ${who(p)}: ${asked(p)}`;
+      return t.auditOther(s.text(type, 30), who(p), asked(p));
   }
 }
 
@@ -496,14 +600,19 @@ function sentence(p: Parts): string {
  * The one sentence of an event, for `medium`: what was asked, by whom, what changed, the result,
  * and the request ID (in the words where they name it, else after them). No JSON: members of the
  * outcome that are not understood are left out. `scale` (0..1] shortens the free text for big
- * batches; IDs are never shortened.
+ * batches; IDs are never shortened. `lang` is the reader's language (English by default).
  */
-export function auditSentence(event: AuditEvent, medium: AuditMedium, scale = 1): string {
-  const s = styleFor(medium, scale);
-  const p: Parts = { event, s };
+export function auditSentence(
+  event: AuditEvent,
+  medium: AuditMedium,
+  scale = 1,
+  lang: Lang = ENGLISH,
+): string {
+  const s = styleFor(medium, scale, lang);
+  const p: Parts = { event, s, lang, t: lang.t.audit };
   let said = sentence(p);
   const error = event.type === 'failed' ? '' : errorText(p);
-  if (error !== '') said += `; error: ${error}`;
+  if (error !== '') said += p.t.auditError(error);
   if (event.requestId !== null) {
     const ref = s.id(event.requestId);
     if (!said.includes(ref)) said += ` · ${ref}`;
@@ -511,8 +620,12 @@ export function auditSentence(event: AuditEvent, medium: AuditMedium, scale = 1)
   return said;
 }
 
-/** `2024-05-01T10:22:03.123Z` → `2024-05-01 10:22:03Z`; anything else is shown as it is. */
-function formatTime(at: string): string {
+/**
+ * `2024-05-01T10:22:03.123Z` → `2024-05-01 10:22:03Z`; in Persian the Solar Hijri date in the
+ * display time zone. Anything else is shown as it is.
+ */
+function formatTime(at: string, lang: Lang): string {
+  if (lang.locale !== 'en') return escapeMrkdwn(dateTime(lang, at));
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/.exec(at);
   return m ? `${m[1]} ${m[2]}Z` : escapeMrkdwn(at);
 }
@@ -522,19 +635,30 @@ function formatTime(at: string): string {
  * that makes the channel a witness of the chain.
  * @see docs/architecture.md, "Audit log"
  */
-export function auditLine(event: AuditEvent, scale = 1): string {
+export function auditLine(event: AuditEvent, scale = 1, lang: Lang = ENGLISH): string {
   const emoji = TYPE_EMOJI[event.type] ?? ':grey_exclamation:';
-  return `${emoji} *#${event.seq}* ${formatTime(event.at)} · ${auditSentence(event, 'slack', scale)} · hash \`${shortHash(event.hash)}\``;
+  // The seq and the short hash keep Latin digits whatever the language: `audit witness` reads them.
+  return lang.t.audit.auditLine(
+    emoji,
+    String(event.seq),
+    formatTime(event.at, lang),
+    auditSentence(event, 'slack', scale, lang),
+    shortHash(event.hash),
+  );
 }
 
 /** The same event for the notification `text` (mrkdwn too, so escaped, but without markup). */
-function textLine(event: AuditEvent): string {
-  return `#${event.seq} ${auditSentence(event, 'slack-text', 0.5)} · hash ${shortHash(event.hash)}`;
+function textLine(event: AuditEvent, lang: Lang): string {
+  return lang.t.audit.auditTextLine(
+    String(event.seq),
+    auditSentence(event, 'slack-text', 0.5, lang),
+    shortHash(event.hash),
+  );
 }
 
 /** The same event for a terminal (`vidops audit tail`): plain, masked, control characters replaced. */
-export function auditTerminalLine(event: AuditEvent): string {
-  return auditSentence(event, 'terminal');
+export function auditTerminalLine(event: AuditEvent, lang: Lang = ENGLISH): string {
+  return auditSentence(event, 'terminal', 1, lang);
 }
 
 /** Keeps the fallback short: Slack only shows it in notifications and to screen readers. */
@@ -548,44 +672,46 @@ export function seqRange(events: readonly AuditEvent[]): string {
   return first.seq === last.seq ? `#${first.seq}` : `#${first.seq}–#${last.seq}`;
 }
 
-function packEvents(events: readonly AuditEvent[], scale: number): SectionBlock[] {
+function packEvents(events: readonly AuditEvent[], scale: number, lang: Lang): SectionBlock[] {
   // A line only exceeds a section with absurd IDs; cutting it then beats losing the post.
-  return packSections(events.map((event) => auditLine(event, scale)));
+  return packSections(events.map((event) => auditLine(event, scale, lang)));
 }
 
 /**
  * One audit channel message for a batch of events, oldest first: a context line naming the
- * range, then the event lines packed into sections of at most 3000 characters, with the free
- * text shortened when the batch would be too long for one message. Pure.
+ * range, then the event lines packed into sections of at most 3000 characters, with the text
+ * shortened when the batch would be too long for one message. In `lang` (`CHANNEL_LOCALE`). Pure.
  * @see docs/architecture.md, "Audit log"; docs/slack.md, "Block Kit limits"
  */
-export function renderAuditPost(events: readonly AuditEvent[]): AuditPost {
+export function renderAuditPost(events: readonly AuditEvent[], lang: Lang = ENGLISH): AuditPost {
+  const t = lang.t.audit;
   if (events.length === 0) {
     return {
-      text: 'vidops audit: no events',
-      blocks: [context('vidops audit: no events')],
+      text: t.auditNoEvents,
+      blocks: [context(t.auditNoEvents)],
     };
   }
-  const count = events.length === 1 ? '1 event' : `${events.length} events`;
-  const header = context(`:scroll: *vidops audit* · ${seqRange(events)} · ${count}`);
+  const count = t.auditEvents(events.length, digits(lang, events.length));
+  const range = ltr(lang, seqRange(events));
+  const header = context(t.auditPostHeader(range, count));
 
   // Slack refuses a message whose blocks hold too much text in total (`msg_blocks_too_long`):
   // shorten the free text of every line until the batch fits.
-  let sections = packEvents(events, 1);
+  let sections = packEvents(events, 1, lang);
   for (const scale of [0.5, 0.25]) {
     if (blocksText(sections) + 200 <= BLOCK_KIT_LIMITS.messageBlocksText) break;
-    sections = packEvents(events, scale);
+    sections = packEvents(events, scale, lang);
   }
 
-  let text = `vidops audit ${seqRange(events)} (${count})`;
+  let text = t.auditPostText(range, count);
   let shown = 0;
   for (const event of events) {
-    const next = `\n${textLine(event)}`;
+    const next = `\n${textLine(event, lang)}`;
     if (text.length + next.length > TEXT_BUDGET) break;
     text += next;
     shown += 1;
   }
-  if (shown < events.length) text += `\n… and ${events.length - shown} more`;
+  if (shown < events.length) text += t.auditAndMore(digits(lang, events.length - shown));
 
   return { text, blocks: [header, ...sections] };
 }
@@ -601,18 +727,16 @@ export interface CheckpointPostInput {
  * A signed checkpoint for the audit channel: a context line with the number of events and the
  * head's short hash, and the signed note whole in a code block, so the channel keeps a copy a
  * verifier can read back (`vidops audit witness`). The note is our own text (origin, numbers,
- * base64, the time), escaped all the same. Pure.
+ * base64, the time), escaped all the same; only the words around it are in `lang`. Pure.
  * @see docs/architecture.md, "Audit log"; docs/audit-checkpoints.md
  */
-export function renderCheckpointPost(checkpoint: CheckpointPostInput): AuditPost {
-  const covers = checkpoint.size === 1 ? '1 event' : `${checkpoint.size} events`;
+export function renderCheckpointPost(checkpoint: CheckpointPostInput, lang: Lang = ENGLISH): AuditPost {
+  const t = lang.t.audit;
+  const covers = t.auditEvents(checkpoint.size, digits(lang, checkpoint.size));
   const noteBlock = `\`\`\`\n${escapeMrkdwn(checkpoint.note)}\`\`\``;
   const short = shortHash(checkpoint.head);
   return {
-    text: `vidops audit checkpoint: ${covers}, head ${short}\n${noteBlock}`,
-    blocks: [
-      context(`:lock: *vidops audit checkpoint* · covers ${covers} · head \`${short}\``),
-      section(noteBlock),
-    ],
+    text: `${t.auditCheckpointText(covers, short)}\n${noteBlock}`,
+    blocks: [context(t.auditCheckpointHeader(covers, short)), section(noteBlock)],
   };
 }

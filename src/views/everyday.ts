@@ -8,12 +8,7 @@ import type { PlayerErrorEntry, PlayerErrorExplanation } from '../core/player-er
 import { english, type Said } from '../core/said.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { parseMobile } from '../core/validate/phone.js';
-import {
-  formatProtectionValue,
-  PROTECTION_FIELDS,
-  PROTECTION_GROUP_TITLES,
-  readProtectionField,
-} from '../core/validate/protection.js';
+import { PROTECTION_FIELDS, readProtectionField } from '../core/validate/protection.js';
 import { type Lang, ltr, num } from '../i18n/index.js';
 import {
   actions,
@@ -30,6 +25,8 @@ import { sayIn, scrubForSlack } from './errors.js';
 import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from './ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 import { modal } from './modals/common.js';
+import { explanationText, playerErrorText } from './player-error-text.js';
+import { protectionGroupTitle, protectionLabel, protectionValueText } from './protection-text.js';
 
 /**
  * Block Kit for the agent's everyday commands: help, unblock, retry, whitelist, protect show,
@@ -354,17 +351,18 @@ export function protectionMessage(
   for (const group of groups) {
     const fields = PROTECTION_FIELDS.filter((f) => f.group === group);
     const rows = fields.map((f) => {
-      const value = formatProtectionValue(f.field, readProtectionField(config, f.field));
-      return { label: f.label, field: f.field, value };
+      const value = protectionValueText(f.field, readProtectionField(config, f.field), lang);
+      return { label: protectionLabel(f, lang), field: f.field, value };
     });
+    const title = protectionGroupTitle(group, lang);
     textLines.push(
-      `${PROTECTION_GROUP_TITLES[group]}: ${rows.map((r) => `${r.label} ${escapeMrkdwn(r.value)}`).join(', ')}`,
+      `${title}: ${rows.map((r) => `${r.label} ${escapeMrkdwn(r.value)}`).join(lang.locale === 'fa' ? '، ' : ', ')}`,
     );
     for (let i = 0; i < rows.length; i += BLOCK_KIT_LIMITS.sectionFields) {
       const chunk = rows.slice(i, i + BLOCK_KIT_LIMITS.sectionFields);
       blocks.push({
         type: 'section',
-        ...(i === 0 ? { text: mrkdwn(`*${PROTECTION_GROUP_TITLES[group]}*`) } : {}),
+        ...(i === 0 ? { text: mrkdwn(`*${title}*`) } : {}),
         fields: chunk.map((r) =>
           mrkdwn(
             truncate(
@@ -388,9 +386,10 @@ export function protectionMessage(
 /** `explain <code>`: meaning and fix, and a button that starts the fix when there is one. */
 export function explainMessage(explanation: PlayerErrorExplanation, lang: Lang): Message {
   const t = lang.t.everyday;
-  // The table's meanings and fixes are written in English (src/core/player-errors.ts).
-  const meaning = ltr(lang, escapeMrkdwn(explanation.meaning));
-  const fix = ltr(lang, escapeMrkdwn(explanation.fix));
+  // The core's table is English; the reader's words come from the catalog (views/player-error-text.ts).
+  const said = explanationText(explanation, lang);
+  const meaning = escapeMrkdwn(said.meaning);
+  const fix = escapeMrkdwn(said.fix);
   const blocks: KnownBlock[] = [section(t.explainHead(ltr(lang, explanation.code), meaning, fix))];
   if (explanation.action === 'unblock') {
     blocks.push(
@@ -408,9 +407,7 @@ export function explainMessage(explanation: PlayerErrorExplanation, lang: Lang):
     );
   }
   return {
-    text: escapeMrkdwn(
-      t.explainText(ltr(lang, explanation.code), ltr(lang, explanation.meaning), ltr(lang, explanation.fix)),
-    ),
+    text: escapeMrkdwn(t.explainText(ltr(lang, explanation.code), said.meaning, said.fix)),
     blocks,
   };
 }
@@ -422,8 +419,9 @@ export function unknownCodeMessage(
   lang: Lang,
 ): Message {
   const t = lang.t.everyday;
-  const list = known.map((e) =>
-    ltr(lang, `${code(e.codes)} ${escapeMrkdwn(truncate(e.meaning.replace(/\.$/, ''), 48))}`),
+  const list = known.map(
+    (e) =>
+      `${ltr(lang, code(e.codes))} ${escapeMrkdwn(truncate(playerErrorText(e, lang).meaning.replace(/\.$/, ''), 48))}`,
   );
   const codes = known.map((e) => ltr(lang, e.codes)).join(lang.locale === 'fa' ? '، ' : ', ');
   return {

@@ -1,5 +1,6 @@
 import { REQUEST_T0, requestWith } from '../../test/fixtures/requests.js';
 import type { AuditEvent, OperationRequest } from '../core/model.js';
+import { ENGLISH } from '../i18n/index.js';
 import { type HomeModel, homeNotAllowedView, homeView } from './home.js';
 import { ACTIONS } from './ids.js';
 import { checkBlockKitLimits } from './limits.js';
@@ -77,7 +78,7 @@ function model(overrides: Partial<HomeModel> = {}): HomeModel {
 
 describe('App Home', () => {
   it('a lead with 100 requests awaiting them, 100 open ones and 100 audit events gets a tab within the limits', () => {
-    const view = homeView(model());
+    const view = homeView(model(), ENGLISH);
     expect(checkBlockKitLimits({ view }, 'home')).toEqual([]);
     expect(view.blocks.length).toBeLessThanOrEqual(100);
     const all = JSON.stringify(view.blocks);
@@ -101,6 +102,7 @@ describe('App Home', () => {
         audit: { scope: 'mine', events: [event(1)] },
         notice: null,
       }),
+      ENGLISH,
     );
     const all = JSON.stringify(view.blocks);
     expect(checkBlockKitLimits({ view }, 'home')).toEqual([]);
@@ -113,13 +115,16 @@ describe('App Home', () => {
   });
 
   it('someone outside AGENTS gets a tab that shows no data', () => {
-    const view = homeNotAllowedView();
+    const view = homeNotAllowedView(ENGLISH);
     expect(checkBlockKitLimits({ view }, 'home')).toEqual([]);
     expect(view.blocks).toHaveLength(2);
   });
 
   it('says when the settings could not be read', () => {
-    const view = homeView(model({ protection: { error: 'The video service did not answer within 2 s.' } }));
+    const view = homeView(
+      model({ protection: { error: 'The video service did not answer within 2 s.' } }),
+      ENGLISH,
+    );
     expect(JSON.stringify(view.blocks)).toContain(
       'The settings could not be read: The video service did not answer within 2 s.',
     );

@@ -1,29 +1,32 @@
-import type { ContextBlock, HomeView, KnownBlock } from '@slack/types';
+import type { HomeView, KnownBlock } from '@slack/types';
 import type { ProtectionConfig } from '../client/types.js';
+import { utcMinutes } from '../core/delegation.js';
 import type { AuditEvent, OperationRequest } from '../core/model.js';
 import { TERMINAL_STATES } from '../core/model.js';
 import {
-  formatProtectionValue,
   PROTECTION_FIELDS,
   PROTECTION_GROUP_TITLES,
+  type ProtectionGroup,
   readProtectionField,
 } from '../core/validate/protection.js';
+import { dateTime, type Lang, ltr, num } from '../i18n/index.js';
 import type { DelegationsOverview } from '../services/delegation.js';
 import type { RequestsOverview } from '../services/types.js';
-import { breakGlassReviewButtons, slackDate } from './approval.js';
+import { breakGlassReviewButtons, readerDate } from './approval.js';
 import { auditLine } from './audit-post.js';
 import { actions, button, context, divider, header, packSections, safe, section } from './blocks.js';
 import { delegationLines, unreviewedLine } from './break-glass.js';
 import { ACTIONS, BLOCKS } from './ids.js';
 import { BLOCK_KIT_LIMITS } from './limits.js';
+import { protectionGroupTitle, protectionLabel, protectionValueText } from './protection-text.js';
 import { awaitingBlocks, finishedLines, openRequestBlock } from './requests.js';
 
 /**
  * The App Home tab: for everyone their open and recent requests (Cancel on the pending ones), a
  * summary of the protection settings and recent audit events (masked); for leads also the
  * requests awaiting them with Approve/Reject. At most 100 blocks: each list is capped and says
- * how many it leaves out.
- * @see docs/architecture.md, "Approvals" and "Audit log"
+ * how many it leaves out. In the Home owner's language (`ctx.languages.of(userId)`).
+ * @see docs/architecture.md, "Approvals", "Audit log" and "Languages"
  */
 
 /** How many items each part of the Home tab shows. */
@@ -49,85 +52,90 @@ export interface HomeModel {
   breakGlassOffered?: ReadonlySet<string> | undefined;
 }
 
-function more(count: number, what: string): ContextBlock {
-  return context(`_… and ${count} more ${what}; \`/vidops requests\` lists them._`);
+/** A command in a sentence: a code span, isolated in Persian. */
+function command(lang: Lang, text: string): string {
+  return ltr(lang, `\`${text}\``);
 }
 
-/** One line per group: `*Watermark text* · Moving text on screen: on · Text colour: yellow (#ffff00) · …`. */
-export function protectionSummary(config: ProtectionConfig): string[] {
+/**
+ * One line per group: `*Watermark text* · Moving text on screen: on · Text colour: yellow (#ffff00) · …`,
+ * labels, titles and on/off in the reader's language.
+ */
+export function protectionSummary(config: ProtectionConfig, lang: Lang): string[] {
   const lines: string[] = [];
-  for (const [group, title] of Object.entries(PROTECTION_GROUP_TITLES)) {
+  for (const group of Object.keys(PROTECTION_GROUP_TITLES) as ProtectionGroup[]) {
     const parts = PROTECTION_FIELDS.filter((f) => f.group === group).map(
-      (f) => `${f.label}: ${safe(formatProtectionValue(f.field, readProtectionField(config, f.field)), 60)}`,
+      (f) =>
+        `${protectionLabel(f, lang)}: ${ltr(lang, safe(protectionValueText(f.field, readProtectionField(config, f.field), lang), 60))}`,
     );
-    lines.push(`*${title}* · ${parts.join(' · ')}`);
+    lines.push(`*${protectionGroupTitle(group, lang)}* · ${parts.join(' · ')}`);
   }
   return lines;
 }
 
-/** The Home tab for one person. */
-export function homeView(model: HomeModel): HomeView {
+/** The Home tab for one person, in `lang` (their language). */
+export function homeView(model: HomeModel, lang: Lang): HomeView {
+  const t = lang.t.home;
   const blocks: KnownBlock[] = [header('vidops')];
   if (model.notice) blocks.push(section(`:information_source: ${safe(model.notice, 1000)}`));
-  const refresh = actions([button('Refresh', ACTIONS.homeRefresh, 'refresh')]);
+  const refresh = actions([button(t.homeRefresh, ACTIONS.homeRefresh, 'refresh')]);
   blocks.push(
     context(
-      `${model.isLead ? 'You are a lead: you approve changes others ask for.' : 'Changes you ask for are approved by a lead.'} Type \`/vidops help\` for the commands. Updated ${slackDate(model.builtAt)}.`,
+      `${model.isLead ? t.homeIntroLead : t.homeIntroAgent} ${t.homeIntroHelp(command(lang, '/vidops help'), readerDate(model.builtAt, lang))}`,
     ),
     refresh,
   );
 
-  blocks.push(...breakGlassAndDelegation(model));
+  blocks.push(...breakGlassAndDelegation(model, lang));
 
   const { awaitingMe, mine } = model.overview;
+  const requests = command(lang, '/vidops requests');
   if (model.isLead || awaitingMe.length > 0) {
-    blocks.push(divider(), header(`Awaiting your approval (${awaitingMe.length})`));
-    if (awaitingMe.length === 0) blocks.push(section('_Nothing is waiting for you._'));
+    blocks.push(divider(), header(t.homeAwaitingHeader(num(lang, awaitingMe.length))));
+    if (awaitingMe.length === 0) blocks.push(section(lang.t.requests.requestsNothingWaiting));
     for (const request of awaitingMe.slice(0, HOME_LIMITS.awaiting))
-      blocks.push(...awaitingBlocks(request, 800));
+      blocks.push(...awaitingBlocks(request, 800, lang));
     if (awaitingMe.length > HOME_LIMITS.awaiting) {
-      blocks.push(more(awaitingMe.length - HOME_LIMITS.awaiting, 'requests awaiting you'));
+      blocks.push(context(t.homeMoreAwaiting(num(lang, awaitingMe.length - HOME_LIMITS.awaiting), requests)));
     }
   }
 
   const open = mine.filter((r) => !TERMINAL_STATES.includes(r.state));
   const finished = mine.filter((r) => TERMINAL_STATES.includes(r.state));
-  blocks.push(divider(), header(`Your open requests (${open.length})`));
-  if (open.length === 0) blocks.push(section('_You have no open requests._'));
+  blocks.push(divider(), header(t.homeOpenHeader(num(lang, open.length))));
+  if (open.length === 0) blocks.push(section(lang.t.requests.requestsNoOpen));
   for (const request of open.slice(0, HOME_LIMITS.open)) {
-    blocks.push(openRequestBlock(request));
+    blocks.push(openRequestBlock(request, lang));
     if (request.state === 'pending' && model.breakGlassOffered?.has(request.id) === true) {
       blocks.push(
         actions(
-          [button('Break glass…', ACTIONS.breakGlass, request.id, 'danger')],
+          [button(t.homeBreakGlassButton, ACTIONS.breakGlass, request.id, 'danger')],
           `break_glass_offer:${request.id}`,
         ),
       );
     }
   }
-  if (open.length > HOME_LIMITS.open) blocks.push(more(open.length - HOME_LIMITS.open, 'open requests'));
+  if (open.length > HOME_LIMITS.open) {
+    blocks.push(context(t.homeMoreOpen(num(lang, open.length - HOME_LIMITS.open), requests)));
+  }
   if (finished.length > 0) {
-    blocks.push(section('*Recently finished*'));
-    blocks.push(...packSections(finishedLines(finished.slice(0, HOME_LIMITS.finished))));
+    blocks.push(section(lang.t.requests.requestsFinishedHeading));
+    blocks.push(...packSections(finishedLines(finished.slice(0, HOME_LIMITS.finished), lang)));
   }
 
-  blocks.push(divider(), header('Protection settings'));
+  blocks.push(divider(), header(lang.t.changes.protectFormTitle));
   if ('error' in model.protection) {
-    blocks.push(section(`_The settings could not be read: ${safe(model.protection.error, 500)}_`));
+    blocks.push(section(t.homeProtectionUnreadable(safe(model.protection.error, 500))));
   } else {
-    blocks.push(...packSections(protectionSummary(model.protection)));
-    blocks.push(context('`/vidops protect` changes them (a lead approves).'));
+    blocks.push(...packSections(protectionSummary(model.protection, lang)));
+    blocks.push(context(t.homeProtectionHowTo(command(lang, '/vidops protect'))));
   }
 
-  blocks.push(
-    divider(),
-    header(model.audit.scope === 'all' ? 'Recent audit events' : 'Your recent activity'),
-  );
+  blocks.push(divider(), header(model.audit.scope === 'all' ? t.homeAuditAll : t.homeAuditMine));
   const events = model.audit.events.slice(-HOME_LIMITS.audit);
-  if (events.length === 0) blocks.push(section('_Nothing yet._'));
-  blocks.push(...packSections(events.map((e) => auditLine(e, 0.5))));
-  if (model.audit.scope === 'all')
-    blocks.push(context('Numbers are masked; hashes are shortened. `/vidops audit 50` shows more.'));
+  if (events.length === 0) blocks.push(section(t.homeNothingYet));
+  blocks.push(...packSections(events.map((e) => auditLine(e, 0.5, lang))));
+  if (model.audit.scope === 'all') blocks.push(context(t.homeAuditNote(command(lang, '/vidops audit 50'))));
 
   return { type: 'home', blocks: blocks.slice(0, BLOCK_KIT_LIMITS.viewBlocks) };
 }
@@ -137,38 +145,31 @@ export function homeView(model: HomeModel): HomeView {
  * with Acknowledge / Flag… unless this lead broke the glass on it.
  * @see docs/architecture.md, "Break-glass and delegation"
  */
-function breakGlassAndDelegation(model: HomeModel): KnownBlock[] {
+function breakGlassAndDelegation(model: HomeModel, lang: Lang): KnownBlock[] {
+  const t = lang.t.home;
   const blocks: KnownBlock[] = [];
-  const lines = model.delegations ? delegationLines(model.delegations) : [];
+  const lines = model.delegations ? delegationLines(model.delegations, lang) : [];
   if (lines.length > 0) blocks.push(...packSections(lines));
   const unreviewed = model.breakGlass ?? [];
   if (!model.isLead || unreviewed.length === 0) return blocks;
-  blocks.push(divider(), header(`Break-glass to review (${unreviewed.length})`));
+  blocks.push(divider(), header(t.homeBreakGlassHeader(num(lang, unreviewed.length))));
   for (const request of unreviewed.slice(0, HOME_LIMITS.breakGlass)) {
-    const line = section(unreviewedLine(request));
+    const line = section(unreviewedLine(request, lang));
     const own = request.breakGlass?.by.id === model.userId;
     if (own || request.state === 'executing') blocks.push(line);
     else
       blocks.push(
         line,
-        actions(breakGlassReviewButtons(request), `${BLOCKS.breakGlassActions}:${request.id}`),
+        actions(breakGlassReviewButtons(request, lang), `${BLOCKS.breakGlassActions}:${request.id}`),
       );
   }
   if (unreviewed.length > HOME_LIMITS.breakGlass) {
-    blocks.push(context(`_… and ${unreviewed.length - HOME_LIMITS.breakGlass} more to review._`));
+    blocks.push(context(t.homeMoreToReview(num(lang, unreviewed.length - HOME_LIMITS.breakGlass))));
   }
   return blocks;
 }
 
 /** The Home tab of someone outside `AGENTS`: what vidops is, and nothing of the team's data. */
-export function homeNotAllowedView(): HomeView {
-  return {
-    type: 'home',
-    blocks: [
-      header('vidops'),
-      section(
-        'vidops is the support team’s tool for viewers, videos and protection settings. You are not on the team list (AGENTS); ask a team lead if you need access.',
-      ),
-    ],
-  };
+export function homeNotAllowedView(lang: Lang): HomeView {
+  return { type: 'home', blocks: [header('vidops'), section(lang.t.home.homeNotAllowed)] };
 }

@@ -465,18 +465,21 @@ const BUILDERS: readonly [string, Builder][] = [
   [
     'App Home',
     (h) => ({
-      view: homeView({
-        userId: 'U0LEAD1',
-        isLead: true,
-        overview: {
-          awaitingMe: [requestIn('pending', h)],
-          mine: [requestIn('rejected', h), requestIn('pending', h)],
+      view: homeView(
+        {
+          userId: 'U0LEAD1',
+          isLead: true,
+          overview: {
+            awaitingMe: [requestIn('pending', h)],
+            mine: [requestIn('rejected', h), requestIn('pending', h)],
+          },
+          protection: { error: h },
+          audit: { scope: 'all', events: eventsOfEveryKind(h) },
+          notice: h,
+          builtAt: T0,
         },
-        protection: { error: h },
-        audit: { scope: 'all', events: eventsOfEveryKind(h) },
-        notice: h,
-        builtAt: T0,
-      }),
+        ENGLISH,
+      ),
     }),
   ],
   [

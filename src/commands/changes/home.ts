@@ -1,5 +1,6 @@
 import type { ProtectionConfig } from '../../client/types.js';
 import { isAgent, isLead, mayBreakGlass } from '../../core/policy.js';
+import type { Lang } from '../../i18n/index.js';
 import { HOME_LIMITS, type HomeModel, homeNotAllowedView, homeView } from '../../views/home.js';
 import { checkBlockKit, problemText, resolveActor, type SlackContext } from '../context.js';
 
@@ -23,18 +24,22 @@ export async function readProtection(ctx: SlackContext): Promise<HomeModel['prot
 /**
  * Publishes the Home tab of `userId`. `protection` may be passed when several tabs are built at
  * once (one upstream read for all). Which requests and audit events a person sees is the
- * services' rule (`homeRecords`).
+ * services' rule (`homeRecords`). The tab is in the owner's language (`ctx.languages.of(userId)`)
+ * unless `lang` says otherwise; callers need not pass it.
  */
 export async function publishHome(
   ctx: SlackContext,
   userId: string,
-  options: { notice?: string | null; protection?: HomeModel['protection'] } = {},
+  options: { notice?: string | null; protection?: HomeModel['protection']; lang?: Lang } = {},
 ): Promise<void> {
-  const { actor, groups } = await resolveActor(ctx, userId);
+  const [{ actor, groups }, lang] = await Promise.all([
+    resolveActor(ctx, userId),
+    options.lang === undefined ? ctx.languages.of(userId) : Promise.resolve(options.lang),
+  ]);
   const who = { id: userId, groups };
   if (!isAgent(ctx.policy, who)) {
     // People outside AGENTS see what vidops is, and nothing of the team's requests or settings.
-    const view = homeNotAllowedView();
+    const view = homeNotAllowedView(lang);
     checkBlockKit(ctx, { view }, 'home');
     await ctx.web.views.publish({ user_id: userId, view });
     return;
@@ -46,22 +51,25 @@ export async function publishHome(
     ctx.ops.delegations(actor),
     lead ? ctx.ops.unreviewedBreakGlass() : Promise.resolve([]),
   ]);
-  const view = homeView({
-    userId,
-    isLead: lead,
-    overview,
-    delegations,
-    breakGlass,
-    breakGlassOffered: new Set(
-      overview.mine
-        .filter((r) => r.state === 'pending' && mayBreakGlass(ctx.policy, r.operation, who))
-        .map((r) => r.id),
-    ),
-    protection,
-    audit,
-    notice: options.notice ?? null,
-    builtAt: ctx.clock().toISOString(),
-  });
+  const view = homeView(
+    {
+      userId,
+      isLead: lead,
+      overview,
+      delegations,
+      breakGlass,
+      breakGlassOffered: new Set(
+        overview.mine
+          .filter((r) => r.state === 'pending' && mayBreakGlass(ctx.policy, r.operation, who))
+          .map((r) => r.id),
+      ),
+      protection,
+      audit,
+      notice: options.notice ?? null,
+      builtAt: ctx.clock().toISOString(),
+    },
+    lang,
+  );
   checkBlockKit(ctx, { view }, 'home');
   await ctx.web.views.publish({ user_id: userId, view });
 }

@@ -1,12 +1,16 @@
 import { approvals } from './approvals.js';
+import { audit } from './audit.js';
 import { breakGlass } from './breakGlass.js';
 import { changes } from './changes.js';
 import { cli } from './cli.js';
 import { common } from './common.js';
 import { errors } from './errors.js';
 import { everyday } from './everyday.js';
+import { home } from './home.js';
 import { language } from './language.js';
+import { player } from './player.js';
 import { requests } from './requests.js';
+import { resolve } from './resolve.js';
 import { shortcuts } from './shortcuts.js';
 
 /**
@@ -15,13 +19,17 @@ import { shortcuts } from './shortcuts.js';
  */
 export const AREAS = {
   approvals,
+  audit,
   breakGlass,
   changes,
   cli,
   common,
   errors,
   everyday,
+  home,
   language,
+  player,
   requests,
+  resolve,
   shortcuts,
 } as const;
