@@ -1,9 +1,7 @@
-import type { AckFn, BlockAction, RespondFn, ViewResponseAction } from '@slack/bolt';
+import type { AckFn, ViewResponseAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import type { OperationRequest, ResolveWay } from '../../core/model.js';
-import { escapeMrkdwn } from '../../core/mrkdwn.js';
 import { type Lang, ltr, num } from '../../i18n/index.js';
 import type { DecisionResult, ResolveResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
@@ -15,9 +13,10 @@ import { rejectModal } from '../../views/modals/reject.js';
 import { type MarkWay, parseResolveSubmission, resolveModal } from '../../views/modals/resolve.js';
 import { whitelistModal } from '../../views/modals/whitelist.js';
 import { type AppContext, checkBlockKit, errorViewOptions, problemText, resolveActor } from '../context.js';
+import { type ClickArgs, ClickSchema, clickedRequest, tell } from './clicks.js';
 import { openDraft } from './drafts.js';
 import { publishHome } from './home.js';
-import { openLoading, requestIdOf, showStatus, showView } from './shared.js';
+import { openLoading, showStatus, showView } from './shared.js';
 
 /**
  * The buttons of the change flows: Approve, Reject and Cancel on approval messages, the
@@ -27,53 +26,6 @@ import { openLoading, requestIdOf, showStatus, showView } from './shared.js';
  * the request's state (compare-and-set): a refused click changes nothing and is told why.
  * @see docs/architecture.md, "Approvals"
  */
-
-/** What a click tells about where it came from; everything else in the payload is ignored. */
-const ClickSchema = z.looseObject({
-  user: z.looseObject({ id: z.string(), name: z.string().optional(), username: z.string().optional() }),
-  trigger_id: z.string().optional(),
-  response_url: z.string().optional(),
-  channel: z.looseObject({ id: z.string() }).optional(),
-  view: z.looseObject({ type: z.string() }).optional(),
-  actions: z.array(z.looseObject({ value: z.string().optional() })).min(1),
-});
-type Click = z.infer<typeof ClickSchema>;
-
-interface ClickArgs {
-  body: BlockAction;
-  respond: RespondFn;
-  client: WebClient;
-}
-
-/** Says something to the person who clicked, where they clicked: ephemeral in the channel, or on their Home tab. */
-async function tell(ctx: AppContext, click: Click, respond: RespondFn, text: string): Promise<void> {
-  if (click.view?.type === 'home') {
-    await publishHome(ctx, click.user.id, { notice: text });
-    return;
-  }
-  // The words quote names, reasons and the service's errors, and a message's `text` is mrkdwn:
-  // escaped as a whole (they carry no markup of ours but `*bold*` and emoji, which stay).
-  const message = { text: escapeMrkdwn(text) };
-  checkBlockKit(ctx, message, 'message');
-  if (click.response_url) {
-    await respond({ response_type: 'ephemeral', replace_original: false, ...message });
-    return;
-  }
-  if (click.channel)
-    await ctx.web.chat.postEphemeral({ channel: click.channel.id, user: click.user.id, ...message });
-}
-
-/** The click's value as a request ID, or a word to the clicker. */
-async function clickedRequest(
-  ctx: AppContext,
-  click: Click,
-  respond: RespondFn,
-  lang: Lang,
-): Promise<string | null> {
-  const id = requestIdOf(click.actions[0]?.value);
-  if (id === null) await tell(ctx, click, respond, lang.t.breakGlass.glassNoRequest);
-  return id;
-}
 
 /** A state in an answer: its code word in English (as before), its word in Persian. */
 function stateIn(lang: Lang, state: OperationRequest['state']): string {

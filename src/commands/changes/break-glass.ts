@@ -1,11 +1,9 @@
-import type { AckFn, BlockAction, RespondFn, ViewResponseAction } from '@slack/bolt';
+import type { AckFn, ViewResponseAction } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { z } from 'zod';
 import { BREAK_GLASS_WORDS, isBreakGlassWords } from '../../core/break-glass.js';
 import { utcMinutes } from '../../core/delegation.js';
 import { InputError } from '../../core/errors.js';
-import { escapeMrkdwn } from '../../core/mrkdwn.js';
 import { type Lang, ltr } from '../../i18n/index.js';
 import type { BreakGlassResult } from '../../services/break-glass.js';
 import type { SubmitResult } from '../../services/types.js';
@@ -32,8 +30,8 @@ import {
   respondChecked,
   type SlashHandler,
 } from '../context.js';
-import { publishHome } from './home.js';
-import { requestIdOf, showStatus } from './shared.js';
+import { type ClickArgs, ClickSchema, clickedRequest, tell } from './clicks.js';
+import { showStatus } from './shared.js';
 
 /**
  * Break-glass and delegation in Slack: the requester's Break glass… button (on their pending
@@ -58,52 +56,13 @@ export function breakGlassHint(result: SubmitResult, lang: Lang): string[] {
   return [lang.t.breakGlass.glassHint];
 }
 
-const ClickSchema = z.looseObject({
-  user: z.looseObject({ id: z.string(), name: z.string().optional(), username: z.string().optional() }),
-  trigger_id: z.string().optional(),
-  response_url: z.string().optional(),
-  channel: z.looseObject({ id: z.string() }).optional(),
-  view: z.looseObject({ type: z.string() }).optional(),
-  actions: z.array(z.looseObject({ value: z.string().optional() })).min(1),
-});
-type Click = z.infer<typeof ClickSchema>;
-
-interface ClickArgs {
-  body: BlockAction;
-  respond: RespondFn;
-  client: WebClient;
-}
-
-async function tell(ctx: AppContext, click: Click, respond: RespondFn, text: string): Promise<void> {
-  if (click.view?.type === 'home') {
-    await publishHome(ctx, click.user.id, { notice: text });
-    return;
-  }
-  const message = { text: escapeMrkdwn(text) };
-  checkBlockKit(ctx, message, 'message');
-  if (click.response_url) {
-    await respond({ response_type: 'ephemeral', replace_original: false, ...message });
-    return;
-  }
-  if (click.channel)
-    await ctx.web.chat.postEphemeral({ channel: click.channel.id, user: click.user.id, ...message });
-  else {
-    // A DM without a response URL: answer in the same conversation.
-    const dm = await ctx.web.conversations.open({ users: click.user.id });
-    if (dm.channel?.id) await ctx.web.chat.postMessage({ channel: dm.channel.id, ...message });
-  }
-}
-
 /** Break glass…: checks first (a refused click is told why at once), then the modal. */
 async function openBreakGlass(ctx: AppContext, args: ClickArgs): Promise<void> {
   const click = ClickSchema.parse(args.body);
   const lang = await ctx.languages.of(click.user.id);
   const t = lang.t.breakGlass;
-  const id = requestIdOf(click.actions[0]?.value);
-  if (id === null) {
-    await tell(ctx, click, args.respond, t.glassNoRequest);
-    return;
-  }
+  const id = await clickedRequest(ctx, click, args.respond, lang);
+  if (id === null) return;
   const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
   const check = await ctx.ops.checkBreakGlass(id, actor);
   if (check.kind === 'refused') {
@@ -205,11 +164,8 @@ async function acknowledge(ctx: AppContext, args: ClickArgs): Promise<void> {
   const click = ClickSchema.parse(args.body);
   const lang = await ctx.languages.of(click.user.id);
   const t = lang.t.breakGlass;
-  const id = requestIdOf(click.actions[0]?.value);
-  if (id === null) {
-    await tell(ctx, click, args.respond, t.glassNoRequest);
-    return;
-  }
+  const id = await clickedRequest(ctx, click, args.respond, lang);
+  if (id === null) return;
   try {
     const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
     const result = await ctx.ops.reviewBreakGlass(id, actor, 'acknowledged');
@@ -227,11 +183,8 @@ async function openFlag(ctx: AppContext, args: ClickArgs): Promise<void> {
   const click = ClickSchema.parse(args.body);
   const lang = await ctx.languages.of(click.user.id);
   const t = lang.t.breakGlass;
-  const id = requestIdOf(click.actions[0]?.value);
-  if (id === null) {
-    await tell(ctx, click, args.respond, t.glassNoRequest);
-    return;
-  }
+  const id = await clickedRequest(ctx, click, args.respond, lang);
+  if (id === null) return;
   const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
   const check = await ctx.ops.checkBreakGlassReview(id, actor);
   if (check.kind === 'refused') {
