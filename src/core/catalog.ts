@@ -677,7 +677,7 @@ const fileRetry = operation({
 const playlistCreate = operation({
   name: 'playlist.create',
   title: 'Create playlist',
-  fa: { title: 'ساخت فهرست پخش' },
+  fa: { title: 'ساخت پلی‌لیست' },
   specOp: null,
   risk: 'reversible',
   repeat: 'never',
@@ -687,7 +687,7 @@ const playlistCreate = operation({
       words: ['playlist', 'create'],
       args: { kind: 'none', why: 'the form asks for the title' },
       summary: `Create a playlist (${CHANGE_NOTE}).`,
-      fa: { summary: `ساخت فهرست پخش (${CHANGE_NOTE_FA}).` },
+      fa: { summary: `ساخت پلی‌لیست (${CHANGE_NOTE_FA}).` },
       example: '/vidops playlist create',
     }),
   ],
@@ -703,7 +703,7 @@ const playlistCreate = operation({
 const playlistEdit = operation({
   name: 'playlist.edit',
   title: 'Edit playlist',
-  fa: { title: 'ویرایش فهرست پخش' },
+  fa: { title: 'ویرایش پلی‌لیست' },
   specOp: 11,
   risk: 'reversible',
   repeat: 'resume',
@@ -713,7 +713,7 @@ const playlistEdit = operation({
       words: ['playlist', 'edit'],
       args: { kind: 'id', resource: 'playlist' },
       summary: `Change a playlist’s title or files (${CHANGE_NOTE}).`,
-      fa: { summary: `تغییر عنوان یا فایل‌های فهرست پخش (${CHANGE_NOTE_FA}).` },
+      fa: { summary: `تغییر عنوان یا فایل‌های پلی‌لیست (${CHANGE_NOTE_FA}).` },
       example: '/vidops playlist edit 671018d0403eba579a6f90e2',
       cli: {
         notes: [
@@ -748,7 +748,7 @@ const playlistEdit = operation({
 const playlistDelete = deleteOperation({
   name: 'playlist.delete',
   title: 'Delete playlist',
-  fa: { title: 'حذف فهرست پخش', summary: `حذف همیشگی فهرست پخش و محتوای آن (${DELETE_NOTE_FA}).` },
+  fa: { title: 'حذف پلی‌لیست', summary: `حذف همیشگی پلی‌لیست و محتوای آن (${DELETE_NOTE_FA}).` },
   specOp: 12,
   resource: 'playlist',
   summary: 'Delete a playlist and its contents, for good (typed confirmation and a lead’s approval).',
@@ -884,8 +884,8 @@ export const READ_OPERATION_TITLES_FA: Readonly<Record<ReadOperation, string>> =
   'folder.info': 'نمایش پوشه',
   'file.list': 'فهرست فایل‌ها',
   'file.info': 'نمایش فایل',
-  'playlist.info': 'نمایش فهرست پخش',
-  'playlist.list': 'فهرست‌های پخش',
+  'playlist.info': 'نمایش پلی‌لیست',
+  'playlist.list': 'پلی‌لیست‌ها',
   'viewer.lookup': 'جست‌وجوی بیننده',
 };
 
