@@ -249,6 +249,7 @@ export interface SaidParams {
   outcomeApplied: [name: string];
   outcomeNotApplied: [name: string];
   outcomeDeleted: [];
+  outcomeDeletedAgain: [];
   outcomeStillThere: [target: string, name: string];
 }
 
@@ -685,6 +686,7 @@ export const SAID_ENGLISH: SaidWords = {
   outcomeApplied: (name) => `applied, as ${name} found on the service`,
   outcomeNotApplied: (name) => `not applied, as ${name} found on the service`,
   outcomeDeleted: () => 'already deleted',
+  outcomeDeletedAgain: () => 'deleted when sent again',
   outcomeStillThere: (target, name) => `not applied: the ${target} is still there (checked by ${name})`,
 };
 

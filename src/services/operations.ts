@@ -149,7 +149,7 @@ export function createOperations(deps: OperationsDeps): Operations {
     const c = ctx();
     let step: Step;
     if (resent) {
-      const settled = (words: string, answer: JsonValue) =>
+      const settled = (words: Said, answer: JsonValue) =>
         approvals.resolve(
           request,
           resent.by,
@@ -158,9 +158,9 @@ export function createOperations(deps: OperationsDeps): Operations {
         );
       step =
         outcome.kind === 'applied'
-          ? settled('deleted when sent again', outcome.result)
+          ? settled(say.outcomeDeletedAgain(), outcome.result)
           : outcome.kind === 'already-deleted'
-            ? settled('already deleted', null)
+            ? settled(say.outcomeDeleted(), null)
             : approvals.markUnknown(request, c, {
                 kind: 'no-answer',
                 error: outcome.error,

@@ -181,9 +181,12 @@ function names(list: readonly string[]): string {
 
 /** Where a request stands, in Persian: the same facts as the English `stateEnglish`. */
 function stateFa(f: StateFacts): string {
-  const approvedBy = f.approvers.length === 0 ? '' : `${names(f.approvers)} آن را تأیید کرده‌اند و `;
+  const approvedBy =
+    f.approvers.length === 0
+      ? ''
+      : `${names(f.approvers)} آن را تأیید ${f.approvers.length === 1 ? 'کرده' : 'کرده‌اند'} و `;
   const by = f.by === null ? '' : ` توسط ${iso(f.by)}`;
-  const settled = f.by === null ? '' : `، و ${iso(f.by)} تکلیفش را روشن کرده است`;
+  const settled = f.by === null ? '' : `؛ تکلیفش را ${iso(f.by)} روشن کرده است`;
   switch (f.state) {
     case 'pending':
       return `هنوز منتظر تأیید است (${n(f.approvals)} از ${n(f.quorum)})`;
@@ -194,7 +197,7 @@ function stateFa(f: StateFacts): string {
     case 'succeeded':
       return `${approvedBy}در ${at(f.at)} اجرا شده است${settled}`;
     case 'failed':
-      return `${approvedBy}در ${at(f.at)} اجرا شده${settled} و ناموفق بوده است${f.error === null ? '' : `: ${iso(f.error)}`}`;
+      return `${approvedBy}در ${at(f.at)} اجرا شده و ناموفق بوده است${f.error === null ? '' : ` (${iso(f.error)})`}${settled}`;
     case 'rejected':
       return `قبلاً${by} در ${at(f.at)} رد شده است`;
     case 'cancelled':
@@ -353,9 +356,8 @@ const SAID_PERSIAN: SaidWords = {
   noteToReject: () => 'بگویید چرا درخواست را رد می‌کنید: نوشتن یادداشت لازم است.',
   noteToSettle: () => 'بگویید در سرویس چه دیدید: نوشتن یادداشت لازم است.',
 
-  warnLookUp: (what, failure) => `${LOOKED_UP[what]} را نتوانستیم در سرویس پیدا کنیم: ${failureFa(failure)}.`,
-  warnCountFiles: (folder, failure) =>
-    `نتوانستیم فایل‌های پوشه‌ی ${iso(folder)} را بشماریم: ${failureFa(failure)}.`,
+  warnLookUp: (what, failure) => `جست‌وجوی ${LOOKED_UP[what]} در سرویس ممکن نشد: ${failureFa(failure)}.`,
+  warnCountFiles: (folder, failure) => `شمارش فایل‌های پوشه‌ی ${iso(folder)} ممکن نشد: ${failureFa(failure)}.`,
   warnWhitelistHas: (ips) =>
     `${ips.map(iso).join('، ')} از قبل در لیست سفید ${ips.length === 1 ? 'است' : 'هستند'}.`,
   warnWhitelistLacks: (ips) =>
@@ -364,10 +366,10 @@ const SAID_PERSIAN: SaidWords = {
     `لیست سفید خالی می‌شود: تا وقتی ${iso('ipValidation')} روشن است، هیچ سروری نمی‌تواند لینک بسازد.`,
   warnFilesUnchecked: (files, failure) =>
     files === null
-      ? `نتوانستیم فایل‌های پلی‌لیست را در سرویس پیدا کنیم: ${failureFa(failure)}. وجودشان بررسی نشد.`
+      ? `جست‌وجوی فایل‌های پلی‌لیست در سرویس ممکن نشد: ${failureFa(failure)}. وجودشان بررسی نشد.`
       : files.length === 1
-        ? `نتوانستیم فایل ${iso(files[0] ?? '')} را در سرویس پیدا کنیم: ${failureFa(failure)}. وجودش بررسی نشد.`
-        : `نتوانستیم فایل‌های ${files.map(iso).join('، ')} را در سرویس پیدا کنیم: ${failureFa(failure)}. وجودشان بررسی نشد.`,
+        ? `جست‌وجوی فایل ${iso(files[0] ?? '')} در سرویس ممکن نشد: ${failureFa(failure)}. وجودش بررسی نشد.`
+        : `جست‌وجوی فایل‌های ${files.map(iso).join('، ')} در سرویس ممکن نشد: ${failureFa(failure)}. وجودشان بررسی نشد.`,
   warnFolderFiles: (folder, title, files) =>
     `حذف پوشه‌ی ${iso(folder)}${title ? ` (${typed(title)})` : ''} ${n(files)} فایل درون آن را هم حذف می‌کند؛ این کار برگشت‌پذیر نیست.`,
   warnNoViewingRecord: () => 'سرویس هیچ سابقه‌ی تماشایی برای این شماره ندارد.',
@@ -436,12 +438,12 @@ const SAID_PERSIAN: SaidWords = {
   svcOnlyApproversReject: (operation, title) =>
     `فقط کسانی که می‌توانند درخواست‌های ${operationFa(operation, title)} را تأیید کنند، می‌توانند آن‌ها را رد کنند.`,
   svcCannotSendAgain: (id, operation, title) =>
-    `نمی‌شود ${req(id)} را دوباره فرستاد: ${operationFa(operation, title)} دوم ممکن است کار را دو بار انجام دهد. سرویس را ببینید و بعد نتیجه را دستی ثبت کنید.`,
+    `نمی‌شود ${req(id)} را دوباره فرستاد: یک ${operationFa(operation, title)} دیگر ممکن است کار را دو بار انجام دهد. سرویس را ببینید و بعد نتیجه را دستی ثبت کنید.`,
   svcOnlyApproversSettle: (operation) =>
     `فقط کسانی که می‌توانند درخواست‌های ${operationFa(operation, operation)} را تأیید کنند، می‌توانند تکلیف نتیجه‌شان را روشن کنند.`,
   svcNoClearAnswer: () => 'سرویس به تکرار هم پاسخ روشنی نداد: شاید اعمال شده باشد و شاید نه.',
   svcStillWorking: (target, time) =>
-    `${faTarget(target)} هنوز هست، ولی شاید سرویس هنوز مشغول حذف باشد؛ بعد از ساعت ${at(`${time} UTC`)} دوباره بررسی کنید، یا نتیجه را دستی ثبت کنید.`,
+    `${faTarget(target)} هنوز سر جایش است، ولی شاید سرویس هنوز مشغول حذف باشد؛ بعد از ساعت ${at(`${time} UTC`)} دوباره بررسی کنید، یا نتیجه را دستی ثبت کنید.`,
   svcNotOnService: (kind, id) => `${KIND[kind]} ${iso(id)} در سرویس وجود ندارد.`,
   svcFormOfOther: () => 'این فرم را کس دیگری باز کرده است و فقط خودش می‌تواند آن را بفرستد. چیزی تغییر نکرد.',
   svcFormGone: () =>
@@ -456,8 +458,9 @@ const SAID_PERSIAN: SaidWords = {
   outcomeApplied: (name) => `اعمال شده، چنان‌که ${iso(name)} در سرویس دید`,
   outcomeNotApplied: (name) => `اعمال نشده، چنان‌که ${iso(name)} در سرویس دید`,
   outcomeDeleted: () => 'قبلاً حذف شده است',
+  outcomeDeletedAgain: () => 'با فرستادن دوباره حذف شد',
   outcomeStillThere: (target, name) =>
-    `اعمال نشده: ${faTarget(target)} هنوز هست (بررسی‌شده توسط ${iso(name)})`,
+    `اعمال نشده: ${faTarget(target)} هنوز سر جایش است (${iso(name)} بررسی کرد)`,
 };
 
 const MAYBE_APPLIED =
