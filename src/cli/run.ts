@@ -21,6 +21,7 @@ import { type Actor, type AuditEvent, type OperationRequest, TERMINAL_STATES } f
 import { CHANGE_OPERATIONS, type OperationName, READ_OPERATIONS } from '../core/operations.js';
 import { explainCode, normalizeErrorCode } from '../core/player-errors.js';
 import { mayApprove, type Policy } from '../core/policy.js';
+import { english, type Said, sayWith } from '../core/said.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { parseResourceId } from '../core/validate/ids.js';
 import { num } from '../i18n/format.js';
@@ -371,6 +372,11 @@ function cliText(message: string): string {
   return message.split(`${SLASH_COMMAND} `).join('vidops ');
 }
 
+/** A sentence of the core in the CLI's language, its slash commands as CLI commands. */
+function cliSaid(run: Run, said: Said): string {
+  return cliText(sayWith(run.lang.t.errors, said));
+}
+
 /**
  * Who runs the command: the OS user always (recorded as `via` in every event), acting as the
  * Slack user named by `--as` or as `cli:<os user>`.
@@ -593,7 +599,7 @@ async function readChange(run: Run, options: ParseOptions): Promise<Asked | null
   const words = run.words.map((w) => normalizeDigits(w));
   const read = parseWords(spec.args, words, options, run.command.id);
   if (!read.ok) throw new Refusal(cliText(read.message));
-  const warnings = read.warnings.map(cliText);
+  const warnings = read.warnings.map((w) => cliSaid(run, w));
   const values: Record<string, unknown> = { kind: operation, ...wordsInput(spec.args, read.value) };
   const shape: Record<string, z.ZodType> = OPERATION_SPECS[operation].input.shape;
   for (const field of OPERATION_SPECS[operation].fields) {
@@ -631,7 +637,8 @@ function playlistFiles(raw: string, warnings: string[]): { _id: string; title?: 
       const rawId = colon === -1 ? entry : entry.slice(0, colon);
       const id = parseResourceId(rawId, 'file');
       if (!id.ok) throw new Refusal(`--files: ${id.reason}. Nothing was sent.`);
-      if (id.warning !== null && !warnings.includes(id.warning)) warnings.push(id.warning);
+      const warning = id.warning === null ? null : english(id.warning);
+      if (warning !== null && !warnings.includes(warning)) warnings.push(warning);
       const title = colon === -1 ? '' : entry.slice(colon + 1).trim();
       return title === '' ? { _id: id.id } : { _id: id.id, title };
     });
@@ -672,7 +679,8 @@ async function change(run: Run, ctx: FullContext, asked: Asked, actor: Actor): P
   checkConfirmation(run, ctx, asked.input);
   const prepared = await ctx.ops.prepare(actor, asked.input);
   for (const warning of prepared.warnings) {
-    if (!asked.warnings.includes(warning)) run.err(run.lang.t.cli.cliNote(shown(warning)));
+    const text = cliSaid(run, warning);
+    if (!asked.warnings.includes(text)) run.err(run.lang.t.cli.cliNote(shown(text)));
   }
   const result = await ctx.ops.submit(actor, prepared, { reason: reasonOf(run) });
   return reportSubmit(run, prepared, result, ctx.policy.cli.approve);

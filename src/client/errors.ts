@@ -1,5 +1,6 @@
 import { VidopsError } from '../core/errors.js';
 import type { JsonValue } from '../core/json.js';
+import { type Failure, failureEnglish } from '../core/said.js';
 
 /**
  * Typed errors of the video protection API client. They carry what a person or a service needs to
@@ -215,14 +216,17 @@ export function unprovenExtra(error: NotFoundError): NotSupportedError {
  * naming the status or the failure; never the body, which may hold mobile numbers.
  */
 export function failureInWords(error: unknown): string {
-  if (error instanceof TimeoutError) return 'the service did not answer in time';
-  if (error instanceof NetworkError) {
-    return `the service could not be reached${error.code === null ? '' : ` (${error.code})`}`;
-  }
-  if (error instanceof UnexpectedAnswerError) return 'the service answered in a form vidops cannot read';
-  if (error instanceof ApiError && error.status !== null) return `the service answered ${error.status}`;
-  if (error instanceof ValidationError) return 'the request was refused before it was sent';
-  return 'the call to the service failed';
+  return failureEnglish(failureOf(error));
+}
+
+/** Why a call failed, as data, for a sentence worded in the reader's language. */
+export function failureOf(error: unknown): Failure {
+  if (error instanceof TimeoutError) return { kind: 'timeout' };
+  if (error instanceof NetworkError) return { kind: 'unreachable', code: error.code };
+  if (error instanceof UnexpectedAnswerError) return { kind: 'unreadable' };
+  if (error instanceof ApiError && error.status !== null) return { kind: 'answered', status: error.status };
+  if (error instanceof ValidationError) return { kind: 'refusedBefore' };
+  return { kind: 'failed' };
 }
 
 /** Same test, on an error already thrown. */

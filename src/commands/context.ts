@@ -7,6 +7,7 @@ import type { Command } from '../core/grammar.js';
 import { redactError } from '../core/mask.js';
 import type { Actor } from '../core/model.js';
 import type { Policy } from '../core/policy.js';
+import { english, type Said } from '../core/said.js';
 import type { Lang, Languages } from '../i18n/lang.js';
 import type { Drafts } from '../services/drafts.js';
 import type { Reads } from '../services/reads.js';
@@ -63,7 +64,7 @@ export interface AppContext extends SlackContext {
 export type SlashHandler = (args: {
   command: Command;
   /** Soft problems the parser noticed (e.g. an ID that is not 24 hex digits). */
-  warnings: string[];
+  warnings: Said[];
   body: SlashCommand;
   respond: RespondFn;
   client: WebClient;
@@ -120,8 +121,9 @@ export function problemText(
 }
 
 /** The parser's warnings, then those the services added that the parser had not already said. */
-export function mergeWarnings(parsed: readonly string[], prepared: readonly string[]): string[] {
-  return [...parsed, ...prepared.filter((w) => !parsed.includes(w))];
+export function mergeWarnings(parsed: readonly Said[], prepared: readonly Said[]): Said[] {
+  const said = new Set(parsed.map(english));
+  return [...parsed, ...prepared.filter((w) => !said.has(english(w)))];
 }
 
 /** A message for `respond()` (ephemeral unless said otherwise), limit-checked. */

@@ -6,13 +6,13 @@ import type { Actor } from '../core/model.js';
 import { isChangeOperation } from '../core/operations.js';
 import { explainCode, PLAYER_ERROR_CODES } from '../core/player-errors.js';
 import { isAgent, isLead, mayRun, type Policy, type PolicyActor } from '../core/policy.js';
-import { say } from '../core/said.js';
+import { type Said, say } from '../core/said.js';
 import { parseResourceId } from '../core/validate/ids.js';
 import { parseMobile } from '../core/validate/phone.js';
 import type { Lang } from '../i18n/index.js';
 import type { SubmitResult } from '../services/types.js';
 import type { SlackRoutes } from '../slack/routes.js';
-import { describeRecordedError, sayIn } from '../views/errors.js';
+import { describeRecordedError, reasonIn, sayIn } from '../views/errors.js';
 import {
   type ChangeOutcome,
   explainMessage,
@@ -61,7 +61,7 @@ function mayList(policy: Policy, entry: CommandHelp, who: PolicyActor): boolean 
 function outcomeOf(ctx: AppContext, result: SubmitResult, lang: Lang): ChangeOutcome {
   switch (result.kind) {
     case 'denied':
-      return { kind: 'denied', reason: result.reason };
+      return { kind: 'denied', reason: reasonIn(lang, result) };
     case 'pending':
       return {
         kind: 'pending',
@@ -119,7 +119,7 @@ export async function retryReply(
   ctx: AppContext,
   actor: Actor,
   fileId: string,
-  parseWarnings: readonly string[] = [],
+  parseWarnings: readonly Said[] = [],
 ): Promise<Message> {
   const lang = await ctx.languages.of(actor.id);
   const prepared = await ctx.ops.prepare(actor, { kind: 'file.retry', fileId });

@@ -8,6 +8,7 @@ import { parseResourceId } from '../core/validate/ids.js';
 import { isMobileParam } from '../core/validate/phone.js';
 import { ENGLISH, type Lang, ltr } from '../i18n/index.js';
 import type { SlackRoutes } from '../slack/routes.js';
+import { sayIn } from '../views/errors.js';
 import { type Message, maskValidMobiles, problemMessage } from '../views/everyday.js';
 import { ACTIONS, CALLBACKS, SHORTCUTS } from '../views/ids.js';
 import { problemLine, statusModal } from '../views/modals/common.js';
@@ -159,7 +160,7 @@ async function pickMobile(ctx: AppContext, click: ViewClick, client: WebClient):
       ctx,
       client,
       click,
-      statusModal(t.shortcutUnblockTitle, [problemLine(taken.problem)], lang),
+      statusModal(t.shortcutUnblockTitle, [problemLine(sayIn(lang, taken.said))], lang),
     );
     return;
   }

@@ -14,6 +14,7 @@ import {
   type ResolveWay,
 } from './model.js';
 import type { ChangeOperation } from './operations.js';
+import { english, type Said, type StateFacts, saidJson, say, stateEnglish, type Wanted } from './said.js';
 
 /** Who acts when nobody does: expiry, resumption after a crash, outcomes of execution. */
 export const SYSTEM_ACTOR: Actor = { id: 'system', name: 'vidops' };
@@ -86,55 +87,38 @@ function formatTime(iso: string, now: Date): string {
     : `${iso.slice(0, 10)} ${hhmm} UTC`;
 }
 
-function names(actors: readonly Actor[]): string {
-  const list = actors.map((a) => a.name);
-  if (list.length <= 1) return list.join('');
-  return `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
-}
-
 /**
  * Where a request stands, in words a person understands: "already approved by Lee and executed
  * at 10:02 UTC". Used in every refusal of an impossible transition.
  */
 export function describeState(request: OperationRequest, now: Date): string {
-  const at = formatTime(request.updatedAt, now);
-  const approvers = names(request.approvals.map((a) => a.by));
-  const approvedBy = approvers === '' ? '' : `approved by ${approvers} and `;
-  const by = request.decidedBy ? ` by ${request.decidedBy.name}` : '';
-  const settled = request.decidedBy ? `, settled${by}` : '';
-  switch (request.state) {
-    case 'pending':
-      return `still waiting for approval (${request.approvals.length} of ${request.quorum})`;
-    case 'approved':
-      return `already approved${approvers === '' ? '' : ` by ${approvers}`} at ${at}, waiting to run`;
-    case 'executing':
-      return `already ${approvedBy}running since ${at}`;
-    case 'succeeded':
-      return `already ${approvedBy}executed at ${at}${settled}`;
-    case 'failed':
-      return `already ${approvedBy}executed at ${at}${settled}, and it failed${request.error ? `: ${request.error.message}` : ''}`;
-    case 'rejected':
-      return `already rejected${by} at ${at}`;
-    case 'cancelled':
-      return `already cancelled${by} at ${at}`;
-    case 'expired':
-      return `already expired at ${request.expiresAt ? formatTime(request.expiresAt, now) : at} without enough approvals`;
-    case 'unknown':
-      return `left with an unknown outcome at ${at}: it may or may not have been applied`;
-  }
+  return stateEnglish(stateFacts(request, now));
 }
 
-function conflict(request: OperationRequest, now: Date, wanted: string): StateConflictError {
-  return new StateConflictError(
-    `Request ${request.id} cannot be ${wanted}: it was ${describeState(request, now)}.`,
-  );
+/** Where a request stands, as data, for a sentence (`say.reqCannot`) worded in the reader's language. */
+export function stateFacts(request: OperationRequest, now: Date): StateFacts {
+  const at = formatTime(request.updatedAt, now);
+  return {
+    state: request.state,
+    approvals: request.approvals.length,
+    quorum: request.quorum,
+    approvers: request.approvals.map((a) => a.by.name),
+    at,
+    by: request.decidedBy ? request.decidedBy.name : null,
+    expiredAt: request.expiresAt ? formatTime(request.expiresAt, now) : at,
+    error: request.state === 'failed' && request.error ? request.error.message : null,
+  };
+}
+
+function conflict(request: OperationRequest, now: Date, wanted: Wanted): StateConflictError {
+  return new StateConflictError(say.reqCannot(request.id, wanted, stateFacts(request, now)));
 }
 
 function requireState(
   request: OperationRequest,
   allowed: readonly RequestState[],
   now: Date,
-  wanted: string,
+  wanted: Wanted,
 ): void {
   if (!allowed.includes(request.state)) throw conflict(request, now, wanted);
 }
@@ -144,11 +128,11 @@ export function isPastExpiry(request: Pick<OperationRequest, 'expiresAt'>, now: 
   return request.expiresAt !== null && Date.parse(request.expiresAt) <= now.getTime();
 }
 
-function requireOpen(request: OperationRequest, now: Date, wanted: string): void {
+function requireOpen(request: OperationRequest, now: Date, wanted: Wanted): void {
   requireState(request, ['pending'], now, wanted);
   if (isPastExpiry(request, now)) {
     throw new StateConflictError(
-      `Request ${request.id} cannot be ${wanted}: it expired at ${formatTime(request.expiresAt ?? '', now)} without enough approvals.`,
+      say.reqExpiredAt(request.id, wanted, formatTime(request.expiresAt ?? '', now)),
     );
   }
 }
@@ -231,28 +215,24 @@ export function approve(
   requireOpen(request, ctx.now, 'approved');
   // Both identities count: the same OS user on the CLI is the same person whatever --as says.
   if (maybeSamePerson(approver, request.requester)) {
-    throw new PolicyDeniedError('You asked for this change, so someone else has to approve it.');
+    throw new PolicyDeniedError(say.polOwnRequest());
   }
   if (
     request.approvals.some(
       (a) => maybeSamePerson(a.by, approver) || (a.for !== undefined && maybeSamePerson(a.for, approver)),
     )
   ) {
-    throw new StateConflictError(`You have already approved request ${request.id}.`);
+    throw new StateConflictError(say.reqYouApproved(request.id));
   }
   if (onBehalfOf !== undefined) {
     if (maybeSamePerson(onBehalfOf, request.requester)) {
-      throw new PolicyDeniedError(
-        `${onBehalfOf.name} asked for this change, so approving in their place would be approving their own request.`,
-      );
+      throw new PolicyDeniedError(say.reqTheirOwn(onBehalfOf.name));
     }
     const counted = request.approvals.some(
       (a) => maybeSamePerson(a.by, onBehalfOf) || (a.for !== undefined && maybeSamePerson(a.for, onBehalfOf)),
     );
     if (counted) {
-      throw new StateConflictError(
-        `${onBehalfOf.name} already counts toward request ${request.id}; a delegate approves in their place, not a second time.`,
-      );
+      throw new StateConflictError(say.reqCountsAlready(onBehalfOf.name, request.id));
     }
   }
   const approval = {
@@ -283,7 +263,7 @@ export function approve(
 /** A lead turns the request down; the note (why) is required. */
 export function reject(request: OperationRequest, by: Actor, note: string, ctx: StepContext): Step {
   const text = note.trim();
-  if (text === '') throw new InputError('Say why you reject the request: a note is required.');
+  if (text === '') throw new InputError(say.noteToReject());
   requireOpen(request, ctx.now, 'rejected');
   return {
     patch: { state: 'rejected', decidedBy: actorRecord(by), decisionNote: text },
@@ -294,9 +274,7 @@ export function reject(request: OperationRequest, by: Actor, note: string, ctx: 
 /** The requester withdraws a pending request. */
 export function cancel(request: OperationRequest, by: Actor, note: string | null, ctx: StepContext): Step {
   if (!isSameRequester(request.requester, by)) {
-    throw new PolicyDeniedError(
-      `Only ${actorLabel(request.requester)}, who asked for it, can cancel request ${request.id}.`,
-    );
+    throw new PolicyDeniedError(say.reqOnlyRequesterCancels(actorLabel(request.requester), request.id));
   }
   requireState(request, ['pending'], ctx.now, 'cancelled');
   const text = note?.trim() || null;
@@ -342,7 +320,7 @@ export function escalate(request: OperationRequest, to: readonly string[], ctx: 
   requireOpen(request, ctx.now, 'escalated');
   const done = followUpOf(request);
   if (done.escalatedAt !== null) {
-    throw new StateConflictError(`Request ${request.id} was escalated already.`);
+    throw new StateConflictError(say.reqEscalatedAlready(request.id));
   }
   const escalatedTo = [...new Set(to)];
   return {
@@ -362,7 +340,7 @@ export function warnExpiry(request: OperationRequest, ctx: StepContext): Step {
   requireOpen(request, ctx.now, 'warned about');
   const done = followUpOf(request);
   if (done.expiryWarnedAt !== null) {
-    throw new StateConflictError(`Request ${request.id} was warned about its expiry already.`);
+    throw new StateConflictError(say.reqWarnedAlready(request.id));
   }
   return {
     patch: { followUp: { ...done, expiryWarnedAt: ctx.now.toISOString() } },
@@ -380,9 +358,7 @@ export function warnExpiry(request: OperationRequest, ctx: StepContext): Step {
 export function expire(request: OperationRequest, ctx: StepContext): Step {
   requireState(request, ['pending'], ctx.now, 'expired');
   if (!isPastExpiry(request, ctx.now)) {
-    throw new StateConflictError(
-      `Request ${request.id} cannot be expired: it is open until ${formatTime(request.expiresAt ?? '', ctx.now)}.`,
-    );
+    throw new StateConflictError(say.reqOpenUntil(request.id, formatTime(request.expiresAt ?? '', ctx.now)));
   }
   return {
     patch: { state: 'expired', decidedBy: null },
@@ -488,7 +464,7 @@ function recordedError(error: RecordedError): RecordedError {
 /** Only someone other than the requester settles an unknown outcome (who may approve: the caller checks). */
 function requireSettler(request: OperationRequest, by: Actor): void {
   if (by.id === request.requester.id) {
-    throw new PolicyDeniedError('You asked for this change, so someone else has to settle its outcome.');
+    throw new PolicyDeniedError(say.reqOwnSettle());
   }
 }
 
@@ -509,8 +485,11 @@ export function sendAgain(request: OperationRequest, by: Actor, ctx: StepContext
 export interface Settlement {
   way: ResolveWay;
   state: 'succeeded' | 'failed';
-  /** In words, as people read it: `already deleted`, `not applied: folder … is still there`. */
-  outcome: string;
+  /**
+   * In words, as people read it: `already deleted`, `not applied: folder … is still there`; a
+   * sentence is stored in English with the sentence beside it (`outcomeSaid`).
+   */
+  outcome: string | Said;
   /** Required when the lead says what they found by hand. */
   note: string | null;
   /** What the service answered to a repeat that it carried out. */
@@ -532,26 +511,30 @@ export function resolve(
   requireSettler(request, by);
   const note = settlement.note?.trim() || null;
   if (note === null && (settlement.way === 'applied' || settlement.way === 'not-applied')) {
-    throw new InputError('Say what you found on the service: a note is required.');
+    throw new InputError(say.noteToSettle());
   }
   const decided = { decidedBy: { id: by.id, name: by.name }, decisionNote: note };
+  const words = typeof settlement.outcome === 'string' ? settlement.outcome : english(settlement.outcome);
+  const said = typeof settlement.outcome === 'string' ? {} : { outcomeSaid: saidJson(settlement.outcome) };
   const events = [
     requestEvent(request, 'resolved', by, ctx, {
       way: settlement.way,
       state: settlement.state,
-      outcome: settlement.outcome,
+      outcome: words,
+      ...said,
       note,
     }),
   ];
   // `result` says how it was settled (and what a repeat was answered), whichever way it went.
   const result = {
     resolved: settlement.way,
-    outcome: settlement.outcome,
+    outcome: words,
+    ...said,
     answer: settlement.answer ?? null,
   };
   if (settlement.state === 'succeeded') {
     return { patch: { state: 'succeeded', result, error: null, ...decided }, events };
   }
-  const error: RecordedError = { name: 'NotApplied', message: settlement.outcome };
+  const error: RecordedError = { name: 'NotApplied', message: words };
   return { patch: { state: 'failed', result, error, ...decided }, events };
 }

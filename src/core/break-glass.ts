@@ -1,7 +1,8 @@
 import { actorRecord, isSameRequester, maybeSamePerson } from './actor.js';
-import { describeState, isPastExpiry, requestEvent, type Step, type StepContext } from './approvals.js';
+import { isPastExpiry, requestEvent, type Step, type StepContext, stateFacts } from './approvals.js';
 import { InputError, PolicyDeniedError, StateConflictError } from './errors.js';
 import type { Actor, BreakGlassRecord, BreakGlassReview, OperationRequest } from './model.js';
+import { english, say } from './said.js';
 
 /**
  * Break-glass: a person the policy lists for an operation (`breakGlass.allowed`) runs their own
@@ -17,19 +18,17 @@ export const BREAK_GLASS_WORDS = 'break glass';
 
 /** The texts people read about break-glass, in one place. */
 export const BREAK_GLASS_TEXT = {
-  wrongWords: `Type the words “${BREAK_GLASS_WORDS}” exactly to confirm; nothing was changed.`,
-  reasonRequired: 'Say why this cannot wait for a lead: the reason is required and every lead reads it.',
-  notOn: (title: string) =>
-    `Break-glass is not turned on for "${title}", or you are not listed for it in the policy.`,
-  notRequester: 'Only the person who asked for this change can break the glass on it.',
-  rateLimited: (max: number, period: string) =>
-    `You have already broken the glass ${max} time${max === 1 ? '' : 's'} on this operation in the last ${period}; that is the limit. Wait for a lead to approve.`,
-  ownReview: 'You broke the glass on this change, so another lead has to review it.',
-  notLead: 'Only leads review break-glass changes.',
-  noteRequired: 'Say what is wrong: a note is required when you flag a change.',
-  notBrokenGlass: (id: string) => `Request ${id} did not run by break-glass; there is nothing to review.`,
-  reviewed: (id: string, by: string, verdict: string) =>
-    `Request ${id} has already been reviewed: ${verdict} by ${by}.`,
+  wrongWords: english(say.bgWrongWords()),
+  reasonRequired: english(say.bgReasonRequired()),
+  notOn: (title: string) => english(say.glassNotOn('', title)),
+  notRequester: english(say.glassNotRequester()),
+  /** `per` as the policy writes it (`24h`). */
+  rateLimited: (max: number, per: string) => english(say.glassRateLimited(max, per)),
+  ownReview: english(say.glassOwnReview()),
+  notLead: english(say.glassNotLead()),
+  noteRequired: english(say.bgNoteRequired()),
+  notBrokenGlass: (id: string) => english(say.glassNotBroken(id)),
+  reviewed: (id: string, by: string, verdict: string) => english(say.glassReviewed(id, by, verdict)),
 } as const;
 
 /** True when `text` is the words `break glass`, whatever the case and the spaces around them. */
@@ -48,15 +47,15 @@ export function breakGlass(
   input: { reason: string; words: string; reviewWithinMs: number },
   ctx: StepContext,
 ): Step {
-  if (!isBreakGlassWords(input.words)) throw new InputError(BREAK_GLASS_TEXT.wrongWords);
+  if (!isBreakGlassWords(input.words)) throw new InputError(say.bgWrongWords());
   const reason = input.reason.trim();
-  if (reason === '') throw new InputError(BREAK_GLASS_TEXT.reasonRequired);
+  if (reason === '') throw new InputError(say.bgReasonRequired());
   if (!isSameRequester(request.requester, by)) {
-    throw new PolicyDeniedError(BREAK_GLASS_TEXT.notRequester);
+    throw new PolicyDeniedError(say.glassNotRequester());
   }
   if (request.state !== 'pending' || isPastExpiry(request, ctx.now)) {
     throw new StateConflictError(
-      `Request ${request.id} cannot be run by break-glass: it was ${describeState(request, ctx.now)}.`,
+      say.reqCannot(request.id, 'run by break-glass', stateFacts(request, ctx.now)),
     );
   }
   const at = ctx.now.toISOString();
@@ -98,15 +97,13 @@ export function reviewBreakGlass(
   ctx: StepContext,
 ): Step {
   const record = request.breakGlass;
-  if (record === undefined) throw new StateConflictError(BREAK_GLASS_TEXT.notBrokenGlass(request.id));
+  if (record === undefined) throw new StateConflictError(say.glassNotBroken(request.id));
   if (record.review !== null) {
-    throw new StateConflictError(
-      BREAK_GLASS_TEXT.reviewed(request.id, record.review.by.name, record.review.verdict),
-    );
+    throw new StateConflictError(say.glassReviewed(request.id, record.review.by.name, record.review.verdict));
   }
-  if (maybeSamePerson(record.by, by)) throw new PolicyDeniedError(BREAK_GLASS_TEXT.ownReview);
+  if (maybeSamePerson(record.by, by)) throw new PolicyDeniedError(say.glassOwnReview());
   const note = input.note?.trim() || null;
-  if (input.verdict === 'flagged' && note === null) throw new InputError(BREAK_GLASS_TEXT.noteRequired);
+  if (input.verdict === 'flagged' && note === null) throw new InputError(say.bgNoteRequired());
   const review: BreakGlassReview = {
     by: actorRecord(by),
     at: ctx.now.toISOString(),

@@ -50,12 +50,11 @@ export const DELEGATION_TEXT = {
   badUntil: (text: string) => english(say.delegBadUntil(text)),
   past: (iso: string) => english(say.delegPast(iso)),
   tooLong: english(say.delegTooLong()),
-  onlyLeads: 'Only leads delegate their approvals; approving in a lead’s place does not let you pass it on.',
-  self: 'You cannot delegate to yourself.',
-  bot: 'Delegate to a person on the team, not to a bot.',
-  already: (name: string, until: string) =>
-    `You already delegated to ${name} until ${until}; \`/vidops delegate cancel\` ends it first.`,
-  nothingToCancel: 'You have no delegation in force to cancel.',
+  onlyLeads: english(say.delegOnlyLeads()),
+  self: english(say.delegSelf()),
+  bot: english(say.delegBot()),
+  already: (name: string, until: string) => english(say.delegAlready(name, until)),
+  nothingToCancel: english(say.delegNothingToCancel()),
 } as const;
 
 const MENTION = /^<@([UW][A-Z0-9]{2,})(?:\|([^>]*))?>(.*)$/s;
@@ -156,13 +155,13 @@ export function delegatedLead(
   request: Pick<OperationRequest, 'operation' | 'requester' | 'approvals'>,
   delegate: Pick<Actor, 'id' | 'via'>,
   delegations: readonly { lead: Actor; groups: readonly string[] }[],
-): { ok: true; lead: Actor } | { ok: false; reason: string } | null {
+): { ok: true; lead: Actor } | DelegationRefusal | null {
   const theirs = delegations.filter((d) =>
     isApprover(policy, request.operation, { id: d.lead.id, groups: d.groups }),
   );
   if (theirs.length === 0) return null;
   if (maybeSamePerson(delegate, request.requester)) {
-    return { ok: false, reason: 'You asked for this change, so someone else has to approve it.' };
+    return refused(say.polOwnRequest());
   }
   const counts = (lead: Actor) =>
     request.approvals.some(
@@ -171,11 +170,7 @@ export function delegatedLead(
   const open = theirs.filter((d) => !maybeSamePerson(d.lead, request.requester) && !counts(d.lead));
   const first = open[0];
   if (first !== undefined) return { ok: true, lead: first.lead };
-  const names = theirs.map((d) => d.lead.name).join(', ');
-  return {
-    ok: false,
-    reason: `You approve in the place of ${names}, who asked for this change or already count toward it; one person counts once.`,
-  };
+  return refused(say.delegCountsOnce(theirs.map((d) => d.lead.name)));
 }
 
 function delegationEvent(

@@ -31,7 +31,7 @@ export { KEYWORDS } from './catalog.js';
 export type { Command, CommandKind } from './commands-help.js';
 
 export type ParseResult =
-  | { ok: true; command: Command; warnings: string[] }
+  | { ok: true; command: Command; warnings: Said[] }
   /** `message` is `said` in English; the Slack edge words `said` in the reader's language. */
   | { ok: false; message: string; said: Said; usage: string | null };
 
@@ -48,7 +48,7 @@ export const AUDIT_MAX = 100;
 
 /** How the words after a command were read: their typed values, or what was wrong. */
 export type WordsResult<W extends WordsSpec> =
-  | { ok: true; value: WordsValue<W>; warnings: string[] }
+  | { ok: true; value: WordsValue<W>; warnings: Said[] }
   | { ok: false; message: string; said: Said; usage: string };
 
 /** The commands of a first word: the bare one (`whitelist`) and those with a second word. */
@@ -136,7 +136,7 @@ export function parseWords<W extends WordsSpec>(
 }
 
 type AnyWords =
-  | { ok: true; value: object; warnings: string[] }
+  | { ok: true; value: object; warnings: Said[] }
   | { ok: false; message: string; said: Said; usage: string };
 
 function readWords(spec: WordsSpec, args: readonly string[], options: ParseOptions, name: string): AnyWords {

@@ -106,6 +106,7 @@ describe('default policy (the design table)', () => {
     expect(decide(withGroups, { operation: 'audit', actor: agent, recentCount: 0, now: NOW })).toEqual({
       kind: 'deny',
       reason: 'Only leads may run audit.',
+      said: { key: 'polOnlyLeads', params: ['audit', null] },
     });
   });
 
@@ -306,6 +307,7 @@ describe('mayApprove', () => {
       ok: false,
       code: 'not-approver',
       reason: 'Only leads can approve "Delete folder" requests.',
+      said: { key: 'polNotApprover', params: [true, 'folder.delete', 'Delete folder'] },
     });
   });
 });
@@ -335,6 +337,7 @@ describe('approvals from the command line', () => {
       ok: false,
       code: 'requester',
       reason: 'OS user root asked for this change (as U0AGENT), so someone else has to approve it.',
+      said: { key: 'polOsUserAsked', params: ['root', 'U0AGENT'] },
     });
     expect(mayApprove(on, asked, cli('U0LEAD1', 'lee'))).toEqual({ ok: true });
     expect(mayApprove(on, asked, lead)).toEqual({ ok: true });

@@ -5,6 +5,7 @@ import { OPERATION_SPECS, type RuleDefaults } from './catalog.js';
 import { ConfigError } from './errors.js';
 import { type ActorVia, followUpOf, type OperationRequest } from './model.js';
 import { CHANGE_OPERATIONS, type ChangeOperation } from './operations.js';
+import { english, type Said, say } from './said.js';
 
 /** What a policy has rules for: every change operation, and the `audit` command. */
 export const POLICY_OPERATIONS = [...CHANGE_OPERATIONS, 'audit'] as const;
@@ -526,11 +527,16 @@ export function operationWords(operation: PolicyOperation): string {
   return operation === 'audit' ? 'audit' : `"${OPERATION_SPECS[operation].title}"`;
 }
 
-function denyReason(policy: Policy, operation: PolicyOperation): string {
+/** The title of an operation for a sentence; null for `audit`. */
+function titleOf(operation: PolicyOperation): string | null {
+  return operation === 'audit' ? null : OPERATION_SPECS[operation].title;
+}
+
+function denyReason(policy: Policy, operation: PolicyOperation): Said {
   const { allowed } = policy.rules[operation];
-  if (allowed === 'agents') return 'You are not one of the agents allowed to use vidops (AGENTS).';
-  if (allowed === 'leads') return `Only leads may run ${operationWords(operation)}.`;
-  return `Only the people named for ${operationWords(operation)} in the policy may run it.`;
+  if (allowed === 'agents') return say.polNotAgent();
+  if (allowed === 'leads') return say.polOnlyLeads(operation, titleOf(operation));
+  return say.polOnlyNamed(operation, titleOf(operation));
 }
 
 export type Decision =
@@ -543,7 +549,8 @@ export type Decision =
       /** `'policy'`, or `'over the rate limit of 30 per hour'`. */
       why: string;
     }
-  | { kind: 'deny'; reason: string };
+  /** `reason`: the English words; `said`: the sentence, for the reader's language. */
+  | { kind: 'deny'; reason: string; said: Said };
 
 /**
  * What happens to a request: run now, wait for approval, or refused. `recentCount` is how many
@@ -556,7 +563,8 @@ export function decide(
 ): Decision {
   const rule = policy.rules[input.operation];
   if (!mayRun(policy, input.operation, input.actor)) {
-    return { kind: 'deny', reason: denyReason(policy, input.operation) };
+    const said = denyReason(policy, input.operation);
+    return { kind: 'deny', reason: english(said), said };
   }
   const approval = (why: string): Decision => ({
     kind: 'approval',
@@ -574,11 +582,22 @@ export function decide(
 
 export type ApprovalCheck =
   | { ok: true }
-  | { ok: false; code: 'cli-off' | 'requester' | 'not-approver' | 'already-approved'; reason: string };
+  | {
+      ok: false;
+      code: 'cli-off' | 'requester' | 'not-approver' | 'already-approved';
+      reason: string;
+      said: Said;
+    };
+
+function notOk(
+  code: 'cli-off' | 'requester' | 'not-approver' | 'already-approved',
+  said: Said,
+): ApprovalCheck {
+  return { ok: false, code, reason: english(said), said };
+}
 
 /** Why the CLI may not approve, and how to change that. */
-export const CLI_APPROVALS_OFF =
-  'Approvals from the command line are turned off: approve in Slack, or set `cli: { approve: true }` in the POLICY_FILE.';
+export const CLI_APPROVALS_OFF = english(say.polCliOff());
 
 /** True when the actor is among the rule's approvers, directly or through a user group. */
 export function isApprover(policy: Policy, operation: PolicyOperation, actor: PolicyActor): boolean {
@@ -612,39 +631,33 @@ export function mayApprove(
 ): ApprovalCheck {
   const osUser = osUserOf(actor);
   if (osUser !== undefined && !policy.cli.approve) {
-    return { ok: false, code: 'cli-off', reason: CLI_APPROVALS_OFF };
+    return notOk('cli-off', say.polCliOff());
   }
   if (maybeSamePerson(request.requester, actor)) {
-    return {
-      ok: false,
-      code: 'requester',
-      reason:
-        request.requester.id === actor.id
-          ? 'You asked for this change, so someone else has to approve it.'
-          : `OS user ${osUser} asked for this change (as ${request.requester.id}), so someone else has to approve it.`,
-    };
+    return notOk(
+      'requester',
+      request.requester.id === actor.id
+        ? say.polOwnRequest()
+        : say.polOsUserAsked(osUser ?? '', request.requester.id),
+    );
   }
   if (!isApproverOf(policy, request, actor)) {
     const approvers = policy.rules[request.operation].approvers;
     const sameAsLeads =
       approvers.length === policy.leads.length && approvers.every((a) => policy.leads.includes(a));
-    const who = sameAsLeads ? 'leads' : 'the approvers named in the policy';
-    return {
-      ok: false,
-      code: 'not-approver',
-      reason: `Only ${who} can approve ${operationWords(request.operation)} requests.`,
-    };
+    return notOk(
+      'not-approver',
+      say.polNotApprover(sameAsLeads, request.operation, titleOf(request.operation)),
+    );
   }
   const earlier = request.approvals.find((a) => maybeSamePerson(a.by, actor));
   if (earlier !== undefined) {
-    return {
-      ok: false,
-      code: 'already-approved',
-      reason:
-        earlier.by.id === actor.id
-          ? 'You have already approved this request.'
-          : `OS user ${osUser} already approved this request (as ${earlier.by.id}); one person gives one approval.`,
-    };
+    return notOk(
+      'already-approved',
+      earlier.by.id === actor.id
+        ? say.polApprovedAlready()
+        : say.polOsUserApproved(osUser ?? '', earlier.by.id),
+    );
   }
   return { ok: true };
 }

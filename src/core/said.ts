@@ -1,3 +1,4 @@
+import type { JsonValue } from './json.js';
 import type { ResourceKind } from './validate/ids.js';
 
 /**
@@ -175,6 +176,134 @@ export interface SaidParams {
   prepFilesMissing: [ids: readonly string[]];
   noteToReject: [];
   noteToSettle: [];
+  // Look-ups before a change (src/services/prepare.ts): warnings, never refusals
+  warnLookUp: [what: LookedUp, failure: Failure];
+  warnCountFiles: [folder: string, failure: Failure];
+  warnWhitelistHas: [ips: readonly string[]];
+  warnWhitelistLacks: [ips: readonly string[]];
+  warnWhitelistEmpty: [];
+  /** `files`: those left unchecked, or null when none could be looked up. */
+  warnFilesUnchecked: [files: readonly string[] | null, failure: Failure];
+  warnFolderFiles: [folder: string, title: string | null, files: number];
+  warnNoViewingRecord: [];
+  warnNotBlocked: [];
+  // The policy (src/core/policy.ts); `title`: the operation's English title, null for `audit`
+  polNotAgent: [];
+  polOnlyLeads: [operation: string, title: string | null];
+  polOnlyNamed: [operation: string, title: string | null];
+  polCliOff: [];
+  polOwnRequest: [];
+  polOsUserAsked: [osUser: string, as: string];
+  polNotApprover: [leads: boolean, operation: string, title: string | null];
+  polApprovedAlready: [];
+  polOsUserApproved: [osUser: string, as: string];
+  // The approval state machine (src/core/approvals.ts)
+  reqCannot: [id: string, wanted: Wanted, state: StateFacts];
+  reqExpiredAt: [id: string, wanted: Wanted, at: string];
+  /** As `reqCannot`, of a request found expired just now: "it already expired at …". */
+  reqCannotNow: [id: string, wanted: Wanted, state: StateFacts];
+  reqYouApproved: [id: string];
+  reqTheirOwn: [name: string];
+  reqCountsAlready: [name: string, id: string];
+  reqOnlyRequesterCancels: [who: string, id: string];
+  reqEscalatedAlready: [id: string];
+  reqWarnedAlready: [id: string];
+  reqOpenUntil: [id: string, at: string];
+  reqOwnSettle: [];
+  // Break-glass (src/core/break-glass.ts)
+  bgWrongWords: [];
+  bgReasonRequired: [];
+  glassNotOn: [operation: string, title: string];
+  glassNotRequester: [];
+  /** `per`: the policy's period as written (`24h`). */
+  glassRateLimited: [max: number, per: string];
+  glassOwnReview: [];
+  glassNotLead: [];
+  bgNoteRequired: [];
+  glassNotBroken: [id: string];
+  glassReviewed: [id: string, by: string, verdict: string];
+  // Delegation (src/core/delegation.ts, src/services/delegation.ts)
+  delegOnlyLeads: [];
+  delegSelf: [];
+  delegBot: [];
+  delegAlready: [name: string, until: string];
+  delegNothingToCancel: [];
+  delegRace: [];
+  delegCountsOnce: [names: readonly string[]];
+  // The services (src/services/)
+  svcNoRequest: [id: string];
+  svcBusy: [id: string];
+  svcOwnReject: [];
+  svcOnlyApproversReject: [operation: string, title: string];
+  svcCannotSendAgain: [id: string, operation: string, title: string];
+  svcOnlyApproversSettle: [operation: string];
+  svcNoClearAnswer: [];
+  svcStillWorking: [target: string, time: string];
+  svcNotOnService: [kind: ResourceKind, id: string];
+  svcFormOfOther: [];
+  svcFormGone: [];
+  // Settling an unknown outcome (src/services/resolve.ts, operations.ts)
+  resolveCannotLookUp: [operation: string, title: string];
+  resolveNoLookUp: [target: string];
+  resolveNotProof: [target: string];
+  outcomeApplied: [name: string];
+  outcomeNotApplied: [name: string];
+  outcomeDeleted: [];
+  outcomeDeletedAgain: [];
+  outcomeStillThere: [target: string, name: string];
+}
+
+/** What a look-up warning says could not be looked up. */
+export type LookedUp = ResourceKind | 'viewer';
+
+/** Why a call to the service failed, as data (src/client/errors.ts `failureOf`). */
+export type Failure =
+  | { kind: 'timeout' }
+  | { kind: 'unreachable'; code: string | null }
+  | { kind: 'unreadable' }
+  | { kind: 'answered'; status: number }
+  | { kind: 'refusedBefore' }
+  | { kind: 'failed' };
+
+/** What a refusal says was wanted of a request: "Request R-1 cannot be *approved*". */
+export type Wanted =
+  | 'approved'
+  | 'rejected'
+  | 'cancelled'
+  | 'escalated'
+  | 'warned about'
+  | 'expired'
+  | 'sent again'
+  | 'settled'
+  | 'run by break-glass'
+  | 'reminded about'
+  | 'started'
+  | 'marked as succeeded'
+  | 'marked as failed'
+  | 'marked as unknown';
+
+/**
+ * Where a request stands, as data: its state, who approved (names), when (`10:02 UTC`, or with
+ * the date when not today), who decided, and the error of a failed one.
+ */
+export interface StateFacts {
+  state:
+    | 'pending'
+    | 'approved'
+    | 'executing'
+    | 'succeeded'
+    | 'failed'
+    | 'rejected'
+    | 'cancelled'
+    | 'expired'
+    | 'unknown';
+  approvals: number;
+  quorum: number;
+  approvers: readonly string[];
+  at: string;
+  by: string | null;
+  expiredAt: string;
+  error: string | null;
 }
 
 export type SaidKey = keyof SaidParams;
@@ -267,6 +396,68 @@ const IP_WHY: Readonly<Record<IpBlockWhy, string>> = {
   notSeen:
     'the service is on the internet and sees the public address of the server calling it, so this one would never match; give the public address',
 };
+
+/** `"Delete folder"`, or `audit` (the command's own word) when there is no title. */
+function operationEnglish(title: string | null): string {
+  return title === null ? 'audit' : `"${title}"`;
+}
+
+const PERIOD_UNITS: Readonly<Record<string, string>> = { s: 'second', m: 'minute', h: 'hour', d: 'day' };
+
+/** `'1h'` → `'hour'`, `'2h'` → `'2 hours'`, as src/core/policy.ts `describePeriod` says it. */
+export function periodEnglish(text: string): string {
+  const match = /^(\d+)([smhd])$/.exec(text.trim());
+  if (!match) return text;
+  const amount = Number(match[1]);
+  const name = PERIOD_UNITS[match[2] ?? ''] ?? match[2];
+  return amount === 1 ? `${name}` : `${amount} ${name}s`;
+}
+
+/** Why a call failed, as src/client/errors.ts `failureInWords` says it. */
+export function failureEnglish(failure: Failure): string {
+  switch (failure.kind) {
+    case 'timeout':
+      return 'the service did not answer in time';
+    case 'unreachable':
+      return `the service could not be reached${failure.code === null ? '' : ` (${failure.code})`}`;
+    case 'unreadable':
+      return 'the service answered in a form vidops cannot read';
+    case 'answered':
+      return `the service answered ${failure.status}`;
+    case 'refusedBefore':
+      return 'the request was refused before it was sent';
+    case 'failed':
+      return 'the call to the service failed';
+  }
+}
+
+/** Where a request stands, as src/core/approvals.ts `describeState` says it. */
+export function stateEnglish(f: StateFacts): string {
+  const approvers = listOf(f.approvers);
+  const approvedBy = approvers === '' ? '' : `approved by ${approvers} and `;
+  const by = f.by === null ? '' : ` by ${f.by}`;
+  const settled = f.by === null ? '' : `, settled${by}`;
+  switch (f.state) {
+    case 'pending':
+      return `still waiting for approval (${f.approvals} of ${f.quorum})`;
+    case 'approved':
+      return `already approved${approvers === '' ? '' : ` by ${approvers}`} at ${f.at}, waiting to run`;
+    case 'executing':
+      return `already ${approvedBy}running since ${f.at}`;
+    case 'succeeded':
+      return `already ${approvedBy}executed at ${f.at}${settled}`;
+    case 'failed':
+      return `already ${approvedBy}executed at ${f.at}${settled}, and it failed${f.error === null ? '' : `: ${f.error}`}`;
+    case 'rejected':
+      return `already rejected${by} at ${f.at}`;
+    case 'cancelled':
+      return `already cancelled${by} at ${f.at}`;
+    case 'expired':
+      return `already expired at ${f.expiredAt} without enough approvals`;
+    case 'unknown':
+      return `left with an unknown outcome at ${f.at}: it may or may not have been applied`;
+  }
+}
 
 /** How to give a person to `/vidops delegate`. */
 export const PICK_MENTION =
@@ -394,6 +585,109 @@ export const SAID_ENGLISH: SaidWords = {
       : `Files ${listText(ids)} do not exist; take them out of the playlist or check the IDs.`,
   noteToReject: () => 'Say why you reject the request: a note is required.',
   noteToSettle: () => 'Say what you found on the service: a note is required.',
+
+  warnLookUp: (what, failure) => `Could not look the ${what} up: ${failureEnglish(failure)}.`,
+  warnCountFiles: (folder, failure) =>
+    `Could not count the files of folder ${folder}: ${failureEnglish(failure)}.`,
+  warnWhitelistHas: (ips) => `${listText(ips)} ${isAre(ips)} already on the whitelist.`,
+  warnWhitelistLacks: (ips) => `${listText(ips)} ${isAre(ips)} not on the whitelist.`,
+  warnWhitelistEmpty: () =>
+    'The whitelist will be empty: while ipValidation is on, no server can create links.',
+  warnFilesUnchecked: (files, failure) =>
+    files === null
+      ? `Could not look the playlist's files up: ${failureEnglish(failure)}. Whether they exist was not checked.`
+      : files.length === 1
+        ? `Could not look up file ${files[0]}: ${failureEnglish(failure)}. Whether it exists was not checked.`
+        : `Could not look up files ${listText(files)}: ${failureEnglish(failure)}. Whether they exist was not checked.`,
+  warnFolderFiles: (folder, title, files) =>
+    `Deleting folder ${folder}${quoted(title)} also deletes its ${files} file${files === 1 ? '' : 's'}; this cannot be undone.`,
+  warnNoViewingRecord: () => 'The service has no viewing record for this number.',
+  warnNotBlocked: () => 'The service does not list this viewer as blocked.',
+
+  polNotAgent: () => 'You are not one of the agents allowed to use vidops (AGENTS).',
+  polOnlyLeads: (_operation, title) => `Only leads may run ${operationEnglish(title)}.`,
+  polOnlyNamed: (_operation, title) =>
+    `Only the people named for ${operationEnglish(title)} in the policy may run it.`,
+  polCliOff: () =>
+    'Approvals from the command line are turned off: approve in Slack, or set `cli: { approve: true }` in the POLICY_FILE.',
+  polOwnRequest: () => 'You asked for this change, so someone else has to approve it.',
+  polOsUserAsked: (osUser, as) =>
+    `OS user ${osUser} asked for this change (as ${as}), so someone else has to approve it.`,
+  polNotApprover: (leads, _operation, title) =>
+    `Only ${leads ? 'leads' : 'the approvers named in the policy'} can approve ${operationEnglish(title)} requests.`,
+  polApprovedAlready: () => 'You have already approved this request.',
+  polOsUserApproved: (osUser, as) =>
+    `OS user ${osUser} already approved this request (as ${as}); one person gives one approval.`,
+
+  reqCannot: (id, wanted, state) => `Request ${id} cannot be ${wanted}: it was ${stateEnglish(state)}.`,
+  reqExpiredAt: (id, wanted, at) =>
+    `Request ${id} cannot be ${wanted}: it expired at ${at} without enough approvals.`,
+  reqCannotNow: (id, wanted, state) => `Request ${id} cannot be ${wanted}: it ${stateEnglish(state)}.`,
+  reqYouApproved: (id) => `You have already approved request ${id}.`,
+  reqTheirOwn: (name) =>
+    `${name} asked for this change, so approving in their place would be approving their own request.`,
+  reqCountsAlready: (name, id) =>
+    `${name} already counts toward request ${id}; a delegate approves in their place, not a second time.`,
+  reqOnlyRequesterCancels: (who, id) => `Only ${who}, who asked for it, can cancel request ${id}.`,
+  reqEscalatedAlready: (id) => `Request ${id} was escalated already.`,
+  reqWarnedAlready: (id) => `Request ${id} was warned about its expiry already.`,
+  reqOpenUntil: (id, at) => `Request ${id} cannot be expired: it is open until ${at}.`,
+  reqOwnSettle: () => 'You asked for this change, so someone else has to settle its outcome.',
+
+  bgWrongWords: () => 'Type the words “break glass” exactly to confirm; nothing was changed.',
+  bgReasonRequired: () =>
+    'Say why this cannot wait for a lead: the reason is required and every lead reads it.',
+  glassNotOn: (_operation, title) =>
+    `Break-glass is not turned on for "${title}", or you are not listed for it in the policy.`,
+  glassNotRequester: () => 'Only the person who asked for this change can break the glass on it.',
+  glassRateLimited: (max, per) =>
+    `You have already broken the glass ${max} time${max === 1 ? '' : 's'} on this operation in the last ${periodEnglish(per)}; that is the limit. Wait for a lead to approve.`,
+  glassOwnReview: () => 'You broke the glass on this change, so another lead has to review it.',
+  glassNotLead: () => 'Only leads review break-glass changes.',
+  bgNoteRequired: () => 'Say what is wrong: a note is required when you flag a change.',
+  glassNotBroken: (id) => `Request ${id} did not run by break-glass; there is nothing to review.`,
+  glassReviewed: (id, by, verdict) => `Request ${id} has already been reviewed: ${verdict} by ${by}.`,
+
+  delegOnlyLeads: () =>
+    'Only leads delegate their approvals; approving in a lead’s place does not let you pass it on.',
+  delegSelf: () => 'You cannot delegate to yourself.',
+  delegBot: () => 'Delegate to a person on the team, not to a bot.',
+  delegAlready: (name, until) =>
+    `You already delegated to ${name} until ${until}; \`/vidops delegate cancel\` ends it first.`,
+  delegNothingToCancel: () => 'You have no delegation in force to cancel.',
+  delegRace: () => 'Someone changed your delegation at the same moment; look again.',
+  delegCountsOnce: (names) =>
+    `You approve in the place of ${names.join(', ')}, who asked for this change or already count toward it; one person counts once.`,
+
+  svcNoRequest: (id) => `There is no request ${id}.`,
+  svcBusy: (id) => `Request ${id} is being changed by others right now; look at it again.`,
+  svcOwnReject: () => 'This is your own request: cancel it instead of rejecting it.',
+  svcOnlyApproversReject: (_operation, title) =>
+    `Only those who may approve ${operationEnglish(title)} requests can reject them.`,
+  svcCannotSendAgain: (id, _operation, title) =>
+    `Request ${id} cannot be sent again: a second "${title}" could do the work twice. Look at the service, then mark the outcome by hand.`,
+  svcOnlyApproversSettle: (operation) =>
+    `Only those who may approve ${operation} requests can settle their outcome.`,
+  svcNoClearAnswer: () =>
+    'The service gave no clear answer to the repeat either: it may or may not have been applied.',
+  svcStillWorking: (target, time) =>
+    `The ${target} is still there, but the service may still be working on the delete; check again after ${time} UTC, or mark the outcome by hand.`,
+  svcNotOnService: (kind, id) => `There is no ${kind} ${id} on the service.`,
+  svcFormOfOther: () => 'This form was opened by someone else; only they can send it. Nothing was changed.',
+  svcFormGone: () =>
+    'This form is no longer valid: it was sent already, it was open for more than an hour, or vidops did not open it. Nothing was changed; run the command again.',
+
+  resolveCannotLookUp: (_operation, title) =>
+    `vidops cannot look up whether a "${title}" was applied. Look at the service, then mark the outcome by hand.`,
+  resolveNoLookUp: (target) =>
+    `This service does not support looking up the ${target}. Look at the service, then mark the outcome by hand.`,
+  resolveNotProof: (target) =>
+    `The look-up of the ${target} answered 404, but it had not answered for it when the request was made, so that proves nothing. Look at the service, then mark the outcome by hand.`,
+  outcomeApplied: (name) => `applied, as ${name} found on the service`,
+  outcomeNotApplied: (name) => `not applied, as ${name} found on the service`,
+  outcomeDeleted: () => 'already deleted',
+  outcomeDeletedAgain: () => 'deleted when sent again',
+  outcomeStillThere: (target, name) => `not applied: the ${target} is still there (checked by ${name})`,
 };
 
 /** `words` applied to one sentence: the one place a key meets its wording. */
@@ -411,3 +705,46 @@ export function english(said: Said): string {
 export const say = Object.fromEntries(
   Object.keys(SAID_ENGLISH).map((key) => [key, (...params: unknown[]) => ({ key, params })]),
 ) as unknown as { readonly [K in SaidKey]: (...params: SaidParams[K]) => Extract<Said, { key: K }> };
+
+/**
+ * A refusal as services return it: the English words (logs, the CLI) and, when it was made from
+ * one, the sentence to say in the reader's language.
+ */
+export interface Reasoned {
+  reason: string;
+  said?: Said | undefined;
+}
+
+/** `said` with its English words beside it. */
+export function reasoned(said: Said): Reasoned {
+  return { reason: english(said), said };
+}
+
+/** A domain error's words, as a refusal: its sentence when it was made from one. */
+export function reasonOf(error: { message: string; said: Said | null }): Reasoned {
+  return error.said === null ? { reason: error.message } : { reason: error.message, said: error.said };
+}
+
+/** A sentence as stored in an audit event's outcome: `{ key, params }`, plain JSON. */
+export function saidJson(said: Said): { key: string; params: JsonValue[] } {
+  return { key: said.key, params: JSON.parse(JSON.stringify(said.params)) as JsonValue[] };
+}
+
+/**
+ * A stored sentence (`saidJson`) read back; null when it is not one this build knows (an older or
+ * newer key, a different number of parameters): the reader then sees the English stored beside it.
+ */
+export function saidFromJson(value: unknown): Said | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const { key, params } = value as { key?: unknown; params?: unknown };
+  if (typeof key !== 'string' || !Array.isArray(params) || !Object.hasOwn(SAID_ENGLISH, key)) return null;
+  const phrase = SAID_ENGLISH[key as SaidKey];
+  if (phrase.length !== params.length) return null;
+  const said = { key, params } as unknown as Said;
+  try {
+    english(said);
+  } catch {
+    return null;
+  }
+  return said;
+}

@@ -1,16 +1,11 @@
 import { isSameRequester } from '../core/actor.js';
-import { describeState, isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
-import {
-  BREAK_GLASS_TEXT,
-  breakGlass,
-  isBreakGlassWords,
-  markReviewOverdue,
-  reviewBreakGlass,
-} from '../core/break-glass.js';
+import { isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR, stateFacts } from '../core/approvals.js';
+import { breakGlass, isBreakGlassWords, markReviewOverdue, reviewBreakGlass } from '../core/break-glass.js';
 import { OPERATION_SPECS } from '../core/catalog.js';
 import { InputError, PolicyDeniedError, StateConflictError } from '../core/errors.js';
 import type { Actor, BreakGlassReview, OperationRequest } from '../core/model.js';
-import { describePeriod, isLead, mayBreakGlass, type Policy } from '../core/policy.js';
+import { isLead, mayBreakGlass, type Policy } from '../core/policy.js';
+import { type Reasoned, reasoned, reasonOf, say } from '../core/said.js';
 import type { Store } from '../store/store.js';
 import { MAX_CAS_ATTEMPTS, policyActorOf } from './reads.js';
 import type { Directory, PrecheckResult } from './types.js';
@@ -25,11 +20,11 @@ import type { Directory, PrecheckResult } from './types.js';
 export type BreakGlassResult =
   | { kind: 'executed'; request: OperationRequest }
   /** Nothing changed. `field`: the form field the problem belongs under, when there is one. */
-  | { kind: 'refused'; reason: string; request?: OperationRequest; field?: 'words' | 'reason' };
+  | ({ kind: 'refused'; request?: OperationRequest; field?: 'words' | 'reason' } & Reasoned);
 
 export type ReviewResult =
   | { kind: 'reviewed'; request: OperationRequest }
-  | { kind: 'refused'; reason: string; request?: OperationRequest };
+  | ({ kind: 'refused'; request?: OperationRequest } & Reasoned);
 
 export interface BreakGlassDeps {
   store: Store;
@@ -39,7 +34,7 @@ export interface BreakGlassDeps {
   ctx: () => StepContext;
   apply(request: OperationRequest, step: Step, at: Date): Promise<OperationRequest | null>;
   execute(request: OperationRequest): Promise<OperationRequest>;
-  auditDenied(actor: Actor, request: OperationRequest, action: string, reason: string): Promise<void>;
+  auditDenied(actor: Actor, request: OperationRequest, action: string, reason: Reasoned): Promise<void>;
 }
 
 export interface BreakGlassService {
@@ -67,36 +62,38 @@ export function createBreakGlassService(deps: BreakGlassDeps): BreakGlassService
     request: OperationRequest,
     actor: Actor,
     options: { rateLimit: boolean } = { rateLimit: true },
-  ): Promise<{ reason: string; audit: boolean } | null> {
+  ): Promise<(Reasoned & { audit: boolean }) | null> {
     const now = clock();
     if (request.state !== 'pending' || isPastExpiry(request, now)) {
       return {
-        reason: `Request ${request.id} cannot be run by break-glass: it was ${describeState(request, now)}.`,
+        ...reasoned(say.reqCannot(request.id, 'run by break-glass', stateFacts(request, now))),
         audit: false,
       };
     }
     if (!isSameRequester(request.requester, actor))
-      return { reason: BREAK_GLASS_TEXT.notRequester, audit: true };
+      return { ...reasoned(say.glassNotRequester()), audit: true };
     const who = await policyActorOf(directory, actor);
     const rule = policy.rules[request.operation].breakGlass;
     if (rule === null || !mayBreakGlass(policy, request.operation, who)) {
-      return { reason: BREAK_GLASS_TEXT.notOn(OPERATION_SPECS[request.operation].title), audit: true };
+      return {
+        ...reasoned(say.glassNotOn(request.operation, OPERATION_SPECS[request.operation].title)),
+        audit: true,
+      };
     }
     if (!options.rateLimit) return null;
     const since = new Date(now.getTime() - rule.perMs).toISOString();
     const used = await store.countEvents(actor.id, request.operation, ['break-glass'], since);
-    if (used >= rule.max)
-      return { reason: BREAK_GLASS_TEXT.rateLimited(rule.max, describePeriod(rule.per)), audit: true };
+    if (used >= rule.max) return { ...reasoned(say.glassRateLimited(rule.max, rule.per)), audit: true };
     return null;
   }
 
-  async function reviewRefusal(request: OperationRequest, actor: Actor): Promise<string | null> {
-    if (request.breakGlass === undefined) return BREAK_GLASS_TEXT.notBrokenGlass(request.id);
+  async function reviewRefusal(request: OperationRequest, actor: Actor): Promise<Reasoned | null> {
+    if (request.breakGlass === undefined) return reasoned(say.glassNotBroken(request.id));
     const who = await policyActorOf(directory, actor);
-    if (!isLead(policy, who)) return BREAK_GLASS_TEXT.notLead;
+    if (!isLead(policy, who)) return reasoned(say.glassNotLead());
     const review = request.breakGlass.review;
-    if (review !== null) return BREAK_GLASS_TEXT.reviewed(request.id, review.by.name, review.verdict);
-    if (request.breakGlass.by.id === actor.id) return BREAK_GLASS_TEXT.ownReview;
+    if (review !== null) return reasoned(say.glassReviewed(request.id, review.by.name, review.verdict));
+    if (request.breakGlass.by.id === actor.id) return reasoned(say.glassOwnReview());
     return null;
   }
 
@@ -109,24 +106,26 @@ export function createBreakGlassService(deps: BreakGlassDeps): BreakGlassService
 
     async check(id, actor) {
       const request = await store.getRequest(id);
-      if (request === null) return { kind: 'refused', reason: `There is no request ${id}.` };
+      if (request === null) return { kind: 'refused', ...reasoned(say.svcNoRequest(id)) };
       const no = await refusal(request, actor);
-      return no === null ? { kind: 'allowed', request } : { kind: 'refused', reason: no.reason, request };
+      return no === null
+        ? { kind: 'allowed', request }
+        : { kind: 'refused', reason: no.reason, said: no.said, request };
     },
 
     async run(id, actor, input) {
       // The form's own problems first: they change nothing and are shown under their field.
       if (!isBreakGlassWords(input.words))
-        return { kind: 'refused', reason: BREAK_GLASS_TEXT.wrongWords, field: 'words' };
+        return { kind: 'refused', ...reasoned(say.bgWrongWords()), field: 'words' };
       if (input.reason.trim() === '')
-        return { kind: 'refused', reason: BREAK_GLASS_TEXT.reasonRequired, field: 'reason' };
+        return { kind: 'refused', ...reasoned(say.bgReasonRequired()), field: 'reason' };
       for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
         const request = await store.getRequest(id);
-        if (request === null) return { kind: 'refused', reason: `There is no request ${id}.` };
+        if (request === null) return { kind: 'refused', ...reasoned(say.svcNoRequest(id)) };
         const no = await refusal(request, actor);
         if (no !== null) {
-          if (no.audit) await deps.auditDenied(actor, request, 'break-glass', no.reason);
-          return { kind: 'refused', reason: no.reason, request };
+          if (no.audit) await deps.auditDenied(actor, request, 'break-glass', no);
+          return { kind: 'refused', reason: no.reason, said: no.said, request };
         }
         const rule = policy.rules[request.operation].breakGlass;
         const c = deps.ctx();
@@ -139,36 +138,33 @@ export function createBreakGlassService(deps: BreakGlassDeps): BreakGlassService
             error instanceof PolicyDeniedError ||
             error instanceof StateConflictError
           ) {
-            return { kind: 'refused', reason: error.message, request };
+            return { kind: 'refused', ...reasonOf(error), request };
           }
           throw error;
         }
         const claimed = await deps.apply(request, step, c.now);
         if (claimed) return { kind: 'executed', request: await deps.execute(claimed) };
       }
-      return {
-        kind: 'refused',
-        reason: `Request ${id} is being changed by others right now; look at it again.`,
-      };
+      return { kind: 'refused', ...reasoned(say.svcBusy(id)) };
     },
 
     async checkReview(id, actor) {
       const request = await store.getRequest(id);
-      if (request === null) return { kind: 'refused', reason: `There is no request ${id}.` };
+      if (request === null) return { kind: 'refused', ...reasoned(say.svcNoRequest(id)) };
       const no = await reviewRefusal(request, actor);
-      return no === null ? { kind: 'allowed', request } : { kind: 'refused', reason: no, request };
+      return no === null ? { kind: 'allowed', request } : { kind: 'refused', ...no, request };
     },
 
     async review(id, actor, verdict, note) {
       for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
         const request = await store.getRequest(id);
-        if (request === null) return { kind: 'refused', reason: `There is no request ${id}.` };
+        if (request === null) return { kind: 'refused', ...reasoned(say.svcNoRequest(id)) };
         const no = await reviewRefusal(request, actor);
         if (no !== null) {
           if (request.breakGlass !== undefined && request.breakGlass.review === null) {
             await deps.auditDenied(actor, request, 'review', no);
           }
-          return { kind: 'refused', reason: no, request };
+          return { kind: 'refused', ...no, request };
         }
         const c = deps.ctx();
         let step: Step;
@@ -180,17 +176,14 @@ export function createBreakGlassService(deps: BreakGlassDeps): BreakGlassService
             error instanceof PolicyDeniedError ||
             error instanceof StateConflictError
           ) {
-            return { kind: 'refused', reason: error.message, request };
+            return { kind: 'refused', ...reasonOf(error), request };
           }
           throw error;
         }
         const done = await deps.apply(request, step, c.now);
         if (done) return { kind: 'reviewed', request: done };
       }
-      return {
-        kind: 'refused',
-        reason: `Request ${id} is being changed by others right now; look at it again.`,
-      };
+      return { kind: 'refused', ...reasoned(say.svcBusy(id)) };
     },
 
     async remindDue() {

@@ -1,7 +1,6 @@
 import type { StepContext } from '../core/approvals.js';
 import { SYSTEM_ACTOR } from '../core/approvals.js';
 import {
-  DELEGATION_TEXT,
   type DelegateWords,
   type Delegation,
   endDelegation,
@@ -14,6 +13,7 @@ import {
 import { StateConflictError } from '../core/errors.js';
 import type { Actor } from '../core/model.js';
 import { isLead, type Policy } from '../core/policy.js';
+import { type Reasoned, reasoned, say } from '../core/said.js';
 import type { Store } from '../store/store.js';
 import { policyActorOf } from './reads.js';
 import type { Directory } from './types.js';
@@ -28,7 +28,7 @@ import type { Directory } from './types.js';
 export type DelegateResult =
   | { kind: 'delegated'; delegation: Delegation }
   | { kind: 'cancelled'; delegation: Delegation }
-  | { kind: 'refused'; reason: string };
+  | ({ kind: 'refused' } & Reasoned);
 
 /** What a person's Home tab shows of delegations. */
 export interface DelegationsOverview {
@@ -85,15 +85,15 @@ export function createDelegationService(deps: DelegationServiceDeps): Delegation
   return {
     async delegate(lead, words) {
       const who = await policyActorOf(directory, lead);
-      if (!isLead(policy, who)) return { kind: 'refused', reason: DELEGATION_TEXT.onlyLeads };
-      if (words.delegate.id === lead.id) return { kind: 'refused', reason: DELEGATION_TEXT.self };
+      if (!isLead(policy, who)) return { kind: 'refused', ...reasoned(say.delegOnlyLeads()) };
+      if (words.delegate.id === lead.id) return { kind: 'refused', ...reasoned(say.delegSelf()) };
       const until = resolveUntil(words.until, clock());
-      if (!until.ok) return { kind: 'refused', reason: until.reason };
+      if (!until.ok) return { kind: 'refused', reason: until.reason, said: until.said };
       const [existing] = await openNow({ leadId: lead.id });
       if (existing !== undefined) {
         return {
           kind: 'refused',
-          reason: DELEGATION_TEXT.already(existing.delegate.name, utcMinutes(existing.until)),
+          ...reasoned(say.delegAlready(existing.delegate.name, utcMinutes(existing.until))),
         };
       }
       const name =
@@ -115,19 +115,17 @@ export function createDelegationService(deps: DelegationServiceDeps): Delegation
         const [now] = await openNow({ leadId: lead.id });
         return {
           kind: 'refused',
-          reason: now
-            ? DELEGATION_TEXT.already(now.delegate.name, utcMinutes(now.until))
-            : 'Someone changed your delegation at the same moment; look again.',
+          ...reasoned(now ? say.delegAlready(now.delegate.name, utcMinutes(now.until)) : say.delegRace()),
         };
       }
     },
 
     async cancel(lead) {
       const [existing] = await openNow({ leadId: lead.id });
-      if (existing === undefined) return { kind: 'refused', reason: DELEGATION_TEXT.nothingToCancel };
+      if (existing === undefined) return { kind: 'refused', ...reasoned(say.delegNothingToCancel()) };
       const step = endDelegation(existing, 'cancelled', lead, deps.ctx());
       const ended = await store.endDelegation(existing.id, step.patch, step.events);
-      if (ended === null) return { kind: 'refused', reason: DELEGATION_TEXT.nothingToCancel };
+      if (ended === null) return { kind: 'refused', ...reasoned(say.delegNothingToCancel()) };
       return { kind: 'cancelled', delegation: ended };
     },
 

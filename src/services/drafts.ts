@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { JsonValue } from '../core/json.js';
+import { english, type Said, say } from '../core/said.js';
 import type { ModalDraft, Store } from '../store/store.js';
 import type { ServiceLogger } from './types.js';
 
@@ -17,8 +18,7 @@ import type { ServiceLogger } from './types.js';
 export const DRAFT_TTL_MS = 60 * 60_000;
 
 /** Said when a modal's draft is not there: never opened by vidops, used already, or expired. */
-export const DRAFT_GONE =
-  'This form is no longer valid: it was sent already, it was open for more than an hour, or vidops did not open it. Nothing was changed; run the command again.';
+export const DRAFT_GONE = english(say.svcFormGone());
 
 export type TakenDraft<T> =
   | {
@@ -27,7 +27,8 @@ export type TakenDraft<T> =
       /** Puts the draft back, for a submission refused with the form still open (a field error). */
       giveBack(): Promise<void>;
     }
-  | { ok: false; problem: string };
+  /** `problem`: the English words; `said`: the sentence, for the reader's language. */
+  | { ok: false; problem: string; said: Said };
 
 export interface Drafts {
   /** Keeps what `userId`'s modal `kind` (its callback_id) is opened for; returns the ID for the modal. */
@@ -78,27 +79,24 @@ export function createDrafts(deps: { store: Store; clock: () => Date; logger: Se
       submitted: { draftId: string | null; userId: string; kind: string },
       schema: z.ZodType<T>,
     ): Promise<TakenDraft<T>> {
-      const refuse = (reason: string, problem: string): TakenDraft<T> => {
+      const refuse = (reason: string, said: Said = say.svcFormGone()): TakenDraft<T> => {
         logger.warn({ user: submitted.userId, kind: submitted.kind, reason }, 'refused a modal submission');
-        return { ok: false, problem };
+        return { ok: false, problem: english(said), said };
       };
-      if (submitted.draftId === null) return refuse('no draft ID in the form', DRAFT_GONE);
+      if (submitted.draftId === null) return refuse('no draft ID in the form');
       const draft = await store.takeDraft(keyOf(submitted.draftId), clock().toISOString());
-      if (draft === null) return refuse('unknown, used or expired draft', DRAFT_GONE);
+      if (draft === null) return refuse('unknown, used or expired draft');
       const giveBack = (): Promise<void> => store.putDraft(draft satisfies ModalDraft);
       if (draft.userId !== submitted.userId) {
         await giveBack();
-        return refuse(
-          'submitted by someone other than who opened it',
-          'This form was opened by someone else; only they can send it. Nothing was changed.',
-        );
+        return refuse('submitted by someone other than who opened it', say.svcFormOfOther());
       }
       if (draft.kind !== submitted.kind) {
         await giveBack();
-        return refuse('draft of another kind of form', DRAFT_GONE);
+        return refuse('draft of another kind of form');
       }
       const parsed = schema.safeParse(draft.payload);
-      if (!parsed.success) return refuse('draft in a shape this build does not read', DRAFT_GONE);
+      if (!parsed.success) return refuse('draft in a shape this build does not read');
       return { ok: true, value: parsed.data, giveBack };
     },
   };

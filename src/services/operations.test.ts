@@ -7,6 +7,7 @@ import { ConfigError, InputError, PolicyDeniedError } from '../core/errors.js';
 import { newEventId } from '../core/ids.js';
 import type { Actor, AuditEvent, OperationRequest } from '../core/model.js';
 import { buildPolicy } from '../core/policy.js';
+import { english } from '../core/said.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { type Sandbox, startSandbox } from '../sandbox/server.js';
 import { type NotificationJob, openStore, type Store } from '../store/index.js';
@@ -227,6 +228,7 @@ describe('direct operations', () => {
     expect(result).toEqual({
       kind: 'denied',
       reason: 'You are not one of the agents allowed to use vidops (AGENTS).',
+      said: { key: 'polNotAgent', params: [] },
     });
     const events = await h.events();
     expect(events.map((e) => [e.type, e.actor.id, e.operation, e.requestId])).toEqual([
@@ -376,6 +378,7 @@ describe('approvals', () => {
     expect(await h.ops.approve('R-NOTHERE', lee)).toEqual({
       kind: 'refused',
       reason: 'There is no request R-NOTHERE.',
+      said: { key: 'svcNoRequest', params: ['R-NOTHERE'] },
     });
   });
 });
@@ -602,6 +605,7 @@ describe('after a crash', () => {
     expect(await h.ops.checkResolve('R-NOPE0000', lee)).toEqual({
       kind: 'refused',
       reason: 'There is no request R-NOPE0000.',
+      said: { key: 'svcNoRequest', params: ['R-NOPE0000'] },
     });
   });
 
@@ -890,6 +894,7 @@ describe('an outcome that is not known', () => {
         {
           action: 'resolve',
           reason: 'You asked for this change, so someone else has to settle its outcome.',
+          said: { key: 'reqOwnSettle', params: [] },
         },
       ],
       [
@@ -897,6 +902,7 @@ describe('an outcome that is not known', () => {
         {
           action: 'resolve',
           reason: 'Only those who may approve folder.delete requests can settle their outcome.',
+          said: { key: 'svcOnlyApproversSettle', params: ['folder.delete'] },
         },
       ],
     ]);
@@ -1096,7 +1102,7 @@ describe('prepare', () => {
       title: 'Course lectures',
       filesCount: count,
     });
-    expect(prepared.warnings).toEqual([
+    expect(prepared.warnings.map(english)).toEqual([
       `Deleting folder ${DEMO.folders.lectures} ("Course lectures") also deletes its ${count} files; this cannot be undone.`,
     ]);
   });
@@ -1111,8 +1117,8 @@ describe('prepare', () => {
     const viewer = await h.ops.prepare(ava, { kind: 'viewer.unblock', mobileNumber: DEMO.blockedMobiles[0] });
     sandbox.clearFaults();
     expect(folder.preview).toMatchObject({ title: null, filesCount: null });
-    expect(folder.warnings).toEqual(['Could not look the folder up: the service answered 405.']);
-    expect(viewer.warnings).toEqual(['Could not look the viewer up: the service answered 405.']);
+    expect(folder.warnings.map(english)).toEqual(['Could not look the folder up: the service answered 405.']);
+    expect(viewer.warnings.map(english)).toEqual(['Could not look the viewer up: the service answered 405.']);
   });
 
   test('an ID that is not 24 hex digits is accepted with a warning', async () => {
@@ -1121,7 +1127,7 @@ describe('prepare', () => {
     const prepared = await h.ops.prepare(ava, { kind: 'file.delete', fileId: 'legacy-17' });
     sandbox.clearFaults();
     expect(prepared.params).toEqual({ fileId: 'legacy-17' });
-    expect(prepared.warnings[0]).toContain('file ID legacy-17 is not 24 hex digits');
+    expect(prepared.warnings.map(english)[0]).toContain('file ID legacy-17 is not 24 hex digits');
   });
 });
 

@@ -1,6 +1,6 @@
 import { actorLabel, actorRecord, isSameRequester, maybeSamePerson } from '../core/actor.js';
 import * as approvals from '../core/approvals.js';
-import { describeState, isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
+import { isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR, stateFacts } from '../core/approvals.js';
 import { type ChangeOperation, OPERATION_SPECS, type Spec } from '../core/catalog.js';
 import { delegatedLead } from '../core/delegation.js';
 import { ConfigError, InputError, PolicyDeniedError, StateConflictError } from '../core/errors.js';
@@ -18,7 +18,16 @@ import {
   type Policy,
   type PolicyActor,
 } from '../core/policy.js';
-import { say } from '../core/said.js';
+import {
+  english,
+  type Reasoned,
+  reasoned,
+  reasonOf,
+  type Said,
+  saidJson,
+  say,
+  type Wanted,
+} from '../core/said.js';
 import { createBreakGlassService } from './break-glass.js';
 import { prepareRequest } from './catalog.js';
 import { createDelegationService } from './delegation.js';
@@ -97,9 +106,15 @@ export function createOperations(deps: OperationsDeps): Operations {
     actor: Actor,
     subject: { operation: string; target: string; params: JsonValue; requestId: string | null },
     action: string,
-    reason: string,
+    reason: string | Reasoned,
   ): Promise<void> {
     const now = clock();
+    const words = typeof reason === 'string' ? { reason } : reason;
+    // `said` beside the English: the audit channel words it in its language (new events only).
+    const outcome =
+      words.said === undefined
+        ? { action, reason: words.reason }
+        : { action, reason: words.reason, said: saidJson(words.said) };
     await store.appendAudit([
       {
         id: ids.event(),
@@ -110,7 +125,7 @@ export function createOperations(deps: OperationsDeps): Operations {
         target: subject.target,
         params: subject.params,
         requestId: subject.requestId,
-        outcome: { action, reason },
+        outcome,
         error: null,
       },
     ]);
@@ -134,7 +149,7 @@ export function createOperations(deps: OperationsDeps): Operations {
     const c = ctx();
     let step: Step;
     if (resent) {
-      const settled = (words: string, answer: JsonValue) =>
+      const settled = (words: Said, answer: JsonValue) =>
         approvals.resolve(
           request,
           resent.by,
@@ -143,9 +158,9 @@ export function createOperations(deps: OperationsDeps): Operations {
         );
       step =
         outcome.kind === 'applied'
-          ? settled('deleted when sent again', outcome.result)
+          ? settled(say.outcomeDeletedAgain(), outcome.result)
           : outcome.kind === 'already-deleted'
-            ? settled('already deleted', null)
+            ? settled(say.outcomeDeleted(), null)
             : approvals.markUnknown(request, c, {
                 kind: 'no-answer',
                 error: outcome.error,
@@ -184,7 +199,10 @@ export function createOperations(deps: OperationsDeps): Operations {
    * Who may settle `request`, checked before anything is looked up or sent: never its requester,
    * only an approver of its operation. A refusal other than a wrong state is audited.
    */
-  async function mayResolve(request: OperationRequest, actor: Actor): Promise<string | null> {
+  async function mayResolve(
+    request: OperationRequest,
+    actor: Actor,
+  ): Promise<{ reason: string; said: Said } | null> {
     const reason = resolveRefusal(policy, request, actor, await policyActor(actor));
     if (reason !== null) await auditDenied(actor, about(request), 'resolve', reason);
     return reason;
@@ -196,18 +214,19 @@ export function createOperations(deps: OperationsDeps): Operations {
    */
   async function precheck(id: string, actor: Actor, verb: 'rejected' | 'settled'): Promise<PrecheckResult> {
     const request = await store.getRequest(id);
-    if (request === null) return { kind: 'refused', reason: `There is no request ${id}.` };
+    if (request === null) return { kind: 'refused', ...reasoned(say.svcNoRequest(id)) };
     const expected = verb === 'rejected' ? 'pending' : 'unknown';
     if (request.state !== expected) {
-      const reason = `Request ${id} cannot be ${verb}: it was ${describeState(request, clock())}.`;
-      return { kind: 'refused', reason, request };
+      return { kind: 'refused', ...reasoned(say.reqCannot(id, verb, stateFacts(request, clock()))), request };
     }
     const who = await policyActor(actor);
-    const reason =
+    const refusal =
       verb === 'rejected'
-        ? (rejectRefusal(policy, request, actor, who)?.reason ?? null)
+        ? rejectRefusal(policy, request, actor, who)
         : resolveRefusal(policy, request, actor, who);
-    return reason === null ? { kind: 'allowed', request } : { kind: 'refused', reason, request };
+    return refusal === null
+      ? { kind: 'allowed', request }
+      : { kind: 'refused', reason: refusal.reason, said: refusal.said, request };
   }
 
   /** One attempt at settling: null when another writer changed the request first. */
@@ -223,17 +242,14 @@ export function createOperations(deps: OperationsDeps): Operations {
       case 'not-applied': {
         const c = ctx();
         const state = way === 'applied' ? 'succeeded' : 'failed';
-        const words =
-          way === 'applied'
-            ? `applied, as ${actor.name} found on the service`
-            : `not applied, as ${actor.name} found on the service`;
+        const words = way === 'applied' ? say.outcomeApplied(actor.name) : say.outcomeNotApplied(actor.name);
         const step = approvals.resolve(request, actor, { way, state, outcome: words, note }, c);
         const done = await apply(request, step, c.now);
         return done ? { kind: 'resolved', request: done } : null;
       }
       case 'check': {
         const finding = await checkTarget(client, request);
-        if (finding.kind === 'cannot-tell') return { kind: 'unsettled', request, reason: finding.reason };
+        if (finding.kind === 'cannot-tell') return { kind: 'unsettled', request, ...reasoned(finding.said) };
         const c = ctx();
         // "Still there" proves nothing while the service may still be working on a send whose
         // answer was lost moments ago; "gone" is proof at once.
@@ -243,20 +259,15 @@ export function createOperations(deps: OperationsDeps): Operations {
           return {
             kind: 'unsettled',
             request,
-            reason: `The ${request.target} is still there, but the service may still be working on the delete; check again after ${after.slice(11, 19)} UTC, or mark the outcome by hand.`,
+            ...reasoned(say.svcStillWorking(request.target, after.slice(11, 19))),
           };
         }
         const step = approvals.resolve(
           request,
           actor,
           finding.kind === 'gone'
-            ? { way, state: 'succeeded', outcome: 'already deleted', note }
-            : {
-                way,
-                state: 'failed',
-                outcome: `not applied: the ${request.target} is still there (checked by ${actor.name})`,
-                note,
-              },
+            ? { way, state: 'succeeded', outcome: say.outcomeDeleted(), note }
+            : { way, state: 'failed', outcome: say.outcomeStillThere(request.target, actor.name), note },
           c,
         );
         const done = await apply(request, step, c.now);
@@ -266,7 +277,7 @@ export function createOperations(deps: OperationsDeps): Operations {
         if (spec.repeat !== 'lead') {
           return {
             kind: 'refused',
-            reason: `Request ${request.id} cannot be sent again: a second "${spec.title}" could do the work twice. Look at the service, then mark the outcome by hand.`,
+            ...reasoned(say.svcCannotSendAgain(request.id, request.operation, spec.title)),
             request,
           };
         }
@@ -279,8 +290,7 @@ export function createOperations(deps: OperationsDeps): Operations {
           return {
             kind: 'unsettled',
             request: done,
-            reason:
-              'The service gave no clear answer to the repeat either: it may or may not have been applied.',
+            ...reasoned(say.svcNoClearAnswer()),
           };
         }
         return { kind: 'resolved', request: done };
@@ -288,8 +298,9 @@ export function createOperations(deps: OperationsDeps): Operations {
     }
   }
 
-  function refused(reason: string, request?: OperationRequest): DecisionResult {
-    return request === undefined ? { kind: 'refused', reason } : { kind: 'refused', reason, request };
+  function refused(why: Said | Reasoned, request?: OperationRequest): DecisionResult {
+    const words = 'key' in why ? reasoned(why) : why;
+    return request === undefined ? { kind: 'refused', ...words } : { kind: 'refused', ...words, request };
   }
 
   /** A pending request found past its expiry is expired on the spot, whoever noticed. */
@@ -305,19 +316,19 @@ export function createOperations(deps: OperationsDeps): Operations {
    */
   async function decideOn(
     id: string,
-    verb: string,
+    verb: Wanted,
     decideStep: (request: OperationRequest) => Promise<Step | DecisionResult>,
   ): Promise<{ request: OperationRequest } | DecisionResult> {
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
       const request = await store.getRequest(id);
-      if (!request) return refused(`There is no request ${id}.`);
+      if (!request) return refused(say.svcNoRequest(id));
       const now = clock();
       if (request.state === 'pending' && isPastExpiry(request, now)) {
         const expired = await expireNow(request);
-        return refused(`Request ${id} cannot be ${verb}: it ${describeState(expired, now)}.`, expired);
+        return refused(say.reqCannotNow(id, verb, stateFacts(expired, now)), expired);
       }
       if (request.state !== 'pending') {
-        return refused(`Request ${id} cannot be ${verb}: it was ${describeState(request, now)}.`, request);
+        return refused(say.reqCannot(id, verb, stateFacts(request, now)), request);
       }
       const outcome = await decideStep(request);
       if ('kind' in outcome) return outcome;
@@ -325,10 +336,7 @@ export function createOperations(deps: OperationsDeps): Operations {
       if (done) return { request: done };
     }
     const latest = await store.getRequest(id);
-    return refused(
-      `Request ${id} is being changed by others right now; look at it again.`,
-      latest ?? undefined,
-    );
+    return refused(say.svcBusy(id), latest ?? undefined);
   }
 
   /** Turns refusals of the pure state machine into results; anything else propagates. */
@@ -337,7 +345,7 @@ export function createOperations(deps: OperationsDeps): Operations {
       return build();
     } catch (error) {
       if (error instanceof StateConflictError || error instanceof PolicyDeniedError) {
-        return refused(error.message, request);
+        return refused(reasonOf(error), request);
       }
       throw error;
     }
@@ -367,8 +375,8 @@ export function createOperations(deps: OperationsDeps): Operations {
       : 0;
     const decision = decide(policy, { operation, actor: who, recentCount, now });
     if (decision.kind === 'deny') {
-      await auditDenied(actor, { operation, target, params, requestId: null }, 'request', decision.reason);
-      return { kind: 'denied', reason: decision.reason };
+      await auditDenied(actor, { operation, target, params, requestId: null }, 'request', decision);
+      return { kind: 'denied', reason: decision.reason, said: decision.said };
     }
     const c: StepContext = { now, eventId: () => ids.event() };
     const created = approvals.newRequest(
@@ -427,15 +435,14 @@ export function createOperations(deps: OperationsDeps): Operations {
             return stepOrRefusal(() => approvals.approve(request, actor, ctx(), standing.lead), request);
           }
           if (standing?.ok === false) {
-            await auditDenied(actor, about(request), 'approve', standing.reason);
-            return refused(standing.reason, request);
+            await auditDenied(actor, about(request), 'approve', standing);
+            return refused(standing.said, request);
           }
         }
         if (!check.ok) {
           // A second click by the same lead is no attempt to get around the policy; the others are.
-          if (check.code !== 'already-approved')
-            await auditDenied(actor, about(request), 'approve', check.reason);
-          return refused(check.reason, request);
+          if (check.code !== 'already-approved') await auditDenied(actor, about(request), 'approve', check);
+          return refused(check.said, request);
         }
         return stepOrRefusal(() => approvals.approve(request, actor, ctx()), request);
       });
@@ -452,8 +459,8 @@ export function createOperations(deps: OperationsDeps): Operations {
         const refusal = rejectRefusal(policy, request, actor, who);
         if (refusal !== null) {
           // Rejecting one's own request is no attempt to get around the policy; the other refusal is.
-          if (refusal.audit) await auditDenied(actor, about(request), 'reject', refusal.reason);
-          return refused(refusal.reason, request);
+          if (refusal.audit) await auditDenied(actor, about(request), 'reject', refusal);
+          return refused(refusal.said, request);
         }
         return stepOrRefusal(() => approvals.reject(request, actor, note, ctx()), request);
       });
@@ -464,7 +471,7 @@ export function createOperations(deps: OperationsDeps): Operations {
     async cancel(id, actor, note = null) {
       const outcome = await decideOn(id, 'cancelled', async (request) => {
         if (!isSameRequester(request.requester, actor)) {
-          const reason = `Only ${actorLabel(request.requester)}, who asked for it, can cancel request ${request.id}.`;
+          const reason = reasoned(say.reqOnlyRequesterCancels(actorLabel(request.requester), request.id));
           await auditDenied(actor, about(request), 'cancel', reason);
           return refused(reason, request);
         }
@@ -485,25 +492,21 @@ export function createOperations(deps: OperationsDeps): Operations {
       }
       for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
         const request = await store.getRequest(id);
-        if (!request) return { kind: 'refused', reason: `There is no request ${id}.` };
+        if (!request) return { kind: 'refused', ...reasoned(say.svcNoRequest(id)) };
         if (request.state !== 'unknown') {
           return {
             kind: 'refused',
-            reason: `Request ${id} cannot be settled: it was ${describeState(request, clock())}.`,
+            ...reasoned(say.reqCannot(id, 'settled', stateFacts(request, clock()))),
             request,
           };
         }
         const denied = await mayResolve(request, actor);
-        if (denied !== null) return { kind: 'refused', reason: denied, request };
+        if (denied !== null) return { kind: 'refused', reason: denied.reason, said: denied.said, request };
         const result = await resolveOnce(request, actor, way, text);
         if (result) return result;
       }
       const latest = await store.getRequest(id);
-      return {
-        kind: 'refused',
-        reason: `Request ${id} is being changed by others right now; look at it again.`,
-        ...(latest ? { request: latest } : {}),
-      };
+      return { kind: 'refused', ...reasoned(say.svcBusy(id)), ...(latest ? { request: latest } : {}) };
     },
 
     confirmationFor(input) {
@@ -523,9 +526,9 @@ export function createOperations(deps: OperationsDeps): Operations {
           actor,
           { operation: 'audit', target: 'audit log', params: { n }, requestId: null },
           'audit',
-          decision.reason,
+          decision,
         );
-        throw new PolicyDeniedError(decision.reason);
+        throw new PolicyDeniedError(decision.said);
       }
       const last = Math.max(1, Math.min(AUDIT_MAX, Math.trunc(n)));
       return store.listAudit({ last });
@@ -627,15 +630,13 @@ function rejectRefusal(
   request: OperationRequest,
   actor: Actor,
   who: PolicyActor,
-): { reason: string; audit: boolean } | null {
+): { reason: string; said: Said; audit: boolean } | null {
   if (maybeSamePerson(request.requester, actor)) {
-    return { reason: 'This is your own request: cancel it instead of rejecting it.', audit: false };
+    return { ...reasoned(say.svcOwnReject()), said: say.svcOwnReject(), audit: false };
   }
   if (!isApproverOf(policy, request, who)) {
-    return {
-      reason: `Only those who may approve ${operationWords(request.operation)} requests can reject them.`,
-      audit: true,
-    };
+    const said = say.svcOnlyApproversReject(request.operation, OPERATION_SPECS[request.operation].title);
+    return { reason: english(said), said, audit: true };
   }
   return null;
 }
@@ -646,13 +647,10 @@ function resolveRefusal(
   request: OperationRequest,
   actor: Actor,
   who: PolicyActor,
-): string | null {
-  if (request.requester.id === actor.id) {
-    return 'You asked for this change, so someone else has to settle its outcome.';
-  }
-  if (!isApproverOf(policy, request, who)) {
-    return `Only those who may approve ${request.operation} requests can settle their outcome.`;
-  }
+): { reason: string; said: Said } | null {
+  const refusal = (said: Said) => ({ reason: english(said), said });
+  if (request.requester.id === actor.id) return refusal(say.reqOwnSettle());
+  if (!isApproverOf(policy, request, who)) return refusal(say.svcOnlyApproversSettle(request.operation));
   return null;
 }
 

@@ -7,6 +7,7 @@ import {
 } from '../client/index.js';
 import { createHasher } from '../core/audit-chain.js';
 import { InputError } from '../core/errors.js';
+import { english } from '../core/said.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { type FaultRule, type Sandbox, startSandbox } from '../sandbox/server.js';
 import { openStore } from '../store/index.js';
@@ -131,7 +132,7 @@ describe.each(FAILURES)('with $name', ({ sandbox, faults, words }) => {
   test('an agent retries a conversion: warned that the file could not be looked up, and the retry is prepared', async () => {
     const prepared = await prepare(clientOf(sandbox()), { kind: 'file.retry', fileId: UNKNOWN_FILE });
     expect(prepared.params).toEqual({ fileId: UNKNOWN_FILE });
-    expect(prepared.warnings).toEqual([`Could not look the file up: ${words}.`]);
+    expect(prepared.warnings.map(english)).toEqual([`Could not look the file up: ${words}.`]);
     expect(prepared.preview).toEqual({
       kind: 'retry',
       resource: 'file',
@@ -165,7 +166,7 @@ describe.each(FAILURES)('with $name', ({ sandbox, faults, words }) => {
     async (_what, input, what, preview) => {
       const prepared = await prepare(clientOf(sandbox()), input);
       expect(prepared.preview).toEqual({ kind: 'delete', ...preview });
-      expect(prepared.warnings).toEqual([`Could not look the ${what} up: ${words}.`]);
+      expect(prepared.warnings.map(english)).toEqual([`Could not look the ${what} up: ${words}.`]);
     },
   );
 
@@ -177,7 +178,7 @@ describe.each(FAILURES)('with $name', ({ sandbox, faults, words }) => {
     });
     expect(prepared.params).toEqual({ bucketId: DEMO.folders.marketing, title: 'Marketing clips' });
     expect(prepared.preview).toMatchObject({ before: null });
-    expect(prepared.warnings).toEqual([`Could not look the folder up: ${words}.`]);
+    expect(prepared.warnings.map(english)).toEqual([`Could not look the folder up: ${words}.`]);
   });
 
   test('an agent edits a playlist: neither it nor its files could be checked, and the edit is prepared', async () => {
@@ -190,7 +191,7 @@ describe.each(FAILURES)('with $name', ({ sandbox, faults, words }) => {
       playlistId: DEMO.playlists.gettingStarted,
       files: [{ _id: DEMO.files.teaser }, { _id: UNKNOWN_FILE }],
     });
-    expect(prepared.warnings).toEqual([
+    expect(prepared.warnings.map(english)).toEqual([
       `Could not look the playlist up: ${words}.`,
       `Could not look the playlist's files up: ${words}. Whether they exist was not checked.`,
     ]);
@@ -203,7 +204,7 @@ describe.each(FAILURES)('with $name', ({ sandbox, faults, words }) => {
     });
     expect(prepared.params).toEqual({ mobileNumber: DEMO.blockedMobiles[0] });
     expect(prepared.preview).toMatchObject({ blocked: null, actionType: null });
-    expect(prepared.warnings).toEqual([`Could not look the viewer up: ${words}.`]);
+    expect(prepared.warnings.map(english)).toEqual([`Could not look the viewer up: ${words}.`]);
   });
 });
 
@@ -211,14 +212,14 @@ describe('after an extra has answered 200', () => {
   test('retry of a file the service does not know is refused, once the file look-up has worked', async () => {
     const client = clientOf(full);
     const known = await prepare(client, { kind: 'file.retry', fileId: DEMO.failedFileIds[0] });
-    expect(known.warnings).toEqual([]);
+    expect(known.warnings.map(english)).toEqual([]);
     const error = await refusal(prepare(client, { kind: 'file.retry', fileId: UNKNOWN_FILE }));
     expect(error.message).toBe(`File ${UNKNOWN_FILE} does not exist.`);
   });
 
   test('the same 404 before anything was learned is only a warning (this fails where a 404 always vetoed)', async () => {
     const prepared = await prepare(clientOf(full), { kind: 'file.retry', fileId: UNKNOWN_FILE });
-    expect(prepared.warnings).toEqual(['Could not look the file up: the service answered 404.']);
+    expect(prepared.warnings.map(english)).toEqual(['Could not look the file up: the service answered 404.']);
   });
 
   test('a learned route answering a framework\'s "Cannot GET" 404 is missing, not the record: a warning', async () => {
@@ -231,25 +232,29 @@ describe('after an extra has answered 200', () => {
       },
     ]);
     const prepared = await prepare(client, { kind: 'folder.delete', bucketId: DEMO.folders.podcasts });
-    expect(prepared.warnings).toEqual(['Could not look the folder up: the service answered 404.']);
+    expect(prepared.warnings.map(english)).toEqual([
+      'Could not look the folder up: the service answered 404.',
+    ]);
   });
 
   test('a learned route answering 500 is still only a warning', async () => {
     const client = clientOf(full, inProcessSupportMemory(['playlist.info']));
     full.setFaults([{ path: '/v1/playlist', method: 'GET', status: 500 }]);
     const prepared = await prepare(client, { kind: 'playlist.delete', playlistId: UNKNOWN_FILE });
-    expect(prepared.warnings).toEqual(['Could not look the playlist up: the service answered 500.']);
+    expect(prepared.warnings.map(english)).toEqual([
+      'Could not look the playlist up: the service answered 500.',
+    ]);
   });
 
   test('a 200 the client cannot read teaches nothing: a later 404 is still only a warning', async () => {
     const client = clientOf(full);
     full.setFaults([{ path: FILE_INFO, status: 200, body: '{"ok":true}', times: 1 }]);
     const first = await prepare(client, { kind: 'file.retry', fileId: DEMO.failedFileIds[0] });
-    expect(first.warnings).toEqual([
+    expect(first.warnings.map(english)).toEqual([
       'Could not look the file up: the service answered in a form vidops cannot read.',
     ]);
     const second = await prepare(client, { kind: 'file.retry', fileId: UNKNOWN_FILE });
-    expect(second.warnings).toEqual(['Could not look the file up: the service answered 404.']);
+    expect(second.warnings.map(english)).toEqual(['Could not look the file up: the service answered 404.']);
   });
 
   test('a playlist edit naming files the service does not have is refused, naming each missing one', async () => {
@@ -274,7 +279,7 @@ describe('after an extra has answered 200', () => {
       playlistId: DEMO.playlists.gettingStarted,
       files: [{ _id: DEMO.files.teaser }, { _id: DEMO.files.lecture1 }],
     });
-    expect(prepared.warnings).toEqual([]);
+    expect(prepared.warnings.map(english)).toEqual([]);
     expect(
       full
         .requests()
@@ -303,7 +308,7 @@ describe('after an extra has answered 200', () => {
       playlistId: DEMO.playlists.gettingStarted,
       files: [{ _id: DEMO.files.teaser }, { _id: DEMO.files.lecture1 }, { _id: DEMO.files.lecture2 }],
     });
-    expect(prepared.warnings).toEqual([
+    expect(prepared.warnings.map(english)).toEqual([
       `Could not look up files ${DEMO.files.lecture1}, ${DEMO.files.lecture2}: the service answered 503. Whether they exist was not checked.`,
     ]);
     expect(calls).toBe(2);

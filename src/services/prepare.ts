@@ -1,8 +1,8 @@
-import { failureInWords, NotFoundError } from '../client/errors.js';
+import { failureOf, NotFoundError } from '../client/errors.js';
 import type { Folder, Playlist, VideoClient, VideoFile, Viewer } from '../client/types.js';
 import type { ChangeOperation, OperationInput, OperationParams, Preview } from '../core/catalog.js';
 import { InputError } from '../core/errors.js';
-import { type Said, say } from '../core/said.js';
+import { english, type LookedUp, type Said, say } from '../core/said.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { idShapeWarning } from '../core/validate/ids.js';
 import { applyIpChange, ipKey } from '../core/validate/ip.js';
@@ -29,7 +29,7 @@ export interface PrepareIo {
 export interface Drafted<O extends ChangeOperation> {
   params: OperationParams[O];
   preview: Preview<O>;
-  warnings: string[];
+  warnings: Said[];
 }
 
 /** One operation's prepare. */
@@ -47,14 +47,14 @@ function isAre(items: readonly unknown[]): string {
 }
 
 /** The ID's shape warning, when it does not look like the service's IDs (the edge read it already). */
-function noteId(id: string, kind: 'folder' | 'file' | 'playlist', warnings: string[]): void {
+function noteId(id: string, kind: 'folder' | 'file' | 'playlist', warnings: Said[]): void {
   const warning = idShapeWarning(id, kind);
-  if (warning !== null && !warnings.includes(warning)) warnings.push(warning);
+  if (warning !== null && !warnings.some((w) => english(w) === english(warning))) warnings.push(warning);
 }
 
 /** The warning of a look-up that could not be done: "Could not look the file up: the service answered 404." */
-function lookUpWarning(what: string, error: unknown): string {
-  return `Could not look the ${what} up: ${failureInWords(error)}.`;
+function lookUpWarning(what: LookedUp, error: unknown): Said {
+  return say.warnLookUp(what, failureOf(error));
 }
 
 /**
@@ -62,9 +62,9 @@ function lookUpWarning(what: string, error: unknown): string {
  * client gives only once the route is known to work) is the person's mistake (InputError).
  */
 async function lookUp<T>(
-  what: string,
+  what: LookedUp,
   run: () => Promise<T>,
-  warnings: string[],
+  warnings: Said[],
   missing: Said,
 ): Promise<T | null> {
   try {
@@ -86,7 +86,7 @@ function withDescription(description: string | undefined): { description?: strin
 }
 
 export const prepareWhitelist: PrepareFn<'whitelist.set'> = async (input, io) => {
-  const warnings: string[] = [];
+  const warnings: Said[] = [];
   const current = await io.client.whitelist.get();
   const change =
     input.change === 'set'
@@ -106,13 +106,13 @@ export const prepareWhitelist: PrepareFn<'whitelist.set'> = async (input, io) =>
     throw new InputError(say.prepWhitelistSame());
   }
   if (input.change === 'add' && unchanged.length > 0) {
-    warnings.push(`${listText(unchanged)} ${isAre(unchanged)} already on the whitelist.`);
+    warnings.push(say.warnWhitelistHas(unchanged));
   }
   if (input.change === 'remove' && unchanged.length > 0) {
-    warnings.push(`${listText(unchanged)} ${isAre(unchanged)} not on the whitelist.`);
+    warnings.push(say.warnWhitelistLacks(unchanged));
   }
   if (next.length === 0) {
-    warnings.push('The whitelist will be empty: while ipValidation is on, no server can create links.');
+    warnings.push(say.warnWhitelistEmpty());
   }
   return {
     params: { allowedDNS: next, expectBefore: [...current] },
@@ -150,7 +150,7 @@ function folderView(folder: Folder | null) {
 }
 
 export const prepareFolderEdit: PrepareFn<'folder.edit'> = async (input, io) => {
-  const warnings: string[] = [];
+  const warnings: Said[] = [];
   const { bucketId } = input;
   noteId(bucketId, 'folder', warnings);
   const folder = await lookUp(
@@ -177,7 +177,7 @@ export const prepareFolderEdit: PrepareFn<'folder.edit'> = async (input, io) => 
 };
 
 export const prepareFolderDelete: PrepareFn<'folder.delete'> = async (input, io) => {
-  const warnings: string[] = [];
+  const warnings: Said[] = [];
   const { bucketId } = input;
   noteId(bucketId, 'folder', warnings);
   const folder = await lookUp(
@@ -189,9 +189,7 @@ export const prepareFolderDelete: PrepareFn<'folder.delete'> = async (input, io)
   let filesCount = folder?.filesCount ?? null;
   if (folder && filesCount === null) filesCount = await countFiles(io.client, bucketId, warnings);
   if (filesCount !== null && filesCount > 0) {
-    warnings.push(
-      `Deleting folder ${bucketId}${quoted(folder?.title)} also deletes its ${filesCount} file${filesCount === 1 ? '' : 's'}; this cannot be undone.`,
-    );
+    warnings.push(say.warnFolderFiles(bucketId, folder?.title || null, filesCount));
   }
   return {
     params: { bucketId },
@@ -201,12 +199,12 @@ export const prepareFolderDelete: PrepareFn<'folder.delete'> = async (input, io)
 };
 
 /** How many files a folder holds, when its info does not say; null (and a warning) when the list fails too. */
-async function countFiles(client: VideoClient, bucketId: string, warnings: string[]): Promise<number | null> {
+async function countFiles(client: VideoClient, bucketId: string, warnings: Said[]): Promise<number | null> {
   try {
     const page = await client.files.list({ bucketId, limit: 1 });
     return page.total;
   } catch (error) {
-    warnings.push(`Could not count the files of folder ${bucketId}: ${failureInWords(error)}.`);
+    warnings.push(say.warnCountFiles(bucketId, failureOf(error)));
     return null;
   }
 }
@@ -223,13 +221,13 @@ function fileView(file: VideoFile | null) {
 }
 
 /** The file an edit, delete or retry acts on, when it can be looked up. */
-async function lookUpFile(io: PrepareIo, fileId: string, warnings: string[]): Promise<VideoFile | null> {
+async function lookUpFile(io: PrepareIo, fileId: string, warnings: Said[]): Promise<VideoFile | null> {
   noteId(fileId, 'file', warnings);
   return lookUp('file', () => io.client.files.info(fileId), warnings, say.prepNotThere('file', fileId));
 }
 
 export const prepareFileEdit: PrepareFn<'file.edit'> = async (input, io) => {
-  const warnings: string[] = [];
+  const warnings: Said[] = [];
   const { fileId, cover } = input;
   if (cover && !io.canFetchCover) {
     throw new InputError(say.prepNoCover());
@@ -259,7 +257,7 @@ export const prepareFileEdit: PrepareFn<'file.edit'> = async (input, io) => {
 };
 
 export const prepareFileRetry: PrepareFn<'file.retry'> = async (input, io) => {
-  const warnings: string[] = [];
+  const warnings: Said[] = [];
   const { fileId } = input;
   const file = await lookUpFile(io, fileId, warnings);
   if (file?.hlsStatus === 'done') {
@@ -282,7 +280,7 @@ export const prepareFileRetry: PrepareFn<'file.retry'> = async (input, io) => {
 };
 
 export const prepareFileDelete: PrepareFn<'file.delete'> = async (input, io) => {
-  const warnings: string[] = [];
+  const warnings: Said[] = [];
   const { fileId } = input;
   const file = await lookUpFile(io, fileId, warnings);
   return {
@@ -304,11 +302,7 @@ function entries(files: readonly { _id: string; title?: string | undefined }[]) 
 }
 
 /** The playlist an edit or delete acts on, when it can be looked up. */
-async function lookUpPlaylist(
-  io: PrepareIo,
-  playlistId: string,
-  warnings: string[],
-): Promise<Playlist | null> {
+async function lookUpPlaylist(io: PrepareIo, playlistId: string, warnings: Said[]): Promise<Playlist | null> {
   noteId(playlistId, 'playlist', warnings);
   return lookUp(
     'playlist',
@@ -319,7 +313,7 @@ async function lookUpPlaylist(
 }
 
 export const preparePlaylistEdit: PrepareFn<'playlist.edit'> = async (input, io) => {
-  const warnings: string[] = [];
+  const warnings: Said[] = [];
   const { playlistId, title } = input;
   const playlist = await lookUpPlaylist(io, playlistId, warnings);
   const files = input.files === undefined ? undefined : entries(input.files);
@@ -346,7 +340,7 @@ export const preparePlaylistEdit: PrepareFn<'playlist.edit'> = async (input, io)
 };
 
 export const preparePlaylistDelete: PrepareFn<'playlist.delete'> = async (input, io) => {
-  const warnings: string[] = [];
+  const warnings: Said[] = [];
   const { playlistId } = input;
   const playlist = await lookUpPlaylist(io, playlistId, warnings);
   return {
@@ -370,7 +364,7 @@ export const preparePlaylistDelete: PrepareFn<'playlist.delete'> = async (input,
 async function checkFilesExist(
   client: VideoClient,
   files: readonly { _id: string }[],
-  warnings: string[],
+  warnings: Said[],
 ): Promise<void> {
   const ids = [...new Set(files.map((f) => f._id))];
   const missing: string[] = [];
@@ -383,13 +377,8 @@ async function checkFilesExist(
         continue;
       }
       const unchecked = ids.slice(index);
-      const why = failureInWords(error);
       warnings.push(
-        unchecked.length === ids.length
-          ? `Could not look the playlist's files up: ${why}. Whether they exist was not checked.`
-          : unchecked.length === 1
-            ? `Could not look up file ${unchecked[0]}: ${why}. Whether it exists was not checked.`
-            : `Could not look up files ${listText(unchecked)}: ${why}. Whether they exist was not checked.`,
+        say.warnFilesUnchecked(unchecked.length === ids.length ? null : unchecked, failureOf(error)),
       );
       break;
     }
@@ -403,7 +392,7 @@ async function checkFilesExist(
 }
 
 export const prepareUnblock: PrepareFn<'viewer.unblock'> = async (input, io) => {
-  const warnings: string[] = [];
+  const warnings: Said[] = [];
   const { mobileNumber } = input;
   let viewer: Viewer | null = null;
   let looked = false;
@@ -416,8 +405,8 @@ export const prepareUnblock: PrepareFn<'viewer.unblock'> = async (input, io) => 
   } catch (error) {
     warnings.push(lookUpWarning('viewer', error));
   }
-  if (looked && viewer === null) warnings.push('The service has no viewing record for this number.');
-  if (viewer?.blocked === false) warnings.push('The service does not list this viewer as blocked.');
+  if (looked && viewer === null) warnings.push(say.warnNoViewingRecord());
+  if (viewer?.blocked === false) warnings.push(say.warnNotBlocked());
   return {
     params: { mobileNumber },
     preview: {

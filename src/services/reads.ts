@@ -8,6 +8,8 @@ import type { Actor, AuditEvent, OperationRequest, SlackRef } from '../core/mode
 import { TERMINAL_STATES } from '../core/model.js';
 import { mayApprove, mayRun, type Policy, type PolicyActor } from '../core/policy.js';
 import type { ProtectionConfig } from '../core/protection.js';
+import { say } from '../core/said.js';
+import type { ResourceKind } from '../core/validate/ids.js';
 import type { Store } from '../store/store.js';
 import type { DelegationsOverview } from './delegation.js';
 import type { Directory, RequestsOverview } from './types.js';
@@ -86,12 +88,16 @@ export async function policyActorOf(directory: Directory, actor: Actor): Promise
 }
 
 /** Reads a record for an edit form; see {@link Reads.currentFolder}. */
-async function currentOrNote<T>(kind: string, id: string, read: () => Promise<T>): Promise<CurrentRecord<T>> {
+async function currentOrNote<T>(
+  kind: ResourceKind,
+  id: string,
+  read: () => Promise<T>,
+): Promise<CurrentRecord<T>> {
   try {
     return { value: await read() };
   } catch (error) {
     // Only a known route's 404 (NotFoundError) stops the form.
-    if (error instanceof NotFoundError) throw new InputError(`There is no ${kind} ${id} on the service.`);
+    if (error instanceof NotFoundError) throw new InputError(say.svcNotOnService(kind, id));
     return { value: null, note: `${failureInWords(error)}.` };
   }
 }

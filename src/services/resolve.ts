@@ -2,6 +2,7 @@ import { NotFoundError, NotSupportedError } from '../client/errors.js';
 import type { VideoClient } from '../client/types.js';
 import { OPERATION_SPECS } from '../core/catalog.js';
 import type { OperationRequest } from '../core/model.js';
+import { type Said, say } from '../core/said.js';
 import { targetLookUp } from './catalog.js';
 
 /**
@@ -12,7 +13,7 @@ import { targetLookUp } from './catalog.js';
  */
 
 /** What the look-up found: the target is gone, it is still there, or the look-up cannot tell. */
-export type CheckFinding = { kind: 'gone' } | { kind: 'present' } | { kind: 'cannot-tell'; reason: string };
+export type CheckFinding = { kind: 'gone' } | { kind: 'present' } | { kind: 'cannot-tell'; said: Said };
 
 /**
  * True when the look-up of this target answered 200 when the request was made: the preview then
@@ -36,7 +37,7 @@ export async function checkTarget(client: VideoClient, request: OperationRequest
   if (lookUp === null) {
     return {
       kind: 'cannot-tell',
-      reason: `vidops cannot look up whether a "${spec.title}" was applied. Look at the service, then mark the outcome by hand.`,
+      said: say.resolveCannotLookUp(request.operation, spec.title),
     };
   }
   try {
@@ -46,14 +47,14 @@ export async function checkTarget(client: VideoClient, request: OperationRequest
     if (error instanceof NotSupportedError) {
       return {
         kind: 'cannot-tell',
-        reason: `This service does not support looking up the ${request.target}. Look at the service, then mark the outcome by hand.`,
+        said: say.resolveNoLookUp(request.target),
       };
     }
     if (error instanceof NotFoundError) {
       if (lookedUpBefore(request)) return { kind: 'gone' };
       return {
         kind: 'cannot-tell',
-        reason: `The look-up of the ${request.target} answered 404, but it had not answered for it when the request was made, so that proves nothing. Look at the service, then mark the outcome by hand.`,
+        said: say.resolveNotProof(request.target),
       };
     }
     throw error;

@@ -4,6 +4,7 @@ import type { DelegateWords, Delegation } from '../core/delegation.js';
 import type { JsonValue } from '../core/json.js';
 import type { Actor, AuditEvent, OperationRequest, ResolveWay } from '../core/model.js';
 import type { Policy } from '../core/policy.js';
+import type { Reasoned, Said } from '../core/said.js';
 import type { Store } from '../store/store.js';
 import type { BreakGlassResult, ReviewResult } from './break-glass.js';
 import type { DelegateResult } from './delegation.js';
@@ -33,12 +34,12 @@ export type Prepared<O extends ChangeOperation = ChangeOperation> = {
     params: OperationParams[P];
     target: string;
     preview: Preview<P>;
-    warnings: string[];
+    warnings: Said[];
   };
 }[O];
 
 export type SubmitResult =
-  | { kind: 'denied'; reason: string }
+  | ({ kind: 'denied' } & Reasoned)
   | { kind: 'executed'; request: OperationRequest }
   /**
    * `why`: `'policy'`, or e.g. `'over the rate limit of 30 per hour'`. `breakGlass`: the requester
@@ -52,13 +53,13 @@ export type DecisionResult =
   | { kind: 'rejected'; request: OperationRequest }
   | { kind: 'cancelled'; request: OperationRequest }
   /** Nothing changed; `request` is the request as it stands, when there is one. */
-  | { kind: 'refused'; reason: string; request?: OperationRequest };
+  | ({ kind: 'refused'; request?: OperationRequest } & Reasoned);
 
 /** Whether a person may decide on a request, asked before a form wants their note. */
 export type PrecheckResult =
   | { kind: 'allowed'; request: OperationRequest }
   /** `request` is the request as it stands, when there is one. */
-  | { kind: 'refused'; reason: string; request?: OperationRequest };
+  | ({ kind: 'refused'; request?: OperationRequest } & Reasoned);
 
 /** How a lead's attempt to settle an unknown outcome ended. */
 export type ResolveResult =
@@ -68,9 +69,9 @@ export type ResolveResult =
    * Still `unknown`: the look-up cannot tell (nothing changed), or the repeat got no clear answer
    * either (recorded with an `unknown` event); `reason` says which.
    */
-  | { kind: 'unsettled'; request: OperationRequest; reason: string }
+  | ({ kind: 'unsettled'; request: OperationRequest } & Reasoned)
   /** Nothing changed; `request` is the request as it stands, when there is one. */
-  | { kind: 'refused'; reason: string; request?: OperationRequest };
+  | ({ kind: 'refused'; request?: OperationRequest } & Reasoned);
 
 /** The part of a pino logger the services use. */
 export interface ServiceLogger {

@@ -1,5 +1,6 @@
 import { REQUEST_T0, requestWith, VIEW_NOW } from '../../test/fixtures/requests.js';
 import type { OperationRequest, RequestState } from '../core/model.js';
+import { say } from '../core/said.js';
 import { ENGLISH, type Lang, langFor } from '../i18n/index.js';
 import {
   approvalMessage,
@@ -327,7 +328,7 @@ describe.each(LANGS)('the approval views in %s', (_name, lang) => {
     for (const outcome of outcomes) {
       const message = submittedMessage(
         outcome,
-        { approvalChannel: 'C0APPROVALS', warnings: ['a warning'] },
+        { approvalChannel: 'C0APPROVALS', warnings: [say.warnWhitelistEmpty()] },
         lang,
       );
       withinLimits(message, 'message');

@@ -1,6 +1,7 @@
 import { REQUEST_T0, requestWith, VIEW_NOW } from '../../test/fixtures/requests.js';
 import type { Preview } from '../core/catalog.js';
 import type { OperationRequest } from '../core/model.js';
+import { say } from '../core/said.js';
 import { ENGLISH } from '../i18n/index.js';
 import {
   approvalMessage,
@@ -428,7 +429,7 @@ describe('the answer to a submitted change', () => {
   it('says where the request waits, with the preview', () => {
     const message = submittedMessage(
       { kind: 'pending', request: request(), why: 'policy' },
-      { approvalChannel: 'C0APPROVALS', warnings: ['folder ID x is not 24 hex digits'] },
+      { approvalChannel: 'C0APPROVALS', warnings: [say.idShape('folder', 'x')] },
       ENGLISH,
     );
     const all = JSON.stringify(message.blocks);

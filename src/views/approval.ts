@@ -7,6 +7,7 @@ import type { JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInText } from '../core/mask.js';
 import { type Actor, followUpOf, type OperationRequest, type RequestState } from '../core/model.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
+import { type Said, saidFromJson } from '../core/said.js';
 import { formatProtectionValue, protectionField } from '../core/validate/protection.js';
 import { dateTime, duration, ENGLISH, type Lang, list, ltr, num } from '../i18n/index.js';
 import {
@@ -23,6 +24,7 @@ import {
   safe,
   section,
 } from './blocks.js';
+import { reasonIn, sayIn } from './errors.js';
 import { ACTIONS, BLOCKS, requestActionsBlock } from './ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 
@@ -253,6 +255,17 @@ function unknownText(request: OperationRequest, approved: string, lang: Lang): s
   return t.apprUnknown(approved, why, readerDate(request.updatedAt, lang), ways);
 }
 
+/**
+ * What was found when the outcome was settled, in the reader's language, from the sentence stored
+ * beside the English (`outcomeSaid`, newer requests); null for older ones, which show the English.
+ */
+export function settledOutcome(request: Pick<OperationRequest, 'result'>, lang: Lang): string | null {
+  const result = request.result;
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) return null;
+  const said = saidFromJson(result.outcomeSaid);
+  return said === null ? null : sayIn(lang, said);
+}
+
 /** How a lead settled an outcome that was unknown: who, how, what and their note. */
 function settledText(request: OperationRequest, lang: Lang): string {
   const t = lang.t.approvals;
@@ -261,13 +274,14 @@ function settledText(request: OperationRequest, lang: Lang): string {
   const way =
     typeof record.resolved === 'string' ? t.apprSettledWay(record.resolved) : t.apprSettledUnknownWay;
   const outcome =
-    request.state === 'failed'
+    settledOutcome(request, lang) ??
+    (request.state === 'failed'
       ? (request.error?.message ?? t.apprOutcomeNotApplied)
       : typeof record.outcome === 'string'
         ? record.outcome === 'applied'
           ? t.apprOutcomeApplied
           : record.outcome
-        : t.apprOutcomeApplied;
+        : t.apprOutcomeApplied);
   return t.apprSettled(
     request.decidedBy === null ? t.apprALead : who(lang, request.decidedBy.name),
     way,
@@ -825,7 +839,8 @@ export function requesterNotice(request: OperationRequest, lang: Lang): SlackMes
 
 /** How a submitted change ended, as the requester's answer shows it. */
 export type SubmitOutcome =
-  | { kind: 'denied'; reason: string }
+  /** `said`: the refusal's sentence, worded in the reader's language; else `reason` (English). */
+  | { kind: 'denied'; reason: string; said?: Said | undefined }
   | { kind: 'pending'; request: OperationRequest; why: string }
   /** Ran at once (the policy needs no approval); `errorText` says why it failed, when it did. */
   | { kind: 'executed'; request: OperationRequest; errorText: string | null };
@@ -836,14 +851,16 @@ export type SubmitOutcome =
  */
 export function submittedSections(
   outcome: SubmitOutcome,
-  options: { approvalChannel: string; warnings?: readonly string[] },
+  options: { approvalChannel: string; warnings?: readonly Said[] },
   lang: Lang,
 ): string[] {
   const t = lang.t.approvals;
-  const warnings = (options.warnings ?? []).slice(0, 5).map((w) => t.apprSubmitWarning(safe(w, 1000)));
+  const warnings = (options.warnings ?? [])
+    .slice(0, 5)
+    .map((w) => t.apprSubmitWarning(safe(sayIn(lang, w), 1000)));
   switch (outcome.kind) {
     case 'denied':
-      return [t.apprSubmitDenied(safe(outcome.reason, 1000))];
+      return [t.apprSubmitDenied(safe(reasonIn(lang, outcome), 1000))];
     case 'pending': {
       const { request } = outcome;
       const why = outcome.why === 'policy' ? '' : safe(outcome.why, 200);
@@ -884,7 +901,7 @@ export function submittedSections(
 /** The same as an ephemeral message. */
 export function submittedMessage(
   outcome: SubmitOutcome,
-  options: { approvalChannel: string; warnings?: readonly string[] },
+  options: { approvalChannel: string; warnings?: readonly Said[] },
   lang: Lang,
 ): SlackMessage {
   const t = lang.t.approvals;

@@ -6,9 +6,11 @@ import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
+import { saidFromJson } from '../core/said.js';
 import { dateTime, num as digits, ENGLISH, type Lang, ltr } from '../i18n/index.js';
 import type { AuditResourceKind, AuditVerb } from '../i18n/messages/audit.js';
 import { blocksText, context, packSections, section } from './blocks.js';
+import { sayIn } from './errors.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 
 /**
@@ -388,13 +390,27 @@ function refusedAction(p: Parts): string {
 }
 
 /**
+ * A sentence stored beside the English in the event's outcome (`said`, newer events), worded in
+ * the reader's language; undefined for English readers (the English is stored already), for
+ * older events and for a sentence this build does not know.
+ */
+function worded({ event, lang }: Parts, field: string): string | undefined {
+  if (lang.locale === 'en') return undefined;
+  const o = event.outcome;
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) return undefined;
+  const said = saidFromJson(o[field]);
+  return said === null ? undefined : sayIn(lang, said);
+}
+
+/**
  * A lead settling an unknown outcome (the `resolved` event): how it was settled and the note,
  * read defensively, since the shape of the outcome is the settling code's.
  */
 function resolvedSentence(p: Parts): string {
   const { event, s, t } = p;
   const o = event.outcome;
-  const how = str(o, 'how') ?? str(o, 'resolution') ?? str(o, 'outcome') ?? str(o, 'state');
+  const how =
+    str(o, 'how') ?? str(o, 'resolution') ?? worded(p, 'outcomeSaid') ?? str(o, 'outcome') ?? str(o, 'state');
   const note = str(o, 'note');
   return [
     t.auditSettled(
@@ -576,7 +592,7 @@ function sentence(p: Parts): string {
     case 'failed':
       return t.auditFailed(asked(p), errorText(p) || t.auditNoError);
     case 'denied': {
-      const reason = str(o, 'reason');
+      const reason = worded(p, 'said') ?? str(o, 'reason');
       return t.auditDenied(
         who(p),
         reason === undefined ? t.auditNotAllowed : s.text(reason, AUDIT_LINE_LIMITS.reason),

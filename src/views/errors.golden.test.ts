@@ -14,9 +14,9 @@ import {
   WhitelistMismatchError,
 } from '../client/errors.js';
 import { InputError, PolicyDeniedError, StateConflictError, VidopsError } from '../core/errors.js';
-import { say } from '../core/said.js';
+import { type Said, type StateFacts, say } from '../core/said.js';
 import { ENGLISH, langFor } from '../i18n/index.js';
-import { describeError, describeRecordedError } from './errors.js';
+import { describeError, describeRecordedError, sayIn } from './errors.js';
 
 /**
  * Golden snapshots of what a person reads for each kind of error, in English and Persian.
@@ -106,5 +106,74 @@ describe.each([
     expect(
       describeRecordedError({ name: 'Weird', message: 'it broke', status: 500 }, options),
     ).toMatchSnapshot();
+  });
+});
+
+const APPROVED_AND_RUN: StateFacts = {
+  state: 'succeeded',
+  approvals: 1,
+  quorum: 1,
+  approvers: ['Lena'],
+  at: '10:02 UTC',
+  by: null,
+  expiredAt: '10:02 UTC',
+  error: null,
+};
+
+/** The policy's, the state machine's and the services' refusals, and the look-up warnings. */
+const SENTENCES: readonly [string, Said][] = [
+  ['approving one’s own request', say.polOwnRequest()],
+  ['approving twice', say.polApprovedAlready()],
+  ['not an approver', say.polNotApprover(true, 'folder.delete', 'Delete folder')],
+  ['not an agent', say.polNotAgent()],
+  ['only leads run audit', say.polOnlyLeads('audit', null)],
+  ['approvals from the CLI off', say.polCliOff()],
+  ['a request decided already', say.reqCannot('R-7K2M9QXA', 'approved', APPROVED_AND_RUN)],
+  [
+    'a request that failed',
+    say.reqCannot('R-7K2M9QXA', 'rejected', {
+      ...APPROVED_AND_RUN,
+      state: 'failed',
+      by: 'Lena',
+      error: 'not applied',
+    }),
+  ],
+  ['a request expired', say.reqExpiredAt('R-7K2M9QXA', 'approved', '2026-11-20 10:02 UTC')],
+  ['cancelling another’s request', say.reqOnlyRequesterCancels('Ana', 'R-7K2M9QXA')],
+  ['a delegate counted twice', say.reqCountsAlready('Lena', 'R-7K2M9QXA')],
+  ['break-glass off', say.glassNotOn('folder.delete', 'Delete folder')],
+  ['break-glass over its limit', say.glassRateLimited(3, '24h')],
+  ['break-glass reviewed already', say.glassReviewed('R-7K2M9QXA', 'Lena', 'flagged')],
+  ['delegating while one is in force', say.delegAlready('Dara', '2026-11-21 18:00 UTC')],
+  ['delegating to oneself', say.delegSelf()],
+  ['rejecting one’s own request', say.svcOwnReject()],
+  ['no such request', say.svcNoRequest('R-NOTHERE')],
+  [
+    'sending a request again that may run twice',
+    say.svcCannotSendAgain('R-7K2M9QXA', 'file.retry', 'Retry conversion'),
+  ],
+  ['a look-up that cannot tell', say.resolveNotProof('folder 6710a0000000000000000101')],
+  ['settled: still there', say.outcomeStillThere('folder 6710a0000000000000000101', 'Lena')],
+  ['a form opened by someone else', say.svcFormOfOther()],
+  ['warning: not listed as blocked', say.warnNotBlocked()],
+  ['warning: no viewing record', say.warnNoViewingRecord()],
+  ['warning: a look-up failed', say.warnLookUp('file', { kind: 'answered', status: 404 })],
+  ['warning: a look-up timed out', say.warnLookUp('viewer', { kind: 'timeout' })],
+  ['warning: files of a folder', say.warnFolderFiles('6710a0000000000000000101', 'Lectures', 12)],
+  ['warning: an ID of another shape', say.idShape('file', 'legacy-17')],
+  ['warning: whitelist empty', say.warnWhitelistEmpty()],
+];
+
+describe.each([
+  ['English', ENGLISH],
+  ['Persian', langFor('fa')],
+])('refusals and warnings in %s', (_, lang) => {
+  it.each(SENTENCES)('for %s', (__, said) => {
+    expect(sayIn(lang, said)).toMatchSnapshot();
+  });
+
+  it('as a refusal of the policy, it reads the same through describeError', () => {
+    const error = new PolicyDeniedError(say.polOwnRequest());
+    expect(describeError(error, { timeoutMs: 10_000, lang }).text).toBe(sayIn(lang, say.polOwnRequest()));
   });
 });

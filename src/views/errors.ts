@@ -39,6 +39,11 @@ export function sayIn(lang: Lang, said: Said): string {
   return sayWith(lang.t.errors, said);
 }
 
+/** A service's refusal in the reader's language: its sentence when it has one, else its English words. */
+export function reasonIn(lang: Lang, refusal: { reason: string; said?: Said | undefined }): string {
+  return refusal.said === undefined ? refusal.reason : sayIn(lang, refusal.said);
+}
+
 /** The words of an error made from a sentence, else its English message. */
 function wordsOf(error: VidopsError, lang: Lang): string {
   return error.said === null ? error.message : sayIn(lang, error.said);

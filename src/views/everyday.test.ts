@@ -1,5 +1,6 @@
 import { COMMAND_HELP } from '../core/commands-help.js';
 import { PLAYER_ERROR_CODES } from '../core/player-errors.js';
+import { say } from '../core/said.js';
 import { ENGLISH, langFor } from '../i18n/index.js';
 import {
   explainMessage,
@@ -82,7 +83,7 @@ describe('every everyday message is within Block Kit limits', () => {
       lang: ENGLISH,
       masked: '0912***6789',
       viewer: { actionType: 'attacker', blocked: true },
-      warnings: ['The service does not list this viewer as blocked.'],
+      warnings: [say.warnNotBlocked()],
       outcome: {
         kind: 'succeeded',
         requestId: 'R-ABCDEFGH',
@@ -154,7 +155,7 @@ describe('in Persian, which runs longer, every everyday message and modal is wit
     ['denied', { kind: 'denied', reason: 'r'.repeat(3000) }],
     ['other', { kind: 'other', requestId: 'R-ABCDEFGH', state: 'unknown' }],
   ] as const)('unblock and retry that ended %s, with long texts', (_, outcome) => {
-    const warnings = Array.from({ length: 3 }, () => 'w'.repeat(300));
+    const warnings = Array.from({ length: 3 }, () => say.idShape('file', 'w'.repeat(300)));
     const unblock = unblockMessage({
       lang: fa,
       masked: '0912***6789',

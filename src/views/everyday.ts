@@ -117,7 +117,7 @@ export type ChangeOutcome =
 function outcomeDetails(
   outcome: ChangeOutcome,
   before: string | null,
-  warnings: readonly string[],
+  warnings: readonly Said[],
   secrets: readonly string[],
   lang: Lang,
 ): string[] {
@@ -128,7 +128,8 @@ function outcomeDetails(
     lines.push(t.serviceAnswered(ltr(lang, code(compactAnswer(outcome.answer, secrets)))));
   }
   if ('requestId' in outcome) lines.push(t.requestLine(ltr(lang, code(outcome.requestId))));
-  for (const warning of warnings) lines.push(`:warning: ${escapeMrkdwn(maskMobilesInText(warning))}`);
+  for (const warning of warnings)
+    lines.push(`:warning: ${escapeMrkdwn(maskMobilesInText(sayIn(lang, warning)))}`);
   return lines;
 }
 
@@ -183,7 +184,7 @@ export function unblockedSentence(blocked: boolean | null, lang: Lang): (who: st
 export function unblockMessage(input: {
   masked: string;
   viewer: { actionType: string | null; blocked: boolean | null };
-  warnings: readonly string[];
+  warnings: readonly Said[];
   outcome: ChangeOutcome;
   secrets?: readonly string[];
   lang: Lang;
@@ -251,7 +252,7 @@ export function retryMessage(input: {
   fileId: string;
   title: string | null;
   status: string | null;
-  warnings: readonly string[];
+  warnings: readonly Said[];
   outcome: ChangeOutcome;
   secrets?: readonly string[];
   lang: Lang;

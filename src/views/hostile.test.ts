@@ -6,6 +6,7 @@ import type { JsonValue } from '../core/json.js';
 import type { AuditEvent, OperationRequest, RequestState } from '../core/model.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
 import { PLAYER_ERROR_CODES } from '../core/player-errors.js';
+import { say } from '../core/said.js';
 import { ENGLISH } from '../i18n/index.js';
 import { approvalMessage, requesterNotice, submittedMessage } from './approval.js';
 import { auditListMessage } from './audit-list.js';
@@ -262,7 +263,7 @@ const BUILDERS: readonly [string, Builder][] = [
         lang: ENGLISH,
         masked: '0912***6789',
         viewer: { actionType: h, blocked: true },
-        warnings: [h],
+        warnings: [say.idShape('folder', h)],
         outcome: { kind: 'failed', requestId: 'R-7K2M9QXA', error: h },
       }),
   ],
@@ -296,7 +297,7 @@ const BUILDERS: readonly [string, Builder][] = [
         fileId: h.replace(/\s+/g, ''),
         title: h,
         status: h,
-        warnings: [h],
+        warnings: [say.idShape('folder', h)],
         outcome: { kind: 'succeeded', requestId: 'R-7K2M9QXA', answer: { message: h } },
       }),
   ],
@@ -372,7 +373,7 @@ const BUILDERS: readonly [string, Builder][] = [
     (h) =>
       submittedMessage(
         { kind: 'pending', request: deleteRequest(h), why: h },
-        { approvalChannel: APPROVAL_CHANNEL, warnings: [h] },
+        { approvalChannel: APPROVAL_CHANNEL, warnings: [say.idShape('folder', h)] },
         ENGLISH,
       ),
   ],
@@ -447,7 +448,7 @@ const BUILDERS: readonly [string, Builder][] = [
                 title: h,
                 filesCount: 3,
               },
-              warnings: [h],
+              warnings: [say.idShape('folder', h)],
             },
             confirm: h.replace(/\s+/g, ''),
             title: h,

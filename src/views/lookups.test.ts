@@ -1,3 +1,4 @@
+import { say } from '../core/said.js';
 import { ENGLISH } from '../i18n/index.js';
 import type { Prepared } from '../services/types.js';
 import { unblockMessage } from './everyday.js';
@@ -21,7 +22,7 @@ describe('the headline of a sent unblock', () => {
       lang: ENGLISH,
       masked: '0912***6789',
       viewer: { actionType: null, blocked },
-      warnings: blocked === null ? ['Could not look the viewer up: the service answered 404.'] : [],
+      warnings: blocked === null ? [say.warnLookUp('viewer', { kind: 'answered', status: 404 })] : [],
       outcome: { kind: 'succeeded', requestId: 'R-ABCDEFGH', answer: { ok: true } },
     });
 
@@ -65,7 +66,7 @@ describe('the typed confirmation of a delete whose look-up failed', () => {
     params: { bucketId: folderId },
     target: `folder ${folderId}`,
     preview: { kind: 'delete', resource: 'folder', id: folderId, title: null, filesCount: null },
-    warnings: ['Could not look the folder up: the service answered 404.'],
+    warnings: [say.warnLookUp('folder', { kind: 'answered', status: 404 })],
   };
   const view = deleteConfirmModal(
     { prepared, confirm: folderId, title: null, draftId: TEST_DRAFT_ID },

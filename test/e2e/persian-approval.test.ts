@@ -1,7 +1,7 @@
 import { FSI, PDI } from '../../src/i18n/index.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { ACTIONS, BLOCKS, CALLBACKS } from '../../src/views/ids.js';
-import { type Harness, startHarness, USERS } from './app-harness.js';
+import { CHANNELS, type Harness, startHarness, USERS } from './app-harness.js';
 import {
   approvalMessage,
   click,
@@ -112,6 +112,55 @@ describe('with CHANNEL_LOCALE=fa, a Persian-speaking agent and lead', () => {
       `درخواست شما ${isolated(`*${id}*`)} (حذف پوشه ${isolated(`\`folder ${DEMO.folders.lectures}\``)})`,
     );
     expect(dm).not.toContain('Your request');
+  });
+});
+
+describe('with CHANNEL_LOCALE=fa, a Persian-speaking agent meets refusals and warnings', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ env: { CHANNEL_LOCALE: 'fa' } });
+    await choosePersian(h, USERS.agent.id);
+  });
+
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  beforeEach(async () => {
+    await notificationsDone(h);
+    h.sandbox.reset();
+  });
+
+  it('an agent who tries to approve their own request reads the refusal in Persian; the audit channel says it in Persian', async () => {
+    const id = await askToDeleteLectures(h);
+    const message = await approvalMessage(h, id, hasButtons);
+    const own = await click(h, { userId: USERS.agent.id, actionId: ACTIONS.approve, requestId: id, message });
+    const refusal = (await own.reply()).body.text ?? '';
+    expect(refusal).toContain('این تغییر را خودتان درخواست کرده‌اید، پس کس دیگری باید آن را تأیید کند.');
+    expect(refusal).not.toContain('You asked for this change');
+    // Nothing was approved, and the refusal is audited with its sentence beside the English.
+    expect((await h.store.getRequest(id))?.approvals).toEqual([]);
+    const denied = await h.waitForAudit((e) => e.type === 'denied' && e.requestId === id);
+    expect(denied.outcome).toEqual({
+      action: 'approve',
+      reason: 'You asked for this change, so someone else has to approve it.',
+      said: { key: 'polOwnRequest', params: [] },
+    });
+    const line = await until(
+      () => h.slack.messages(CHANNELS.audit).find((m) => m.text.includes(id) && m.text.includes('خودتان')),
+      'the audit channel to post the denial in Persian',
+    );
+    expect(line.text).not.toContain('You asked for this change');
+  });
+
+  it("an agent's unblock of a viewer the service does not list as blocked carries the warning in Persian", async () => {
+    const [notBlocked = ''] = DEMO.unblockedMobiles;
+    const sent = await h.slash(`unblock ${notBlocked}`, { userId: USERS.agent.id });
+    const reply = readable(await sent.reply());
+    expect(reply).toContain(':warning: در سرویس، این بیننده جزو مسدودشده‌ها نیست.');
+    expect(reply).not.toContain('does not list this viewer as blocked');
+    expect(reply).not.toContain(notBlocked);
   });
 });
 

@@ -154,6 +154,7 @@ describe('a lead approves a delete whose answer comes after the timeout', () => 
       way: 'check',
       state: 'succeeded',
       outcome: 'already deleted',
+      outcomeSaid: { key: 'outcomeDeleted', params: [] },
       note: null,
     });
     await expectAuditWitnessed(h);

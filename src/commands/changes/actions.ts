@@ -5,8 +5,8 @@ import type { OperationRequest, ResolveWay } from '../../core/model.js';
 import { type Lang, ltr, num } from '../../i18n/index.js';
 import type { DecisionResult, ResolveResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
-import { operationTitleOf, stateWord } from '../../views/approval.js';
-import { describeError, describeRecordedError } from '../../views/errors.js';
+import { operationTitleOf, settledOutcome, stateWord } from '../../views/approval.js';
+import { describeError, describeRecordedError, reasonIn } from '../../views/errors.js';
 import { ACTIONS, CALLBACKS } from '../../views/ids.js';
 import { problemLine, readViewState, statusModal } from '../../views/modals/common.js';
 import { rejectModal } from '../../views/modals/reject.js';
@@ -52,7 +52,7 @@ async function decide(
   try {
     const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
     const result = await run(id, actor);
-    const text = result.kind === 'refused' ? t.actRefused(result.reason) : said(result, lang);
+    const text = result.kind === 'refused' ? t.actRefused(reasonIn(lang, result)) : said(result, lang);
     await tell(ctx, click, args.respond, text);
   } catch (error) {
     const view = describeError(error, { ...errorViewOptions(ctx), lang });
@@ -96,11 +96,12 @@ function settledText(result: Exclude<ResolveResult, { kind: 'refused' }>, lang: 
   const t = lang.t.approvals;
   const { request } = result;
   const what = whatOf(request, lang);
-  if (result.kind === 'unsettled') return t.actStillUnknown(what, result.reason);
+  if (result.kind === 'unsettled') return t.actStillUnknown(what, reasonIn(lang, result));
   const outcome =
-    request.state === 'failed'
+    settledOutcome(request, lang) ??
+    (request.state === 'failed'
       ? (request.error?.message ?? t.apprOutcomeNotApplied)
-      : (outcomeOf(request) ?? t.apprOutcomeApplied);
+      : (outcomeOf(request) ?? t.apprOutcomeApplied));
   const icon = request.state === 'succeeded' ? ':white_check_mark:' : ':x:';
   return t.actSettled(icon, what, outcome);
 }
@@ -121,7 +122,7 @@ async function settle(ctx: AppContext, args: ClickArgs, way: ResolveWay): Promis
   try {
     const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
     const result = await ctx.ops.resolve(id, actor, way);
-    const text = result.kind === 'refused' ? t.actRefused(result.reason) : settledText(result, lang);
+    const text = result.kind === 'refused' ? t.actRefused(reasonIn(lang, result)) : settledText(result, lang);
     await tell(ctx, click, args.respond, text);
   } catch (error) {
     const view = describeError(error, { ...errorViewOptions(ctx), lang });
@@ -146,7 +147,7 @@ async function remindApprovers(ctx: AppContext, args: ClickArgs): Promise<void> 
     const count = result.kind === 'refused' ? 0 : result.request.approvals.length;
     const text =
       result.kind === 'refused'
-        ? t.actRefusedNotSent(result.reason)
+        ? t.actRefusedNotSent(reasonIn(lang, result))
         : t.apprReminded(ltr(lang, `*${result.request.id}*`), count, num(lang, count));
     await tell(ctx, click, args.respond, text);
   } catch (error) {
@@ -166,7 +167,7 @@ async function openMark(ctx: AppContext, args: ClickArgs, way: MarkWay): Promise
   const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
   const check = await ctx.ops.checkResolve(id, actor);
   if (check.kind === 'refused') {
-    await tell(ctx, click, args.respond, lang.t.approvals.actRefused(check.reason));
+    await tell(ctx, click, args.respond, lang.t.approvals.actRefused(reasonIn(lang, check)));
     return;
   }
   if (!click.trigger_id) return;
@@ -209,7 +210,7 @@ async function submitMark(ctx: AppContext, args: MarkSubmissionArgs): Promise<vo
     const result = await ctx.ops.resolve(parsed.requestId, actor, parsed.way, parsed.note);
     lines =
       result.kind === 'refused'
-        ? [`:no_entry: ${problemText(ctx, new InputError(result.reason), title)}`]
+        ? [`:no_entry: ${problemText(ctx, new InputError(result.said ?? result.reason), title)}`]
         : [settledText(result, lang)];
   } catch (error) {
     lines = [`:x: ${problemText(ctx, error, title)}`];
@@ -241,7 +242,7 @@ async function openReject(ctx: AppContext, args: ClickArgs): Promise<void> {
   const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
   const check = await ctx.ops.checkReject(id, actor);
   if (check.kind === 'refused') {
-    await tell(ctx, click, args.respond, lang.t.approvals.actRefused(check.reason));
+    await tell(ctx, click, args.respond, lang.t.approvals.actRefused(reasonIn(lang, check)));
     return;
   }
   if (!click.trigger_id) return;

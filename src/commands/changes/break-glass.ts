@@ -11,7 +11,7 @@ import type { SlackRoutes } from '../../slack/routes.js';
 import { operationTitleOf, readerDate, stateWord, targetCode } from '../../views/approval.js';
 import { section } from '../../views/blocks.js';
 import { breakGlassOffer } from '../../views/break-glass.js';
-import { describeError, describeRecordedError } from '../../views/errors.js';
+import { describeError, describeRecordedError, reasonIn } from '../../views/errors.js';
 import { problemMessage } from '../../views/everyday.js';
 import { ACTIONS, BLOCKS, CALLBACKS } from '../../views/ids.js';
 import {
@@ -66,7 +66,7 @@ async function openBreakGlass(ctx: AppContext, args: ClickArgs): Promise<void> {
   const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
   const check = await ctx.ops.checkBreakGlass(id, actor);
   if (check.kind === 'refused') {
-    await tell(ctx, click, args.respond, t.glassRefused(check.reason));
+    await tell(ctx, click, args.respond, t.glassRefused(reasonIn(lang, check)));
     return;
   }
   if (!click.trigger_id) return;
@@ -96,7 +96,7 @@ async function ackStatus(
 }
 
 function ranText(ctx: AppContext, result: BreakGlassResult, lang: Lang): string {
-  if (result.kind === 'refused') return problemLine(result.reason, ':no_entry:');
+  if (result.kind === 'refused') return problemLine(reasonIn(lang, result), ':no_entry:');
   const t = lang.t.breakGlass;
   const { request } = result;
   const what = `${ltr(lang, `*${request.id}*`)} (${operationTitleOf(request, lang)} ${targetCode(request.target, lang)})`;
@@ -170,7 +170,9 @@ async function acknowledge(ctx: AppContext, args: ClickArgs): Promise<void> {
     const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
     const result = await ctx.ops.reviewBreakGlass(id, actor, 'acknowledged');
     const text =
-      result.kind === 'refused' ? t.glassRefused(result.reason) : t.glassAcknowledged(ltr(lang, `*${id}*`));
+      result.kind === 'refused'
+        ? t.glassRefused(reasonIn(lang, result))
+        : t.glassAcknowledged(ltr(lang, `*${id}*`));
     await tell(ctx, click, args.respond, text);
   } catch (error) {
     const view = describeError(error, { ...errorViewOptions(ctx), lang });
@@ -188,7 +190,7 @@ async function openFlag(ctx: AppContext, args: ClickArgs): Promise<void> {
   const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
   const check = await ctx.ops.checkBreakGlassReview(id, actor);
   if (check.kind === 'refused') {
-    await tell(ctx, click, args.respond, t.glassRefused(check.reason));
+    await tell(ctx, click, args.respond, t.glassRefused(reasonIn(lang, check)));
     return;
   }
   if (!click.trigger_id) return;
@@ -224,7 +226,7 @@ async function submitFlag(ctx: AppContext, args: SubmissionArgs): Promise<void> 
     const result = await ctx.ops.reviewBreakGlass(parsed.requestId, actor, 'flagged', parsed.note);
     lines =
       result.kind === 'refused'
-        ? [problemLine(result.reason, ':no_entry:')]
+        ? [problemLine(reasonIn(lang, result), ':no_entry:')]
         : [t.glassFlagged(ltr(lang, `*${parsed.requestId}*`))];
   } catch (error) {
     lines = [problemLine(problemText(ctx, error, title))];
@@ -268,7 +270,11 @@ const delegate: SlashHandler = async ({ command, ctx, actor, respond }) => {
   const name = command.delegate.name ?? (await ctx.directory.nameOf(command.delegate.id));
   const result = await ctx.ops.delegate(actor, { ...command, delegate: { id: command.delegate.id, name } });
   if (result.kind === 'refused') {
-    await respondChecked(ctx, respond, problemMessage(t.delegateNothingChanged(result.reason), ':no_entry:'));
+    await respondChecked(
+      ctx,
+      respond,
+      problemMessage(t.delegateNothingChanged(reasonIn(lang, result)), ':no_entry:'),
+    );
     return;
   }
   const d = result.delegation;
@@ -286,7 +292,11 @@ const delegateCancel: SlashHandler = async ({ command, ctx, actor, respond }) =>
   const t = lang.t.breakGlass;
   const result = await ctx.ops.cancelDelegation(actor);
   if (result.kind === 'refused') {
-    await respondChecked(ctx, respond, problemMessage(t.delegateNothingChanged(result.reason), ':no_entry:'));
+    await respondChecked(
+      ctx,
+      respond,
+      problemMessage(t.delegateNothingChanged(reasonIn(lang, result)), ':no_entry:'),
+    );
     return;
   }
   const text = t.delegateEnded(`<@${result.delegation.delegate.id}>`);

@@ -4,6 +4,7 @@ import { PolicyDeniedError } from '../../core/errors.js';
 import type { CommandKind } from '../../core/grammar.js';
 import type { Actor } from '../../core/model.js';
 import { isLead } from '../../core/policy.js';
+import type { Said } from '../../core/said.js';
 import { type Lang, ltr } from '../../i18n/index.js';
 import type { PrepareInput } from '../../services/types.js';
 import { submittedMessage } from '../../views/approval.js';
@@ -11,7 +12,13 @@ import { auditListMessage } from '../../views/audit-list.js';
 import { problemMessage } from '../../views/everyday.js';
 import { CALLBACKS } from '../../views/ids.js';
 import { problemLine } from '../../views/modals/common.js';
-import { deleteConfirmModal, deleteDraft, deletedTitle, deleteTitleOf } from '../../views/modals/delete.js';
+import {
+  deleteConfirmModal,
+  deleteDraft,
+  deletedTitle,
+  deleteTitleOf,
+  storedDeleteDraft,
+} from '../../views/modals/delete.js';
 import { protectDraft, protectModal } from '../../views/modals/protect.js';
 import {
   CREATE_FORMS,
@@ -48,7 +55,7 @@ async function submitTyped(
   actor: Actor,
   input: PrepareInput,
   respond: Parameters<SlashHandler>[0]['respond'],
-  parseWarnings: readonly string[],
+  parseWarnings: readonly Said[],
 ): Promise<void> {
   const lang = await ctx.languages.of(actor.id);
   const prepared = await ctx.ops.prepare(actor, input);
@@ -255,7 +262,7 @@ function deleteHandler(kind: 'folder.delete' | 'file.delete' | 'playlist.delete'
         const confirm = ctx.ops.confirmationFor(input);
         // The prepared request and what must be typed stay here; the modal carries the draft's ID.
         const draft = deleteDraft({ prepared, confirm, title: shownTitle });
-        const draftId = await openDraft(ctx, actor.id, CALLBACKS.deleteConfirm, draft);
+        const draftId = await openDraft(ctx, actor.id, CALLBACKS.deleteConfirm, storedDeleteDraft(draft));
         return deleteConfirmModal({ prepared, confirm, title: shownTitle, draftId }, lang);
       },
     });

@@ -6,7 +6,7 @@ import type { Actor, RequestState } from '../../core/model.js';
 import { type Lang, ltr } from '../../i18n/index.js';
 import type { Prepared, PrepareInput } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
-import { describeError } from '../../views/errors.js';
+import { describeError, sayIn } from '../../views/errors.js';
 import { BLOCKS, CALLBACKS } from '../../views/ids.js';
 import { truncate } from '../../views/limits.js';
 import {
@@ -127,7 +127,7 @@ async function runChange<D, T>(ctx: AppContext, flow: ChangeFlow<D, T>, args: Su
     flow.draft,
   );
   if (!draft.ok) {
-    await ackView(ctx, args.ack, title, [`:x: ${draft.problem}`], lang);
+    await ackView(ctx, args.ack, title, [`:x: ${sayIn(lang, draft.said)}`], lang);
     return;
   }
   const parsed = await parseOrAnswer(ctx, args, title, lang, (state) => flow.parse(state, draft.value, lang));
@@ -302,7 +302,7 @@ async function runReject(ctx: AppContext, args: SubmissionArgs): Promise<void> {
       result.kind === 'rejected'
         ? [`:no_entry_sign: ${t.rejectFormDone(ltr(lang, `*${result.request.id}*`))}`]
         : result.kind === 'refused'
-          ? [problemLine(problemText(ctx, new InputError(result.reason), title), ':no_entry:')]
+          ? [problemLine(problemText(ctx, new InputError(result.said ?? result.reason), title), ':no_entry:')]
           : [
               t.rejectFormNowState(
                 ltr(lang, `*${result.request.id}*`),

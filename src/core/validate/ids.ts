@@ -5,7 +5,7 @@ import { normalizeDigits } from './digits.js';
 export type ResourceKind = 'folder' | 'file' | 'playlist';
 
 export type ResourceIdResult =
-  | { ok: true; id: string; warning: string | null }
+  | { ok: true; id: string; warning: Said | null }
   | { ok: false; reason: string; said: Said };
 
 function refused(said: Said): { ok: false; reason: string; said: Said } {
@@ -39,6 +39,6 @@ export function parseResourceId(raw: string, kind: ResourceKind): ResourceIdResu
 }
 
 /** The warning for an ID that is not 24 hex digits like the service's own; null for one that is. */
-export function idShapeWarning(id: string, kind: ResourceKind): string | null {
-  return OBJECT_ID.test(id) ? null : english(say.idShape(kind, id));
+export function idShapeWarning(id: string, kind: ResourceKind): Said | null {
+  return OBJECT_ID.test(id) ? null : say.idShape(kind, id);
 }

@@ -7,7 +7,7 @@ import { defineArea } from '../define.js';
  * @see docs/architecture.md, "Languages"
  */
 
-const FA_TITLES: Readonly<Record<string, string>> = {
+export const FA_TITLES: Readonly<Record<string, string>> = {
   'whitelist.set': 'به‌روزرسانی لیست سفید IP',
   'protect.set': 'تغییر تنظیمات محافظت',
   'folder.create': 'ساخت پوشه',
@@ -30,7 +30,7 @@ const FA_RESOURCES: Readonly<Record<string, string>> = {
 };
 
 /** A request's target (`folder 6710…`, `new playlist "…"`, `whitelist`) in Persian, its ID isolated. */
-function faTarget(target: string): string {
+export function faTarget(target: string): string {
   const existing = /^(folder|file|playlist|viewer) (\S+)$/.exec(target);
   if (existing?.[1] !== undefined) return `${FA_RESOURCES[existing[1]]} \u2068${existing[2]}\u2069`;
   const created = /^new (folder|playlist) (.*)$/s.exec(target);

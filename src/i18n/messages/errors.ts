@@ -1,4 +1,5 @@
 import {
+  type Failure,
   IP_BLOCK_WHY,
   type IpBlockKind,
   type IpBlockWhy,
@@ -7,11 +8,14 @@ import {
   SAID_ENGLISH,
   type Said,
   type SaidWords,
+  type StateFacts,
   sayWith,
+  type Wanted,
 } from '../../core/said.js';
 import type { ResourceKind } from '../../core/validate/ids.js';
 import { defineArea } from '../define.js';
 import { FSI, PDI, persianDigits } from '../format.js';
+import { FA_TITLES, faTarget } from './cli.js';
 
 /**
  * Errors and refusals: the core's sentences (`say.…`, src/core/said.ts, whose English side is the
@@ -47,7 +51,7 @@ const faList = new Intl.ListFormat('fa', { type: 'conjunction' });
 const KIND: Readonly<Record<ResourceKind, string>> = {
   folder: 'پوشه',
   file: 'فایل',
-  playlist: 'فهرست پخش',
+  playlist: 'پلی‌لیست',
 };
 
 const REGIONS = new Intl.DisplayNames(['fa'], { type: 'region', fallback: 'code' });
@@ -110,6 +114,110 @@ function bullets(lines: readonly string[]): string {
 
 function fa(said: Said): string {
   return sayWith(SAID_PERSIAN, said);
+}
+
+/** An operation in Persian: its title in «», or `audit` (the command's own word). */
+function operationFa(operation: string, title: string | null): string {
+  if (title === null) return code('audit');
+  return `«${FA_TITLES[operation] ?? iso(title)}»`;
+}
+
+/** A time as the core writes it (`10:02 UTC`, `2026-11-20 10:02 UTC`), isolated. */
+function at(time: string): string {
+  return iso(time);
+}
+
+const PERIOD_FA: Readonly<Record<string, string>> = { s: 'ثانیه', m: 'دقیقه', h: 'ساعت', d: 'روز' };
+
+/** `'1h'` → `ساعت`, `'24h'` → `۲۴ ساعت`. */
+function periodFa(text: string): string {
+  const match = /^(\d+)([smhd])$/.exec(text.trim());
+  if (!match) return iso(text);
+  const amount = Number(match[1]);
+  const name = PERIOD_FA[match[2] ?? ''] ?? iso(match[2] ?? '');
+  return amount === 1 ? name : `${n(amount)} ${name}`;
+}
+
+const LOOKED_UP: Readonly<Record<string, string>> = { ...KIND, viewer: 'بیننده' };
+
+function failureFa(failure: Failure): string {
+  switch (failure.kind) {
+    case 'timeout':
+      return 'سرویس به‌موقع پاسخ نداد';
+    case 'unreachable':
+      return `دسترسی به سرویس ممکن نشد${failure.code === null ? '' : ` (${iso(failure.code)})`}`;
+    case 'unreadable':
+      return 'سرویس پاسخی داد که vidops نمی‌تواند بخواند';
+    case 'answered':
+      return `سرویس با ${n(failure.status)} پاسخ داد`;
+    case 'refusedBefore':
+      return 'درخواست پیش از فرستادن رد شد';
+    case 'failed':
+      return 'تماس با سرویس ناموفق بود';
+  }
+}
+
+/** What was wanted of request `r`, as a Persian verb phrase: `درخواست X را تأیید کرد`. */
+const WANTED_FA: Readonly<Record<Wanted, (r: string) => string>> = {
+  approved: (r) => `${r} را تأیید کرد`,
+  rejected: (r) => `${r} را رد کرد`,
+  cancelled: (r) => `${r} را لغو کرد`,
+  escalated: (r) => `${r} را به تأییدکنندگان پشتیبان ارجاع داد`,
+  'warned about': (r) => `درباره‌ی انقضای ${r} هشدار داد`,
+  expired: (r) => `${r} را منقضی‌شده اعلام کرد`,
+  'sent again': (r) => `${r} را دوباره فرستاد`,
+  settled: (r) => `تکلیف نتیجه‌ی ${r} را روشن کرد`,
+  'run by break-glass': (r) => `${r} را با شکستن شیشه اجرا کرد`,
+  'reminded about': (r) => `درباره‌ی ${r} یادآوری فرستاد`,
+  started: (r) => `اجرای ${r} را شروع کرد`,
+  'marked as succeeded': (r) => `${r} را موفق ثبت کرد`,
+  'marked as failed': (r) => `${r} را ناموفق ثبت کرد`,
+  'marked as unknown': (r) => `${r} را با نتیجه‌ی نامعلوم ثبت کرد`,
+};
+
+function names(list: readonly string[]): string {
+  return faList.format(list.map(iso));
+}
+
+/** Where a request stands, in Persian: the same facts as the English `stateEnglish`. */
+function stateFa(f: StateFacts): string {
+  const approvedBy =
+    f.approvers.length === 0
+      ? ''
+      : `${names(f.approvers)} آن را تأیید ${f.approvers.length === 1 ? 'کرده' : 'کرده‌اند'} و `;
+  const by = f.by === null ? '' : ` توسط ${iso(f.by)}`;
+  const settled = f.by === null ? '' : `؛ تکلیفش را ${iso(f.by)} روشن کرده است`;
+  switch (f.state) {
+    case 'pending':
+      return `هنوز منتظر تأیید است (${n(f.approvals)} از ${n(f.quorum)})`;
+    case 'approved':
+      return `قبلاً${f.approvers.length === 0 ? '' : ` توسط ${names(f.approvers)}`} در ${at(f.at)} تأیید شده و منتظر اجراست`;
+    case 'executing':
+      return `${approvedBy}از ${at(f.at)} در حال اجراست`;
+    case 'succeeded':
+      return `${approvedBy}در ${at(f.at)} اجرا شده است${settled}`;
+    case 'failed':
+      return `${approvedBy}در ${at(f.at)} اجرا شده و ناموفق بوده است${f.error === null ? '' : ` (${iso(f.error)})`}${settled}`;
+    case 'rejected':
+      return `قبلاً${by} در ${at(f.at)} رد شده است`;
+    case 'cancelled':
+      return `قبلاً${by} در ${at(f.at)} لغو شده است`;
+    case 'expired':
+      return `قبلاً در ${at(f.expiredAt)} بدون تأییدهای کافی منقضی شده است`;
+    case 'unknown':
+      return `در ${at(f.at)} با نتیجه‌ی نامعلوم مانده است: شاید اعمال شده باشد و شاید نه`;
+  }
+}
+
+/** What was wanted, in Persian; a word this build does not know is shown as it is. */
+function wantedFa(wanted: Wanted, r: string): string {
+  const phrase = WANTED_FA[wanted] as ((r: string) => string) | undefined;
+  return phrase === undefined ? `${r} را «${iso(wanted)}»` : phrase(r);
+}
+
+/** `درخواست R-1 را نمی‌توان …`: the request ID isolated. */
+function req(id: string): string {
+  return `درخواست ${iso(id)}`;
 }
 
 /** How to give a person to `/vidops delegate`, in Persian. */
@@ -243,10 +351,116 @@ const SAID_PERSIAN: SaidWords = {
   prepPlaylistNothing: () => 'عنوان تازه، فهرست فایل‌ها یا هر دو را بدهید.',
   prepFilesMissing: (ids) =>
     ids.length === 1
-      ? `فایل ${iso(ids[0] ?? '')} وجود ندارد؛ آن را از فهرست پخش بیرون بیاورید یا شناسه را بررسی کنید.`
-      : `فایل‌های ${ids.map(iso).join('، ')} وجود ندارند؛ آن‌ها را از فهرست پخش بیرون بیاورید یا شناسه‌ها را بررسی کنید.`,
+      ? `فایل ${iso(ids[0] ?? '')} وجود ندارد؛ آن را از پلی‌لیست بیرون بیاورید یا شناسه را بررسی کنید.`
+      : `فایل‌های ${ids.map(iso).join('، ')} وجود ندارند؛ آن‌ها را از پلی‌لیست بیرون بیاورید یا شناسه‌ها را بررسی کنید.`,
   noteToReject: () => 'بگویید چرا درخواست را رد می‌کنید: نوشتن یادداشت لازم است.',
   noteToSettle: () => 'بگویید در سرویس چه دیدید: نوشتن یادداشت لازم است.',
+
+  warnLookUp: (what, failure) => `جست‌وجوی ${LOOKED_UP[what]} در سرویس ممکن نشد: ${failureFa(failure)}.`,
+  warnCountFiles: (folder, failure) => `شمارش فایل‌های پوشه‌ی ${iso(folder)} ممکن نشد: ${failureFa(failure)}.`,
+  warnWhitelistHas: (ips) =>
+    `${ips.map(iso).join('، ')} از قبل در لیست سفید ${ips.length === 1 ? 'است' : 'هستند'}.`,
+  warnWhitelistLacks: (ips) =>
+    `${ips.map(iso).join('، ')} در لیست سفید ${ips.length === 1 ? 'نیست' : 'نیستند'}.`,
+  warnWhitelistEmpty: () =>
+    `لیست سفید خالی می‌شود: تا وقتی ${iso('ipValidation')} روشن است، هیچ سروری نمی‌تواند لینک بسازد.`,
+  warnFilesUnchecked: (files, failure) =>
+    files === null
+      ? `جست‌وجوی فایل‌های پلی‌لیست در سرویس ممکن نشد: ${failureFa(failure)}. وجودشان بررسی نشد.`
+      : files.length === 1
+        ? `جست‌وجوی فایل ${iso(files[0] ?? '')} در سرویس ممکن نشد: ${failureFa(failure)}. وجودش بررسی نشد.`
+        : `جست‌وجوی فایل‌های ${files.map(iso).join('، ')} در سرویس ممکن نشد: ${failureFa(failure)}. وجودشان بررسی نشد.`,
+  warnFolderFiles: (folder, title, files) =>
+    `حذف پوشه‌ی ${iso(folder)}${title ? ` (${typed(title)})` : ''} ${n(files)} فایل درون آن را هم حذف می‌کند؛ این کار برگشت‌پذیر نیست.`,
+  warnNoViewingRecord: () => 'سرویس هیچ سابقه‌ی تماشایی برای این شماره ندارد.',
+  warnNotBlocked: () => 'در سرویس، این بیننده جزو مسدودشده‌ها نیست.',
+
+  polNotAgent: () => `شما جزو کارشناسانی نیستید که اجازه‌ی کار با vidops را دارند (${iso('AGENTS')}).`,
+  polOnlyLeads: (operation, title) => `فقط سرپرست‌ها می‌توانند ${operationFa(operation, title)} را اجرا کنند.`,
+  polOnlyNamed: (operation, title) =>
+    `فقط کسانی که در سیاست برای ${operationFa(operation, title)} نام برده شده‌اند می‌توانند آن را اجرا کنند.`,
+  polCliOff: () =>
+    `تأیید از خط فرمان خاموش است: در Slack تأیید کنید، یا در ${iso('POLICY_FILE')} مقدار ${code('cli: { approve: true }')} را بگذارید.`,
+  polOwnRequest: () => 'این تغییر را خودتان درخواست کرده‌اید، پس کس دیگری باید آن را تأیید کند.',
+  polOsUserAsked: (osUser, as) =>
+    `کاربر سیستم‌عامل ${iso(osUser)} این تغییر را درخواست کرده است (به‌عنوان ${iso(as)})، پس کس دیگری باید آن را تأیید کند.`,
+  polNotApprover: (leads, operation, title) =>
+    `فقط ${leads ? 'سرپرست‌ها' : 'تأییدکنندگانی که در سیاست نام برده شده‌اند'} می‌توانند درخواست‌های ${operationFa(operation, title)} را تأیید کنند.`,
+  polApprovedAlready: () => 'شما این درخواست را قبلاً تأیید کرده‌اید.',
+  polOsUserApproved: (osUser, as) =>
+    `کاربر سیستم‌عامل ${iso(osUser)} این درخواست را قبلاً تأیید کرده است (به‌عنوان ${iso(as)})؛ هر نفر فقط یک تأیید می‌دهد.`,
+
+  reqCannot: (id, wanted, state) => `نمی‌شود ${wantedFa(wanted, req(id))}: ${stateFa(state)}.`,
+  reqExpiredAt: (id, wanted, time) =>
+    `نمی‌شود ${wantedFa(wanted, req(id))}: در ${at(time)} بدون تأییدهای کافی منقضی شده است.`,
+  reqCannotNow: (id, wanted, state) => `نمی‌شود ${wantedFa(wanted, req(id))}: ${stateFa(state)}.`,
+  reqYouApproved: (id) => `شما ${req(id)} را قبلاً تأیید کرده‌اید.`,
+  reqTheirOwn: (name) =>
+    `${iso(name)} خودش این تغییر را درخواست کرده است، پس تأیید به‌جای او یعنی تأیید درخواست خودش.`,
+  reqCountsAlready: (name, id) =>
+    `تأیید ${iso(name)} از قبل برای ${req(id)} شمرده شده است؛ جانشین به‌جای او تأیید می‌کند، نه برای بار دوم.`,
+  reqOnlyRequesterCancels: (who, id) =>
+    `فقط ${iso(who)}، که این درخواست را داده است، می‌تواند ${req(id)} را لغو کند.`,
+  reqEscalatedAlready: (id) => `${req(id)} قبلاً به تأییدکنندگان پشتیبان ارجاع شده است.`,
+  reqWarnedAlready: (id) => `برای انقضای ${req(id)} قبلاً هشدار داده شده است.`,
+  reqOpenUntil: (id, time) => `نمی‌شود ${req(id)} را منقضی‌شده اعلام کرد: تا ${at(time)} باز است.`,
+  reqOwnSettle: () => 'این تغییر را خودتان درخواست کرده‌اید، پس کس دیگری باید تکلیف نتیجه‌اش را روشن کند.',
+
+  bgWrongWords: () => `برای تأیید، دقیقاً عبارت «${iso('break glass')}» را تایپ کنید؛ هیچ چیزی تغییر نکرد.`,
+  bgReasonRequired: () =>
+    'بنویسید چرا این کار نمی‌تواند منتظر سرپرست بماند: دلیل لازم است و همه‌ی سرپرست‌ها آن را می‌خوانند.',
+  glassNotOn: (operation, title) =>
+    `شکستن شیشه برای ${operationFa(operation, title)} روشن نیست، یا نام شما برای آن در سیاست نیامده است.`,
+  glassNotRequester: () => 'فقط کسی که این تغییر را درخواست کرده است می‌تواند برایش شیشه را بشکند.',
+  glassRateLimited: (max, per) =>
+    `شما در ${periodFa(per)} گذشته ${n(max)} بار برای این عملیات شیشه را شکسته‌اید؛ سقف همین است. منتظر تأیید یک سرپرست بمانید.`,
+  glassOwnReview: () => 'شیشه‌ی این تغییر را خودتان شکسته‌اید، پس سرپرست دیگری باید آن را بررسی کند.',
+  glassNotLead: () => 'فقط سرپرست‌ها تغییرهای شکستن شیشه را بررسی می‌کنند.',
+  bgNoteRequired: () => 'بنویسید ایرادش چیست: برای علامت‌گذاری یک تغییر، یادداشت لازم است.',
+  glassNotBroken: (id) => `${req(id)} با شکستن شیشه اجرا نشده است؛ چیزی برای بررسی نیست.`,
+  glassReviewed: (id, by, verdict) =>
+    `${req(id)} قبلاً بررسی شده است: ${iso(by)} آن را ${verdict === 'flagged' ? 'علامت‌گذاری کرده' : verdict === 'acknowledged' ? 'تأیید کرده' : `«${iso(verdict)}» کرده`} است.`,
+
+  delegOnlyLeads: () =>
+    'فقط سرپرست‌ها تأییدهایشان را تفویض می‌کنند؛ کسی که به‌جای سرپرست تأیید می‌کند نمی‌تواند آن را به دیگری بسپارد.',
+  delegSelf: () => 'نمی‌توانید به خودتان تفویض کنید.',
+  delegBot: () => 'به یکی از اعضای تیم تفویض کنید، نه به یک بات.',
+  delegAlready: (name, until) =>
+    `شما تا ${at(until)} به ${iso(name)} تفویض کرده‌اید؛ اول با ${code('/vidops delegate cancel')} آن را تمام کنید.`,
+  delegNothingToCancel: () => 'تفویض فعالی ندارید که لغو شود.',
+  delegRace: () => 'کس دیگری همزمان تفویض شما را تغییر داد؛ دوباره نگاه کنید.',
+  delegCountsOnce: (list) =>
+    `شما به‌جای ${names(list)} تأیید می‌کنید، که یا خودشان این تغییر را درخواست کرده‌اند یا تأییدشان از قبل شمرده شده است؛ هر نفر فقط یک بار شمرده می‌شود.`,
+
+  svcNoRequest: (id) => `${req(id)} وجود ندارد.`,
+  svcBusy: (id) => `همین حالا دیگران در حال تغییر ${req(id)} هستند؛ دوباره نگاهش کنید.`,
+  svcOwnReject: () => 'این درخواست خودتان است: به‌جای رد کردن، لغوش کنید.',
+  svcOnlyApproversReject: (operation, title) =>
+    `فقط کسانی که می‌توانند درخواست‌های ${operationFa(operation, title)} را تأیید کنند، می‌توانند آن‌ها را رد کنند.`,
+  svcCannotSendAgain: (id, operation, title) =>
+    `نمی‌شود ${req(id)} را دوباره فرستاد: یک ${operationFa(operation, title)} دیگر ممکن است کار را دو بار انجام دهد. سرویس را ببینید و بعد نتیجه را دستی ثبت کنید.`,
+  svcOnlyApproversSettle: (operation) =>
+    `فقط کسانی که می‌توانند درخواست‌های ${operationFa(operation, operation)} را تأیید کنند، می‌توانند تکلیف نتیجه‌شان را روشن کنند.`,
+  svcNoClearAnswer: () => 'سرویس به تکرار هم پاسخ روشنی نداد: شاید اعمال شده باشد و شاید نه.',
+  svcStillWorking: (target, time) =>
+    `${faTarget(target)} هنوز سر جایش است، ولی شاید سرویس هنوز مشغول حذف باشد؛ بعد از ساعت ${at(`${time} UTC`)} دوباره بررسی کنید، یا نتیجه را دستی ثبت کنید.`,
+  svcNotOnService: (kind, id) => `${KIND[kind]} ${iso(id)} در سرویس وجود ندارد.`,
+  svcFormOfOther: () => 'این فرم را کس دیگری باز کرده است و فقط خودش می‌تواند آن را بفرستد. چیزی تغییر نکرد.',
+  svcFormGone: () =>
+    'این فرم دیگر معتبر نیست: یا قبلاً فرستاده شده، یا بیش از یک ساعت باز مانده، یا vidops آن را باز نکرده است. چیزی تغییر نکرد؛ فرمان را دوباره اجرا کنید.',
+
+  resolveCannotLookUp: (operation, title) =>
+    `vidops نمی‌تواند بررسی کند که ${operationFa(operation, title)} اعمال شده است یا نه. سرویس را ببینید و بعد نتیجه را دستی ثبت کنید.`,
+  resolveNoLookUp: (target) =>
+    `این سرویس جست‌وجوی ${faTarget(target)} را پشتیبانی نمی‌کند. سرویس را ببینید و بعد نتیجه را دستی ثبت کنید.`,
+  resolveNotProof: (target) =>
+    `جست‌وجوی ${faTarget(target)} پاسخ ${n(404)} داد، ولی وقتی درخواست ثبت شد هم برای آن پاسخی نداده بود، پس این چیزی را ثابت نمی‌کند. سرویس را ببینید و بعد نتیجه را دستی ثبت کنید.`,
+  outcomeApplied: (name) => `اعمال شده، چنان‌که ${iso(name)} در سرویس دید`,
+  outcomeNotApplied: (name) => `اعمال نشده، چنان‌که ${iso(name)} در سرویس دید`,
+  outcomeDeleted: () => 'قبلاً حذف شده است',
+  outcomeDeletedAgain: () => 'با فرستادن دوباره حذف شد',
+  outcomeStillThere: (target, name) =>
+    `اعمال نشده: ${faTarget(target)} هنوز سر جایش است (${iso(name)} بررسی کرد)`,
 };
 
 const MAYBE_APPLIED =

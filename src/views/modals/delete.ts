@@ -13,6 +13,7 @@ import { type Lang, ltr } from '../../i18n/index.js';
 import type { Prepared } from '../../services/types.js';
 import { operationTitleOf, previewSections } from '../approval.js';
 import { plain, safe, section } from '../blocks.js';
+import { sayIn } from '../errors.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
 import {
   draftMetadata,
@@ -85,6 +86,16 @@ export const DeleteDraftSchema = z.strictObject({
 
 export type DeleteDraft = z.output<typeof DeleteDraftSchema>;
 
+/** A delete draft as stored: plain JSON, without the warnings (sentences shown in the modal). */
+export type StoredDeleteDraft = Omit<DeleteDraft, 'prepared'> & {
+  prepared: Omit<Prepared, 'warnings'> & { warnings: [] };
+};
+
+/** The draft as JSON to store (its warnings are empty already). */
+export function storedDeleteDraft(draft: DeleteDraft): StoredDeleteDraft {
+  return { ...draft, prepared: { ...draft.prepared, warnings: [] } };
+}
+
 /** Titles longer than this are not offered as the confirmation: nobody types them exactly. */
 const TITLE_CONFIRM_MAX = 200;
 
@@ -153,7 +164,7 @@ export function deleteConfirmModal(
   const blocks: KnownBlock[] = [
     ...previewSections(prepared, lang, 2500).map((text) => section(text)),
     ...(titleKnown ? [] : [section(t.deleteFormIdOnly)]),
-    ...prepared.warnings.slice(0, 5).map((w) => section(`:warning: ${safe(w, 1000)}`)),
+    ...prepared.warnings.slice(0, 5).map((w) => section(`:warning: ${safe(sayIn(lang, w), 1000)}`)),
     section(t.deleteFormIrreversible),
     reasonInput(lang),
   ];

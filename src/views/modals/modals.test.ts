@@ -1,6 +1,7 @@
 import { requestWith } from '../../../test/fixtures/requests.js';
 import type { ProtectionConfig } from '../../client/types.js';
 import type { OperationRequest } from '../../core/model.js';
+import { say } from '../../core/said.js';
 import { PROTECTION_FIELDS } from '../../core/validate/protection.js';
 import { ENGLISH, FSI, langFor, ltr, PDI } from '../../i18n/index.js';
 import type { Prepared } from '../../services/types.js';
@@ -289,7 +290,7 @@ describe('the typed confirmation of a delete', () => {
       {
         prepared: preparedDelete({
           preview: { kind: 'delete', resource: 'folder', id: 'X', title: LONG, filesCount: 100 },
-          warnings: [LONG, LONG],
+          warnings: [say.idShape('folder', LONG), say.idShape('folder', LONG)],
         }),
         confirm: 'X',
         title: LONG,
@@ -595,7 +596,7 @@ describe('the change modals in Persian, which is longer', () => {
         {
           prepared: preparedDelete({
             preview: { kind: 'delete', resource: 'folder', id: 'X', title: LONG, filesCount: 100 },
-            warnings: [LONG, LONG],
+            warnings: [say.idShape('folder', LONG), say.idShape('folder', LONG)],
           }),
           confirm: 'X',
           title: LONG,
