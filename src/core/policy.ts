@@ -5,7 +5,7 @@ import { OPERATION_SPECS, type RuleDefaults } from './catalog.js';
 import { ConfigError } from './errors.js';
 import { type ActorVia, followUpOf, type OperationRequest } from './model.js';
 import { CHANGE_OPERATIONS, type ChangeOperation } from './operations.js';
-import { english, type Said, say } from './said.js';
+import { english, periodEnglish, type Said, say } from './said.js';
 
 /** What a policy has rules for: every change operation, and the `audit` command. */
 export const POLICY_OPERATIONS = [...CHANGE_OPERATIONS, 'audit'] as const;
@@ -170,7 +170,6 @@ const UNIT_MS: Record<string, number> = {
   h: 3_600_000,
   d: 86_400_000,
 };
-const UNIT_NAMES: Record<string, string> = { s: 'second', m: 'minute', h: 'hour', d: 'day' };
 
 /** What a policy says of a duration it cannot read. */
 export const DURATION_PROBLEM =
@@ -186,13 +185,7 @@ export function parseDuration(text: string): number | null {
 }
 
 /** `'1h'` → `'hour'`, `'2h'` → `'2 hours'`: for "over the rate limit of 30 per hour". */
-export function describePeriod(text: string): string {
-  const match = DURATION.exec(text.trim());
-  if (!match) return text;
-  const amount = Number(match[1]);
-  const name = UNIT_NAMES[match[2] ?? ''] ?? match[2];
-  return amount === 1 ? `${name}` : `${amount} ${name}s`;
-}
+export const describePeriod = periodEnglish;
 
 const PRINCIPAL = /^[UWS][A-Z0-9]{2,}$/;
 

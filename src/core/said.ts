@@ -210,6 +210,12 @@ export interface SaidParams {
   reqWarnedAlready: [id: string];
   reqOpenUntil: [id: string, at: string];
   reqOwnSettle: [];
+  // The requester's Remind button (src/services/reminders.ts)
+  remindOnlyRequester: [who: string, id: string];
+  /** `operation`: the operation's words as the policy names it (`folder delete`). */
+  remindOff: [operation: string];
+  /** Times as the core writes them (`14:05 UTC`); `every`: the policy's `remindAfter` as written, or null. */
+  remindTooSoon: [id: string, at: string, next: string, every: string | null];
   // Break-glass (src/core/break-glass.ts)
   bgWrongWords: [];
   bgReasonRequired: [];
@@ -629,6 +635,11 @@ export const SAID_ENGLISH: SaidWords = {
   reqCountsAlready: (name, id) =>
     `${name} already counts toward request ${id}; a delegate approves in their place, not a second time.`,
   reqOnlyRequesterCancels: (who, id) => `Only ${who}, who asked for it, can cancel request ${id}.`,
+  remindOnlyRequester: (who, id) =>
+    `Only ${who}, who asked for it, can remind the approvers of request ${id}.`,
+  remindOff: (operation) => `Reminders are turned off for ${operation} requests.`,
+  remindTooSoon: (id, at, next, every) =>
+    `The approvers of ${id} were reminded at ${at}; you can remind them again after ${next}${every === null ? '' : ` (at most once every ${periodEnglish(every)})`}.`,
   reqEscalatedAlready: (id) => `Request ${id} was escalated already.`,
   reqWarnedAlready: (id) => `Request ${id} was warned about its expiry already.`,
   reqOpenUntil: (id, at) => `Request ${id} cannot be expired: it is open until ${at}.`,

@@ -1,10 +1,11 @@
 import { actorLabel, actorRecord, isSameRequester } from '../core/actor.js';
 import * as approvals from '../core/approvals.js';
-import { describeState, isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
+import { isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR, stateFacts } from '../core/approvals.js';
 import { StateConflictError } from '../core/errors.js';
 import { dueFollowUps, type FollowUpKind, nextReminderAt, timeLeftChanged } from '../core/follow-up.js';
 import type { Actor, NewAuditEvent, OperationRequest } from '../core/model.js';
-import { describePeriod, operationWords, type Policy } from '../core/policy.js';
+import { operationWords, type Policy } from '../core/policy.js';
+import { english, type Said, saidJson, say } from '../core/said.js';
 import type { Store } from '../store/store.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
 import type { ServiceLogger } from './types.js';
@@ -23,7 +24,7 @@ import type { ServiceLogger } from './types.js';
 export type RemindResult =
   | { kind: 'reminded'; request: OperationRequest }
   /** Nothing changed; `request` is the request as it stands, when there is one. */
-  | { kind: 'refused'; reason: string; request?: OperationRequest };
+  | { kind: 'refused'; reason: string; said?: Said; request?: OperationRequest };
 
 /** What one sweep did. */
 export interface FollowUpSweep {
@@ -96,7 +97,13 @@ export function createFollowUps(deps: FollowUpDeps): FollowUps {
     return (await apply(request, step, c.now)) !== null;
   }
 
-  async function denied(actor: Actor, request: OperationRequest, reason: string): Promise<void> {
+  /** A refusal in words (English) and as a sentence the Slack edge words in the reader's language. */
+  function refused(said: Said, request?: OperationRequest | null): RemindResult {
+    const words = { kind: 'refused' as const, reason: english(said), said };
+    return request ? { ...words, request } : words;
+  }
+
+  async function denied(actor: Actor, request: OperationRequest, said: Said): Promise<void> {
     const event: NewAuditEvent = {
       id: deps.eventId(),
       type: 'denied',
@@ -106,7 +113,7 @@ export function createFollowUps(deps: FollowUpDeps): FollowUps {
       target: request.target,
       params: request.params,
       requestId: request.id,
-      outcome: { action: 'remind', reason },
+      outcome: { action: 'remind', reason: english(said), said: saidJson(said) },
       error: null,
     };
     await store.appendAudit([event]);
@@ -116,48 +123,36 @@ export function createFollowUps(deps: FollowUpDeps): FollowUps {
     async remind(id, actor) {
       for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
         const request = await store.getRequest(id);
-        if (request === null) return { kind: 'refused', reason: `There is no request ${id}.` };
+        if (request === null) return refused(say.svcNoRequest(id));
         const now = clock();
         if (request.state !== 'pending' || isPastExpiry(request, now)) {
-          return {
-            kind: 'refused',
-            reason: `Request ${id} cannot be reminded about: it ${request.state === 'pending' ? 'expired' : `was ${describeState(request, now)}`}.`,
+          return refused(
+            request.state === 'pending' && request.expiresAt !== null
+              ? say.reqExpiredAt(id, 'reminded about', when(new Date(request.expiresAt), now))
+              : say.reqCannot(id, 'reminded about', stateFacts(request, now)),
             request,
-          };
+          );
         }
         if (!isSameRequester(request.requester, actor)) {
-          const reason = `Only ${actorLabel(request.requester)}, who asked for it, can remind the approvers of request ${id}.`;
-          await denied(actor, request, reason);
-          return { kind: 'refused', reason, request };
+          const said = say.remindOnlyRequester(actorLabel(request.requester), id);
+          await denied(actor, request, said);
+          return refused(said, request);
         }
         const rule = policy.rules[request.operation].followUp;
         const next = nextReminderAt(request, rule, now);
         if (next === 'never') {
-          return {
-            kind: 'refused',
-            reason: `Reminders are turned off for ${operationWords(request.operation)} requests.`,
-            request,
-          };
+          return refused(say.remindOff(operationWords(request.operation)), request);
         }
         if (next !== null) {
-          const every =
-            rule.remindAfter === null ? '' : ` (at most once every ${describePeriod(rule.remindAfter)})`;
-          return {
-            kind: 'refused',
-            reason: `The approvers of ${id} were reminded at ${when(new Date(request.followUp?.remindedAt ?? now.toISOString()), now)}; you can remind them again after ${when(next, now)}${every}.`,
-            request,
-          };
+          const last = when(new Date(request.followUp?.remindedAt ?? now.toISOString()), now);
+          return refused(say.remindTooSoon(id, last, when(next, now), rule.remindAfter), request);
         }
         const c = ctx();
         const done = await apply(request, approvals.remind(request, actor, c, false), c.now);
         if (done) return { kind: 'reminded', request: done };
       }
       const latest = await store.getRequest(id);
-      return {
-        kind: 'refused',
-        reason: `Request ${id} is being changed by others right now; look at it again.`,
-        ...(latest ? { request: latest } : {}),
-      };
+      return refused(say.svcBusy(id), latest);
     },
 
     async sweepFollowUps() {

@@ -401,6 +401,11 @@ const SAID_PERSIAN: SaidWords = {
     `تأیید ${iso(name)} از قبل برای ${req(id)} شمرده شده است؛ جانشین به‌جای او تأیید می‌کند، نه برای بار دوم.`,
   reqOnlyRequesterCancels: (who, id) =>
     `فقط ${iso(who)}، که این درخواست را داده است، می‌تواند ${req(id)} را لغو کند.`,
+  remindOnlyRequester: (who, id) =>
+    `فقط ${iso(who)}، که این درخواست را داده است، می‌تواند به تأییدکنندگان ${req(id)} یادآوری کند.`,
+  remindOff: (operation) => `یادآوری برای درخواست‌های ${iso(operation)} خاموش است.`,
+  remindTooSoon: (id, time, next, every) =>
+    `به تأییدکنندگان ${req(id)} در ${at(time)} یادآوری شد؛ از ${at(next)} به بعد می‌توانید دوباره یادآوری کنید${every === null ? '' : ` (حداکثر یک بار در هر ${periodFa(every)})`}.`,
   reqEscalatedAlready: (id) => `${req(id)} قبلاً به تأییدکنندگان پشتیبان ارجاع شده است.`,
   reqWarnedAlready: (id) => `برای انقضای ${req(id)} قبلاً هشدار داده شده است.`,
   reqOpenUntil: (id, time) => `نمی‌شود ${req(id)} را منقضی‌شده اعلام کرد: تا ${at(time)} باز است.`,
