@@ -223,9 +223,7 @@ function preparedDelete(overrides: Partial<Prepared> = {}): Prepared {
       title: 'Lectures',
       filesCount: 5,
     },
-    warnings: [
-      'Deleting folder 6710a0000000000000000101 ("Lectures") also deletes its 5 files; this cannot be undone.',
-    ],
+    warnings: [say.warnFolderFiles('6710a0000000000000000101', 'Lectures', 5)],
     ...overrides,
   } as Prepared;
 }
