@@ -55,7 +55,6 @@ import {
   type Store,
   type StoredCheckpoint,
 } from './store.js';
-import { BACKSTOP_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
 /**
  * `normal`: in WAL mode a commit is in the WAL file (in the OS page cache) before it returns, so it
@@ -102,8 +101,6 @@ export class SqliteStore implements Store {
    * their properties each time it is called, so the body to run is passed as an argument instead.
    */
   private readonly immediate: (fn: () => unknown) => unknown;
-  /** Checkpoints the WAL on a worker thread; null for an in-memory database or when not in WAL. */
-  private readonly checkpointer: WalCheckpointer | null = null;
 
   /** Opens (and creates) the database at `path`, or an in-memory one for `:memory:`. */
   constructor(path: string, options: SqliteStoreOptions) {
@@ -119,11 +116,6 @@ export class SqliteStore implements Store {
       const mode = this.db.pragma('journal_mode = WAL', { simple: true });
       if (mode !== 'wal') {
         this.logger?.warn({ journalMode: mode }, 'SQLite could not switch to WAL; writes will be slower');
-      } else {
-        // Checkpoints (and their fsyncs) run on a worker thread, not inside a commit on the event
-        // loop; this connection checkpoints itself only past the backstop. See ./wal-checkpointer.ts.
-        this.db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
-        this.checkpointer = startWalCheckpointer(path);
       }
     }
     // NORMAL by default: in WAL mode a commit survives the process being killed (the crash test
@@ -156,9 +148,7 @@ export class SqliteStore implements Store {
 
   /** Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken before the first read. */
   private write<T>(fn: () => T): T {
-    const result = this.immediate(fn) as T;
-    this.checkpointer?.wrote();
-    return result;
+    return this.immediate(fn) as T;
   }
 
   async migrate(): Promise<void> {
@@ -193,8 +183,6 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    // The worker's connection first, so that this one, closing last, checkpoints and removes the WAL.
-    await this.checkpointer?.close();
     if (this.db.open) this.db.close();
   }
 
