@@ -1,5 +1,3 @@
-import type { AckFn, ViewResponseAction } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
 import { InputError } from '../../core/errors.js';
 import type { OperationRequest, ResolveWay } from '../../core/model.js';
 import { type Lang, ltr, num } from '../../i18n/index.js';
@@ -8,12 +6,20 @@ import type { SlackRoutes } from '../../slack/routes.js';
 import { operationTitleOf, settledOutcome, stateWord } from '../../views/approval.js';
 import { describeError, describeRecordedError, reasonIn } from '../../views/errors.js';
 import { ACTIONS, CALLBACKS } from '../../views/ids.js';
-import { problemLine, readViewState, statusModal } from '../../views/modals/common.js';
+import { problemLine } from '../../views/modals/common.js';
 import { rejectModal } from '../../views/modals/reject.js';
 import { type MarkWay, parseResolveSubmission, resolveModal } from '../../views/modals/resolve.js';
 import { whitelistModal } from '../../views/modals/whitelist.js';
 import { type AppContext, checkBlockKit, errorViewOptions, problemText, resolveActor } from '../context.js';
-import { type ClickArgs, ClickSchema, clickedRequest, tell } from './clicks.js';
+import {
+  ackStatus,
+  type ClickArgs,
+  ClickSchema,
+  clickedRequest,
+  readSubmission,
+  type SubmissionArgs,
+  tell,
+} from './clicks.js';
 import { openDraft } from './drafts.js';
 import { publishHome } from './home.js';
 import { openLoading, showStatus, showView } from './shared.js';
@@ -176,33 +182,12 @@ async function openMark(ctx: AppContext, args: ClickArgs, way: MarkWay): Promise
   await args.client.views.open({ trigger_id: click.trigger_id, view });
 }
 
-interface MarkSubmissionArgs {
-  ack: AckFn<ViewResponseAction>;
-  body: { user: { id: string; name?: string | undefined } };
-  view: { id: string; private_metadata: string; state: { values: unknown } };
-  client: WebClient;
-}
-
 /** The submitted note: a problem goes back to the field; otherwise the form closes into the result. */
-async function submitMark(ctx: AppContext, args: MarkSubmissionArgs): Promise<void> {
+async function submitMark(ctx: AppContext, args: SubmissionArgs): Promise<void> {
   const lang = await ctx.languages.of(args.body.user.id);
   const title = lang.t.approvals.actSettleTitle;
-  let parsed: ReturnType<typeof parseResolveSubmission>;
-  try {
-    parsed = parseResolveSubmission(
-      readViewState(args.view.state.values, lang),
-      args.view.private_metadata,
-      lang,
-    );
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    await ackStatus(ctx, args.ack, title, [`:x: ${error.message}`], lang);
-    return;
-  }
-  if (!parsed.ok) {
-    await args.ack({ response_action: 'errors', errors: parsed.errors });
-    return;
-  }
+  const parsed = await readSubmission(ctx, args, title, lang, parseResolveSubmission);
+  if (parsed === null) return;
   await ackStatus(ctx, args.ack, title, [lang.t.breakGlass.glassRecording], lang);
   let lines: string[];
   try {
@@ -216,18 +201,6 @@ async function submitMark(ctx: AppContext, args: MarkSubmissionArgs): Promise<vo
     lines = [`:x: ${problemText(ctx, error, title)}`];
   }
   await showStatus(ctx, args.client, args.view.id, title, lines);
-}
-
-async function ackStatus(
-  ctx: AppContext,
-  ack: AckFn<ViewResponseAction>,
-  title: string,
-  lines: string[],
-  lang: Lang,
-) {
-  const view = statusModal(title, lines, lang);
-  checkBlockKit(ctx, { view }, 'modal');
-  await ack({ response_action: 'update', view });
 }
 
 /**

@@ -1,9 +1,6 @@
-import type { AckFn, ViewResponseAction } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
-import type { WebClient } from '@slack/web-api';
 import { BREAK_GLASS_WORDS, isBreakGlassWords } from '../../core/break-glass.js';
 import { utcMinutes } from '../../core/delegation.js';
-import { InputError } from '../../core/errors.js';
 import { type Lang, ltr } from '../../i18n/index.js';
 import type { BreakGlassResult } from '../../services/break-glass.js';
 import type { SubmitResult } from '../../services/types.js';
@@ -20,7 +17,7 @@ import {
   parseBreakGlassSubmission,
   parseFlagSubmission,
 } from '../../views/modals/break-glass.js';
-import { problemLine, readViewState, statusModal } from '../../views/modals/common.js';
+import { problemLine } from '../../views/modals/common.js';
 import {
   type AppContext,
   checkBlockKit,
@@ -30,7 +27,15 @@ import {
   respondChecked,
   type SlashHandler,
 } from '../context.js';
-import { type ClickArgs, ClickSchema, clickedRequest, tell } from './clicks.js';
+import {
+  ackStatus,
+  type ClickArgs,
+  ClickSchema,
+  clickedRequest,
+  readSubmission,
+  type SubmissionArgs,
+  tell,
+} from './clicks.js';
 import { showStatus } from './shared.js';
 
 /**
@@ -76,25 +81,6 @@ async function openBreakGlass(ctx: AppContext, args: ClickArgs): Promise<void> {
   await args.client.views.open({ trigger_id: click.trigger_id, view });
 }
 
-interface SubmissionArgs {
-  ack: AckFn<ViewResponseAction>;
-  body: { user: { id: string; name?: string | undefined } };
-  view: { id: string; private_metadata: string; state: { values: unknown } };
-  client: WebClient;
-}
-
-async function ackStatus(
-  ctx: AppContext,
-  ack: AckFn<ViewResponseAction>,
-  title: string,
-  lines: string[],
-  lang: Lang,
-) {
-  const view = statusModal(title, lines, lang);
-  checkBlockKit(ctx, { view }, 'modal');
-  await ack({ response_action: 'update', view });
-}
-
 function ranText(ctx: AppContext, result: BreakGlassResult, lang: Lang): string {
   if (result.kind === 'refused') return problemLine(reasonIn(lang, result), ':no_entry:');
   const t = lang.t.breakGlass;
@@ -122,22 +108,8 @@ async function submitBreakGlass(ctx: AppContext, args: SubmissionArgs): Promise<
   const lang = await ctx.languages.of(args.body.user.id);
   const t = lang.t.breakGlass;
   const title = t.glassModalTitle;
-  let parsed: ReturnType<typeof parseBreakGlassSubmission>;
-  try {
-    parsed = parseBreakGlassSubmission(
-      readViewState(args.view.state.values, lang),
-      args.view.private_metadata,
-      lang,
-    );
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    await ackStatus(ctx, args.ack, title, [`:x: ${error.message}`], lang);
-    return;
-  }
-  if (!parsed.ok) {
-    await args.ack({ response_action: 'errors', errors: parsed.errors });
-    return;
-  }
+  const parsed = await readSubmission(ctx, args, title, lang, parseBreakGlassSubmission);
+  if (parsed === null) return;
   if (!isBreakGlassWords(parsed.words)) {
     await args.ack({
       response_action: 'errors',
@@ -203,22 +175,8 @@ async function submitFlag(ctx: AppContext, args: SubmissionArgs): Promise<void> 
   const lang = await ctx.languages.of(args.body.user.id);
   const t = lang.t.breakGlass;
   const title = t.glassFlagTitle;
-  let parsed: ReturnType<typeof parseFlagSubmission>;
-  try {
-    parsed = parseFlagSubmission(
-      readViewState(args.view.state.values, lang),
-      args.view.private_metadata,
-      lang,
-    );
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    await ackStatus(ctx, args.ack, title, [`:x: ${error.message}`], lang);
-    return;
-  }
-  if (!parsed.ok) {
-    await args.ack({ response_action: 'errors', errors: parsed.errors });
-    return;
-  }
+  const parsed = await readSubmission(ctx, args, title, lang, parseFlagSubmission);
+  if (parsed === null) return;
   await ackStatus(ctx, args.ack, title, [t.glassRecording], lang);
   let lines: string[];
   try {

@@ -1,15 +1,18 @@
-import type { BlockAction, RespondFn } from '@slack/bolt';
+import type { AckFn, BlockAction, RespondFn, ViewResponseAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
+import { InputError } from '../../core/errors.js';
 import { escapeMrkdwn } from '../../core/mrkdwn.js';
 import type { Lang } from '../../i18n/index.js';
+import { readViewState, statusModal, type ViewState } from '../../views/modals/common.js';
 import { type AppContext, checkBlockKit } from '../context.js';
 import { publishHome } from './home.js';
 import { requestIdOf } from './shared.js';
 
 /**
- * What the button handlers of requests (approvals, break-glass reviews) share: what a click tells
- * about where it came from, and how to answer the person who clicked, where they clicked.
+ * What the button handlers of requests (approvals, break-glass reviews) and their small modals
+ * share: what a click tells about where it came from, how to answer the person who clicked, where
+ * they clicked, and how a submitted note or reason is read.
  * @see docs/architecture.md, "Approvals"
  */
 
@@ -65,4 +68,50 @@ export async function clickedRequest(
   const id = requestIdOf(click.actions[0]?.value);
   if (id === null) await tell(ctx, click, respond, lang.t.breakGlass.glassNoRequest);
   return id;
+}
+
+/** A submitted modal of a request (reject, mark applied…, break glass, flag…), as the handlers read it. */
+export interface SubmissionArgs {
+  ack: AckFn<ViewResponseAction>;
+  body: { user: { id: string; name?: string | undefined } };
+  view: { id: string; private_metadata: string; state: { values: unknown } };
+  client: WebClient;
+}
+
+/** Closes the submission into a status view (`title`, one line each). */
+export async function ackStatus(
+  ctx: AppContext,
+  ack: AckFn<ViewResponseAction>,
+  title: string,
+  lines: string[],
+  lang: Lang,
+): Promise<void> {
+  const view = statusModal(title, lines, lang);
+  checkBlockKit(ctx, { view }, 'modal');
+  await ack({ response_action: 'update', view });
+}
+
+/**
+ * Reads a submission with the modal's `parse`: what it found, or null once the person was
+ * answered (a form that lost its context becomes a status view; problems with what was typed go
+ * back under their fields, and nothing changes).
+ */
+export async function readSubmission<P extends { ok: true } | { ok: false; errors: Record<string, string> }>(
+  ctx: AppContext,
+  args: SubmissionArgs,
+  title: string,
+  lang: Lang,
+  parse: (state: ViewState, privateMetadata: string, lang: Lang) => P,
+): Promise<Extract<P, { ok: true }> | null> {
+  let parsed: P;
+  try {
+    parsed = parse(readViewState(args.view.state.values, lang), args.view.private_metadata, lang);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    await ackStatus(ctx, args.ack, title, [`:x: ${error.message}`], lang);
+    return null;
+  }
+  if (parsed.ok) return parsed as Extract<P, { ok: true }>;
+  await args.ack({ response_action: 'errors', errors: parsed.errors });
+  return null;
 }
