@@ -248,6 +248,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     clock,
     logger: logger.child({ component: 'services' }),
     fetchCover: createCoverFetcher(slackContext),
+    timeZone: config.languages.timeZone,
   });
 
   const workFailures = metrics.registry.counter(

@@ -1,4 +1,11 @@
-import { DELEGATION_TEXT, parseDelegateWords, parseMention, parseUntil, resolveUntil } from './delegation.js';
+import {
+  DELEGATION_TEXT,
+  parseDelegateWords,
+  parseMention,
+  parseUntil,
+  resolveUntil,
+  zonedToUtc,
+} from './delegation.js';
 import { parseCommand } from './grammar.js';
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
@@ -37,11 +44,29 @@ describe('until a duration or a date', () => {
   });
 
   it.each([
-    ['2026-12-01', '2026-12-01T00:00:00.000Z'],
-    ['2026-12-01T18:00', '2026-12-01T18:00:00.000Z'],
+    ['2026-12-01', '2026-11-30T20:30:00.000Z'],
+    ['2026-12-01T18:00', '2026-12-01T14:30:00.000Z'],
     ['2026-12-01T18:00:30Z', '2026-12-01T18:00:30.000Z'],
-  ])('%s is a time in UTC', (text, iso) => {
-    expect(parseUntil(text)).toEqual({ ok: true, until: { kind: 'time', iso, text } });
+  ])('%s is read as a Tehran clock shows it (with Z, in UTC): %s', (text, iso) => {
+    const until = parseUntil(text);
+    if (!until.ok) throw new Error('not read');
+    expect(resolveUntil(until.until, NOW, 'Asia/Tehran')).toEqual({ ok: true, at: iso });
+  });
+
+  it('a time is read in UTC when no display time zone is given', () => {
+    const until = parseUntil('2026-12-01T18:00');
+    if (!until.ok) throw new Error('not read');
+    expect(resolveUntil(until.until, NOW)).toEqual({ ok: true, at: '2026-12-01T18:00:00.000Z' });
+  });
+
+  it('a wall time in a zone with summer time lands on the right side of the change', () => {
+    // New York: 2026-11-01 02:00 EDT → EST; noon on the 2nd is 17:00 UTC, noon on 31 Oct 16:00 UTC.
+    expect(new Date(zonedToUtc('2026-11-02T12:00:00', 'America/New_York')).toISOString()).toBe(
+      '2026-11-02T17:00:00.000Z',
+    );
+    expect(new Date(zonedToUtc('2026-10-31T12:00:00', 'America/New_York')).toISOString()).toBe(
+      '2026-10-31T16:00:00.000Z',
+    );
   });
 
   it.each(['tomorrow', '2026-02-30', '2026-12-01T25:00', '0h', '4x', '2026-12-1'])(

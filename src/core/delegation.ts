@@ -30,10 +30,14 @@ export interface Delegation {
   ending: 'cancelled' | 'expired' | null;
 }
 
-/** How `until` was written: a duration from now (`4h`, `2d`), or a time (`2026-12-01`, `2026-12-01T18:00`). */
+/**
+ * How `until` was written: a duration from now (`4h`, `2d`), or a time (`2026-12-01`,
+ * `2026-12-01T18:00`) as a clock on the wall reads it (`local`, `YYYY-MM-DDTHH:MM:SS`), in the
+ * display time zone unless it ends with `Z` (`utc`).
+ */
 export type UntilSpec =
   | { kind: 'duration'; ms: number; text: string }
-  | { kind: 'time'; iso: string; text: string };
+  | { kind: 'time'; local: string; utc: boolean; text: string };
 
 /** What `/vidops delegate` reads. */
 export interface DelegateWords {
@@ -93,14 +97,58 @@ export function parseUntil(text: string): { ok: true; until: UntilSpec } | Deleg
       at.getUTCHours() === h &&
       at.getUTCMinutes() === mi &&
       at.getUTCSeconds() === s;
-    if (same) return { ok: true, until: { kind: 'time', iso: at.toISOString(), text: raw } };
+    if (same) {
+      const local = at.toISOString().slice(0, 19);
+      return { ok: true, until: { kind: 'time', local, utc: m[7] !== undefined, text: raw } };
+    }
   }
   return refused(say.delegBadUntil(raw));
 }
 
-/** When the delegation ends, checked: in the future, and at most 30 days away. */
-export function resolveUntil(spec: UntilSpec, now: Date): { ok: true; at: string } | DelegationRefusal {
-  const at = spec.kind === 'duration' ? now.getTime() + spec.ms : Date.parse(spec.iso);
+/** How far `zone`'s clocks are ahead of UTC at the moment `utcMs` (Tehran: 3 h 30 min). */
+function zoneOffsetMs(utcMs: number, zone: string): number {
+  const parts: Record<string, number> = {};
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
+  for (const part of format.formatToParts(new Date(utcMs))) parts[part.type] = Number(part.value);
+  const wall = Date.UTC(
+    parts.year ?? 0,
+    (parts.month ?? 1) - 1,
+    parts.day ?? 1,
+    parts.hour ?? 0,
+    parts.minute ?? 0,
+    parts.second ?? 0,
+  );
+  return wall - Math.floor(utcMs / 1000) * 1000;
+}
+
+/** The moment a wall clock in `zone` shows `local` (`2026-12-01T18:00:00`), as UTC milliseconds. */
+export function zonedToUtc(local: string, zone: string): number {
+  const asUtc = Date.parse(`${local}Z`);
+  // Twice, so that a time just across a change of offset (summer time) lands on the right side.
+  const first = asUtc - zoneOffsetMs(asUtc, zone);
+  return asUtc - zoneOffsetMs(first, zone);
+}
+
+/**
+ * When the delegation ends, checked: in the future, and at most 30 days away. A time without `Z`
+ * is read in `timeZone` (the display time zone, `DISPLAY_TIME_ZONE`), as the lead's clock shows it.
+ */
+export function resolveUntil(
+  spec: UntilSpec,
+  now: Date,
+  timeZone = 'UTC',
+): { ok: true; at: string } | DelegationRefusal {
+  const at =
+    spec.kind === 'duration' ? now.getTime() + spec.ms : zonedToUtc(spec.local, spec.utc ? 'UTC' : timeZone);
   const iso = new Date(at).toISOString();
   if (at <= now.getTime()) return refused(say.delegPast(utcMinutes(iso)));
   if (at - now.getTime() > DELEGATION_MAX_MS) return refused(say.delegTooLong());

@@ -47,6 +47,8 @@ export interface DelegationServiceDeps {
   newId: () => string;
   /** The delegate's display name (Slack's), when the mention carried none. */
   nameOf?: ((userId: string) => Promise<string>) | undefined;
+  /** Where a written `until` time (without `Z`) is read: `DISPLAY_TIME_ZONE`; UTC when not given. */
+  timeZone?: string | undefined;
 }
 
 export interface DelegationService {
@@ -87,7 +89,7 @@ export function createDelegationService(deps: DelegationServiceDeps): Delegation
       const who = await policyActorOf(directory, lead);
       if (!isLead(policy, who)) return { kind: 'refused', ...reasoned(say.delegOnlyLeads()) };
       if (words.delegate.id === lead.id) return { kind: 'refused', ...reasoned(say.delegSelf()) };
-      const until = resolveUntil(words.until, clock());
+      const until = resolveUntil(words.until, clock(), deps.timeZone);
       if (!until.ok) return { kind: 'refused', reason: until.reason, said: until.said };
       const [existing] = await openNow({ leadId: lead.id });
       if (existing !== undefined) {

@@ -73,7 +73,15 @@ export function createOperations(deps: OperationsDeps): Operations {
 
   // Break-glass and delegation (./break-glass.ts, ./delegation.ts): the same apply, execute and
   // audit as every other step.
-  const delegation = createDelegationService({ store, policy, directory, clock, ctx, newId: ids.request });
+  const delegation = createDelegationService({
+    store,
+    policy,
+    directory,
+    clock,
+    ctx,
+    newId: ids.request,
+    timeZone: deps.timeZone,
+  });
   const glass = createBreakGlassService({
     store,
     policy,

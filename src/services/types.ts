@@ -104,6 +104,8 @@ export interface OperationsDeps {
   checkGraceMs?: number | undefined;
   /** Downloads a cover image for file.edit (the Slack layer supplies it). */
   fetchCover?: ((cover: CoverRef) => Promise<Uint8Array>) | undefined;
+  /** `DISPLAY_TIME_ZONE`: where a time people write (a delegation's `until`) is read. */
+  timeZone?: string | undefined;
 }
 
 export interface RequestsOverview {
