@@ -79,6 +79,10 @@ const APPROVAL_POLICY = 'viewer.unblock: { approval: true, rateLimit: null }\n';
 const STEP_TIMEOUT_MS = 30_000;
 const UNBLOCK_PATH = '/v1/analysis/user/video/anomaly';
 const PROFILE = process.argv.includes('--profile');
+/** `--quick`: only the three flood rows the goals 1–3 compare ((a), (b), the floor), for iterating. */
+const QUICK = process.argv.includes('--quick');
+/** `--steady`: only (b) at the steady rate, where every request is an unblock run to the end. */
+const STEADY_ONLY = process.argv.includes('--steady');
 
 function durationSeconds(text: string | undefined): number {
   if (text === undefined || text.trim() === '') return 10;
@@ -865,6 +869,69 @@ export async function run(): Promise<void> {
     const acks = { deps, text: help, slackUrl };
     const unblocks = { deps, text: unblock, slackUrl, completed: 'app' as const };
 
+    /** (c), the steady rows and the approvals: everything but the three flood rows. */
+    const measureRest = async () => {
+      await deps.call('reset');
+      const faults = await fetch(`${String(urls.sandbox)}/__sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rules: [{ latencyMs: LATENCY_MS }] }),
+      });
+      if (!faults.ok) throw new Error(`could not set the sandbox latency (${faults.status})`);
+      const slow = await measure(
+        `(c) vidops unblock, upstream +${LATENCY_MS / 1000} s`,
+        target('app'),
+        unblocks,
+      );
+
+      // The same targets at a rate the full app keeps up with: what a person sees in practice.
+      await deps.call('reset');
+      const bareSteady = await measure(`(a) bare Bolt at ${STEADY_RATE}/s`, target('bare'), {
+        ...acks,
+        rate: STEADY_RATE,
+      });
+      const fullSteady = await measure(
+        `(b) vidops unblock at ${STEADY_RATE}/s`,
+        target('app', profiled('vidops-b-steady')),
+        {
+          ...unblocks,
+          rate: STEADY_RATE,
+        },
+      );
+
+      // A lead approves pending unblocks, 10 at a time, on an otherwise idle vidops.
+      await deps.call('reset');
+      const approver = targets.spawn('app', {
+        ...env,
+        [TARGET_ENV.sandboxUrl]: String(urls.approvalSandbox),
+        [TARGET_ENV.policy]: APPROVAL_POLICY,
+      });
+      // A failure here is reported with the figures rather than losing the whole run.
+      let approvals: Stats | Error;
+      try {
+        await approver.ready;
+        const { port } = await approver.call('port');
+        approvals = await deps.call('approvals', { port: Number(port) });
+      } catch (error) {
+        approvals = error instanceof Error ? error : new Error(String(error));
+      } finally {
+        await stopChild(approver);
+      }
+      return { slow, bareSteady, fullSteady, approvals };
+    };
+
+    if (STEADY_ONLY) {
+      // The unblock alone, no "busy" answers beside it: its CPU per request is the unblock's.
+      const row = await measure(
+        `(b) vidops unblock at ${STEADY_RATE}/s`,
+        target('app', profiled('vidops-b-steady')),
+        { ...unblocks, rate: STEADY_RATE },
+      );
+      print([row]);
+      if (PROFILE)
+        printTopSelf(`(b) at ${STEADY_RATE}/s`, join(profileDir, 'vidops-b-steady.cpuprofile'), 15);
+      return;
+    }
     const bare = await measure('(a) bare Bolt, ack only', target('bare'), acks);
     await deps.call('reset');
     const full = await measure('(b) vidops unblock', target('app', profiled('vidops-b')), unblocks);
@@ -874,50 +941,11 @@ export async function run(): Promise<void> {
       ...unblocks,
       completed: 'floor',
     });
-    await deps.call('reset');
-    const faults = await fetch(`${String(urls.sandbox)}/__sandbox/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rules: [{ latencyMs: LATENCY_MS }] }),
-    });
-    if (!faults.ok) throw new Error(`could not set the sandbox latency (${faults.status})`);
-    const slow = await measure(
-      `(c) vidops unblock, upstream +${LATENCY_MS / 1000} s`,
-      target('app'),
-      unblocks,
+    // With --quick, only the rows the first three goals compare.
+    const rest = QUICK ? null : await measureRest();
+    print(
+      rest === null ? [bare, full, floor] : [bare, full, floor, rest.slow, rest.bareSteady, rest.fullSteady],
     );
-
-    // The same targets at a rate the full app keeps up with: what a person sees in practice.
-    await deps.call('reset');
-    const bareSteady = await measure(`(a) bare Bolt at ${STEADY_RATE}/s`, target('bare'), {
-      ...acks,
-      rate: STEADY_RATE,
-    });
-    const fullSteady = await measure(`(b) vidops unblock at ${STEADY_RATE}/s`, target('app'), {
-      ...unblocks,
-      rate: STEADY_RATE,
-    });
-
-    // A lead approves pending unblocks, 10 at a time, on an otherwise idle vidops.
-    await deps.call('reset');
-    const approver = targets.spawn('app', {
-      ...env,
-      [TARGET_ENV.sandboxUrl]: String(urls.approvalSandbox),
-      [TARGET_ENV.policy]: APPROVAL_POLICY,
-    });
-    // A failure here is reported with the figures rather than losing the whole run.
-    let approvals: Stats | Error;
-    try {
-      await approver.ready;
-      const { port } = await approver.call('port');
-      approvals = await deps.call('approvals', { port: Number(port) });
-    } catch (error) {
-      approvals = error instanceof Error ? error : new Error(String(error));
-    } finally {
-      await stopChild(approver);
-    }
-
-    print([bare, full, floor, slow, bareSteady, fullSteady]);
     console.log(
       'busy: acknowledged with "vidops is very busy; nothing was done" because the work queue was full\n' +
         '(16 commands worked on at once, 1,000 waiting; the floor bounds its work the same way); done:\n' +
@@ -1001,21 +1029,7 @@ export async function run(): Promise<void> {
       ],
       goals,
     );
-    const approvalsLine = `4. a lead's Approve click → the upstream call starts, ${APPROVAL_BATCH} approvals at once: `;
-    console.log(
-      approvals instanceof Error
-        ? `${approvalsLine}unknown, the measurement failed: ${approvals.message}`
-        : `${approvalsLine}p50 ${Number(approvals.p50).toFixed(1)} ms, p99 ${Number(approvals.p99).toFixed(1)} ms ` +
-            `(${approvals.count} clicks in ${APPROVAL_ROUNDS} batches after a warm-up batch, max ${Number(approvals.max).toFixed(1)} ms)`,
-    );
-
     const rpsRatio = ratio(full.rps, bare.rps);
-    const slowRatio = ratio(slow.p99, full.p99);
-    // (c)'s answers are nearly all "busy": its CPU per request prices a busy ack. What (b) spent
-    // beyond its busy acks, per unblock completed, prices an unblock (an estimate; see the report).
-    const busyAckMs = slow.cpuMsPerRequest;
-    const fullDone = full.completed ?? 0;
-    const unblockMs = fullDone === 0 ? Number.NaN : (full.cpuMs - full.busy * busyAckMs) / fullDone;
     const cores = availableParallelism();
     const ran = (r: Row) =>
       `${r.completed ?? 0} unblocks completed (${completedPerSecond(r).toFixed(0)}/s), ${r.replies} replies reached response_url, ` +
@@ -1025,22 +1039,45 @@ export async function run(): Promise<void> {
         '',
         `(b)/(a) requests answered per second ${times(rpsRatio)} ("busy" answers included)`,
         `(b) unblocks completed per second / (a) acks per second: ${times(ratio(completedPerSecond(full), bare.rps))}`,
-        `(c)/(b) ack p99 ${times(slowRatio)} (goal ≈ 1, a slow upstream does not slow the ack): ${verdict(slowRatio, (r) => r <= 1.5)}`,
-        `(c) unblocks completed per second / (a) acks per second: ${times(ratio(completedPerSecond(slow), bare.rps))} (each waits ${(2 * LATENCY_MS) / 1000} s upstream; 16 at a time)`,
-        `RSS after the run: (b) ${full.rssMb.toFixed(0)} MB (peak ${full.peakRssMb.toFixed(0)}), (c) ${slow.rssMb.toFixed(0)} MB (peak ${slow.peakRssMb.toFixed(0)}), floor ${floor.rssMb.toFixed(0)} MB (goal < 150 MB for vidops): ${Math.max(full.rssMb, slow.rssMb) < 150 ? 'met' : 'NOT met'}`,
-        `at ${STEADY_RATE}/s: ack p99 ${times(ratio(fullSteady.p99, bareSteady.p99))} bare (${fullSteady.p99.toFixed(1)} vs ${bareSteady.p99.toFixed(1)} ms), RSS ${fullSteady.rssMb.toFixed(0)} MB, CPU per request ${fullSteady.cpuMsPerRequest.toFixed(2)} ms vs ${bareSteady.cpuMsPerRequest.toFixed(2)} ms bare`,
-        `CPU: a bare ack ${bare.cpuMsPerRequest.toFixed(2)} ms, a "busy" ack ${busyAckMs.toFixed(2)} ms, an unblock ≈ ${unblockMs.toFixed(2)} ms ` +
-          `beside its share of busy acks (at most ≈ ${((cores * 1000) / unblockMs).toFixed(0)} unblocks/s on all ${cores} CPUs with nothing else running); ` +
-          `the floor ${cpuPerCompleted(floor).toFixed(2)} ms per completed unblock, busy acks included`,
         `(b) ${ran(full)}; ${fullStats.auditPosts} audit channel posts`,
         `floor ${ran(floor)}`,
-        `(c) ${ran(slow)}`,
-        `(b) at ${STEADY_RATE}/s: ${ran(fullSteady)}`,
       ].join('\n'),
     );
+    if (rest !== null) {
+      const { slow, bareSteady, fullSteady, approvals } = rest;
+      const approvalsLine = `4. a lead's Approve click → the upstream call starts, ${APPROVAL_BATCH} approvals at once: `;
+      console.log(
+        approvals instanceof Error
+          ? `${approvalsLine}unknown, the measurement failed: ${approvals.message}`
+          : `${approvalsLine}p50 ${Number(approvals.p50).toFixed(1)} ms, p99 ${Number(approvals.p99).toFixed(1)} ms ` +
+              `(${approvals.count} clicks in ${APPROVAL_ROUNDS} batches after a warm-up batch, max ${Number(approvals.max).toFixed(1)} ms)`,
+      );
+      const slowRatio = ratio(slow.p99, full.p99);
+      // (c)'s answers are nearly all "busy": its CPU per request prices a busy ack. What (b) spent
+      // beyond its busy acks, per unblock completed, prices an unblock (an estimate; see the report).
+      const busyAckMs = slow.cpuMsPerRequest;
+      const fullDone = full.completed ?? 0;
+      const unblockMs = fullDone === 0 ? Number.NaN : (full.cpuMs - full.busy * busyAckMs) / fullDone;
+      console.log(
+        [
+          `(c)/(b) ack p99 ${times(slowRatio)} (goal ≈ 1, a slow upstream does not slow the ack): ${verdict(slowRatio, (r) => r <= 1.5)}`,
+          `(c) unblocks completed per second / (a) acks per second: ${times(ratio(completedPerSecond(slow), bare.rps))} (each waits ${(2 * LATENCY_MS) / 1000} s upstream; 16 at a time)`,
+          `RSS after the run: (b) ${full.rssMb.toFixed(0)} MB (peak ${full.peakRssMb.toFixed(0)}), (c) ${slow.rssMb.toFixed(0)} MB (peak ${slow.peakRssMb.toFixed(0)}), floor ${floor.rssMb.toFixed(0)} MB (goal < 150 MB for vidops): ${Math.max(full.rssMb, slow.rssMb) < 150 ? 'met' : 'NOT met'}`,
+          `at ${STEADY_RATE}/s: ack p99 ${times(ratio(fullSteady.p99, bareSteady.p99))} bare (${fullSteady.p99.toFixed(1)} vs ${bareSteady.p99.toFixed(1)} ms), RSS ${fullSteady.rssMb.toFixed(0)} MB, CPU per request ${fullSteady.cpuMsPerRequest.toFixed(2)} ms vs ${bareSteady.cpuMsPerRequest.toFixed(2)} ms bare`,
+          `CPU: a bare ack ${bare.cpuMsPerRequest.toFixed(2)} ms, a "busy" ack ${busyAckMs.toFixed(2)} ms, an unblock ≈ ${unblockMs.toFixed(2)} ms ` +
+            `beside its share of busy acks (at most ≈ ${((cores * 1000) / unblockMs).toFixed(0)} unblocks/s on all ${cores} CPUs with nothing else running); ` +
+            `the floor ${cpuPerCompleted(floor).toFixed(2)} ms per completed unblock, busy acks included`,
+          `(c) ${ran(slow)}`,
+          `(b) at ${STEADY_RATE}/s: ${ran(fullSteady)}`,
+        ].join('\n'),
+      );
+    }
 
     if (PROFILE) {
       printTopSelf('(b) vidops unblock', join(profileDir, 'vidops-b.cpuprofile'), 15);
+      if (rest !== null) {
+        printTopSelf(`(b) at ${STEADY_RATE}/s`, join(profileDir, 'vidops-b-steady.cpuprofile'), 15);
+      }
       printTopSelf('floor', join(profileDir, 'floor.cpuprofile'), 15);
     }
   } finally {
