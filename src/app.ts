@@ -30,6 +30,7 @@ import { createDirectory } from './slack/directory.js';
 import { createLanguages } from './slack/languages.js';
 import { createVidopsMetrics, type VidopsMetrics } from './slack/metrics.js';
 import { createNotificationWorker } from './slack/notification-worker.js';
+import { createResponseUrlPoster } from './slack/response-url.js';
 import { openStore, type Store } from './store/index.js';
 
 /**
@@ -281,12 +282,14 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     ['state'],
   );
 
+  const responses = createResponseUrlPoster();
   const context: AppContext = {
     ...slackContext,
     ops,
     drafts: createDrafts({ store, clock, logger }),
     metrics,
     work,
+    respondTo: responses.respondTo,
   };
 
   let slack: ReturnType<typeof createSlackApp>;
@@ -487,6 +490,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
           logger.error({ err: redactError(error) }, 'could not flush the audit backlog');
         }
         await notified;
+        responses.close();
         client.close();
         await store.close();
       })();

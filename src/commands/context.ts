@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { RespondArguments, RespondFn, SlashCommand } from '@slack/bolt';
+import type { RespondArguments, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -14,6 +14,7 @@ import type { Reads } from '../services/reads.js';
 import type { Operations } from '../services/types.js';
 import type { SlackDirectory } from '../slack/directory.js';
 import type { VidopsMetrics } from '../slack/metrics.js';
+import type { Respond } from '../slack/response-url.js';
 import { describeError, type ErrorViewOptions } from '../views/errors.js';
 import { assertBlockKitLimits, type BlockKitPayload, type BlockKitSurface } from '../views/limits.js';
 
@@ -54,6 +55,8 @@ export interface AppContext extends SlackContext {
   metrics: VidopsMetrics;
   /** Where the work after an acknowledgement runs: bounded, so a burst cannot exhaust memory. */
   work: WorkQueue;
+  /** A `respond` for a `response_url` (slash commands answer through it; ../slack/response-url.ts). */
+  respondTo: (responseUrl: string) => Respond;
 }
 
 /**
@@ -66,7 +69,7 @@ export type SlashHandler = (args: {
   /** Soft problems the parser noticed (e.g. an ID that is not 24 hex digits). */
   warnings: Said[];
   body: SlashCommand;
-  respond: RespondFn;
+  respond: Respond;
   client: WebClient;
   actor: Actor;
   ctx: AppContext;
@@ -129,7 +132,7 @@ export function mergeWarnings(parsed: readonly Said[], prepared: readonly Said[]
 /** A message for `respond()` (ephemeral unless said otherwise), limit-checked. */
 export async function respondChecked(
   ctx: Pick<SlackContext, 'strictBlockKit' | 'logger'>,
-  respond: RespondFn,
+  respond: Respond,
   message: RespondArguments & { text: string },
 ): Promise<void> {
   checkBlockKit(ctx, message, 'message');

@@ -1,4 +1,4 @@
-import type { App, RespondFn, SlashCommand } from '@slack/bolt';
+import type { App, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { SLASH_COMMAND } from '../core/commands-help.js';
 import { InputError, PolicyDeniedError } from '../core/errors.js';
@@ -6,6 +6,7 @@ import { type CommandKind, parseCommand } from '../core/grammar.js';
 import type { Operations } from '../services/types.js';
 import { commandLabel } from '../slack/app.js';
 import { type CommandOutcome, countOwnOutcome } from '../slack/metrics.js';
+import type { Respond } from '../slack/response-url.js';
 import { createSlackRoutes } from '../slack/routes.js';
 import { describeError } from '../views/errors.js';
 import { busyMessage, parseErrorMessage, problemMessage, refusalText } from '../views/everyday.js';
@@ -63,7 +64,7 @@ export function registerSlashCommand(
   // DEFAULT_LOCALE: finding out who reads which language could wait on Slack).
   const busy = { response_type: 'ephemeral' as const, ...busyMessage(ctx.languages.fallback) };
   checkBlockKit(ctx, busy, 'message');
-  app.command(SLASH_COMMAND, async ({ command: body, ack, respond, client, context }) => {
+  app.command(SLASH_COMMAND, async ({ command: body, ack, client, context }) => {
     const label = commandLabel(body);
     // Counted here once it has run: at the ack, a command that will be denied looks like any other.
     countOwnOutcome(context);
@@ -75,6 +76,8 @@ export function registerSlashCommand(
       return;
     }
     await ack();
+    // Not Bolt's `respond` (global fetch): the same post at half the CPU (../slack/response-url.ts).
+    const respond = ctx.respondTo(body.response_url);
     ctx.work.push(label, async () => {
       let outcome: CommandOutcome = 'error';
       try {
@@ -116,7 +119,7 @@ function noticingOutcomes(ops: Operations, noted: (outcome: 'denied' | 'error') 
 async function runCommand(
   ctx: AppContext,
   handlers: SlashHandlers,
-  args: { body: SlashCommand; respond: RespondFn; client: WebClient },
+  args: { body: SlashCommand; respond: Respond; client: WebClient },
 ): Promise<CommandOutcome> {
   const { body, respond, client } = args;
   const parsed = parseCommand(body.text, {

@@ -1,4 +1,5 @@
 import { createHasher, GENESIS_HASH, shortHash, verifyChain } from './audit-chain.js';
+import { canonicalJson } from './json.js';
 import type { AuditEvent, NewAuditEvent } from './model.js';
 
 function newEvent(overrides: Partial<NewAuditEvent> = {}): NewAuditEvent {
@@ -102,5 +103,15 @@ describe('compliance verifies the audit chain', () => {
     const reordered = Object.fromEntries(Object.entries(unhashed).reverse()) as typeof unhashed;
     expect(hash(reordered)).toBe(hash(unhashed));
     expect(shortHash(hash(unhashed))).toHaveLength(12);
+  });
+});
+
+describe('hashing an event from its canonical text', () => {
+  it('gives the hash of the event, with and without an HMAC key', () => {
+    for (const key of [undefined, 'audit-hmac-key']) {
+      const hash = createHasher(key);
+      const event = { ...newEvent(), seq: 7, prevHash: GENESIS_HASH };
+      expect(hash.ofCanonical?.(canonicalJson(event))).toBe(hash(event));
+    }
   });
 });

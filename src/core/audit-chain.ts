@@ -2,8 +2,14 @@ import { createHash, createHmac } from 'node:crypto';
 import { canonicalJson } from './json.js';
 import type { AuditEvent } from './model.js';
 
-/** Computes an event's hash from everything else in it. */
-export type HashEvent = (event: Omit<AuditEvent, 'hash'>) => string;
+/**
+ * Computes an event's hash from everything else in it. `ofCanonical`, when there, hashes the
+ * canonical JSON of those fields already written (what the function itself would write first), so
+ * a store that has the text does not write the event a second time.
+ */
+export type HashEvent = ((event: Omit<AuditEvent, 'hash'>) => string) & {
+  ofCanonical?: (canonical: string) => string;
+};
 
 /** The `prevHash` of the first event of a chain. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -15,12 +21,15 @@ export const GENESIS_HASH = '0'.repeat(64);
  * @see docs/architecture.md, "Audit log"
  */
 export function createHasher(hmacKey?: string): HashEvent {
-  return (event) => {
-    const { hash: _ignored, ...rest } = event as AuditEvent;
-    const body = canonicalJson(rest);
+  const ofCanonical = (canonical: string): string => {
     const h = hmacKey === undefined ? createHash('sha256') : createHmac('sha256', hmacKey);
-    return h.update(body, 'utf8').digest('hex');
+    return h.update(canonical, 'utf8').digest('hex');
   };
+  const hash = (event: Omit<AuditEvent, 'hash'>): string => {
+    const { hash: _ignored, ...rest } = event as AuditEvent;
+    return ofCanonical(canonicalJson(rest));
+  };
+  return Object.assign(hash, { ofCanonical });
 }
 
 /**

@@ -2,7 +2,7 @@ import { STORED_COLUMNS, type StoredAuditEvent, type StoredColumn } from '../cor
 import { readRequest } from '../core/catalog.js';
 import type { Delegation } from '../core/delegation.js';
 import { InputError } from '../core/errors.js';
-import { canonicalJson, type JsonValue } from '../core/json.js';
+import { canonicalJson, canonicalMembers, type JsonValue, joinMembers } from '../core/json.js';
 import type {
   Actor,
   Approval,
@@ -353,13 +353,15 @@ export function chainEvents(
   let seq = head?.seq ?? 0;
   let prevHash = head?.hash ?? genesis;
   return events.map((e) => {
-    const body = eventBody(e);
+    // Each member is written once: the stored body, and the hashed text with seq and prevHash.
+    const members = canonicalMembers(eventBody(e));
+    const json = joinMembers(members);
     // Stored as canonical JSON and parsed back, so what is hashed is exactly what is read later.
-    const json = canonicalJson(body);
     const stored = JSON.parse(json) as NewAuditEvent;
     seq += 1;
     const unhashed = { ...stored, seq, prevHash };
-    const event: AuditEvent = { ...unhashed, hash: hash(unhashed) };
+    const digest = hash.ofCanonical?.(joinMembers(members, { seq, prevHash })) ?? hash(unhashed);
+    const event: AuditEvent = { ...unhashed, hash: digest };
     prevHash = event.hash;
     return { event, json, at: normalizeTime(e.at, `event ${e.id} at`) };
   });

@@ -191,13 +191,19 @@ export class SqliteStore implements Store {
     events: readonly NewAuditEvent[],
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
     const c = requestColumns(request);
+    // Returned as given, its times as stored: it is typed already, so it is not read back and parsed.
+    const stored: OperationRequest = {
+      ...request,
+      createdAt: c.createdAt,
+      expiresAt: c.expiresAt,
+      updatedAt: c.updatedAt,
+    };
     const done = this.write(() => {
-      let row: RequestRow | undefined;
       try {
-        row = this.stmt<RequestRow>(
+        this.stmt(
           `INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${REQUEST_COLUMNS}`,
-        ).get(
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
           c.id,
           c.operation,
           c.state,
@@ -214,10 +220,10 @@ export class SqliteStore implements Store {
         }
         throw err;
       }
-      if (row === undefined) throw new Error(`insert of request ${request.id} returned nothing`);
       const appended = this.appendInTransaction(events);
-      const stored = rowToRequest(row);
-      if (appended.length > 0 && tellsSlack(stored)) this.recordNotification(row);
+      if (appended.length > 0 && tellsSlack(stored)) {
+        this.recordNotification({ id: c.id, state: c.state, version: c.version, updated_at: c.updatedAt });
+      }
       return { request: stored, events: appended };
     });
     this.appended.notify(done.events);
@@ -270,7 +276,7 @@ export class SqliteStore implements Store {
   }
 
   /** The notification job of a change just written; callers hold the write lock. */
-  private recordNotification(row: RequestRow): void {
+  private recordNotification(row: Pick<RequestRow, 'id' | 'state' | 'version' | 'updated_at'>): void {
     this.stmt('INSERT INTO notifications (request_id, state, version, at) VALUES (?, ?, ?, ?)').run(
       row.id,
       row.state,
