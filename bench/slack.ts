@@ -880,7 +880,7 @@ export async function run(): Promise<void> {
       if (!faults.ok) throw new Error(`could not set the sandbox latency (${faults.status})`);
       const slow = await measure(
         `(c) vidops unblock, upstream +${LATENCY_MS / 1000} s`,
-        target('app'),
+        target('app', profiled('vidops-c')),
         unblocks,
       );
 

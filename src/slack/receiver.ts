@@ -244,25 +244,37 @@ export interface OpsServerOptions {
  */
 export class OpsServer {
   private readonly server: Server;
-  private readonly inFlight = new Set<Promise<void>>();
+  /** Requests whose handler has not settled or whose response has not closed. */
+  private inFlight = 0;
+  /** Called when the last request in flight is done (a stopping server waits for it). */
+  private idle: Array<() => void> = [];
   private closing = false;
   private closed: Promise<void> | null = null;
 
   constructor(private readonly options: OpsServerOptions) {
     this.server = createServer((req, res) => {
-      const work = this.route(req, res).catch((error: unknown) => {
-        options.logger.error({ err: redactError(error), path: req.url }, 'request failed');
-        sendEmpty(res, 500);
-      });
-      // A request is in flight until its handler settled and its response went out.
-      const tracked = Promise.all([work, new Promise<void>((resolve) => res.once('close', resolve))]).then(
-        () => undefined,
-      );
-      this.inFlight.add(tracked);
-      void tracked.finally(() => this.inFlight.delete(tracked));
+      // A request is in flight until its handler settled and its response went out (closed).
+      this.inFlight += 1;
+      let open = 2;
+      const settled = () => {
+        open -= 1;
+        if (open === 0) this.leave();
+      };
+      res.once('close', settled);
+      this.route(req, res)
+        .catch((error: unknown) => {
+          options.logger.error({ err: redactError(error), path: req.url }, 'request failed');
+          sendEmpty(res, 500);
+        })
+        .then(settled);
     });
     // Keep-alive connections would otherwise hold `close()` open until they time out.
     this.server.keepAliveTimeout = 5000;
+  }
+
+  private leave(): void {
+    this.inFlight -= 1;
+    if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 
   /** Listens on `port` (0 picks a free one) and resolves with the port bound. */
@@ -301,12 +313,15 @@ export class OpsServer {
       const timedOut = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), deadline);
       });
-      const drained = Promise.all([...this.inFlight]).then(() => 'drained' as const);
+      const drained = new Promise<'drained'>((resolve) => {
+        if (this.inFlight === 0) resolve('drained');
+        else this.idle.push(() => resolve('drained'));
+      });
       const outcome = await Promise.race([drained, timedOut]);
       clearTimeout(timer);
       if (outcome === 'timeout') {
         this.options.logger.warn(
-          { inFlight: this.inFlight.size, waitedMs: deadline },
+          { inFlight: this.inFlight, waitedMs: deadline },
           'shutdown: cutting requests still in flight',
         );
       }
@@ -319,7 +334,12 @@ export class OpsServer {
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (this.closing) res.setHeader('connection', 'close');
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    // The path without its query: cut from a plain path, parsed when it is anything else (a whole
+    // URL, dot segments, escapes).
+    const target = req.url ?? '/';
+    const query = target.indexOf('?');
+    const plain = query === -1 ? target : target.slice(0, query);
+    const path = /^\/[\w/-]*$/.test(plain) ? plain : new URL(target, 'http://localhost').pathname;
     const method = req.method ?? 'GET';
     const only = (allowed: string): boolean => {
       if (method === allowed || (allowed === 'GET' && method === 'HEAD')) return true;
@@ -433,6 +453,8 @@ export class VidopsReceiver implements Receiver {
   private boundPort: number | undefined;
   // Pending 3-second ack deadlines; cleared on stop so a cut request leaves no timer behind.
   private readonly ackTimers = new Set<NodeJS.Timeout>();
+  /** `shed` answers as JSON text, by answer. */
+  private readonly shedTexts = new WeakMap<object, string>();
 
   constructor(private readonly options: VidopsReceiverOptions) {
     if (!options.signingSecret) throw new Error('VidopsReceiver needs a signing secret');
@@ -556,7 +578,16 @@ export class VidopsReceiver implements Receiver {
 
     const shed = this.options.shed?.(body) ?? null;
     if (shed !== null) {
-      sendJson(res, 200, shed);
+      // The same answer object every time under a flood: written to JSON once.
+      let text = this.shedTexts.get(shed);
+      if (text === undefined) {
+        text = JSON.stringify(shed);
+        this.shedTexts.set(shed, text);
+      }
+      if (!res.headersSent) {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(text);
+      }
       this.options.metrics.ackSeconds.observe({}, Number(process.hrtime.bigint() - started) / 1e9);
       return;
     }

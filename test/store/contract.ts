@@ -91,6 +91,36 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect(await store.notificationDepth()).toBe(1);
       });
 
+      it('changes asked for at the same moment each commit or fail alone, in one unbroken chain', async () => {
+        const first = newRequest({ id: 'R-AAAAAAA1' });
+        const second = newRequest({ id: 'R-AAAAAAA2' });
+        const broken = newRequest({ id: 'R-AAAAAAA3' });
+        // Writes in one turn of the event loop: one refused (its ID is taken), one failing after
+        // its request row was written (an event that cannot be written as JSON).
+        const results = await Promise.allSettled([
+          store.createRequest(first, [eventFor(first, 'requested')]),
+          store.createRequest(newRequest({ id: first.id, target: 'other' }), [eventFor(first, 'requested')]),
+          store.createRequest(broken, [eventFor(broken, 'requested', { outcome: { late: Number.NaN } })]),
+          store.createRequest(second, [eventFor(second, 'requested')]),
+          store.markDelivered('request:same-moment', T0),
+        ]);
+
+        expect(results.map((r) => r.status)).toEqual([
+          'fulfilled',
+          'rejected',
+          'rejected',
+          'fulfilled',
+          'fulfilled',
+        ]);
+        expect(results[1]?.status === 'rejected' && results[1].reason).toBeInstanceOf(StateConflictError);
+        expect((await store.getRequest(first.id))?.target).toBe(first.target);
+        expect(await store.getRequest(broken.id)).toBeNull();
+        expect(await store.getRequest(second.id)).not.toBeNull();
+        expect(await store.markDelivered('request:same-moment', T0)).toBe(false);
+        expect(await chainOk()).toBe(2);
+        expect(await store.outboxDepth()).toBe(2);
+      });
+
       it('an unknown request ID reads as null', async () => {
         expect(await store.getRequest('R-NOPE')).toBeNull();
       });
