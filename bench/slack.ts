@@ -83,6 +83,8 @@ const PROFILE = process.argv.includes('--profile');
 const QUICK = process.argv.includes('--quick');
 /** `--steady`: only (b) at the steady rate, where every request is an unblock run to the end. */
 const STEADY_ONLY = process.argv.includes('--steady');
+/** `--busy`: vidops and the floor with a 5 s upstream, so every answer is "busy": the price of one. */
+const BUSY_ONLY = process.argv.includes('--busy');
 
 function durationSeconds(text: string | undefined): number {
   if (text === undefined || text.trim() === '') return 10;
@@ -920,6 +922,26 @@ export async function run(): Promise<void> {
       return { slow, bareSteady, fullSteady, approvals };
     };
 
+    if (BUSY_ONLY) {
+      // Every answer "busy" (the upstream takes 5 s, so the work queue stays full): what one costs.
+      const faults = await fetch(`${String(urls.sandbox)}/__sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rules: [{ latencyMs: LATENCY_MS }] }),
+      });
+      if (!faults.ok) throw new Error(`could not set the sandbox latency (${faults.status})`);
+      const app = await measure(
+        '(c) vidops, every answer busy',
+        target('app', profiled('vidops-c')),
+        unblocks,
+      );
+      const bareFloor = await measure('floor, every answer busy', target('floor', profiled('floor-c')), {
+        ...unblocks,
+        completed: 'floor',
+      });
+      print([app, bareFloor]);
+      return;
+    }
     if (STEADY_ONLY) {
       // The unblock alone, no "busy" answers beside it: its CPU per request is the unblock's.
       const row = await measure(

@@ -124,8 +124,13 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
 function mediaType(req: IncomingMessage): string {
-  return (header(req, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const given = header(req, 'content-type') ?? '';
+  // What Slack sends for commands and interactions, exactly: no need to take it apart.
+  if (given === FORM_TYPE) return FORM_TYPE;
+  return given.split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
 /** A body that does not fit (413) or could not be read. */
@@ -182,6 +187,16 @@ function formBody(params: URLSearchParams): Body {
   const fields: Record<string, string> = {};
   // First value wins: Slack never repeats a field, so a repeat is not Slack's.
   for (const [k, v] of params) if (!(k in fields)) fields[k] = v;
+  return fields;
+}
+
+/** The fields of a slash command that the checks before dispatch read (workspace, busy answer). */
+function commandFields(params: URLSearchParams): Body {
+  const fields: Record<string, string> = {};
+  for (const key of ['command', 'text', 'team_id', 'enterprise_id']) {
+    const value = params.get(key);
+    if (value !== null) fields[key] = value;
+  }
   return fields;
 }
 
@@ -516,7 +531,7 @@ export class VidopsReceiver implements Receiver {
     // Slack's certificate check: only the exact `ssl_check=1` skips verification, and it is
     // answered without dispatching anything, so nothing smuggled beside it can run. The form is
     // split once, here, and read again below only after the signature held.
-    const form = contentType === 'application/x-www-form-urlencoded' ? new URLSearchParams(text) : null;
+    const form = contentType === FORM_TYPE ? new URLSearchParams(text) : null;
     if (form !== null && form.getAll('ssl_check').length === 1 && form.get('ssl_check') === '1') {
       sendEmpty(res, 200);
       return;
@@ -535,9 +550,12 @@ export class VidopsReceiver implements Receiver {
       return;
     }
 
+    // A slash command is checked below on four of its fields, read from the form; its whole body
+    // is copied out only once it is to be dispatched (under a flood most are answered "busy").
+    const slash = form !== null && !form.has('payload') ? commandFields(form) : null;
     let body: Body;
     try {
-      body = form === null ? asObject(JSON.parse(text)) : formBody(form);
+      body = slash ?? (form === null ? asObject(JSON.parse(text)) : formBody(form));
     } catch (error) {
       logger.warn({ reason: redactError(error).message }, 'malformed Slack request body');
       sendEmpty(res, 400);
@@ -591,6 +609,8 @@ export class VidopsReceiver implements Receiver {
       this.options.metrics.ackSeconds.observe({}, Number(process.hrtime.bigint() - started) / 1e9);
       return;
     }
+
+    if (slash !== null && form !== null) body = formBody(form);
 
     if (this.options.seen) {
       const isEvent = body.type === 'event_callback' && typeof body.event_id === 'string';
