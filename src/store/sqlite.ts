@@ -82,13 +82,6 @@ const SQLITE_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 type Row = Record<string, unknown>;
 
-/** A write waiting for the next group commit. */
-interface QueuedWrite {
-  fn: () => unknown;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
-
 /**
  * The default store: one SQLite file in WAL mode. All writes run in `BEGIN IMMEDIATE`
  * transactions, so the chain head is read and the next event appended under the database's write
@@ -108,11 +101,6 @@ export class SqliteStore implements Store {
    * their properties each time it is called, so the body to run is passed as an argument instead.
    */
   private readonly immediate: (fn: () => unknown) => unknown;
-  /** The same wrapper, called inside `immediate`: one write of a group, in its own savepoint. */
-  private readonly savepoint: (fn: () => unknown) => unknown;
-  /** Writes asked for since the last commit; see {@link write}. */
-  private queued: QueuedWrite[] = [];
-  private flushing: NodeJS.Immediate | null = null;
 
   /** Opens (and creates) the database at `path`, or an in-memory one for `:memory:`. */
   constructor(path: string, options: SqliteStoreOptions) {
@@ -135,9 +123,7 @@ export class SqliteStore implements Store {
     // crash or power cut can lose the newest commits. FULL (`?synchronous=full`) closes that gap.
     this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     this.db.pragma('foreign_keys = ON');
-    const run = this.db.transaction((fn: () => unknown) => fn());
-    this.immediate = run.immediate;
-    this.savepoint = run;
+    this.immediate = this.db.transaction((fn: () => unknown) => fn()).immediate;
   }
 
   private stmt<R = Row>(sql: string): Database.Statement<unknown[], R> {
@@ -160,65 +146,14 @@ export class SqliteStore implements Store {
     return s as Database.Statement<unknown[], R>;
   }
 
-  /** Runs `fn` in a `BEGIN IMMEDIATE` transaction at once: the write lock is taken before the first read. */
-  private writeNow<T>(fn: () => T): T {
+  /** Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken before the first read. */
+  private write<T>(fn: () => T): T {
     return this.immediate(fn) as T;
-  }
-
-  /**
-   * Runs `fn` in a `BEGIN IMMEDIATE` transaction and resolves once it committed. Writes asked for
-   * in the same turn of the event loop share one transaction (group commit), each in its own
-   * savepoint: one that throws is rolled back alone and rejects alone, the others commit. Under
-   * load that turns several commits (each writing its pages to the WAL) into one; alone, a write
-   * waits only for the rest of the current turn. Nothing resolves before its commit.
-   */
-  private write<T>(fn: () => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queued.push({ fn, resolve: resolve as (value: unknown) => void, reject });
-      this.flushing ??= setImmediate(() => this.flush());
-    });
-  }
-
-  /** Commits the queued writes: alone in a transaction, or together with a savepoint each. */
-  private flush(): void {
-    this.flushing = null;
-    const batch = this.queued;
-    this.queued = [];
-    const only = batch.length === 1 ? batch[0] : undefined;
-    if (only !== undefined) {
-      try {
-        only.resolve(this.immediate(only.fn));
-      } catch (error) {
-        only.reject(error);
-      }
-      return;
-    }
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
-    try {
-      this.immediate(() => {
-        for (const write of batch) {
-          try {
-            outcomes.push({ ok: true, value: this.savepoint(write.fn) });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
-        }
-      });
-    } catch (error) {
-      // The commit itself failed (disk full, lock not had): none of the writes happened.
-      for (const write of batch) write.reject(error);
-      return;
-    }
-    batch.forEach((write, i) => {
-      const outcome = outcomes[i];
-      if (outcome?.ok === true) write.resolve(outcome.value);
-      else write.reject(outcome === undefined ? new Error('write was not run') : outcome.error);
-    });
   }
 
   async migrate(): Promise<void> {
     const list = MIGRATIONS.sqlite;
-    this.writeNow(() => {
+    this.write(() => {
       this.db.exec(
         'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
       );
@@ -248,11 +183,6 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    // Writes already asked for are committed (or refused) before the file closes.
-    if (this.flushing !== null) {
-      clearImmediate(this.flushing);
-      if (this.db.open) this.flush();
-    }
     if (this.db.open) this.db.close();
   }
 
@@ -268,7 +198,7 @@ export class SqliteStore implements Store {
       expiresAt: c.expiresAt,
       updatedAt: c.updatedAt,
     };
-    const done = await this.write(() => {
+    const done = this.write(() => {
       try {
         this.stmt(
           `INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)
@@ -313,7 +243,7 @@ export class SqliteStore implements Store {
     events: readonly NewAuditEvent[],
   ): Promise<{ request: OperationRequest; events: AuditEvent[] } | null> {
     const updatedAt = normalizeTime(at, 'at');
-    const done = await this.write(() => {
+    const done = this.write(() => {
       const current = this.stmt<RequestRow>(
         `SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = ? AND version = ?`,
       ).get(id, expectedVersion);
@@ -390,7 +320,7 @@ export class SqliteStore implements Store {
 
   async appendAudit(events: readonly NewAuditEvent[]): Promise<AuditEvent[]> {
     if (events.length === 0) return [];
-    const appended = await this.write(() => this.appendInTransaction(events));
+    const appended = this.write(() => this.appendInTransaction(events));
     this.appended.notify(appended);
     return appended;
   }
@@ -535,7 +465,7 @@ export class SqliteStore implements Store {
 
   async ackOutbox(seqs: readonly number[]): Promise<void> {
     if (seqs.length === 0) return;
-    await this.write(() => {
+    this.write(() => {
       this.stmt(
         `UPDATE outbox SET delivered_at = ${SQLITE_NOW}, lease_owner = NULL, lease_until = NULL
          WHERE delivered_at IS NULL AND seq IN (SELECT value FROM json_each(?))`,
@@ -546,7 +476,7 @@ export class SqliteStore implements Store {
   async releaseOutbox(seqs: readonly number[], notBefore: string): Promise<void> {
     if (seqs.length === 0) return;
     const at = normalizeTime(notBefore, 'notBefore');
-    await this.write(() => {
+    this.write(() => {
       this.stmt(
         `UPDATE outbox SET lease_owner = NULL, lease_until = NULL, not_before = ?
          WHERE delivered_at IS NULL AND seq IN (SELECT value FROM json_each(?))`,
@@ -587,7 +517,7 @@ export class SqliteStore implements Store {
 
   async ackNotifications(ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.write(() => {
+    this.write(() => {
       this.stmt('DELETE FROM notifications WHERE id IN (SELECT value FROM json_each(?))').run(
         JSON.stringify(ids),
       );
@@ -597,7 +527,7 @@ export class SqliteStore implements Store {
   async releaseNotifications(ids: readonly number[], notBefore: string): Promise<void> {
     if (ids.length === 0) return;
     const at = normalizeTime(notBefore, 'notBefore');
-    await this.write(() => {
+    this.write(() => {
       this.stmt(
         `UPDATE notifications SET lease_owner = NULL, lease_until = NULL, not_before = ?
          WHERE id IN (SELECT value FROM json_each(?))`,
@@ -607,7 +537,7 @@ export class SqliteStore implements Store {
 
   async enqueueNotification(requestId: string, at: string): Promise<boolean> {
     const normalized = normalizeTime(at, 'at');
-    const result = await this.write(() =>
+    const result = this.write(() =>
       this.stmt(
         `INSERT INTO notifications (request_id, state, version, at)
          SELECT id, state, version, ? FROM requests WHERE id = ?`,
@@ -623,7 +553,7 @@ export class SqliteStore implements Store {
 
   async markDelivered(key: string, at: string): Promise<boolean> {
     const normalized = normalizeTime(at, 'at');
-    const result = await this.write(() =>
+    const result = this.write(() =>
       this.stmt('INSERT INTO deliveries (key, at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(
         key,
         normalized,
@@ -634,17 +564,17 @@ export class SqliteStore implements Store {
 
   async pruneDeliveries(before: string): Promise<number> {
     const cutoff = normalizeTime(before, 'before');
-    const result = await this.write(() => this.stmt('DELETE FROM deliveries WHERE at < ?').run(cutoff));
+    const result = this.write(() => this.stmt('DELETE FROM deliveries WHERE at < ?').run(cutoff));
     return result.changes;
   }
 
   async forgetDelivery(key: string): Promise<void> {
-    await this.write(() => this.stmt('DELETE FROM deliveries WHERE key = ?').run(key));
+    this.write(() => this.stmt('DELETE FROM deliveries WHERE key = ?').run(key));
   }
 
   async putDraft(draft: ModalDraft): Promise<void> {
     const columns = draftColumns(draft);
-    await this.write(() => {
+    this.write(() => {
       this.stmt(
         `INSERT INTO drafts (${DRAFT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (key) DO UPDATE SET user_id = excluded.user_id, kind = excluded.kind,
@@ -656,7 +586,7 @@ export class SqliteStore implements Store {
   async takeDraft(key: string, now: string): Promise<ModalDraft | null> {
     const at = normalizeTime(now, 'now');
     // DELETE … RETURNING: of two takes at once, one gets the row and the other nothing.
-    const row = await this.write(() =>
+    const row = this.write(() =>
       this.stmt<DraftRow>(`DELETE FROM drafts WHERE key = ? RETURNING ${DRAFT_COLUMNS}`).get(key),
     );
     return rowToDraft(row, at);
@@ -664,7 +594,7 @@ export class SqliteStore implements Store {
 
   async pruneDrafts(now: string): Promise<number> {
     const at = normalizeTime(now, 'now');
-    return (await this.write(() => this.stmt('DELETE FROM drafts WHERE expires_at <= ?').run(at))).changes;
+    return this.write(() => this.stmt('DELETE FROM drafts WHERE expires_at <= ?').run(at)).changes;
   }
 
   async addCheckpoint(checkpoint: {
@@ -674,7 +604,7 @@ export class SqliteStore implements Store {
     note: string;
   }): Promise<boolean> {
     const columns = checkpointColumns(checkpoint);
-    const result = await this.write(() =>
+    const result = this.write(() =>
       this.stmt(
         'INSERT INTO checkpoints (size, head, made_at, note) VALUES (?, ?, ?, ?) ON CONFLICT (size) DO NOTHING',
       ).run(...columns),
@@ -721,7 +651,7 @@ export class SqliteStore implements Store {
 
   async markCheckpointPosted(size: number, at: string): Promise<void> {
     const postedAt = normalizeTime(at, 'at');
-    await this.write(() =>
+    this.write(() =>
       this.stmt(
         `UPDATE checkpoints SET posted_at = ?, lease_owner = NULL, lease_until = NULL
          WHERE size = ? AND posted_at IS NULL`,
@@ -732,7 +662,7 @@ export class SqliteStore implements Store {
   async releaseCheckpoints(sizes: readonly number[], notBefore: string): Promise<void> {
     if (sizes.length === 0) return;
     const at = normalizeTime(notBefore, 'notBefore');
-    await this.write(() =>
+    this.write(() =>
       this.stmt(
         `UPDATE checkpoints SET lease_owner = NULL, lease_until = NULL, not_before = ?
          WHERE posted_at IS NULL AND size IN (SELECT value FROM json_each(?))`,
@@ -759,7 +689,7 @@ export class SqliteStore implements Store {
 
   async addDelegation(delegation: Delegation, events: readonly NewAuditEvent[]): Promise<Delegation> {
     const c = delegationColumns(delegation);
-    const done = await this.write(() => {
+    const done = this.write(() => {
       let row: DelegationRow | undefined;
       try {
         row = this.stmt<DelegationRow>(
@@ -790,7 +720,7 @@ export class SqliteStore implements Store {
     events: readonly NewAuditEvent[],
   ): Promise<Delegation | null> {
     const endedAt = end.endedAt === null ? null : normalizeTime(end.endedAt, 'endedAt');
-    const done = await this.write(() => {
+    const done = this.write(() => {
       const current = this.stmt<DelegationRow>(
         `SELECT ${DELEGATION_COLUMNS} FROM delegations WHERE id = ? AND ended_at IS NULL`,
       ).get(id);
@@ -840,7 +770,7 @@ export class SqliteStore implements Store {
 
   async setLanguageChoice(userId: string, locale: string, at: string): Promise<void> {
     const chosenAt = normalizeTime(at, 'at');
-    await this.write(() => {
+    this.write(() => {
       this.stmt(
         `INSERT INTO language_choices (user_id, locale, chosen_at) VALUES (?, ?, ?)
          ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, chosen_at = excluded.chosen_at`,
@@ -854,7 +784,7 @@ export class SqliteStore implements Store {
   }
 
   async setSetting(key: string, value: string): Promise<void> {
-    await this.write(() => {
+    this.write(() => {
       this.stmt(
         'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
       ).run(key, value);
