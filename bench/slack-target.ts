@@ -249,6 +249,46 @@ function canonicalFlat(record: Record<string, string | number | boolean | null>)
 }
 
 /**
+ * The floor's `call` through one got instance made as vidops' client makes its own: keep-alive
+ * agent, a request timeout, no retries, redirects or decompression, the answer as text.
+ */
+async function gotCaller(
+  base: string,
+  keys: Record<string, string>,
+  agent: http.Agent,
+): Promise<
+  (
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body?: string,
+  ) => Promise<{ status: number; text: string }>
+> {
+  const { default: got } = (await import(
+    pathToFileURL(createRequire(join(env(TARGET_ENV.root), 'package.json')).resolve('got')).href
+  )) as typeof import('got');
+  const client = got.extend({
+    prefixUrl: base,
+    timeout: { request: UPSTREAM_TIMEOUT_MS },
+    agent: { http: agent },
+    headers: { ...keys, accept: 'application/json' },
+    throwHttpErrors: false,
+    decompress: false,
+    retry: { limit: 0 },
+    followRedirect: false,
+    responseType: 'text',
+  });
+  return async (method, url, _headers, body) => {
+    const path = url.slice(base.length + 1);
+    const answer = await client(path, {
+      method: method === 'POST' ? 'POST' : 'GET',
+      ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/json' } }),
+    });
+    return { status: answer.statusCode, text: answer.body };
+  };
+}
+
+/**
  * A minimal hand-written slash-command handler doing exactly the I/O of an unblock, so vidops'
  * cost per unblock can be set against the least that I/O can cost: check the signature (HMAC-
  * SHA256 over `v0:{ts}:{body}`, constant-time, five-minute window), ack 200 at once, look the
@@ -258,7 +298,7 @@ function canonicalFlat(record: Record<string, string | number | boolean | null>)
  * bound the ack says "busy". A floor for measuring, not a product: no retries, no policy, no
  * audit channel, a number is digits only.
  */
-async function runFloor(): Promise<void> {
+async function runFloor(options: { upstream: 'http' | 'got' } = { upstream: 'http' }): Promise<void> {
   const Database = createRequire(join(env(TARGET_ENV.root), 'package.json'))(
     'better-sqlite3',
   ) as typeof import('better-sqlite3');
@@ -320,10 +360,17 @@ async function runFloor(): Promise<void> {
       request.end(body);
     });
 
+  // `floor-got`: the same floor with its two calls to the service made through got, configured as
+  // vidops' client configures it (src/client/http.ts), to show what the client library costs.
+  const upstream: typeof call =
+    options.upstream === 'got'
+      ? await gotCaller(sandbox, keys, agent)
+      : (method, url, headers, body) => call(method, url, headers, body);
+
   const unblock = async (mobileNumber: string, actor: string, responseUrl: string): Promise<void> => {
     let blocked: boolean | null = null;
     try {
-      const found = await call(
+      const found = await upstream(
         'GET',
         `${sandbox}/v1/analysis/content/video/all?search=${mobileNumber}`,
         keys,
@@ -342,7 +389,7 @@ async function runFloor(): Promise<void> {
     const intent = String(head.seq);
     let ok = false;
     try {
-      const done = await call(
+      const done = await upstream(
         'POST',
         `${sandbox}/v1/analysis/user/video/anomaly`,
         keys,
@@ -464,4 +511,5 @@ const role = process.env[TARGET_ENV.role];
 if (role === 'bare') await runBare();
 else if (role === 'app') await runApp();
 else if (role === 'floor') await runFloor();
+else if (role === 'floor-got') await runFloor({ upstream: 'got' });
 else if (role !== undefined) throw new Error(`unknown role ${role}`);
