@@ -72,6 +72,16 @@ export function scrubForLog<T>(value: T): T {
   return scrub(value, new WeakMap()) as T;
 }
 
+/**
+ * Plain objects {@link scrubForLog} made (with everything in them): pino hands the object of a
+ * line, which `logMethod` scrubbed already, to `formatters.log`; it is not copied twice.
+ */
+const SCRUBBED = new WeakSet<object>();
+
+function scrubOnce<T extends object>(value: T): T {
+  return SCRUBBED.has(value) ? value : scrubForLog(value);
+}
+
 function scrub(value: unknown, seen: WeakMap<object, unknown>): unknown {
   if (typeof value === 'string') return maskMobilesInText(value);
   if (typeof value !== 'object' || value === null) return value;
@@ -83,9 +93,10 @@ function scrub(value: unknown, seen: WeakMap<object, unknown>): unknown {
     for (const item of value) out.push(scrub(item, seen));
     return out;
   }
-  if (!isPlainObject(value)) return value;
+  if (!isPlainObject(value) || SCRUBBED.has(value)) return value;
   const out: Record<string, unknown> = {};
   seen.set(value, out);
+  SCRUBBED.add(out);
   for (const [key, item] of Object.entries(value)) {
     out[key] = SECRET_KEY_NAMES.has(key.toLowerCase()) && item != null ? CENSOR : scrub(item, seen);
   }
@@ -119,8 +130,8 @@ export function createLogger(options: LoggerOptions): pino.Logger {
     level: options.level,
     redact: { paths: [...LOG_REDACT_PATHS], censor: CENSOR },
     formatters: {
-      log: (object) => scrubForLog(object),
-      bindings: (bindings) => scrubForLog(bindings),
+      log: (object) => scrubOnce(object),
+      bindings: (bindings) => scrubOnce(bindings),
     },
     hooks: {
       // The message and format arguments never pass through `formatters.log`.

@@ -145,6 +145,8 @@ function phonesIn(ascii: string, groups: readonly Group[]): Phone[] {
  * than 9 or more than 15 digits are left alone.
  */
 export function maskMobilesInText(text: string): string {
+  // Most texts (IDs, states, names, sentences) hold no digit in any script: nothing to mask.
+  if (!ANY_DIGIT.test(text)) return text;
   // One code unit per digit either way, so offsets in `ascii` are offsets in `text`.
   const ascii = asciiDigits(text);
   let out = '';
@@ -165,6 +167,9 @@ export function maskMobilesInText(text: string): string {
   }
   return last === 0 ? text : out + text.slice(last);
 }
+
+/** A digit in ASCII, Persian or Arabic-Indic. */
+const ANY_DIGIT = /[0-9\u06F0-\u06F9\u0660-\u0669]/;
 
 /** Characters an ID, a date or an address is made of. */
 const TOKEN_CHAR = /[0-9A-Za-z.:-]/;
