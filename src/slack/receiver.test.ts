@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { App } from '@slack/bolt';
 import pino from 'pino';
 import {
@@ -295,6 +296,23 @@ describe('health, readiness and metrics routes', () => {
     const res = await fetch(`${h.base}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true });
+  });
+
+  it('finds a route whatever query or dot segments its path carries', async () => {
+    // Sent as written (fetch would resolve the dot segments itself).
+    const statusOf = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${h.base}/`, { path }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    for (const path of ['/healthz?probe=kubelet', '/ops/../healthz', '/./healthz']) {
+      expect({ path, status: await statusOf(path) }).toEqual({ path, status: 200 });
+    }
+    expect(await statusOf('/healthz/extra')).toBe(404);
   });
 
   it('operator checks /readyz while ready and while the store is down', async () => {
