@@ -871,15 +871,20 @@ export async function run(): Promise<void> {
     const acks = { deps, text: help, slackUrl };
     const unblocks = { deps, text: unblock, slackUrl, completed: 'app' as const };
 
-    /** (c), the steady rows and the approvals: everything but the three flood rows. */
-    const measureRest = async () => {
-      await deps.call('reset');
+    /** Makes the flood's sandbox take LATENCY_MS over every call, so the work queue stays full. */
+    const slowUpstream = async () => {
       const faults = await fetch(`${String(urls.sandbox)}/__sandbox/faults`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ rules: [{ latencyMs: LATENCY_MS }] }),
       });
       if (!faults.ok) throw new Error(`could not set the sandbox latency (${faults.status})`);
+    };
+
+    /** (c), the steady rows and the approvals: everything but the three flood rows. */
+    const measureRest = async () => {
+      await deps.call('reset');
+      await slowUpstream();
       const slow = await measure(
         `(c) vidops unblock, upstream +${LATENCY_MS / 1000} s`,
         target('app', profiled('vidops-c')),
@@ -924,12 +929,7 @@ export async function run(): Promise<void> {
 
     if (BUSY_ONLY) {
       // Every answer "busy" (the upstream takes 5 s, so the work queue stays full): what one costs.
-      const faults = await fetch(`${String(urls.sandbox)}/__sandbox/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ rules: [{ latencyMs: LATENCY_MS }] }),
-      });
-      if (!faults.ok) throw new Error(`could not set the sandbox latency (${faults.status})`);
+      await slowUpstream();
       const app = await measure(
         '(c) vidops, every answer busy',
         target('app', profiled('vidops-c')),
