@@ -940,6 +940,10 @@ export async function run(): Promise<void> {
         completed: 'floor',
       });
       print([app, bareFloor]);
+      if (PROFILE) {
+        printTopSelf('(c) vidops, every answer busy', join(profileDir, 'vidops-c.cpuprofile'), 15);
+        printTopSelf('floor, every answer busy', join(profileDir, 'floor-c.cpuprofile'), 15);
+      }
       return;
     }
     if (STEADY_ONLY) {
@@ -1117,6 +1121,7 @@ export async function run(): Promise<void> {
       printTopSelf('(b) vidops unblock', join(profileDir, 'vidops-b.cpuprofile'), 15);
       if (rest !== null) {
         printTopSelf(`(b) at ${STEADY_RATE}/s`, join(profileDir, 'vidops-b-steady.cpuprofile'), 15);
+        printTopSelf('(c) vidops, upstream slow', join(profileDir, 'vidops-c.cpuprofile'), 15);
       }
       printTopSelf('floor', join(profileDir, 'floor.cpuprofile'), 15);
     }
