@@ -14,7 +14,6 @@ import {
   isApproverOf,
   mayApprove,
   needsConfirmation,
-  operationWords,
   type Policy,
   type PolicyActor,
 } from '../core/policy.js';

@@ -38,14 +38,6 @@ export type PrepareFn<O extends ChangeOperation> = (
   io: PrepareIo,
 ) => Promise<Drafted<O>>;
 
-function listText(items: readonly string[]): string {
-  return items.join(', ');
-}
-
-function isAre(items: readonly unknown[]): string {
-  return items.length === 1 ? 'is' : 'are';
-}
-
 /** The ID's shape warning, when it does not look like the service's IDs (the edge read it already). */
 function noteId(id: string, kind: 'folder' | 'file' | 'playlist', warnings: Said[]): void {
   const warning = idShapeWarning(id, kind);
@@ -74,10 +66,6 @@ async function lookUp<T>(
     warnings.push(lookUpWarning(what, error));
     return null;
   }
-}
-
-function quoted(title: string | null | undefined): string {
-  return title ? ` ("${title}")` : '';
 }
 
 /** `{ description }` when there is one: an absent description is no member at all. */

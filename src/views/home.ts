@@ -1,6 +1,5 @@
 import type { HomeView, KnownBlock } from '@slack/types';
 import type { ProtectionConfig } from '../client/types.js';
-import { utcMinutes } from '../core/delegation.js';
 import type { AuditEvent, OperationRequest } from '../core/model.js';
 import { TERMINAL_STATES } from '../core/model.js';
 import {
@@ -9,7 +8,7 @@ import {
   type ProtectionGroup,
   readProtectionField,
 } from '../core/validate/protection.js';
-import { dateTime, type Lang, ltr, num } from '../i18n/index.js';
+import { type Lang, ltr, num } from '../i18n/index.js';
 import type { DelegationsOverview } from '../services/delegation.js';
 import type { RequestsOverview } from '../services/types.js';
 import { breakGlassReviewButtons, readerDate } from './approval.js';
