@@ -184,6 +184,24 @@ describe('direct operations', () => {
     expect(await h.notified()).toEqual([]);
   });
 
+  test('a request ID that is already taken is drawn again: the unblock runs once, under a new ID', async () => {
+    // Request IDs are 40 random bits: the first two drawn here are the same.
+    const drawn = ['R-AAAAAAAA', 'R-AAAAAAAA', 'R-BBBBBBBB'];
+    const h = await setup({
+      deps: { ids: { request: () => drawn.shift() ?? 'R-CCCCCCCC', event: newEventId } },
+    });
+    const first = await submitted(h, ava, { kind: 'viewer.unblock', mobileNumber: DEMO.blockedMobiles[0] });
+    const second = await submitted(h, ava, { kind: 'viewer.unblock', mobileNumber: DEMO.blockedMobiles[1] });
+
+    expect(first).toMatchObject({ kind: 'executed', request: { id: 'R-AAAAAAAA', state: 'succeeded' } });
+    expect(second).toMatchObject({ kind: 'executed', request: { id: 'R-BBBBBBBB', state: 'succeeded' } });
+    expect(upstreamCalls('POST', '/v1/analysis/user/video/anomaly')).toBe(2);
+    expect(types(await h.events(), 'R-BBBBBBBB')).toEqual(['requested', 'executing', 'succeeded']);
+    expect(h.logged).toContainEqual(
+      expect.objectContaining({ msg: 'request ID already taken; drawing another' }),
+    );
+  });
+
   test('the 31st unblock by one agent within an hour needs a lead; an hour later it runs directly again', async () => {
     const h = await setup();
     for (let i = 0; i < 30; i += 1) {

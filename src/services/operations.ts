@@ -7,7 +7,7 @@ import { ConfigError, InputError, PolicyDeniedError, StateConflictError } from '
 import { AUDIT_MAX } from '../core/grammar.js';
 import { newEventId, newRequestId } from '../core/ids.js';
 import type { JsonValue } from '../core/json.js';
-import type { Actor, AuditEvent, OperationRequest, ResolveWay } from '../core/model.js';
+import type { Actor, AuditEvent, NewAuditEvent, OperationRequest, ResolveWay } from '../core/model.js';
 import {
   checkPolicy,
   decide,
@@ -48,6 +48,8 @@ import type {
 const DEFAULT_STALE_EXECUTION_MS = 120_000;
 const DEFAULT_CHECK_GRACE_MS = 60_000;
 const PENDING_SCAN_LIMIT = 500;
+/** How many request IDs are drawn before a taken one is given up on (each is 40 random bits). */
+const MAX_ID_DRAWS = 3;
 
 /**
  * The operations services: prepare, submit, approve, reject, cancel, execute exactly once, expire,
@@ -363,6 +365,25 @@ export function createOperations(deps: OperationsDeps): Operations {
    * once. The prepared values are typed (a modal's draft is parsed when it is taken back), so
    * nothing is read again here.
    */
+  /**
+   * Stores a new request, drawing another ID when the one drawn is taken: request IDs are 40
+   * random bits, short enough to read out, so among tens of thousands of requests two can meet
+   * (the store refuses the second, and nothing of it is written).
+   */
+  async function createWithFreshId(
+    create: () => { request: OperationRequest; events: NewAuditEvent[] },
+  ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
+    for (let attempt = 1; ; attempt += 1) {
+      const created = create();
+      try {
+        return await store.createRequest(created.request, created.events);
+      } catch (error) {
+        if (!(error instanceof StateConflictError) || attempt >= MAX_ID_DRAWS) throw error;
+        log?.warn({ requestId: created.request.id }, 'request ID already taken; drawing another');
+      }
+    }
+  }
+
   async function submitPrepared<O extends ChangeOperation>(
     actor: Actor,
     prepared: Prepared<O>,
@@ -386,28 +407,29 @@ export function createOperations(deps: OperationsDeps): Operations {
       return { kind: 'denied', reason: decision.reason, said: decision.said };
     }
     const c: StepContext = { now, eventId: () => ids.event() };
-    const created = approvals.newRequest(
-      {
-        id: ids.request(),
-        operation,
-        params,
-        target,
-        preview,
-        reason,
-        requester: actor,
-        mode:
-          decision.kind === 'allow'
-            ? { kind: 'direct' }
-            : {
-                kind: 'approval',
-                quorum: decision.quorum,
-                expiresAt: decision.expiresAt,
-                why: decision.why,
-              },
-      },
-      c,
-    );
-    const { request } = await store.createRequest(created.request, created.events);
+    const create = () =>
+      approvals.newRequest(
+        {
+          id: ids.request(),
+          operation,
+          params,
+          target,
+          preview,
+          reason,
+          requester: actor,
+          mode:
+            decision.kind === 'allow'
+              ? { kind: 'direct' }
+              : {
+                  kind: 'approval',
+                  quorum: decision.quorum,
+                  expiresAt: decision.expiresAt,
+                  why: decision.why,
+                },
+        },
+        c,
+      );
+    const { request } = await createWithFreshId(create);
     // A request run at once is logged at info when it has run ("request executed", same ID);
     // its creation is a second line per command, wanted only when debugging.
     const line = { requestId: request.id, operation, state: request.state };
