@@ -8,8 +8,9 @@ const REQUEST_ID_LENGTH = 8;
 export const REQUEST_ID_PATTERN = /^R-[0-9A-HJKMNP-TV-Z]{8}$/;
 
 /**
- * A short request ID a person can type into `/vidops` or the CLI: 40 random bits, enough that
- * two requests of one team never meet, short enough to read out on a call.
+ * A short request ID a person can type into `/vidops` or the CLI: 40 random bits, short enough to
+ * read out on a call. Two can meet among tens of thousands of requests; the services then draw
+ * another (services/operations.ts, `createWithFreshId`).
  * @see docs/architecture.md, "Approvals"
  */
 export function newRequestId(): string {
