@@ -4,21 +4,22 @@ import { type Lang, ltr, num } from '../../i18n/index.js';
 import type { DecisionResult, ResolveResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
 import { operationTitleOf, settledOutcome, stateWord } from '../../views/approval.js';
-import { describeError, describeRecordedError, reasonIn } from '../../views/errors.js';
+import { describeRecordedError, reasonIn } from '../../views/errors.js';
 import { ACTIONS, CALLBACKS } from '../../views/ids.js';
 import { problemLine } from '../../views/modals/common.js';
 import { rejectModal } from '../../views/modals/reject.js';
 import { type MarkWay, parseResolveSubmission, resolveModal } from '../../views/modals/resolve.js';
 import { whitelistModal } from '../../views/modals/whitelist.js';
-import { type AppContext, checkBlockKit, errorViewOptions, problemText, resolveActor } from '../context.js';
+import { type AppContext, errorViewOptions, problemText, resolveActor } from '../context.js';
 import {
   ackStatus,
+  answerClick,
   type ClickArgs,
   ClickSchema,
-  clickedRequest,
+  openWhenAllowed,
+  readRequestClick,
   readSubmission,
   type SubmissionArgs,
-  tell,
 } from './clicks.js';
 import { openDraft } from './drafts.js';
 import { publishHome } from './home.js';
@@ -50,21 +51,14 @@ async function decide(
   run: (id: string, actor: { id: string; name: string }) => Promise<DecisionResult>,
   said: (result: Exclude<DecisionResult, { kind: 'refused' }>, lang: Lang) => string,
 ): Promise<void> {
-  const click = ClickSchema.parse(args.body);
-  const lang = await ctx.languages.of(click.user.id);
+  const read = await readRequestClick(ctx, args);
+  if (read === null) return;
+  const { lang } = read;
   const t = lang.t.approvals;
-  const id = await clickedRequest(ctx, click, args.respond, lang);
-  if (id === null) return;
-  try {
-    const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
-    const result = await run(id, actor);
-    const text = result.kind === 'refused' ? t.actRefused(reasonIn(lang, result)) : said(result, lang);
-    await tell(ctx, click, args.respond, text);
-  } catch (error) {
-    const view = describeError(error, { ...errorViewOptions(ctx), lang });
-    await tell(ctx, click, args.respond, t.actFailed(view.text));
-    if (!view.expected) throw error;
-  }
+  await answerClick(ctx, args, read, t.actFailed, async () => {
+    const result = await run(read.id, read.actor);
+    return result.kind === 'refused' ? t.actRefused(reasonIn(lang, result)) : said(result, lang);
+  });
 }
 
 function approvedText(
@@ -120,21 +114,14 @@ function outcomeOf(request: OperationRequest): string | null {
 
 /** Check now and Send again: run at once and answer the clicker. */
 async function settle(ctx: AppContext, args: ClickArgs, way: ResolveWay): Promise<void> {
-  const click = ClickSchema.parse(args.body);
-  const lang = await ctx.languages.of(click.user.id);
+  const read = await readRequestClick(ctx, args);
+  if (read === null) return;
+  const { lang } = read;
   const t = lang.t.approvals;
-  const id = await clickedRequest(ctx, click, args.respond, lang);
-  if (id === null) return;
-  try {
-    const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
-    const result = await ctx.ops.resolve(id, actor, way);
-    const text = result.kind === 'refused' ? t.actRefused(reasonIn(lang, result)) : settledText(result, lang);
-    await tell(ctx, click, args.respond, text);
-  } catch (error) {
-    const view = describeError(error, { ...errorViewOptions(ctx), lang });
-    await tell(ctx, click, args.respond, t.actFailed(view.text));
-    if (!view.expected) throw error;
-  }
+  await answerClick(ctx, args, read, t.actFailed, async () => {
+    const result = await ctx.ops.resolve(read.id, read.actor, way);
+    return result.kind === 'refused' ? t.actRefused(reasonIn(lang, result)) : settledText(result, lang);
+  });
 }
 
 /**
@@ -142,44 +129,28 @@ async function settle(ctx: AppContext, args: ClickArgs, way: ResolveWay): Promis
  * outbox); at most once per `remindAfter`, refused with when they can remind again.
  */
 async function remindApprovers(ctx: AppContext, args: ClickArgs): Promise<void> {
-  const click = ClickSchema.parse(args.body);
-  const lang = await ctx.languages.of(click.user.id);
+  const read = await readRequestClick(ctx, args);
+  if (read === null) return;
+  const { lang } = read;
   const t = lang.t.approvals;
-  const id = await clickedRequest(ctx, click, args.respond, lang);
-  if (id === null) return;
-  try {
-    const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
-    const result = await ctx.ops.remind(id, actor);
-    const count = result.kind === 'refused' ? 0 : result.request.approvals.length;
-    const text =
-      result.kind === 'refused'
-        ? t.actRefusedNotSent(reasonIn(lang, result))
-        : t.apprReminded(ltr(lang, `*${result.request.id}*`), count, num(lang, count));
-    await tell(ctx, click, args.respond, text);
-  } catch (error) {
-    const view = describeError(error, { ...errorViewOptions(ctx), lang });
-    await tell(ctx, click, args.respond, t.actFailed(view.text));
-    if (!view.expected) throw error;
-  }
+  await answerClick(ctx, args, read, t.actFailed, async () => {
+    const result = await ctx.ops.remind(read.id, read.actor);
+    if (result.kind === 'refused') return t.actRefusedNotSent(reasonIn(lang, result));
+    const count = result.request.approvals.length;
+    return t.apprReminded(ltr(lang, `*${result.request.id}*`), count, num(lang, count));
+  });
 }
 
 /** Mark applied… / Mark not applied…: a modal asking what the lead found on the service. */
 async function openMark(ctx: AppContext, args: ClickArgs, way: MarkWay): Promise<void> {
-  const click = ClickSchema.parse(args.body);
-  const lang = await ctx.languages.of(click.user.id);
-  const id = await clickedRequest(ctx, click, args.respond, lang);
-  if (id === null) return;
+  const read = await readRequestClick(ctx, args);
+  if (read === null) return;
+  const { lang } = read;
   // Who may settle, and whether it is still unknown, before the form asks (checked again on submit).
-  const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
-  const check = await ctx.ops.checkResolve(id, actor);
-  if (check.kind === 'refused') {
-    await tell(ctx, click, args.respond, lang.t.approvals.actRefused(reasonIn(lang, check)));
-    return;
-  }
-  if (!click.trigger_id) return;
-  const view = resolveModal(check.request, way, lang);
-  checkBlockKit(ctx, { view }, 'modal');
-  await args.client.views.open({ trigger_id: click.trigger_id, view });
+  const check = await ctx.ops.checkResolve(read.id, read.actor);
+  await openWhenAllowed(ctx, args, read, check, lang.t.approvals.actRefused, (request) =>
+    resolveModal(request, way, lang),
+  );
 }
 
 /** The submitted note: a problem goes back to the field; otherwise the form closes into the result. */
@@ -208,20 +179,13 @@ async function submitMark(ctx: AppContext, args: SubmissionArgs): Promise<void> 
  * checked first, so a refused click gets its answer at once instead of a form.
  */
 async function openReject(ctx: AppContext, args: ClickArgs): Promise<void> {
-  const click = ClickSchema.parse(args.body);
-  const lang = await ctx.languages.of(click.user.id);
-  const id = await clickedRequest(ctx, click, args.respond, lang);
-  if (id === null) return;
-  const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
-  const check = await ctx.ops.checkReject(id, actor);
-  if (check.kind === 'refused') {
-    await tell(ctx, click, args.respond, lang.t.approvals.actRefused(reasonIn(lang, check)));
-    return;
-  }
-  if (!click.trigger_id) return;
-  const view = rejectModal(check.request, lang);
-  checkBlockKit(ctx, { view }, 'modal');
-  await args.client.views.open({ trigger_id: click.trigger_id, view });
+  const read = await readRequestClick(ctx, args);
+  if (read === null) return;
+  const { lang } = read;
+  const check = await ctx.ops.checkReject(read.id, read.actor);
+  await openWhenAllowed(ctx, args, read, check, lang.t.approvals.actRefused, (request) =>
+    rejectModal(request, lang),
+  );
 }
 
 /** The whitelist message's Add / Remove: a modal showing the current list. */

@@ -8,7 +8,7 @@ import type { SlackRoutes } from '../../slack/routes.js';
 import { operationTitleOf, readerDate, stateWord, targetCode } from '../../views/approval.js';
 import { section } from '../../views/blocks.js';
 import { breakGlassOffer } from '../../views/break-glass.js';
-import { describeError, describeRecordedError, reasonIn } from '../../views/errors.js';
+import { describeRecordedError, reasonIn } from '../../views/errors.js';
 import { problemMessage } from '../../views/everyday.js';
 import { ACTIONS, BLOCKS, CALLBACKS } from '../../views/ids.js';
 import {
@@ -20,7 +20,6 @@ import {
 import { problemLine } from '../../views/modals/common.js';
 import {
   type AppContext,
-  checkBlockKit,
   errorViewOptions,
   problemText,
   resolveActor,
@@ -29,12 +28,12 @@ import {
 } from '../context.js';
 import {
   ackStatus,
+  answerClick,
   type ClickArgs,
-  ClickSchema,
-  clickedRequest,
+  openWhenAllowed,
+  readRequestClick,
   readSubmission,
   type SubmissionArgs,
-  tell,
 } from './clicks.js';
 import { showStatus } from './shared.js';
 
@@ -63,22 +62,13 @@ export function breakGlassHint(result: SubmitResult, lang: Lang): string[] {
 
 /** Break glass…: checks first (a refused click is told why at once), then the modal. */
 async function openBreakGlass(ctx: AppContext, args: ClickArgs): Promise<void> {
-  const click = ClickSchema.parse(args.body);
-  const lang = await ctx.languages.of(click.user.id);
-  const t = lang.t.breakGlass;
-  const id = await clickedRequest(ctx, click, args.respond, lang);
-  if (id === null) return;
-  const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
-  const check = await ctx.ops.checkBreakGlass(id, actor);
-  if (check.kind === 'refused') {
-    await tell(ctx, click, args.respond, t.glassRefused(reasonIn(lang, check)));
-    return;
-  }
-  if (!click.trigger_id) return;
-  const rule = ctx.policy.rules[check.request.operation].breakGlass;
-  const view = breakGlassModal(check.request, rule?.reviewWithin ?? '24h', lang);
-  checkBlockKit(ctx, { view }, 'modal');
-  await args.client.views.open({ trigger_id: click.trigger_id, view });
+  const read = await readRequestClick(ctx, args);
+  if (read === null) return;
+  const { lang } = read;
+  const check = await ctx.ops.checkBreakGlass(read.id, read.actor);
+  await openWhenAllowed(ctx, args, read, check, lang.t.breakGlass.glassRefused, (request) =>
+    breakGlassModal(request, ctx.policy.rules[request.operation].breakGlass?.reviewWithin ?? '24h', lang),
+  );
 }
 
 function ranText(ctx: AppContext, result: BreakGlassResult, lang: Lang): string {
@@ -133,42 +123,32 @@ async function submitBreakGlass(ctx: AppContext, args: SubmissionArgs): Promise<
 }
 
 async function acknowledge(ctx: AppContext, args: ClickArgs): Promise<void> {
-  const click = ClickSchema.parse(args.body);
-  const lang = await ctx.languages.of(click.user.id);
+  const read = await readRequestClick(ctx, args);
+  if (read === null) return;
+  const { lang, id } = read;
   const t = lang.t.breakGlass;
-  const id = await clickedRequest(ctx, click, args.respond, lang);
-  if (id === null) return;
-  try {
-    const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
-    const result = await ctx.ops.reviewBreakGlass(id, actor, 'acknowledged');
-    const text =
-      result.kind === 'refused'
+  await answerClick(
+    ctx,
+    args,
+    read,
+    (problem) => `:x: ${problem}`,
+    async () => {
+      const result = await ctx.ops.reviewBreakGlass(id, read.actor, 'acknowledged');
+      return result.kind === 'refused'
         ? t.glassRefused(reasonIn(lang, result))
         : t.glassAcknowledged(ltr(lang, `*${id}*`));
-    await tell(ctx, click, args.respond, text);
-  } catch (error) {
-    const view = describeError(error, { ...errorViewOptions(ctx), lang });
-    await tell(ctx, click, args.respond, `:x: ${view.text}`);
-    if (!view.expected) throw error;
-  }
+    },
+  );
 }
 
 async function openFlag(ctx: AppContext, args: ClickArgs): Promise<void> {
-  const click = ClickSchema.parse(args.body);
-  const lang = await ctx.languages.of(click.user.id);
-  const t = lang.t.breakGlass;
-  const id = await clickedRequest(ctx, click, args.respond, lang);
-  if (id === null) return;
-  const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
-  const check = await ctx.ops.checkBreakGlassReview(id, actor);
-  if (check.kind === 'refused') {
-    await tell(ctx, click, args.respond, t.glassRefused(reasonIn(lang, check)));
-    return;
-  }
-  if (!click.trigger_id) return;
-  const view = flagModal(check.request, lang);
-  checkBlockKit(ctx, { view }, 'modal');
-  await args.client.views.open({ trigger_id: click.trigger_id, view });
+  const read = await readRequestClick(ctx, args);
+  if (read === null) return;
+  const { lang } = read;
+  const check = await ctx.ops.checkBreakGlassReview(read.id, read.actor);
+  await openWhenAllowed(ctx, args, read, check, lang.t.breakGlass.glassRefused, (request) =>
+    flagModal(request, lang),
+  );
 }
 
 async function submitFlag(ctx: AppContext, args: SubmissionArgs): Promise<void> {

@@ -1,11 +1,15 @@
 import type { AckFn, BlockAction, RespondFn, ViewResponseAction } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
+import type { Actor, OperationRequest } from '../../core/model.js';
 import { escapeMrkdwn } from '../../core/mrkdwn.js';
 import type { Lang } from '../../i18n/index.js';
+import type { PrecheckResult } from '../../services/types.js';
+import { describeError, reasonIn } from '../../views/errors.js';
 import { readViewState, statusModal, type ViewState } from '../../views/modals/common.js';
-import { type AppContext, checkBlockKit } from '../context.js';
+import { type AppContext, checkBlockKit, errorViewOptions, resolveActor } from '../context.js';
 import { publishHome } from './home.js';
 import { requestIdOf } from './shared.js';
 
@@ -68,6 +72,67 @@ export async function clickedRequest(
   const id = requestIdOf(click.actions[0]?.value);
   if (id === null) await tell(ctx, click, respond, lang.t.breakGlass.glassNoRequest);
   return id;
+}
+
+/** A click on a request's button, read: where it came from, the clicker's language, the request, who clicked. */
+export interface RequestClick {
+  click: Click;
+  lang: Lang;
+  id: string;
+  /** The clicker as the services know them. */
+  actor: Actor;
+}
+
+/** Reads a click on a request's button; null when its value names no request (the clicker is told). */
+export async function readRequestClick(ctx: AppContext, args: ClickArgs): Promise<RequestClick | null> {
+  const click = ClickSchema.parse(args.body);
+  const lang = await ctx.languages.of(click.user.id);
+  const id = await clickedRequest(ctx, click, args.respond, lang);
+  if (id === null) return null;
+  const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
+  return { click, lang, id, actor };
+}
+
+/**
+ * Runs what a click asks and tells the clicker the words it returns; a failure is told as
+ * `failed(what went wrong)`, and an unexpected one also goes on to app.error.
+ */
+export async function answerClick(
+  ctx: AppContext,
+  args: ClickArgs,
+  read: RequestClick,
+  failed: (problem: string) => string,
+  run: () => Promise<string>,
+): Promise<void> {
+  try {
+    await tell(ctx, read.click, args.respond, await run());
+  } catch (error) {
+    const view = describeError(error, { ...errorViewOptions(ctx), lang: read.lang });
+    await tell(ctx, read.click, args.respond, failed(view.text));
+    if (!view.expected) throw error;
+  }
+}
+
+/**
+ * Opens the modal of a request's button once the services' check allowed it: a refused click is
+ * told why at once (`refused(reason)`) instead of getting a form; the submission is checked again.
+ */
+export async function openWhenAllowed(
+  ctx: AppContext,
+  args: ClickArgs,
+  read: RequestClick,
+  check: PrecheckResult,
+  refused: (reason: string) => string,
+  modal: (request: OperationRequest) => ModalView,
+): Promise<void> {
+  if (check.kind === 'refused') {
+    await tell(ctx, read.click, args.respond, refused(reasonIn(read.lang, check)));
+    return;
+  }
+  if (!read.click.trigger_id) return;
+  const view = modal(check.request);
+  checkBlockKit(ctx, { view }, 'modal');
+  await args.client.views.open({ trigger_id: read.click.trigger_id, view });
 }
 
 /** A submitted modal of a request (reject, mark applied…, break glass, flag…), as the handlers read it. */
