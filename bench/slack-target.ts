@@ -296,9 +296,12 @@ async function gotCaller(
  * NORMAL as vidops' SQLite store), unblock, append the result event in a second transaction, and
  * post the reply to `response_url`. Work after the ack is bounded as vidops bounds it; past the
  * bound the ack says "busy". A floor for measuring, not a product: no retries, no policy, no
- * audit channel, a number is digits only.
+ * audit channel, a number is digits only. Roles: `floor`; `floor-got`, its two calls through got;
+ * `floor-at-once`, without the look-up (goal 4's baseline: a Slack request → the unblock call).
  */
-async function runFloor(options: { upstream: 'http' | 'got' } = { upstream: 'http' }): Promise<void> {
+async function runFloor(
+  options: { upstream: 'http' | 'got'; lookUp: boolean } = { upstream: 'http', lookUp: true },
+): Promise<void> {
   const Database = createRequire(join(env(TARGET_ENV.root), 'package.json'))(
     'better-sqlite3',
   ) as typeof import('better-sqlite3');
@@ -367,23 +370,26 @@ async function runFloor(options: { upstream: 'http' | 'got' } = { upstream: 'htt
       ? await gotCaller(sandbox, keys, agent)
       : (method, url, headers, body) => call(method, url, headers, body);
 
-  const unblock = async (mobileNumber: string, actor: string, responseUrl: string): Promise<void> => {
-    let blocked: boolean | null = null;
+  /** Whether the viewer is blocked, as the service says; null when it cannot tell. */
+  const lookUp = async (mobileNumber: string): Promise<boolean | null> => {
     try {
       const found = await upstream(
         'GET',
         `${sandbox}/v1/analysis/content/video/all?search=${mobileNumber}`,
         keys,
       );
-      if (found.status === 200) {
-        const page = JSON.parse(found.text) as {
-          items?: Array<{ mobileNumber?: string; blocked?: boolean }>;
-        };
-        blocked = page.items?.find((v) => v.mobileNumber === mobileNumber)?.blocked ?? null;
-      }
+      if (found.status !== 200) return null;
+      const page = JSON.parse(found.text) as { items?: Array<{ mobileNumber?: string; blocked?: boolean }> };
+      return page.items?.find((v) => v.mobileNumber === mobileNumber)?.blocked ?? null;
     } catch {
       // The look-up only informs the reply, as in vidops.
+      return null;
     }
+  };
+
+  const unblock = async (mobileNumber: string, actor: string, responseUrl: string): Promise<void> => {
+    // `floor-at-once` skips the look-up: goal 4's baseline, from a Slack request to the unblock call.
+    const blocked = options.lookUp ? await lookUp(mobileNumber) : null;
     append('intent', { operation: 'viewer.unblock', actor, mobileNumber, blocked });
     // The result names its intent, as vidops' events name their request.
     const intent = String(head.seq);
@@ -511,5 +517,6 @@ const role = process.env[TARGET_ENV.role];
 if (role === 'bare') await runBare();
 else if (role === 'app') await runApp();
 else if (role === 'floor') await runFloor();
-else if (role === 'floor-got') await runFloor({ upstream: 'got' });
+else if (role === 'floor-got') await runFloor({ upstream: 'got', lookUp: true });
+else if (role === 'floor-at-once') await runFloor({ upstream: 'http', lookUp: false });
 else if (role !== undefined) throw new Error(`unknown role ${role}`);
