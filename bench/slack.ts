@@ -74,7 +74,7 @@ const FORM = 'application/x-www-form-urlencoded';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Approve clicks sent at once, and how many such batches are timed (after one untimed batch). */
 const APPROVAL_BATCH = 10;
-const APPROVAL_ROUNDS = 5;
+const APPROVAL_ROUNDS = 10;
 /** Every unblock needs a lead's approval, so each seeded `unblock` waits for a click. */
 const APPROVAL_POLICY = 'viewer.unblock: { approval: true, rateLimit: null }\n';
 /** How long the approvals measurement waits for any one step before it says what is missing. */
