@@ -69,12 +69,38 @@ describe('until a duration or a date', () => {
     );
   });
 
-  it.each(['tomorrow', '2026-02-30', '2026-12-01T25:00', '0h', '4x', '2026-12-1'])(
-    '%s is refused',
-    (text) => {
-      expect(parseUntil(text)).toMatchObject({ ok: false, reason: DELEGATION_TEXT.badUntil(text) });
-    },
-  );
+  it.each([
+    ['۱۴۰۵/۰۹/۱۰', '2026-11-30T20:30:00.000Z'],
+    ['1405-09-10T18:00', '2026-12-01T14:30:00.000Z'],
+    ['1405/9/10', '2026-11-30T20:30:00.000Z'],
+    ['۲۰۲۶-۱۲-۰۱', '2026-11-30T20:30:00.000Z'],
+    ['2026/12/1', '2026-11-30T20:30:00.000Z'],
+  ])('%s, a Solar Hijri date or one in Persian digits, is the same day as 2026-12-01: %s', (text, iso) => {
+    const until = parseUntil(text);
+    if (!until.ok) throw new Error(`not read: ${until.reason}`);
+    expect(until.until).toMatchObject({ kind: 'time', text });
+    expect(resolveUntil(until.until, NOW, 'Asia/Tehran')).toEqual({ ok: true, at: iso });
+  });
+
+  it('a duration in Persian digits is read as one', () => {
+    expect(parseUntil('۴h')).toEqual({
+      ok: true,
+      until: { kind: 'duration', ms: 4 * 3_600_000, text: '۴h' },
+    });
+  });
+
+  it.each([
+    'tomorrow',
+    '2026-02-30',
+    '2026-12-01T25:00',
+    '0h',
+    '4x',
+    '2026-12/01',
+    '1404/12/30',
+    '1405/07/31',
+  ])('%s is refused', (text) => {
+    expect(parseUntil(text)).toMatchObject({ ok: false, reason: DELEGATION_TEXT.badUntil(text) });
+  });
 
   it('a time already past is refused, and so is one more than 30 days away', () => {
     const past = parseUntil('2026-11-20');

@@ -4,6 +4,8 @@ import type { JsonValue } from './json.js';
 import type { Actor, NewAuditEvent, OperationRequest } from './model.js';
 import { isApprover, type Policy, parseDuration } from './policy.js';
 import { english, PICK_MENTION, type Said, say } from './said.js';
+import { isSolarHijriYear, solarHijriToGregorian } from './solar-hijri.js';
+import { normalizeDigits } from './validate/digits.js';
 
 /**
  * Delegation: a lead on leave lets someone approve in their place until a set time
@@ -32,8 +34,9 @@ export interface Delegation {
 
 /**
  * How `until` was written: a duration from now (`4h`, `2d`), or a time (`2026-12-01`,
- * `2026-12-01T18:00`) as a clock on the wall reads it (`local`, `YYYY-MM-DDTHH:MM:SS`), in the
- * display time zone unless it ends with `Z` (`utc`).
+ * `2026-12-01T18:00`, or Solar Hijri `1405-09-10`) as a clock on the wall reads it (`local`, in
+ * the Gregorian calendar, `YYYY-MM-DDTHH:MM:SS`), in the display time zone unless it ends with `Z`
+ * (`utc`). `text` is what was typed.
  */
 export type UntilSpec =
   | { kind: 'duration'; ms: number; text: string }
@@ -62,7 +65,8 @@ export const DELEGATION_TEXT = {
 } as const;
 
 const MENTION = /^<@([UW][A-Z0-9]{2,})(?:\|([^>]*))?>(.*)$/s;
-const TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?(Z)?$/i;
+// `-` or `/` between the parts of a date (`1405/09/10` is how dates are written in Iran).
+const TIME = /^(\d{4})([-/])(\d{1,2})\2(\d{1,2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?(Z)?$/i;
 
 /** Reads `<@U123|name>` or `<@U123>` at the start of `text`; the rest follows. */
 export function parseMention(
@@ -81,28 +85,40 @@ function refused(said: Said): DelegationRefusal {
   return { ok: false, reason: english(said), said };
 }
 
-/** Reads a duration (`4h`, `2d`) or a UTC date or time (`2026-12-01`, `2026-12-01T18:00`). */
+/**
+ * Reads a duration (`4h`, `2d`) or a date or time (`2026-12-01`, `2026-12-01T18:00`), in Persian or
+ * Arabic-Indic digits as well, with `-` or `/` in the date; a year from 1300 to 1499 is a Solar
+ * Hijri one (`۱۴۰۵/۰۹/۱۰` is 2026-12-01), read in the Persian calendar people in Iran write.
+ */
 export function parseUntil(text: string): { ok: true; until: UntilSpec } | DelegationRefusal {
   const raw = text.trim();
-  const ms = parseDuration(raw);
+  const plain = normalizeDigits(raw);
+  const ms = parseDuration(plain);
   if (ms !== null && ms > 0) return { ok: true, until: { kind: 'duration', ms, text: raw } };
-  const m = TIME.exec(raw);
-  if (m) {
-    const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number);
-    const at = new Date(Date.UTC(y ?? 0, (mo ?? 1) - 1, d ?? 1, h, mi, s));
-    const same =
-      at.getUTCFullYear() === y &&
-      at.getUTCMonth() === (mo ?? 1) - 1 &&
-      at.getUTCDate() === d &&
-      at.getUTCHours() === h &&
-      at.getUTCMinutes() === mi &&
-      at.getUTCSeconds() === s;
-    if (same) {
-      const local = at.toISOString().slice(0, 19);
-      return { ok: true, until: { kind: 'time', local, utc: m[7] !== undefined, text: raw } };
-    }
+  const m = TIME.exec(plain);
+  const local = m === null ? null : wallClock(m);
+  if (m !== null && local !== null) {
+    return { ok: true, until: { kind: 'time', local, utc: m[8] !== undefined, text: raw } };
   }
   return refused(say.delegBadUntil(raw));
+}
+
+/** The {@link TIME} that was matched as `YYYY-MM-DDTHH:MM:SS` in the Gregorian calendar; null if no such moment. */
+function wallClock(m: RegExpExecArray): string | null {
+  const [y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0] = [m[1], m[3], m[4], m[5], m[6], m[7]].map((part) =>
+    Number(part ?? '0'),
+  );
+  const date = isSolarHijriYear(y) ? solarHijriToGregorian(y, mo, d) : { year: y, month: mo, day: d };
+  if (date === null) return null;
+  const at = new Date(Date.UTC(date.year, date.month - 1, date.day, h, mi, s));
+  const same =
+    at.getUTCFullYear() === date.year &&
+    at.getUTCMonth() === date.month - 1 &&
+    at.getUTCDate() === date.day &&
+    at.getUTCHours() === h &&
+    at.getUTCMinutes() === mi &&
+    at.getUTCSeconds() === s;
+  return same ? at.toISOString().slice(0, 19) : null;
 }
 
 /** How far `zone`'s clocks are ahead of UTC at the moment `utcMs` (Tehran: 3 h 30 min). */

@@ -545,9 +545,9 @@ export const SAID_ENGLISH: SaidWords = {
   delegSayWho: () => `Say who approves in your place. ${PICK_MENTION}`,
   delegNotMention: (first) => `“${first}” is not a mention vidops can read. ${PICK_MENTION}`,
   delegMissingUntil: () =>
-    'Say until when: `until 4h`, `until 2d`, `until 2026-12-01` or `until 2026-12-01T18:00` (your display time zone; add Z for UTC).',
+    'Say until when: `until 4h`, `until 2d`, `until 2026-12-01` (Solar Hijri `until 1405/09/10` too) or `until 2026-12-01T18:00` (your display time zone; add Z for UTC).',
   delegBadUntil: (text) =>
-    `“${text}” is not a duration (30m, 4h, 2d) nor a date (2026-12-01, or 2026-12-01T18:00; add Z for UTC).`,
+    `“${text}” is not a duration (30m, 4h, 2d) nor a date (2026-12-01 or Solar Hijri 1405/09/10, or 2026-12-01T18:00; add Z for UTC).`,
   delegPast: (when) => `${when} has already passed; a delegation must end in the future.`,
   delegTooLong: () => 'A delegation may last at most 30 days.',
   grammarBadLanguage: (raw, choices) =>

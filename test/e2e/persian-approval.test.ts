@@ -1,3 +1,5 @@
+import { zonedToUtc } from '../../src/core/delegation.js';
+import { persianDigits } from '../../src/i18n/format.js';
 import { FSI, PDI } from '../../src/i18n/index.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { ACTIONS, BLOCKS, CALLBACKS } from '../../src/views/ids.js';
@@ -112,6 +114,52 @@ describe('with CHANNEL_LOCALE=fa, a Persian-speaking agent and lead', () => {
       `درخواست شما ${isolated(`*${id}*`)} (حذف پوشه ${isolated(`\`folder ${DEMO.folders.lectures}\``)})`,
     );
     expect(dm).not.toContain('Your request');
+  });
+
+  it('a lead delegates until a Solar Hijri date typed in Persian digits: it ends as that day begins in Tehran, and the answer says so in Persian', async () => {
+    // Ten days from now, as a calendar on a Tehran wall shows it, in both calendars.
+    const later = new Date(h.clock.now().getTime() + 10 * 86_400_000);
+    const parts = (locale: string) =>
+      Object.fromEntries(
+        new Intl.DateTimeFormat(locale, {
+          timeZone: 'Asia/Tehran',
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+        })
+          .formatToParts(later)
+          .map((p) => [p.type, p.value]),
+      );
+    const hijri = parts('fa-IR-u-ca-persian-nu-latn');
+    const gregorian = parts('en-US');
+    const typedDate = persianDigits(`${hijri.year}/${hijri.month}/${hijri.day}`);
+    const startOfDay = new Date(
+      zonedToUtc(`${gregorian.year}-${gregorian.month}-${gregorian.day}T00:00:00`, 'Asia/Tehran'),
+    ).toISOString();
+
+    const sent = await h.slash(`delegate <@${USERS.agent2.id}|ben> until ${typedDate} مرخصی`, {
+      userId: USERS.lead.id,
+    });
+    const answer = readable(await sent.reply());
+    expect(answer).toContain('به‌جای شما تأیید می‌کند');
+    expect(answer).toContain(persianDigits(String(hijri.year)));
+    const [delegation] = await h.store.listDelegations({ leadId: USERS.lead.id, open: true });
+    expect(delegation).toMatchObject({
+      delegate: { id: USERS.agent2.id },
+      until: startOfDay,
+      reason: 'مرخصی',
+    });
+
+    // A day that does not exist is refused in Persian, and nothing changes.
+    const refused = await h.slash(`delegate <@${USERS.agent2.id}|ben> until ۱۴۰۴/۱۲/۳۰`, {
+      userId: USERS.lead.id,
+    });
+    expect(readable(await refused.reply())).toContain('شمسی مثل');
+    expect(await h.store.listDelegations({ leadId: USERS.lead.id, open: true })).toHaveLength(1);
+
+    const cancelled = await h.slash('delegate cancel', { userId: USERS.lead.id });
+    expect((await cancelled.reply()).status).toBe(200);
+    await h.waitForAudit((e) => e.type === 'delegation-cancelled');
   });
 });
 

@@ -302,9 +302,9 @@ const SAID_PERSIAN: SaidWords = {
   delegSayWho: () => `بنویسید چه کسی به‌جای شما تأیید کند. ${PICK_MENTION_FA}`,
   delegNotMention: (first) => `${typed(first)} منشنی نیست که vidops بتواند بخواند. ${PICK_MENTION_FA}`,
   delegMissingUntil: () =>
-    `بنویسید تا کی: ${code('until 4h')}، ${code('until 2d')}، ${code('until 2026-12-01')} یا ${code('until 2026-12-01T18:00')} (به وقت محلی؛ برای UTC یک ${iso('Z')} در پایان بگذارید).`,
+    `بنویسید تا کی: ${code('until 4h')}، ${code('until 2d')}، تاریخی شمسی مثل ${code('until 1405/09/10')} یا میلادی مثل ${code('until 2026-12-01')}، یا ${code('until 1405/09/10T18:00')} (به وقت محلی؛ برای UTC یک ${iso('Z')} در پایان بگذارید).`,
   delegBadUntil: (text) =>
-    `${typed(text)} نه مدت زمان است (${iso('30m')}، ${iso('4h')}، ${iso('2d')}) و نه تاریخ (${iso('2026-12-01')}، یا ${iso('2026-12-01T18:00')}؛ برای UTC یک ${iso('Z')} در پایان بگذارید).`,
+    `${typed(text)} نه مدت زمان است (${iso('30m')}، ${iso('4h')}، ${iso('2d')}) و نه تاریخ (شمسی مثل ${iso('1405/09/10')} یا میلادی مثل ${iso('2026-12-01')}، یا ${iso('1405/09/10T18:00')}؛ برای UTC یک ${iso('Z')} در پایان بگذارید).`,
   delegPast: (when) => `${iso(when)} گذشته است؛ تفویض باید در آینده تمام شود.`,
   delegTooLong: () => 'تفویض حداکثر ۳۰ روز طول می‌کشد.',
   grammarBadLanguage: (raw, choices) =>
