@@ -117,6 +117,19 @@ export type WordsSpec =
 /** The languages a person may choose with `/vidops lang` (the same as src/i18n's `LOCALES`). */
 export const LANGUAGE_WORDS = ['fa', 'en'] as const;
 
+/**
+ * The languages' names as people also type them (`/vidops lang فارسی`), in both languages and
+ * spellings, any case (the grammar has taken out ZWNJ and other invisible marks already).
+ */
+export const LANGUAGE_NAMES: ReadonlyMap<string, (typeof LANGUAGE_WORDS)[number]> = new Map([
+  ['فارسی', 'fa'],
+  ['پارسی', 'fa'],
+  ['farsi', 'fa'],
+  ['persian', 'fa'],
+  ['انگلیسی', 'en'],
+  ['english', 'en'],
+]);
+
 /** A mobile number as read: what is sent (`param`), its national and E.164 forms, and the masked form shown. */
 export interface ReadMobile {
   param: string;

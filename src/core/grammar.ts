@@ -1,5 +1,12 @@
 import { isIP } from 'node:net';
-import { ID_NAMES, KEYWORDS, LANGUAGE_WORDS, type WordsSpec, type WordsValue } from './catalog.js';
+import {
+  ID_NAMES,
+  KEYWORDS,
+  LANGUAGE_NAMES,
+  LANGUAGE_WORDS,
+  type WordsSpec,
+  type WordsValue,
+} from './catalog.js';
 import {
   type Command,
   commandLine,
@@ -193,7 +200,8 @@ function readWords(spec: WordsSpec, args: readonly string[], options: ParseOptio
       if (args.length === 0) return value({ locale: null });
       if (args.length > 1) return tooMany(name, args.slice(1));
       const raw = args[0] ?? '';
-      const locale = LANGUAGE_WORDS.find((word) => word === raw.toLowerCase());
+      const word = raw.toLowerCase();
+      const locale = LANGUAGE_WORDS.find((w) => w === word) ?? LANGUAGE_NAMES.get(word);
       if (locale === undefined) {
         return fail(say.grammarBadLanguage(raw, LANGUAGE_WORDS), usage);
       }

@@ -65,6 +65,16 @@ describe('a person’s language', () => {
     expect(text).toContain('پیش‌فرض');
   });
 
+  it('a person may name the language in words, in Persian or English: فارسی, English', async () => {
+    expect(await lang('lang فارسی', USERS.lead2.id)).toContain(
+      'از این پس vidops با شما به فارسی صحبت می‌کند.',
+    );
+    expect(await lang('lang English', USERS.lead2.id)).toContain(
+      'From now on vidops speaks to you in English.',
+    );
+    expect(await lang('lang', USERS.lead2.id)).toContain('You chose it with `/vidops lang`.');
+  });
+
   it('a language vidops does not speak is refused, and nothing is chosen', async () => {
     const refused = await lang('lang de', USERS.agent.id);
     expect(refused).toContain('"de" is not a language vidops speaks; choose `fa` or `en`.');
