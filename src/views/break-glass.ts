@@ -1,5 +1,4 @@
 import type { KnownBlock } from '@slack/types';
-import { utcMinutes } from '../core/delegation.js';
 import { maskMobilesInText } from '../core/mask.js';
 import type { OperationRequest } from '../core/model.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
@@ -74,11 +73,6 @@ export function leadBreakGlassMessage(
   return { text: truncate(text, 1000), blocks };
 }
 
-/** A delegation's end as the reader reads it: UTC minutes in English, the Solar Hijri date in Persian. */
-function until(iso: string, lang: Lang): string {
-  return lang.locale === 'en' ? utcMinutes(iso) : readerDate(iso, lang);
-}
-
 /** App Home lines about delegations: the one a lead gave, and those a person holds. */
 export function delegationLines(overview: DelegationsOverview, lang: Lang = ENGLISH): string[] {
   const t = lang.t.breakGlass;
@@ -87,12 +81,14 @@ export function delegationLines(overview: DelegationsOverview, lang: Lang = ENGL
     lines.push(
       t.glassDelegatedTo(
         `<@${overview.given.delegate.id}>`,
-        until(overview.given.until, lang),
+        readerDate(overview.given.until, lang),
         ltr(lang, '`/vidops delegate cancel`'),
       ),
     );
   }
-  for (const d of overview.received) lines.push(t.glassApproveFor(`<@${d.lead.id}>`, until(d.until, lang)));
+  for (const d of overview.received) {
+    lines.push(t.glassApproveFor(`<@${d.lead.id}>`, readerDate(d.until, lang)));
+  }
   return lines;
 }
 

@@ -1,6 +1,5 @@
 import type { KnownBlock } from '@slack/types';
 import { BREAK_GLASS_WORDS, isBreakGlassWords } from '../../core/break-glass.js';
-import { utcMinutes } from '../../core/delegation.js';
 import { type Lang, ltr } from '../../i18n/index.js';
 import type { BreakGlassResult } from '../../services/break-glass.js';
 import type { SubmitResult } from '../../services/types.js';
@@ -196,11 +195,10 @@ export function registerBreakGlass(routes: SlackRoutes, ctx: AppContext): void {
 
 // --- /vidops delegate ---------------------------------------------------------------------------
 
-/** A delegation's end as the reader reads it: UTC minutes in English, the Solar Hijri date in Persian. */
-function untilText(iso: string, lang: Lang): string {
-  return lang.locale === 'en' ? utcMinutes(iso) : readerDate(iso, lang);
-}
-
+/**
+ * A lead delegates; the answer names when it ends as the reader reads dates: Slack's date token
+ * in English (shown in their own time zone), the Solar Hijri date in Persian.
+ */
 const delegate: SlashHandler = async ({ command, ctx, actor, respond }) => {
   if (command.kind !== 'delegate') return;
   const lang = await ctx.languages.of(actor.id);
@@ -218,7 +216,7 @@ const delegate: SlashHandler = async ({ command, ctx, actor, respond }) => {
   const d = result.delegation;
   const text = t.delegateDone(
     `<@${d.delegate.id}>`,
-    untilText(d.until, lang),
+    readerDate(d.until, lang),
     ltr(lang, '`/vidops delegate cancel`'),
   );
   await respondChecked(ctx, respond, { text, blocks: [section(text)] });
