@@ -16,7 +16,7 @@ import { SLASH_COMMAND } from '../core/commands-help.js';
 import { ConfigError, InputError, VidopsError } from '../core/errors.js';
 import { type ParseOptions, parseWords } from '../core/grammar.js';
 import { normalizeRequestId } from '../core/ids.js';
-import { maskMobilesInText } from '../core/mask.js';
+import { maskMobilesInJson, maskMobilesInText } from '../core/mask.js';
 import { type Actor, type AuditEvent, type OperationRequest, TERMINAL_STATES } from '../core/model.js';
 import { CHANGE_OPERATIONS, type OperationName, READ_OPERATIONS } from '../core/operations.js';
 import { explainCode, normalizeErrorCode } from '../core/player-errors.js';
@@ -730,8 +730,9 @@ function reportExecuted(run: Run, request: OperationRequest, heading: string): n
 
 /** The upstream answer as compact JSON; the viewer's number masked like everywhere else outside the store. */
 function resultText(request: OperationRequest): string {
-  const json = compactJson(request.result);
-  return request.operation === 'viewer.unblock' ? maskMobilesInText(json) : json;
+  return compactJson(
+    request.operation === 'viewer.unblock' ? maskMobilesInJson(request.result) : request.result,
+  );
 }
 
 async function decide(run: Run, ctx: FullContext, actor: Actor): Promise<number> {

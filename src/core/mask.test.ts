@@ -1,4 +1,4 @@
-import { maskMobile, maskMobilesInText, redactError } from './mask.js';
+import { maskMobile, maskMobilesInJson, maskMobilesInText, redactError } from './mask.js';
 
 describe('mobile numbers are masked wherever people read them', () => {
   it.each([
@@ -88,5 +88,43 @@ describe('an error is logged without its secrets', () => {
       name: 'TypeError',
       message: 'bad',
     });
+  });
+});
+
+describe('masking a service answer shown to people', () => {
+  it('masks the phones in it and leaves a file size and a timestamp readable', () => {
+    const answer = {
+      _id: '65a1f0c2e4b0a1b2c3d4e5f6',
+      size: 7340003200,
+      createdAt: 1732112345678,
+      duration: 5400,
+      mobileNumber: '09123456789',
+      phone: 2188776655,
+      owner: { tel: 989123456789, note: 'call 0912 345 6789 after six' },
+      viewers: [9121112233, 104857600],
+      '09351234567': true,
+      ratio: 0.5,
+      offset: -9123456789,
+    };
+    expect(maskMobilesInJson(answer)).toEqual({
+      _id: '65a1f0c2e4b0a1b2c3d4e5f6',
+      size: 7340003200,
+      createdAt: 1732112345678,
+      duration: 5400,
+      mobileNumber: '0912***6789',
+      // Under a key that names a phone, any number of 9 digits or more is one.
+      phone: '2188***6655',
+      owner: { tel: '9891***6789', note: 'call 0912***6789 after six' },
+      // A number in a mobile's shape is masked wherever it stands; a plain count is not.
+      viewers: ['9121***2233', 104857600],
+      '0935***4567': true,
+      ratio: 0.5,
+      offset: -9123456789,
+    });
+  });
+
+  it('masks a text answer as free text', () => {
+    expect(maskMobilesInJson('unblocked 09123456789')).toBe('unblocked 0912***6789');
+    expect(maskMobilesInJson(null)).toBeNull();
   });
 });

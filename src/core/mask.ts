@@ -1,3 +1,4 @@
+import type { JsonValue } from './json.js';
 import { asciiDigits } from './validate/digits.js';
 
 /**
@@ -217,4 +218,31 @@ export function redactError(error: unknown): { name: string; message: string; co
   const code = (e as { code?: unknown }).code;
   const message = redactText(e.message);
   return typeof code === 'string' ? { name: e.name, message, code } : { name: e.name, message };
+}
+
+/** Keys whose values are phone numbers, whatever their type (`mobileNumber`, `phone`, `msisdn`, `tel`). */
+const PHONE_KEY = /phone|mobile|msisdn|cell|(?:^|_)tel(?:$|_)/i;
+
+/**
+ * Masks the phone numbers in a JSON value, a service's answer as people are shown it: every
+ * string (and key) as free text with {@link maskMobilesInText}; a number only when it is a phone,
+ * under a key that names one or in a mobile's shape (`9123456789`). Free text masks any run of 9
+ * to 15 digits, which in an answer would hide a file's `size` or a timestamp; those stay as they
+ * are. A masked number becomes a string.
+ */
+export function maskMobilesInJson(value: JsonValue, key = ''): JsonValue {
+  if (typeof value === 'string') return maskMobilesInText(value);
+  if (typeof value === 'number') {
+    const digits = String(value);
+    if (!/^\d+$/.test(digits)) return value;
+    const phone = PHONE_KEY.test(key) ? digits.length >= MIN_DIGITS : looksLikeMobile(digits, false);
+    return phone ? maskMobile(digits) : value;
+  }
+  if (Array.isArray(value)) return value.map((item) => maskMobilesInJson(item, key));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, JsonValue> = {};
+    for (const [k, v] of Object.entries(value)) out[maskMobilesInText(k)] = maskMobilesInJson(v, k);
+    return out;
+  }
+  return value;
 }

@@ -375,6 +375,22 @@ describe('the approval message a lead reads', () => {
     expect(all).toContain('0912***6789');
   });
 
+  it('shows what the service answered with a file’s size and times as they are, and its phones masked', () => {
+    const message = approvalMessage(
+      request({
+        state: 'succeeded',
+        result: { _id: 'f1', size: 7340003200, updatedAt: 1732112345678, owner: { mobile: '09123456789' } },
+      }),
+      VIEW_NOW,
+      ENGLISH,
+    );
+    const all = JSON.stringify(message);
+    expect(all).toContain('size\\":7340003200');
+    expect(all).toContain('updatedAt\\":1732112345678');
+    expect(all).toContain('0912***6789');
+    expect(all).not.toContain('09123456789');
+  });
+
   it('escapes mentions typed into a reason', () => {
     const all = JSON.stringify(
       approvalMessage(request({ reason: 'ping <!channel> and <@U0LEAD1>' }), VIEW_NOW, ENGLISH).blocks,

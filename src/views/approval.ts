@@ -4,7 +4,7 @@ import { shortHash } from '../core/audit-chain.js';
 import { type ChangeOperation, OPERATION_SPECS, type Preview } from '../core/catalog.js';
 import { timeLeft } from '../core/follow-up.js';
 import type { JsonValue } from '../core/json.js';
-import { maskMobile, maskMobilesInText } from '../core/mask.js';
+import { maskMobile, maskMobilesInJson, maskMobilesInText } from '../core/mask.js';
 import { type Actor, followUpOf, type OperationRequest, type RequestState } from '../core/model.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
 import { type Said, saidFromJson } from '../core/said.js';
@@ -16,6 +16,7 @@ import {
   code,
   context,
   header,
+  literalCode,
   mrkdwn,
   packLines,
   plain,
@@ -296,12 +297,13 @@ function sendableAgain(request: OperationRequest): boolean {
   return OPERATION_SPECS[request.operation].repeat === 'lead';
 }
 
-/** What the service answered, compact and masked. */
+/** What the service answered, compact and masked (a file's size or a timestamp stays readable). */
 function resultText(result: JsonValue, lang: Lang): string {
   if (result === null) return '';
-  const raw = typeof result === 'string' ? result : JSON.stringify(result);
+  const masked = maskMobilesInJson(result);
+  const raw = typeof masked === 'string' ? masked : JSON.stringify(masked);
   if (raw === '{}' || raw === '' || raw === '[]') return '';
-  return lang.t.approvals.apprServiceAnswered(ltr(lang, code(truncate(maskMobilesInText(raw), 300))));
+  return lang.t.approvals.apprServiceAnswered(ltr(lang, literalCode(truncate(raw, 300))));
 }
 
 // ---------------------------------------------------------------------------------------------
