@@ -113,7 +113,9 @@ export class SqliteStore implements Store {
     // Set before anything that takes a lock, so that even switching to WAL waits for others.
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (!memory) {
-      const mode = this.db.pragma('journal_mode = WAL', { simple: true });
+      // SQLite answers BUSY at once, whatever busy_timeout says, while another process recovers
+      // the WAL after a crash: a process started beside it waits as a writer would.
+      const mode = whileBusy(() => this.db.pragma('journal_mode = WAL', { simple: true }), BUSY_TIMEOUT_MS);
       if (mode !== 'wal') {
         this.logger?.warn({ journalMode: mode }, 'SQLite could not switch to WAL; writes will be slower');
       }
@@ -797,6 +799,30 @@ export class SqliteStore implements Store {
  * SqliteError class of the first context that loaded it, so under Jest's per-file module
  * registries the class of a thrown error may not be the one this module sees.
  */
+/**
+ * Runs `fn` again while SQLite answers SQLITE_BUSY (or one of its extended codes), pausing a little
+ * longer each time, for at most `limitMs`; then the last error is thrown. Synchronous, as the
+ * driver is: for the few statements SQLite's own busy handler does not cover.
+ */
+export function whileBusy<T>(fn: () => T, limitMs: number): T {
+  const deadline = Date.now() + limitMs;
+  let pauseMs = 5;
+  for (;;) {
+    try {
+      return fn();
+    } catch (err) {
+      const busy =
+        typeof err === 'object' &&
+        err !== null &&
+        'code' in err &&
+        String(err.code).startsWith('SQLITE_BUSY');
+      if (!busy || Date.now() + pauseMs > deadline) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pauseMs);
+      pauseMs = Math.min(pauseMs * 2, 200);
+    }
+  }
+}
+
 function isSqliteCode(err: unknown, code: string): boolean {
   return typeof err === 'object' && err !== null && 'code' in err && err.code === code;
 }

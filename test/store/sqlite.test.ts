@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore } from '../../src/store/index.js';
+import { whileBusy } from '../../src/store/sqlite.js';
 import { contractHash, describeAuditTampering, describeStoreContract } from './contract.js';
 import { crashAndRecover } from './crash-harness.js';
 
@@ -53,4 +54,41 @@ describe('SQLite file shared by two processes that are killed at random moments'
     expect(report.succeeded).toBeGreaterThan(0);
     expect(report.events).toBeGreaterThanOrEqual(report.requests * 2);
   }, 60_000);
+});
+
+describe('a process opening the file while another recovers it after a crash', () => {
+  const busy = (code = 'SQLITE_BUSY_RECOVERY') => Object.assign(new Error('database is locked'), { code });
+
+  it('waits while SQLite answers busy, then goes on', () => {
+    let tries = 0;
+    const mode = whileBusy(() => {
+      tries += 1;
+      if (tries < 3) throw busy();
+      return 'wal';
+    }, 1_000);
+    expect(mode).toBe('wal');
+    expect(tries).toBe(3);
+  });
+
+  it('gives up with the last error once the wait is over, and never waits on other errors', () => {
+    let tries = 0;
+    const started = Date.now();
+    expect(() =>
+      whileBusy(() => {
+        tries += 1;
+        throw busy('SQLITE_BUSY');
+      }, 60),
+    ).toThrow('database is locked');
+    expect(tries).toBeGreaterThan(1);
+    expect(Date.now() - started).toBeLessThan(1_000);
+
+    let other = 0;
+    expect(() =>
+      whileBusy(() => {
+        other += 1;
+        throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+      }, 1_000),
+    ).toThrow('disk I/O error');
+    expect(other).toBe(1);
+  });
 });
