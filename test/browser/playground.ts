@@ -141,7 +141,7 @@ function messageWith(page: Page, text: string | RegExp, ephemeral = false): Loca
 
 const scenarios: [string, (ctx: Context) => Promise<void>][] = [
   [
-    'an agent unblocks a viewer typed in Persian digits and sees the masked reply',
+    'an agent unblocks a viewer typed in Persian digits and sees the masked reply, which stays put as more arrive',
     async ({ page, url }) => {
       await page.goto(url);
       await page.locator('body[data-ready="true"]').waitFor();
@@ -158,6 +158,15 @@ const scenarios: [string, (ctx: Context) => Promise<void>][] = [
       if (text.includes('09121234567')) fail('the reply shows the whole number');
       if (!text.includes('Only visible to you')) fail('the reply is not marked ephemeral');
       await shoot(page, 'unblock-persian-digits');
+      // A message that did not change keeps its element when another one arrives: what the
+      // agent is reading or pointing at is not redrawn under them.
+      const drawn = await reply.elementHandle();
+      const shown = page.locator('#messages article.message');
+      const before = await shown.count();
+      await type(page, '/vidops help');
+      await shown.nth(before + 1).waitFor();
+      if (!(await drawn?.evaluate((node) => node.isConnected)))
+        fail('the earlier reply was redrawn when the help arrived');
     },
   ],
   [

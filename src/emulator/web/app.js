@@ -123,13 +123,41 @@ function drawSidebar(state) {
   else home.removeAttribute('aria-current');
 }
 
+// The markup each drawn message came from: a message whose markup did not change keeps its
+// element, so a redraw for a new message elsewhere does not reset a selection, a half-read
+// message or a button under the pointer.
+const drawnFrom = new WeakMap();
+
+function drawMessages(messages, html) {
+  const unchanged = new Map();
+  for (const node of messages.children) {
+    const source = drawnFrom.get(node);
+    if (source === undefined) continue;
+    const same = unchanged.get(source) ?? [];
+    same.push(node);
+    unchanged.set(source, same);
+  }
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  const next = [...template.content.children].map((node) => {
+    const source = node.outerHTML;
+    const kept = unchanged.get(source)?.shift();
+    if (kept !== undefined) return kept;
+    drawnFrom.set(node, source);
+    formatTimes(node);
+    return node;
+  });
+  const current = [...messages.children];
+  if (next.length === current.length && next.every((node, i) => node === current[i])) return;
+  messages.replaceChildren(...next);
+}
+
 function drawConversation(state) {
   const messages = $('#messages');
   const atBottom = messages.scrollHeight - messages.scrollTop - messages.clientHeight < 40;
   $('#conversation-title').textContent = state.conversation.title;
   $('#conversation-subtitle').textContent = state.conversation.subtitle;
-  messages.innerHTML = state.conversation.html;
-  formatTimes(messages);
+  drawMessages(messages, state.conversation.html);
   if (atBottom) messages.scrollTop = messages.scrollHeight;
   $('#composer').hidden = state.conversation.kind === 'home';
 }
