@@ -223,7 +223,9 @@ const scenarios: [string, (ctx: Context) => Promise<void>][] = [
       const message = messageWith(page, id);
       await message.locator('button[data-action-id]').first().waitFor({ state: 'detached' });
       await message.filter({ hasText: /approved|deleted|done|succeeded/i }).waitFor();
-      await message.scrollIntoViewIfNeeded();
+      // Scrolled in one step in the page: the message may still be redrawn once more (approved,
+      // then done), which a scroll that waits for the element to be stable would meet detached.
+      await message.last().evaluate((node) => node.scrollIntoView({ block: 'nearest' }));
       await shoot(page, 'approval-message-updated');
     },
   ],
