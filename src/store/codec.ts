@@ -15,7 +15,15 @@ import type {
   RequestState,
   SlackRef,
 } from '../core/model.js';
-import type { HashEvent, ModalDraft, NotificationJob, RequestPatch, StoredCheckpoint } from './store.js';
+import type {
+  HashEvent,
+  ModalDraft,
+  NotificationJob,
+  RequestDm,
+  RequestDmKind,
+  RequestPatch,
+  StoredCheckpoint,
+} from './store.js';
 
 /**
  * Row mapping shared by the SQLite and PostgreSQL adapters. Both keep the queried fields in
@@ -464,4 +472,34 @@ export function endedDelegationData(
 
 export function rowToDelegation(row: DelegationRow): Delegation {
   return JSON.parse(row.data) as Delegation;
+}
+
+// --- DMs carrying a request's buttons (migration 8) ------------------------------------------
+
+/** The columns both adapters select for a recorded DM. */
+export const REQUEST_DM_COLUMNS = 'request_id, channel, ts, user_id, kind, posted_at';
+
+/** A `request_dms` row as both adapters read it (`posted_at` already as an ISO string). */
+export interface RequestDmRow {
+  request_id: string;
+  channel: string;
+  ts: string;
+  user_id: string;
+  kind: string;
+  posted_at: string;
+}
+
+const REQUEST_DM_KINDS: readonly RequestDmKind[] = ['followUp', 'breakGlass', 'breakGlassOverdue'];
+
+export function rowToRequestDm(row: RequestDmRow): RequestDm {
+  const kind = REQUEST_DM_KINDS.find((k) => k === row.kind);
+  if (kind === undefined) throw new Error(`request_dms holds an unknown kind of DM: ${row.kind}`);
+  return {
+    requestId: row.request_id,
+    channel: row.channel,
+    ts: row.ts,
+    userId: row.user_id,
+    kind,
+    postedAt: row.posted_at,
+  };
 }

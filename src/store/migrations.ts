@@ -164,6 +164,21 @@ const SQLITE: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: "DMs that carry a request's buttons, so they lose them once the request is decided",
+    sql: `
+      CREATE TABLE request_dms (
+        request_id TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        ts TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        posted_at TEXT NOT NULL,
+        PRIMARY KEY (request_id, channel, ts)
+      );
+    `,
+  },
 ];
 
 /** PostgreSQL keeps timestamps as timestamptz; JSON stays text so it round-trips byte for byte. */
@@ -304,6 +319,21 @@ const POSTGRES: readonly Migration[] = [
         user_id TEXT PRIMARY KEY,
         locale TEXT NOT NULL,
         chosen_at TIMESTAMPTZ NOT NULL
+      );
+    `,
+  },
+  {
+    version: 8,
+    name: "DMs that carry a request's buttons, so they lose them once the request is decided",
+    sql: `
+      CREATE TABLE request_dms (
+        request_id TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        ts TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        posted_at TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (request_id, channel, ts)
       );
     `,
   },

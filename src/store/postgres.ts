@@ -27,6 +27,8 @@ import {
   normalizeTime,
   patchedData,
   REQUEST_COLUMNS,
+  REQUEST_DM_COLUMNS,
+  type RequestDmRow,
   type RequestRow,
   requestColumns,
   rowToCheckpoint,
@@ -35,6 +37,7 @@ import {
   rowToEvent,
   rowToNotification,
   rowToRequest,
+  rowToRequestDm,
   rowToStoredEvent,
   type StoreLogger,
   VERIFY_COLUMNS,
@@ -49,6 +52,7 @@ import {
   type ModalDraft,
   type NotificationClaim,
   type NotificationJob,
+  type RequestDm,
   type RequestFilter,
   type RequestPatch,
   type Store,
@@ -783,6 +787,32 @@ export class PostgresStore implements Store {
        ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, chosen_at = excluded.chosen_at`,
       [userId, locale, normalizeTime(at, 'at')],
     );
+  }
+
+  // --- DMs carrying a request's buttons (migration 8) ---------------------------------------
+
+  async recordRequestDm(dm: RequestDm): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO request_dms (request_id, channel, ts, user_id, kind, posted_at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (request_id, channel, ts) DO NOTHING`,
+      [dm.requestId, dm.channel, dm.ts, dm.userId, dm.kind, normalizeTime(dm.postedAt, 'postedAt')],
+    );
+  }
+
+  async requestDms(requestId: string): Promise<RequestDm[]> {
+    const { rows } = await this.pool.query<RequestDmRow>(
+      `SELECT ${REQUEST_DM_COLUMNS} FROM request_dms WHERE request_id = $1 ORDER BY posted_at, ts`,
+      [requestId],
+    );
+    return rows.map(rowToRequestDm);
+  }
+
+  async forgetRequestDm(dm: Pick<RequestDm, 'requestId' | 'channel' | 'ts'>): Promise<void> {
+    await this.pool.query('DELETE FROM request_dms WHERE request_id = $1 AND channel = $2 AND ts = $3', [
+      dm.requestId,
+      dm.channel,
+      dm.ts,
+    ]);
   }
 
   async getSetting(key: string): Promise<string | null> {

@@ -28,6 +28,8 @@ import {
   normalizeTime,
   patchedData,
   REQUEST_COLUMNS,
+  REQUEST_DM_COLUMNS,
+  type RequestDmRow,
   type RequestRow,
   requestColumns,
   rowToCheckpoint,
@@ -36,6 +38,7 @@ import {
   rowToEvent,
   rowToNotification,
   rowToRequest,
+  rowToRequestDm,
   rowToStoredEvent,
   type StoreLogger,
   VERIFY_COLUMNS,
@@ -50,6 +53,7 @@ import {
   type ModalDraft,
   type NotificationClaim,
   type NotificationJob,
+  type RequestDm,
   type RequestFilter,
   type RequestPatch,
   type Store,
@@ -777,6 +781,36 @@ export class SqliteStore implements Store {
         `INSERT INTO language_choices (user_id, locale, chosen_at) VALUES (?, ?, ?)
          ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, chosen_at = excluded.chosen_at`,
       ).run(userId, locale, chosenAt);
+    });
+  }
+
+  // --- DMs carrying a request's buttons (migration 8) ---------------------------------------
+
+  async recordRequestDm(dm: RequestDm): Promise<void> {
+    const postedAt = normalizeTime(dm.postedAt, 'postedAt');
+    this.write(() => {
+      this.stmt(
+        `INSERT INTO request_dms (request_id, channel, ts, user_id, kind, posted_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (request_id, channel, ts) DO NOTHING`,
+      ).run(dm.requestId, dm.channel, dm.ts, dm.userId, dm.kind, postedAt);
+    });
+  }
+
+  async requestDms(requestId: string): Promise<RequestDm[]> {
+    return this.stmt<RequestDmRow>(
+      `SELECT ${REQUEST_DM_COLUMNS} FROM request_dms WHERE request_id = ? ORDER BY posted_at, ts`,
+    )
+      .all(requestId)
+      .map(rowToRequestDm);
+  }
+
+  async forgetRequestDm(dm: Pick<RequestDm, 'requestId' | 'channel' | 'ts'>): Promise<void> {
+    this.write(() => {
+      this.stmt('DELETE FROM request_dms WHERE request_id = ? AND channel = ? AND ts = ?').run(
+        dm.requestId,
+        dm.channel,
+        dm.ts,
+      );
     });
   }
 

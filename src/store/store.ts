@@ -98,6 +98,22 @@ export interface AuditQuery {
  * the same transaction, so the log and the state never disagree. Audit appends are serialised
  * across processes: the chain has one order per deployment.
  */
+/**
+ * A DM vidops sent with a request's buttons: `followUp` (a reminder, an escalation or an expiry
+ * warning, to an approver or the requester), `breakGlass` (a lead told of a break-glass change)
+ * or `breakGlassOverdue` (a lead reminded that it is still unreviewed).
+ */
+export interface RequestDm {
+  requestId: string;
+  channel: string;
+  ts: string;
+  userId: string;
+  kind: RequestDmKind;
+  postedAt: string;
+}
+
+export type RequestDmKind = 'followUp' | 'breakGlass' | 'breakGlassOverdue';
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** Applies pending versioned migrations. Safe to call from several processes at once. */
@@ -248,6 +264,18 @@ export interface Store {
   getLanguageChoice(userId: string): Promise<string | null>;
   /** Keeps (or replaces) a person's language choice, noting when it was made. */
   setLanguageChoice(userId: string, locale: string, at: string): Promise<void>;
+
+  /**
+   * Records a DM that carries a request's buttons (a reminder, an escalation, an expiry warning,
+   * a break-glass notice), so that it can be shown without them once the request no longer waits
+   * on its reader. Recording the same message again changes nothing.
+   * @see docs/architecture.md, "Approvals"
+   */
+  recordRequestDm(dm: RequestDm): Promise<void>;
+  /** The DMs recorded for a request, oldest first. */
+  requestDms(requestId: string): Promise<RequestDm[]>;
+  /** Forgets one recorded DM (it was brought up to date, or it is gone). */
+  forgetRequestDm(dm: Pick<RequestDm, 'requestId' | 'channel' | 'ts'>): Promise<void>;
 
   /** Small key-value settings shared by replicas (e.g. learned retry-conversion method). */
   getSetting(key: string): Promise<string | null>;

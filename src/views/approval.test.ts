@@ -2,11 +2,12 @@ import { REQUEST_T0, requestWith, VIEW_NOW } from '../../test/fixtures/requests.
 import type { Preview } from '../core/catalog.js';
 import type { OperationRequest } from '../core/model.js';
 import { say } from '../core/said.js';
-import { ENGLISH } from '../i18n/index.js';
+import { ENGLISH, langFor } from '../i18n/index.js';
 import {
   approvalMessage,
   previewSections,
   requesterNotice,
+  settledFollowUpMessage,
   slackDate,
   submittedMessage,
 } from './approval.js';
@@ -438,6 +439,50 @@ describe('the requester is told', () => {
 
   it.each(['pending', 'executing', 'cancelled'] as const)('but not while it is %s without news', (state) => {
     expect(requesterNotice(request({ state }), ENGLISH)).toBeNull();
+  });
+});
+
+describe('a follow-up DM once its request no longer waits', () => {
+  it.each([
+    ['succeeded', ':white_check_mark: done'],
+    ['rejected', ':no_entry_sign: rejected'],
+    ['expired', ':hourglass: expired'],
+    ['cancelled', ':leftwards_arrow_with_hook: cancelled'],
+  ] as const)('when %s it says so and how it ended, with no buttons left', (state, label) => {
+    const message = settledFollowUpMessage(
+      request({
+        state,
+        approvals: [{ by: { id: 'U0LEAD1', name: 'Lena' }, at: T0 }],
+        decidedBy: { id: 'U0LEAD2', name: 'Leo' },
+      }),
+      ENGLISH,
+    );
+    const blocks = JSON.stringify(message.blocks);
+    expect(message.text).toBe(
+      `R-7QK2M9XD (Delete folder: folder 6710a0000000000000000101) no longer waits for you: ${label.replace(/^:[a-z_]+: /, '')}.`,
+    );
+    expect(blocks).toContain(`no longer waits for you: ${label}.`);
+    expect(blocks).not.toContain('"actions"');
+    expect(blocks).not.toContain(ACTIONS.approve);
+    expect(checkBlockKitLimits(message, 'message')).toEqual([]);
+  });
+
+  it('reads in Persian, and an unblock names the viewer masked', () => {
+    const message = settledFollowUpMessage(
+      request({
+        state: 'succeeded',
+        operation: 'viewer.unblock',
+        params: { mobileNumber: '09123456789' },
+        target: 'viewer 09123456789',
+        preview: { kind: 'unblock', mobileNumber: '09123456789', blocked: true, actionType: null },
+      }),
+      langFor('fa'),
+    );
+    const all = `${message.text}\n${JSON.stringify(message.blocks)}`;
+    expect(all).toContain('دیگر منتظر شما نیست');
+    expect(all).toContain('انجام شد');
+    expect(all).toContain('0912***6789');
+    expect(all).not.toContain('09123456789');
   });
 });
 

@@ -152,6 +152,15 @@ function refOf(request: OperationRequest, lang: Lang): string {
   );
 }
 
+/** `R-… (Delete folder: …)`: a request named in a notification's plain text. */
+function plainRefOf(request: OperationRequest, lang: Lang): string {
+  return lang.t.approvals.apprRef(
+    ltr(lang, request.id),
+    `${operationTitleOf(request, lang)}:`,
+    ltr(lang, escapeMrkdwn(truncate(request.target, 200))),
+  );
+}
+
 /** One line per request for lists: ID, operation, target, state, and who asked. */
 export function requestLine(
   request: OperationRequest,
@@ -806,6 +815,22 @@ export function followUpMessage(
 }
 
 /**
+ * A follow-up DM (reminder, escalation, expiry warning) once its request no longer waits on its
+ * reader: where the request stands and what happened, without the buttons, so a DM read later
+ * offers nothing that can no longer be done.
+ */
+export function settledFollowUpMessage(request: OperationRequest, lang: Lang): SlackMessage {
+  const t = lang.t.approvals;
+  const first = t.apprNoLongerWaiting(refOf(request, lang), stateLabel(request.state, lang));
+  const blocks: KnownBlock[] = [section(first)];
+  const outcome = outcomeText(request, lang);
+  if (outcome !== null) blocks.push(section(outcome));
+  const plainRef = plainRefOf(request, lang);
+  const text = maskMobilesInText(t.apprNoLongerWaiting(plainRef, stateWord(request.state, lang)));
+  return { text: truncate(text, 1000), blocks };
+}
+
+/**
  * What the requester is told in a DM (in their language) when their request is decided or has
  * run; null when there is nothing to tell (still waiting, running, or they cancelled it).
  */
@@ -830,11 +855,7 @@ export function requesterNotice(request: OperationRequest, lang: Lang): SlackMes
   const outcome = outcomeText(request, lang);
   const blocks: KnownBlock[] = [section(first)];
   if (outcome !== null) blocks.push(section(outcome));
-  const plainRef = t.apprRef(
-    ltr(lang, request.id),
-    `${operationTitleOf(request, lang)}:`,
-    ltr(lang, escapeMrkdwn(truncate(request.target, 200))),
-  );
+  const plainRef = plainRefOf(request, lang);
   const text = maskMobilesInText(t.apprYourRequest(plainRef, what.replace(/^:[a-z_]+: /, '')));
   return { text: truncate(text, 1000), blocks };
 }

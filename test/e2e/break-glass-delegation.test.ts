@@ -9,6 +9,7 @@ import {
   approvalMessage,
   click,
   directMessages,
+  directMessagesNow,
   modalShown,
   modalStatus,
   notificationsDone,
@@ -206,6 +207,15 @@ describe.each(['http', 'socket'] as const)('in %s mode', (mode) => {
       );
       expect(auditTerminalLine(reviewed)).toContain('BREAK-GLASS review: lena (U0LEAD1) acknowledged');
       expect(await openHome(USERS.lead.id)).not.toContain('Break-glass to review');
+
+      // The other lead's DM about it now says who reviewed it, and offers no review any more.
+      await notificationsDone(h);
+      const dm = directMessagesNow(h, USERS.lead2.id).filter((m) => m.includes(first));
+      expect(dm).toHaveLength(1);
+      expect(dm[0]).toContain('Acknowledged');
+      expect(dm[0]).toContain('lena');
+      expect(dm[0]).not.toContain(ACTIONS.breakGlassAcknowledge);
+      expect(dm[0]).not.toContain(ACTIONS.breakGlassFlag);
     });
 
     it('a lead who broke the glass cannot acknowledge their own; another lead flags it with a note', async () => {

@@ -274,16 +274,28 @@ export async function reaches(
 
 /** Direct messages the app sent a user (through conversations.open + chat.postMessage). */
 export function directMessages(h: Harness, userId: string): string[] {
-  const channels = new Set(
+  const channels = dmChannelsOf(h, userId);
+  return h.slack
+    .callsTo('chat.postMessage')
+    .filter((c) => channels.has(String(c.args.channel)))
+    .map((c) => `${String(c.args.text)}\n${JSON.stringify(c.args.blocks ?? [])}`);
+}
+
+/** The DM channels vidops opened with `userId`. */
+function dmChannelsOf(h: Harness, userId: string): Set<string> {
+  return new Set(
     h.slack
       .callsTo('conversations.open')
       .filter((c) => c.args.users === userId && isObject(c.response.channel))
       .map((c) => (isObject(c.response.channel) ? String(c.response.channel.id) : '')),
   );
-  return h.slack
-    .callsTo('chat.postMessage')
-    .filter((c) => channels.has(String(c.args.channel)))
-    .map((c) => `${String(c.args.text)}\n${JSON.stringify(c.args.blocks ?? [])}`);
+}
+
+/** The DMs `userId` got from vidops as they read now (after any `chat.update`), text then blocks. */
+export function directMessagesNow(h: Harness, userId: string): string[] {
+  return [...dmChannelsOf(h, userId)].flatMap((channel) =>
+    h.slack.messages(channel).map((m) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`),
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   approvalMessage,
   click,
   directMessages,
+  directMessagesNow,
   expectAuditWitnessed,
   notificationsDone,
   reaches,
@@ -130,6 +131,57 @@ describe.each(['http', 'socket'] as const)('in %s mode', (mode) => {
       expect(reminded).toHaveLength(1);
       expect(reminded[0]?.actor.id).toBe('system');
       await expectAuditWitnessed(h);
+    });
+
+    it('once the request is approved and done, the reminder DMs lose their buttons and say how it ended', async () => {
+      const id = await askForChange();
+      await later(11 * MINUTE);
+      for (const lead of [USERS.lead.id, USERS.lead2.id])
+        await until(() => dmsAbout(lead, id, /Reminder/)[0], `the reminder to ${lead}`);
+
+      for (const lead of [USERS.lead.id, USERS.lead2.id]) {
+        const message = await approvalMessage(h, id);
+        await click(h, { userId: lead, actionId: ACTIONS.approve, requestId: id, message });
+        await until(
+          async () => ((await stored(h, id)).approvals.some((a) => a.by.id === lead) ? true : undefined),
+          `${lead}'s approval`,
+        );
+      }
+      await reaches(h, id, 'succeeded');
+      await notificationsDone(h);
+
+      for (const lead of [USERS.lead.id, USERS.lead2.id]) {
+        const now = directMessagesNow(h, lead).filter((m) => m.includes(id));
+        expect(now).toHaveLength(1);
+        expect(now[0]).toContain('no longer waits for you');
+        expect(now[0]).toContain('done');
+        expect(now[0]).toContain('Approved by lena and leo');
+        expect(now[0]).not.toContain(ACTIONS.approve);
+        expect(now[0]).not.toContain(ACTIONS.reject);
+        // Updated in place: no second DM.
+        expect(dmsAbout(lead, id, /./)).toHaveLength(1);
+      }
+    });
+
+    it('once the request expires, the expiry warnings lose their buttons, the requester’s Cancel and Remind too', async () => {
+      const id = await askForChange();
+      await later(3 * 60 * MINUTE + MINUTE);
+      await until(() => dmsAbout(USERS.agent.id, id, /Your request .* expires/)[0], 'the warning to ana');
+      expect(directMessagesNow(h, USERS.agent.id).find((m) => m.includes(id))).toContain(ACTIONS.cancel);
+
+      await later(60 * MINUTE);
+      expect((await h.vidops.ops.expireDue()).map((r) => r.id)).toContain(id);
+      await notificationsDone(h);
+      const requester = directMessagesNow(h, USERS.agent.id).filter((m) => m.includes(id));
+      expect(requester.some((m) => m.includes('no longer waits for you') && m.includes('expired'))).toBe(
+        true,
+      );
+      for (const m of requester) {
+        expect(m).not.toContain(ACTIONS.cancel);
+        expect(m).not.toContain(ACTIONS.remind);
+      }
+      for (const m of directMessagesNow(h, USERS.lead2.id).filter((m) => m.includes(id)))
+        expect(m).not.toContain(ACTIONS.approve);
     });
 
     it('escalation offers the request to a backup group member, who approves, and with a lead it runs', async () => {

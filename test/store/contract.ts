@@ -2,7 +2,7 @@ import { createHasher, GENESIS_HASH, verifyChain } from '../../src/core/audit-ch
 import { StateConflictError } from '../../src/core/errors.js';
 import type { JsonValue } from '../../src/core/json.js';
 import type { AuditEvent, OperationRequest } from '../../src/core/model.js';
-import type { ModalDraft, NotificationJob, Store } from '../../src/store/store.js';
+import type { ModalDraft, NotificationJob, RequestDm, RequestDmKind, Store } from '../../src/store/store.js';
 import { AGENT, at, collect, eventFor, LEAD, newEvent, newRequest, T0 } from './fixtures.js';
 
 /** The hasher every contract store is opened with (plain SHA-256). */
@@ -849,6 +849,49 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         await store.setLanguageChoice(AGENT.id, 'fa', at(1));
         await store.migrate();
         expect(await store.getLanguageChoice(AGENT.id)).toBe('fa');
+      });
+    });
+
+    describe("DMs carrying a request's buttons", () => {
+      const dm = (ts: string, kind: RequestDmKind = 'followUp', requestId = 'R-DMS00001'): RequestDm => ({
+        requestId,
+        channel: 'D0LEAD0001',
+        ts,
+        userId: LEAD.id,
+        kind,
+        postedAt: at(Number(ts.split('.')[0]) % 100),
+      });
+
+      it('a reminder and a break-glass DM are recorded, read back in order, and forgotten one by one', async () => {
+        expect(await store.requestDms('R-DMS00001')).toEqual([]);
+        await store.recordRequestDm(dm('1700000002.000200', 'breakGlassOverdue'));
+        await store.recordRequestDm(dm('1700000001.000100'));
+        await store.recordRequestDm(dm('1700000003.000300', 'followUp', 'R-DMS00002'));
+        expect(await store.requestDms('R-DMS00001')).toEqual([
+          dm('1700000001.000100'),
+          dm('1700000002.000200', 'breakGlassOverdue'),
+        ]);
+        await store.forgetRequestDm(dm('1700000001.000100'));
+        expect(await store.requestDms('R-DMS00001')).toEqual([dm('1700000002.000200', 'breakGlassOverdue')]);
+        expect(await store.requestDms('R-DMS00002')).toEqual([
+          dm('1700000003.000300', 'followUp', 'R-DMS00002'),
+        ]);
+      });
+
+      it('the same DM recorded twice (a retry) is kept once, as first recorded', async () => {
+        await store.recordRequestDm(dm('1700000001.000100'));
+        await store.recordRequestDm({ ...dm('1700000001.000100'), kind: 'breakGlass' });
+        expect(await store.requestDms('R-DMS00001')).toEqual([dm('1700000001.000100')]);
+      });
+
+      it('forgetting a DM that is not recorded changes nothing', async () => {
+        await store.recordRequestDm(dm('1700000001.000100'));
+        await store.forgetRequestDm({
+          requestId: 'R-DMS00001',
+          channel: 'D0OTHER001',
+          ts: '1700000001.000100',
+        });
+        expect(await store.requestDms('R-DMS00001')).toHaveLength(1);
       });
     });
 

@@ -1,13 +1,18 @@
 import { createHash } from 'node:crypto';
 import { ErrorCode, WebAPIPlatformError, WebAPIRateLimitedError } from '@slack/web-api';
 import { redactError } from '../../core/mask.js';
-import type { OperationRequest, SlackRef } from '../../core/model.js';
+import type { OperationRequest, RequestState, SlackRef } from '../../core/model.js';
 import { followUpOf, TERMINAL_STATES } from '../../core/model.js';
 import type { Lang } from '../../i18n/index.js';
 import type { CoverRef } from '../../services/types.js';
 import type { DeliverNotifications, DeliveryOutcome } from '../../slack/notification-worker.js';
-import type { NotificationJob, Store } from '../../store/store.js';
-import { approvalMessage, followUpMessage, requesterNotice } from '../../views/approval.js';
+import type { NotificationJob, RequestDmKind, Store } from '../../store/store.js';
+import {
+  approvalMessage,
+  followUpMessage,
+  requesterNotice,
+  settledFollowUpMessage,
+} from '../../views/approval.js';
 import type { SlackMessage } from '../../views/blocks.js';
 import { leadBreakGlassMessage } from '../../views/break-glass.js';
 import { checkBlockKit, type SlackContext } from '../context.js';
@@ -61,6 +66,9 @@ const GIVE_UP = new Set([
 
 const DONE: DeliveryOutcome = { kind: 'done' };
 
+/** States a request never leaves (`unknown` is settled later by a lead). */
+const SETTLED: readonly RequestState[] = ['succeeded', 'failed', 'rejected', 'cancelled', 'expired'];
+
 /** Does a request need an approval message? Those that run directly (quorum 0) do not. */
 function awaitsApproval(request: OperationRequest): boolean {
   return request.quorum > 0;
@@ -108,7 +116,15 @@ function digest(value: unknown): string {
  * services' reads (which need no notifier), and the store's delivery keys and notification jobs.
  */
 export interface NotifierContext extends SlackContext {
-  store: Pick<Store, 'markDelivered' | 'forgetDelivery' | 'enqueueNotification'>;
+  store: Pick<
+    Store,
+    | 'markDelivered'
+    | 'forgetDelivery'
+    | 'enqueueNotification'
+    | 'recordRequestDm'
+    | 'requestDms'
+    | 'forgetRequestDm'
+  >;
 }
 
 /** The notifier, built before the services and the Bolt app: it needs neither. */
@@ -200,6 +216,86 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
     await ctx.ops.attachSlackMessage(request.id, p.posted);
     p.posted = null;
     return DONE;
+  }
+
+  /**
+   * DMs `user` a message that carries the request's buttons, in their language, and records where
+   * it went so that `settleDms` can take the buttons away once they no longer apply.
+   */
+  async function sendDm(
+    ctx: NotifierContext,
+    request: OperationRequest,
+    user: string,
+    kind: RequestDmKind,
+    message: (lang: Lang) => Promise<SlackMessage>,
+  ): Promise<void> {
+    const dm = await ctx.web.conversations.open({ users: user });
+    const channel = dm.channel?.id;
+    if (!channel) return;
+    const ts = await post(ctx, channel, await message(await ctx.languages.of(user)));
+    if (ts === null) return;
+    try {
+      await ctx.store.recordRequestDm({
+        requestId: request.id,
+        channel,
+        ts,
+        userId: user,
+        kind,
+        postedAt: ctx.clock().toISOString(),
+      });
+    } catch (error) {
+      // Sent all the same (and claimed): the DM keeps its buttons, which refuse once decided.
+      ctx.logger.warn(
+        { err: redactError(error), requestId: request.id, user },
+        'could not record a DM with buttons; it will keep them after the decision',
+      );
+    }
+  }
+
+  /**
+   * The DMs sent with the request's buttons, brought up to date once the buttons no longer
+   * apply: a reminder, escalation or expiry warning when the request stopped waiting for a
+   * decision; a break-glass notice when a lead reviewed the change. Each is updated in its
+   * reader's language, and forgotten once the request can change no more; one Slack will not
+   * take is logged and forgotten.
+   */
+  async function settleDms(ctx: NotifierContext, request: OperationRequest): Promise<void> {
+    const decided = request.state !== 'pending';
+    const reviewed = request.breakGlass !== undefined && request.breakGlass.review !== null;
+    if (!decided && !reviewed) return;
+    const failed: unknown[] = [];
+    for (const dm of await ctx.store.requestDms(request.id)) {
+      if (dm.kind === 'followUp' ? !decided : !reviewed) continue;
+      try {
+        const lang = await ctx.languages.of(dm.userId);
+        const message =
+          dm.kind === 'followUp'
+            ? settledFollowUpMessage(request, lang)
+            : leadBreakGlassMessage(request, dm.kind === 'breakGlassOverdue', lang);
+        checkBlockKit(ctx, message, 'message');
+        await ctx.web.chat.update({
+          channel: dm.channel,
+          ts: dm.ts,
+          text: message.text,
+          blocks: message.blocks,
+        });
+        // Kept while the request may still change (approved, running, its outcome unknown).
+        if (SETTLED.includes(request.state)) await ctx.store.forgetRequestDm(dm);
+      } catch (error) {
+        if (error instanceof WebAPIRateLimitedError) throw error;
+        const code = givesUp(error);
+        if (code === null) {
+          failed.push(error);
+          continue;
+        }
+        ctx.logger.warn(
+          { err: redactError(error), requestId: request.id, user: dm.userId, code },
+          'could not take the buttons off a DM; not retried',
+        );
+        await ctx.store.forgetRequestDm(dm);
+      }
+    }
+    if (failed.length > 0) throw worst(failed);
   }
 
   async function tellRequester(ctx: NotifierContext, request: OperationRequest): Promise<void> {
@@ -306,11 +402,9 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
     for (const send of sends) {
       if (send.user === 'system' || send.user.startsWith('cli:')) continue;
       try {
-        await once(ctx, send.key, async () => {
-          const dm = await ctx.web.conversations.open({ users: send.user });
-          const channel = dm.channel?.id;
-          return channel ? post(ctx, channel, send.message(await ctx.languages.of(send.user))) : null;
-        });
+        await once(ctx, send.key, () =>
+          sendDm(ctx, request, send.user, 'followUp', async (lang) => send.message(lang)),
+        );
       } catch (error) {
         if (error instanceof WebAPIRateLimitedError) throw error;
         const code = givesUp(error);
@@ -371,12 +465,10 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
     const failed: unknown[] = [];
     for (const lead of leads) {
       try {
-        const message = leadBreakGlassMessage(request, reminder, await ctx.languages.of(lead));
-        const dm = await ctx.web.conversations.open({ users: lead });
-        const channel = dm.channel?.id;
-        if (!channel) continue;
         await once(ctx, `${reminder ? 'glass-overdue' : 'glass'}:${request.id}:${lead}`, () =>
-          post(ctx, channel, message),
+          sendDm(ctx, request, lead, reminder ? 'breakGlassOverdue' : 'breakGlass', async (lang) =>
+            leadBreakGlassMessage(request, reminder, lang),
+          ),
         );
       } catch (error) {
         if (error instanceof WebAPIRateLimitedError) throw error;
@@ -404,6 +496,7 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
         steps.push(['follow-up messages', () => tellFollowUps(ctx, request, jobs).then(() => undefined)]);
       if (request.breakGlass !== undefined)
         steps.push(['break-glass DMs to leads', () => tellLeads(ctx, request).then(() => undefined)]);
+      steps.push(['DMs with buttons', () => settleDms(ctx, request).then(() => undefined)]);
       if (refreshesHome(request))
         steps.push(['Home tabs', () => refreshHomes(ctx, request, p).then(() => undefined)]);
     } else if (request.state === 'unknown') {

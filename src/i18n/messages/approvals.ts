@@ -160,6 +160,7 @@ export const approvals = defineArea(
     apprWarnRequester: (ref: string, left: string) =>
       `:hourglass: Your request ${ref} expires ${left}; if it is not approved by then, nothing is changed.`,
     apprStanding: (progress: string, left: string) => `So far: ${progress}. Expires ${left}.`,
+    apprNoLongerWaiting: (ref: string, state: string) => `${ref} no longer waits for you: ${state}.`,
     apprReminded: (id: string, count: number, shown: string) =>
       `:alarm_clock: The approvers of ${id} who have not decided are reminded (${shown} approval${s(count)} so far).`,
 
@@ -363,6 +364,7 @@ export const approvals = defineArea(
     apprWarnRequester: (ref, left) =>
       `:hourglass: مهلت درخواست شما ${ref} ${left} تمام می‌شود؛ اگر تا آن وقت تأیید نشود، هیچ چیزی تغییر نمی‌کند.`,
     apprStanding: (progress, left) => `تا این لحظه: ${progress}. مهلت: ${left}.`,
+    apprNoLongerWaiting: (ref, state) => `${ref} دیگر منتظر شما نیست: ${state}.`,
     apprReminded: (id, _count, shown) =>
       `:alarm_clock: به تأییدکنندگان ${id} که هنوز تصمیم نگرفته‌اند یادآوری شد (تا این لحظه ${shown} تأیید).`,
 
