@@ -364,7 +364,8 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     clock,
     logger: logger.child({ component: 'audit-publisher' }),
     workerId: deps.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
-    onResult: (r) => metrics.auditPosts.inc({ outcome: r.outcome }),
+    onResult: (r) =>
+      (r.post === 'events' ? metrics.auditPosts : metrics.auditCheckpointPosts).inc({ outcome: r.outcome }),
     // The audit channel reads `CHANNEL_LOCALE`, dates in `DISPLAY_TIME_ZONE`.
     lang: langFor(config.languages.channelLocale, config.languages.timeZone),
     ...deps.publisher,

@@ -296,10 +296,22 @@ describe('audit channel publisher', () => {
       const note = await addCheckpoint(events);
       fake.failNext('chat.postMessage', { status: 500 }, 2);
       fake.failNext('chat.postMessage', { status: 429, retryAfter: 0 });
-      const p = publisher();
+      const results: AuditPostResult[] = [];
+      const p = publisher({ onResult: (r) => results.push(r) });
       p.start();
       await until('the checkpoint to be posted', async () => (await store.unpostedCheckpoints()) === 0);
       await until('the outbox to drain', async () => (await store.outboxDepth()) === 0);
+      // Every attempt is reported (the metrics count them), the checkpoint's apart from the events'.
+      expect(results.filter((r) => r.post === 'checkpoint').map((r) => r.outcome)).toEqual([
+        'error',
+        'error',
+        'rate_limited',
+        'ok',
+      ]);
+      expect(results.find((r) => r.post === 'checkpoint' && r.outcome === 'ok')).toMatchObject({
+        firstSeq: events.at(-1)?.seq,
+      });
+      expect(results.filter((r) => r.post === 'events').map((r) => r.outcome)).toEqual(['ok']);
 
       const posts = checkpointPosts();
       expect(posts).toHaveLength(1);

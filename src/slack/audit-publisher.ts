@@ -15,10 +15,16 @@ import { checkBlockKitLimits } from '../views/limits.js';
 import { createSleeper } from './sleeper.js';
 
 /** What happened to one attempt to post a batch; fed to metrics. */
-export type AuditPostResult =
+/**
+ * How one post to the audit channel went: of a batch of events (`post: 'events'`; `firstSeq` and
+ * `lastSeq` the events') or of a signed checkpoint (`post: 'checkpoint'`, `events` 0; `firstSeq`
+ * and `lastSeq` the checkpoint's size).
+ */
+export type AuditPostResult = { post: 'events' | 'checkpoint' } & (
   | { outcome: 'ok'; events: number; firstSeq: number; lastSeq: number }
   | { outcome: 'rate_limited'; events: number; retryAfterMs: number }
-  | { outcome: 'error'; events: number; error: string; retryInMs: number };
+  | { outcome: 'error'; events: number; error: string; retryInMs: number }
+);
 
 export interface AuditPublisherOptions {
   store: Store;
@@ -39,7 +45,7 @@ export interface AuditPublisherOptions {
   backoffMaxMs?: number;
   /** How often an idle publisher looks for events appended by other replicas. */
   idlePollMs?: number;
-  /** Called after every attempt (metrics). */
+  /** Called after every attempt, of events and of checkpoints alike (metrics). */
   onResult?: (result: AuditPostResult) => void;
   /** The language of the posts: `CHANNEL_LOCALE` (`ctx.languages.channel`); English when not given. */
   lang?: Lang;
@@ -189,12 +195,12 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
 
   /**
    * Posts one message and, when Slack did not take it, sets the next turn and says how long the
-   * claimed rows stay back: a 429's `Retry-After` (at least the spacing), else the backoff. Posts
-   * of events (`seqs` given) are reported to `onResult`; those of checkpoints are only logged.
+   * claimed rows stay back: a 429's `Retry-After` (at least the spacing), else the backoff. A post
+   * that failed is reported to `onResult` here; one that succeeded, by the caller once recorded.
    */
   async function deliver(
     post: AuditPost,
-    what: { events: number; seqs?: readonly number[] },
+    what: { post: AuditPostResult['post']; events: number; seqs?: readonly number[] },
   ): Promise<{ ok: true } | { ok: false; delayMs: number }> {
     try {
       await web.chat.postMessage({
@@ -209,9 +215,7 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
         const pause = Math.max(error.retryAfter * 1000, minIntervalMs);
         nextPostAt = performance.now() + pause + WAKE_SLACK_MS;
         logger.warn({ retryAfterMs: pause, events: what.events }, 'audit channel rate limited; waiting');
-        if (what.seqs !== undefined) {
-          report({ outcome: 'rate_limited', events: what.events, retryAfterMs: pause });
-        }
+        report({ post: what.post, outcome: 'rate_limited', events: what.events, retryAfterMs: pause });
         return { ok: false, delayMs: pause };
       }
       const code = error instanceof WebAPIPlatformError ? error.data.error : undefined;
@@ -227,9 +231,13 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
           ? 'could not post an audit checkpoint; will retry'
           : 'could not post audit events; will retry',
       );
-      if (what.seqs !== undefined) {
-        report({ outcome: 'error', events: what.events, error: code ?? message, retryInMs: delay });
-      }
+      report({
+        post: what.post,
+        outcome: 'error',
+        events: what.events,
+        error: code ?? message,
+        retryInMs: delay,
+      });
       return { ok: false, delayMs: delay };
     }
     failures = 0;
@@ -261,7 +269,7 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
       checkpointHint = false;
       return null;
     }
-    const sent = await deliver(renderCheckpointPost(checkpoint, lang), { events: 0 });
+    const sent = await deliver(renderCheckpointPost(checkpoint, lang), { post: 'checkpoint', events: 0 });
     if (!sent.ok) {
       try {
         await store.releaseCheckpoints(
@@ -278,6 +286,13 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
     }
     if (!(await markPosted(checkpoint.size))) unackedCheckpoint = checkpoint.size;
     logger.info({ size: checkpoint.size }, 'posted an audit checkpoint');
+    report({
+      post: 'checkpoint',
+      outcome: 'ok',
+      events: 0,
+      firstSeq: checkpoint.size,
+      lastSeq: checkpoint.size,
+    });
     return { claimed: 1, delivered: 1 };
   }
 
@@ -323,7 +338,7 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
       );
     const seqs = batch.map((e) => e.seq);
 
-    const sent = await deliver(post, { events: seqs.length, seqs });
+    const sent = await deliver(post, { post: 'events', events: seqs.length, seqs });
     if (!sent.ok) {
       await release(seqs, sent.delayMs);
       return { claimed: events.length, delivered: 0 };
@@ -332,6 +347,7 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
     batchLimit = Math.min(batchMax, batchLimit * 2);
     if (!(await ack(seqs))) unacked = seqs;
     report({
+      post: 'events',
       outcome: 'ok',
       events: seqs.length,
       firstSeq: seqs[0] ?? 0,

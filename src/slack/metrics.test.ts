@@ -134,6 +134,7 @@ describe('vidops metrics', () => {
     m.upstreamSeconds.observe({ operation: 'viewer.unblock' }, 0.3);
     m.upstreamErrors.inc({ operation: 'viewer.unblock', error: 'ServerError' });
     m.auditPosts.inc({ outcome: 'rate_limited' });
+    m.auditCheckpointPosts.inc({ outcome: 'ok' });
     m.collectOutboxDepth(() => 12);
     const text = await m.registry.render();
     expect(Object.fromEntries(typesOf(text))).toEqual({
@@ -142,6 +143,7 @@ describe('vidops metrics', () => {
       vidops_upstream_seconds: 'histogram',
       vidops_upstream_errors_total: 'counter',
       vidops_audit_posts_total: 'counter',
+      vidops_audit_checkpoint_posts_total: 'counter',
       vidops_audit_outbox_depth: 'gauge',
     });
     expect(text).toContain('vidops_commands_total{command="unblock",outcome="ok"} 1\n');
@@ -152,6 +154,7 @@ describe('vidops metrics', () => {
       'vidops_upstream_errors_total{operation="viewer.unblock",error="ServerError"} 1\n',
     );
     expect(text).toContain('vidops_audit_posts_total{outcome="rate_limited"} 1\n');
+    expect(text).toContain('vidops_audit_checkpoint_posts_total{outcome="ok"} 1\n');
     expect(text).toContain('vidops_audit_outbox_depth 12\n');
     expect(m.registry.contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
   });

@@ -190,6 +190,8 @@ export interface VidopsMetrics {
   readonly upstreamErrors: Counter<'operation' | 'error'>;
   /** Audit channel posts, by outcome (`ok`, `rate_limited`, `error`). */
   readonly auditPosts: Counter<'outcome'>;
+  /** Signed audit checkpoints posted to the audit channel, by outcome (`ok`, `rate_limited`, `error`). */
+  readonly auditCheckpointPosts: Counter<'outcome'>;
   /** Sets the callback that reads the audit outbox depth on each scrape. */
   collectOutboxDepth(collect: () => Promise<number> | number): void;
 }
@@ -229,6 +231,11 @@ export function createVidopsMetrics(): VidopsMetrics {
       ['operation', 'error'],
     ),
     auditPosts: registry.counter('vidops_audit_posts_total', 'Audit channel posts by outcome', ['outcome']),
+    auditCheckpointPosts: registry.counter(
+      'vidops_audit_checkpoint_posts_total',
+      'Signed audit checkpoints posted to the audit channel, by outcome',
+      ['outcome'],
+    ),
     collectOutboxDepth(collect) {
       outboxDepth = collect;
     },

@@ -94,6 +94,10 @@ describe('the audit channel witnesses the signed log', () => {
     expect(posted.length).toBeGreaterThanOrEqual(1);
     const stored = await h.store.listCheckpoints();
     expect(posted[0]?.text).toContain(stored[0]?.note.trimEnd());
+    // The operator sees them on /metrics, apart from the posts of events.
+    const { text } = await h.get('/metrics');
+    const count = /^vidops_audit_checkpoint_posts_total\{outcome="ok"\} (\d+)$/m.exec(text)?.[1];
+    expect(Number(count)).toBe(stored.filter((c) => c.postedAt !== null).length);
 
     const result = await witness();
     expect(result.stderr).toBe('');

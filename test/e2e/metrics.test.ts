@@ -35,6 +35,7 @@ const DOCUMENTED: ReadonlyArray<[string, string, string[]]> = [
   ['vidops_upstream_seconds', 'histogram', ['operation']],
   ['vidops_upstream_errors_total', 'counter', ['error', 'operation']],
   ['vidops_audit_posts_total', 'counter', ['outcome']],
+  ['vidops_audit_checkpoint_posts_total', 'counter', ['outcome']],
   ['vidops_audit_outbox_depth', 'gauge', []],
   ['vidops_work_jobs', 'gauge', ['state']],
   ['vidops_work_failures_total', 'counter', ['command']],
