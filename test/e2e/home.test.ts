@@ -3,7 +3,7 @@ import type { RecordedCall } from '../../src/emulator/index.js';
 import { appHomeOpened } from '../../src/emulator/index.js';
 import { ACTIONS } from '../../src/views/ids.js';
 import { type Harness, startHarness, USERS } from './app-harness.js';
-import { reaches, requestIdIn, until, upstream } from './change-helpers.js';
+import { notificationsDone, reaches, requestIdIn, until, upstream } from './change-helpers.js';
 
 /**
  * The App Home tab end to end: what agents and leads see when they open it, deciding from it, and
@@ -46,6 +46,8 @@ async function publishedHome(
 }
 
 async function openHome(userId: string) {
+  // A refresh the notifier still owes for an earlier change would be taken for this tab.
+  await notificationsDone(h);
   const since = h.slack.calls.length;
   const answer = await h.send(appHomeOpened({ userId }));
   expect(answer.status).toBe(200);
@@ -132,6 +134,7 @@ describe('App Home', () => {
   });
 
   it('Refresh rebuilds the tab', async () => {
+    await notificationsDone(h);
     const since = h.slack.calls.length;
     await h.action({
       userId: USERS.agent2.id,
