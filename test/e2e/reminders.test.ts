@@ -141,6 +141,8 @@ describe.each(['http', 'socket'] as const)('in %s mode', (mode) => {
 
       for (const lead of [USERS.lead.id, USERS.lead2.id]) {
         const message = await approvalMessage(h, id);
+        // Slack fails the updates after the decision at first: they are retried, none lost.
+        if (lead === USERS.lead2.id) h.slack.failNext('chat.update', { status: 500 }, 3);
         await click(h, { userId: lead, actionId: ACTIONS.approve, requestId: id, message });
         await until(
           async () => ((await stored(h, id)).approvals.some((a) => a.by.id === lead) ? true : undefined),

@@ -96,6 +96,31 @@ function worst(errors: readonly unknown[]): unknown {
   );
 }
 
+/**
+ * Does `each` for every item (a person to tell, a DM to update), going on past failures: Slack's
+ * 429 stops at once (every other call would be refused too); an answer that retrying will not
+ * change goes to `gaveUp` and counts as done; the other failures are thrown together at the end,
+ * the worst first, so that the job is retried.
+ */
+async function forEach<T>(
+  items: Iterable<T>,
+  each: (item: T) => Promise<void>,
+  gaveUp: (item: T, error: unknown, code: string) => Promise<void> | void,
+): Promise<void> {
+  const failed: unknown[] = [];
+  for (const item of items) {
+    try {
+      await each(item);
+    } catch (error) {
+      if (error instanceof WebAPIRateLimitedError) throw error;
+      const code = givesUp(error);
+      if (code === null) failed.push(error);
+      else await gaveUp(item, error, code);
+    }
+  }
+  if (failed.length > 0) throw worst(failed);
+}
+
 /** Steps of one request already done while others are retried. */
 interface Progress {
   /** What the approval message shows now, as far as this process put it there. */
@@ -263,10 +288,12 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
     const decided = request.state !== 'pending';
     const reviewed = request.breakGlass !== undefined && request.breakGlass.review !== null;
     if (!decided && !reviewed) return;
-    const failed: unknown[] = [];
-    for (const dm of await ctx.store.requestDms(request.id)) {
-      if (dm.kind === 'followUp' ? !decided : !reviewed) continue;
-      try {
+    const due = (await ctx.store.requestDms(request.id)).filter((dm) =>
+      dm.kind === 'followUp' ? decided : reviewed,
+    );
+    await forEach(
+      due,
+      async (dm) => {
         const lang = await ctx.languages.of(dm.userId);
         const message =
           dm.kind === 'followUp'
@@ -281,21 +308,15 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
         });
         // Kept while the request may still change (approved, running, its outcome unknown).
         if (SETTLED.includes(request.state)) await ctx.store.forgetRequestDm(dm);
-      } catch (error) {
-        if (error instanceof WebAPIRateLimitedError) throw error;
-        const code = givesUp(error);
-        if (code === null) {
-          failed.push(error);
-          continue;
-        }
+      },
+      async (dm, error, code) => {
         ctx.logger.warn(
           { err: redactError(error), requestId: request.id, user: dm.userId, code },
           'could not take the buttons off a DM; not retried',
         );
         await ctx.store.forgetRequestDm(dm);
-      }
-    }
-    if (failed.length > 0) throw worst(failed);
+      },
+    );
   }
 
   async function tellRequester(ctx: NotifierContext, request: OperationRequest): Promise<void> {
@@ -398,25 +419,16 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
       }
     }
 
-    const failed: unknown[] = [];
-    for (const send of sends) {
-      if (send.user === 'system' || send.user.startsWith('cli:')) continue;
-      try {
+    await forEach(
+      sends.filter((send) => send.user !== 'system' && !send.user.startsWith('cli:')),
+      async (send) => {
         await once(ctx, send.key, () =>
           sendDm(ctx, request, send.user, 'followUp', async (lang) => send.message(lang)),
         );
-      } catch (error) {
-        if (error instanceof WebAPIRateLimitedError) throw error;
-        const code = givesUp(error);
-        if (code !== null) {
-          ctx.logger.warn(
-            { err: redactError(error), user: send.user, code },
-            'could not send a follow-up DM',
-          );
-        } else failed.push(error);
-      }
-    }
-    if (failed.length > 0) throw worst(failed);
+      },
+      (send, error, code) =>
+        ctx.logger.warn({ err: redactError(error), user: send.user, code }, 'could not send a follow-up DM'),
+    );
   }
 
   async function refreshHomes(ctx: NotifierContext, request: OperationRequest, p: Progress): Promise<void> {
@@ -429,21 +441,17 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
     const users = (await involved(ctx, request)).filter((u) => !p.homes.has(u));
     if (users.length === 0) return;
     const protection = await readProtection(ctx);
-    const failed: unknown[] = [];
-    for (const userId of users) {
-      try {
+    await forEach(
+      users,
+      async (userId) => {
         await publishHome(ctx, userId, { protection });
         p.homes.add(userId);
-      } catch (error) {
-        if (error instanceof WebAPIRateLimitedError) throw error;
-        const code = givesUp(error);
-        if (code !== null) {
-          ctx.logger.warn({ err: redactError(error), user: userId, code }, 'could not refresh a Home tab');
-          p.homes.add(userId);
-        } else failed.push(error);
-      }
-    }
-    if (failed.length > 0) throw worst(failed);
+      },
+      (userId, error, code) => {
+        ctx.logger.warn({ err: redactError(error), user: userId, code }, 'could not refresh a Home tab');
+        p.homes.add(userId);
+      },
+    );
   }
 
   /**
@@ -462,20 +470,21 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
       else leads.add(lead);
     }
     leads.delete(record.by.id);
-    const failed: unknown[] = [];
-    for (const lead of leads) {
-      try {
+    await forEach(
+      leads,
+      async (lead) => {
         await once(ctx, `${reminder ? 'glass-overdue' : 'glass'}:${request.id}:${lead}`, () =>
           sendDm(ctx, request, lead, reminder ? 'breakGlassOverdue' : 'breakGlass', async (lang) =>
             leadBreakGlassMessage(request, reminder, lang),
           ),
         );
-      } catch (error) {
-        if (error instanceof WebAPIRateLimitedError) throw error;
-        if (givesUp(error) === null) failed.push(error);
-      }
-    }
-    if (failed.length > 0) throw worst(failed);
+      },
+      (lead, error, code) =>
+        ctx.logger.warn(
+          { err: redactError(error), requestId: request.id, user: lead, code },
+          'could not tell a lead of a break-glass change',
+        ),
+    );
   }
 
   const deliver: DeliverNotifications = async (requestId, jobs) => {
@@ -504,26 +513,18 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
       steps.push(['requester message', () => tellRequester(ctx, request).then(() => undefined)]);
     }
     let outcome: DeliveryOutcome = DONE;
-    const failed: unknown[] = [];
-    for (const [what, step] of steps) {
-      try {
+    await forEach(
+      steps,
+      async ([, step]) => {
         const result = await step();
         if (result?.kind === 'later') outcome = result;
-      } catch (error) {
-        // Slack asked to slow down: every other step would be refused too.
-        if (error instanceof WebAPIRateLimitedError) throw error;
-        const code = givesUp(error);
-        if (code === null) {
-          failed.push(error);
-          continue;
-        }
+      },
+      ([what], error, code) =>
         ctx.logger.error(
           { err: redactError(error), requestId, state: request.state, code },
           `could not update Slack (${what}); not retried`,
-        );
-      }
-    }
-    if (failed.length > 0) throw worst(failed);
+        ),
+    );
     if (outcome.kind === 'done') progress.delete(requestId);
     return outcome;
   };
