@@ -8,6 +8,7 @@ import {
   previewSections,
   requesterNotice,
   type SubmitOutcome,
+  settledFollowUpMessage,
   submittedMessage,
 } from './approval.js';
 import { breakGlassOffer, delegationLines, leadBreakGlassMessage, unreviewedLine } from './break-glass.js';
@@ -313,6 +314,15 @@ describe.each(LANGS)('the approval views in %s', (_name, lang) => {
     withinLimits(message, 'message');
     expect(message).toMatchSnapshot();
   });
+
+  it.each(STATES.filter(([state]) => !state.startsWith('pending')))(
+    'the follow-up DM once the request no longer waits, %s',
+    (_state, fields) => {
+      const message = settledFollowUpMessage(requestWith({ ...deleteFolder, ...fields }), lang);
+      withinLimits(message, 'message');
+      expect(message).toMatchSnapshot();
+    },
+  );
 
   it.each(PREVIEWS)('the preview of %s', (_operation, fields) => {
     expect(previewSections(requestWith(fields) as OperationRequest, lang)).toMatchSnapshot();
