@@ -121,6 +121,16 @@ async function forEach<T>(
   if (failed.length > 0) throw worst(failed);
 }
 
+/** Keeps `key` in a map bounded like the progress of requests, dropping the oldest. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > MAX_IN_PROGRESS) {
+    const oldest = map.keys().next().value;
+    if (oldest !== undefined) map.delete(oldest);
+  }
+}
+
 /** Steps of one request already done while others are retried. */
 interface Progress {
   /** What the approval message shows now, as far as this process put it there. */
@@ -155,16 +165,14 @@ export interface NotifierContext extends SlackContext {
 /** The notifier, built before the services and the Bolt app: it needs neither. */
 export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
   const progress = new Map<string, Progress>();
+  /** What each DM with buttons shows now, as far as this process updated it (`channel:ts`). */
+  const dmsShown = new Map<string, string>();
 
   function progressOf(requestId: string): Progress {
     let p = progress.get(requestId);
     if (p === undefined) {
       p = { shown: null, posted: null, homes: new Set(), homeKey: '' };
-      progress.set(requestId, p);
-      if (progress.size > MAX_IN_PROGRESS) {
-        const oldest = progress.keys().next().value;
-        if (oldest !== undefined) progress.delete(oldest);
-      }
+      remember(progress, requestId, p);
     }
     return p;
   }
@@ -280,16 +288,17 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
   /**
    * The DMs sent with the request's buttons, brought up to date once the buttons no longer
    * apply: a reminder, escalation or expiry warning when the request stopped waiting for a
-   * decision; a break-glass notice when a lead reviewed the change. Each is updated in its
-   * reader's language, and forgotten once the request can change no more; one Slack will not
-   * take is logged and forgotten.
+   * decision, or for its reader's (who approved it meanwhile); a break-glass notice when a lead
+   * reviewed the change. Each is updated in its reader's language, and forgotten once the request
+   * can change no more; one Slack will not take is logged and forgotten.
    */
   async function settleDms(ctx: NotifierContext, request: OperationRequest): Promise<void> {
     const decided = request.state !== 'pending';
     const reviewed = request.breakGlass !== undefined && request.breakGlass.review !== null;
-    if (!decided && !reviewed) return;
+    const approvedBy = new Set(request.approvals.map((a) => a.by.id));
+    if (!decided && !reviewed && approvedBy.size === 0) return;
     const due = (await ctx.store.requestDms(request.id)).filter((dm) =>
-      dm.kind === 'followUp' ? decided : reviewed,
+      dm.kind === 'followUp' ? decided || approvedBy.has(dm.userId) : reviewed,
     );
     await forEach(
       due,
@@ -299,15 +308,23 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
           dm.kind === 'followUp'
             ? settledFollowUpMessage(request, lang)
             : leadBreakGlassMessage(request, dm.kind === 'breakGlassOverdue', lang);
-        checkBlockKit(ctx, message, 'message');
-        await ctx.web.chat.update({
-          channel: dm.channel,
-          ts: dm.ts,
-          text: message.text,
-          blocks: message.blocks,
-        });
+        const where = `${dm.channel}:${dm.ts}`;
+        const content = digest(message);
+        if (dmsShown.get(where) !== content) {
+          checkBlockKit(ctx, message, 'message');
+          await ctx.web.chat.update({
+            channel: dm.channel,
+            ts: dm.ts,
+            text: message.text,
+            blocks: message.blocks,
+          });
+          remember(dmsShown, where, content);
+        }
         // Kept while the request may still change (approved, running, its outcome unknown).
-        if (SETTLED.includes(request.state)) await ctx.store.forgetRequestDm(dm);
+        if (SETTLED.includes(request.state)) {
+          await ctx.store.forgetRequestDm(dm);
+          dmsShown.delete(where);
+        }
       },
       async (dm, error, code) => {
         ctx.logger.warn(
