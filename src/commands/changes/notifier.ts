@@ -260,12 +260,12 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
     request: OperationRequest,
     user: string,
     kind: RequestDmKind,
-    message: (lang: Lang) => Promise<SlackMessage>,
+    message: (lang: Lang) => SlackMessage,
   ): Promise<void> {
     const dm = await ctx.web.conversations.open({ users: user });
     const channel = dm.channel?.id;
     if (!channel) return;
-    const ts = await post(ctx, channel, await message(await ctx.languages.of(user)));
+    const ts = await post(ctx, channel, message(await ctx.languages.of(user)));
     if (ts === null) return;
     try {
       await ctx.store.recordRequestDm({
@@ -439,9 +439,7 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
     await forEach(
       sends.filter((send) => send.user !== 'system' && !send.user.startsWith('cli:')),
       async (send) => {
-        await once(ctx, send.key, () =>
-          sendDm(ctx, request, send.user, 'followUp', async (lang) => send.message(lang)),
-        );
+        await once(ctx, send.key, () => sendDm(ctx, request, send.user, 'followUp', send.message));
       },
       (send, error, code) =>
         ctx.logger.warn({ err: redactError(error), user: send.user, code }, 'could not send a follow-up DM'),
@@ -491,7 +489,7 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
       leads,
       async (lead) => {
         await once(ctx, `${reminder ? 'glass-overdue' : 'glass'}:${request.id}:${lead}`, () =>
-          sendDm(ctx, request, lead, reminder ? 'breakGlassOverdue' : 'breakGlass', async (lang) =>
+          sendDm(ctx, request, lead, reminder ? 'breakGlassOverdue' : 'breakGlass', (lang) =>
             leadBreakGlassMessage(request, reminder, lang),
           ),
         );
