@@ -467,6 +467,14 @@ describe('a follow-up DM once its request no longer waits', () => {
     expect(checkBlockKitLimits(message, 'message')).toEqual([]);
   });
 
+  it('while its outcome is unknown it says the request waits to be settled, not that it is over', () => {
+    const message = settledFollowUpMessage(request({ state: 'unknown' }), ENGLISH);
+    expect(message.text).toBe(
+      'R-7QK2M9XD (Delete folder: folder 6710a0000000000000000101) waits to be settled: outcome unknown.',
+    );
+    expect(JSON.stringify(message.blocks)).not.toContain('no longer waits');
+  });
+
   it('reads in Persian, and an unblock names the viewer masked', () => {
     const message = settledFollowUpMessage(
       request({

@@ -821,12 +821,14 @@ export function followUpMessage(
  */
 export function settledFollowUpMessage(request: OperationRequest, lang: Lang): SlackMessage {
   const t = lang.t.approvals;
-  const first = t.apprNoLongerWaiting(refOf(request, lang), stateLabel(request.state, lang));
+  // An outcome that is not known waits for someone who may approve it to settle it.
+  const say = request.state === 'unknown' ? t.apprWaitsToBeSettled : t.apprNoLongerWaiting;
+  const first = say(refOf(request, lang), stateLabel(request.state, lang));
   const blocks: KnownBlock[] = [section(first)];
   const outcome = outcomeText(request, lang);
   if (outcome !== null) blocks.push(section(outcome));
   const plainRef = plainRefOf(request, lang);
-  const text = maskMobilesInText(t.apprNoLongerWaiting(plainRef, stateWord(request.state, lang)));
+  const text = maskMobilesInText(say(plainRef, stateWord(request.state, lang)));
   return { text: truncate(text, 1000), blocks };
 }
 

@@ -161,6 +161,7 @@ export const approvals = defineArea(
       `:hourglass: Your request ${ref} expires ${left}; if it is not approved by then, nothing is changed.`,
     apprStanding: (progress: string, left: string) => `So far: ${progress}. Expires ${left}.`,
     apprNoLongerWaiting: (ref: string, state: string) => `${ref} no longer waits for you: ${state}.`,
+    apprWaitsToBeSettled: (ref: string, state: string) => `${ref} waits to be settled: ${state}.`,
     apprReminded: (id: string, count: number, shown: string) =>
       `:alarm_clock: The approvers of ${id} who have not decided are reminded (${shown} approval${s(count)} so far).`,
 
@@ -365,6 +366,7 @@ export const approvals = defineArea(
       `:hourglass: مهلت درخواست شما ${ref} ${left} تمام می‌شود؛ اگر تا آن وقت تأیید نشود، هیچ چیزی تغییر نمی‌کند.`,
     apprStanding: (progress, left) => `تا این لحظه: ${progress}. مهلت: ${left}.`,
     apprNoLongerWaiting: (ref, state) => `${ref} دیگر منتظر شما نیست: ${state}.`,
+    apprWaitsToBeSettled: (ref, state) => `${ref} باید تعیین تکلیف شود: ${state}.`,
     apprReminded: (id, _count, shown) =>
       `:alarm_clock: به تأییدکنندگان ${id} که هنوز تصمیم نگرفته‌اند یادآوری شد (تا این لحظه ${shown} تأیید).`,
 
