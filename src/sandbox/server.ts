@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jsonObject, type ParsedBody, parseBody, readBody, recordedBody } from './body.js';
 import { DEMO } from './demo-data.js';
@@ -85,6 +85,24 @@ function callerIpOf(req: IncomingMessage): string {
   return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
 }
 
+type Answer = { status: number; payload: string; headers: Record<string, string> };
+
+/** What one running sandbox keeps; every function below takes it explicitly. */
+interface SandboxContext {
+  readonly options: SandboxOptions;
+  readonly apiKey: string;
+  readonly secretKey: string;
+  readonly model: SandboxModel;
+  readonly faults: FaultBook;
+  readonly log: RequestLog;
+  readonly extras: boolean;
+  readonly api: readonly Route[];
+  readonly control: readonly Route[];
+  /** Pending delays, resolved at once when the sandbox closes. */
+  readonly delays: Map<NodeJS.Timeout, () => void>;
+  closed: boolean;
+}
+
 /**
  * Starts the local emulator of the video protection API: the 13 operations, the read-only
  * extras (unless `extras: false`), and the `/__sandbox/*` control surface (reset, faults, state,
@@ -92,225 +110,14 @@ function callerIpOf(req: IncomingMessage): string {
  * @see docs/architecture.md, "Sandbox"
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const apiKey = options.apiKey ?? DEMO.apiKey;
-  const secretKey = options.secretKey ?? DEMO.secretKey;
-  const model = new SandboxModel({
-    conversionDelayMs: options.conversionDelayMs ?? 2000,
-    whitelistMode: options.whitelistMode ?? 'replace',
-    demoData: options.demoData ?? true,
-  });
-  const faults = new FaultBook();
-  const log = new RequestLog(5000);
-  const extras = options.extras ?? true;
-  const api = extras ? apiRoutes(model) : documentedRoutes(apiRoutes(model));
-  /** In documented-only mode, whether a method and path is one of the 13 operations. */
-  const served = (method: string, path: string) =>
-    extras || matchRoute(api, path)?.route.methods[method] !== undefined;
-  const bareNotFound = () => ({
-    status: 404,
-    payload: JSON.stringify(new BareNotFound().body()),
-    headers: {},
-  });
-  const delays = new Map<NodeJS.Timeout, () => void>();
-  let closed = false;
-
-  const reset = () => {
-    model.reset();
-    faults.clear();
-    log.clear();
-  };
-
-  const control: Route[] = [
-    route('/__sandbox/reset', {
-      POST: () => {
-        reset();
-        return { reset: true };
-      },
-    }),
-    route('/__sandbox/faults', {
-      GET: () => ({ rules: faults.list() }),
-      POST: ({ body }) => ({
-        rules: faults.replace(parseInput(FaultRulesBodySchema, jsonObject(body)).rules),
-      }),
-      DELETE: () => {
-        faults.clear();
-        return { rules: [] };
-      },
-    }),
-    route('/__sandbox/state', { GET: () => model.snapshot() }),
-    route('/__sandbox/requests', {
-      GET: () => ({ requests: log.list() }),
-      DELETE: () => ({ cleared: log.clear() }),
-    }),
-  ];
-
-  /** Resolves after `ms`, or at once when the sandbox closes. */
-  const delay = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        delays.delete(timer);
-        resolve();
-      }, ms);
-      timer.unref();
-      delays.set(timer, resolve);
-    });
-
-  const send = (
-    res: ServerResponse,
-    status: number,
-    payload: string,
-    headers: Record<string, string> = {},
-    contentType = JSON_TYPE,
-  ) => {
-    if (res.headersSent || res.destroyed) return;
-    res.writeHead(status, {
-      ...headers,
-      'content-type': contentType,
-      'content-length': Buffer.byteLength(payload),
-    });
-    res.end(payload);
-  };
-
-  const sendError = (res: ServerResponse, error: SandboxHttpError) =>
-    send(res, error.status, JSON.stringify(error.body()), error.headers);
-
-  /** Runs the handler of the matching route, mapping every outcome to status and body. */
-  const dispatch = async (
-    routes: readonly Route[],
-    req: IncomingMessage,
-    path: string,
-    query: URLSearchParams,
-    body: ParsedBody,
-  ): Promise<{ status: number; payload: string; headers: Record<string, string> }> => {
-    try {
-      const match = matchRoute(routes, path);
-      if (match === null) throw routeNotFound();
-      const method = req.method ?? 'GET';
-      const handler: Handler | undefined = match.route.methods[method];
-      if (handler === undefined) throw methodNotAllowed(method, path, Object.keys(match.route.methods));
-      const result = await handler({ params: match.params, query, body, callerIp: callerIpOf(req) });
-      return { status: 200, payload: JSON.stringify(result), headers: {} };
-    } catch (error) {
-      if (error instanceof SandboxHttpError) {
-        return { status: error.status, payload: JSON.stringify(error.body()), headers: error.headers };
-      }
-      // A bug in the sandbox, not in the caller: say so without leaking anything.
-      console.error('sandbox: unexpected error', error);
-      return {
-        status: 500,
-        payload: JSON.stringify(errorBody(500, 'internal sandbox error', { code: 'INTERNAL' })),
-        headers: {},
-      };
-    }
-  };
-
-  const answerFault = (res: ServerResponse, rule: FaultRule): number => {
-    const status = rule.status ?? 500;
-    if (rule.body === undefined) {
-      send(
-        res,
-        status,
-        JSON.stringify(errorBody(status, 'injected fault', { code: 'INJECTED_FAULT' })),
-        rule.headers,
-      );
-      return status;
-    }
-    send(
-      res,
-      status,
-      rule.body,
-      rule.headers,
-      rule.contentType ?? (isJson(rule.body) ? JSON_TYPE : 'text/plain'),
-    );
-    return status;
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const started = performance.now();
-    const url = new URL(req.url ?? '/', 'http://sandbox.local');
-    const path = normalisePath(url.pathname);
-    const method = req.method ?? 'GET';
-    let raw: Buffer;
-    try {
-      raw = await readBody(req);
-    } catch (error) {
-      if (!(error instanceof SandboxHttpError)) throw error;
-      // The rest of the body is still coming: answer, then drop the connection.
-      res.setHeader('connection', 'close');
-      sendError(res, error);
-      return;
-    }
-    const body = await parseBody(raw, req.headers['content-type']);
-
-    if (path === '/__sandbox' || path.startsWith('/__sandbox/')) {
-      const result = await dispatch(control, req, path, url.searchParams, body);
-      send(res, result.status, result.payload, result.headers);
-      return;
-    }
-    if (path !== '/v1' && !path.startsWith('/v1/')) {
-      sendError(res, extras ? routeNotFound() : new BareNotFound());
-      return;
-    }
-
-    const entry = log.add({
-      at: new Date().toISOString(),
-      method,
-      path,
-      query: queryObject(url.searchParams),
-      headers: redactHeaders(req.headers),
-      body: recordedBody(body),
-      status: null,
-    });
-    const done = () => options.onRequest?.(structuredClone(entry), performance.now() - started);
-
-    const fault = faults.take(method, path);
-    if (fault?.latencyMs !== undefined && fault.latencyMs > 0) await delay(fault.latencyMs);
-    if (closed) return;
-    if (fault?.reset === true) {
-      req.socket.destroy();
-      done();
-      return;
-    }
-    if (fault?.status !== undefined) {
-      entry.status = answerFault(res, fault);
-      done();
-      return;
-    }
-
-    // Without the extras, anything else is not there at all, whoever asks.
-    const result = !served(method, path)
-      ? bareNotFound()
-      : sameSecret(req.headers.api_key, apiKey) && sameSecret(req.headers.secret_key, secretKey)
-        ? await dispatch(api, req, path, url.searchParams, body)
-        : {
-            status: 401,
-            payload: JSON.stringify(errorBody(401, 'missing or invalid api_key/secret_key')),
-            headers: {},
-          };
-    // Faults after the handling: the change has taken effect, its answer is late or never comes.
-    if (fault?.latencyAfterMs !== undefined && fault.latencyAfterMs > 0) await delay(fault.latencyAfterMs);
-    if (fault?.resetAfter === true) {
-      req.socket.destroy();
-      entry.status = result.status;
-      done();
-      return;
-    }
-    send(res, result.status, result.payload, result.headers);
-    entry.status = result.status;
-    done();
-  };
-
+  const ctx = sandboxContext(options);
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    handle(ctx, req, res).catch((error: unknown) => {
       console.error('sandbox: request failed', error);
-      if (!res.headersSent) {
-        send(res, 500, JSON.stringify(errorBody(500, 'internal sandbox error', { code: 'INTERNAL' })));
-      } else {
-        res.destroy();
-      }
+      if (!res.headersSent) send(res, internalError());
+      else res.destroy();
     });
   });
-
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
@@ -320,36 +127,245 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-
   return {
     url: `http://${host}:${address.port}`,
     port: address.port,
-    extras,
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      for (const [timer, resolve] of delays) {
-        clearTimeout(timer);
-        resolve();
-      }
-      delays.clear();
-      const stopped = new Promise<void>((resolve, reject) =>
-        server.close((error) => (error === undefined ? resolve() : reject(error))),
-      );
-      server.closeAllConnections();
-      await stopped;
-    },
-    reset,
+    extras: ctx.extras,
+    close: () => closeSandbox(ctx, server),
+    reset: () => resetSandbox(ctx),
     setFaults: (rules) => {
-      faults.replace(rules);
+      ctx.faults.replace(rules);
     },
-    clearFaults: () => faults.clear(),
-    state: () => model.snapshot(),
-    requests: () => log.list(),
+    clearFaults: () => ctx.faults.clear(),
+    state: () => ctx.model.snapshot(),
+    requests: () => ctx.log.list(),
     clearRequests: () => {
-      log.clear();
+      ctx.log.clear();
     },
   };
+}
+
+function sandboxContext(options: SandboxOptions): SandboxContext {
+  const model = new SandboxModel({
+    conversionDelayMs: options.conversionDelayMs ?? 2000,
+    whitelistMode: options.whitelistMode ?? 'replace',
+    demoData: options.demoData ?? true,
+  });
+  const extras = options.extras ?? true;
+  const ctx: SandboxContext = {
+    options,
+    apiKey: options.apiKey ?? DEMO.apiKey,
+    secretKey: options.secretKey ?? DEMO.secretKey,
+    model,
+    faults: new FaultBook(),
+    log: new RequestLog(5000),
+    extras,
+    api: extras ? apiRoutes(model) : documentedRoutes(apiRoutes(model)),
+    control: [],
+    delays: new Map(),
+    closed: false,
+  };
+  return Object.assign(ctx, { control: controlRoutes(ctx) });
+}
+
+function resetSandbox(ctx: SandboxContext): void {
+  ctx.model.reset();
+  ctx.faults.clear();
+  ctx.log.clear();
+}
+
+async function closeSandbox(ctx: SandboxContext, server: Server): Promise<void> {
+  if (ctx.closed) return;
+  ctx.closed = true;
+  for (const [timer, resolve] of ctx.delays) {
+    clearTimeout(timer);
+    resolve();
+  }
+  ctx.delays.clear();
+  const stopped = new Promise<void>((resolve, reject) =>
+    server.close((error) => (error === undefined ? resolve() : reject(error))),
+  );
+  server.closeAllConnections();
+  await stopped;
+}
+
+/** The `/__sandbox/*` control surface: reset, faults, state, request log. */
+function controlRoutes(ctx: SandboxContext): Route[] {
+  return [
+    route('/__sandbox/reset', {
+      POST: () => {
+        resetSandbox(ctx);
+        return { reset: true };
+      },
+    }),
+    route('/__sandbox/faults', {
+      GET: () => ({ rules: ctx.faults.list() }),
+      POST: ({ body }) => ({
+        rules: ctx.faults.replace(parseInput(FaultRulesBodySchema, jsonObject(body)).rules),
+      }),
+      DELETE: () => {
+        ctx.faults.clear();
+        return { rules: [] };
+      },
+    }),
+    route('/__sandbox/state', { GET: () => ctx.model.snapshot() }),
+    route('/__sandbox/requests', {
+      GET: () => ({ requests: ctx.log.list() }),
+      DELETE: () => ({ cleared: ctx.log.clear() }),
+    }),
+  ];
+}
+
+/** Resolves after `ms`, or at once when the sandbox closes. */
+function delay(ctx: SandboxContext, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      ctx.delays.delete(timer);
+      resolve();
+    }, ms);
+    timer.unref();
+    ctx.delays.set(timer, resolve);
+  });
+}
+
+function send(res: ServerResponse, answer: Answer, contentType = JSON_TYPE): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(answer.status, {
+    ...answer.headers,
+    'content-type': contentType,
+    'content-length': Buffer.byteLength(answer.payload),
+  });
+  res.end(answer.payload);
+}
+
+function errorAnswer(error: SandboxHttpError): Answer {
+  return { status: error.status, payload: JSON.stringify(error.body()), headers: error.headers };
+}
+
+function internalError(): Answer {
+  return {
+    status: 500,
+    payload: JSON.stringify(errorBody(500, 'internal sandbox error', { code: 'INTERNAL' })),
+    headers: {},
+  };
+}
+
+/** Runs the handler of the matching route, mapping every outcome to status and body. */
+async function dispatch(
+  routes: readonly Route[],
+  req: IncomingMessage,
+  path: string,
+  query: URLSearchParams,
+  body: ParsedBody,
+): Promise<Answer> {
+  try {
+    const match = matchRoute(routes, path);
+    if (match === null) throw routeNotFound();
+    const method = req.method ?? 'GET';
+    const handler: Handler | undefined = match.route.methods[method];
+    if (handler === undefined) throw methodNotAllowed(method, path, Object.keys(match.route.methods));
+    const result = await handler({ params: match.params, query, body, callerIp: callerIpOf(req) });
+    return { status: 200, payload: JSON.stringify(result), headers: {} };
+  } catch (error) {
+    if (error instanceof SandboxHttpError) return errorAnswer(error);
+    // A bug in the sandbox, not in the caller: say so without leaking anything.
+    console.error('sandbox: unexpected error', error);
+    return internalError();
+  }
+}
+
+function answerFault(res: ServerResponse, rule: FaultRule): number {
+  const status = rule.status ?? 500;
+  if (rule.body === undefined) {
+    const payload = JSON.stringify(errorBody(status, 'injected fault', { code: 'INJECTED_FAULT' }));
+    send(res, { status, payload, headers: rule.headers ?? {} });
+    return status;
+  }
+  const contentType = rule.contentType ?? (isJson(rule.body) ? JSON_TYPE : 'text/plain');
+  send(res, { status, payload: rule.body, headers: rule.headers ?? {} }, contentType);
+  return status;
+}
+
+/** Answers a `/v1` call: the key check, then the route; without the extras, only the 13. */
+function answerApi(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  path: string,
+  url: URL,
+  body: ParsedBody,
+): Promise<Answer> | Answer {
+  const method = req.method ?? 'GET';
+  const served = ctx.extras || matchRoute(ctx.api, path)?.route.methods[method] !== undefined;
+  // Without the extras, anything else is not there at all, whoever asks.
+  if (!served) return { status: 404, payload: JSON.stringify(new BareNotFound().body()), headers: {} };
+  if (!sameSecret(req.headers.api_key, ctx.apiKey) || !sameSecret(req.headers.secret_key, ctx.secretKey)) {
+    return {
+      status: 401,
+      payload: JSON.stringify(errorBody(401, 'missing or invalid api_key/secret_key')),
+      headers: {},
+    };
+  }
+  return dispatch(ctx.api, req, path, url.searchParams, body);
+}
+
+async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = performance.now();
+  const url = new URL(req.url ?? '/', 'http://sandbox.local');
+  const path = normalisePath(url.pathname);
+  const method = req.method ?? 'GET';
+  let raw: Buffer;
+  try {
+    raw = await readBody(req);
+  } catch (error) {
+    if (!(error instanceof SandboxHttpError)) throw error;
+    // The rest of the body is still coming: answer, then drop the connection.
+    res.setHeader('connection', 'close');
+    send(res, errorAnswer(error));
+    return;
+  }
+  const body = await parseBody(raw, req.headers['content-type']);
+
+  if (path === '/__sandbox' || path.startsWith('/__sandbox/')) {
+    send(res, await dispatch(ctx.control, req, path, url.searchParams, body));
+    return;
+  }
+  if (path !== '/v1' && !path.startsWith('/v1/')) {
+    send(res, errorAnswer(ctx.extras ? routeNotFound() : new BareNotFound()));
+    return;
+  }
+
+  const entry = ctx.log.add({
+    at: new Date().toISOString(),
+    method,
+    path,
+    query: queryObject(url.searchParams),
+    headers: redactHeaders(req.headers),
+    body: recordedBody(body),
+    status: null,
+  });
+  const done = (status: number | null) => {
+    entry.status = status;
+    ctx.options.onRequest?.(structuredClone(entry), performance.now() - started);
+  };
+
+  const fault = ctx.faults.take(method, path);
+  if (fault?.latencyMs !== undefined && fault.latencyMs > 0) await delay(ctx, fault.latencyMs);
+  if (ctx.closed) return;
+  if (fault?.reset === true) {
+    req.socket.destroy();
+    done(null);
+    return;
+  }
+  if (fault?.status !== undefined) {
+    done(answerFault(res, fault));
+    return;
+  }
+  const result = await answerApi(ctx, req, path, url, body);
+  // Faults after the handling: the change has taken effect, its answer is late or never comes.
+  if (fault?.latencyAfterMs !== undefined && fault.latencyAfterMs > 0) await delay(ctx, fault.latencyAfterMs);
+  if (fault?.resetAfter === true) req.socket.destroy();
+  else send(res, result);
+  done(result.status);
 }
 
 function isJson(text: string): boolean {
