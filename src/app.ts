@@ -12,6 +12,7 @@ import { ConfigError } from './core/errors.js';
 import { redactError } from './core/mask.js';
 import { buildPolicy, checkPolicy, type Policy } from './core/policy.js';
 import { keyLabel } from './core/signed-note.js';
+import { within } from './jobs/timeout.js';
 import { createLogger } from './logger.js';
 import { loadSigningKey } from './services/audit-keys.js';
 import { type Checkpointer, createCheckpointer } from './services/checkpoints.js';
@@ -149,19 +150,6 @@ function describeEvery(every: Config['auditCheckpointEvery']): string {
     ...(every.ms === null ? [] : [`${every.ms / 60_000} min`]),
   ];
   return `every ${parts.join(' or ')}`;
-}
-
-/** Resolves with `work`, or with `undefined` once `ms` passed (the work goes on unobserved). */
-async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Actor } from '../core/model.js';
 import type { Policy } from '../core/policy.js';
 import { english, type Said } from '../core/said.js';
 import type { Lang, Languages } from '../i18n/lang.js';
+import { settledWithin } from '../jobs/timeout.js';
 import type { Drafts } from '../services/drafts.js';
 import type { Reads } from '../services/reads.js';
 import type { Operations } from '../services/types.js';
@@ -242,14 +243,8 @@ export function createWorkQueue(options: WorkQueueOptions): WorkQueue {
     async drain(timeoutMs) {
       closed = true;
       if (running === 0 && waiting.length === 0) return true;
-      let timer: NodeJS.Timeout | undefined;
-      const done = new Promise<boolean>((resolve) => idle.push(() => resolve(true)));
-      const late = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
-      });
-      const drained = await Promise.race([done, late]);
-      clearTimeout(timer);
-      return drained;
+      const done = new Promise<void>((resolve) => idle.push(() => resolve()));
+      return (await settledWithin(done, timeoutMs)).kind === 'ok';
     },
   };
 }

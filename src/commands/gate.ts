@@ -6,12 +6,12 @@ import { redactError } from '../core/mask.js';
 import type { Actor } from '../core/model.js';
 import { isAgent } from '../core/policy.js';
 import type { Lang } from '../i18n/lang.js';
+import { settledWithin } from '../jobs/timeout.js';
 import { commandLabel } from '../slack/app.js';
 import { countOwnOutcome } from '../slack/metrics.js';
 import { notAllowedMessage } from '../views/everyday.js';
 import { homeNotAllowedView } from '../views/home.js';
 import { statusModal } from '../views/modals/common.js';
-import { settledWithin } from './changes/shared.js';
 import { type AppContext, checkBlockKit } from './context.js';
 
 /**

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import {
   type Logger as SlackLogger,
   WebAPIPlatformError,
@@ -9,12 +8,11 @@ import type { Logger } from 'pino';
 import { redactError } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
 import { ENGLISH, type Lang } from '../i18n/index.js';
+import { Backoff, JobRunner } from '../jobs/runner.js';
 import type { Store, StoredCheckpoint } from '../store/store.js';
 import { type AuditPost, renderAuditPost, renderCheckpointPost } from '../views/audit-post.js';
 import { checkBlockKitLimits } from '../views/limits.js';
-import { createSleeper } from './sleeper.js';
 
-/** What happened to one attempt to post a batch; fed to metrics. */
 /**
  * How one post to the audit channel went: of a batch of events (`post: 'events'`; `firstSeq` and
  * `lastSeq` the events') or of a signed checkpoint (`post: 'checkpoint'`, `events` 0; `firstSeq`
@@ -92,6 +90,34 @@ export function createPublisherWebClient(
   });
 }
 
+type StepCounts = { claimed: number; delivered: number };
+const NOTHING: StepCounts = { claimed: 0, delivered: 0 };
+
+/** One publisher's settings and state; the functions below take it explicitly. */
+interface Publisher {
+  readonly store: Store;
+  readonly web: WebClient;
+  readonly channel: string;
+  readonly clock: () => Date;
+  readonly logger: Logger;
+  readonly workerId: string;
+  readonly minIntervalMs: number;
+  readonly batchMax: number;
+  readonly leaseMs: number;
+  readonly lang: Lang;
+  readonly onResult: ((result: AuditPostResult) => void) | undefined;
+  readonly runner: JobRunner<StepCounts>;
+  readonly backoff: Backoff;
+  /** Shrinks when Slack finds a message too big, grows back after each post. */
+  batchLimit: number;
+  /** Seqs posted but not yet marked delivered (the store failed on ack); retried first. */
+  unacked: number[];
+  /** A checkpoint posted but not yet marked posted; retried first. */
+  unackedCheckpoint: number | null;
+  /** A checkpoint was signed here: give checkpoints the next turn. */
+  checkpointHint: boolean;
+}
+
 /**
  * Posts audit events from the store's outbox to the audit channel: batches a backlog into few
  * messages, keeps at least `minIntervalMs` between posts, honours 429 `Retry-After`, backs off
@@ -105,308 +131,267 @@ export function createPublisherWebClient(
  * @see docs/architecture.md, "Audit log" and "Scale"
  */
 export function createAuditPublisher(options: AuditPublisherOptions): AuditPublisher {
-  const {
-    store,
-    web,
-    channel,
-    clock,
-    logger,
-    workerId,
-    minIntervalMs = 1100,
-    batchMax = 20,
-    leaseMs = 30_000,
-    backoffBaseMs = 1000,
-    backoffMaxMs = 60_000,
-    idlePollMs = 2000,
-    onResult,
-    lang = ENGLISH,
-  } = options;
+  const batchMax = options.batchMax ?? 20;
   if (batchMax < 1) throw new RangeError('batchMax must be at least 1');
-
-  let running = false;
-  let loop: Promise<void> | null = null;
-  // Pauses are measured on the monotonic clock: they are about real seconds, not the injected time.
-  let nextPostAt = 0;
-  let failures = 0;
-  let batchLimit = batchMax;
-  // Seqs posted but not yet marked delivered (the store failed on ack); retried first.
-  let unacked: number[] = [];
-  // A checkpoint posted but not yet marked posted; retried first.
-  let unackedCheckpoint: number | null = null;
-  // A checkpoint was signed here: give checkpoints the next turn.
-  let checkpointHint = true;
-  // One step at a time, whether from the loop or from flushOnce.
-  let lock: Promise<unknown> = Promise.resolve();
-
-  const { sleep, wake, interrupt } = createSleeper();
-
-  const report = (result: AuditPostResult) => {
-    try {
-      onResult?.(result);
-    } catch (error) {
-      logger.warn({ err: redactError(error) }, 'audit publisher metrics callback failed');
-    }
+  const backoff = new Backoff(options.backoffBaseMs ?? 1000, options.backoffMaxMs ?? 60_000);
+  const p: Publisher = {
+    store: options.store,
+    web: options.web,
+    channel: options.channel,
+    clock: options.clock,
+    logger: options.logger,
+    workerId: options.workerId,
+    minIntervalMs: options.minIntervalMs ?? 1100,
+    batchMax,
+    leaseMs: options.leaseMs ?? 30_000,
+    lang: options.lang ?? ENGLISH,
+    onResult: options.onResult,
+    runner: new JobRunner<StepCounts>({
+      name: 'audit publisher',
+      logger: options.logger,
+      step: () => step(p),
+      idlePollMs: options.idlePollMs ?? 2000,
+      backoff,
+    }),
+    backoff,
+    batchLimit: batchMax,
+    unacked: [],
+    unackedCheckpoint: null,
+    checkpointHint: true,
   };
-
-  async function release(seqs: readonly number[], delayMs: number): Promise<void> {
-    try {
-      await store.releaseOutbox(seqs, new Date(clock().getTime() + delayMs).toISOString());
-    } catch (error) {
-      // The lease runs out on its own; the events come back then.
-      logger.error(
-        { err: redactError(error) },
-        'could not release audit events; they return when the lease ends',
-      );
-    }
-  }
-
-  async function ack(seqs: readonly number[]): Promise<boolean> {
-    try {
-      await store.ackOutbox(seqs);
-      return true;
-    } catch (error) {
-      logger.error(
-        { err: redactError(error), seqs: seqs.length },
-        'posted audit events but could not mark them',
-      );
-      return false;
-    }
-  }
-
-  function backoff(): number {
-    failures += 1;
-    return Math.min(backoffMaxMs, backoffBaseMs * 2 ** (failures - 1));
-  }
-
-  /** The largest prefix of `events` whose message Slack will accept; never less than one event. */
-  function fitToLimits(events: AuditEvent[]): { post: AuditPost; count: number } {
-    let count = events.length;
-    for (;;) {
-      const post = renderAuditPost(events.slice(0, count), lang);
-      const problems = checkBlockKitLimits(post, 'message');
-      if (problems.length === 0) return { post, count };
-      if (count === 1) {
-        logger.warn({ problems, seq: events[0]?.seq }, 'audit post breaks Block Kit limits; posting anyway');
-        return { post, count };
-      }
-      count = Math.ceil(count / 2);
-    }
-  }
-
-  /**
-   * Posts one message and, when Slack did not take it, sets the next turn and says how long the
-   * claimed rows stay back: a 429's `Retry-After` (at least the spacing), else the backoff. A post
-   * that failed is reported to `onResult` here; one that succeeded, by the caller once recorded.
-   */
-  async function deliver(
-    post: AuditPost,
-    what: { post: AuditPostResult['post']; events: number; seqs?: readonly number[] },
-  ): Promise<{ ok: true } | { ok: false; delayMs: number }> {
-    try {
-      await web.chat.postMessage({
-        channel,
-        text: post.text,
-        blocks: post.blocks,
-        unfurl_links: false,
-        unfurl_media: false,
-      });
-    } catch (error) {
-      if (error instanceof WebAPIRateLimitedError) {
-        const pause = Math.max(error.retryAfter * 1000, minIntervalMs);
-        nextPostAt = performance.now() + pause + WAKE_SLACK_MS;
-        logger.warn({ retryAfterMs: pause, events: what.events }, 'audit channel rate limited; waiting');
-        report({ post: what.post, outcome: 'rate_limited', events: what.events, retryAfterMs: pause });
-        return { ok: false, delayMs: pause };
-      }
-      const code = error instanceof WebAPIPlatformError ? error.data.error : undefined;
-      if (code !== undefined && TOO_BIG.has(code) && what.seqs !== undefined) {
-        batchLimit = Math.max(1, Math.floor(what.seqs.length / 2));
-      }
-      const delay = backoff();
-      nextPostAt = performance.now() + delay + WAKE_SLACK_MS;
-      const { message } = redactError(error);
-      logger.error(
-        { err: { message, code }, events: what.events, retryInMs: delay },
-        what.seqs === undefined
-          ? 'could not post an audit checkpoint; will retry'
-          : 'could not post audit events; will retry',
-      );
-      report({
-        post: what.post,
-        outcome: 'error',
-        events: what.events,
-        error: code ?? message,
-        retryInMs: delay,
-      });
-      return { ok: false, delayMs: delay };
-    }
-    failures = 0;
-    nextPostAt = performance.now() + minIntervalMs;
-    return { ok: true };
-  }
-
-  async function markPosted(size: number): Promise<boolean> {
-    try {
-      await store.markCheckpointPosted(size, clock().toISOString());
-      return true;
-    } catch (error) {
-      logger.error({ err: redactError(error), size }, 'posted an audit checkpoint but could not mark it');
-      return false;
-    }
-  }
-
-  /** Claims one unposted checkpoint and posts it; null when there is none to post. */
-  async function checkpointStep(): Promise<{ claimed: number; delivered: number } | null> {
-    let claimed: StoredCheckpoint[];
-    try {
-      claimed = await store.claimCheckpoints(workerId, 1, leaseMs, clock().toISOString());
-    } catch (error) {
-      logger.error({ err: redactError(error) }, 'could not claim audit checkpoints');
-      return null;
-    }
-    const checkpoint = claimed[0];
-    if (checkpoint === undefined) {
-      checkpointHint = false;
-      return null;
-    }
-    const sent = await deliver(renderCheckpointPost(checkpoint, lang), { post: 'checkpoint', events: 0 });
-    if (!sent.ok) {
-      try {
-        await store.releaseCheckpoints(
-          [checkpoint.size],
-          new Date(clock().getTime() + sent.delayMs).toISOString(),
-        );
-      } catch (error) {
-        logger.error(
-          { err: redactError(error) },
-          'could not release an audit checkpoint; it returns when the lease ends',
-        );
-      }
-      return { claimed: 1, delivered: 0 };
-    }
-    if (!(await markPosted(checkpoint.size))) unackedCheckpoint = checkpoint.size;
-    logger.info({ size: checkpoint.size }, 'posted an audit checkpoint');
-    report({
-      post: 'checkpoint',
-      outcome: 'ok',
-      events: 0,
-      firstSeq: checkpoint.size,
-      lastSeq: checkpoint.size,
-    });
-    return { claimed: 1, delivered: 1 };
-  }
-
-  /** Claims a batch and posts it. Returns the number of events delivered (0 when none or failed). */
-  async function step(): Promise<{ claimed: number; delivered: number }> {
-    if (unacked.length > 0) {
-      if (!(await ack(unacked))) {
-        nextPostAt = performance.now() + backoff();
-        return { claimed: 0, delivered: 0 };
-      }
-      unacked = [];
-    }
-    if (unackedCheckpoint !== null) {
-      if (!(await markPosted(unackedCheckpoint))) {
-        nextPostAt = performance.now() + backoff();
-        return { claimed: 0, delivered: 0 };
-      }
-      unackedCheckpoint = null;
-    }
-    if (checkpointHint) {
-      const posted = await checkpointStep();
-      if (posted !== null) return posted;
-    }
-
-    let events: AuditEvent[];
-    try {
-      events = await store.claimOutbox(workerId, batchLimit, leaseMs, clock().toISOString());
-    } catch (error) {
-      const delay = backoff();
-      logger.error({ err: redactError(error), retryInMs: delay }, 'could not claim audit events');
-      nextPostAt = performance.now() + delay;
-      return { claimed: 0, delivered: 0 };
-    }
-    if (events.length === 0) return (await checkpointStep()) ?? { claimed: 0, delivered: 0 };
-
-    const { post, count } = fitToLimits(events);
-    const batch = events.slice(0, count);
-    const rest = events.slice(count);
-    if (rest.length > 0)
-      await release(
-        rest.map((e) => e.seq),
-        0,
-      );
-    const seqs = batch.map((e) => e.seq);
-
-    const sent = await deliver(post, { post: 'events', events: seqs.length, seqs });
-    if (!sent.ok) {
-      await release(seqs, sent.delayMs);
-      return { claimed: events.length, delivered: 0 };
-    }
-
-    batchLimit = Math.min(batchMax, batchLimit * 2);
-    if (!(await ack(seqs))) unacked = seqs;
-    report({
-      post: 'events',
-      outcome: 'ok',
-      events: seqs.length,
-      firstSeq: seqs[0] ?? 0,
-      lastSeq: seqs[seqs.length - 1] ?? 0,
-    });
-    return { claimed: events.length, delivered: seqs.length };
-  }
-
-  function locked<T>(fn: () => Promise<T>): Promise<T> {
-    const run = lock.then(fn, fn);
-    lock = run.catch(() => undefined);
-    return run;
-  }
-
-  async function waitForTurn(): Promise<void> {
-    const wait = nextPostAt - performance.now();
-    if (wait > 0) await sleep(wait, false);
-  }
-
-  async function run(): Promise<void> {
-    while (running) {
-      if (nextPostAt > performance.now()) {
-        await waitForTurn();
-        continue;
-      }
-      const { claimed } = await locked(step).catch((error: unknown) => {
-        logger.error({ err: redactError(error) }, 'audit publisher step failed');
-        nextPostAt = performance.now() + backoff();
-        return { claimed: 0, delivered: 0 };
-      });
-      if (claimed === 0 && running && nextPostAt <= performance.now()) await sleep(idlePollMs, true);
-    }
-  }
-
   return {
-    start() {
-      if (running) return;
-      running = true;
-      loop = run();
-    },
-    async stop() {
-      running = false;
-      interrupt();
-      await loop;
-      loop = null;
-      await lock;
-    },
-    async flushOnce() {
-      return locked(async () => {
-        await waitForTurn();
-        return (await step()).delivered;
-      });
-    },
-    kick() {
-      wake();
-    },
+    start: () => p.runner.start(),
+    stop: () => p.runner.stop(),
+    flushOnce: async () => (await p.runner.exclusive(() => step(p))).delivered,
+    kick: () => p.runner.wake(),
     kickCheckpoints() {
-      checkpointHint = true;
-      wake();
+      p.checkpointHint = true;
+      p.runner.wake();
     },
   };
+}
+
+function report(p: Publisher, result: AuditPostResult): void {
+  try {
+    p.onResult?.(result);
+  } catch (error) {
+    p.logger.warn({ err: redactError(error) }, 'audit publisher metrics callback failed');
+  }
+}
+
+async function release(p: Publisher, seqs: readonly number[], delayMs: number): Promise<void> {
+  try {
+    await p.store.releaseOutbox(seqs, new Date(p.clock().getTime() + delayMs).toISOString());
+  } catch (error) {
+    // The lease runs out on its own; the events come back then.
+    p.logger.error(
+      { err: redactError(error) },
+      'could not release audit events; they return when the lease ends',
+    );
+  }
+}
+
+async function ack(p: Publisher, seqs: readonly number[]): Promise<boolean> {
+  try {
+    await p.store.ackOutbox(seqs);
+    return true;
+  } catch (error) {
+    p.logger.error(
+      { err: redactError(error), seqs: seqs.length },
+      'posted audit events but could not mark them',
+    );
+    return false;
+  }
+}
+
+async function markPosted(p: Publisher, size: number): Promise<boolean> {
+  try {
+    await p.store.markCheckpointPosted(size, p.clock().toISOString());
+    return true;
+  } catch (error) {
+    p.logger.error({ err: redactError(error), size }, 'posted an audit checkpoint but could not mark it');
+    return false;
+  }
+}
+
+/** The largest prefix of `events` whose message Slack will accept; never less than one event. */
+function fitToLimits(p: Publisher, events: AuditEvent[]): { post: AuditPost; count: number } {
+  let count = events.length;
+  for (;;) {
+    const post = renderAuditPost(events.slice(0, count), p.lang);
+    const problems = checkBlockKitLimits(post, 'message');
+    if (problems.length === 0) return { post, count };
+    if (count === 1) {
+      p.logger.warn({ problems, seq: events[0]?.seq }, 'audit post breaks Block Kit limits; posting anyway');
+      return { post, count };
+    }
+    count = Math.ceil(count / 2);
+  }
+}
+
+/**
+ * Posts one message and, when Slack did not take it, sets the next turn and says how long the
+ * claimed rows stay back: a 429's `Retry-After` (at least the spacing), else the backoff. A post
+ * that failed is reported to `onResult` here; one that succeeded, by the caller once recorded.
+ */
+async function deliver(
+  p: Publisher,
+  post: AuditPost,
+  what: { post: AuditPostResult['post']; events: number; seqs?: readonly number[] },
+): Promise<{ ok: true } | { ok: false; delayMs: number }> {
+  try {
+    await p.web.chat.postMessage({
+      channel: p.channel,
+      text: post.text,
+      blocks: post.blocks,
+      unfurl_links: false,
+      unfurl_media: false,
+    });
+  } catch (error) {
+    return { ok: false, delayMs: postFailed(p, error, what) };
+  }
+  p.backoff.reset();
+  p.runner.pauseFor(p.minIntervalMs);
+  return { ok: true };
+}
+
+/** Sets the next turn after a post Slack did not take; returns how long its rows stay back. */
+function postFailed(
+  p: Publisher,
+  error: unknown,
+  what: { post: AuditPostResult['post']; events: number; seqs?: readonly number[] },
+): number {
+  if (error instanceof WebAPIRateLimitedError) {
+    const pause = Math.max(error.retryAfter * 1000, p.minIntervalMs);
+    p.runner.pauseFor(pause + WAKE_SLACK_MS);
+    p.logger.warn({ retryAfterMs: pause, events: what.events }, 'audit channel rate limited; waiting');
+    report(p, { post: what.post, outcome: 'rate_limited', events: what.events, retryAfterMs: pause });
+    return pause;
+  }
+  const code = error instanceof WebAPIPlatformError ? error.data.error : undefined;
+  if (code !== undefined && TOO_BIG.has(code) && what.seqs !== undefined) {
+    p.batchLimit = Math.max(1, Math.floor(what.seqs.length / 2));
+  }
+  const delay = p.backoff.next();
+  p.runner.pauseFor(delay + WAKE_SLACK_MS);
+  const { message } = redactError(error);
+  p.logger.error(
+    { err: { message, code }, events: what.events, retryInMs: delay },
+    what.seqs === undefined
+      ? 'could not post an audit checkpoint; will retry'
+      : 'could not post audit events; will retry',
+  );
+  report(p, {
+    post: what.post,
+    outcome: 'error',
+    events: what.events,
+    error: code ?? message,
+    retryInMs: delay,
+  });
+  return delay;
+}
+
+/** Claims one unposted checkpoint and posts it; null when there is none to post. */
+async function checkpointStep(p: Publisher): Promise<StepCounts | null> {
+  let claimed: StoredCheckpoint[];
+  try {
+    claimed = await p.store.claimCheckpoints(p.workerId, 1, p.leaseMs, p.clock().toISOString());
+  } catch (error) {
+    p.logger.error({ err: redactError(error) }, 'could not claim audit checkpoints');
+    return null;
+  }
+  const checkpoint = claimed[0];
+  if (checkpoint === undefined) {
+    p.checkpointHint = false;
+    return null;
+  }
+  const sent = await deliver(p, renderCheckpointPost(checkpoint, p.lang), { post: 'checkpoint', events: 0 });
+  if (!sent.ok) {
+    try {
+      await p.store.releaseCheckpoints(
+        [checkpoint.size],
+        new Date(p.clock().getTime() + sent.delayMs).toISOString(),
+      );
+    } catch (error) {
+      p.logger.error(
+        { err: redactError(error) },
+        'could not release an audit checkpoint; it returns when the lease ends',
+      );
+    }
+    return { claimed: 1, delivered: 0 };
+  }
+  if (!(await markPosted(p, checkpoint.size))) p.unackedCheckpoint = checkpoint.size;
+  p.logger.info({ size: checkpoint.size }, 'posted an audit checkpoint');
+  report(p, {
+    post: 'checkpoint',
+    outcome: 'ok',
+    events: 0,
+    firstSeq: checkpoint.size,
+    lastSeq: checkpoint.size,
+  });
+  return { claimed: 1, delivered: 1 };
+}
+
+/** Marks what was posted but not recorded; false (with the next turn set) when the store still fails. */
+async function settleUnacked(p: Publisher): Promise<boolean> {
+  if (p.unacked.length > 0) {
+    if (!(await ack(p, p.unacked))) {
+      p.runner.pauseFor(p.backoff.next());
+      return false;
+    }
+    p.unacked = [];
+  }
+  if (p.unackedCheckpoint !== null) {
+    if (!(await markPosted(p, p.unackedCheckpoint))) {
+      p.runner.pauseFor(p.backoff.next());
+      return false;
+    }
+    p.unackedCheckpoint = null;
+  }
+  return true;
+}
+
+/** Claims a batch and posts it. Returns the number of events delivered (0 when none or failed). */
+async function step(p: Publisher): Promise<StepCounts> {
+  if (!(await settleUnacked(p))) return NOTHING;
+  if (p.checkpointHint) {
+    const posted = await checkpointStep(p);
+    if (posted !== null) return posted;
+  }
+  let events: AuditEvent[];
+  try {
+    events = await p.store.claimOutbox(p.workerId, p.batchLimit, p.leaseMs, p.clock().toISOString());
+  } catch (error) {
+    const delay = p.backoff.next();
+    p.logger.error({ err: redactError(error), retryInMs: delay }, 'could not claim audit events');
+    p.runner.pauseFor(delay);
+    return NOTHING;
+  }
+  if (events.length === 0) return (await checkpointStep(p)) ?? NOTHING;
+
+  const { post, count } = fitToLimits(p, events);
+  const seqs = events.slice(0, count).map((e) => e.seq);
+  const rest = events.slice(count);
+  if (rest.length > 0)
+    await release(
+      p,
+      rest.map((e) => e.seq),
+      0,
+    );
+
+  const sent = await deliver(p, post, { post: 'events', events: seqs.length, seqs });
+  if (!sent.ok) {
+    await release(p, seqs, sent.delayMs);
+    return { claimed: events.length, delivered: 0 };
+  }
+  p.batchLimit = Math.min(p.batchMax, p.batchLimit * 2);
+  if (!(await ack(p, seqs))) p.unacked = seqs;
+  report(p, {
+    post: 'events',
+    outcome: 'ok',
+    events: seqs.length,
+    firstSeq: seqs[0] ?? 0,
+    lastSeq: seqs[seqs.length - 1] ?? 0,
+  });
+  return { claimed: events.length, delivered: seqs.length };
 }

@@ -4,8 +4,8 @@ import { performance } from 'node:perf_hooks';
 import { ErrorCode, WebAPIRateLimitedError } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { redactError } from '../core/mask.js';
+import { Backoff, JobRunner, KeyedBackoff } from '../jobs/runner.js';
 import type { NotificationJob, Store } from '../store/store.js';
-import { createSleeper } from './sleeper.js';
 
 /** The part of the store the worker uses. */
 export type NotificationStore = Pick<
@@ -77,6 +77,31 @@ function isTransportError(error: unknown): boolean {
   return code === ErrorCode.RequestError || code === ErrorCode.HTTPError;
 }
 
+type StepCounts = { claimed: number; done: number };
+
+/** One worker's settings and state; the functions below take it explicitly. */
+interface Worker {
+  readonly store: NotificationStore;
+  readonly deliver: DeliverNotifications;
+  readonly clock: () => Date;
+  readonly logger: Logger;
+  readonly workerId: string;
+  readonly settleMs: number;
+  readonly batchRequests: number;
+  readonly leaseMs: number;
+  readonly backoffBaseMs: number;
+  readonly runner: JobRunner<StepCounts>;
+  /** Per request: one that keeps failing waits longer, the others do not. */
+  readonly perRequest: KeyedBackoff;
+  /** Slack not answering at all (or the store failing): every request waits. */
+  readonly transport: Backoff;
+  /** The earliest moment a job this worker gave back for a retry is due again (drain waits for it). */
+  retryAt: number;
+  /** Wakes the loop once the newest kicked change has settled. */
+  settleTimer: NodeJS.Timeout | null;
+  settledAt: number;
+}
+
 /**
  * Works through the notification outbox: claims the waiting jobs of a few requests at a time
  * (each request whole, with a lease), has `deliver` tell Slack about each request as it stands
@@ -87,263 +112,237 @@ function isTransportError(error: unknown): boolean {
  * @see docs/architecture.md, "Approvals" and "Scale"
  */
 export function createNotificationWorker(options: NotificationWorkerOptions): NotificationWorker {
-  const { store, deliver, clock, logger } = options;
-  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const settleMs = options.settleMs ?? 200;
   const batchRequests = options.batchRequests ?? 5;
-  const leaseMs = options.leaseMs ?? 30_000;
+  if (batchRequests < 1) throw new RangeError('batchRequests must be at least 1');
   const backoffBaseMs = options.backoffBaseMs ?? 1000;
   const backoffMaxMs = options.backoffMaxMs ?? 60_000;
-  const idlePollMs = options.idlePollMs ?? 2000;
-  if (batchRequests < 1) throw new RangeError('batchRequests must be at least 1');
-
-  let running = false;
-  // Set while stop() waits for the step in hand: that step gives back what it has not begun.
-  let stopping = false;
-  let loop: Promise<void> | null = null;
-  // Pauses are measured on the monotonic clock: they are about real seconds, not the injected time.
-  let nextAt = 0;
-  // The earliest moment a job this worker gave back for a retry is due again (drain waits for it).
-  let retryAt = Number.POSITIVE_INFINITY;
-  let transportFailures = 0;
-  const failures = new Map<string, number>();
-  let settleTimer: NodeJS.Timeout | null = null;
-  let settledAt = 0;
-  // One step at a time, whether from the loop, flushOnce or drain.
-  let lock: Promise<unknown> = Promise.resolve();
-
-  const { sleep, wake, interrupt } = createSleeper();
-
-  /** Wakes the loop when the newest kicked change has settled (re-armed while changes keep coming). */
-  function onSettled(): void {
-    settleTimer = null;
-    wake();
-    const left = settledAt - performance.now();
-    if (left > 1) armSettle(left);
-  }
-
-  function armSettle(ms: number): void {
-    settleTimer = setTimeout(onSettled, Math.max(0, ms));
-    settleTimer.unref();
-  }
-
-  function backoffFor(requestId: string): number {
-    const n = (failures.get(requestId) ?? 0) + 1;
-    failures.delete(requestId);
-    failures.set(requestId, n);
-    if (failures.size > MAX_REMEMBERED_FAILURES) {
-      const oldest = failures.keys().next().value;
-      if (oldest !== undefined) failures.delete(oldest);
-    }
-    return Math.min(backoffMaxMs, backoffBaseMs * 2 ** (n - 1));
-  }
-
-  function globalBackoff(): number {
-    transportFailures += 1;
-    return Math.min(backoffMaxMs, backoffBaseMs * 2 ** (transportFailures - 1));
-  }
-
-  async function release(jobs: readonly NotificationJob[], delayMs: number): Promise<void> {
-    if (jobs.length === 0) return;
-    if (delayMs > 0) retryAt = Math.min(retryAt, performance.now() + delayMs + WAKE_SLACK_MS);
-    try {
-      await store.releaseNotifications(
-        jobs.map((j) => j.id),
-        new Date(clock().getTime() + delayMs).toISOString(),
-      );
-    } catch (error) {
-      logger.error(
-        { err: redactError(error), jobs: jobs.length },
-        'could not give notification jobs back; they return when the lease ends',
-      );
-    }
-  }
-
-  async function ack(requestId: string, jobs: readonly NotificationJob[]): Promise<void> {
-    try {
-      await store.ackNotifications(jobs.map((j) => j.id));
-    } catch (error) {
-      // Done twice at worst: the steps are idempotent or claimed once in the store.
-      logger.error(
-        { err: redactError(error), requestId, jobs: jobs.length },
-        'told Slack but could not mark the notification jobs done; they are done again when the lease ends',
-      );
-    }
-  }
-
-  function byRequest(jobs: readonly NotificationJob[]): Map<string, NotificationJob[]> {
-    const groups = new Map<string, NotificationJob[]>();
-    for (const job of jobs) {
-      const group = groups.get(job.requestId);
-      if (group) group.push(job);
-      else groups.set(job.requestId, [job]);
-    }
-    return groups;
-  }
-
-  /** Claims a few requests and tells Slack about each. `settled`: only those still for `settleMs`. */
-  async function step(settled: boolean): Promise<{ claimed: number; done: number }> {
-    const now = clock();
-    let jobs: NotificationJob[];
-    try {
-      jobs = await store.claimNotifications({
-        worker: workerId,
-        requests: batchRequests,
-        leaseMs,
-        now: now.toISOString(),
-        settledAt: new Date(now.getTime() - (settled ? settleMs : 0)).toISOString(),
-      });
-    } catch (error) {
-      const delay = globalBackoff();
-      logger.error({ err: redactError(error), retryInMs: delay }, 'could not claim notification jobs');
-      nextAt = performance.now() + delay;
-      return { claimed: 0, done: 0 };
-    }
-    if (jobs.length === 0) return { claimed: 0, done: 0 };
-
-    const started = performance.now();
-    const groups = [...byRequest(jobs)];
-    let done = 0;
-    for (let i = 0; i < groups.length; i += 1) {
-      const [requestId, mine] = groups[i] as [string, NotificationJob[]];
-      const rest = () => groups.slice(i + 1).flatMap(([, js]) => js);
-      // Past half the lease, or asked to stop: the rest go back for whoever claims next.
-      if (performance.now() - started > leaseMs / 2 || stopping) {
-        await release([...mine, ...rest()], 0);
-        break;
-      }
-      let outcome: DeliveryOutcome;
-      try {
-        outcome = await deliver(requestId, mine);
-      } catch (error) {
-        if (error instanceof WebAPIRateLimitedError) {
-          const pause = Math.max(error.retryAfter * 1000, backoffBaseMs);
-          await release([...mine, ...rest()], pause);
-          nextAt = performance.now() + pause + WAKE_SLACK_MS;
-          logger.warn({ retryAfterMs: pause, requestId }, 'Slack rate limited the notifications; waiting');
-          break;
-        }
-        const transport = isTransportError(error);
-        const delay = Math.max(backoffFor(requestId), transport ? globalBackoff() : 0);
-        await release(mine, delay);
-        const { message } = redactError(error);
-        const code = (error as { data?: { error?: unknown } }).data?.error;
-        logger.error(
-          { err: { message, code }, requestId, jobs: mine.length, retryInMs: delay },
-          'could not tell Slack about a request; will retry',
-        );
-        if (transport) {
-          // Slack is not answering: the others would fail alike; they wait with this one.
-          await release(rest(), delay);
-          nextAt = performance.now() + delay + WAKE_SLACK_MS;
-          break;
-        }
-        continue;
-      }
-      transportFailures = 0;
-      if (outcome.kind === 'later') {
-        const delay = Math.max(0, outcome.notBefore.getTime() - clock().getTime());
-        await release(mine, delay);
-        logger.debug({ requestId, retryInMs: delay, reason: outcome.reason }, 'notification put off');
-        continue;
-      }
-      failures.delete(requestId);
-      await ack(requestId, mine);
-      done += mine.length;
-      logger.debug(
-        { requestId, jobs: mine.length, versions: mine.map((j) => j.version) },
-        'told Slack about a request',
-      );
-    }
-    return { claimed: jobs.length, done };
-  }
-
-  function locked<T>(fn: () => Promise<T>): Promise<T> {
-    const run = lock.then(fn, fn);
-    lock = run.catch(() => undefined);
-    return run;
-  }
-
-  async function waitForTurn(): Promise<void> {
-    const wait = nextAt - performance.now();
-    if (wait > 0) await sleep(wait, false);
-  }
-
-  async function run(): Promise<void> {
-    while (running) {
-      if (nextAt > performance.now()) {
-        await waitForTurn();
-        continue;
-      }
-      const { claimed } = await locked(() => step(true)).catch((error: unknown) => {
-        logger.error({ err: redactError(error) }, 'notification worker step failed');
-        nextAt = performance.now() + globalBackoff();
-        return { claimed: 0, done: 0 };
-      });
-      if (claimed === 0 && running && nextAt <= performance.now()) await sleep(idlePollMs, true);
-    }
-  }
-
+  const transport = new Backoff(backoffBaseMs, backoffMaxMs);
+  const w: Worker = {
+    store: options.store,
+    deliver: options.deliver,
+    clock: options.clock,
+    logger: options.logger,
+    workerId: options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    settleMs: options.settleMs ?? 200,
+    batchRequests,
+    leaseMs: options.leaseMs ?? 30_000,
+    backoffBaseMs,
+    runner: new JobRunner<StepCounts>({
+      name: 'notification worker',
+      logger: options.logger,
+      step: () => step(w, true),
+      idlePollMs: options.idlePollMs ?? 2000,
+      backoff: transport,
+    }),
+    perRequest: new KeyedBackoff(backoffBaseMs, backoffMaxMs, MAX_REMEMBERED_FAILURES),
+    transport,
+    retryAt: Number.POSITIVE_INFINITY,
+    settleTimer: null,
+    settledAt: 0,
+  };
   const worker: NotificationWorker = {
-    start() {
-      if (running) return;
-      running = true;
-      loop = run();
-    },
+    start: () => w.runner.start(),
     async stop() {
-      running = false;
-      stopping = true;
-      if (settleTimer) clearTimeout(settleTimer);
-      settleTimer = null;
-      interrupt();
-      try {
-        await loop;
-        loop = null;
-        await lock;
-      } finally {
-        stopping = false;
-      }
+      if (w.settleTimer) clearTimeout(w.settleTimer);
+      w.settleTimer = null;
+      await w.runner.stop();
     },
-    async flushOnce() {
-      return locked(async () => {
-        await waitForTurn();
-        return (await step(false)).done;
-      });
-    },
+    flushOnce: async () => (await w.runner.exclusive(() => step(w, false))).done,
     async drain(timeoutMs) {
       await worker.stop();
-      const deadline = performance.now() + timeoutMs;
-      try {
-        for (;;) {
-          const due = Math.max(nextAt, performance.now());
-          if (due >= deadline) break;
-          const { claimed } = await locked(async () => {
-            await waitForTurn();
-            return step(false);
-          });
-          if (claimed > 0) continue;
-          // Nothing to claim now: wait for a retry of ours that falls within the bound, if any.
-          if (retryAt >= deadline) break;
-          const wait = retryAt - performance.now();
-          retryAt = Number.POSITIVE_INFINITY;
-          if (wait > 0) await sleep(wait, false);
-        }
-      } catch (error) {
-        logger.error({ err: redactError(error) }, 'notification drain failed');
-      }
-      const left = await store.notificationDepth().catch(() => -1);
-      if (left !== 0) {
-        logger.warn(
-          { jobs: left < 0 ? 'unknown' : left },
-          'stopped with notifications not yet done; they are done after the next start',
-        );
-      }
-      return left === 0;
+      return drain(w, timeoutMs);
     },
-    kick() {
-      settledAt = performance.now() + settleMs + WAKE_SLACK_MS;
-      if (settleTimer === null) armSettle(settleMs + WAKE_SLACK_MS);
-    },
+    kick: () => kick(w),
   };
   return worker;
+}
+
+/** Arms (or re-arms) the settle timer: a burst of changes becomes one look once it is still. */
+function kick(w: Worker): void {
+  w.settledAt = performance.now() + w.settleMs + WAKE_SLACK_MS;
+  if (w.settleTimer === null) armSettle(w, w.settleMs + WAKE_SLACK_MS);
+}
+
+function armSettle(w: Worker, ms: number): void {
+  w.settleTimer = setTimeout(
+    () => {
+      w.settleTimer = null;
+      w.runner.wake();
+      const left = w.settledAt - performance.now();
+      if (left > 1) armSettle(w, left);
+    },
+    Math.max(0, ms),
+  );
+  w.settleTimer.unref();
+}
+
+async function release(w: Worker, jobs: readonly NotificationJob[], delayMs: number): Promise<void> {
+  if (jobs.length === 0) return;
+  if (delayMs > 0) w.retryAt = Math.min(w.retryAt, performance.now() + delayMs + WAKE_SLACK_MS);
+  try {
+    await w.store.releaseNotifications(
+      jobs.map((j) => j.id),
+      new Date(w.clock().getTime() + delayMs).toISOString(),
+    );
+  } catch (error) {
+    w.logger.error(
+      { err: redactError(error), jobs: jobs.length },
+      'could not give notification jobs back; they return when the lease ends',
+    );
+  }
+}
+
+async function ack(w: Worker, requestId: string, jobs: readonly NotificationJob[]): Promise<void> {
+  try {
+    await w.store.ackNotifications(jobs.map((j) => j.id));
+  } catch (error) {
+    // Done twice at worst: the steps are idempotent or claimed once in the store.
+    w.logger.error(
+      { err: redactError(error), requestId, jobs: jobs.length },
+      'told Slack but could not mark the notification jobs done; they are done again when the lease ends',
+    );
+  }
+}
+
+function byRequest(jobs: readonly NotificationJob[]): [string, NotificationJob[]][] {
+  const groups = new Map<string, NotificationJob[]>();
+  for (const job of jobs) {
+    const group = groups.get(job.requestId);
+    if (group) group.push(job);
+    else groups.set(job.requestId, [job]);
+  }
+  return [...groups];
+}
+
+async function claim(w: Worker, settled: boolean): Promise<NotificationJob[]> {
+  const now = w.clock();
+  try {
+    return await w.store.claimNotifications({
+      worker: w.workerId,
+      requests: w.batchRequests,
+      leaseMs: w.leaseMs,
+      now: now.toISOString(),
+      settledAt: new Date(now.getTime() - (settled ? w.settleMs : 0)).toISOString(),
+    });
+  } catch (error) {
+    const delay = w.transport.next();
+    w.logger.error({ err: redactError(error), retryInMs: delay }, 'could not claim notification jobs');
+    w.runner.pauseFor(delay);
+    return [];
+  }
+}
+
+/** Claims a few requests and tells Slack about each. `settled`: only those still for `settleMs`. */
+async function step(w: Worker, settled: boolean): Promise<StepCounts> {
+  const jobs = await claim(w, settled);
+  if (jobs.length === 0) return { claimed: 0, done: 0 };
+  const started = performance.now();
+  const groups = byRequest(jobs);
+  let done = 0;
+  for (let i = 0; i < groups.length; i += 1) {
+    const [requestId, mine] = groups[i] as [string, NotificationJob[]];
+    const rest = () => groups.slice(i + 1).flatMap(([, js]) => js);
+    // Past half the lease, or asked to stop: the rest go back for whoever claims next.
+    if (performance.now() - started > w.leaseMs / 2 || w.runner.stopping) {
+      await release(w, [...mine, ...rest()], 0);
+      break;
+    }
+    const told = await tell(w, requestId, mine, rest);
+    if (told === 'stop') break;
+    done += told;
+  }
+  return { claimed: jobs.length, done };
+}
+
+/**
+ * Tells Slack about one request: the jobs done, or given back for later; 'stop' when Slack
+ * asked everyone to wait (a 429) or is not answering (the rest were given back too).
+ */
+async function tell(
+  w: Worker,
+  requestId: string,
+  mine: NotificationJob[],
+  rest: () => NotificationJob[],
+): Promise<number | 'stop'> {
+  let outcome: DeliveryOutcome;
+  try {
+    outcome = await w.deliver(requestId, mine);
+  } catch (error) {
+    return failed(w, error, requestId, mine, rest);
+  }
+  w.transport.reset();
+  if (outcome.kind === 'later') {
+    const delay = Math.max(0, outcome.notBefore.getTime() - w.clock().getTime());
+    await release(w, mine, delay);
+    w.logger.debug({ requestId, retryInMs: delay, reason: outcome.reason }, 'notification put off');
+    return 0;
+  }
+  w.perRequest.reset(requestId);
+  await ack(w, requestId, mine);
+  w.logger.debug(
+    { requestId, jobs: mine.length, versions: mine.map((j) => j.version) },
+    'told Slack about a request',
+  );
+  return mine.length;
+}
+
+async function failed(
+  w: Worker,
+  error: unknown,
+  requestId: string,
+  mine: NotificationJob[],
+  rest: () => NotificationJob[],
+): Promise<0 | 'stop'> {
+  if (error instanceof WebAPIRateLimitedError) {
+    const pause = Math.max(error.retryAfter * 1000, w.backoffBaseMs);
+    await release(w, [...mine, ...rest()], pause);
+    w.runner.pauseFor(pause + WAKE_SLACK_MS);
+    w.logger.warn({ retryAfterMs: pause, requestId }, 'Slack rate limited the notifications; waiting');
+    return 'stop';
+  }
+  const transport = isTransportError(error);
+  const delay = Math.max(w.perRequest.next(requestId), transport ? w.transport.next() : 0);
+  await release(w, mine, delay);
+  const { message } = redactError(error);
+  const code = (error as { data?: { error?: unknown } }).data?.error;
+  w.logger.error(
+    { err: { message, code }, requestId, jobs: mine.length, retryInMs: delay },
+    'could not tell Slack about a request; will retry',
+  );
+  if (!transport) return 0;
+  // Slack is not answering: the others would fail alike; they wait with this one.
+  await release(w, rest(), delay);
+  w.runner.pauseFor(delay + WAKE_SLACK_MS);
+  return 'stop';
+}
+
+/**
+ * With the loop stopped, keeps working through what this process can claim, retries included,
+ * for at most `timeoutMs`. True when no job is left in the store.
+ */
+async function drain(w: Worker, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  try {
+    for (;;) {
+      const due = Math.max(w.runner.nextAt, performance.now());
+      if (due >= deadline) break;
+      const { claimed } = await w.runner.exclusive(() => step(w, false));
+      if (claimed > 0) continue;
+      // Nothing to claim now: wait for a retry of ours that falls within the bound, if any.
+      if (w.retryAt >= deadline) break;
+      const wait = w.retryAt - performance.now();
+      w.retryAt = Number.POSITIVE_INFINITY;
+      if (wait > 0) await w.runner.sleep(wait);
+    }
+  } catch (error) {
+    w.logger.error({ err: redactError(error) }, 'notification drain failed');
+  }
+  const left = await w.store.notificationDepth().catch(() => -1);
+  if (left !== 0) {
+    w.logger.warn(
+      { jobs: left < 0 ? 'unknown' : left },
+      'stopped with notifications not yet done; they are done after the next start',
+    );
+  }
+  return left === 0;
 }

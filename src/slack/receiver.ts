@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type App, AuthorizationError, type Receiver, ReceiverMultipleAckError } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { redactError } from '../core/mask.js';
+import { orTimeout, settledWithin } from '../jobs/timeout.js';
 import type { VidopsMetrics } from './metrics.js';
 
 /** Largest request body accepted on `/slack/events`; Slack's payloads are far smaller. */
@@ -324,16 +325,11 @@ export class OpsServer {
       });
       this.server.closeIdleConnections();
       const deadline = this.options.shutdownTimeoutMs ?? 10_000;
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), deadline);
+      const drained = new Promise<void>((resolve) => {
+        if (this.inFlight === 0) resolve();
+        else this.idle.push(() => resolve());
       });
-      const drained = new Promise<'drained'>((resolve) => {
-        if (this.inFlight === 0) resolve('drained');
-        else this.idle.push(() => resolve('drained'));
-      });
-      const outcome = await Promise.race([drained, timedOut]);
-      clearTimeout(timer);
+      const outcome = (await settledWithin(drained, deadline)).kind === 'late' ? 'timeout' : 'drained';
       if (outcome === 'timeout') {
         this.options.logger.warn(
           { inFlight: this.inFlight, waitedMs: deadline },
@@ -398,21 +394,13 @@ export class OpsServer {
       return;
     }
     const limit = this.options.readyTimeoutMs ?? 5000;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        check(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`readiness check took longer than ${limit} ms`)), limit);
-        }),
-      ]);
+      await orTimeout(check(), limit, `readiness check took longer than ${limit} ms`);
       sendJson(res, 200, { ok: true, ...status });
     } catch (error) {
       const { message } = redactError(error);
       this.options.logger.warn({ reason: message }, 'not ready');
       sendJson(res, 503, { ok: false, reason: message, ...status });
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

@@ -108,25 +108,3 @@ export function requestIdOf(value: unknown): string | null {
   const parsed = RequestIdSchema.safeParse(value);
   return parsed.success ? parsed.data : null;
 }
-
-/** Promise settled within `ms`, or `'late'`; the work goes on either way. */
-export async function settledWithin<T>(
-  work: Promise<T>,
-  ms: number,
-): Promise<{ kind: 'ok'; value: T } | { kind: 'error'; error: unknown } | { kind: 'late' }> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<{ kind: 'late' }>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'late' }), ms);
-  });
-  try {
-    return await Promise.race([
-      work.then(
-        (value) => ({ kind: 'ok' as const, value }),
-        (error: unknown) => ({ kind: 'error' as const, error }),
-      ),
-      late,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

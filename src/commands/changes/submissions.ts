@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import type { Actor, RequestState } from '../../core/model.js';
 import { type Lang, ltr } from '../../i18n/index.js';
+import { settledWithin } from '../../jobs/timeout.js';
 import type { Prepared, PrepareInput } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
 import { describeError, sayIn } from '../../views/errors.js';
@@ -38,7 +39,7 @@ import {
 import { parseWhitelistSubmission, WhitelistDraftSchema } from '../../views/modals/whitelist.js';
 import { type AppContext, checkBlockKit, errorViewOptions, problemText, resolveActor } from '../context.js';
 import { takeDraft } from './drafts.js';
-import { resultSections, settledWithin, showStatus } from './shared.js';
+import { resultSections, showStatus } from './shared.js';
 
 /**
  * Submissions of the change modals. Problems the form can show are answered in the

@@ -1,5 +1,5 @@
 /**
- * The pause of a worker loop (the audit publisher, the notification worker): `sleep` waits, and a
+ * The pause of a worker loop (see `runner.ts`): `sleep` waits, and a
  * kickable sleep ends early when work arrives (`wake`); a wake while the loop is busy is kept for
  * its next kickable sleep, so no arrival is missed. `interrupt` ends any sleep at once (stop).
  * Timers are unref'd: a sleeping worker never keeps the process alive.
