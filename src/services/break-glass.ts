@@ -4,9 +4,9 @@ import { breakGlass, isBreakGlassWords, markReviewOverdue, reviewBreakGlass } fr
 import { OPERATION_SPECS } from '../core/catalog.js';
 import { InputError, PolicyDeniedError, StateConflictError } from '../core/errors.js';
 import type { Actor, BreakGlassReview, OperationRequest } from '../core/model.js';
-import { isLead, mayBreakGlass, type Policy } from '../core/policy.js';
+import { type BreakGlassRule, isLead, mayBreakGlass, type Policy } from '../core/policy.js';
 import { type Reasoned, reasoned, reasonOf, say } from '../core/said.js';
-import type { Store } from '../store/store.js';
+import type { LimitedTransition, Store } from '../store/store.js';
 import { MAX_CAS_ATTEMPTS, policyActorOf } from './reads.js';
 import type { Directory, PrecheckResult } from './types.js';
 
@@ -87,6 +87,29 @@ export function createBreakGlassService(deps: BreakGlassDeps): BreakGlassService
     return null;
   }
 
+  /**
+   * Applies the break-glass step only while `actor` broke the glass fewer than `rule.max` times on
+   * the operation within `rule.per`: the store counts and changes in one step, under one lock for
+   * every replica, so clicks sent at once cannot pass the limit (`limited`, nothing changed).
+   */
+  function claim(
+    request: OperationRequest,
+    actor: Actor,
+    rule: BreakGlassRule,
+    step: Step,
+    at: Date,
+  ): Promise<LimitedTransition> {
+    const since = new Date(at.getTime() - rule.perMs).toISOString();
+    return store.transitionWithin(
+      { actorId: actor.id, operation: request.operation, types: ['break-glass'], since, max: rule.max },
+      request.id,
+      request.version,
+      step.patch,
+      at.toISOString(),
+      step.events,
+    );
+  }
+
   async function reviewRefusal(request: OperationRequest, actor: Actor): Promise<Reasoned | null> {
     if (request.breakGlass === undefined) return reasoned(say.glassNotBroken(request.id));
     const who = await policyActorOf(directory, actor);
@@ -122,16 +145,20 @@ export function createBreakGlassService(deps: BreakGlassDeps): BreakGlassService
       for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
         const request = await store.getRequest(id);
         if (request === null) return { kind: 'refused', ...reasoned(say.svcNoRequest(id)) };
-        const no = await refusal(request, actor);
-        if (no !== null) {
-          if (no.audit) await deps.auditDenied(actor, request, 'break-glass', no);
-          return { kind: 'refused', reason: no.reason, said: no.said, request };
-        }
+        // The rate limit is counted by the claim below, in the same step as the change.
+        const no = await refusal(request, actor, { rateLimit: false });
         const rule = policy.rules[request.operation].breakGlass;
+        if (no !== null || rule === null) {
+          // refusal() says so when the rule is off; `rule` is looked at again only for its type.
+          const off = say.glassNotOn(request.operation, OPERATION_SPECS[request.operation].title);
+          const why = no ?? { ...reasoned(off), audit: true };
+          if (why.audit) await deps.auditDenied(actor, request, 'break-glass', why);
+          return { kind: 'refused', reason: why.reason, said: why.said, request };
+        }
         const c = deps.ctx();
         let step: Step;
         try {
-          step = breakGlass(request, actor, { ...input, reviewWithinMs: rule?.reviewWithinMs ?? 0 }, c);
+          step = breakGlass(request, actor, { ...input, reviewWithinMs: rule.reviewWithinMs }, c);
         } catch (error) {
           if (
             error instanceof InputError ||
@@ -142,8 +169,14 @@ export function createBreakGlassService(deps: BreakGlassDeps): BreakGlassService
           }
           throw error;
         }
-        const claimed = await deps.apply(request, step, c.now);
-        if (claimed) return { kind: 'executed', request: await deps.execute(claimed) };
+        const claimed = await claim(request, actor, rule, step, c.now);
+        if (claimed.kind === 'done')
+          return { kind: 'executed', request: await deps.execute(claimed.request) };
+        if (claimed.kind === 'limited') {
+          const limited = reasoned(say.glassRateLimited(rule.max, rule.per));
+          await deps.auditDenied(actor, request, 'break-glass', limited);
+          return { kind: 'refused', ...limited, request };
+        }
       }
       return { kind: 'refused', ...reasoned(say.svcBusy(id)) };
     },

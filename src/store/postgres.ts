@@ -47,8 +47,11 @@ import {
 import { MIGRATIONS, pendingMigrations, unknownVersions } from './migrations.js';
 import {
   type AuditQuery,
+  type EventCount,
+  type EventLimit,
   GENESIS_HASH,
   type HashEvent,
+  type LimitedTransition,
   type ModalDraft,
   type NotificationClaim,
   type NotificationJob,
@@ -77,6 +80,8 @@ export interface PostgresStoreOptions {
  */
 const LOCK_MIGRATE = 0x76696400;
 const LOCK_AUDIT = 0x76696401;
+/** 'vid\2': a limit of one person on one operation (second int: the hash of what is counted). */
+const LOCK_LIMIT = 0x76696402;
 /** Audit appends are serialised per schema, so deployments sharing a database don't wait on each other. */
 const LOCK_KEY_OF_SCHEMA = "hashtext(coalesce(current_schema(), ''))";
 
@@ -194,44 +199,89 @@ export class PostgresStore implements Store {
     request: OperationRequest,
     events: readonly NewAuditEvent[],
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
-    const c = requestColumns(request);
+    const done = await this.tx((client) => this.insertRequest(client, request, events));
+    this.appended.notify(done.events);
+    return done;
+  }
+
+  async createCountedRequest(
+    count: EventCount,
+    build: (counted: number) => { request: OperationRequest; events: readonly NewAuditEvent[] },
+  ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
     const done = await this.tx(async (client) => {
-      let row: RequestRow | undefined;
-      try {
-        // The notification job rides in the same statement (a change with audit events is told).
-        const result = await client.query<RequestRow>(
-          `WITH inserted AS (
-             INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${REQUEST_COLUMNS}
-           ), job AS (
-             ${insertJobFrom('inserted', '$10')}
-           )
-           SELECT ${REQUEST_COLUMNS} FROM inserted`,
-          [
-            c.id,
-            c.operation,
-            c.state,
-            c.requesterId,
-            c.createdAt,
-            c.expiresAt,
-            c.updatedAt,
-            c.version,
-            c.data,
-            events.length > 0 && tellsSlack(request),
-          ],
-        );
-        row = result.rows[0];
-      } catch (err) {
-        if (err instanceof pg.DatabaseError && err.code === '23505' && err.constraint === 'requests_pkey') {
-          throw new StateConflictError(`Request ${request.id} already exists.`, { cause: err });
-        }
-        throw err;
-      }
-      if (row === undefined) throw new Error(`insert of request ${request.id} returned nothing`);
-      return { request: rowToRequest(row), events: await this.appendInTransaction(client, events) };
+      const made = build(await this.countUnderLock(client, count));
+      return this.insertRequest(client, made.request, made.events);
     });
     this.appended.notify(done.events);
     return done;
+  }
+
+  /**
+   * Takes the lock of what `count` counts (held to the end of the transaction), then counts: the
+   * count is a statement issued after the lock is granted, so (READ COMMITTED) it sees what the
+   * previous holder committed, on any replica. Taken before any row or audit lock, so it cannot
+   * deadlock with them.
+   */
+  private async countUnderLock(client: Queryable, count: EventCount): Promise<number> {
+    const key = JSON.stringify([count.actorId, count.operation, [...count.types].sort()]);
+    await client.query(`SELECT pg_advisory_xact_lock($1, hashtext(coalesce(current_schema(), '') || $2))`, [
+      LOCK_LIMIT,
+      key,
+    ]);
+    return this.countWith(client, count);
+  }
+
+  /** The events `count` names, on `db` (the pool or a transaction's connection). */
+  private async countWith(db: Queryable, count: EventCount): Promise<number> {
+    if (count.types.length === 0) return 0;
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*) AS n FROM audit_events
+       WHERE actor_id = $1 AND operation = $2 AND at >= $3 AND type = ANY($4::text[])`,
+      [count.actorId, count.operation, normalizeTime(count.since, 'since'), [...count.types]],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Inserts a request, its notification job and its events in the caller's transaction. */
+  private async insertRequest(
+    client: Queryable,
+    request: OperationRequest,
+    events: readonly NewAuditEvent[],
+  ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
+    const c = requestColumns(request);
+    let row: RequestRow | undefined;
+    try {
+      // The notification job rides in the same statement (a change with audit events is told).
+      const result = await client.query<RequestRow>(
+        `WITH inserted AS (
+           INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${REQUEST_COLUMNS}
+         ), job AS (
+           ${insertJobFrom('inserted', '$10')}
+         )
+         SELECT ${REQUEST_COLUMNS} FROM inserted`,
+        [
+          c.id,
+          c.operation,
+          c.state,
+          c.requesterId,
+          c.createdAt,
+          c.expiresAt,
+          c.updatedAt,
+          c.version,
+          c.data,
+          events.length > 0 && tellsSlack(request),
+        ],
+      );
+      row = result.rows[0];
+    } catch (err) {
+      if (err instanceof pg.DatabaseError && err.code === '23505' && err.constraint === 'requests_pkey') {
+        throw new StateConflictError(`Request ${request.id} already exists.`, { cause: err });
+      }
+      throw err;
+    }
+    if (row === undefined) throw new Error(`insert of request ${request.id} returned nothing`);
+    return { request: rowToRequest(row), events: await this.appendInTransaction(client, events) };
   }
 
   async getRequest(id: string): Promise<OperationRequest | null> {
@@ -252,48 +302,85 @@ export class PostgresStore implements Store {
   ): Promise<{ request: OperationRequest; events: AuditEvent[] } | null> {
     const updatedAt = normalizeTime(at, 'at');
     const done = await this.tx(async (client) => {
-      // Reading without a lock is enough: the UPDATE below only applies to this same version, and
-      // any other change would have bumped it.
-      const current = (
-        await client.query<RequestRow>(
-          `SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 AND version = $2`,
-          [id, expectedVersion],
-        )
-      ).rows[0];
-      if (current === undefined) return null;
-      const expiresAt =
-        patch.expiresAt === undefined
-          ? current.expires_at
-          : patch.expiresAt === null
-            ? null
-            : normalizeTime(patch.expiresAt, 'expiresAt');
-      const state = patch.state ?? current.state;
-      const data = patchedData(current.data, patch);
-      const updated = (
-        await client.query<RequestRow>(
-          `WITH updated AS (
-             UPDATE requests SET state = $3, expires_at = $4, updated_at = $5, version = version + 1, data = $6
-             WHERE id = $1 AND version = $2 RETURNING ${REQUEST_COLUMNS}
-           ), job AS (
-             ${insertJobFrom('updated', '$7')}
-           )
-           SELECT ${REQUEST_COLUMNS} FROM updated`,
-          [
-            id,
-            expectedVersion,
-            state,
-            expiresAt,
-            updatedAt,
-            data,
-            events.length > 0 && tellsSlack({ quorum: quorumOf(data), state }),
-          ],
-        )
-      ).rows[0];
-      if (updated === undefined) return null;
-      return { request: rowToRequest(updated), events: await this.appendInTransaction(client, events) };
+      const current = await this.requestAt(client, id, expectedVersion);
+      return current === undefined ? null : this.applyPatch(client, current, patch, updatedAt, events);
     });
     if (done !== null) this.appended.notify(done.events);
     return done;
+  }
+
+  async transitionWithin(
+    limit: EventLimit,
+    id: string,
+    expectedVersion: number,
+    patch: RequestPatch,
+    at: string,
+    events: readonly NewAuditEvent[],
+  ): Promise<LimitedTransition> {
+    const updatedAt = normalizeTime(at, 'at');
+    const done = await this.tx(async (client): Promise<LimitedTransition> => {
+      // The limit's lock first (see countUnderLock), then the version, the count and the change.
+      const used = await this.countUnderLock(client, limit);
+      const current = await this.requestAt(client, id, expectedVersion);
+      if (current === undefined) return { kind: 'stale' };
+      if (used >= limit.max) return { kind: 'limited', used };
+      const changed = await this.applyPatch(client, current, patch, updatedAt, events);
+      return changed === null ? { kind: 'stale' } : { kind: 'done', ...changed };
+    });
+    if (done.kind === 'done') this.appended.notify(done.events);
+    return done;
+  }
+
+  /**
+   * The request's row if it is still at `version`. Read without a lock: the UPDATE of
+   * {@link applyPatch} only applies to this same version, and any other change would have bumped it.
+   */
+  private async requestAt(client: Queryable, id: string, version: number): Promise<RequestRow | undefined> {
+    const { rows } = await client.query<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = $1 AND version = $2`,
+      [id, version],
+    );
+    return rows[0];
+  }
+
+  /** Compare-and-set of a row read in this transaction, with its notification job and events. */
+  private async applyPatch(
+    client: Queryable,
+    current: RequestRow,
+    patch: RequestPatch,
+    updatedAt: string,
+    events: readonly NewAuditEvent[],
+  ): Promise<{ request: OperationRequest; events: AuditEvent[] } | null> {
+    const expiresAt =
+      patch.expiresAt === undefined
+        ? current.expires_at
+        : patch.expiresAt === null
+          ? null
+          : normalizeTime(patch.expiresAt, 'expiresAt');
+    const state = patch.state ?? current.state;
+    const data = patchedData(current.data, patch);
+    const updated = (
+      await client.query<RequestRow>(
+        `WITH updated AS (
+           UPDATE requests SET state = $3, expires_at = $4, updated_at = $5, version = version + 1, data = $6
+           WHERE id = $1 AND version = $2 RETURNING ${REQUEST_COLUMNS}
+         ), job AS (
+           ${insertJobFrom('updated', '$7')}
+         )
+         SELECT ${REQUEST_COLUMNS} FROM updated`,
+        [
+          current.id,
+          current.version,
+          state,
+          expiresAt,
+          updatedAt,
+          data,
+          events.length > 0 && tellsSlack({ quorum: quorumOf(data), state }),
+        ],
+      )
+    ).rows[0];
+    if (updated === undefined) return null;
+    return { request: rowToRequest(updated), events: await this.appendInTransaction(client, events) };
   }
 
   async listRequests(filter: RequestFilter = {}): Promise<OperationRequest[]> {
@@ -438,13 +525,7 @@ export class PostgresStore implements Store {
     types: readonly string[],
     since: string,
   ): Promise<number> {
-    if (types.length === 0) return 0;
-    const { rows } = await this.pool.query<{ n: number }>(
-      `SELECT count(*) AS n FROM audit_events
-       WHERE actor_id = $1 AND operation = $2 AND at >= $3 AND type = ANY($4::text[])`,
-      [actorId, operation, normalizeTime(since, 'since'), [...types]],
-    );
-    return rows[0]?.n ?? 0;
+    return this.countWith(this.pool, { actorId, operation, types, since });
   }
 
   async claimOutbox(worker: string, limit: number, leaseMs: number, now: string): Promise<AuditEvent[]> {

@@ -48,8 +48,11 @@ import {
 import { MIGRATIONS, pendingMigrations, unknownVersions } from './migrations.js';
 import {
   type AuditQuery,
+  type EventCount,
+  type EventLimit,
   GENESIS_HASH,
   type HashEvent,
+  type LimitedTransition,
   type ModalDraft,
   type NotificationClaim,
   type NotificationJob,
@@ -196,6 +199,30 @@ export class SqliteStore implements Store {
     request: OperationRequest,
     events: readonly NewAuditEvent[],
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
+    const done = this.write(() => this.insertRequest(request, events));
+    this.appended.notify(done.events);
+    return done;
+  }
+
+  async createCountedRequest(
+    count: EventCount,
+    build: (counted: number) => { request: OperationRequest; events: readonly NewAuditEvent[] },
+  ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
+    // One IMMEDIATE transaction: the write lock is held from the count to the insert, so every
+    // connection to the file (every process) counts what the one before it wrote.
+    const done = this.write(() => {
+      const made = build(this.countInTransaction(count));
+      return this.insertRequest(made.request, made.events);
+    });
+    this.appended.notify(done.events);
+    return done;
+  }
+
+  /** Inserts a request, its events and its notification job; callers hold the write lock. */
+  private insertRequest(
+    request: OperationRequest,
+    events: readonly NewAuditEvent[],
+  ): { request: OperationRequest; events: AuditEvent[] } {
     const c = requestColumns(request);
     // Returned as given, its times as stored: it is typed already, so it is not read back and parsed.
     const stored: OperationRequest = {
@@ -204,36 +231,32 @@ export class SqliteStore implements Store {
       expiresAt: c.expiresAt,
       updatedAt: c.updatedAt,
     };
-    const done = this.write(() => {
-      try {
-        this.stmt(
-          `INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(
-          c.id,
-          c.operation,
-          c.state,
-          c.requesterId,
-          c.createdAt,
-          c.expiresAt,
-          c.updatedAt,
-          c.version,
-          c.data,
-        );
-      } catch (err) {
-        if (isSqliteCode(err, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
-          throw new StateConflictError(`Request ${request.id} already exists.`, { cause: err });
-        }
-        throw err;
+    try {
+      this.stmt(
+        `INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        c.id,
+        c.operation,
+        c.state,
+        c.requesterId,
+        c.createdAt,
+        c.expiresAt,
+        c.updatedAt,
+        c.version,
+        c.data,
+      );
+    } catch (err) {
+      if (isSqliteCode(err, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
+        throw new StateConflictError(`Request ${request.id} already exists.`, { cause: err });
       }
-      const appended = this.appendInTransaction(events);
-      if (appended.length > 0 && tellsSlack(stored)) {
-        this.recordNotification({ id: c.id, state: c.state, version: c.version, updated_at: c.updatedAt });
-      }
-      return { request: stored, events: appended };
-    });
-    this.appended.notify(done.events);
-    return done;
+      throw err;
+    }
+    const appended = this.appendInTransaction(events);
+    if (appended.length > 0 && tellsSlack(stored)) {
+      this.recordNotification({ id: c.id, state: c.state, version: c.version, updated_at: c.updatedAt });
+    }
+    return { request: stored, events: appended };
   }
 
   async getRequest(id: string): Promise<OperationRequest | null> {
@@ -250,35 +273,72 @@ export class SqliteStore implements Store {
   ): Promise<{ request: OperationRequest; events: AuditEvent[] } | null> {
     const updatedAt = normalizeTime(at, 'at');
     const done = this.write(() => {
-      const current = this.stmt<RequestRow>(
-        `SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = ? AND version = ?`,
-      ).get(id, expectedVersion);
-      if (current === undefined) return null;
-      const expiresAt =
-        patch.expiresAt === undefined
-          ? current.expires_at
-          : patch.expiresAt === null
-            ? null
-            : normalizeTime(patch.expiresAt, 'expiresAt');
-      const row = this.stmt<RequestRow>(
-        `UPDATE requests SET state = ?, expires_at = ?, updated_at = ?, version = version + 1, data = ?
-         WHERE id = ? AND version = ? RETURNING ${REQUEST_COLUMNS}`,
-      ).get(
-        patch.state ?? current.state,
-        expiresAt,
-        updatedAt,
-        patchedData(current.data, patch),
-        id,
-        expectedVersion,
-      );
-      if (row === undefined) return null;
-      const appended = this.appendInTransaction(events);
-      const stored = rowToRequest(row);
-      if (appended.length > 0 && tellsSlack(stored)) this.recordNotification(row);
-      return { request: stored, events: appended };
+      const current = this.requestAt(id, expectedVersion);
+      return current === undefined ? null : this.applyPatch(current, patch, updatedAt, events);
     });
     if (done !== null) this.appended.notify(done.events);
     return done;
+  }
+
+  async transitionWithin(
+    limit: EventLimit,
+    id: string,
+    expectedVersion: number,
+    patch: RequestPatch,
+    at: string,
+    events: readonly NewAuditEvent[],
+  ): Promise<LimitedTransition> {
+    const updatedAt = normalizeTime(at, 'at');
+    // The version, the count and the change under one write lock, as in createCountedRequest.
+    const done = this.write((): LimitedTransition => {
+      const current = this.requestAt(id, expectedVersion);
+      if (current === undefined) return { kind: 'stale' };
+      const used = this.countInTransaction(limit);
+      if (used >= limit.max) return { kind: 'limited', used };
+      const changed = this.applyPatch(current, patch, updatedAt, events);
+      return changed === null ? { kind: 'stale' } : { kind: 'done', ...changed };
+    });
+    if (done.kind === 'done') this.appended.notify(done.events);
+    return done;
+  }
+
+  /** The request's row if it is still at `version`. */
+  private requestAt(id: string, version: number): RequestRow | undefined {
+    return this.stmt<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM requests WHERE id = ? AND version = ?`).get(
+      id,
+      version,
+    );
+  }
+
+  /** Compare-and-set of a row read in this transaction, with its events; callers hold the write lock. */
+  private applyPatch(
+    current: RequestRow,
+    patch: RequestPatch,
+    updatedAt: string,
+    events: readonly NewAuditEvent[],
+  ): { request: OperationRequest; events: AuditEvent[] } | null {
+    const expiresAt =
+      patch.expiresAt === undefined
+        ? current.expires_at
+        : patch.expiresAt === null
+          ? null
+          : normalizeTime(patch.expiresAt, 'expiresAt');
+    const row = this.stmt<RequestRow>(
+      `UPDATE requests SET state = ?, expires_at = ?, updated_at = ?, version = version + 1, data = ?
+       WHERE id = ? AND version = ? RETURNING ${REQUEST_COLUMNS}`,
+    ).get(
+      patch.state ?? current.state,
+      expiresAt,
+      updatedAt,
+      patchedData(current.data, patch),
+      current.id,
+      current.version,
+    );
+    if (row === undefined) return null;
+    const appended = this.appendInTransaction(events);
+    const stored = rowToRequest(row);
+    if (appended.length > 0 && tellsSlack(stored)) this.recordNotification(row);
+    return { request: stored, events: appended };
   }
 
   /** The notification job of a change just written; callers hold the write lock. */
@@ -437,11 +497,16 @@ export class SqliteStore implements Store {
     types: readonly string[],
     since: string,
   ): Promise<number> {
-    if (types.length === 0) return 0;
+    return this.countInTransaction({ actorId, operation, types, since });
+  }
+
+  /** The events `count` names; inside a write transaction, what the previous writer committed. */
+  private countInTransaction(count: EventCount): number {
+    if (count.types.length === 0) return 0;
     const row = this.stmt<{ n: number }>(
       `SELECT count(*) AS n FROM audit_events
        WHERE actor_id = ? AND operation = ? AND at >= ? AND type IN (SELECT value FROM json_each(?))`,
-    ).get(actorId, operation, normalizeTime(since, 'since'), JSON.stringify(types));
+    ).get(count.actorId, count.operation, normalizeTime(count.since, 'since'), JSON.stringify(count.types));
     return row?.n ?? 0;
   }
 

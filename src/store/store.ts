@@ -82,6 +82,30 @@ export interface StoredCheckpoint {
   postedAt: string | null;
 }
 
+/**
+ * What a limit counts: the audit events of `types` that `actorId` caused on `operation` at or after
+ * `since` (the per-agent rate limit counts `requested`, the break-glass limit `break-glass`).
+ */
+export interface EventCount {
+  actorId: string;
+  operation: string;
+  types: readonly string[];
+  since: string;
+}
+
+/** A limit: at most `max` of the counted events. */
+export interface EventLimit extends EventCount {
+  max: number;
+}
+
+/** What {@link Store.transitionWithin} did. */
+export type LimitedTransition =
+  | { kind: 'done'; request: OperationRequest; events: AuditEvent[] }
+  /** The limit is reached (`used` events counted); nothing changed. */
+  | { kind: 'limited'; used: number }
+  /** Another writer changed the request first; nothing changed. */
+  | { kind: 'stale' };
+
 export interface AuditQuery {
   /** Events with seq greater than this. */
   afterSeq?: number;
@@ -165,6 +189,31 @@ export interface Store {
   auditHead(): Promise<{ seq: number; hash: string } | null>;
   /** How many events `actor` caused of `operation` with one of `types` since `since`. */
   countEvents(actorId: string, operation: string, types: readonly string[], since: string): Promise<number>;
+  /**
+   * Counts the events `count` names, then creates the request `build` makes of that number (as
+   * `createRequest`), in one transaction. Counted creates and {@link transitionWithin} calls of the
+   * same person, operation and types wait for each other, on every replica, so each counts what
+   * the one before it wrote: the per-agent rate limit cannot be passed by asking at once.
+   * `build` runs inside the transaction: it must be synchronous and do no I/O.
+   */
+  createCountedRequest(
+    count: EventCount,
+    build: (counted: number) => { request: OperationRequest; events: readonly NewAuditEvent[] },
+  ): Promise<{ request: OperationRequest; events: AuditEvent[] }>;
+  /**
+   * `transition`, made only while fewer than `limit.max` of the events `limit` counts exist: the
+   * count and the change are one step, serialised as in {@link createCountedRequest} (the
+   * break-glass limit). `stale` when the request is no longer at `expectedVersion`; `limited` when
+   * the limit is reached. Either way nothing changes.
+   */
+  transitionWithin(
+    limit: EventLimit,
+    id: string,
+    expectedVersion: number,
+    patch: RequestPatch,
+    at: string,
+    events: readonly NewAuditEvent[],
+  ): Promise<LimitedTransition>;
 
   /**
    * Outbox of audit events to post to Slack. Every appended event enters it. `claimOutbox` leases

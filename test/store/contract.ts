@@ -1186,3 +1186,189 @@ function withoutChain(event: AuditEvent): Omit<AuditEvent, 'seq' | 'prevHash' | 
   const { seq: _seq, prevHash: _prevHash, hash: _hash, ...body } = event;
   return body;
 }
+
+/**
+ * Limits the store enforces: counting and acting are one step, for every replica. `open` gives two
+ * stores on one fresh, migrated, empty database (two pools, or one store twice where there is
+ * only one connection); half of each race goes to each.
+ * @see docs/architecture.md, "Approvals" and "Break-glass and delegation"
+ */
+export function describeLimitContract(name: string, open: () => Promise<[Store, Store]>): void {
+  describe(`${name}: limits counted and claimed in one step`, () => {
+    let stores: [Store, Store];
+    const replica = (i: number): Store => (i % 2 === 0 ? stores[0] : stores[1]);
+    const requested = { actorId: AGENT.id, operation: 'viewer.unblock', types: ['requested'], since: at(0) };
+
+    beforeEach(async () => {
+      stores = await open();
+    });
+
+    afterEach(async () => {
+      const result = await verifyChain(stores[0].iterateAudit(), contractHash);
+      await Promise.all([...new Set(stores)].map((s) => s.close()));
+      expect(result).toMatchObject({ ok: true });
+    });
+
+    /** An unblock the agent asked for (a request of the rate-limited operation). */
+    function unblock(overrides: Partial<OperationRequest> = {}): OperationRequest {
+      const mobileNumber = '09121234567';
+      return newRequest({
+        operation: 'viewer.unblock',
+        params: { mobileNumber },
+        target: `viewer ${mobileNumber}`,
+        preview: { kind: 'unblock', mobileNumber, blocked: true, actionType: null },
+        ...overrides,
+      } as Partial<OperationRequest>);
+    }
+
+    /** An unblock by the agent: run at once below `max` earlier requests, else waiting for a lead. */
+    function unblockBelow(max: number, seen: number[]) {
+      return (counted: number) => {
+        seen.push(counted);
+        const direct = counted < max;
+        const request = unblock({
+          state: direct ? 'executing' : 'pending',
+          quorum: direct ? 0 : 1,
+          expiresAt: direct ? null : at(60),
+          createdAt: at(1),
+          updatedAt: at(1),
+        });
+        const first = eventFor(request, 'requested', { at: at(1) });
+        return {
+          request,
+          events: direct ? [first, eventFor(request, 'executing', { at: at(1) })] : [first],
+        };
+      };
+    }
+
+    it('an agent asks eight times at once with a limit of 2: each ask counts the ones before it, so two run at once and six wait', async () => {
+      const seen: number[] = [];
+      const created = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          replica(i).createCountedRequest(requested, unblockBelow(2, seen)),
+        ),
+      );
+
+      expect(created.filter((c) => c.request.state === 'executing')).toHaveLength(2);
+      expect(created.filter((c) => c.request.state === 'pending')).toHaveLength(6);
+      expect([...seen].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      const events = await stores[1].listAudit();
+      expect(events.filter((e) => e.type === 'requested')).toHaveLength(8);
+      expect(events.filter((e) => e.type === 'executing')).toHaveLength(2);
+      const stored = await stores[0].listRequests({ requesterId: AGENT.id });
+      expect(stored.filter((r) => r.state === 'executing')).toHaveLength(2);
+    });
+
+    it('a counted create counts only the person, operation, event types and window it names', async () => {
+      const other = { id: 'U0OTHER', name: 'Omid' };
+      await stores[0].appendAudit([
+        newEvent({ operation: 'viewer.unblock', type: 'requested', at: at(-1) }),
+        newEvent({ operation: 'viewer.unblock', type: 'requested', at: at(0), actor: other }),
+        newEvent({ operation: 'file.retry', type: 'requested', at: at(0) }),
+        newEvent({ operation: 'viewer.unblock', type: 'executing', at: at(0) }),
+        newEvent({ operation: 'viewer.unblock', type: 'requested', at: at(0) }),
+      ]);
+      const seen: number[] = [];
+
+      await stores[1].createCountedRequest(requested, unblockBelow(2, seen));
+
+      expect(seen).toEqual([1]);
+    });
+
+    it('a counted create whose request ID is taken is refused and records nothing', async () => {
+      const taken = newRequest();
+      await stores[0].createRequest(taken, [eventFor(taken, 'requested')]);
+
+      await expect(
+        stores[1].createCountedRequest(requested, () => ({
+          request: unblock({ id: taken.id }),
+          events: [eventFor(unblock({ id: taken.id }), 'requested')],
+        })),
+      ).rejects.toBeInstanceOf(StateConflictError);
+      expect(await stores[0].listAudit()).toHaveLength(1);
+    });
+
+    /** The agent's four requests waiting for a lead. */
+    async function fourPending(): Promise<OperationRequest[]> {
+      const requests = Array.from({ length: 4 }, () => unblock());
+      for (const r of requests) await stores[0].createRequest(r, [eventFor(r, 'requested')]);
+      return requests;
+    }
+
+    /** The agent breaks the glass on `request` at version 1, within a limit of `max` per window. */
+    function breakGlass(store: Store, request: OperationRequest, max: number) {
+      return store.transitionWithin(
+        { ...requested, types: ['break-glass'], max },
+        request.id,
+        1,
+        { state: 'executing' },
+        at(2),
+        [eventFor(request, 'break-glass', { at: at(2) }), eventFor(request, 'executing', { at: at(2) })],
+      );
+    }
+
+    it('the agent breaks the glass on four requests at once with a limit of 1: one runs, three are refused and change nothing', async () => {
+      const requests = await fourPending();
+
+      const results = await Promise.all(requests.map((r, i) => breakGlass(replica(i), r, 1)));
+
+      expect(results.filter((r) => r.kind === 'done')).toHaveLength(1);
+      expect(results.filter((r) => r.kind === 'limited')).toEqual([
+        { kind: 'limited', used: 1 },
+        { kind: 'limited', used: 1 },
+        { kind: 'limited', used: 1 },
+      ]);
+      const states = await Promise.all(requests.map(async (r) => (await stores[1].getRequest(r.id))?.state));
+      expect([...states].sort()).toEqual(['executing', 'pending', 'pending', 'pending']);
+      const events = await stores[1].listAudit();
+      expect(events.filter((e) => e.type === 'break-glass')).toHaveLength(1);
+      expect(events.filter((e) => e.type === 'executing')).toHaveLength(1);
+    });
+
+    it('twelve break-glass claims at once with a limit of 3: exactly three change their request', async () => {
+      const requests = [...(await fourPending()), ...(await fourPending()), ...(await fourPending())];
+
+      const results = await Promise.all(requests.map((r, i) => breakGlass(replica(i), r, 3)));
+
+      expect(results.filter((r) => r.kind === 'done')).toHaveLength(3);
+      expect(results.filter((r) => r.kind === 'limited')).toHaveLength(9);
+      expect((await stores[0].listAudit()).filter((e) => e.type === 'break-glass')).toHaveLength(3);
+    });
+
+    it('a limited change of a request another writer changed first is stale, and changes nothing', async () => {
+      const [request] = await fourPending();
+      if (request === undefined) throw new Error('no request');
+      await stores[0].transition(request.id, 1, { state: 'cancelled' }, at(1), [
+        eventFor(request, 'cancelled'),
+      ]);
+
+      expect(await breakGlass(stores[1], request, 1)).toEqual({ kind: 'stale' });
+      expect((await stores[0].getRequest(request.id))?.state).toBe('cancelled');
+      expect((await stores[0].listAudit()).map((e) => e.type)).toEqual([
+        'requested',
+        'requested',
+        'requested',
+        'requested',
+        'cancelled',
+      ]);
+    });
+
+    it('break-glass events before the window or by someone else do not count', async () => {
+      const [request] = await fourPending();
+      if (request === undefined) throw new Error('no request');
+      await stores[0].appendAudit([
+        newEvent({ operation: 'viewer.unblock', type: 'break-glass', at: at(-1) }),
+        newEvent({ operation: 'viewer.unblock', type: 'break-glass', at: at(1), actor: LEAD }),
+        newEvent({ operation: 'file.retry', type: 'break-glass', at: at(1) }),
+      ]);
+
+      const done = await breakGlass(stores[1], request, 1);
+
+      expect(done).toMatchObject({ kind: 'done', request: { state: 'executing', version: 2 } });
+      expect(done.kind === 'done' ? done.events.map((e) => e.type) : []).toEqual([
+        'break-glass',
+        'executing',
+      ]);
+    });
+  });
+}

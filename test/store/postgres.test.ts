@@ -5,7 +5,12 @@ import pg from 'pg';
 import { verifyChain } from '../../src/core/audit-chain.js';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/store.js';
-import { contractHash, describeAuditTampering, describeStoreContract } from './contract.js';
+import {
+  contractHash,
+  describeAuditTampering,
+  describeLimitContract,
+  describeStoreContract,
+} from './contract.js';
 import { crashAndRecover } from './crash-harness.js';
 import { at, collect, eventFor, LEAD, newEvent, newRequest } from './fixtures.js';
 import { noteSkipped, schemaPool, TEST_DATABASE_URL } from './pg-schema.js';
@@ -20,6 +25,12 @@ if (TEST_DATABASE_URL === undefined) {
   afterAll(() => schemas.dropAll());
 
   describeStoreContract('PostgreSQL', () => openStore(schemas.url(), { hash: contractHash }));
+
+  describeLimitContract('PostgreSQL with two replicas (two pools on one database)', async () => {
+    const url = schemas.url();
+    const first = await openStore(url, { hash: contractHash });
+    return [first, await openStore(url, { hash: contractHash })];
+  });
 
   describeAuditTampering('PostgreSQL', async () => {
     const url = schemas.url();

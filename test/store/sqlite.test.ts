@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore } from '../../src/store/index.js';
 import { whileBusy } from '../../src/store/sqlite.js';
-import { contractHash, describeAuditTampering, describeStoreContract } from './contract.js';
+import {
+  contractHash,
+  describeAuditTampering,
+  describeLimitContract,
+  describeStoreContract,
+} from './contract.js';
 import { crashAndRecover } from './crash-harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vidops-store-'));
@@ -19,6 +24,18 @@ describeStoreContract('SQLite in memory', () => openStore('sqlite::memory:', { h
 describeStoreContract('SQLite file (WAL)', () => {
   files += 1;
   return openStore(`sqlite:${join(dir, `contract-${files}.db`)}`, { hash: contractHash });
+});
+
+describeLimitContract('SQLite in memory (one connection)', async () => {
+  const store = await openStore('sqlite::memory:', { hash: contractHash });
+  return [store, store];
+});
+
+describeLimitContract('SQLite file shared by two connections', async () => {
+  files += 1;
+  const url = `sqlite:${join(dir, `limits-${files}.db`)}`;
+  const first = await openStore(url, { hash: contractHash });
+  return [first, await openStore(url, { hash: contractHash })];
 });
 
 describeAuditTampering('SQLite', async () => {
