@@ -1,7 +1,17 @@
-import { actorLabel, actorRecord, cliActor, isSameRequester, maybeSamePerson, viaPhrase } from './actor.js';
+import {
+  actorLabel,
+  actorRecord,
+  cancelRefusal,
+  cliActor,
+  identityRefusal,
+  isSameRequester,
+  maybeSamePerson,
+  viaPhrase,
+} from './actor.js';
 import { createHasher } from './audit-chain.js';
 import { canonicalJson } from './json.js';
 import type { Actor, AuditEvent } from './model.js';
+import { english } from './said.js';
 
 const slackLead: Actor = { id: 'U0LEAD1', name: 'Lena' };
 const rootAsAgent = cliActor('root', { id: 'U0AGENT1', name: undefined });
@@ -67,5 +77,56 @@ describe('the same person, by either identity', () => {
     ['the same OS user as someone else', rootAsAgent, rootAsLead, false],
   ])('the requester for a cancel: %s', (_what, requester, actor, same) => {
     expect(isSameRequester(requester, actor)).toBe(same);
+  });
+});
+
+describe('one identity rule for every command line action', () => {
+  const slackAgent: Actor = { id: 'U0AGENT1', name: 'Ana' };
+  const leeAsLead = cliActor('lee', { id: 'U0LEAD1' });
+
+  it.each([
+    ['a lead in Slack, whatever the policy', slackAgent, slackLead, false, null],
+    ['a lead on the CLI while the policy does not trust --as', slackAgent, leeAsLead, false, 'cli-off'],
+    ['a lead on the CLI where the policy trusts --as', slackAgent, leeAsLead, true, null],
+    ['the requester in Slack', slackAgent, { id: 'U0AGENT1', name: 'Ana' }, true, 'own'],
+    ['the requester claiming their own ID on the CLI', rootAsAgent, bobAsAgent, true, 'own'],
+    ['the OS user who asked, claiming to be a lead', rootAsAgent, rootAsLead, true, 'os-user'],
+    ['the OS user who asked, while --as is not trusted', rootAsAgent, rootAsLead, false, 'cli-off'],
+  ] as const)('deciding on another’s request: %s', (_what, requester, actor, trusted, refusal) => {
+    expect(identityRefusal(trusted, requester, actor)).toBe(refusal);
+  });
+
+  const asked = (requester: Actor) => ({ id: 'R-7K2M9QXA', requester });
+  const said = (s: ReturnType<typeof cancelRefusal>) => (s === null ? null : english(s));
+
+  it.each([
+    ['the Slack requester in Slack', slackAgent, { id: 'U0AGENT1', name: 'Ana' }, false, null],
+    [
+      'the OS user who asked on the CLI, --as not trusted',
+      rootAsAgent,
+      cliActor('root', { id: 'U0AGENT1' }),
+      false,
+      null,
+    ],
+    ['the CLI requester in Slack', rootAsAgent, { id: 'U0AGENT1', name: 'Ana' }, false, null],
+    ['the Slack requester claimed on the CLI, --as trusted', slackAgent, bobAsAgent, true, null],
+    [
+      'the Slack requester claimed on the CLI, --as not trusted',
+      slackAgent,
+      bobAsAgent,
+      false,
+      'Request R-7K2M9QXA was asked for in Slack by Ana: cancel it in Slack',
+    ],
+    [
+      'another OS user claiming the CLI requester',
+      rootAsAgent,
+      bobAsAgent,
+      true,
+      'Only U0AGENT1 via cli:root',
+    ],
+  ] as const)('cancelling: %s', (_what, requester, actor, trusted, refusal) => {
+    const words = said(cancelRefusal(trusted, asked(requester), actor));
+    if (refusal === null) expect(words).toBeNull();
+    else expect(words).toContain(refusal);
   });
 });

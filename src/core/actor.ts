@@ -1,4 +1,5 @@
 import type { Actor } from './model.js';
+import { type Said, say } from './said.js';
 
 /**
  * Identities of actors: who someone is when they act from Slack (the Slack user ID, vouched for
@@ -82,4 +83,49 @@ export function isSameRequester(
   const osRequester = osUserOf(requester);
   const osActor = osUserOf(actor);
   return osRequester === undefined || osActor === undefined || osRequester === osActor;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One identity rule for every command line action (docs/security.md, "Identity on the command line")
+
+/**
+ * Why `actor` may not decide on another's request: approve it, reject it, or settle its unknown
+ * outcome (send it again, mark it applied or not applied, check it). The one rule every such
+ * action follows; null when they may (whether they are an approver is the policy's to say).
+ * - `cli-off`: from the CLI while the policy does not trust `--as` claims (`cli: { approve: true }`
+ *   in the policy file, `cliTrusted`): on the CLI a Slack user ID is only claimed, so the decision
+ *   belongs in Slack, where Slack vouches for who clicked.
+ * - `own`: the requester, by Slack user ID.
+ * - `os-user`: the OS user who asked, whatever Slack user each time claimed (`maybeSamePerson`).
+ */
+export type IdentityRefusal = 'cli-off' | 'own' | 'os-user';
+
+export function identityRefusal(
+  cliTrusted: boolean,
+  requester: Pick<Actor, 'id' | 'via'>,
+  actor: Pick<Actor, 'id' | 'via'>,
+): IdentityRefusal | null {
+  if (osUserOf(actor) !== undefined && !cliTrusted) return 'cli-off';
+  if (requester.id === actor.id) return 'own';
+  return maybeSamePerson(requester, actor) ? 'os-user' : null;
+}
+
+/**
+ * Why `actor` may not cancel `request`, said for them; null when they may. Only the requester
+ * cancels (`isSameRequester`), with the same proof as a decision: a request asked for in Slack is
+ * cancelled from the CLI only where the policy trusts `--as` claims (`cliTrusted`), since there the
+ * requester's Slack ID is only claimed; a request asked for on the CLI is cancelled by the OS user
+ * who asked, whom the machine vouches for, whatever the policy says.
+ */
+export function cancelRefusal(
+  cliTrusted: boolean,
+  request: { id: string; requester: Actor },
+  actor: Pick<Actor, 'id' | 'via'>,
+): Said | null {
+  const { requester } = request;
+  if (!isSameRequester(requester, actor)) {
+    return say.reqOnlyRequesterCancels(actorLabel(requester), request.id);
+  }
+  const claimedFromCli = osUserOf(actor) !== undefined && osUserOf(requester) === undefined;
+  return claimedFromCli && !cliTrusted ? say.reqCancelInSlack(actorLabel(requester), request.id) : null;
 }

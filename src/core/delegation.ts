@@ -3,7 +3,7 @@ import type { StepContext } from './approvals.js';
 import type { JsonValue } from './json.js';
 import type { Actor, NewAuditEvent, OperationRequest } from './model.js';
 import { isApprover, type Policy, parseDuration } from './policy.js';
-import { english, PICK_MENTION, type Said, say } from './said.js';
+import { english, PICK_MENTION, type Said, saidJson, say } from './said.js';
 import { isSolarHijriYear, solarHijriToGregorian } from './solar-hijri.js';
 import { normalizeDigits } from './validate/digits.js';
 
@@ -284,6 +284,33 @@ export function newDelegation(
     reason: input.reason,
   });
   return { delegation, events: [event] };
+}
+
+/**
+ * The `denied` event of a delegation refused for who it would go to (a bot, someone outside the
+ * team, a user Slack does not know): like a refused approval, an attempt to hand a lead's
+ * approvals where the policy does not allow them is audited. Nothing else is recorded.
+ */
+export function delegationRefused(
+  input: { lead: Actor; delegate: Actor; until: string; refusal: Said },
+  ctx: StepContext,
+): NewAuditEvent {
+  return {
+    id: ctx.eventId(),
+    type: 'denied',
+    at: ctx.now.toISOString(),
+    actor: actorRecord(input.lead),
+    operation: 'delegation',
+    target: input.delegate.id,
+    params: {
+      lead: { id: input.lead.id, name: input.lead.name },
+      delegate: { id: input.delegate.id, name: input.delegate.name },
+      until: input.until,
+    },
+    requestId: null,
+    outcome: { action: 'delegate', reason: english(input.refusal), said: saidJson(input.refusal) },
+    error: null,
+  };
 }
 
 /** Ends a delegation: cancelled by its lead, or found expired (by the system). */

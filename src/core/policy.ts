@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { maybeSamePerson, osUserOf } from './actor.js';
+import { identityRefusal, maybeSamePerson, osUserOf } from './actor.js';
 import { OPERATION_SPECS, type RuleDefaults } from './catalog.js';
 import { ConfigError } from './errors.js';
 import { type ActorVia, followUpOf, type OperationRequest } from './model.js';
@@ -623,16 +623,16 @@ export function mayApprove(
   actor: PolicyActor,
 ): ApprovalCheck {
   const osUser = osUserOf(actor);
-  if (osUser !== undefined && !policy.cli.approve) {
-    return notOk('cli-off', say.polCliOff());
-  }
-  if (maybeSamePerson(request.requester, actor)) {
-    return notOk(
-      'requester',
-      request.requester.id === actor.id
-        ? say.polOwnRequest()
-        : say.polOsUserAsked(osUser ?? '', request.requester.id),
-    );
+  // The one identity rule of every CLI action (src/core/actor.ts), in an approval's words.
+  switch (identityRefusal(policy.cli.approve, request.requester, actor)) {
+    case 'cli-off':
+      return notOk('cli-off', say.polCliOff());
+    case 'own':
+      return notOk('requester', say.polOwnRequest());
+    case 'os-user':
+      return notOk('requester', say.polOsUserAsked(osUser ?? '', request.requester.id));
+    case null:
+      break;
   }
   if (!isApproverOf(policy, request, actor)) {
     const approvers = policy.rules[request.operation].approvers;

@@ -197,6 +197,10 @@ export interface SaidParams {
   polNotApprover: [leads: boolean, operation: string, title: string | null];
   polApprovedAlready: [];
   polOsUserApproved: [osUser: string, as: string];
+  // One identity rule for every command line action (src/core/actor.ts): settle, cancel
+  resolveCliOff: [];
+  resolveOsUserAsked: [osUser: string, as: string];
+  reqCancelInSlack: [who: string, id: string];
   // The approval state machine (src/core/approvals.ts)
   reqCannot: [id: string, wanted: Wanted, state: StateFacts];
   reqExpiredAt: [id: string, wanted: Wanted, at: string];
@@ -236,6 +240,10 @@ export interface SaidParams {
   delegNothingToCancel: [];
   delegRace: [];
   delegCountsOnce: [names: readonly string[]];
+  /** Who a lead may delegate to: a person of the team whom Slack knows (src/services/delegation.ts). */
+  delegOutsider: [name: string];
+  delegUnknown: [id: string];
+  delegCannotCheck: [id: string];
   // The services (src/services/)
   svcNoRequest: [id: string];
   svcBusy: [id: string];
@@ -624,6 +632,12 @@ export const SAID_ENGLISH: SaidWords = {
   polApprovedAlready: () => 'You have already approved this request.',
   polOsUserApproved: (osUser, as) =>
     `OS user ${osUser} already approved this request (as ${as}); one person gives one approval.`,
+  resolveCliOff: () =>
+    'Settling an unknown outcome from the command line is turned off, as approvals are: settle it in Slack, or set `cli: { approve: true }` in the POLICY_FILE.',
+  resolveOsUserAsked: (osUser, as) =>
+    `OS user ${osUser} asked for this change (as ${as}), so someone else has to settle its outcome.`,
+  reqCancelInSlack: (who, id) =>
+    `Request ${id} was asked for in Slack by ${who}: cancel it in Slack, where Slack vouches for who clicks. On the command line --as is only a claim, trusted only where the POLICY_FILE says \`cli: { approve: true }\`.`,
 
   reqCannot: (id, wanted, state) => `Request ${id} cannot be ${wanted}: it was ${stateEnglish(state)}.`,
   reqExpiredAt: (id, wanted, at) =>
@@ -669,6 +683,11 @@ export const SAID_ENGLISH: SaidWords = {
   delegRace: () => 'Someone changed your delegation at the same moment; look again.',
   delegCountsOnce: (names) =>
     `You approve in the place of ${names.join(', ')}, who asked for this change or already count toward it; one person counts once.`,
+  delegOutsider: (name) =>
+    `${name} is not on the team (AGENTS or LEADS): only someone who may use vidops can approve in your place.`,
+  delegUnknown: (id) =>
+    `Slack knows no active member ${id} in this workspace; pick the person from Slack’s mention list.`,
+  delegCannotCheck: (id) => `Slack did not say who ${id} is just now; try again in a minute.`,
 
   svcNoRequest: (id) => `There is no request ${id}.`,
   svcBusy: (id) => `Request ${id} is being changed by others right now; look at it again.`,

@@ -24,6 +24,10 @@ export interface EmulatorUser {
   role?: string;
   /** Their Slack locale (`fa-IR`), given by `users.info` with `include_locale`; Slack's `en-US` when unset. */
   locale?: string;
+  /** A bot user (another app's), as `users.info` says with `is_bot`. */
+  is_bot?: boolean;
+  /** A deactivated account, as `users.info` says with `deleted`. */
+  deleted?: boolean;
 }
 
 /** A channel the workspace has; messages may also go to channels it does not list. */

@@ -3,6 +3,7 @@ import { SYSTEM_ACTOR } from '../core/approvals.js';
 import {
   type DelegateWords,
   type Delegation,
+  delegationRefused,
   endDelegation,
   endedUnnoticed,
   inForce,
@@ -12,8 +13,8 @@ import {
 } from '../core/delegation.js';
 import { StateConflictError } from '../core/errors.js';
 import type { Actor } from '../core/model.js';
-import { isLead, type Policy } from '../core/policy.js';
-import { type Reasoned, reasoned, say } from '../core/said.js';
+import { isAgent, isLead, type Policy } from '../core/policy.js';
+import { type Reasoned, reasoned, type Said, say } from '../core/said.js';
 import type { Store } from '../store/store.js';
 import { policyActorOf } from './reads.js';
 import type { Directory } from './types.js';
@@ -72,6 +73,27 @@ export function createDelegationService(deps: DelegationServiceDeps): Delegation
     return store.endDelegation(d.id, step.patch, step.events);
   }
 
+  /**
+   * Why `delegate` may not be handed a lead's approvals, or null: a bot, someone Slack does not
+   * know as an active member, or someone outside the team (AGENTS or LEADS). When Slack cannot say
+   * who it is (or this directory cannot ask), nothing is guessed: refused too.
+   */
+  async function delegateRefusal(delegate: Actor): Promise<Said | null> {
+    const kind = directory.kindOf === undefined ? 'cannot-tell' : await directory.kindOf(delegate.id);
+    switch (kind) {
+      case 'bot':
+        return say.delegBot();
+      case 'unknown':
+        return say.delegUnknown(delegate.id);
+      case 'cannot-tell':
+        return say.delegCannotCheck(delegate.id);
+      case 'person':
+        return isAgent(policy, await policyActorOf(directory, delegate))
+          ? null
+          : say.delegOutsider(delegate.name);
+    }
+  }
+
   /** The open delegations of a filter, the expired ones recorded as such on the way. */
   async function openNow(filter: { leadId?: string; delegateId?: string }): Promise<Delegation[]> {
     const now = clock();
@@ -91,6 +113,16 @@ export function createDelegationService(deps: DelegationServiceDeps): Delegation
       if (words.delegate.id === lead.id) return { kind: 'refused', ...reasoned(say.delegSelf()) };
       const until = resolveUntil(words.until, clock(), deps.timeZone);
       if (!until.ok) return { kind: 'refused', reason: until.reason, said: until.said };
+      const name =
+        words.delegate.name ?? (deps.nameOf ? await deps.nameOf(words.delegate.id) : words.delegate.id);
+      const delegate: Actor = { id: words.delegate.id, name };
+      const refusal = await delegateRefusal(delegate);
+      if (refusal !== null) {
+        await store.appendAudit([
+          delegationRefused({ lead, delegate, until: until.at, refusal }, deps.ctx()),
+        ]);
+        return { kind: 'refused', ...reasoned(refusal) };
+      }
       const [existing] = await openNow({ leadId: lead.id });
       if (existing !== undefined) {
         return {
@@ -98,13 +130,11 @@ export function createDelegationService(deps: DelegationServiceDeps): Delegation
           ...reasoned(say.delegAlready(existing.delegate.name, utcMinutes(existing.until))),
         };
       }
-      const name =
-        words.delegate.name ?? (deps.nameOf ? await deps.nameOf(words.delegate.id) : words.delegate.id);
       const made = newDelegation(
         {
           id: deps.newId(),
           lead,
-          delegate: { id: words.delegate.id, name },
+          delegate,
           until: until.at,
           reason: words.reason,
         },

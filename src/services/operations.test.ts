@@ -296,6 +296,27 @@ describe('approvals', () => {
     ]);
   });
 
+  test('a lead approves a delete and the approval message is recorded while it runs: the outcome is recorded all the same, once', async () => {
+    const h = await setup();
+    const bucketId = DEMO.folders.lectures;
+    const request = await pendingRequest(h, ava, { kind: 'folder.delete', bucketId });
+    // The service answers late; meanwhile the notifier records where it posted the approval message.
+    sandbox.setFaults([{ path: '/v1/storage/bucket', method: 'DELETE', latencyAfterMs: 200, times: 1 }]);
+    const approving = h.ops.approve(request.id, lee);
+    for (let i = 0; i < 100 && (await h.store.getRequest(request.id))?.state !== 'executing'; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await h.ops.attachSlackMessage(request.id, { channel: 'C0APPROVALS', ts: '1700000000.000100' });
+
+    const decided = await approving;
+    expect(decided.request).toMatchObject({
+      state: 'succeeded',
+      slack: { channel: 'C0APPROVALS', ts: '1700000000.000100' },
+    });
+    expect(upstreamCalls('DELETE', '/v1/storage/bucket')).toBe(1);
+    expect(types(await h.events(), request.id)).toEqual(['requested', 'approved', 'executing', 'succeeded']);
+  });
+
   test('a lead cannot approve their own request; the attempt is audited as denied', async () => {
     const h = await setup();
     const request = await pendingRequest(h, lee, { kind: 'folder.delete', bucketId: DEMO.folders.marketing });

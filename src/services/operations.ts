@@ -1,4 +1,4 @@
-import { actorLabel, actorRecord, isSameRequester, maybeSamePerson } from '../core/actor.js';
+import { actorRecord, cancelRefusal, maybeSamePerson } from '../core/actor.js';
 import * as approvals from '../core/approvals.js';
 import { isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR, stateFacts } from '../core/approvals.js';
 import { type ChangeOperation, OPERATION_SPECS, type Spec } from '../core/catalog.js';
@@ -7,9 +7,10 @@ import { ConfigError, InputError, PolicyDeniedError, StateConflictError } from '
 import { AUDIT_MAX } from '../core/grammar.js';
 import { newEventId, newRequestId } from '../core/ids.js';
 import type { JsonValue } from '../core/json.js';
-import type { Actor, AuditEvent, NewAuditEvent, OperationRequest, ResolveWay } from '../core/model.js';
+import type { Actor, AuditEvent, OperationRequest, ResolveWay } from '../core/model.js';
 import {
   checkPolicy,
+  type Decision,
   decide,
   isApproverOf,
   mayApprove,
@@ -30,10 +31,10 @@ import {
 import { createBreakGlassService } from './break-glass.js';
 import { prepareRequest } from './catalog.js';
 import { createDelegationService } from './delegation.js';
-import { recordError, sendRequest } from './execute.js';
+import { recordError, type SendOutcome, sendRequest } from './execute.js';
 import { createReads, MAX_CAS_ATTEMPTS, policyActorOf } from './reads.js';
 import { createFollowUps } from './reminders.js';
-import { checkTarget } from './resolve.js';
+import { checkTarget, settleIdentityRefusal } from './resolve.js';
 import type {
   DecisionResult,
   Operations,
@@ -156,44 +157,22 @@ export function createOperations(deps: OperationsDeps): Operations {
       { repeat: resent !== undefined },
     );
     const c = ctx();
-    let step: Step;
-    if (resent) {
-      const settled = (words: Said, answer: JsonValue) =>
-        approvals.resolve(
-          request,
-          resent.by,
-          { way: 'send-again', state: 'succeeded', outcome: words, note: resent.note, answer },
-          c,
+    let current = request;
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+      const done = await apply(current, outcomeStep(current, outcome, c, resent), c.now);
+      if (done) {
+        log?.info(
+          { requestId: done.id, operation: done.operation, state: done.state, error: done.error?.name },
+          'request executed',
         );
-      step =
-        outcome.kind === 'applied'
-          ? settled(say.outcomeDeletedAgain(), outcome.result)
-          : outcome.kind === 'already-deleted'
-            ? settled(say.outcomeDeleted(), null)
-            : approvals.markUnknown(request, c, {
-                kind: 'no-answer',
-                error: outcome.error,
-                resentBy: resent.by,
-              });
-    } else {
-      switch (outcome.kind) {
-        case 'applied':
-          step = approvals.succeed(request, outcome.result, c);
-          break;
-        case 'unknown':
-          step = approvals.markUnknown(request, c, { kind: 'no-answer', error: outcome.error });
-          break;
-        default:
-          step = approvals.fail(request, outcome.error, c);
+        return done;
       }
-    }
-    const done = await apply(request, step, c.now);
-    if (done) {
-      log?.info(
-        { requestId: done.id, operation: done.operation, state: done.state, error: done.error?.name },
-        'request executed',
-      );
-      return done;
+      // Where its approval message is was recorded meanwhile (that keeps `updatedAt`): the request
+      // is still this run's, so its outcome is recorded on the version now stored. Anything else
+      // (another replica took it for interrupted) is not this process's to record.
+      const fresh = await store.getRequest(request.id);
+      if (fresh === null || fresh.state !== 'executing' || fresh.updatedAt !== request.updatedAt) break;
+      current = fresh;
     }
     // Someone changed it while it ran (e.g. another replica took it for interrupted); say what is there now.
     const now = await store.getRequest(request.id);
@@ -361,75 +340,86 @@ export function createOperations(deps: OperationsDeps): Operations {
   }
 
   /**
-   * Records the request of a prepared change and decides it: denied, pending approval, or run at
-   * once. The prepared values are typed (a modal's draft is parsed when it is taken back), so
-   * nothing is read again here.
-   */
-  /**
    * Stores a new request, drawing another ID when the one drawn is taken: request IDs are 40
    * random bits, short enough to read out, so among tens of thousands of requests two can meet
    * (the store refuses the second, and nothing of it is written).
    */
-  async function createWithFreshId(
-    create: () => { request: OperationRequest; events: NewAuditEvent[] },
-  ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
+  async function createWithFreshId<T>(save: (id: string) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
-      const created = create();
+      const id = ids.request();
       try {
-        return await store.createRequest(created.request, created.events);
+        return await save(id);
       } catch (error) {
         if (!(error instanceof StateConflictError) || attempt >= MAX_ID_DRAWS) throw error;
-        log?.warn({ requestId: created.request.id }, 'request ID already taken; drawing another');
+        log?.warn({ requestId: id }, 'request ID already taken; drawing another');
       }
     }
   }
 
+  /**
+   * Records the request of `prepared` as `decided` says (run at once, or wait for approval). An
+   * operation with a rate limit is decided again inside the store's transaction, from the count
+   * of the actor's `requested` events taken under the same lock as the insert
+   * (`createCountedRequest`): requests sent at once, to any replica, each count the ones before
+   * them, so at most the limit run without approval.
+   * @see docs/architecture.md, "Approvals"
+   */
+  async function recordRequest<O extends ChangeOperation>(
+    actor: Actor,
+    prepared: Prepared<O>,
+    reason: string | null,
+    when: { now: Date; decided: (recentCount: number) => Going },
+  ): Promise<{ request: OperationRequest; decision: Going }> {
+    const { operation, params, target, preview } = prepared;
+    const { decided } = when;
+    const c: StepContext = { now: when.now, eventId: () => ids.event() };
+    const make = (id: string, decision: Going) =>
+      approvals.newRequest(
+        { id, operation, params, target, preview, reason, requester: actor, mode: modeOf(decision) },
+        c,
+      );
+    const limit = policy.rules[operation].rateLimit;
+    return createWithFreshId(async (id) => {
+      if (limit === null) {
+        const decision = decided(0);
+        const made = make(id, decision);
+        return { request: (await store.createRequest(made.request, made.events)).request, decision };
+      }
+      let decision = decided(0);
+      const since = new Date(c.now.getTime() - limit.perMs).toISOString();
+      const count = { actorId: actor.id, operation, types: ['requested'], since };
+      const created = await store.createCountedRequest(count, (counted) => {
+        decision = decided(counted);
+        return make(id, decision);
+      });
+      return { request: created.request, decision };
+    });
+  }
+
+  /**
+   * Records the request of a prepared change and decides it: denied, pending approval, or run at
+   * once. The prepared values are typed (a modal's draft is parsed when it is taken back), so
+   * nothing is read again here.
+   */
   async function submitPrepared<O extends ChangeOperation>(
     actor: Actor,
     prepared: Prepared<O>,
     reason: string | null,
   ): Promise<SubmitResult> {
-    const { operation, params, target, preview } = prepared;
+    const { operation, params, target } = prepared;
     const who = await policyActor(actor);
-    const rule = policy.rules[operation];
     const now = clock();
-    const recentCount = rule.rateLimit
-      ? await store.countEvents(
-          actor.id,
-          operation,
-          ['requested'],
-          new Date(now.getTime() - rule.rateLimit.perMs).toISOString(),
-        )
-      : 0;
-    const decision = decide(policy, { operation, actor: who, recentCount, now });
-    if (decision.kind === 'deny') {
-      await auditDenied(actor, { operation, target, params, requestId: null }, 'request', decision);
-      return { kind: 'denied', reason: decision.reason, said: decision.said };
+    const decideWith = (recentCount: number) => decide(policy, { operation, actor: who, recentCount, now });
+    // Who may ask does not depend on how often they asked: a refusal counts nothing.
+    const refusal = decideWith(0);
+    if (refusal.kind === 'deny') {
+      await auditDenied(actor, { operation, target, params, requestId: null }, 'request', refusal);
+      return { kind: 'denied', reason: refusal.reason, said: refusal.said };
     }
-    const c: StepContext = { now, eventId: () => ids.event() };
-    const create = () =>
-      approvals.newRequest(
-        {
-          id: ids.request(),
-          operation,
-          params,
-          target,
-          preview,
-          reason,
-          requester: actor,
-          mode:
-            decision.kind === 'allow'
-              ? { kind: 'direct' }
-              : {
-                  kind: 'approval',
-                  quorum: decision.quorum,
-                  expiresAt: decision.expiresAt,
-                  why: decision.why,
-                },
-        },
-        c,
-      );
-    const { request } = await createWithFreshId(create);
+    const { request, decision } = await recordRequest(actor, prepared, reason, {
+      now,
+      decided: (recentCount) => going(decideWith(recentCount)),
+    });
     // A request run at once is logged at info when it has run ("request executed", same ID);
     // its creation is a second line per command, wanted only when debugging.
     const line = { requestId: request.id, operation, state: request.state };
@@ -499,8 +489,10 @@ export function createOperations(deps: OperationsDeps): Operations {
 
     async cancel(id, actor, note = null) {
       const outcome = await decideOn(id, 'cancelled', async (request) => {
-        if (!isSameRequester(request.requester, actor)) {
-          const reason = reasoned(say.reqOnlyRequesterCancels(actorLabel(request.requester), request.id));
+        // Only the requester, with the same proof as a decision from the CLI (src/core/actor.ts).
+        const refusal = cancelRefusal(policy.cli.approve, request, actor);
+        if (refusal !== null) {
+          const reason = reasoned(refusal);
           await auditDenied(actor, about(request), 'cancel', reason);
           return refused(reason, request);
         }
@@ -678,7 +670,9 @@ function resolveRefusal(
   who: PolicyActor,
 ): { reason: string; said: Said } | null {
   const refusal = (said: Said) => ({ reason: english(said), said });
-  if (request.requester.id === actor.id) return refusal(say.reqOwnSettle());
+  // The same identity rule as an approval (src/core/actor.ts), in a settlement's words.
+  const identity = settleIdentityRefusal(policy, request, actor);
+  if (identity !== null) return refusal(identity);
   if (!isApproverOf(policy, request, who)) return refusal(say.svcOnlyApproversSettle(request.operation));
   return null;
 }
@@ -699,6 +693,25 @@ function about(request: OperationRequest) {
   };
 }
 
+/** A decision that records the request: run at once, or wait for approval. */
+type Going = Exclude<Decision, { kind: 'deny' }>;
+
+/**
+ * The decision of an actor `decide` did not refuse, counted again: whether someone may ask does
+ * not depend on the count, so a refusal here is a defect, not a person's mistake.
+ */
+function going(decision: Decision): Going {
+  if (decision.kind === 'deny') throw new Error(`a count changed who may ask: ${decision.reason}`);
+  return decision;
+}
+
+/** How a request is created under `decision`. */
+function modeOf(decision: Going): approvals.NewRequestInput<ChangeOperation>['mode'] {
+  return decision.kind === 'allow'
+    ? { kind: 'direct' }
+    : { kind: 'approval', quorum: decision.quorum, expiresAt: decision.expiresAt, why: decision.why };
+}
+
 /** A step the sweeper can skip: the request moved on since it was listed. */
 function stepOrNull(build: () => Step): Step | null {
   try {
@@ -706,5 +719,38 @@ function stepOrNull(build: () => Step): Step | null {
   } catch (error) {
     if (error instanceof StateConflictError) return null;
     throw error;
+  }
+}
+
+/** The step that records how a send ended (`resent`: a lead's Send again of an unknown outcome). */
+function outcomeStep(
+  request: OperationRequest,
+  outcome: SendOutcome,
+  c: StepContext,
+  resent: { by: Actor; note: string | null } | undefined,
+): Step {
+  if (resent) {
+    const settled = (words: Said, answer: JsonValue) =>
+      approvals.resolve(
+        request,
+        resent.by,
+        { way: 'send-again', state: 'succeeded', outcome: words, note: resent.note, answer },
+        c,
+      );
+    if (outcome.kind === 'applied') return settled(say.outcomeDeletedAgain(), outcome.result);
+    if (outcome.kind === 'already-deleted') return settled(say.outcomeDeleted(), null);
+    return approvals.markUnknown(request, c, {
+      kind: 'no-answer',
+      error: outcome.error,
+      resentBy: resent.by,
+    });
+  }
+  switch (outcome.kind) {
+    case 'applied':
+      return approvals.succeed(request, outcome.result, c);
+    case 'unknown':
+      return approvals.markUnknown(request, c, { kind: 'no-answer', error: outcome.error });
+    default:
+      return approvals.fail(request, outcome.error, c);
   }
 }

@@ -1,16 +1,42 @@
 import { NotFoundError, NotSupportedError } from '../client/errors.js';
 import type { VideoClient } from '../client/types.js';
+import { identityRefusal, osUserOf } from '../core/actor.js';
 import { OPERATION_SPECS } from '../core/catalog.js';
-import type { OperationRequest } from '../core/model.js';
+import type { Actor, OperationRequest } from '../core/model.js';
+import type { Policy } from '../core/policy.js';
 import { type Said, say } from '../core/said.js';
 import { targetLookUp } from './catalog.js';
 
 /**
- * "Check now" on a request whose outcome is unknown: what the service's look-up of its target
+ * Settling a request whose outcome is unknown: who may, on who they are (the identity rule of
+ * every CLI action, src/core/actor.ts), and "Check now": what the service's look-up of its target
  * says. Deletes only; the look-ups are the read-only extras (folder, file and playlist info).
  * @see docs/architecture.md, "Approvals"
  * @see docs/api-extras.md, "Read-only endpoints"
  */
+
+/**
+ * Why `actor` may not settle `request`'s unknown outcome on who they are, in a settlement's words;
+ * null when they may (whether they may approve the operation is checked next). The same rule as
+ * an approval (`identityRefusal`): from the CLI only where the policy trusts `--as`
+ * (`cli: { approve: true }`), never the requester, by Slack user ID or by OS user.
+ */
+export function settleIdentityRefusal(
+  policy: Pick<Policy, 'cli'>,
+  request: Pick<OperationRequest, 'requester'>,
+  actor: Pick<Actor, 'id' | 'via'>,
+): Said | null {
+  switch (identityRefusal(policy.cli.approve, request.requester, actor)) {
+    case 'cli-off':
+      return say.resolveCliOff();
+    case 'own':
+      return say.reqOwnSettle();
+    case 'os-user':
+      return say.resolveOsUserAsked(osUserOf(actor) ?? '', request.requester.id);
+    case null:
+      return null;
+  }
+}
 
 /** What the look-up found: the target is gone, it is still there, or the look-up cannot tell. */
 export type CheckFinding = { kind: 'gone' } | { kind: 'present' } | { kind: 'cannot-tell'; said: Said };

@@ -82,9 +82,20 @@ export interface ServiceLogger {
   error(obj: object, msg?: string): void;
 }
 
+/**
+ * What Slack says a user ID is (`users.info`): a person, a bot (`is_bot`, or Slackbot), no active
+ * member (`user_not_found`, or `deleted`: deactivated), or it could not say just now.
+ */
+export type UserKind = 'person' | 'bot' | 'unknown' | 'cannot-tell';
+
 /** User groups of a user (Slack `usergroups.users.list`, cached by the Slack layer). */
 export interface Directory {
   groupsOf(userId: string): Promise<string[]>;
+  /**
+   * What a user ID is, for who may be handed a lead's approvals (`/vidops delegate`). A directory
+   * without it (the CLI's) cannot tell, and nothing is delegated.
+   */
+  kindOf?(userId: string): Promise<UserKind>;
 }
 
 export interface OperationsDeps {

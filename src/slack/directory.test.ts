@@ -95,3 +95,22 @@ describe('names', () => {
     expect(warnings).toHaveLength(2);
   });
 });
+
+describe('what a user ID is, for who may be handed a lead’s approvals', () => {
+  it('a person, a bot, Slackbot, a deactivated account, no such user, and Slack not answering', async () => {
+    fake.setUsers([
+      { id: 'U0HELPBOT', name: 'helpbot', is_bot: true },
+      { id: 'U0LEFT', name: 'left', deleted: true },
+      { id: 'USLACKBOT', name: 'slackbot' },
+    ]);
+    const dir = directory();
+    expect(await dir.kindOf('U0LEAD2')).toBe('person');
+    expect(await dir.kindOf('U0HELPBOT')).toBe('bot');
+    expect(await dir.kindOf('USLACKBOT')).toBe('bot');
+    expect(await dir.kindOf('U0LEFT')).toBe('unknown');
+    expect(await dir.kindOf('U0NOBODY')).toBe('unknown');
+    fake.failNext('users.info', { status: 500 });
+    expect(await dir.kindOf('U0LEAD2')).toBe('cannot-tell');
+    expect(warnings).toHaveLength(1);
+  });
+});

@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { redactError } from '../core/mask.js';
-import type { Directory } from '../services/types.js';
+import type { Directory, UserKind } from '../services/types.js';
 
 /**
  * Who is who in the workspace, as the policy needs it: the user groups a user belongs to (for
@@ -15,7 +15,12 @@ export interface SlackDirectory extends Directory {
   nameOf(userId: string, fallback?: string): Promise<string>;
   /** The members of a user group (`S…`), from the same cache (e.g. to refresh approvers' Home tabs). */
   membersOf(group: string): Promise<string[]>;
+  /** What a user ID is, asked of Slack each time (`users.info`; rare: `/vidops delegate`). */
+  kindOf(userId: string): Promise<UserKind>;
 }
+
+/** Slackbot: a person to `users.info` (`is_bot: false`), yet nobody who could approve anything. */
+const SLACKBOT = 'USLACKBOT';
 
 export interface DirectoryOptions {
   /** User-group IDs (`S…`) whose members matter: those named in LEADS, AGENTS and the policy. */
@@ -110,7 +115,25 @@ export function createDirectory(web: WebClient, options: DirectoryOptions): Slac
     async membersOf(group) {
       return [...(await membersOf(group))];
     },
+
+    async kindOf(userId) {
+      try {
+        const { user } = await web.users.info({ user: userId });
+        if (user === undefined) return 'cannot-tell';
+        if (user.deleted === true) return 'unknown';
+        return user.is_bot === true || userId === SLACKBOT ? 'bot' : 'person';
+      } catch (error) {
+        if (slackErrorOf(error) === 'user_not_found') return 'unknown';
+        options.logger?.warn({ err: redactError(error), user: userId }, 'could not tell who a user is');
+        return 'cannot-tell';
+      }
+    },
   };
+}
+
+/** The `error` of a Slack answer that was not ok (`user_not_found`), read by shape. */
+function slackErrorOf(error: unknown): unknown {
+  return (error as { data?: { error?: unknown } } | null)?.data?.error;
 }
 
 function nonEmpty(text: string | undefined): string | undefined {

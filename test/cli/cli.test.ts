@@ -7,11 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { type CliIo, runCli } from '../../src/cli/run.js';
+import { createVideoClient } from '../../src/client/index.js';
 import { actorLabel } from '../../src/core/actor.js';
 import { createHasher, verifyChain } from '../../src/core/audit-chain.js';
 import type { AuditEvent } from '../../src/core/model.js';
+import { buildPolicy } from '../../src/core/policy.js';
 import { DEMO, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { RETRY_METHOD_SETTING } from '../../src/services/index.js';
+import { createOperations, RETRY_METHOD_SETTING } from '../../src/services/index.js';
 import { openStore } from '../../src/store/index.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -179,6 +181,80 @@ test('the retry method learned on a 405 is kept in the store for the bot and lat
   } finally {
     await store.close();
   }
+});
+
+/**
+ * A folder create asked for in Slack by the agent (no OS user: Slack vouched for who typed it),
+ * written to the CLI's database through the same services the bot runs.
+ */
+async function askedInSlack(title: string): Promise<string> {
+  const store = await openStore(`sqlite:${dbPath()}`, { hash: createHasher() });
+  const client = createVideoClient({
+    baseUrl: sandbox.url,
+    apiKey: DEMO.apiKey,
+    secretKey: DEMO.secretKey,
+    timeoutMs: 2000,
+    retryConversionMethod: 'auto',
+  });
+  try {
+    const ops = createOperations({
+      store,
+      client,
+      policy: buildPolicy({ leads: [LEAD] }),
+      directory: { groupsOf: async () => [] },
+      clock: () => now,
+    });
+    const agent = { id: AGENT, name: 'Ana' };
+    const submitted = await ops.submit(agent, await ops.prepare(agent, { kind: 'folder.create', title }));
+    if (submitted.kind !== 'pending') throw new Error(`not pending: ${submitted.kind}`);
+    return submitted.request.id;
+  } finally {
+    client.close();
+    await store.close();
+  }
+}
+
+describe('identity on the command line: --as is a claim the machine vouches for only when the policy says so', () => {
+  test('with approvals from the command line off, cancel --as the Slack user who asked in Slack is refused; nothing changes and the attempt is audited', async () => {
+    const id = await askedInSlack('Archive');
+
+    const claimed = await byLead(['cancel', id, '--as', AGENT]);
+    const sameName = await vidops(['cancel', id, '--as', AGENT]);
+
+    for (const result of [claimed, sameName]) {
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`Request ${id} was asked for in Slack by Ana`);
+      expect(result.stderr).toContain('cli: { approve: true }');
+    }
+    const events = (await auditEvents()).filter((e) => e.requestId === id);
+    expect(events.map((e) => e.type)).toEqual(['requested', 'denied', 'denied']);
+    expect(events[1]).toMatchObject({
+      actor: { id: AGENT, via: { kind: 'cli', osUser: LEAD_OS } },
+      outcome: { action: 'cancel' },
+    });
+    expect((await vidops(['requests', '--as', AGENT])).stdout).toContain('pending');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  test('with approvals from the command line on, the operator trusts --as: cancel --as the Slack requester works', async () => {
+    await usePolicy('cli: { approve: true }\n');
+    const id = await askedInSlack('Archive');
+
+    const cancelled = await vidops(['cancel', id, '--as', AGENT]);
+
+    expect(cancelled).toMatchObject({ code: 0, stdout: `Cancelled ${id}.\n` });
+  });
+
+  test('with approvals from the command line off, the OS user who asked on the CLI still cancels their own request', async () => {
+    const asked = await vidops(['folder', 'create', '--title', 'Old', '--as', AGENT]);
+    const id = requestIdIn(asked.stdout);
+
+    expect((await byLead(['cancel', id, '--as', AGENT])).code).toBe(1);
+    const cancelled = await vidops(['cancel', id, '--as', AGENT]);
+
+    expect(cancelled).toMatchObject({ code: 0, stdout: `Cancelled ${id}.\n` });
+  });
 });
 
 describe('refusals and failures', () => {

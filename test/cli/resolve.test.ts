@@ -115,15 +115,10 @@ describe('vidops resolve', () => {
 
   test('--not-applied with a reason records it as failed, with the reason', async () => {
     const id = await lostDelete('playlist', DEMO.playlists.gettingStarted, '/v1/playlist');
-    const marked = await vidops([
-      'resolve',
-      id,
-      '--not-applied',
-      '--reason',
-      'restored from backup',
-      '--as',
-      LEAD,
-    ]);
+    const marked = await vidops(
+      ['resolve', id, '--not-applied', '--reason', 'restored from backup', '--as', LEAD],
+      LEAD_OS,
+    );
     expect(marked.code).toBe(0);
     expect(marked.stdout).toContain('not applied, as ULEAD0001 found on the service; it is now failed.');
     const resolved = (await auditEvents()).at(-1);
@@ -132,6 +127,55 @@ describe('vidops resolve', () => {
       outcome: { way: 'not-applied', state: 'failed', note: 'restored from backup' },
     });
   });
+
+  /** The ways that change the record or the service: every one needs the same proof as an approval. */
+  const SETTLING = [
+    ['--send-again', ['--send-again']],
+    ['--applied', ['--applied', '--reason', 'the panel no longer lists it']],
+    ['--not-applied', ['--not-applied', '--reason', 'still in the panel']],
+  ] as const;
+
+  /** The request is still unknown, the service got no second DELETE, and the refusal is audited. */
+  async function nothingSettled(id: string, path: string, actor: { id: string; osUser: string }) {
+    expect(deletes(path)).toHaveLength(1);
+    const events = (await auditEvents()).filter((e) => e.requestId === id);
+    expect(events.map((e) => e.type)).toEqual(['requested', 'approved', 'executing', 'unknown', 'denied']);
+    expect(events.at(-1)).toMatchObject({
+      actor: { id: actor.id, via: { kind: 'cli', osUser: actor.osUser } },
+      outcome: { action: 'resolve' },
+    });
+  }
+
+  test.each(SETTLING)(
+    'with approvals from the command line off, a lead cannot settle %s from the CLI: nothing is sent or recorded',
+    async (_way, flags) => {
+      const id = await lostDelete('folder', DEMO.folders.lectures, '/v1/storage/bucket');
+      await writeFile(join(dir, 'policy.yml'), '');
+
+      const refused = await vidops(['resolve', id, ...flags, '--as', LEAD], LEAD_OS);
+
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain('Settling an unknown outcome from the command line is turned off');
+      expect(refused.stderr).toContain('cli: { approve: true }');
+      await nothingSettled(id, '/v1/storage/bucket', { id: LEAD, osUser: LEAD_OS });
+    },
+  );
+
+  test.each(SETTLING)(
+    'the OS user who asked cannot settle %s by claiming to be a lead, even with approvals from the command line on',
+    async (_way, flags) => {
+      const id = await lostDelete('folder', DEMO.folders.lectures, '/v1/storage/bucket');
+
+      const refused = await vidops(['resolve', id, ...flags, '--as', LEAD], AGENT_OS);
+
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(
+        `OS user ${AGENT_OS} asked for this change (as ${AGENT}), so someone else has to settle its outcome.`,
+      );
+      await nothingSettled(id, '/v1/storage/bucket', { id: LEAD, osUser: AGENT_OS });
+    },
+  );
 
   test.each([
     ['no way', ['resolve', 'R-7K2M9QXA', '--as', LEAD], 'exactly one of --check'],

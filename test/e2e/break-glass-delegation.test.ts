@@ -31,6 +31,8 @@ import {
  */
 
 const UNBLOCK_PATH = '/v1/analysis/user/video/anomaly';
+/** Another app's bot user in the workspace: `users.info` says `is_bot`. */
+const HELP_BOT = { id: 'U0HELPBOT', name: 'helpbot', is_bot: true };
 const POLICY = `
 viewer.unblock:
   approval: true
@@ -296,6 +298,29 @@ describe.each(['http', 'socket'] as const)('in %s mode', (mode) => {
       expect(text).toContain(DELEGATION_TEXT.pickMention);
       expect(await h.store.listDelegations()).toEqual([]);
     });
+
+    it.each([
+      ['a bot', HELP_BOT.id, DELEGATION_TEXT.bot],
+      [
+        'someone outside AGENTS and LEADS',
+        USERS.outsider.id,
+        `${USERS.outsider.name} is not on the team (AGENTS or LEADS)`,
+      ],
+      ['a user Slack does not know', 'U0NOBODY1', 'Slack knows no active member U0NOBODY1 in this workspace'],
+    ])(
+      'delegating to %s is refused with its reason; nothing changes and the attempt is audited',
+      async (_who, id, reason) => {
+        h.slack.setUsers([HELP_BOT]);
+        const text = await slashText(`delegate <@${id}> until 2h`, USERS.lead.id);
+
+        expect(text).toContain(reason);
+        expect(text).toContain('Nothing was changed.');
+        expect(await h.store.listDelegations()).toEqual([]);
+        const denied = await h.waitForAudit((e) => e.type === 'denied' && e.target === id);
+        expect(denied).toMatchObject({ actor: { id: USERS.lead.id }, operation: 'delegation' });
+        expect(denied.outcome).toMatchObject({ action: 'delegate', reason: expect.stringContaining(reason) });
+      },
+    );
 
     it('a delegate approves a lead’s pending request, recorded as "for" the lead; the lead then counts once; quorum 2 still needs another lead', async () => {
       const said = await slashText(

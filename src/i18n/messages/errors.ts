@@ -410,6 +410,12 @@ const SAID_PERSIAN: SaidWords = {
   reqWarnedAlready: (id) => `برای انقضای ${req(id)} قبلاً هشدار داده شده است.`,
   reqOpenUntil: (id, time) => `نمی‌شود ${req(id)} را منقضی‌شده اعلام کرد: تا ${at(time)} باز است.`,
   reqOwnSettle: () => 'این تغییر را خودتان درخواست کرده‌اید، پس کس دیگری باید تکلیف نتیجه‌اش را روشن کند.',
+  resolveCliOff: () =>
+    `روشن کردن تکلیف نتیجه‌ی نامعلوم از خط فرمان، مثل تأیید، خاموش است: در Slack این کار را بکنید، یا در ${iso('POLICY_FILE')} مقدار ${code('cli: { approve: true }')} را بگذارید.`,
+  resolveOsUserAsked: (osUser, as) =>
+    `کاربر سیستم‌عامل ${iso(osUser)} این تغییر را درخواست کرده است (به‌عنوان ${iso(as)})، پس کس دیگری باید تکلیف نتیجه‌اش را روشن کند.`,
+  reqCancelInSlack: (who, id) =>
+    `${req(id)} را ${iso(who)} در Slack داده است: آن را در Slack لغو کنید، جایی که Slack ضامن هویت کسی است که کلیک می‌کند. در خط فرمان ${code('--as')} فقط یک ادعاست و تنها جایی پذیرفته می‌شود که ${iso('POLICY_FILE')} بگوید ${code('cli: { approve: true }')}.`,
 
   bgWrongWords: () => `برای تأیید، دقیقاً عبارت «${iso('break glass')}» را تایپ کنید؛ هیچ چیزی تغییر نکرد.`,
   bgReasonRequired: () =>
@@ -430,6 +436,11 @@ const SAID_PERSIAN: SaidWords = {
     'فقط سرپرست‌ها تأییدهایشان را تفویض می‌کنند؛ کسی که به‌جای سرپرست تأیید می‌کند نمی‌تواند آن را به دیگری بسپارد.',
   delegSelf: () => 'نمی‌توانید به خودتان تفویض کنید.',
   delegBot: () => 'به یکی از اعضای تیم تفویض کنید، نه به یک بات.',
+  delegOutsider: (name) =>
+    `${iso(name)} عضو تیم نیست (${iso('AGENTS')} یا ${iso('LEADS')}): فقط کسی که اجازه‌ی کار با vidops را دارد می‌تواند به‌جای شما تأیید کند.`,
+  delegUnknown: (id) =>
+    `Slack عضو فعالی با شناسه‌ی ${iso(id)} در این فضای کاری نمی‌شناسد؛ شخص را از فهرست منشن Slack انتخاب کنید.`,
+  delegCannotCheck: (id) => `Slack همین حالا نگفت ${iso(id)} کیست؛ یک دقیقه‌ی دیگر دوباره امتحان کنید.`,
   delegAlready: (name, until) =>
     `شما تا ${at(until)} به ${iso(name)} تفویض کرده‌اید؛ اول با ${code('/vidops delegate cancel')} آن را تمام کنید.`,
   delegNothingToCancel: () => 'تفویض فعالی ندارید که لغو شود.',
