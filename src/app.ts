@@ -15,6 +15,7 @@ import { keyLabel } from './core/signed-note.js';
 import { within } from './jobs/timeout.js';
 import { createLogger } from './logger.js';
 import { loadSigningKey } from './services/audit-keys.js';
+import { fileMemory, memoryPathFor } from './services/checkpoint-memory.js';
 import { type Checkpointer, createCheckpointer } from './services/checkpoints.js';
 import {
   createDrafts,
@@ -166,12 +167,14 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
   const logger = deps.logger ?? createLogger({ level: config.logLevel, destination: deps.logDestination });
   const policy = await loadPolicy(config);
   const metrics = createVidopsMetrics();
-  // Read before anything is opened: a key that cannot sign stops the start with the reason.
+  // Read before anything is opened: a key that cannot sign (or that others may read) stops the start.
   const signing =
     config.auditSigningKeyFile === undefined
       ? null
-      : await loadSigningKey(config.auditSigningKeyFile, config.auditLogName);
-  for (const warning of signing?.warnings ?? []) logger.warn(warning);
+      : {
+          ...(await loadSigningKey(config.auditSigningKeyFile, config.auditLogName)),
+          memoryPath: memoryPathFor(config.auditSigningKeyFile, config.auditCheckpointStateFile),
+        };
   const checkpointState =
     signing === null
       ? 'off: AUDIT_SIGNING_KEY_FILE is not set, no audit checkpoints are signed'
@@ -323,6 +326,11 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
       : createCheckpointer({
           store,
           signer: signing.key,
+          // What the key signed before is remembered beside it, out of the database's reach.
+          memory: fileMemory(signing.memoryPath, {
+            onStaleLock: (path) => logger.warn({ path }, 'took over a stale audit checkpoint lock file'),
+          }),
+          onRefused: () => metrics.auditCheckpointRefused.inc(),
           origin: checkpointOrigin(config.auditLogName),
           hash: createHasher(config.auditHmacKey),
           clock,

@@ -157,6 +157,7 @@ export const FIELDS = {
   POLICY_FILE: optionalText,
   AUDIT_HMAC_KEY: optionalText,
   AUDIT_SIGNING_KEY_FILE: optionalText,
+  AUDIT_CHECKPOINT_STATE_FILE: optionalText,
   AUDIT_LOG_NAME: optionalText.pipe(
     z
       .string()
@@ -297,6 +298,8 @@ export interface Config {
   auditHmacKey: string | undefined;
   /** The private key that signs audit checkpoints; none are signed when unset. */
   auditSigningKeyFile: string | undefined;
+  /** Where the key remembers its last checkpoint; beside the key (`<key>.last`) when unset. */
+  auditCheckpointStateFile: string | undefined;
   /** `AUDIT_LOG_NAME`: the checkpoints' origin is `vidops/<name>`. */
   auditLogName: string;
   auditCheckpointEvery: CheckpointEvery;
@@ -351,6 +354,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     policyFile: e.POLICY_FILE,
     auditHmacKey: e.AUDIT_HMAC_KEY,
     auditSigningKeyFile: e.AUDIT_SIGNING_KEY_FILE,
+    auditCheckpointStateFile: e.AUDIT_CHECKPOINT_STATE_FILE,
     auditLogName: e.AUDIT_LOG_NAME,
     auditCheckpointEvery: e.AUDIT_CHECKPOINT_EVERY,
     logLevel: e.LOG_LEVEL,
@@ -371,6 +375,7 @@ export interface CliStoreConfig {
   auditHmacKey: string | undefined;
   /** `vidops audit checkpoint` signs with it; `audit verify` trusts its public key. */
   auditSigningKeyFile: string | undefined;
+  auditCheckpointStateFile: string | undefined;
   auditLogName: string;
   /** Undefined when `LEADS` is not set. */
   leads: string[] | undefined;
@@ -392,6 +397,7 @@ const CliStoreEnvSchema = z.object({
   DATABASE_URL: FIELDS.DATABASE_URL,
   AUDIT_HMAC_KEY: FIELDS.AUDIT_HMAC_KEY,
   AUDIT_SIGNING_KEY_FILE: FIELDS.AUDIT_SIGNING_KEY_FILE,
+  AUDIT_CHECKPOINT_STATE_FILE: FIELDS.AUDIT_CHECKPOINT_STATE_FILE,
   AUDIT_LOG_NAME: FIELDS.AUDIT_LOG_NAME,
   LEADS: optionalText.pipe(FIELDS.LEADS.optional()),
   AGENTS: FIELDS.AGENTS,
@@ -403,6 +409,7 @@ const CliEnvSchema = z.object({
   DATABASE_URL: FIELDS.DATABASE_URL,
   AUDIT_HMAC_KEY: FIELDS.AUDIT_HMAC_KEY,
   AUDIT_SIGNING_KEY_FILE: FIELDS.AUDIT_SIGNING_KEY_FILE,
+  AUDIT_CHECKPOINT_STATE_FILE: FIELDS.AUDIT_CHECKPOINT_STATE_FILE,
   AUDIT_LOG_NAME: FIELDS.AUDIT_LOG_NAME,
   LEADS: FIELDS.LEADS,
   AGENTS: FIELDS.AGENTS,
@@ -441,6 +448,7 @@ export function loadCliConfig(
       databaseUrl: e.DATABASE_URL,
       auditHmacKey: e.AUDIT_HMAC_KEY,
       auditSigningKeyFile: e.AUDIT_SIGNING_KEY_FILE,
+      auditCheckpointStateFile: e.AUDIT_CHECKPOINT_STATE_FILE,
       auditLogName: e.AUDIT_LOG_NAME,
       leads: e.LEADS,
       agents: e.AGENTS,
@@ -459,6 +467,7 @@ export function loadCliConfig(
     databaseUrl: e.DATABASE_URL,
     auditHmacKey: e.AUDIT_HMAC_KEY,
     auditSigningKeyFile: e.AUDIT_SIGNING_KEY_FILE,
+    auditCheckpointStateFile: e.AUDIT_CHECKPOINT_STATE_FILE,
     auditLogName: e.AUDIT_LOG_NAME,
     leads: e.LEADS,
     agents: e.AGENTS,

@@ -49,6 +49,8 @@ const FLAG_SPECS = {
   checkpoints: { type: 'string' },
   pubkey: { type: 'string', multiple: true },
   'hmac-key-file': { type: 'string' },
+  // `vidops audit checkpoint`: sign a log that no longer extends what the key signed (a restore).
+  'accept-baseline': { type: 'boolean' },
   // `vidops resolve`: how an unknown outcome is settled.
   check: { type: 'boolean' },
   applied: { type: 'boolean' },
@@ -124,6 +126,13 @@ const ACTOR_NOTE =
   'You act as cli:<your OS user name>; --as U… acts as that Slack user (--as-name gives the name the audit log shows). Either way the audit log records your OS user too: "U0LEAD1 via cli:root".';
 const APPROVAL_NOTE =
   'When the policy needs approval, the request is created and its ID printed; a lead approves it in Slack (or with `vidops approve <id> --as <lead>` where the policy lets the CLI approve).';
+
+/**
+ * The one identity rule of the command line, said for an action on another's request: as for an
+ * approval, off unless the policy trusts `--as` claims (src/core/actor.ts, `identityRefusal`).
+ */
+const CLI_TRUST_NOTE = (verb: 'settle'): string =>
+  `Only where the policy file says \`cli: { approve: true }\`, as for approvals; by default ${verb} in Slack, where Slack vouches for who clicked.`;
 
 /** How a field's value is written in a usage line. */
 const FIELD_VALUES: Record<FieldName, string> = {
@@ -231,6 +240,10 @@ const CLI_ONLY: readonly CliCommand[] = [
   command('cancel', 'vidops cancel <id> [--as <user>] [--reason "…"]', 'Cancel a request you made.', {
     flags: CHANGE,
     words: [1, 1],
+    details: [
+      'Only the requester cancels. A request asked for on the command line is cancelled by the OS user who asked for it, with the same --as (or none).',
+      'A request asked for in Slack is cancelled in Slack; here, with --as its requester, only where the policy file says `cli: { approve: true }`, since --as is otherwise only a claim.',
+    ],
   }),
   command(
     'resolve',
@@ -244,7 +257,8 @@ const CLI_ONLY: readonly CliCommand[] = [
         '--check looks the deleted folder, file or playlist up: gone means already deleted, still there means not applied; a service without the look-up changes nothing.',
         '--send-again sends a delete once more; a 404 to it is recorded as already deleted.',
         '--applied and --not-applied record what you found on the service; --reason says what, and is required.',
-        'Anyone who may approve the operation can settle it, never its requester.',
+        CLI_TRUST_NOTE('settle'),
+        'Anyone who may approve the operation can settle it, never its requester: not as the Slack user who asked, nor from the OS user who asked, whichever --as it gives.',
       ],
     },
   ),
@@ -264,12 +278,15 @@ const CLI_ONLY: readonly CliCommand[] = [
   ),
   command(
     'audit checkpoint',
-    'vidops audit checkpoint',
+    'vidops audit checkpoint [--accept-baseline --reason "…"]',
     'Sign a checkpoint of the audit log now (the bot posts it to the audit channel).',
     {
+      flags: ['accept-baseline', 'reason'],
       needs: 'store',
       details: [
         'Needs DATABASE_URL and AUDIT_SIGNING_KEY_FILE (AUDIT_LOG_NAME and AUDIT_HMAC_KEY when the deployment sets them). The events since the previous checkpoint are checked before anything is signed.',
+        'The key remembers the last checkpoint it signed in a file beside it (AUDIT_SIGNING_KEY_FILE.last) and never signs a log that does not extend it: one with fewer events, or another hash at that size.',
+        '--accept-baseline --reason "…" signs such a log all the same after a deliberate restore from a backup, when its chain holds from event #1; an audit event records who accepted it and why.',
       ],
     },
   ),

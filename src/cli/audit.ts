@@ -1,9 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { examplePlaceholders, FIELDS } from '../config.js';
+import { cliActor } from '../core/actor.js';
 import {
   createHasher,
   type HashEvent,
@@ -22,12 +24,13 @@ import {
 } from '../core/checkpoint.js';
 import { ConfigError, InputError, VidopsError } from '../core/errors.js';
 import { maskMobilesInText } from '../core/mask.js';
-import type { AuditEvent } from '../core/model.js';
+import type { Actor, AuditEvent } from '../core/model.js';
 import { keyLabel, type VerifierKey, verifierKeyOf } from '../core/signed-note.js';
 import { tee } from '../core/tee.js';
 import { compareWithChannel, tsMs, type WitnessFinding, type WitnessReport } from '../core/witness.js';
 import { loadPublicKey, loadSigningKey, writeKeyPair } from '../services/audit-keys.js';
-import { createCheckpointer } from '../services/checkpoints.js';
+import { fileMemory, memoryPathFor } from '../services/checkpoint-memory.js';
+import { type AcceptBaseline, type CheckpointResult, createCheckpointer } from '../services/checkpoints.js';
 import { readChannelHistory } from '../slack/witness.js';
 import { type Flags, stringFlag, stringsFlag } from './args.js';
 import type { Env, StoreContext } from './context.js';
@@ -35,7 +38,7 @@ import type { Env, StoreContext } from './context.js';
 /**
  * The audit log's checkpoint commands: `audit verify` (on the database, or on exported files with
  * no database), `audit checkpoint`, `audit checkpoints`, `audit keygen` and `audit witness`.
- * @see docs/audit-checkpoints.md; docs/architecture.md, "Audit log"; README, "Audit log"
+ * @see docs/audit-checkpoints.md; docs/architecture.md, "Audit log"; docs/audit.md
  */
 
 /** What these commands need of a CLI run. */
@@ -47,10 +50,15 @@ export interface AuditRun {
   err(line: string): void;
   /** Raw stdout, for files written there. */
   write(chunk: string): void;
+  /** Who runs it (recorded when `audit checkpoint --accept-baseline` accepts a new baseline). */
+  actor?: Actor;
 }
 
 /** A file named on the command line that cannot be read or is not of its kind: exit 2, like a usage error. */
 export class AuditFileError extends VidopsError {}
+
+/** Flags that do not go together: exit 2, like a usage error. */
+export class AuditUsageError extends AuditFileError {}
 
 /** At most this many problems are printed; the rest are counted. */
 const MAX_PROBLEMS_SHOWN = 20;
@@ -153,7 +161,27 @@ function reportCheckpoints(
   return false;
 }
 
-/** `vidops audit verify` on the database: the chain with its columns, and every stored checkpoint. */
+/**
+ * The checkpoint the signing key remembers beside it when the database does not hold it (a crash
+ * before it was stored, or its row deleted): checked against the log like the stored ones, so that
+ * a log rewritten with its checkpoint rows deleted fails verify as it fails `audit checkpoint`.
+ */
+async function rememberedNotStored(
+  run: AuditRun,
+  keyFile: string,
+  stateFile: string | undefined,
+  stored: readonly string[],
+): Promise<{ path: string; note: string } | null> {
+  const path = memoryPathFor(resolve(run.cwd, keyFile), stateFile && resolve(run.cwd, stateFile));
+  const note = await fileMemory(path).read();
+  if (note === null || stored.some((s) => s.trimEnd() === note.trimEnd())) return null;
+  return { path, note };
+}
+
+/**
+ * `vidops audit verify` on the database: the chain with its columns, every stored checkpoint, and
+ * the one the signing key remembers when the database does not hold it.
+ */
 export async function verifyStore(run: AuditRun, ctx: StoreContext): Promise<number> {
   const { config, store } = ctx;
   const origin = checkpointOrigin(config.auditLogName);
@@ -162,7 +190,13 @@ export async function verifyStore(run: AuditRun, ctx: StoreContext): Promise<num
     config.auditSigningKeyFile === undefined
       ? null
       : { file: config.auditSigningKeyFile, logName: config.auditLogName };
-  const keys = stored.length === 0 ? [] : await knownKeys(run, signing);
+  const notes = stored.map((c) => c.note);
+  const remembered =
+    signing === null
+      ? null
+      : await rememberedNotStored(run, signing.file, config.auditCheckpointStateFile, notes);
+  if (remembered !== null) notes.push(remembered.note);
+  const keys = notes.length === 0 ? [] : await knownKeys(run, signing);
   if (stored.length > 0 && keys.length === 0) {
     throw new ConfigError([
       `the database holds ${plural(stored.length, 'signed checkpoint')} but no public key was given to check them: set AUDIT_SIGNING_KEY_FILE or give --pubkey FILE`,
@@ -171,7 +205,7 @@ export async function verifyStore(run: AuditRun, ctx: StoreContext): Promise<num
   const { chain, checkpoints } = await verifyBoth(
     store.iterateStoredAudit(),
     createHasher(config.auditHmacKey),
-    stored.map((c) => c.note),
+    notes,
     keys,
     origin,
   );
@@ -184,6 +218,11 @@ export async function verifyStore(run: AuditRun, ctx: StoreContext): Promise<num
       run,
       chain,
       `If no event was edited, check AUDIT_HMAC_KEY: it must be the deployment's key (it is ${config.auditHmacKey === undefined ? 'not set' : 'set'} here).`,
+    );
+  }
+  if (remembered !== null) {
+    run.out(
+      `checkpoints: the signing key remembers a checkpoint the database does not hold (${remembered.path}); it is checked against the log as well`,
     );
   }
   if (checkpoints === null) {
@@ -343,7 +382,53 @@ export async function keygen(run: AuditRun): Promise<number> {
   return 0;
 }
 
-/** `vidops audit checkpoint`: signs a checkpoint of the head now. */
+/** The OS user running the command, when the caller did not say who acts. */
+function osUserName(env: Env): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER ?? env.USERNAME ?? 'unknown';
+  }
+}
+
+/** `--accept-baseline --reason "…"`, or undefined without the flag; the flag needs a reason. */
+function acceptBaselineOf(run: AuditRun): AcceptBaseline | undefined {
+  if (run.flags['accept-baseline'] !== true) return undefined;
+  const reason = stringFlag(run.flags, 'reason')?.trim() ?? '';
+  if (reason === '') {
+    throw new AuditUsageError(
+      '--accept-baseline needs --reason "…": why the log no longer extends what the key signed (it is recorded in the audit log).',
+    );
+  }
+  return { actor: run.actor ?? cliActor(osUserName(run.env)), reason };
+}
+
+/** What `audit checkpoint` says of a checkpoint it signed (and of the baseline it accepted). */
+function reportWritten(
+  run: AuditRun,
+  result: Extract<CheckpointResult, { kind: 'written' }>,
+  signer: string,
+  asked: boolean,
+): void {
+  const { checkpoint, baseline } = result;
+  if (baseline !== undefined) {
+    const forgotten =
+      baseline.forgotten === null
+        ? 'what this key remembered could not be read and is replaced'
+        : `the checkpoint of ${plural(baseline.forgotten.size, 'event')} this key signed before${baseline.forgotten.time === null ? '' : ` (of ${baseline.forgotten.time})`} is no longer required`;
+    run.out(`Accepted a new baseline: ${forgotten}; event #${baseline.seq} records who accepted it and why.`);
+  } else if (asked) {
+    run.out('The log extends what this key signed before: no new baseline was needed.');
+  }
+  run.out(
+    `Signed the checkpoint of ${plural(checkpoint.size, 'event')} (head #${checkpoint.size} ${shortHash(checkpoint.head)}…) with ${signer}; the bot posts it to the audit channel.`,
+  );
+}
+
+/**
+ * `vidops audit checkpoint [--accept-baseline --reason "…"]`: signs a checkpoint of the head now,
+ * only when the log extends what the key remembers it signed before (beside the key file).
+ */
 export async function checkpointNow(run: AuditRun, ctx: StoreContext, clock: () => Date): Promise<number> {
   const { config, store } = ctx;
   if (config.auditSigningKeyFile === undefined) {
@@ -351,28 +436,32 @@ export async function checkpointNow(run: AuditRun, ctx: StoreContext, clock: () 
       'AUDIT_SIGNING_KEY_FILE is not set: it names the private key that signs checkpoints (`vidops audit keygen` makes one)',
     ]);
   }
-  const { key, warnings } = await loadSigningKey(
-    resolve(run.cwd, config.auditSigningKeyFile),
-    config.auditLogName,
-  );
-  for (const warning of warnings) run.err(`note: ${warning}`);
+  const accept = acceptBaselineOf(run);
+  const keyFile = resolve(run.cwd, config.auditSigningKeyFile);
+  const { key } = await loadSigningKey(keyFile, config.auditLogName);
   const checkpointer = createCheckpointer({
     store,
     signer: key,
     origin: checkpointOrigin(config.auditLogName),
     hash: createHasher(config.auditHmacKey),
+    memory: fileMemory(
+      memoryPathFor(
+        keyFile,
+        config.auditCheckpointStateFile && resolve(run.cwd, config.auditCheckpointStateFile),
+      ),
+      {
+        onStaleLock: (path) =>
+          run.err(`note: took over the lock file ${path}, left by a signer that stopped.`),
+      },
+    ),
     clock,
     every: { events: null, ms: null },
   });
-  const result = await checkpointer.checkpointNow();
+  const result = await checkpointer.checkpointNow(accept);
   switch (result.kind) {
-    case 'written': {
-      const { checkpoint } = result;
-      run.out(
-        `Signed the checkpoint of ${plural(checkpoint.size, 'event')} (head #${checkpoint.size} ${shortHash(checkpoint.head)}…) with ${keyLabel(key)}; the bot posts it to the audit channel.`,
-      );
+    case 'written':
+      reportWritten(run, result, keyLabel(key), accept !== undefined);
       return 0;
-    }
     case 'covered':
       run.out(
         result.events === 0

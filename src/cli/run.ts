@@ -435,7 +435,7 @@ async function storeCommand(run: Run, ctx: StoreContext, checked: Checked): Prom
     case 'audit verify':
       return verifyStore(auditRun(run), ctx);
     case 'audit checkpoint':
-      return checkpointNow(auditRun(run), ctx, run.clock);
+      return checkpointNow({ ...auditRun(run), actor: checked.actor }, ctx, run.clock);
     case 'audit checkpoints':
       return exportCheckpoints(auditRun(run), ctx);
     case 'audit witness':

@@ -4,9 +4,11 @@ import {
   CheckpointFormatError,
   type CheckpointVerification,
   checkpointOrigin,
+  extensionProblem,
   formatCheckpoint,
   formatCheckpointFile,
   parseCheckpoint,
+  readRememberedCheckpoint,
   signCheckpoint,
   splitCheckpointFile,
   verifyCheckpoints,
@@ -358,5 +360,44 @@ describe('compliance checks signed checkpoints against the audit log', () => {
     const result = await verifyCheckpoints(events, notes.reverse(), keys, options);
     expect(result).toMatchObject({ ok: true, events: count });
     expect(result.newest?.size).toBe(count);
+  });
+});
+
+describe('what a key signed before', () => {
+  const key = generateSignerKey(ORIGIN);
+  const head = 'ab'.repeat(32);
+  const note = signCheckpoint({ origin: ORIGIN, size: 30, head, time: '2026-11-22T10:00:00Z' }, [key]);
+
+  it('is read back from its note, which its own signature must hold', () => {
+    expect(readRememberedCheckpoint(note, verifierKeyOf(key), ORIGIN)).toMatchObject({ size: 30, head });
+    const edited = note.replace('\n30\n', '\n31\n');
+    expect(() => readRememberedCheckpoint(edited, verifierKeyOf(key), ORIGIN)).toThrow(
+      `its signature by vidops/test+${key.keyId} does not hold.`,
+    );
+    expect(() => readRememberedCheckpoint(note, verifierKeyOf(key), 'vidops/other')).toThrow(
+      'it is a checkpoint of "vidops/test", not "vidops/other".',
+    );
+    expect(() => readRememberedCheckpoint('not a note\n', verifierKeyOf(key), ORIGIN)).toThrow(
+      CheckpointFormatError,
+    );
+  });
+
+  it('a note by the key replaced at the same path is taken as it reads', () => {
+    const newer = generateSignerKey(ORIGIN);
+    expect(readRememberedCheckpoint(note, verifierKeyOf(newer), ORIGIN)).toMatchObject({ size: 30 });
+  });
+
+  it('a log extends it only with as many events or more and the same hash at its size', () => {
+    expect(extensionProblem({ size: 30, head }, { size: 30, hashThere: head })).toBeNull();
+    expect(extensionProblem({ size: 30, head }, { size: 45, hashThere: head })).toBeNull();
+    expect(
+      extensionProblem({ size: 0, head: GENESIS_HASH }, { size: 3, hashThere: GENESIS_HASH }),
+    ).toBeNull();
+    expect(extensionProblem({ size: 30, head }, { size: 29, hashThere: null })).toBe(
+      'the log holds 29 events, fewer than the 30 this key signed for',
+    );
+    expect(extensionProblem({ size: 30, head }, { size: 40, hashThere: 'cd'.repeat(32) })).toBe(
+      `the log's event #30 has hash ${shortHash('cd'.repeat(32))}, not ${shortHash(head)} as signed`,
+    );
   });
 });

@@ -142,6 +142,58 @@ export function parseCheckpoint(text: string): Checkpoint {
   return { origin, size, head: hex, time, extensions };
 }
 
+// ---------------------------------------------------------------------------------------------
+// What a key signed before
+
+/**
+ * Reads the note of the last checkpoint a key signed, as it remembers it beside the key file: a
+ * checkpoint of `origin`, and when `key` signed it, a signature that holds. A note signed only by
+ * other keys (the key was replaced at the same path) is taken as it reads: it lies beside the key,
+ * where the database cannot reach. Throws CheckpointFormatError saying what is wrong.
+ */
+export function readRememberedCheckpoint(text: string, key: VerifierKey, origin: string): Checkpoint {
+  let note: ReturnType<typeof parseNote>;
+  try {
+    note = parseNote(text);
+  } catch (error) {
+    if (!(error instanceof NoteFormatError)) throw error;
+    throw new CheckpointFormatError(`it is not a signed note: ${sentence(error.message)}.`);
+  }
+  if (note.signatures.some((s) => s.name === key.name && s.keyId === key.keyId)) {
+    const verdict = verifyNote(note, [key]);
+    if (!verdict.ok) {
+      throw new CheckpointFormatError(`its signature by ${keyLabel(key)} does not hold.`);
+    }
+  }
+  const checkpoint = parseCheckpoint(note.text);
+  if (checkpoint.origin !== origin) {
+    throw new CheckpointFormatError(
+      `it is a checkpoint of ${JSON.stringify(checkpoint.origin)}, not ${JSON.stringify(origin)}.`,
+    );
+  }
+  return checkpoint;
+}
+
+/**
+ * Why a log does not extend a checkpoint signed before, as a phrase, or null when it does: it must
+ * hold at least as many events, and its event at the checkpoint's size must have the checkpoint's
+ * head (the chain's links tie every earlier event to it). `hashThere` is the log's hash of event
+ * #`remembered.size` (64 zeros for size 0), or null when the log has no such event.
+ */
+export function extensionProblem(
+  remembered: { size: number; head: string },
+  log: { size: number; hashThere: string | null },
+): string | null {
+  const { size, head } = remembered;
+  if (log.size < size || log.hashThere === null) {
+    return `the log holds ${log.size} event${log.size === 1 ? '' : 's'}, fewer than the ${size} this key signed for`;
+  }
+  if (log.hashThere !== head) {
+    return `the log's event #${size} has hash ${shortHash(log.hashThere)}, not ${shortHash(head)} as signed`;
+  }
+  return null;
+}
+
 /** A checkpoint made and signed: the whole note, as text. */
 export function signCheckpoint(
   checkpoint: { origin: string; size: number; head: string; time: string | null },

@@ -217,6 +217,8 @@ export const AUDIT_EVENT_TYPES = [
   'delegated',
   'delegation-cancelled',
   'delegation-expired',
+  // An operator accepted the audit log as a new baseline for the signing key (docs/audit-checkpoints.md).
+  'checkpoint-baseline',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

@@ -7,7 +7,7 @@ import { NoteFormatError, parseNote } from './signed-note.js';
  * The audit channel as a witness of the log: what the channel shows (each event's short hash,
  * each checkpoint's signed note, read back from its history) compared with what the database
  * holds. Pure: the Slack edge reads the history (slack/witness.ts), the CLI prints the report.
- * @see docs/architecture.md, "Audit log"; README, "Audit log"
+ * @see docs/architecture.md, "Audit log"; docs/audit.md
  */
 
 /** An event line read from the channel: `#seq` and the short hash it shows. */

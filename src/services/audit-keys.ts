@@ -35,24 +35,28 @@ function codeOf(error: unknown): string {
 
 export interface LoadedSigningKey {
   key: SignerKey;
-  /** Things the operator should fix that do not stop signing (a key file others may read). */
-  warnings: string[];
 }
 
 /**
  * Reads `AUDIT_SIGNING_KEY_FILE` and checks that its key is this deployment's: named after the
- * origin `vidops/<AUDIT_LOG_NAME>`. A ConfigError names the variable and what is wrong, never
- * the file's contents.
+ * origin `vidops/<AUDIT_LOG_NAME>`, in a file only its owner may read or write (a key others
+ * may read is refused, not warned about: whoever read it can sign for the log). A ConfigError
+ * names the variable and what is wrong, never the file's contents.
  */
 export async function loadSigningKey(path: string, logName: string): Promise<LoadedSigningKey> {
   const origin = checkpointOrigin(logName);
   let text: string;
   let mode: number;
   try {
-    text = await readFile(path, 'utf8');
     mode = (await stat(path)).mode;
+    text = await readFile(path, 'utf8');
   } catch (error) {
     throw new ConfigError([`AUDIT_SIGNING_KEY_FILE ${path} cannot be read (${codeOf(error)})`]);
+  }
+  if ((mode & 0o077) !== 0) {
+    throw new ConfigError([
+      `AUDIT_SIGNING_KEY_FILE ${path} may be read by other users (mode ${(mode & 0o777).toString(8)}): run \`chmod 600 ${path}\`; nothing is signed with a key others may have read`,
+    ]);
   }
   let key: SignerKey;
   try {
@@ -68,13 +72,7 @@ export async function loadSigningKey(path: string, logName: string): Promise<Loa
       `AUDIT_SIGNING_KEY_FILE ${path} holds the key of ${key.name}, but this deployment's checkpoints are of ${origin} (AUDIT_LOG_NAME); make a key for it with \`vidops audit keygen\``,
     ]);
   }
-  const warnings =
-    (mode & 0o077) === 0
-      ? []
-      : [
-          `AUDIT_SIGNING_KEY_FILE ${path} may be read by other users (mode ${(mode & 0o777).toString(8)}); make it 600`,
-        ];
-  return { key, warnings };
+  return { key };
 }
 
 /** Reads a public key file (`vidops audit keygen` writes one); an InputError names the file. */
@@ -95,7 +93,7 @@ export async function loadPublicKey(path: string): Promise<VerifierKey> {
 
 function existsError(path: string): InputError {
   return new InputError(
-    `${path} exists already; a key is never overwritten. To rotate the key, make the new one in another directory (see README, "Audit log").`,
+    `${path} exists already; a key is never overwritten. To rotate the key, make the new one in another directory (see docs/audit-checkpoints.md, "Keys").`,
   );
 }
 

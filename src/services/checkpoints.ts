@@ -1,7 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { actorRecord } from '../core/actor.js';
 import { GENESIS_HASH, type HashEvent, shortHash } from '../core/audit-chain.js';
-import { CheckpointFormatError, parseCheckpoint, signCheckpoint } from '../core/checkpoint.js';
 import {
+  type Checkpoint,
+  CheckpointFormatError,
+  extensionProblem,
+  parseCheckpoint,
+  readRememberedCheckpoint,
+  signCheckpoint,
+} from '../core/checkpoint.js';
+import type { Actor, NewAuditEvent } from '../core/model.js';
+import {
+  keyLabel,
   NoteFormatError,
   parseNote,
   type SignerKey,
@@ -9,6 +20,7 @@ import {
   verifyNote,
 } from '../core/signed-note.js';
 import type { Store, StoredCheckpoint } from '../store/store.js';
+import { type CheckpointMemory, CheckpointMemoryError } from './checkpoint-memory.js';
 import type { ServiceLogger } from './types.js';
 
 /**
@@ -17,9 +29,13 @@ import type { ServiceLogger } from './types.js';
  * to the audit channel. The bot makes one after every `every.events` events or `every.ms`,
  * whichever comes first, and one at shutdown; `vidops audit checkpoint` makes one at once.
  *
- * Before signing, the events since the previous checkpoint are checked to extend it: each hash
- * recomputed, each `prevHash` the one before, from the previous checkpoint's head. A key never
- * vouches for a chain that does not extend what it vouched for before.
+ * A key never vouches for a log that does not extend what it vouched for before, and it knows what
+ * that was from its memory beside the key file (services/checkpoint-memory.ts), which whoever can
+ * write to the database cannot rewrite: the log must hold at least the remembered number of events,
+ * with the remembered head at that number. The events since then (or since the database's newest
+ * checkpoint, when this key signed it and it holds) are checked too: each hash recomputed, each
+ * `prevHash` the one before. A checkpoint is signed, remembered, then stored, so a crash in
+ * between leaves the memory ahead of the database, which the next checkpoint extends.
  * @see docs/audit-checkpoints.md; docs/architecture.md, "Audit log"
  */
 
@@ -30,6 +46,10 @@ export interface CheckpointerOptions {
   origin: string;
   /** The chain's hash (SHA-256 or HMAC), to check the events before signing them. */
   hash: HashEvent;
+  /** Where the key remembers the last checkpoint it signed: beside the key file, never the database. */
+  memory: CheckpointMemory;
+  /** Told of every refusal to sign (the app counts them on `/metrics`). */
+  onRefused?: (reason: string) => void;
   clock: () => Date;
   every: { events: number | null; ms: number | null };
   logger?: ServiceLogger | undefined;
@@ -41,19 +61,40 @@ export interface CheckpointerOptions {
   minGapMs?: number;
 }
 
+/** An operator's acceptance of the log as it is, after a deliberate restore (`--accept-baseline`). */
+export interface AcceptBaseline {
+  actor: Actor;
+  /** Why, in their words: recorded in the audit event. */
+  reason: string;
+}
+
+/** A new baseline accepted: what the key no longer requires, and the audit event that says so. */
+export interface BaselineAccepted {
+  /** The checkpoint the key remembered, or null when its memory could not be read. */
+  forgotten: { size: number; head: string; time: string | null } | null;
+  /** Why the log did not extend it. */
+  problem: string;
+  /** The `seq` of the audit event recording the acceptance. */
+  seq: number;
+}
+
 export type CheckpointResult =
-  /** A new checkpoint, written by this call. */
-  | { kind: 'written'; checkpoint: StoredCheckpoint }
+  /** A new checkpoint, written by this call (on a new baseline when one was accepted). */
+  | { kind: 'written'; checkpoint: StoredCheckpoint; baseline?: BaselineAccepted }
   /** Nothing new to vouch for: the log is empty or its head is covered already. */
   | { kind: 'covered'; latest: StoredCheckpoint | null; events: number }
   /** Another process wrote a checkpoint of this size first. */
   | { kind: 'taken'; size: number }
-  /** The events since the previous checkpoint do not extend it; nothing was signed. */
+  /** The log does not extend what this key signed before, or the events do not link; nothing was signed. */
   | { kind: 'refused'; reason: string };
 
 export interface Checkpointer {
-  /** Signs and keeps a checkpoint of the current head if it covers events no checkpoint covers. */
-  checkpointNow(): Promise<CheckpointResult>;
+  /**
+   * Signs and keeps a checkpoint of the current head if it covers events no checkpoint covers.
+   * With `accept`, a log that does not extend what the key remembers is signed all the same when
+   * its chain holds from event #1, after an audit event records who accepted it and why.
+   */
+  checkpointNow(accept?: AcceptBaseline): Promise<CheckpointResult>;
   /** The same, only when one is due (by count or time); null when none is. */
   checkIfDue(): Promise<CheckpointResult | null>;
   /** Starts the loop that makes them when due. */
@@ -71,8 +112,23 @@ function checkpointTime(now: Date): string {
   return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** What the key's memory holds, as read under the lock. */
+interface Recalled {
+  /** The memory's text as read: what the next write replaces. */
+  text: string | null;
+  /** The checkpoint remembered, or null when none (or when it cannot be used). */
+  checkpoint: Checkpoint | null;
+  /** Why the memory cannot be used, or null. */
+  problem: string | null;
+}
+
+type Head = { seq: number; hash: string };
+
+const REWRITE_HINT =
+  'someone with access to the database may have rewritten or cut the audit log: run `vidops audit verify` and `vidops audit witness`; if the database was restored from a backup on purpose, accept the log as a new baseline with `vidops audit checkpoint --accept-baseline --reason "…"`';
+
 export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
-  const { store, signer, origin, hash, clock, every, logger, onWritten } = options;
+  const { store, signer, origin, hash, clock, every, logger, onWritten, memory, onRefused } = options;
   const pollMs = options.pollMs ?? 30_000;
   const minGapMs = options.minGapMs ?? 1000;
   const ownKey = verifierKeyOf(signer);
@@ -81,16 +137,18 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
   /** The head a refusal was for: not checked again until the head moves. */
   let refusedAt: { seq: number; reason: string } | null = null;
 
-  /** The size and head the previous checkpoint states in its note, or why it cannot be used. */
-  function previousHead(latest: StoredCheckpoint | null): { size: number; head: string } | string {
-    if (latest === null) return { size: 0, head: GENESIS_HASH };
+  /**
+   * The size and head the previous stored checkpoint states, when this key signed it and it holds;
+   * null when there is none or another key signed it (a key vidops cannot check vouches for
+   * nothing); a sentence when this key's signature on it does not hold.
+   */
+  function previousHead(latest: StoredCheckpoint | null): { size: number; head: string } | string | null {
+    if (latest === null) return null;
     try {
       const note = parseNote(latest.note);
-      // A note by this key must hold; one by an earlier key (before a rotation) is taken as it reads.
-      if (note.signatures.some((s) => s.name === ownKey.name && s.keyId === ownKey.keyId)) {
-        const verdict = verifyNote(note, [ownKey]);
-        if (!verdict.ok) return `the stored checkpoint of ${latest.size} events does not verify`;
-      }
+      if (!note.signatures.some((s) => s.name === ownKey.name && s.keyId === ownKey.keyId)) return null;
+      const verdict = verifyNote(note, [ownKey]);
+      if (!verdict.ok) return `the stored checkpoint of ${latest.size} events does not verify`;
       const stated = parseCheckpoint(note.text);
       if (stated.origin !== origin || stated.size !== latest.size || stated.head !== latest.head) {
         return `the stored checkpoint of ${latest.size} events says something else in its note`;
@@ -127,25 +185,81 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
     return null;
   }
 
-  async function checkpointNow(): Promise<CheckpointResult> {
-    const [head, latest] = await Promise.all([store.auditHead(), store.latestCheckpoint()]);
-    const covered = latest?.size ?? 0;
-    if (head === null || head.seq <= covered) {
-      return { kind: 'covered', latest, events: head?.seq ?? 0 };
+  /** Reads the key's memory; a memory that cannot be read or used is a problem, never a blank. */
+  async function recall(): Promise<Recalled> {
+    let text: string | null;
+    try {
+      text = await memory.read();
+    } catch (error) {
+      if (!(error instanceof CheckpointMemoryError)) throw error;
+      return {
+        text: null,
+        checkpoint: null,
+        problem: `what this key signed before cannot be read: ${error.message.replace(/\.$/, '')}`,
+      };
     }
-    if (refusedAt !== null && refusedAt.seq === head.seq)
-      return { kind: 'refused', reason: refusedAt.reason };
-    const previous = previousHead(latest);
-    const problem = typeof previous === 'string' ? previous : await extends_(previous, head.seq);
-    if (problem !== null) {
-      const reason = `no checkpoint signed: ${problem}; run \`vidops audit verify\``;
-      if (refusedAt?.reason !== reason) logger?.error({ head: head.seq, covered }, reason);
-      refusedAt = { seq: head.seq, reason };
-      return { kind: 'refused', reason };
+    if (text === null) return { text, checkpoint: null, problem: null };
+    try {
+      return { text, checkpoint: readRememberedCheckpoint(text, ownKey, origin), problem: null };
+    } catch (error) {
+      if (!(error instanceof CheckpointFormatError)) throw error;
+      const why = error.message.replace(/\.$/, '');
+      return {
+        text,
+        checkpoint: null,
+        problem: `the checkpoint remembered in ${memory.where} cannot be used: ${why}`,
+      };
     }
+  }
+
+  /** The log's hash of event #seq, or null when it has none. */
+  async function hashAt(seq: number): Promise<string | null> {
+    if (seq === 0) return GENESIS_HASH;
+    const [event] = await store.listAudit({ afterSeq: seq - 1, limit: 1 });
+    return event?.seq === seq ? event.hash : null;
+  }
+
+  /** Why the log does not extend what the key remembers, or null when it does (or remembers nothing). */
+  async function memoryProblem(recalled: Recalled, head: Head | null): Promise<string | null> {
+    if (recalled.problem !== null) return recalled.problem;
+    const remembered = recalled.checkpoint;
+    if (remembered === null) return null;
+    const problem = extensionProblem(remembered, {
+      size: head?.seq ?? 0,
+      hashThere: (head?.seq ?? 0) < remembered.size ? null : await hashAt(remembered.size),
+    });
+    if (problem === null) return null;
+    const when = remembered.time === null ? '' : `, of ${remembered.time}`;
+    return `the log does not extend the checkpoint this key signed before (${remembered.size} events${when}, remembered in ${memory.where}): ${problem}`;
+  }
+
+  /** Where the events to sign must start from: the newest of the remembered and this key's stored checkpoint. */
+  function baseOf(
+    latest: StoredCheckpoint | null,
+    remembered: Checkpoint | null,
+  ): { size: number; head: string } | string {
+    const stored = previousHead(latest);
+    if (typeof stored === 'string') return stored;
+    const bases = [stored, remembered].filter((b): b is { size: number; head: string } => b !== null);
+    bases.sort((a, b) => b.size - a.size);
+    return bases[0] ?? { size: 0, head: GENESIS_HASH };
+  }
+
+  function refuse(head: Head | null, covered: number, reason: string): CheckpointResult {
+    if (refusedAt?.reason !== reason) {
+      logger?.error({ head: head?.seq ?? 0, covered, alert: 'audit_checkpoint_refused' }, reason);
+    }
+    refusedAt = { seq: head?.seq ?? 0, reason };
+    onRefused?.(reason);
+    return { kind: 'refused', reason };
+  }
+
+  /** Signs the head, remembers it, then stores it: a crash in between leaves the memory ahead. */
+  async function sign(head: Head, recalled: Recalled): Promise<CheckpointResult> {
     refusedAt = null;
     const time = checkpointTime(clock());
     const note = signCheckpoint({ origin, size: head.seq, head: head.hash, time }, [signer]);
+    await memory.write(note, recalled.text);
     const written = await store.addCheckpoint({ size: head.seq, head: head.hash, time, note });
     if (!written) return { kind: 'taken', size: head.seq };
     const checkpoint: StoredCheckpoint = { size: head.seq, head: head.hash, time, note, postedAt: null };
@@ -155,6 +269,100 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
     );
     onWritten?.(checkpoint);
     return { kind: 'written', checkpoint };
+  }
+
+  /** The audit event that records a new baseline: who accepted it, why, and what was forgotten. */
+  function baselineEvent(
+    accept: AcceptBaseline,
+    recalled: Recalled,
+    problem: string,
+    head: Head | null,
+  ): NewAuditEvent {
+    const forgotten = recalled.checkpoint;
+    return {
+      id: randomUUID(),
+      type: 'checkpoint-baseline',
+      at: clock().toISOString(),
+      actor: actorRecord(accept.actor),
+      operation: 'audit.checkpoint',
+      target: `audit log ${origin}`,
+      params: { reason: accept.reason },
+      requestId: null,
+      outcome: {
+        key: keyLabel(signer),
+        forgotten:
+          forgotten === null ? null : { size: forgotten.size, head: forgotten.head, time: forgotten.time },
+        accepted: { size: head?.seq ?? 0, head: head?.hash ?? GENESIS_HASH },
+        problem,
+      },
+      error: null,
+    };
+  }
+
+  /** Signs a log that does not extend the memory, when its chain holds from #1, after recording why. */
+  async function acceptBaseline(
+    accept: AcceptBaseline,
+    recalled: Recalled,
+    problem: string,
+    head: Head | null,
+  ): Promise<CheckpointResult> {
+    const chain = await extends_({ size: 0, head: GENESIS_HASH }, head?.seq ?? 0);
+    if (chain !== null) {
+      return refuse(
+        head,
+        0,
+        `no new baseline accepted: ${chain}; a baseline is accepted only for a log whose chain holds from event #1; run \`vidops audit verify\``,
+      );
+    }
+    const [event] = await store.appendAudit([baselineEvent(accept, recalled, problem, head)]);
+    if (event === undefined) throw new Error('the store appended no baseline event');
+    // Events another process appended meanwhile are checked like any others.
+    const since = await extends_({ size: head?.seq ?? 0, head: head?.hash ?? GENESIS_HASH }, event.seq);
+    if (since !== null) return refuse(head, 0, `no checkpoint signed: ${since}; run \`vidops audit verify\``);
+    logger?.warn(
+      { seq: event.seq, forgotten: recalled.checkpoint?.size ?? null },
+      `audit checkpoints: a new baseline was accepted: ${accept.reason}`,
+    );
+    const forgotten = recalled.checkpoint;
+    const result = await sign({ seq: event.seq, hash: event.hash }, recalled);
+    if (result.kind !== 'written') return result;
+    return {
+      ...result,
+      baseline: {
+        forgotten:
+          forgotten === null ? null : { size: forgotten.size, head: forgotten.head, time: forgotten.time },
+        problem,
+        seq: event.seq,
+      },
+    };
+  }
+
+  /** The whole decision, under the memory's lock. */
+  async function decide(accept: AcceptBaseline | undefined): Promise<CheckpointResult> {
+    const [head, latest] = await Promise.all([store.auditHead(), store.latestCheckpoint()]);
+    const covered = latest?.size ?? 0;
+    if (accept === undefined && refusedAt !== null && refusedAt.seq === (head?.seq ?? 0)) {
+      return refuse(head, covered, refusedAt.reason);
+    }
+    const recalled = await recall();
+    const remembering = await memoryProblem(recalled, head);
+    if (remembering !== null) {
+      if (accept !== undefined) return acceptBaseline(accept, recalled, remembering, head);
+      return refuse(head, covered, `no checkpoint signed: ${remembering}; ${REWRITE_HINT}`);
+    }
+    if (head === null || head.seq <= covered) {
+      return { kind: 'covered', latest, events: head?.seq ?? 0 };
+    }
+    const base = baseOf(latest, recalled.checkpoint);
+    const problem = typeof base === 'string' ? base : await extends_(base, head.seq);
+    if (problem !== null) {
+      return refuse(head, covered, `no checkpoint signed: ${problem}; run \`vidops audit verify\``);
+    }
+    return sign(head, recalled);
+  }
+
+  function checkpointNow(accept?: AcceptBaseline): Promise<CheckpointResult> {
+    return memory.exclusive(() => decide(accept));
   }
 
   async function checkIfDue(): Promise<CheckpointResult | null> {

@@ -144,6 +144,7 @@ describe('vidops metrics', () => {
       vidops_upstream_errors_total: 'counter',
       vidops_audit_posts_total: 'counter',
       vidops_audit_checkpoint_posts_total: 'counter',
+      vidops_audit_checkpoint_refused_total: 'counter',
       vidops_audit_outbox_depth: 'gauge',
     });
     expect(text).toContain('vidops_commands_total{command="unblock",outcome="ok"} 1\n');
@@ -156,6 +157,8 @@ describe('vidops metrics', () => {
     expect(text).toContain('vidops_audit_posts_total{outcome="rate_limited"} 1\n');
     expect(text).toContain('vidops_audit_checkpoint_posts_total{outcome="ok"} 1\n');
     expect(text).toContain('vidops_audit_outbox_depth 12\n');
+    // Served from the start, so that an alert on any increase works from the first refusal.
+    expect(text).toContain('vidops_audit_checkpoint_refused_total 0\n');
     expect(m.registry.contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
   });
 

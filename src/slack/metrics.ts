@@ -192,6 +192,11 @@ export interface VidopsMetrics {
   readonly auditPosts: Counter<'outcome'>;
   /** Signed audit checkpoints posted to the audit channel, by outcome (`ok`, `rate_limited`, `error`). */
   readonly auditCheckpointPosts: Counter<'outcome'>;
+  /**
+   * Times the checkpointer refused to sign: the log does not extend what the key signed before
+   * (rewritten or cut), or its events do not link. Alert on any increase.
+   */
+  readonly auditCheckpointRefused: Counter<never>;
   /** Sets the callback that reads the audit outbox depth on each scrape. */
   collectOutboxDepth(collect: () => Promise<number> | number): void;
 }
@@ -235,6 +240,10 @@ export function createVidopsMetrics(): VidopsMetrics {
       'vidops_audit_checkpoint_posts_total',
       'Signed audit checkpoints posted to the audit channel, by outcome',
       ['outcome'],
+    ),
+    auditCheckpointRefused: registry.counter(
+      'vidops_audit_checkpoint_refused_total',
+      'Times the bot refused to sign an audit checkpoint because the log does not extend what the key signed before, or its events do not link',
     ),
     collectOutboxDepth(collect) {
       outboxDepth = collect;

@@ -1,23 +1,26 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { type CliIo, runCli } from '../../src/cli/run.js';
-import { createHasher } from '../../src/core/audit-chain.js';
+import { createHasher, GENESIS_HASH } from '../../src/core/audit-chain.js';
 import { checkpointOrigin, signCheckpoint } from '../../src/core/checkpoint.js';
+import { canonicalJson } from '../../src/core/json.js';
 import type { NewAuditEvent } from '../../src/core/model.js';
 import { generateSignerKey } from '../../src/core/signed-note.js';
 import { openStore } from '../../src/store/index.js';
+import { noteSkipped, schemaPool, TEST_DATABASE_URL } from '../store/pg-schema.js';
 
 /**
  * Signed checkpoints as a compliance officer uses them: keys made, checkpoints signed, the log
  * verified on the database and offline, after edits, truncations, a foreign key and a rotation;
  * the standalone verifier (tools/verify-audit.mjs) on the same files.
- * @see docs/audit-checkpoints.md; README, "Audit log"
+ * @see docs/audit-checkpoints.md; docs/audit.md
  */
 
 const TOOL = resolve(dirname(fileURLToPath(import.meta.url)), '../../tools/verify-audit.mjs');
@@ -452,5 +455,354 @@ describe('compliance verifies an export with no database', () => {
     const result = await vidops(['audit', 'checkpoints', '--out', 'checkpoints.txt'], env(null));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('The database holds no signed checkpoint');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The key remembers what it signed (issue 20, "A signer that remembers what it signed")
+
+/** A database the deployment runs on, and SQL run on it behind vidops' back. */
+interface Backend {
+  name: string;
+  url(): string;
+  exec(text: string, params?: readonly unknown[]): Promise<void>;
+}
+
+const sqliteBackend: Backend = {
+  name: 'SQLite',
+  url: () => `sqlite:${DB()}`,
+  async exec(text, params = []) {
+    const db = new Database(DB());
+    try {
+      db.prepare(text).run(...params);
+    } finally {
+      db.close();
+    }
+  },
+};
+
+const pgSchemas = TEST_DATABASE_URL === undefined ? null : schemaPool(TEST_DATABASE_URL, 'cpcli');
+if (pgSchemas === null) noteSkipped('PostgreSQL signer tests');
+afterAll(() => pgSchemas?.dropAll());
+
+/** One fresh schema per test on the test database; `?` placeholders become `$1`, `$2`… */
+function postgresBackend(schemas: NonNullable<typeof pgSchemas>, base: string): Backend {
+  let current: string | null = null;
+  beforeEach(() => {
+    current = schemas.url();
+  });
+  return {
+    name: 'PostgreSQL',
+    url: () => current ?? '',
+    async exec(text, params = []) {
+      const schema = new URL(current ?? '').searchParams.get('schema');
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      try {
+        await client.query(`SET search_path = ${schema}`);
+        const numbered = text.split('?').reduce((sql, piece, i) => `${sql}$${i}${piece}`);
+        await client.query(numbered, [...params]);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+const KEY = 'keys/audit-signing.key';
+/** Where the key remembers the last checkpoint it signed: a file beside it. */
+const STATE = `${KEY}.last`;
+
+describe.each(
+  [sqliteBackend].concat(
+    pgSchemas === null || TEST_DATABASE_URL === undefined
+      ? []
+      : [postgresBackend(pgSchemas, TEST_DATABASE_URL)],
+  ),
+)('the signing key remembers what it signed ($name)', (backend) => {
+  const on = (keyFile: string | null = KEY, extra: Record<string, string> = {}) => ({
+    ...env(keyFile, extra),
+    DATABASE_URL: backend.url(),
+  });
+
+  async function appendOn(n: number): Promise<void> {
+    const store = await openStore(backend.url(), { hash: createHasher() });
+    try {
+      const head = (await store.auditHead())?.seq ?? 0;
+      await store.appendAudit(Array.from({ length: n }, (_, i) => newEvent(head + i + 1)));
+    } finally {
+      await store.close();
+    }
+  }
+
+  async function storedCheckpoints(): Promise<number[]> {
+    const store = await openStore(backend.url(), { hash: createHasher() });
+    try {
+      return (await store.listCheckpoints()).map((c) => c.size);
+    } finally {
+      await store.close();
+    }
+  }
+
+  /**
+   * What someone with write access to the database but not the key does: edits old event #5,
+   * recomputes every hash from there with vidops' own hash function (so the chain links again),
+   * and deletes the checkpoint rows that would give it away.
+   */
+  async function rewriteHistory(): Promise<void> {
+    const hash = createHasher();
+    const store = await openStore(backend.url(), { hash });
+    let events: Awaited<ReturnType<typeof store.listAudit>>;
+    try {
+      events = await store.listAudit({ afterSeq: 0, limit: 1000 });
+    } finally {
+      await store.close();
+    }
+    let prevHash = GENESIS_HASH;
+    for (const event of events) {
+      const { seq, prevHash: _prev, hash: _hash, ...body } = event;
+      const edited = seq === 5 ? { ...body, target: 'viewer 09000000000' } : body;
+      const rehashed = hash({ ...edited, seq, prevHash });
+      await backend.exec('UPDATE audit_events SET event = ?, prev_hash = ?, hash = ? WHERE seq = ?', [
+        canonicalJson(edited),
+        prevHash,
+        rehashed,
+        seq,
+      ]);
+      prevHash = rehashed;
+    }
+    await backend.exec('DELETE FROM checkpoints');
+  }
+
+  beforeEach(async () => {
+    expect((await vidops(['audit', 'keygen', '--out', 'keys'], { AUDIT_LOG_NAME: LOG })).code).toBe(0);
+  });
+
+  it('the first checkpoint ever is remembered beside the key, and a later one on the extended log signs', async () => {
+    await appendOn(10);
+    const first = await vidops(['audit', 'checkpoint'], on());
+    expect(first.code).toBe(0);
+    expect((await stat(join(dir, STATE))).mode & 0o777).toBe(0o600);
+    expect(await readFile(join(dir, STATE), 'utf8')).toMatch(/^vidops\/tehran-1\n10\n/);
+
+    await appendOn(5);
+    now = new Date('2026-11-22T11:00:00.000Z');
+    const second = await vidops(['audit', 'checkpoint'], on());
+    expect(second).toMatchObject({ code: 0, stderr: '' });
+    expect(second.stdout).toContain('Signed the checkpoint of 15 events');
+    expect(await readFile(join(dir, STATE), 'utf8')).toMatch(/^vidops\/tehran-1\n15\n/);
+    expect(await storedCheckpoints()).toEqual([10, 15]);
+  });
+
+  it('an old event rewritten, the chain re-hashed and the checkpoints deleted: nothing is signed', async () => {
+    await appendOn(30);
+    expect((await vidops(['audit', 'checkpoint'], on())).code).toBe(0);
+    const remembered = await readFile(join(dir, STATE), 'utf8').catch(() => null);
+    await rewriteHistory();
+    // The chain alone cannot tell: it links and every hash holds. What the key remembers can.
+    const verified = await vidops(['audit', 'verify'], on());
+    expect(verified.stdout).toContain('chain intact: 30 events');
+    expect(verified.code).toBe(1);
+    expect(verified.stdout).toContain(
+      `checkpoints: the signing key remembers a checkpoint the database does not hold (${join(dir, STATE)})`,
+    );
+    expect(verified.stderr).toMatch(
+      /^checkpoint check failed: checkpoint of 2026-11-22T10:00:00Z says event #30 has hash [0-9a-f]{12} but the log's event #30 has hash [0-9a-f]{12}\.$/m,
+    );
+
+    now = new Date('2026-11-22T11:00:00.000Z');
+    const result = await vidops(['audit', 'checkpoint'], on());
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      'does not extend the checkpoint this key signed before (30 events, of 2026-11-22T10:00:00Z',
+    );
+    expect(result.stderr).toMatch(/the log's event #30 has hash [0-9a-f]{12}, not [0-9a-f]{12}/);
+    expect(result.stderr).toContain(join(dir, STATE));
+    expect(result.stderr).toContain('vidops audit checkpoint --accept-baseline');
+    expect(await storedCheckpoints()).toEqual([]);
+    expect(await readFile(join(dir, STATE), 'utf8')).toBe(remembered);
+
+    // More events on top do not make it extend either.
+    await appendOn(3);
+    expect((await vidops(['audit', 'checkpoint'], on())).code).toBe(1);
+    expect(await storedCheckpoints()).toEqual([]);
+  });
+
+  it('events cut from the end and the checkpoints deleted: nothing is signed', async () => {
+    await appendOn(20);
+    expect((await vidops(['audit', 'checkpoint'], on())).code).toBe(0);
+    await backend.exec('DELETE FROM outbox WHERE seq > 15');
+    await backend.exec('DELETE FROM audit_events WHERE seq > 15');
+    await backend.exec('DELETE FROM checkpoints');
+    const result = await vidops(['audit', 'checkpoint'], on());
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the log holds 15 events, fewer than the 20 this key signed for');
+    expect(await storedCheckpoints()).toEqual([]);
+  });
+});
+
+describe('after a deliberate restore, an operator accepts a new baseline', () => {
+  /** Copies the database aside, as a backup would. */
+  function backup(): void {
+    const db = new Database(DB());
+    try {
+      db.exec(`VACUUM INTO '${join(dir, 'backup.db')}'`);
+    } finally {
+      db.close();
+    }
+  }
+
+  async function restore(): Promise<void> {
+    for (const suffix of ['', '-wal', '-shm']) await rm(`${DB()}${suffix}`, { force: true });
+    await copyFile(join(dir, 'backup.db'), DB());
+  }
+
+  it('the restored log is refused, then signed with --accept-baseline and a reason, which the log records', async () => {
+    expect((await vidops(['audit', 'keygen', '--out', 'keys'], { AUDIT_LOG_NAME: LOG })).code).toBe(0);
+    await append(20);
+    expect((await vidops(['audit', 'checkpoint'])).code).toBe(0);
+    backup();
+    await append(20);
+    now = new Date('2026-11-22T11:00:00.000Z');
+    expect((await vidops(['audit', 'checkpoint'])).code).toBe(0);
+    await restore();
+    await append(5);
+
+    const refused = await vidops(['audit', 'checkpoint']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the log holds 25 events, fewer than the 40 this key signed for');
+
+    const noReason = await vidops(['audit', 'checkpoint', '--accept-baseline']);
+    expect(noReason.code).toBe(2);
+    expect(noReason.stderr).toContain('--accept-baseline needs --reason');
+
+    now = new Date('2026-11-22T12:00:00.000Z');
+    const accepted = await vidops([
+      'audit',
+      'checkpoint',
+      '--accept-baseline',
+      '--reason',
+      'database restored from the backup of 10:30 after a disk failure',
+    ]);
+    expect(accepted.stderr).toBe('');
+    expect(accepted.code).toBe(0);
+    expect(accepted.stdout).toContain(
+      'Accepted a new baseline: the checkpoint of 40 events this key signed before (of 2026-11-22T11:00:00Z) is no longer required; event #26 records who accepted it and why.',
+    );
+    expect(accepted.stdout).toContain('Signed the checkpoint of 26 events');
+    expect(await readFile(join(dir, STATE), 'utf8')).toMatch(/^vidops\/tehran-1\n26\n/);
+
+    // The acceptance is an audit event of its own, covered by the new checkpoint.
+    const tail = await vidops(['audit', 'export', '--format', 'jsonl']);
+    const last = JSON.parse(tail.stdout.trimEnd().split('\n').at(-1) ?? '{}');
+    expect(last).toMatchObject({
+      seq: 26,
+      type: 'checkpoint-baseline',
+      actor: { id: 'cli:compliance' },
+      params: { reason: 'database restored from the backup of 10:30 after a disk failure' },
+      outcome: { forgotten: { size: 40 }, accepted: { size: 25 } },
+    });
+    // From the new baseline on, checkpoints sign as before, and verify holds.
+    await append(2);
+    expect((await vidops(['audit', 'checkpoint'])).code).toBe(0);
+    expect((await vidops(['audit', 'verify'])).code).toBe(0);
+  });
+
+  it('--accept-baseline on a log that extends what the key signed needs no baseline and records none', async () => {
+    expect((await vidops(['audit', 'keygen', '--out', 'keys'], { AUDIT_LOG_NAME: LOG })).code).toBe(0);
+    await append(4);
+    expect((await vidops(['audit', 'checkpoint'])).code).toBe(0);
+    await append(2);
+    const result = await vidops(['audit', 'checkpoint', '--accept-baseline', '--reason', 'just in case']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('no new baseline was needed');
+    expect(result.stdout).toContain('Signed the checkpoint of 6 events');
+  });
+
+  it('--accept-baseline does not sign a chain that is itself broken', async () => {
+    expect((await vidops(['audit', 'keygen', '--out', 'keys'], { AUDIT_LOG_NAME: LOG })).code).toBe(0);
+    await append(10);
+    expect((await vidops(['audit', 'checkpoint'])).code).toBe(0);
+    // The "restored" log is shorter than what the key signed, and its event #3 was edited.
+    sql(`UPDATE audit_events SET event = json_set(event, '$.target', 'viewer 0') WHERE seq = 3`);
+    sql('DELETE FROM outbox WHERE seq > 8; DELETE FROM audit_events WHERE seq > 8; DELETE FROM checkpoints');
+    const result = await vidops(['audit', 'checkpoint', '--accept-baseline', '--reason', 'restore']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'No new baseline accepted: event #3 was altered (its hash does not match); a baseline is accepted only for a log whose chain holds from event #1',
+    );
+    const store = await openStore(`sqlite:${DB()}`, { hash: createHasher() });
+    try {
+      expect(await store.listCheckpoints()).toEqual([]);
+      expect((await store.auditHead())?.seq).toBe(8);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('the signing key file', () => {
+  it('readable by its group is refused, naming the file and the fix, and nothing is signed', async () => {
+    expect((await vidops(['audit', 'keygen', '--out', 'keys'], { AUDIT_LOG_NAME: LOG })).code).toBe(0);
+    await append(3);
+    await chmod(join(dir, KEY), 0o640);
+    const result = await vidops(['audit', 'checkpoint']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `AUDIT_SIGNING_KEY_FILE ${join(dir, KEY)} may be read by other users (mode 640): run \`chmod 600 ${join(dir, KEY)}\``,
+    );
+    const store = await openStore(`sqlite:${DB()}`, { hash: createHasher() });
+    try {
+      expect(await store.listCheckpoints()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a key on a read-only mount', () => {
+  it('remembers its checkpoints in AUDIT_CHECKPOINT_STATE_FILE, and nothing is written beside the key', async () => {
+    expect((await vidops(['audit', 'keygen', '--out', 'keys'], { AUDIT_LOG_NAME: LOG })).code).toBe(0);
+    const before = (await readdir(join(dir, 'keys'))).sort();
+    const state = env(KEY, { AUDIT_CHECKPOINT_STATE_FILE: 'state/vidops-checkpoint.last' });
+    await mkdir(join(dir, 'state'));
+    await append(3);
+    expect((await vidops(['audit', 'checkpoint'], state)).code).toBe(0);
+    expect((await readFile(join(dir, 'state/vidops-checkpoint.last'), 'utf8')).split('\n')[1]).toBe('3');
+    expect((await readdir(join(dir, 'keys'))).sort()).toEqual(before);
+
+    // What it remembers there is what it checks: a log cut back to 2 events is not signed.
+    sql('DELETE FROM outbox WHERE seq = 3; DELETE FROM audit_events WHERE seq = 3; DELETE FROM checkpoints;');
+    const refused = await vidops(['audit', 'checkpoint'], state);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('No checkpoint signed');
+  });
+});
+
+describe('verify and keys vidops does not know', () => {
+  it('a checkpoint by an unknown key is an error even when what it states is true', async () => {
+    await deployment();
+    const impostor = generateSignerKey(checkpointOrigin(LOG));
+    const store = await openStore(`sqlite:${DB()}`, { hash: createHasher() });
+    try {
+      await append(5);
+      const [event] = await store.listAudit({ afterSeq: 64, limit: 1 });
+      const head = event?.hash ?? '';
+      const time = '2026-11-22T12:00:00Z';
+      await store.addCheckpoint({
+        size: 65,
+        head,
+        time,
+        note: signCheckpoint({ origin: impostor.name, size: 65, head, time }, [impostor]),
+      });
+    } finally {
+      await store.close();
+    }
+    const result = await vidops(['audit', 'verify']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `checkpoint of 2026-11-22T12:00:00Z is not signed by any known key (it names vidops/tehran-1+${impostor.keyId})`,
+    );
   });
 });

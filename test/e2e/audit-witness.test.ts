@@ -1,9 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
+import Database from 'better-sqlite3';
 import { type CliIo, runCli } from '../../src/cli/run.js';
-import { createHasher } from '../../src/core/audit-chain.js';
+import { createHasher, GENESIS_HASH } from '../../src/core/audit-chain.js';
+import { canonicalJson } from '../../src/core/json.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { writeKeyPair } from '../../src/services/audit-keys.js';
 import { openStore } from '../../src/store/index.js';
@@ -14,7 +16,7 @@ import { CHANNELS, type Harness, startHarness } from './app-harness.js';
  * The audit channel as a witness, end to end: the bot signs checkpoints and posts them beside
  * the events, and `vidops audit witness` reads the channel's history back from (fake) Slack and
  * names what was deleted from it and what was forged into it.
- * @see README, "Audit log"; docs/architecture.md, "Audit log"
+ * @see docs/audit.md; docs/architecture.md, "Audit log"
  */
 
 let keysDir: string;
@@ -187,5 +189,86 @@ describe('without a signing key', () => {
     } finally {
       await plain.stop();
     }
+  });
+});
+
+describe('a log rewritten under the bot', () => {
+  let dir: string;
+  let privatePath: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vidops-e2e-keys-'));
+    ({ privatePath } = await writeKeyPair(dir, 'e2e'));
+  });
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * Someone with the database file but not the key: edits event #2, recomputes every hash from
+   * there with vidops' own hash function, and deletes the checkpoint rows.
+   */
+  async function rewrite(app: Harness): Promise<void> {
+    const hash = createHasher();
+    const events = await app.store.listAudit({ afterSeq: 0, limit: 1000 });
+    const db = new Database(app.config.databaseUrl.slice('sqlite:'.length));
+    try {
+      const update = db.prepare('UPDATE audit_events SET event = ?, prev_hash = ?, hash = ? WHERE seq = ?');
+      let prevHash = GENESIS_HASH;
+      for (const event of events) {
+        const { seq, prevHash: _prev, hash: _hash, ...body } = event;
+        const edited = seq === 2 ? { ...body, target: 'viewer 09000000000' } : body;
+        const rehashed = hash({ ...edited, seq, prevHash });
+        update.run(canonicalJson(edited), prevHash, rehashed, seq);
+        prevHash = rehashed;
+      }
+      db.prepare('DELETE FROM checkpoints').run();
+    } finally {
+      db.close();
+    }
+  }
+
+  it('the bot signs nothing, says so in its log as an error, and counts it on /metrics', async () => {
+    const app = await startHarness({
+      env: { AUDIT_SIGNING_KEY_FILE: privatePath, AUDIT_LOG_NAME: 'e2e', AUDIT_CHECKPOINT_EVERY: '3' },
+    });
+    try {
+      for (const mobile of DEMO.unblockedMobiles.slice(0, 2))
+        await (await app.slash(`unblock ${mobile}`)).reply();
+      await until('a checkpoint signed', async () => (await app.store.listCheckpoints()).length > 0);
+      // The key remembers it beside itself, out of the database's reach.
+      expect(await readFile(`${privatePath}.last`, 'utf8')).toMatch(/^vidops\/e2e\n\d+\n/);
+      expect((await app.get('/metrics')).text).toMatch(/^vidops_audit_checkpoint_refused_total 0$/m);
+
+      await rewrite(app);
+      await (await app.slash(`unblock ${DEMO.unblockedMobiles[2]}`)).reply();
+      await until('the refusal counted on /metrics', async () =>
+        /^vidops_audit_checkpoint_refused_total [1-9]\d*$/m.test((await app.get('/metrics')).text),
+      );
+      const refusal = app.logs
+        .map((line) => JSON.parse(line) as { level: number; msg: string; alert?: string })
+        .find((line) => line.alert === 'audit_checkpoint_refused');
+      expect(refusal).toMatchObject({ level: 50 });
+      expect(refusal?.msg).toContain('does not extend the checkpoint this key signed before');
+      expect(await app.store.listCheckpoints()).toEqual([]);
+    } finally {
+      await app.stop();
+    }
+  });
+
+  it('a signing key file its group may read stops the start, naming the file and the fix', async () => {
+    await chmod(privatePath, 0o640);
+    const started = startHarness({ env: { AUDIT_SIGNING_KEY_FILE: privatePath, AUDIT_LOG_NAME: 'e2e' } });
+    // A harness that started after all is stopped, so the failure is the only thing left behind.
+    const outcome = await started.then(
+      async (app) => {
+        await app.stop();
+        return 'started';
+      },
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    expect(outcome).toContain(`AUDIT_SIGNING_KEY_FILE ${privatePath} may be read by other users (mode 640)`);
+    expect(outcome).toContain(`run \`chmod 600 ${privatePath}\``);
   });
 });
