@@ -6,14 +6,17 @@ import { type Config, loadConfig } from './config.js';
 import { ConfigError } from './core/errors.js';
 import { redactError } from './core/mask.js';
 import { createLogger } from './logger.js';
-import { wantsPlayground } from './playground/mode.js';
+import { chooseStart, PLAYGROUND_VARIABLE } from './playground/mode.js';
 import { type Playground, startPlayground } from './playground/start.js';
 
 /**
  * `npm start`: reads `.env` when present, validates the environment, starts vidops and stops it
  * gracefully on SIGTERM/SIGINT. A configuration problem is one clear message and exit code 1.
  * With no Slack credentials it starts the local playground instead: the sandbox, the Slack
- * emulator with its page, and vidops connected to it, and prints the page's URL.
+ * emulator with its page, and vidops connected to it, and prints the page's address with its
+ * per-start token. Not in production nor on a real service (VIDEO_API_URL), where missing Slack
+ * settings are a configuration error, unless VIDOPS_PLAYGROUND=1 asks for it (see
+ * src/playground/mode.ts).
  * @see docs/architecture.md, "Runtime contract" and "Emulator and playground"
  */
 
@@ -59,6 +62,23 @@ function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
   process.on('SIGINT', shutdown);
 }
 
+/** What the terminal is told loudly when the playground was asked for where it is refused by default. */
+function playgroundWarnings(started: Playground): string[] {
+  const lines: string[] = [];
+  if (started.realService !== undefined) {
+    lines.push(
+      `  WARNING: this playground acts on the real video service at ${started.realService} (${PLAYGROUND_VARIABLE}=1).`,
+      '  Its page acts as anyone, leads included: every change approved there is made on that service.',
+    );
+  }
+  if (process.env.NODE_ENV?.trim() === 'production') {
+    lines.push(
+      `  WARNING: NODE_ENV is production; the playground runs only because ${PLAYGROUND_VARIABLE}=1 asked for it.`,
+    );
+  }
+  return lines;
+}
+
 /** The playground: no Slack workspace needed; the page's URL is printed for the person at the terminal. */
 async function playground(): Promise<void> {
   let started: Playground;
@@ -76,7 +96,9 @@ async function playground(): Promise<void> {
   process.stdout.write(
     [
       '',
-      `  vidops playground: open ${started.url}`,
+      `  vidops playground: open ${started.openUrl}`,
+      '  The address holds a secret made for this start: only a browser that opened it can use the page.',
+      ...playgroundWarnings(started),
       '  This is a local Slack emulator on this computer, not Slack: nothing reaches a Slack workspace.',
       `  ${started.videoApi} The data lives in a temporary database until you stop (Ctrl+C).`,
       '  To run vidops in your Slack workspace, set SLACK_BOT_TOKEN and the rest (README, "Create the Slack app").',
@@ -89,7 +111,9 @@ async function playground(): Promise<void> {
 
 async function main(): Promise<void> {
   if (existsSync('.env')) loadDotenv({ path: '.env', quiet: true });
-  if (wantsPlayground(process.env)) {
+  const choice = chooseStart(process.env);
+  if (choice.kind === 'refused') fail(new ConfigError(choice.problems));
+  if (choice.kind === 'playground') {
     await playground();
     return;
   }

@@ -143,6 +143,8 @@ export interface EmulatorOptions {
   onNote?: (note: string) => void;
   /** Serves more routes (the playground page) on the same server; answers false to pass. */
   extraRoutes?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
+  /** Asked first about every request and WebSocket upgrade (the playground's Host check): a reason refuses it with 403. */
+  refuse?: (req: IncomingMessage) => string | undefined;
 }
 
 /**
@@ -595,8 +597,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       team_id: teamId,
       name: user.name,
       real_name: realName,
-      deleted: false,
-      is_bot: false,
+      deleted: user.deleted ?? false,
+      is_bot: user.is_bot ?? false,
       tz: 'Asia/Tehran',
       profile: { display_name: displayName, real_name: realName, team: teamId },
     };
@@ -937,6 +939,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 
   const server = createServer((req, res) => {
+    const refusal = options.refuse?.(req);
+    if (refusal !== undefined) {
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(refusal);
+      return;
+    }
     const url = new URL(req.url ?? '/', baseUrl || 'http://127.0.0.1');
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     const route = async () => {
@@ -968,7 +976,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   server.on('upgrade', (req, socket, head) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path === '/link/' || path === '/link') hub.handleUpgrade(req, socket, head);
+    if (options.refuse?.(req) !== undefined)
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else if (path === '/link/' || path === '/link') hub.handleUpgrade(req, socket, head);
     else socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
 

@@ -20,6 +20,7 @@ export {
   type StoredView,
   startEmulator,
 } from './emulator.js';
+export { createPageGuard, type PageGuard, TOKEN_HEADER } from './page-guard.js';
 export * from './payloads.js';
 export {
   type ClickTarget,
@@ -30,5 +31,5 @@ export {
   type ShortcutResult,
   type SubmitResult,
 } from './person.js';
-export { type Persona, type PlaygroundPageOptions, playgroundRoutes } from './ui.js';
+export { type Persona, type PlaygroundPage, type PlaygroundPageOptions, playgroundRoutes } from './ui.js';
 export * from './workspace.js';

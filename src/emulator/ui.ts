@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Emulator, EphemeralMessage, StoredMessage, StoredView } from './emulator.js';
 import { escapeHtml, mrkdwnToHtml, type NameBook } from './mrkdwn.js';
+import { createPageGuard } from './page-guard.js';
 import { type ClickTarget, personOf, type RawInput } from './person.js';
 import { blocksToHtml, messageBodyHtml, type RenderContext } from './render.js';
 import { BOT_NAME, BOT_USER_ID } from './workspace.js';
@@ -11,7 +12,8 @@ import { BOT_NAME, BOT_USER_ID } from './workspace.js';
  * The playground page's server side: the page itself (plain HTML, CSS and one module script,
  * served as files from src/emulator/web/), the state it draws (channels, DMs, the Home tab,
  * the open modal, rendered to HTML here), live updates as server-sent events, and the actions a
- * person takes there, done through src/emulator/person.ts as Slack would do them.
+ * person takes there, done through src/emulator/person.ts as Slack would do them. Only the page
+ * opened from the printed address may use them (src/emulator/page-guard.ts).
  * @see docs/architecture.md, "Emulator and playground"
  */
 
@@ -29,6 +31,10 @@ export interface PlaygroundPageOptions {
   defaultChannel: string;
   /** One line about where the video API is (the local sandbox or a real service). */
   videoApi: string;
+  /** The real video service the playground acts on (VIDOPS_PLAYGROUND=1), shown as a warning on the page. */
+  realService?: string;
+  /** The per-start secret the page must hold; random (32 bytes) when left out. */
+  token?: string;
   /** The app's shortcuts (as its manifest declares them): message ones on each message's menu, global ones by the composer. */
   shortcuts?: readonly { name: string; type: 'message' | 'global'; callback_id: string }[];
 }
@@ -42,6 +48,20 @@ const STATIC_FILES: Readonly<Record<string, string>> = {
 };
 const JSON_LIMIT_BYTES = 1024 * 1024;
 const FILE_LIMIT_BYTES = 10 * 1024 * 1024;
+/** An upload comes as JSON with its bytes in base64: 4 characters for every 3 bytes, and the rest. */
+const FILE_JSON_LIMIT_BYTES = Math.ceil(FILE_LIMIT_BYTES / 3) * 4 + 64 * 1024;
+/** On every answer of the page's routes: no token in a Referer, no framing by another page. */
+const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+};
+const REFUSED_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>vidops playground · open the printed address</title></head>' +
+  '<body><h1>Open the address printed at start</h1><p>This playground acts as anyone, leads included, so its page opens only from the ' +
+  'address printed where it was started (<code>npm start</code>), the one ending in <code>?token=…</code>. ' +
+  'After a restart, open the new address: the token changes at every start.</p></body></html>';
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -68,8 +88,8 @@ async function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-async function readJson(req: IncomingMessage): Promise<JsonObject> {
-  const text = (await readRaw(req, JSON_LIMIT_BYTES)).toString('utf8');
+async function readJson(req: IncomingMessage, limit = JSON_LIMIT_BYTES): Promise<JsonObject> {
+  const text = (await readRaw(req, limit)).toString('utf8');
   let parsed: JsonValue;
   try {
     parsed = JSON.parse(text);
@@ -115,15 +135,26 @@ function timeHtml(ts: string): string {
 
 type Entry = { kind: 'message'; message: StoredMessage } | { kind: 'ephemeral'; message: EphemeralMessage };
 
-/**
- * Serves the playground page and its actions on the emulator's server. Returns the route
- * handler to give `startEmulator({ extraRoutes })`, and `attach` to call once the emulator runs.
- */
-export function playgroundRoutes(options: PlaygroundPageOptions): {
+export interface PlaygroundPage {
+  /** To call once the emulator runs: the Host names accepted follow its address and port. */
   attach(emulator: Emulator): void;
+  /** The handler to give `startEmulator({ extraRoutes })`. */
   routes(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
-} {
+  /** To give `startEmulator({ refuse })`: every request and upgrade with a foreign Host is refused. */
+  refuse(req: IncomingMessage): string | undefined;
+  /** The per-start secret the page holds; the printed address carries it as `?token=`. */
+  readonly token: string;
+  /** The cookie the page keeps the token in (named after the port, known once attached). */
+  readonly cookieName: string;
+}
+
+/**
+ * Serves the playground page and its actions on the emulator's server, to the page opened from
+ * the printed address only (src/emulator/page-guard.ts).
+ */
+export function playgroundRoutes(options: PlaygroundPageOptions): PlaygroundPage {
   let emulator: Emulator | undefined;
+  const guard = createPageGuard(options.token);
   const personaIds = new Set(options.personas.map((p) => p.id));
   const shortcuts = options.shortcuts ?? [];
   const messageShortcuts = shortcuts.some((s) => s.type === 'message');
@@ -296,16 +327,26 @@ export function playgroundRoutes(options: PlaygroundPageOptions): {
     });
   };
 
-  const act = async (path: string, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+  /** A file put into a modal: JSON `{ user, name, mimetype, content }`, the content in base64. */
+  const upload = async (em: Emulator, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = await readJson(req, FILE_JSON_LIMIT_BYTES);
+    const user = personaOf(body.user);
+    const name = (typeof body.name === 'string' && body.name !== '' ? body.name : 'upload').slice(0, 200);
+    const mimetype =
+      typeof body.mimetype === 'string' && body.mimetype !== '' ? body.mimetype : 'application/octet-stream';
+    if (typeof body.content !== 'string') throw new RequestError(400, 'content (base64) is missing');
+    const content = Buffer.from(body.content, 'base64');
+    if (content.byteLength > FILE_LIMIT_BYTES)
+      throw new RequestError(413, `larger than ${FILE_LIMIT_BYTES} bytes`);
+    const file = em.addFile({ name, mimetype, content: new Uint8Array(content), title: name, user });
+    sendJson(res, 200, { ok: true, id: file.id, name: file.name });
+  };
+
+  const act = async (path: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const em = emulator;
     if (em === undefined) throw new RequestError(503, 'the emulator is starting');
     if (path === 'files') {
-      const user = personaOf(url.searchParams.get('user'));
-      const name = (url.searchParams.get('name') ?? 'upload').slice(0, 200);
-      const content = await readRaw(req, FILE_LIMIT_BYTES);
-      const mimetype = (req.headers['content-type'] ?? 'application/octet-stream').split(';')[0] ?? '';
-      const file = em.addFile({ name, mimetype, content: new Uint8Array(content), title: name, user });
-      sendJson(res, 200, { ok: true, id: file.id, name: file.name });
+      await upload(em, req, res);
       return;
     }
     const body = await readJson(req);
@@ -389,11 +430,63 @@ export function playgroundRoutes(options: PlaygroundPageOptions): {
     }
   };
 
+  const workspace = (): JsonObject => ({
+    personas: options.personas.map((p) => ({ id: p.id, label: p.label })),
+    commands: options.commands.map((c) => ({ usage: c.usage, summary: c.summary })),
+    defaultChannel: options.defaultChannel,
+    videoApi: options.videoApi,
+    realService: options.realService ?? null,
+    bot: BOT_NAME,
+    shortcuts: shortcuts.map((s) => ({ name: s.name, type: s.type, callbackId: s.callback_id })),
+  });
+
+  /** The page itself, to whoever holds the token (the printed `?token=` or the cookie it leaves). */
+  const servePage = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    if (!guard.holdsToken(req, url.searchParams.get('token'))) {
+      res.writeHead(403, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(REFUSED_PAGE);
+      return;
+    }
+    res.setHeader('set-cookie', guard.cookie());
+    await serveStatic(res, 'index.html');
+  };
+
+  /** The `/ui/…` routes: the guard first, whatever the method; false for a route that is not one. */
+  const serveUi = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    parts: string[],
+  ): Promise<boolean> => {
+    const refusal = guard.uiRefusal(req);
+    if (refusal !== undefined) {
+      sendJson(res, 403, { ok: false, error: refusal });
+      return true;
+    }
+    if (req.method === 'GET' && url.pathname === '/ui/workspace') {
+      sendJson(res, 200, workspace());
+    } else if (req.method === 'GET' && url.pathname === '/ui/state') {
+      const user = personaOf(url.searchParams.get('user'));
+      sendJson(res, 200, state(user, url.searchParams.get('conversation') ?? options.defaultChannel));
+    } else if (req.method === 'GET' && url.pathname === '/ui/events') {
+      events(req, res);
+    } else if (req.method === 'POST' && parts.length === 2 && parts[1] !== undefined) {
+      await act(parts[1], req, res);
+    } else {
+      return false;
+    }
+    return true;
+  };
+
   const routes = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
     const parts = url.pathname.split('/').filter(Boolean);
+    for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);
     try {
-      if (req.method === 'GET' && parts.length === 0) {
-        await serveStatic(res, 'index.html');
+      const host = guard.hostRefusal(req);
+      if (host !== undefined) {
+        sendJson(res, 403, { ok: false, error: host });
+      } else if (req.method === 'GET' && parts.length === 0) {
+        await servePage(req, res, url);
       } else if (
         req.method === 'GET' &&
         parts[0] === 'static' &&
@@ -401,28 +494,8 @@ export function playgroundRoutes(options: PlaygroundPageOptions): {
         parts[1] !== undefined
       ) {
         await serveStatic(res, parts[1]);
-      } else if (req.method === 'GET' && url.pathname === '/ui/workspace') {
-        sendJson(res, 200, {
-          personas: options.personas.map((p) => ({ id: p.id, label: p.label })),
-          commands: options.commands.map((c) => ({ usage: c.usage, summary: c.summary })),
-          defaultChannel: options.defaultChannel,
-          videoApi: options.videoApi,
-          bot: BOT_NAME,
-          shortcuts: shortcuts.map((s) => ({ name: s.name, type: s.type, callbackId: s.callback_id })),
-        });
-      } else if (req.method === 'GET' && url.pathname === '/ui/state') {
-        sendJson(
-          res,
-          200,
-          state(
-            personaOf(url.searchParams.get('user')),
-            url.searchParams.get('conversation') ?? options.defaultChannel,
-          ),
-        );
-      } else if (req.method === 'GET' && url.pathname === '/ui/events') {
-        events(req, res);
-      } else if (req.method === 'POST' && parts[0] === 'ui' && parts.length === 2 && parts[1] !== undefined) {
-        await act(parts[1], req, res, url);
+      } else if (parts[0] === 'ui') {
+        return await serveUi(req, res, url, parts);
       } else {
         return false;
       }
@@ -438,7 +511,13 @@ export function playgroundRoutes(options: PlaygroundPageOptions): {
   return {
     attach: (em) => {
       emulator = em;
+      guard.bind(em.url);
     },
     routes,
+    refuse: guard.hostRefusal,
+    token: guard.token,
+    get cookieName() {
+      return guard.cookieName;
+    },
   };
 }

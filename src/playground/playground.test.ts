@@ -53,14 +53,22 @@ describe('the playground', () => {
 
   afterAll(() => pg.stop());
 
+  /** What the page sends: its token (kept in its cookie), its Origin on a change, JSON. */
+  const asPage = (): Record<string, string> => ({
+    'x-vidops-token': pg.token,
+    origin: new URL(pg.url).origin,
+    'content-type': 'application/json',
+  });
+  const getJson = async (path: string) => (await fetch(`${pg.url}${path}`, { headers: asPage() })).json();
+
   it('serves its page on loopback and says it is not Slack', async () => {
     expect(pg.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    const page = await (await fetch(pg.url)).text();
+    const page = await (await fetch(pg.openUrl)).text();
     expect(page).toContain('Local playground: this is not Slack.');
     expect(page).toContain('<script type="module" src="/static/app.js"></script>');
     expect((await fetch(`${pg.url}static/app.js`)).headers.get('content-type')).toContain('javascript');
     expect((await fetch(`${pg.url}static/../../config.ts`)).status).toBe(404);
-    const workspace = (await (await fetch(`${pg.url}ui/workspace`)).json()) as { personas: { id: string }[] };
+    const workspace = (await getJson('ui/workspace')) as { personas: { id: string }[] };
     expect(workspace.personas.map((p) => p.id)).toEqual(Object.values(PLAYGROUND_PEOPLE).map((p) => p.id));
   });
 
@@ -102,17 +110,17 @@ describe('the playground', () => {
       (await (
         await fetch(`${pg.url}ui/${path}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: asPage(),
           body: JSON.stringify({ user, ...body }),
         })
       ).json()) as { ok: boolean; error?: string };
-    const workspace = (await (await fetch(`${pg.url}ui/workspace`)).json()) as {
+    const workspace = (await getJson('ui/workspace')) as {
       shortcuts: { name: string; type: string; callbackId: string }[];
     };
     expect(workspace.shortcuts.map((s) => s.name)).toEqual(['Unblock viewer', 'Retry conversion', 'vidops']);
     expect(await post('message', { channel, text: 'شماره من ۰۹۱۲۳۴۵۶۷۸۹ است' })).toEqual({ ok: true });
     const message = pg.emulator.messages(channel).at(-1);
-    const state = (await (await fetch(`${pg.url}ui/state?user=${user}&conversation=${channel}`)).json()) as {
+    const state = (await getJson(`ui/state?user=${user}&conversation=${channel}`)) as {
       conversation: { html: string };
     };
     expect(state.conversation.html).toContain('data-more');
@@ -122,6 +130,29 @@ describe('the playground', () => {
     const modal = await until(() => pg.emulator.modalStack(user).at(-1), 'the modal of the shortcut');
     expect(JSON.stringify(modal.blocks)).toContain('`09123456789`');
     expect(await post('shortcut', { callbackId: 'no_such_shortcut' })).toMatchObject({ ok: false });
+  });
+
+  it('a file put into a modal goes up as JSON (its bytes in base64) and reaches the emulator whole', async () => {
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
+    const answer = (await (
+      await fetch(`${pg.url}ui/files`, {
+        method: 'POST',
+        headers: asPage(),
+        body: JSON.stringify({
+          user: PLAYGROUND_PEOPLE.lead.id,
+          name: 'cover.png',
+          mimetype: 'image/png',
+          content: bytes.toString('base64'),
+        }),
+      })
+    ).json()) as { ok: boolean; id: string; name: string };
+    expect(answer).toMatchObject({ ok: true, name: 'cover.png' });
+    const raw = await fetch(`${pg.url}ui/files?user=${PLAYGROUND_PEOPLE.lead.id}&name=x.png`, {
+      method: 'POST',
+      headers: { ...asPage(), 'content-type': 'image/png' },
+      body: bytes,
+    });
+    expect(raw.status).toBe(403);
   });
 });
 
@@ -134,16 +165,48 @@ describe('the playground pointed at a service by VIDEO_API_URL', () => {
 
   afterAll(() => service.close());
 
-  it('starts no sandbox of its own, sends the changes there, and leaves nothing behind at stop', async () => {
+  const env = () => ({
+    VIDEO_API_URL: service.url,
+    VIDEO_API_KEY: 'k-1',
+    VIDEO_SECRET_KEY: 's-1',
+    LOG_LEVEL: 'warn',
+  });
+
+  it('is refused unless VIDOPS_PLAYGROUND=1 asks for it, and nothing is started', async () => {
+    await expect(startPlayground({ env: env(), port: 0, logDestination: quiet })).rejects.toThrow(
+      /VIDEO_API_URL names a service .*VIDOPS_PLAYGROUND=1/s,
+    );
+    await expect(
+      startPlayground({ env: { LOG_LEVEL: 'warn', NODE_ENV: 'production' }, port: 0, logDestination: quiet }),
+    ).rejects.toThrow(/NODE_ENV is production/);
+    expect(service.requests()).toEqual([]);
+  });
+
+  it('asked for with VIDOPS_PLAYGROUND=1: says so in a warning and on the page, starts no sandbox of its own, sends the changes there, and leaves nothing behind at stop', async () => {
+    const lines: string[] = [];
     const pg = await startPlayground({
-      env: { VIDEO_API_URL: service.url, VIDEO_API_KEY: 'k-1', VIDEO_SECRET_KEY: 's-1', LOG_LEVEL: 'warn' },
+      env: { ...env(), VIDOPS_PLAYGROUND: '1' },
       port: 0,
-      logDestination: quiet,
+      logDestination: { write: (line: string) => lines.push(line) },
     });
     const dir = dirname(pg.config.databaseUrl.replace(/^sqlite:/, ''));
     try {
       expect(pg.sandbox).toBeUndefined();
       expect(pg.videoApi).toContain(service.url);
+      expect(pg.realService).toBe(service.url);
+      const warnings = lines
+        .map((l) => JSON.parse(l) as { level: number; msg: string })
+        .filter((l) => l.level === 40)
+        .map((l) => l.msg);
+      expect(warnings).toContainEqual(
+        expect.stringContaining(`acts on the real video service at ${service.url}`),
+      );
+      const workspace = (await (
+        await fetch(`${pg.url}ui/workspace`, { headers: { 'x-vidops-token': pg.token } })
+      ).json()) as { realService: string | null };
+      expect(workspace.realService).toBe(service.url);
+      const page = await (await fetch(pg.openUrl)).text();
+      expect(page).toContain('id="real-service"');
       await personOf(pg.emulator, PLAYGROUND_PEOPLE.agent.id).command('unblock 09121234567', {
         channel: PLAYGROUND_CHANNELS.support.id,
       });

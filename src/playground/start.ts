@@ -20,13 +20,17 @@ import { createLogger } from '../logger.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { type Sandbox, startSandbox } from '../sandbox/server.js';
 import { SHORTCUT_LIST } from '../views/modals/shortcuts.js';
+import { PLAYGROUND_VARIABLE, playgroundRefusal, shownUrl } from './mode.js';
 
 /**
  * The playground: the sandbox (unless `VIDEO_API_URL` names a service), the Slack emulator with
  * its page, and the real vidops (`createVidops`, Bolt's Socket Mode receiver) connected to the
  * emulator, in one process. The Slack credentials are random per start, the data lives in a
  * temporary SQLite file removed at stop, and the people are personas the playground's LEADS and
- * AGENTS name, so one person can play a whole approval.
+ * AGENTS name, so one person can play a whole approval. The page acts as anyone, so it answers
+ * only on loopback, only to the page opened from the address printed with its per-start token
+ * (src/emulator/page-guard.ts), and only where `playgroundRefusal` allows it (not in production,
+ * not on a real service, unless VIDOPS_PLAYGROUND=1), and then says so loudly.
  * @see docs/architecture.md, "Emulator and playground"
  */
 
@@ -71,19 +75,30 @@ const PASSED_THROUGH = [
 ] as const;
 
 export interface PlaygroundOptions {
-  /** The environment (`.env` read already); Slack variables, DATABASE_URL and POLICY_FILE are ignored. */
+  /**
+   * The environment (`.env` read already); Slack variables, DATABASE_URL and POLICY_FILE are ignored.
+   * NODE_ENV=production or a VIDEO_API_URL is refused unless VIDOPS_PLAYGROUND=1.
+   */
   env: Record<string, string | undefined>;
   /** Where the page is served; `PORT` (3000) by default, 0 for a free one. */
   port?: number;
-  /** 127.0.0.1 by default: the page lets whoever opens it act as anyone. */
+  /** 127.0.0.1 by default, and loopback only (127.0.0.1, ::1, localhost): the page lets whoever opens it act as anyone. */
   host?: string;
   logger?: Logger;
   logDestination?: pino.DestinationStream;
 }
 
 export interface Playground {
-  /** The page: `http://127.0.0.1:3000/`. */
+  /** The server: `http://127.0.0.1:3000/` (the page there needs the token). */
   url: string;
+  /** The address to open, the one printed: `http://127.0.0.1:3000/?token=…`. */
+  openUrl: string;
+  /** The per-start secret the page must hold (32 random bytes, base64url). */
+  token: string;
+  /** The cookie the page keeps the token in. */
+  cookieName: string;
+  /** The real service it acts on (VIDOPS_PLAYGROUND=1 with VIDEO_API_URL); undefined with its own sandbox. */
+  realService: string | undefined;
   emulator: Emulator;
   /** The sandbox started for it; undefined when VIDEO_API_URL names a service. */
   sandbox: Sandbox | undefined;
@@ -106,11 +121,46 @@ function portOf(env: Record<string, string | undefined>, given: number | undefin
   return port;
 }
 
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** The loopback address to listen on; anything else is refused (the page acts as anyone). */
+function hostOf(given: string | undefined): string {
+  const host = given ?? '127.0.0.1';
+  if (!LOOPBACK.has(host)) {
+    throw new ConfigError([
+      `the playground listens on loopback only (127.0.0.1, ::1 or localhost), not on ${host}`,
+    ]);
+  }
+  return host;
+}
+
+/** Says loudly, in the log, what the playground acts on when it is not the usual local one. */
+function warnAboutPurpose(
+  logger: Logger,
+  env: Record<string, string | undefined>,
+  realService: string | undefined,
+) {
+  if (realService !== undefined) {
+    logger.warn(
+      { videoApi: realService, [PLAYGROUND_VARIABLE]: '1' },
+      `vidops playground acts on the real video service at ${realService} (${PLAYGROUND_VARIABLE}=1): every change approved on its page is made there, and its page acts as anyone, leads included`,
+    );
+  }
+  if (env.NODE_ENV?.trim() === 'production') {
+    logger.warn(
+      { [PLAYGROUND_VARIABLE]: '1' },
+      `vidops playground runs with NODE_ENV=production because ${PLAYGROUND_VARIABLE}=1 asked for it; this is not the real app`,
+    );
+  }
+}
+
 /** Starts the sandbox (when needed), the emulator and vidops; `stop()` ends all three. */
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
   const { env } = options;
+  const refused = playgroundRefusal(env);
+  if (refused !== undefined) throw new ConfigError(refused);
   const port = portOf(env, options.port);
-  const host = options.host ?? '127.0.0.1';
+  const host = hostOf(options.host);
   const level = FIELDS.LOG_LEVEL.safeParse(env.LOG_LEVEL?.trim() || undefined);
   if (!level.success)
     throw new ConfigError(['LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent']);
@@ -120,7 +170,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       level: level.data,
       ...(options.logDestination === undefined ? {} : { destination: options.logDestination }),
     });
-  const given = env.VIDEO_API_URL?.trim();
+  const given = env.VIDEO_API_URL?.trim() || undefined;
+  const realService = given === undefined ? undefined : shownUrl(given);
   const cleanups: (() => Promise<void>)[] = [];
   const cleanUp = async () => {
     for (const cleanup of cleanups.reverse()) {
@@ -136,9 +187,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     const sandbox = given ? undefined : await startSandbox();
     if (sandbox !== undefined) cleanups.push(() => sandbox.close());
     const videoApi =
-      sandbox === undefined
-        ? `The video API is ${given} (VIDEO_API_URL): approved changes are made there.`
-        : 'The video API is the local sandbox with demo data.';
+      realService === undefined
+        ? 'The video API is the local sandbox with demo data.'
+        : `The video API is the REAL service at ${realService} (VIDEO_API_URL, ${PLAYGROUND_VARIABLE}=1): approved changes are made there.`;
+    warnAboutPurpose(logger, env, realService);
 
     const people = Object.values(PLAYGROUND_PEOPLE);
     const page = playgroundRoutes({
@@ -146,6 +198,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       commands: COMMAND_HELP.map((c) => ({ usage: c.usage, summary: c.summary })),
       defaultChannel: PLAYGROUND_CHANNELS.support.id,
       videoApi,
+      ...(realService === undefined ? {} : { realService }),
       shortcuts: SHORTCUT_LIST,
     });
     const emulator = await startEmulator({
@@ -155,6 +208,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       usergroups: Object.values(PLAYGROUND_GROUPS),
       channels: Object.values(PLAYGROUND_CHANNELS),
       extraRoutes: page.routes,
+      refuse: page.refuse,
       onNote: (note) => logger.warn({ component: 'emulator' }, note),
     });
     cleanups.push(() => emulator.close());
@@ -185,14 +239,19 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     const { port: probes } = await vidops.start();
     cleanups.push(() => vidops.stop());
     const url = `${emulator.url}/`;
+    // The token stays out of the log: only the person at the terminal is given it.
     logger.info(
       { url, probes, mode: 'socket', database: 'temporary sqlite' },
-      `vidops playground: a local Slack emulator, not Slack. Open ${url}`,
+      `vidops playground: a local Slack emulator, not Slack, at ${url}; open the address printed with its token`,
     );
 
     let stopping: Promise<void> | null = null;
     return {
       url,
+      openUrl: `${url}?token=${page.token}`,
+      token: page.token,
+      cookieName: page.cookieName,
+      realService,
       emulator,
       sandbox,
       vidops,

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,8 +10,8 @@ import { type Browser, chromium, type Locator, type Page } from 'playwright-core
 
 /**
  * The browser suite (`npm run test:browser`): `npm start` with no Slack tokens, as a newcomer
- * runs it, and a real, headless Chromium (Debian's `chromium`, or CHROMIUM_PATH) on the page it
- * prints. Each scenario is what a support team does there, and leaves a screenshot in
+ * runs it, and a real, headless Chromium (Debian's `chromium`, or CHROMIUM_PATH) on the address it
+ * prints, with the page's per-start token in it. Each scenario is what a support team does there, and leaves a screenshot in
  * test-results/playground/ for the reader. Ends with one line, `browser: N passed, N failed`, and the
  * screenshots written.
  * @see docs/architecture.md, "Emulator and playground"
@@ -65,7 +67,8 @@ async function startPlayground(): Promise<Started> {
     );
     const read = (chunk: Buffer) => {
       output.push(chunk.toString('utf8'));
-      const found = /vidops playground: open (http:\/\/\S+)/.exec(output.join(''));
+      // The address with its token: the page opens from it and nothing else.
+      const found = /vidops playground: open (http:\/\/\S+\?token=\S+)/.exec(output.join(''));
       if (found?.[1] !== undefined) {
         clearTimeout(timer);
         resolve(found[1]);
@@ -92,6 +95,8 @@ async function stopPlayground(started: Started): Promise<void> {
 
 interface Context {
   page: Page;
+  browser: Browser;
+  /** The printed address, with the token. */
   url: string;
   /** The request the agent asked for, once asked. */
   requestId?: string;
@@ -326,7 +331,64 @@ const scenarios: [string, (ctx: Context) => Promise<void>][] = [
       await messageWith(page, /From now on vidops speaks to you in English/, true).waitFor();
     },
   ],
+  [
+    'the token leaves the address bar, and the page opened without it is refused',
+    async ({ page, browser, url }) => {
+      if (page.url().includes('token=')) fail(`the token is still in the address bar: ${page.url()}`);
+      const stranger = await browser.newContext();
+      try {
+        const other = await stranger.newPage();
+        const response = await other.goto(new URL(url).origin);
+        if (response?.status() !== 403) fail(`the page without its token answered ${response?.status()}`);
+        if (!(await other.locator('body').innerText()).includes('Open the address printed at start'))
+          fail('the refusal does not say which address to open');
+        await shoot(other, 'page-without-token-refused');
+      } finally {
+        await stranger.close();
+      }
+    },
+  ],
+  [
+    'a page of another origin on this computer posts to the playground: the browser sends the cookie, the playground refuses',
+    async ({ page, url }) => {
+      const origin = new URL(url).origin;
+      const probe = 'CSRF-PROBE-from-another-port';
+      const server = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(forgingPage(`${origin}/ui/message`, probe));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        await page.goto(`http://127.0.0.1:${port}/`);
+        await page.waitForFunction(
+          () => (globalThis as unknown as { document: { title: string } }).document.title === 'sent',
+        );
+      } finally {
+        server.close();
+      }
+      await page.goto(`${origin}/`);
+      await page.locator('body[data-ready="true"]').waitFor();
+      await openConversation(page, '# support');
+      if ((await page.locator('#messages').innerText()).includes(probe))
+        fail('a page of another origin posted in #support');
+      await shoot(page, 'forged-posts-refused');
+    },
+  ],
 ];
+
+/** A page elsewhere that posts to the playground as a lead, every way a page can without asking. */
+function forgingPage(target: string, text: string): string {
+  const body = JSON.stringify({ user: 'U0LEILA', channel: 'C0SUPPORT', text });
+  return `<!doctype html><title>forging</title><script>
+const body = ${JSON.stringify(body)};
+const sends = [
+  fetch(${JSON.stringify(target)}, { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body }),
+  fetch(${JSON.stringify(target)}, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body }),
+];
+Promise.allSettled(sends).then(() => { document.title = 'sent'; });
+</script>`;
+}
 
 /**
  * Checks that every element under `root` whose own text starts with a Persian letter is laid out
@@ -385,7 +447,7 @@ async function main(): Promise<number> {
     page.setDefaultTimeout(STEP_TIMEOUT_MS);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    const ctx: Context = { page, url: playground.url };
+    const ctx: Context = { page, browser, url: playground.url };
     for (const [name, run] of scenarios) {
       const t0 = Date.now();
       try {

@@ -15,19 +15,47 @@ const page = {
   suggestion: -1,
 };
 
+// The address printed at start carries the page's token (`?token=…`); the server keeps it in an
+// HttpOnly cookie, so it is taken out of the address bar (and of the history) at once.
+if (new URLSearchParams(location.search).has('token')) {
+  history.replaceState(null, '', `${location.pathname}${location.hash}`);
+}
+
+/** A 403: the token is missing or from an earlier start (or the request came from elsewhere). */
+function refused(response) {
+  if (response.status === 403) $('#refused').hidden = false;
+}
+
 async function getJson(path) {
   const response = await fetch(path, { cache: 'no-store' });
+  refused(response);
   if (!response.ok) throw new Error(`${path} answered ${response.status}`);
   return response.json();
 }
 
-async function post(path, body) {
+// Every change goes as JSON: the server refuses any other body, and the page's own Origin.
+async function postJson(path, body) {
   const response = await fetch(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user: page.persona, ...body }),
+    body: JSON.stringify(body),
   });
+  refused(response);
   return response.json();
+}
+
+function post(path, body) {
+  return postJson(path, { user: page.persona, ...body });
+}
+
+/** A file's bytes in base64 (read by the browser as a data: URL, whose header is dropped). */
+function base64Of(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
 }
 
 function toast(text) {
@@ -455,13 +483,11 @@ async function upload(input) {
   const ids = [];
   const names = [];
   for (const file of input.files) {
-    const query = new URLSearchParams({ user: page.persona, name: file.name });
-    const response = await fetch(`/ui/files?${query}`, {
-      method: 'POST',
-      headers: { 'content-type': file.type || 'application/octet-stream' },
-      body: file,
+    const answer = await post('/ui/files', {
+      name: file.name,
+      mimetype: file.type || 'application/octet-stream',
+      content: await base64Of(file),
     });
-    const answer = await response.json();
     if (!answer.ok) {
       toast(`The upload failed: ${answer.error}`);
       return;
@@ -497,6 +523,11 @@ async function start() {
   page.persona = page.workspace.personas.some((p) => p.id === saved) ? saved : page.workspace.personas[0].id;
   select.value = page.persona;
   $('#video-api').textContent = page.workspace.videoApi;
+  if (page.workspace.realService) {
+    const banner = $('#real-service');
+    banner.textContent = `This playground acts on the REAL video service at ${page.workspace.realService}: every change approved here is made there, and this page acts as anyone, leads included.`;
+    banner.hidden = false;
+  }
 
   select.addEventListener('change', () => switchPersona(select.value));
   // The language switcher runs `/vidops lang fa|en` as the persona, in the open conversation.
