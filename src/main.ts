@@ -7,7 +7,8 @@ import { ConfigError } from './core/errors.js';
 import { redactError } from './core/mask.js';
 import { createLogger } from './logger.js';
 import { chooseStart, PLAYGROUND_VARIABLE } from './playground/mode.js';
-import { type Playground, startPlayground } from './playground/start.js';
+// A type only: the playground (emulator and sandbox) is loaded with `import()` when chosen.
+import type { Playground } from './playground/start.js';
 
 /**
  * `npm start`: reads `.env` when present, validates the environment, starts vidops and stops it
@@ -79,10 +80,14 @@ function playgroundWarnings(started: Playground): string[] {
   return lines;
 }
 
-/** The playground: no Slack workspace needed; the page's URL is printed for the person at the terminal. */
+/**
+ * The playground: no Slack workspace needed; the page's URL is printed for the person at the
+ * terminal. Its code (the emulator and the sandbox) is loaded here only, never on a production start.
+ */
 async function playground(): Promise<void> {
   let started: Playground;
   try {
+    const { startPlayground } = await import('./playground/start.js');
     started = await startPlayground({ env: process.env });
   } catch (error) {
     if ((error as { code?: unknown }).code === 'EADDRINUSE') {

@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
 import { type BlockKitProblem, type BlockKitSurface, findBlockKitProblems } from '../views/limits.js';
+import { isObject, list } from './json.js';
 
 /**
  * What the emulator checks before it takes a message or a view, as Slack does: every limit of
@@ -66,14 +67,6 @@ const INPUT_ELEMENTS = new Set([
   'timepicker',
   ...SELECTS,
 ]);
-
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function list(value: JsonValue | undefined): JsonValue[] {
-  return Array.isArray(value) ? value : [];
-}
 
 type Add = (path: string, message: string) => void;
 
@@ -213,4 +206,22 @@ export function inputBlockIds(view: JsonObject): Set<string> {
       .filter((b) => b.type === 'input' && typeof b.block_id === 'string')
       .map((b) => String(b.block_id)),
   );
+}
+
+/** The element with this action_id (in the block with this block_id, when given). */
+export function findElement(
+  blocks: JsonValue | undefined,
+  actionId: string,
+  blockId?: string,
+): { blockId: string; block: JsonObject; element: JsonObject } | undefined {
+  for (const block of list(blocks)) {
+    if (!isObject(block)) continue;
+    const id = typeof block.block_id === 'string' ? block.block_id : '';
+    if (blockId !== undefined && id !== blockId) continue;
+    const candidates = [...list(block.elements), block.accessory, block.element];
+    for (const element of candidates) {
+      if (isObject(element) && element.action_id === actionId) return { blockId: id, block, element };
+    }
+  }
+  return undefined;
 }

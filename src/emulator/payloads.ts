@@ -1,6 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { SlashCommand, ViewStateSelectedOption, ViewStateValue } from '@slack/bolt';
 import type { JsonObject, JsonValue } from '../core/json.js';
+import { findElement } from './blockkit.js';
+import { isObject } from './json.js';
 import { APP_ID, BOT_ID, BOT_USER_ID, TEAM_DOMAIN, TEAM_ID } from './workspace.js';
 
 /**
@@ -128,32 +130,6 @@ export interface BlockActionOptions {
   isEphemeral?: boolean;
   /** What the view's inputs hold at the click, for a click inside a view. */
   state?: ViewValues | JsonObject;
-}
-
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The element with this action_id and its block_id, searched in message or view blocks. */
-function findElement(
-  blocks: JsonValue | undefined,
-  actionId: string,
-): { blockId: string; element: JsonObject } | undefined {
-  if (!Array.isArray(blocks)) return undefined;
-  for (const block of blocks) {
-    if (!isObject(block)) continue;
-    const candidates = [
-      ...(Array.isArray(block.elements) ? block.elements : []),
-      block.accessory,
-      block.element,
-    ];
-    for (const element of candidates) {
-      if (isObject(element) && element.action_id === actionId) {
-        return { blockId: typeof block.block_id === 'string' ? block.block_id : '', element };
-      }
-    }
-  }
-  return undefined;
 }
 
 /** The action entry Slack sends for a click on a button, or a pick in a select/radio/overflow. */

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
-import { inputBlockIds } from './blockkit.js';
+import { findElement, inputBlockIds } from './blockkit.js';
 import type { Delivery, Emulator, StoredMessage, StoredView } from './emulator.js';
+import { isObject, list } from './json.js';
 import {
   appHomeOpened,
   blockAction,
@@ -80,32 +81,6 @@ export interface Person {
   messageShortcut(target: MessageShortcutTarget): Promise<ShortcutResult>;
   /** Runs a global shortcut from the shortcuts menu. */
   globalShortcut(callbackId: string): Promise<ShortcutResult>;
-}
-
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function list(value: JsonValue | undefined): JsonValue[] {
-  return Array.isArray(value) ? value : [];
-}
-
-/** The element with this action_id (in the block with this block_id, when given). */
-export function findElement(
-  blocks: JsonValue | undefined,
-  actionId: string,
-  blockId?: string,
-): { blockId: string; block: JsonObject; element: JsonObject } | undefined {
-  for (const block of list(blocks)) {
-    if (!isObject(block)) continue;
-    const id = typeof block.block_id === 'string' ? block.block_id : '';
-    if (blockId !== undefined && id !== blockId) continue;
-    const candidates = [...list(block.elements), block.accessory, block.element];
-    for (const element of candidates) {
-      if (isObject(element) && element.action_id === actionId) return { blockId: id, block, element };
-    }
-  }
-  return undefined;
 }
 
 function optionsOf(element: JsonObject): JsonObject[] {
@@ -224,252 +199,265 @@ export function clientProblems(view: JsonObject, input: RawInput): Record<string
   return errors;
 }
 
+/** The person acting, in the workspace they act in. */
+interface Actor {
+  emulator: Emulator;
+  userId: string;
+}
+
+function userName({ emulator, userId }: Actor): string {
+  return emulator.user(userId)?.name ?? userId.toLowerCase();
+}
+
 function channelName(emulator: Emulator, channel: string): string {
   if (channel.startsWith('D')) return 'directmessage';
   return emulator.channels().find((c) => c.id === channel)?.name ?? 'channel';
 }
 
-/** Slack's words when an app did not take a slash command. */
-function commandFailure(command: string, delivery: Delivery & { ok: false }): string {
-  return `${command} failed with the error "${delivery.error}"`;
+/** Slackbot's notice to the person that a command failed, in Slack's words. */
+function commandFailed({ emulator, userId }: Actor, channel: string, command: string, error: string): void {
+  const text = `${command} failed with the error "${error}"`;
+  emulator.addEphemeral({ channel, user: userId, text, from: 'slackbot' });
+}
+
+/** `/vidops <text>` typed in `channel`: echoed, delivered, and its failure or ack reply shown. */
+async function command(actor: Actor, text: string, channel: string): Promise<CommandResult> {
+  const { emulator, userId } = actor;
+  const name = '/vidops';
+  emulator.addEphemeral({ channel, user: userId, text: `${name} ${text}`.trim(), from: 'echo' });
+  const responseUrl = emulator.responseUrl(undefined, { channel, user: userId });
+  const triggerId = emulator.issueTrigger(userId);
+  const request = slashCommand({
+    text,
+    userId,
+    userName: userName(actor),
+    responseUrl,
+    triggerId,
+    channelId: channel,
+    channelName: channelName(emulator, channel),
+  });
+  const delivery = await emulator.deliver('slash_commands', request);
+  if (!delivery.ok) {
+    commandFailed(actor, channel, name, delivery.error);
+  } else if (delivery.payload?.text !== undefined || delivery.payload?.blocks !== undefined) {
+    // A reply in the ack itself: shown where a response URL post would be.
+    const refused = emulator.showAckReply({ channel, user: userId }, delivery.payload);
+    if (refused !== undefined) commandFailed(actor, channel, name, refused);
+  }
+  return { delivery, responseUrl, triggerId };
+}
+
+/** The message a click targets (an ephemeral one only its person sees, with `ephemeral`). */
+function messageAt(
+  { emulator, userId }: Actor,
+  target: ClickTarget,
+): StoredMessage | { ts: string; channel: string; text: string; blocks?: JsonValue } | undefined {
+  if (target.channel === undefined || target.ts === undefined) return undefined;
+  if (!target.ephemeral) return emulator.message(target.channel, target.ts);
+  const found = emulator.ephemerals(userId, target.channel).find((e) => e.ts === target.ts);
+  if (found === undefined) return undefined;
+  const { ts, channel, text, blocks } = found;
+  return { ts, channel, text, ...(blocks === undefined ? {} : { blocks }) };
+}
+
+/** What every click sends: who, on which element, and its value (the option picked, or the button's own). */
+function clicked(actor: Actor, target: ClickTarget, found: { blockId: string; element: JsonObject }) {
+  const value = target.selected ?? (typeof found.element.value === 'string' ? found.element.value : '');
+  const { userId } = actor;
+  return { userId, userName: userName(actor), actionId: target.actionId, blockId: found.blockId, value };
+}
+
+/** A click on a button or a pick in a menu of a modal or the Home tab. */
+async function clickInView(actor: Actor, target: ClickTarget, viewId: string): Promise<ClickResult> {
+  const { emulator, userId } = actor;
+  const triggerId = emulator.issueTrigger(userId);
+  const view = emulator.view(viewId);
+  if (view === undefined) return { ok: false, error: 'that view is gone' };
+  const found = findElement(view.blocks, target.actionId, target.blockId);
+  if (found === undefined) return { ok: false, error: 'no such button or menu in the view' };
+  const request = blockAction({
+    ...clicked(actor, target, found),
+    triggerId,
+    view: {
+      id: view.id,
+      type: view.type,
+      blocks: view.blocks ?? [],
+      private_metadata: String(view.private_metadata ?? ''),
+      callback_id: String(view.callback_id ?? ''),
+      hash: view.hash,
+      external_id: view.external_id,
+      ...(view.title === undefined ? {} : { title: view.title }),
+    },
+    state: stateValues(emulator, view, target.input ?? {}),
+  });
+  return { ok: true, delivery: await emulator.deliver('interactive', request) };
+}
+
+/** A click on a button or a pick in a menu of a message, with a response URL for its reply. */
+async function clickInMessage(actor: Actor, target: ClickTarget): Promise<ClickResult> {
+  const { emulator, userId } = actor;
+  const triggerId = emulator.issueTrigger(userId);
+  const message = messageAt(actor, target);
+  if (message === undefined || target.channel === undefined)
+    return { ok: false, error: 'that message is gone' };
+  const found = findElement(message.blocks, target.actionId, target.blockId);
+  if (found === undefined) return { ok: false, error: 'no such button or menu in the message' };
+  const ephemeral = target.ephemeral ?? false;
+  const responseUrl = emulator.responseUrl(undefined, {
+    channel: target.channel,
+    user: userId,
+    original: { ts: message.ts, ephemeral },
+  });
+  const { ts, text, blocks } = message;
+  const request = blockAction({
+    ...clicked(actor, target, found),
+    message: { ts, channel: target.channel, text, ...(blocks === undefined ? {} : { blocks }) },
+    responseUrl,
+    triggerId,
+    channelId: target.channel,
+    channelName: channelName(emulator, target.channel),
+    isEphemeral: ephemeral,
+  });
+  return { ok: true, delivery: await emulator.deliver('interactive', request) };
+}
+
+/** The `view_submission` Slack sends for what was put into `view`. */
+function submission(actor: Actor, view: StoredView, input: RawInput) {
+  const { emulator, userId } = actor;
+  return viewSubmission({
+    userId,
+    userName: userName(actor),
+    callbackId: String(view.callback_id ?? ''),
+    privateMetadata: String(view.private_metadata ?? ''),
+    values: stateValues(emulator, view, input),
+    viewId: view.id,
+    blocks: view.blocks ?? [],
+    hash: view.hash,
+    triggerId: emulator.issueTrigger(userId),
+    ...(view.title === undefined ? {} : { title: view.title }),
+    externalId: view.external_id,
+    previousViewId: typeof view.previous_view_id === 'string' ? view.previous_view_id : null,
+    rootViewId: typeof view.root_view_id === 'string' ? view.root_view_id : view.id,
+  });
+}
+
+/** `response_action: errors`, by block_id; failed when one names a block that is not an input. */
+function submitErrors(view: StoredView, given: JsonObject, delivery: Delivery): SubmitResult {
+  const inputs = inputBlockIds(view);
+  const errors: Record<string, string> = {};
+  for (const [blockId, message] of Object.entries(given)) {
+    if (!inputs.has(blockId)) {
+      const error = `response_action errors names "${blockId}", which is not an input block of the view`;
+      return { outcome: 'failed', error, delivery };
+    }
+    errors[blockId] = String(message);
+  }
+  return { outcome: 'errors', errors, delivery };
+}
+
+/** What the app's answer to a submission does: its `response_action` applied. */
+function applyResponseAction(
+  { emulator, userId }: Actor,
+  view: StoredView,
+  delivery: Delivery & { ok: true },
+): SubmitResult {
+  const payload = delivery.payload ?? {};
+  const action = payload.response_action;
+  if (action === undefined) {
+    emulator.closeModals(userId, 'top');
+    return { outcome: 'closed', delivery };
+  }
+  if (action === 'clear') {
+    emulator.closeModals(userId, 'all');
+    return { outcome: 'cleared', delivery };
+  }
+  if (action === 'errors' && isObject(payload.errors)) return submitErrors(view, payload.errors, delivery);
+  if (action === 'update' || action === 'push') {
+    const shown = emulator.showSubmittedView(userId, view.id, action, payload.view);
+    if (!shown.ok)
+      return { outcome: 'failed', error: `${shown.error}: ${shown.problems.join('; ')}`, delivery };
+    return { outcome: action === 'update' ? 'updated' : 'pushed', delivery, view: shown.view };
+  }
+  return { outcome: 'failed', error: `unknown response_action ${JSON.stringify(action)}`, delivery };
+}
+
+/** A modal submitted: the client's own checks first, then the app's answer applied. */
+async function submit(actor: Actor, viewId: string, input: RawInput): Promise<SubmitResult> {
+  const view = actor.emulator.modalStack(actor.userId).find((v) => v.id === viewId);
+  if (view === undefined) return { outcome: 'failed', error: 'that modal is not open' };
+  const problems = clientProblems(view, input);
+  if (Object.keys(problems).length > 0) return { outcome: 'invalid', errors: problems };
+  const delivery = await actor.emulator.deliver('interactive', submission(actor, view, input));
+  if (!delivery.ok)
+    return { outcome: 'failed', error: `We had some trouble connecting (${delivery.error}).`, delivery };
+  return applyResponseAction(actor, view, delivery);
+}
+
+/** The top modal closed; the app is told when the view asked for it (`notify_on_close`). */
+async function close(actor: Actor, viewId: string): Promise<Delivery | undefined> {
+  const { emulator, userId } = actor;
+  const view = emulator.modalStack(userId).find((v) => v.id === viewId);
+  if (view === undefined) return undefined;
+  emulator.closeModals(userId, 'top');
+  if (view.notify_on_close !== true) return undefined;
+  const request = viewClosed({
+    userId,
+    userName: userName(actor),
+    callbackId: String(view.callback_id ?? ''),
+    privateMetadata: String(view.private_metadata ?? ''),
+    viewId: view.id,
+  });
+  return emulator.deliver('interactive', request);
+}
+
+async function runMessageShortcut(actor: Actor, target: MessageShortcutTarget): Promise<ShortcutResult> {
+  const { emulator, userId } = actor;
+  const message = emulator.message(target.channel, target.ts);
+  if (message === undefined) return { ok: false, error: 'that message is gone' };
+  const author = typeof message.user === 'string' ? message.user : undefined;
+  // Slack keeps what a person typed escaped; the bot's own messages were sent escaped already.
+  const text = message.bot_id === undefined ? slackEscapeText(message.text) : message.text;
+  const triggerId = emulator.issueTrigger(userId);
+  const responseUrl = emulator.responseUrl(undefined, { channel: target.channel, user: userId });
+  const request = messageAction({
+    userId,
+    userName: userName(actor),
+    callbackId: target.callbackId,
+    message: {
+      ts: message.ts,
+      text,
+      ...(author === undefined ? {} : { user: author }),
+      ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+    },
+    channelId: target.channel,
+    channelName: channelName(emulator, target.channel),
+    responseUrl,
+    triggerId,
+  });
+  const delivery = await emulator.deliver('interactive', request);
+  return { ok: true, delivery, triggerId, responseUrl };
+}
+
+async function runGlobalShortcut(actor: Actor, callbackId: string): Promise<ShortcutResult> {
+  const { emulator, userId } = actor;
+  const triggerId = emulator.issueTrigger(userId);
+  const request = globalShortcut({ userId, userName: userName(actor), callbackId, triggerId });
+  return { ok: true, delivery: await emulator.deliver('interactive', request), triggerId };
 }
 
 /** The person `userId` of the emulated workspace. */
 export function personOf(emulator: Emulator, userId: string): Person {
-  const userName = () => emulator.user(userId)?.name ?? userId.toLowerCase();
-
-  const messageAt = (
-    target: ClickTarget,
-  ): StoredMessage | { ts: string; channel: string; text: string; blocks?: JsonValue } | undefined => {
-    if (target.channel === undefined || target.ts === undefined) return undefined;
-    if (target.ephemeral) {
-      const found = emulator.ephemerals(userId, target.channel).find((e) => e.ts === target.ts);
-      return found === undefined
-        ? undefined
-        : {
-            ts: found.ts,
-            channel: found.channel,
-            text: found.text,
-            ...(found.blocks === undefined ? {} : { blocks: found.blocks }),
-          };
-    }
-    return emulator.message(target.channel, target.ts);
-  };
-
+  const actor: Actor = { emulator, userId };
   return {
     id: userId,
-    async command(text, { channel }) {
-      const command = '/vidops';
-      emulator.addEphemeral({ channel, user: userId, text: `${command} ${text}`.trim(), from: 'echo' });
-      const responseUrl = emulator.responseUrl(undefined, { channel, user: userId });
-      const triggerId = emulator.issueTrigger(userId);
-      const request = slashCommand({
-        text,
-        userId,
-        userName: userName(),
-        responseUrl,
-        triggerId,
-        channelId: channel,
-        channelName: channelName(emulator, channel),
-      });
-      const delivery = await emulator.deliver('slash_commands', request);
-      if (!delivery.ok) {
-        emulator.addEphemeral({
-          channel,
-          user: userId,
-          text: commandFailure(command, delivery),
-          from: 'slackbot',
-        });
-      } else if (
-        delivery.payload !== undefined &&
-        (delivery.payload.text !== undefined || delivery.payload.blocks !== undefined)
-      ) {
-        // A reply in the ack itself: shown where a response URL post would be.
-        const refused = emulator.showAckReply({ channel, user: userId }, delivery.payload);
-        if (refused !== undefined) {
-          emulator.addEphemeral({
-            channel,
-            user: userId,
-            text: `${command} failed with the error "${refused}"`,
-            from: 'slackbot',
-          });
-        }
-      }
-      return { delivery, responseUrl, triggerId };
-    },
-
-    async click(target) {
-      const triggerId = emulator.issueTrigger(userId);
-      if (target.viewId !== undefined) {
-        const view = emulator.view(target.viewId);
-        if (view === undefined) return { ok: false, error: 'that view is gone' };
-        const found = findElement(view.blocks, target.actionId, target.blockId);
-        if (found === undefined) return { ok: false, error: 'no such button or menu in the view' };
-        const value = target.selected ?? (typeof found.element.value === 'string' ? found.element.value : '');
-        const state = stateValues(emulator, view, target.input ?? {});
-        const request = blockAction({
-          userId,
-          userName: userName(),
-          actionId: target.actionId,
-          blockId: found.blockId,
-          value,
-          triggerId,
-          view: {
-            id: view.id,
-            type: view.type,
-            blocks: view.blocks ?? [],
-            private_metadata: String(view.private_metadata ?? ''),
-            callback_id: String(view.callback_id ?? ''),
-            hash: view.hash,
-            external_id: view.external_id,
-            ...(view.title === undefined ? {} : { title: view.title }),
-          },
-          state,
-        });
-        return { ok: true, delivery: await emulator.deliver('interactive', request) };
-      }
-      const message = messageAt(target);
-      if (message === undefined || target.channel === undefined)
-        return { ok: false, error: 'that message is gone' };
-      const found = findElement(message.blocks, target.actionId, target.blockId);
-      if (found === undefined) return { ok: false, error: 'no such button or menu in the message' };
-      const value = target.selected ?? (typeof found.element.value === 'string' ? found.element.value : '');
-      const responseUrl = emulator.responseUrl(undefined, {
-        channel: target.channel,
-        user: userId,
-        original: { ts: message.ts, ephemeral: target.ephemeral ?? false },
-      });
-      const request = blockAction({
-        userId,
-        userName: userName(),
-        actionId: target.actionId,
-        blockId: found.blockId,
-        value,
-        message: {
-          ts: message.ts,
-          channel: target.channel,
-          text: message.text,
-          ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
-        },
-        responseUrl,
-        triggerId,
-        channelId: target.channel,
-        channelName: channelName(emulator, target.channel),
-        isEphemeral: target.ephemeral ?? false,
-      });
-      return { ok: true, delivery: await emulator.deliver('interactive', request) };
-    },
-
-    async submit(viewId, input) {
-      const view = emulator.modalStack(userId).find((v) => v.id === viewId);
-      if (view === undefined) return { outcome: 'failed', error: 'that modal is not open' };
-      const problems = clientProblems(view, input);
-      if (Object.keys(problems).length > 0) return { outcome: 'invalid', errors: problems };
-      const values = stateValues(emulator, view, input);
-      const request = viewSubmission({
-        userId,
-        userName: userName(),
-        callbackId: String(view.callback_id ?? ''),
-        privateMetadata: String(view.private_metadata ?? ''),
-        values,
-        viewId: view.id,
-        blocks: view.blocks ?? [],
-        hash: view.hash,
-        triggerId: emulator.issueTrigger(userId),
-        ...(view.title === undefined ? {} : { title: view.title }),
-        externalId: view.external_id,
-        previousViewId: typeof view.previous_view_id === 'string' ? view.previous_view_id : null,
-        rootViewId: typeof view.root_view_id === 'string' ? view.root_view_id : view.id,
-      });
-      const delivery = await emulator.deliver('interactive', request);
-      if (!delivery.ok)
-        return { outcome: 'failed', error: `We had some trouble connecting (${delivery.error}).`, delivery };
-      const payload = delivery.payload ?? {};
-      const action = payload.response_action;
-      if (action === undefined) {
-        emulator.closeModals(userId, 'top');
-        return { outcome: 'closed', delivery };
-      }
-      if (action === 'clear') {
-        emulator.closeModals(userId, 'all');
-        return { outcome: 'cleared', delivery };
-      }
-      if (action === 'errors' && isObject(payload.errors)) {
-        const inputs = inputBlockIds(view);
-        const errors: Record<string, string> = {};
-        for (const [blockId, message] of Object.entries(payload.errors)) {
-          if (!inputs.has(blockId)) {
-            return {
-              outcome: 'failed',
-              error: `response_action errors names "${blockId}", which is not an input block of the view`,
-              delivery,
-            };
-          }
-          errors[blockId] = String(message);
-        }
-        return { outcome: 'errors', errors, delivery };
-      }
-      if (action === 'update' || action === 'push') {
-        const shown = emulator.showSubmittedView(userId, view.id, action, payload.view);
-        if (!shown.ok)
-          return { outcome: 'failed', error: `${shown.error}: ${shown.problems.join('; ')}`, delivery };
-        return { outcome: action === 'update' ? 'updated' : 'pushed', delivery, view: shown.view };
-      }
-      return { outcome: 'failed', error: `unknown response_action ${JSON.stringify(action)}`, delivery };
-    },
-
-    async close(viewId) {
-      const view = emulator.modalStack(userId).find((v) => v.id === viewId);
-      if (view === undefined) return undefined;
-      emulator.closeModals(userId, 'top');
-      if (view.notify_on_close !== true) return undefined;
-      return emulator.deliver(
-        'interactive',
-        viewClosed({
-          userId,
-          userName: userName(),
-          callbackId: String(view.callback_id ?? ''),
-          privateMetadata: String(view.private_metadata ?? ''),
-          viewId: view.id,
-        }),
-      );
-    },
-
-    async openHome() {
-      return emulator.deliver('events_api', appHomeOpened({ userId, channel: emulator.dmChannel(userId) }));
-    },
-
-    async messageShortcut(target) {
-      const message = emulator.message(target.channel, target.ts);
-      if (message === undefined) return { ok: false, error: 'that message is gone' };
-      const author = typeof message.user === 'string' ? message.user : undefined;
-      // Slack keeps what a person typed escaped; the bot's own messages were sent escaped already.
-      const text = message.bot_id === undefined ? slackEscapeText(message.text) : message.text;
-      const triggerId = emulator.issueTrigger(userId);
-      const responseUrl = emulator.responseUrl(undefined, { channel: target.channel, user: userId });
-      const request = messageAction({
-        userId,
-        userName: userName(),
-        callbackId: target.callbackId,
-        message: {
-          ts: message.ts,
-          text,
-          ...(author === undefined ? {} : { user: author }),
-          ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
-        },
-        channelId: target.channel,
-        channelName: channelName(emulator, target.channel),
-        responseUrl,
-        triggerId,
-      });
-      const delivery = await emulator.deliver('interactive', request);
-      return { ok: true, delivery, triggerId, responseUrl };
-    },
-
-    async globalShortcut(callbackId) {
-      const triggerId = emulator.issueTrigger(userId);
-      const request = globalShortcut({ userId, userName: userName(), callbackId, triggerId });
-      return { ok: true, delivery: await emulator.deliver('interactive', request), triggerId };
-    },
+    command: (text, { channel }) => command(actor, text, channel),
+    click: (target) =>
+      target.viewId === undefined ? clickInMessage(actor, target) : clickInView(actor, target, target.viewId),
+    submit: (viewId, input) => submit(actor, viewId, input),
+    close: (viewId) => close(actor, viewId),
+    openHome: () =>
+      emulator.deliver('events_api', appHomeOpened({ userId, channel: emulator.dmChannel(userId) })),
+    messageShortcut: (target) => runMessageShortcut(actor, target),
+    globalShortcut: (callbackId) => runGlobalShortcut(actor, callbackId),
   };
 }

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
+import { isObject, list } from './json.js';
 import { directionOf, escapeHtml, mrkdwnToHtml, type NameBook, plainToHtml } from './mrkdwn.js';
 
 /**
@@ -13,14 +14,6 @@ export interface RenderContext {
   names: NameBook;
   /** People to offer in a users_select. */
   people: readonly { id: string; name: string }[];
-}
-
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function list(value: JsonValue | undefined): JsonValue[] {
-  return Array.isArray(value) ? value : [];
 }
 
 function str(value: JsonValue | undefined): string {

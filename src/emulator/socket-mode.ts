@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { JsonObject, JsonValue } from '../core/json.js';
+import { isObject } from './json.js';
 import { APP_ID } from './workspace.js';
 
 /**
@@ -37,10 +38,6 @@ export interface SocketModeHubOptions {
   pingIntervalMs?: number;
   /** Something worth telling whoever runs the emulator (a late ack, a client gone). */
   onNote?: (note: string) => void;
-}
-
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export class SocketModeHub {

@@ -1,16 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse } from 'dotenv';
 import { chooseStart } from './mode.js';
 
 /**
  * Which `npm start` runs: the real app, the playground, or neither. A playground acts as anyone,
  * leads included, so it never stands in for a production host whose Slack secrets did not load,
- * nor acts on a real video service unless someone asked for exactly that.
+ * nor acts on a real video service unless someone asked for exactly that; and a production start
+ * does not even load its code.
  * @see docs/architecture.md, "Emulator and playground"
  */
 
@@ -128,6 +129,42 @@ async function stop(run: Run): Promise<void> {
   }
 }
 
+/** A module hook that writes down every module resolved, one URL a line, to LOADED_LOG. */
+const HOOKS = `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(process.env.LOADED_LOG, result.url + '\\n');
+  return result;
+}
+`;
+
+/** The modules `src/main.ts` loads with `vars`, as file paths under the project; and its exit code. */
+async function modulesLoaded(
+  dir: string,
+  vars: Record<string, string>,
+): Promise<{ code: number | null; loaded: string[] }> {
+  const log = join(dir, 'loaded.txt');
+  await writeFile(log, '');
+  await writeFile(join(dir, 'hooks.mjs'), HOOKS);
+  await writeFile(
+    join(dir, 'register.mjs'),
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+  );
+  const child = spawn(process.execPath, ['--import', TSX, '--import', join(dir, 'register.mjs'), MAIN], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOME: dir, LOADED_LOG: log, LOG_LEVEL: 'warn', ...vars },
+    stdio: 'ignore',
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const loaded = (await readFile(log, 'utf8'))
+    .split('\n')
+    .filter((url) => url.startsWith('file:'))
+    .map((url) => fileURLToPath(url))
+    .filter((path) => path.startsWith(ROOT) && !path.includes('node_modules'))
+    .map((path) => path.slice(ROOT.length));
+  return { code, loaded: [...new Set(loaded)].sort() };
+}
+
 /** A real service and its keys, as a `.env` would hold them. */
 const SERVICE = { VIDEO_API_URL: 'http://example.invalid', VIDEO_API_KEY: 'k-1', VIDEO_SECRET_KEY: 's-1' };
 
@@ -176,5 +213,24 @@ describe("npm start's entry point", () => {
     } finally {
       await stop(run);
     }
+  });
+
+  // The playground (the emulator and the sandbox, some 6,000 lines) is code for a developer's
+  // computer. One real Slack value chooses the real app, which then fails on the configuration it
+  // lacks: by then the whole static import graph of src/main.ts was loaded.
+  it('a production start loads no module of the emulator, the sandbox or the playground start', async () => {
+    const { code, loaded } = await modulesLoaded(dir, {
+      SLACK_BOT_TOKEN: 'xoxb-1-2-real',
+      NODE_ENV: 'production',
+    });
+    expect(code).toBe(1);
+    expect(loaded).toEqual(expect.arrayContaining(['src/main.ts', 'src/app.ts', 'src/playground/mode.ts']));
+    const playground = loaded.filter(
+      (path) =>
+        path.startsWith('src/emulator/') ||
+        path.startsWith('src/sandbox/') ||
+        path === 'src/playground/start.ts',
+    );
+    expect(playground).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import {
   type EmulatorChannel,
   type EmulatorUser,
   type EmulatorUsergroup,
+  type PlaygroundPage,
   playgroundRoutes,
   startEmulator,
 } from '../emulator/index.js';
@@ -154,6 +155,92 @@ function warnAboutPurpose(
   }
 }
 
+/** The logger given, or one at LOG_LEVEL (checked either way). */
+function loggerOf(options: PlaygroundOptions): Logger {
+  const level = FIELDS.LOG_LEVEL.safeParse(options.env.LOG_LEVEL?.trim() || undefined);
+  if (!level.success)
+    throw new ConfigError(['LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent']);
+  if (options.logger !== undefined) return options.logger;
+  const destination = options.logDestination;
+  return createLogger({ level: level.data, ...(destination === undefined ? {} : { destination }) });
+}
+
+/** Undoes what was started, the last first; a failed undo is logged and the rest still run. */
+async function cleanUp(cleanups: (() => Promise<void>)[], logger: Logger): Promise<void> {
+  for (const cleanup of cleanups.reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      logger.warn({ err: redactError(error) }, 'playground: could not clean up');
+    }
+  }
+}
+
+/** The emulator with the playground page on it, its people, groups and channels. */
+async function startPage(settings: {
+  host: string;
+  port: number;
+  videoApi: string;
+  realService: string | undefined;
+  logger: Logger;
+}): Promise<{ emulator: Emulator; page: PlaygroundPage }> {
+  const { realService, logger } = settings;
+  const people = Object.values(PLAYGROUND_PEOPLE);
+  const page = playgroundRoutes({
+    personas: people.map((p) => ({ id: p.id, label: `${p.real_name} · ${p.role}` })),
+    commands: COMMAND_HELP.map((c) => ({ usage: c.usage, summary: c.summary })),
+    defaultChannel: PLAYGROUND_CHANNELS.support.id,
+    videoApi: settings.videoApi,
+    ...(realService === undefined ? {} : { realService }),
+    shortcuts: SHORTCUT_LIST,
+  });
+  const emulator = await startEmulator({
+    host: settings.host,
+    port: settings.port,
+    users: people,
+    usergroups: Object.values(PLAYGROUND_GROUPS),
+    channels: Object.values(PLAYGROUND_CHANNELS),
+    extraRoutes: page.routes,
+    refuse: page.refuse,
+    onNote: (note) => logger.warn({ component: 'emulator' }, note),
+  });
+  page.attach(emulator);
+  return { emulator, page };
+}
+
+/** vidops' configuration: the emulator's Slack, the sandbox (or the service given), a temporary database. */
+function playgroundConfig(
+  env: Record<string, string | undefined>,
+  emulator: Emulator,
+  sandbox: Sandbox | undefined,
+  dir: string,
+): Config {
+  const passed: Record<string, string | undefined> = {};
+  for (const name of PASSED_THROUGH) passed[name] = env[name];
+  return loadConfig({
+    ...passed,
+    SLACK_BOT_TOKEN: emulator.botToken,
+    SLACK_APP_TOKEN: emulator.appToken,
+    SLACK_API_URL: emulator.apiUrl,
+    // vidops' own probes (/healthz, /metrics) go on a free port: the page has PORT.
+    PORT: '0',
+    ...(sandbox === undefined
+      ? {}
+      : { VIDEO_API_URL: sandbox.url, VIDEO_API_KEY: DEMO.apiKey, VIDEO_SECRET_KEY: DEMO.secretKey }),
+    AUDIT_CHANNEL: PLAYGROUND_CHANNELS.audit.id,
+    APPROVAL_CHANNEL: PLAYGROUND_CHANNELS.approvals.id,
+    LEADS: `${PLAYGROUND_PEOPLE.lead.id},${PLAYGROUND_GROUPS.leads.id}`,
+    AGENTS: `${PLAYGROUND_PEOPLE.agent.id},${PLAYGROUND_GROUPS.agents.id}`,
+    DATABASE_URL: `sqlite:${join(dir, 'playground.db')}`,
+  });
+}
+
+function videoApiOf(realService: string | undefined): string {
+  return realService === undefined
+    ? 'The video API is the local sandbox with demo data.'
+    : `The video API is the REAL service at ${realService} (VIDEO_API_URL, ${PLAYGROUND_VARIABLE}=1): approved changes are made there.`;
+}
+
 /** Starts the sandbox (when needed), the emulator and vidops; `stop()` ends all three. */
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
   const { env } = options;
@@ -161,80 +248,20 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   if (refused !== undefined) throw new ConfigError(refused);
   const port = portOf(env, options.port);
   const host = hostOf(options.host);
-  const level = FIELDS.LOG_LEVEL.safeParse(env.LOG_LEVEL?.trim() || undefined);
-  if (!level.success)
-    throw new ConfigError(['LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent']);
-  const logger =
-    options.logger ??
-    createLogger({
-      level: level.data,
-      ...(options.logDestination === undefined ? {} : { destination: options.logDestination }),
-    });
+  const logger = loggerOf(options);
   const given = env.VIDEO_API_URL?.trim() || undefined;
   const realService = given === undefined ? undefined : shownUrl(given);
   const cleanups: (() => Promise<void>)[] = [];
-  const cleanUp = async () => {
-    for (const cleanup of cleanups.reverse()) {
-      try {
-        await cleanup();
-      } catch (error) {
-        logger.warn({ err: redactError(error) }, 'playground: could not clean up');
-      }
-    }
-  };
-
   try {
     const sandbox = given ? undefined : await startSandbox();
     if (sandbox !== undefined) cleanups.push(() => sandbox.close());
-    const videoApi =
-      realService === undefined
-        ? 'The video API is the local sandbox with demo data.'
-        : `The video API is the REAL service at ${realService} (VIDEO_API_URL, ${PLAYGROUND_VARIABLE}=1): approved changes are made there.`;
+    const videoApi = videoApiOf(realService);
     warnAboutPurpose(logger, env, realService);
-
-    const people = Object.values(PLAYGROUND_PEOPLE);
-    const page = playgroundRoutes({
-      personas: people.map((p) => ({ id: p.id, label: `${p.real_name} · ${p.role}` })),
-      commands: COMMAND_HELP.map((c) => ({ usage: c.usage, summary: c.summary })),
-      defaultChannel: PLAYGROUND_CHANNELS.support.id,
-      videoApi,
-      ...(realService === undefined ? {} : { realService }),
-      shortcuts: SHORTCUT_LIST,
-    });
-    const emulator = await startEmulator({
-      host,
-      port,
-      users: people,
-      usergroups: Object.values(PLAYGROUND_GROUPS),
-      channels: Object.values(PLAYGROUND_CHANNELS),
-      extraRoutes: page.routes,
-      refuse: page.refuse,
-      onNote: (note) => logger.warn({ component: 'emulator' }, note),
-    });
+    const { emulator, page } = await startPage({ host, port, videoApi, realService, logger });
     cleanups.push(() => emulator.close());
-    page.attach(emulator);
-
     const dir = await mkdtemp(join(tmpdir(), 'vidops-playground-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const passed: Record<string, string | undefined> = {};
-    for (const name of PASSED_THROUGH) passed[name] = env[name];
-    const config = loadConfig({
-      ...passed,
-      SLACK_BOT_TOKEN: emulator.botToken,
-      SLACK_APP_TOKEN: emulator.appToken,
-      SLACK_API_URL: emulator.apiUrl,
-      // vidops' own probes (/healthz, /metrics) go on a free port: the page has PORT.
-      PORT: '0',
-      ...(sandbox === undefined
-        ? {}
-        : { VIDEO_API_URL: sandbox.url, VIDEO_API_KEY: DEMO.apiKey, VIDEO_SECRET_KEY: DEMO.secretKey }),
-      AUDIT_CHANNEL: PLAYGROUND_CHANNELS.audit.id,
-      APPROVAL_CHANNEL: PLAYGROUND_CHANNELS.approvals.id,
-      LEADS: `${PLAYGROUND_PEOPLE.lead.id},${PLAYGROUND_GROUPS.leads.id}`,
-      AGENTS: `${PLAYGROUND_PEOPLE.agent.id},${PLAYGROUND_GROUPS.agents.id}`,
-      DATABASE_URL: `sqlite:${join(dir, 'playground.db')}`,
-    });
-
+    const config = playgroundConfig(env, emulator, sandbox, dir);
     const vidops = await createVidops({ config, logger, host: '127.0.0.1' });
     const { port: probes } = await vidops.start();
     cleanups.push(() => vidops.stop());
@@ -244,7 +271,6 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       { url, probes, mode: 'socket', database: 'temporary sqlite' },
       `vidops playground: a local Slack emulator, not Slack, at ${url}; open the address printed with its token`,
     );
-
     let stopping: Promise<void> | null = null;
     return {
       url,
@@ -259,12 +285,12 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       videoApi,
       logger,
       stop() {
-        stopping ??= cleanUp();
+        stopping ??= cleanUp(cleanups, logger);
         return stopping;
       },
     };
   } catch (error) {
-    await cleanUp();
+    await cleanUp(cleanups, logger);
     throw error;
   }
 }

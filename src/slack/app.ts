@@ -269,85 +269,84 @@ function slackAuthCheck(web: WebClient): () => Promise<void> {
   };
 }
 
-/**
- * Assembles the Bolt app: HTTP mode with {@link VidopsReceiver} on `config.port`, or Socket Mode
- * with Bolt's SocketModeReceiver plus the same health/ready/metrics server on `config.port`; the
- * audit-channel publisher; metrics; Bolt's logger bridged to pino; `app.error` logging redacted
- * errors. Nothing listens until `start()`.
- * @see docs/architecture.md, "Runtime contract" and "Scale"
- */
-export function createSlackApp(deps: SlackAppDeps): SlackApp {
-  const { config, store, logger, clock } = deps;
-  const metrics = deps.metrics ?? createVidopsMetrics();
-  const boltLogger = boltLoggerFor(logger, config.logLevel);
-  const logLevel = toBoltLevel(config.logLevel);
+/** `/readyz`'s check: the one given, or the store's ping and a cached Slack `auth.test`. */
+function readinessOf(deps: SlackAppDeps, web: WebClient): () => Promise<void> {
+  if (deps.ready !== undefined) return deps.ready;
+  const slackAuth = slackAuthCheck(web);
+  return async () => {
+    try {
+      await deps.store.ping();
+    } catch (error) {
+      throw new Error(`store unreachable: ${redactError(error).message}`);
+    }
+    await slackAuth();
+  };
+}
+
+/** What the receivers share: where requests come from, what was seen, and the probes' check. */
+interface ReceiverParts {
+  deps: SlackAppDeps;
+  metrics: VidopsMetrics;
+  boltLogger: BoltLogger;
+  ready: () => Promise<void>;
+  seen: (key: string) => Promise<boolean>;
+  /** Known once `start()` read it from auth.test; nothing is listened to before. */
+  installation: { current: Installation | null };
+}
+
+/** Socket Mode: Bolt's receiver, and the health/ready/metrics server on `config.port`. */
+function socketModeReceiver(parts: ReceiverParts): { receiver: SocketModeReceiver; opsServer: OpsServer } {
+  const { deps, metrics, boltLogger, ready } = parts;
+  const { config, logger } = deps;
+  const appToken = config.slack.appToken;
+  if (!appToken) throw new Error('Socket Mode needs SLACK_APP_TOKEN');
   const slackApiUrl = config.slack.apiUrl;
+  const receiver = new SocketModeReceiver({
+    appToken,
+    logger: boltLogger,
+    logLevel: toBoltLevel(config.logLevel),
+    // Each Socket Mode envelope has an ID; a redelivered envelope is recognised by it.
+    customPropertiesExtractor: (args: { envelope_id?: unknown }) =>
+      typeof args.envelope_id === 'string' ? { envelopeId: args.envelope_id } : {},
+    ...(slackApiUrl ? { installerOptions: { clientOptions: { slackApiUrl } } } : {}),
+  });
+  const opsServer = new OpsServer({
+    logger,
+    metrics,
+    ready,
+    ...(deps.readyStatus === undefined ? {} : { status: deps.readyStatus }),
+    ...(deps.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: deps.shutdownTimeoutMs }),
+  });
+  return { receiver, opsServer };
+}
 
-  const web = createPublisherWebClient(config.slack.botToken, { slackApiUrl, logger: boltLogger });
-  const ready =
-    deps.ready ??
-    (() => {
-      const slackAuth = slackAuthCheck(web);
-      return async () => {
-        try {
-          await store.ping();
-        } catch (error) {
-          throw new Error(`store unreachable: ${redactError(error).message}`);
-        }
-        await slackAuth();
-      };
-    })();
-  const seen = (key: string) => store.markDelivered(key, clock().toISOString());
-  // Known once `start()` read it from auth.test; nothing is listened to before.
-  let installation: Installation | null = null;
+/** HTTP mode: {@link VidopsReceiver} on `config.port`, which checks and de-duplicates requests. */
+function httpReceiver(parts: ReceiverParts): VidopsReceiver {
+  const { deps, metrics, ready, seen, installation } = parts;
+  const signingSecret = deps.config.slack.signingSecret;
+  if (!signingSecret) throw new Error('HTTP mode needs SLACK_SIGNING_SECRET');
+  return new VidopsReceiver({
+    signingSecret,
+    logger: deps.logger,
+    metrics,
+    clock: deps.clock,
+    port: deps.config.port,
+    ready,
+    ...(deps.readyStatus === undefined ? {} : { status: deps.readyStatus }),
+    seen,
+    installation: () => installation.current,
+    ...(deps.shed === undefined ? {} : { shed: deps.shed }),
+    ...(deps.host === undefined ? {} : { host: deps.host }),
+    ...(deps.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: deps.shutdownTimeoutMs }),
+  });
+}
 
-  let receiver: VidopsReceiver | SocketModeReceiver;
-  let opsServer: OpsServer | null = null;
-  const serverTimeouts =
-    deps.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: deps.shutdownTimeoutMs };
-  if (config.slack.socketMode) {
-    const appToken = config.slack.appToken;
-    if (!appToken) throw new Error('Socket Mode needs SLACK_APP_TOKEN');
-    receiver = new SocketModeReceiver({
-      appToken,
-      logger: boltLogger,
-      logLevel,
-      // Each Socket Mode envelope has an ID; a redelivered envelope is recognised by it.
-      customPropertiesExtractor: (args: { envelope_id?: unknown }) =>
-        typeof args.envelope_id === 'string' ? { envelopeId: args.envelope_id } : {},
-      ...(slackApiUrl ? { installerOptions: { clientOptions: { slackApiUrl } } } : {}),
-    });
-    opsServer = new OpsServer({
-      logger,
-      metrics,
-      ready,
-      ...(deps.readyStatus === undefined ? {} : { status: deps.readyStatus }),
-      ...serverTimeouts,
-    });
-  } else {
-    const signingSecret = config.slack.signingSecret;
-    if (!signingSecret) throw new Error('HTTP mode needs SLACK_SIGNING_SECRET');
-    receiver = new VidopsReceiver({
-      signingSecret,
-      logger,
-      metrics,
-      clock,
-      port: config.port,
-      ready,
-      ...(deps.readyStatus === undefined ? {} : { status: deps.readyStatus }),
-      seen,
-      installation: () => installation,
-      ...(deps.shed === undefined ? {} : { shed: deps.shed }),
-      ...(deps.host === undefined ? {} : { host: deps.host }),
-      ...serverTimeouts,
-    });
-  }
-
-  const app = new App({
+function boltApp(config: Config, receiver: VidopsReceiver | SocketModeReceiver, boltLogger: BoltLogger): App {
+  return new App({
     token: config.slack.botToken,
     receiver,
     logger: boltLogger,
-    logLevel,
+    logLevel: toBoltLevel(config.logLevel),
     clientOptions: interactiveClientOptions(config),
     extendedErrorHandler: true,
     // Bolt would otherwise call auth.test in this constructor and keep a failed result (and an
@@ -356,13 +355,17 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     // vidops keeps no per-conversation state; Bolt's default store builds an Error per request.
     convoStore: false,
   });
+}
 
-  const publisher = createAuditPublisher({
-    store,
+/** The audit-channel publisher, counted in the metrics. */
+function auditPublisher(deps: SlackAppDeps, web: WebClient, metrics: VidopsMetrics): AuditPublisher {
+  const { config } = deps;
+  return createAuditPublisher({
+    store: deps.store,
     web,
     channel: config.auditChannel,
-    clock,
-    logger: logger.child({ component: 'audit-publisher' }),
+    clock: deps.clock,
+    logger: deps.logger.child({ component: 'audit-publisher' }),
     workerId: deps.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     onResult: (r) =>
       (r.post === 'events' ? metrics.auditPosts : metrics.auditCheckpointPosts).inc({ outcome: r.outcome }),
@@ -370,13 +373,15 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     lang: langFor(config.languages.channelLocale, config.languages.timeZone),
     ...deps.publisher,
   });
-  metrics.collectOutboxDepth(() => store.outboxDepth());
-  // Woken at once by every append, whoever wrote (a handler, the sweeper, a resumed request).
-  const stopWaking = store.onAppend(() => publisher.kick());
+}
 
-  if (config.slack.socketMode) {
+/** The app's own middleware (Socket Mode's checks, counting) and its error handler, before the handlers. */
+function useMiddleware(app: App, parts: ReceiverParts): void {
+  const { deps, metrics, seen, installation } = parts;
+  const { logger } = deps;
+  if (deps.config.slack.socketMode) {
     // HTTP requests are checked and de-duplicated in VidopsReceiver; Socket Mode ones here, first.
-    app.use(socketModeGuard({ installation: () => installation, seen, logger }));
+    app.use(socketModeGuard({ installation: () => installation.current, seen, logger }));
   }
   // Counts every request by outcome. It does not wake the publisher: the work after an ack appends
   // its events later, and the store's `onAppend` wakes it then; a wake-up here, with
@@ -400,7 +405,70 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     // Rethrown so the receiver answers at once (500) when nothing acknowledged the request.
     throw error;
   });
+}
 
+/** Reads the installation, then starts the receiver (and the probes server in Socket Mode); answers the port. */
+async function startReceiving(
+  slack: Pick<SlackApp, 'app' | 'receiver' | 'web'>,
+  opsServer: OpsServer | null,
+  parts: ReceiverParts,
+): Promise<number> {
+  const { app, receiver, web } = slack;
+  const { config, logger, host } = parts.deps;
+  try {
+    parts.installation.current = await installationOf(web);
+    await app.init();
+  } catch (error) {
+    throw new Error(`Slack auth.test failed at start: ${redactError(error).message}`);
+  }
+  if (receiver instanceof VidopsReceiver) {
+    await app.start();
+    return receiver.port;
+  }
+  const ops = opsServer as OpsServer;
+  const port = await ops.listen(config.port, host);
+  try {
+    await app.start();
+  } catch (error) {
+    await ops.close();
+    throw error;
+  }
+  logger.info({ port }, 'connected in Socket Mode; probes listening');
+  return port;
+}
+
+/**
+ * Assembles the Bolt app: HTTP mode with {@link VidopsReceiver} on `config.port`, or Socket Mode
+ * with Bolt's SocketModeReceiver plus the same health/ready/metrics server on `config.port`; the
+ * audit-channel publisher; metrics; Bolt's logger bridged to pino; `app.error` logging redacted
+ * errors. Nothing listens until `start()`.
+ * @see docs/architecture.md, "Runtime contract" and "Scale"
+ */
+export function createSlackApp(deps: SlackAppDeps): SlackApp {
+  const { config, store, clock } = deps;
+  const metrics = deps.metrics ?? createVidopsMetrics();
+  const boltLogger = boltLoggerFor(deps.logger, config.logLevel);
+  const web = createPublisherWebClient(config.slack.botToken, {
+    slackApiUrl: config.slack.apiUrl,
+    logger: boltLogger,
+  });
+  const parts: ReceiverParts = {
+    deps,
+    metrics,
+    boltLogger,
+    ready: readinessOf(deps, web),
+    seen: (key) => store.markDelivered(key, clock().toISOString()),
+    installation: { current: null },
+  };
+  const { receiver, opsServer } = config.slack.socketMode
+    ? socketModeReceiver(parts)
+    : { receiver: httpReceiver(parts), opsServer: null };
+  const app = boltApp(config, receiver, boltLogger);
+  const publisher = auditPublisher(deps, web, metrics);
+  metrics.collectOutboxDepth(() => store.outboxDepth());
+  // Woken at once by every append, whoever wrote (a handler, the sweeper, a resumed request).
+  const stopWaking = store.onAppend(() => publisher.kick());
+  useMiddleware(app, parts);
   deps.register(app);
 
   let started = false;
@@ -411,26 +479,7 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     metrics,
     web,
     async start() {
-      try {
-        installation = await installationOf(web);
-        await app.init();
-      } catch (error) {
-        throw new Error(`Slack auth.test failed at start: ${redactError(error).message}`);
-      }
-      let port: number;
-      if (receiver instanceof VidopsReceiver) {
-        await app.start();
-        port = receiver.port;
-      } else {
-        port = await (opsServer as OpsServer).listen(config.port, deps.host);
-        try {
-          await app.start();
-        } catch (error) {
-          await (opsServer as OpsServer).close();
-          throw error;
-        }
-        logger.info({ port }, 'connected in Socket Mode; probes listening');
-      }
+      const port = await startReceiving({ app, receiver, web }, opsServer, parts);
       publisher.start();
       started = true;
       return { port };
