@@ -1,39 +1,35 @@
 import { readFile } from 'node:fs/promises';
 import type pino from 'pino';
 import type { Logger } from 'pino';
-import { createVideoClient, type RetryPolicy } from './client/index.js';
+import type { CallInfo, RetryPolicy } from './client/index.js';
 import { createCoverFetcher, createSlackNotifier } from './commands/changes.js';
-import { type AppContext, createWorkQueue, type SlackContext } from './commands/context.js';
+import { type AppContext, createWorkQueue, type WorkQueue } from './commands/context.js';
 import { busyShed, registerVidopsHandlers } from './commands/slash.js';
 import type { Config } from './config.js';
-import { createHasher } from './core/audit-chain.js';
+import type { HashEvent } from './core/audit-chain.js';
 import { checkpointOrigin } from './core/checkpoint.js';
 import { ConfigError } from './core/errors.js';
 import { redactError } from './core/mask.js';
-import { buildPolicy, checkPolicy, type Policy } from './core/policy.js';
-import { keyLabel } from './core/signed-note.js';
+import type { Policy } from './core/policy.js';
+import { keyLabel, type SignerKey } from './core/signed-note.js';
+import { Scheduler } from './jobs/scheduler.js';
 import { within } from './jobs/timeout.js';
 import { createLogger } from './logger.js';
+import { closing, Lifecycle, loadPolicy, openAuditedStore, openVideoClient, type Part } from './parts.js';
 import { loadSigningKey } from './services/audit-keys.js';
 import { fileMemory, memoryPathFor } from './services/checkpoint-memory.js';
 import { type Checkpointer, createCheckpointer } from './services/checkpoints.js';
-import {
-  createDrafts,
-  createOperations,
-  createReads,
-  type Operations,
-  storeMethodMemory,
-  storeSupportMemory,
-} from './services/index.js';
+import { createDrafts, createOperations, type Operations } from './services/index.js';
 import type { FollowUpSweep } from './services/reminders.js';
-import { createInteractiveWebClient, createSlackApp, type SlackAppDeps } from './slack/app.js';
+import { announce, appSweeps, followUp } from './services/sweeps.js';
+import { createInteractiveWebClient, createSlackApp, type SlackApp, type SlackAppDeps } from './slack/app.js';
 import type { AuditPublisher } from './slack/audit-publisher.js';
 import { createDirectory } from './slack/directory.js';
 import { createLanguages } from './slack/languages.js';
 import { createVidopsMetrics, type VidopsMetrics } from './slack/metrics.js';
-import { createNotificationWorker } from './slack/notification-worker.js';
+import { createNotificationWorker, type NotificationWorker } from './slack/notification-worker.js';
 import { createResponseUrlPoster } from './slack/response-url.js';
-import { openStore, type Store } from './store/index.js';
+import type { Store } from './store/index.js';
 
 /**
  * The composition root: builds every part of vidops from the configuration and wires them
@@ -96,13 +92,6 @@ export interface Vidops {
 }
 
 const SWEEP_INTERVAL_MS = 30_000;
-/** Slack redelivers within minutes; delivery keys older than a day only take space. */
-const DELIVERY_KEY_TTL_MS = 24 * 60 * 60_000;
-const DELIVERY_PRUNE_INTERVAL_MS = 60 * 60_000;
-/** The handler that creates a request posts its message itself; the sweep only helps after this. */
-const UNPOSTED_GRACE_MS = 15_000;
-/** One replica tries to announce a given request per window (claimed by a unique store key). */
-const ANNOUNCE_WINDOW_MS = 5 * 60_000;
 // Commands worked on at once after their ack: plenty for a support team, and few enough that a
 // flood cannot crowd out acknowledgements (Slack's 3 s) or exhaust memory (see bench/slack.ts).
 const WORK_CONCURRENCY = 16;
@@ -110,28 +99,141 @@ const WORK_MAX_QUEUED = 1000;
 const FLUSH_TIMEOUT_MS = 5_000;
 const DRAIN_TIMEOUT_MS = 10_000;
 
-/** Reads `POLICY_FILE` and builds the policy; a rule nobody could ever satisfy stops the start. */
-export async function loadPolicy(config: Config): Promise<Policy> {
-  let fileText: string | undefined;
-  if (config.policyFile !== undefined) {
-    try {
-      fileText = await readFile(config.policyFile, 'utf8');
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      throw new ConfigError([
-        `POLICY_FILE ${config.policyFile} cannot be read${typeof code === 'string' ? ` (${code})` : ''}`,
-      ]);
-    }
-  }
-  const policy = buildPolicy({
-    leads: config.leads,
-    agents: config.agents,
-    fileText,
-    fileName: config.policyFile,
+/**
+ * Builds vidops, each part after what it needs and none bound later: policy, signing key, store
+ * (migrated) and video client, Slack Web API client, directory, operations, the handlers' context,
+ * and the Bolt app (receiver, audit publisher) with its handlers; then the notifier with its
+ * worker, the checkpointer and the sweeps. Throws ConfigError for a policy that cannot work;
+ * nothing listens until `start()`, which starts the parts in the order listed at the end; `stop()`
+ * stops them in reverse.
+ * @see docs/architecture.md, "Architecture" and "Composition root"
+ */
+export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
+  const { config } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const logger = deps.logger ?? createLogger({ level: config.logLevel, destination: deps.logDestination });
+  const flushMs = deps.flushTimeoutMs ?? FLUSH_TIMEOUT_MS;
+  const policy = await loadPolicy(config, readPolicyFile);
+  // Read before anything is opened: a key that cannot sign (or that others may read) stops the start.
+  const signing = await signingOf(config);
+  const metrics = createVidopsMetrics();
+  const storeLog = logger.child({ component: 'store' });
+  const { store, hash } = await openAuditedStore(config.databaseUrl, config.auditHmacKey, storeLog);
+  const client = openVideoClient(config.video, store, {
+    ...(deps.clientRetryPolicy ? { retryPolicy: deps.clientRetryPolicy } : {}),
+    onCall: timedCalls(metrics, logger.child({ component: 'video-client' })),
   });
-  const problems = checkPolicy(policy);
-  if (problems.length > 0) throw new ConfigError(problems);
-  return policy;
+  const responses = createResponseUrlPoster();
+  const opened = [closing(store), closing(client), closing(responses)];
+  try {
+    // The Web API client comes from the configuration alone, so everything that talks to Slack is
+    // built before the Bolt app, and the app last, with its handlers.
+    const web = createInteractiveWebClient(config, logger);
+    const directory = createDirectory(web, {
+      groups: watchedGroups(policy),
+      clock,
+      logger: logger.child({ component: 'directory' }),
+    });
+    const ops = createOperations({
+      store,
+      client,
+      policy,
+      directory,
+      clock,
+      logger: logger.child({ component: 'services' }),
+      fetchCover: createCoverFetcher({ web, config }),
+      timeZone: config.languages.timeZone,
+    });
+    const work = workQueueOf(deps, metrics, logger);
+    const context: AppContext = {
+      config,
+      ops,
+      policy,
+      directory,
+      web,
+      logger,
+      clock,
+      languages: createLanguages({
+        ...config.languages,
+        store,
+        web,
+        clock,
+        logger: logger.child({ component: 'languages' }),
+      }),
+      strictBlockKit: deps.strictBlockKit ?? false,
+      drafts: createDrafts({ store, clock, logger }),
+      metrics,
+      work,
+      respondTo: responses.respondTo,
+    };
+    const checkpointState = describeCheckpoints(config, signing?.key ?? null);
+    const slack = createSlackApp({
+      config,
+      store,
+      logger,
+      clock,
+      metrics,
+      register: (app) => registerVidopsHandlers(app, context),
+      shed: busyShed(context),
+      ...(deps.host === undefined ? {} : { host: deps.host }),
+      ...(deps.publisher === undefined ? {} : { publisher: deps.publisher }),
+      ...(deps.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: deps.shutdownTimeoutMs }),
+      readyStatus: () => ({ checkpoints: checkpointState }),
+    });
+    const notifications = notificationsOf(context, store, deps.publisher ?? {});
+    // A job recorded on its own (a re-render, a missing message) has no audit event to wake the worker.
+    const queued = () => notifications.kick();
+    const checkpointer =
+      signing &&
+      checkpointerOf(signing, { deps, store, hash, clock, metrics, logger, publisher: slack.publisher });
+    const sweeps = {
+      ops,
+      store,
+      clock,
+      log: logger,
+      queued,
+      intervalMs: deps.sweepIntervalMs ?? SWEEP_INTERVAL_MS,
+    };
+    const front = listening(slack);
+    const parts = new Lifecycle([
+      ...opened,
+      backlogs(store, notifications, slack.publisher, flushMs),
+      checkpoints(store, checkpointer, { state: checkpointState, logger, flushMs }),
+      draining(work, deps.shutdownTimeoutMs ?? DRAIN_TIMEOUT_MS, logger),
+      front,
+      new Scheduler(appSweeps(sweeps), logger),
+    ]);
+    return {
+      store,
+      ops,
+      publisher: slack.publisher,
+      metrics,
+      context,
+      checkpointer,
+      announceUnposted: () => announce(sweeps),
+      sweepFollowUps: () => followUp(sweeps),
+      start: async () => {
+        await parts.start();
+        return { port: front.port };
+      },
+      stop: () => parts.stop(),
+    };
+  } catch (error) {
+    await new Lifecycle(opened).stop();
+    throw error;
+  }
+}
+
+/** Reads `POLICY_FILE`; a file that cannot be read stops the start. */
+async function readPolicyFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new ConfigError([
+      `POLICY_FILE ${path} cannot be read${typeof code === 'string' ? ` (${code})` : ''}`,
+    ]);
+  }
 }
 
 /** User groups whose members matter: every `S…` in LEADS, AGENTS and the policy's rules. */
@@ -144,111 +246,25 @@ function watchedGroups(policy: Policy): string[] {
   return [...new Set(ids.filter((id) => id.startsWith('S')))];
 }
 
-/** `every 1000 events or 60 min`, as the start log and `/readyz` say it. */
-function describeEvery(every: Config['auditCheckpointEvery']): string {
-  const parts = [
-    ...(every.events === null ? [] : [`${every.events} events`]),
-    ...(every.ms === null ? [] : [`${every.ms / 60_000} min`]),
-  ];
-  return `every ${parts.join(' or ')}`;
+/** Every upstream call timed and counted on `/metrics`, and logged when debugging. */
+function timedCalls(metrics: VidopsMetrics, log: Logger): (info: CallInfo) => void {
+  return (info) => {
+    metrics.upstreamSeconds.observe({ operation: info.operation }, info.durationMs / 1000);
+    if (info.error !== undefined) {
+      metrics.upstreamErrors.inc({ operation: info.operation, error: info.error.split(':')[0] ?? 'Error' });
+    }
+    log.debug({ ...info, durationMs: Math.round(info.durationMs) }, 'video API call');
+  };
 }
 
-/**
- * Builds vidops, each part after what it needs and none bound later: policy, store (migrated),
- * video client, Slack Web API client, directory, the services' reads, notifier, operations, work
- * queue, the handlers' context, and last the Bolt app (receiver, audit publisher woken by the
- * store's `onAppend`) with its handlers. Throws ConfigError for a policy that cannot work;
- * nothing listens until `start()`.
- * @see docs/architecture.md, "Architecture" and "Composition root"
- */
-export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
-  const { config } = deps;
-  const clock = deps.clock ?? (() => new Date());
-  const logger = deps.logger ?? createLogger({ level: config.logLevel, destination: deps.logDestination });
-  const policy = await loadPolicy(config);
-  const metrics = createVidopsMetrics();
-  // Read before anything is opened: a key that cannot sign (or that others may read) stops the start.
-  const signing =
-    config.auditSigningKeyFile === undefined
-      ? null
-      : {
-          ...(await loadSigningKey(config.auditSigningKeyFile, config.auditLogName)),
-          memoryPath: memoryPathFor(config.auditSigningKeyFile, config.auditCheckpointStateFile),
-        };
-  const checkpointState =
-    signing === null
-      ? 'off: AUDIT_SIGNING_KEY_FILE is not set, no audit checkpoints are signed'
-      : `signed by ${keyLabel(signing.key)} ${describeEvery(config.auditCheckpointEvery)} and at shutdown`;
-
-  const store = await openStore(config.databaseUrl, {
-    hash: createHasher(config.auditHmacKey),
-    logger: logger.child({ component: 'store' }),
-  });
-
-  const upstreamLog = logger.child({ component: 'video-client' });
-  const client = createVideoClient({
-    baseUrl: config.video.url,
-    apiKey: config.video.apiKey,
-    secretKey: config.video.secretKey,
-    timeoutMs: config.video.timeoutMs,
-    retryConversionMethod: config.video.retryConversionMethod,
-    methodMemory: storeMethodMemory(store),
-    supportMemory: storeSupportMemory(store, config.video.url),
-    ...(deps.clientRetryPolicy ? { retryPolicy: deps.clientRetryPolicy } : {}),
-    onCall: (info) => {
-      metrics.upstreamSeconds.observe({ operation: info.operation }, info.durationMs / 1000);
-      if (info.error !== undefined) {
-        metrics.upstreamErrors.inc({ operation: info.operation, error: info.error.split(':')[0] ?? 'Error' });
-      }
-      upstreamLog.debug({ ...info, durationMs: Math.round(info.durationMs) }, 'video API call');
-    },
-  });
-
-  // The Web API client comes from the configuration alone, so everything that talks to Slack is
-  // built before the Bolt app, and the app last, with its handlers.
-  const web = createInteractiveWebClient(config, logger);
-  const directory = createDirectory(web, {
-    groups: watchedGroups(policy),
-    clock,
-    logger: logger.child({ component: 'directory' }),
-  });
-  // The notifier reads requests through the services' reads, which need no notifier; the
-  // operations, which tell the notifier of every change, come after it.
-  const slackContext: SlackContext = {
-    config,
-    ops: createReads({ store, client, policy, directory, clock }),
-    policy,
-    directory,
-    web,
-    logger,
-    clock,
-    languages: createLanguages({
-      ...config.languages,
-      store,
-      web,
-      clock,
-      logger: logger.child({ component: 'languages' }),
-    }),
-    strictBlockKit: deps.strictBlockKit ?? false,
-  };
-  const notifier = createSlackNotifier({ ...slackContext, store });
-  const ops = createOperations({
-    store,
-    client,
-    policy,
-    directory,
-    clock,
-    logger: logger.child({ component: 'services' }),
-    fetchCover: createCoverFetcher(slackContext),
-    timeZone: config.languages.timeZone,
-  });
-
-  const workFailures = metrics.registry.counter(
+/** The bounded queue of work after an ack, counted on `/metrics`. */
+function workQueueOf(deps: VidopsDeps, metrics: VidopsMetrics, logger: Logger): WorkQueue {
+  const failures = metrics.registry.counter(
     'vidops_work_failures_total',
     'Commands whose work after the ack failed unexpectedly',
     ['command'],
   );
-  const workTurnedAway = metrics.registry.counter(
+  const turnedAway = metrics.registry.counter(
     'vidops_work_turned_away_total',
     'Commands answered "busy" because the work queue was full',
     ['command'],
@@ -257,8 +273,8 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     concurrency: deps.workConcurrency ?? WORK_CONCURRENCY,
     maxQueued: deps.workMaxQueued ?? WORK_MAX_QUEUED,
     logger: logger.child({ component: 'work' }),
-    onFailure: (command) => workFailures.inc({ command }),
-    onTurnedAway: (command) => workTurnedAway.inc({ command }),
+    onFailure: (command) => failures.inc({ command }),
+    onTurnedAway: (command) => turnedAway.inc({ command }),
   });
   metrics.registry.gauge(
     'vidops_work_jobs',
@@ -272,225 +288,152 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
     },
     ['state'],
   );
+  return work;
+}
 
-  const responses = createResponseUrlPoster();
-  const context: AppContext = {
-    ...slackContext,
-    ops,
-    drafts: createDrafts({ store, clock, logger }),
-    metrics,
-    work,
-    respondTo: responses.respondTo,
+/** The key of `AUDIT_SIGNING_KEY_FILE` and where it remembers what it signed; null when not set. */
+async function signingOf(config: Config): Promise<{ key: SignerKey; memoryPath: string } | null> {
+  if (config.auditSigningKeyFile === undefined) return null;
+  return {
+    ...(await loadSigningKey(config.auditSigningKeyFile, config.auditLogName)),
+    memoryPath: memoryPathFor(config.auditSigningKeyFile, config.auditCheckpointStateFile),
   };
+}
 
-  let slack: ReturnType<typeof createSlackApp>;
-  try {
-    slack = createSlackApp({
-      config,
-      store,
-      logger,
-      clock,
-      metrics,
-      register: (app) => registerVidopsHandlers(app, context),
-      shed: busyShed(context),
-      ...(deps.host === undefined ? {} : { host: deps.host }),
-      ...(deps.publisher === undefined ? {} : { publisher: deps.publisher }),
-      ...(deps.shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs: deps.shutdownTimeoutMs }),
-      readyStatus: () => ({ checkpoints: checkpointState }),
-    });
-  } catch (error) {
-    client.close();
-    await store.close();
-    throw error;
-  }
+/** `signed by … every 1000 events or 60 min and at shutdown`, as the start log and `/readyz` say it. */
+function describeCheckpoints(config: Config, key: SignerKey | null): string {
+  if (key === null) return 'off: AUDIT_SIGNING_KEY_FILE is not set, no audit checkpoints are signed';
+  const every = config.auditCheckpointEvery;
+  const parts = [
+    ...(every.events === null ? [] : [`${every.events} events`]),
+    ...(every.ms === null ? [] : [`${every.ms / 60_000} min`]),
+  ];
+  return `signed by ${keyLabel(key)} every ${parts.join(' or ')} and at shutdown`;
+}
 
-  // Approval messages, DMs and Home tabs are told from the notification outbox after the change
-  // committed, woken by every commit that records one; paced like the audit publisher in tests.
-  const pacing = deps.publisher ?? {};
-  const notifications = createNotificationWorker({
+/** The checkpointer; each checkpoint it writes is posted at the publisher's next turn. */
+function checkpointerOf(
+  signing: { key: SignerKey; memoryPath: string },
+  with_: {
+    deps: VidopsDeps;
+    store: Store;
+    hash: HashEvent;
+    clock: () => Date;
+    metrics: VidopsMetrics;
+    logger: Logger;
+    publisher: AuditPublisher;
+  },
+): Checkpointer {
+  const { deps, logger } = with_;
+  return createCheckpointer({
+    store: with_.store,
+    signer: signing.key,
+    // What the key signed before is remembered beside it, out of the database's reach.
+    memory: fileMemory(signing.memoryPath, {
+      onStaleLock: (path) => logger.warn({ path }, 'took over a stale audit checkpoint lock file'),
+    }),
+    onRefused: () => with_.metrics.auditCheckpointRefused.inc(),
+    origin: checkpointOrigin(deps.config.auditLogName),
+    hash: with_.hash,
+    clock: with_.clock,
+    every: deps.config.auditCheckpointEvery,
+    logger: logger.child({ component: 'checkpoints' }),
+    onWritten: () => with_.publisher.kickCheckpoints(),
+    ...deps.checkpoints,
+  });
+}
+
+/**
+ * Approval messages, DMs and Home tabs are told from the notification outbox after the change
+ * committed; paced like the audit publisher in tests.
+ */
+function notificationsOf(
+  context: AppContext,
+  store: Store,
+  pacing: NonNullable<VidopsDeps['publisher']>,
+): NotificationWorker {
+  return createNotificationWorker({
     store,
-    deliver: notifier.deliver,
-    clock,
-    logger: logger.child({ component: 'notifications' }),
+    deliver: createSlackNotifier({ ...context, store }).deliver,
+    clock: context.clock,
+    logger: context.logger.child({ component: 'notifications' }),
     leaseMs: pacing.leaseMs,
     backoffBaseMs: pacing.backoffBaseMs,
     backoffMaxMs: pacing.backoffMaxMs,
     idlePollMs: pacing.idlePollMs,
   });
-  const stopWakingNotifications = store.onAppend(() => notifications.kick());
+}
 
-  // Checkpoints are made when due and at shutdown; each written one is posted at the publisher's next turn.
-  const checkpointer =
-    signing === null
-      ? null
-      : createCheckpointer({
-          store,
-          signer: signing.key,
-          // What the key signed before is remembered beside it, out of the database's reach.
-          memory: fileMemory(signing.memoryPath, {
-            onStaleLock: (path) => logger.warn({ path }, 'took over a stale audit checkpoint lock file'),
-          }),
-          onRefused: () => metrics.auditCheckpointRefused.inc(),
-          origin: checkpointOrigin(config.auditLogName),
-          hash: createHasher(config.auditHmacKey),
-          clock,
-          every: config.auditCheckpointEvery,
-          logger: logger.child({ component: 'checkpoints' }),
-          onWritten: () => slack.publisher.kickCheckpoints(),
-          ...deps.checkpoints,
-        });
-  const stopWakingCheckpointer =
-    checkpointer === null ? () => undefined : store.onAppend(() => checkpointer.kick());
-
-  let stopSweeper: (() => Promise<void>) | null = null;
-  let pruneTimer: NodeJS.Timeout | null = null;
-  let slackSweepTimer: NodeJS.Timeout | null = null;
-
-  async function announceUnposted(): Promise<number> {
-    const now = clock().getTime();
-    const pending = await store.listRequests({ states: ['pending'], limit: 200 });
-    let announced = 0;
-    for (const request of pending) {
-      if (request.slack !== null || Date.parse(request.createdAt) > now - UNPOSTED_GRACE_MS) continue;
-      const window = Math.floor(now / ANNOUNCE_WINDOW_MS);
-      if (!(await store.markDelivered(`announce:${request.id}:${window}`, new Date(now).toISOString()))) {
-        continue;
-      }
-      await notifier.requestChanged(request);
-      announced += 1;
-    }
-    // A job recorded on its own appends no audit event, so nothing else wakes the worker for it.
-    if (announced > 0) notifications.kick();
-    return announced;
-  }
-
-  async function sweepFollowUps(): Promise<FollowUpSweep> {
-    const done = await ops.sweepFollowUps();
-    // A re-render is a job recorded on its own, with no audit event to wake the worker.
-    if (done.rerendered > 0) notifications.kick();
-    return done;
-  }
-
-  /** One follow-up sweep at a time in this process; replicas are kept apart by the compare-and-set. */
-  let followingUp: Promise<void> | null = null;
-  function followUpTick(): Promise<void> {
-    followingUp ??= (async () => {
-      try {
-        await sweepFollowUps();
-      } catch (error) {
-        logger.warn({ err: redactError(error) }, 'could not follow up waiting requests');
-      } finally {
-        followingUp = null;
-      }
-    })();
-    return followingUp;
-  }
-
-  async function sweepSlack(): Promise<void> {
-    await followUpTick();
-    try {
-      const announced = await announceUnposted();
-      if (announced > 0) logger.info({ announced }, 'posted approval messages that were missing');
-    } catch (error) {
-      logger.warn({ err: redactError(error) }, 'could not post missing approval messages');
-    }
-  }
-
-  async function pruneOldRecords(): Promise<void> {
-    try {
-      const before = new Date(clock().getTime() - DELIVERY_KEY_TTL_MS).toISOString();
-      const pruned = await store.pruneDeliveries(before);
-      if (pruned > 0) logger.debug({ pruned }, 'forgot old Slack delivery keys');
-    } catch (error) {
-      logger.warn({ err: redactError(error) }, 'could not prune old Slack delivery keys');
-    }
-    try {
-      const drafts = await store.pruneDrafts(clock().toISOString());
-      if (drafts > 0) logger.debug({ drafts }, 'forgot expired modal drafts');
-    } catch (error) {
-      logger.warn({ err: redactError(error) }, 'could not prune expired modal drafts');
-    }
-  }
-  let stopping: Promise<void> | null = null;
-
-  async function flushBacklog(): Promise<void> {
-    const deadline = Date.now() + (deps.flushTimeoutMs ?? FLUSH_TIMEOUT_MS);
-    for (;;) {
-      const left = deadline - Date.now();
-      if (left <= 0) break;
-      const depth = await within(
-        Promise.all([store.outboxDepth(), store.unpostedCheckpoints()]).then(([a, b]) => a + b),
-        left,
-      );
-      if (depth === undefined || depth === 0) return;
-      const posted = await within(slack.publisher.flushOnce(), left);
-      if (posted === undefined) break;
-    }
-    logger.warn(
-      'stopped with audit events or checkpoints not yet posted; they are posted after the next start',
-    );
-  }
-
+/**
+ * The notification worker, woken by every append; at stop, it and the audit publisher work
+ * through what is left side by side, within `flushMs` (the rest is done after the next start).
+ */
+function backlogs(
+  store: Store,
+  notifications: NotificationWorker,
+  publisher: AuditPublisher,
+  flushMs: number,
+): Part {
+  const unwake = store.onAppend(() => notifications.kick());
   return {
-    store,
-    ops,
-    publisher: slack.publisher,
-    metrics,
-    context,
-    checkpointer,
-    announceUnposted,
-    sweepFollowUps,
-    async start() {
-      const { port } = await slack.start();
-      notifications.start();
-      checkpointer?.start();
-      if (checkpointer === null) logger.warn(`audit checkpoints ${checkpointState}`);
-      else logger.info(`audit checkpoints ${checkpointState}`);
-      stopSweeper = ops.startSweeper(deps.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
-      pruneTimer = setInterval(() => void pruneOldRecords(), DELIVERY_PRUNE_INTERVAL_MS);
-      pruneTimer.unref();
-      slackSweepTimer = setInterval(() => void sweepSlack(), deps.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
-      slackSweepTimer.unref();
-      // Follow-ups that fell due while no replica ran are done at start, not a tick later.
-      void followUpTick();
-      return { port };
-    },
-    stop() {
-      stopping ??= (async () => {
-        // Stop taking requests first, then let the work they started finish and append its events.
-        await slack.stop();
-        if (!(await work.drain(deps.shutdownTimeoutMs ?? DRAIN_TIMEOUT_MS))) {
-          logger.warn(work.size(), 'stopped with commands still being worked on');
-        }
-        await stopSweeper?.();
-        // The last checkpoint covers every event written before the stop; it is posted with the backlog.
-        stopWakingCheckpointer();
-        if (checkpointer !== null) {
-          await checkpointer.stop();
-          try {
-            const last = await within(checkpointer.checkpointNow(), deps.flushTimeoutMs ?? FLUSH_TIMEOUT_MS);
-            if (last === undefined) logger.warn('stopped before the shutdown checkpoint was signed');
-          } catch (error) {
-            logger.error({ err: redactError(error) }, 'could not sign the shutdown checkpoint');
-          }
-        }
-        if (pruneTimer) clearInterval(pruneTimer);
-        if (slackSweepTimer) clearInterval(slackSweepTimer);
-        await followingUp;
-        // The notification backlog is worked through beside the audit backlog, within the same bound.
-        stopWakingNotifications();
-        const notified = notifications.drain(deps.flushTimeoutMs ?? FLUSH_TIMEOUT_MS);
-        try {
-          await flushBacklog();
-        } catch (error) {
-          logger.error({ err: redactError(error) }, 'could not flush the audit backlog');
-        }
-        await notified;
-        responses.close();
-        client.close();
-        await store.close();
-      })();
-      return stopping;
+    start: () => notifications.start(),
+    async stop() {
+      unwake();
+      await Promise.all([notifications.drain(flushMs), publisher.drain(flushMs)]);
     },
   };
+}
+
+/**
+ * The checkpointer's loop, woken by every append; at stop, one last checkpoint covering every
+ * event written before it (posted with the backlog).
+ */
+function checkpoints(
+  store: Store,
+  checkpointer: Checkpointer | null,
+  how: { state: string; logger: Logger; flushMs: number },
+): Part {
+  const { logger } = how;
+  const unwake = checkpointer === null ? () => undefined : store.onAppend(() => checkpointer.kick());
+  return {
+    start() {
+      if (checkpointer === null) logger.warn(`audit checkpoints ${how.state}`);
+      else logger.info(`audit checkpoints ${how.state}`);
+      checkpointer?.start();
+    },
+    async stop() {
+      unwake();
+      if (checkpointer === null) return;
+      await checkpointer.stop();
+      try {
+        const last = await within(checkpointer.checkpointNow(), how.flushMs);
+        if (last === undefined) logger.warn('stopped before the shutdown checkpoint was signed');
+      } catch (error) {
+        logger.error({ err: redactError(error) }, 'could not sign the shutdown checkpoint');
+      }
+    },
+  };
+}
+
+/** At stop, the work the last requests started is let finish (bounded), and appends its events. */
+function draining(work: WorkQueue, timeoutMs: number, logger: Logger): Part {
+  return {
+    start: () => undefined,
+    async stop() {
+      if (!(await work.drain(timeoutMs)))
+        logger.warn(work.size(), 'stopped with commands still being worked on');
+    },
+  };
+}
+
+/** The Slack front door (the receiver, or Socket Mode and the probes); `port` once started. */
+function listening(slack: SlackApp): Part & { port: number } {
+  const front = {
+    port: 0,
+    async start() {
+      front.port = (await slack.start()).port;
+    },
+    stop: () => slack.stop(),
+  };
+  return front;
 }

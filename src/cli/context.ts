@@ -1,14 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
-import { createVideoClient, type VideoClientHandle } from '../client/index.js';
+import type { VideoClientHandle } from '../client/index.js';
 import { type CliConfig, type CliStoreConfig, loadCliConfig } from '../config.js';
-import { createHasher } from '../core/audit-chain.js';
 import { InputError } from '../core/errors.js';
-import { buildPolicy, type Policy } from '../core/policy.js';
-import { createOperations, storeMethodMemory, storeSupportMemory } from '../services/index.js';
+import type { Policy } from '../core/policy.js';
+import { loadPolicy, openAuditedStore, openVideoClient } from '../parts.js';
+import { createOperations } from '../services/index.js';
 import type { Operations } from '../services/types.js';
-import { openStore, parseStoreUrl, type Store } from '../store/index.js';
+import { parseStoreUrl, type Store } from '../store/index.js';
 import { createCoverFetcher, type ReadFile } from './cover.js';
 
 /**
@@ -54,27 +54,16 @@ export function resolveDatabaseUrl(url: string, cwd: string): string {
   return `sqlite:${resolve(cwd, path)}${query}`;
 }
 
-async function readPolicy(
-  config: Pick<CliStoreConfig, 'leads' | 'agents' | 'policyFile'> & { leads: string[] },
-  cwd: string,
-  readFile: ReadFile,
-): Promise<Policy> {
-  let fileText: string | undefined;
-  if (config.policyFile !== undefined) {
-    const path = resolve(cwd, config.policyFile);
+/** Reads `POLICY_FILE` against the CLI's working directory. */
+function policyReader(cwd: string, readFile: ReadFile): (path: string) => Promise<string> {
+  return async (path) => {
     try {
-      fileText = Buffer.from(await readFile(path)).toString('utf8');
+      return Buffer.from(await readFile(resolve(cwd, path))).toString('utf8');
     } catch (error) {
       const why = isMissing(error) ? 'there is no such file' : String(error);
-      throw new InputError(`POLICY_FILE ${config.policyFile} cannot be read: ${why}.`);
+      throw new InputError(`POLICY_FILE ${path} cannot be read: ${why}.`);
     }
-  }
-  return buildPolicy({
-    leads: config.leads,
-    agents: config.agents ?? null,
-    fileText,
-    fileName: config.policyFile,
-  });
+  };
 }
 
 export interface StoreContext {
@@ -120,26 +109,17 @@ export async function openStoreContext(env: Env, options: OpenOptions): Promise<
   const policy =
     config.leads === undefined
       ? null
-      : await readPolicy({ ...config, leads: config.leads }, options.cwd, options.readFile);
-  const store = await openStore(url, { hash: createHasher(config.auditHmacKey) });
+      : await loadPolicy({ ...config, leads: config.leads }, policyReader(options.cwd, options.readFile));
+  const { store } = await openAuditedStore(url, config.auditHmacKey);
   return { config, store, policy, close: () => store.close() };
 }
 
 /** Opens everything a change or read command needs (config from `loadCliConfig(env)`); closes what it opened when a later step fails. */
 export async function openFullContext(config: CliConfig, options: OpenOptions): Promise<FullContext> {
-  const policy = await readPolicy(config, options.cwd, options.readFile);
-  const store = await openStore(resolveDatabaseUrl(config.databaseUrl, options.cwd), {
-    hash: createHasher(config.auditHmacKey),
-  });
-  const client = createVideoClient({
-    baseUrl: config.video.url,
-    apiKey: config.video.apiKey,
-    secretKey: config.video.secretKey,
-    timeoutMs: config.video.timeoutMs,
-    retryConversionMethod: config.video.retryConversionMethod,
-    methodMemory: storeMethodMemory(store),
-    supportMemory: storeSupportMemory(store, config.video.url),
-  });
+  const policy = await loadPolicy(config, policyReader(options.cwd, options.readFile));
+  const url = resolveDatabaseUrl(config.databaseUrl, options.cwd);
+  const { store } = await openAuditedStore(url, config.auditHmacKey);
+  const client = openVideoClient(config.video, store);
   const close = async () => {
     client.close();
     await store.close();

@@ -1,16 +1,17 @@
 import { performance } from 'node:perf_hooks';
-import type { Logger } from 'pino';
 import { redactError } from '../core/mask.js';
+import type { JobLogger } from './scheduler.js';
 import { createSleeper, type Sleeper } from './sleeper.js';
 
 /**
- * The one way vidops runs background work (the audit publisher, the notification worker): a loop
- * that takes one step at a time, pauses when a step asks it to (a 429's `Retry-After`, a backoff,
- * the channel's spacing), sleeps when a step found nothing until it is woken or the idle poll
- * comes round, and stops on shutdown after the step in hand. A step claims its work from the store
- * with a lease, so a replica that dies leaves nothing claimed for good; what a step does with its
- * claim is the worker's own business. Pauses are measured on the monotonic clock: they are about
- * real seconds, not the injected time the store is given.
+ * The one way vidops runs background work that waits to be woken (the audit publisher, the
+ * notification worker, the audit checkpointer; periodic sweeps run on ./scheduler.ts): a loop that
+ * takes one step at a time, pauses when a step asks it to (a 429's `Retry-After`, a backoff, the
+ * channel's spacing), sleeps when a step found nothing until it is woken or the idle poll comes
+ * round, and stops on shutdown after the step in hand. A step claims its work from the store with
+ * a lease, so a replica that dies leaves nothing claimed for good; what a step does with its claim
+ * is the worker's own business. Pauses are measured on the monotonic clock: they are about real
+ * seconds, not the injected time the store is given.
  * @see docs/architecture.md, "Scale"
  */
 export interface StepResult {
@@ -21,7 +22,7 @@ export interface StepResult {
 export interface JobRunnerOptions<R extends StepResult> {
   /** Names the worker in the log line of a step that threw. */
   name: string;
-  logger: Logger;
+  logger: JobLogger | undefined;
   /** One step of the loop: claim, do, acknowledge or give back. */
   step: () => Promise<R>;
   /** How often an idle loop looks for work recorded by other processes. */
@@ -116,7 +117,7 @@ export class JobRunner<R extends StepResult> {
         continue;
       }
       const { claimed } = await this.#locked(step).catch((error: unknown) => {
-        logger.error({ err: redactError(error) }, `${name} step failed`);
+        logger?.error({ err: redactError(error) }, `${name} step failed`);
         this.pauseFor(backoff.next());
         return { claimed: 0 };
       });

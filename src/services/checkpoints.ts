@@ -16,9 +16,11 @@ import {
   NoteFormatError,
   parseNote,
   type SignerKey,
+  type VerifierKey,
   verifierKeyOf,
   verifyNote,
 } from '../core/signed-note.js';
+import { Backoff, JobRunner, type StepResult } from '../jobs/runner.js';
 import type { Store, StoredCheckpoint } from '../store/store.js';
 import { type CheckpointMemory, CheckpointMemoryError } from './checkpoint-memory.js';
 import type { ServiceLogger } from './types.js';
@@ -127,310 +129,312 @@ type Head = { seq: number; hash: string };
 const REWRITE_HINT =
   'someone with access to the database may have rewritten or cut the audit log: run `vidops audit verify` and `vidops audit witness`; if the database was restored from a backup on purpose, accept the log as a new baseline with `vidops audit checkpoint --accept-baseline --reason "…"`';
 
+/** One checkpointer's settings and state; the functions below take it explicitly. */
+interface Signing extends CheckpointerOptions {
+  readonly ownKey: VerifierKey;
+  readonly startedAt: number;
+  /** The head a refusal was for: not checked again until the head moves. */
+  refusedAt: { seq: number; reason: string } | null;
+  /** When the loop last looked whether one is due (`performance.now()`). */
+  lastLook: number;
+}
+
 export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
-  const { store, signer, origin, hash, clock, every, logger, onWritten, memory, onRefused } = options;
+  const s: Signing = {
+    ...options,
+    ownKey: verifierKeyOf(options.signer),
+    startedAt: options.clock().getTime(),
+    refusedAt: null,
+    lastLook: Number.NEGATIVE_INFINITY,
+  };
   const pollMs = options.pollMs ?? 30_000;
   const minGapMs = options.minGapMs ?? 1000;
-  const ownKey = verifierKeyOf(signer);
-  const startedAt = clock().getTime();
-
-  /** The head a refusal was for: not checked again until the head moves. */
-  let refusedAt: { seq: number; reason: string } | null = null;
-
-  /**
-   * The size and head the previous stored checkpoint states, when this key signed it and it holds;
-   * null when there is none or another key signed it (a key vidops cannot check vouches for
-   * nothing); a sentence when this key's signature on it does not hold.
-   */
-  function previousHead(latest: StoredCheckpoint | null): { size: number; head: string } | string | null {
-    if (latest === null) return null;
-    try {
-      const note = parseNote(latest.note);
-      if (!note.signatures.some((s) => s.name === ownKey.name && s.keyId === ownKey.keyId)) return null;
-      const verdict = verifyNote(note, [ownKey]);
-      if (!verdict.ok) return `the stored checkpoint of ${latest.size} events does not verify`;
-      const stated = parseCheckpoint(note.text);
-      if (stated.origin !== origin || stated.size !== latest.size || stated.head !== latest.head) {
-        return `the stored checkpoint of ${latest.size} events says something else in its note`;
-      }
-      return { size: stated.size, head: stated.head };
-    } catch (error) {
-      if (error instanceof NoteFormatError || error instanceof CheckpointFormatError) {
-        return `the stored checkpoint of ${latest.size} events is not a checkpoint: ${error.message}`;
-      }
-      throw error;
-    }
-  }
-
-  /** Checks that events #from+1…#to link to `head` and hash right; a sentence when they do not. */
-  async function extends_(from: { size: number; head: string }, to: number): Promise<string | null> {
-    let prevHash = from.head;
-    let expected = from.size + 1;
-    while (expected <= to) {
-      const page = await store.listAudit({
-        afterSeq: expected - 1,
-        limit: Math.min(PAGE, to - expected + 1),
-      });
-      if (page.length === 0) return `event #${expected} is missing`;
-      for (const event of page) {
-        if (event.seq !== expected) return `event #${expected} is missing (the next is #${event.seq})`;
-        if (event.prevHash !== prevHash) {
-          return `event #${event.seq} does not link to ${expected === from.size + 1 && from.size > 0 ? `the checkpoint of ${from.size} events` : `event #${expected - 1}`}`;
-        }
-        if (hash(event) !== event.hash) return `event #${event.seq} was altered (its hash does not match)`;
-        prevHash = event.hash;
-        expected += 1;
-      }
-    }
-    return null;
-  }
-
-  /** Reads the key's memory; a memory that cannot be read or used is a problem, never a blank. */
-  async function recall(): Promise<Recalled> {
-    let text: string | null;
-    try {
-      text = await memory.read();
-    } catch (error) {
-      if (!(error instanceof CheckpointMemoryError)) throw error;
-      return {
-        text: null,
-        checkpoint: null,
-        problem: `what this key signed before cannot be read: ${error.message.replace(/\.$/, '')}`,
-      };
-    }
-    if (text === null) return { text, checkpoint: null, problem: null };
-    try {
-      return { text, checkpoint: readRememberedCheckpoint(text, ownKey, origin), problem: null };
-    } catch (error) {
-      if (!(error instanceof CheckpointFormatError)) throw error;
-      const why = error.message.replace(/\.$/, '');
-      return {
-        text,
-        checkpoint: null,
-        problem: `the checkpoint remembered in ${memory.where} cannot be used: ${why}`,
-      };
-    }
-  }
-
-  /** The log's hash of event #seq, or null when it has none. */
-  async function hashAt(seq: number): Promise<string | null> {
-    if (seq === 0) return GENESIS_HASH;
-    const [event] = await store.listAudit({ afterSeq: seq - 1, limit: 1 });
-    return event?.seq === seq ? event.hash : null;
-  }
-
-  /** Why the log does not extend what the key remembers, or null when it does (or remembers nothing). */
-  async function memoryProblem(recalled: Recalled, head: Head | null): Promise<string | null> {
-    if (recalled.problem !== null) return recalled.problem;
-    const remembered = recalled.checkpoint;
-    if (remembered === null) return null;
-    const problem = extensionProblem(remembered, {
-      size: head?.seq ?? 0,
-      hashThere: (head?.seq ?? 0) < remembered.size ? null : await hashAt(remembered.size),
-    });
-    if (problem === null) return null;
-    const when = remembered.time === null ? '' : `, of ${remembered.time}`;
-    return `the log does not extend the checkpoint this key signed before (${remembered.size} events${when}, remembered in ${memory.where}): ${problem}`;
-  }
-
-  /** Where the events to sign must start from: the newest of the remembered and this key's stored checkpoint. */
-  function baseOf(
-    latest: StoredCheckpoint | null,
-    remembered: Checkpoint | null,
-  ): { size: number; head: string } | string {
-    const stored = previousHead(latest);
-    if (typeof stored === 'string') return stored;
-    const bases = [stored, remembered].filter((b): b is { size: number; head: string } => b !== null);
-    bases.sort((a, b) => b.size - a.size);
-    return bases[0] ?? { size: 0, head: GENESIS_HASH };
-  }
-
-  function refuse(head: Head | null, covered: number, reason: string): CheckpointResult {
-    if (refusedAt?.reason !== reason) {
-      logger?.error({ head: head?.seq ?? 0, covered, alert: 'audit_checkpoint_refused' }, reason);
-    }
-    refusedAt = { seq: head?.seq ?? 0, reason };
-    onRefused?.(reason);
-    return { kind: 'refused', reason };
-  }
-
-  /** Signs the head, remembers it, then stores it: a crash in between leaves the memory ahead. */
-  async function sign(head: Head, recalled: Recalled): Promise<CheckpointResult> {
-    refusedAt = null;
-    const time = checkpointTime(clock());
-    const note = signCheckpoint({ origin, size: head.seq, head: head.hash, time }, [signer]);
-    await memory.write(note, recalled.text);
-    const written = await store.addCheckpoint({ size: head.seq, head: head.hash, time, note });
-    if (!written) return { kind: 'taken', size: head.seq };
-    const checkpoint: StoredCheckpoint = { size: head.seq, head: head.hash, time, note, postedAt: null };
-    logger?.info(
-      { size: head.seq, head: shortHash(head.hash) },
-      `signed the audit checkpoint of ${head.seq} events`,
-    );
-    onWritten?.(checkpoint);
-    return { kind: 'written', checkpoint };
-  }
-
-  /** The audit event that records a new baseline: who accepted it, why, and what was forgotten. */
-  function baselineEvent(
-    accept: AcceptBaseline,
-    recalled: Recalled,
-    problem: string,
-    head: Head | null,
-  ): NewAuditEvent {
-    const forgotten = recalled.checkpoint;
-    return {
-      id: randomUUID(),
-      type: 'checkpoint-baseline',
-      at: clock().toISOString(),
-      actor: actorRecord(accept.actor),
-      operation: 'audit.checkpoint',
-      target: `audit log ${origin}`,
-      params: { reason: accept.reason },
-      requestId: null,
-      outcome: {
-        key: keyLabel(signer),
-        forgotten:
-          forgotten === null ? null : { size: forgotten.size, head: forgotten.head, time: forgotten.time },
-        accepted: { size: head?.seq ?? 0, head: head?.hash ?? GENESIS_HASH },
-        problem,
-      },
-      error: null,
-    };
-  }
-
-  /** Signs a log that does not extend the memory, when its chain holds from #1, after recording why. */
-  async function acceptBaseline(
-    accept: AcceptBaseline,
-    recalled: Recalled,
-    problem: string,
-    head: Head | null,
-  ): Promise<CheckpointResult> {
-    const chain = await extends_({ size: 0, head: GENESIS_HASH }, head?.seq ?? 0);
-    if (chain !== null) {
-      return refuse(
-        head,
-        0,
-        `no new baseline accepted: ${chain}; a baseline is accepted only for a log whose chain holds from event #1; run \`vidops audit verify\``,
-      );
-    }
-    const [event] = await store.appendAudit([baselineEvent(accept, recalled, problem, head)]);
-    if (event === undefined) throw new Error('the store appended no baseline event');
-    // Events another process appended meanwhile are checked like any others.
-    const since = await extends_({ size: head?.seq ?? 0, head: head?.hash ?? GENESIS_HASH }, event.seq);
-    if (since !== null) return refuse(head, 0, `no checkpoint signed: ${since}; run \`vidops audit verify\``);
-    logger?.warn(
-      { seq: event.seq, forgotten: recalled.checkpoint?.size ?? null },
-      `audit checkpoints: a new baseline was accepted: ${accept.reason}`,
-    );
-    const forgotten = recalled.checkpoint;
-    const result = await sign({ seq: event.seq, hash: event.hash }, recalled);
-    if (result.kind !== 'written') return result;
-    return {
-      ...result,
-      baseline: {
-        forgotten:
-          forgotten === null ? null : { size: forgotten.size, head: forgotten.head, time: forgotten.time },
-        problem,
-        seq: event.seq,
-      },
-    };
-  }
-
-  /** The whole decision, under the memory's lock. */
-  async function decide(accept: AcceptBaseline | undefined): Promise<CheckpointResult> {
-    const [head, latest] = await Promise.all([store.auditHead(), store.latestCheckpoint()]);
-    const covered = latest?.size ?? 0;
-    if (accept === undefined && refusedAt !== null && refusedAt.seq === (head?.seq ?? 0)) {
-      return refuse(head, covered, refusedAt.reason);
-    }
-    const recalled = await recall();
-    const remembering = await memoryProblem(recalled, head);
-    if (remembering !== null) {
-      if (accept !== undefined) return acceptBaseline(accept, recalled, remembering, head);
-      return refuse(head, covered, `no checkpoint signed: ${remembering}; ${REWRITE_HINT}`);
-    }
-    if (head === null || head.seq <= covered) {
-      return { kind: 'covered', latest, events: head?.seq ?? 0 };
-    }
-    const base = baseOf(latest, recalled.checkpoint);
-    const problem = typeof base === 'string' ? base : await extends_(base, head.seq);
-    if (problem !== null) {
-      return refuse(head, covered, `no checkpoint signed: ${problem}; run \`vidops audit verify\``);
-    }
-    return sign(head, recalled);
-  }
-
-  function checkpointNow(accept?: AcceptBaseline): Promise<CheckpointResult> {
-    return memory.exclusive(() => decide(accept));
-  }
-
-  async function checkIfDue(): Promise<CheckpointResult | null> {
-    const [head, latest] = await Promise.all([store.auditHead(), store.latestCheckpoint()]);
-    const covered = latest?.size ?? 0;
-    if (head === null || head.seq <= covered) return null;
-    const byCount = every.events !== null && head.seq - covered >= every.events;
-    const since = latest === null ? startedAt : Date.parse(latest.time);
-    const byTime = every.ms !== null && clock().getTime() - since >= every.ms;
-    return byCount || byTime ? checkpointNow() : null;
-  }
-
-  let running = false;
-  let loop: Promise<void> | null = null;
-  let kicked = false;
-  let lastLook = Number.NEGATIVE_INFINITY;
-  let wake: (() => void) | null = null;
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, Math.max(0, ms));
-      timer.unref();
-      wake = done;
-      function done() {
-        clearTimeout(timer);
-        wake = null;
-        resolve();
-      }
-    });
-
-  async function run(): Promise<void> {
-    while (running) {
-      const sinceLook = performance.now() - lastLook;
-      const wait = kicked ? minGapMs - sinceLook : pollMs - sinceLook;
-      if (wait > 0) {
-        await sleep(wait);
-        continue;
-      }
-      kicked = false;
-      lastLook = performance.now();
-      try {
-        await checkIfDue();
-      } catch (error) {
-        logger?.error(
-          { err: { message: error instanceof Error ? error.message : String(error) } },
-          'could not make an audit checkpoint; will try again',
-        );
-      }
-    }
-  }
-
+  const runner: JobRunner<StepResult> = new JobRunner({
+    name: 'audit checkpointer',
+    logger: options.logger,
+    step: () => look(s, runner, minGapMs),
+    idlePollMs: pollMs,
+    // Never used: a look catches its own failures and waits for the next poll or append.
+    backoff: new Backoff(pollMs, pollMs),
+  });
   return {
-    checkpointNow,
-    checkIfDue,
-    start() {
-      if (running) return;
-      running = true;
-      loop = run();
+    checkpointNow: (accept) => checkpointNow(s, accept),
+    checkIfDue: () => checkIfDue(s),
+    start: () => runner.start(),
+    kick: () => runner.wake(),
+    stop: () => runner.stop(),
+  };
+}
+
+/**
+ * One turn of the loop: whether a checkpoint is due, looked at most once per `minGapMs`. Woken
+ * sooner, it asks the runner to come back once the gap has passed (counted as work in hand).
+ */
+async function look(s: Signing, runner: JobRunner<StepResult>, minGapMs: number): Promise<StepResult> {
+  const early = s.lastLook + minGapMs - performance.now();
+  if (early > 0) {
+    runner.pauseFor(early);
+    return { claimed: 1 };
+  }
+  s.lastLook = performance.now();
+  try {
+    await checkIfDue(s);
+  } catch (error) {
+    s.logger?.error(
+      { err: { message: error instanceof Error ? error.message : String(error) } },
+      'could not make an audit checkpoint; will try again',
+    );
+  }
+  return { claimed: 0 };
+}
+
+/**
+ * The size and head the previous stored checkpoint states, when this key signed it and it holds;
+ * null when there is none or another key signed it (a key vidops cannot check vouches for
+ * nothing); a sentence when this key's signature on it does not hold.
+ */
+function previousHead(
+  s: Signing,
+  latest: StoredCheckpoint | null,
+): { size: number; head: string } | string | null {
+  if (latest === null) return null;
+  try {
+    const note = parseNote(latest.note);
+    if (!note.signatures.some((sig) => sig.name === s.ownKey.name && sig.keyId === s.ownKey.keyId))
+      return null;
+    const verdict = verifyNote(note, [s.ownKey]);
+    if (!verdict.ok) return `the stored checkpoint of ${latest.size} events does not verify`;
+    const stated = parseCheckpoint(note.text);
+    if (stated.origin !== s.origin || stated.size !== latest.size || stated.head !== latest.head) {
+      return `the stored checkpoint of ${latest.size} events says something else in its note`;
+    }
+    return { size: stated.size, head: stated.head };
+  } catch (error) {
+    if (error instanceof NoteFormatError || error instanceof CheckpointFormatError) {
+      return `the stored checkpoint of ${latest.size} events is not a checkpoint: ${error.message}`;
+    }
+    throw error;
+  }
+}
+
+/** Checks that events #from+1…#to link to `head` and hash right; a sentence when they do not. */
+async function extendsFrom(
+  s: Signing,
+  from: { size: number; head: string },
+  to: number,
+): Promise<string | null> {
+  let prevHash = from.head;
+  let expected = from.size + 1;
+  while (expected <= to) {
+    const page = await s.store.listAudit({
+      afterSeq: expected - 1,
+      limit: Math.min(PAGE, to - expected + 1),
+    });
+    if (page.length === 0) return `event #${expected} is missing`;
+    for (const event of page) {
+      if (event.seq !== expected) return `event #${expected} is missing (the next is #${event.seq})`;
+      if (event.prevHash !== prevHash) {
+        return `event #${event.seq} does not link to ${expected === from.size + 1 && from.size > 0 ? `the checkpoint of ${from.size} events` : `event #${expected - 1}`}`;
+      }
+      if (s.hash(event) !== event.hash) return `event #${event.seq} was altered (its hash does not match)`;
+      prevHash = event.hash;
+      expected += 1;
+    }
+  }
+  return null;
+}
+
+/** Reads the key's memory; a memory that cannot be read or used is a problem, never a blank. */
+async function recall(s: Signing): Promise<Recalled> {
+  let text: string | null;
+  try {
+    text = await s.memory.read();
+  } catch (error) {
+    if (!(error instanceof CheckpointMemoryError)) throw error;
+    return {
+      text: null,
+      checkpoint: null,
+      problem: `what this key signed before cannot be read: ${error.message.replace(/\.$/, '')}`,
+    };
+  }
+  if (text === null) return { text, checkpoint: null, problem: null };
+  try {
+    return { text, checkpoint: readRememberedCheckpoint(text, s.ownKey, s.origin), problem: null };
+  } catch (error) {
+    if (!(error instanceof CheckpointFormatError)) throw error;
+    const why = error.message.replace(/\.$/, '');
+    return {
+      text,
+      checkpoint: null,
+      problem: `the checkpoint remembered in ${s.memory.where} cannot be used: ${why}`,
+    };
+  }
+}
+
+/** The log's hash of event #seq, or null when it has none. */
+async function hashAt(s: Signing, seq: number): Promise<string | null> {
+  if (seq === 0) return GENESIS_HASH;
+  const [event] = await s.store.listAudit({ afterSeq: seq - 1, limit: 1 });
+  return event?.seq === seq ? event.hash : null;
+}
+
+/** Why the log does not extend what the key remembers, or null when it does (or remembers nothing). */
+async function memoryProblem(s: Signing, recalled: Recalled, head: Head | null): Promise<string | null> {
+  if (recalled.problem !== null) return recalled.problem;
+  const remembered = recalled.checkpoint;
+  if (remembered === null) return null;
+  const problem = extensionProblem(remembered, {
+    size: head?.seq ?? 0,
+    hashThere: (head?.seq ?? 0) < remembered.size ? null : await hashAt(s, remembered.size),
+  });
+  if (problem === null) return null;
+  const when = remembered.time === null ? '' : `, of ${remembered.time}`;
+  return `the log does not extend the checkpoint this key signed before (${remembered.size} events${when}, remembered in ${s.memory.where}): ${problem}`;
+}
+
+/** Where the events to sign must start from: the newest of the remembered and this key's stored checkpoint. */
+function baseOf(
+  s: Signing,
+  latest: StoredCheckpoint | null,
+  remembered: Checkpoint | null,
+): { size: number; head: string } | string {
+  const stored = previousHead(s, latest);
+  if (typeof stored === 'string') return stored;
+  const bases = [stored, remembered].filter((b): b is { size: number; head: string } => b !== null);
+  bases.sort((a, b) => b.size - a.size);
+  return bases[0] ?? { size: 0, head: GENESIS_HASH };
+}
+
+function refuse(s: Signing, head: Head | null, covered: number, reason: string): CheckpointResult {
+  if (s.refusedAt?.reason !== reason) {
+    s.logger?.error({ head: head?.seq ?? 0, covered, alert: 'audit_checkpoint_refused' }, reason);
+  }
+  s.refusedAt = { seq: head?.seq ?? 0, reason };
+  s.onRefused?.(reason);
+  return { kind: 'refused', reason };
+}
+
+/** Signs the head, remembers it, then stores it: a crash in between leaves the memory ahead. */
+async function sign(s: Signing, head: Head, recalled: Recalled): Promise<CheckpointResult> {
+  s.refusedAt = null;
+  const time = checkpointTime(s.clock());
+  const note = signCheckpoint({ origin: s.origin, size: head.seq, head: head.hash, time }, [s.signer]);
+  await s.memory.write(note, recalled.text);
+  const written = await s.store.addCheckpoint({ size: head.seq, head: head.hash, time, note });
+  if (!written) return { kind: 'taken', size: head.seq };
+  const checkpoint: StoredCheckpoint = { size: head.seq, head: head.hash, time, note, postedAt: null };
+  s.logger?.info(
+    { size: head.seq, head: shortHash(head.hash) },
+    `signed the audit checkpoint of ${head.seq} events`,
+  );
+  s.onWritten?.(checkpoint);
+  return { kind: 'written', checkpoint };
+}
+
+/** The audit event that records a new baseline: who accepted it, why, and what was forgotten. */
+function baselineEvent(
+  s: Signing,
+  accept: AcceptBaseline,
+  recalled: Recalled,
+  problem: string,
+  head: Head | null,
+): NewAuditEvent {
+  const forgotten = recalled.checkpoint;
+  return {
+    id: randomUUID(),
+    type: 'checkpoint-baseline',
+    at: s.clock().toISOString(),
+    actor: actorRecord(accept.actor),
+    operation: 'audit.checkpoint',
+    target: `audit log ${s.origin}`,
+    params: { reason: accept.reason },
+    requestId: null,
+    outcome: {
+      key: keyLabel(s.signer),
+      forgotten:
+        forgotten === null ? null : { size: forgotten.size, head: forgotten.head, time: forgotten.time },
+      accepted: { size: head?.seq ?? 0, head: head?.hash ?? GENESIS_HASH },
+      problem,
     },
-    kick() {
-      kicked = true;
-      wake?.();
-    },
-    async stop() {
-      running = false;
-      wake?.();
-      await loop;
-      loop = null;
+    error: null,
+  };
+}
+
+/** Signs a log that does not extend the memory, when its chain holds from #1, after recording why. */
+async function acceptBaseline(
+  s: Signing,
+  accept: AcceptBaseline,
+  recalled: Recalled,
+  problem: string,
+  head: Head | null,
+): Promise<CheckpointResult> {
+  const chain = await extendsFrom(s, { size: 0, head: GENESIS_HASH }, head?.seq ?? 0);
+  if (chain !== null) {
+    return refuse(
+      s,
+      head,
+      0,
+      `no new baseline accepted: ${chain}; a baseline is accepted only for a log whose chain holds from event #1; run \`vidops audit verify\``,
+    );
+  }
+  const [event] = await s.store.appendAudit([baselineEvent(s, accept, recalled, problem, head)]);
+  if (event === undefined) throw new Error('the store appended no baseline event');
+  // Events another process appended meanwhile are checked like any others.
+  const since = await extendsFrom(s, { size: head?.seq ?? 0, head: head?.hash ?? GENESIS_HASH }, event.seq);
+  if (since !== null)
+    return refuse(s, head, 0, `no checkpoint signed: ${since}; run \`vidops audit verify\``);
+  s.logger?.warn(
+    { seq: event.seq, forgotten: recalled.checkpoint?.size ?? null },
+    `audit checkpoints: a new baseline was accepted: ${accept.reason}`,
+  );
+  const forgotten = recalled.checkpoint;
+  const result = await sign(s, { seq: event.seq, hash: event.hash }, recalled);
+  if (result.kind !== 'written') return result;
+  return {
+    ...result,
+    baseline: {
+      forgotten:
+        forgotten === null ? null : { size: forgotten.size, head: forgotten.head, time: forgotten.time },
+      problem,
+      seq: event.seq,
     },
   };
+}
+
+/** The whole decision, under the memory's lock. */
+async function decide(s: Signing, accept: AcceptBaseline | undefined): Promise<CheckpointResult> {
+  const [head, latest] = await Promise.all([s.store.auditHead(), s.store.latestCheckpoint()]);
+  const covered = latest?.size ?? 0;
+  if (accept === undefined && s.refusedAt !== null && s.refusedAt.seq === (head?.seq ?? 0)) {
+    return refuse(s, head, covered, s.refusedAt.reason);
+  }
+  const recalled = await recall(s);
+  const remembering = await memoryProblem(s, recalled, head);
+  if (remembering !== null) {
+    if (accept !== undefined) return acceptBaseline(s, accept, recalled, remembering, head);
+    return refuse(s, head, covered, `no checkpoint signed: ${remembering}; ${REWRITE_HINT}`);
+  }
+  if (head === null || head.seq <= covered) {
+    return { kind: 'covered', latest, events: head?.seq ?? 0 };
+  }
+  const base = baseOf(s, latest, recalled.checkpoint);
+  const problem = typeof base === 'string' ? base : await extendsFrom(s, base, head.seq);
+  if (problem !== null) {
+    return refuse(s, head, covered, `no checkpoint signed: ${problem}; run \`vidops audit verify\``);
+  }
+  return sign(s, head, recalled);
+}
+
+function checkpointNow(s: Signing, accept?: AcceptBaseline): Promise<CheckpointResult> {
+  return s.memory.exclusive(() => decide(s, accept));
+}
+
+async function checkIfDue(s: Signing): Promise<CheckpointResult | null> {
+  const [head, latest] = await Promise.all([s.store.auditHead(), s.store.latestCheckpoint()]);
+  const covered = latest?.size ?? 0;
+  if (head === null || head.seq <= covered) return null;
+  const byCount = s.every.events !== null && head.seq - covered >= s.every.events;
+  const since = latest === null ? s.startedAt : Date.parse(latest.time);
+  const byTime = s.every.ms !== null && s.clock().getTime() - since >= s.every.ms;
+  return byCount || byTime ? checkpointNow(s) : null;
 }

@@ -65,127 +65,125 @@ export interface DelegationService {
 const SCAN = 200;
 
 export function createDelegationService(deps: DelegationServiceDeps): DelegationService {
-  const { store, policy, directory, clock } = deps;
-
-  /** Records the expiry of a delegation found past its `until`; null when another got there first. */
-  async function recordExpiry(d: Delegation): Promise<Delegation | null> {
-    const step = endDelegation(d, 'expired', SYSTEM_ACTOR, deps.ctx());
-    return store.endDelegation(d.id, step.patch, step.events);
-  }
-
-  /**
-   * Why `delegate` may not be handed a lead's approvals, or null: a bot, someone Slack does not
-   * know as an active member, or someone outside the team (AGENTS or LEADS). When Slack cannot say
-   * who it is (or this directory cannot ask), nothing is guessed: refused too.
-   */
-  async function delegateRefusal(delegate: Actor): Promise<Said | null> {
-    const kind = directory.kindOf === undefined ? 'cannot-tell' : await directory.kindOf(delegate.id);
-    switch (kind) {
-      case 'bot':
-        return say.delegBot();
-      case 'unknown':
-        return say.delegUnknown(delegate.id);
-      case 'cannot-tell':
-        return say.delegCannotCheck(delegate.id);
-      case 'person':
-        return isAgent(policy, await policyActorOf(directory, delegate))
-          ? null
-          : say.delegOutsider(delegate.name);
-    }
-  }
-
-  /** The open delegations of a filter, the expired ones recorded as such on the way. */
-  async function openNow(filter: { leadId?: string; delegateId?: string }): Promise<Delegation[]> {
-    const now = clock();
-    const open = await store.listDelegations({ ...filter, open: true, limit: SCAN });
-    const live: Delegation[] = [];
-    for (const d of open) {
-      if (endedUnnoticed(d, now)) await recordExpiry(d);
-      else if (inForce(d, now)) live.push(d);
-    }
-    return live;
-  }
-
   return {
-    async delegate(lead, words) {
-      const who = await policyActorOf(directory, lead);
-      if (!isLead(policy, who)) return { kind: 'refused', ...reasoned(say.delegOnlyLeads()) };
-      if (words.delegate.id === lead.id) return { kind: 'refused', ...reasoned(say.delegSelf()) };
-      const until = resolveUntil(words.until, clock(), deps.timeZone);
-      if (!until.ok) return { kind: 'refused', reason: until.reason, said: until.said };
-      const name =
-        words.delegate.name ?? (deps.nameOf ? await deps.nameOf(words.delegate.id) : words.delegate.id);
-      const delegate: Actor = { id: words.delegate.id, name };
-      const refusal = await delegateRefusal(delegate);
-      if (refusal !== null) {
-        await store.appendAudit([
-          delegationRefused({ lead, delegate, until: until.at, refusal }, deps.ctx()),
-        ]);
-        return { kind: 'refused', ...reasoned(refusal) };
-      }
-      const [existing] = await openNow({ leadId: lead.id });
-      if (existing !== undefined) {
-        return {
-          kind: 'refused',
-          ...reasoned(say.delegAlready(existing.delegate.name, utcMinutes(existing.until))),
-        };
-      }
-      const made = newDelegation(
-        {
-          id: deps.newId(),
-          lead,
-          delegate,
-          until: until.at,
-          reason: words.reason,
-        },
-        deps.ctx(),
-      );
-      try {
-        return { kind: 'delegated', delegation: await store.addDelegation(made.delegation, made.events) };
-      } catch (error) {
-        if (!(error instanceof StateConflictError)) throw error;
-        const [now] = await openNow({ leadId: lead.id });
-        return {
-          kind: 'refused',
-          ...reasoned(now ? say.delegAlready(now.delegate.name, utcMinutes(now.until)) : say.delegRace()),
-        };
-      }
-    },
-
-    async cancel(lead) {
-      const [existing] = await openNow({ leadId: lead.id });
-      if (existing === undefined) return { kind: 'refused', ...reasoned(say.delegNothingToCancel()) };
-      const step = endDelegation(existing, 'cancelled', lead, deps.ctx());
-      const ended = await store.endDelegation(existing.id, step.patch, step.events);
-      if (ended === null) return { kind: 'refused', ...reasoned(say.delegNothingToCancel()) };
-      return { kind: 'cancelled', delegation: ended };
-    },
-
+    delegate: (lead, words) => delegate(deps, lead, words),
+    cancel: (lead) => cancel(deps, lead),
     async overview(actor) {
       const [given, received] = await Promise.all([
-        openNow({ leadId: actor.id }),
-        openNow({ delegateId: actor.id }),
+        openNow(deps, { leadId: actor.id }),
+        openNow(deps, { delegateId: actor.id }),
       ]);
       return { given: given[0] ?? null, received };
     },
-
     async inForceTo(delegateId) {
-      const received = await openNow({ delegateId });
+      const received = await openNow(deps, { delegateId });
       return Promise.all(
-        received.map(async (d) => ({ lead: d.lead, groups: await directory.groupsOf(d.lead.id) })),
+        received.map(async (d) => ({ lead: d.lead, groups: await deps.directory.groupsOf(d.lead.id) })),
       );
     },
-
-    async expireDue() {
-      const now = clock();
-      const open = await store.listDelegations({ open: true, limit: SCAN });
-      const ended: Delegation[] = [];
-      for (const d of open) {
-        if (!endedUnnoticed(d, now)) continue;
-        const done = await recordExpiry(d);
-        if (done) ended.push(done);
-      }
-      return ended;
-    },
+    expireDue: () => expireDue(deps),
   };
+}
+
+async function delegate(
+  d: DelegationServiceDeps,
+  lead: Actor,
+  words: DelegateWords,
+): Promise<DelegateResult> {
+  const who = await policyActorOf(d.directory, lead);
+  if (!isLead(d.policy, who)) return { kind: 'refused', ...reasoned(say.delegOnlyLeads()) };
+  if (words.delegate.id === lead.id) return { kind: 'refused', ...reasoned(say.delegSelf()) };
+  const until = resolveUntil(words.until, d.clock(), d.timeZone);
+  if (!until.ok) return { kind: 'refused', reason: until.reason, said: until.said };
+  const name = words.delegate.name ?? (d.nameOf ? await d.nameOf(words.delegate.id) : words.delegate.id);
+  const delegate: Actor = { id: words.delegate.id, name };
+  const refusal = await delegateRefusal(d, delegate);
+  if (refusal !== null) {
+    await d.store.appendAudit([delegationRefused({ lead, delegate, until: until.at, refusal }, d.ctx())]);
+    return { kind: 'refused', ...reasoned(refusal) };
+  }
+  const [existing] = await openNow(d, { leadId: lead.id });
+  if (existing !== undefined) {
+    return {
+      kind: 'refused',
+      ...reasoned(say.delegAlready(existing.delegate.name, utcMinutes(existing.until))),
+    };
+  }
+  const made = newDelegation(
+    { id: d.newId(), lead, delegate, until: until.at, reason: words.reason },
+    d.ctx(),
+  );
+  try {
+    return { kind: 'delegated', delegation: await d.store.addDelegation(made.delegation, made.events) };
+  } catch (error) {
+    if (!(error instanceof StateConflictError)) throw error;
+    const [now] = await openNow(d, { leadId: lead.id });
+    return {
+      kind: 'refused',
+      ...reasoned(now ? say.delegAlready(now.delegate.name, utcMinutes(now.until)) : say.delegRace()),
+    };
+  }
+}
+
+async function cancel(d: DelegationServiceDeps, lead: Actor): Promise<DelegateResult> {
+  const [existing] = await openNow(d, { leadId: lead.id });
+  if (existing === undefined) return { kind: 'refused', ...reasoned(say.delegNothingToCancel()) };
+  const step = endDelegation(existing, 'cancelled', lead, d.ctx());
+  const ended = await d.store.endDelegation(existing.id, step.patch, step.events);
+  if (ended === null) return { kind: 'refused', ...reasoned(say.delegNothingToCancel()) };
+  return { kind: 'cancelled', delegation: ended };
+}
+
+async function expireDue(d: DelegationServiceDeps): Promise<Delegation[]> {
+  const now = d.clock();
+  const open = await d.store.listDelegations({ open: true, limit: SCAN });
+  const ended: Delegation[] = [];
+  for (const one of open) {
+    if (!endedUnnoticed(one, now)) continue;
+    const done = await recordExpiry(d, one);
+    if (done) ended.push(done);
+  }
+  return ended;
+}
+
+/** Records the expiry of a delegation found past its `until`; null when another got there first. */
+async function recordExpiry(d: DelegationServiceDeps, one: Delegation): Promise<Delegation | null> {
+  const step = endDelegation(one, 'expired', SYSTEM_ACTOR, d.ctx());
+  return d.store.endDelegation(one.id, step.patch, step.events);
+}
+
+/**
+ * Why `delegate` may not be handed a lead's approvals, or null: a bot, someone Slack does not
+ * know as an active member, or someone outside the team (AGENTS or LEADS). When Slack cannot say
+ * who it is (or this directory cannot ask), nothing is guessed: refused too.
+ */
+async function delegateRefusal(d: DelegationServiceDeps, delegate: Actor): Promise<Said | null> {
+  const kind = d.directory.kindOf === undefined ? 'cannot-tell' : await d.directory.kindOf(delegate.id);
+  switch (kind) {
+    case 'bot':
+      return say.delegBot();
+    case 'unknown':
+      return say.delegUnknown(delegate.id);
+    case 'cannot-tell':
+      return say.delegCannotCheck(delegate.id);
+    case 'person':
+      return isAgent(d.policy, await policyActorOf(d.directory, delegate))
+        ? null
+        : say.delegOutsider(delegate.name);
+  }
+}
+
+/** The open delegations of a filter, the expired ones recorded as such on the way. */
+async function openNow(
+  d: DelegationServiceDeps,
+  filter: { leadId?: string; delegateId?: string },
+): Promise<Delegation[]> {
+  const now = d.clock();
+  const open = await d.store.listDelegations({ ...filter, open: true, limit: SCAN });
+  const live: Delegation[] = [];
+  for (const one of open) {
+    if (endedUnnoticed(one, now)) await recordExpiry(d, one);
+    else if (inForce(one, now)) live.push(one);
+  }
+  return live;
 }

@@ -1,15 +1,103 @@
 import { ApiError, isMissingRouteError, NotFoundError } from '../client/errors.js';
 import { mayHaveReachedService } from '../client/http.js';
+import type { Step, StepContext } from '../core/approvals.js';
+import * as approvals from '../core/approvals.js';
 import { type ChangeOperation, OPERATION_SPECS } from '../core/catalog.js';
-import type { JsonObject } from '../core/json.js';
-import type { OperationRequest, RecordedError } from '../core/model.js';
+import type { JsonObject, JsonValue } from '../core/json.js';
+import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
+import { type Said, say } from '../core/said.js';
 import { type ExecuteIo, runOperation } from './catalog.js';
+import { apply, type ServiceContext, stepContext } from './context.js';
+import { MAX_CAS_ATTEMPTS } from './reads.js';
 
 /**
- * Sending a request and judging how the send ended. The call itself is the operation's entry in
- * the services' table (./catalog.ts), with the typed parameters read from the store.
+ * Executing a request exactly once: sending it, judging how the send ended, and recording that
+ * outcome. The call itself is the operation's entry in the services' table (./catalog.ts), with
+ * the typed parameters read from the store.
  * @see docs/api.md, "Endpoints"
  */
+
+/** A lead's "Send again" of a request whose outcome was unknown: who, and their note. */
+export interface Resent {
+  by: Actor;
+  note: string | null;
+}
+
+/**
+ * Runs a request this caller moved into `executing`, then records `succeeded`, `failed` or, when
+ * the service may or may not have applied it, `unknown`. Only the winner of that transition
+ * calls this, so the upstream sees the change once. `resent`: its end settles the request (or
+ * leaves it unknown).
+ */
+export async function execute(
+  svc: ServiceContext,
+  request: OperationRequest,
+  resent?: Resent,
+): Promise<OperationRequest> {
+  const outcome = await sendRequest(
+    request,
+    { client: svc.client, fetchCover: svc.fetchCover },
+    { repeat: resent !== undefined },
+  );
+  const c = stepContext(svc);
+  let current = request;
+  for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+    const done = await apply(svc.store, current, outcomeStep(current, outcome, c, resent), c.now);
+    if (done) {
+      svc.logger?.info(
+        { requestId: done.id, operation: done.operation, state: done.state, error: done.error?.name },
+        'request executed',
+      );
+      return done;
+    }
+    // Where its approval message is was recorded meanwhile (that keeps `updatedAt`): the request
+    // is still this run's, so its outcome is recorded on the version now stored. Anything else
+    // (another replica took it for interrupted) is not this process's to record.
+    const fresh = await svc.store.getRequest(request.id);
+    if (fresh === null || fresh.state !== 'executing' || fresh.updatedAt !== request.updatedAt) break;
+    current = fresh;
+  }
+  // Someone changed it while it ran (e.g. another replica took it for interrupted); say what is there now.
+  const now = await svc.store.getRequest(request.id);
+  svc.logger?.warn(
+    { requestId: request.id, operation: request.operation, state: now?.state },
+    'request changed while it was executing; outcome not recorded by this process',
+  );
+  return now ?? request;
+}
+
+/** The step that records how a send ended (`resent`: a lead's Send again of an unknown outcome). */
+function outcomeStep(
+  request: OperationRequest,
+  outcome: SendOutcome,
+  c: StepContext,
+  resent: Resent | undefined,
+): Step {
+  if (resent) {
+    const settled = (words: Said, answer: JsonValue) =>
+      approvals.resolve(
+        request,
+        resent.by,
+        { way: 'send-again', state: 'succeeded', outcome: words, note: resent.note, answer },
+        c,
+      );
+    if (outcome.kind === 'applied') return settled(say.outcomeDeletedAgain(), outcome.result);
+    if (outcome.kind === 'already-deleted') return settled(say.outcomeDeleted(), null);
+    return approvals.markUnknown(request, c, {
+      kind: 'no-answer',
+      error: outcome.error,
+      resentBy: resent.by,
+    });
+  }
+  switch (outcome.kind) {
+    case 'applied':
+      return approvals.succeed(request, outcome.result, c);
+    case 'unknown':
+      return approvals.markUnknown(request, c, { kind: 'no-answer', error: outcome.error });
+    default:
+      return approvals.fail(request, outcome.error, c);
+  }
+}
 
 /**
  * How one send of a request ended, as the request records it:

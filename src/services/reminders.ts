@@ -1,14 +1,14 @@
-import { actorLabel, actorRecord, isSameRequester } from '../core/actor.js';
+import { actorLabel, isSameRequester } from '../core/actor.js';
 import * as approvals from '../core/approvals.js';
-import { isPastExpiry, type Step, type StepContext, SYSTEM_ACTOR, stateFacts } from '../core/approvals.js';
+import { isPastExpiry, type Step, SYSTEM_ACTOR, stateFacts } from '../core/approvals.js';
 import { StateConflictError } from '../core/errors.js';
 import { dueFollowUps, type FollowUpKind, nextReminderAt, timeLeftChanged } from '../core/follow-up.js';
-import type { Actor, NewAuditEvent, OperationRequest } from '../core/model.js';
-import { operationWords, type Policy } from '../core/policy.js';
-import { english, type Said, saidJson, say } from '../core/said.js';
+import type { Actor, OperationRequest } from '../core/model.js';
+import { operationWords } from '../core/policy.js';
+import { english, reasoned, type Said, say } from '../core/said.js';
 import type { Store } from '../store/store.js';
+import { about, apply, auditDenied, type ServiceContext, stepContext } from './context.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
-import type { ServiceLogger } from './types.js';
 
 /**
  * Requests that never stall: the sweeper's follow-ups of waiting requests (a reminder to the
@@ -42,16 +42,12 @@ export interface FollowUps {
   sweepFollowUps(): Promise<FollowUpSweep>;
 }
 
-export interface FollowUpDeps {
+export type FollowUpDeps = Pick<ServiceContext, 'policy' | 'clock' | 'eventId' | 'logger'> & {
   store: Pick<
     Store,
     'getRequest' | 'transition' | 'listRequests' | 'appendAudit' | 'markDelivered' | 'enqueueNotification'
   >;
-  policy: Policy;
-  clock: () => Date;
-  eventId: () => string;
-  logger?: ServiceLogger | undefined;
-}
+};
 
 const PENDING_SCAN_LIMIT = 500;
 
@@ -62,129 +58,103 @@ function when(at: Date, now: Date): string {
   return `${day}${iso.slice(11, 16)} UTC`;
 }
 
-export function createFollowUps(deps: FollowUpDeps): FollowUps {
-  const { store, policy, clock, logger: log } = deps;
-  const ctx = (): StepContext => ({ now: clock(), eventId: deps.eventId });
-
-  async function apply(request: OperationRequest, step: Step, at: Date): Promise<OperationRequest | null> {
-    const done = await store.transition(
-      request.id,
-      request.version,
-      step.patch,
-      at.toISOString(),
-      step.events,
-    );
-    return done?.request ?? null;
-  }
-
-  /** One follow-up of one request; false when it was no longer due or another replica did it. */
-  async function followUp(request: OperationRequest, kind: FollowUpKind): Promise<boolean> {
-    const c = ctx();
-    // Still due on what is stored now: the listing may be stale, and a step before changed it.
-    if (!dueFollowUps(request, policy.rules[request.operation].followUp, c.now).includes(kind)) return false;
-    let step: Step;
-    try {
-      step =
-        kind === 'escalate'
-          ? approvals.escalate(request, policy.rules[request.operation].followUp.escalateTo, c)
-          : kind === 'remind'
-            ? approvals.remind(request, SYSTEM_ACTOR, c, true)
-            : approvals.warnExpiry(request, c);
-    } catch (error) {
-      if (error instanceof StateConflictError) return false;
-      throw error;
+/** The requester nudges the approvers who have not decided; at most once per `remindAfter`. */
+export async function remind(f: FollowUpDeps, id: string, actor: Actor): Promise<RemindResult> {
+  for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+    const request = await f.store.getRequest(id);
+    if (request === null) return refused(say.svcNoRequest(id));
+    const now = f.clock();
+    if (request.state !== 'pending' || isPastExpiry(request, now)) {
+      return refused(
+        request.state === 'pending' && request.expiresAt !== null
+          ? say.reqExpiredAt(id, 'reminded about', when(new Date(request.expiresAt), now))
+          : say.reqCannot(id, 'reminded about', stateFacts(request, now)),
+        request,
+      );
     }
-    return (await apply(request, step, c.now)) !== null;
+    if (!isSameRequester(request.requester, actor)) {
+      const said = say.remindOnlyRequester(actorLabel(request.requester), id);
+      await auditDenied(f, actor, about(request), 'remind', reasoned(said));
+      return refused(said, request);
+    }
+    const rule = f.policy.rules[request.operation].followUp;
+    const next = nextReminderAt(request, rule, now);
+    if (next === 'never') {
+      return refused(say.remindOff(operationWords(request.operation)), request);
+    }
+    if (next !== null) {
+      const last = when(new Date(request.followUp?.remindedAt ?? now.toISOString()), now);
+      return refused(say.remindTooSoon(id, last, when(next, now), rule.remindAfter), request);
+    }
+    const c = stepContext(f);
+    const done = await apply(f.store, request, approvals.remind(request, actor, c, false), c.now);
+    if (done) return { kind: 'reminded', request: done };
   }
+  const latest = await f.store.getRequest(id);
+  return refused(say.svcBusy(id), latest);
+}
 
-  /** A refusal in words (English) and as a sentence the Slack edge words in the reader's language. */
-  function refused(said: Said, request?: OperationRequest | null): RemindResult {
-    const words = { kind: 'refused' as const, reason: english(said), said };
-    return request ? { ...words, request } : words;
+/** Does every follow-up due now, once each; re-renders approval messages whose time left changed. */
+export async function sweepFollowUps(f: FollowUpDeps): Promise<FollowUpSweep> {
+  const result: FollowUpSweep = { reminded: 0, escalated: 0, warned: 0, rerendered: 0 };
+  const pending = await f.store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
+  for (const listed of pending) {
+    if (listed.quorum === 0) continue;
+    const kinds = dueFollowUps(listed, f.policy.rules[listed.operation].followUp, f.clock());
+    let request: OperationRequest | null = listed;
+    for (const kind of kinds) {
+      if (request === null) break;
+      if (await followUp(f, request, kind)) {
+        if (kind === 'escalate') result.escalated += 1;
+        else if (kind === 'remind') result.reminded += 1;
+        else result.warned += 1;
+      }
+      request = await f.store.getRequest(listed.id);
+    }
+    // Every change re-renders the message; a time left that changed words does too, once per
+    // bucket across replicas (the delivery key), with no audit event: nothing happened.
+    if (request === null || kinds.length > 0) continue;
+    if (await queueRerender(f, request)) result.rerendered += 1;
   }
-
-  async function denied(actor: Actor, request: OperationRequest, said: Said): Promise<void> {
-    const event: NewAuditEvent = {
-      id: deps.eventId(),
-      type: 'denied',
-      at: clock().toISOString(),
-      actor: actorRecord(actor),
-      operation: request.operation,
-      target: request.target,
-      params: request.params,
-      requestId: request.id,
-      outcome: { action: 'remind', reason: english(said), said: saidJson(said) },
-      error: null,
-    };
-    await store.appendAudit([event]);
+  if (result.reminded + result.escalated + result.warned > 0) {
+    f.logger?.info({ ...result }, 'followed up waiting requests');
   }
+  return result;
+}
 
-  return {
-    async remind(id, actor) {
-      for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
-        const request = await store.getRequest(id);
-        if (request === null) return refused(say.svcNoRequest(id));
-        const now = clock();
-        if (request.state !== 'pending' || isPastExpiry(request, now)) {
-          return refused(
-            request.state === 'pending' && request.expiresAt !== null
-              ? say.reqExpiredAt(id, 'reminded about', when(new Date(request.expiresAt), now))
-              : say.reqCannot(id, 'reminded about', stateFacts(request, now)),
-            request,
-          );
-        }
-        if (!isSameRequester(request.requester, actor)) {
-          const said = say.remindOnlyRequester(actorLabel(request.requester), id);
-          await denied(actor, request, said);
-          return refused(said, request);
-        }
-        const rule = policy.rules[request.operation].followUp;
-        const next = nextReminderAt(request, rule, now);
-        if (next === 'never') {
-          return refused(say.remindOff(operationWords(request.operation)), request);
-        }
-        if (next !== null) {
-          const last = when(new Date(request.followUp?.remindedAt ?? now.toISOString()), now);
-          return refused(say.remindTooSoon(id, last, when(next, now), rule.remindAfter), request);
-        }
-        const c = ctx();
-        const done = await apply(request, approvals.remind(request, actor, c, false), c.now);
-        if (done) return { kind: 'reminded', request: done };
-      }
-      const latest = await store.getRequest(id);
-      return refused(say.svcBusy(id), latest);
-    },
+/** Queues a re-render of the approval message when its time left changed words; once per bucket. */
+async function queueRerender(f: FollowUpDeps, request: OperationRequest): Promise<boolean> {
+  const now = f.clock();
+  const bucket = timeLeftChanged(request, request.updatedAt, now);
+  if (bucket === null) return false;
+  if (!(await f.store.markDelivered(`time-left:${request.id}:${bucket}`, now.toISOString()))) return false;
+  await f.store.enqueueNotification(request.id, now.toISOString());
+  return true;
+}
 
-    async sweepFollowUps() {
-      const result: FollowUpSweep = { reminded: 0, escalated: 0, warned: 0, rerendered: 0 };
-      const pending = await store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
-      for (const listed of pending) {
-        if (listed.quorum === 0) continue;
-        const kinds = dueFollowUps(listed, policy.rules[listed.operation].followUp, clock());
-        let request: OperationRequest | null = listed;
-        for (const kind of kinds) {
-          if (request === null) break;
-          if (await followUp(request, kind)) {
-            if (kind === 'escalate') result.escalated += 1;
-            else if (kind === 'remind') result.reminded += 1;
-            else result.warned += 1;
-          }
-          request = await store.getRequest(listed.id);
-        }
-        // Every change re-renders the message; a time left that changed words does too, once per
-        // bucket across replicas (the delivery key), with no audit event: nothing happened.
-        if (request === null || kinds.length > 0) continue;
-        const now = clock();
-        const bucket = timeLeftChanged(request, request.updatedAt, now);
-        if (bucket === null) continue;
-        if (!(await store.markDelivered(`time-left:${request.id}:${bucket}`, now.toISOString()))) continue;
-        await store.enqueueNotification(request.id, now.toISOString());
-        result.rerendered += 1;
-      }
-      if (result.reminded + result.escalated + result.warned > 0) {
-        log?.info({ ...result }, 'followed up waiting requests');
-      }
-      return result;
-    },
-  };
+/** One follow-up of one request; false when it was no longer due or another replica did it. */
+async function followUp(f: FollowUpDeps, request: OperationRequest, kind: FollowUpKind): Promise<boolean> {
+  const c = stepContext(f);
+  const rule = f.policy.rules[request.operation].followUp;
+  // Still due on what is stored now: the listing may be stale, and a step before changed it.
+  if (!dueFollowUps(request, rule, c.now).includes(kind)) return false;
+  let step: Step;
+  try {
+    step =
+      kind === 'escalate'
+        ? approvals.escalate(request, rule.escalateTo, c)
+        : kind === 'remind'
+          ? approvals.remind(request, SYSTEM_ACTOR, c, true)
+          : approvals.warnExpiry(request, c);
+  } catch (error) {
+    if (error instanceof StateConflictError) return false;
+    throw error;
+  }
+  return (await apply(f.store, request, step, c.now)) !== null;
+}
+
+/** A refusal in words (English) and as a sentence the Slack edge words in the reader's language. */
+function refused(said: Said, request?: OperationRequest | null): RemindResult {
+  const words = { kind: 'refused' as const, reason: english(said), said };
+  return request ? { ...words, request } : words;
 }

@@ -9,6 +9,7 @@ import { redactError } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
 import { ENGLISH, type Lang } from '../i18n/index.js';
 import { Backoff, JobRunner } from '../jobs/runner.js';
+import { within } from '../jobs/timeout.js';
 import type { Store, StoredCheckpoint } from '../store/store.js';
 import { type AuditPost, renderAuditPost, renderCheckpointPost } from '../views/audit-post.js';
 import { checkBlockKitLimits } from '../views/limits.js';
@@ -60,6 +61,11 @@ export interface AuditPublisher {
   kick(): void;
   /** A checkpoint was signed: post it at the next turn, even while events keep coming. */
   kickCheckpoints(): void;
+  /**
+   * Stops the loop, then keeps posting what is left (events and checkpoints) for at most
+   * `timeoutMs`, at shutdown. True when nothing is left; what is left is posted after the next start.
+   */
+  drain(timeoutMs: number): Promise<boolean>;
 }
 
 /**
@@ -168,7 +174,36 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
       p.checkpointHint = true;
       p.runner.wake();
     },
+    drain: (timeoutMs) => drain(p, timeoutMs),
   };
+}
+
+async function drain(p: Publisher, timeoutMs: number): Promise<boolean> {
+  await p.runner.stop();
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      const depth = await within(
+        Promise.all([p.store.outboxDepth(), p.store.unpostedCheckpoints()]).then(([a, b]) => a + b),
+        left,
+      );
+      if (depth === undefined || depth === 0) return depth === 0;
+      const posted = await within(
+        p.runner.exclusive(() => step(p)),
+        left,
+      );
+      if (posted === undefined) break;
+    }
+  } catch (error) {
+    p.logger.error({ err: redactError(error) }, 'could not flush the audit backlog');
+    return false;
+  }
+  p.logger.warn(
+    'stopped with audit events or checkpoints not yet posted; they are posted after the next start',
+  );
+  return false;
 }
 
 function report(p: Publisher, result: AuditPostResult): void {

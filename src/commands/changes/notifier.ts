@@ -32,11 +32,9 @@ import { publishHome, readProtection } from './home.js';
  * @see docs/architecture.md, "Approvals"
  */
 
-/** The Slack side of notifications: the worker's `deliver`, and a way to queue one more. */
+/** The Slack side of notifications: the worker's `deliver`. */
 export interface SlackNotifier {
   deliver: DeliverNotifications;
-  /** Queues a notification of `request` as it stands (the sweep announcing a message that is missing). */
-  requestChanged(request: OperationRequest): Promise<void>;
 }
 
 /** One post of a request's approval message is tried per window across replicas. */
@@ -153,12 +151,7 @@ function digest(value: unknown): string {
 export interface NotifierContext extends SlackContext {
   store: Pick<
     Store,
-    | 'markDelivered'
-    | 'forgetDelivery'
-    | 'enqueueNotification'
-    | 'recordRequestDm'
-    | 'requestDms'
-    | 'forgetRequestDm'
+    'markDelivered' | 'forgetDelivery' | 'recordRequestDm' | 'requestDms' | 'forgetRequestDm'
   >;
 }
 
@@ -174,9 +167,6 @@ export function createSlackNotifier(ctx: NotifierContext): SlackNotifier {
   const memory: NotifierMemory = { progress: new Map(), dmsShown: new Map() };
   return {
     deliver: (requestId, jobs) => deliver(ctx, memory, requestId, jobs),
-    async requestChanged(request) {
-      await ctx.store.enqueueNotification(request.id, ctx.clock().toISOString());
-    },
   };
 }
 

@@ -1,0 +1,169 @@
+import { actorRecord } from '../core/actor.js';
+import type { Step, StepContext } from '../core/approvals.js';
+import { ConfigError, PolicyDeniedError, StateConflictError } from '../core/errors.js';
+import { newEventId, newRequestId } from '../core/ids.js';
+import type { JsonValue } from '../core/json.js';
+import type { Actor, OperationRequest } from '../core/model.js';
+import { checkPolicy, type PolicyActor } from '../core/policy.js';
+import { type Reasoned, reasoned, reasonOf, type Said, saidJson, say } from '../core/said.js';
+import type { Store } from '../store/store.js';
+import { createDelegationService, type DelegationService } from './delegation.js';
+import { policyActorOf } from './reads.js';
+import type { DecisionResult, OperationsDeps, PrecheckResult } from './types.js';
+
+/**
+ * What every use case of the operations services is given, once: the store, the video client,
+ * the policy, the directory, the clock and the settings; and the few steps they all take (apply a
+ * step by compare-and-set, audit a refusal). The use cases are top-level functions of it, one file
+ * each (./submit.ts, ./decide.ts, ./resolve.ts, ./execute.ts, ./break-glass.ts, ./sweeps.ts).
+ * @see docs/architecture.md, "Architecture"
+ */
+export interface ServiceContext extends OperationsDeps {
+  readonly requestId: () => string;
+  readonly eventId: () => string;
+  readonly staleExecutionMs: number;
+  readonly checkGraceMs: number;
+  readonly delegation: DelegationService;
+}
+
+/** The context of `deps`; a rule nobody could ever approve would strand requests, so it is refused. */
+export function serviceContext(deps: OperationsDeps): ServiceContext {
+  const problems = checkPolicy(deps.policy);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const ids = deps.ids ?? { request: newRequestId, event: newEventId };
+  const eventId = () => ids.event();
+  const requestId = () => ids.request();
+  const { store, policy, directory, clock } = deps;
+  return {
+    ...deps,
+    requestId,
+    eventId,
+    staleExecutionMs: deps.staleExecutionMs ?? 120_000,
+    checkGraceMs: deps.checkGraceMs ?? 60_000,
+    delegation: createDelegationService({
+      store,
+      policy,
+      directory,
+      clock,
+      ctx: () => ({ now: clock(), eventId }),
+      newId: requestId,
+      timeZone: deps.timeZone,
+    }),
+  };
+}
+
+/** The time and event IDs of one step. */
+export function stepContext(svc: Pick<ServiceContext, 'clock' | 'eventId'>): StepContext {
+  return { now: svc.clock(), eventId: svc.eventId };
+}
+
+export function policyActor(svc: ServiceContext, actor: Actor): Promise<PolicyActor> {
+  return policyActorOf(svc.directory, actor);
+}
+
+/**
+ * Applies a step with compare-and-set; null when another writer changed the request first. The
+ * store records the step's notification job in the same transaction, so this returns as soon as
+ * the change committed: Slack is told afterwards, never in the path of the click that made it.
+ */
+export async function apply(
+  store: Pick<Store, 'transition'>,
+  request: OperationRequest,
+  step: Step,
+  at: Date,
+): Promise<OperationRequest | null> {
+  const done = await store.transition(request.id, request.version, step.patch, at.toISOString(), step.events);
+  return done?.request ?? null;
+}
+
+/** What a refusal records of what was attempted. */
+export interface Subject {
+  operation: string;
+  target: string;
+  params: JsonValue;
+  requestId: string | null;
+}
+
+/** Audits a refusal that changes no request: `denied`, with what was attempted. */
+export async function auditDenied(
+  svc: { store: Pick<Store, 'appendAudit'>; clock: () => Date; eventId: () => string },
+  actor: Actor,
+  subject: Subject,
+  action: string,
+  reason: string | Reasoned,
+): Promise<void> {
+  const words = typeof reason === 'string' ? { reason } : reason;
+  // `said` beside the English: the audit channel words it in its language (new events only).
+  const outcome =
+    words.said === undefined
+      ? { action, reason: words.reason }
+      : { action, reason: words.reason, said: saidJson(words.said) };
+  await svc.store.appendAudit([
+    {
+      id: svc.eventId(),
+      type: 'denied',
+      at: svc.clock().toISOString(),
+      actor: actorRecord(actor),
+      operation: subject.operation,
+      target: subject.target,
+      params: subject.params,
+      requestId: subject.requestId,
+      outcome,
+      error: null,
+    },
+  ]);
+}
+
+/** What a refusal about an existing request records. */
+export function about(request: OperationRequest): Subject {
+  return {
+    operation: request.operation,
+    target: request.target,
+    params: request.params,
+    requestId: request.id,
+  };
+}
+
+export function refused(why: Said | Reasoned, request?: OperationRequest): DecisionResult {
+  const words = 'key' in why ? reasoned(why) : why;
+  return request === undefined ? { kind: 'refused', ...words } : { kind: 'refused', ...words, request };
+}
+
+/** Turns refusals of the pure state machine into results; anything else propagates. */
+export function stepOrRefusal(build: () => Step, request: OperationRequest): Step | DecisionResult {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof StateConflictError || error instanceof PolicyDeniedError) {
+      return refused(reasonOf(error), request);
+    }
+    throw error;
+  }
+}
+
+/** A step a sweep can skip: the request moved on since it was listed. */
+export function stepOrNull(build: () => Step): Step | null {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof StateConflictError) return null;
+    throw error;
+  }
+}
+
+/**
+ * Whether a person may act on request `id` now, asked before a form wants their words:
+ * `refusalOf` says why not, or null. Nothing is changed or audited; the submission checks again.
+ */
+export async function precheckWith(
+  svc: ServiceContext,
+  id: string,
+  refusalOf: (request: OperationRequest) => Promise<Reasoned | null>,
+): Promise<PrecheckResult> {
+  const request = await svc.store.getRequest(id);
+  if (request === null) return { kind: 'refused', ...reasoned(say.svcNoRequest(id)) };
+  const no = await refusalOf(request);
+  return no === null
+    ? { kind: 'allowed', request }
+    : { kind: 'refused', reason: no.reason, said: no.said, request };
+}

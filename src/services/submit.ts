@@ -1,0 +1,132 @@
+import type { StepContext } from '../core/approvals.js';
+import * as approvals from '../core/approvals.js';
+import type { ChangeOperation } from '../core/catalog.js';
+import { StateConflictError } from '../core/errors.js';
+import type { Actor, OperationRequest } from '../core/model.js';
+import { type Decision, decide } from '../core/policy.js';
+import { breakGlassOffered } from './break-glass.js';
+import { auditDenied, policyActor, type ServiceContext } from './context.js';
+import { execute } from './execute.js';
+import type { Prepared, SubmitResult } from './types.js';
+
+/**
+ * A person's prepared change, submitted: refused by the policy (audited), recorded to wait for
+ * approval, or recorded and run at once. The rate limit counts in the same transaction as the
+ * insert, so requests sent at once to any replica cannot pass it.
+ * @see docs/architecture.md, "Approvals"
+ */
+
+/** How many request IDs are drawn before a taken one is given up on (each is 40 random bits). */
+const MAX_ID_DRAWS = 3;
+
+/**
+ * Records the request of a prepared change and decides it: denied, pending approval, or run at
+ * once. The prepared values are typed (a modal's draft is parsed when it is taken back), so
+ * nothing is read again here.
+ */
+export async function submit<O extends ChangeOperation>(
+  svc: ServiceContext,
+  actor: Actor,
+  prepared: Prepared<O>,
+  reason: string | null,
+): Promise<SubmitResult> {
+  const { operation, params, target } = prepared;
+  const who = await policyActor(svc, actor);
+  const now = svc.clock();
+  const decideWith = (recentCount: number) => decide(svc.policy, { operation, actor: who, recentCount, now });
+  // Who may ask does not depend on how often they asked: a refusal counts nothing.
+  const refusal = decideWith(0);
+  if (refusal.kind === 'deny') {
+    await auditDenied(svc, actor, { operation, target, params, requestId: null }, 'request', refusal);
+    return { kind: 'denied', reason: refusal.reason, said: refusal.said };
+  }
+  const { request, decision } = await recordRequest(svc, actor, prepared, reason, {
+    now,
+    decided: (recentCount) => going(decideWith(recentCount)),
+  });
+  // A request run at once is logged at info when it has run ("request executed", same ID);
+  // its creation is a second line per command, wanted only when debugging.
+  const line = { requestId: request.id, operation, state: request.state };
+  if (decision.kind === 'allow') svc.logger?.debug?.(line, 'request created');
+  else svc.logger?.info(line, 'request created');
+  if (decision.kind === 'allow') return { kind: 'executed', request: await execute(svc, request) };
+  const breakGlass = await breakGlassOffered(svc, request, actor);
+  return { kind: 'pending', request, why: decision.why, ...(breakGlass ? { breakGlass } : {}) };
+}
+
+/**
+ * Records the request of `prepared` as `decided` says (run at once, or wait for approval). An
+ * operation with a rate limit is decided again inside the store's transaction, from the count
+ * of the actor's `requested` events taken under the same lock as the insert
+ * (`createCountedRequest`): requests sent at once, to any replica, each count the ones before
+ * them, so at most the limit run without approval.
+ * @see docs/architecture.md, "Approvals"
+ */
+async function recordRequest<O extends ChangeOperation>(
+  svc: ServiceContext,
+  actor: Actor,
+  prepared: Prepared<O>,
+  reason: string | null,
+  when: { now: Date; decided: (recentCount: number) => Going },
+): Promise<{ request: OperationRequest; decision: Going }> {
+  const { operation, params, target, preview } = prepared;
+  const { decided } = when;
+  const c: StepContext = { now: when.now, eventId: svc.eventId };
+  const make = (id: string, decision: Going) =>
+    approvals.newRequest(
+      { id, operation, params, target, preview, reason, requester: actor, mode: modeOf(decision) },
+      c,
+    );
+  const limit = svc.policy.rules[operation].rateLimit;
+  return createWithFreshId(svc, async (id) => {
+    if (limit === null) {
+      const decision = decided(0);
+      const made = make(id, decision);
+      return { request: (await svc.store.createRequest(made.request, made.events)).request, decision };
+    }
+    let decision = decided(0);
+    const since = new Date(c.now.getTime() - limit.perMs).toISOString();
+    const count = { actorId: actor.id, operation, types: ['requested'], since };
+    const created = await svc.store.createCountedRequest(count, (counted) => {
+      decision = decided(counted);
+      return make(id, decision);
+    });
+    return { request: created.request, decision };
+  });
+}
+
+/**
+ * Stores a new request, drawing another ID when the one drawn is taken: request IDs are 40
+ * random bits, short enough to read out, so among tens of thousands of requests two can meet
+ * (the store refuses the second, and nothing of it is written).
+ */
+async function createWithFreshId<T>(svc: ServiceContext, save: (id: string) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const id = svc.requestId();
+    try {
+      return await save(id);
+    } catch (error) {
+      if (!(error instanceof StateConflictError) || attempt >= MAX_ID_DRAWS) throw error;
+      svc.logger?.warn({ requestId: id }, 'request ID already taken; drawing another');
+    }
+  }
+}
+
+/** A decision that records the request: run at once, or wait for approval. */
+type Going = Exclude<Decision, { kind: 'deny' }>;
+
+/**
+ * The decision of an actor `decide` did not refuse, counted again: whether someone may ask does
+ * not depend on the count, so a refusal here is a defect, not a person's mistake.
+ */
+function going(decision: Decision): Going {
+  if (decision.kind === 'deny') throw new Error(`a count changed who may ask: ${decision.reason}`);
+  return decision;
+}
+
+/** How a request is created under `decision`. */
+function modeOf(decision: Going): approvals.NewRequestInput<ChangeOperation>['mode'] {
+  return decision.kind === 'allow'
+    ? { kind: 'direct' }
+    : { kind: 'approval', quorum: decision.quorum, expiresAt: decision.expiresAt, why: decision.why };
+}

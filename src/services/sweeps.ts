@@ -1,0 +1,163 @@
+import * as approvals from '../core/approvals.js';
+import { SYSTEM_ACTOR } from '../core/approvals.js';
+import { OPERATION_SPECS } from '../core/catalog.js';
+import type { OperationRequest } from '../core/model.js';
+import type { JobLogger, Task } from '../jobs/scheduler.js';
+import type { Store } from '../store/store.js';
+import { apply, type ServiceContext, stepContext, stepOrNull } from './context.js';
+import { execute } from './execute.js';
+import type { FollowUpSweep } from './reminders.js';
+import type { Operations } from './types.js';
+
+/**
+ * What vidops does by itself, every so often, on the one scheduler (src/jobs/scheduler.ts): expire
+ * due requests, take over interrupted ones, remind the leads of unreviewed break-glass changes, end
+ * delegations past their `until`, follow up waiting requests, post approval messages that are
+ * missing, and forget old delivery keys and drafts. Each step is claimed by compare-and-set or a
+ * unique key, so replicas sweeping at once do each thing once.
+ * @see docs/architecture.md, "Composition root" and "Scale"
+ */
+
+const PENDING_SCAN_LIMIT = 500;
+/** The handler that creates a request posts its message itself; the sweep only helps after this. */
+const UNPOSTED_GRACE_MS = 15_000;
+/** One replica tries to announce a given request per window (claimed by a unique store key). */
+const ANNOUNCE_WINDOW_MS = 5 * 60_000;
+/** Slack redelivers within minutes; delivery keys older than a day only take space. */
+const DELIVERY_KEY_TTL_MS = 24 * 60 * 60_000;
+const PRUNE_INTERVAL_MS = 60 * 60_000;
+
+export async function expireDue(svc: ServiceContext): Promise<OperationRequest[]> {
+  const due = await svc.store.listExpired(svc.clock().toISOString());
+  const expired: OperationRequest[] = [];
+  for (const request of due) {
+    const c = stepContext(svc);
+    const step = stepOrNull(() => approvals.expire(request, c));
+    if (!step) continue;
+    const done = await apply(svc.store, request, step, c.now);
+    if (done) expired.push(done);
+  }
+  if (expired.length > 0) svc.logger?.info({ count: expired.length }, 'requests expired');
+  return expired;
+}
+
+/**
+ * Takes over requests left `executing` past `staleExecutionMs` (their process died): only what
+ * gives the same end state and the same answer when sent twice is resumed; a delete or a create
+ * may already have happened, so it waits for a lead as `unknown`.
+ */
+export async function resumeInterrupted(
+  svc: ServiceContext,
+): Promise<{ resumed: OperationRequest[]; unknown: OperationRequest[] }> {
+  const cutoff = svc.clock().getTime() - svc.staleExecutionMs;
+  const executing = await svc.store.listRequests({ states: ['executing'], limit: PENDING_SCAN_LIMIT });
+  const resumed: OperationRequest[] = [];
+  const unknown: OperationRequest[] = [];
+  for (const request of executing) {
+    if (Date.parse(request.updatedAt) > cutoff) continue;
+    const c = stepContext(svc);
+    const resume = OPERATION_SPECS[request.operation].repeat === 'resume';
+    // The claim bumps the version and updatedAt, so another replica sweeping now skips it.
+    const step = stepOrNull(() =>
+      resume
+        ? approvals.startExecution(request, SYSTEM_ACTOR, c, { resume: true })
+        : approvals.markUnknown(request, c),
+    );
+    const done = step ? await apply(svc.store, request, step, c.now) : null;
+    if (!done) continue;
+    const line = { requestId: request.id, operation: request.operation };
+    if (resume) {
+      svc.logger?.warn(line, 'resuming an interrupted request');
+      resumed.push(await execute(svc, done));
+    } else {
+      svc.logger?.warn(line, 'interrupted request: outcome unknown');
+      unknown.push(done);
+    }
+  }
+  return { resumed, unknown };
+}
+
+/** One sweep of the requests: expire, take over the interrupted, remind of break-glass, end delegations. */
+async function sweepRequests(ops: Operations): Promise<void> {
+  await ops.expireDue();
+  await ops.resumeInterrupted();
+  await ops.remindBreakGlass();
+  await ops.expireDelegations();
+}
+
+/** The sweep of the requests, every `intervalMs` and at start (`Operations.startSweeper`). */
+export function requestSweep(ops: Operations, intervalMs: number): Task {
+  return { name: 'sweep', everyMs: intervalMs, atStart: true, run: () => sweepRequests(ops) };
+}
+
+/** What the app sweeps besides the requests: follow-ups, missing approval messages, old records. */
+export interface AppSweeps {
+  ops: Operations;
+  store: Store;
+  clock: () => Date;
+  log: JobLogger & { info(obj: object, msg?: string): void; debug(obj: object, msg?: string): void };
+  intervalMs: number;
+  /** Jobs were queued with no audit event to wake the notification worker: wake it. */
+  queued: () => void;
+}
+
+/** Follows up waiting requests; wakes the notification worker for the re-renders it queued. */
+export async function followUp(s: Pick<AppSweeps, 'ops' | 'queued'>): Promise<FollowUpSweep> {
+  const done = await s.ops.sweepFollowUps();
+  if (done.rerendered > 0) s.queued();
+  return done;
+}
+
+/**
+ * Queues the approval message of pending requests that have none (made in the CLI, or while
+ * Slack was down), once per window across replicas; returns how many were queued.
+ */
+export async function announce(s: Pick<AppSweeps, 'store' | 'clock' | 'queued'>): Promise<number> {
+  const now = s.clock().getTime();
+  const pending = await s.store.listRequests({ states: ['pending'], limit: 200 });
+  let announced = 0;
+  for (const request of pending) {
+    if (request.slack !== null || Date.parse(request.createdAt) > now - UNPOSTED_GRACE_MS) continue;
+    const key = `announce:${request.id}:${Math.floor(now / ANNOUNCE_WINDOW_MS)}`;
+    if (!(await s.store.markDelivered(key, new Date(now).toISOString()))) continue;
+    await s.store.enqueueNotification(request.id, s.clock().toISOString());
+    announced += 1;
+  }
+  if (announced > 0) s.queued();
+  return announced;
+}
+
+/** Every periodic task of a running vidops, for one scheduler. */
+export function appSweeps(s: AppSweeps): Task[] {
+  const { store, clock, log } = s;
+  const dayAgo = () => new Date(clock().getTime() - DELIVERY_KEY_TTL_MS).toISOString();
+  return [
+    requestSweep(s.ops, s.intervalMs),
+    // Follow-ups that fell due while no replica ran are done at start, not a tick later.
+    { name: 'follow-ups', everyMs: s.intervalMs, atStart: true, run: () => followUp(s) },
+    {
+      name: 'missing approval messages',
+      everyMs: s.intervalMs,
+      run: async () => {
+        const announced = await announce(s);
+        if (announced > 0) log.info({ announced }, 'posted approval messages that were missing');
+      },
+    },
+    {
+      name: 'old delivery keys',
+      everyMs: PRUNE_INTERVAL_MS,
+      run: async () => {
+        const pruned = await store.pruneDeliveries(dayAgo());
+        if (pruned > 0) log.debug({ pruned }, 'forgot old Slack delivery keys');
+      },
+    },
+    {
+      name: 'expired drafts',
+      everyMs: PRUNE_INTERVAL_MS,
+      run: async () => {
+        const drafts = await store.pruneDrafts(clock().toISOString());
+        if (drafts > 0) log.debug({ drafts }, 'forgot expired modal drafts');
+      },
+    },
+  ];
+}
