@@ -1,6 +1,7 @@
 import type { ProtectionConfig } from '../client/types.js';
 import { describeState, isPastExpiry } from '../core/approvals.js';
 import { shortHash } from '../core/audit-chain.js';
+import { stripBidiControls as shown } from '../core/bidi.js';
 import { type ChangeOperation, OPERATION_SPECS, type Preview } from '../core/catalog.js';
 import { canonicalJson, type JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInText } from '../core/mask.js';
@@ -22,6 +23,9 @@ import { CLI_COMMANDS, type CliCommand } from './args.js';
 /**
  * What the CLI prints: pure functions from values to lines. Everything meant for a terminal
  * masks mobile numbers; only the compliance export (`auditJsonLine`, `auditCsvLine`) keeps them.
+ * Terminals honour bidi controls as Slack does: text from outside (titles, reasons, names, the
+ * service's answers) is printed without them (`shown`), so it cannot reorder the ID or the hash
+ * on its line; the exports keep the text as stored.
  * @see docs/architecture.md, "Audit log"
  */
 
@@ -92,22 +96,27 @@ export function compactJson(value: JsonValue): string {
 
 function textOf(value: JsonValue | undefined, lang: Lang): string {
   if (value === undefined || value === null) return lang.t.cli.cliNone;
-  if (typeof value === 'string') return JSON.stringify(value);
-  return compactJson(value);
+  if (typeof value === 'string') return shown(JSON.stringify(value));
+  return shown(compactJson(value));
 }
 
 function list(value: JsonValue | undefined, lang: Lang, empty = lang.t.cli.cliEmpty): string {
   if (!Array.isArray(value) || value.length === 0) return empty;
-  return ltr(lang, value.map((v) => (typeof v === 'string' ? v : compactJson(v))).join(', '));
+  return ltr(lang, shown(value.map((v) => (typeof v === 'string' ? v : compactJson(v))).join(', ')));
+}
+
+/** Outside text that may be missing, without its bidi controls. */
+function shownOrNull(text: string | null | undefined): string | null {
+  return text === null || text === undefined ? null : shown(text);
 }
 
 function titled(title: JsonValue | undefined): string {
-  return typeof title === 'string' && title !== '' ? ` ("${title}")` : '';
+  return typeof title === 'string' && title !== '' ? ` ("${shown(title)}")` : '';
 }
 
 /** One playlist entry as a person reads it: `6710… "Lesson 1"`. */
 function playlistEntry(entry: { _id: string; title?: string }, lang: Lang): string {
-  return `${ltr(lang, entry._id)}${titled(entry.title)}`;
+  return `${ltr(lang, shown(entry._id))}${titled(entry.title)}`;
 }
 
 type Entries = readonly { _id: string; title?: string }[];
@@ -162,7 +171,9 @@ function deleteLines(
 ): string[] {
   const t = lang.t.cli;
   const count = 'filesCount' in preview && preview.filesCount !== null ? num(lang, preview.filesCount) : null;
-  return [`  ${t.cliDeletes(t.cliResource(preview.resource), preview.id, titled(preview.title), count)}`];
+  return [
+    `  ${t.cliDeletes(t.cliResource(preview.resource), shown(preview.id), titled(preview.title), count)}`,
+  ];
 }
 
 /**
@@ -182,7 +193,7 @@ export const CLI_PREVIEWS: { readonly [O in ChangeOperation]: CliPreview<O> } = 
   'protect.set': (preview, lang) =>
     preview.rows.map((row) => {
       const show = (v: ProtectionValue | null) =>
-        v === null ? lang.t.cli.cliNotSet : ltr(lang, formatProtectionValue(row.field, v));
+        v === null ? lang.t.cli.cliNotSet : ltr(lang, shown(formatProtectionValue(row.field, v)));
       return `  ${ltr(lang, row.field)}: ${show(row.before)} → ${show(row.after)}`;
     }),
   'folder.create': createLines,
@@ -191,7 +202,7 @@ export const CLI_PREVIEWS: { readonly [O in ChangeOperation]: CliPreview<O> } = 
   'file.edit': editLines,
   'file.delete': deleteLines,
   'file.retry': (preview, lang) => [
-    `  ${lang.t.cli.cliRetryPreview(preview.id, titled(preview.title), preview.hlsStatus ?? null)}`,
+    `  ${lang.t.cli.cliRetryPreview(shown(preview.id), titled(preview.title), shownOrNull(preview.hlsStatus))}`,
   ],
   'playlist.create': createLines,
   'playlist.edit': editLines,
@@ -200,7 +211,7 @@ export const CLI_PREVIEWS: { readonly [O in ChangeOperation]: CliPreview<O> } = 
     const t = lang.t.cli;
     const state =
       preview.blocked === true
-        ? t.cliBlocked(preview.actionType)
+        ? t.cliBlocked(shownOrNull(preview.actionType))
         : preview.blocked === false
           ? t.cliNotListedBlocked
           : t.cliBlockUnknown;
@@ -254,7 +265,7 @@ export function pendingLines(
   const where = options.cliApproves ? t.cliApproveWhereCli(request.id) : t.cliApproveInSlack;
   const cancel = `vidops cancel ${request.id}${request.requester.id.startsWith('cli:') ? '' : ` --as ${request.requester.id}`}`;
   return [
-    t.cliPending(request.id, left, num(lang, left), why === 'policy' ? null : why, where),
+    t.cliPending(request.id, left, num(lang, left), why === 'policy' ? null : shown(why), where),
     t.cliExpiresCancel(request.expiresAt === null ? null : cliTime(lang, request.expiresAt), cancel),
   ];
 }
@@ -265,8 +276,8 @@ export function requestLine(request: OperationRequest, now: Date, lang: Lang = E
   const title = t.cliOperationTitle(request.operation, OPERATION_SPECS[request.operation].title);
   const who =
     request.requester.name === request.requester.id
-      ? ltr(lang, request.requester.id)
-      : `${request.requester.name} (${ltr(lang, request.requester.id)})`;
+      ? ltr(lang, shown(request.requester.id))
+      : `${shown(request.requester.name)} (${ltr(lang, shown(request.requester.id))})`;
   const expired = request.state === 'pending' && isPastExpiry(request, now);
   const state = expired
     ? t.cliExpiredUnapproved(request.expiresAt === null ? '' : cliTime(lang, request.expiresAt))
@@ -278,12 +289,12 @@ export function requestLine(request: OperationRequest, now: Date, lang: Lang = E
     t.cliRequestLine({
       id: request.id,
       title,
-      target: t.cliTarget(request.target),
+      target: t.cliTarget(shown(request.target)),
       who,
       at: cliTime(lang, request.createdAt),
       state: request.state,
-      stateText: state,
-      reason: request.reason,
+      stateText: shown(state),
+      reason: shownOrNull(request.reason),
     }),
   );
 }
@@ -339,7 +350,7 @@ export function auditTailLine(event: AuditEvent, lang: Lang = ENGLISH): string {
   return [
     `#${event.seq}`,
     cliTime(lang, event.at),
-    lang.locale === 'en' ? event.type.padEnd(9) : ltr(lang, event.type),
+    lang.locale === 'en' ? shown(event.type).padEnd(9) : ltr(lang, shown(event.type)),
     auditTerminalLine(event, lang),
     lang.t.cli.cliHash(shortHash(event.hash)),
   ].join('  ');

@@ -1,3 +1,4 @@
+import { neutraliseBidi } from '../core/bidi.js';
 import { OPERATION_SPECS } from '../core/catalog.js';
 import { maskMobilesInText } from '../core/mask.js';
 import type { ResolveWay } from '../core/model.js';
@@ -47,7 +48,7 @@ export function resolveReport(
 ): { code: 0 | 1; out: string[]; err: string[] } {
   const t = lang.t.resolve;
   if (result.kind === 'refused')
-    return { code: 1, out: [], err: [`vidops: ${maskMobilesInText(result.reason)}`] };
+    return { code: 1, out: [], err: [`vidops: ${neutraliseBidi(maskMobilesInText(result.reason))}`] };
   const { request } = result;
   const what = t.resolveWhat(
     ltr(lang, request.id),
@@ -58,7 +59,10 @@ export function resolveReport(
     return {
       code: 1,
       out: [],
-      err: [t.resolveStillUnknown(what, maskMobilesInText(result.reason)), t.resolveNothingChanged],
+      err: [
+        t.resolveStillUnknown(what, neutraliseBidi(maskMobilesInText(result.reason))),
+        t.resolveNothingChanged,
+      ],
     };
   }
   const record =

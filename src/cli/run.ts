@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { loadCliConfig } from '../config.js';
 import { cliActor } from '../core/actor.js';
 import { isPastExpiry } from '../core/approvals.js';
+import { neutraliseBidi } from '../core/bidi.js';
 import {
   type ChangeOperation,
   OPERATION_SPECS,
@@ -226,9 +227,12 @@ export function peopleWords(text: string): string {
   return text.replace(OPERATION_NAME, (name) => operationTitle(name as OperationName));
 }
 
-/** What the CLI writes for a message from elsewhere: people's words, mobile numbers masked. */
+/**
+ * What the CLI writes for a message from elsewhere: people's words, mobile numbers masked, and no
+ * bidi control that could reorder the line in a terminal (only paired isolates stay).
+ */
 function shown(text: string): string {
-  return maskMobilesInText(peopleWords(text));
+  return neutraliseBidi(maskMobilesInText(peopleWords(text)));
 }
 
 function report(run: Run, error: unknown): number {

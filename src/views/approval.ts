@@ -6,7 +6,7 @@ import { timeLeft } from '../core/follow-up.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInJson, maskMobilesInText } from '../core/mask.js';
 import { type Actor, followUpOf, type OperationRequest, type RequestState } from '../core/model.js';
-import { escapeMrkdwn } from '../core/mrkdwn.js';
+import { escapeOutside } from '../core/mrkdwn.js';
 import { type Said, saidFromJson } from '../core/said.js';
 import { formatProtectionValue, protectionField } from '../core/validate/protection.js';
 import { dateTime, duration, ENGLISH, type Lang, list, ltr, num } from '../i18n/index.js';
@@ -16,13 +16,17 @@ import {
   code,
   context,
   header,
+  isolated,
+  isolateOutside,
   literalCode,
   mrkdwn,
   packLines,
   plain,
   plainText,
+  plainWorded,
   type SlackMessage,
   safe,
+  safeWorded,
   section,
 } from './blocks.js';
 import { reasonIn, sayIn } from './errors.js';
@@ -47,7 +51,7 @@ export function utc(iso: string): string {
  */
 export function slackDate(iso: string): string {
   const seconds = Math.floor(Date.parse(iso) / 1000);
-  if (!Number.isFinite(seconds)) return escapeMrkdwn(iso);
+  if (!Number.isFinite(seconds)) return escapeOutside(iso);
   return `<!date^${seconds}^{date_short_pretty} {time}|${utc(iso)}>`;
 }
 
@@ -106,9 +110,12 @@ function names(items: readonly string[], lang: Lang): string {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-/** A person's name inside a sentence: escaped, cut, and isolated in Persian (names may be Latin). */
+/**
+ * A person's name inside a sentence: escaped, cut, and isolated in Persian, and in English when it
+ * holds more than ASCII (a name in Arabic script would otherwise carry the digits after it along).
+ */
 function who(lang: Lang, name: string, max = 60): string {
-  return ltr(lang, safe(name, max));
+  return isolated(lang, name, max);
 }
 
 /** A request ID in bold, isolated outside the asterisks in Persian. */
@@ -122,7 +129,9 @@ function approvers(request: OperationRequest, lang: Lang): string {
     request.approvals.map((a) => {
       const via = viaPhrase(a.by);
       const name =
-        via === null ? who(lang, a.by.name) : ltr(lang, `${safe(a.by.name, 60)} ${safe(via, 100)}`);
+        via === null
+          ? who(lang, a.by.name)
+          : isolateOutside(lang, `${a.by.name} ${via}`, `${safe(a.by.name, 60)} ${safe(via, 100)}`);
       // In a lead's place, by delegation: "sara for lena (delegated)".
       return a.for === undefined ? name : lang.t.approvals.apprDelegatedFor(name, who(lang, a.for.name));
     }),
@@ -132,10 +141,10 @@ function approvers(request: OperationRequest, lang: Lang): string {
 
 /**
  * The target of a request for display: an ID (no spaces) is kept whole; descriptive text
- * (`new folder "…"`) is cut. Isolated in Persian.
+ * (`new folder "…"`, a title inside) is cut. Isolated as outside text (it may hold a title).
  */
 export function targetCode(target: string, lang: Lang = ENGLISH): string {
-  return ltr(lang, code(/\s/.test(target) ? truncate(target, 120) : target));
+  return isolateOutside(lang, target, code(/\s/.test(target) ? truncate(target, 120) : target));
 }
 
 /** `N of M` in the reader's digits. */
@@ -157,7 +166,7 @@ function plainRefOf(request: OperationRequest, lang: Lang): string {
   return lang.t.approvals.apprRef(
     ltr(lang, request.id),
     `${operationTitleOf(request, lang)}:`,
-    ltr(lang, escapeMrkdwn(truncate(request.target, 200))),
+    isolateOutside(lang, request.target, escapeOutside(truncate(request.target, 200))),
   );
 }
 
@@ -207,12 +216,10 @@ export function outcomeText(request: OperationRequest, lang: Lang): string | nul
       const why =
         error === null
           ? ''
-          : ltr(
+          : isolated(
               lang,
-              safe(
-                `${error.name}${error.status === undefined ? '' : ` (${error.status})`}: ${error.message}`,
-                400,
-              ),
+              `${error.name}${error.status === undefined ? '' : ` (${error.status})`}: ${error.message}`,
+              400,
             );
       // Edits and the like keep `failed` when their answer was lost (asking again is harmless).
       const lost = error !== null && (error.name === 'TimeoutError' || error.name === 'NetworkError');
@@ -227,13 +234,13 @@ export function outcomeText(request: OperationRequest, lang: Lang): string | nul
       return t.apprRejectedBy(
         request.decidedBy === null ? t.apprALead : who(lang, request.decidedBy.name),
         at(request.updatedAt),
-        safe(request.decisionNote ?? '', 500),
+        isolated(lang, request.decisionNote ?? '', 500),
       );
     case 'cancelled':
       return t.apprCancelledBy(
         who(lang, request.decidedBy?.name ?? request.requester.name),
         at(request.updatedAt),
-        request.decisionNote ? safe(request.decisionNote, 300) : '',
+        isolated(lang, request.decisionNote ?? '', 300),
       );
     case 'expired':
       return t.apprExpiredAt(
@@ -253,12 +260,10 @@ function unknownText(request: OperationRequest, approved: string, lang: Lang): s
     error === null
       ? t.apprUnknownStopped
       : t.apprUnknownNoAnswer(
-          ltr(
+          isolated(
             lang,
-            safe(
-              `${error.name}${error.status === undefined ? '' : ` ${error.status}`}: ${error.message}`,
-              300,
-            ),
+            `${error.name}${error.status === undefined ? '' : ` ${error.status}`}: ${error.message}`,
+            300,
           ),
         );
   const ways = sendableAgain(request) ? t.apprWaysSendAgain : t.apprWaysMark;
@@ -283,22 +288,32 @@ function settledText(request: OperationRequest, lang: Lang): string {
   const record = result !== null && typeof result === 'object' && !Array.isArray(result) ? result : {};
   const way =
     typeof record.resolved === 'string' ? t.apprSettledWay(record.resolved) : t.apprSettledUnknownWay;
-  const outcome =
-    settledOutcome(request, lang) ??
-    (request.state === 'failed'
-      ? (request.error?.message ?? t.apprOutcomeNotApplied)
-      : typeof record.outcome === 'string'
-        ? record.outcome === 'applied'
-          ? t.apprOutcomeApplied
-          : record.outcome
-        : t.apprOutcomeApplied);
   return t.apprSettled(
     request.decidedBy === null ? t.apprALead : who(lang, request.decidedBy.name),
     way,
     readerDate(request.updatedAt, lang),
-    safe(outcome, 300),
-    request.decisionNote ? safe(request.decisionNote, 500) : '',
+    settledWhat(request, record, lang),
+    isolated(lang, request.decisionNote ?? '', 500),
   );
+}
+
+/** What was found: the sentence stored beside the English, else the words recorded (isolated), else ours. */
+function settledWhat(
+  request: OperationRequest,
+  record: { readonly [key: string]: JsonValue },
+  lang: Lang,
+): string {
+  const t = lang.t.approvals;
+  const worded = settledOutcome(request, lang);
+  if (worded !== null) return safeWorded(worded, 300);
+  const recorded =
+    request.state === 'failed'
+      ? request.error?.message
+      : typeof record.outcome === 'string' && record.outcome !== 'applied'
+        ? record.outcome
+        : undefined;
+  if (recorded !== undefined) return isolated(lang, recorded, 300);
+  return request.state === 'failed' ? t.apprOutcomeNotApplied : t.apprOutcomeApplied;
 }
 
 /** Deletes only: a lead may send them once more, a 404 then meaning "already deleted". */
@@ -312,7 +327,7 @@ function resultText(result: JsonValue, lang: Lang): string {
   const masked = maskMobilesInJson(result);
   const raw = typeof masked === 'string' ? masked : JSON.stringify(masked);
   if (raw === '{}' || raw === '' || raw === '[]') return '';
-  return lang.t.approvals.apprServiceAnswered(ltr(lang, literalCode(truncate(raw, 300))));
+  return lang.t.approvals.apprServiceAnswered(isolateOutside(lang, raw, literalCode(truncate(raw, 300))));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -342,13 +357,16 @@ function wrapList(lang: Lang, label: string, items: readonly string[], width = 1
   return lines;
 }
 
+/** A title from outside in quotes, isolated inside the quotes (see `isolated`). */
 function quotedTitle(lang: Lang, title: string | null | undefined): string {
   if (!title) return '';
-  return lang.locale === 'fa' ? ` «${ltr(lang, safe(title, 150))}»` : ` “${safe(title, 150)}”`;
+  return ` ${quote(lang, title, 150)}`;
 }
 
-function quote(lang: Lang, text: string): string {
-  return lang.locale === 'fa' ? `«${ltr(lang, text)}»` : `“${text}”`;
+/** Outside text made safe, cut at `max`, in the reader's quotes and isolated inside them. */
+function quote(lang: Lang, text: string, max: number): string {
+  const shown = isolated(lang, text, max);
+  return lang.locale === 'fa' ? `«${shown}»` : `“${shown}”`;
 }
 
 function changeLine(
@@ -358,8 +376,8 @@ function changeLine(
   after: string | null | undefined,
 ) {
   const empty = lang.t.approvals.apprEmpty;
-  const from = before === undefined ? '' : `${before ? quote(lang, safe(before, 300)) : empty} → `;
-  return `• ${label}: ${from}${after ? `*${quote(lang, safe(after, 300))}*` : empty}`;
+  const from = before === undefined ? '' : `${before ? quote(lang, before, 300) : empty} → `;
+  return `• ${label}: ${from}${after ? `*${quote(lang, after, 300)}*` : empty}`;
 }
 
 function playlistLines(
@@ -392,8 +410,8 @@ const protectionLines: PreviewView<'protect.set'> = (preview, lang) => [
     const english = protectionField(row.field)?.label ?? row.field;
     const label = lang.t.changes.protectFormFieldLabel(row.field, english);
     const value = (v: Parameters<typeof formatProtectionValue>[1]) =>
-      ltr(lang, safe(formatProtectionValue(row.field, v), 200));
-    return `• ${safe(label, 80)} (${ltr(lang, code(row.field))}): ${value(row.before)} → *${value(row.after)}*`;
+      isolated(lang, formatProtectionValue(row.field, v), 200);
+    return `• ${safeWorded(label, 80)} (${ltr(lang, code(row.field))}): ${value(row.before)} → *${value(row.after)}*`;
   }),
 ];
 
@@ -472,7 +490,7 @@ const retryLines: PreviewView<'file.retry'> = (preview, lang) => [
   lang.t.approvals.apprRetries(
     ltr(lang, code(preview.id)),
     quotedTitle(lang, preview.title),
-    preview.hlsStatus ? ltr(lang, safe(preview.hlsStatus, 20)) : '',
+    isolated(lang, preview.hlsStatus ?? '', 20),
   ),
 ];
 
@@ -480,7 +498,7 @@ const unblockLines: PreviewView<'viewer.unblock'> = (preview, lang) => {
   const t = lang.t.approvals;
   const facts = [
     preview.blocked === true ? t.apprBlocked : preview.blocked === false ? t.apprNotBlocked : null,
-    preview.actionType ? t.apprRisk(ltr(lang, safe(preview.actionType, 20))) : null,
+    preview.actionType ? t.apprRisk(isolated(lang, preview.actionType, 20)) : null,
   ].filter((f) => f !== null);
   return [t.apprUnblocks(ltr(lang, code(maskMobile(preview.mobileNumber))), facts)];
 };
@@ -661,14 +679,14 @@ export function approvalMessage(request: OperationRequest, now: Date, lang: Lang
   ];
   const blocks: KnownBlock[] = [
     header(
-      plain(
+      plainWorded(
         `${irreversible(request) && open ? '⚠️ ' : ''}${headline(request, lang)}`,
         BLOCK_KIT_LIMITS.headerText,
       ),
     ),
     { type: 'section', fields },
     ...previewSections(request, lang).map((text) => section(text)),
-    section(t.apprReason(request.reason ? safe(request.reason, 1500) : t.apprNoneGiven)),
+    section(t.apprReason(isolated(lang, request.reason ?? '', 1500) || t.apprNoneGiven)),
   ];
   const escalated = open ? escalationText(request, lang) : null;
   if (escalated !== null) blocks.push(section(escalated));
@@ -699,8 +717,8 @@ export function approvalMessage(request: OperationRequest, now: Date, lang: Lang
   const text = maskMobilesInText(
     t.apprMessageText(
       headline(request, lang),
-      ltr(lang, escapeMrkdwn(truncate(request.target, 200))),
-      ltr(lang, escapeMrkdwn(request.requester.name)),
+      isolateOutside(lang, request.target, escapeOutside(truncate(request.target, 200))),
+      isolateOutside(lang, request.requester.name, escapeOutside(request.requester.name)),
       ltr(lang, request.id),
     ),
   );
@@ -800,7 +818,7 @@ export function followUpMessage(
   const blocks: KnownBlock[] = [section(first), context(t.apprStanding(progressText(request, lang), left))];
   if (to === 'approver') {
     blocks.push(...previewSections(request, lang, 4000).map((text) => section(text)));
-    if (request.reason) blocks.push(section(t.apprReason(safe(request.reason, 1500))));
+    if (request.reason) blocks.push(section(t.apprReason(isolated(lang, request.reason, 1500))));
   }
   blocks.push(
     actions(
@@ -882,10 +900,10 @@ export function submittedSections(
   const t = lang.t.approvals;
   const warnings = (options.warnings ?? [])
     .slice(0, 5)
-    .map((w) => t.apprSubmitWarning(safe(sayIn(lang, w), 1000)));
+    .map((w) => t.apprSubmitWarning(safeWorded(sayIn(lang, w), 1000)));
   switch (outcome.kind) {
     case 'denied':
-      return [t.apprSubmitDenied(safe(reasonIn(lang, outcome), 1000))];
+      return [t.apprSubmitDenied(safeWorded(reasonIn(lang, outcome), 1000))];
     case 'pending': {
       const { request } = outcome;
       const why = outcome.why === 'policy' ? '' : safe(outcome.why, 200);
@@ -915,7 +933,7 @@ export function submittedSections(
                 title,
                 target,
                 id,
-                safe(outcome.errorText ?? t.apprSubmitServiceRefused, 1000),
+                safeWorded(outcome.errorText ?? t.apprSubmitServiceRefused, 1000),
               )
             : t.apprSubmitOther(stateLabel(request.state, lang), title, target, id);
       return [head, ...previewSections(request, lang, 5000), ...warnings];
@@ -961,7 +979,7 @@ export function breakGlassBlocks(request: OperationRequest, lang: Lang): KnownBl
         who(lang, record.by.name),
         ltr(lang, code(record.by.id)),
         readerDate(record.at, lang),
-        safe(record.reason, 1500),
+        isolated(lang, record.reason, 1500),
       ),
     ),
   ];
@@ -974,7 +992,7 @@ export function breakGlassBlocks(request: OperationRequest, lang: Lang): KnownBl
           verdict,
           who(lang, review.by.name),
           readerDate(review.at, lang),
-          review.note ? safe(review.note, 1000) : '',
+          isolated(lang, review.note ?? '', 1000),
         ),
       ),
     );

@@ -315,7 +315,8 @@ describe('each kind of event reads as one sentence', () => {
     expect(auditTerminalLine(event)).toBe(
       'lena (U0LEAD1) rejected R-9NDD344Y: “no <!channel> & call 0912***4321 �[31mred”',
     );
-    expect(auditLine(event)).toContain('“no &lt;!channel&gt; &amp; call 0912***4321 �[31mred”');
+    // A control character is more than printable ASCII: the note is isolated in Slack.
+    expect(auditLine(event)).toContain('“\u2068no &lt;!channel&gt; &amp; call 0912***4321 �[31mred\u2069”');
   });
 });
 

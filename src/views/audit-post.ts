@@ -1,15 +1,16 @@
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { CLI_ACTOR_PREFIX, osUserOf } from '../core/actor.js';
 import { shortHash } from '../core/audit-chain.js';
+import { neutraliseBidi, stripBidiControls } from '../core/bidi.js';
 import { isChangeOperation, parsePreview } from '../core/catalog.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
-import { escapeMrkdwn } from '../core/mrkdwn.js';
+import { escapeMrkdwn, escapeOutside } from '../core/mrkdwn.js';
 import { saidFromJson } from '../core/said.js';
 import { dateTime, num as digits, ENGLISH, type Lang, ltr } from '../i18n/index.js';
 import type { AuditResourceKind, AuditVerb } from '../i18n/messages/audit.js';
-import { blocksText, context, packSections, section } from './blocks.js';
+import { blocksText, context, isolateOutside, packSections, section } from './blocks.js';
 import { sayIn } from './errors.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 
@@ -19,7 +20,10 @@ import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
  * `vidops audit tail`. In Slack the free text is escaped for mrkdwn and IDs are `code`; in the
  * terminal the same sentence is plain. Mobile numbers are masked in both. The words are the
  * reader's language (`CHANNEL_LOCALE` in the audit channel): in Persian, IDs, hashes and free text
- * are isolated and dates are Solar Hijri; the audit log itself is never translated.
+ * are isolated and dates are Solar Hijri; the audit log itself is never translated. Free text
+ * loses its bidi controls in both (the stored event keeps them: the hash chain covers it), and in
+ * Slack it is isolated also in English when it holds more than printable ASCII, so a title in
+ * Arabic script cannot reorder the request ID or the hash after it.
  * @see docs/architecture.md, "Audit log"
  */
 
@@ -48,9 +52,20 @@ export type AuditMedium = 'slack' | 'slack-text' | 'terminal';
 
 /** How the pieces of a sentence are written for one medium. */
 interface Style {
-  /** Free text from outside: folded, masked, cut at `max`, escaped for Slack. */
+  /**
+   * Free text from outside: bidi controls dropped, folded, masked, cut at `max`, escaped for
+   * Slack; isolated in Persian, and in Slack also in English when it holds more than printable
+   * ASCII (a right-to-left letter, a bidi control).
+   */
   text(value: string, max: number): string;
-  /** An ID, a hash, an operation name: masked, never cut; a `code` span in Slack blocks. */
+  /** A sentence vidops worded (a stored `said`), outside words in it: as `text`, its own isolates kept. */
+  worded(value: string, max: number): string;
+  /** Our own words (a date, the names of the fields changed): as `worded`, isolated in Persian only. */
+  own(value: string, max: number): string;
+  /**
+   * An ID, a hash, an operation name: masked, never cut; a `code` span in Slack blocks. Isolated
+   * as `text` is (an ID as someone typed it may hold anything).
+   */
   id(value: string): string;
 }
 
@@ -58,29 +73,38 @@ interface Style {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
+/** Outside text folded: its bidi controls dropped, then as {@link foldWorded}. */
 function fold(value: string): string {
-  return maskMobilesInText(value.replace(/\s+/g, ' ').replace(CONTROL, '�').trim());
+  return foldWorded(stripBidiControls(value));
+}
+
+/** Whitespace folded, C0/C1 controls replaced, mobile numbers masked; our own isolates kept, paired. */
+function foldWorded(value: string): string {
+  return maskMobilesInText(neutraliseBidi(value).replace(/\s+/g, ' ').replace(CONTROL, '�').trim());
 }
 
 function styleFor(medium: AuditMedium, scale: number, lang: Lang): Style {
   const cut = (value: string, max: number) => truncate(fold(value), limit(max, scale));
-  // In Persian every token from outside is isolated, so it keeps its own order (no-op in English).
+  const cutWorded = (value: string, max: number) => truncate(foldWorded(value), limit(max, scale));
+  // In Persian every token is isolated, so it keeps its own order (no-op in English).
   const iso = (value: string) => ltr(lang, value);
-  switch (medium) {
-    case 'slack':
-      return {
-        text: (value, max) => iso(escapeMrkdwn(cut(value, max))),
-        // A backtick inside would end the span early.
-        id: (value) => iso(`\`${escapeMrkdwn(fold(value).replace(/`/g, 'ˋ'))}\``),
-      };
-    case 'slack-text':
-      return {
-        text: (value, max) => iso(escapeMrkdwn(cut(value, max))),
-        id: (value) => iso(escapeMrkdwn(fold(value))),
-      };
-    case 'terminal':
-      return { text: (value, max) => iso(cut(value, max)), id: (value) => iso(fold(value)) };
-  }
+  const slack = medium !== 'terminal';
+  // In Slack, outside text that could reorder an English line is isolated there too; an English
+  // terminal line stays plain (its outside text has lost its bidi controls all the same).
+  const outside = (raw: string, shown: string) => (slack ? isolateOutside(lang, raw, shown) : iso(shown));
+  const esc = slack ? escapeMrkdwn : (value: string) => value;
+  const id = (value: string) => {
+    const folded = fold(value);
+    // A backtick inside would end the span early.
+    const shown = medium === 'slack' ? `\`${escapeMrkdwn(folded.replace(/`/g, 'ˋ'))}\`` : esc(folded);
+    return outside(value, shown);
+  };
+  return {
+    text: (value, max) => outside(value, esc(cut(value, max))),
+    worded: (value, max) => outside(value, esc(cutWorded(value, max))),
+    own: (value, max) => iso(esc(cutWorded(value, max))),
+    id,
+  };
 }
 
 /** A display limit scaled down for compact lines, never below a readable minimum. */
@@ -151,7 +175,7 @@ interface Parts {
 
 /** A date in a sentence, as free text (cut at 40 characters). */
 function when({ s, lang }: Parts, iso: string): string {
-  return s.text(minutes(iso, lang), 40);
+  return s.own(minutes(stripBidiControls(iso), lang), 40);
 }
 
 /**
@@ -250,7 +274,7 @@ function changeSummary(p: Parts, stored: JsonValue | undefined): string {
       break;
     case 'protection':
       if (preview.rows.length > 0) {
-        facts.push(s.text(preview.rows.map((row) => row.field).join(', '), AUDIT_LINE_LIMITS.title));
+        facts.push(s.own(preview.rows.map((row) => row.field).join(', '), AUDIT_LINE_LIMITS.title));
       }
       break;
     case 'edit':
@@ -288,8 +312,7 @@ function requestedSentence(p: Parts): string {
   if (quorum === 0 || str(o, 'state') === 'executing') parts.push(t.auditRunsWithoutApproval);
   else if (quorum !== undefined) {
     const why = str(o, 'why');
-    const because =
-      why === undefined || why === 'policy' ? '' : ` (${s.text(why, AUDIT_LINE_LIMITS.reason)})`;
+    const because = why === undefined || why === 'policy' ? '' : ` (${s.own(why, AUDIT_LINE_LIMITS.reason)})`;
     const expires = str(o, 'expiresAt');
     parts.push(
       t.auditNeeds(
@@ -321,7 +344,7 @@ function succeededSentence(p: Parts): string {
     case 'protect.set': {
       const changes = isObj(params) && isObj(params.changes) ? Object.keys(params.changes) : [];
       return t.auditProtectionChanged(
-        changes.length > 0 ? ` (${s.text(changes.join(', '), AUDIT_LINE_LIMITS.title)})` : '',
+        changes.length > 0 ? ` (${s.own(changes.join(', '), AUDIT_LINE_LIMITS.title)})` : '',
       );
     }
     case 'folder.create': {
@@ -409,15 +432,18 @@ function worded({ event, lang }: Parts, field: string): string | undefined {
 function resolvedSentence(p: Parts): string {
   const { event, s, t } = p;
   const o = event.outcome;
-  const how =
-    str(o, 'how') ?? str(o, 'resolution') ?? worded(p, 'outcomeSaid') ?? str(o, 'outcome') ?? str(o, 'state');
+  const recorded = str(o, 'how') ?? str(o, 'resolution');
+  const said = recorded === undefined ? worded(p, 'outcomeSaid') : undefined;
+  const how = recorded ?? str(o, 'outcome') ?? str(o, 'state');
+  const shown =
+    said !== undefined
+      ? s.worded(said, AUDIT_LINE_LIMITS.reason)
+      : how === undefined
+        ? undefined
+        : s.text(how, AUDIT_LINE_LIMITS.reason);
   const note = str(o, 'note');
   return [
-    t.auditSettled(
-      who(p),
-      requestRef(p),
-      how === undefined ? '' : `: ${s.text(how, AUDIT_LINE_LIMITS.reason)}`,
-    ),
+    t.auditSettled(who(p), requestRef(p), shown === undefined ? '' : `: ${shown}`),
     ...(note === undefined ? [] : [t.auditNote(quoted(p, note, AUDIT_LINE_LIMITS.reason))]),
   ].join(t.auditListSep);
 }
@@ -592,10 +618,15 @@ function sentence(p: Parts): string {
     case 'failed':
       return t.auditFailed(asked(p), errorText(p) || t.auditNoError);
     case 'denied': {
-      const reason = worded(p, 'said') ?? str(o, 'reason');
+      const said = worded(p, 'said');
+      const reason = str(o, 'reason');
       return t.auditDenied(
         who(p),
-        reason === undefined ? t.auditNotAllowed : s.text(reason, AUDIT_LINE_LIMITS.reason),
+        said !== undefined
+          ? s.worded(said, AUDIT_LINE_LIMITS.reason)
+          : reason === undefined
+            ? t.auditNotAllowed
+            : s.text(reason, AUDIT_LINE_LIMITS.reason),
         refusedAction(p),
       );
     }
@@ -643,7 +674,7 @@ export function auditSentence(
 function formatTime(at: string, lang: Lang): string {
   if (lang.locale !== 'en') return escapeMrkdwn(dateTime(lang, at));
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/.exec(at);
-  return m ? `${m[1]} ${m[2]}Z` : escapeMrkdwn(at);
+  return m ? `${m[1]} ${m[2]}Z` : escapeOutside(at);
 }
 
 /**

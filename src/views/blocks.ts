@@ -9,8 +9,10 @@ import type {
   PlainTextElement,
   SectionBlock,
 } from '@slack/types';
+import { isolate, mayReorder, neutraliseBidi, stripBidiControls } from '../core/bidi.js';
 import { maskMobilesInText } from '../core/mask.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
+import type { Lang } from '../i18n/index.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 
 /**
@@ -23,6 +25,14 @@ import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
  * into it escapes that text first (`safe`, `code`, or `escapeMrkdwn` at the call site). They only
  * cut to Slack's limits. Plain-text builders (`header`, `button`, `plainText`) never escape:
  * Slack shows plain text as it is.
+ *
+ * The bidi rule: text from outside loses its bidi controls where it comes in (`safe`, `plain`,
+ * `code`, `escapeOutside` in core/mrkdwn.ts), and is isolated (FSI … PDI) in a sentence
+ * (`isolated`, `isolateOutside`: in Persian always, in English when it holds more than printable
+ * ASCII), so right-to-left letters in a title cannot reorder the request ID or the hash after it. Every text object the builders make keeps only vidops's own bidi controls, its
+ * isolates paired (`mrkdwn`, `plainText`, core/bidi.ts `neutraliseBidi`): a cut never leaves one
+ * open (`truncate`), and a stray control never reaches Slack.
+ * @see docs/architecture.md, "Languages"
  * @see docs/slack.md, "Block Kit limits"; docs/architecture.md, "Audit log" (escaping)
  */
 
@@ -32,22 +42,58 @@ export interface SlackMessage {
   blocks: KnownBlock[];
 }
 
-/** Free text as people read it: mobile numbers masked, whitespace folded, mrkdwn escaped, cut at `max`. */
+/**
+ * Free text as people read it: bidi controls dropped, mobile numbers masked, whitespace folded,
+ * mrkdwn escaped, cut at `max`.
+ */
 export function safe(text: string, max = 500): string {
-  return escapeMrkdwn(truncate(maskMobilesInText(text.replace(/\s+/g, ' ').trim()), max));
+  return escapeMrkdwn(plain(text, max));
 }
 
-/** Plain text (modal titles, button labels, option text): masked and cut, never escaped. */
+/**
+ * Free text from outside inside a sentence (a title, a reason, a name, the service's words): as
+ * {@link safe}, and isolated as {@link isolateOutside} says; empty text stays empty.
+ */
+export function isolated(lang: Lang, text: string, max = 500): string {
+  return isolateOutside(lang, text, safe(text, max));
+}
+
+/**
+ * Outside text made fit to show (`shown`) in a sentence of `lang`, isolated (FSI … PDI) when it
+ * could reorder the line: always in Persian (as IDs are), and in English when the text as it came
+ * (`raw`) holds more than printable ASCII (a right-to-left letter, a bidi control). Plain ASCII
+ * cannot move anything in an English line, and English messages stay free of isolates.
+ */
+export function isolateOutside(lang: Lang, raw: string, shown: string): string {
+  return shown !== '' && (lang.locale !== 'en' || mayReorder(raw)) ? isolate(shown) : shown;
+}
+
+/** Plain text (modal titles, button labels, option text): bidi controls dropped, masked and cut, never escaped. */
 export function plain(text: string, max: number): string {
-  return truncate(maskMobilesInText(text.replace(/\s+/g, ' ').trim()), max);
+  return truncate(maskMobilesInText(stripBidiControls(text).replace(/\s+/g, ' ').trim()), max);
+}
+
+/**
+ * A sentence vidops worded (a catalog line, `sayIn`, the errors view) with outside words in it,
+ * for mrkdwn: folded, masked, escaped, cut, as {@link safe}; but its own isolates and the marks
+ * `Intl` writes are kept (paired): the outside words lost their controls when it was worded.
+ */
+export function safeWorded(text: string, max = 500): string {
+  return escapeMrkdwn(plainWorded(text, max));
+}
+
+/** The same as plain text (labels, hints, modal titles): folded, masked and cut, never escaped. */
+export function plainWorded(text: string, max: number): string {
+  return truncate(maskMobilesInText(neutraliseBidi(text).replace(/\s+/g, ' ').trim()), max);
 }
 
 /**
  * A `code` span of text shown as written (our own words, IDs, addresses, text masked already):
- * escaped, and a backtick inside, which would end the span early, replaced. Never cut.
+ * bidi controls dropped, escaped, and a backtick inside, which would end the span early,
+ * replaced. Never cut.
  */
 export function literalCode(text: string): string {
-  return `\`${escapeMrkdwn(text.replace(/`/g, 'ˋ'))}\``;
+  return `\`${escapeMrkdwn(stripBidiControls(text).replace(/`/g, 'ˋ'))}\``;
 }
 
 /** A `code` span of text that may hold a mobile number (targets, names): masked, then as {@link literalCode}. */
@@ -55,14 +101,17 @@ export function code(text: string): string {
   return literalCode(maskMobilesInText(text));
 }
 
-/** A mrkdwn text object; the text is taken as written (escaped already). */
+/** A mrkdwn text object; the text is taken as written (escaped already), with only our own bidi controls, paired. */
 export function mrkdwn(text: string): MrkdwnElement {
-  return { type: 'mrkdwn', text };
+  return { type: 'mrkdwn', text: neutraliseBidi(text) };
 }
 
-/** A plain-text object; Slack shows it as it is (emoji codes such as `:lock:` drawn). */
+/**
+ * A plain-text object; Slack shows it as it is (emoji codes such as `:lock:` drawn), with only our
+ * own bidi controls, paired.
+ */
 export function plainText(text: string): PlainTextElement {
-  return { type: 'plain_text', text, emoji: true };
+  return { type: 'plain_text', text: neutraliseBidi(text), emoji: true };
 }
 
 /** A mrkdwn section, cut to Slack's 3000 characters. */

@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { maskMobilesInText } from '../core/mask.js';
 import type { OperationRequest } from '../core/model.js';
-import { escapeMrkdwn } from '../core/mrkdwn.js';
+import { escapeOutside } from '../core/mrkdwn.js';
 import { ENGLISH, type Lang, ltr } from '../i18n/index.js';
 import type { DelegationsOverview } from '../services/delegation.js';
 import {
@@ -12,7 +12,7 @@ import {
   requestLine,
   targetCode,
 } from './approval.js';
-import { actions, button, type SlackMessage, safe, section } from './blocks.js';
+import { actions, button, isolated, isolateOutside, type SlackMessage, section } from './blocks.js';
 import { ACTIONS } from './ids.js';
 import { truncate } from './limits.js';
 
@@ -51,7 +51,7 @@ export function leadBreakGlassMessage(
 ): SlackMessage {
   const t = lang.t.breakGlass;
   const by = request.breakGlass?.by.name ?? request.requester.name;
-  const name = ltr(lang, safe(by, 60));
+  const name = isolated(lang, by, 60);
   const first = reminder
     ? t.glassLeadReminder(refOf(request, lang), name)
     : t.glassLeadTold(name, refOf(request, lang));
@@ -64,9 +64,9 @@ export function leadBreakGlassMessage(
   const text = maskMobilesInText(
     t.glassLeadText(
       reminder,
-      ltr(lang, escapeMrkdwn(by)),
+      isolateOutside(lang, by, escapeOutside(by)),
       operationTitleOf(request, lang),
-      ltr(lang, escapeMrkdwn(truncate(request.target, 200))),
+      isolateOutside(lang, request.target, escapeOutside(truncate(request.target, 200))),
       ltr(lang, request.id),
     ),
   );
@@ -99,7 +99,7 @@ export function unreviewedLine(request: OperationRequest, lang: Lang = ENGLISH):
   const due = record ? t.glassReviewDue(readerDate(record.reviewDueAt, lang), record.overdueAt !== null) : '';
   return t.glassUnreviewed(
     requestLine(request, lang),
-    ltr(lang, safe(record?.by.name ?? request.requester.name, 60)),
+    isolated(lang, record?.by.name ?? request.requester.name, 60),
     due,
   );
 }

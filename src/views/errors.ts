@@ -8,6 +8,7 @@ import {
   WhitelistConflictError,
   WhitelistMismatchError,
 } from '../client/errors.js';
+import { neutraliseBidi, stripBidiControls } from '../core/bidi.js';
 import { InputError, PolicyDeniedError, StateConflictError, VidopsError } from '../core/errors.js';
 import { maskMobilesInText, redactTokens } from '../core/mask.js';
 import type { RecordedError } from '../core/model.js';
@@ -34,19 +35,41 @@ export interface ErrorViewOptions {
   lang?: Lang;
 }
 
-/** A sentence of the core (`say.…`) in the reader's language. */
+/**
+ * A sentence of the core (`say.…`) in the reader's language. Its parameters are what people typed
+ * or the service sent: they lose their bidi controls before they are worded (the sentence keeps
+ * its own isolates).
+ */
 export function sayIn(lang: Lang, said: Said): string {
-  return sayWith(lang.t.errors, said);
+  return sayWith(lang.t.errors, withoutBidi(said));
 }
 
-/** A service's refusal in the reader's language: its sentence when it has one, else its English words. */
+type Param = Said['params'][number];
+
+function paramWithoutBidi(param: Param): Param {
+  if (typeof param === 'string') return stripBidiControls(param);
+  if (Array.isArray(param)) return param.map((p: Param) => paramWithoutBidi(p)) as Param;
+  if (typeof param === 'object' && param !== null && 'key' in param && 'params' in param) {
+    return withoutBidi(param);
+  }
+  return param;
+}
+
+function withoutBidi(said: Said): Said {
+  return { key: said.key, params: said.params.map((p: Param) => paramWithoutBidi(p)) } as Said;
+}
+
+/**
+ * A service's refusal in the reader's language: its sentence when it has one, else its English
+ * words (which carry what was typed: their bidi controls are dropped).
+ */
 export function reasonIn(lang: Lang, refusal: { reason: string; said?: Said | undefined }): string {
-  return refusal.said === undefined ? refusal.reason : sayIn(lang, refusal.said);
+  return refusal.said === undefined ? stripBidiControls(refusal.reason) : sayIn(lang, refusal.said);
 }
 
-/** The words of an error made from a sentence, else its English message. */
+/** The words of an error made from a sentence, else its English message (without bidi controls). */
 function wordsOf(error: VidopsError, lang: Lang): string {
-  return error.said === null ? error.message : sayIn(lang, error.said);
+  return error.said === null ? stripBidiControls(error.message) : sayIn(lang, error.said);
 }
 
 /** What the person reads, and whether the error was one we expect (else it is also logged). */
@@ -57,9 +80,17 @@ export interface ErrorView {
 
 const MAX_SAID = 300;
 
-/** Free text from elsewhere (the service's answer, an error message) made fit to show. */
+/**
+ * Free text from elsewhere (the service's answer, an error message) made fit to show: bidi
+ * controls dropped, tokens and secrets redacted, mobile numbers masked.
+ */
 export function scrubForSlack(text: string, secrets: readonly string[] = []): string {
-  let out = redactTokens(text);
+  return scrubWorded(stripBidiControls(text), secrets);
+}
+
+/** A sentence vidops worded, outside words in it: the same, but its own isolates kept (paired). */
+function scrubWorded(text: string, secrets: readonly string[] = []): string {
+  let out = redactTokens(neutraliseBidi(text));
   for (const secret of secrets) {
     // Short values would blank out ordinary words; real keys are long.
     if (secret.length >= 6) out = out.split(secret).join('[redacted]');
@@ -146,11 +177,12 @@ export function describeError(error: unknown, options: ErrorViewOptions): ErrorV
     const issuesApart = error.said === null || lang.locale === 'en';
     const issues = issuesApart ? error.issues.filter((issue) => !error.message.includes(issue)) : [];
     const said = wordsOf(error, lang);
-    const text = issues.length === 0 ? said : `${said}\n${issues.map((i) => `• ${i}`).join('\n')}`;
-    return { text: scrubForSlack(text, options.secrets), expected: true };
+    const lines = issues.map((i) => `• ${stripBidiControls(i)}`);
+    const text = issues.length === 0 ? said : `${said}\n${lines.join('\n')}`;
+    return { text: scrubWorded(text, options.secrets), expected: true };
   }
   if (error instanceof PolicyDeniedError || error instanceof StateConflictError) {
-    return { text: scrubForSlack(wordsOf(error, lang), options.secrets), expected: true };
+    return { text: scrubWorded(wordsOf(error, lang), options.secrets), expected: true };
   }
   if (error instanceof RateLimitError && error.retryAfterSeconds !== null) {
     const wait = t.errSeconds(num(lang, error.retryAfterSeconds));
@@ -178,7 +210,7 @@ export function describeError(error: unknown, options: ErrorViewOptions): ErrorV
     if (view) return view;
   }
   if (error instanceof VidopsError) {
-    return { text: scrubForSlack(wordsOf(error, lang), options.secrets), expected: false };
+    return { text: scrubWorded(wordsOf(error, lang), options.secrets), expected: false };
   }
   return { text: t.errOurs(), expected: false };
 }

@@ -1,9 +1,10 @@
 import type { InputBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
 import type { ProtectionConfig } from '../client/types.js';
+import { stripBidiControls } from '../core/bidi.js';
 import type { CommandHelp } from '../core/commands-help.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInText } from '../core/mask.js';
-import { escapeMrkdwn } from '../core/mrkdwn.js';
+import { escapeMrkdwn, escapeOutside, escapeWorded } from '../core/mrkdwn.js';
 import type { PlayerErrorEntry, PlayerErrorExplanation } from '../core/player-errors.js';
 import { english, type Said } from '../core/said.js';
 import { normalizeDigits } from '../core/validate/digits.js';
@@ -16,6 +17,7 @@ import {
   literalCode as code,
   context,
   header,
+  isolateOutside,
   mrkdwn,
   packSections,
   type SlackMessage,
@@ -91,9 +93,9 @@ export function busyMessage(lang: Lang): Message {
 /** The command could not be read: what was wrong, and the usage line to follow. */
 export function parseErrorMessage(message: string, usage: string | null, lang: Lang): Message {
   const t = lang.t.everyday;
-  const lines = [`:warning: ${escapeMrkdwn(message)}`];
+  const said = escapeWorded(message);
+  const lines = [`:warning: ${said}`];
   if (usage !== null) lines.push(t.usageLine(ltr(lang, code(usage))));
-  const said = escapeMrkdwn(message);
   return {
     text: usage === null ? said : `${said} ${t.usageLine(ltr(lang, escapeMrkdwn(usage)))}`,
     blocks: [section(lines.join('\n'))],
@@ -102,7 +104,8 @@ export function parseErrorMessage(message: string, usage: string | null, lang: L
 
 /** A failure, or a refusal, said in one line (the text comes from views/errors). */
 export function problemMessage(text: string, icon = ':x:'): Message {
-  return { text: escapeMrkdwn(text), blocks: [section(`${icon} ${escapeMrkdwn(text)}`)] };
+  const said = escapeWorded(text);
+  return { text: said, blocks: [section(`${icon} ${said}`)] };
 }
 
 /** How a change ended, as the agent is told. */
@@ -161,7 +164,8 @@ export function viewerStatus(
 ): string | null {
   const t = lang.t.everyday;
   const parts: string[] = [];
-  if (viewer.actionType !== null) parts.push(ltr(lang, escapeMrkdwn(viewer.actionType)));
+  if (viewer.actionType !== null)
+    parts.push(isolateOutside(lang, viewer.actionType, escapeOutside(viewer.actionType)));
   if (viewer.blocked !== null) parts.push(viewer.blocked ? t.viewerBlocked : t.viewerNotBlocked);
   return parts.length === 0 ? null : t.viewerBefore(parts.join(' · '));
 }
@@ -206,22 +210,22 @@ export function unblockMessage(input: {
       break;
     }
     case 'failed':
-      headline = `:x: ${t.unblockFailedHead(who, escapeMrkdwn(outcome.error))}`;
-      text = t.unblockRefused(plainWho, escapeMrkdwn(outcome.error));
+      headline = `:x: ${t.unblockFailedHead(who, escapeWorded(outcome.error))}`;
+      text = t.unblockRefused(plainWho, escapeWorded(outcome.error));
       break;
     case 'pending':
-      headline = `:hourglass_flowing_sand: ${t.unblockPendingHead(who, escapeMrkdwn(why(outcome.why, lang)), id(outcome.requestId), `<#${outcome.approvalChannel}>`)}`;
+      headline = `:hourglass_flowing_sand: ${t.unblockPendingHead(who, escapeWorded(why(outcome.why, lang)), id(outcome.requestId), `<#${outcome.approvalChannel}>`)}`;
       text = t.unblockPendingText(plainWho, plainId(outcome.requestId));
       break;
     case 'denied':
-      headline = `:no_entry: ${t.unblockRefused(who, escapeMrkdwn(outcome.reason))}`;
-      text = t.unblockRefused(plainWho, escapeMrkdwn(outcome.reason));
+      headline = `:no_entry: ${t.unblockRefused(who, escapeWorded(outcome.reason))}`;
+      text = t.unblockRefused(plainWho, escapeWorded(outcome.reason));
       break;
     case 'other':
-      headline = `:grey_question: ${t.unblockOtherHead(who, escapeMrkdwn(stateWord(outcome.state, lang)))}`;
+      headline = `:grey_question: ${t.unblockOtherHead(who, escapeWorded(stateWord(outcome.state, lang)))}`;
       text = t.unblockOtherText(
         plainWho,
-        escapeMrkdwn(stateWord(outcome.state, lang)),
+        escapeWorded(stateWord(outcome.state, lang)),
         plainId(outcome.requestId),
       );
       break;
@@ -244,7 +248,7 @@ function fileName(file: { fileId: string; title: string | null }, lang: Lang): s
   const id = ltr(lang, code(file.fileId));
   return file.title === null
     ? lang.t.everyday.retryFile(id)
-    : `${ltr(lang, `*${escapeMrkdwn(file.title)}*`)} (${id})`;
+    : `${isolateOutside(lang, file.title, `*${escapeOutside(file.title)}*`)} (${id})`;
 }
 
 /** The answer to `retry <fileId>`: the file's title and status, and what became of the retry. */
@@ -261,9 +265,11 @@ export function retryMessage(input: {
   const t = lang.t.everyday;
   const name = fileName(input, lang);
   // The fallback `text` is mrkdwn too: the title and the typed ID are escaped there as well.
-  const plainId = ltr(lang, escapeMrkdwn(input.fileId));
+  const plainId = ltr(lang, escapeOutside(input.fileId));
   const plainName =
-    input.title === null ? t.retryFile(plainId) : `${ltr(lang, escapeMrkdwn(input.title))} (${plainId})`;
+    input.title === null
+      ? t.retryFile(plainId)
+      : `${isolateOutside(lang, input.title, escapeOutside(input.title))} (${plainId})`;
   const id = (requestId: string) => ltr(lang, code(requestId));
   const plainRequest = (requestId: string) => ltr(lang, requestId);
   let headline: string;
@@ -274,27 +280,30 @@ export function retryMessage(input: {
       text = t.retryQueuedText(plainName, plainRequest(outcome.requestId));
       break;
     case 'failed':
-      headline = `:x: ${t.retryFailedHead(name, escapeMrkdwn(outcome.error))}`;
-      text = t.retryRefused(plainName, escapeMrkdwn(outcome.error));
+      headline = `:x: ${t.retryFailedHead(name, escapeWorded(outcome.error))}`;
+      text = t.retryRefused(plainName, escapeWorded(outcome.error));
       break;
     case 'pending':
-      headline = `:hourglass_flowing_sand: ${t.retryPendingHead(name, escapeMrkdwn(why(outcome.why, lang)), id(outcome.requestId), `<#${outcome.approvalChannel}>`)}`;
+      headline = `:hourglass_flowing_sand: ${t.retryPendingHead(name, escapeWorded(why(outcome.why, lang)), id(outcome.requestId), `<#${outcome.approvalChannel}>`)}`;
       text = t.retryPendingText(plainName, plainRequest(outcome.requestId));
       break;
     case 'denied':
-      headline = `:no_entry: ${t.retryRefused(name, escapeMrkdwn(outcome.reason))}`;
-      text = t.retryRefused(plainName, escapeMrkdwn(outcome.reason));
+      headline = `:no_entry: ${t.retryRefused(name, escapeWorded(outcome.reason))}`;
+      text = t.retryRefused(plainName, escapeWorded(outcome.reason));
       break;
     case 'other':
-      headline = `:grey_question: ${t.retryOtherHead(name, escapeMrkdwn(stateWord(outcome.state, lang)))}`;
+      headline = `:grey_question: ${t.retryOtherHead(name, escapeWorded(stateWord(outcome.state, lang)))}`;
       text = t.retryOtherText(
         plainName,
-        escapeMrkdwn(stateWord(outcome.state, lang)),
+        escapeWorded(stateWord(outcome.state, lang)),
         plainRequest(outcome.requestId),
       );
       break;
   }
-  const before = input.status === null ? null : t.retryStatusBefore(ltr(lang, escapeMrkdwn(input.status)));
+  const before =
+    input.status === null
+      ? null
+      : t.retryStatusBefore(isolateOutside(lang, input.status, escapeOutside(input.status)));
   const details = outcomeDetails(outcome, before, input.warnings, input.secrets ?? [], lang);
   return {
     text: maskMobilesInText(truncate(text, 1000)),
@@ -319,7 +328,7 @@ export function whitelistMessage(ips: readonly string[], lang: Lang): Message {
     ],
     'whitelist_actions',
   );
-  const listed = shown.map((ip) => ltr(lang, escapeMrkdwn(ip))).join(lang.locale === 'fa' ? '، ' : ', ');
+  const listed = shown.map((ip) => ltr(lang, escapeOutside(ip))).join(lang.locale === 'fa' ? '، ' : ', ');
   return {
     text: `${t.whitelistText(count)}${shown.length > 0 ? ` ${listed}` : ''}${ips.length > shown.length ? ' …' : ''}`,
     blocks: [
@@ -426,9 +435,9 @@ export function unknownCodeMessage(
   );
   const codes = known.map((e) => ltr(lang, e.codes)).join(lang.locale === 'fa' ? '، ' : ', ');
   return {
-    text: t.unknownCodeText(ltr(lang, escapeMrkdwn(codeText)), codes),
+    text: t.unknownCodeText(ltr(lang, escapeOutside(codeText)), codes),
     blocks: [
-      section(`:grey_question: ${t.unknownCodeHead(ltr(lang, escapeMrkdwn(codeText)))}`),
+      section(`:grey_question: ${t.unknownCodeHead(ltr(lang, escapeOutside(codeText)))}`),
       section(t.unknownCodeList(list.join('\n'))),
     ],
   };
@@ -490,7 +499,7 @@ function maskSaid(said: Said, region: string): Said {
  * mask what was typed before wording it, so their own digits and marks stay as written.
  */
 export function refusalText(said: Said, region: string, lang: Lang): string {
-  if (lang.locale === 'en') return maskValidMobiles(english(said), region);
+  if (lang.locale === 'en') return maskValidMobiles(stripBidiControls(english(said)), region);
   return sayIn(lang, maskSaid(said, region));
 }
 

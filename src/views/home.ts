@@ -13,7 +13,7 @@ import type { DelegationsOverview } from '../services/delegation.js';
 import type { RequestsOverview } from '../services/types.js';
 import { breakGlassReviewButtons, readerDate } from './approval.js';
 import { auditLine } from './audit-post.js';
-import { actions, button, context, divider, header, packSections, safe, section } from './blocks.js';
+import { actions, button, context, divider, header, packSections, safeWorded, section } from './blocks.js';
 import { delegationLines, unreviewedLine } from './break-glass.js';
 import { ACTIONS, BLOCKS } from './ids.js';
 import { BLOCK_KIT_LIMITS } from './limits.js';
@@ -65,7 +65,7 @@ export function protectionSummary(config: ProtectionConfig, lang: Lang): string[
   for (const group of Object.keys(PROTECTION_GROUP_TITLES) as ProtectionGroup[]) {
     const parts = PROTECTION_FIELDS.filter((f) => f.group === group).map(
       (f) =>
-        `${protectionLabel(f, lang)}: ${ltr(lang, safe(protectionValueText(f.field, readProtectionField(config, f.field), lang), 60))}`,
+        `${protectionLabel(f, lang)}: ${ltr(lang, safeWorded(protectionValueText(f.field, readProtectionField(config, f.field), lang), 60))}`,
     );
     lines.push(`*${protectionGroupTitle(group, lang)}* · ${parts.join(' · ')}`);
   }
@@ -76,7 +76,7 @@ export function protectionSummary(config: ProtectionConfig, lang: Lang): string[
 export function homeView(model: HomeModel, lang: Lang): HomeView {
   const t = lang.t.home;
   const blocks: KnownBlock[] = [header('vidops')];
-  if (model.notice) blocks.push(section(`:information_source: ${safe(model.notice, 1000)}`));
+  if (model.notice) blocks.push(section(`:information_source: ${safeWorded(model.notice, 1000)}`));
   const refresh = actions([button(t.homeRefresh, ACTIONS.homeRefresh, 'refresh')]);
   blocks.push(
     context(
@@ -124,7 +124,7 @@ export function homeView(model: HomeModel, lang: Lang): HomeView {
 
   blocks.push(divider(), header(lang.t.changes.protectFormTitle));
   if ('error' in model.protection) {
-    blocks.push(section(t.homeProtectionUnreadable(safe(model.protection.error, 500))));
+    blocks.push(section(t.homeProtectionUnreadable(safeWorded(model.protection.error, 500))));
   } else {
     blocks.push(...packSections(protectionSummary(model.protection, lang)));
     blocks.push(context(t.homeProtectionHowTo(command(lang, '/vidops protect'))));

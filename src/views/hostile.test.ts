@@ -1,4 +1,5 @@
 import { REQUEST_T0, requestWith, VIEW_NOW } from '../../test/fixtures/requests.js';
+import { auditTailLine, requestLine as cliRequestLine, previewLines } from '../cli/format.js';
 import { ValidationError } from '../client/errors.js';
 import type { ProtectionConfig } from '../client/types.js';
 import { COMMAND_HELP } from '../core/commands-help.js';
@@ -7,7 +8,7 @@ import type { AuditEvent, OperationRequest, RequestState } from '../core/model.j
 import { escapeMrkdwn } from '../core/mrkdwn.js';
 import { PLAYER_ERROR_CODES } from '../core/player-errors.js';
 import { say } from '../core/said.js';
-import { ENGLISH } from '../i18n/index.js';
+import { ENGLISH, type Lang, langFor } from '../i18n/index.js';
 import { approvalMessage, requesterNotice, submittedMessage } from './approval.js';
 import { auditListMessage } from './audit-list.js';
 import { renderAuditPost } from './audit-post.js';
@@ -223,44 +224,47 @@ function eventsOfEveryKind(h: string): AuditEvent[] {
 
 const PROTECTION: ProtectionConfig = { opacity: 0.5, fontColor: '#ffff00' };
 
-type Builder = (h: string) => unknown;
+type Builder = (h: string, lang: Lang) => unknown;
 
 const BUILDERS: readonly [string, Builder][] = [
   [
     'the approval message of a pending request',
-    (h) => approvalMessage(requestIn('pending', h), VIEW_NOW, ENGLISH),
+    (h, lang) => approvalMessage(requestIn('pending', h), VIEW_NOW, lang),
   ],
   [
     'the approval message of a folder delete with a hostile title',
-    (h) => approvalMessage(deleteRequest(h), VIEW_NOW, ENGLISH),
+    (h, lang) => approvalMessage(deleteRequest(h), VIEW_NOW, lang),
   ],
   ...(['succeeded', 'failed', 'rejected', 'cancelled', 'expired', 'unknown'] as const).map(
     (state): [string, Builder] => [
       `the approval message updated to ${state}`,
-      (h) => approvalMessage(requestIn(state, h), VIEW_NOW, ENGLISH),
+      (h, lang) => approvalMessage(requestIn(state, h), VIEW_NOW, lang),
     ],
   ),
   ...(['pending', 'succeeded', 'failed', 'rejected', 'expired', 'unknown'] as const).map(
     (state): [string, Builder] => [
       `the requester's DM when ${state}`,
-      (h) => {
+      (h, lang) => {
         const r = requestIn(state, h);
         // A pending request is only told about once it has an approval.
         return requesterNotice(
           state === 'pending' ? { ...r, approvals: [{ by: { id: 'U0LEAD1', name: h }, at: T0 }] } : r,
-          ENGLISH,
+          lang,
         );
       },
     ],
   ),
-  ['an audit channel post of one event', (h) => renderAuditPost([event(h, 1)])],
-  ['an audit channel post of a batch of every kind', (h) => renderAuditPost(eventsOfEveryKind(h))],
-  ['`/vidops audit`', (h) => auditListMessage(eventsOfEveryKind(h), 20, ENGLISH)],
+  ['an audit channel post of one event', (h, lang) => renderAuditPost([event(h, 1)], lang)],
+  [
+    'an audit channel post of a batch of every kind',
+    (h, lang) => renderAuditPost(eventsOfEveryKind(h), lang),
+  ],
+  ['`/vidops audit`', (h, lang) => auditListMessage(eventsOfEveryKind(h), 20, lang)],
   [
     'the answer to an unblock that failed',
-    (h) =>
+    (h, lang) =>
       unblockMessage({
-        lang: ENGLISH,
+        lang,
         masked: '0912***6789',
         viewer: { actionType: h, blocked: true },
         warnings: [say.idShape('folder', h)],
@@ -269,9 +273,9 @@ const BUILDERS: readonly [string, Builder][] = [
   ],
   [
     'the answer to an unblock that was refused',
-    (h) =>
+    (h, lang) =>
       unblockMessage({
-        lang: ENGLISH,
+        lang,
         masked: '0912***6789',
         viewer: { actionType: null, blocked: null },
         warnings: [],
@@ -280,9 +284,9 @@ const BUILDERS: readonly [string, Builder][] = [
   ],
   [
     'the answer to an unblock that ended oddly',
-    (h) =>
+    (h, lang) =>
       unblockMessage({
-        lang: ENGLISH,
+        lang,
         masked: '0912***6789',
         viewer: { actionType: null, blocked: null },
         warnings: [],
@@ -291,9 +295,9 @@ const BUILDERS: readonly [string, Builder][] = [
   ],
   [
     'the answer to a retry of a file with a hostile title and a typed ID',
-    (h) =>
+    (h, lang) =>
       retryMessage({
-        lang: ENGLISH,
+        lang,
         fileId: h.replace(/\s+/g, ''),
         title: h,
         status: h,
@@ -303,9 +307,9 @@ const BUILDERS: readonly [string, Builder][] = [
   ],
   [
     'the answer to a retry that failed',
-    (h) =>
+    (h, lang) =>
       retryMessage({
-        lang: ENGLISH,
+        lang,
         fileId: '671018d0403eba579a6f90e2',
         title: null,
         status: null,
@@ -315,9 +319,9 @@ const BUILDERS: readonly [string, Builder][] = [
   ],
   [
     'the answer to a retry waiting for approval',
-    (h) =>
+    (h, lang) =>
       retryMessage({
-        lang: ENGLISH,
+        lang,
         fileId: '671018d0403eba579a6f90e2',
         title: h,
         status: null,
@@ -325,24 +329,24 @@ const BUILDERS: readonly [string, Builder][] = [
         outcome: { kind: 'pending', requestId: 'R-7K2M9QXA', why: h, approvalChannel: APPROVAL_CHANNEL },
       }),
   ],
-  ['the whitelist with hostile entries', (h) => whitelistMessage([h, '203.0.113.7'], ENGLISH)],
+  ['the whitelist with hostile entries', (h, lang) => whitelistMessage([h, '203.0.113.7'], lang)],
   [
     'the protection settings with a hostile watermark and extras',
-    (h) =>
+    (h, lang) =>
       protectionMessage(
         { ...PROTECTION, text: h } as ProtectionConfig,
         { [h]: h, extra: h } as Record<string, JsonValue>,
-        ENGLISH,
+        lang,
       ),
   ],
-  ['`explain` of a code nobody knows', (h) => unknownCodeMessage(h, PLAYER_ERROR_CODES, ENGLISH)],
+  ['`explain` of a code nobody knows', (h, lang) => unknownCodeMessage(h, PLAYER_ERROR_CODES, lang)],
   [
     'a command that could not be read',
-    (h) => parseErrorMessage(`Unknown command "${h}".`, '/vidops unblock <mobile>', ENGLISH),
+    (h, lang) => parseErrorMessage(`Unknown command "${h}".`, '/vidops unblock <mobile>', lang),
   ],
   [
     "the service's error, as the errors view words it",
-    (h) =>
+    (h, lang) =>
       problemMessage(
         describeError(
           new ValidationError(`The video service answered 400 to POST /v1/x (folder.create): ${h}`, {
@@ -353,44 +357,47 @@ const BUILDERS: readonly [string, Builder][] = [
             path: '/v1/storage/bucket',
             issues: [h],
           }),
-          { timeoutMs: 10_000 },
+          { timeoutMs: 10_000, lang },
         ).text,
       ),
   ],
   [
     'a recorded error, as the errors view words it',
-    (h) =>
+    (h, lang) =>
       problemMessage(
-        describeRecordedError({ name: 'Error', message: h, status: 418 }, { timeoutMs: 10_000 }),
+        describeRecordedError({ name: 'Error', message: h, status: 418 }, { timeoutMs: 10_000, lang }),
       ),
   ],
   [
     'a change refused by the policy',
-    (h) => submittedMessage({ kind: 'denied', reason: h }, { approvalChannel: APPROVAL_CHANNEL }, ENGLISH),
+    (h, lang) => submittedMessage({ kind: 'denied', reason: h }, { approvalChannel: APPROVAL_CHANNEL }, lang),
   ],
   [
     'a change posted for approval',
-    (h) =>
+    (h, lang) =>
       submittedMessage(
         { kind: 'pending', request: deleteRequest(h), why: h },
         { approvalChannel: APPROVAL_CHANNEL, warnings: [say.idShape('folder', h)] },
-        ENGLISH,
+        lang,
       ),
   ],
   [
     'a change that ran and failed',
-    (h) =>
+    (h, lang) =>
       submittedMessage(
         { kind: 'executed', request: requestIn('failed', h), errorText: h },
         { approvalChannel: APPROVAL_CHANNEL },
-        ENGLISH,
+        lang,
       ),
   ],
-  ['a modal status line about a problem', (h) => ({ view: statusModal('Create folder', [problemLine(h)]) })],
-  ['the reject modal', (h) => ({ view: rejectModal(deleteRequest(h)) })],
+  [
+    'a modal status line about a problem',
+    (h, lang) => ({ view: statusModal('Create folder', [problemLine(h)], lang) }),
+  ],
+  ['the reject modal', (h, lang) => ({ view: rejectModal(deleteRequest(h), lang) })],
   [
     'the folder edit modal of a hostile folder',
-    (h) => ({
+    (h, lang) => ({
       view: folderModal(
         {
           mode: 'edit',
@@ -399,13 +406,13 @@ const BUILDERS: readonly [string, Builder][] = [
           note: h,
           draftId: TEST_DRAFT_ID,
         },
-        ENGLISH,
+        lang,
       ),
     }),
   ],
   [
     'the file edit modal of a hostile file',
-    (h) => ({
+    (h, lang) => ({
       view: fileEditModal(
         {
           fileId: h.replace(/\s+/g, ''),
@@ -413,26 +420,26 @@ const BUILDERS: readonly [string, Builder][] = [
           coverAllowed: false,
           draftId: TEST_DRAFT_ID,
         },
-        ENGLISH,
+        lang,
       ),
     }),
   ],
   [
     'the playlist edit modal of a hostile playlist',
-    (h) => ({
+    (h, lang) => ({
       view: playlistEditModal(
         {
           playlistId: h.replace(/\s+/g, ''),
           current: { title: h, files: [{ _id: 'f1', title: h }] },
           draftId: TEST_DRAFT_ID,
         },
-        ENGLISH,
+        lang,
       ),
     }),
   ],
   [
     'the delete confirmation of a hostile folder',
-    (h) => {
+    (h, lang) => {
       const r = deleteRequest(h);
       return {
         view: deleteConfirmModal(
@@ -454,18 +461,18 @@ const BUILDERS: readonly [string, Builder][] = [
             title: h,
             draftId: TEST_DRAFT_ID,
           },
-          ENGLISH,
+          lang,
         ),
       };
     },
   ],
   [
     'the whitelist modal',
-    (h) => ({ view: whitelistModal({ mode: 'remove', current: [h], draftId: TEST_DRAFT_ID }) }),
+    (h, lang) => ({ view: whitelistModal({ mode: 'remove', current: [h], draftId: TEST_DRAFT_ID }, lang) }),
   ],
   [
     'App Home',
-    (h) => ({
+    (h, lang) => ({
       view: homeView(
         {
           userId: 'U0LEAD1',
@@ -479,24 +486,24 @@ const BUILDERS: readonly [string, Builder][] = [
           notice: h,
           builtAt: T0,
         },
-        ENGLISH,
+        lang,
       ),
     }),
   ],
   [
     'the requests list',
-    (h) =>
+    (h, lang) =>
       requestsMessage(
         { awaitingMe: [deleteRequest(h)], mine: [requestIn('pending', h), requestIn('failed', h)] },
         { isLead: true },
-        ENGLISH,
+        lang,
       ),
   ],
 ];
 
 describe.each(HOSTILE)('hostile text (%s) reaches no message as a live mention or link', (_what, hostile) => {
   it.each(BUILDERS)('%s', (_builder, build) => {
-    expectNothingLive(build(hostile), hostile);
+    expectNothingLive(build(hostile, ENGLISH), hostile);
   });
 });
 
@@ -534,5 +541,216 @@ describe('plain_text is shown as typed, never escaped', () => {
     expect(escapeMrkdwn('&lt;!channel&gt; <!here> a & b')).toBe(
       '&amp;lt;!channel&amp;gt; &lt;!here&gt; a &amp; b',
     );
+  });
+});
+
+// --- Bidi controls (issue 20): text from outside cannot reorder what approvers read ---------------
+
+const FSI = '\u2068';
+const PDI = '\u2069';
+const PERSIAN = langFor('fa');
+
+/**
+ * Bidi controls a reason, a title, a name or the service's answer may carry: overrides,
+ * embeddings, isolates (one never closed, one closing nothing) and marks. Each keeps MARK.
+ */
+const BIDI_HOSTILE: readonly [string, string][] = [
+  ['a right-to-left override', `${MARK} abc\u202Edef`],
+  ['isolates', `${MARK} \u2066new\u2069 \u2067R-1\u2069 \u2068open`],
+  ['a closing isolate alone', `${MARK} shut\u2069 R-1`],
+  ['embeddings and their pop', `${MARK} \u202Ba\u202Cb \u202Ac\u202C \u202Dd`],
+  ['the marks', `${MARK} a\u200Eb\u200Fc\u061Cd`],
+];
+
+/** Every bidi control but FSI and PDI, the only ones vidops writes itself. */
+const FOREIGN_CONTROL = /[\u202A-\u202E\u2066\u2067\u200E\u200F\u061C]/;
+
+/** The marks `Intl` writes in Persian (after the list comma, before a minus sign): ours, not outside text. */
+const INTL_MARKS = /\u060C\u200F|\u200E\u2212/g;
+
+/** Every string a person is shown: the message `text`, every text object, the modal's title. */
+function shownTexts(payload: unknown): string[] {
+  const out: string[] = [];
+  const walk = (value: unknown, key: string): void => {
+    if (typeof value === 'string') {
+      // What a person types into, and what only vidops reads back, is not shown as text.
+      if (
+        !['initial_value', 'value', 'private_metadata', 'action_id', 'block_id', 'callback_id'].includes(key)
+      )
+        out.push(value);
+    } else if (Array.isArray(value)) for (const item of value) walk(item, key);
+    else if (typeof value === 'object' && value !== null)
+      for (const [k, item] of Object.entries(value)) walk(item, k);
+  };
+  walk(payload, '');
+  return out;
+}
+
+/** Where isolates do not pair up inside one text: a PDI closing nothing, or an FSI left open. */
+function unbalanced(text: string): string | null {
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === FSI) depth += 1;
+    else if (ch === PDI) depth -= 1;
+    if (depth < 0) return 'a PDI that closes nothing';
+  }
+  return depth === 0 ? null : `${depth} FSI left open`;
+}
+
+function expectNoForeignBidi(payload: unknown, lang: Lang, mark: string | null = MARK): void {
+  const texts = shownTexts(payload);
+  expect(texts.length).toBeGreaterThan(0);
+  for (const text of texts) {
+    const rest = lang.locale === 'fa' ? text.replace(INTL_MARKS, '') : text;
+    expect({ text, foreign: FOREIGN_CONTROL.exec(rest)?.[0] ?? null, unbalanced: unbalanced(text) }).toEqual({
+      text,
+      foreign: null,
+      unbalanced: null,
+    });
+  }
+  if (mark !== null) expect(texts.join('\n')).toContain(mark);
+}
+
+describe.each([
+  ['English', ENGLISH],
+  ['Persian', PERSIAN],
+])('in %s', (_language, lang) => {
+  describe.each(BIDI_HOSTILE)('text with %s reaches no message with its bidi controls', (_what, hostile) => {
+    it.each(BUILDERS)('%s', (_builder, build) => {
+      expectNoForeignBidi(build(hostile, lang), lang);
+    });
+  });
+});
+
+describe('a request with a right-to-left override in its reason and isolates in its title', () => {
+  const reason = 'abc\u202Edef';
+  const title = 'Course \u2066one\u2069 \u2067two';
+  const created = requestWith({
+    id: 'R-7K2M9QXA',
+    operation: 'folder.create',
+    params: { title },
+    target: `new folder "${title}"`,
+    preview: { kind: 'create', resource: 'folder', after: { title, description: title } },
+    reason,
+  });
+
+  it.each([
+    ['English', ENGLISH],
+    ['Persian', PERSIAN],
+  ])('the approval message (%s) shows the letters without the controls', (_language, lang) => {
+    const message = approvalMessage(created, VIEW_NOW, lang);
+    expectNoForeignBidi(message, lang, 'abcdef');
+    const all = shownTexts(message).join('\n');
+    expect(all).toContain('abcdef');
+    expect(all).toContain('Course one two');
+  });
+
+  it('the audit channel shows the letters without the controls', () => {
+    const posted = renderAuditPost([
+      event(reason, 1, {
+        target: `new folder "${title}"`,
+        operation: 'folder.create',
+        params: { title },
+        outcome: { state: 'pending', reason, quorum: 1, expiresAt: T0 },
+      }),
+    ]);
+    expectNoForeignBidi(posted, ENGLISH, 'abcdef');
+    expect(shownTexts(posted).join('\n')).toContain('abcdef');
+  });
+});
+
+describe('outside text in an English line is isolated, so it cannot reorder what follows it', () => {
+  const title = 'دوره ۱۲';
+  const reason = 'حذف شود 3';
+  const deleting = request(title, {
+    operation: 'folder.delete',
+    params: { bucketId: '6710a1b2c3d4e5f6a7b8c9d0' },
+    target: 'folder 6710a1b2c3d4e5f6a7b8c9d0',
+    preview: { kind: 'delete', resource: 'folder', id: '6710a1b2c3d4e5f6a7b8c9d0', title, filesCount: 3 },
+    reason,
+    requester: { id: 'U0AGENT1', name: 'علی' },
+  });
+
+  it('the approval message isolates the title, the reason and the name of who asked', () => {
+    const all = shownTexts(approvalMessage(deleting, VIEW_NOW, ENGLISH)).join('\n');
+    expect(all).toContain(`“${FSI}${title}${PDI}”`);
+    expect(all).toContain(`${FSI}${reason}${PDI}`);
+    expect(all).toContain(`${FSI}علی${PDI}`);
+  });
+
+  it('the approval message of a new folder isolates its target, the title inside it', () => {
+    const created = request(title, { reason: null });
+    const message = approvalMessage(created, VIEW_NOW, ENGLISH);
+    expect(shownTexts(message).join('\n')).toContain(`${FSI}\`new folder "${title}"\`${PDI}`);
+    expect(message.text).toContain(`${FSI}new folder "${title}"${PDI}`);
+  });
+
+  it('a title and a name in plain ASCII stay as they are: they cannot move anything in an English line', () => {
+    const plainAscii = request('Course lectures', {
+      reason: 'ticket 42',
+      requester: { id: 'U0AGENT1', name: 'ana' },
+    });
+    const all = shownTexts(approvalMessage(plainAscii, VIEW_NOW, ENGLISH)).join('\n');
+    expect(all).toContain('“Course lectures”');
+    expect(all).toContain('*Reason:* ticket 42');
+    expect(all).not.toContain(FSI);
+  });
+
+  it('a title whose only non-ASCII character was an override is isolated all the same', () => {
+    const all = shownTexts(approvalMessage(request('abc\u202Edef'), VIEW_NOW, ENGLISH)).join('\n');
+    expect(all).toContain(`“${FSI}abcdef${PDI}”`);
+  });
+
+  it('the audit channel isolates the title and the reason', () => {
+    const all = shownTexts(
+      renderAuditPost([event(title, 1, { outcome: { reason, preview: deleting.preview } })]),
+    ).join('\n');
+    expect(all).toContain(`“${FSI}${title}${PDI}”`);
+    expect(all).toContain(`${FSI}${reason}${PDI}`);
+  });
+});
+
+describe('the terminal honours bidi controls too: the CLI prints none from outside text', () => {
+  /** Every bidi control, FSI and PDI included: the English CLI writes no isolates of its own. */
+  const ANY_CONTROL = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
+
+  it.each(BIDI_HOSTILE)('`vidops audit tail` of every kind of event with %s', (_what, hostile) => {
+    const lines = eventsOfEveryKind(hostile).map((e) => auditTailLine(e, ENGLISH));
+    for (const line of lines) {
+      expect({ line, control: ANY_CONTROL.exec(line)?.[0] ?? null }).toEqual({ line, control: null });
+    }
+    expect(lines.join('\n')).toContain(MARK);
+    for (const e of eventsOfEveryKind(hostile)) {
+      const persian = auditTailLine(e, PERSIAN);
+      expect({
+        persian,
+        foreign: FOREIGN_CONTROL.exec(persian)?.[0] ?? null,
+        unbalanced: unbalanced(persian),
+      }).toEqual({ persian, foreign: null, unbalanced: null });
+    }
+  });
+
+  it.each(BIDI_HOSTILE)('`vidops requests` and the preview of a request with %s', (_what, hostile) => {
+    for (const r of [requestIn('pending', hostile), deleteRequest(hostile), requestIn('failed', hostile)]) {
+      for (const line of [cliRequestLine(r, VIEW_NOW, ENGLISH), ...previewLines(r, ENGLISH)]) {
+        expect({ line, control: ANY_CONTROL.exec(line)?.[0] ?? null }).toEqual({ line, control: null });
+      }
+      for (const line of [cliRequestLine(r, VIEW_NOW, PERSIAN), ...previewLines(r, PERSIAN)]) {
+        expect({
+          line,
+          foreign: FOREIGN_CONTROL.exec(line)?.[0] ?? null,
+          unbalanced: unbalanced(line),
+        }).toEqual({
+          line,
+          foreign: null,
+          unbalanced: null,
+        });
+      }
+    }
+  });
+
+  it('`vidops audit tail` shows a reason with an override as its letters', () => {
+    const line = auditTailLine(event('abc\u202Edef', 1), ENGLISH);
+    expect(line).toContain('“abcdef”');
   });
 });

@@ -472,6 +472,19 @@ describe('truncate', () => {
     ['an emoji before the cut is kept whole', 'ab😀cd', 5, 'ab😀…'],
     ['max 1 gives only the ellipsis', 'hello', 1, '…'],
     ['max 0 gives nothing', 'hello', 0, ''],
+    [
+      'an isolate cut open is closed before the ellipsis',
+      'ab \u2068cdefgh\u2069 R-1',
+      8,
+      'ab \u2068cd\u2069…',
+    ],
+    [
+      'two isolates cut open are both closed',
+      '\u2068a \u2068bcdefgh\u2069\u2069',
+      7,
+      '\u2068a \u2068\u2069\u2069…',
+    ],
+    ['an isolate closed before the cut needs nothing', '\u2068ab\u2069 cdefgh', 7, '\u2068ab\u2069 c…'],
   ])('%s', (_what, text, max, expected) => {
     const out = truncate(text, max);
     expect(out).toBe(expected);

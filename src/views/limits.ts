@@ -1,3 +1,4 @@
+import { openIsolates, PDI } from '../core/bidi.js';
 import { VidopsError } from '../core/errors.js';
 
 /**
@@ -457,14 +458,25 @@ export function assertBlockKitLimits(payload: BlockKitPayload, surface: BlockKit
 
 /**
  * Shortens display text to at most `max` characters (JS string length, as Slack counts), ending
- * with '…' when cut. Never splits a surrogate pair. Meant for display text, never for IDs.
+ * with '…' when cut. Never splits a surrogate pair, and closes (PDI) an isolate the cut left open,
+ * so the text after it keeps its order. Meant for display text, never for IDs.
  */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   if (max <= 0) return '';
-  let end = max - 1;
+  let head = text.slice(0, cutBefore(text, max - 1));
+  // An isolate cut open would take in what follows: close it, within `max` all the same.
+  let open = openIsolates(head);
+  while (open > 0 && head.length + open > max - 1) {
+    head = head.slice(0, cutBefore(head, head.length - 1));
+    open = openIsolates(head);
+  }
+  return `${head}${PDI.repeat(open)}…`;
+}
+
+/** Where to cut `text` at or before `end` so that no emoji is left in halves. */
+function cutBefore(text: string, end: number): number {
   const last = text.charCodeAt(end - 1);
   // A high surrogate at the cut would leave half an emoji behind.
-  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}…`;
+  return end > 0 && last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
 }

@@ -1,3 +1,4 @@
+import { stripBidiControls } from '../core/bidi.js';
 import {
   FONT_COLOR_NAMES,
   formatProtectionValue,
@@ -13,8 +14,9 @@ import { type Lang, ltr } from '../i18n/index.js';
 /**
  * The protection settings as a reader of each language reads them (`protect show`, the App Home,
  * the CLI): field labels and group titles from the catalog (the same words as the settings
- * modal), on/off and colour names in words, everything else as sent, isolated in Persian. The
- * core keeps the English (src/core/validate/protection.ts); English here is exactly its text.
+ * modal), on/off and colour names in words, everything else as sent (without bidi controls: a
+ * watermark text is outside text), isolated in Persian. The core keeps the English
+ * (src/core/validate/protection.ts); English here is exactly its text, without bidi controls.
  * @see docs/architecture.md, "Languages"
  */
 
@@ -37,7 +39,7 @@ export function protectionValueText(
   value: ProtectionValue | null | undefined,
   lang: Lang,
 ): string {
-  if (lang.locale === 'en') return formatProtectionValue(field, value);
+  if (lang.locale === 'en') return stripBidiControls(formatProtectionValue(field, value));
   const t = lang.t.home;
   if (value === null || value === undefined) return t.protectValueNotSet;
   if (typeof value === 'boolean') return value ? t.protectValueOn : t.protectValueOff;
@@ -48,5 +50,5 @@ export function protectionValueText(
     return `${name} (${ltr(lang, hex)})`;
   }
   // Numbers, durations and texts as sent: the caller isolates the whole value.
-  return String(value);
+  return stripBidiControls(String(value));
 }

@@ -8,9 +8,9 @@ import {
   blocksText,
   context,
   divider,
+  isolated,
   packSections,
   type SlackMessage,
-  safe,
   section,
 } from './blocks.js';
 import { requestActionsBlock } from './ids.js';
@@ -47,7 +47,7 @@ export function awaitingBlocks(
   const t = lang.t.requests;
   const preview = previewSections(request, lang, previewBudget).join('\n');
   const reason = request.reason
-    ? `\n${t.requestsReason(safe(request.reason, Math.min(300, previewBudget)))}`
+    ? `\n${t.requestsReason(isolated(lang, request.reason, Math.min(300, previewBudget)))}`
     : '';
   const expires = request.expiresAt ? `\n${t.requestsExpires(readerDate(request.expiresAt, lang))}` : '';
   return [

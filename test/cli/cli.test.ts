@@ -279,6 +279,21 @@ describe('refusals and failures', () => {
     expect((await auditEvents()).map((e) => e.type)).toEqual(['requested', 'executing', 'failed']);
   });
 
+  test('a refusal from the service with a right-to-left override prints no control that could reorder the line', async () => {
+    sandbox.setFaults([
+      {
+        path: '/v1/storage/bucket/file/queue/retry',
+        status: 400,
+        body: JSON.stringify({ message: 'file \u202Eexe.gnp\u2066 is locked' }),
+      },
+    ]);
+    const result = await vidops(['retry', DEMO.failedFileIds[1]]);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('exe.gnp');
+    expect(result.stderr).not.toMatch(/[\u202A-\u202E\u2066\u2067]/);
+  });
+
   test('once the service has shown a file, a file that does not exist is refused before any change is asked for', async () => {
     // A file the service shows (converted already, so refused): file info is now known to work.
     expect((await vidops(['retry', DEMO.files.lecture1])).stderr).toContain('has converted already');

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { runCli } from '../../src/cli/run.js';
 import type { JsonValue } from '../../src/core/json.js';
 import type { RecordedCall } from '../../src/emulator/index.js';
 import { DEMO } from '../../src/sandbox/server.js';
@@ -203,5 +205,106 @@ describe('nothing forged reaches a channel', () => {
     expect(audit).toContain(
       'Folder “X &lt;!channel&gt; &lt;https://evil.example|Click to approve&gt;” created',
     );
+  });
+});
+
+// --- Bidi controls (issue 20) ---------------------------------------------------------------------
+
+const FSI = '\u2068';
+const PDI = '\u2069';
+/** A reason with a right-to-left override, and a title with isolates (one never closed). */
+const BIDI_REASON = 'abc\u202Edef R-00000000';
+const BIDI_TITLE = 'Course \u2066one\u2069 \u2067two';
+/** Every bidi control vidops never writes itself: overrides, embeddings, LRI, RLI, the marks. */
+const FOREIGN_CONTROL = /[\u202A-\u202E\u2066\u2067\u200E\u200F\u061C]/;
+
+/** No foreign bidi control, and every FSI closed by its PDI within the same text. */
+function expectOwnIsolatesOnly(texts: readonly string[]): void {
+  expect(texts.length).toBeGreaterThan(0);
+  for (const text of texts) {
+    let depth = 0;
+    let negative = false;
+    for (const ch of text) {
+      if (ch === FSI) depth += 1;
+      else if (ch === PDI) depth -= 1;
+      if (depth < 0) negative = true;
+    }
+    expect({ text, foreign: FOREIGN_CONTROL.test(text), balanced: depth === 0 && !negative }).toEqual({
+      text,
+      foreign: false,
+      balanced: true,
+    });
+  }
+}
+
+/** Every text Slack shows of a posted or updated message: `text`, mrkdwn and plain_text objects. */
+function shownOf(call: RecordedCall): string[] {
+  const out: string[] = [];
+  if (typeof call.args.text === 'string') out.push(call.args.text);
+  const walk = (value: JsonValue | undefined): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === 'object') {
+      if ((value.type === 'mrkdwn' || value.type === 'plain_text') && typeof value.text === 'string')
+        out.push(value.text);
+      Object.values(value).forEach(walk);
+    }
+  };
+  walk(call.args.blocks);
+  return out;
+}
+
+/** `vidops <args>` on the harness's own database, as an operator runs it beside the app. */
+async function cli(args: string[]): Promise<string> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    env: { DATABASE_URL: h.config.databaseUrl, LEADS: USERS.lead.id, AGENTS: USERS.agent.id },
+    cwd: tmpdir(),
+    osUser: 'lee',
+  });
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  return stdout;
+}
+
+describe('text that cannot reorder what approvers read', () => {
+  it('a folder is asked for with an override in its reason and isolates in its title: Slack and the CLI show the letters, never the controls', async () => {
+    const view = await openModal(h, 'folder create', CALLBACKS.folderCreate);
+    const since = h.slack.calls.length;
+    await submitModal(
+      h,
+      view,
+      valuesOf(view, {
+        [BLOCKS.title]: typed(BIDI_TITLE),
+        [BLOCKS.description]: typed(`see \u202Ethe hash`),
+        [BLOCKS.reason]: typed(BIDI_REASON),
+      }),
+    );
+    const id = requestIdIn(await modalStatus(h, since, view.id, /posted to/));
+    await approvalMessage(h, id);
+    await auditPosted();
+
+    const approvals = sentTo(CHANNELS.approvals).filter((c) => JSON.stringify(c.args).includes(id));
+    const shown = approvals.flatMap(shownOf);
+    expectOwnIsolatesOnly(shown);
+    const all = shown.join('\n');
+    expect(all).toContain('abcdef R-00000000');
+    expect(all).toContain('Course one two');
+    // The title is isolated in the English message, so it cannot carry the ID after it along.
+    expect(all).toContain(`“${FSI}Course one two${PDI}”`);
+
+    const audit = sentTo(CHANNELS.audit).flatMap(shownOf);
+    expectOwnIsolatesOnly(audit);
+    expect(audit.join('\n')).toContain('abcdef R-00000000');
+
+    // The terminal honours bidi controls too: the English CLI prints none at all.
+    const tail = await cli(['audit', 'tail', '-n', '20']);
+    expect(tail).toContain('abcdef R-00000000');
+    expect(tail).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/);
+    const requests = await cli(['requests', '--all']);
+    expect(requests).toContain(id);
+    expect(requests).toContain('Course one two');
+    expect(requests).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/);
   });
 });

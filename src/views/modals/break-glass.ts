@@ -4,7 +4,7 @@ import { BREAK_GLASS_WORDS } from '../../core/break-glass.js';
 import type { OperationRequest } from '../../core/model.js';
 import { type Lang, ltr, num } from '../../i18n/index.js';
 import { previewSections, requestLine } from '../approval.js';
-import { safe, section } from '../blocks.js';
+import { isolated, safeWorded, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
 import {
   decodeMetadata,
@@ -36,7 +36,7 @@ export function breakGlassModal(request: OperationRequest, reviewWithin: string,
         t.glassModalIntro(
           // The request line is bold already; English keeps its words as they were.
           lang.locale === 'en' ? `*${requestLine(request, lang)}*` : requestLine(request, lang),
-          ltr(lang, safe(reviewWithin, 20)),
+          ltr(lang, safeWorded(reviewWithin, 20)),
         ),
       ),
       ...previewSections(request, lang, 1500).map((text) => section(text)),
@@ -93,7 +93,7 @@ export function flagModal(request: OperationRequest, lang: Lang): ModalView {
     submit: t.glassFlagSubmit,
     blocks: [
       section(
-        `${requestLine(request, lang, { showRequester: true })}${record ? `\n${t.glassWhyCouldNotWait(safe(record.reason, 800))}` : ''}`,
+        `${requestLine(request, lang, { showRequester: true })}${record ? `\n${t.glassWhyCouldNotWait(isolated(lang, record.reason, 800))}` : ''}`,
       ),
       textInput({
         blockId: BLOCKS.breakGlassNote,

@@ -1,9 +1,9 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextInput } from '@slack/types';
 import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
-import { escapeMrkdwn } from '../../core/mrkdwn.js';
+import { escapeWorded } from '../../core/mrkdwn.js';
 import { ENGLISH, type Lang, num } from '../../i18n/index.js';
-import { plain, section } from '../blocks.js';
+import { plainWorded, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from '../limits.js';
 
@@ -36,10 +36,10 @@ export function modal(options: ModalOptions): ModalView {
   const view: ModalView = {
     type: 'modal',
     callback_id: options.callbackId,
-    title: { type: 'plain_text', text: plain(options.title, BLOCK_KIT_LIMITS.viewTitle) },
+    title: { type: 'plain_text', text: plainWorded(options.title, BLOCK_KIT_LIMITS.viewTitle) },
     close: {
       type: 'plain_text',
-      text: plain(
+      text: plainWorded(
         options.close ?? (options.lang ?? ENGLISH).t.changes.formCancel,
         BLOCK_KIT_LIMITS.viewButton,
       ),
@@ -47,7 +47,7 @@ export function modal(options: ModalOptions): ModalView {
     blocks: options.blocks,
   };
   if (options.submit !== undefined) {
-    view.submit = { type: 'plain_text', text: plain(options.submit, BLOCK_KIT_LIMITS.viewButton) };
+    view.submit = { type: 'plain_text', text: plainWorded(options.submit, BLOCK_KIT_LIMITS.viewButton) };
   }
   if (options.privateMetadata !== undefined) view.private_metadata = options.privateMetadata;
   return view;
@@ -80,15 +80,17 @@ export function textInput(options: TextInputOptions): InputBlock {
   if (options.placeholder) {
     element.placeholder = {
       type: 'plain_text',
-      text: plain(options.placeholder, BLOCK_KIT_LIMITS.placeholder),
+      text: plainWorded(options.placeholder, BLOCK_KIT_LIMITS.placeholder),
     };
   }
   return {
     type: 'input',
     block_id: options.blockId,
     optional: options.optional ?? false,
-    label: { type: 'plain_text', text: plain(options.label, 200) },
-    ...(options.hint === undefined ? {} : { hint: { type: 'plain_text', text: plain(options.hint, 1000) } }),
+    label: { type: 'plain_text', text: plainWorded(options.label, 200) },
+    ...(options.hint === undefined
+      ? {}
+      : { hint: { type: 'plain_text', text: plainWorded(options.hint, 1000) } }),
     element,
   };
 }
@@ -126,7 +128,7 @@ export function loadingModal(
  * the service or a name) escaped for mrkdwn, so nothing in them mentions or links.
  */
 export function problemLine(text: string, icon = ':x:'): string {
-  return `${icon} ${escapeMrkdwn(text)}`;
+  return `${icon} ${escapeWorded(text)}`;
 }
 
 /**

@@ -12,7 +12,7 @@ import { normalizeDigits } from '../../core/validate/digits.js';
 import { type Lang, ltr } from '../../i18n/index.js';
 import type { Prepared } from '../../services/types.js';
 import { operationTitleOf, previewSections } from '../approval.js';
-import { plain, safe, section } from '../blocks.js';
+import { isolateOutside, plain, safeWorded, section } from '../blocks.js';
 import { sayIn } from '../errors.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
 import {
@@ -164,7 +164,7 @@ export function deleteConfirmModal(
   const blocks: KnownBlock[] = [
     ...previewSections(prepared, lang, 2500).map((text) => section(text)),
     ...(titleKnown ? [] : [section(t.deleteFormIdOnly)]),
-    ...prepared.warnings.slice(0, 5).map((w) => section(`:warning: ${safe(sayIn(lang, w), 1000)}`)),
+    ...prepared.warnings.slice(0, 5).map((w) => section(`:warning: ${safeWorded(sayIn(lang, w), 1000)}`)),
     section(t.deleteFormIrreversible),
     reasonInput(lang),
   ];
@@ -177,7 +177,7 @@ export function deleteConfirmModal(
         maxLength: 300,
         placeholder: confirm,
         hint: title
-          ? t.deleteFormConfirmHintTitle(typed, ltr(lang, plain(title, 300)))
+          ? t.deleteFormConfirmHintTitle(typed, isolateOutside(lang, title, plain(title, 300)))
           : t.deleteFormTypeToConfirm(typed),
       }),
     );

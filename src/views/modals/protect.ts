@@ -26,7 +26,7 @@ import {
   toProtectionConfig,
 } from '../../core/validate/protection.js';
 import { type Lang, ltr, num } from '../../i18n/index.js';
-import { plain, section } from '../blocks.js';
+import { plainWorded, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION, protectFieldBlock, protectGroupBlock } from '../ids.js';
 import { BLOCK_KIT_LIMITS } from '../limits.js';
 import {
@@ -67,12 +67,15 @@ function fieldsOf(group: ProtectionGroup): readonly ProtectionField[] {
 
 function option(text: string, value: string, description?: string): PlainTextOption {
   return {
-    text: { type: 'plain_text', text: plain(text, BLOCK_KIT_LIMITS.optionText) },
+    text: { type: 'plain_text', text: plainWorded(text, BLOCK_KIT_LIMITS.optionText) },
     value,
     ...(description === undefined
       ? {}
       : {
-          description: { type: 'plain_text', text: plain(description, BLOCK_KIT_LIMITS.optionDescription) },
+          description: {
+            type: 'plain_text',
+            text: plainWorded(description, BLOCK_KIT_LIMITS.optionDescription),
+          },
         }),
   };
 }

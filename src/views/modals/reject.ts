@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { OperationRequest } from '../../core/model.js';
 import { ENGLISH, type Lang, ltr, num } from '../../i18n/index.js';
 import { previewSections, requestLine } from '../approval.js';
-import { safe, section } from '../blocks.js';
+import { isolated, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
 import {
   decodeMetadata,
@@ -29,7 +29,7 @@ export const RejectMetadataSchema = z.strictObject({ requestId: z.string().min(1
  */
 export function rejectModal(request: OperationRequest, lang: Lang = ENGLISH): ModalView {
   const t = lang.t.changes;
-  const reason = request.reason ? `\n${t.rejectFormReasonGiven(safe(request.reason, 500))}` : '';
+  const reason = request.reason ? `\n${t.rejectFormReasonGiven(isolated(lang, request.reason, 500))}` : '';
   return modal({
     callbackId: CALLBACKS.rejectReason,
     title: t.rejectFormTitle(ltr(lang, request.id)),

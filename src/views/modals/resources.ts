@@ -4,7 +4,7 @@ import type { ChangeOperation } from '../../core/catalog.js';
 import { parseResourceId } from '../../core/validate/ids.js';
 import { type Lang, ltr, num } from '../../i18n/index.js';
 import type { CoverRef, PrepareInput } from '../../services/types.js';
-import { code, safe, section } from '../blocks.js';
+import { code, isolated, safeWorded, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
 import { truncate } from '../limits.js';
 import {
@@ -55,12 +55,12 @@ export interface CurrentValues {
 function unknownNote(kind: string, note: string | undefined, lang: Lang): KnownBlock[] {
   return note === undefined
     ? []
-    : [section(`:information_source: ${lang.t.changes.resourceUnknownNote(kind, safe(note, 500))}`)];
+    : [section(`:information_source: ${lang.t.changes.resourceUnknownNote(kind, safeWorded(note, 500))}`)];
 }
 
-/** A title from the service, quoted in a heading: cut, escaped, isolated in Persian. */
+/** A title from the service, quoted in a heading: cut, escaped, isolated as outside text (`isolated`). */
 function shownTitle(lang: Lang, title: string | null | undefined): string | null {
-  return title ? ltr(lang, safe(title, 200)) : null;
+  return title ? isolated(lang, title, 200) : null;
 }
 
 function titleInput(
@@ -138,7 +138,7 @@ export function fileEditModal(
 ): ModalView {
   const t = lang.t.changes;
   const current = options.current;
-  const status = current?.hlsStatus ? ltr(lang, safe(current.hlsStatus, 20)) : null;
+  const status = current?.hlsStatus ? isolated(lang, current.hlsStatus, 20) : null;
   const blocks: KnownBlock[] = [
     section(t.fileHeading(ltr(lang, code(options.fileId)), shownTitle(lang, current?.title), status)),
     ...unknownNote(t.resourceFile, options.note, lang),

@@ -1,5 +1,5 @@
 import type { KnownBlock, ModalView } from '@slack/types';
-import { escapeMrkdwn } from '../../core/mrkdwn.js';
+import { escapeWorded } from '../../core/mrkdwn.js';
 import { type Lang, list, ltr, num } from '../../i18n/index.js';
 import { actions, button, literalCode as code, context, divider, section } from '../blocks.js';
 import { ACTIONS, BLOCKS, CALLBACKS, SHORTCUTS, shortcutPickBlock } from '../ids.js';
@@ -61,7 +61,7 @@ export interface AnswerTarget {
 
 /** A modal's small text line under the title. */
 function intro(text: string): KnownBlock {
-  return section(escapeMrkdwn(text));
+  return section(escapeWorded(text));
 }
 
 /** What happened at the last click, on top of the list. */
@@ -94,7 +94,7 @@ export function unblockPickModal(
     });
   });
   if (options.refused.length > 0)
-    blocks.push(context(options.refused.map((r) => `:warning: ${escapeMrkdwn(r)}`)));
+    blocks.push(context(options.refused.map((r) => `:warning: ${escapeWorded(r)}`)));
   return modal({
     callbackId: CALLBACKS.shortcutUnblock,
     title: t.shortcutUnblockTitle,
@@ -120,7 +120,7 @@ export function unblockTypeModal(
   const t = lang.t.shortcuts;
   const blocks: KnownBlock[] = [intro(options.text)];
   const refused = options.refused ?? [];
-  if (refused.length > 0) blocks.push(context(refused.map((r) => `:warning: ${escapeMrkdwn(r)}`)));
+  if (refused.length > 0) blocks.push(context(refused.map((r) => `:warning: ${escapeWorded(r)}`)));
   blocks.push(
     textInput({
       blockId: BLOCKS.mobile,
@@ -192,7 +192,7 @@ export function workingModal(title: string, text: string, lang: Lang): ModalView
     callbackId: CALLBACKS.changeStatus,
     title,
     close: lang.t.shortcuts.shortcutClose,
-    blocks: [section(`:hourglass_flowing_sand: ${escapeMrkdwn(text)}`)],
+    blocks: [section(`:hourglass_flowing_sand: ${escapeWorded(text)}`)],
   });
 }
 
