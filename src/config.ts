@@ -393,27 +393,26 @@ export interface CliConfig extends CliStoreConfig {
   phoneRegions: string[];
 }
 
-const CliStoreEnvSchema = z.object({
+/** What every CLI command reads; the audit and request-listing commands read only this. */
+const CLI_STORE_FIELDS = {
   DATABASE_URL: FIELDS.DATABASE_URL,
   AUDIT_HMAC_KEY: FIELDS.AUDIT_HMAC_KEY,
   AUDIT_SIGNING_KEY_FILE: FIELDS.AUDIT_SIGNING_KEY_FILE,
   AUDIT_CHECKPOINT_STATE_FILE: FIELDS.AUDIT_CHECKPOINT_STATE_FILE,
   AUDIT_LOG_NAME: FIELDS.AUDIT_LOG_NAME,
-  LEADS: optionalText.pipe(FIELDS.LEADS.optional()),
   AGENTS: FIELDS.AGENTS,
   POLICY_FILE: FIELDS.POLICY_FILE,
   DISPLAY_TIME_ZONE: FIELDS.DISPLAY_TIME_ZONE,
+};
+
+const CliStoreEnvSchema = z.object({
+  ...CLI_STORE_FIELDS,
+  LEADS: optionalText.pipe(FIELDS.LEADS.optional()),
 });
 
 const CliEnvSchema = z.object({
-  DATABASE_URL: FIELDS.DATABASE_URL,
-  AUDIT_HMAC_KEY: FIELDS.AUDIT_HMAC_KEY,
-  AUDIT_SIGNING_KEY_FILE: FIELDS.AUDIT_SIGNING_KEY_FILE,
-  AUDIT_CHECKPOINT_STATE_FILE: FIELDS.AUDIT_CHECKPOINT_STATE_FILE,
-  AUDIT_LOG_NAME: FIELDS.AUDIT_LOG_NAME,
+  ...CLI_STORE_FIELDS,
   LEADS: FIELDS.LEADS,
-  AGENTS: FIELDS.AGENTS,
-  POLICY_FILE: FIELDS.POLICY_FILE,
   VIDEO_API_URL: FIELDS.VIDEO_API_URL,
   VIDEO_API_KEY: FIELDS.VIDEO_API_KEY,
   VIDEO_SECRET_KEY: FIELDS.VIDEO_SECRET_KEY,
@@ -421,8 +420,33 @@ const CliEnvSchema = z.object({
   RETRY_CONVERSION_METHOD: FIELDS.RETRY_CONVERSION_METHOD,
   PHONE_REGION: FIELDS.PHONE_REGION,
   PHONE_REGIONS: FIELDS.PHONE_REGIONS,
-  DISPLAY_TIME_ZONE: FIELDS.DISPLAY_TIME_ZONE,
 });
+
+/** The environment parsed against `schema`, or one ConfigError listing every problem. */
+function parseEnv<S extends z.ZodObject>(schema: S, env: Record<string, string | undefined>): z.output<S> {
+  const parsed = schema.safeParse(env);
+  const problems = [
+    ...(parsed.success ? [] : problemsOf(parsed.error)),
+    ...examplePlaceholders(env, Object.keys(schema.shape)),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  return parsed.data;
+}
+
+/** The part of the CLI's configuration every command has. */
+function cliStoreConfig(e: z.output<typeof CliStoreEnvSchema>): CliStoreConfig {
+  return {
+    databaseUrl: e.DATABASE_URL,
+    auditHmacKey: e.AUDIT_HMAC_KEY,
+    auditSigningKeyFile: e.AUDIT_SIGNING_KEY_FILE,
+    auditCheckpointStateFile: e.AUDIT_CHECKPOINT_STATE_FILE,
+    auditLogName: e.AUDIT_LOG_NAME,
+    leads: e.LEADS,
+    agents: e.AGENTS,
+    policyFile: e.POLICY_FILE,
+    timeZone: e.DISPLAY_TIME_ZONE,
+  };
+}
 
 /**
  * The subset of the environment the `vidops` CLI reads, with the same rules as `loadConfig`:
@@ -436,43 +460,11 @@ export function loadCliConfig(
   env: Record<string, string | undefined>,
   scope: 'store' | 'full' = 'full',
 ): CliStoreConfig | CliConfig {
-  if (scope === 'store') {
-    const parsed = CliStoreEnvSchema.safeParse(env);
-    const problems = [
-      ...(parsed.success ? [] : problemsOf(parsed.error)),
-      ...examplePlaceholders(env, Object.keys(CliStoreEnvSchema.shape)),
-    ];
-    if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
-    const e = parsed.data;
-    return {
-      databaseUrl: e.DATABASE_URL,
-      auditHmacKey: e.AUDIT_HMAC_KEY,
-      auditSigningKeyFile: e.AUDIT_SIGNING_KEY_FILE,
-      auditCheckpointStateFile: e.AUDIT_CHECKPOINT_STATE_FILE,
-      auditLogName: e.AUDIT_LOG_NAME,
-      leads: e.LEADS,
-      agents: e.AGENTS,
-      policyFile: e.POLICY_FILE,
-      timeZone: e.DISPLAY_TIME_ZONE,
-    };
-  }
-  const parsed = CliEnvSchema.safeParse(env);
-  const problems = [
-    ...(parsed.success ? [] : problemsOf(parsed.error)),
-    ...examplePlaceholders(env, Object.keys(CliEnvSchema.shape)),
-  ];
-  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
-  const e = parsed.data;
+  if (scope === 'store') return cliStoreConfig(parseEnv(CliStoreEnvSchema, env));
+  const e = parseEnv(CliEnvSchema, env);
   return {
-    databaseUrl: e.DATABASE_URL,
-    auditHmacKey: e.AUDIT_HMAC_KEY,
-    auditSigningKeyFile: e.AUDIT_SIGNING_KEY_FILE,
-    auditCheckpointStateFile: e.AUDIT_CHECKPOINT_STATE_FILE,
-    auditLogName: e.AUDIT_LOG_NAME,
+    ...cliStoreConfig(e),
     leads: e.LEADS,
-    agents: e.AGENTS,
-    policyFile: e.POLICY_FILE,
-    timeZone: e.DISPLAY_TIME_ZONE,
     video: {
       url: e.VIDEO_API_URL,
       apiKey: e.VIDEO_API_KEY,
