@@ -73,3 +73,17 @@ describe('an ID made only of dots never reaches the service', () => {
     ).toThrow(ValidationError);
   });
 });
+
+describe('an ID is one rule everywhere: the client refuses what the catalog refuses', () => {
+  it.each([
+    ['a control character', 'a\u0007b'],
+    ['a line break', 'a\nb'],
+    ['a space', 'a b'],
+    ['a slash', 'a/b'],
+  ])('a folder delete with %s in its ID is refused and sends nothing', async (_what, bucketId) => {
+    const error = await refusal(client.folders.delete({ bucketId }));
+    expect(error.fields).toEqual(['bucketId']);
+    expect(error.message).toContain('must have no spaces, slashes or control characters');
+    expect(sandbox.requests()).toEqual([]);
+  });
+});

@@ -13,14 +13,8 @@ import type { HttpMethod } from './http.js';
 
 const DOTS_ONLY = /^\.+$/;
 
-/**
- * Identifiers: any non-empty token without whitespace or slashes (ObjectIds are typical, not
- * required), and never only dots: `.` and `..` in a URL path are steps that change the route.
- */
-export const IdSchema = z
-  .string({ message: 'must be a text ID' })
-  .regex(/^[^\s/]+$/, 'must be a non-empty ID without spaces or slashes')
-  .refine((id) => !DOTS_ONLY.test(id), 'must not be made only of dots');
+/** Identifiers: the one rule of what an ID is (core/validate/ids.ts); ObjectIds are typical, not required. */
+export { IdSchema } from '../core/validate/ids.js';
 
 /**
  * One path segment from a value, encoded. `encodeURIComponent` leaves dots alone, and a URL parser

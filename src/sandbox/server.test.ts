@@ -576,6 +576,17 @@ describe('sandbox over HTTP', () => {
       expect(sb.state()).toEqual(before);
     });
 
+    test('an ID with a control character is refused, by the rule vidops itself keeps', async () => {
+      const before = sb.state();
+      const reply = await call(sb, 'DELETE', '/v1/storage/bucket', { json: { bucketId: 'a\u0001b' } });
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ field: 'bucketId' });
+      expect(String(reply.body.message)).toContain(
+        'bucketId: must have no spaces, slashes or control characters',
+      );
+      expect(sb.state()).toEqual(before);
+    });
+
     test('a file form whose fileId differs from the path is refused naming fileId', async () => {
       const reply = await call(sb, 'POST', `/v1/storage/bucket/file/${F.lecture1}`, {
         form: fileForm({ fileId: F.lecture2, title: 'Swapped' }),
