@@ -7,6 +7,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
   store: () => import('./store.js'),
   slack: () => import('./slack.js'),
   audit: () => import('./audit.js'),
+  wal: () => import('./wal-pages.js'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -54,6 +54,8 @@ export const TARGET_ENV = {
 /** The people and channels the app target knows; the deps child seeds the Slack emulator with them. */
 export const BENCH_LEAD = { id: 'U0BENCHLEAD', name: 'lead' };
 export const BENCH_APPROVAL_CHANNEL = 'C0BENCHAPPROVE';
+/** Where vidops and the got floor post completed unblocks. */
+const AUDIT_CHANNEL = 'C0BENCHAUDIT';
 
 /**
  * Unblocks completed, counted in each target's own database (the parent opens it read-only):
@@ -189,7 +191,7 @@ async function runApp(): Promise<void> {
     VIDEO_API_URL: env(TARGET_ENV.sandboxUrl),
     VIDEO_API_KEY: env(TARGET_ENV.apiKey),
     VIDEO_SECRET_KEY: env(TARGET_ENV.secretKey),
-    AUDIT_CHANNEL: 'C0BENCHAUDIT',
+    AUDIT_CHANNEL,
     APPROVAL_CHANNEL: BENCH_APPROVAL_CHANNEL,
     LEADS: BENCH_LEAD.id,
     DATABASE_URL: `sqlite:${dbFile}`,
@@ -295,12 +297,19 @@ async function gotCaller(
  * viewer up, append a hash-chained intent event and commit it before the call (WAL, synchronous
  * NORMAL as vidops' SQLite store), unblock, append the result event in a second transaction, and
  * post the reply to `response_url`. Work after the ack is bounded as vidops bounds it; past the
- * bound the ack says "busy". A floor for measuring, not a product: no retries, no policy, no
- * audit channel, a number is digits only. Roles: `floor`; `floor-got`, its two calls through got;
- * `floor-at-once`, without the look-up (goal 4's baseline: a Slack request → the unblock call).
+ * bound the ack says "busy". A floor for measuring, not a product: no retries, no policy, a
+ * number is digits only. Roles: `floor-got`, the baseline of goals 1 and 2 (vidops keeps got as
+ * its client, so the floor calls the service through got too, and posts
+ * each completed unblock to the audit channel over node:http, as vidops must); `floor`, the same
+ * on node:http with no audit post, printed for reference; `floor-at-once`, the got floor without
+ * the look-up (goal 4's baseline: a Slack request → the unblock call).
  */
 async function runFloor(
-  options: { upstream: 'http' | 'got'; lookUp: boolean } = { upstream: 'http', lookUp: true },
+  options: { upstream: 'http' | 'got'; lookUp: boolean; audit: boolean } = {
+    upstream: 'http',
+    lookUp: true,
+    audit: false,
+  },
 ): Promise<void> {
   const Database = createRequire(join(env(TARGET_ENV.root), 'package.json'))(
     'better-sqlite3',
@@ -363,12 +372,32 @@ async function runFloor(
       request.end(body);
     });
 
-  // `floor-got`: the same floor with its two calls to the service made through got, configured as
-  // vidops' client configures it (src/client/http.ts), to show what the client library costs.
+  // `floor-got` and `floor-at-once`: the two calls to the service made through got, configured the
+  // cheap way (one instance, keep-alive agent, no retries, no hooks).
   const upstream: typeof call =
     options.upstream === 'got'
       ? await gotCaller(sandbox, keys, agent)
       : (method, url, headers, body) => call(method, url, headers, body);
+
+  // The audit channel post of a completed unblock: chat.postMessage over node:http, as vidops'
+  // Slack posts go (one message per unblock, a line of text and one section block).
+  const slackApi = env(TARGET_ENV.slackApiUrl).replace(/\/?$/, '/');
+  const slackAuth = { authorization: `Bearer ${env(TARGET_ENV.botToken)}` };
+  const postAudit = (actor: string, masked: string) => {
+    const text = `<@${actor}> unblocked viewer ${masked} (event ${head.seq})`;
+    return call(
+      'POST',
+      `${slackApi}chat.postMessage`,
+      slackAuth,
+      JSON.stringify({
+        channel: AUDIT_CHANNEL,
+        text,
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
+        unfurl_links: false,
+        unfurl_media: false,
+      }),
+    );
+  };
 
   /** Whether the viewer is blocked, as the service says; null when it cannot tell. */
   const lookUp = async (mobileNumber: string): Promise<boolean | null> => {
@@ -415,6 +444,7 @@ async function runFloor(
       });
     }
     const masked = `${mobileNumber.slice(0, 4)}***${mobileNumber.slice(-4)}`;
+    if (ok && options.audit) await postAudit(actor, masked).catch(() => undefined);
     const reply = JSON.stringify({
       response_type: 'ephemeral',
       text: ok ? `Viewer ${masked} is unblocked (event ${head.seq}).` : `Viewer ${masked} was not unblocked.`,
@@ -517,6 +547,6 @@ const role = process.env[TARGET_ENV.role];
 if (role === 'bare') await runBare();
 else if (role === 'app') await runApp();
 else if (role === 'floor') await runFloor();
-else if (role === 'floor-got') await runFloor({ upstream: 'got', lookUp: true });
-else if (role === 'floor-at-once') await runFloor({ upstream: 'http', lookUp: false });
+else if (role === 'floor-got') await runFloor({ upstream: 'got', lookUp: true, audit: true });
+else if (role === 'floor-at-once') await runFloor({ upstream: 'got', lookUp: false, audit: true });
 else if (role !== undefined) throw new Error(`unknown role ${role}`);

@@ -38,8 +38,10 @@ import {
  *  (a) a bare Bolt app on our receiver whose `/vidops` handler only acks;
  *  (b) the full vidops doing `unblock <unique valid number>`: ack, look-up and unblock on the
  *      sandbox, response_url post to the Slack emulator, audit events, audit channel posts;
- *  the floor: a minimal hand-written handler (node's http, crypto, better-sqlite3) doing exactly
- *      the I/O of an unblock (bench/slack-target.ts, runFloor);
+ *  the got floor: a minimal hand-written handler (node's http and crypto, better-sqlite3, got for
+ *      its calls to the service) doing exactly the I/O of an unblock and posting it to the audit
+ *      channel (bench/slack-target.ts, runFloor); the plain floor, the same on node:http alone
+ *      without the audit post, is printed for reference;
  *  (c) vidops again while the sandbox adds 5 s to every call.
  * Signed requests (fresh timestamp and signature per request), 50 connections, 10 s each
  * (BENCH_SECONDS shortens it), after a 2 s warm-up. The targets run the compiled build
@@ -49,16 +51,17 @@ import {
  * agent sends every request.
  * Then (a) and (b) again at a steady 100 requests/s, a rate the full app keeps up with; then a
  * lead approves pending unblocks 10 at a time, timed from the click to the upstream call, against
- * the floor sent 10 unblocks at a time with its look-up left out (role `floor-at-once`), timed
+ * the got floor sent 10 unblocks at a time with its look-up left out (role `floor-at-once`), timed
  * from the command to its upstream call: the least between a Slack request and that call.
  *
  * Under a flood most of (b)'s answers are "busy" acks from the bounded work queue, so requests/s
  * alone says little: every row also counts the unblocks completed in its window, in the target's
  * own database (bench/slack-target.ts, COMPLETED_SQL), and the CPU time the target spent.
- * Goals, as ratios measured in the same run: CPU per completed unblock ≤ 2× the floor's;
- * completed unblocks per second ≥ 0.5× the floor's; ack p99 ≤ 2× (a)'s; Approve → upstream call
- * p50 and p99 against the floor's (reported, no bound); (c) p99 about (b)'s; RSS < 150 MB. `--profile` writes .cpuprofile files of (b) and the floor and prints where
- * their CPU went.
+ * Goals, as ratios measured in the same run: 1. CPU per completed unblock ≤ 1.5× the
+ * got floor's; 2. completed unblocks per second ≥ 0.7× the got floor's; 3. ack p99 ≤ 2× (a)'s;
+ * 4. Approve → upstream call p99 ≤ 1.5× the got floor's (p50 reported); 5. RSS after the flood
+ * < 150 MB. (c) p99 about (b)'s is reported. `--profile` writes .cpuprofile files of (b) and the
+ * got floor and prints where their CPU went.
  */
 
 const CONNECTIONS = 50;
@@ -81,7 +84,7 @@ const APPROVAL_POLICY = 'viewer.unblock: { approval: true, rateLimit: null }\n';
 const STEP_TIMEOUT_MS = 30_000;
 const UNBLOCK_PATH = '/v1/analysis/user/video/anomaly';
 const PROFILE = process.argv.includes('--profile');
-/** `--quick`: only the three flood rows the goals 1–3 compare ((a), (b), the floor), for iterating. */
+/** `--quick`: only the three flood rows the goals 1–3 compare ((a), (b), the got floor), for iterating. */
 const QUICK = process.argv.includes('--quick');
 /** `--steady`: only (b) at the steady rate, where every request is an unblock run to the end. */
 const STEADY_ONLY = process.argv.includes('--steady');
@@ -847,8 +850,8 @@ interface Approvals {
 }
 
 /**
- * Goal 4 as two lines of the goals table, p50 and p99, vidops / the floor. The issue sets no
- * bound: the figures are reported, the ratio says how far the approval path is from the least.
+ * Goal 4 as two lines of the goals table, p50 and p99, vidops / the got floor: p99 ≤ 1.5×, p50
+ * reported.
  */
 function approvalGoals({ vidops, floor }: Approvals): Goal[] {
   return (['p50', 'p99'] as const).map((q) => {
@@ -856,12 +859,16 @@ function approvalGoals({ vidops, floor }: Approvals): Goal[] {
     const b = floor instanceof Error ? Number.NaN : Number(floor[q]);
     const r = ratio(a, b);
     return {
-      goal: `4. Approve → upstream call ${q} (10 at once), / floor`,
+      goal: `4. Approve → upstream call ${q} (10 at once), / got floor`,
       vidops: Number.isNaN(a) ? 'unknown' : `${a.toFixed(1)} ms`,
       baseline: Number.isNaN(b) ? 'unknown' : `${b.toFixed(1)} ms`,
       ratio: r,
-      target: 'report',
-      met: Number.isNaN(r) ? 'unknown (a measurement failed, see below)' : '',
+      target: q === 'p99' ? '≤ 1.5×' : 'report',
+      met: Number.isNaN(r)
+        ? 'unknown (a measurement failed, see below)'
+        : q === 'p99'
+          ? verdict(r, (x) => x <= 1.5)
+          : '',
     };
   });
 }
@@ -876,12 +883,15 @@ function printApprovalsDetail(approvals: Approvals): void {
   console.log(
     [
       said("4. a lead's Approve click → the upstream unblock call starts", approvals.vidops),
-      said("   baseline: the floor's /vidops unblock → its upstream unblock call starts", approvals.floor),
+      said(
+        "   baseline: the got floor's /vidops unblock → its upstream unblock call starts",
+        approvals.floor,
+      ),
     ].join('\n'),
   );
 }
 
-/** One round of the three flood rows the goals 1-3 compare. */
+/** One round of the three flood rows the goals 1-3 compare; `floor` is the got floor. */
 interface FloodRound {
   bare: Row;
   full: Row;
@@ -938,20 +948,20 @@ function floodGoals(rounds: readonly FloodRound[]): Goal[] {
   };
   return [
     goal(
-      '1. CPU per completed unblock, vidops / floor',
+      '1. CPU per completed unblock, vidops / got floor',
       cpuRatioOf,
       (x, w) => cpuPerCompleted(w === 'full' ? x.full : x.floor),
       (v) => `${v.toFixed(2)} ms`,
-      '≤ 2×',
-      (r) => r <= 2,
+      '≤ 1.5×',
+      (r) => r <= 1.5,
     ),
     goal(
-      '2. completed unblocks/s (flood), vidops / floor',
+      '2. completed unblocks/s (flood), vidops / got floor',
       doneRatioOf,
       (x, w) => completedPerSecond(w === 'full' ? x.full : x.floor),
       (v) => `${v.toFixed(0)}/s`,
-      '≥ 0.5×',
-      (r) => r >= 0.5,
+      '≥ 0.7×',
+      (r) => r >= 0.7,
     ),
     goal(
       '3. ack p99 (flood), vidops / bare Bolt ack',
@@ -962,6 +972,19 @@ function floodGoals(rounds: readonly FloodRound[]): Goal[] {
       (r) => r <= 2,
     ),
   ];
+}
+
+/** Goal 5: vidops' RSS after the flood ((b) of the median round, and (c)) under 150 MB. */
+function rssGoal(full: Row, slow: Row): Goal {
+  const mb = Math.max(full.rssMb, slow.rssMb);
+  return {
+    goal: '5. RSS after the flood, vidops',
+    vidops: `${mb.toFixed(0)} MB`,
+    baseline: '-',
+    ratio: Number.NaN,
+    target: '< 150 MB',
+    met: mb < 150 ? 'met' : 'NOT met',
+  };
 }
 
 function print(rows: readonly Row[]): void {
@@ -1230,28 +1253,32 @@ export async function run(): Promise<void> {
       const full = await measure(named('(b) vidops unblock'), target('app', first('vidops-b')), unblocks);
       const auditPosts = Number((await deps.call('stats')).auditPosts);
       await deps.call('reset');
-      const floor = await measure(named('floor: hand-written unblock'), target('floor', first('floor')), {
-        ...unblocks,
-        completed: 'floor',
-      });
+      const floor = await measure(
+        named('got floor: hand-written unblock'),
+        target('floor-got', first('floor')),
+        {
+          ...unblocks,
+          completed: 'floor',
+        },
+      );
       rounds.push({ bare, full, floor, auditPosts });
     }
     // The round whose goal 1 is the median one stands for all in the lines below the goals.
     const { bare, full, floor, auditPosts } = medianRound(rounds);
     // With --quick, only the rows the first three goals compare.
     await deps.call('reset');
-    const floorGot = QUICK
+    const plainFloor = QUICK
       ? null
-      : await measure('floor, upstream through got', target('floor-got'), {
+      : await measure('floor on node:http (reference)', target('floor'), {
           ...unblocks,
           completed: 'floor',
         });
     const rest = QUICK ? null : await measureRest();
     const floodRows = rounds.flatMap((r) => [r.bare, r.full, r.floor]);
     print(
-      rest === null || floorGot === null
+      rest === null || plainFloor === null
         ? floodRows
-        : [...floodRows, floorGot, rest.slow, rest.bareSteady, rest.fullSteady],
+        : [...floodRows, plainFloor, rest.slow, rest.bareSteady, rest.fullSteady],
     );
     console.log(
       'busy: acknowledged with "vidops is very busy; nothing was done" because the work queue was full\n' +
@@ -1267,7 +1294,7 @@ export async function run(): Promise<void> {
 
     console.log('\nPer completed unblock, closed-loop flood (for (a), per ack):');
     const summary: Array<{ name: string; row: Row }> = [
-      { name: 'floor: hand-written unblock', row: floor },
+      { name: 'got floor: hand-written unblock', row: floor },
       { name: '(b) vidops unblock', row: full },
       { name: '(a) bare Bolt ack', row: bare },
     ];
@@ -1283,7 +1310,9 @@ export async function run(): Promise<void> {
     );
 
     const goals = floodGoals(rounds);
-    printGoals(rest === null ? goals : [...goals, ...approvalGoals(rest.approvals)]);
+    printGoals(
+      rest === null ? goals : [...goals, ...approvalGoals(rest.approvals), rssGoal(full, rest.slow)],
+    );
     const rpsRatio = ratio(full.rps, bare.rps);
     const cores = availableParallelism();
     const ran = (r: Row) =>
@@ -1295,16 +1324,16 @@ export async function run(): Promise<void> {
         `(b)/(a) requests answered per second ${times(rpsRatio)} ("busy" answers included)`,
         `(b) unblocks completed per second / (a) acks per second: ${times(ratio(completedPerSecond(full), bare.rps))}`,
         `(b) ${ran(full)}; ${auditPosts} audit channel posts`,
-        `floor ${ran(floor)}`,
+        `got floor ${ran(floor)}`,
       ].join('\n'),
     );
-    if (floorGot !== null) {
-      // Not a goal: how much of the gap is the upstream client alone (vidops must use got).
+    if (plainFloor !== null) {
+      // Not a goal: the floor on node:http alone, no audit post (the earlier baseline).
       console.log(
-        `floor with got for its two calls to the service: ${cpuPerCompleted(floorGot).toFixed(2)} ms CPU per completed unblock ` +
-          `(${times(ratio(cpuPerCompleted(floorGot), cpuPerCompleted(floor)))} the floor), ${completedPerSecond(floorGot).toFixed(0)}/s; ` +
-          `vidops / that: CPU ${times(ratio(cpuPerCompleted(full), cpuPerCompleted(floorGot)))}, ` +
-          `completed/s ${times(ratio(completedPerSecond(full), completedPerSecond(floorGot)))}`,
+        `floor on node:http (reference, no audit post): ${cpuPerCompleted(plainFloor).toFixed(2)} ms CPU per completed unblock ` +
+          `(the got floor ${times(ratio(cpuPerCompleted(floor), cpuPerCompleted(plainFloor)))} that), ${completedPerSecond(plainFloor).toFixed(0)}/s; ` +
+          `vidops / that: CPU ${times(ratio(cpuPerCompleted(full), cpuPerCompleted(plainFloor)))}, ` +
+          `completed/s ${times(ratio(completedPerSecond(full), completedPerSecond(plainFloor)))}`,
       );
     }
     if (rest !== null) {
@@ -1320,11 +1349,11 @@ export async function run(): Promise<void> {
         [
           `(c)/(b) ack p99 ${times(slowRatio)} (goal ≈ 1, a slow upstream does not slow the ack): ${verdict(slowRatio, (r) => r <= 1.5)}`,
           `(c) unblocks completed per second / (a) acks per second: ${times(ratio(completedPerSecond(slow), bare.rps))} (each waits ${(2 * LATENCY_MS) / 1000} s upstream; 16 at a time)`,
-          `RSS after the run: (b) ${full.rssMb.toFixed(0)} MB (peak ${full.peakRssMb.toFixed(0)}), (c) ${slow.rssMb.toFixed(0)} MB (peak ${slow.peakRssMb.toFixed(0)}), floor ${floor.rssMb.toFixed(0)} MB (goal < 150 MB for vidops): ${Math.max(full.rssMb, slow.rssMb) < 150 ? 'met' : 'NOT met'}`,
+          `RSS after the run: (b) ${full.rssMb.toFixed(0)} MB (peak ${full.peakRssMb.toFixed(0)}), (c) ${slow.rssMb.toFixed(0)} MB (peak ${slow.peakRssMb.toFixed(0)}), got floor ${floor.rssMb.toFixed(0)} MB`,
           `at ${STEADY_RATE}/s: ack p99 ${times(ratio(fullSteady.p99, bareSteady.p99))} bare (${fullSteady.p99.toFixed(1)} vs ${bareSteady.p99.toFixed(1)} ms), RSS ${fullSteady.rssMb.toFixed(0)} MB, CPU per request ${fullSteady.cpuMsPerRequest.toFixed(2)} ms vs ${bareSteady.cpuMsPerRequest.toFixed(2)} ms bare`,
           `CPU: a bare ack ${bare.cpuMsPerRequest.toFixed(2)} ms, a "busy" ack ${busyAckMs.toFixed(2)} ms, an unblock ≈ ${unblockMs.toFixed(2)} ms ` +
             `beside its share of busy acks (at most ≈ ${((cores * 1000) / unblockMs).toFixed(0)} unblocks/s on all ${cores} CPUs with nothing else running); ` +
-            `the floor ${cpuPerCompleted(floor).toFixed(2)} ms per completed unblock, busy acks included`,
+            `the got floor ${cpuPerCompleted(floor).toFixed(2)} ms per completed unblock, busy acks included`,
           `(c) ${ran(slow)}`,
           `(b) at ${STEADY_RATE}/s: ${ran(fullSteady)}`,
         ].join('\n'),
@@ -1337,7 +1366,7 @@ export async function run(): Promise<void> {
         printTopSelf(`(b) at ${STEADY_RATE}/s`, join(profileDir, 'vidops-b-steady.cpuprofile'), 15);
         printTopSelf('(c) vidops, upstream slow', join(profileDir, 'vidops-c.cpuprofile'), 15);
       }
-      printTopSelf('floor', join(profileDir, 'floor.cpuprofile'), 15);
+      printTopSelf('got floor', join(profileDir, 'floor.cpuprofile'), 15);
     }
   } finally {
     await stopChild(deps);

@@ -2,7 +2,12 @@ import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import got, { type Got, TimeoutError as GotTimeoutError, RequestError } from 'got';
+import got, {
+  type Got,
+  TimeoutError as GotTimeoutError,
+  type OptionsOfTextResponseBody,
+  RequestError,
+} from 'got';
 import type { JsonPrimitive, JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
 import {
@@ -192,12 +197,7 @@ export function createTransport(options: TransportOptions): Transport {
   });
 
   async function once(spec: RequestSpec): Promise<{ body: ResponseBody; status: number }> {
-    const pending = client(spec.path.replace(/^\/+/, ''), {
-      method: spec.method,
-      ...(spec.query ? { searchParams: definedQuery(spec.query) } : {}),
-      ...(spec.json !== undefined ? { json: spec.json } : {}),
-      ...(spec.form ? { body: spec.form() } : {}),
-    });
+    const pending = client(pathOf(spec), readyOptions(spec));
     // Counted as the bytes arrive (and from Content-Length when it is sent): past the cap the
     // exchange is cancelled, so a huge answer never sits in memory.
     let tooLarge = false;
@@ -281,6 +281,27 @@ export function createTransport(options: TransportOptions): Transport {
 
 function callBase(spec: RequestSpec): Pick<CallInfo, 'operation' | 'method' | 'path'> {
   return { operation: spec.operation, method: spec.method, path: spec.path };
+}
+
+/**
+ * The path got is given, its query already encoded (as got's `searchParams` would encode it):
+ * got then merges only a method and at most a body and a header per call.
+ */
+function pathOf(spec: RequestSpec): string {
+  const path = spec.path.replace(/^\/+/, '');
+  if (spec.query === undefined) return path;
+  const query = new URLSearchParams(definedQuery(spec.query)).toString();
+  return query === '' ? path : `${path}?${query}`;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+
+/** The per-call options, ready: the JSON body serialized here rather than by got's `json`. */
+function readyOptions(spec: RequestSpec): OptionsOfTextResponseBody {
+  if (spec.json !== undefined) {
+    return { method: spec.method, body: JSON.stringify(spec.json), headers: JSON_HEADERS };
+  }
+  return spec.form ? { method: spec.method, body: spec.form() } : { method: spec.method };
 }
 
 function definedQuery(query: Record<string, string | number | undefined>): Record<string, string> {
