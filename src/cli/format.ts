@@ -2,19 +2,22 @@ import type { ProtectionConfig } from '../client/types.js';
 import { describeState, isPastExpiry } from '../core/approvals.js';
 import { shortHash } from '../core/audit-chain.js';
 import { stripBidiControls as shown } from '../core/bidi.js';
-import { type ChangeOperation, OPERATION_SPECS, type Preview } from '../core/catalog.js';
+import {
+  type ChangeOperation,
+  mapTargetText,
+  OPERATION_SPECS,
+  type Preview,
+  targetOf,
+} from '../core/catalog.js';
 import { canonicalJson, type JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInText } from '../core/mask.js';
 import type { AuditEvent, OperationRequest } from '../core/model.js';
 import type { PlayerErrorExplanation } from '../core/player-errors.js';
-import {
-  formatProtectionValue,
-  PROTECTION_FIELDS,
-  type ProtectionValue,
-  readProtectionField,
-} from '../core/validate/protection.js';
+import { PROTECTION_FIELDS, readProtectionField } from '../core/validate/protection.js';
 import { dateTime, ltr, num } from '../i18n/format.js';
 import { ENGLISH, type Lang } from '../i18n/lang.js';
+import { shownOrNull } from '../operations/common/views.js';
+import { type CliPreview, VIEWS } from '../operations/views.js';
 import { auditTerminalLine } from '../views/audit-post.js';
 import { explanationText } from '../views/player-error-text.js';
 import { protectionLabel, protectionValueText } from '../views/protection-text.js';
@@ -94,131 +97,6 @@ export function compactJson(value: JsonValue): string {
   return JSON.stringify(value);
 }
 
-function textOf(value: JsonValue | undefined, lang: Lang): string {
-  if (value === undefined || value === null) return lang.t.cli.cliNone;
-  if (typeof value === 'string') return shown(JSON.stringify(value));
-  return shown(compactJson(value));
-}
-
-function list(value: JsonValue | undefined, lang: Lang, empty = lang.t.cli.cliEmpty): string {
-  if (!Array.isArray(value) || value.length === 0) return empty;
-  return ltr(lang, shown(value.map((v) => (typeof v === 'string' ? v : compactJson(v))).join(', ')));
-}
-
-/** Outside text that may be missing, without its bidi controls. */
-function shownOrNull(text: string | null | undefined): string | null {
-  return text === null || text === undefined ? null : shown(text);
-}
-
-function titled(title: JsonValue | undefined): string {
-  return typeof title === 'string' && title !== '' ? ` ("${shown(title)}")` : '';
-}
-
-/** One playlist entry as a person reads it: `6710… "Lesson 1"`. */
-function playlistEntry(entry: { _id: string; title?: string }, lang: Lang): string {
-  return `${ltr(lang, shown(entry._id))}${titled(entry.title)}`;
-}
-
-type Entries = readonly { _id: string; title?: string }[];
-
-/** A playlist's files before and after, one numbered line each, instead of two JSON arrays. */
-function playlistFilesLines(before: Entries | undefined, after: Entries, lang: Lang): string[] {
-  const t = lang.t.cli;
-  const numbered = (entries: Entries) =>
-    entries.length === 0
-      ? [`    ${t.cliNone}`]
-      : entries.map((entry, i) => `    ${num(lang, i + 1)}. ${playlistEntry(entry, lang)}`);
-  const lines = [`  ${t.cliFilesAfter(num(lang, after.length))}`, ...numbered(after)];
-  if (before === undefined) lines.push(`  ${t.cliFilesBeforeUnknown}`);
-  else lines.push(`  ${t.cliFilesBefore(num(lang, before.length))}`, ...numbered(before));
-  return lines;
-}
-
-/** Renders one operation's preview as lines for a terminal. */
-type CliPreview<O extends ChangeOperation> = (preview: Preview<O>, lang: Lang) => string[];
-
-function createLines(preview: Preview<'folder.create' | 'playlist.create'>, lang: Lang): string[] {
-  const after: { [key: string]: JsonValue } = preview.after;
-  return Object.entries(after).map(([key, value]) => `  ${key}: ${textOf(value, lang)}`);
-}
-
-function editLines(preview: Preview<'folder.edit' | 'file.edit' | 'playlist.edit'>, lang: Lang): string[] {
-  const text = (value: JsonValue | undefined) => textOf(value, lang);
-  const before: { [key: string]: JsonValue } | null = preview.before;
-  const lines: string[] = [];
-  if (preview.resource === 'playlist') {
-    const { title, files } = preview.after;
-    if (title !== null)
-      lines.push(
-        before === null ? `  title: ${text(title)}` : `  title: ${text(before.title)} → ${text(title)}`,
-      );
-    if (files !== null) lines.push(...playlistFilesLines(preview.before?.files, files, lang));
-    return lines;
-  }
-  const after: { [key: string]: JsonValue } = preview.after;
-  for (const [key, value] of Object.entries(after)) {
-    if (value === null) continue;
-    lines.push(
-      before === null ? `  ${key}: ${text(value)}` : `  ${key}: ${text(before[key])} → ${text(value)}`,
-    );
-  }
-  return lines;
-}
-
-function deleteLines(
-  preview: Preview<'folder.delete' | 'file.delete' | 'playlist.delete'>,
-  lang: Lang,
-): string[] {
-  const t = lang.t.cli;
-  const count = 'filesCount' in preview && preview.filesCount !== null ? num(lang, preview.filesCount) : null;
-  return [
-    `  ${t.cliDeletes(t.cliResource(preview.resource), shown(preview.id), titled(preview.title), count)}`,
-  ];
-}
-
-/**
- * What a request will do, as approvers see it on the command line: before/after of the
- * whitelist, each setting's old and new value, the title of what is deleted. The compiler checks
- * every operation has its entry.
- */
-export const CLI_PREVIEWS: { readonly [O in ChangeOperation]: CliPreview<O> } = {
-  'whitelist.set': (preview, lang) => {
-    const t = lang.t.cli;
-    return [
-      `  ${t.cliBefore(list(preview.before, lang))}`,
-      `  ${t.cliAfter(list(preview.after, lang))}`,
-      `  ${t.cliAddedRemoved(list(preview.added, lang, t.cliNoneWord), list(preview.removed, lang, t.cliNoneWord))}`,
-    ];
-  },
-  'protect.set': (preview, lang) =>
-    preview.rows.map((row) => {
-      const show = (v: ProtectionValue | null) =>
-        v === null ? lang.t.cli.cliNotSet : ltr(lang, shown(formatProtectionValue(row.field, v)));
-      return `  ${ltr(lang, row.field)}: ${show(row.before)} → ${show(row.after)}`;
-    }),
-  'folder.create': createLines,
-  'folder.edit': editLines,
-  'folder.delete': deleteLines,
-  'file.edit': editLines,
-  'file.delete': deleteLines,
-  'file.retry': (preview, lang) => [
-    `  ${lang.t.cli.cliRetryPreview(shown(preview.id), titled(preview.title), shownOrNull(preview.hlsStatus))}`,
-  ],
-  'playlist.create': createLines,
-  'playlist.edit': editLines,
-  'playlist.delete': deleteLines,
-  'viewer.unblock': (preview, lang) => {
-    const t = lang.t.cli;
-    const state =
-      preview.blocked === true
-        ? t.cliBlocked(shownOrNull(preview.actionType))
-        : preview.blocked === false
-          ? t.cliNotListedBlocked
-          : t.cliBlockUnknown;
-    return [`  ${t.cliViewerPreview(maskMobile(preview.mobileNumber), state)}`];
-  },
-};
-
 /** The preview of a request or a prepared change; a stored one this build cannot read says so. */
 export function previewLines<O extends ChangeOperation>(
   subject: {
@@ -228,7 +106,7 @@ export function previewLines<O extends ChangeOperation>(
   lang: Lang = ENGLISH,
 ): string[] {
   if (subject.preview === null) return [`  ${lang.t.cli.cliPreviewUnavailable}`];
-  const view: CliPreview<O> = CLI_PREVIEWS[subject.operation];
+  const view: CliPreview<O> = VIEWS[subject.operation].cli;
   return view(subject.preview, lang);
 }
 
@@ -270,6 +148,19 @@ export function pendingLines(
   ];
 }
 
+/**
+ * A request's target for the terminal: in English the text stored with it, in Persian rendered
+ * from its typed target (from its parameters); `clean` applies to the text either holds.
+ */
+export function cliTargetOf(
+  request: Pick<OperationRequest, 'operation' | 'params' | 'target'>,
+  lang: Lang,
+  clean: (text: string) => string,
+): string {
+  const typed = mapTargetText(targetOf(request.operation, request.params, request.target), clean);
+  return lang.t.cli.cliTarget(typed, clean(request.target));
+}
+
 /** One line per request for `vidops requests`: ID, operation, target, who, where it stands. */
 export function requestLine(request: OperationRequest, now: Date, lang: Lang = ENGLISH): string {
   const t = lang.t.cli;
@@ -289,7 +180,7 @@ export function requestLine(request: OperationRequest, now: Date, lang: Lang = E
     t.cliRequestLine({
       id: request.id,
       title,
-      target: t.cliTarget(shown(request.target)),
+      target: cliTargetOf(request, lang, shown),
       who,
       at: cliTime(lang, request.createdAt),
       state: request.state,

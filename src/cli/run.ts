@@ -61,6 +61,7 @@ import {
   auditCsvLine,
   auditJsonLine,
   auditTailLine,
+  cliTargetOf,
   commandHelp,
   compactJson,
   explainLines,
@@ -697,7 +698,7 @@ function reportSubmit(run: Run, prepared: Prepared, result: SubmitResult, cliApp
     case 'denied':
       throw new Refusal(lang.t.cli.cliRefused(title, result.reason));
     case 'pending': {
-      run.out(`${title}: ${lang.t.cli.cliTarget(maskMobilesInText(result.request.target))}`);
+      run.out(`${title}: ${cliTargetOf(result.request, lang, maskMobilesInText)}`);
       for (const line of previewLines(result.request, lang)) run.out(line);
       for (const line of pendingLines(result.request, result.why, { cliApproves }, lang)) run.out(line);
       return 0;
@@ -706,7 +707,7 @@ function reportSubmit(run: Run, prepared: Prepared, result: SubmitResult, cliApp
       return reportExecuted(
         run,
         result.request,
-        `${title}: ${lang.t.cli.cliTarget(maskMobilesInText(result.request.target))}`,
+        `${title}: ${cliTargetOf(result.request, lang, maskMobilesInText)}`,
       );
   }
 }
@@ -773,7 +774,7 @@ async function decide(run: Run, ctx: FullContext, actor: Actor): Promise<number>
         t.cliApprovedHeading(
           r.id,
           t.cliOperationTitle(r.operation, OPERATION_SPECS[r.operation].title),
-          t.cliTarget(maskMobilesInText(r.target)),
+          cliTargetOf(r, run.lang, maskMobilesInText),
         ),
       );
     }

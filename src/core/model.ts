@@ -179,7 +179,7 @@ export function followUpOf(request: { followUp?: FollowUp | undefined }): Follow
 
 /**
  * One request to run a change operation; the unit of approval and of exactly-once execution.
- * `OperationRequest<'folder.delete'>` is one operation's; the default is any of them.
+ * `OperationRequest<O>` is operation `O`'s; the default is any of them.
  */
 export type OperationRequest<O extends ChangeOperation = ChangeOperation> = {
   [P in O]: RequestFields & {

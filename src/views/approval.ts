@@ -4,12 +4,12 @@ import { shortHash } from '../core/audit-chain.js';
 import { type ChangeOperation, OPERATION_SPECS, type Preview } from '../core/catalog.js';
 import { timeLeft } from '../core/follow-up.js';
 import type { JsonValue } from '../core/json.js';
-import { maskMobile, maskMobilesInJson, maskMobilesInText } from '../core/mask.js';
+import { maskMobilesInJson, maskMobilesInText } from '../core/mask.js';
 import { type Actor, followUpOf, type OperationRequest, type RequestState } from '../core/model.js';
 import { escapeOutside } from '../core/mrkdwn.js';
 import { type Said, saidFromJson } from '../core/said.js';
-import { formatProtectionValue, protectionField } from '../core/validate/protection.js';
 import { dateTime, duration, ENGLISH, type Lang, list, ltr, num } from '../i18n/index.js';
+import { type PreviewView, VIEWS } from '../operations/views.js';
 import {
   actions,
   button,
@@ -333,191 +333,7 @@ function resultText(result: JsonValue, lang: Lang): string {
 // ---------------------------------------------------------------------------------------------
 // Previews: what approvers see before deciding, typed per operation (built by its prepare, or
 // parsed once when a request is read from the store), each rendered by its entry of
-// `PREVIEW_VIEWS`.
-
-/** Renders one operation's preview as lines of mrkdwn, in the reader's language. */
-export type PreviewView<O extends ChangeOperation> = (preview: Preview<O>, lang: Lang) => string[];
-
-/** A comma list of `code` items, wrapped into lines of about `width` characters. */
-function wrapList(lang: Lang, label: string, items: readonly string[], width = 1200): string[] {
-  if (items.length === 0) return [`${label}: ${lang.t.approvals.apprNone}`];
-  const comma = lang.locale === 'fa' ? '، ' : ', ';
-  const lines: string[] = [];
-  let current = `${label}:`;
-  for (const [i, item] of items.entries()) {
-    const piece = `${i === 0 ? ' ' : comma}${ltr(lang, code(item))}`;
-    if (current.length + piece.length > width) {
-      lines.push(`${current}${comma.trim()}`);
-      current = `    ${ltr(lang, code(item))}`;
-      continue;
-    }
-    current += piece;
-  }
-  lines.push(current);
-  return lines;
-}
-
-/** A title from outside in quotes, isolated inside the quotes (see `isolated`). */
-function quotedTitle(lang: Lang, title: string | null | undefined): string {
-  if (!title) return '';
-  return ` ${quote(lang, title, 150)}`;
-}
-
-/** Outside text made safe, cut at `max`, in the reader's quotes and isolated inside them. */
-function quote(lang: Lang, text: string, max: number): string {
-  const shown = isolated(lang, text, max);
-  return lang.locale === 'fa' ? `«${shown}»` : `“${shown}”`;
-}
-
-function changeLine(
-  lang: Lang,
-  label: string,
-  before: string | null | undefined,
-  after: string | null | undefined,
-) {
-  const empty = lang.t.approvals.apprEmpty;
-  const from = before === undefined ? '' : `${before ? quote(lang, before, 300) : empty} → `;
-  return `• ${label}: ${from}${after ? `*${quote(lang, after, 300)}*` : empty}`;
-}
-
-function playlistLines(
-  lang: Lang,
-  label: string,
-  files: readonly { _id: string; title?: string | null | undefined }[],
-) {
-  const lines = [`${label} (${num(lang, files.length)}):`];
-  files.forEach((f, i) => {
-    lines.push(`${num(lang, i + 1)}. ${ltr(lang, code(f._id))}${quotedTitle(lang, f.title)}`);
-  });
-  return lines;
-}
-
-const whitelistLines: PreviewView<'whitelist.set'> = (preview, lang) => {
-  const t = lang.t.approvals;
-  const n = (items: readonly string[]) => num(lang, items.length);
-  return [
-    ...(preview.added.length > 0 ? wrapList(lang, t.apprAdds(n(preview.added)), preview.added) : []),
-    ...(preview.removed.length > 0 ? wrapList(lang, t.apprRemoves(n(preview.removed)), preview.removed) : []),
-    ...wrapList(lang, t.apprWhitelistAfter(n(preview.after)), preview.after),
-    ...wrapList(lang, t.apprWhitelistBefore(n(preview.before)), preview.before),
-    ...(preview.after.length === 0 ? [t.apprWhitelistEmpty] : []),
-  ];
-};
-
-const protectionLines: PreviewView<'protect.set'> = (preview, lang) => [
-  lang.t.approvals.apprSettingsChange(num(lang, preview.rows.length)),
-  ...preview.rows.map((row) => {
-    const english = protectionField(row.field)?.label ?? row.field;
-    const label = lang.t.changes.protectFormFieldLabel(row.field, english);
-    const value = (v: Parameters<typeof formatProtectionValue>[1]) =>
-      isolated(lang, formatProtectionValue(row.field, v), 200);
-    return `• ${safeWorded(label, 80)} (${ltr(lang, code(row.field))}): ${value(row.before)} → *${value(row.after)}*`;
-  }),
-];
-
-function createLines(preview: Preview<'folder.create' | 'playlist.create'>, lang: Lang): string[] {
-  const t = lang.t.approvals;
-  const after: { title: string; description?: string } = preview.after;
-  return [
-    t.apprCreates(t.apprResource(preview.resource)),
-    changeLine(lang, t.apprTitleLabel, undefined, after.title),
-    ...(preview.resource === 'folder'
-      ? [changeLine(lang, t.apprDescriptionLabel, undefined, after.description)]
-      : []),
-  ];
-}
-
-function editLines(preview: Preview<'folder.edit' | 'file.edit' | 'playlist.edit'>, lang: Lang): string[] {
-  const t = lang.t.approvals;
-  const known = preview.before !== null;
-  const lines = [t.apprChanges(t.apprResource(preview.resource), ltr(lang, code(preview.id)), known)];
-  const title = (before: { title: string | null } | null, after: string | null) => {
-    if (after !== null)
-      lines.push(changeLine(lang, t.apprTitleLabel, before === null ? undefined : before.title, after));
-  };
-  switch (preview.resource) {
-    case 'folder':
-    case 'file':
-      title(preview.before, preview.after.title);
-      lines.push(
-        changeLine(
-          lang,
-          t.apprDescriptionLabel,
-          preview.before === null ? undefined : preview.before.description,
-          preview.after.description,
-        ),
-      );
-      if (preview.resource === 'file' && preview.after.cover !== null) {
-        lines.push(t.apprCoverImage(ltr(lang, code(preview.after.cover))));
-      }
-      return lines;
-    case 'playlist':
-      title(preview.before, preview.after.title);
-      if (preview.after.files !== null) {
-        lines.push(...playlistLines(lang, t.apprFilesAfter, preview.after.files));
-        if (preview.before !== null)
-          lines.push(...playlistLines(lang, t.apprFilesBefore, preview.before.files));
-      }
-      return lines;
-  }
-}
-
-function deleteLines(
-  preview: Preview<'folder.delete' | 'file.delete' | 'playlist.delete'>,
-  lang: Lang,
-): string[] {
-  const t = lang.t.approvals;
-  const count =
-    'filesCount' in preview && preview.filesCount !== null
-      ? preview.resource === 'folder'
-        ? t.apprAndFolderFiles(preview.filesCount, num(lang, preview.filesCount))
-        : t.apprFilesInIt(preview.filesCount, num(lang, preview.filesCount))
-      : '';
-  const where =
-    'bucketId' in preview && preview.bucketId ? t.apprInFolder(ltr(lang, code(preview.bucketId))) : '';
-  return [
-    t.apprDeletes(
-      t.apprResource(preview.resource),
-      ltr(lang, code(preview.id)),
-      quotedTitle(lang, preview.title),
-      where,
-      count,
-    ),
-  ];
-}
-
-const retryLines: PreviewView<'file.retry'> = (preview, lang) => [
-  lang.t.approvals.apprRetries(
-    ltr(lang, code(preview.id)),
-    quotedTitle(lang, preview.title),
-    isolated(lang, preview.hlsStatus ?? '', 20),
-  ),
-];
-
-const unblockLines: PreviewView<'viewer.unblock'> = (preview, lang) => {
-  const t = lang.t.approvals;
-  const facts = [
-    preview.blocked === true ? t.apprBlocked : preview.blocked === false ? t.apprNotBlocked : null,
-    preview.actionType ? t.apprRisk(isolated(lang, preview.actionType, 20)) : null,
-  ].filter((f) => f !== null);
-  return [t.apprUnblocks(ltr(lang, code(maskMobile(preview.mobileNumber))), facts)];
-};
-
-/** How each operation's preview reads in Slack; the compiler checks every operation has one. */
-export const PREVIEW_VIEWS: { readonly [O in ChangeOperation]: PreviewView<O> } = {
-  'whitelist.set': whitelistLines,
-  'protect.set': protectionLines,
-  'folder.create': createLines,
-  'folder.edit': editLines,
-  'folder.delete': deleteLines,
-  'file.edit': editLines,
-  'file.delete': deleteLines,
-  'file.retry': retryLines,
-  'playlist.create': createLines,
-  'playlist.edit': editLines,
-  'playlist.delete': deleteLines,
-  'viewer.unblock': unblockLines,
-};
+// operation module's `views.ts` (src/operations).
 
 /** The lines of a request's (or a prepared change's) preview. */
 function previewLines<O extends ChangeOperation>(
@@ -525,7 +341,7 @@ function previewLines<O extends ChangeOperation>(
   lang: Lang,
 ): string[] {
   if (subject.preview === null) return [lang.t.approvals.apprPreviewNotAvailable];
-  const view: PreviewView<O> = PREVIEW_VIEWS[subject.operation];
+  const view: PreviewView<O> = VIEWS[subject.operation].slack;
   return view(subject.preview, lang);
 }
 

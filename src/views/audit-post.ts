@@ -2,14 +2,22 @@ import type { KnownBlock, SectionBlock } from '@slack/types';
 import { CLI_ACTOR_PREFIX, osUserOf } from '../core/actor.js';
 import { shortHash } from '../core/audit-chain.js';
 import { neutraliseBidi, stripBidiControls } from '../core/bidi.js';
-import { isChangeOperation, parsePreview } from '../core/catalog.js';
+import { isChangeOperation, parsePreview, type Target, targetOf } from '../core/catalog.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
 import { escapeMrkdwn, escapeOutside } from '../core/mrkdwn.js';
 import { saidFromJson } from '../core/said.js';
 import { dateTime, num as digits, ENGLISH, type Lang, ltr } from '../i18n/index.js';
-import type { AuditResourceKind, AuditVerb } from '../i18n/messages/audit.js';
+import {
+  AUDIT_TITLE_LIMIT,
+  type AuditParts,
+  capitalize,
+  isObj,
+  numberIn as num,
+  str,
+} from '../operations/common/views.js';
+import { VIEWS } from '../operations/views.js';
 import { blocksText, context, isolateOutside, packSections, section } from './blocks.js';
 import { sayIn } from './errors.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
@@ -41,7 +49,7 @@ export const AUDIT_LINE_LIMITS = {
   /** A target without spaces is an ID or a number: kept whole up to Slack's ID length. */
   targetId: BLOCK_KIT_LIMITS.id,
   /** Titles of what is deleted or retried, and new titles of an edit. */
-  title: 80,
+  title: AUDIT_TITLE_LIMIT,
   /** Reasons, rejection notes, refusals, notes of a settled outcome. */
   reason: 200,
   error: 200,
@@ -135,27 +143,6 @@ const TYPE_EMOJI: Readonly<Record<string, string>> = {
   'delegation-expired': ':busts_in_silhouette:',
 };
 
-type Obj = { readonly [key: string]: JsonValue };
-
-function isObj(value: JsonValue | undefined): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A member of the outcome (or any JSON object) as the type it should have; undefined otherwise. */
-function str(value: JsonValue | undefined, key: string): string | undefined {
-  const v = isObj(value) ? value[key] : undefined;
-  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
-}
-
-function num(value: JsonValue | undefined, key: string): number | undefined {
-  const v = isObj(value) ? value[key] : undefined;
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
 /**
  * `2024-05-01T10:22:03.123Z` → `2024-05-01 10:22 UTC` in English; the Solar Hijri date in the
  * display time zone in Persian. Anything unreadable is shown as it is.
@@ -199,40 +186,64 @@ function quoted({ s, t }: Parts, text: string, max: number): string {
   return t.auditQuoted(s.text(text, max));
 }
 
-const RESOURCE_TARGET = /^(folder|file|playlist|viewer) (\S+)$/;
-const NEW_TARGET = /^new (folder|playlist) (.*)$/s;
-
-/** `folder `6710…`` (in Persian `پوشه‌ی …`), the kind named in the reader's language. */
-function resource({ s, t }: Parts, kind: string, id: string): string {
-  return t.auditResource(kind as AuditResourceKind, s.id(id));
+/** What the event acts on, typed: from its operation and parameters, else from its stored text. */
+function typedTarget({ event }: Parts): Target {
+  return targetOf(event.operation, event.params, event.target);
 }
 
-/** The target for a sentence: `folder `6710…``, or descriptive text (`new folder "…"`) cut. */
+/**
+ * The target for a sentence: `folder `6710…`` (in Persian `پوشه‌ی …`), the kind named in the
+ * reader's language; a new folder or playlist named by its kind in Persian; any other target as
+ * its text (cut), or kept whole when it has no spaces.
+ */
 function target(p: Parts): string {
   const { event, s, t, lang } = p;
-  const m = RESOURCE_TARGET.exec(event.target);
-  if (m) return resource(p, m[1] ?? '', m[2] ?? '');
-  // The core describes a new folder or playlist in English; Persian names the kind itself.
-  const created = lang.locale === 'en' ? null : NEW_TARGET.exec(event.target);
-  if (created) {
-    return t.auditNewResource(
-      created[1] === 'folder' ? 'folder' : 'playlist',
-      s.text(created[2] ?? '', AUDIT_LINE_LIMITS.targetText),
-    );
+  const typed = typedTarget(p);
+  switch (typed.kind) {
+    case 'folder':
+    case 'file':
+    case 'playlist':
+    case 'viewer':
+      return t.auditResource(typed.kind, s.id(typed.id));
+    case 'new':
+      // The stored English is the sentence itself; Persian names the kind.
+      if (lang.locale !== 'en' && typed.resource !== 'file') {
+        return t.auditNewResource(typed.resource, s.text(`"${typed.title}"`, AUDIT_LINE_LIMITS.targetText));
+      }
+      break;
+    case 'whitelist':
+    case 'protection':
+    case 'stored':
+      break;
   }
-  return /\s/.test(event.target) || event.target === ''
-    ? s.text(event.target, AUDIT_LINE_LIMITS.targetText)
-    : s.id(event.target);
+  const text = typed.kind === 'stored' ? typed.text : event.target;
+  return /\s/.test(text) || text === '' ? s.text(text, AUDIT_LINE_LIMITS.targetText) : s.id(text);
+}
+
+/** The pieces an operation's audit sentences are made of (its module's `views.ts` words them). */
+function auditParts(p: Parts, result: JsonValue | undefined): AuditParts {
+  const { event, s, t, lang } = p;
+  const typed = typedTarget(p);
+  return {
+    t,
+    lang,
+    target: target(p),
+    targetId: 'id' in typed ? typed.id : undefined,
+    result,
+    params: event.params,
+    quoted: (text) => quoted(p, text, AUDIT_LINE_LIMITS.title),
+    id: (text) => s.id(text),
+    text: (text, max) => s.text(text, max),
+    own: (text, max) => s.own(text, max),
+  };
 }
 
 /** What is asked, as a verb phrase: `delete folder `6710…``, `update the whitelist`. */
 function asked(p: Parts): string {
-  const { t } = p;
-  switch (p.event.operation) {
-    case 'whitelist.set':
-      return t.auditAskWhitelistSet;
-    case 'protect.set':
-      return t.auditAskProtectSet;
+  const { t, event } = p;
+  if (isChangeOperation(event.operation)) return VIEWS[event.operation].ask(auditParts(p, undefined));
+  // The read operations and the commands that are no operation.
+  switch (event.operation) {
     case 'whitelist.get':
       return t.auditAskWhitelistGet;
     case 'protect.get':
@@ -241,15 +252,8 @@ function asked(p: Parts): string {
       return t.auditAskAudit;
     case 'command':
       return t.auditAskCommand(target(p));
-    case 'file.retry':
-      return t.auditAskRetry(target(p));
-    default: {
-      const verb = /^[a-z]+\.([a-z]+)$/.exec(p.event.operation)?.[1];
-      if (verb === undefined || !['create', 'edit', 'delete', 'unblock'].includes(verb)) {
-        return t.auditAskRun(p.s.id(p.event.operation), target(p));
-      }
-      return t.auditAskVerb(verb as AuditVerb, target(p));
-    }
+    default:
+      return t.auditAskRun(p.s.id(event.operation), target(p));
   }
 }
 
@@ -326,63 +330,11 @@ function requestedSentence(p: Parts): string {
   return parts.join(t.auditListSep);
 }
 
-/** `Folder `6710…` deleted (3 files)`: what the service did, read from the answer where it says. */
+/** `Folder `6710…` deleted (3 files)`: what the service did, in its operation's words (its `views.ts`). */
 function succeededSentence(p: Parts): string {
-  const { event, s, t, lang } = p;
-  const result = event.outcome;
-  const params = event.params;
-  const m = RESOURCE_TARGET.exec(event.target);
-  const id = m?.[2];
-  const thing = m === null || id === undefined ? target(p) : resource(p, m[1] ?? '', id);
-  switch (event.operation) {
-    case 'whitelist.set': {
-      const list = isObj(result) ? result.allowedDNS : undefined;
-      return t.auditWhitelistUpdated(
-        Array.isArray(list) ? t.auditAddressesNow(list.length, digits(lang, list.length)) : '',
-      );
-    }
-    case 'protect.set': {
-      const changes = isObj(params) && isObj(params.changes) ? Object.keys(params.changes) : [];
-      return t.auditProtectionChanged(
-        changes.length > 0 ? ` (${s.own(changes.join(', '), AUDIT_LINE_LIMITS.title)})` : '',
-      );
-    }
-    case 'folder.create': {
-      const title = str(params, 'title');
-      const newId = str(result, '_id') ?? str(result, 'id') ?? str(result, 'bucketId');
-      return t.auditFolderCreated(
-        title === undefined ? target(p) : quoted(p, title, AUDIT_LINE_LIMITS.title),
-        newId === undefined ? '' : t.auditCreatedAs(s.id(newId)),
-      );
-    }
-    case 'folder.delete': {
-      const files = num(result, 'deletedFiles') ?? num(result, 'filesCount') ?? num(result, 'deletedCount');
-      return t.auditDeleted(
-        capitalize(thing),
-        files === undefined ? '' : ` (${t.auditFiles(files, digits(lang, files))})`,
-      );
-    }
-    case 'file.delete':
-    case 'playlist.delete':
-      return t.auditDeleted(capitalize(thing), '');
-    case 'folder.edit':
-    case 'file.edit':
-    case 'playlist.edit': {
-      const title = str(params, 'title');
-      return t.auditEdited(
-        capitalize(thing),
-        title === undefined ? '' : t.auditEditedTitle(quoted(p, title, AUDIT_LINE_LIMITS.title)),
-      );
-    }
-    case 'file.retry': {
-      const status = str(result, 'hlsStatus');
-      return t.auditRetryQueued(thing, status === undefined ? '' : t.auditRetryStatus(s.text(status, 20)));
-    }
-    case 'viewer.unblock':
-      return t.auditViewerUnblocked(id === undefined ? target(p) : s.id(id));
-    default:
-      return t.auditDone(capitalize(asked(p)));
-  }
+  const { event, t } = p;
+  if (isChangeOperation(event.operation)) return VIEWS[event.operation].done(auditParts(p, event.outcome));
+  return t.auditDone(capitalize(asked(p)));
 }
 
 function errorText({ event, s }: Parts): string {

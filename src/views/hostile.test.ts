@@ -544,7 +544,7 @@ describe('plain_text is shown as typed, never escaped', () => {
   });
 });
 
-// --- Bidi controls (issue 20): text from outside cannot reorder what approvers read ---------------
+// --- Bidi controls: text from outside cannot reorder what approvers read ---------------
 
 const FSI = '\u2068';
 const PDI = '\u2069';

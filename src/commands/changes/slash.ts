@@ -1,7 +1,14 @@
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
+import {
+  CHANGE_OPERATIONS,
+  type ChangeCommand,
+  ID_NAMES,
+  isChangeOperation,
+  OPERATION_SPECS,
+} from '../../core/catalog.js';
 import { PolicyDeniedError } from '../../core/errors.js';
-import type { CommandKind } from '../../core/grammar.js';
+import type { Command, CommandKind } from '../../core/grammar.js';
 import type { Actor } from '../../core/model.js';
 import { isLead } from '../../core/policy.js';
 import type { Said } from '../../core/said.js';
@@ -237,37 +244,50 @@ const playlistEdit: SlashHandler = async ({ command, ctx, client, body, respond,
   });
 };
 
-/** Folder, file and playlist deletes: the typed-confirmation modal, built from the prepared request. */
-function deleteHandler(kind: 'folder.delete' | 'file.delete' | 'playlist.delete'): SlashHandler {
-  return async ({ command, ctx, client, body, respond, actor }) => {
-    let input: PrepareInput;
-    if (command.kind === 'folder.delete' && kind === 'folder.delete')
-      input = { kind, bucketId: command.bucketId };
-    else if (command.kind === 'file.delete' && kind === 'file.delete')
-      input = { kind, fileId: command.fileId };
-    else if (command.kind === 'playlist.delete' && kind === 'playlist.delete') {
-      input = { kind, playlistId: command.playlistId };
-    } else return;
-    const lang = await ctx.languages.of(actor.id);
-    await modalAfterRead({
-      ctx,
-      client,
-      triggerId: body.trigger_id,
-      respond,
-      lang,
-      title: deleteTitleOf(kind, lang),
-      build: async () => {
-        const prepared = await ctx.ops.prepare(actor, input);
-        const shownTitle = deletedTitle(prepared);
-        const confirm = ctx.ops.confirmationFor(input);
-        // The prepared request and what must be typed stay here; the modal carries the draft's ID.
-        const draft = deleteDraft({ prepared, confirm, title: shownTitle });
-        const draftId = await openDraft(ctx, actor.id, CALLBACKS.deleteConfirm, storedDeleteDraft(draft));
-        return deleteConfirmModal({ prepared, confirm, title: shownTitle, draftId }, lang);
-      },
-    });
-  };
+/** The delete commands (`folder delete <id>`…): each is named after its operation. */
+type DeleteKind = Extract<ChangeCommand['kind'], `${string}.delete`>;
+
+/** A delete's input from its command (the operation and the one ID its words give); null for any other command. */
+function deleteInput(command: Command): PrepareInput | null {
+  if (!isChangeOperation(command.kind)) return null;
+  const spec = OPERATION_SPECS[command.kind];
+  const args = spec.commands[0]?.args;
+  if (spec.risk !== 'irreversible' || args?.kind !== 'id') return null;
+  const id = ID_NAMES[args.resource];
+  return { kind: command.kind, [id]: (command as Readonly<Record<string, unknown>>)[id] } as PrepareInput;
 }
+
+/** Folder, file and playlist deletes: the typed-confirmation modal, built from the prepared request. */
+const deleteHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
+  const input = deleteInput(command);
+  if (input === null) return;
+  const lang = await ctx.languages.of(actor.id);
+  await modalAfterRead({
+    ctx,
+    client,
+    triggerId: body.trigger_id,
+    respond,
+    lang,
+    title: deleteTitleOf(input.kind, lang),
+    build: async () => {
+      const prepared = await ctx.ops.prepare(actor, input);
+      const shownTitle = deletedTitle(prepared);
+      const confirm = ctx.ops.confirmationFor(input);
+      // The prepared request and what must be typed stay here; the modal carries the draft's ID.
+      const draft = deleteDraft({ prepared, confirm, title: shownTitle });
+      const draftId = await openDraft(ctx, actor.id, CALLBACKS.deleteConfirm, storedDeleteDraft(draft));
+      return deleteConfirmModal({ prepared, confirm, title: shownTitle, draftId }, lang);
+    },
+  });
+};
+
+/** Every delete's command, handled by `deleteHandler` (the catalog says which operations delete). */
+const deleteHandlers = Object.fromEntries(
+  CHANGE_OPERATIONS.filter((op) => OPERATION_SPECS[op].risk === 'irreversible').map((op) => [
+    op,
+    deleteHandler,
+  ]),
+) as Record<DeleteKind, SlashHandler>;
 
 const requests: SlashHandler = async ({ ctx, actor, respond }) => {
   const lang = await ctx.languages.of(actor.id);
@@ -308,13 +328,11 @@ export const changeHandlers = {
   'protect.set': protectSet,
   'folder.create': createForm('folder.create'),
   'folder.edit': folderEdit,
-  'folder.delete': deleteHandler('folder.delete'),
   'file.edit': fileEdit,
-  'file.delete': deleteHandler('file.delete'),
   'playlist.create': createForm('playlist.create'),
   'playlist.edit': playlistEdit,
-  'playlist.delete': deleteHandler('playlist.delete'),
   requests,
   audit,
+  ...deleteHandlers,
   ...delegationHandlers,
 } satisfies Partial<Record<CommandKind, SlashHandler>>;

@@ -1,3 +1,5 @@
+import { type ChangeOperation, isChangeOperation, OPERATION_SPECS, type Target } from '../../core/catalog.js';
+import type { ResourceKind } from '../../core/validate/ids.js';
 import { defineArea } from '../define.js';
 
 /**
@@ -7,21 +9,6 @@ import { defineArea } from '../define.js';
  * @see docs/architecture.md, "Languages"
  */
 
-export const FA_TITLES: Readonly<Record<string, string>> = {
-  'whitelist.set': 'به‌روزرسانی لیست سفید IP',
-  'protect.set': 'تغییر تنظیمات محافظت',
-  'folder.create': 'ساخت پوشه',
-  'folder.edit': 'ویرایش پوشه',
-  'folder.delete': 'حذف پوشه',
-  'file.edit': 'ویرایش فایل',
-  'file.delete': 'حذف فایل',
-  'file.retry': 'تبدیل دوباره‌ی فایل',
-  'playlist.create': 'ساخت پلی‌لیست',
-  'playlist.edit': 'ویرایش پلی‌لیست',
-  'playlist.delete': 'حذف پلی‌لیست',
-  'viewer.unblock': 'رفع مسدودی بیننده',
-};
-
 const FA_RESOURCES: Readonly<Record<string, string>> = {
   folder: 'پوشه',
   file: 'فایل',
@@ -29,22 +16,34 @@ const FA_RESOURCES: Readonly<Record<string, string>> = {
   viewer: 'بیننده‌ی',
 };
 
-/** A request's target (`folder 6710…`, `new playlist "…"`, `whitelist`) in Persian, its ID isolated. */
-export function faTarget(target: string): string {
-  const existing = /^(folder|file|playlist|viewer) (\S+)$/.exec(target);
-  if (existing?.[1] !== undefined) return `${FA_RESOURCES[existing[1]]} \u2068${existing[2]}\u2069`;
-  const created = /^new (folder|playlist) (.*)$/s.exec(target);
-  if (created !== null) return `${created[1] === 'folder' ? 'پوشه‌ی تازه‌ی' : 'پلی‌لیست تازه‌ی'} ${created[2]}`;
-  if (target === 'whitelist') return 'لیست سفید IP';
-  if (target === 'protection settings') return 'تنظیمات محافظت';
-  return `\u2068${target}\u2069`;
+const FA_NEW: Readonly<Record<ResourceKind, string>> = {
+  folder: 'پوشه‌ی تازه‌ی',
+  file: 'فایل تازه‌ی',
+  playlist: 'پلی‌لیست تازه‌ی',
+};
+
+/** A request's target (`{ kind: 'folder', id }`, a new playlist, the whitelist) in Persian, its ID isolated. */
+export function targetFa(target: Target): string {
+  switch (target.kind) {
+    case 'new':
+      return `${FA_NEW[target.resource]} "${target.title}"`;
+    case 'whitelist':
+      return 'لیست سفید IP';
+    case 'protection':
+      return 'تنظیمات محافظت';
+    case 'stored':
+      return `\u2068${target.text}\u2069`;
+    default:
+      return `${FA_RESOURCES[target.kind]} \u2068${target.id}\u2069`;
+  }
 }
 
 export const cli = defineArea(
   {
-    cliOperationTitle: (_operation: string, english: string) => english,
+    cliOperationTitle: (_operation: ChangeOperation, english: string) => english,
     cliResource: (resource: string) => resource,
-    cliTarget: (target: string) => target,
+    /** A request's target: in English the text stored with it, byte for byte. */
+    cliTarget: (_target: Target, stored: string) => stored,
     // Help and usage
     cliHelpIntro:
       'vidops: the command line of vidops, with the same checks, policy and audit log as /vidops in Slack.',
@@ -190,9 +189,10 @@ export const cli = defineArea(
     cliPreviewUnavailable: 'preview not available (the request was made by an earlier version of vidops)',
   },
   {
-    cliOperationTitle: (operation: string, english: string) => FA_TITLES[operation] ?? english,
+    cliOperationTitle: (operation: ChangeOperation, english: string) =>
+      isChangeOperation(operation) ? OPERATION_SPECS[operation].fa.cli : english,
     cliResource: (resource: string) => FA_RESOURCES[resource] ?? resource,
-    cliTarget: faTarget,
+    cliTarget: (target: Target, _stored: string) => targetFa(target),
     cliHelpIntro:
       'vidops: خط فرمان vidops، با همان بررسی‌ها، همان سیاست و همان گزارش ممیزیِ \u2068/vidops\u2069 در Slack.',
     cliHelpUsage: 'شیوه‌ی استفاده: \u2068vidops <command> [words] [flags]\u2069',

@@ -1,3 +1,4 @@
+import { isChangeOperation, OPERATION_SPECS } from '../../core/catalog.js';
 import {
   type Failure,
   IP_BLOCK_WHY,
@@ -15,7 +16,6 @@ import {
 import type { ResourceKind } from '../../core/validate/ids.js';
 import { defineArea } from '../define.js';
 import { FSI, PDI, persianDigits } from '../format.js';
-import { FA_TITLES, faTarget } from './cli.js';
 
 /**
  * Errors and refusals: the core's sentences (`say.…`, src/core/said.ts, whose English side is the
@@ -119,7 +119,19 @@ function fa(said: Said): string {
 /** An operation in Persian: its title in «», or `audit` (the command's own word). */
 function operationFa(operation: string, title: string | null): string {
   if (title === null) return code('audit');
-  return `«${FA_TITLES[operation] ?? iso(title)}»`;
+  return `«${isChangeOperation(operation) ? OPERATION_SPECS[operation].fa.cli : iso(title)}»`;
+}
+
+const FA_RESOURCES: Readonly<Record<string, string>> = { folder: 'پوشه', file: 'فایل', playlist: 'پلی‌لیست' };
+
+/**
+ * The target a stored sentence names (a delete's, `folder 6710…`: these sentences are kept in the
+ * audit log as they were said) in Persian, its ID isolated; any other text isolated whole.
+ */
+function faTarget(target: string): string {
+  const space = target.indexOf(' ');
+  const word = FA_RESOURCES[target.slice(0, space)];
+  return space > 0 && word !== undefined ? `${word} ${iso(target.slice(space + 1))}` : iso(target);
 }
 
 /** A time as the core writes it (`10:02 UTC`, `2026-11-20 10:02 UTC`), isolated. */

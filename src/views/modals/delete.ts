@@ -9,9 +9,10 @@ import {
 } from '../../core/catalog.js';
 import type { JsonValue } from '../../core/json.js';
 import { normalizeDigits } from '../../core/validate/digits.js';
+import type { ResourceKind } from '../../core/validate/ids.js';
 import { type Lang, ltr } from '../../i18n/index.js';
 import type { Prepared } from '../../services/types.js';
-import { operationTitleOf, previewSections } from '../approval.js';
+import { previewSections } from '../approval.js';
 import { isolateOutside, plain, safeWorded, section } from '../blocks.js';
 import { sayIn } from '../errors.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
@@ -129,16 +130,17 @@ export function deletedTitle(prepared: Prepared): string | null {
 /** The title of a delete modal: `Delete folder`; another operation keeps its catalog title. */
 export function deleteTitleOf(operation: ChangeOperation, lang: Lang): string {
   const t = lang.t.changes;
-  switch (operation) {
-    case 'folder.delete':
-      return t.deleteFolderTitle;
-    case 'file.delete':
-      return t.deleteFileTitle;
-    case 'playlist.delete':
-      return t.deletePlaylistTitle;
-    default:
-      return lang.locale === 'en' ? operationTitleOf({ operation }, lang) : t.changesDeleteTitle;
+  const spec = OPERATION_SPECS[operation];
+  const args = spec.commands[0]?.args;
+  if (spec.risk === 'irreversible' && args?.kind === 'id') {
+    const titles: Readonly<Record<ResourceKind, string>> = {
+      folder: t.deleteFolderTitle,
+      file: t.deleteFileTitle,
+      playlist: t.deletePlaylistTitle,
+    };
+    return titles[args.resource];
   }
+  return lang.locale === 'en' ? spec.title : t.changesDeleteTitle;
 }
 
 /**

@@ -1,0 +1,340 @@
+import type { z } from 'zod';
+import type { DelegateWords } from './delegation.js';
+import type { ProtectionConfig } from './protection.js';
+import type { ResourceKind } from './validate/ids.js';
+
+/**
+ * What an operation's catalog entry is made of (each entry lives in its own module,
+ * `src/operations/<name>/spec.ts`; ./catalog.ts gathers them): its risk and repeat rule, the
+ * commands that ask for it (words, usage, summary, example: slash grammar, help and CLI usage come
+ * from them), its input, the schema of its parameters (exactly what is sent, hashed for
+ * approval), the schema of its preview, its typed target, the text a typed confirmation repeats,
+ * its default policy, and its titles in English and Persian. Pure: no I/O.
+ * @see docs/architecture.md, "The operation catalog"
+ */
+
+/** `reversible`: can be put back; `sensitive`: changes security for every viewer; `irreversible`: deletes. */
+export type OperationRisk = 'reversible' | 'sensitive' | 'irreversible';
+
+/**
+ * What may happen when nobody can tell whether a send took effect (vidops stopped while it ran,
+ * or the answer was lost after sending):
+ * - `resume`: vidops sends it again by itself; a second send gives the same end state and the
+ *   same answer (edits, unblock, whitelist set, settings update);
+ * - `lead`: never again on its own, because a repeat answers 404 (deletes); the request goes to
+ *   `unknown` and a lead may send it again, a 404 to that repeat meaning "already deleted";
+ * - `never`: a second send could do the work twice (creates, retry-conversion); the request goes
+ *   to `unknown` and a lead settles it by looking at the service.
+ * @see docs/architecture.md, "Approvals" (which operations are resumed after a crash)
+ */
+export type RepeatRule = 'resume' | 'lead' | 'never';
+
+/**
+ * An operation's rule when the policy file says nothing about it (see `DEFAULT_RULES`): whether it
+ * needs approval and from how many approvers, whether a typed confirmation is asked first, and
+ * how many per person and period run without approval.
+ * @see docs/architecture.md, "Approvals"
+ */
+export interface RuleDefaults {
+  approval: boolean;
+  quorum: number;
+  confirm: boolean;
+  rateLimit: { max: number; per: string } | null;
+}
+
+/** Runs at once, for any agent. */
+export const DIRECT: RuleDefaults = { approval: false, quorum: 1, confirm: false, rateLimit: null };
+/** One lead approves before it runs. */
+export const ONE_LEAD: RuleDefaults = { approval: true, quorum: 1, confirm: false, rateLimit: null };
+/** A typed confirmation, then one lead. */
+export const CONFIRM_AND_ONE_LEAD: RuleDefaults = { ...ONE_LEAD, confirm: true };
+
+// ---------------------------------------------------------------------------------------------
+// Command words: the vocabulary of `/vidops …` and `vidops …`
+
+/** First words of a command, in the order help lists them. */
+export const KEYWORDS = [
+  'help',
+  'unblock',
+  'retry',
+  'whitelist',
+  'protect',
+  'folder',
+  'file',
+  'playlist',
+  'requests',
+  'audit',
+  'explain',
+  'delegate',
+  'lang',
+] as const;
+export type Keyword = (typeof KEYWORDS)[number];
+
+/** Second words of a command, in the order help lists them within their first word. */
+export const SUBWORDS = ['create', 'add', 'remove', 'show', 'set', 'edit', 'delete', 'cancel'] as const;
+export type Subword = (typeof SUBWORDS)[number];
+
+/** The words of a command: `['retry']`, `['folder', 'delete']`. */
+export type CommandWords = readonly [Keyword] | readonly [Keyword, Subword];
+
+/** The argument a resource's ID fills, by resource. */
+export const ID_NAMES = { folder: 'bucketId', file: 'fileId', playlist: 'playlistId' } as const;
+
+/**
+ * How the words after a command are read; the slash grammar and the CLI read them with the same
+ * functions (src/core/grammar.ts, `parseWords`).
+ */
+export type WordsSpec =
+  /** Nothing may follow; `why` says where the values come from instead (`the form asks for the title`). */
+  | { kind: 'none'; why?: string }
+  /** One folder, file or playlist ID. */
+  | { kind: 'id'; resource: ResourceKind }
+  /** A mobile number, written as people paste it (`+98 912 345 6789`). */
+  | { kind: 'mobile' }
+  /** IP addresses to add or remove. */
+  | { kind: 'ips'; change: 'add' | 'remove' }
+  /** Protection settings as `field=value`. */
+  | { kind: 'assignments' }
+  /** `audit [n]`. */
+  | { kind: 'count' }
+  /** A player error code. */
+  | { kind: 'code' }
+  /** `<@user> until <date or duration> [reason]` (core/delegation.ts). */
+  | { kind: 'delegation' }
+  /** `lang [fa|en]`: a language to choose, or none (show the current one). */
+  | { kind: 'language' };
+
+/** The languages a person may choose with `/vidops lang` (the same as src/i18n's `LOCALES`). */
+export const LANGUAGE_WORDS = ['fa', 'en'] as const;
+
+/**
+ * The languages' names as people also type them (`/vidops lang فارسی`), in both languages and
+ * spellings, any case (the grammar has taken out ZWNJ and other invisible marks already).
+ */
+export const LANGUAGE_NAMES: ReadonlyMap<string, (typeof LANGUAGE_WORDS)[number]> = new Map([
+  ['فارسی', 'fa'],
+  ['پارسی', 'fa'],
+  ['farsi', 'fa'],
+  ['persian', 'fa'],
+  ['انگلیسی', 'en'],
+  ['english', 'en'],
+]);
+
+/** A mobile number as read: what is sent (`param`), its national and E.164 forms, and the masked form shown. */
+export interface ReadMobile {
+  param: string;
+  national: string;
+  e164: string;
+  masked: string;
+}
+
+type IdValues = { [R in ResourceKind]: { [K in (typeof ID_NAMES)[R]]: string } };
+interface WordsValues {
+  none: Record<never, never>;
+  mobile: { mobile: ReadMobile };
+  ips: { ips: string[] };
+  assignments: { changes: ProtectionConfig };
+  count: { n: number };
+  code: { code: string };
+  delegation: DelegateWords;
+  language: { locale: (typeof LANGUAGE_WORDS)[number] | null };
+}
+
+/** What the words of a command give, typed: `{ bucketId }` for a folder ID, `{ ips }` for addresses. */
+export type WordsValue<W extends WordsSpec> = W extends { kind: 'id'; resource: infer R extends ResourceKind }
+  ? IdValues[R]
+  : W extends { kind: infer K extends keyof WordsValues }
+    ? WordsValues[K]
+    : never;
+
+/** The usage text of a command's words: `<bucketId>`, `<ip>…`. */
+export function wordsUsage(words: WordsSpec): string {
+  switch (words.kind) {
+    case 'none':
+      return '';
+    case 'id':
+      return `<${ID_NAMES[words.resource]}>`;
+    case 'mobile':
+      return '<mobile>';
+    case 'ips':
+      return '<ip>…';
+    case 'assignments':
+      return '<field>=<value>…';
+    case 'count':
+      return '[n]';
+    case 'code':
+      return '<code>';
+    case 'delegation':
+      return '<@user> until <date or duration> [reason]';
+    case 'language':
+      return `[${LANGUAGE_WORDS.join('|')}]`;
+  }
+}
+
+/** What the CLI needs before a command runs: nothing, the store only, or the store, API client and policy. */
+export type Needs = 'none' | 'store' | 'full';
+
+/** How a command shows on the command line, where it differs from Slack. */
+export interface CliSide {
+  /** Summary for `vidops help`, when it differs from Slack's. */
+  summary?: string;
+  /** Usage, when it cannot be derived (read commands with their own flags). */
+  usage?: string;
+  /** Notes shown by `vidops <command> --help`. */
+  notes?: readonly string[];
+  /** Flags it takes besides those its input gives (`json`, `all`). */
+  flags?: readonly string[];
+  /** How many words follow, when not what the words spec says. */
+  words?: readonly [number, number];
+  needs?: Needs;
+  /** Other spellings accepted on the command line, not listed (`whitelist show`). */
+  aliases?: readonly CommandWords[];
+}
+
+/**
+ * One command people type: its words, how the words after it are read, its summary and example.
+ * `kind` names the typed command the grammar gives (and its Slack handler); `usage` is derived.
+ */
+export interface CommandSpec<K extends string = string, W extends WordsSpec = WordsSpec> {
+  kind: K;
+  words: CommandWords;
+  args: W;
+  summary: string;
+  /** The same in Persian: what `/vidops help` shows a Persian reader. */
+  fa: { summary: string };
+  /** A full example, `/vidops folder delete 671018d0403eba579a6f90e2`; help shows it and tests run it. */
+  example: string;
+  /** Other second words that name this command in Slack (`whitelist show`, `whitelist list`). */
+  also?: readonly string[];
+  /** False for a command that exists only in Slack (the `protect` settings form). */
+  cli?: CliSide | false;
+  /** False for a command that exists only on the command line. */
+  slash?: boolean;
+}
+
+/** A command of the catalog; `const` keeps its kind and words spec literal, for the typed grammar. */
+export function command<const K extends string, const W extends WordsSpec>(
+  spec: CommandSpec<K, W>,
+): CommandSpec<K, W> {
+  return spec;
+}
+
+/**
+ * What an operation acts on, as data: an existing record by ID, a record to be created (by its
+ * title), or the one whitelist or protection settings. Each language renders it with one
+ * function (`targetText` for the English stored in requests and the audit log).
+ */
+export type Target =
+  | { kind: ResourceKind | 'viewer'; id: string }
+  | { kind: 'new'; resource: ResourceKind; title: string }
+  | { kind: 'whitelist' }
+  | { kind: 'protection' }
+  /** A row whose parameters do not give its target (a view test's, a damaged one): its stored text. */
+  | { kind: 'stored'; text: string };
+
+const ID_KINDS: readonly string[] = ['folder', 'file', 'playlist', 'viewer'] satisfies (
+  | ResourceKind
+  | 'viewer'
+)[];
+
+/**
+ * The target of a row whose parameters do not give it, from the text stored with it: the one
+ * shape every ID target is stored in (`folder 6710…`), else the text as it is.
+ */
+export function storedTarget(text: string): Target {
+  const [kind = '', id, ...more] = text.split(' ');
+  return ID_KINDS.includes(kind) && id !== undefined && id !== '' && more.length === 0
+    ? { kind: kind as ResourceKind | 'viewer', id }
+    : { kind: 'stored', text };
+}
+
+/** The target with `clean` applied to the text it holds (an ID, a title): masking, stripping controls. */
+export function mapTargetText(target: Target, clean: (text: string) => string): Target {
+  switch (target.kind) {
+    case 'new':
+      return { ...target, title: clean(target.title) };
+    case 'whitelist':
+    case 'protection':
+      return target;
+    case 'stored':
+      return { kind: 'stored', text: clean(target.text) };
+    default:
+      return { kind: target.kind, id: clean(target.id) };
+  }
+}
+
+/**
+ * The target as English text, as requests and audit events store it (`folder 6710…`,
+ * `new playlist "Intro"`, `whitelist`): the hash chain covers it, so it never changes.
+ */
+export function targetText(target: Target): string {
+  switch (target.kind) {
+    case 'new':
+      return `new ${target.resource} "${target.title}"`;
+    case 'whitelist':
+      return 'whitelist';
+    case 'protection':
+      return 'protection settings';
+    case 'stored':
+      return target.text;
+    default:
+      return `${target.kind} ${target.id}`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// An entry
+
+/** One change operation, every part of it that needs no I/O. */
+export interface OperationSpec<
+  O extends string = string,
+  I extends z.ZodObject = z.ZodObject,
+  P extends z.ZodType = z.ZodType,
+  V extends z.ZodType = z.ZodType,
+> {
+  name: O;
+  /** Imperative title people read: `Unblock viewer`. */
+  title: string;
+  /** The same in Persian: `رفع مسدودی بیننده`; `cli`, as the command line titles it. */
+  fa: { title: string; cli: string };
+  /** Operation number in the spec's endpoint table; null for a documented extra (docs/api-extras.md). */
+  specOp: number | null;
+  risk: OperationRisk;
+  /** Whether vidops, or a lead, may send it again when its outcome is not known. */
+  repeat: RepeatRule;
+  /** The commands that ask for it. */
+  commands: readonly CommandSpec[];
+  /**
+   * What a person gives for it, typed: the values the words after a command give (read by the
+   * grammar), and the named `fields` (a modal's inputs, the CLI's flags), read by this schema.
+   */
+  input: I;
+  /** The named fields of `input`, in the order the CLI usage lists them. */
+  fields: readonly (keyof z.output<I> & string)[];
+  /** Exactly what is sent (strict: unknown members are refused); hashed for approval. */
+  params: P;
+  preview: V;
+  /** What the operation acts on: `{ kind: 'viewer', id }`, `{ kind: 'whitelist' }`. */
+  target(params: z.output<P>): Target;
+  /** What a typed confirmation repeats, when the policy asks for one: the ID, else the title. */
+  confirm(input: z.output<I>): string;
+  policy: RuleDefaults;
+}
+
+/** An entry of the catalog; the generics keep its schemas' and commands' own types. */
+export function operation<
+  const O extends string,
+  I extends z.ZodObject,
+  P extends z.ZodType,
+  V extends z.ZodType,
+  const C extends readonly CommandSpec[],
+  const F extends readonly (keyof z.output<I> & string)[],
+>(
+  spec: OperationSpec<O, I, P, V> & { commands: C; fields: F },
+): OperationSpec<O, I, P, V> & { commands: C; fields: F } {
+  return spec;
+}
+
+export const CHANGE_NOTE = 'needs a lead’s approval';
+export const CHANGE_NOTE_FA = 'با تأیید سرپرست';
+export const DELETE_NOTE_FA = 'با تأیید تایپی و تأیید سرپرست';

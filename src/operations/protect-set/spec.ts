@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { CHANGE_NOTE, CHANGE_NOTE_FA, command, ONE_LEAD, operation } from '../../core/operation-spec.js';
+import { flattenProtection, ProtectionConfigSchema } from '../../core/validate/protection.js';
+import { ProtectionScalar, WordsGiven } from '../common/spec.js';
+
+export const spec = operation({
+  name: 'protect.set',
+  title: 'Change protection settings',
+  fa: { title: 'تغییر تنظیمات حفاظت', cli: 'تغییر تنظیمات محافظت' },
+  specOp: 3,
+  risk: 'sensitive',
+  repeat: 'resume',
+  commands: [
+    command({
+      kind: 'protect.modal',
+      words: ['protect'],
+      args: { kind: 'none' },
+      summary: `Open the protection settings to change them (${CHANGE_NOTE}).`,
+      fa: { summary: `باز کردن تنظیمات حفاظت برای تغییرشان (${CHANGE_NOTE_FA}).` },
+      example: '/vidops protect',
+      cli: false,
+    }),
+    command({
+      kind: 'protect.set',
+      words: ['protect', 'set'],
+      args: { kind: 'assignments' },
+      summary: `Change protection settings; nested ones by dotted name (${CHANGE_NOTE}).`,
+      fa: { summary: `تغییر تنظیمات حفاظت؛ تنظیم‌های تودرتو با نام نقطه‌دار (${CHANGE_NOTE_FA}).` },
+      example: '/vidops protect set player.offlineMode=true link.expireTime=2h opacity=0.5 fontColor=red',
+      cli: {
+        notes: [
+          'Example: vidops protect set opacity=0.4 player.offlineMode=true link.expireTime=2h fontColor=red',
+          'Only the settings that differ from the current ones are sent.',
+        ],
+      },
+    }),
+  ],
+  input: z.strictObject({ changes: WordsGiven.changes }),
+  fields: [],
+  params: z.strictObject({
+    changes: ProtectionConfigSchema.refine(
+      (changes) => flattenProtection(changes).length > 0,
+      'must change at least one setting',
+    ),
+  }),
+  preview: z.object({
+    kind: z.literal('protection'),
+    rows: z.array(
+      z.object({ field: z.string(), before: ProtectionScalar.nullable(), after: ProtectionScalar }),
+    ),
+  }),
+  target: () => ({ kind: 'protection' }),
+  confirm: () => 'protect.set',
+  policy: ONE_LEAD,
+});

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { command, DIRECT, operation } from '../../core/operation-spec.js';
+import { MobileParamSchema } from '../../core/validate/phone.js';
+import { Known, WordsGiven } from '../common/spec.js';
+
+export const spec = operation({
+  name: 'viewer.unblock',
+  title: 'Unblock viewer',
+  fa: { title: 'رفع مسدودی بیننده', cli: 'رفع مسدودی بیننده' },
+  specOp: 13,
+  risk: 'reversible',
+  repeat: 'resume',
+  commands: [
+    command({
+      kind: 'unblock',
+      words: ['unblock'],
+      args: { kind: 'mobile' },
+      summary: 'Unblock a viewer blocked for suspicious behaviour (player error 9910).',
+      fa: { summary: `رفع مسدودی بیننده‌ای که به‌خاطر رفتار مشکوک مسدود شده است (خطای پخش‌کننده‌ی ۹۹۱۰).` },
+      example: '/vidops unblock 0912 345 6789',
+      cli: {
+        notes: [
+          'The number may be written with spaces, dashes, +98/0098, or Persian and Arabic-Indic digits.',
+          'Runs at once; over the rate limit of the policy it needs a lead’s approval instead.',
+        ],
+      },
+    }),
+  ],
+  // As parseMobile gives it: national digits (`09123456789`) or E.164 for another region.
+  input: z.strictObject({ mobileNumber: WordsGiven.mobileNumber }),
+  fields: [],
+  params: z.strictObject({ mobileNumber: MobileParamSchema }),
+  preview: z.object({
+    kind: z.literal('unblock'),
+    mobileNumber: z.string(),
+    blocked: z.boolean().nullable(),
+    actionType: Known,
+  }),
+  target: (p) => ({ kind: 'viewer', id: p.mobileNumber }),
+  confirm: (i) => i.mobileNumber,
+  policy: { ...DIRECT, rateLimit: { max: 30, per: '1h' } },
+});

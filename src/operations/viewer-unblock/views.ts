@@ -1,0 +1,28 @@
+import { maskMobile } from '../../core/mask.js';
+import { ltr } from '../../i18n/index.js';
+import { code, isolated } from '../../views/blocks.js';
+import { shownOrNull, viewsOf } from '../common/views.js';
+import { spec } from './spec.js';
+
+export const views = viewsOf(spec, {
+  ask: (p) => p.t.auditAskVerb('unblock', p.target),
+  done: (p) => p.t.auditViewerUnblocked(p.targetId === undefined ? p.target : p.id(p.targetId)),
+  slack: (preview, lang) => {
+    const t = lang.t.approvals;
+    const facts = [
+      preview.blocked === true ? t.apprBlocked : preview.blocked === false ? t.apprNotBlocked : null,
+      preview.actionType ? t.apprRisk(isolated(lang, preview.actionType, 20)) : null,
+    ].filter((f) => f !== null);
+    return [t.apprUnblocks(ltr(lang, code(maskMobile(preview.mobileNumber))), facts)];
+  },
+  cli: (preview, lang) => {
+    const t = lang.t.cli;
+    const state =
+      preview.blocked === true
+        ? t.cliBlocked(shownOrNull(preview.actionType))
+        : preview.blocked === false
+          ? t.cliNotListedBlocked
+          : t.cliBlockUnknown;
+    return [`  ${t.cliViewerPreview(maskMobile(preview.mobileNumber), state)}`];
+  },
+});

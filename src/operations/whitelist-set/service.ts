@@ -1,0 +1,35 @@
+import { InputError } from '../../core/errors.js';
+import { type Said, say } from '../../core/said.js';
+import { applyIpChange, ipKey } from '../../core/validate/ip.js';
+import { serviceOf } from '../common/service.js';
+import { spec } from './spec.js';
+
+/** The whole list is sent, with the list as read, so execution refuses if it changed since. */
+export const service = serviceOf(spec, {
+  async prepare(input, io) {
+    const warnings: Said[] = [];
+    const current = await io.client.whitelist.get();
+    const change =
+      input.change === 'set'
+        ? applyIpChange(current, {
+            remove: current.filter((ip) => !new Set(input.ips.map(ipKey)).has(ipKey(ip))),
+            add: input.ips,
+          })
+        : applyIpChange(current, input.change === 'add' ? { add: input.ips } : { remove: input.ips });
+    const { next, added, removed, unchanged } = change;
+    if (added.length === 0 && removed.length === 0) {
+      if (input.change === 'add') throw new InputError(say.prepWhitelistHas(unchanged));
+      if (input.change === 'remove') throw new InputError(say.prepWhitelistLacks(unchanged));
+      throw new InputError(say.prepWhitelistSame());
+    }
+    if (input.change === 'add' && unchanged.length > 0) warnings.push(say.warnWhitelistHas(unchanged));
+    if (input.change === 'remove' && unchanged.length > 0) warnings.push(say.warnWhitelistLacks(unchanged));
+    if (next.length === 0) warnings.push(say.warnWhitelistEmpty());
+    return {
+      params: { allowedDNS: next, expectBefore: [...current] },
+      preview: { kind: 'whitelist', before: [...current], after: next, added, removed },
+      warnings,
+    };
+  },
+  execute: (p, { client }) => client.whitelist.replace(p.allowedDNS, { expectBefore: p.expectBefore }),
+});

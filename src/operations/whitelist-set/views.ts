@@ -1,0 +1,34 @@
+import { num } from '../../i18n/index.js';
+import { isObj, list, viewsOf, wrapList } from '../common/views.js';
+import { spec } from './spec.js';
+
+export const views = viewsOf(spec, {
+  ask: (p) => p.t.auditAskWhitelistSet,
+  done({ result, t, lang }) {
+    const list = isObj(result) ? result.allowedDNS : undefined;
+    return t.auditWhitelistUpdated(
+      Array.isArray(list) ? t.auditAddressesNow(list.length, num(lang, list.length)) : '',
+    );
+  },
+  slack: (preview, lang) => {
+    const t = lang.t.approvals;
+    const n = (items: readonly string[]) => num(lang, items.length);
+    return [
+      ...(preview.added.length > 0 ? wrapList(lang, t.apprAdds(n(preview.added)), preview.added) : []),
+      ...(preview.removed.length > 0
+        ? wrapList(lang, t.apprRemoves(n(preview.removed)), preview.removed)
+        : []),
+      ...wrapList(lang, t.apprWhitelistAfter(n(preview.after)), preview.after),
+      ...wrapList(lang, t.apprWhitelistBefore(n(preview.before)), preview.before),
+      ...(preview.after.length === 0 ? [t.apprWhitelistEmpty] : []),
+    ];
+  },
+  cli: (preview, lang) => {
+    const t = lang.t.cli;
+    return [
+      `  ${t.cliBefore(list(preview.before, lang))}`,
+      `  ${t.cliAfter(list(preview.after, lang))}`,
+      `  ${t.cliAddedRemoved(list(preview.added, lang, t.cliNoneWord), list(preview.removed, lang, t.cliNoneWord))}`,
+    ];
+  },
+});
