@@ -17,6 +17,7 @@ import { PROTECTION_FIELDS, readProtectionField } from '../core/validate/protect
 import { dateTime, ltr, num } from '../i18n/format.js';
 import { ENGLISH, type Lang } from '../i18n/lang.js';
 import { shownOrNull } from '../operations/common/views.js';
+import type { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import { type CliPreview, VIEWS } from '../operations/views.js';
 import { auditTerminalLine } from '../views/audit-post.js';
 import { explanationText } from '../views/player-error-text.js';
@@ -114,7 +115,10 @@ export function previewLines<O extends ChangeOperation>(
  * The headline of an unblock that was sent, true to what the look-up before it said: only a
  * viewer known to be blocked "can watch again".
  */
-export function unblockedLine(preview: Preview<'viewer.unblock'> | null, lang: Lang = ENGLISH): string {
+export function unblockedLine(
+  preview: Preview<typeof viewerUnblock.name> | null,
+  lang: Lang = ENGLISH,
+): string {
   const t = lang.t.cli;
   const number = preview === null ? '?' : maskMobile(preview.mobileNumber);
   if (preview?.blocked === true) return t.cliUnblocked(number);

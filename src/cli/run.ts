@@ -28,6 +28,8 @@ import { parseResourceId } from '../core/validate/ids.js';
 import { num } from '../i18n/format.js';
 import { ENGLISH, type Lang, langFor } from '../i18n/lang.js';
 import { DEFAULT_TIME_ZONE, isLocale, isTimeZone, localeOf } from '../i18n/locale.js';
+import { spec as fileEdit } from '../operations/file-edit/spec.js';
+import { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import type { DecisionResult, Prepared, PrepareInput, SubmitResult } from '../services/types.js';
 import {
   type CliCommand,
@@ -717,7 +719,7 @@ function reportExecuted(run: Run, request: OperationRequest, heading: string): n
   const t = run.lang.t.cli;
   if (request.state === 'succeeded') {
     run.out(t.cliDone(heading, request.id));
-    if (request.operation === 'viewer.unblock') run.out(unblockedLine(request.preview, run.lang));
+    if (request.operation === viewerUnblock.name) run.out(unblockedLine(request.preview, run.lang));
     run.out(resultText(request));
     return 0;
   }
@@ -736,7 +738,7 @@ function reportExecuted(run: Run, request: OperationRequest, heading: string): n
 /** The upstream answer as compact JSON; the viewer's number masked like everywhere else outside the store. */
 function resultText(request: OperationRequest): string {
   return compactJson(
-    request.operation === 'viewer.unblock' ? maskMobilesInJson(request.result) : request.result,
+    request.operation === viewerUnblock.name ? maskMobilesInJson(request.result) : request.result,
   );
 }
 
@@ -806,7 +808,7 @@ async function settleUnknown(run: Run, ctx: FullContext, actor: Actor): Promise<
  */
 async function checkRunnableHere(run: Run, ctx: FullContext, id: string): Promise<void> {
   const request = await ctx.ops.getRequest(id);
-  if (request?.operation !== 'file.edit' || request.state !== 'pending') return;
+  if (request?.operation !== fileEdit.name || request.state !== 'pending') return;
   const { cover } = request.params;
   if (cover === undefined) return;
   try {

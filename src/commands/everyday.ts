@@ -10,6 +10,8 @@ import { type Said, say } from '../core/said.js';
 import { parseResourceId } from '../core/validate/ids.js';
 import { parseMobile } from '../core/validate/phone.js';
 import type { Lang } from '../i18n/index.js';
+import { spec as fileRetry } from '../operations/file-retry/spec.js';
+import { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import type { SubmitResult } from '../services/types.js';
 import type { SlackRoutes } from '../slack/routes.js';
 import { describeRecordedError, reasonIn, sayIn } from '../views/errors.js';
@@ -96,7 +98,7 @@ export async function unblockReply(
   mobile: { param: string; masked: string },
 ): Promise<Message> {
   const lang = await ctx.languages.of(actor.id);
-  const prepared = await ctx.ops.prepare(actor, { kind: 'viewer.unblock', mobileNumber: mobile.param });
+  const prepared = await ctx.ops.prepare(actor, { kind: viewerUnblock.name, mobileNumber: mobile.param });
   const { blocked, actionType } = prepared.preview;
   const viewer = { blocked, actionType };
   const result = await ctx.ops.submit(actor, prepared);
@@ -122,7 +124,7 @@ export async function retryReply(
   parseWarnings: readonly Said[] = [],
 ): Promise<Message> {
   const lang = await ctx.languages.of(actor.id);
-  const prepared = await ctx.ops.prepare(actor, { kind: 'file.retry', fileId });
+  const prepared = await ctx.ops.prepare(actor, { kind: fileRetry.name, fileId });
   const file = prepared.preview;
   const result = await ctx.ops.submit(actor, prepared);
   return withBreakGlassOffer(

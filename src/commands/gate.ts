@@ -7,6 +7,8 @@ import type { Actor } from '../core/model.js';
 import { isAgent } from '../core/policy.js';
 import type { Lang } from '../i18n/lang.js';
 import { settledWithin } from '../jobs/timeout.js';
+import { spec as fileRetry } from '../operations/file-retry/spec.js';
+import { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import { commandLabel } from '../slack/app.js';
 import { countOwnOutcome } from '../slack/metrics.js';
 import { notAllowedMessage } from '../views/everyday.js';
@@ -93,9 +95,9 @@ function deniedSubject(parsed: ParseResult, text: string): { operation: string; 
   const { command } = parsed;
   switch (command.kind) {
     case 'unblock':
-      return { operation: 'viewer.unblock', target: `viewer ${command.mobile.param}` };
+      return { operation: viewerUnblock.name, target: `viewer ${command.mobile.param}` };
     case 'retry':
-      return { operation: 'file.retry', target: `file ${command.fileId}` };
+      return { operation: fileRetry.name, target: `file ${command.fileId}` };
     case 'whitelist.show':
       return { operation: 'whitelist.get', target: 'whitelist' };
     case 'protect.show':

@@ -16,7 +16,7 @@ export type { CoverRef } from '../core/catalog.js';
 /**
  * What a person asked for, typed by the edge that read it (the slash grammar, a modal, the CLI's
  * words and flags): one variant per change operation, `kind` its name and the rest its input as
- * the catalog declares it. `PrepareInput<'folder.create'>` is one operation's.
+ * the catalog declares it. `PrepareInput<O>` is operation `O`'s alone.
  * @see docs/architecture.md, "The operation catalog"
  */
 export type PrepareInput<O extends ChangeOperation = ChangeOperation> = {

@@ -13,6 +13,11 @@ import type { Actor } from '../../core/model.js';
 import { isLead } from '../../core/policy.js';
 import type { Said } from '../../core/said.js';
 import { type Lang, ltr } from '../../i18n/index.js';
+import { spec as fileEdit } from '../../operations/file-edit/spec.js';
+import { spec as folderEdit } from '../../operations/folder-edit/spec.js';
+import { spec as playlistEdit } from '../../operations/playlist-edit/spec.js';
+import { spec as protectSet } from '../../operations/protect-set/spec.js';
+import { spec as whitelistSet } from '../../operations/whitelist-set/spec.js';
 import type { PrepareInput } from '../../services/types.js';
 import { submittedMessage } from '../../views/approval.js';
 import { auditListMessage } from '../../views/audit-list.js';
@@ -86,12 +91,12 @@ async function submitTyped(
 const whitelistChange: SlashHandler = async ({ command, ctx, actor, respond, warnings }) => {
   if (command.kind !== 'whitelist.add' && command.kind !== 'whitelist.remove') return;
   const change = command.kind === 'whitelist.add' ? 'add' : 'remove';
-  await submitTyped(ctx, actor, { kind: 'whitelist.set', change, ips: command.ips }, respond, warnings);
+  await submitTyped(ctx, actor, { kind: whitelistSet.name, change, ips: command.ips }, respond, warnings);
 };
 
-const protectSet: SlashHandler = async ({ command, ctx, actor, respond, warnings }) => {
-  if (command.kind !== 'protect.set') return;
-  await submitTyped(ctx, actor, { kind: 'protect.set', changes: command.changes }, respond, warnings);
+const protectSetHandler: SlashHandler = async ({ command, ctx, actor, respond, warnings }) => {
+  if (command.kind !== protectSet.name) return;
+  await submitTyped(ctx, actor, { kind: protectSet.name, changes: command.changes }, respond, warnings);
 };
 
 /**
@@ -160,8 +165,8 @@ function createForm(operation: CreateOperation): SlashHandler {
   };
 }
 
-const folderEdit: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
-  if (command.kind !== 'folder.edit') return;
+const folderEditHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
+  if (command.kind !== folderEdit.name) return;
   const { bucketId } = command;
   const lang = await ctx.languages.of(actor.id);
   await modalAfterRead({
@@ -188,8 +193,8 @@ const folderEdit: SlashHandler = async ({ command, ctx, client, body, respond, a
   });
 };
 
-const fileEdit: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
-  if (command.kind !== 'file.edit') return;
+const fileEditHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
+  if (command.kind !== fileEdit.name) return;
   const { fileId } = command;
   const lang = await ctx.languages.of(actor.id);
   await modalAfterRead({
@@ -217,8 +222,8 @@ const fileEdit: SlashHandler = async ({ command, ctx, client, body, respond, act
   });
 };
 
-const playlistEdit: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
-  if (command.kind !== 'playlist.edit') return;
+const playlistEditHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
+  if (command.kind !== playlistEdit.name) return;
   const { playlistId } = command;
   const lang = await ctx.languages.of(actor.id);
   await modalAfterRead({
@@ -289,6 +294,11 @@ const deleteHandlers = Object.fromEntries(
   ]),
 ) as Record<DeleteKind, SlashHandler>;
 
+/** Every create command (`folder create`, `playlist create`), handled by its form (views/modals/resources.ts). */
+const createHandlers = Object.fromEntries(
+  (Object.keys(CREATE_FORMS) as CreateOperation[]).map((op) => [op, createForm(op)]),
+) as Record<CreateOperation, SlashHandler>;
+
 const requests: SlashHandler = async ({ ctx, actor, respond }) => {
   const lang = await ctx.languages.of(actor.id);
   const groups = await ctx.directory.groupsOf(actor.id);
@@ -325,12 +335,11 @@ export const changeHandlers = {
   'whitelist.add': whitelistChange,
   'whitelist.remove': whitelistChange,
   'protect.modal': protectModalHandler,
-  'protect.set': protectSet,
-  'folder.create': createForm('folder.create'),
-  'folder.edit': folderEdit,
-  'file.edit': fileEdit,
-  'playlist.create': createForm('playlist.create'),
-  'playlist.edit': playlistEdit,
+  [protectSet.name]: protectSetHandler,
+  [folderEdit.name]: folderEditHandler,
+  [fileEdit.name]: fileEditHandler,
+  [playlistEdit.name]: playlistEditHandler,
+  ...createHandlers,
   requests,
   audit,
   ...deleteHandlers,

@@ -5,6 +5,8 @@ import { InputError } from '../../core/errors.js';
 import type { Actor, RequestState } from '../../core/model.js';
 import { type Lang, ltr } from '../../i18n/index.js';
 import { settledWithin } from '../../jobs/timeout.js';
+import { spec as protectSet } from '../../operations/protect-set/spec.js';
+import { spec as whitelistSet } from '../../operations/whitelist-set/spec.js';
 import type { Prepared, PrepareInput } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
 import { describeError, sayIn } from '../../views/errors.js';
@@ -190,7 +192,7 @@ const whitelistFlow: ChangeFlow<
       : parsed;
   },
   prepare: (ctx, actor, value) =>
-    ctx.ops.prepare(actor, { kind: 'whitelist.set', change: value.mode, ips: value.ips }),
+    ctx.ops.prepare(actor, { kind: whitelistSet.name, change: value.mode, ips: value.ips }),
   errorBlock: BLOCKS.ips,
 };
 
@@ -205,7 +207,7 @@ const protectFlow: ChangeFlow<
     const parsed = parseProtectSubmission(state, draft, lang);
     return parsed.ok ? { ok: true, value: parsed, reason: parsed.reason } : parsed;
   },
-  prepare: (ctx, actor, value) => ctx.ops.prepare(actor, { kind: 'protect.set', changes: value.changes }),
+  prepare: (ctx, actor, value) => ctx.ops.prepare(actor, { kind: protectSet.name, changes: value.changes }),
   errorBlock: BLOCKS.reason,
 };
 

@@ -3,6 +3,11 @@ import { z } from 'zod';
 import type { ChangeOperation } from '../../core/catalog.js';
 import { parseResourceId } from '../../core/validate/ids.js';
 import { type Lang, ltr, num } from '../../i18n/index.js';
+import { spec as fileEdit } from '../../operations/file-edit/spec.js';
+import { spec as folderCreate } from '../../operations/folder-create/spec.js';
+import { spec as folderEdit } from '../../operations/folder-edit/spec.js';
+import { spec as playlistCreate } from '../../operations/playlist-create/spec.js';
+import { spec as playlistEdit } from '../../operations/playlist-edit/spec.js';
 import type { CoverRef, PrepareInput } from '../../services/types.js';
 import { code, isolated, safeWorded, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
@@ -246,7 +251,7 @@ export function parseFolderSubmission(
   state: ViewState,
   draft: FolderDraft,
   lang: Lang,
-): ChangeSubmission<PrepareInput<'folder.create' | 'folder.edit'>> {
+): ChangeSubmission<PrepareInput<typeof folderCreate.name | typeof folderEdit.name>> {
   const meta = draft;
   const errors: FieldErrors = {};
   const title = state.text(BLOCKS.title);
@@ -255,9 +260,9 @@ export function parseFolderSubmission(
   if (problem !== null) errors[BLOCKS.title] = problem;
   return finish(errors, state, lang, () =>
     meta.mode === 'create'
-      ? { kind: 'folder.create', title, ...(description === '' ? {} : { description }) }
+      ? { kind: folderCreate.name, title, ...(description === '' ? {} : { description }) }
       : {
-          kind: 'folder.edit',
+          kind: folderEdit.name,
           bucketId: meta.bucketId,
           title,
           ...(description === '' ? {} : { description }),
@@ -286,7 +291,7 @@ export function parseFileEditSubmission(
   state: ViewState,
   draft: FileDraft,
   lang: Lang,
-): ChangeSubmission<PrepareInput<'file.edit'>> {
+): ChangeSubmission<PrepareInput<typeof fileEdit.name>> {
   const meta = draft;
   const errors: FieldErrors = {};
   const title = state.text(BLOCKS.title);
@@ -296,7 +301,7 @@ export function parseFileEditSubmission(
   const cover = meta.coverAllowed ? coverOf(state.files(BLOCKS.cover), lang) : null;
   if (typeof cover === 'string') errors[BLOCKS.cover] = cover;
   return finish(errors, state, lang, () => ({
-    kind: 'file.edit',
+    kind: fileEdit.name,
     fileId: meta.fileId,
     title,
     ...(description === '' ? {} : { description }),
@@ -346,7 +351,7 @@ export function parsePlaylistSubmission(
   state: ViewState,
   draft: PlaylistDraft,
   lang: Lang,
-): ChangeSubmission<PrepareInput<'playlist.edit'>> {
+): ChangeSubmission<PrepareInput<typeof playlistEdit.name>> {
   const t = lang.t.changes;
   const meta = draft;
   const errors: FieldErrors = {};
@@ -360,7 +365,7 @@ export function parsePlaylistSubmission(
   }
   if (title === '' && lines === null) errors[BLOCKS.title] = t.playlistNeedsSomething;
   return finish(errors, state, lang, () => ({
-    kind: 'playlist.edit',
+    kind: playlistEdit.name,
     playlistId: meta.playlistId,
     ...(title === '' ? {} : { title }),
     ...(lines?.ok ? { files: lines.files } : {}),
@@ -383,12 +388,12 @@ export function playlistCreateModal(draftId: string, lang: Lang): ModalView {
 export function parsePlaylistCreateSubmission(
   state: ViewState,
   lang: Lang,
-): ChangeSubmission<PrepareInput<'playlist.create'>> {
+): ChangeSubmission<PrepareInput<typeof playlistCreate.name>> {
   const errors: FieldErrors = {};
   const title = state.text(BLOCKS.title);
   const problem = titleProblem(title, true, lang);
   if (problem !== null) errors[BLOCKS.title] = problem;
-  return finish(errors, state, lang, () => ({ kind: 'playlist.create', title }));
+  return finish(errors, state, lang, () => ({ kind: playlistCreate.name, title }));
 }
 
 /** The draft of a form that creates a record: it only says so (what it creates is in the form). */
@@ -408,21 +413,21 @@ export interface CreateForm<O extends ChangeOperation> {
 
 /** The create forms, by the operation they ask for. */
 export const CREATE_FORMS: {
-  readonly [O in 'folder.create' | 'playlist.create']: CreateForm<O>;
+  readonly [O in typeof folderCreate.name | typeof playlistCreate.name]: CreateForm<O>;
 } = {
-  'folder.create': {
+  [folderCreate.name]: {
     callbackId: CALLBACKS.folderCreate,
     title: (lang) => lang.t.changes.folderCreateTitle,
     modal: (draftId, lang) => folderModal({ mode: 'create', draftId }, lang),
     parse: (state, lang) => {
       const parsed = parseFolderSubmission(state, { mode: 'create' }, lang);
       if (!parsed.ok) return parsed;
-      return parsed.input.kind === 'folder.create'
+      return parsed.input.kind === folderCreate.name
         ? { ok: true, input: parsed.input, reason: parsed.reason }
         : { ok: false, errors: { [BLOCKS.title]: lang.t.changes.createFormFolderOnly } };
     },
   },
-  'playlist.create': {
+  [playlistCreate.name]: {
     callbackId: CALLBACKS.playlistCreate,
     title: (lang) => lang.t.changes.playlistCreateTitle,
     modal: playlistCreateModal,
