@@ -99,24 +99,6 @@ export function operationTitle(name: OperationName): string {
   return isChangeOperation(name) ? OPERATION_SPECS[name].title : READ_OPERATION_TITLES[name];
 }
 
-/** Titles of the read-only operations in Persian. */
-export const READ_OPERATION_TITLES_FA: Readonly<Record<ReadOperation, string>> = {
-  'whitelist.get': 'نمایش لیست سفید',
-  'protect.get': 'نمایش تنظیمات حفاظت',
-  'folder.list': 'فهرست پوشه‌ها',
-  'folder.info': 'نمایش پوشه',
-  'file.list': 'فهرست فایل‌ها',
-  'file.info': 'نمایش فایل',
-  'playlist.info': 'نمایش پلی‌لیست',
-  'playlist.list': 'پلی‌لیست‌ها',
-  'viewer.lookup': 'جست‌وجوی بیننده',
-};
-
-/** Title of any operation in Persian. */
-export function operationTitleFa(name: OperationName): string {
-  return isChangeOperation(name) ? OPERATION_SPECS[name].fa.title : READ_OPERATION_TITLES_FA[name];
-}
-
 /** `field.sub: message` for each zod issue. */
 function issueLines(error: z.ZodError): string[] {
   return error.issues.map((issue) =>

@@ -589,9 +589,6 @@ function notOk(
   return { ok: false, code, reason: english(said), said };
 }
 
-/** Why the CLI may not approve, and how to change that. */
-export const CLI_APPROVALS_OFF = english(say.polCliOff());
-
 /** True when the actor is among the rule's approvers, directly or through a user group. */
 export function isApprover(policy: Policy, operation: PolicyOperation, actor: PolicyActor): boolean {
   return isMember(policy.rules[operation].approvers, actor);

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { SlashCommand, ViewStateSelectedOption, ViewStateValue } from '@slack/bolt';
+import type { SlashCommand, ViewStateValue } from '@slack/bolt';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import { findElement } from './blockkit.js';
 import { isObject } from './json.js';
@@ -239,26 +239,9 @@ export function textInput(value: string | null): ViewStateValue {
   return { type: 'plain_text_input', value };
 }
 
-/** The option picked in a static_select (`null` when none). */
-export function staticSelect(value: string | null, text = value ?? ''): ViewStateValue {
-  const selected: ViewStateSelectedOption | null = value === null ? null : { text: plain(text), value };
-  return { type: 'static_select', selected_option: selected };
-}
-
 /** The options ticked in a checkboxes element. */
 export function checkboxes(values: readonly string[]): ViewStateValue {
   return { type: 'checkboxes', selected_options: values.map((value) => ({ text: plain(value), value })) };
-}
-
-/** The option picked in a radio_buttons element (`null` when none). */
-export function radioButtons(value: string | null, text = value ?? ''): ViewStateValue {
-  const selected: ViewStateSelectedOption | null = value === null ? null : { text: plain(text), value };
-  return { type: 'radio_buttons', selected_option: selected };
-}
-
-/** What a person typed into a number_input, as the text Slack sends (`null` when left empty). */
-export function numberInput(value: string | null): ViewStateValue {
-  return { type: 'number_input', value };
 }
 
 function userOf(options: { userId: string; userName?: string }) {
