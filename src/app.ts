@@ -165,6 +165,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
       metrics,
       work,
       respondTo: responses.respondTo,
+      people: new WeakMap(),
     };
     const checkpointState = describeCheckpoints(config, signing?.key ?? null);
     const slack = createSlackApp({

@@ -3,9 +3,9 @@ import type { RespondArguments, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { type Caller, callerOf } from '../core/actor.js';
 import type { Command } from '../core/grammar.js';
 import { redactError } from '../core/mask.js';
-import type { Actor } from '../core/model.js';
 import type { Policy } from '../core/policy.js';
 import { english, type Said } from '../core/said.js';
 import type { Lang, Languages } from '../i18n/lang.js';
@@ -58,12 +58,15 @@ export interface AppContext extends SlackContext {
   work: WorkQueue;
   /** A `respond` for a `response_url` (slash commands answer through it; ../slack/response-url.ts). */
   respondTo: (responseUrl: string) => Respond;
+  /** The person behind each request in hand, by the request's body: the gate and the handler share one. */
+  people: WeakMap<object, Person>;
 }
 
 /**
  * One `/vidops` subcommand, run after the request was acknowledged and the text parsed.
- * `client` is Bolt's client for this request; `actor` carries the Slack user ID and a display name.
- * @see docs/architecture.md, "Slash command grammar"
+ * `client` is Bolt's client for this request; `actor` is who typed it (Slack user ID, display
+ * name, user groups) and `lang` the language they read, both worked out once by the router.
+ * @see docs/architecture.md, "Slash command grammar" and "Each request's context once"
  */
 export type SlashHandler = (args: {
   command: Command;
@@ -72,7 +75,8 @@ export type SlashHandler = (args: {
   body: SlashCommand;
   respond: Respond;
   client: WebClient;
-  actor: Actor;
+  actor: Caller;
+  lang: Lang;
   ctx: AppContext;
 }) => Promise<void>;
 
@@ -141,19 +145,71 @@ export async function respondChecked(
 }
 
 /**
- * The Slack user as the services know them: ID, display name (`fallbackName`, e.g. the
- * command's `user_name`, when Slack cannot say) and the watched user groups they belong to.
+ * Who acts in one request, worked out once where it comes in and handed down: the person as the
+ * services know them, with the watched user groups they belong to (a `Caller`, whose groups the
+ * services use instead of asking Slack again), and the language they read.
+ * @see docs/architecture.md, "Each request's context once"
  */
-export async function resolveActor(
-  ctx: Pick<SlackContext, 'directory'>,
-  userId: string,
+export interface Who {
+  actor: Caller;
+  lang: Lang;
+}
+
+/**
+ * The person behind one request, each part looked up at most once, when first asked: the gate
+ * may need their groups before the acknowledgement, a form its language, the work after it all.
+ */
+export interface Person {
+  readonly id: string;
+  groups(): Promise<readonly string[]>;
+  lang(): Promise<Lang>;
+  who(): Promise<Who>;
+}
+
+/** The person behind `request` (its body, as Bolt hands it to the gate and to the handler): one per request. */
+export function personOf(
+  ctx: Pick<AppContext, 'directory' | 'languages' | 'people'>,
+  request: object,
+  user: { id: string; name?: string | undefined },
+): Person {
+  const known = ctx.people.get(request);
+  if (known !== undefined && known.id === user.id) return known;
+  const person = lookUpPerson(ctx, user.id, user.name);
+  ctx.people.set(request, person);
+  return person;
+}
+
+/**
+ * A person looked up for one piece of work of its own (a Home tab built for them): ID, display
+ * name (`fallbackName`, e.g. the command's `user_name`, when Slack cannot say), user groups and
+ * language, each asked of Slack and the store once.
+ */
+export function lookUpPerson(
+  ctx: Pick<SlackContext, 'directory' | 'languages'>,
+  id: string,
   fallbackName?: string,
-): Promise<{ actor: Actor; groups: string[] }> {
-  const [name, groups] = await Promise.all([
-    ctx.directory.nameOf(userId, fallbackName),
-    ctx.directory.groupsOf(userId),
-  ]);
-  return { actor: { id: userId, name }, groups };
+): Person {
+  let groups: Promise<readonly string[]> | undefined;
+  let lang: Promise<Lang> | undefined;
+  let who: Promise<Who> | undefined;
+  const person: Person = {
+    id,
+    groups() {
+      groups ??= ctx.directory.groupsOf(id);
+      return groups;
+    },
+    lang() {
+      lang ??= ctx.languages.of(id);
+      return lang;
+    },
+    who() {
+      who ??= Promise.all([ctx.directory.nameOf(id, fallbackName), person.groups(), person.lang()]).then(
+        ([name, found, read]) => ({ actor: callerOf({ id, name }, found), lang: read }),
+      );
+      return who;
+    },
+  };
+  return person;
 }
 
 /**

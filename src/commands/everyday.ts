@@ -2,7 +2,6 @@ import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { COMMAND_HELP, type CommandHelp } from '../core/commands-help.js';
 import type { CommandKind } from '../core/grammar.js';
-import type { Actor } from '../core/model.js';
 import { isChangeOperation } from '../core/operations.js';
 import { explainCode, PLAYER_ERROR_CODES } from '../core/player-errors.js';
 import { isAgent, isLead, mayRun, type Policy, type PolicyActor } from '../core/policy.js';
@@ -37,10 +36,11 @@ import {
   checkBlockKit,
   errorViewOptions,
   mergeWarnings,
+  personOf,
   problemText,
-  resolveActor,
   respondChecked,
   type SlashHandler,
+  type Who,
 } from './context.js';
 
 /**
@@ -94,10 +94,9 @@ function outcomeOf(ctx: AppContext, result: SubmitResult, lang: Lang): ChangeOut
  */
 export async function unblockReply(
   ctx: AppContext,
-  actor: Actor,
+  { actor, lang }: Who,
   mobile: { param: string; masked: string },
 ): Promise<Message> {
-  const lang = await ctx.languages.of(actor.id);
   const prepared = await ctx.ops.prepare(actor, { kind: viewerUnblock.name, mobileNumber: mobile.param });
   const { blocked, actionType } = prepared.preview;
   const viewer = { blocked, actionType };
@@ -119,11 +118,10 @@ export async function unblockReply(
  */
 export async function retryReply(
   ctx: AppContext,
-  actor: Actor,
+  { actor, lang }: Who,
   fileId: string,
   parseWarnings: readonly Said[] = [],
 ): Promise<Message> {
-  const lang = await ctx.languages.of(actor.id);
   const prepared = await ctx.ops.prepare(actor, { kind: fileRetry.name, fileId });
   const file = prepared.preview;
   const result = await ctx.ops.submit(actor, prepared);
@@ -142,36 +140,33 @@ export async function retryReply(
   );
 }
 
-const help: SlashHandler = async ({ ctx, actor, respond }) => {
-  const who = { id: actor.id, groups: await ctx.directory.groupsOf(actor.id) };
-  const entries = COMMAND_HELP.filter((entry) => mayList(ctx.policy, entry, who));
-  const lang = await ctx.languages.of(actor.id);
-  await respondChecked(ctx, respond, helpMessage(entries, { isLead: isLead(ctx.policy, who) }, lang));
+const help: SlashHandler = async ({ ctx, actor, lang, respond }) => {
+  const entries = COMMAND_HELP.filter((entry) => mayList(ctx.policy, entry, actor));
+  await respondChecked(ctx, respond, helpMessage(entries, { isLead: isLead(ctx.policy, actor) }, lang));
 };
 
-const unblock: SlashHandler = async ({ command, ctx, actor, respond }) => {
+const unblock: SlashHandler = async ({ command, ctx, actor, lang, respond }) => {
   if (command.kind !== 'unblock') return;
-  await respondChecked(ctx, respond, await unblockReply(ctx, actor, command.mobile));
+  await respondChecked(ctx, respond, await unblockReply(ctx, { actor, lang }, command.mobile));
 };
 
-const retry: SlashHandler = async ({ command, warnings, ctx, actor, respond }) => {
+const retry: SlashHandler = async ({ command, warnings, ctx, actor, lang, respond }) => {
   if (command.kind !== 'retry') return;
-  await respondChecked(ctx, respond, await retryReply(ctx, actor, command.fileId, warnings));
+  await respondChecked(ctx, respond, await retryReply(ctx, { actor, lang }, command.fileId, warnings));
 };
 
-const whitelistShow: SlashHandler = async ({ ctx, actor, respond }) => {
+const whitelistShow: SlashHandler = async ({ ctx, lang, respond }) => {
   const ips = await ctx.ops.whitelist();
-  await respondChecked(ctx, respond, whitelistMessage(ips, await ctx.languages.of(actor.id)));
+  await respondChecked(ctx, respond, whitelistMessage(ips, lang));
 };
 
-const protectShow: SlashHandler = async ({ ctx, actor, respond }) => {
+const protectShow: SlashHandler = async ({ ctx, lang, respond }) => {
   const { raw, ...config } = await ctx.ops.protection();
-  await respondChecked(ctx, respond, protectionMessage(config, raw, await ctx.languages.of(actor.id)));
+  await respondChecked(ctx, respond, protectionMessage(config, raw, lang));
 };
 
-const explain: SlashHandler = async ({ command, ctx, actor, respond }) => {
+const explain: SlashHandler = async ({ command, ctx, lang, respond }) => {
   if (command.kind !== 'explain') return;
-  const lang = await ctx.languages.of(actor.id);
   const explanation = explainCode(command.code);
   await respondChecked(
     ctx,
@@ -294,7 +289,8 @@ export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): v
         ...(args.body.response_url ? { responseUrl: args.body.response_url } : {}),
         ...(args.body.channel?.id ? { channelId: args.body.channel.id } : {}),
       };
-      const view = build(JSON.stringify(meta), await ctx.languages.of(args.body.user.id));
+      const lang = await personOf(ctx, args.body, args.body.user).lang();
+      const view = build(JSON.stringify(meta), lang);
       checkBlockKit(ctx, { view }, 'modal');
       if (!args.body.trigger_id) return;
       await args.client.views.open({ trigger_id: args.body.trigger_id, view });
@@ -313,9 +309,10 @@ export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): v
   routes.view(CALLBACKS.unblock, async ({ ack, body, view, client }) => {
     const typed = typedValue(view.state.values, BLOCKS.mobile);
     const mobile = parseMobile(typed, ctx.config.phoneRegion, { regions: ctx.config.phoneRegions });
+    const person = personOf(ctx, body, body.user);
     if (!mobile.ok) {
       // Checked before the modal closes, so the person corrects it in place; nothing is sent.
-      const lang = await ctx.languages.of(body.user.id);
+      const lang = await person.lang();
       await ack({
         response_action: 'errors',
         errors: {
@@ -326,18 +323,18 @@ export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): v
     }
     await ack();
     ctx.work.push('unblock modal', async () => {
-      const { actor } = await resolveActor(ctx, body.user.id, body.user.name);
-      const lang = await ctx.languages.of(actor.id);
-      const message = await replyOrProblem(ctx, lang, () => unblockReply(ctx, actor, mobile));
-      await deliver(ctx, client, readMetadata(view.private_metadata), actor.id, message);
+      const who = await person.who();
+      const message = await replyOrProblem(ctx, who.lang, () => unblockReply(ctx, who, mobile));
+      await deliver(ctx, client, readMetadata(view.private_metadata), person.id, message);
     });
   });
 
   routes.view(CALLBACKS.retry, async ({ ack, body, view, client }) => {
     const typed = typedValue(view.state.values, BLOCKS.fileId).trim();
     const id = parseResourceId(typed, 'file');
+    const person = personOf(ctx, body, body.user);
     if (!id.ok) {
-      const lang = await ctx.languages.of(body.user.id);
+      const lang = await person.lang();
       await ack({
         response_action: 'errors',
         errors: { [BLOCKS.fileId]: sayIn(lang, say.modalNothingRetried(id.said)) },
@@ -346,11 +343,10 @@ export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): v
     }
     await ack();
     ctx.work.push('retry modal', async () => {
-      const { actor } = await resolveActor(ctx, body.user.id, body.user.name);
-      const lang = await ctx.languages.of(actor.id);
+      const who = await person.who();
       const warnings = id.warning === null ? [] : [id.warning];
-      const message = await replyOrProblem(ctx, lang, () => retryReply(ctx, actor, id.id, warnings));
-      await deliver(ctx, client, readMetadata(view.private_metadata), actor.id, message);
+      const message = await replyOrProblem(ctx, who.lang, () => retryReply(ctx, who, id.id, warnings));
+      await deliver(ctx, client, readMetadata(view.private_metadata), person.id, message);
     });
   });
 }

@@ -14,7 +14,7 @@ import { countOwnOutcome } from '../slack/metrics.js';
 import { notAllowedMessage } from '../views/everyday.js';
 import { homeNotAllowedView } from '../views/home.js';
 import { statusModal } from '../views/modals/common.js';
-import { type AppContext, checkBlockKit } from './context.js';
+import { type AppContext, checkBlockKit, type Person, personOf } from './context.js';
 
 /**
  * Who may act, checked once for every request that comes from a person: the slash command, every
@@ -188,8 +188,9 @@ async function tell(
   interaction: Interaction,
   respond: RespondFn | undefined,
   refusal: Refusal,
+  person: Person,
 ) {
-  const lang = await ctx.languages.of(userOf(interaction).id);
+  const lang = await person.lang();
   const text = refusalText(lang, refusal);
   const message = { ...notAllowedMessage(lang), text };
   checkBlockKit(ctx, message, 'message');
@@ -242,12 +243,14 @@ export function actorGate(ctx: AppContext): Middleware<AnyMiddlewareArgs> {
     }
     // Bolt's ack and respond differ by request kind; the gate only passes them what every kind takes.
     const { ack, respond } = args as { ack?: AnyAck; respond?: RespondFn };
-    const groups = await settledWithin(ctx.directory.groupsOf(userId), GATE_BUDGET_MS);
+    // Looked up for the handler as well: it reads the same person, not Slack again.
+    const person = personOf(ctx, args.body, user);
+    const groups = await settledWithin(person.groups(), GATE_BUDGET_MS);
     if (groups.kind !== 'ok') {
       if (groups.kind === 'error')
         ctx.logger.warn({ err: redactError(groups.error) }, 'could not read user groups');
       await ackRefusal(ctx, interaction, ack, 'checkLate');
-      await tell(ctx, interaction, respond, 'checkLate');
+      await tell(ctx, interaction, respond, 'checkLate', person);
       return;
     }
     if (isAgent(ctx.policy, { id: userId, groups: groups.value })) {
@@ -259,8 +262,8 @@ export function actorGate(ctx: AppContext): Middleware<AnyMiddlewareArgs> {
     ctx.metrics.countCommand(commandLabel(args.body), 'denied');
     await ackRefusal(ctx, interaction, ack, 'notAllowed');
     ctx.logger.info({ user: userId, kind: kindOf(interaction) }, 'refused someone outside AGENTS');
-    const actor: Actor = { id: userId, name: await ctx.directory.nameOf(userId, user.name) };
+    const { actor } = await person.who();
     await auditDenied(ctx, actor, interaction);
-    await tell(ctx, interaction, respond, 'notAllowed');
+    await tell(ctx, interaction, respond, 'notAllowed', person);
   };
 }

@@ -3,10 +3,11 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { extractFileIds, extractMobiles } from '../core/extract.js';
-import type { Actor } from '../core/model.js';
 import { parseResourceId } from '../core/validate/ids.js';
 import { isMobileParam } from '../core/validate/phone.js';
 import { ENGLISH, type Lang, ltr } from '../i18n/index.js';
+import { spec as protectSet } from '../operations/protect-set/spec.js';
+import { spec as whitelistSet } from '../operations/whitelist-set/spec.js';
 import type { SlackRoutes } from '../slack/routes.js';
 import { sayIn } from '../views/errors.js';
 import { type Message, maskValidMobiles, problemMessage } from '../views/everyday.js';
@@ -25,7 +26,8 @@ import {
 } from '../views/modals/shortcuts.js';
 import { whitelistModal } from '../views/modals/whitelist.js';
 import { openDraft, takeDraft } from './changes/drafts.js';
-import { type AppContext, checkBlockKit, problemText, resolveActor } from './context.js';
+import { windowOf } from './changes/time-box.js';
+import { type AppContext, checkBlockKit, type Person, personOf, problemText } from './context.js';
 import { retryReply, unblockReply } from './everyday.js';
 
 /**
@@ -102,7 +104,7 @@ function answerTarget(shortcut: MessageShortcut): AnswerTarget {
 }
 
 async function unblockFromMessage(ctx: AppContext, shortcut: MessageShortcut, client: WebClient) {
-  const lang = await ctx.languages.of(shortcut.user.id);
+  const lang = await personOf(ctx, shortcut, shortcut.user).lang();
   const region = ctx.config.phoneRegion;
   const { found, refused } = extractMobiles(shortcut.message.text ?? '', region, {
     regions: ctx.config.phoneRegions,
@@ -133,7 +135,7 @@ async function unblockFromMessage(ctx: AppContext, shortcut: MessageShortcut, cl
 }
 
 async function retryFromMessage(ctx: AppContext, shortcut: MessageShortcut, client: WebClient) {
-  const lang = await ctx.languages.of(shortcut.user.id);
+  const lang = await personOf(ctx, shortcut, shortcut.user).lang();
   const fileIds = extractFileIds(shortcut.message.text ?? '');
   const view =
     fileIds.length === 0
@@ -143,8 +145,13 @@ async function retryFromMessage(ctx: AppContext, shortcut: MessageShortcut, clie
 }
 
 /** One click on a number: the draft taken back (only by who opened it), the unblock, the list again. */
-async function pickMobile(ctx: AppContext, click: ViewClick, client: WebClient): Promise<void> {
-  const lang = await ctx.languages.of(click.user.id);
+async function pickMobile(
+  ctx: AppContext,
+  click: ViewClick,
+  client: WebClient,
+  person: Person,
+): Promise<void> {
+  const lang = await person.lang();
   const t = lang.t.shortcuts;
   const taken = await takeDraft(
     ctx,
@@ -190,9 +197,9 @@ async function pickMobile(ctx: AppContext, click: ViewClick, client: WebClient):
   }
   const viewId = click.view.id;
   ctx.work.push('unblock shortcut', async () => {
-    const actor = await actorOf(ctx, click);
-    const result = await outcome(ctx, lang, () => unblockReply(ctx, actor, mobile));
-    const draftId = await openDraft(ctx, actor.id, CALLBACKS.shortcutUnblock, draft);
+    const who = await person.who();
+    const result = await outcome(ctx, lang, () => unblockReply(ctx, who, mobile));
+    const draftId = await openDraft(ctx, person.id, CALLBACKS.shortcutUnblock, draft);
     const numbers = draft.mobiles.map((m) => m.param);
     await show(
       ctx,
@@ -204,8 +211,8 @@ async function pickMobile(ctx: AppContext, click: ViewClick, client: WebClient):
 }
 
 /** One click on a file ID: read as `/vidops retry` reads it, retried, the list again. */
-async function pickFile(ctx: AppContext, click: ViewClick, client: WebClient): Promise<void> {
-  const lang = await ctx.languages.of(click.user.id);
+async function pickFile(ctx: AppContext, click: ViewClick, client: WebClient, person: Person): Promise<void> {
+  const lang = await person.lang();
   const t = lang.t.shortcuts;
   const id = parseResourceId(click.actions[0]?.value ?? '', 'file');
   if (!id.ok) {
@@ -230,9 +237,9 @@ async function pickFile(ctx: AppContext, click: ViewClick, client: WebClient): P
     return;
   const viewId = click.view.id;
   ctx.work.push('retry shortcut', async () => {
-    const actor = await actorOf(ctx, click);
+    const who = await person.who();
     const warnings = id.warning === null ? [] : [id.warning];
-    const result = await outcome(ctx, lang, () => retryReply(ctx, actor, id.id, warnings));
+    const result = await outcome(ctx, lang, () => retryReply(ctx, who, id.id, warnings));
     const fileIds = listed.includes(id.id) ? listed : [id.id, ...listed];
     await show(ctx, client, viewId, retryPickModal({ fileIds, result }, lang));
   });
@@ -251,10 +258,6 @@ function listedFileIds(click: ViewClick): string[] {
   return ids.slice(0, 20);
 }
 
-async function actorOf(ctx: AppContext, click: ViewClick): Promise<Actor> {
-  return (await resolveActor(ctx, click.user.id, click.user.name)).actor;
-}
-
 /**
  * A menu button: the form it opens replaces the menu; a form that needs a read shows a wait first.
  * The wait, a problem and the form are in the language of who clicked.
@@ -263,10 +266,11 @@ async function fromMenu(
   ctx: AppContext,
   click: ViewClick,
   client: WebClient,
+  person: Person,
   title: (lang: Lang) => string,
   build: (lang: Lang) => Promise<ModalView>,
 ): Promise<void> {
-  const lang = await ctx.languages.of(click.user.id);
+  const lang = await person.lang();
   const shown = title(lang);
   const reading = workingModal(shown, lang.t.shortcuts.shortcutReading, lang);
   if (!(await replaceClicked(ctx, client, click, reading))) return;
@@ -298,11 +302,15 @@ export function registerShortcuts(app: App, routes: SlackRoutes, ctx: AppContext
     { type: 'shortcut', callback_id: SHORTCUTS.menu },
     async ({ ack, shortcut, client }) => {
       await ack();
-      await open(ctx, client, shortcut.trigger_id, menuModal(await ctx.languages.of(shortcut.user.id)));
+      const lang = await personOf(ctx, shortcut, shortcut.user).lang();
+      await open(ctx, client, shortcut.trigger_id, menuModal(lang));
     },
   );
 
-  const onViewClick = (actionId: string, run: (click: ViewClick, client: WebClient) => Promise<void>) => {
+  const onViewClick = (
+    actionId: string,
+    run: (click: ViewClick, client: WebClient, person: Person) => Promise<void>,
+  ) => {
     routes.action(actionId, async ({ ack, body, client }) => {
       await ack();
       const click = ViewClickSchema.safeParse(body satisfies BlockAction);
@@ -310,31 +318,32 @@ export function registerShortcuts(app: App, routes: SlackRoutes, ctx: AppContext
         ctx.logger.warn({ actionId }, 'a shortcut button clicked outside its modal; ignored');
         return;
       }
-      await run(click.data, client);
+      await run(click.data, client, personOf(ctx, body, click.data.user));
     });
   };
-  onViewClick(ACTIONS.shortcutUnblockPick, (click, client) => pickMobile(ctx, click, client));
-  onViewClick(ACTIONS.shortcutRetryPick, (click, client) => pickFile(ctx, click, client));
-  onViewClick(ACTIONS.menuUnblock, async (click, client) => {
-    const lang = await ctx.languages.of(click.user.id);
+  onViewClick(ACTIONS.shortcutUnblockPick, (click, client, person) => pickMobile(ctx, click, client, person));
+  onViewClick(ACTIONS.shortcutRetryPick, (click, client, person) => pickFile(ctx, click, client, person));
+  onViewClick(ACTIONS.menuUnblock, async (click, client, person) => {
+    const lang = await person.lang();
     const text = lang.t.shortcuts.shortcutMenuUnblockIntro;
     await replaceClicked(ctx, client, click, unblockTypeModal({ text, target: {} }, lang));
   });
-  onViewClick(ACTIONS.menuRetry, async (click, client) => {
-    const lang = await ctx.languages.of(click.user.id);
+  onViewClick(ACTIONS.menuRetry, async (click, client, person) => {
+    const lang = await person.lang();
     const text = lang.t.shortcuts.shortcutMenuRetryIntro;
     await replaceClicked(ctx, client, click, retryTypeModal({ text, target: {} }, lang));
   });
-  onViewClick(ACTIONS.menuProtect, (click, client) =>
+  onViewClick(ACTIONS.menuProtect, (click, client, person) =>
     fromMenu(
       ctx,
       click,
       client,
+      person,
       (lang) => lang.t.shortcuts.shortcutMenuProtect,
-      async () => {
+      async (lang) => {
         const { raw: _raw, ...current } = await ctx.ops.protection();
-        const draftId = await openDraft(ctx, click.user.id, CALLBACKS.protect, protectDraft(current));
-        return protectModal(current, draftId, await ctx.languages.of(click.user.id));
+        const draftId = await openDraft(ctx, person.id, CALLBACKS.protect, protectDraft(current));
+        return protectModal(current, draftId, lang, windowOf(ctx, protectSet.name).limits);
       },
     ),
   );
@@ -342,11 +351,12 @@ export function registerShortcuts(app: App, routes: SlackRoutes, ctx: AppContext
     [ACTIONS.menuWhitelistAdd, 'add'],
     [ACTIONS.menuWhitelistRemove, 'remove'],
   ] as const) {
-    onViewClick(actionId, (click, client) =>
+    onViewClick(actionId, (click, client, person) =>
       fromMenu(
         ctx,
         click,
         client,
+        person,
         (lang) =>
           mode === 'add'
             ? lang.t.shortcuts.shortcutMenuWhitelistAdd
@@ -358,7 +368,7 @@ export function registerShortcuts(app: App, routes: SlackRoutes, ctx: AppContext
             return null;
           });
           const draftId = await openDraft(ctx, click.user.id, CALLBACKS.whitelistChange, { mode });
-          return whitelistModal({ mode, current, draftId });
+          return whitelistModal({ mode, current, draftId, bounds: windowOf(ctx, whitelistSet.name).limits });
         },
       ),
     );

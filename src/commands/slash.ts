@@ -15,7 +15,7 @@ import {
   type AppContext,
   checkBlockKit,
   errorViewOptions,
-  resolveActor,
+  personOf,
   respondChecked,
   type SlashHandler,
 } from './context.js';
@@ -126,16 +126,18 @@ async function runCommand(
     phoneRegion: ctx.config.phoneRegion,
     phoneRegions: ctx.config.phoneRegions,
   });
-  const { actor } = await resolveActor(ctx, body.user_id, body.user_name);
-  const lang = await ctx.languages.of(actor.id);
+  // Who typed it, with their groups and language: the gate may have begun it; nobody asks again.
+  const person = personOf(ctx, body, { id: body.user_id, name: body.user_name });
 
   if (!parsed.ok) {
     // The message says what was read; a valid number inside it is still masked.
+    const lang = await person.lang();
     const message = refusalText(parsed.said, ctx.config.phoneRegion, lang);
     await respondChecked(ctx, respond, parseErrorMessage(message, parsed.usage, lang));
     return 'invalid';
   }
 
+  const { actor, lang } = await person.who();
   const { command, warnings } = parsed;
   const handler = handlers[command.kind];
   let denied = false;
@@ -148,7 +150,7 @@ async function runCommand(
     }),
   };
   try {
-    await handler({ command, warnings, body, respond, client, actor, ctx: watched });
+    await handler({ command, warnings, body, respond, client, actor, lang, ctx: watched });
   } catch (error) {
     const view = describeError(error, errorViewOptions(ctx, lang));
     await respondChecked(ctx, respond, problemMessage(view.text));

@@ -1,9 +1,11 @@
 import {
   actorLabel,
   actorRecord,
+  callerOf,
   cancelRefusal,
   cliActor,
   identityRefusal,
+  isCaller,
   isSameRequester,
   maybeSamePerson,
   viaPhrase,
@@ -38,6 +40,17 @@ describe('who acted, as recorded', () => {
     };
     const before = { ...event, actor: { id: 'U0LEAD1', name: 'Lena' } };
     expect(createHasher()(event)).toBe(createHasher()(before));
+  });
+
+  it('someone acting comes with their groups from the edge; what is recorded of them has none', () => {
+    const lead = callerOf(slackLead, ['S0LEADS']);
+    expect(lead).toEqual({ id: 'U0LEAD1', name: 'Lena', groups: ['S0LEADS'] });
+    expect(isCaller(lead)).toBe(true);
+    expect(isCaller(slackLead)).toBe(false);
+    expect(actorRecord(lead)).toEqual(slackLead);
+    const fromCli = callerOf(rootAsLead, []);
+    expect(isCaller(fromCli)).toBe(true);
+    expect(actorRecord(fromCli)).toEqual(rootAsLead);
   });
 
   it('a CLI actor records the CLI and the OS user, with or without --as', () => {

@@ -8,6 +8,27 @@ import { type Said, say } from './said.js';
  * @see docs/architecture.md, "Approvals" and "Audit log"
  */
 
+/**
+ * Someone acting now, as the edge that heard them worked them out once (the Slack handler's entry,
+ * the CLI's start): who they are, and the watched user groups they belong to. It is what the
+ * policy reads (a `PolicyActor`), so the services use its groups instead of asking the directory
+ * again. The groups are never recorded: what is stored or hashed is {@link actorRecord}.
+ * @see docs/architecture.md, "Each request's context once"
+ */
+export interface Caller extends Actor {
+  readonly groups: readonly string[];
+}
+
+/** `actor` with the user groups its edge found. */
+export function callerOf(actor: Actor, groups: readonly string[]): Caller {
+  return { ...actorRecord(actor), groups };
+}
+
+/** True when `actor` came with its groups already worked out (a {@link Caller}). */
+export function isCaller(actor: Actor): actor is Caller {
+  return 'groups' in actor && Array.isArray(actor.groups);
+}
+
 /** The prefix of a CLI actor who gave no `--as`: `cli:<os user>`. */
 export const CLI_ACTOR_PREFIX = 'cli:';
 

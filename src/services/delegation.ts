@@ -46,8 +46,6 @@ export interface DelegationServiceDeps {
   clock: () => Date;
   ctx: () => StepContext;
   newId: () => string;
-  /** The delegate's display name (Slack's), when the mention carried none. */
-  nameOf?: ((userId: string) => Promise<string>) | undefined;
   /** Where a written `until` time (without `Z`) is read: `DISPLAY_TIME_ZONE`; UTC when not given. */
   timeZone?: string | undefined;
 }
@@ -55,7 +53,6 @@ export interface DelegationServiceDeps {
 export interface DelegationService {
   delegate(lead: Actor, words: DelegateWords): Promise<DelegateResult>;
   cancel(lead: Actor): Promise<DelegateResult>;
-  overview(actor: Actor): Promise<DelegationsOverview>;
   /** The leads `delegateId` approves for now, each with their user groups (for the policy). */
   inForceTo(delegateId: string): Promise<{ lead: Actor; groups: string[] }[]>;
   /** Records every delegation found past its `until`; returns those this call ended. */
@@ -68,13 +65,6 @@ export function createDelegationService(deps: DelegationServiceDeps): Delegation
   return {
     delegate: (lead, words) => delegate(deps, lead, words),
     cancel: (lead) => cancel(deps, lead),
-    async overview(actor) {
-      const [given, received] = await Promise.all([
-        openNow(deps, { leadId: actor.id }),
-        openNow(deps, { delegateId: actor.id }),
-      ]);
-      return { given: given[0] ?? null, received };
-    },
     async inForceTo(delegateId) {
       const received = await openNow(deps, { delegateId });
       return Promise.all(
@@ -95,8 +85,8 @@ async function delegate(
   if (words.delegate.id === lead.id) return { kind: 'refused', ...reasoned(say.delegSelf()) };
   const until = resolveUntil(words.until, d.clock(), d.timeZone);
   if (!until.ok) return { kind: 'refused', reason: until.reason, said: until.said };
-  const name = words.delegate.name ?? (d.nameOf ? await d.nameOf(words.delegate.id) : words.delegate.id);
-  const delegate: Actor = { id: words.delegate.id, name };
+  // The Slack edge names the delegate (a mention's name, else Slack's); the CLI gives the ID.
+  const delegate: Actor = { id: words.delegate.id, name: words.delegate.name ?? words.delegate.id };
   const refusal = await delegateRefusal(d, delegate);
   if (refusal !== null) {
     await d.store.appendAudit([delegationRefused({ lead, delegate, until: until.at, refusal }, d.ctx())]);

@@ -1,5 +1,6 @@
 import { failureInWords, NotFoundError } from '../client/errors.js';
 import type { Answer, Folder, Playlist, VideoClient, VideoFile } from '../client/types.js';
+import { isCaller } from '../core/actor.js';
 import { isPastExpiry } from '../core/approvals.js';
 import { awaitsReview } from '../core/break-glass.js';
 import { delegatedLead, inForce } from '../core/delegation.js';
@@ -81,8 +82,14 @@ export interface ReadsDeps {
   clock: () => Date;
 }
 
-/** The person as the policy sees them: ID, the watched user groups they belong to, and the front end. */
+/**
+ * The person as the policy sees them: ID, the watched user groups they belong to, and the front
+ * end. A `Caller` (core/actor.ts) brings its groups from the edge; only a bare `Actor` (tools,
+ * tests) sends the services to the directory.
+ * @see docs/architecture.md, "Each request's context once"
+ */
 export async function policyActorOf(directory: Directory, actor: Actor): Promise<PolicyActor> {
+  if (isCaller(actor)) return actor;
   const groups = await directory.groupsOf(actor.id);
   return actor.via === undefined ? { id: actor.id, groups } : { id: actor.id, groups, via: actor.via };
 }

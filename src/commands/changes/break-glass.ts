@@ -21,7 +21,6 @@ import {
   type AppContext,
   errorViewOptions,
   problemText,
-  resolveActor,
   respondChecked,
   type SlashHandler,
 } from '../context.js';
@@ -33,6 +32,7 @@ import {
   readRequestClick,
   readSubmission,
   type SubmissionArgs,
+  submitter,
 } from './clicks.js';
 import { showStatus } from './shared.js';
 
@@ -94,7 +94,8 @@ function ranText(ctx: AppContext, result: BreakGlassResult, lang: Lang): string 
 
 /** The reason and the typed words: wrong words stay in the form, under their field; nothing changes. */
 async function submitBreakGlass(ctx: AppContext, args: SubmissionArgs): Promise<void> {
-  const lang = await ctx.languages.of(args.body.user.id);
+  const person = submitter(ctx, args);
+  const lang = await person.lang();
   const t = lang.t.breakGlass;
   const title = t.glassModalTitle;
   const parsed = await readSubmission(ctx, args, title, lang, parseBreakGlassSubmission);
@@ -109,7 +110,7 @@ async function submitBreakGlass(ctx: AppContext, args: SubmissionArgs): Promise<
   await ackStatus(ctx, args.ack, title, [t.glassRunning], lang);
   let lines: string[];
   try {
-    const { actor } = await resolveActor(ctx, args.body.user.id, args.body.user.name);
+    const { actor } = await person.who();
     const result = await ctx.ops.breakGlass(parsed.requestId, actor, {
       reason: parsed.reason,
       words: parsed.words,
@@ -151,7 +152,8 @@ async function openFlag(ctx: AppContext, args: ClickArgs): Promise<void> {
 }
 
 async function submitFlag(ctx: AppContext, args: SubmissionArgs): Promise<void> {
-  const lang = await ctx.languages.of(args.body.user.id);
+  const person = submitter(ctx, args);
+  const lang = await person.lang();
   const t = lang.t.breakGlass;
   const title = t.glassFlagTitle;
   const parsed = await readSubmission(ctx, args, title, lang, parseFlagSubmission);
@@ -159,7 +161,7 @@ async function submitFlag(ctx: AppContext, args: SubmissionArgs): Promise<void> 
   await ackStatus(ctx, args.ack, title, [t.glassRecording], lang);
   let lines: string[];
   try {
-    const { actor } = await resolveActor(ctx, args.body.user.id, args.body.user.name);
+    const { actor } = await person.who();
     const result = await ctx.ops.reviewBreakGlass(parsed.requestId, actor, 'flagged', parsed.note);
     lines =
       result.kind === 'refused'
@@ -199,9 +201,8 @@ export function registerBreakGlass(routes: SlackRoutes, ctx: AppContext): void {
  * A lead delegates; the answer names when it ends as the reader reads dates: Slack's date token
  * in English (shown in their own time zone), the Solar Hijri date in Persian.
  */
-const delegate: SlashHandler = async ({ command, ctx, actor, respond }) => {
+const delegate: SlashHandler = async ({ command, ctx, actor, lang, respond }) => {
   if (command.kind !== 'delegate') return;
-  const lang = await ctx.languages.of(actor.id);
   const t = lang.t.breakGlass;
   const name = command.delegate.name ?? (await ctx.directory.nameOf(command.delegate.id));
   const result = await ctx.ops.delegate(actor, { ...command, delegate: { id: command.delegate.id, name } });
@@ -222,9 +223,8 @@ const delegate: SlashHandler = async ({ command, ctx, actor, respond }) => {
   await respondChecked(ctx, respond, { text, blocks: [section(text)] });
 };
 
-const delegateCancel: SlashHandler = async ({ command, ctx, actor, respond }) => {
+const delegateCancel: SlashHandler = async ({ command, ctx, actor, lang, respond }) => {
   if (command.kind !== 'delegate.cancel') return;
-  const lang = await ctx.languages.of(actor.id);
   const t = lang.t.breakGlass;
   const result = await ctx.ops.cancelDelegation(actor);
   if (result.kind === 'refused') {

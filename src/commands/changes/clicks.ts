@@ -2,14 +2,15 @@ import type { AckFn, BlockAction, RespondFn, ViewResponseAction } from '@slack/b
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
+import type { Caller } from '../../core/actor.js';
 import { InputError } from '../../core/errors.js';
-import type { Actor, OperationRequest } from '../../core/model.js';
+import type { OperationRequest } from '../../core/model.js';
 import { escapeMrkdwn } from '../../core/mrkdwn.js';
 import type { Lang } from '../../i18n/index.js';
 import type { PrecheckResult } from '../../services/types.js';
 import { describeError, reasonIn } from '../../views/errors.js';
 import { readViewState, statusModal, type ViewState } from '../../views/modals/common.js';
-import { type AppContext, checkBlockKit, errorViewOptions, resolveActor } from '../context.js';
+import { type AppContext, checkBlockKit, errorViewOptions, type Person, personOf } from '../context.js';
 import { publishHome } from './home.js';
 import { requestIdOf } from './shared.js';
 
@@ -38,12 +39,18 @@ export interface ClickArgs {
 }
 
 /**
- * Says something to the person who clicked, where they clicked: on their Home tab, ephemeral in
+ * Says something to `person`, who clicked, where they clicked: on their Home tab, ephemeral in
  * the message's channel, or in the DM the button was in (a DM's buttons have no response URL).
  */
-export async function tell(ctx: AppContext, click: Click, respond: RespondFn, text: string): Promise<void> {
+export async function tell(
+  ctx: AppContext,
+  click: Click,
+  respond: RespondFn,
+  text: string,
+  person: Person,
+): Promise<void> {
   if (click.view?.type === 'home') {
-    await publishHome(ctx, click.user.id, { notice: text });
+    await publishHome(ctx, click.user.id, { notice: text, person });
     return;
   }
   // The words quote names, reasons and the service's errors, and a message's `text` is mrkdwn:
@@ -63,14 +70,14 @@ export async function tell(ctx: AppContext, click: Click, respond: RespondFn, te
 }
 
 /** The click's value as a request ID, or a word to the clicker and null. */
-export async function clickedRequest(
+async function clickedRequest(
   ctx: AppContext,
   click: Click,
   respond: RespondFn,
-  lang: Lang,
+  person: Person,
 ): Promise<string | null> {
   const id = requestIdOf(click.actions[0]?.value);
-  if (id === null) await tell(ctx, click, respond, lang.t.breakGlass.glassNoRequest);
+  if (id === null) await tell(ctx, click, respond, (await person.lang()).t.breakGlass.glassNoRequest, person);
   return id;
 }
 
@@ -79,18 +86,23 @@ export interface RequestClick {
   click: Click;
   lang: Lang;
   id: string;
-  /** The clicker as the services know them. */
-  actor: Actor;
+  /** The clicker as the services know them, with their user groups. */
+  actor: Caller;
+  /** The clicker, as looked up for this request. */
+  person: Person;
 }
 
 /** Reads a click on a request's button; null when its value names no request (the clicker is told). */
 export async function readRequestClick(ctx: AppContext, args: ClickArgs): Promise<RequestClick | null> {
   const click = ClickSchema.parse(args.body);
-  const lang = await ctx.languages.of(click.user.id);
-  const id = await clickedRequest(ctx, click, args.respond, lang);
+  const person = personOf(ctx, args.body, {
+    id: click.user.id,
+    name: click.user.name ?? click.user.username,
+  });
+  const id = await clickedRequest(ctx, click, args.respond, person);
   if (id === null) return null;
-  const { actor } = await resolveActor(ctx, click.user.id, click.user.name ?? click.user.username);
-  return { click, lang, id, actor };
+  const { actor, lang } = await person.who();
+  return { click, lang, id, actor, person };
 }
 
 /**
@@ -105,10 +117,10 @@ export async function answerClick(
   run: () => Promise<string>,
 ): Promise<void> {
   try {
-    await tell(ctx, read.click, args.respond, await run());
+    await tell(ctx, read.click, args.respond, await run(), read.person);
   } catch (error) {
     const view = describeError(error, { ...errorViewOptions(ctx), lang: read.lang });
-    await tell(ctx, read.click, args.respond, failed(view.text));
+    await tell(ctx, read.click, args.respond, failed(view.text), read.person);
     if (!view.expected) throw error;
   }
 }
@@ -126,7 +138,7 @@ export async function openWhenAllowed(
   modal: (request: OperationRequest) => ModalView,
 ): Promise<void> {
   if (check.kind === 'refused') {
-    await tell(ctx, read.click, args.respond, refused(reasonIn(read.lang, check)));
+    await tell(ctx, read.click, args.respond, refused(reasonIn(read.lang, check)), read.person);
     return;
   }
   if (!read.click.trigger_id) return;
@@ -141,6 +153,11 @@ export interface SubmissionArgs {
   body: { user: { id: string; name?: string | undefined } };
   view: { id: string; private_metadata: string; state: { values: unknown } };
   client: WebClient;
+}
+
+/** Who submitted the form: the person of the request, looked up once. */
+export function submitter(ctx: AppContext, args: Pick<SubmissionArgs, 'body'>): Person {
+  return personOf(ctx, args.body, args.body.user);
 }
 
 /** Closes the submission into a status view (`title`, one line each). */
