@@ -15,6 +15,7 @@ import {
 } from './model.js';
 import type { ChangeOperation } from './operations.js';
 import { english, type Said, type StateFacts, saidJson, say, stateEnglish, type Wanted } from './said.js';
+import type { RevertOf, TimeBox } from './time-box.js';
 
 /** Who acts when nobody does: expiry, resumption after a crash, outcomes of execution. */
 export const SYSTEM_ACTOR: Actor = { id: 'system', name: 'vidops' };
@@ -39,6 +40,8 @@ export type StepPatch = Partial<
     | 'expiresAt'
     | 'followUp'
     | 'breakGlass'
+    | 'timeBox'
+    | 'undo'
   >
 >;
 
@@ -147,6 +150,10 @@ export interface NewRequestInput<O extends ChangeOperation = ChangeOperation> {
   requester: Actor;
   /** `direct`: runs now (no approval); `approval`: waits for `quorum` approvals until `expiresAt`. */
   mode: { kind: 'direct' } | { kind: 'approval'; quorum: number; expiresAt: string; why: string };
+  /** Put back at the end of this window (docs/time-boxed.md). */
+  timeBox?: TimeBox | undefined;
+  /** The request this one undoes: a put-back or a Revert. */
+  revertOf?: RevertOf | undefined;
 }
 
 /**
@@ -180,6 +187,8 @@ export function newRequest<O extends ChangeOperation>(
     error: null,
     slack: null,
     version: 1,
+    ...(input.timeBox === undefined ? {} : { timeBox: input.timeBox }),
+    ...(input.revertOf === undefined ? {} : { revertOf: input.revertOf }),
   };
   // One operation's request is a request: the union cannot be written from a generic `O`.
   const request = typed as OperationRequest;
@@ -191,6 +200,8 @@ export function newRequest<O extends ChangeOperation>(
     why: input.mode.kind === 'approval' ? input.mode.why : null,
     paramsHash: request.paramsHash,
     preview: request.preview,
+    ...(input.timeBox === undefined ? {} : { timeBox: input.timeBox.asked }),
+    ...(input.revertOf === undefined ? {} : { revertOf: input.revertOf }),
   });
   const events = direct
     ? [requested, requestEvent(request, 'executing', request.requester, ctx)]

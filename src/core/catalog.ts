@@ -11,6 +11,7 @@ import {
   storedTarget,
   type Target,
   targetText,
+  type UndoRule,
   type WordsSpec,
   type WordsValue,
 } from './operation-spec.js';
@@ -64,6 +65,7 @@ export interface Spec<O extends ChangeOperation> {
   specOp: number | null;
   risk: OperationRisk;
   repeat: RepeatRule;
+  undo: UndoRule;
   commands: readonly CommandSpec[];
   input: z.ZodType<OperationInput[O]> & z.ZodObject;
   fields: readonly string[];

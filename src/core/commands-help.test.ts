@@ -9,11 +9,11 @@ describe('help lists the whole grammar', () => {
       '/vidops unblock <mobile>',
       '/vidops retry <fileId>',
       '/vidops whitelist',
-      '/vidops whitelist add <ip>…',
-      '/vidops whitelist remove <ip>…',
+      '/vidops whitelist add <ip>… [for <duration>|until <end>]',
+      '/vidops whitelist remove <ip>… [for <duration>|until <end>]',
       '/vidops protect',
       '/vidops protect show',
-      '/vidops protect set <field>=<value>…',
+      '/vidops protect set <field>=<value>… [for <duration>|until <end>]',
       '/vidops folder create',
       '/vidops folder edit <bucketId>',
       '/vidops folder delete <bucketId>',
@@ -53,7 +53,7 @@ describe('help lists the whole grammar', () => {
 
   it.each([
     ['whitelist', '/vidops whitelist'],
-    ['whitelist add', '/vidops whitelist add <ip>…'],
+    ['whitelist add', '/vidops whitelist add <ip>… [for <duration>|until <end>]'],
     ['protect', '/vidops protect'],
     ['audit', '/vidops audit [n]'],
   ])('usage of %s is %s', (command, usage) => {

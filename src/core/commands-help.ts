@@ -3,6 +3,7 @@ import {
   type CommandSpec,
   type CommandWords,
   command,
+  isChangeOperation,
   KEYWORDS,
   SUBWORDS,
   type WordsSpec,
@@ -10,6 +11,7 @@ import {
   wordsUsage,
 } from './catalog.js';
 import type { OperationName } from './operations.js';
+import type { BoxAsked } from './time-box.js';
 
 /**
  * Every command people type, in Slack and on the command line: the change commands come from
@@ -167,10 +169,19 @@ const READ_COMMANDS = [
 type ReadCommand = (typeof READ_COMMANDS)[number]['spec'];
 type AnyCommand = ReadCommand | (typeof CATALOG)[keyof typeof CATALOG]['commands'][number];
 
-/** A command as the grammar reads it: its kind and the typed values of its words. */
+/**
+ * The window a change that goes back by itself may end with (`for 2h`): the words of those
+ * changes are addresses or settings (`protect set`, `whitelist add`, `whitelist remove`).
+ * @see docs/commands.md, "Time-boxed changes"
+ */
+type Windowed<W extends WordsSpec> = W extends { kind: 'ips' | 'assignments' }
+  ? { timeBox?: BoxAsked }
+  : unknown;
+
+/** A command as the grammar reads it: its kind, the typed values of its words, and its window if any. */
 export type Command = AnyCommand extends infer C
   ? C extends CommandSpec<infer K, infer W extends WordsSpec>
-    ? { kind: K } & WordsValue<W>
+    ? { kind: K } & WordsValue<W> & Windowed<W>
     : never
   : never;
 export type CommandKind = Command['kind'];
@@ -238,9 +249,19 @@ export interface CommandHelp {
   example: string;
 }
 
+/** What a change that goes back by itself may end with, in Slack (the command line has `--for`). */
+export const WINDOW_USAGE = '[for <duration>|until <end>]';
+
+/** Whether a command's words may end with a window: a time-boxed operation's addresses or settings. */
+export function takesWindow(listed: Pick<ListedCommand, 'spec' | 'operation'>): boolean {
+  const { operation, spec } = listed;
+  const boxed = operation !== null && isChangeOperation(operation) && CATALOG[operation].undo === 'time-box';
+  return boxed && (spec.args.kind === 'ips' || spec.args.kind === 'assignments');
+}
+
 /** The whole grammar, in help's order. */
 export const COMMAND_HELP: readonly CommandHelp[] = SLASH_COMMANDS.map(({ spec, operation, leadsOnly }) => ({
-  usage: `${SLASH_COMMAND} ${commandLine(spec)}`,
+  usage: `${SLASH_COMMAND} ${commandLine(spec)}${takesWindow({ spec, operation }) ? ` ${WINDOW_USAGE}` : ''}`,
   summary: spec.summary,
   fa: { summary: spec.fa.summary },
   operation,

@@ -2,10 +2,12 @@ import { actorRecord, maybeSamePerson } from './actor.js';
 import type { StepContext } from './approvals.js';
 import type { JsonValue } from './json.js';
 import type { Actor, NewAuditEvent, OperationRequest } from './model.js';
-import { isApprover, type Policy, parseDuration } from './policy.js';
+import { isApprover, type Policy } from './policy.js';
 import { english, PICK_MENTION, type Said, saidJson, say } from './said.js';
-import { isSolarHijriYear, solarHijriToGregorian } from './solar-hijri.js';
-import { normalizeDigits } from './validate/digits.js';
+import { momentMs, parseUntil, type UntilSpec } from './when.js';
+
+// How `until` is read is shared with time-boxed changes (./when.ts).
+export { parseUntil, type UntilSpec, zonedToUtc } from './when.js';
 
 /**
  * Delegation: a lead on leave lets someone approve in their place until a set time
@@ -32,16 +34,6 @@ export interface Delegation {
   ending: 'cancelled' | 'expired' | null;
 }
 
-/**
- * How `until` was written: a duration from now (`4h`, `2d`), or a time (`2026-12-01`,
- * `2026-12-01T18:00`, or Solar Hijri `1405-09-10`) as a clock on the wall reads it (`local`, in
- * the Gregorian calendar, `YYYY-MM-DDTHH:MM:SS`), in the display time zone unless it ends with `Z`
- * (`utc`). `text` is what was typed.
- */
-export type UntilSpec =
-  | { kind: 'duration'; ms: number; text: string }
-  | { kind: 'time'; local: string; utc: boolean; text: string };
-
 /** What `/vidops delegate` reads. */
 export interface DelegateWords {
   delegate: { id: string; name: string | null };
@@ -65,8 +57,6 @@ export const DELEGATION_TEXT = {
 } as const;
 
 const MENTION = /^<@([UW][A-Z0-9]{2,})(?:\|([^>]*))?>(.*)$/s;
-// `-` or `/` between the parts of a date (`1405/09/10` is how dates are written in Iran).
-const TIME = /^(\d{4})([-/])(\d{1,2})\2(\d{1,2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?(Z)?$/i;
 
 /** Reads `<@U123|name>` or `<@U123>` at the start of `text`; the rest follows. */
 export function parseMention(
@@ -86,75 +76,6 @@ function refused(said: Said): DelegationRefusal {
 }
 
 /**
- * Reads a duration (`4h`, `2d`) or a date or time (`2026-12-01`, `2026-12-01T18:00`), in Persian or
- * Arabic-Indic digits as well, with `-` or `/` in the date; a year from 1300 to 1499 is a Solar
- * Hijri one (`۱۴۰۵/۰۹/۱۰` is 2026-12-01), read in the Persian calendar people in Iran write.
- */
-export function parseUntil(text: string): { ok: true; until: UntilSpec } | DelegationRefusal {
-  const raw = text.trim();
-  const plain = normalizeDigits(raw);
-  const ms = parseDuration(plain);
-  if (ms !== null && ms > 0) return { ok: true, until: { kind: 'duration', ms, text: raw } };
-  const m = TIME.exec(plain);
-  const local = m === null ? null : wallClock(m);
-  if (m !== null && local !== null) {
-    return { ok: true, until: { kind: 'time', local, utc: m[8] !== undefined, text: raw } };
-  }
-  return refused(say.delegBadUntil(raw));
-}
-
-/** The {@link TIME} that was matched as `YYYY-MM-DDTHH:MM:SS` in the Gregorian calendar; null if no such moment. */
-function wallClock(m: RegExpExecArray): string | null {
-  const [y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0] = [m[1], m[3], m[4], m[5], m[6], m[7]].map((part) =>
-    Number(part ?? '0'),
-  );
-  const date = isSolarHijriYear(y) ? solarHijriToGregorian(y, mo, d) : { year: y, month: mo, day: d };
-  if (date === null) return null;
-  const at = new Date(Date.UTC(date.year, date.month - 1, date.day, h, mi, s));
-  const same =
-    at.getUTCFullYear() === date.year &&
-    at.getUTCMonth() === date.month - 1 &&
-    at.getUTCDate() === date.day &&
-    at.getUTCHours() === h &&
-    at.getUTCMinutes() === mi &&
-    at.getUTCSeconds() === s;
-  return same ? at.toISOString().slice(0, 19) : null;
-}
-
-/** How far `zone`'s clocks are ahead of UTC at the moment `utcMs` (Tehran: 3 h 30 min). */
-function zoneOffsetMs(utcMs: number, zone: string): number {
-  const parts: Record<string, number> = {};
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
-  for (const part of format.formatToParts(new Date(utcMs))) parts[part.type] = Number(part.value);
-  const wall = Date.UTC(
-    parts.year ?? 0,
-    (parts.month ?? 1) - 1,
-    parts.day ?? 1,
-    parts.hour ?? 0,
-    parts.minute ?? 0,
-    parts.second ?? 0,
-  );
-  return wall - Math.floor(utcMs / 1000) * 1000;
-}
-
-/** The moment a wall clock in `zone` shows `local` (`2026-12-01T18:00:00`), as UTC milliseconds. */
-export function zonedToUtc(local: string, zone: string): number {
-  const asUtc = Date.parse(`${local}Z`);
-  // Twice, so that a time just across a change of offset (summer time) lands on the right side.
-  const first = asUtc - zoneOffsetMs(asUtc, zone);
-  return asUtc - zoneOffsetMs(first, zone);
-}
-
-/**
  * When the delegation ends, checked: in the future, and at most 30 days away. A time without `Z`
  * is read in `timeZone` (the display time zone, `DISPLAY_TIME_ZONE`), as the lead's clock shows it.
  */
@@ -163,8 +84,7 @@ export function resolveUntil(
   now: Date,
   timeZone = 'UTC',
 ): { ok: true; at: string } | DelegationRefusal {
-  const at =
-    spec.kind === 'duration' ? now.getTime() + spec.ms : zonedToUtc(spec.local, spec.utc ? 'UTC' : timeZone);
+  const at = spec.kind === 'duration' ? now.getTime() + spec.ms : momentMs(spec, timeZone);
   const iso = new Date(at).toISOString();
   if (at <= now.getTime()) return refused(say.delegPast(utcMinutes(iso)));
   if (at - now.getTime() > DELEGATION_MAX_MS) return refused(say.delegTooLong());

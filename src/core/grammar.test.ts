@@ -1,4 +1,4 @@
-import { type Command, decodeSlackEntities, type ParseResult, parseCommand } from './grammar.js';
+import { type Command, decodeSlackEntities, type ParseResult, parseCommand, parseWords } from './grammar.js';
 import { english, say } from './said.js';
 
 const OID = '671018d0403eba579a6f90e2';
@@ -194,40 +194,52 @@ describe('agent gets a clear refusal', () => {
       '/vidops playlist create',
     ],
     // whitelist
-    ['whitelist add', 'Give the IP addresses to add.', '/vidops whitelist add <ip>…'],
-    ['whitelist remove', 'Give the IP addresses to remove.', '/vidops whitelist remove <ip>…'],
+    [
+      'whitelist add',
+      'Give the IP addresses to add.',
+      '/vidops whitelist add <ip>… [for <duration>|until <end>]',
+    ],
+    [
+      'whitelist remove',
+      'Give the IP addresses to remove.',
+      '/vidops whitelist remove <ip>… [for <duration>|until <end>]',
+    ],
     [
       'whitelist add 0.0.0.0 :: 192.168.1.5',
       'The whitelist was not changed:\n• 0.0.0.0 is the unspecified address: no server calls from it\n• :: is the unspecified address: no server calls from it\n• 192.168.1.5 is a private address (192.168.0.0/16): the service is on the internet and sees the public address of the server calling it, so this one would never match; give the public address',
-      '/vidops whitelist add <ip>…',
+      '/vidops whitelist add <ip>… [for <duration>|until <end>]',
     ],
     [
       'whitelist add api.example.com 10.0.0.0/8',
       'The whitelist was not changed:\n• "api.example.com" is a host name; give its IP address\n• "10.0.0.0/8" is a range (CIDR); list single addresses',
-      '/vidops whitelist add <ip>…',
+      '/vidops whitelist add <ip>… [for <duration>|until <end>]',
     ],
     [
       'whitelist 203.0.113.10',
       'To add 203.0.113.10 to the whitelist, write `/vidops whitelist add 203.0.113.10`.',
-      '/vidops whitelist add <ip>…',
+      '/vidops whitelist add <ip>… [for <duration>|until <end>]',
     ],
     ['whitelist show all', '`whitelist` takes nothing more; remove "all".', '/vidops whitelist'],
     // protect
-    ['protect set', 'Give the settings to change as field=value.', '/vidops protect set <field>=<value>…'],
+    [
+      'protect set',
+      'Give the settings to change as field=value.',
+      '/vidops protect set <field>=<value>… [for <duration>|until <end>]',
+    ],
     [
       'protect set opactiy=0.5',
       'The settings were not changed:\n• unknown setting "opactiy"; did you mean "opacity"?',
-      '/vidops protect set <field>=<value>…',
+      '/vidops protect set <field>=<value>… [for <duration>|until <end>]',
     ],
     [
       'protect set opacity=2',
       'The settings were not changed:\n• opacity: 2 is out of range; it must be between 0 and 1',
-      '/vidops protect set <field>=<value>…',
+      '/vidops protect set <field>=<value>… [for <duration>|until <end>]',
     ],
     [
       'protect opacity=0.5',
       'To change settings, write `/vidops protect set opacity=0.5`.',
-      '/vidops protect set <field>=<value>…',
+      '/vidops protect set <field>=<value>… [for <duration>|until <end>]',
     ],
     ['protect show all', '`protect show` takes nothing more; remove "all".', '/vidops protect show'],
     // requests, audit, explain
@@ -284,17 +296,17 @@ describe('agent mistypes a command and is pointed at the right one', () => {
     [
       'whitelist ad 1.2.3.4',
       '`whitelist` has no "ad". Did you mean `/vidops whitelist add`?',
-      '/vidops whitelist add <ip>…',
+      '/vidops whitelist add <ip>… [for <duration>|until <end>]',
     ],
     [
       'whitelist delete 1.2.3.4',
       '`whitelist` has no "delete". Did you mean `/vidops whitelist remove`?',
-      '/vidops whitelist remove <ip>…',
+      '/vidops whitelist remove <ip>… [for <duration>|until <end>]',
     ],
     [
       'whitelist purge',
       '`whitelist` has no "purge"; it has `whitelist add`, `whitelist remove`, `whitelist show`.',
-      '/vidops whitelist add <ip>…',
+      '/vidops whitelist add <ip>… [for <duration>|until <end>]',
     ],
     ['protect sho', '`protect` has no "sho". Did you mean `/vidops protect show`?', '/vidops protect show'],
     [
@@ -393,5 +405,114 @@ describe('the slash command arrives escaped (the manifest’s should_escape: tru
     expect(decodeSlackEntities('x <#C0VIDOPS|support> <!subteam^S0LEADS|@leads>')).toBe(
       'x <#C0VIDOPS|support> <!subteam^S0LEADS|@leads>',
     );
+  });
+});
+
+describe('an agent asks for a change that puts itself back', () => {
+  const H = 3_600_000;
+
+  it.each<[string, Command]>([
+    [
+      'protect set preventZoom=false for 2h',
+      {
+        kind: 'protect.set',
+        changes: { preventZoom: false },
+        timeBox: { kind: 'for', ms: 2 * H, text: '2h' },
+      },
+    ],
+    [
+      'whitelist add 5.6.7.8 for 30m',
+      { kind: 'whitelist.add', ips: ['5.6.7.8'], timeBox: { kind: 'for', ms: 30 * 60_000, text: '30m' } },
+    ],
+    [
+      'whitelist remove 1.2.3.4 until 1405/09/07T18:00',
+      {
+        kind: 'whitelist.remove',
+        ips: ['1.2.3.4'],
+        timeBox: { kind: 'until', at: '2026-11-28T18:00:00', text: '1405/09/07T18:00' },
+      },
+    ],
+    [
+      'whitelist remove ۱.۲.۳.۴ until ۱۴۰۵/۰۹/۰۷ ۱۸:۰۰',
+      {
+        kind: 'whitelist.remove',
+        ips: ['1.2.3.4'],
+        timeBox: { kind: 'until', at: '2026-11-28T18:00:00', text: '1405/09/07 18:00' },
+      },
+    ],
+    [
+      'protect set opacity=0.5 For 1h30m',
+      {
+        kind: 'protect.set',
+        changes: { opacity: 0.5 },
+        timeBox: { kind: 'for', ms: 1.5 * H, text: '1h30m' },
+      },
+    ],
+  ])('"%s"', (text, command) => {
+    expect(parse(text)).toEqual({ ok: true, command, warnings: [] });
+  });
+
+  it.each([
+    ['whitelist add 5.6.7.8 for', 'boxNoWindow', '/vidops whitelist add <ip>… [for <duration>|until <end>]'],
+    [
+      'whitelist add for 30m 5.6.7.8',
+      'boxNotLast',
+      '/vidops whitelist add <ip>… [for <duration>|until <end>]',
+    ],
+    [
+      'protect set preventZoom=false for 0h',
+      'boxNotPositive',
+      '/vidops protect set <field>=<value>… [for <duration>|until <end>]',
+    ],
+    [
+      'protect set preventZoom=false for 2 h',
+      'boxUnreadable',
+      '/vidops protect set <field>=<value>… [for <duration>|until <end>]',
+    ],
+    [
+      'whitelist add 5.6.7.8 for 2h until 3h',
+      'boxTwice',
+      '/vidops whitelist add <ip>… [for <duration>|until <end>]',
+    ],
+  ])('"%s" is refused (%s) with the usage line', (text, key, usage) => {
+    expect(parse(text)).toMatchObject({ ok: false, said: { key }, usage });
+  });
+
+  it.each([
+    [`folder edit ${OID} for 2h`, 'folder.edit', 'Edit folder', 'revert'],
+    [`folder delete ${OID} for 2h`, 'folder.delete', 'Delete folder', 'none'],
+    ['unblock 09123456789 for 2h', 'viewer.unblock', 'Unblock viewer', 'none'],
+    [`retry ${OID} until 1405/09/07`, 'file.retry', 'Retry conversion', 'none'],
+  ])(
+    '"%s" is refused: only protection and whitelist changes go back by themselves',
+    (text, op, title, undo) => {
+      expect(parse(text)).toMatchObject({
+        ok: false,
+        said: { key: 'boxNotTimeBoxed', params: [op, title, undo] },
+      });
+    },
+  );
+
+  it('a delete asked for a while says it cannot be undone; an edit, that Revert… undoes it', () => {
+    const del = parse(`folder delete ${OID} for 2h`);
+    const edit = parse(`folder edit ${OID} for 2h`);
+    expect(del.ok ? '' : del.message).toContain('It cannot be undone either.');
+    expect(edit.ok ? '' : edit.message).toContain('Once it is done, Revert… undoes it.');
+  });
+
+  it('the command line’s words never carry a window: it is the --for flag there', () => {
+    const spec = { kind: 'ips', change: 'add' } as const;
+    expect(parseWords(spec, ['5.6.7.8', 'for', '2h'], { phoneRegion: 'IR' }, 'whitelist add')).toMatchObject({
+      ok: false,
+      said: { key: 'boxCliWords', params: ['for'] },
+    });
+    expect(english(say.boxCliWords('for'))).toContain('--for 2h');
+  });
+
+  it('a delegation’s "until" is still its own', () => {
+    expect(parse('delegate <@U0AGENT1|ana> until 2d')).toMatchObject({
+      ok: true,
+      command: { kind: 'delegate' },
+    });
   });
 });

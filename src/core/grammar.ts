@@ -1,9 +1,11 @@
 import { isIP } from 'node:net';
 import {
   ID_NAMES,
+  isChangeOperation,
   KEYWORDS,
   LANGUAGE_NAMES,
   LANGUAGE_WORDS,
+  OPERATION_SPECS,
   type WordsSpec,
   type WordsValue,
 } from './catalog.js';
@@ -13,11 +15,13 @@ import {
   type ListedCommand,
   SLASH_COMMAND,
   SLASH_COMMANDS,
+  takesWindow,
   usageOf,
 } from './commands-help.js';
 import { parseDelegateWords } from './delegation.js';
 import { normalizeErrorCode } from './player-errors.js';
 import { english, type Said, say } from './said.js';
+import { type BoxAsked, isWindowWord, splitWindowWords } from './time-box.js';
 import { normalizeDigits } from './validate/digits.js';
 import { parseResourceId, type ResourceKind } from './validate/ids.js';
 import { parseIpList } from './validate/ip.js';
@@ -109,12 +113,38 @@ export function parseCommand(text: string, options: ParseOptions): ParseResult {
   return unknownSubcommand(keyword, sub, choices);
 }
 
-/** Reads the words after a listed command into its typed command. */
+/**
+ * Reads the words after a listed command into its typed command; a change that goes back by
+ * itself may end with a window (`for 2h`, `until 1405/09/07T18:00`), kept as `timeBox`.
+ */
 function commandOf(listed: ListedCommand, args: readonly string[], options: ParseOptions): ParseResult {
-  const read = parseWords(listed.spec.args, args, options, listed.spec.words.join(' '));
+  const name = listed.spec.words.join(' ');
+  const window = windowOf(listed, args);
+  if (!window.ok) return fail(window.said, usageOf(name));
+  const read = parseWords(listed.spec.args, window.rest, options, name);
   if (!read.ok) return read;
-  const command = { kind: listed.spec.kind, ...read.value } as Command;
+  const timeBox = window.asked === null ? {} : { timeBox: window.asked };
+  const command = { kind: listed.spec.kind, ...read.value, ...timeBox } as Command;
   return { ok: true, command, warnings: read.warnings };
+}
+
+/**
+ * The window at the end of a command's words, for a change whose operation goes back by itself
+ * (`undo: 'time-box'`) and whose words are addresses or settings; a window on any other change
+ * is refused, saying which changes take one and whether a Revert… undoes this one.
+ * @see docs/commands.md, "Time-boxed changes"
+ */
+function windowOf(
+  listed: ListedCommand,
+  args: readonly string[],
+): { ok: true; rest: readonly string[]; asked: BoxAsked | null } | { ok: false; said: Said } {
+  if (takesWindow(listed)) return splitWindowWords(args);
+  const operation = listed.operation;
+  if (operation === null || !isChangeOperation(operation) || !args.some(isWindowWord)) {
+    return { ok: true, rest: args, asked: null };
+  }
+  const { undo, title } = OPERATION_SPECS[operation];
+  return { ok: false, said: say.boxNotTimeBoxed(operation, title, undo === 'time-box' ? 'revert' : undo) };
 }
 
 /** What people type by mistake after a first word, and the command they meant. */
@@ -165,12 +195,17 @@ function readWords(spec: WordsSpec, args: readonly string[], options: ParseOptio
     }
     case 'ips': {
       if (args.length === 0) return fail(say.grammarNoIps(spec.change), usage);
+      // The slash grammar took a window off already (`windowOf`): one left is the command line's.
+      const windowWord = args.find(isWindowWord);
+      if (windowWord !== undefined) return fail(say.boxCliWords(windowWord.toLowerCase()), usage);
       const parsed = parseIpList(args, spec.change);
       if (!parsed.ok) return fail(say.grammarWhitelistRefused(parsed.said), usage);
       return value({ ips: parsed.ips });
     }
     case 'assignments': {
       if (args.length === 0) return fail(say.grammarNoSettings(), usage);
+      const windowWord = args.find(isWindowWord);
+      if (windowWord !== undefined) return fail(say.boxCliWords(windowWord.toLowerCase()), usage);
       const parsed = parseAssignments(args);
       if (!parsed.ok) return fail(say.grammarSettingsRefused(parsed.said), usage);
       return value({ changes: parsed.changes });

@@ -1,5 +1,6 @@
 import type { ChangeOperation, OperationParams, Preview } from './catalog.js';
 import type { JsonValue } from './json.js';
+import type { RevertOf, TimeBox, Undo } from './time-box.js';
 
 /**
  * Where an actor acted from when it was not Slack: the `vidops` CLI, run by an OS user. Slack
@@ -53,12 +54,17 @@ export const TERMINAL_STATES: readonly RequestState[] = [
 
 /**
  * Whether a change of this request is told in Slack (approval message, DM, Home tabs): a request
- * that waits for approval, and a direct one whose outcome became unknown (its requester's answer
+ * that waits for approval, a time-boxed one (its put-back, reminder and buttons are told there,
+ * docs/time-boxed.md), and a direct one whose outcome became unknown (its requester's answer
  * never came). Other direct requests are answered where they were asked, so their changes record
  * no notification job.
  */
-export function tellsSlack(request: { quorum: number; state: RequestState | string }): boolean {
-  return request.quorum > 0 || request.state === 'unknown';
+export function tellsSlack(request: {
+  quorum: number;
+  state: RequestState | string;
+  timeBox?: unknown;
+}): boolean {
+  return request.quorum > 0 || request.timeBox !== undefined || request.state === 'unknown';
 }
 
 export interface Approval {
@@ -142,6 +148,12 @@ export interface RequestFields {
   version: number;
   /** Set when the request was run by break-glass instead of its approvals; absent otherwise. */
   breakGlass?: BreakGlassRecord;
+  /** A change asked for a while (`for 2h`): when it goes back, and how its put-back stands. */
+  timeBox?: TimeBox;
+  /** What a done reversible change replaced and set, recorded when it succeeded. */
+  undo?: Undo;
+  /** Set on a request made to undo another: a put-back, or a Revert. */
+  revertOf?: RevertOf;
 }
 
 /**
@@ -217,6 +229,15 @@ export const AUDIT_EVENT_TYPES = [
   'delegated',
   'delegation-cancelled',
   'delegation-expired',
+  // Time-boxed changes and Revert (docs/time-boxed.md): a put-back planned, done, or leaving
+  // what others changed since; an attempt failed and is retried; the requester reminded of the
+  // end; a lead told of a put-back failing for an hour.
+  'reverting',
+  'reverted',
+  'revert-conflict',
+  'put-back-retrying',
+  'put-back-reminded',
+  'put-back-escalated',
   // An operator accepted the audit log as a new baseline for the signing key (docs/audit-checkpoints.md).
   'checkpoint-baseline',
 ] as const;

@@ -285,6 +285,9 @@ export function targetText(target: Target): string {
 // ---------------------------------------------------------------------------------------------
 // An entry
 
+/** @see OperationSpec.undo */
+export type UndoRule = 'time-box' | 'revert' | 'none';
+
 /** One change operation, every part of it that needs no I/O. */
 export interface OperationSpec<
   O extends string = string,
@@ -302,6 +305,13 @@ export interface OperationSpec<
   risk: OperationRisk;
   /** Whether vidops, or a lead, may send it again when its outcome is not known. */
   repeat: RepeatRule;
+  /**
+   * Whether a done change can be undone: `time-box` (it may be asked for a while, `for 2h`, and
+   * is put back at the end; it can also be reverted), `revert` (a Revert… opens its inverse as a
+   * new request), `none` (deletes, creates and one-way actions).
+   * @see docs/time-boxed.md
+   */
+  undo: UndoRule;
   /** The commands that ask for it. */
   commands: readonly CommandSpec[];
   /**

@@ -12,6 +12,7 @@ import {
   needsConfirmation,
   type PolicyOperation,
   parseDuration,
+  windowRule,
 } from './policy.js';
 
 const LEADS = ['U0LEAD1', 'U0LEAD2'];
@@ -474,5 +475,70 @@ describe('follow-ups in the policy', () => {
       ok: false,
       code: 'not-approver',
     });
+  });
+});
+
+describe('time-boxed changes in the policy', () => {
+  const DAY = 86_400_000;
+
+  test('by default a change may be asked for up to 7 days, and need not be', () => {
+    const policy = buildPolicy({ leads: LEADS });
+    expect(policy.rules['protect.set']).toMatchObject({
+      maxDuration: '7d',
+      maxDurationMs: 7 * DAY,
+      requireDuration: false,
+    });
+    expect(windowRule(policy, 'whitelist.set')).toEqual({
+      operation: 'whitelist.set',
+      title: 'Update whitelist',
+      undo: 'time-box',
+      requireDuration: false,
+      maxMs: 7 * DAY,
+      minMs: 60_000,
+    });
+  });
+
+  test('an operator bounds protection changes to 4 hours and requires a window', () => {
+    const policy = buildPolicy({
+      leads: LEADS,
+      fileName: 'p.yaml',
+      fileText: 'protect.set: { maxDuration: 4h, requireDuration: true }',
+    });
+    expect(windowRule(policy, 'protect.set')).toMatchObject({ requireDuration: true, maxMs: 4 * 3_600_000 });
+    expect(windowRule(policy, 'whitelist.set')).toMatchObject({ requireDuration: false, maxMs: 7 * DAY });
+    expect(checkPolicy(policy)).toEqual([]);
+  });
+
+  test('an operation that cannot go back by itself is never required to', () => {
+    expect(windowRule(buildPolicy({ leads: LEADS }), 'folder.edit')).toMatchObject({
+      undo: 'revert',
+      requireDuration: false,
+    });
+  });
+
+  test.each([
+    [
+      'folder.delete: { requireDuration: true }',
+      'POLICY_FILE p.yaml folder.delete.requireDuration: "Delete folder" cannot be asked for a while; only whitelist.set, protect.set can',
+    ],
+    [
+      'file.edit: { maxDuration: 2h }',
+      'POLICY_FILE p.yaml file.edit.maxDuration: "Edit file" cannot be asked for a while; only whitelist.set, protect.set can',
+    ],
+    [
+      'protect.set: { maxDuration: 30s }',
+      'POLICY_FILE p.yaml protect.set.maxDuration: must be at least 1m, the shortest window',
+    ],
+    [
+      'protect.set: { maxDuration: 1w }',
+      'POLICY_FILE p.yaml protect.set.maxDuration: must be a positive whole number followed by s, m, h or d (e.g. 30s, 15m, 4h, 2d)',
+    ],
+    [
+      'whitelist.set: { requireDuration: yes please }',
+      'POLICY_FILE p.yaml whitelist.set.requireDuration: must be true or false',
+    ],
+  ])('%s stops the start: %s', (fileText, problem) => {
+    const error = configError(() => buildPolicy({ leads: LEADS, fileText, fileName: 'p.yaml' }));
+    expect(error.problems).toEqual([problem]);
   });
 });

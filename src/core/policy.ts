@@ -6,6 +6,7 @@ import { ConfigError } from './errors.js';
 import { type ActorVia, followUpOf, type OperationRequest } from './model.js';
 import { CHANGE_OPERATIONS, type ChangeOperation } from './operations.js';
 import { english, periodEnglish, type Said, say } from './said.js';
+import { MIN_WINDOW_MS, type WindowRule } from './time-box.js';
 
 /** What a policy has rules for: every change operation, and the `audit` command. */
 export const POLICY_OPERATIONS = [...CHANGE_OPERATIONS, 'audit'] as const;
@@ -33,6 +34,11 @@ export interface RuleSettings {
   warnBeforeExpiry: string | null;
   /** Who may break the glass on this operation; null (the default): nobody. */
   breakGlass?: BreakGlassSettings | null | undefined;
+  // Time-boxed changes (issue 23), for operations whose `undo` is `time-box`
+  /** The longest window a change may be asked for (`for 2h`); default `7d`. */
+  maxDuration: string;
+  /** Whether every change must be asked for a while; default false. */
+  requireDuration: boolean;
 }
 
 /** A rule ready to apply: approvers resolved, durations in milliseconds. */
@@ -49,6 +55,11 @@ export interface Rule {
   breakGlass: BreakGlassRule | null;
   /** Reminders, escalation and the expiry warning, durations in milliseconds (null: off). */
   followUp: FollowUpRule;
+  /** The longest window of a time-boxed change, as written and in milliseconds. */
+  maxDuration: string;
+  maxDurationMs: number;
+  /** Whether a change must be asked for a while (`for 2h`). */
+  requireDuration: boolean;
 }
 
 /**
@@ -139,9 +150,23 @@ export const DEFAULT_FOLLOW_UP = {
   warnBeforeExpiry: '1h',
 } as const;
 
+/**
+ * Windows of time-boxed changes unless the policy file says otherwise: at most 7 days, and a
+ * window is never required.
+ * @see docs/approvals.md, "Time-boxed changes"
+ */
+export const DEFAULT_WINDOW = { maxDuration: '7d', requireDuration: false } as const;
+
 /** A rule as written, from an operation's defaults in the catalog: any agent may ask, the leads approve. */
 function ruleOf(defaults: RuleDefaults): RuleSettings {
-  return { allowed: 'agents', approvers: null, expiresIn: DEFAULT_EXPIRY, ...DEFAULT_FOLLOW_UP, ...defaults };
+  return {
+    allowed: 'agents',
+    approvers: null,
+    expiresIn: DEFAULT_EXPIRY,
+    ...DEFAULT_FOLLOW_UP,
+    ...DEFAULT_WINDOW,
+    ...defaults,
+  };
 }
 
 /**
@@ -246,6 +271,8 @@ const RuleOverrideSchema = z.strictObject({
     })
     .nullable()
     .optional(),
+  maxDuration: DurationSchema.optional(),
+  requireDuration: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
 /** `audit` is a read: only who may run it can be set. */
@@ -320,7 +347,36 @@ export function parsePolicyFile(text: string, fileName = 'POLICY_FILE'): PolicyF
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.flatMap((issue) => formatIssue(source, issue).split('\n')));
   }
+  const windows = windowProblems(source, parsed.data);
+  if (windows.length > 0) throw new ConfigError(windows);
   return parsed.data;
+}
+
+/**
+ * Window settings that could never apply: on an operation whose changes do not go back by
+ * themselves (only `undo: 'time-box'` ones do), or a `maxDuration` under the shortest window.
+ */
+function windowProblems(source: string, file: PolicyFile): string[] {
+  const problems: string[] = [];
+  const boxed = CHANGE_OPERATIONS.filter((op) => OPERATION_SPECS[op].undo === 'time-box');
+  for (const op of CHANGE_OPERATIONS) {
+    const rule = file[op];
+    if (rule === undefined) continue;
+    const set = (['maxDuration', 'requireDuration'] as const).filter((key) => rule[key] !== undefined);
+    if (OPERATION_SPECS[op].undo !== 'time-box') {
+      for (const key of set) {
+        problems.push(
+          `${source} ${op}.${key}: "${OPERATION_SPECS[op].title}" cannot be asked for a while; only ${boxed.join(', ')} can`,
+        );
+      }
+      continue;
+    }
+    const max = rule.maxDuration === undefined ? null : parseDuration(rule.maxDuration);
+    if (max !== null && max < MIN_WINDOW_MS) {
+      problems.push(`${source} ${op}.maxDuration: must be at least 1m, the shortest window`);
+    }
+  }
+  return problems;
 }
 
 function resolveRule(settings: RuleSettings, leads: readonly string[]): Rule {
@@ -349,6 +405,9 @@ function resolveRule(settings: RuleSettings, leads: readonly string[]): Rule {
         settings.warnBeforeExpiry === null ? null : (parseDuration(settings.warnBeforeExpiry) ?? null),
     },
     breakGlass: resolveBreakGlass(settings.breakGlass ?? null),
+    maxDuration: settings.maxDuration,
+    maxDurationMs: parseDuration(settings.maxDuration) ?? 0,
+    requireDuration: settings.requireDuration,
   };
 }
 
@@ -387,6 +446,8 @@ function applyOverride(base: RuleSettings, override: RuleOverride | undefined): 
     warnBeforeExpiry:
       override.warnBeforeExpiry === undefined ? base.warnBeforeExpiry : override.warnBeforeExpiry,
     breakGlass: override.breakGlass === undefined ? base.breakGlass : override.breakGlass,
+    maxDuration: override.maxDuration ?? base.maxDuration,
+    requireDuration: override.requireDuration ?? base.requireDuration,
   };
 }
 
@@ -650,6 +711,24 @@ export function mayApprove(
     );
   }
   return { ok: true };
+}
+
+/**
+ * What the policy says of windows for `operation`, as `checkWindow` (src/core/time-box.ts) takes
+ * it: whether it can be time-boxed at all, whether a window is required, and its bounds.
+ * @see docs/approvals.md, "Time-boxed changes"
+ */
+export function windowRule(policy: Policy, operation: ChangeOperation): WindowRule {
+  const rule = policy.rules[operation];
+  const spec = OPERATION_SPECS[operation];
+  return {
+    operation,
+    title: spec.title,
+    undo: spec.undo,
+    requireDuration: spec.undo === 'time-box' && rule.requireDuration,
+    maxMs: rule.maxDurationMs,
+    minMs: MIN_WINDOW_MS,
+  };
 }
 
 /** Whether the policy wants a typed confirmation before `operation` is submitted. */

@@ -145,6 +145,20 @@ export interface SaidParams {
   /** `when`: the moment in UTC minutes (`2026-11-20 00:00 UTC`). */
   delegPast: [when: string];
   delegTooLong: [];
+  // Time-boxed changes (src/core/time-box.ts): a window as typed (`for 2h`), and its bounds in ms
+  boxUnreadable: [text: string];
+  boxNotPositive: [text: string];
+  boxTooShort: [text: string, minMs: number];
+  boxTooLong: [text: string, maxMs: number];
+  boxPast: [text: string];
+  /** `word`: `for` or `until`, as typed. */
+  boxNoWindow: [word: string];
+  boxNotLast: [word: string];
+  boxTwice: [];
+  boxCliWords: [word: string];
+  /** `undo`: the operation's `undo` rule, to say whether a Revert… is the way instead. */
+  boxNotTimeBoxed: [operation: string, title: string, undo: 'revert' | 'none'];
+  boxRequired: [operation: string, title: string, maxMs: number];
   grammarBadLanguage: [raw: string, choices: readonly string[]];
   grammarNoCode: [];
   grammarBadCode: [raw: string];
@@ -170,6 +184,13 @@ export interface SaidParams {
   prepAlready: [rows: readonly { field: string; value: string }[]];
   prepFolderSame: [id: string];
   prepNoCover: [];
+  // Revert and time-boxed put-backs (src/services/revert.ts, time-box.ts)
+  revertBeforeUnknown: [];
+  revertNotDone: [id: string];
+  revertNotRevertible: [id: string, title: string];
+  revertNothing: [id: string];
+  revertNotYours: [id: string];
+  putBackNotInForce: [id: string];
   prepConverted: [id: string, title: string | null];
   prepQueued: [id: string, title: string | null];
   prepPlaylistNothing: [];
@@ -182,6 +203,8 @@ export interface SaidParams {
   warnWhitelistHas: [ips: readonly string[]];
   warnWhitelistLacks: [ips: readonly string[]];
   warnWhitelistEmpty: [];
+  warnRevertLeaves: [id: string, items: readonly string[]];
+  warnRevertChangedSince: [id: string];
   /** `files`: those left unchecked, or null when none could be looked up. */
   warnFilesUnchecked: [files: readonly string[] | null, failure: Failure];
   warnFolderFiles: [folder: string, title: string | null, files: number];
@@ -427,6 +450,28 @@ export function periodEnglish(text: string): string {
   return amount === 1 ? `${name}` : `${amount} ${name}s`;
 }
 
+const SPAN_PARTS: readonly [string, number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+  ['second', 1000],
+];
+
+/**
+ * A length of time in milliseconds, exactly, in its units from days down: `7 days`,
+ * `1 hour 30 minutes`, `1 minute`. Below a second: `0 seconds`.
+ */
+export function spanEnglish(ms: number): string {
+  const parts: string[] = [];
+  let left = Math.max(0, Math.floor(ms / 1000) * 1000);
+  for (const [name, size] of SPAN_PARTS) {
+    const amount = Math.floor(left / size);
+    left -= amount * size;
+    if (amount > 0) parts.push(`${amount} ${name}${amount === 1 ? '' : 's'}`);
+  }
+  return parts.length === 0 ? '0 seconds' : parts.join(' ');
+}
+
 /** Why a call failed, as src/client/errors.ts `failureInWords` says it. */
 export function failureEnglish(failure: Failure): string {
   switch (failure.kind) {
@@ -558,6 +603,25 @@ export const SAID_ENGLISH: SaidWords = {
     `“${text}” is not a duration (30m, 4h, 2d) nor a date (2026-12-01 or Solar Hijri 1405/09/10, or 2026-12-01T18:00; add Z for UTC).`,
   delegPast: (when) => `${when} has already passed; a delegation must end in the future.`,
   delegTooLong: () => 'A delegation may last at most 30 days.',
+  boxUnreadable: (text) =>
+    `“${text}” is neither a duration (15m, 2h, 1d, 1w, 1h30m) nor an end (2026-12-01T18:00, or Solar Hijri 1405/09/10T18:00; add Z for UTC).`,
+  boxNotPositive: (text) => `“${text}” is no time at all: ask for a while longer than zero, e.g. \`for 2h\`.`,
+  boxTooShort: (text, minMs) => `“${text}” is too short: ask for at least ${spanEnglish(minMs)}.`,
+  boxTooLong: (text, maxMs) => `“${text}” is too long: the policy allows at most ${spanEnglish(maxMs)}.`,
+  boxPast: (text) => `“${text}” has already passed: give an end in the future.`,
+  boxNoWindow: (word) =>
+    `Say how long after \`${word}\`: \`for 2h\`, \`for 1h30m\` or \`until 1405/09/10T18:00\`.`,
+  boxNotLast: (word) =>
+    `Put \`${word} …\` at the end, after everything else, e.g. \`/vidops whitelist add 5.6.7.8 for 30m\`.`,
+  boxTwice: () => 'Give one window, `for …` or `until …`, once.',
+  boxCliWords: (word) =>
+    `On the command line the window is a flag: write \`--for 2h\` instead of \`${word} …\`.`,
+  boxNotTimeBoxed: (_operation, title, undo) =>
+    `"${title}" cannot be asked for a while: only protection settings and whitelist changes go back by themselves. ${
+      undo === 'revert' ? 'Once it is done, Revert… undoes it.' : 'It cannot be undone either.'
+    }`,
+  boxRequired: (_operation, title, maxMs) =>
+    `"${title}" must be asked for a while: add \`for 2h\` (at most ${spanEnglish(maxMs)}), and vidops puts it back at the end.`,
   grammarBadLanguage: (raw, choices) =>
     `"${raw}" is not a language vidops speaks; choose ${choices.map((w) => `\`${w}\``).join(' or ')}.`,
   grammarNoCode: () => 'Give the error code the player shows, e.g. 9910.',
@@ -588,6 +652,16 @@ export const SAID_ENGLISH: SaidWords = {
     `Nothing would change: ${rows.map((r) => `${r.field} is already ${r.value}`).join(', ')}.`,
   prepFolderSame: (id) => `Folder ${id} already has this title and description; nothing would change.`,
   prepNoCover: () => 'A cover image cannot be uploaded from here; edit the title and description only.',
+
+  revertBeforeUnknown: () =>
+    'vidops never saw what it was before this change (the service could not say), so it cannot be reverted.',
+  revertNotDone: (id) => `${id} has not been applied, so there is nothing to revert.`,
+  revertNotRevertible: (id, title) =>
+    `${id} (${title}) cannot be reverted: deletes, creates and one-way actions have no inverse.`,
+  revertNothing: (id) => `Nothing of ${id} is left to revert: everything it changed was changed again since.`,
+  revertNotYours: (id) => `Only the person who asked for ${id}, or a lead, may undo it.`,
+  putBackNotInForce: (id) =>
+    `${id} is not a time-boxed change in force: there is nothing to put back or extend.`,
   prepConverted: (id, title) =>
     `File ${id}${quoted(title)} has converted already (status done); there is nothing to retry.`,
   prepQueued: (id, title) =>
@@ -605,6 +679,10 @@ export const SAID_ENGLISH: SaidWords = {
     `Could not count the files of folder ${folder}: ${failureEnglish(failure)}.`,
   warnWhitelistHas: (ips) => `${listText(ips)} ${isAre(ips)} already on the whitelist.`,
   warnWhitelistLacks: (ips) => `${listText(ips)} ${isAre(ips)} not on the whitelist.`,
+  warnRevertLeaves: (id, items) =>
+    `Left as they are now, because they changed again after ${id}: ${listText(items)}.`,
+  warnRevertChangedSince: (id) =>
+    `This was edited again after ${id}; reverting puts back what ${id} replaced, over that later edit.`,
   warnWhitelistEmpty: () =>
     'The whitelist will be empty: while ipValidation is on, no server can create links.',
   warnFilesUnchecked: (files, failure) =>

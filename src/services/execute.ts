@@ -9,6 +9,7 @@ import { type Said, say } from '../core/said.js';
 import { type ExecuteIo, runOperation } from './catalog.js';
 import { apply, type ServiceContext, stepContext } from './context.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
+import { afterApplied, noteUndo, withUndo } from './time-box.js';
 
 /**
  * Executing a request exactly once: sending it, judging how the send ended, and recording that
@@ -31,9 +32,13 @@ export interface Resent {
  */
 export async function execute(
   svc: ServiceContext,
-  request: OperationRequest,
+  claimed: OperationRequest,
   resent?: Resent,
 ): Promise<OperationRequest> {
+  let request = claimed;
+  const noted = await noteUndo(svc, request);
+  if (noted.kind === 'refused') return noted.request;
+  request = noted.request;
   const outcome = await sendRequest(
     request,
     { client: svc.client, fetchCover: svc.fetchCover },
@@ -42,8 +47,10 @@ export async function execute(
   const c = stepContext(svc);
   let current = request;
   for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
-    const done = await apply(svc.store, current, outcomeStep(current, outcome, c, resent), c.now);
+    const step = withUndo(svc, current, outcomeStep(current, outcome, c, resent), c.now);
+    const done = await apply(svc.store, current, step, c.now);
     if (done) {
+      if (done.state === 'succeeded') await afterApplied(svc, done);
       svc.logger?.info(
         { requestId: done.id, operation: done.operation, state: done.state, error: done.error?.name },
         'request executed',

@@ -18,8 +18,10 @@ import { approve, cancel, precheck, reject } from './decide.js';
 import { createReads } from './reads.js';
 import { remind, sweepFollowUps } from './reminders.js';
 import { resolve } from './resolve.js';
+import { prepareRevert } from './revert.js';
 import { submit } from './submit.js';
 import { expireDue, requestSweep, resumeInterrupted } from './sweeps.js';
+import { extend, putBackNow, sweepTimeBoxes, timeBoxesInForce } from './time-box.js';
 import type { Operations, OperationsDeps, PrepareInput } from './types.js';
 
 /**
@@ -39,7 +41,8 @@ export function createOperations(deps: OperationsDeps): Operations {
     sweepFollowUps: () => sweepFollowUps(svc),
     prepare: async (_actor, input) =>
       prepareRequest({ client: svc.client, canFetchCover: svc.fetchCover !== undefined }, input),
-    submit: (actor, prepared, options = {}) => submit(svc, actor, prepared, options.reason?.trim() || null),
+    submit: (actor, prepared, options = {}) =>
+      submit(svc, actor, prepared, options.reason?.trim() || null, { asked: options.timeBox }),
     approve: (id, actor) => approve(svc, id, actor),
     reject: (id, actor, note) => reject(svc, id, actor, note),
     cancel: (id, actor, note = null) => cancel(svc, id, actor, note),
@@ -60,6 +63,12 @@ export function createOperations(deps: OperationsDeps): Operations {
     delegate: (lead, words) => svc.delegation.delegate(lead, words),
     cancelDelegation: (lead) => svc.delegation.cancel(lead),
     expireDelegations: () => svc.delegation.expireDue(),
+    // Time-boxed changes and Revert (docs/time-boxed.md)
+    putBackNow: (id, actor) => putBackNow(svc, id, actor),
+    extend: (id, actor, asked, reason = null) => extend(svc, id, actor, asked, reason?.trim() || null),
+    prepareRevert: (id, actor) => prepareRevert(svc, id, actor),
+    timeBoxesInForce: () => timeBoxesInForce(svc),
+    sweepTimeBoxes: () => sweepTimeBoxes(svc),
     resumeInterrupted: () => resumeInterrupted(svc),
     startSweeper(intervalMs) {
       const sweeper = new Scheduler([requestSweep(operations, intervalMs)], svc.logger);

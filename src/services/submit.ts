@@ -4,9 +4,11 @@ import type { ChangeOperation } from '../core/catalog.js';
 import { StateConflictError } from '../core/errors.js';
 import type { Actor, OperationRequest } from '../core/model.js';
 import { type Decision, decide } from '../core/policy.js';
+import type { BoxAsked, TimeBox } from '../core/time-box.js';
 import { breakGlassOffered } from './break-glass.js';
 import { auditDenied, policyActor, type ServiceContext } from './context.js';
 import { execute } from './execute.js';
+import { checkedBox } from './time-box.js';
 import type { Prepared, SubmitResult } from './types.js';
 
 /**
@@ -29,8 +31,11 @@ export async function submit<O extends ChangeOperation>(
   actor: Actor,
   prepared: Prepared<O>,
   reason: string | null,
+  window: { asked?: BoxAsked | null | undefined; extendsId?: string } = {},
 ): Promise<SubmitResult> {
   const { operation, params, target } = prepared;
+  // A window out of bounds is bad input: refused before anything is decided or recorded.
+  const timeBox = checkedBox(svc, operation, window.asked, window.extendsId);
   const who = await policyActor(svc, actor);
   const now = svc.clock();
   const decideWith = (recentCount: number) => decide(svc.policy, { operation, actor: who, recentCount, now });
@@ -42,6 +47,7 @@ export async function submit<O extends ChangeOperation>(
   }
   const { request, decision } = await recordRequest(svc, actor, prepared, reason, {
     now,
+    timeBox,
     decided: (recentCount) => going(decideWith(recentCount)),
   });
   // A request run at once is logged at info when it has run ("request executed", same ID);
@@ -67,14 +73,25 @@ async function recordRequest<O extends ChangeOperation>(
   actor: Actor,
   prepared: Prepared<O>,
   reason: string | null,
-  when: { now: Date; decided: (recentCount: number) => Going },
+  when: { now: Date; timeBox: TimeBox | undefined; decided: (recentCount: number) => Going },
 ): Promise<{ request: OperationRequest; decision: Going }> {
   const { operation, params, target, preview } = prepared;
   const { decided } = when;
   const c: StepContext = { now: when.now, eventId: svc.eventId };
   const make = (id: string, decision: Going) =>
     approvals.newRequest(
-      { id, operation, params, target, preview, reason, requester: actor, mode: modeOf(decision) },
+      {
+        id,
+        operation,
+        params,
+        target,
+        preview,
+        reason,
+        requester: actor,
+        mode: modeOf(decision),
+        timeBox: when.timeBox,
+        revertOf: prepared.revertOf,
+      },
       c,
     );
   const limit = svc.policy.rules[operation].rateLimit;

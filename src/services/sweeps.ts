@@ -77,10 +77,14 @@ export async function resumeInterrupted(
   return { resumed, unknown };
 }
 
-/** One sweep of the requests: expire, take over the interrupted, remind of break-glass, end delegations. */
+/**
+ * One sweep of the requests: expire, take over the interrupted, put back time-boxed changes at
+ * their end, remind of break-glass, end delegations.
+ */
 async function sweepRequests(ops: Operations): Promise<void> {
   await ops.expireDue();
   await ops.resumeInterrupted();
+  await ops.sweepTimeBoxes();
   await ops.remindBreakGlass();
   await ops.expireDelegations();
 }

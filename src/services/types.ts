@@ -5,6 +5,7 @@ import type { JsonValue } from '../core/json.js';
 import type { Actor, AuditEvent, OperationRequest, ResolveWay } from '../core/model.js';
 import type { Policy } from '../core/policy.js';
 import type { Reasoned, Said } from '../core/said.js';
+import type { BoxAsked, RevertOf } from '../core/time-box.js';
 import type { Store } from '../store/store.js';
 import type { BreakGlassResult, ReviewResult } from './break-glass.js';
 import type { DelegateResult } from './delegation.js';
@@ -35,8 +36,32 @@ export type Prepared<O extends ChangeOperation = ChangeOperation> = {
     target: string;
     preview: Preview<P>;
     warnings: Said[];
+    /** Set when this is the inverse of a done change (`prepareRevert`). */
+    revertOf?: RevertOf;
   };
 }[O];
+
+/** What `submit` takes besides the prepared change. */
+export interface SubmitOptions {
+  reason?: string | null | undefined;
+  /** Put it back after this (`for 2h`); only for operations whose `undo` is `time-box`. */
+  timeBox?: BoxAsked | null | undefined;
+}
+
+/** How "Put back now" ended: the put-back is under way (or done), or nothing changed and why. */
+export type PutBackResult =
+  | { kind: 'putting-back'; request: OperationRequest }
+  | ({ kind: 'refused'; request?: OperationRequest } & Reasoned);
+
+/** What one sweep of the time-boxed changes did. */
+export interface TimeBoxSweep {
+  /** Put-backs planned or sent this sweep (the time-boxed requests). */
+  putBack: OperationRequest[];
+  /** Requesters reminded that the end is near. */
+  reminded: OperationRequest[];
+  /** Put-backs failing for an hour, told to a lead. */
+  escalated: OperationRequest[];
+}
 
 export type SubmitResult =
   | ({ kind: 'denied' } & Reasoned)
@@ -133,11 +158,7 @@ export interface RequestsOverview {
 export interface Operations extends Reads, FollowUps {
   /** Prepares what a person asked for: the exact params, the target, the typed preview, warnings. */
   prepare<O extends ChangeOperation>(actor: Actor, input: PrepareInput<O>): Promise<Prepared<O>>;
-  submit(
-    actor: Actor,
-    prepared: Prepared,
-    options?: { reason?: string | null | undefined },
-  ): Promise<SubmitResult>;
+  submit(actor: Actor, prepared: Prepared, options?: SubmitOptions): Promise<SubmitResult>;
   approve(id: string, actor: Actor): Promise<DecisionResult>;
   reject(id: string, actor: Actor, note: string): Promise<DecisionResult>;
   /**
@@ -193,6 +214,26 @@ export interface Operations extends Reads, FollowUps {
   cancelDelegation(lead: Actor): Promise<DelegateResult>;
   /** Records delegations found past their `until`. */
   expireDelegations(): Promise<Delegation[]>;
+
+  // --- Time-boxed changes and Revert (docs/time-boxed.md) ------------------------------------
+  /** Puts a time-boxed change in force back now: its requester or a lead. */
+  putBackNow(id: string, actor: Actor): Promise<PutBackResult>;
+  /**
+   * Asks for a new end of a time-boxed change in force: a new request that sets the same values
+   * for the new window and goes through the policy as the change did; the first hands its
+   * put-back over to it once it applies.
+   */
+  extend(id: string, actor: Actor, asked: BoxAsked, reason?: string | null): Promise<SubmitResult>;
+  /**
+   * The inverse of a done reversible change (its requester or a lead), from what it replaced and
+   * what the service shows now; submitted like any change. Refuses (InputError) what cannot be
+   * reverted, saying why.
+   */
+  prepareRevert(id: string, actor: Actor): Promise<Prepared>;
+  /** Time-boxed changes not yet put back (waiting, running or retrying), soonest end first. */
+  timeBoxesInForce(): Promise<OperationRequest[]>;
+  /** Puts back every due time-boxed change, reminds of ends near, tells a lead of put-backs failing for an hour. */
+  sweepTimeBoxes(): Promise<TimeBoxSweep>;
 
   resumeInterrupted(): Promise<{ resumed: OperationRequest[]; unknown: OperationRequest[] }>;
   /** Runs `expireDue` and `resumeInterrupted` now and every `intervalMs`; `stop()` waits for a sweep in flight. */

@@ -15,6 +15,7 @@ import type {
   RequestState,
   SlackRef,
 } from '../core/model.js';
+import type { RevertOf, TimeBox, Undo } from '../core/time-box.js';
 import type {
   HashEvent,
   ModalDraft,
@@ -89,6 +90,10 @@ interface RequestData {
   followUp?: FollowUp;
   /** Only on requests run by break-glass. */
   breakGlass?: BreakGlassRecord | undefined;
+  /** Only on time-boxed changes, done reversible changes, and the requests that undo them. */
+  timeBox?: TimeBox | undefined;
+  undo?: Undo | undefined;
+  revertOf?: RevertOf | undefined;
 }
 
 /** A `requests` row as both adapters read it (timestamps already as ISO strings). */
@@ -250,6 +255,9 @@ function requestData(r: RequestData): RequestData {
     slack: r.slack,
     ...(r.followUp === undefined ? {} : { followUp: r.followUp }),
     breakGlass: r.breakGlass,
+    ...(r.timeBox === undefined ? {} : { timeBox: r.timeBox }),
+    ...(r.undo === undefined ? {} : { undo: r.undo }),
+    ...(r.revertOf === undefined ? {} : { revertOf: r.revertOf }),
   };
 }
 
@@ -291,6 +299,8 @@ export function patchedData(currentData: string, patch: RequestPatch): string {
   if (patch.slack !== undefined) next.slack = patch.slack;
   if (patch.followUp !== undefined) next.followUp = patch.followUp;
   if (patch.breakGlass !== undefined) next.breakGlass = patch.breakGlass;
+  if (patch.timeBox !== undefined) next.timeBox = patch.timeBox;
+  if (patch.undo !== undefined) next.undo = patch.undo;
   return canonicalJson(requestData(next));
 }
 
@@ -320,6 +330,9 @@ export function rowToRequest(row: RequestRow): OperationRequest {
     ...(data.followUp === undefined ? {} : { followUp: data.followUp }),
     version: row.version,
     ...(data.breakGlass === undefined || data.breakGlass === null ? {} : { breakGlass: data.breakGlass }),
+    ...(data.timeBox === undefined ? {} : { timeBox: data.timeBox }),
+    ...(data.undo === undefined ? {} : { undo: data.undo }),
+    ...(data.revertOf === undefined ? {} : { revertOf: data.revertOf }),
   });
 }
 
@@ -489,7 +502,7 @@ export interface RequestDmRow {
   posted_at: string;
 }
 
-const REQUEST_DM_KINDS: readonly RequestDmKind[] = ['followUp', 'breakGlass', 'breakGlassOverdue'];
+const REQUEST_DM_KINDS: readonly RequestDmKind[] = ['followUp', 'breakGlass', 'breakGlassOverdue', 'timeBox'];
 
 export function rowToRequestDm(row: RequestDmRow): RequestDm {
   const kind = REQUEST_DM_KINDS.find((k) => k === row.kind);

@@ -196,6 +196,14 @@ const SQLITE: readonly Migration[] = [
       CREATE INDEX deliveries_at ON deliveries (at);
     `,
   },
+  {
+    version: 10,
+    name: 'time-boxed changes not yet put back, found by the sweep without reading every request',
+    sql: `
+      CREATE INDEX requests_time_box_open ON requests (json_extract(data, '$.timeBox.state'))
+        WHERE json_extract(data, '$.timeBox.state') IN ('waiting', 'running', 'retrying');
+    `,
+  },
 ];
 
 /** PostgreSQL keeps timestamps as timestamptz; JSON stays text so it round-trips byte for byte. */
@@ -352,6 +360,14 @@ const POSTGRES: readonly Migration[] = [
         posted_at TIMESTAMPTZ NOT NULL,
         PRIMARY KEY (request_id, channel, ts)
       );
+    `,
+  },
+  {
+    version: 9,
+    name: 'time-boxed changes not yet put back, found by the sweep without reading every request',
+    sql: `
+      CREATE INDEX requests_time_box_open ON requests (((data::jsonb) -> 'timeBox' ->> 'state'))
+        WHERE ((data::jsonb) -> 'timeBox' ->> 'state') IN ('waiting', 'running', 'retrying');
     `,
   },
 ];

@@ -375,7 +375,7 @@ export class PostgresStore implements Store {
           expiresAt,
           updatedAt,
           data,
-          events.length > 0 && tellsSlack({ quorum: quorumOf(data), state }),
+          events.length > 0 && tellsSlack({ ...tellingOf(data), state }),
         ],
       )
     ).rows[0];
@@ -397,6 +397,9 @@ export class PostgresStore implements Store {
     if (filter.breakGlassUnreviewed === true) {
       // JSON null (no review yet); a request without break-glass has no such member.
       where.push(`(data::jsonb -> 'breakGlass' -> 'review') = 'null'::jsonb`);
+    }
+    if (filter.timeBoxOpen === true) {
+      where.push(`((data::jsonb) -> 'timeBox' ->> 'state') IN ('waiting', 'running', 'retrying')`);
     }
     params.push(filter.limit ?? DEFAULT_LIST_LIMIT);
     const { rows } = await this.pool.query<RequestRow>(
@@ -912,9 +915,11 @@ export class PostgresStore implements Store {
 }
 
 /** The quorum kept in a request's stored data (it never changes after creation). */
-function quorumOf(data: string): number {
-  const quorum: unknown = (JSON.parse(data) as { quorum?: unknown }).quorum;
-  return typeof quorum === 'number' ? quorum : 0;
+/** What `tellsSlack` reads of a request's data: its quorum, and whether it is time-boxed. */
+function tellingOf(data: string): { quorum: number; timeBox?: unknown } {
+  const parsed = JSON.parse(data) as { quorum?: unknown; timeBox?: unknown };
+  const quorum = typeof parsed.quorum === 'number' ? parsed.quorum : 0;
+  return parsed.timeBox === undefined ? { quorum } : { quorum, timeBox: parsed.timeBox };
 }
 
 /**

@@ -366,6 +366,9 @@ export class SqliteStore implements Store {
       // JSON null (no review yet) is 'null'; a request without break-glass has no such path.
       where.push("json_type(data, '$.breakGlass.review') = 'null'");
     }
+    if (filter.timeBoxOpen === true) {
+      where.push(`json_extract(data, '$.timeBox.state') IN ('waiting', 'running', 'retrying')`);
+    }
     params.push(filter.limit ?? DEFAULT_LIST_LIMIT);
     const sql = `SELECT ${REQUEST_COLUMNS} FROM requests ${whereClause(where)}
                  ORDER BY created_at DESC, id DESC LIMIT ?`;

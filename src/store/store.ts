@@ -15,6 +15,8 @@ export interface RequestFilter {
   requesterId?: string;
   /** Only requests run by break-glass that no lead has reviewed yet. */
   breakGlassUnreviewed?: boolean;
+  /** Only time-boxed changes not yet put back (waiting, running or retrying). */
+  timeBoxOpen?: boolean;
   /** Newest first; default 50. */
   limit?: number;
 }
@@ -136,7 +138,7 @@ export interface RequestDm {
   postedAt: string;
 }
 
-export type RequestDmKind = 'followUp' | 'breakGlass' | 'breakGlassOverdue';
+export type RequestDmKind = 'followUp' | 'breakGlass' | 'breakGlassOverdue' | 'timeBox';
 
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';

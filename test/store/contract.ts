@@ -1021,6 +1021,37 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect((await store.getRequest(broken.id))?.breakGlass?.review).toEqual(review);
         expect((await store.getRequest(plain.id))?.breakGlass).toBeUndefined();
       });
+
+      it('a time-boxed change is listed as open until its put-back is done, and keeps what it replaced', async () => {
+        const plain = newRequest();
+        const boxed = {
+          ...newRequest(),
+          timeBox: {
+            asked: { kind: 'for' as const, ms: 3_600_000, text: '1h' },
+            endsAt: null,
+            state: 'waiting' as const,
+            requestId: null,
+            attempts: 0,
+            nextAt: null,
+            failingSince: null,
+            leadTold: false,
+            remindedAt: null,
+            conflicts: [],
+            lastError: null,
+          },
+        };
+        await store.createRequest(plain, []);
+        await store.createRequest(boxed, []);
+        expect((await store.listRequests({ timeBoxOpen: true })).map((r) => r.id)).toEqual([boxed.id]);
+        const undo = { kind: 'whitelist' as const, before: [], added: ['5.6.7.8'], removed: [] };
+        const running = { ...boxed.timeBox, state: 'running' as const, endsAt: at(60), requestId: 'R-back' };
+        await store.transition(boxed.id, 1, { undo, timeBox: running }, at(61), []);
+        expect((await store.listRequests({ timeBoxOpen: true })).map((r) => r.id)).toEqual([boxed.id]);
+        expect(await store.getRequest(boxed.id)).toMatchObject({ undo, timeBox: running });
+        await store.transition(boxed.id, 2, { timeBox: { ...running, state: 'done' } }, at(62), []);
+        expect(await store.listRequests({ timeBoxOpen: true })).toEqual([]);
+        expect((await store.getRequest(plain.id))?.timeBox).toBeUndefined();
+      });
     });
 
     describe('operations', () => {

@@ -343,7 +343,7 @@ export function diffProtection(
     const after = readProtectionField(changes, field);
     if (after === undefined) continue;
     const before = readProtectionField(current, field);
-    if (before !== undefined && sameValue(field, before, after)) continue;
+    if (before !== undefined && sameProtectionValue(field, before, after)) continue;
     rows.push({ field, before: before ?? null, after });
     assign(changed, field, after);
   }
@@ -500,11 +500,27 @@ function assign(target: Record<string, unknown>, field: string, value: Protectio
   target[head] = group;
 }
 
-function sameValue(field: string, a: ProtectionValue, b: ProtectionValue): boolean {
-  if (protectionField(field)?.type === 'color' && typeof a === 'string' && typeof b === 'string') {
+/**
+ * Whether two values of a setting are the same as the service means them: colours in any case,
+ * numbers by value (`0.50` read back as `0.5`).
+ */
+export function sameProtectionValue(field: string, a: ProtectionValue, b: ProtectionValue): boolean {
+  const type = protectionField(field)?.type;
+  if (type === 'color' && typeof a === 'string' && typeof b === 'string') {
     return a.toLowerCase() === b.toLowerCase();
   }
+  if (type === 'number' && typeof a !== 'boolean' && typeof b !== 'boolean') {
+    const [x, y] = [Number(a), Number(b)];
+    if (Number.isFinite(x) && Number.isFinite(y)) return x === y;
+  }
   return a === b;
+}
+
+/** The settings object (nested as the service takes it) of dotted rows: `player.offlineMode`. */
+export function protectionOf(rows: readonly { field: string; value: ProtectionValue }[]): ProtectionConfig {
+  const out: Record<string, unknown> = {};
+  for (const row of rows) assign(out, row.field, row.value);
+  return toProtectionConfig(out);
 }
 
 function stripQuotes(value: string): string {

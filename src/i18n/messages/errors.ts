@@ -150,6 +150,25 @@ function periodFa(text: string): string {
   return amount === 1 ? name : `${n(amount)} ${name}`;
 }
 
+const SPAN_FA: readonly [string, number][] = [
+  ['روز', 86_400_000],
+  ['ساعت', 3_600_000],
+  ['دقیقه', 60_000],
+  ['ثانیه', 1000],
+];
+
+/** A length of time in milliseconds, exactly, as `spanEnglish` says it: `۷ روز`, `۱ ساعت و ۳۰ دقیقه`. */
+function spanFa(ms: number): string {
+  const parts: string[] = [];
+  let left = Math.max(0, Math.floor(ms / 1000) * 1000);
+  for (const [name, size] of SPAN_FA) {
+    const amount = Math.floor(left / size);
+    left -= amount * size;
+    if (amount > 0) parts.push(`${n(amount)} ${name}`);
+  }
+  return parts.length === 0 ? `${n(0)} ثانیه` : faList.format(parts);
+}
+
 const LOOKED_UP: Readonly<Record<string, string>> = { ...KIND, viewer: 'بیننده' };
 
 function failureFa(failure: Failure): string {
@@ -319,6 +338,26 @@ const SAID_PERSIAN: SaidWords = {
     `${typed(text)} نه مدت زمان است (${iso('30m')}، ${iso('4h')}، ${iso('2d')}) و نه تاریخ (شمسی مثل ${iso('1405/09/10')} یا میلادی مثل ${iso('2026-12-01')}، یا ${iso('1405/09/10T18:00')}؛ برای UTC یک ${iso('Z')} در پایان بگذارید).`,
   delegPast: (when) => `${iso(when)} گذشته است؛ تفویض باید در آینده تمام شود.`,
   delegTooLong: () => 'تفویض حداکثر ۳۰ روز طول می‌کشد.',
+  boxUnreadable: (text) =>
+    `${typed(text)} نه مدت زمان است (${iso('15m')}، ${iso('2h')}، ${iso('1d')}، ${iso('1w')}، ${iso('1h30m')}) و نه زمان پایان (شمسی مثل ${iso('1405/09/10T18:00')} یا میلادی مثل ${iso('2026-12-01T18:00')}؛ برای UTC یک ${iso('Z')} در پایان بگذارید).`,
+  boxNotPositive: (text) =>
+    `${typed(text)} اصلاً زمانی نیست: مدتی بیشتر از صفر بخواهید، مثلاً ${code('for 2h')}.`,
+  boxTooShort: (text, minMs) => `${typed(text)} خیلی کوتاه است: دست‌کم ${spanFa(minMs)} بخواهید.`,
+  boxTooLong: (text, maxMs) => `${typed(text)} خیلی طولانی است: سیاست حداکثر ${spanFa(maxMs)} را می‌پذیرد.`,
+  boxPast: (text) => `${typed(text)} گذشته است: زمان پایانی در آینده بدهید.`,
+  boxNoWindow: (word) =>
+    `بعد از ${code(word)} بنویسید تا کی: ${code('for 2h')}، ${code('for 1h30m')} یا ${code('until 1405/09/10T18:00')}.`,
+  boxNotLast: (word) =>
+    `${code(`${word} …`)} را در پایان دستور و بعد از همه‌چیز بنویسید، مثلاً ${code('/vidops whitelist add 5.6.7.8 for 30m')}.`,
+  boxTwice: () => `فقط یک بازه بدهید، ${code('for …')} یا ${code('until …')}، و فقط یک بار.`,
+  boxCliWords: (word) =>
+    `در خط فرمان بازه یک پرچم است: به‌جای ${code(`${word} …`)} بنویسید ${code('--for 2h')}.`,
+  boxNotTimeBoxed: (operation, title, undo) =>
+    `${operationFa(operation, title)} را نمی‌توان برای مدتی خواست: فقط تنظیمات حفاظت و تغییرهای لیست سفید خودشان برمی‌گردند. ${
+      undo === 'revert' ? 'پس از انجام، «بازگرداندن…» آن را برمی‌گرداند.' : 'این تغییر برگرداندنی هم نیست.'
+    }`,
+  boxRequired: (operation, title, maxMs) =>
+    `${operationFa(operation, title)} را باید برای مدتی خواست: ${code('for 2h')} را اضافه کنید (حداکثر ${spanFa(maxMs)})، و vidops در پایان آن را برمی‌گرداند.`,
   grammarBadLanguage: (raw, choices) =>
     `${typed(raw)} زبانی نیست که vidops با آن حرف بزند؛ یکی از ${choices.map((w) => iso(`\`${w}\``)).join(' یا ')} را انتخاب کنید.`,
   grammarNoCode: () => `کد خطایی را که پخش‌کننده نشان می‌دهد بدهید، مثلاً ${iso('9910')}.`,
@@ -356,6 +395,16 @@ const SAID_PERSIAN: SaidWords = {
     `چیزی تغییر نمی‌کند: ${rows.map((r) => `${iso(r.field)} همین حالا ${iso(r.value)} است`).join('، ')}.`,
   prepFolderSame: (id) => `پوشه‌ی ${iso(id)} همین حالا همین عنوان و توضیح را دارد؛ چیزی تغییر نمی‌کند.`,
   prepNoCover: () => 'از اینجا نمی‌شود تصویر کاور بارگذاری کرد؛ فقط عنوان و توضیح را ویرایش کنید.',
+  revertBeforeUnknown: () =>
+    'vidops هرگز ندید پیش از این تغییر چه بود (سرویس نتوانست بگوید)، پس نمی‌شود آن را برگرداند.',
+  revertNotDone: (id) => `${code(id)} انجام نشده است، پس چیزی برای برگرداندن نیست.`,
+  revertNotRevertible: (id, title) =>
+    `${code(id)} (${title}) برگرداندنی نیست: حذف، ساختن و کارهای یک‌طرفه عکسی ندارند.`,
+  revertNothing: (id) =>
+    `از ${code(id)} چیزی برای برگرداندن نمانده است: هر چه تغییر داده بود از آن زمان دوباره تغییر کرده است.`,
+  revertNotYours: (id) => `فقط کسی که ${code(id)} را خواسته، یا یک سرپرست، می‌تواند آن را برگرداند.`,
+  putBackNotInForce: (id) =>
+    `${code(id)} تغییر زمان‌داری نیست که هنوز برقرار باشد: چیزی برای برگرداندن یا تمدید نیست.`,
   prepConverted: (id, title) =>
     `فایل ${iso(id)}${title ? ` (${typed(title)})` : ''} قبلاً تبدیل شده است (وضعیت ${iso('done')})؛ چیزی برای تبدیل دوباره نیست.`,
   prepQueued: (id, title) =>
@@ -374,6 +423,10 @@ const SAID_PERSIAN: SaidWords = {
     `${ips.map(iso).join('، ')} از قبل در لیست سفید ${ips.length === 1 ? 'است' : 'هستند'}.`,
   warnWhitelistLacks: (ips) =>
     `${ips.map(iso).join('، ')} در لیست سفید ${ips.length === 1 ? 'نیست' : 'نیستند'}.`,
+  warnRevertLeaves: (id, items) =>
+    `این‌ها همان‌طور که اکنون هستند می‌مانند، چون پس از ${code(id)} دوباره تغییر کرده‌اند: ${items.map(code).join('، ')}.`,
+  warnRevertChangedSince: (id) =>
+    `این پس از ${code(id)} دوباره ویرایش شده است؛ برگرداندن، آنچه ${code(id)} جایگزین کرده بود را روی آن ویرایش بعدی می‌گذارد.`,
   warnWhitelistEmpty: () =>
     `لیست سفید خالی می‌شود: تا وقتی ${iso('ipValidation')} روشن است، هیچ سروری نمی‌تواند لینک بسازد.`,
   warnFilesUnchecked: (files, failure) =>

@@ -12,6 +12,7 @@ import { player } from './player.js';
 import { requests } from './requests.js';
 import { resolve } from './resolve.js';
 import { shortcuts } from './shortcuts.js';
+import { timeBox } from './timeBox.js';
 
 /**
  * Every area of the message catalog. Add an area here once; `Messages` and both languages follow.
@@ -32,4 +33,5 @@ export const AREAS = {
   requests,
   resolve,
   shortcuts,
+  timeBox,
 } as const;

@@ -8,7 +8,10 @@ import type {
   Preview,
 } from '../../core/catalog.js';
 import { InputError } from '../../core/errors.js';
+import type { JsonValue } from '../../core/json.js';
+import type { HandOver, Holder } from '../../core/put-back.js';
 import { english, type LookedUp, type Said, say } from '../../core/said.js';
+import type { PutBackConflict, Undo } from '../../core/time-box.js';
 import { idShapeWarning } from '../../core/validate/ids.js';
 
 /**
@@ -58,6 +61,58 @@ export interface OperationService<O extends ChangeOperation> {
    * throws NotFoundError when it is gone. Absent where a look-up cannot tell (creates, edits).
    */
   lookUp?(params: OperationParams[O], client: VideoClient): Promise<unknown>;
+  /**
+   * What the change replaces and sets, recorded when it is sent (read just before, where the old
+   * values are on the service): what a put-back or a Revert undoes. Present exactly where the
+   * spec's `undo` is not `none`.
+   * @see docs/time-boxed.md, "What goes back"
+   */
+  undo?(params: OperationParams[O], preview: Preview<O> | null, io: ExecuteIo): Promise<Undo>;
+  /**
+   * The inverse of a done change from its `undo` and what the service shows now: the input of
+   * the request that undoes it (null when nothing is left to undo), and what stays because it
+   * changed since. `holders`: other time-boxed changes in force on the same thing.
+   */
+  inverse?(undo: Undo, io: PrepareIo, holders: readonly Holder[]): Promise<Inverse<O>>;
+}
+
+/** What undoing a change asks for: the input of a new request, or null; and what it leaves. */
+export interface Inverse<O extends ChangeOperation> {
+  input: OperationInput[O] | null;
+  conflicts: PutBackConflict[];
+  handOvers: HandOver[];
+}
+
+/**
+ * The undo of an edit: its preview's before (what the look-up saw) and after (what was sent);
+ * without a preview, only what was sent.
+ */
+export function editUndo(
+  resource: 'folder' | 'file' | 'playlist',
+  id: string,
+  preview: { before: unknown; after: unknown } | null,
+  params: unknown,
+): Undo {
+  const json = (value: unknown): JsonValue => JSON.parse(JSON.stringify(value ?? null)) as JsonValue;
+  return { kind: 'edit', resource, id, before: json(preview?.before), after: json(preview?.after ?? params) };
+}
+
+/**
+ * The input that puts an edit's fields back as the look-up saw them before, read by the
+ * operation's own input schema; refused when vidops never saw them (the service could not say).
+ */
+export function editInverse<O extends ChangeOperation>(
+  spec: { input: { safeParse(v: unknown): { success: true; data: unknown } | { success: false } } },
+  undo: Undo,
+  build: (before: Record<string, unknown>, id: string) => Record<string, unknown>,
+): Inverse<O> {
+  const before = undo.kind === 'edit' ? undo.before : null;
+  if (undo.kind !== 'edit' || before === null || typeof before !== 'object' || Array.isArray(before)) {
+    throw new InputError(say.revertBeforeUnknown());
+  }
+  const read = spec.input.safeParse(build(before, undo.id));
+  if (!read.success) throw new InputError(say.revertBeforeUnknown());
+  return { input: read.data as OperationInput[O], conflicts: [], handOvers: [] };
 }
 
 /** An operation's service, named after its catalog entry (for the table built from the list). */

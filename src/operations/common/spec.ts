@@ -120,6 +120,7 @@ export function deleteOperation<
     specOp: spec.specOp,
     risk: 'irreversible',
     repeat: 'lead',
+    undo: 'none',
     commands: [
       command({
         kind: name,

@@ -18,6 +18,7 @@ export const spec = operation({
   specOp: 8,
   risk: 'reversible',
   repeat: 'resume',
+  undo: 'revert',
   commands: [
     command({
       kind: 'file.edit',

@@ -9,6 +9,7 @@ export const spec = operation({
   specOp: 10,
   risk: 'reversible',
   repeat: 'never',
+  undo: 'none',
   commands: [
     command({
       kind: 'retry',

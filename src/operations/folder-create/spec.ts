@@ -9,6 +9,7 @@ export const spec = operation({
   specOp: 5,
   risk: 'reversible',
   repeat: 'never',
+  undo: 'none',
   commands: [
     command({
       kind: 'folder.create',

@@ -1,7 +1,7 @@
 import type { Folder } from '../../client/types.js';
 import { InputError } from '../../core/errors.js';
 import { type Said, say } from '../../core/said.js';
-import { lookUpRecord, serviceOf, withDescription } from '../common/service.js';
+import { editInverse, editUndo, lookUpRecord, serviceOf, withDescription } from '../common/service.js';
 import { spec } from './spec.js';
 
 function folderView(folder: Folder | null) {
@@ -30,4 +30,11 @@ export const service = serviceOf(spec, {
     };
   },
   execute: (p, { client }) => client.folders.edit(p),
+  undo: async (p, preview) => editUndo('folder', p.bucketId, preview, p),
+  inverse: async (undo) =>
+    editInverse(spec, undo, (before, bucketId) => ({
+      bucketId,
+      title: before.title,
+      ...(typeof before.description === 'string' ? { description: before.description } : {}),
+    })),
 });

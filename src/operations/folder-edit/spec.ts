@@ -17,6 +17,7 @@ export const spec = operation({
   specOp: 6,
   risk: 'reversible',
   repeat: 'resume',
+  undo: 'revert',
   commands: [
     command({
       kind: 'folder.edit',

@@ -9,6 +9,7 @@ export const spec = operation({
   specOp: null,
   risk: 'reversible',
   repeat: 'never',
+  undo: 'none',
   commands: [
     command({
       kind: 'playlist.create',

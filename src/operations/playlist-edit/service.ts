@@ -2,7 +2,7 @@ import { failureOf, NotFoundError } from '../../client/errors.js';
 import type { VideoClient } from '../../client/types.js';
 import { InputError } from '../../core/errors.js';
 import { type Said, say } from '../../core/said.js';
-import { entries, lookUpRecord, noteId, serviceOf } from '../common/service.js';
+import { editInverse, editUndo, entries, lookUpRecord, noteId, serviceOf } from '../common/service.js';
 import { spec } from './spec.js';
 
 /**
@@ -71,4 +71,16 @@ export const service = serviceOf(spec, {
     };
   },
   execute: (p, { client }) => client.playlists.edit(p),
+  undo: async (p, preview) => editUndo('playlist', p.playlistId, preview, p),
+  /** The title and the files as they were, each only where the edit changed it. */
+  inverse: async (undo) =>
+    editInverse(spec, undo, (before, playlistId) => {
+      const after = typeof undo.kind === 'string' && undo.kind === 'edit' ? undo.after : null;
+      const sent = typeof after === 'object' && after !== null && !Array.isArray(after) ? after : {};
+      return {
+        playlistId,
+        ...(sent.title === null || sent.title === undefined ? {} : { title: before.title }),
+        ...(sent.files === null || sent.files === undefined ? {} : { files: before.files }),
+      };
+    }),
 });

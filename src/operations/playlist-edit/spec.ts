@@ -19,6 +19,7 @@ export const spec = operation({
   specOp: 11,
   risk: 'reversible',
   repeat: 'resume',
+  undo: 'revert',
   commands: [
     command({
       kind: 'playlist.edit',

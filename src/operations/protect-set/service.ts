@@ -1,6 +1,13 @@
 import { InputError } from '../../core/errors.js';
+import { planProtection } from '../../core/put-back.js';
 import { say } from '../../core/said.js';
-import { diffProtection, flattenProtection, formatProtectionValue } from '../../core/validate/protection.js';
+import {
+  diffProtection,
+  flattenProtection,
+  formatProtectionValue,
+  protectionOf,
+  readProtectionField,
+} from '../../core/validate/protection.js';
 import { serviceOf } from '../common/service.js';
 import { spec } from './spec.js';
 
@@ -25,4 +32,25 @@ export const service = serviceOf(spec, {
     };
   },
   execute: (p, { client }) => client.protection.update(p.changes),
+  /** The old values are read just before sending: what was there when it was applied. */
+  async undo(p, _preview, { client }) {
+    const { raw: _raw, ...current } = await client.protection.get();
+    const rows = flattenProtection(p.changes).map((row) => ({
+      field: row.field,
+      before: readProtectionField(current, row.field) ?? null,
+      after: row.value,
+    }));
+    return { kind: 'protection', rows };
+  },
+  async inverse(undo, io, holders) {
+    if (undo.kind !== 'protection') throw new InputError(say.revertBeforeUnknown());
+    const { raw: _raw, ...current } = await io.client.protection.get();
+    const plan = planProtection(undo, current, holders);
+    const back = plan.back.map((row) => ({ field: row.field, value: row.to }));
+    return {
+      input: back.length === 0 ? null : { changes: protectionOf(back) },
+      conflicts: plan.conflicts,
+      handOvers: plan.handOvers,
+    };
+  },
 });

@@ -10,6 +10,7 @@ export const spec = operation({
   specOp: 3,
   risk: 'sensitive',
   repeat: 'resume',
+  undo: 'time-box',
   commands: [
     command({
       kind: 'protect.modal',
@@ -24,13 +25,17 @@ export const spec = operation({
       kind: 'protect.set',
       words: ['protect', 'set'],
       args: { kind: 'assignments' },
-      summary: `Change protection settings; nested ones by dotted name (${CHANGE_NOTE}).`,
-      fa: { summary: `تغییر تنظیمات حفاظت؛ تنظیم‌های تودرتو با نام نقطه‌دار (${CHANGE_NOTE_FA}).` },
-      example: '/vidops protect set player.offlineMode=true link.expireTime=2h opacity=0.5 fontColor=red',
+      summary: `Change protection settings; nested ones by dotted name; \`for 2h\` puts them back (${CHANGE_NOTE}).`,
+      fa: {
+        summary: `تغییر تنظیمات حفاظت؛ تنظیم‌های تودرتو با نام نقطه‌دار؛ با \`for 2h\` برمی‌گردند (${CHANGE_NOTE_FA}).`,
+      },
+      example: '/vidops protect set player.offlineMode=true opacity=0.5 fontColor=red for 2h',
       cli: {
+        summary: `Change protection settings; nested ones by dotted name; --for 2h puts them back (${CHANGE_NOTE}).`,
         notes: [
           'Example: vidops protect set opacity=0.4 player.offlineMode=true link.expireTime=2h fontColor=red',
           'Only the settings that differ from the current ones are sent.',
+          'With --for 2h (or --for 1405/09/07T18:00, an end) vidops puts them back by itself at the end.',
         ],
       },
     }),

@@ -10,6 +10,7 @@ export const spec = operation({
   specOp: 13,
   risk: 'reversible',
   repeat: 'resume',
+  undo: 'none',
   commands: [
     command({
       kind: 'unblock',

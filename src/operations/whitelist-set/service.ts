@@ -1,4 +1,5 @@
 import { InputError } from '../../core/errors.js';
+import { planWhitelist } from '../../core/put-back.js';
 import { type Said, say } from '../../core/said.js';
 import { applyIpChange, ipKey } from '../../core/validate/ip.js';
 import { serviceOf } from '../common/service.js';
@@ -32,4 +33,21 @@ export const service = serviceOf(spec, {
     };
   },
   execute: (p, { client }) => client.whitelist.replace(p.allowedDNS, { expectBefore: p.expectBefore }),
+  /** No read: execution refuses unless the list is still `expectBefore`, so that is what it replaced. */
+  async undo(p) {
+    const { added, removed } = applyIpChange(p.expectBefore, {
+      remove: p.expectBefore.filter((ip) => !new Set(p.allowedDNS.map(ipKey)).has(ipKey(ip))),
+      add: p.allowedDNS,
+    });
+    return { kind: 'whitelist', before: [...p.expectBefore], added, removed };
+  },
+  async inverse(undo, io, holders) {
+    if (undo.kind !== 'whitelist') throw new InputError(say.revertBeforeUnknown());
+    const plan = planWhitelist(undo, await io.client.whitelist.get(), holders);
+    return {
+      input: plan.next === null ? null : { change: 'set', ips: plan.next },
+      conflicts: plan.conflicts,
+      handOvers: [],
+    };
+  },
 });

@@ -10,22 +10,33 @@ export const spec = operation({
   specOp: 1,
   risk: 'sensitive',
   repeat: 'resume',
+  undo: 'time-box',
   commands: [
     command({
       kind: 'whitelist.add',
       words: ['whitelist', 'add'],
       args: { kind: 'ips', change: 'add' },
-      summary: `Add server IPs to the whitelist (${CHANGE_NOTE}).`,
-      fa: { summary: `افزودن IP سرورها به لیست سفید (${CHANGE_NOTE_FA}).` },
-      example: '/vidops whitelist add 1.2.3.4 2a00:1::4',
+      summary: `Add server IPs to the whitelist, or only for a while: \`for 30m\` (${CHANGE_NOTE}).`,
+      fa: { summary: `افزودن IP سرورها به لیست سفید، یا فقط برای مدتی: \`for 30m\` (${CHANGE_NOTE_FA}).` },
+      example: '/vidops whitelist add 1.2.3.4 2a00:1::4 for 30m',
+      cli: {
+        summary: `Add server IPs to the whitelist, or only for a while: --for 30m (${CHANGE_NOTE}).`,
+        notes: ['With --for 30m (or --for 1405/09/07T18:00, an end) vidops takes them off again at the end.'],
+      },
     }),
     command({
       kind: 'whitelist.remove',
       words: ['whitelist', 'remove'],
       args: { kind: 'ips', change: 'remove' },
-      summary: `Remove server IPs from the whitelist (${CHANGE_NOTE}).`,
-      fa: { summary: `برداشتن IP سرورها از لیست سفید (${CHANGE_NOTE_FA}).` },
-      example: '/vidops whitelist remove 1.2.3.4',
+      summary: `Remove server IPs from the whitelist, or only for a while: \`for 2h\` (${CHANGE_NOTE}).`,
+      fa: { summary: `برداشتن IP سرورها از لیست سفید، یا فقط برای مدتی: \`for 2h\` (${CHANGE_NOTE_FA}).` },
+      example: '/vidops whitelist remove 1.2.3.4 for 2h',
+      cli: {
+        summary: `Remove server IPs from the whitelist, or only for a while: --for 2h (${CHANGE_NOTE}).`,
+        notes: [
+          'With --for 2h (or --for 1405/09/07T18:00, an end) vidops adds them back by itself at the end.',
+        ],
+      },
     }),
   ],
   input: z.strictObject({

@@ -1,0 +1,123 @@
+import { cancelRefusal } from '../core/actor.js';
+import { OPERATION_SPECS, operationTarget } from '../core/catalog.js';
+import { InputError, PolicyDeniedError } from '../core/errors.js';
+import { canonicalJson } from '../core/json.js';
+import type { Actor, OperationRequest } from '../core/model.js';
+import { isLead } from '../core/policy.js';
+import { type Said, say } from '../core/said.js';
+import type { Undo } from '../core/time-box.js';
+import { protectionOf } from '../core/validate/protection.js';
+import { SERVICES } from '../operations/services.js';
+import { prepareRequest } from './catalog.js';
+import { policyActor, type ServiceContext } from './context.js';
+import type { Prepared } from './types.js';
+
+/**
+ * Revert… of a done reversible change: a new request with the inverse change, computed from what
+ * the change replaced and what the service shows now, submitted like any change (the same policy,
+ * the same approvals). Who may undo a change: its requester (with the proof a cancel needs) or a
+ * lead (from the CLI only where the policy trusts `--as`).
+ * @see docs/time-boxed.md, "Revert"
+ */
+
+/** The request `id`, or an InputError saying there is none. */
+export async function requestOrRefuse(svc: ServiceContext, id: string): Promise<OperationRequest> {
+  const request = await svc.store.getRequest(id);
+  if (request === null) throw new InputError(say.svcNoRequest(id));
+  return request;
+}
+
+/** Why `actor` may not undo `request` (put it back now, extend it, revert it); null when they may. */
+export async function undoRefusal(
+  svc: ServiceContext,
+  request: OperationRequest,
+  actor: Actor,
+): Promise<Said | null> {
+  const trusted = svc.policy.cli.approve;
+  if (cancelRefusal(trusted, request, actor) === null) return null;
+  const claimed = actor.via?.kind === 'cli' && !trusted;
+  if (!claimed && isLead(svc.policy, await policyActor(svc, actor))) return null;
+  return say.revertNotYours(request.id);
+}
+
+/** @see Operations.prepareRevert */
+export async function prepareRevert(svc: ServiceContext, id: string, actor: Actor): Promise<Prepared> {
+  const request = await requestOrRefuse(svc, id);
+  const spec = OPERATION_SPECS[request.operation];
+  if (spec.undo === 'none' || request.revertOf?.kind === 'put-back') {
+    throw new InputError(say.revertNotRevertible(request.id, spec.title));
+  }
+  if (request.state !== 'succeeded') throw new InputError(say.revertNotDone(request.id));
+  const refusal = await undoRefusal(svc, request, actor);
+  if (refusal !== null) throw new PolicyDeniedError(refusal);
+  const inverse = SERVICES[request.operation].inverse;
+  if (request.undo === undefined || inverse === undefined) throw new InputError(say.revertBeforeUnknown());
+  const io = { client: svc.client, canFetchCover: svc.fetchCover !== undefined };
+  const plan = await inverse(request.undo, io, []);
+  if (plan.input === null) throw new InputError(say.revertNothing(request.id));
+  const prepared = await prepareRequest(io, { kind: request.operation, ...plan.input } as never);
+  const warnings = [...prepared.warnings];
+  if (plan.conflicts.length > 0) {
+    warnings.push(
+      say.warnRevertLeaves(
+        request.id,
+        plan.conflicts.map((c) => c.item),
+      ),
+    );
+  }
+  if (request.undo.kind === 'edit' && changedSince(request.undo, prepared.preview)) {
+    warnings.push(say.warnRevertChangedSince(request.id));
+  }
+  return { ...prepared, warnings, revertOf: { id: request.id, kind: 'revert' } } as Prepared;
+}
+
+/** Whether what the look-up shows now differs from what the edit set (someone edited it since). */
+function changedSince(undo: Extract<Undo, { kind: 'edit' }>, preview: unknown): boolean {
+  const now = (preview as { before?: unknown } | null)?.before;
+  if (now === null || now === undefined || typeof undo.after !== 'object' || undo.after === null)
+    return false;
+  const after = undo.after as Record<string, unknown>;
+  const seen = now as Record<string, unknown>;
+  return Object.keys(after).some(
+    (key) =>
+      after[key] !== null &&
+      key in seen &&
+      canonicalJson(after[key] ?? null) !== canonicalJson(seen[key] ?? null),
+  );
+}
+
+/**
+ * An Extend's change: the values the first set, set again (the service keeps them; nothing
+ * changes on it), previewed as the first was, so the approvers see what stays in force.
+ */
+export async function extensionOf(svc: ServiceContext, request: OperationRequest): Promise<Prepared> {
+  const undo = request.undo;
+  if (undo?.kind === 'protection') {
+    const params = { changes: protectionOf(undo.rows.map((r) => ({ field: r.field, value: r.after }))) };
+    const rows = undo.rows.map((r) => ({ field: r.field, before: r.before, after: r.after }));
+    const prepared = {
+      operation: 'protect.set' as const,
+      params,
+      target: operationTarget('protect.set', params),
+      preview: { kind: 'protection' as const, rows },
+      warnings: [],
+    };
+    return prepared;
+  }
+  if (undo?.kind === 'whitelist') {
+    const current = await svc.client.whitelist.get();
+    const params = { allowedDNS: [...current], expectBefore: [...current] };
+    return {
+      operation: 'whitelist.set' as const,
+      params,
+      target: operationTarget('whitelist.set', params),
+      preview: { kind: 'whitelist' as const, before: [...current], after: [...current], ...pick(undo) },
+      warnings: [],
+    };
+  }
+  throw new InputError(say.putBackNotInForce(request.id));
+}
+
+function pick(undo: Extract<Undo, { kind: 'whitelist' }>) {
+  return { added: [...undo.added], removed: [...undo.removed] };
+}
