@@ -2,6 +2,7 @@ import type { SlackRoutes } from '../slack/routes.js';
 import { registerChangeButtons } from './changes/actions.js';
 import { registerBreakGlass } from './changes/break-glass.js';
 import { registerChangeSubmissions } from './changes/submissions.js';
+import { registerTimeBox } from './changes/time-box.js';
 import type { AppContext } from './context.js';
 
 export { createCoverFetcher, createSlackNotifier } from './changes/notifier.js';
@@ -18,4 +19,5 @@ export function registerChangeActions(routes: SlackRoutes, ctx: AppContext): voi
   registerChangeButtons(routes, ctx);
   registerChangeSubmissions(routes, ctx);
   registerBreakGlass(routes, ctx);
+  registerTimeBox(routes, ctx);
 }

@@ -32,6 +32,18 @@ import {
 import { reasonIn, sayIn } from './errors.js';
 import { ACTIONS, BLOCKS, requestActionsBlock } from './ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
+import {
+  boxInForce,
+  cannotRevertLine,
+  confirmWhat,
+  inForceUntilLine,
+  revertButtons,
+  revertOfLine,
+  timeBoxActionsBlock,
+  timeBoxButtons,
+  timeBoxLines,
+} from './put-back.js';
+import { reminderText } from './time-box.js';
 
 /**
  * The approval message of a request, the notice its requester gets, and the formatting every
@@ -501,6 +513,7 @@ export function approvalMessage(request: OperationRequest, now: Date, lang: Lang
       ),
     ),
     { type: 'section', fields },
+    ...optionalSection(revertOfLine(request, lang)),
     ...previewSections(request, lang).map((text) => section(text)),
     section(t.apprReason(isolated(lang, request.reason ?? '', 1500) || t.apprNoneGiven)),
   ];
@@ -508,6 +521,8 @@ export function approvalMessage(request: OperationRequest, now: Date, lang: Lang
   if (escalated !== null) blocks.push(section(escalated));
   const outcome = outcomeText(request, lang);
   if (outcome !== null) blocks.push(section(outcome));
+  const box = timeBoxLines(request, now, lang);
+  if (box.length > 0) blocks.push(...packLines(box).map((text) => section(text)));
   blocks.push(
     context(
       t.apprContext(
@@ -528,6 +543,8 @@ export function approvalMessage(request: OperationRequest, now: Date, lang: Lang
     );
   } else if (request.state === 'unknown') {
     blocks.push(actions(resolveButtons(request, lang), requestActionsBlock(request.id)));
+  } else {
+    blocks.push(...undoBlocks(request, lang));
   }
   blocks.push(...breakGlassBlocks(request, lang));
   const text = maskMobilesInText(
@@ -539,6 +556,28 @@ export function approvalMessage(request: OperationRequest, now: Date, lang: Lang
     ),
   );
   return { text: truncate(text, 1000), blocks };
+}
+
+/** One section of `text`, or none. */
+function optionalSection(text: string | null): KnownBlock[] {
+  return text === null ? [] : [section(text)];
+}
+
+/**
+ * What a done change offers to undo it: Put back now and Extend… while a time-boxed change is in
+ * force, Revert… on a done reversible one; a change that has no inverse says so instead.
+ * @see docs/time-boxed.md
+ */
+export function undoBlocks(request: OperationRequest, lang: Lang): KnownBlock[] {
+  const buttons = [
+    ...timeBoxButtons(request, lang, confirmWhat(request, operationTitleOf(request, lang))),
+    ...revertButtons(request, lang),
+  ];
+  const blocks: KnownBlock[] = [];
+  if (buttons.length > 0) blocks.push(actions(buttons, timeBoxActionsBlock(request.id)));
+  const cannot = cannotRevertLine(request, lang);
+  if (cannot !== null) blocks.push(context(cannot));
+  return blocks;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -672,6 +711,7 @@ export function settledFollowUpMessage(request: OperationRequest, lang: Lang): S
  */
 export function requesterNotice(request: OperationRequest, lang: Lang): SlackMessage | null {
   const t = lang.t.approvals;
+  if (request.state === 'succeeded' && request.timeBox?.endsAt) return putBackNotice(request, lang);
   const tell: Partial<Record<RequestState, string>> = {
     pending: request.approvals.length > 0 ? t.apprTellApproval : '',
     succeeded: t.apprTellDone,
@@ -693,6 +733,44 @@ export function requesterNotice(request: OperationRequest, lang: Lang): SlackMes
   if (outcome !== null) blocks.push(section(outcome));
   const plainRef = plainRefOf(request, lang);
   const text = maskMobilesInText(t.apprYourRequest(plainRef, what.replace(/^:[a-z_]+: /, '')));
+  return { text: truncate(text, 1000), blocks };
+}
+
+/**
+ * What the requester of a time-boxed change is told once it applied: that it is done and when it
+ * goes back (with Put back now and Extend…; not for a change that ran at once, whose answer said
+ * it), that putting it back keeps failing, and how the put-back ended. Each is told once: the
+ * words do not change with every attempt.
+ */
+function putBackNotice(request: OperationRequest, lang: Lang): SlackMessage | null {
+  const t = lang.t.approvals;
+  const box = request.timeBox;
+  if (box === undefined) return null;
+  const tell: Record<typeof box.state, string | null> = {
+    waiting: request.quorum > 0 ? t.apprTellDone : null,
+    running: null,
+    retrying: t.apprTellPutBackRetrying,
+    done: t.apprTellPutBack,
+    left: t.apprTellPutBackLeft,
+    cancelled: null,
+  };
+  const what = tell[box.state];
+  if (what === null) return null;
+  const first = t.apprYourRequest(refOf(request, lang), what);
+  const blocks: KnownBlock[] = [section(first)];
+  if (box.state === 'waiting') {
+    const outcome = outcomeText(request, lang);
+    if (outcome !== null) blocks.push(section(outcome));
+  }
+  if (box.state !== 'retrying') {
+    // As of its change, so that the words (and the DM they make) do not change with the clock.
+    const lines = timeBoxLines(request, new Date(request.updatedAt), lang);
+    blocks.push(...packLines(lines).map((text) => section(text)));
+  }
+  blocks.push(...undoBlocks(request, lang));
+  const text = maskMobilesInText(
+    t.apprYourRequest(plainRefOf(request, lang), what.replace(/^:[a-z_]+: /, '')),
+  );
   return { text: truncate(text, 1000), blocks };
 }
 
@@ -732,6 +810,7 @@ export function submittedSections(
           targetCode(request.target, lang),
           ltr(lang, '`/vidops requests`'),
         ),
+        ...timeBoxLines(request, new Date(request.updatedAt), lang),
         ...previewSections(request, lang, 5000),
         ...warnings,
       ];
@@ -752,7 +831,9 @@ export function submittedSections(
                 safeWorded(outcome.errorText ?? t.apprSubmitServiceRefused, 1000),
               )
             : t.apprSubmitOther(stateLabel(request.state, lang), title, target, id);
-      return [head, ...previewSections(request, lang, 5000), ...warnings];
+      // Said right after it applied: until when, and how long that is from now.
+      const until = inForceUntilLine(request, new Date(request.updatedAt), lang);
+      return [head, ...(until === null ? [] : [until]), ...previewSections(request, lang, 5000), ...warnings];
     }
   }
 }
@@ -771,7 +852,11 @@ export function submittedMessage(
       : outcome.kind === 'pending'
         ? t.apprSubmitPostedText(ltr(lang, outcome.request.id))
         : t.apprSubmitStateText(ltr(lang, outcome.request.id), stateWordForText(outcome.request.state, lang));
-  return { text, blocks: sections.map((text) => section(text)) };
+  const blocks: KnownBlock[] = sections.map((text) => section(text));
+  // A change that applied at once offers its undo right under the answer.
+  if (outcome.kind === 'executed' && boxInForce(outcome.request))
+    blocks.push(...undoBlocks(outcome.request, lang));
+  return { text, blocks };
 }
 
 /** The state in a notification's plain text: its code word in English (as before), its word in Persian. */
@@ -835,4 +920,53 @@ export function breakGlassReviewButtons(request: OperationRequest, lang: Lang = 
     button(t.apprGlassAcknowledge, ACTIONS.breakGlassAcknowledge, request.id, 'primary'),
     button(t.apprGlassFlag, ACTIONS.breakGlassFlag, request.id, 'danger'),
   ];
+}
+
+// --- Changes that undo themselves: the DMs (docs/time-boxed.md) ---------------------------------
+
+/**
+ * The requester's reminder a little before a time-boxed change goes back, in their language:
+ * what goes back and when (`preventZoom goes back to true in 10 minutes: extend?`), with Extend…
+ * and Put back now.
+ */
+export function putBackReminderMessage(request: OperationRequest, now: Date, lang: Lang): SlackMessage {
+  const t = lang.t.approvals;
+  const first = t.apprBoxReminder(
+    reminderText(lang, request, now) ?? timeBoxLines(request, now, lang).join(' '),
+    refOf(request, lang),
+  );
+  const blocks: KnownBlock[] = [section(first), ...undoBlocks(request, lang)];
+  const text = first.replace(/:[a-z_]+: /g, '').replace(/[*`]/g, '');
+  return { text: truncate(maskMobilesInText(text), 1000), blocks };
+}
+
+/** A lead is told that putting a change back has failed for an hour: since when, the last error, and Put back now. */
+export function putBackEscalationMessage(request: OperationRequest, lang: Lang): SlackMessage {
+  const t = lang.t.approvals;
+  const box = request.timeBox;
+  const since = readerDate(box?.failingSince ?? request.updatedAt, lang);
+  const error = box?.lastError ? isolated(lang, `${box.lastError.name}: ${box.lastError.message}`, 300) : '';
+  const first = t.apprBoxEscalated(refOf(request, lang), since, error);
+  const blocks: KnownBlock[] = [
+    section(first),
+    ...previewSections(request, lang, 1500).map((text) => section(text)),
+    ...undoBlocks(request, lang),
+  ];
+  const text = t.apprBoxEscalated(plainRefOf(request, lang), since, '');
+  return {
+    text: truncate(maskMobilesInText(text.replace(/:[a-z_]+: /g, '').replace(/\*/g, '')), 1000),
+    blocks,
+  };
+}
+
+/** A DM that offered Put back now or Extend… once the change is no longer in force: how its put-back stands, no buttons. */
+export function settledTimeBoxMessage(request: OperationRequest, lang: Lang): SlackMessage {
+  const t = lang.t.approvals;
+  const first = t.apprBoxReminderGone(refOf(request, lang));
+  const lines = timeBoxLines(request, new Date(request.updatedAt), lang);
+  const blocks: KnownBlock[] = [section(first), ...packLines(lines).map((text) => section(text))];
+  return {
+    text: truncate(maskMobilesInText(t.apprBoxReminderGone(plainRefOf(request, lang))), 1000),
+    blocks,
+  };
 }

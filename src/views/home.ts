@@ -11,13 +11,28 @@ import {
 import { type Lang, ltr, num } from '../i18n/index.js';
 import type { DelegationsOverview } from '../services/delegation.js';
 import type { RequestsOverview } from '../services/types.js';
-import { breakGlassReviewButtons, readerDate } from './approval.js';
+import {
+  breakGlassReviewButtons,
+  operationTitleOf,
+  previewSections,
+  readerDate,
+  requestLine,
+} from './approval.js';
 import { auditLine } from './audit-post.js';
 import { actions, button, context, divider, header, packSections, safeWorded, section } from './blocks.js';
 import { delegationLines, unreviewedLine } from './break-glass.js';
 import { ACTIONS, BLOCKS } from './ids.js';
 import { BLOCK_KIT_LIMITS } from './limits.js';
 import { protectionGroupTitle, protectionLabel, protectionValueText } from './protection-text.js';
+import {
+  confirmWhat,
+  revertActionsBlock,
+  revertButtons,
+  revertible,
+  timeBoxActionsBlock,
+  timeBoxButtons,
+  timeBoxLines,
+} from './put-back.js';
 import { awaitingBlocks, finishedLines, openRequestBlock } from './requests.js';
 
 /**
@@ -29,7 +44,15 @@ import { awaitingBlocks, finishedLines, openRequestBlock } from './requests.js';
  */
 
 /** How many items each part of the Home tab shows. */
-export const HOME_LIMITS = { awaiting: 15, open: 15, finished: 10, audit: 10, breakGlass: 10 } as const;
+export const HOME_LIMITS = {
+  awaiting: 15,
+  open: 15,
+  finished: 10,
+  audit: 10,
+  breakGlass: 10,
+  timeBoxes: 10,
+  revertible: 5,
+} as const;
 
 export interface HomeModel {
   userId: string;
@@ -49,6 +72,8 @@ export interface HomeModel {
   delegations?: DelegationsOverview | undefined;
   /** IDs of this person's pending requests they may run by break-glass (a Break glass… button). */
   breakGlassOffered?: ReadonlySet<string> | undefined;
+  /** Time-boxed changes in force (anyone's), soonest end first (docs/time-boxed.md). */
+  timeBoxes?: readonly OperationRequest[] | undefined;
 }
 
 /** A command in a sentence: a code span, isolated in Persian. */
@@ -104,7 +129,7 @@ export function homeView(model: HomeModel, lang: Lang): HomeView {
   blocks.push(divider(), header(t.homeOpenHeader(num(lang, open.length))));
   if (open.length === 0) blocks.push(section(lang.t.requests.requestsNoOpen));
   for (const request of open.slice(0, HOME_LIMITS.open)) {
-    blocks.push(openRequestBlock(request, lang));
+    blocks.push(openRequestBlock(request, lang, new Date(model.builtAt)));
     if (request.state === 'pending' && model.breakGlassOffered?.has(request.id) === true) {
       blocks.push(
         actions(
@@ -119,8 +144,11 @@ export function homeView(model: HomeModel, lang: Lang): HomeView {
   }
   if (finished.length > 0) {
     blocks.push(section(lang.t.requests.requestsFinishedHeading));
-    blocks.push(...packSections(finishedLines(finished.slice(0, HOME_LIMITS.finished), lang)));
+    blocks.push(
+      ...packSections(finishedLines(finished.slice(0, HOME_LIMITS.finished), lang, new Date(model.builtAt))),
+    );
   }
+  blocks.push(...timeBoxSection(model, lang), ...revertSection(finished, lang));
 
   blocks.push(divider(), header(lang.t.changes.protectFormTitle));
   if ('error' in model.protection) {
@@ -165,6 +193,47 @@ function breakGlassAndDelegation(model: HomeModel, lang: Lang): KnownBlock[] {
   if (unreviewed.length > HOME_LIMITS.breakGlass) {
     blocks.push(context(t.homeMoreToReview(num(lang, unreviewed.length - HOME_LIMITS.breakGlass))));
   }
+  return blocks;
+}
+
+/**
+ * The time-boxed changes in force: what each changed, who asked, its end and how its put-back
+ * stands, with Put back now and Extend…; or that there is none.
+ * @see docs/time-boxed.md
+ */
+function timeBoxSection(model: HomeModel, lang: Lang): KnownBlock[] {
+  const t = lang.t.home;
+  const boxes = model.timeBoxes ?? [];
+  const blocks: KnownBlock[] = [divider(), header(t.homeTimeBoxHeader(num(lang, boxes.length)))];
+  if (boxes.length === 0) blocks.push(section(t.homeTimeBoxNone));
+  for (const request of boxes.slice(0, HOME_LIMITS.timeBoxes)) {
+    const lines = [
+      requestLine(request, lang, { showRequester: true }),
+      ...previewSections(request, lang, 400),
+      ...timeBoxLines(request, new Date(model.builtAt), lang),
+    ];
+    blocks.push(...packSections(lines));
+    const buttons = timeBoxButtons(request, lang, confirmWhat(request, operationTitleOf(request, lang)));
+    if (buttons.length > 0) blocks.push(actions(buttons, timeBoxActionsBlock(request.id)));
+  }
+  if (boxes.length > HOME_LIMITS.timeBoxes) {
+    blocks.push(context(t.homeTimeBoxMore(num(lang, boxes.length - HOME_LIMITS.timeBoxes))));
+  }
+  return blocks;
+}
+
+/** This person's recent done changes that Revert… can undo, each with its button; none when there are none. */
+function revertSection(finished: readonly OperationRequest[], lang: Lang): KnownBlock[] {
+  const mine = finished.filter(revertible).slice(0, HOME_LIMITS.revertible);
+  if (mine.length === 0) return [];
+  const blocks: KnownBlock[] = [section(`*${lang.t.home.homeRevertHeader}*`)];
+  for (const request of mine) {
+    blocks.push(
+      section(`${requestLine(request, lang)} · ${readerDate(request.updatedAt, lang)}`),
+      actions(revertButtons(request, lang), revertActionsBlock(request.id)),
+    );
+  }
+  blocks.push(context(lang.t.home.homeRevertNote));
   return blocks;
 }
 

@@ -34,6 +34,10 @@ export const ACTIONS = {
   breakGlass: 'break_glass_open',
   breakGlassAcknowledge: 'break_glass_acknowledge',
   breakGlassFlag: 'break_glass_flag',
+  // Changes that undo themselves (docs/time-boxed.md): a time-boxed change's buttons, and Revert…
+  putBackNow: 'time_box_put_back_now',
+  extend: 'time_box_extend',
+  revert: 'request_revert',
 } as const;
 
 /** The `callback_id`s of the shortcuts declared in manifest.yml. */
@@ -63,6 +67,9 @@ export const CALLBACKS = {
   /** Break-glass: the reason and the typed words; a lead's note when flagging. */
   breakGlass: 'break_glass_modal',
   breakGlassFlag: 'break_glass_flag_modal',
+  /** A new end for a time-boxed change in force; the inverse of a done change, shown before it is asked. */
+  extend: 'time_box_extend_modal',
+  revertConfirm: 'revert_confirm_modal',
   /** Loading, progress and result views of the change modals: nothing to submit. */
   changeStatus: 'change_status_modal',
   /** The numbers (file IDs) a message shortcut found, one button each; nothing to submit. */
@@ -89,6 +96,12 @@ export const BLOCKS = {
   breakGlassWords: 'break_glass_words',
   breakGlassNote: 'break_glass_note',
   breakGlassActions: 'break_glass_actions',
+  /** "Put back after" of the protection, whitelist and Extend… modals: the choice, and a typed window. */
+  putBackAfter: 'put_back_after',
+  putBackTyped: 'put_back_typed',
+  /** Prefixes: Put back now / Extend… of one time-boxed change, Revert… of one done change. */
+  timeBoxActions: 'time_box_actions',
+  revertActions: 'revert_actions',
   /** Prefixes: one block per protection setting group (checkboxes) and per non-boolean setting. */
   protectGroup: 'protect_group:',
   protectField: 'protect_field:',

@@ -15,6 +15,7 @@ import {
 } from './blocks.js';
 import { requestActionsBlock } from './ids.js';
 import { BLOCK_KIT_LIMITS } from './limits.js';
+import { boxInForce, timeBoxLines } from './put-back.js';
 
 /**
  * `/vidops requests`: the caller's open requests with Cancel, their recent finished ones, and for
@@ -62,27 +63,43 @@ export function awaitingBlocks(
 }
 
 /**
- * One open request of the caller: its line, with a Cancel button while it is still pending.
- * `lang` is English where the caller (the App Home) does not pass the reader's language yet.
+ * One open request of the caller: its line, with a Cancel button while it is still pending, and
+ * the window it was asked for when `now` is given (docs/time-boxed.md). `lang` is English where
+ * the caller does not pass the reader's language.
  */
 export function openRequestBlock(
   request: RequestsOverview['mine'][number],
   lang: Lang = ENGLISH,
+  now?: Date,
 ): SectionBlock {
   const outcome = outcomeText(request, lang);
   const expires =
     request.expiresAt && request.state === 'pending'
       ? `\n${lang.t.requests.requestsExpires(readerDate(request.expiresAt, lang))}`
       : '';
-  const block = section(`${requestLine(request, lang)}${outcome === null ? '' : `\n${outcome}`}${expires}`);
+  const box = now === undefined ? [] : timeBoxLines(request, now, lang);
+  const boxed = box.length === 0 ? '' : `\n${box.join('\n')}`;
+  const block = section(
+    `${requestLine(request, lang)}${outcome === null ? '' : `\n${outcome}`}${expires}${boxed}`,
+  );
   if (request.state !== 'pending') return block;
   const [cancel] = requestButtons(request, { approve: false, reject: false, cancel: true }, lang);
   return cancel === undefined ? block : { ...block, accessory: cancel };
 }
 
-/** The caller's finished requests as compact lines (English dates where no `lang` is passed). */
-export function finishedLines(requests: RequestsOverview['mine'], lang: Lang = ENGLISH): string[] {
-  return requests.map((r) => `${requestLine(r, lang)} · ${readerDate(r.updatedAt, lang)}`);
+/**
+ * The caller's finished requests as compact lines (English dates where no `lang` is passed); a
+ * time-boxed change in force says when it goes back, when `now` is given.
+ */
+export function finishedLines(
+  requests: RequestsOverview['mine'],
+  lang: Lang = ENGLISH,
+  now?: Date,
+): string[] {
+  return requests.map((r) => {
+    const box = now !== undefined && boxInForce(r) ? timeBoxLines(r, now, lang) : [];
+    return `${requestLine(r, lang)} · ${readerDate(r.updatedAt, lang)}${box.length === 0 ? '' : `\n${box.join(' ')}`}`;
+  });
 }
 
 interface Sizing {
@@ -105,7 +122,7 @@ const SIZINGS: readonly Sizing[] = [
  */
 export function requestsMessage(
   overview: RequestsOverview,
-  options: { isLead: boolean },
+  options: { isLead: boolean; now?: Date | undefined },
   lang: Lang,
 ): SlackMessage {
   let message = buildRequests(
@@ -123,7 +140,7 @@ export function requestsMessage(
 
 function buildRequests(
   overview: RequestsOverview,
-  options: { isLead: boolean },
+  options: { isLead: boolean; now?: Date | undefined },
   sizing: Sizing,
   lang: Lang,
 ): SlackMessage {
@@ -146,12 +163,12 @@ function buildRequests(
   const finished = overview.mine.filter((r) => TERMINAL_STATES.includes(r.state));
   blocks.push(section(t.requestsOpenHeading(num(lang, open.length))));
   if (open.length === 0) blocks.push(section(t.requestsNoOpen));
-  for (const request of open.slice(0, sizing.open)) blocks.push(openRequestBlock(request, lang));
+  for (const request of open.slice(0, sizing.open)) blocks.push(openRequestBlock(request, lang, options.now));
   if (open.length > sizing.open) blocks.push(more(t.requestsMoreOpen(num(lang, open.length - sizing.open))));
   if (finished.length > 0) {
     const shown = finished.slice(0, sizing.finished);
     blocks.push(section(t.requestsFinishedHeading));
-    blocks.push(...packSections(finishedLines(shown, lang)));
+    blocks.push(...packSections(finishedLines(shown, lang, options.now)));
   }
   const text =
     awaiting.length > 0

@@ -3,7 +3,7 @@ import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import type { OperationRequest } from '../../src/core/model.js';
 import type { RecordedCall, ResponsePost, StoredMessage, StoredView } from '../../src/emulator/index.js';
 import { textInput, type ViewValues } from '../../src/emulator/index.js';
-import { CALLBACKS, INPUT_ACTION } from '../../src/views/ids.js';
+import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../../src/views/ids.js';
 import { CHANNELS, type Harness, USERS } from './app-harness.js';
 
 /**
@@ -214,9 +214,18 @@ export async function approvalMessage(
   );
 }
 
-/** True while the message still has buttons. */
+/**
+ * True while the message still has buttons that decide or settle the request; the undo buttons
+ * of a done change (Put back now, Extend…, Revert…: docs/time-boxed.md) do not count.
+ */
 export function hasButtons(message: StoredMessage): boolean {
-  return JSON.stringify(message.blocks ?? []).includes('"type":"actions"');
+  const blocks = Array.isArray(message.blocks) ? message.blocks : [];
+  return blocks.some(
+    (b) =>
+      isObject(b) &&
+      b.type === 'actions' &&
+      !String(b.block_id ?? '').startsWith(`${BLOCKS.timeBoxActions}:`),
+  );
 }
 
 let clickCounter = 0;

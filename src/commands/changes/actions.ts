@@ -1,6 +1,7 @@
 import { InputError } from '../../core/errors.js';
 import type { OperationRequest, ResolveWay } from '../../core/model.js';
 import { type Lang, ltr, num } from '../../i18n/index.js';
+import { spec as whitelistSet } from '../../operations/whitelist-set/spec.js';
 import type { DecisionResult, ResolveResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
 import { operationTitleOf, settledOutcome, stateWord } from '../../views/approval.js';
@@ -10,7 +11,7 @@ import { problemLine } from '../../views/modals/common.js';
 import { rejectModal } from '../../views/modals/reject.js';
 import { type MarkWay, parseResolveSubmission, resolveModal } from '../../views/modals/resolve.js';
 import { whitelistModal } from '../../views/modals/whitelist.js';
-import { type AppContext, errorViewOptions, problemText, resolveActor } from '../context.js';
+import { type AppContext, errorViewOptions, personOf, problemText } from '../context.js';
 import {
   ackStatus,
   answerClick,
@@ -20,10 +21,12 @@ import {
   readRequestClick,
   readSubmission,
   type SubmissionArgs,
+  submitter,
 } from './clicks.js';
 import { openDraft } from './drafts.js';
 import { publishHome } from './home.js';
 import { openLoading, showStatus, showView } from './shared.js';
+import { windowOf } from './time-box.js';
 
 /**
  * The buttons of the change flows: Approve, Reject and Cancel on approval messages, the
@@ -155,14 +158,15 @@ async function openMark(ctx: AppContext, args: ClickArgs, way: MarkWay): Promise
 
 /** The submitted note: a problem goes back to the field; otherwise the form closes into the result. */
 async function submitMark(ctx: AppContext, args: SubmissionArgs): Promise<void> {
-  const lang = await ctx.languages.of(args.body.user.id);
+  const person = submitter(ctx, args);
+  const lang = await person.lang();
   const title = lang.t.approvals.actSettleTitle;
   const parsed = await readSubmission(ctx, args, title, lang, parseResolveSubmission);
   if (parsed === null) return;
   await ackStatus(ctx, args.ack, title, [lang.t.breakGlass.glassRecording], lang);
   let lines: string[];
   try {
-    const { actor } = await resolveActor(ctx, args.body.user.id, args.body.user.name);
+    const { actor } = await person.who();
     const result = await ctx.ops.resolve(parsed.requestId, actor, parsed.way, parsed.note);
     lines =
       result.kind === 'refused'
@@ -203,7 +207,8 @@ async function openWhitelist(ctx: AppContext, args: ClickArgs, mode: 'add' | 're
   }
   try {
     const draftId = await openDraft(ctx, click.user.id, CALLBACKS.whitelistChange, { mode });
-    await showView(ctx, args.client, viewId, whitelistModal({ mode, current, draftId }));
+    const bounds = windowOf(ctx, whitelistSet.name).limits;
+    await showView(ctx, args.client, viewId, whitelistModal({ mode, current, draftId, bounds }));
   } catch (error) {
     await showStatus(ctx, args.client, viewId, title, [problemLine(problemText(ctx, error, title))]);
   }
@@ -283,7 +288,7 @@ export function registerChangeButtons(routes: SlackRoutes, ctx: AppContext): voi
 
   routes.action(ACTIONS.homeRefresh, async ({ ack, body }) => {
     await ack();
-    await publishHome(ctx, body.user.id);
+    await publishHome(ctx, body.user.id, { person: personOf(ctx, body, body.user) });
   });
 
   routes.event('app_home_opened', async ({ event }) => {

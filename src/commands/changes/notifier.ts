@@ -10,13 +10,17 @@ import type { NotificationJob, RequestDmKind, Store } from '../../store/store.js
 import {
   approvalMessage,
   followUpMessage,
+  putBackEscalationMessage,
+  putBackReminderMessage,
   requesterNotice,
   settledFollowUpMessage,
+  settledTimeBoxMessage,
 } from '../../views/approval.js';
 import type { SlackMessage } from '../../views/blocks.js';
 import { leadBreakGlassMessage } from '../../views/break-glass.js';
+import { boxInForce } from '../../views/put-back.js';
 import { checkBlockKit, type SlackContext } from '../context.js';
-import { publishHome, readProtection } from './home.js';
+import { type HomeContext, publishHome, readProtection } from './home.js';
 
 /**
  * Tells Slack about the changes of requests, for the notification worker: posts the approval
@@ -67,9 +71,18 @@ const DONE: DeliveryOutcome = { kind: 'done' };
 /** States a request never leaves (`unknown` is settled later by a lead). */
 const SETTLED: readonly RequestState[] = ['succeeded', 'failed', 'rejected', 'cancelled', 'expired'];
 
-/** Does a request need an approval message? Those that run directly (quorum 0) do not. */
+/**
+ * Does a request need an approval message? Those that run directly (quorum 0) do not, unless
+ * they are time-boxed: their message carries the put-back and its buttons (docs/time-boxed.md).
+ */
 function awaitsApproval(request: OperationRequest): boolean {
-  return request.quorum > 0;
+  return request.quorum > 0 || request.timeBox !== undefined;
+}
+
+/** A put-back that is over: its DMs lose their buttons, and are forgotten. */
+function boxSettled(request: OperationRequest): boolean {
+  const state = request.timeBox?.state;
+  return state === 'done' || state === 'left' || state === 'cancelled';
 }
 
 /** States after which the Home tabs of the people involved change. */
@@ -149,6 +162,7 @@ function digest(value: unknown): string {
  * services' reads (which need no notifier), and the store's delivery keys and notification jobs.
  */
 export interface NotifierContext extends SlackContext {
+  ops: HomeContext['ops'];
   store: Pick<
     Store,
     'markDelivered' | 'forgetDelivery' | 'recordRequestDm' | 'requestDms' | 'forgetRequestDm'
@@ -231,8 +245,10 @@ async function syncApprovalMessage(
     return DONE;
   }
   // The creation posts; a later change posts only while the request is still open (the first
-  // post failed for good, or it was made before notifications were kept).
-  if (!jobs.some((j) => j.version === 1) && request.state !== 'pending') return DONE;
+  // post failed for good, or it was made before notifications were kept), or while a time-boxed
+  // change that ran at once has no message yet.
+  if (!jobs.some((j) => j.version === 1) && request.state !== 'pending' && request.timeBox === undefined)
+    return DONE;
   const now = ctx.clock().getTime();
   const window = Math.floor(now / POST_WINDOW_MS);
   const channel = ctx.config.approvalChannel;
@@ -302,9 +318,14 @@ async function settleDms(
   const decided = request.state !== 'pending';
   const reviewed = request.breakGlass !== undefined && request.breakGlass.review !== null;
   const approvedBy = new Set(request.approvals.map((a) => a.by.id));
-  if (!decided && !reviewed && approvedBy.size === 0) return;
+  const boxOver = request.timeBox !== undefined && !boxInForce(request);
+  if (!decided && !reviewed && approvedBy.size === 0 && !boxOver) return;
   const due = (await ctx.store.requestDms(request.id)).filter((dm) =>
-    dm.kind === 'followUp' ? decided || approvedBy.has(dm.userId) : reviewed,
+    dm.kind === 'followUp'
+      ? decided || approvedBy.has(dm.userId)
+      : dm.kind === 'timeBox'
+        ? boxOver
+        : reviewed,
   );
   await forEach(
     due,
@@ -313,7 +334,9 @@ async function settleDms(
       const message =
         dm.kind === 'followUp'
           ? settledFollowUpMessage(request, lang)
-          : leadBreakGlassMessage(request, dm.kind === 'breakGlassOverdue', lang);
+          : dm.kind === 'timeBox'
+            ? settledTimeBoxMessage(request, lang)
+            : leadBreakGlassMessage(request, dm.kind === 'breakGlassOverdue', lang);
       const where = `${dm.channel}:${dm.ts}`;
       const content = digest(message);
       if (dmsShown.get(where) !== content) {
@@ -326,8 +349,9 @@ async function settleDms(
         });
         remember(dmsShown, where, content);
       }
-      // Kept while the request may still change (approved, running, its outcome unknown).
-      if (SETTLED.includes(request.state)) {
+      // Kept while the request may still change (approved, running, its outcome unknown), or
+      // its put-back (being put back, retried).
+      if (dm.kind === 'timeBox' ? boxSettled(request) : SETTLED.includes(request.state)) {
         await ctx.store.forgetRequestDm(dm);
         dmsShown.delete(where);
       }
@@ -345,13 +369,63 @@ async function settleDms(
 async function tellRequester(ctx: NotifierContext, request: OperationRequest): Promise<void> {
   const notice = requesterNotice(request, await ctx.languages.of(request.requester.id));
   if (notice === null) return;
-  const dm = await ctx.web.conversations.open({ users: request.requester.id });
-  const channel = dm.channel?.id;
-  if (!channel) return;
   // Keyed by what it says (and the approval count, since "got an approval" reads alike each
   // time): the requester never reads the same words about one request twice.
   const key = `notice:${request.id}:${request.approvals.length}:${digest(notice)}`;
+  if (boxInForce(request)) {
+    // It offers Put back now and Extend…: recorded, so that they go once the change is put back.
+    await once(ctx, key, () => sendDm(ctx, request, request.requester.id, 'timeBox', () => notice));
+    return;
+  }
+  const dm = await ctx.web.conversations.open({ users: request.requester.id });
+  const channel = dm.channel?.id;
+  if (!channel) return;
   await once(ctx, key, () => post(ctx, channel, notice));
+}
+
+/** A Slack user or bot user ID, not the CLI's `cli:…` or vidops' own `system` and `vidops`. */
+function isSlackUser(id: string): boolean {
+  return /^[UW][A-Z0-9]{2,}$/.test(id);
+}
+
+/**
+ * A time-boxed change near its end (`put-back-reminded`): its requester gets a DM saying what goes
+ * back and when, with Extend… and Put back now; once per reminder across retries and replicas.
+ * Putting it back failing for an hour (`put-back-escalated`): every lead is told, once.
+ * @see docs/time-boxed.md
+ */
+async function tellPutBack(ctx: NotifierContext, request: OperationRequest): Promise<void> {
+  const box = request.timeBox;
+  if (box === undefined || !boxInForce(request)) return;
+  const sends: { user: string; key: string; message: (lang: Lang) => SlackMessage }[] = [];
+  const now = ctx.clock();
+  if (box.remindedAt !== null && isSlackUser(request.requester.id)) {
+    sends.push({
+      user: request.requester.id,
+      key: `put-back-reminded:${request.id}:${box.remindedAt}`,
+      message: (lang) => putBackReminderMessage(request, now, lang),
+    });
+  }
+  if (box.leadTold && box.state === 'retrying') {
+    for (const lead of await usersOf(ctx, ctx.policy.leads)) {
+      sends.push({
+        user: lead,
+        key: `put-back-escalated:${request.id}:${box.failingSince ?? ''}:${lead}`,
+        message: (lang) => putBackEscalationMessage(request, lang),
+      });
+    }
+  }
+  await forEach(
+    sends,
+    async (send) => {
+      await once(ctx, send.key, () => sendDm(ctx, request, send.user, 'timeBox', send.message));
+    },
+    (send, error, code) =>
+      ctx.logger.warn(
+        { err: redactError(error), requestId: request.id, user: send.user, code },
+        'could not send a DM about a put-back',
+      ),
+  );
 }
 
 /** User IDs of a list of user and user-group IDs, groups expanded. */
@@ -454,7 +528,9 @@ async function tellFollowUps(
 
 async function refreshHomes(ctx: NotifierContext, request: OperationRequest, p: Progress): Promise<void> {
   const glass = request.breakGlass;
-  const key = `${request.state}:${request.approvals.length}:${glass === undefined ? '' : `${glass.review?.verdict ?? 'due'}:${glass.overdueAt ?? ''}`}`;
+  const box = request.timeBox;
+  const boxKey = box === undefined ? '' : `${box.state}:${box.endsAt ?? ''}:${box.attempts}`;
+  const key = `${request.state}:${request.approvals.length}:${glass === undefined ? '' : `${glass.review?.verdict ?? 'due'}:${glass.overdueAt ?? ''}`}:${boxKey}`;
   if (p.homeKey !== key) {
     p.homeKey = key;
     p.homes.clear();
@@ -532,6 +608,8 @@ async function deliver(
       steps.push(['follow-up messages', () => tellFollowUps(ctx, request, jobs).then(() => undefined)]);
     if (request.breakGlass !== undefined)
       steps.push(['break-glass DMs to leads', () => tellLeads(ctx, request).then(() => undefined)]);
+    if (request.timeBox !== undefined)
+      steps.push(['put-back DMs', () => tellPutBack(ctx, request).then(() => undefined)]);
     steps.push(['DMs with buttons', () => settleDms(ctx, memory.dmsShown, request).then(() => undefined)]);
     if (refreshesHome(request))
       steps.push(['Home tabs', () => refreshHomes(ctx, request, p).then(() => undefined)]);

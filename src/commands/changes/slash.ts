@@ -9,9 +9,9 @@ import {
 } from '../../core/catalog.js';
 import { PolicyDeniedError } from '../../core/errors.js';
 import type { Command, CommandKind } from '../../core/grammar.js';
-import type { Actor } from '../../core/model.js';
 import { isLead } from '../../core/policy.js';
 import type { Said } from '../../core/said.js';
+import type { BoxAsked } from '../../core/time-box.js';
 import { type Lang, ltr } from '../../i18n/index.js';
 import { spec as fileEdit } from '../../operations/file-edit/spec.js';
 import { spec as folderEdit } from '../../operations/folder-edit/spec.js';
@@ -48,10 +48,12 @@ import {
   problemText,
   respondChecked,
   type SlashHandler,
+  type Who,
 } from '../context.js';
 import { delegationHandlers, withBreakGlassOffer } from './break-glass.js';
 import { openDraft } from './drafts.js';
 import { openLoading, outcomeOf, showStatus, showView } from './shared.js';
+import { windowOf } from './time-box.js';
 
 /**
  * The `/vidops` change commands: whitelist add/remove and `protect set` from text, the modals of
@@ -61,17 +63,20 @@ import { openLoading, outcomeOf, showStatus, showView } from './shared.js';
  * @see docs/architecture.md, "Slash command grammar"
  */
 
-/** Prepares and submits a change typed as text, and answers with the request (or why not). */
+/**
+ * Prepares and submits a change typed as text, with the window it was asked for (`for 2h`,
+ * docs/time-boxed.md), and answers with the request (or why not).
+ */
 async function submitTyped(
   ctx: AppContext,
-  actor: Actor,
+  { actor, lang }: Who,
   input: PrepareInput,
   respond: Parameters<SlashHandler>[0]['respond'],
   parseWarnings: readonly Said[],
+  timeBox?: BoxAsked,
 ): Promise<void> {
-  const lang = await ctx.languages.of(actor.id);
   const prepared = await ctx.ops.prepare(actor, input);
-  const result = await ctx.ops.submit(actor, prepared);
+  const result = await ctx.ops.submit(actor, prepared, { timeBox });
   const warnings = mergeWarnings(parseWarnings, prepared.warnings);
   await respondChecked(
     ctx,
@@ -88,15 +93,17 @@ async function submitTyped(
   );
 }
 
-const whitelistChange: SlashHandler = async ({ command, ctx, actor, respond, warnings }) => {
+const whitelistChange: SlashHandler = async ({ command, ctx, actor, lang, respond, warnings }) => {
   if (command.kind !== 'whitelist.add' && command.kind !== 'whitelist.remove') return;
   const change = command.kind === 'whitelist.add' ? 'add' : 'remove';
-  await submitTyped(ctx, actor, { kind: whitelistSet.name, change, ips: command.ips }, respond, warnings);
+  const input: PrepareInput = { kind: whitelistSet.name, change, ips: command.ips };
+  await submitTyped(ctx, { actor, lang }, input, respond, warnings, command.timeBox);
 };
 
-const protectSetHandler: SlashHandler = async ({ command, ctx, actor, respond, warnings }) => {
+const protectSetHandler: SlashHandler = async ({ command, ctx, actor, lang, respond, warnings }) => {
   if (command.kind !== protectSet.name) return;
-  await submitTyped(ctx, actor, { kind: protectSet.name, changes: command.changes }, respond, warnings);
+  const input: PrepareInput = { kind: protectSet.name, changes: command.changes };
+  await submitTyped(ctx, { actor, lang }, input, respond, warnings, command.timeBox);
 };
 
 /**
@@ -136,8 +143,7 @@ function values(record: { title: string | null; description: string | null }): C
   return { title: record.title, description: record.description };
 }
 
-const protectModalHandler: SlashHandler = async ({ ctx, client, body, respond, actor }) => {
-  const lang = await ctx.languages.of(actor.id);
+const protectModalHandler: SlashHandler = async ({ ctx, client, body, respond, actor, lang }) => {
   await modalAfterRead({
     ctx,
     client,
@@ -148,16 +154,15 @@ const protectModalHandler: SlashHandler = async ({ ctx, client, body, respond, a
     build: async () => {
       const { raw: _raw, ...current } = await ctx.ops.protection();
       const draftId = await openDraft(ctx, actor.id, CALLBACKS.protect, protectDraft(current));
-      return protectModal(current, draftId, lang);
+      return protectModal(current, draftId, lang, windowOf(ctx, protectSet.name).limits);
     },
   });
 };
 
 /** `folder create`, `playlist create`: the form opens straight away (the draft is one local write). */
 function createForm(operation: CreateOperation): SlashHandler {
-  return async ({ ctx, client, body, actor }) => {
+  return async ({ ctx, client, body, actor, lang }) => {
     const form = CREATE_FORMS[operation];
-    const lang = await ctx.languages.of(actor.id);
     const draftId = await openDraft(ctx, actor.id, form.callbackId, { mode: 'create' });
     const view = form.modal(draftId, lang);
     checkBlockKit(ctx, { view }, 'modal');
@@ -165,10 +170,9 @@ function createForm(operation: CreateOperation): SlashHandler {
   };
 }
 
-const folderEditHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
+const folderEditHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor, lang }) => {
   if (command.kind !== folderEdit.name) return;
   const { bucketId } = command;
-  const lang = await ctx.languages.of(actor.id);
   await modalAfterRead({
     ctx,
     client,
@@ -193,10 +197,9 @@ const folderEditHandler: SlashHandler = async ({ command, ctx, client, body, res
   });
 };
 
-const fileEditHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
+const fileEditHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor, lang }) => {
   if (command.kind !== fileEdit.name) return;
   const { fileId } = command;
-  const lang = await ctx.languages.of(actor.id);
   await modalAfterRead({
     ctx,
     client,
@@ -222,10 +225,9 @@ const fileEditHandler: SlashHandler = async ({ command, ctx, client, body, respo
   });
 };
 
-const playlistEditHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
+const playlistEditHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor, lang }) => {
   if (command.kind !== playlistEdit.name) return;
   const { playlistId } = command;
-  const lang = await ctx.languages.of(actor.id);
   await modalAfterRead({
     ctx,
     client,
@@ -263,10 +265,9 @@ function deleteInput(command: Command): PrepareInput | null {
 }
 
 /** Folder, file and playlist deletes: the typed-confirmation modal, built from the prepared request. */
-const deleteHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor }) => {
+const deleteHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor, lang }) => {
   const input = deleteInput(command);
   if (input === null) return;
-  const lang = await ctx.languages.of(actor.id);
   await modalAfterRead({
     ctx,
     client,
@@ -299,20 +300,17 @@ const createHandlers = Object.fromEntries(
   (Object.keys(CREATE_FORMS) as CreateOperation[]).map((op) => [op, createForm(op)]),
 ) as Record<CreateOperation, SlashHandler>;
 
-const requests: SlashHandler = async ({ ctx, actor, respond }) => {
-  const lang = await ctx.languages.of(actor.id);
-  const groups = await ctx.directory.groupsOf(actor.id);
+const requests: SlashHandler = async ({ ctx, actor, lang, respond }) => {
   const overview = await ctx.ops.listRequests(actor);
   await respondChecked(
     ctx,
     respond,
-    requestsMessage(overview, { isLead: isLead(ctx.policy, { id: actor.id, groups }) }, lang),
+    requestsMessage(overview, { isLead: isLead(ctx.policy, actor), now: ctx.clock() }, lang),
   );
 };
 
-const audit: SlashHandler = async ({ command, ctx, actor, respond }) => {
+const audit: SlashHandler = async ({ command, ctx, actor, lang, respond }) => {
   if (command.kind !== 'audit') return;
-  const lang = await ctx.languages.of(actor.id);
   try {
     const events = await ctx.ops.recentAudit(actor, command.n);
     await respondChecked(ctx, respond, auditListMessage(events, command.n, lang));

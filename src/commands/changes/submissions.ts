@@ -1,8 +1,8 @@
-import type { AckFn, ViewResponseAction } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
 import type { z } from 'zod';
+import type { ChangeOperation } from '../../core/catalog.js';
 import { InputError } from '../../core/errors.js';
 import type { Actor, RequestState } from '../../core/model.js';
+import type { BoxAsked } from '../../core/time-box.js';
 import { type Lang, ltr } from '../../i18n/index.js';
 import { settledWithin } from '../../jobs/timeout.js';
 import { spec as protectSet } from '../../operations/protect-set/spec.js';
@@ -12,13 +12,7 @@ import type { SlackRoutes } from '../../slack/routes.js';
 import { describeError, sayIn } from '../../views/errors.js';
 import { BLOCKS, CALLBACKS } from '../../views/ids.js';
 import { truncate } from '../../views/limits.js';
-import {
-  type FieldErrors,
-  problemLine,
-  readViewState,
-  statusModal,
-  type ViewState,
-} from '../../views/modals/common.js';
+import { type FieldErrors, problemLine, readViewState, type ViewState } from '../../views/modals/common.js';
 import { DeleteDraftSchema, parseDeleteSubmission } from '../../views/modals/delete.js';
 import {
   ProtectDraftSchema,
@@ -38,10 +32,13 @@ import {
   parseFolderSubmission,
   parsePlaylistSubmission,
 } from '../../views/modals/resources.js';
+import { parseRevertSubmission, type RevertDraft, RevertDraftSchema } from '../../views/modals/time-box.js';
 import { parseWhitelistSubmission, WhitelistDraftSchema } from '../../views/modals/whitelist.js';
-import { type AppContext, checkBlockKit, errorViewOptions, problemText, resolveActor } from '../context.js';
+import { type AppContext, errorViewOptions, problemText } from '../context.js';
+import { ackStatus as ackView, type SubmissionArgs, submitter } from './clicks.js';
 import { takeDraft } from './drafts.js';
 import { resultSections, showStatus } from './shared.js';
+import { windowOf } from './time-box.js';
 
 /**
  * Submissions of the change modals. Problems the form can show are answered in the
@@ -58,7 +55,10 @@ import { resultSections, showStatus } from './shared.js';
  */
 export const PREPARE_BUDGET_MS = 1500;
 
-type Parsed<T> = { ok: true; value: T; reason: string } | { ok: false; errors: FieldErrors };
+/** What a form asks, read; `timeBox`: its "Put back after", when it has one (null: never). */
+type Parsed<T> =
+  | { ok: true; value: T; reason: string; timeBox?: BoxAsked | null }
+  | { ok: false; errors: FieldErrors };
 
 /**
  * One kind of change modal: its callback_id, the shape of its draft, how to read the form against
@@ -68,29 +68,10 @@ interface ChangeFlow<D, T> {
   title(lang: Lang): string;
   callbackId: string;
   draft: z.ZodType<D>;
-  parse(state: ViewState, draft: D, lang: Lang): Parsed<T>;
+  parse(state: ViewState, draft: D, lang: Lang, ctx: AppContext): Parsed<T>;
   prepare(ctx: AppContext, actor: Actor, value: T): Promise<Prepared>;
   /** The block under which the services' refusal (InputError) is shown. */
   errorBlock: string;
-}
-
-interface SubmissionArgs {
-  ack: AckFn<ViewResponseAction>;
-  body: { user: { id: string; name?: string | undefined } };
-  view: { id: string; private_metadata: string; state: { values: unknown } };
-  client: WebClient;
-}
-
-async function ackView(
-  ctx: AppContext,
-  ack: AckFn<ViewResponseAction>,
-  title: string,
-  lines: string[],
-  lang: Lang,
-) {
-  const view = statusModal(title, lines, lang);
-  checkBlockKit(ctx, { view }, 'modal');
-  await ack({ response_action: 'update', view });
 }
 
 /** Reads the form; a form that lost its context is answered in place. */
@@ -100,7 +81,7 @@ async function parseOrAnswer<T>(
   title: string,
   lang: Lang,
   parse: (state: ViewState, meta: string) => Parsed<T>,
-): Promise<{ value: T; reason: string } | null> {
+): Promise<{ value: T; reason: string; timeBox?: BoxAsked | null } | null> {
   let parsed: Parsed<T>;
   try {
     parsed = parse(readViewState(args.view.state.values, lang), args.view.private_metadata);
@@ -113,7 +94,7 @@ async function parseOrAnswer<T>(
     await args.ack({ response_action: 'errors', errors: parsed.errors });
     return null;
   }
-  return { value: parsed.value, reason: parsed.reason };
+  return { value: parsed.value, reason: parsed.reason, timeBox: parsed.timeBox ?? null };
 }
 
 /**
@@ -122,7 +103,8 @@ async function parseOrAnswer<T>(
  * submitted. A refusal that leaves the form open (a field error) gives the draft back.
  */
 async function runChange<D, T>(ctx: AppContext, flow: ChangeFlow<D, T>, args: SubmissionArgs): Promise<void> {
-  const lang = await ctx.languages.of(args.body.user.id);
+  const person = submitter(ctx, args);
+  const lang = await person.lang();
   const title = flow.title(lang);
   const draft = await takeDraft(
     ctx,
@@ -133,12 +115,14 @@ async function runChange<D, T>(ctx: AppContext, flow: ChangeFlow<D, T>, args: Su
     await ackView(ctx, args.ack, title, [`:x: ${sayIn(lang, draft.said)}`], lang);
     return;
   }
-  const parsed = await parseOrAnswer(ctx, args, title, lang, (state) => flow.parse(state, draft.value, lang));
+  const parsed = await parseOrAnswer(ctx, args, title, lang, (state) =>
+    flow.parse(state, draft.value, lang, ctx),
+  );
   if (parsed === null) {
     await draft.giveBack();
     return;
   }
-  const who = resolveActor(ctx, args.body.user.id, args.body.user.name);
+  const who = person.who();
   const preparing = who.then(({ actor }) => flow.prepare(ctx, actor, parsed.value));
   const early = await settledWithin(preparing, PREPARE_BUDGET_MS);
   if (early.kind === 'error') {
@@ -156,7 +140,7 @@ async function runChange<D, T>(ctx: AppContext, flow: ChangeFlow<D, T>, args: Su
   try {
     const prepared = early.kind === 'ok' ? early.value : await preparing;
     const { actor } = await who;
-    const result = await ctx.ops.submit(actor, prepared, { reason: parsed.reason });
+    const result = await ctx.ops.submit(actor, prepared, { reason: parsed.reason, timeBox: parsed.timeBox });
     lines = resultSections(ctx, result, prepared, lang);
   } catch (error) {
     lines = [problemLine(problemText(ctx, error, title))];
@@ -178,6 +162,11 @@ function withInput<D, I>(
   };
 }
 
+/** "Put back after" as the policy bounds it, when the form shows it (a form opened without it asks none). */
+function askedWindow(ctx: AppContext, state: ViewState, operation: ChangeOperation) {
+  return state.has(BLOCKS.putBackAfter) ? windowOf(ctx, operation) : undefined;
+}
+
 const whitelistFlow: ChangeFlow<
   z.infer<typeof WhitelistDraftSchema>,
   { mode: 'add' | 'remove'; ips: string[] }
@@ -185,10 +174,15 @@ const whitelistFlow: ChangeFlow<
   title: (lang) => lang.t.changes.changesWhitelistTitle,
   callbackId: CALLBACKS.whitelistChange,
   draft: WhitelistDraftSchema,
-  parse: (state, draft, lang) => {
-    const parsed = parseWhitelistSubmission(state, draft, lang);
+  parse: (state, draft, lang, ctx) => {
+    const parsed = parseWhitelistSubmission(state, draft, lang, askedWindow(ctx, state, whitelistSet.name));
     return parsed.ok
-      ? { ok: true, value: { mode: parsed.mode, ips: parsed.ips }, reason: parsed.reason }
+      ? {
+          ok: true,
+          value: { mode: parsed.mode, ips: parsed.ips },
+          reason: parsed.reason,
+          timeBox: parsed.timeBox,
+        }
       : parsed;
   },
   prepare: (ctx, actor, value) =>
@@ -203,9 +197,9 @@ const protectFlow: ChangeFlow<
   title: (lang) => lang.t.changes.protectFormTitle,
   callbackId: CALLBACKS.protect,
   draft: ProtectDraftSchema,
-  parse: (state, draft, lang) => {
-    const parsed = parseProtectSubmission(state, draft, lang);
-    return parsed.ok ? { ok: true, value: parsed, reason: parsed.reason } : parsed;
+  parse: (state, draft, lang, ctx) => {
+    const parsed = parseProtectSubmission(state, draft, lang, askedWindow(ctx, state, protectSet.name));
+    return parsed.ok ? { ok: true, value: parsed, reason: parsed.reason, timeBox: parsed.timeBox } : parsed;
   },
   prepare: (ctx, actor, value) => ctx.ops.prepare(actor, { kind: protectSet.name, changes: value.changes }),
   errorBlock: BLOCKS.reason,
@@ -267,6 +261,19 @@ const deleteFlow: ChangeFlow<z.infer<typeof DeleteDraftSchema>, Prepared> = {
   errorBlock: BLOCKS.confirmText,
 };
 
+/** Revert…: the inverse was prepared when the modal opened and kept on the server; it is what is asked. */
+const revertFlow: ChangeFlow<RevertDraft, Prepared> = {
+  title: (lang) => lang.t.approvals.actRevertTitle,
+  callbackId: CALLBACKS.revertConfirm,
+  draft: RevertDraftSchema,
+  parse: (state, draft, lang) => {
+    const parsed = parseRevertSubmission(state, draft, lang);
+    return parsed.ok ? { ok: true, value: parsed.prepared, reason: parsed.reason } : parsed;
+  },
+  prepare: async (_ctx, _actor, prepared) => prepared,
+  errorBlock: BLOCKS.reason,
+};
+
 /** Where a request stands, in the reader's words (the shared state names). */
 function stateWord(lang: Lang, state: RequestState): string {
   const c = lang.t.common;
@@ -286,7 +293,8 @@ function stateWord(lang: Lang, state: RequestState): string {
 
 /** A lead's reason for rejecting: the form closes into the result. */
 async function runReject(ctx: AppContext, args: SubmissionArgs): Promise<void> {
-  const lang = await ctx.languages.of(args.body.user.id);
+  const person = submitter(ctx, args);
+  const lang = await person.lang();
   const t = lang.t.changes;
   const title = t.rejectFormResultTitle;
   const parsed = await parseOrAnswer(ctx, args, title, lang, (state, meta) => {
@@ -299,7 +307,7 @@ async function runReject(ctx: AppContext, args: SubmissionArgs): Promise<void> {
   await ackView(ctx, args.ack, title, [`:hourglass_flowing_sand: ${t.rejectFormRejecting}`], lang);
   let lines: string[];
   try {
-    const { actor } = await resolveActor(ctx, args.body.user.id, args.body.user.name);
+    const { actor } = await person.who();
     const result = await ctx.ops.reject(parsed.value.requestId, actor, parsed.value.note);
     lines =
       result.kind === 'rejected'
@@ -333,6 +341,7 @@ export function registerChangeSubmissions(routes: SlackRoutes, ctx: AppContext):
   on(fileFlow);
   on(playlistFlow);
   on(deleteFlow);
+  on(revertFlow);
   routes.view(CALLBACKS.rejectReason, async ({ ack, body, view, client }) => {
     await runReject(ctx, { ack, body, view, client });
   });

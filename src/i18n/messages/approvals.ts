@@ -229,6 +229,36 @@ export const approvals = defineArea(
     actSettled: (icon: string, what: string, outcome: string) =>
       `${icon} You settled ${what}: ${outcome}. The requester is told.`,
     actSettleTitle: 'Settle outcome',
+
+    // Changes that undo themselves (docs/time-boxed.md): the put-back line, Revert…, the DMs
+    apprBoxLine: (icon: string, text: string, by: string, error: string) =>
+      `${icon} *Time-boxed:* ${text}${by === '' ? '' : ` (request ${by})`}.${error === '' ? '' : ` Last error: ${error}`}`,
+    apprPutsBack: (id: string) => `:leftwards_arrow_with_hook: *Puts back* ${id}, whose time is up.`,
+    apprReverts: (id: string) => `:leftwards_arrow_with_hook: *Reverts* ${id}.`,
+    apprPutBackNow: 'Put back now',
+    apprPutBackNowTitle: (id: string) => `Put ${id} back now?`,
+    apprPutBackNowText: (what: string) =>
+      `${what} vidops puts back now what it changed, where nobody changed it since.`,
+    apprExtend: 'Extend…',
+    apprRevert: 'Revert…',
+    apprBoxReminder: (text: string, ref: string) => `:alarm_clock: ${text} (${ref})`,
+    apprBoxReminderGone: (ref: string) => `${ref} no longer waits to be put back.`,
+    apprBoxEscalated: (ref: string, since: string, error: string) =>
+      `:rotating_light: Putting back ${ref} has failed since ${since}; vidops keeps retrying.${error === '' ? '' : ` Last error: ${error}`} Look at the service, or put it back by hand.`,
+    actPutBackStarted: (id: string) =>
+      `:arrows_counterclockwise: ${id} is being put back; its message says when it is done.`,
+    actPutBackDone: (id: string) => `:leftwards_arrow_with_hook: ${id} is put back.`,
+    actPutBackLeft: (id: string) =>
+      `:information_source: Nothing of ${id} was put back: everything it changed had been changed since.`,
+    actRevertNot: (reason: string) => `:no_entry: ${reason}`,
+    actNotInForce: (id: string) =>
+      `:no_entry: ${id} is not a time-boxed change in force: there is nothing to extend. Nothing was changed.`,
+    apprTellPutBack: ':leftwards_arrow_with_hook: was put back, as asked',
+    apprTellPutBackLeft: ':information_source: was not put back: what it changed had been changed since',
+    apprTellPutBackRetrying:
+      ':warning: could not be put back yet; vidops keeps retrying and tells a lead if it goes on',
+    actExtendTitle: 'Extend change',
+    actRevertTitle: 'Revert change',
   },
   {
     apprCountOf: (count, quorum) => `${count} از ${quorum}`,
@@ -421,5 +451,33 @@ export const approvals = defineArea(
     actSettled: (icon, what, outcome) =>
       `${icon} نتیجه‌ی ${what} را ثبت کردید: ${outcome}. درخواست‌دهنده باخبر می‌شود.`,
     actSettleTitle: 'ثبت نتیجه',
+
+    apprBoxLine: (icon, text, by, error) =>
+      `${icon} *موقت:* ${text}${by === '' ? '' : ` (درخواست ${by})`}.${error === '' ? '' : ` آخرین خطا: ${error}`}`,
+    apprPutsBack: (id) => `:leftwards_arrow_with_hook: ${id} را که زمانش تمام شده *برمی‌گرداند*.`,
+    apprReverts: (id) => `:leftwards_arrow_with_hook: ${id} را *برمی‌گرداند*.`,
+    apprPutBackNow: 'همین حالا برگردان',
+    apprPutBackNowTitle: (id) => `${id} همین حالا برگردد؟`,
+    apprPutBackNowText: (what) =>
+      `${what} vidops آنچه را تغییر داده بود همین حالا برمی‌گرداند، هر جا که از آن پس کسی تغییرش نداده باشد.`,
+    apprExtend: 'تمدید…',
+    apprRevert: 'برگرداندن…',
+    apprBoxReminder: (text, ref) => `:alarm_clock: ${text} (${ref})`,
+    apprBoxReminderGone: (ref) => `${ref} دیگر در انتظار برگرداندن نیست.`,
+    apprBoxEscalated: (ref, since, error) =>
+      `:rotating_light: برگرداندن ${ref} از ${since} ناموفق مانده است؛ vidops همچنان تلاش می‌کند.${error === '' ? '' : ` آخرین خطا: ${error}`} سرویس را بررسی کنید یا آن را دستی برگردانید.`,
+    actPutBackStarted: (id) =>
+      `:arrows_counterclockwise: ${id} در حال برگرداندن است؛ پیامش می‌گوید کی تمام شد.`,
+    actPutBackDone: (id) => `:leftwards_arrow_with_hook: ${id} برگردانده شد.`,
+    actPutBackLeft: (id) =>
+      `:information_source: از ${id} چیزی برگردانده نشد: هر چه تغییر داده بود، از آن پس تغییر کرده بود.`,
+    actRevertNot: (reason) => `:no_entry: ${reason}`,
+    actNotInForce: (id) => `:no_entry: ${id} تغییر موقتِ برقراری نیست: چیزی برای تمدید نیست. چیزی تغییر نکرد.`,
+    apprTellPutBack: ':leftwards_arrow_with_hook: همان‌طور که خواسته بودید برگردانده شد',
+    apprTellPutBackLeft: ':information_source: برگردانده نشد: آنچه تغییر داده بود از آن پس تغییر کرده بود',
+    apprTellPutBackRetrying:
+      ':warning: هنوز برگردانده نشده است؛ vidops همچنان تلاش می‌کند و اگر ادامه یابد به یک سرپرست خبر می‌دهد',
+    actExtendTitle: 'تمدید تغییر',
+    actRevertTitle: 'برگرداندن تغییر',
   },
 );

@@ -239,6 +239,21 @@ export const changes = defineArea(
     changesDeleteTitle: 'Delete',
     changesAuditAskLead: (command: string, exportCommand: string) =>
       `Ask a lead to run ${command}; compliance can export the whole log with ${exportCommand}.`,
+
+    // "Put back after" (docs/time-boxed.md): the protection, whitelist and Extend… modals
+    boxLabel: 'Put back after',
+    boxTypedLabel: 'Or type how long, or the end',
+    boxTypedPlaceholder: 'e.g. 90m, 2h, 3d',
+    boxTypedHint: (max: string) =>
+      `A duration (90m, 2h, 3d) or an end (2025-03-01 18:00, 1404/12/10 18:00), Persian digits too; at most ${max}. Typed here, it replaces the choice above.`,
+    boxTypedMissing: 'Type how long, or the end; or pick another choice above.',
+    boxChoiceRequired: (max: string) => `This change must be time-boxed: pick how long, at most ${max}.`,
+    boxChoiceTooLong: (max: string) => `At most ${max}.`,
+    boxExtendIntro: (ref: string, date: string) =>
+      `${ref} goes back at ${date}. Pick its new end: a new request sets the same again for that long from when it is applied, and is approved as the change was.`,
+    boxRevertIntro: (ref: string) =>
+      `This asks for the inverse of ${ref}, shown below, as a new request approved like any change. Only what is still as ${ref} left it changes.`,
+    boxRevertSubmit: 'Ask to revert',
   },
   {
     formCancel: 'انصراف',
@@ -361,5 +376,19 @@ export const changes = defineArea(
     changesDeleteTitle: 'حذف',
     changesAuditAskLead: (command, exportCommand) =>
       `از یک سرپرست بخواهید ${command} را اجرا کند؛ تیم انطباق می‌تواند کل لاگ را با ${exportCommand} خروجی بگیرد.`,
+
+    boxLabel: 'برگرداندن پس از',
+    boxTypedLabel: 'یا مدت یا زمان پایان را بنویسید',
+    boxTypedPlaceholder: 'مثلاً 90m یا 2h',
+    boxTypedHint: (max) =>
+      `یک مدت (${iso('90m')}، ${iso('2h')}، ${iso('3d')}) یا یک زمان پایان (${iso('1404/12/10 18:00')})، با رقم فارسی هم؛ حداکثر ${max}. اگر اینجا بنویسید، به‌جای گزینه‌ی بالا به کار می‌رود.`,
+    boxTypedMissing: 'مدت یا زمان پایان را بنویسید، یا گزینه‌ی دیگری را بالا انتخاب کنید.',
+    boxChoiceRequired: (max) => `این تغییر باید موقت باشد: مدتش را انتخاب کنید، حداکثر ${max}.`,
+    boxChoiceTooLong: (max) => `حداکثر ${max}.`,
+    boxExtendIntro: (ref, date) =>
+      `${ref} در ${date} برگردانده می‌شود. پایان تازه‌اش را انتخاب کنید: درخواستی تازه همان مقدارها را از زمان اعمال برای همین مدت دوباره می‌گذارد و مانند خود تغییر تأیید می‌شود.`,
+    boxRevertIntro: (ref) =>
+      `این کار عکسِ ${ref} را، که در پایین آمده، در قالب درخواستی تازه می‌خواهد که مانند هر تغییری تأیید می‌شود. فقط آنچه هنوز همان‌طور است که ${ref} گذاشته بود تغییر می‌کند.`,
+    boxRevertSubmit: 'درخواست برگرداندن',
   },
 );

@@ -32,6 +32,12 @@ export const home = defineArea(
     protectValueNotSet: 'not set',
     homeNotAllowed:
       'vidops is the support team’s tool for viewers, videos and protection settings. You are not on the team list (AGENTS); ask a team lead if you need access.',
+
+    homeTimeBoxHeader: (shown: string) => `Time-boxed changes in force (${shown})`,
+    homeTimeBoxNone: '_No time-boxed change is in force._',
+    homeTimeBoxMore: (shown: string) => `_… and ${shown} more; their approval messages show them._`,
+    homeRevertHeader: 'Done changes you can revert',
+    homeRevertNote: 'Deletes, creates, unblocks and conversion retries cannot be reverted.',
   },
   {
     homeIntroLead: 'شما سرپرست هستید: تغییرهایی را که دیگران درخواست می‌کنند شما تأیید می‌کنید.',
@@ -57,5 +63,11 @@ export const home = defineArea(
     protectValueNotSet: 'تنظیم نشده',
     homeNotAllowed:
       'vidops ابزار تیم پشتیبانی برای بیننده‌ها، ویدیوها و تنظیمات حفاظت است. نام شما در فهرست تیم (AGENTS) نیست؛ اگر دسترسی لازم دارید، از یکی از سرپرستان تیم بخواهید.',
+
+    homeTimeBoxHeader: (shown) => `تغییرهای موقتِ برقرار (${shown})`,
+    homeTimeBoxNone: '_هیچ تغییر موقتی برقرار نیست._',
+    homeTimeBoxMore: (shown) => `_… و ${shown} مورد دیگر؛ پیام تأییدشان آن‌ها را نشان می‌دهد._`,
+    homeRevertHeader: 'تغییرهای انجام‌شده‌ای که می‌توانید برگردانید',
+    homeRevertNote: 'حذف، ساختن، رفع مسدودی و تلاش دوباره‌ی تبدیل را نمی‌توان برگرداند.',
   },
 );

@@ -39,13 +39,15 @@ import {
 const JsonSchema: z.ZodType<JsonValue> = z.json();
 
 /** A prepared change as a draft keeps it: read back typed, with its operation's schemas. */
-const PreparedSchema = z
+export const PreparedDraftSchema = z
   .strictObject({
     operation: z.enum(CHANGE_OPERATIONS),
     params: JsonSchema,
     target: z.string(),
     preview: JsonSchema,
     warnings: z.array(z.string()).optional(),
+    /** Set on the inverse of a done change (a Revert…, src/views/modals/time-box.ts). */
+    revertOf: z.strictObject({ id: z.string(), kind: z.enum(['put-back', 'revert']) }).optional(),
   })
   .transform((stored, context): Prepared => {
     const prepared = typedPrepared(stored.operation, stored.params, stored.target, stored.preview);
@@ -53,7 +55,7 @@ const PreparedSchema = z
       context.addIssue({ code: 'custom', message: 'not a prepared change of its operation' });
       return z.NEVER;
     }
-    return prepared;
+    return stored.revertOf === undefined ? prepared : { ...prepared, revertOf: stored.revertOf };
   });
 
 function typedPrepared<O extends ChangeOperation>(
@@ -78,7 +80,7 @@ function typedPrepared<O extends ChangeOperation>(
 
 /** The server's copy of a delete modal: what will be deleted and what must be typed. */
 export const DeleteDraftSchema = z.strictObject({
-  prepared: PreparedSchema,
+  prepared: PreparedDraftSchema,
   /** What must be typed: the ID; null when the policy wants no typed confirmation. */
   confirm: z.string().min(1).nullable(),
   /** Also accepted when known: the exact title. */

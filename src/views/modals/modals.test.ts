@@ -138,6 +138,7 @@ describe('the protect modal', () => {
         { field: 'player.offlineMode', before: true, after: false },
       ],
       reason: 'Customer reported screen recording',
+      timeBox: null,
     });
   });
 
@@ -196,6 +197,7 @@ describe('the whitelist modal', () => {
       mode: 'add',
       ips: ['1.2.3.4', '5.6.7.8', '2a00:1::1'],
       reason: 'new server',
+      timeBox: null,
     });
   });
 

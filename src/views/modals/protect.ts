@@ -9,6 +9,7 @@ import type {
 } from '@slack/types';
 import { z } from 'zod';
 import { FONT_COLORS, type ProtectionConfig } from '../../client/types.js';
+import type { BoxAsked } from '../../core/time-box.js';
 import { normalizeDigits } from '../../core/validate/digits.js';
 import {
   diffProtection,
@@ -38,6 +39,7 @@ import {
   textInput,
   type ViewState,
 } from './common.js';
+import { parseWindowChoice, type WindowLimits, type WindowReader, windowInputs } from './time-box.js';
 
 /**
  * The `protect` modal: every protection setting, grouped as the fields metadata says; on/off
@@ -190,8 +192,16 @@ function fieldInput(field: ProtectionField, current: ProtectionConfig, lang: Lan
   }
 }
 
-/** The modal with the settings as read now. */
-export function protectModal(current: ProtectionConfig, draftId: string, lang: Lang): ModalView {
+/**
+ * The modal with the settings as read now; with `bounds`, "Put back after" under them (the
+ * operation may be time-boxed, docs/time-boxed.md).
+ */
+export function protectModal(
+  current: ProtectionConfig,
+  draftId: string,
+  lang: Lang,
+  bounds?: WindowLimits,
+): ModalView {
   const t = lang.t.changes;
   const blocks: KnownBlock[] = [section(t.protectFormIntro)];
   for (const group of GROUPS) {
@@ -202,6 +212,7 @@ export function protectModal(current: ProtectionConfig, draftId: string, lang: L
       if (field.type !== 'boolean') blocks.push(fieldInput(field, current, lang));
     }
   }
+  if (bounds !== undefined) blocks.push(...windowInputs(bounds, lang));
   blocks.push(reasonInput(lang));
   return modal({
     callbackId: CALLBACKS.protect,
@@ -214,7 +225,14 @@ export function protectModal(current: ProtectionConfig, draftId: string, lang: L
 }
 
 export type ProtectSubmission =
-  | { ok: true; changes: ProtectionConfig; rows: ProtectionDiffRow[]; reason: string }
+  | {
+      ok: true;
+      changes: ProtectionConfig;
+      rows: ProtectionDiffRow[];
+      reason: string;
+      /** "Put back after", when the form asks it: null for never. */
+      timeBox: BoxAsked | null;
+    }
   | { ok: false; errors: FieldErrors };
 
 function setField(target: Record<string, unknown>, field: string, value: ProtectionValue): void {
@@ -248,9 +266,15 @@ function readNumber(field: ProtectionField, text: string, lang: Lang): number | 
 
 /**
  * Reads a submitted `protect` modal against what it showed: inline errors for values that are
- * not valid, an error when nothing changed, else only the changed settings.
+ * not valid, an error when nothing changed, else only the changed settings; with `window`, also
+ * "Put back after" (its problems under its fields).
  */
-export function parseProtectSubmission(state: ViewState, draft: ProtectDraft, lang: Lang): ProtectSubmission {
+export function parseProtectSubmission(
+  state: ViewState,
+  draft: ProtectDraft,
+  lang: Lang,
+  window?: { limits: WindowLimits; read: WindowReader },
+): ProtectSubmission {
   const t = lang.t.changes;
   const { shown } = draft;
   const before: Record<string, unknown> = {};
@@ -298,6 +322,8 @@ export function parseProtectSubmission(state: ViewState, draft: ProtectDraft, la
     }
   }
   const reason = state.text(BLOCKS.reason);
+  const box = window === undefined ? null : parseWindowChoice(state, window.limits, window.read, lang);
+  if (box !== null && !box.ok) Object.assign(errors, box.errors);
   if (Object.keys(errors).length > 0) {
     const problem = reasonProblem(reason, lang);
     if (problem !== null) errors[BLOCKS.reason] = problem;
@@ -312,5 +338,5 @@ export function parseProtectSubmission(state: ViewState, draft: ProtectDraft, la
   }
   const problem = reasonProblem(reason, lang);
   if (problem !== null) return { ok: false, errors: { [BLOCKS.reason]: problem } };
-  return { ok: true, changes: diff.changed, rows: diff.rows, reason };
+  return { ok: true, changes: diff.changed, rows: diff.rows, reason, timeBox: box?.ok ? box.asked : null };
 }

@@ -1,5 +1,6 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { z } from 'zod';
+import type { BoxAsked } from '../../core/time-box.js';
 import { parseIpList } from '../../core/validate/ip.js';
 import { ENGLISH, type Lang, ltr, num } from '../../i18n/index.js';
 import { code, section } from '../blocks.js';
@@ -14,6 +15,7 @@ import {
   textInput,
   type ViewState,
 } from './common.js';
+import { parseWindowChoice, type WindowLimits, type WindowReader, windowInputs } from './time-box.js';
 
 /**
  * The whitelist change modal behind the Add / Remove buttons of the whitelist message: the
@@ -59,6 +61,8 @@ export function whitelistModal(
     current: readonly string[] | null;
     initialIps?: string;
     draftId: string;
+    /** Offers "Put back after" within these bounds (docs/time-boxed.md). */
+    bounds?: WindowLimits | undefined;
   },
   lang: Lang = ENGLISH,
 ): ModalView {
@@ -75,6 +79,7 @@ export function whitelistModal(
       placeholder: adding ? '1.2.3.4\n2a00:1::4' : t.whitelistFormRemovePlaceholder,
       hint: t.whitelistFormHint,
     }),
+    ...(options.bounds === undefined ? [] : windowInputs(options.bounds, lang)),
     reasonInput(lang),
   ];
   return modal({
@@ -88,26 +93,30 @@ export function whitelistModal(
 }
 
 export type WhitelistSubmission =
-  | { ok: true; mode: WhitelistMode; ips: string[]; reason: string }
+  | { ok: true; mode: WhitelistMode; ips: string[]; reason: string; timeBox: BoxAsked | null }
   | { ok: false; errors: FieldErrors };
 
 /**
  * Reads a submitted whitelist modal: every problem goes to the field it is about. Why an address
- * is refused comes from the address rules (core/validate/ip.ts), in English.
+ * is refused comes from the address rules (core/validate/ip.ts), in English; with `window`, also
+ * "Put back after".
  */
 export function parseWhitelistSubmission(
   state: ViewState,
   draft: WhitelistDraft,
   lang: Lang,
+  window?: { limits: WindowLimits; read: WindowReader },
 ): WhitelistSubmission {
   const { mode } = draft;
   const errors: FieldErrors = {};
   const raw = state.rawText(BLOCKS.ips);
   const parsed = parseIpList([raw], mode);
   if (!parsed.ok) errors[BLOCKS.ips] = truncate(parsed.problems.join('; '), 1500);
+  const box = window === undefined ? null : parseWindowChoice(state, window.limits, window.read, lang);
+  if (box !== null && !box.ok) Object.assign(errors, box.errors);
   const reason = state.text(BLOCKS.reason);
   const problem = reasonProblem(reason, lang);
   if (problem !== null) errors[BLOCKS.reason] = problem;
-  if (!parsed.ok || problem !== null) return { ok: false, errors };
-  return { ok: true, mode, ips: parsed.ips, reason };
+  if (!parsed.ok || problem !== null || (box !== null && !box.ok)) return { ok: false, errors };
+  return { ok: true, mode, ips: parsed.ips, reason, timeBox: box?.ok ? box.asked : null };
 }
