@@ -56,6 +56,8 @@ const FLAG_SPECS = {
   applied: { type: 'boolean' },
   'not-applied': { type: 'boolean' },
   'send-again': { type: 'boolean' },
+  // A time-boxed change (`--for 2h`, or an end: `--for 1405/09/07T18:00`); `extend`'s new window.
+  for: { type: 'string' },
 } as const;
 
 export type FlagName = keyof typeof FLAG_SPECS;
@@ -127,6 +129,11 @@ const ACTOR_NOTE =
 const APPROVAL_NOTE =
   'When the policy needs approval, the request is created and its ID printed; a lead approves it in Slack (or with `vidops approve <id> --as <lead>` where the policy lets the CLI approve).';
 
+const WINDOW_NOTE =
+  '--for 2h (or 30m, 1d, 1h30m, or an end such as 1405/09/07T18:00 in DISPLAY_TIME_ZONE) puts the change back by itself at the end of the window, where nobody changed it since; `vidops put-back <id>` does it at once, `vidops extend <id> --for 4h` asks for a new window.';
+const UNDO_NOTE =
+  'Its requester or a lead; a lead from the CLI only where the policy file says `cli: { approve: true }`, since --as is otherwise only a claim.';
+
 /**
  * The one identity rule of the command line, said for an action on another's request: as for an
  * approval, off unless the policy trusts `--as` claims (src/core/actor.ts, `identityRefusal`).
@@ -186,12 +193,19 @@ function fromCatalog(listed: ListedCommand): CliCommand[] {
       return required.includes(f) ? ` ${written}` : ` [${written}]`;
     });
     const what = spec.args.kind === 'id' ? spec.args.resource : 'target';
+    const boxed = op.undo === 'time-box';
     main = command(
       id,
-      `vidops ${commandLine(spec)}${fieldUsage.join('')}${confirm ? ` --confirm ${wordsUsage(spec.args)}` : ''} [--reason "…"]`,
+      `vidops ${commandLine(spec)}${fieldUsage.join('')}${confirm ? ` --confirm ${wordsUsage(spec.args)}` : ''}${boxed ? ' [--for <duration or end>]' : ''} [--reason "…"]`,
       cli.summary ?? spec.summary,
       {
-        flags: [...CHANGE, ...fields, ...(confirm ? (['confirm'] as const) : []), ...extra],
+        flags: [
+          ...CHANGE,
+          ...fields,
+          ...(confirm ? (['confirm'] as const) : []),
+          ...(boxed ? (['for'] as const) : []),
+          ...extra,
+        ],
         required,
         words: cli.words ?? wordsRange(spec.args),
         needs: cli.needs ?? 'full',
@@ -199,6 +213,7 @@ function fromCatalog(listed: ListedCommand): CliCommand[] {
           ...(cli.notes ?? []),
           ...(confirm ? [`--confirm must repeat the ${what} ID exactly.`] : []),
           ...(op.policy.approval ? [APPROVAL_NOTE] : []),
+          ...(boxed ? [WINDOW_NOTE] : []),
           ACTOR_NOTE,
         ],
       },
@@ -245,6 +260,44 @@ const CLI_ONLY: readonly CliCommand[] = [
       'A request asked for in Slack is cancelled in Slack; here, with --as its requester, only where the policy file says `cli: { approve: true }`, since --as is otherwise only a claim.',
     ],
   }),
+  command(
+    'revert',
+    'vidops revert <id> [--as <user>] [--reason "…"]',
+    'Undo a done change: ask for its inverse.',
+    {
+      flags: CHANGE,
+      words: [1, 1],
+      details: [
+        'For protection, whitelist, folder, file and playlist edits. The inverse is computed from what the change replaced and what the service shows now: what others changed since is left as it is, and said. It is a new request, approved like any change.',
+        'Deletes, creates, unblocks and conversion retries cannot be reverted.',
+        UNDO_NOTE,
+      ],
+    },
+  ),
+  command(
+    'put-back',
+    'vidops put-back <id> [--as <user>]',
+    'Put a time-boxed change back now, before its end.',
+    {
+      flags: ACTOR,
+      words: [1, 1],
+      details: [UNDO_NOTE],
+    },
+  ),
+  command(
+    'extend',
+    'vidops extend <id> --for <duration or end> [--as <user>] [--reason "…"]',
+    'Ask for a new window for a time-boxed change in force.',
+    {
+      flags: [...CHANGE, 'for'],
+      required: ['for'],
+      words: [1, 1],
+      details: [
+        'A new request that keeps the same values for the new window, approved as the change was; once it applies, the first change leaves its put-back to it.',
+        UNDO_NOTE,
+      ],
+    },
+  ),
   command(
     'resolve',
     'vidops resolve <id> --as <lead> --check | --send-again | --applied --reason "…" | --not-applied --reason "…"',

@@ -22,6 +22,7 @@ import { type CliPreview, VIEWS } from '../operations/views.js';
 import { auditTerminalLine } from '../views/audit-post.js';
 import { explanationText } from '../views/player-error-text.js';
 import { protectionLabel, protectionValueText } from '../views/protection-text.js';
+import { timeBoxLines } from '../views/put-back.js';
 import { CLI_COMMANDS, type CliCommand } from './args.js';
 
 /**
@@ -129,6 +130,21 @@ export function unblockedLine(
 /** A moment as the CLI prints it: ISO-8601 UTC in English (as the log keeps it), Solar Hijri in Persian. */
 export function cliTime(lang: Lang, iso: string): string {
   return lang.locale === 'en' ? iso : dateTime(lang, iso);
+}
+
+/**
+ * Where a time-boxed change stands, for the terminal: the lines Slack shows (src/views/put-back.ts),
+ * without Slack's markup; times as src/views/time-box.ts words them, as of `now`.
+ */
+export function timeBoxReport(
+  request: OperationRequest,
+  lang: Lang = ENGLISH,
+  now: Date = new Date(),
+): string[] {
+  const lines = timeBoxLines(request, now, lang);
+  // Slack's markup and emoji codes mean nothing in a terminal.
+  const plain = (line: string) => line.replace(/:[a-z0-9_+-]+:\s*/g, '').replace(/[*`]/g, '');
+  return [`${request.id}:`, ...lines.map((line) => `  ${plain(line)}`)];
 }
 
 /**

@@ -3,7 +3,7 @@ import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { loadCliConfig } from '../config.js';
-import { cliActor } from '../core/actor.js';
+import { type Caller, callerOf, cliActor } from '../core/actor.js';
 import { isPastExpiry } from '../core/approvals.js';
 import { neutraliseBidi } from '../core/bidi.js';
 import {
@@ -18,11 +18,12 @@ import { ConfigError, InputError, VidopsError } from '../core/errors.js';
 import { type ParseOptions, parseWords } from '../core/grammar.js';
 import { normalizeRequestId } from '../core/ids.js';
 import { maskMobilesInJson, maskMobilesInText } from '../core/mask.js';
-import { type Actor, type AuditEvent, type OperationRequest, TERMINAL_STATES } from '../core/model.js';
+import { type AuditEvent, type OperationRequest, TERMINAL_STATES } from '../core/model.js';
 import { CHANGE_OPERATIONS, type OperationName, READ_OPERATIONS } from '../core/operations.js';
 import { explainCode, normalizeErrorCode } from '../core/player-errors.js';
 import { mayApprove, type Policy } from '../core/policy.js';
 import { english, type Said, sayWith } from '../core/said.js';
+import { type BoxAsked, readWindow } from '../core/time-box.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { parseResourceId } from '../core/validate/ids.js';
 import { num } from '../i18n/format.js';
@@ -72,6 +73,7 @@ import {
   previewLines,
   protectionLines,
   requestLine,
+  timeBoxReport,
   unblockedLine,
   usageError,
   whitelistLines,
@@ -133,7 +135,7 @@ interface Run {
 
 /** Flag values checked before anything is opened or sent. */
 interface Checked {
-  actor: Actor;
+  actor: Caller;
   /** `audit export`. */
   format: 'jsonl' | 'csv';
   since: TimeBound | null;
@@ -385,21 +387,23 @@ function cliSaid(run: Run, said: Said): string {
 }
 
 /**
- * Who runs the command: the OS user always (recorded as `via` in every event), acting as the
- * Slack user named by `--as` or as `cli:<os user>`.
+ * Who runs the command, worked out once at the CLI's start: the OS user always (recorded as `via`
+ * in every event), acting as the Slack user named by `--as` or as `cli:<os user>`. Slack's user
+ * groups are unknown here (leads approve from the CLI by their own user ID), so none.
+ * @see docs/architecture.md, "Each request's context once"
  */
-function actorOf(run: Run): Actor {
+function actorOf(run: Run): Caller {
   const as = stringFlag(run.flags, 'as')?.trim();
   const asName = stringFlag(run.flags, 'as-name')?.trim();
   const user = run.io.osUser ?? osUser(run.io.env);
   if (as === undefined) {
     if (asName !== undefined) throw new UsageError(run.lang.t.cli.cliAsNameAlone, run.command);
-    return cliActor(user);
+    return callerOf(cliActor(user), []);
   }
   if (!SLACK_USER.test(as)) {
     throw new UsageError(run.lang.t.cli.cliAsFlag(as), run.command);
   }
-  return cliActor(user, { id: as, name: asName });
+  return callerOf(cliActor(user, { id: as, name: asName }), []);
 }
 
 function osUser(env: Env): string {
@@ -456,7 +460,7 @@ async function storeCommand(run: Run, ctx: StoreContext, checked: Checked): Prom
   }
 }
 
-async function listRequests(run: Run, ctx: StoreContext, actor: Actor): Promise<number> {
+async function listRequests(run: Run, ctx: StoreContext, actor: Caller): Promise<number> {
   const now = run.clock();
   const { lang } = run;
   const t = lang.t.cli;
@@ -476,10 +480,9 @@ async function listRequests(run: Run, ctx: StoreContext, actor: Actor): Promise<
   if (ctx.policy !== null) {
     const policy = ctx.policy;
     const pending = await ctx.store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
-    const who = { id: actor.id, groups: [], ...(actor.via === undefined ? {} : { via: actor.via }) };
     // Listed even where the CLI may not approve: the lead then approves them in Slack.
     const anywhere: Policy = { ...policy, cli: { approve: true } };
-    const awaiting = pending.filter((r) => !isPastExpiry(r, now) && mayApprove(anywhere, r, who).ok);
+    const awaiting = pending.filter((r) => !isPastExpiry(r, now) && mayApprove(anywhere, r, actor).ok);
     if (awaiting.length > 0) {
       run.out(t.cliAwaiting(actor.id, !policy.cli.approve));
       for (const request of awaiting) run.out(`  ${requestLine(request, now, lang)}`);
@@ -559,7 +562,7 @@ async function auditTail(run: Run, ctx: StoreContext, n: number): Promise<number
 // ---------------------------------------------------------------------------------------------
 // Commands on the services
 
-async function fullCommand(run: Run, ctx: FullContext, asked: Asked | null, actor: Actor): Promise<number> {
+async function fullCommand(run: Run, ctx: FullContext, asked: Asked | null, actor: Caller): Promise<number> {
   for (const warning of asked?.warnings ?? []) run.err(run.lang.t.cli.cliNote(warning));
   const id = run.command.id;
   switch (id) {
@@ -583,6 +586,12 @@ async function fullCommand(run: Run, ctx: FullContext, asked: Asked | null, acto
       return decide(run, ctx, actor);
     case 'resolve':
       return settleUnknown(run, ctx, actor);
+    case 'revert':
+      return revertCommand(run, ctx, actor);
+    case 'put-back':
+      return putBackCommand(run, ctx, actor);
+    case 'extend':
+      return extendCommand(run, ctx, actor);
     default:
       if (asked === null) throw new Error(`no handler for ${id}`);
       return change(run, ctx, asked, actor);
@@ -593,6 +602,8 @@ async function fullCommand(run: Run, ctx: FullContext, asked: Asked | null, acto
 interface Asked {
   input: PrepareInput;
   warnings: string[];
+  /** `--for`: put it back after this window. */
+  window: BoxAsked | null;
 }
 
 /**
@@ -623,7 +634,7 @@ async function readChange(run: Run, options: ParseOptions): Promise<Asked | null
     if (parsed.data !== undefined) values[field] = parsed.data;
   }
   // Every piece was read above, each by its own reader; together they are the operation's input.
-  return { input: values as PrepareInput, warnings };
+  return { input: values as PrepareInput, warnings, window: windowFlag(run) };
 }
 
 /** A flag's text as its field takes it: a cover is read from its file, files from `id[:title],…`. */
@@ -682,15 +693,66 @@ function confirmTarget<O extends ChangeOperation>(input: PrepareInput<O>): strin
   return spec.confirm(input);
 }
 
-async function change(run: Run, ctx: FullContext, asked: Asked, actor: Actor): Promise<number> {
+async function change(run: Run, ctx: FullContext, asked: Asked, actor: Caller): Promise<number> {
   checkConfirmation(run, ctx, asked.input);
   const prepared = await ctx.ops.prepare(actor, asked.input);
   for (const warning of prepared.warnings) {
     const text = cliSaid(run, warning);
     if (!asked.warnings.includes(text)) run.err(run.lang.t.cli.cliNote(shown(text)));
   }
+  const result = await ctx.ops.submit(actor, prepared, { reason: reasonOf(run), timeBox: asked.window });
+  return reportSubmit(run, prepared, result, ctx.policy.cli.approve);
+}
+
+/** `--for`, read as in Slack (`2h`, `1405/09/07T18:00`); refused with its reason before anything is sent. */
+function windowFlag(run: Run): BoxAsked | null {
+  const raw = stringFlag(run.flags, 'for');
+  if (raw === undefined) return null;
+  const read = readWindow(raw);
+  if (!read.ok) throw new Refusal(cliSaid(run, read.said));
+  return read.asked;
+}
+
+/** The request ID a command names, or a refusal. */
+function requestIdOf(run: Run): string {
+  const raw = run.words[0] ?? '';
+  const id = normalizeRequestId(raw);
+  if (id === null) throw new Refusal(run.lang.t.cli.cliNotRequestId(raw));
+  return id;
+}
+
+/** `vidops revert`: the inverse of a done change, previewed and submitted like any change. */
+async function revertCommand(run: Run, ctx: FullContext, actor: Caller): Promise<number> {
+  const prepared = await ctx.ops.prepareRevert(requestIdOf(run), actor);
+  for (const warning of prepared.warnings) run.err(run.lang.t.cli.cliNote(shown(cliSaid(run, warning))));
   const result = await ctx.ops.submit(actor, prepared, { reason: reasonOf(run) });
   return reportSubmit(run, prepared, result, ctx.policy.cli.approve);
+}
+
+/** `vidops put-back`: a time-boxed change put back now. */
+async function putBackCommand(run: Run, ctx: FullContext, actor: Caller): Promise<number> {
+  const result = await ctx.ops.putBackNow(requestIdOf(run), actor);
+  if (result.kind === 'refused') throw new Refusal(result.said ? cliSaid(run, result.said) : result.reason);
+  for (const line of timeBoxReport(result.request, run.lang)) run.out(line);
+  return result.request.timeBox?.state === 'done' || result.request.timeBox?.state === 'left' ? 0 : 1;
+}
+
+/** `vidops extend`: a new window for a time-boxed change in force, approved as the change was. */
+async function extendCommand(run: Run, ctx: FullContext, actor: Caller): Promise<number> {
+  const window = windowFlag(run);
+  if (window === null) throw new UsageError(run.lang.t.cli.cliExtendNeedsFor, run.command);
+  const id = requestIdOf(run);
+  const result = await ctx.ops.extend(id, actor, window, reasonOf(run));
+  if (result.kind === 'denied') throw new Refusal(result.said ? cliSaid(run, result.said) : result.reason);
+  const { request } = result;
+  const title = run.lang.t.cli.cliOperationTitle(request.operation, OPERATION_SPECS[request.operation].title);
+  const heading = `${title}: ${cliTargetOf(request, run.lang, maskMobilesInText)}`;
+  if (result.kind === 'executed') return reportExecuted(run, request, heading);
+  run.out(heading);
+  for (const line of pendingLines(request, result.why, { cliApproves: ctx.policy.cli.approve }, run.lang)) {
+    run.out(line);
+  }
+  return 0;
 }
 
 function reportSubmit(run: Run, prepared: Prepared, result: SubmitResult, cliApproves: boolean): number {
@@ -742,7 +804,7 @@ function resultText(request: OperationRequest): string {
   );
 }
 
-async function decide(run: Run, ctx: FullContext, actor: Actor): Promise<number> {
+async function decide(run: Run, ctx: FullContext, actor: Caller): Promise<number> {
   const raw = run.words[0] ?? '';
   const id = normalizeRequestId(raw);
   const { lang } = run;
@@ -790,7 +852,7 @@ async function decide(run: Run, ctx: FullContext, actor: Actor): Promise<number>
 }
 
 /** `vidops resolve`: a lead settles a request whose outcome is unknown. */
-async function settleUnknown(run: Run, ctx: FullContext, actor: Actor): Promise<number> {
+async function settleUnknown(run: Run, ctx: FullContext, actor: Caller): Promise<number> {
   const raw = run.words[0] ?? '';
   const id = normalizeRequestId(raw);
   if (id === null) throw new Refusal(run.lang.t.cli.cliNotRequestId(raw));

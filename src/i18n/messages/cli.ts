@@ -154,6 +154,7 @@ export const cli = defineArea(
     cliApprovedHeading: (id: string, title: string, target: string) => `Approved ${id}, ${title}: ${target}`,
     cliRejected: (id: string, note: string) => `Rejected ${id}: ${note}`,
     cliCancelled: (id: string) => `Cancelled ${id}.`,
+    cliExtendNeedsFor: 'Say the new window with --for (2h, 1d, or an end such as 1405/09/07T18:00).',
     cliPending: (id: string, left: number, leftText: string, why: string | null, where: string) =>
       `request ${id} is waiting for ${leftText} lead approval${left === 1 ? '' : 's'}${why === null ? '' : ` (${why})`}; ${where}.`,
     cliApproveWhereCli: (id: string) => `approve with \`vidops approve ${id} --as U…\`, or in Slack`,
@@ -306,6 +307,8 @@ export const cli = defineArea(
       `\u2068${id}\u2069 تأیید شد، ${title}: ${target}`,
     cliRejected: (id: string, note: string) => `\u2068${id}\u2069 رد شد: ${note}`,
     cliCancelled: (id: string) => `\u2068${id}\u2069 لغو شد.`,
+    cliExtendNeedsFor:
+      'بازه‌ی تازه را با --for بگویید (\u20682h\u2069، \u20681d\u2069، یا یک پایان مثل \u20681405/09/07T18:00\u2069).',
     cliPending: (id: string, _left: number, leftText: string, why: string | null, where: string) =>
       `درخواست \u2068${id}\u2069 در انتظار ${leftText} تأیید از سرپرستان است${why === null ? '' : ` (${why})`}؛ ${where}.`,
     cliApproveWhereCli: (id: string) =>
