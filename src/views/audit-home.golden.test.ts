@@ -46,6 +46,98 @@ function event(seq: number, overrides: Partial<AuditEvent>): AuditEvent {
 const lead = { id: 'U0LEAD1', name: 'Lena' };
 const system = { id: 'system', name: 'vidops' };
 
+/** A time-boxed protection change (issue 23): asked for, put back, left alone, retried. */
+const PROTECT = {
+  operation: 'protect.set',
+  target: 'protection settings',
+  params: { changes: { preventZoom: false, opacity: 0.5 } },
+} as const;
+const BOX = { state: 'running', endsAt: '2026-11-21T12:30:00.000Z', putBack: 'R-PUTBACK1', conflicts: [] };
+
+const TIME_BOXED: readonly AuditEvent[] = [
+  event(29, {
+    ...PROTECT,
+    type: 'requested',
+    outcome: {
+      reason: 'customer records a demo',
+      quorum: 1,
+      expiresAt: '2026-11-22T10:30:00.000Z',
+      preview: { kind: 'protection', rows: [{ field: 'preventZoom', before: true, after: false }] },
+      timeBox: { kind: 'for', ms: 7_200_000, text: '2h' },
+    },
+  }),
+  event(30, {
+    ...PROTECT,
+    type: 'requested',
+    actor: system,
+    requestId: 'R-PUTBACK1',
+    outcome: { state: 'executing', reason: null, quorum: 0, revertOf: { id: REQ, kind: 'put-back' } },
+  }),
+  event(31, { ...PROTECT, type: 'reverting', actor: system, outcome: BOX }),
+  event(32, { ...PROTECT, type: 'reverting', actor: lead, outcome: BOX }),
+  event(33, {
+    ...PROTECT,
+    type: 'reverted',
+    actor: system,
+    outcome: { ...BOX, state: 'done', conflicts: [{ item: 'opacity', now: 0.45, heldBy: null }] },
+  }),
+  event(34, {
+    ...PROTECT,
+    type: 'revert-conflict',
+    actor: system,
+    outcome: {
+      ...BOX,
+      state: 'left',
+      putBack: null,
+      conflicts: [
+        { item: 'opacity', now: 0.45, heldBy: null },
+        { item: 'preventZoom', now: false, heldBy: 'R-LATER001' },
+      ],
+    },
+  }),
+  event(35, {
+    ...PROTECT,
+    type: 'revert-conflict',
+    actor: system,
+    outcome: { ...BOX, state: 'left', putBack: null, handedTo: 'R-EXTEND01' },
+  }),
+  event(36, {
+    ...PROTECT,
+    type: 'put-back-retrying',
+    actor: system,
+    outcome: { ...BOX, state: 'retrying', putBack: null, nextAt: '2026-11-21T12:32:00.000Z' },
+    error: { name: 'ServerError', status: 503, message: 'maintenance' },
+  }),
+  event(37, { ...PROTECT, type: 'put-back-reminded', actor: system, outcome: { ...BOX, state: 'waiting' } }),
+  event(38, {
+    ...PROTECT,
+    type: 'put-back-escalated',
+    actor: system,
+    outcome: { ...BOX, state: 'retrying' },
+  }),
+  event(39, {
+    operation: 'whitelist.set',
+    target: 'whitelist',
+    params: { allowedDNS: ['1.2.3.4'], expectBefore: ['1.2.3.4', '5.6.7.8'] },
+    type: 'requested',
+    actor: lead,
+    requestId: 'R-REVERT01',
+    outcome: {
+      reason: 'the partner test is over',
+      quorum: 1,
+      preview: {
+        kind: 'whitelist',
+        before: ['1.2.3.4', '5.6.7.8'],
+        after: ['1.2.3.4'],
+        added: [],
+        removed: ['5.6.7.8'],
+      },
+      timeBox: { kind: 'until', at: '2026-11-28T14:30:00.000Z', text: '1405/09/07T18:00' },
+      revertOf: { id: 'R-OLDWL001', kind: 'revert' },
+    },
+  }),
+];
+
 /** One event of every kind the log holds, with the members each sentence reads. */
 const EVERY_KIND: readonly AuditEvent[] = [
   event(1, {
@@ -153,6 +245,7 @@ const EVERY_KIND: readonly AuditEvent[] = [
     actor: { id: 'U0LEAD1', name: 'U0LEAD1', via: { kind: 'cli', osUser: 'root' } } as AuditEvent['actor'],
     outcome: { action: 'review', reason: 'you broke the glass yourself' },
   }),
+  ...TIME_BOXED,
 ];
 
 function homeRequest(id: string, overrides: Partial<OperationRequest> = {}): OperationRequest {
@@ -310,6 +403,25 @@ describe('the catalog of player errors', () => {
 });
 
 describe('Persian audit sentences', () => {
+  it('say what a put-back did and left alone, with IDs isolated and values and dates as Persian readers read them', () => {
+    const [asked, , putting, now, back, left, handed, retrying, reminded] = TIME_BOXED.map((e) =>
+      auditTerminalLine(e, FA),
+    );
+    expect(asked).toContain(`به مدت ${FSI}۲ ساعت${PDI}`);
+    expect(putting).toBe(
+      `vidops دارد ${FSI}${REQ}${PDI} را با ${FSI}R-PUTBACK1${PDI} برمی‌گرداند (آنچه برمی‌گردد: ${FSI}preventZoom${PDI}، ${FSI}opacity${PDI})`,
+    );
+    expect(now).toContain(`همین حالا ${FSI}${REQ}${PDI} را با ${FSI}R-PUTBACK1${PDI} برگرداند`);
+    expect(back).toContain(`${FSI}opacity${PDI} (اکنون ${FSI}0.45${PDI})`);
+    expect(left).toContain(`به ${FSI}R-LATER001${PDI} سپرده شد که اکنون نگهش می‌دارد`);
+    expect(handed).toContain(`به ${FSI}R-EXTEND01${PDI} سپرد`);
+    expect(retrying).toContain('دوباره تلاش می‌شود');
+    for (const said of [retrying, reminded]) {
+      expect(said).toContain('۱۴۰۵');
+      expect(said).not.toContain('2026-11-21');
+    }
+  });
+
   it('mark break-glass visibly, isolate IDs and write Solar Hijri dates', () => {
     const said = auditTerminalLine(EVERY_KIND[19] as AuditEvent, FA);
     expect(said).toContain('🚨');

@@ -365,3 +365,367 @@ describe('the follow-ups of a waiting request read as sentences', () => {
     );
   });
 });
+
+describe('the put-back of a time-boxed change, as compliance reads it', () => {
+  const system = { id: 'system', name: 'vidops' };
+  const lead = { id: 'U0LEAD1', name: 'lena' };
+  const change = {
+    operation: 'protect.set',
+    target: 'protection settings',
+    params: { changes: { preventZoom: false, opacity: 0.5, player: { offlineMode: true } } },
+    requestId: 'R-ABC12345',
+  };
+  const whitelist = {
+    operation: 'whitelist.set',
+    target: 'whitelist',
+    params: { allowedDNS: ['1.2.3.4', '5.6.7.8'], expectBefore: ['1.2.3.4', '9.9.9.9'] },
+    requestId: 'R-WL000001',
+  };
+  const box = (state: string, extra: Record<string, AuditEvent['outcome']> = {}) => ({
+    state,
+    endsAt: '2026-11-21T16:05:00.000Z',
+    putBack: null,
+    conflicts: [],
+    ...extra,
+  });
+  const line = (overrides: Partial<AuditEvent>) => auditTerminalLine(auditEvent({ ...change, ...overrides }));
+
+  it.each<[string, Partial<AuditEvent>, string]>([
+    [
+      'vidops puts a change back by itself, naming what goes back and the request that does it',
+      { type: 'reverting', actor: system, outcome: box('running', { putBack: 'R-DEF67890' }) },
+      'vidops is putting back R-ABC12345 (goes back: preventZoom, opacity, player.offlineMode) with R-DEF67890',
+    ],
+    [
+      'what goes back leaves out what someone changed since',
+      {
+        type: 'reverting',
+        actor: system,
+        outcome: box('running', {
+          putBack: 'R-DEF67890',
+          conflicts: [{ item: 'opacity', now: 0.45, heldBy: null }],
+        }),
+      },
+      'vidops is putting back R-ABC12345 (goes back: preventZoom, player.offlineMode) with R-DEF67890',
+    ],
+    [
+      'what goes back is the outcome’s own list when it has one',
+      {
+        type: 'reverting',
+        actor: system,
+        outcome: box('running', { putBack: 'R-DEF67890', goesBack: ['preventZoom'] }),
+      },
+      'vidops is putting back R-ABC12345 (goes back: preventZoom) with R-DEF67890',
+    ],
+    [
+      'a lead presses Put back now',
+      { type: 'reverting', actor: lead, outcome: box('running', { putBack: 'R-DEF67890' }) },
+      'lena (U0LEAD1) put back R-ABC12345 now (goes back: preventZoom, opacity, player.offlineMode), with R-DEF67890',
+    ],
+    [
+      'a change put back in full',
+      { type: 'reverted', actor: system, outcome: box('done', { putBack: 'R-DEF67890' }) },
+      'R-ABC12345 was put back by R-DEF67890',
+    ],
+    [
+      'a change put back, leaving what others changed since with what the service shows now',
+      {
+        type: 'reverted',
+        actor: system,
+        outcome: box('done', {
+          putBack: 'R-DEF67890',
+          conflicts: [
+            { item: 'opacity', now: 0.45, heldBy: null },
+            { item: 'player.offlineMode', now: null, heldBy: null },
+          ],
+        }),
+      },
+      'R-ABC12345 was put back by R-DEF67890; left as others changed them: opacity (now 0.45), player.offlineMode (now not set)',
+    ],
+    [
+      'the conflict event of a change put back in part',
+      {
+        type: 'revert-conflict',
+        actor: system,
+        outcome: box('done', {
+          putBack: 'R-DEF67890',
+          conflicts: [{ item: 'preventZoom', now: true, heldBy: null }],
+        }),
+      },
+      'R-ABC12345 was put back only in part; left as others changed them: preventZoom (now on)',
+    ],
+    [
+      'nothing put back: everything changed since',
+      {
+        type: 'revert-conflict',
+        actor: system,
+        outcome: box('left', {
+          conflicts: [
+            { item: 'preventZoom', now: true, heldBy: null },
+            { item: 'opacity', now: 0.45, heldBy: null },
+          ],
+        }),
+      },
+      'R-ABC12345: nothing put back, everything changed since: preventZoom (now on), opacity (now 0.45)',
+    ],
+    [
+      'nothing put back: a setting is left to the later change that holds it',
+      {
+        type: 'revert-conflict',
+        actor: system,
+        outcome: box('left', {
+          conflicts: [
+            { item: 'opacity', now: 0.45, heldBy: null },
+            { item: 'preventZoom', now: false, heldBy: 'R-XYZ00001' },
+          ],
+        }),
+      },
+      'R-ABC12345: nothing put back; left as others changed them: opacity (now 0.45); preventZoom left to R-XYZ00001, which holds it',
+    ],
+    [
+      'nothing put back: everything was back as before already',
+      { type: 'revert-conflict', actor: system, outcome: box('left') },
+      'R-ABC12345: nothing put back, everything was already as before',
+    ],
+    [
+      'a lead presses Put back now on a change whose old values were never read: nothing put back, and who asked',
+      { type: 'revert-conflict', actor: lead, outcome: box('left', { undo: 'unknown' }) },
+      'R-ABC12345: nothing put back, the values it replaced are not known (lena (U0LEAD1) asked to put it back now)',
+    ],
+    [
+      'an Extend takes the put-back over',
+      {
+        type: 'revert-conflict',
+        actor: system,
+        outcome: box('left', {
+          handedTo: 'R-EXT00001',
+          conflicts: [
+            { item: 'preventZoom', now: null, heldBy: 'R-EXT00001' },
+            { item: 'opacity', now: null, heldBy: 'R-EXT00001' },
+          ],
+        }),
+      },
+      'R-ABC12345 left its put-back to its extension R-EXT00001',
+    ],
+    [
+      'a failed attempt names the error and when the next one is',
+      {
+        type: 'put-back-retrying',
+        actor: system,
+        outcome: box('retrying', { nextAt: '2026-11-21T16:07:00.000Z' }),
+        error: { name: 'ServerError', status: 503, message: 'maintenance' },
+      },
+      'Putting R-ABC12345 back failed: ServerError (503): maintenance; retrying at 2026-11-21 16:07 UTC',
+    ],
+    [
+      'a failed attempt whose error is kept in the outcome',
+      {
+        type: 'put-back-retrying',
+        actor: system,
+        outcome: box('retrying', {
+          nextAt: '2026-11-21T16:07:00.000Z',
+          lastError: { name: 'TimeoutError', message: 'no answer within 10 s' },
+        }),
+      },
+      'Putting R-ABC12345 back failed: TimeoutError: no answer within 10 s; retrying at 2026-11-21 16:07 UTC',
+    ],
+    [
+      'a failed attempt with neither error nor next time still reads',
+      { type: 'put-back-retrying', actor: system, outcome: box('retrying') },
+      'Putting R-ABC12345 back failed; vidops will retry',
+    ],
+    [
+      'the requester reminded of the end',
+      { type: 'put-back-reminded', actor: system, outcome: box('waiting') },
+      'R-ABC12345 goes back at 2026-11-21 16:05 UTC: its requester was reminded',
+    ],
+    [
+      'the leads told of a put-back failing for an hour',
+      {
+        type: 'put-back-escalated',
+        actor: system,
+        outcome: box('retrying', { lastError: { name: 'ServerError', message: 'down' } }),
+      },
+      'Putting R-ABC12345 back has failed for an hour; the leads are told; error: ServerError: down',
+    ],
+  ])('%s', (_what, overrides, expected) => {
+    expect(line(overrides)).toBe(expected);
+  });
+
+  it('a whitelist put-back names the addresses that go back and the ones left as others left them', () => {
+    expect(
+      auditTerminalLine(
+        auditEvent({
+          ...whitelist,
+          type: 'reverting',
+          actor: system,
+          outcome: box('running', { putBack: 'R-DEF67890' }),
+        }),
+      ),
+    ).toBe('vidops is putting back R-WL000001 (goes back: 5.6.7.8, 9.9.9.9) with R-DEF67890');
+    expect(
+      auditTerminalLine(
+        auditEvent({
+          ...whitelist,
+          type: 'revert-conflict',
+          actor: system,
+          outcome: box('left', {
+            conflicts: [
+              { item: '5.6.7.8', now: null, heldBy: null },
+              { item: '9.9.9.9', now: '9.9.9.9', heldBy: null },
+            ],
+          }),
+        }),
+      ),
+    ).toBe(
+      'R-WL000001: nothing put back, everything changed since: 5.6.7.8 (now not listed), 9.9.9.9 (now listed)',
+    );
+  });
+
+  it('a long list of addresses is counted, not spelled out', () => {
+    const ips = Array.from({ length: 25 }, (_, i) => `10.0.0.${i + 1}`);
+    const said = auditTerminalLine(
+      auditEvent({
+        ...whitelist,
+        type: 'revert-conflict',
+        actor: system,
+        outcome: box('left', { conflicts: ips.map((item) => ({ item, now: null, heldBy: null })) }),
+      }),
+    );
+    expect(said).toContain('10.0.0.10 (now not listed) and 15 more');
+    expect(said).not.toContain('10.0.0.11');
+  });
+
+  it('in Slack the request IDs are code and each kind has its emoji', () => {
+    const emoji: [AuditEvent['type'], string][] = [
+      ['reverting', ':rewind:'],
+      ['reverted', ':back:'],
+      ['revert-conflict', ':warning:'],
+      ['put-back-retrying', ':repeat:'],
+      ['put-back-reminded', ':bell:'],
+      ['put-back-escalated', ':sos:'],
+    ];
+    for (const [type, mark] of emoji) {
+      const shown = auditLine(
+        auditEvent({ ...change, type, actor: system, outcome: box('running', { putBack: 'R-DEF67890' }) }),
+      );
+      expect(shown.startsWith(`${mark} *#1*`)).toBe(true);
+      expect(shown).toContain('`R-ABC12345`');
+      expect(shown).not.toMatch(/[{}]/);
+      expect(shown).not.toContain(type);
+    }
+  });
+
+  it('hostile text in what a put-back left alone is escaped, isolated, masked and cannot break the line', () => {
+    const event = auditEvent({
+      ...change,
+      type: 'revert-conflict',
+      actor: system,
+      outcome: box('left', {
+        conflicts: [
+          { item: 'x`<!channel>`\u202e\n*y*', now: '<@U999> call 09121234567 \u001b[31m', heldBy: null },
+          { item: 'opacity', now: 'a\u2066b', heldBy: '<!here>`R-1' },
+        ],
+      }),
+    });
+    const slack = auditLine(event);
+    expect(slack).not.toContain('<!channel>');
+    expect(slack).not.toContain('<@U999>');
+    expect(slack).not.toContain('<!here>');
+    expect(slack).not.toContain('09121234567');
+    for (const control of ['\u202e', '\u2066', '\n', '\u001b']) expect(slack).not.toContain(control);
+    // The backticks in an item cannot end its code span early; the item is isolated (it held a
+    // bidi control), and so is the value (a control character).
+    expect(slack).toContain(
+      '\u2068`xˋ&lt;!channel&gt;ˋ *y*`\u2069 (now \u2068&lt;@U999&gt; call 0912***4567 �[31m\u2069)',
+    );
+    expect(slack).toContain('`opacity` left to `&lt;!here&gt;ˋR-1`, which holds it');
+    const terminal = auditTerminalLine(event);
+    expect(terminal).toBe(
+      'R-ABC12345: nothing put back; left as others changed them: x`<!channel>` *y* (now <@U999> call 0912***4567 �[31m); opacity left to <!here>`R-1, which holds it',
+    );
+  });
+
+  it('an outcome it does not know still reads as a sentence, never as JSON', () => {
+    for (const type of ['reverting', 'reverted', 'revert-conflict', 'put-back-retrying'] as const) {
+      const said = auditLine(
+        auditEvent({ ...change, type, actor: system, outcome: { conflicts: [{ x: 1 }, 7] } }),
+      );
+      expect(said).not.toMatch(/[{}]|conflicts/);
+      expect(said).toContain('R-ABC12345');
+    }
+    expect(line({ type: 'revert-conflict', actor: system, outcome: null })).toBe(
+      'R-ABC12345: nothing put back, everything was already as before',
+    );
+  });
+});
+
+describe('a time-boxed request and a request that undoes another, as compliance reads them', () => {
+  const asked = (outcome: Record<string, AuditEvent['outcome']>, actor = { id: 'U0AGENT1', name: 'ana' }) =>
+    auditTerminalLine(
+      auditEvent({
+        type: 'requested',
+        actor,
+        operation: 'protect.set',
+        target: 'protection settings',
+        params: { changes: { preventZoom: false } },
+        requestId: 'R-ABC12345',
+        outcome: {
+          state: 'pending',
+          reason: 'customer demo',
+          quorum: 1,
+          expiresAt: null,
+          why: 'policy',
+          preview: { kind: 'protection', rows: [{ field: 'preventZoom', before: true, after: false }] },
+          ...outcome,
+        },
+      }),
+    );
+
+  it('an agent asks for preventZoom off for 2 hours', () => {
+    expect(asked({ timeBox: { kind: 'for', ms: 7_200_000, text: '2h' } })).toBe(
+      'ana (U0AGENT1) asked to change the protection settings (preventZoom) for 2 hours, reason: “customer demo”, needs 1 lead approval · R-ABC12345',
+    );
+  });
+
+  it('an agent asks for an hour and a half: the window is exact, not rounded', () => {
+    expect(asked({ timeBox: { kind: 'for', ms: 5_400_000, text: '1h30m' } })).toContain(
+      '(preventZoom) for 1 hour and 30 minutes,',
+    );
+  });
+
+  it('an agent asks until an end: the end as the log shows dates', () => {
+    expect(
+      asked({ timeBox: { kind: 'until', at: '2026-11-28T14:30:00.000Z', text: '1405/09/07T18:00' } }),
+    ).toContain('(preventZoom) until 2026-11-28 14:30 UTC,');
+  });
+
+  it('a window it cannot read shows what was typed, cleaned', () => {
+    expect(asked({ timeBox: { kind: 'until', at: 'soon', text: 'soon\u202e<!channel>' } })).toContain(
+      '(preventZoom) until soon<!channel>,',
+    );
+    expect(asked({ timeBox: { kind: 'weird' } })).toContain('(preventZoom), reason:');
+  });
+
+  it('vidops asks for the put-back of a change, and names it', () => {
+    expect(
+      asked(
+        { state: 'executing', reason: null, quorum: 0, revertOf: { id: 'R-OLD00001', kind: 'put-back' } },
+        { id: 'system', name: 'vidops' },
+      ),
+    ).toBe(
+      'vidops asked to change the protection settings (preventZoom) (puts back R-OLD00001), no reason given, runs without approval · R-ABC12345',
+    );
+  });
+
+  it('a lead asks to revert a change, and it names the change', () => {
+    expect(
+      asked(
+        { reason: 'wrong customer', revertOf: { id: 'R-OLD00001', kind: 'revert' } },
+        { id: 'U0LEAD1', name: 'lena' },
+      ),
+    ).toBe(
+      'lena (U0LEAD1) asked to change the protection settings (preventZoom) (reverts R-OLD00001), reason: “wrong customer”, needs 1 lead approval · R-ABC12345',
+    );
+  });
+});

@@ -8,6 +8,8 @@ import { maskMobilesInText } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
 import { escapeMrkdwn, escapeOutside } from '../core/mrkdwn.js';
 import { saidFromJson } from '../core/said.js';
+import { untilMs } from '../core/time-box.js';
+import { ipKey } from '../core/validate/ip.js';
 import { dateTime, num as digits, ENGLISH, type Lang, ltr } from '../i18n/index.js';
 import {
   AUDIT_TITLE_LIMIT,
@@ -21,6 +23,8 @@ import { VIEWS } from '../operations/views.js';
 import { blocksText, context, isolateOutside, packSections, section } from './blocks.js';
 import { sayIn } from './errors.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
+import { protectionValueText } from './protection-text.js';
+import { spanText } from './time-box.js';
 
 /**
  * How audit events read: one sentence per event kind (who asked for what, who decided, what
@@ -53,6 +57,10 @@ export const AUDIT_LINE_LIMITS = {
   /** Reasons, rejection notes, refusals, notes of a settled outcome. */
   reason: 200,
   error: 200,
+  /** A value a put-back found on the service (`opacity (now 0.45)`). */
+  value: 60,
+  /** Settings or addresses named in one line; the rest are counted (`and 3 more`). */
+  items: 10,
 } as const;
 
 /** Where a sentence goes: Slack mrkdwn (blocks), Slack's `text` fallback, or a terminal. */
@@ -141,6 +149,12 @@ const TYPE_EMOJI: Readonly<Record<string, string>> = {
   delegated: ':busts_in_silhouette:',
   'delegation-cancelled': ':busts_in_silhouette:',
   'delegation-expired': ':busts_in_silhouette:',
+  reverting: ':rewind:',
+  reverted: ':back:',
+  'revert-conflict': ':warning:',
+  'put-back-retrying': ':repeat:',
+  'put-back-reminded': ':bell:',
+  'put-back-escalated': ':sos:',
 };
 
 /**
@@ -307,7 +321,9 @@ function requestRef({ event, s, t }: Parts): string {
 function requestedSentence(p: Parts): string {
   const { event, s, t, lang } = p;
   const o = event.outcome;
-  const parts = [t.auditAskedTo(who(p), asked(p), changeSummary(p, isObj(o) ? o.preview : undefined))];
+  const by = event.actor.id === 'system' ? 'vidops' : who(p);
+  const summary = `${changeSummary(p, isObj(o) ? o.preview : undefined)}${windowAsked(p)}${undoes(p)}`;
+  const parts = [t.auditAskedTo(by, asked(p), summary)];
   const reason = str(o, 'reason');
   parts.push(
     reason === undefined ? t.auditNoReason : t.auditReason(quoted(p, reason, AUDIT_LINE_LIMITS.reason)),
@@ -508,6 +524,230 @@ function breakGlassOrDelegationSentence(p: Parts, type: string): string {
   }
 }
 
+// --- Time-boxed changes and Revert (docs/time-boxed.md, "Exactly once") ---------------------
+
+/**
+ * The window a change was asked for, after what it changes: ` for 2 hours`, ` until <date>`
+ * (the `requested` event's `timeBox`); nothing when it has none or one this build cannot read.
+ */
+function windowAsked(p: Parts): string {
+  const { event, s, t, lang } = p;
+  const box = isObj(event.outcome) ? event.outcome.timeBox : undefined;
+  const typed = str(box, 'text');
+  switch (str(box, 'kind')) {
+    case 'for': {
+      const ms = num(box, 'ms');
+      if (ms !== undefined && ms > 0) return t.auditForWindow(s.own(spanText(lang, ms), 60));
+      return typed === undefined ? '' : t.auditForWindow(s.text(typed, 40));
+    }
+    case 'until': {
+      const at = str(box, 'at');
+      const end = at === undefined ? Number.NaN : untilMs(stripBidiControls(at), lang.timeZone);
+      if (Number.isFinite(end)) return t.auditUntilWindow(when(p, new Date(end).toISOString()));
+      return typed === undefined ? '' : t.auditUntilWindow(s.text(typed, 40));
+    }
+    default:
+      return '';
+  }
+}
+
+/** What a request undoes (the `requested` event's `revertOf`): ` (puts back R-…)`, ` (reverts R-…)`. */
+function undoes({ event, s, t }: Parts): string {
+  const of = isObj(event.outcome) ? event.outcome.revertOf : undefined;
+  const id = str(of, 'id');
+  if (id === undefined) return '';
+  return str(of, 'kind') === 'put-back' ? t.auditPutsBack(s.id(id)) : t.auditReverts(s.id(id));
+}
+
+/** Something a put-back left alone, as its event stores it (read defensively: it is the service's). */
+interface Left {
+  item: string;
+  now: JsonValue | undefined;
+  heldBy: string | undefined;
+}
+
+function leftIn(outcome: JsonValue): Left[] {
+  const conflicts = isObj(outcome) && Array.isArray(outcome.conflicts) ? outcome.conflicts : [];
+  return conflicts.flatMap((c) => {
+    const item = str(c, 'item');
+    return item === undefined || !isObj(c) ? [] : [{ item, now: c.now, heldBy: str(c, 'heldBy') }];
+  });
+}
+
+/** A list of items worded by `word`: the first {@link AUDIT_LINE_LIMITS.items}, the rest counted. */
+function counted<T>({ t, lang }: Parts, all: readonly T[], word: (item: T) => string): string {
+  const shown = all.slice(0, AUDIT_LINE_LIMITS.items).map(word);
+  const more = all.length - shown.length;
+  return `${shown.join(t.auditListSep)}${more > 0 ? t.auditMoreItems(more, digits(lang, more)) : ''}`;
+}
+
+/** Settings or addresses, as IDs (`preventZoom, opacity`). */
+function items(p: Parts, names: readonly string[]): string {
+  return counted(p, names, (name) => p.s.id(name));
+}
+
+/** `opacity (now 0.45)`, `1.2.3.4 (now not listed)`: an item and what the service shows now. */
+function nowValue(p: Parts, left: Left): string {
+  const { event, s, t, lang } = p;
+  const item = s.id(left.item);
+  const now = left.now;
+  if (now === undefined) return item;
+  if (event.operation === 'whitelist.set') {
+    return t.auditNowValue(item, now === null ? t.auditNotListed : t.auditListed);
+  }
+  if (now !== null && typeof now !== 'string' && typeof now !== 'number' && typeof now !== 'boolean') {
+    return item;
+  }
+  return t.auditNowValue(item, s.worded(protectionValueText(left.item, now, lang), AUDIT_LINE_LIMITS.value));
+}
+
+/**
+ * What a put-back left alone, in parts: `left as others changed them: opacity (now 0.45)`, and
+ * per later change that holds some, `preventZoom left to R-…, which holds it`.
+ */
+function leftParts(p: Parts, left: readonly Left[]): string[] {
+  const { s, t } = p;
+  const changed = left.filter((l) => l.heldBy === undefined);
+  const parts = changed.length === 0 ? [] : [t.auditLeftChanged(counted(p, changed, (l) => nowValue(p, l)))];
+  const holders = [...new Set(left.flatMap((l) => (l.heldBy === undefined ? [] : [l.heldBy])))];
+  for (const holder of holders) {
+    const held = left.filter((l) => l.heldBy === holder).map((l) => l.item);
+    parts.push(t.auditLeftHeld(held.length, items(p, held), s.id(holder)));
+  }
+  return parts;
+}
+
+/** Dotted names of the settings a protection change set (`player.offlineMode`). */
+function settingsIn(value: JsonValue | undefined, prefix = ''): string[] {
+  if (!isObj(value)) return [];
+  return Object.entries(value).flatMap(([key, v]) =>
+    isObj(v) ? settingsIn(v, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
+}
+
+/** The addresses a whitelist change added and removed, from its parameters. */
+function addressesIn(params: JsonValue): string[] {
+  const strings = (v: JsonValue | undefined) =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  const after = strings(isObj(params) ? params.allowedDNS : undefined);
+  const before = strings(isObj(params) ? params.expectBefore : undefined);
+  const keys = (list: readonly string[]) => new Set(list.map(ipKey));
+  const [had, has] = [keys(before), keys(after)];
+  return [...after.filter((ip) => !had.has(ipKey(ip))), ...before.filter((ip) => !has.has(ipKey(ip)))];
+}
+
+/**
+ * What goes back with a put-back: the outcome's `goesBack` when it says, else what the change
+ * set (its parameters) but the items left alone.
+ */
+function goesBack(p: Parts, left: readonly Left[]): string[] {
+  const { event } = p;
+  const o = event.outcome;
+  if (isObj(o) && Array.isArray(o.goesBack)) return o.goesBack.filter((x) => typeof x === 'string');
+  const touched =
+    event.operation === 'whitelist.set'
+      ? addressesIn(event.params)
+      : event.operation === 'protect.set'
+        ? settingsIn(isObj(event.params) ? event.params.changes : undefined)
+        : [];
+  const kept = new Set(left.map((l) => l.item));
+  return touched.filter((item) => !kept.has(item));
+}
+
+/** A failed put-back's error: the event's, else the `lastError` its outcome keeps. */
+function putBackError(p: Parts): string {
+  const shown = errorText(p);
+  if (shown !== '') return shown;
+  const last = isObj(p.event.outcome) ? p.event.outcome.lastError : undefined;
+  const name = str(last, 'name');
+  const message = str(last, 'message');
+  if (name === undefined && message === undefined) return '';
+  const status = num(last, 'status');
+  const text = `${name ?? 'Error'}${status === undefined ? '' : ` (${status})`}: ${message ?? ''}`;
+  return p.s.text(text, AUDIT_LINE_LIMITS.error);
+}
+
+function revertConflictSentence(p: Parts, ref: string): string {
+  const { event, s, t } = p;
+  const o = event.outcome;
+  const handedTo = str(o, 'handedTo');
+  if (handedTo !== undefined) return t.auditHandedOver(ref, s.id(handedTo));
+  if (str(o, 'undo') === 'unknown') return t.auditUndoUnknown(ref);
+  const left = leftIn(o);
+  const parts = leftParts(p, left);
+  if (str(o, 'state') === 'done' && parts.length > 0) {
+    return t.auditPartlyPutBack(ref, parts.join(t.auditPartSep));
+  }
+  if (parts.length === 0) return t.auditNothingToPutBack(ref);
+  if (left.every((l) => l.heldBy === undefined)) {
+    return t.auditAllChangedSince(
+      ref,
+      counted(p, left, (l) => nowValue(p, l)),
+    );
+  }
+  return t.auditNothingPutBack(ref, parts.join(t.auditPartSep));
+}
+
+/**
+ * The steps of a time-boxed change's put-back, on the change (issue 23): claimed (by the sweep,
+ * or a person's Put back now), done, what it left alone, an attempt failed, the requester
+ * reminded, the leads told. The outcome (`state`, `endsAt`, `putBack`, `conflicts`, `handedTo`)
+ * is read defensively, like every outcome.
+ */
+function putBackSentence(
+  p: Parts,
+  type:
+    | 'reverting'
+    | 'reverted'
+    | 'revert-conflict'
+    | 'put-back-retrying'
+    | 'put-back-reminded'
+    | 'put-back-escalated',
+): string {
+  const { event, s, t } = p;
+  const o = event.outcome;
+  // The request ID; `The request` at the start of a sentence when the event has none.
+  const mid = requestRef(p);
+  const ref = capitalize(mid);
+  const putBackId = str(o, 'putBack');
+  const putBack = putBackId === undefined ? '' : s.id(putBackId);
+  switch (type) {
+    case 'reverting': {
+      const back = goesBack(p, leftIn(o));
+      const shown = back.length === 0 ? '' : t.auditGoesBack(items(p, back));
+      return event.actor.id === 'system'
+        ? t.auditPuttingBack(mid, shown, putBack)
+        : t.auditPutBackNow(who(p), mid, shown, putBack);
+    }
+    case 'reverted': {
+      const parts = leftParts(p, leftIn(o));
+      return [t.auditReverted(ref, putBack), ...parts].join(t.auditPartSep);
+    }
+    case 'revert-conflict': {
+      // Put back now found nothing to put back: no `reverting` names who asked, so this does.
+      const asked = event.actor.id === 'system' ? '' : t.auditAskedNowBy(who(p));
+      return `${revertConflictSentence(p, ref)}${asked}`;
+    }
+    case 'put-back-retrying': {
+      const error = putBackError(p);
+      const next = str(o, 'nextAt');
+      return t.auditPutBackRetrying(
+        mid,
+        error === '' ? '' : `: ${error}`,
+        next === undefined ? '' : when(p, next),
+      );
+    }
+    case 'put-back-reminded': {
+      const ends = str(o, 'endsAt');
+      return t.auditPutBackReminded(ref, ends === undefined ? '' : when(p, ends));
+    }
+    case 'put-back-escalated': {
+      const error = event.error === null ? putBackError(p) : '';
+      return `${t.auditPutBackEscalated(mid)}${error === '' ? '' : t.auditError(error)}`;
+    }
+  }
+}
+
 function sentence(p: Parts): string {
   const { event, s, t, lang } = p;
   const o = event.outcome;
@@ -590,6 +830,13 @@ function sentence(p: Parts): string {
     case 'escalated':
     case 'expiry-warned':
       return followUpSentence(p, type);
+    case 'reverting':
+    case 'reverted':
+    case 'revert-conflict':
+    case 'put-back-retrying':
+    case 'put-back-reminded':
+    case 'put-back-escalated':
+      return putBackSentence(p, type);
     default:
       return t.auditOther(s.text(type, 30), who(p), asked(p));
   }
@@ -610,7 +857,8 @@ export function auditSentence(
   const s = styleFor(medium, scale, lang);
   const p: Parts = { event, s, lang, t: lang.t.audit };
   let said = sentence(p);
-  const error = event.type === 'failed' ? '' : errorText(p);
+  // A failure, and a failed put-back, word their error in the sentence already.
+  const error = event.type === 'failed' || event.type === 'put-back-retrying' ? '' : errorText(p);
   if (error !== '') said += p.t.auditError(error);
   if (event.requestId !== null) {
     const ref = s.id(event.requestId);

@@ -106,6 +106,43 @@ export const audit = defineArea(
       `${ref} expires soon${at}: its requester and approvers were warned${standing}`,
     auditAtDate: (date: string) => ` (at ${date})`,
 
+    // Time-boxed changes and Revert (docs/time-boxed.md): the window asked, what a request undoes,
+    // and the steps of a put-back on the change it puts back.
+    auditForWindow: (span: string) => ` for ${span}`,
+    auditUntilWindow: (date: string) => ` until ${date}`,
+    auditPutsBack: (id: string) => ` (puts back ${id})`,
+    auditReverts: (id: string) => ` (reverts ${id})`,
+    auditGoesBack: (items: string) => ` (goes back: ${items})`,
+    auditMoreItems: (_count: number, shown: string) => ` and ${shown} more`,
+    auditPuttingBack: (ref: string, items: string, putBack: string) =>
+      putBack === ''
+        ? `vidops is putting back ${ref}${items}`
+        : `vidops is putting back ${ref}${items} with ${putBack}`,
+    auditPutBackNow: (who: string, ref: string, items: string, putBack: string) =>
+      `${who} put back ${ref} now${items}${putBack === '' ? '' : `, with ${putBack}`}`,
+    auditReverted: (ref: string, putBack: string) =>
+      putBack === '' ? `${ref} was put back` : `${ref} was put back by ${putBack}`,
+    auditPartSep: '; ',
+    auditLeftChanged: (items: string) => `left as others changed them: ${items}`,
+    auditNowValue: (item: string, value: string) => `${item} (now ${value})`,
+    auditListed: 'listed',
+    auditNotListed: 'not listed',
+    auditLeftHeld: (count: number, items: string, id: string) =>
+      `${items} left to ${id}, which holds ${s(count, 'it', 'them')}`,
+    auditAskedNowBy: (who: string) => ` (${who} asked to put it back now)`,
+    auditHandedOver: (ref: string, id: string) => `${ref} left its put-back to its extension ${id}`,
+    auditUndoUnknown: (ref: string) => `${ref}: nothing put back, the values it replaced are not known`,
+    auditNothingToPutBack: (ref: string) => `${ref}: nothing put back, everything was already as before`,
+    auditAllChangedSince: (ref: string, items: string) =>
+      `${ref}: nothing put back, everything changed since: ${items}`,
+    auditNothingPutBack: (ref: string, parts: string) => `${ref}: nothing put back; ${parts}`,
+    auditPartlyPutBack: (ref: string, parts: string) => `${ref} was put back only in part; ${parts}`,
+    auditPutBackRetrying: (ref: string, error: string, at: string) =>
+      `Putting ${ref} back failed${error}; ${at === '' ? 'vidops will retry' : `retrying at ${at}`}`,
+    auditPutBackReminded: (ref: string, at: string) =>
+      `${ref} goes back ${at === '' ? 'soon' : `at ${at}`}: its requester was reminded`,
+    auditPutBackEscalated: (ref: string) => `Putting ${ref} back has failed for an hour; the leads are told`,
+
     // Break-glass and delegation
     auditForLead: (person: string) => ` for ${person} (delegated)`,
     auditBreakGlass: (who: string, ref: string, ask: string, reason: string, by: string) =>
@@ -219,6 +256,42 @@ export const audit = defineArea(
     auditExpiryWarned: (ref, at, standing) =>
       `${ref} به‌زودی منقضی می‌شود${at}: به درخواست‌دهنده و تأییدکنندگانش هشدار داده شد${standing}`,
     auditAtDate: (date) => ` (${date})`,
+
+    auditForWindow: (span) => ` به مدت ${span}`,
+    auditUntilWindow: (date) => ` تا ${date}`,
+    auditPutsBack: (id) => ` (برگرداندن تغییر زمان‌دار ${id})`,
+    auditReverts: (id) => ` (برگرداندن ${id})`,
+    auditGoesBack: (items) => ` (آنچه برمی‌گردد: ${items})`,
+    auditMoreItems: (_count, shown) => ` و ${shown} مورد دیگر`,
+    auditPuttingBack: (ref, items, putBack) =>
+      putBack === ''
+        ? `vidops دارد ${ref} را برمی‌گرداند${items}`
+        : `vidops دارد ${ref} را با ${putBack} برمی‌گرداند${items}`,
+    auditPutBackNow: (who, ref, items, putBack) =>
+      `${who} همین حالا ${ref} را${putBack === '' ? '' : ` با ${putBack}`} برگرداند${items}`,
+    auditReverted: (ref, putBack) =>
+      putBack === '' ? `${ref} برگردانده شد` : `${ref} با ${putBack} برگردانده شد`,
+    auditPartSep: '؛ ',
+    auditLeftChanged: (items) => `آنچه دیگران از آن زمان تغییر داده‌اند دست‌نخورده ماند: ${items}`,
+    auditNowValue: (item, value) => `${item} (اکنون ${value})`,
+    auditListed: 'در لیست',
+    auditNotListed: 'بیرون از لیست',
+    auditLeftHeld: (count, items, id) =>
+      `${items} به ${id} سپرده شد که اکنون ${count === 1 ? 'نگهش' : 'نگهشان'} می‌دارد`,
+    auditAskedNowBy: (who) => ` (${who} خواست همین حالا برگردانده شود)`,
+    auditHandedOver: (ref, id) => `${ref} برگرداندنش را به ${id} سپرد، که آن را تمدید کرده است`,
+    auditUndoUnknown: (ref) => `برای ${ref} چیزی برگردانده نشد: مقدارهایی که جایگزینشان کرده بود معلوم نیست`,
+    auditNothingToPutBack: (ref) => `برای ${ref} چیزی برگردانده نشد: همه‌چیز از پیش به حالت قبل برگشته بود`,
+    auditAllChangedSince: (ref, items) =>
+      `برای ${ref} چیزی برگردانده نشد، چون همه‌چیز از آن زمان تغییر کرده است: ${items}`,
+    auditNothingPutBack: (ref, parts) => `برای ${ref} چیزی برگردانده نشد؛ ${parts}`,
+    auditPartlyPutBack: (ref, parts) => `${ref} فقط تا حدی برگردانده شد؛ ${parts}`,
+    auditPutBackRetrying: (ref, error, at) =>
+      `برگرداندن ${ref} ناموفق بود${error}؛ ${at === '' ? '' : `در ${at} `}دوباره تلاش می‌شود`,
+    auditPutBackReminded: (ref, at) =>
+      `${ref} ${at === '' ? 'به‌زودی' : `در ${at}`} برمی‌گردد: به درخواست‌دهنده‌اش یادآوری شد`,
+    auditPutBackEscalated: (ref) =>
+      `برگرداندن ${ref} یک ساعت است که ناموفق مانده است؛ به سرپرستان خبر داده شد`,
 
     auditForLead: (person) => ` به‌جای ${person} (با تفویض)`,
     auditBreakGlass: (who, ref, ask, reason, by) =>
