@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JsonObject } from '../core/json.js';
 import { isMissingRouteError, NotSupportedError } from './errors.js';
 import { beforeSendOnly, NO_RETRY, type RetryPolicy, type Transport } from './http.js';
-import { asRaw, idOf, isObject, listOf, recordOf, text, unexpectedAnswer } from './parse.js';
+import { asRaw, idOf, isObject, recordOf, text } from './parse.js';
 import {
   type CallSite,
   DescriptionSchema,
@@ -12,7 +12,7 @@ import {
   TitleSchema,
   validateRequest,
 } from './schemas.js';
-import { readExtra, recordAnswer } from './support.js';
+import { type ExtraSite, readInfo, readList } from './support.js';
 import type {
   Answer,
   ConversionStatus,
@@ -33,8 +33,8 @@ const PATH = '/v1/storage/bucket/file';
 const EDIT: CallSite = { operation: 'file.edit', method: 'POST', path: `${PATH}/{fileId}` };
 const DELETE: CallSite = { operation: 'file.delete', method: 'DELETE', path: PATH };
 const RETRY_PATH = `${PATH}/queue/retry`;
-const LIST: CallSite = { operation: 'file.list', method: 'GET', path: `${PATH}/all` };
-const INFO: CallSite = { operation: 'file.info', method: 'GET', path: `${PATH}/info` };
+const LIST: ExtraSite = { operation: 'file.list', method: 'GET', path: `${PATH}/all` };
+const INFO: ExtraSite = { operation: 'file.info', method: 'GET', path: `${PATH}/info` };
 
 const HLS_STATUSES = ['waiting', 'done', 'failed'] as const satisfies readonly ConversionStatus[];
 
@@ -95,6 +95,7 @@ export interface FilesOptions {
 
 export function createFilesResource(transport: Transport, options: FilesOptions): VideoClient['files'] {
   const { retry } = options;
+  const extras = { transport, memory: options.support, retry };
 
   async function retryWith(method: 'POST' | 'PATCH', fileId: string): Promise<Answer> {
     // A repeat could queue the conversion twice; op 10 is never retried.
@@ -172,29 +173,11 @@ export function createFilesResource(transport: Transport, options: FilesOptions)
     },
     async list(query = {}) {
       const q = validateRequest(FileListQuerySchema, query, LIST);
-      return readExtra(transport, options.support, {
-        route: 'file.list',
-        method: LIST.method,
-        path: LIST.path,
-        query: { ...q, listOfId: q.listOfId?.join(',') },
-        retry,
-        read: (body) => {
-          const list = listOf(body);
-          if (list === null) throw unexpectedAnswer(LIST, body, 'a list of files');
-          return { items: list.items.filter(isObject).map((item) => parseFile(item)), total: list.total };
-        },
-      });
+      return readList(extras, LIST, { ...q, listOfId: q.listOfId?.join(',') }, 'a list of files', parseFile);
     },
     async info(fileId) {
       const { fileId: id } = validateRequest(FileIdSchema, { fileId }, INFO);
-      return readExtra(transport, options.support, {
-        route: 'file.info',
-        method: INFO.method,
-        path: INFO.path,
-        query: { fileId: id },
-        retry,
-        read: (body) => parseFile(recordAnswer(INFO, body, 'a file', 'fileId'), id),
-      });
+      return readInfo(extras, INFO, 'fileId', id, 'a file', parseFile);
     },
   };
 }

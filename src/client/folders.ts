@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { JsonObject } from '../core/json.js';
 import { beforeSendOnly, NO_RETRY, type RetryPolicy, type Transport } from './http.js';
-import { asRaw, idOf, isObject, listOf, num, recordOf, text, unexpectedAnswer } from './parse.js';
+import { asRaw, idOf, num, recordOf, text } from './parse.js';
 import {
   type CallSite,
   DescriptionSchema,
@@ -10,7 +10,7 @@ import {
   TitleSchema,
   validateRequest,
 } from './schemas.js';
-import { readExtra, recordAnswer } from './support.js';
+import { type ExtraSite, readInfo, readList } from './support.js';
 import type { Folder, SupportMemory, VideoClient } from './types.js';
 
 /**
@@ -23,8 +23,8 @@ const PATH = '/v1/storage/bucket';
 const CREATE: CallSite = { operation: 'folder.create', method: 'POST', path: PATH };
 const EDIT: CallSite = { operation: 'folder.edit', method: 'PATCH', path: PATH };
 const DELETE: CallSite = { operation: 'folder.delete', method: 'DELETE', path: PATH };
-const LIST: CallSite = { operation: 'folder.list', method: 'GET', path: `${PATH}/all` };
-const INFO: CallSite = { operation: 'folder.info', method: 'GET', path: `${PATH}/info` };
+const LIST: ExtraSite = { operation: 'folder.list', method: 'GET', path: `${PATH}/all` };
+const INFO: ExtraSite = { operation: 'folder.info', method: 'GET', path: `${PATH}/info` };
 
 export const FolderCreateSchema = z.strictObject({
   title: TitleSchema,
@@ -61,6 +61,7 @@ export function createFoldersResource(
   retry: RetryPolicy,
   support: SupportMemory,
 ): VideoClient['folders'] {
+  const extras = { transport, memory: support, retry };
   return {
     async create(input) {
       const json = validateRequest(FolderCreateSchema, input, CREATE);
@@ -81,29 +82,11 @@ export function createFoldersResource(
     },
     async list(query = {}) {
       const q = validateRequest(ListQuerySchema, query, LIST);
-      return readExtra(transport, support, {
-        route: 'folder.list',
-        method: LIST.method,
-        path: LIST.path,
-        query: q,
-        retry,
-        read: (body) => {
-          const list = listOf(body);
-          if (list === null) throw unexpectedAnswer(LIST, body, 'a list of folders');
-          return { items: list.items.filter(isObject).map((item) => parseFolder(item)), total: list.total };
-        },
-      });
+      return readList(extras, LIST, q, 'a list of folders', parseFolder);
     },
     async info(bucketId) {
       const { bucketId: id } = validateRequest(FolderIdSchema, { bucketId }, INFO);
-      return readExtra(transport, support, {
-        route: 'folder.info',
-        method: INFO.method,
-        path: INFO.path,
-        query: { bucketId: id },
-        retry,
-        read: (body) => parseFolder(recordAnswer(INFO, body, 'a folder', 'bucketId'), id),
-      });
+      return readInfo(extras, INFO, 'bucketId', id, 'a folder', parseFolder);
     },
   };
 }

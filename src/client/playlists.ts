@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { JsonObject } from '../core/json.js';
 import { beforeSendOnly, NO_RETRY, type RetryPolicy, type Transport } from './http.js';
-import { asRaw, idOf, isObject, listOf, recordOf, text, unexpectedAnswer } from './parse.js';
+import { asRaw, idOf, isObject, recordOf, text } from './parse.js';
 import { type CallSite, IdSchema, ListQuerySchema, TitleSchema, validateRequest } from './schemas.js';
-import { readExtra, recordAnswer } from './support.js';
+import { type ExtraSite, readInfo, readList } from './support.js';
 import type { Playlist, PlaylistEntry, SupportMemory, VideoClient } from './types.js';
 
 /**
@@ -16,8 +16,8 @@ const PATH = '/v1/playlist';
 const EDIT: CallSite = { operation: 'playlist.edit', method: 'PUT', path: PATH };
 const DELETE: CallSite = { operation: 'playlist.delete', method: 'DELETE', path: PATH };
 const CREATE: CallSite = { operation: 'playlist.create', method: 'POST', path: PATH };
-const LIST: CallSite = { operation: 'playlist.list', method: 'GET', path: `${PATH}/all` };
-const INFO: CallSite = { operation: 'playlist.info', method: 'GET', path: PATH };
+const LIST: ExtraSite = { operation: 'playlist.list', method: 'GET', path: `${PATH}/all` };
+const INFO: ExtraSite = { operation: 'playlist.info', method: 'GET', path: PATH };
 
 export const PlaylistEntrySchema = z.strictObject({
   _id: IdSchema,
@@ -60,6 +60,7 @@ export function createPlaylistsResource(
   retry: RetryPolicy,
   support: SupportMemory,
 ): VideoClient['playlists'] {
+  const extras = { transport, memory: support, retry };
   return {
     async edit(input) {
       const json = validateRequest(PlaylistEditSchema, input, EDIT);
@@ -86,32 +87,11 @@ export function createPlaylistsResource(
     },
     async list(query = {}) {
       const q = validateRequest(ListQuerySchema, query, LIST);
-      return readExtra(transport, support, {
-        route: 'playlist.list',
-        method: LIST.method,
-        path: LIST.path,
-        query: q,
-        retry,
-        read: (body) => {
-          const list = listOf(body);
-          if (list === null) throw unexpectedAnswer(LIST, body, 'a list of playlists');
-          return {
-            items: list.items.filter(isObject).map((item) => parsePlaylist(item)),
-            total: list.total,
-          };
-        },
-      });
+      return readList(extras, LIST, q, 'a list of playlists', parsePlaylist);
     },
     async info(playlistId) {
       const { playlistId: id } = validateRequest(PlaylistIdSchema, { playlistId }, INFO);
-      return readExtra(transport, support, {
-        route: 'playlist.info',
-        method: INFO.method,
-        path: INFO.path,
-        query: { playlistId: id },
-        retry,
-        read: (body) => parsePlaylist(recordAnswer(INFO, body, 'a playlist', 'playlistId'), id),
-      });
+      return readInfo(extras, INFO, 'playlistId', id, 'a playlist', parsePlaylist);
     },
   };
 }

@@ -1,9 +1,9 @@
 import type { JsonObject } from '../core/json.js';
 import { NotFoundError, unprovenExtra } from './errors.js';
-import type { RequestSpec, ResponseBody, Transport } from './http.js';
-import { idOf, isObject, text, unexpectedAnswer, unwrap } from './parse.js';
+import type { RequestSpec, ResponseBody, RetryPolicy, Transport } from './http.js';
+import { idOf, isObject, listOf, text, unexpectedAnswer, unwrap } from './parse.js';
 import type { CallSite } from './schemas.js';
-import type { ExtraRoute, SupportMemory } from './types.js';
+import type { ExtraRoute, Page, SupportMemory } from './types.js';
 
 /**
  * The read-only extras add information and never veto an operation. Until an extra has answered
@@ -27,11 +27,12 @@ export function inProcessSupportMemory(learned: Iterable<ExtraRoute> = []): Supp
   };
 }
 
-/** One call of an extra: where it goes (its operation is the route's name) and how to read it. */
+/** Where an extra goes; its operation is the route's name. */
+export type ExtraSite = CallSite & { operation: ExtraRoute };
+
+/** One call of an extra: where it goes and how to read it. */
 export interface ExtraCall<T> {
-  route: ExtraRoute;
-  method: RequestSpec['method'];
-  path: string;
+  site: ExtraSite;
   query?: RequestSpec['query'];
   retry: RequestSpec['retry'];
   /** Reads the answer; throws (e.g. `unexpectedAnswer`) when it is not what was asked for. */
@@ -50,25 +51,72 @@ export async function readExtra<T>(
   let body: ResponseBody;
   try {
     body = await transport.request({
-      operation: call.route,
-      method: call.method,
-      path: call.path,
+      ...call.site,
       ...(call.query === undefined ? {} : { query: call.query }),
       retry: call.retry,
       optional: true,
     });
   } catch (error) {
     // A route-shaped 404 or a 405 is NotSupportedError already; any other 404 is judged here.
-    if (error instanceof NotFoundError && !(await learned(memory, call.route))) throw unprovenExtra(error);
+    if (error instanceof NotFoundError && !(await learned(memory, call.site.operation))) {
+      throw unprovenExtra(error);
+    }
     throw error;
   }
   const value = call.read(body);
   try {
-    await memory.markSupported(call.route);
+    await memory.markSupported(call.site.operation);
   } catch {
     // A memory that cannot be written only means the route is learned again on a later call.
   }
   return value;
+}
+
+/** What a resource's extras are sent with. */
+export interface Extras {
+  transport: Transport;
+  memory: SupportMemory;
+  retry: RetryPolicy;
+}
+
+/** A list extra (`…/all`, the viewer look-up): each object in the list read with `parse`. */
+export function readList<T>(
+  extras: Extras,
+  site: ExtraSite,
+  query: RequestSpec['query'],
+  wanted: string,
+  parse: (record: JsonObject) => T,
+): Promise<Page<T>> {
+  return readExtra(extras.transport, extras.memory, {
+    site,
+    query,
+    retry: extras.retry,
+    read: (body) => {
+      const list = listOf(body);
+      if (list === null) throw unexpectedAnswer(site, body, wanted);
+      return { items: list.items.filter(isObject).map((item) => parse(item)), total: list.total };
+    },
+  });
+}
+
+/**
+ * An info extra: the record whose ID is `id`, asked for as `?{idKey}={id}`; the ID stands in
+ * when the answer carries none.
+ */
+export function readInfo<T>(
+  extras: Extras,
+  site: ExtraSite,
+  idKey: string,
+  id: string,
+  wanted: string,
+  parse: (record: JsonObject, fallbackId: string) => T,
+): Promise<T> {
+  return readExtra(extras.transport, extras.memory, {
+    site,
+    query: { [idKey]: id },
+    retry: extras.retry,
+    read: (body) => parse(recordAnswer(site, body, wanted, idKey), id),
+  });
 }
 
 async function learned(memory: SupportMemory, route: ExtraRoute): Promise<boolean> {

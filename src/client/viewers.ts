@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { JsonObject } from '../core/json.js';
 import type { RetryPolicy, Transport } from './http.js';
-import { asRaw, bool, isObject, listOf, text, unexpectedAnswer } from './parse.js';
+import { asRaw, bool, isObject, text } from './parse.js';
 import { type CallSite, MobileNumberSchema, validateRequest } from './schemas.js';
-import { readExtra } from './support.js';
+import { type ExtraSite, readList } from './support.js';
 import type { SupportMemory, VideoClient, Viewer } from './types.js';
 
 /**
@@ -17,7 +17,7 @@ const UNBLOCK: CallSite = {
   method: 'POST',
   path: '/v1/analysis/user/video/anomaly',
 };
-const LOOKUP: CallSite = {
+const LOOKUP: ExtraSite = {
   operation: 'viewer.lookup',
   method: 'GET',
   path: '/v1/analysis/content/video/all',
@@ -60,18 +60,8 @@ export function createViewersResource(
     },
     async lookup(mobileNumbers) {
       const { search } = validateRequest(LookupSchema, { search: mobileNumbers }, LOOKUP);
-      return readExtra(transport, support, {
-        route: 'viewer.lookup',
-        method: LOOKUP.method,
-        path: LOOKUP.path,
-        query: { search: search.join(',') },
-        retry,
-        read: (body) => {
-          const list = listOf(body);
-          if (list === null) throw unexpectedAnswer(LOOKUP, body, 'a list of viewers');
-          return { items: list.items.filter(isObject).map(parseViewer), total: list.total };
-        },
-      });
+      const extras = { transport, memory: support, retry };
+      return readList(extras, LOOKUP, { search: search.join(',') }, 'a list of viewers', parseViewer);
     },
   };
 }

@@ -71,7 +71,7 @@ const INPUT_ELEMENTS = new Set([
 type Add = (path: string, message: string) => void;
 
 /** The options an element offers, its option groups' included. */
-function optionsOf(element: JsonObject): JsonObject[] {
+export function optionsOf(element: JsonObject): JsonObject[] {
   const direct = list(element.options).filter(isObject);
   const grouped = list(element.option_groups)
     .filter(isObject)

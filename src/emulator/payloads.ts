@@ -25,6 +25,7 @@ export interface SlackRequest<P = unknown> {
 /** The legacy verification token Slack still puts in payloads; Bolt ignores it. */
 const LEGACY_TOKEN = 'legacy-verification-token';
 const DEFAULT_CHANNEL = { id: 'C0VIDOPS', name: 'support' };
+const TEAM = { id: TEAM_ID, domain: TEAM_DOMAIN };
 let sequence = 0;
 
 /**
@@ -58,6 +59,11 @@ function interactive<P>(payload: P): SlackRequest<P> {
 }
 
 const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
+
+/** A payload's `channel`: the default channel's name is known, another's is made up. */
+function channelOf(id: string, name: string | undefined) {
+  return { id, name: name ?? (id === DEFAULT_CHANNEL.id ? DEFAULT_CHANNEL.name : 'channel') };
+}
 
 export interface SlashCommandOptions {
   text: string;
@@ -185,7 +191,6 @@ function viewOutput(view: ViewLike): JsonObject {
 
 /** A click on a button (or a pick in a select) in a message or a view: the `block_actions` payload. */
 export function blockAction(options: BlockActionOptions): SlackRequest<JsonObject> {
-  const team = { id: TEAM_ID, domain: TEAM_DOMAIN };
   const found = findElement(options.view?.blocks ?? options.message?.blocks, options.actionId);
   const payload: JsonObject = {
     type: 'block_actions',
@@ -193,7 +198,7 @@ export function blockAction(options: BlockActionOptions): SlackRequest<JsonObjec
     api_app_id: APP_ID,
     token: LEGACY_TOKEN,
     trigger_id: options.triggerId ?? newTriggerId(),
-    team,
+    team: TEAM,
     enterprise: null,
     is_enterprise_install: false,
     actions: [actionEntry(options, found)],
@@ -213,10 +218,7 @@ export function blockAction(options: BlockActionOptions): SlackRequest<JsonObjec
       channel_id: channelId,
       is_ephemeral: options.isEphemeral ?? false,
     };
-    payload.channel = {
-      id: channelId,
-      name: options.channelName ?? (channelId === DEFAULT_CHANNEL.id ? DEFAULT_CHANNEL.name : 'channel'),
-    };
+    payload.channel = channelOf(channelId, options.channelName);
     payload.message = {
       type: 'message',
       user: BOT_USER_ID,
@@ -284,7 +286,7 @@ export function viewSubmission(options: ViewSubmissionOptions) {
   if (options.rootViewId !== undefined) view.root_view_id = options.rootViewId;
   const payload = {
     type: 'view_submission',
-    team: { id: TEAM_ID, domain: TEAM_DOMAIN },
+    team: TEAM,
     user: userOf(options),
     api_app_id: APP_ID,
     token: LEGACY_TOKEN,
@@ -314,7 +316,7 @@ export function viewClosed(options: ViewClosedOptions) {
   });
   const payload = {
     type: 'view_closed',
-    team: { id: TEAM_ID, domain: TEAM_DOMAIN },
+    team: TEAM,
     user: userOf(options),
     api_app_id: APP_ID,
     token: LEGACY_TOKEN,
@@ -349,12 +351,9 @@ export function messageAction(options: MessageShortcutOptions): SlackRequest<Jso
     type: 'message_action',
     token: LEGACY_TOKEN,
     action_ts: nowTs(),
-    team: { id: TEAM_ID, domain: TEAM_DOMAIN },
+    team: TEAM,
     user: userOf(options),
-    channel: {
-      id: channelId,
-      name: options.channelName ?? (channelId === DEFAULT_CHANNEL.id ? DEFAULT_CHANNEL.name : 'channel'),
-    },
+    channel: channelOf(channelId, options.channelName),
     is_enterprise_install: false,
     enterprise: null,
     callback_id: options.callbackId,
@@ -390,7 +389,7 @@ export function globalShortcut(options: GlobalShortcutOptions): SlackRequest<Jso
     type: 'shortcut',
     token: LEGACY_TOKEN,
     action_ts: nowTs(),
-    team: { id: TEAM_ID, domain: TEAM_DOMAIN },
+    team: TEAM,
     user,
     is_enterprise_install: false,
     enterprise: null,

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
-import { findElement, inputBlockIds } from './blockkit.js';
+import { findElement, inputBlockIds, optionsOf } from './blockkit.js';
 import type { Delivery, Emulator, StoredMessage, StoredView } from './emulator.js';
 import { isObject, list } from './json.js';
 import {
@@ -83,15 +83,6 @@ export interface Person {
   globalShortcut(callbackId: string): Promise<ShortcutResult>;
 }
 
-function optionsOf(element: JsonObject): JsonObject[] {
-  return [
-    ...list(element.options).filter(isObject),
-    ...list(element.option_groups)
-      .filter(isObject)
-      .flatMap((g) => list(g.options).filter(isObject)),
-  ];
-}
-
 function picked(element: JsonObject, value: string): JsonObject | null {
   return optionsOf(element).find((o) => o.value === value) ?? null;
 }
@@ -113,50 +104,37 @@ export function stateValues(emulator: Emulator, view: JsonObject, input: RawInpu
     const element = block.element;
     if (!isObject(element) || typeof element.action_id !== 'string') continue;
     const given = input[block.block_id]?.[element.action_id];
-    const type = String(element.type);
-    let value: JsonObject;
-    switch (type) {
-      case 'static_select':
-      case 'radio_buttons': {
-        const text = asText(given);
-        value = { type, selected_option: text === '' ? null : picked(element, text) };
-        break;
-      }
-      case 'checkboxes':
-      case 'multi_static_select':
-        value = {
-          type,
-          selected_options: asList(given)
-            .map((v) => picked(element, v))
-            .filter((o): o is JsonObject => o !== null),
-        };
-        break;
-      case 'users_select': {
-        const text = asText(given);
-        value = { type, selected_user: text === '' ? null : text };
-        break;
-      }
-      case 'file_input':
-        value = {
-          type,
-          files: asList(given)
-            .map((id) => emulator.fileInfo(id))
-            .filter((f): f is JsonObject => f !== undefined),
-        };
-        break;
-      case 'datepicker': {
-        const text = asText(given);
-        value = { type, selected_date: text === '' ? null : text };
-        break;
-      }
-      default: {
-        const text = asText(given);
-        value = { type, value: text === '' ? null : text };
-      }
-    }
-    values[block.block_id] = { [element.action_id]: value };
+    values[block.block_id] = { [element.action_id]: elementState(emulator, element, given) };
   }
   return values;
+}
+
+/** Where the state of an element that holds one text keeps it; any other holds it in `value`. */
+const ONE_TEXT_KEYS: Readonly<Record<string, string>> = {
+  users_select: 'selected_user',
+  datepicker: 'selected_date',
+};
+
+/** The state of one input element, from what was put into it (null when left empty). */
+function elementState(
+  emulator: Emulator,
+  element: JsonObject,
+  given: string | readonly string[] | null | undefined,
+): JsonObject {
+  const type = String(element.type);
+  if (type === 'checkboxes' || type === 'multi_static_select') {
+    const options = asList(given).map((v) => picked(element, v));
+    return { type, selected_options: options.filter((o): o is JsonObject => o !== null) };
+  }
+  if (type === 'file_input') {
+    const files = asList(given).map((id) => emulator.fileInfo(id));
+    return { type, files: files.filter((f): f is JsonObject => f !== undefined) };
+  }
+  const text = asText(given);
+  if (type === 'static_select' || type === 'radio_buttons') {
+    return { type, selected_option: text === '' ? null : picked(element, text) };
+  }
+  return { type, [ONE_TEXT_KEYS[type] ?? 'value']: text === '' ? null : text };
 }
 
 /** What Slack's own client refuses before anything is sent, by block_id. */

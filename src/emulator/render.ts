@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
+import { optionsOf } from './blockkit.js';
 import { isObject, list } from './json.js';
 import { directionOf, escapeHtml, mrkdwnToHtml, type NameBook, plainToHtml } from './mrkdwn.js';
 
@@ -34,15 +35,6 @@ function plainOf(value: JsonValue | undefined): string {
 
 function attr(name: string, value: string): string {
   return ` ${name}="${escapeHtml(value)}"`;
-}
-
-function optionsOf(element: JsonObject): JsonObject[] {
-  return [
-    ...list(element.options).filter(isObject),
-    ...list(element.option_groups)
-      .filter(isObject)
-      .flatMap((g) => list(g.options).filter(isObject)),
-  ];
 }
 
 /** The confirm dialog of a button or menu, written out hidden for the page to show. */
