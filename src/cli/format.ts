@@ -19,6 +19,7 @@ import { ENGLISH, type Lang } from '../i18n/lang.js';
 import { shownOrNull } from '../operations/common/views.js';
 import type { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import { type CliPreview, VIEWS } from '../operations/views.js';
+import { stateWord } from '../views/approval.js';
 import { auditTerminalLine } from '../views/audit-post.js';
 import { explanationText } from '../views/player-error-text.js';
 import { protectionLabel, protectionValueText } from '../views/protection-text.js';
@@ -195,7 +196,7 @@ export function requestLine(request: OperationRequest, now: Date, lang: Lang = E
     : // The core's sentence is English; Persian readers get the state's name.
       lang.locale === 'en'
       ? describeState(request, now)
-      : lang.t.common[STATE_KEYS[request.state]];
+      : stateWord(request.state, lang);
   return maskMobilesInText(
     t.cliRequestLine({
       id: request.id,
@@ -208,23 +209,6 @@ export function requestLine(request: OperationRequest, now: Date, lang: Lang = E
       reason: shownOrNull(request.reason),
     }),
   );
-}
-
-const STATE_KEYS = {
-  pending: 'statePending',
-  approved: 'stateApproved',
-  executing: 'stateExecuting',
-  succeeded: 'stateSucceeded',
-  failed: 'stateFailed',
-  rejected: 'stateRejected',
-  cancelled: 'stateCancelled',
-  expired: 'stateExpired',
-  unknown: 'stateUnknown',
-} as const satisfies Record<OperationRequest['state'], string>;
-
-/** Where a request stands, in words of the reader's language (`done`, `انجام شد`). */
-export function stateText(state: OperationRequest['state'], lang: Lang): string {
-  return lang.t.common[STATE_KEYS[state]];
 }
 
 /** The whitelist, one address a line. */

@@ -4,8 +4,8 @@ import { maskMobilesInText } from '../core/mask.js';
 import type { ResolveWay } from '../core/model.js';
 import { ENGLISH, type Lang, ltr } from '../i18n/index.js';
 import type { ResolveResult } from '../services/types.js';
+import { stateWordForText } from '../views/approval.js';
 import { type Flags, stringFlag } from './args.js';
-import { stateText } from './format.js';
 
 /**
  * `vidops resolve`: how a lead settles a request whose outcome is unknown, read from the flags,
@@ -76,7 +76,7 @@ export function resolveReport(
         ? record.outcome
         : t.resolveApplied;
   // English names the state as the log does (`succeeded`); Persian in words.
-  const state = lang.locale === 'en' ? request.state : stateText(request.state, lang);
+  const state = stateWordForText(request.state, lang);
   return {
     code: 0,
     out: [t.resolveSettled(what, maskMobilesInText(outcome), state)],

@@ -344,11 +344,7 @@ async function dispatch(run: Run, checked: Checked): Promise<number> {
     case 'none':
       return run.command.id === 'audit keygen' ? keygen(auditRun(run)) : explain(run);
     case 'store': {
-      const ctx = await openStoreContext(run.env, {
-        cwd: run.io.cwd,
-        readFile: run.readFile,
-        clock: run.clock,
-      });
+      const ctx = await openStoreContext(run.env, opening(run));
       try {
         return await storeCommand(run, ctx, checked);
       } finally {
@@ -362,11 +358,7 @@ async function dispatch(run: Run, checked: Checked): Promise<number> {
         phoneRegion: config.phoneRegion,
         phoneRegions: config.phoneRegions,
       });
-      const ctx = await openFullContext(config, {
-        cwd: run.io.cwd,
-        readFile: run.readFile,
-        clock: run.clock,
-      });
+      const ctx = await openFullContext(config, opening(run));
       try {
         return await fullCommand(run, ctx, asked, checked.actor);
       } finally {
@@ -374,6 +366,11 @@ async function dispatch(run: Run, checked: Checked): Promise<number> {
       }
     }
   }
+}
+
+/** What opening the store or the services reads of the run. */
+function opening(run: Run) {
+  return { cwd: run.io.cwd, readFile: run.readFile, clock: run.clock };
 }
 
 /** Grammar messages name the slash command; here they name the CLI. */
@@ -744,36 +741,40 @@ async function extendCommand(run: Run, ctx: FullContext, actor: Caller): Promise
   const id = requestIdOf(run);
   const result = await ctx.ops.extend(id, actor, window, reasonOf(run));
   if (result.kind === 'denied') throw new Refusal(result.said ? cliSaid(run, result.said) : result.reason);
-  const { request } = result;
-  const title = run.lang.t.cli.cliOperationTitle(request.operation, OPERATION_SPECS[request.operation].title);
-  const heading = `${title}: ${cliTargetOf(request, run.lang, maskMobilesInText)}`;
-  if (result.kind === 'executed') return reportExecuted(run, request, heading);
-  run.out(heading);
-  for (const line of pendingLines(request, result.why, { cliApproves: ctx.policy.cli.approve }, run.lang)) {
-    run.out(line);
-  }
-  return 0;
+  // An extension shows no preview: it sets again what the change it extends set.
+  return reportSubmitted(run, result, ctx.policy.cli.approve, false);
 }
 
 function reportSubmit(run: Run, prepared: Prepared, result: SubmitResult, cliApproves: boolean): number {
-  const { lang } = run;
-  const title = lang.t.cli.cliOperationTitle(prepared.operation, OPERATION_SPECS[prepared.operation].title);
-  switch (result.kind) {
-    case 'denied':
-      throw new Refusal(lang.t.cli.cliRefused(title, result.reason));
-    case 'pending': {
-      run.out(`${title}: ${cliTargetOf(result.request, lang, maskMobilesInText)}`);
-      for (const line of previewLines(result.request, lang)) run.out(line);
-      for (const line of pendingLines(result.request, result.why, { cliApproves }, lang)) run.out(line);
-      return 0;
-    }
-    case 'executed':
-      return reportExecuted(
-        run,
-        result.request,
-        `${title}: ${cliTargetOf(result.request, lang, maskMobilesInText)}`,
-      );
+  if (result.kind === 'denied') {
+    throw new Refusal(run.lang.t.cli.cliRefused(titleOf(run, prepared.operation), result.reason));
   }
+  return reportSubmitted(run, result, cliApproves, true);
+}
+
+/** A request submitted: what ran, or what it waits for (with its preview, unless `preview` is false). */
+function reportSubmitted(
+  run: Run,
+  result: Exclude<SubmitResult, { kind: 'denied' }>,
+  cliApproves: boolean,
+  preview: boolean,
+): number {
+  const heading = `${titleOf(run, result.request.operation)}: ${targetOf(run, result.request)}`;
+  if (result.kind === 'executed') return reportExecuted(run, result.request, heading);
+  run.out(heading);
+  if (preview) for (const line of previewLines(result.request, run.lang)) run.out(line);
+  for (const line of pendingLines(result.request, result.why, { cliApproves }, run.lang)) run.out(line);
+  return 0;
+}
+
+/** An operation's title in the CLI's language. */
+function titleOf(run: Run, operation: ChangeOperation): string {
+  return run.lang.t.cli.cliOperationTitle(operation, OPERATION_SPECS[operation].title);
+}
+
+/** What a request acts on, its mobile numbers masked. */
+function targetOf(run: Run, request: OperationRequest): string {
+  return cliTargetOf(request, run.lang, maskMobilesInText);
 }
 
 /** A request that ran: the upstream answer on stdout, or why it failed on stderr. */
@@ -805,11 +806,9 @@ function resultText(request: OperationRequest): string {
 }
 
 async function decide(run: Run, ctx: FullContext, actor: Caller): Promise<number> {
-  const raw = run.words[0] ?? '';
-  const id = normalizeRequestId(raw);
+  const id = requestIdOf(run);
   const { lang } = run;
   const t = lang.t.cli;
-  if (id === null) throw new Refusal(t.cliNotRequestId(raw));
   let result: DecisionResult;
   if (run.command.id === 'approve') {
     await checkRunnableHere(run, ctx, id);
@@ -832,15 +831,8 @@ async function decide(run: Run, ctx: FullContext, actor: Caller): Promise<number
     }
     case 'executed': {
       const r = result.request;
-      return reportExecuted(
-        run,
-        r,
-        t.cliApprovedHeading(
-          r.id,
-          t.cliOperationTitle(r.operation, OPERATION_SPECS[r.operation].title),
-          cliTargetOf(r, run.lang, maskMobilesInText),
-        ),
-      );
+      const heading = t.cliApprovedHeading(r.id, titleOf(run, r.operation), targetOf(run, r));
+      return reportExecuted(run, r, heading);
     }
     case 'rejected':
       run.out(t.cliRejected(result.request.id, result.request.decisionNote ?? ''));
@@ -853,9 +845,7 @@ async function decide(run: Run, ctx: FullContext, actor: Caller): Promise<number
 
 /** `vidops resolve`: a lead settles a request whose outcome is unknown. */
 async function settleUnknown(run: Run, ctx: FullContext, actor: Caller): Promise<number> {
-  const raw = run.words[0] ?? '';
-  const id = normalizeRequestId(raw);
-  if (id === null) throw new Refusal(run.lang.t.cli.cliNotRequestId(raw));
+  const id = requestIdOf(run);
   const way = resolveWayOf(run.flags, run.lang);
   if (!way.ok) throw new UsageError(way.message, run.command);
   const report = resolveReport(await ctx.ops.resolve(id, actor, way.way, reasonOf(run)), run.lang);

@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { canonicalJson } from './json.js';
 import type { AuditEvent } from './model.js';
+import { iteratorOf } from './tee.js';
 
 /**
  * Computes an event's hash from everything else in it. `ofCanonical`, when there, hashes the
@@ -104,12 +105,6 @@ function columnMismatch(stored: StoredAuditEvent): string | null {
     }
   }
   return null;
-}
-
-function iteratorOf<T>(items: Iterable<T> | AsyncIterable<T>): AsyncIterator<T> | Iterator<T> {
-  return Symbol.asyncIterator in items
-    ? (items as AsyncIterable<T>)[Symbol.asyncIterator]()
-    : (items as Iterable<T>)[Symbol.iterator]();
 }
 
 /**

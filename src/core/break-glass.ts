@@ -2,7 +2,7 @@ import { actorRecord, isSameRequester, maybeSamePerson } from './actor.js';
 import { isPastExpiry, requestEvent, type Step, type StepContext, stateFacts } from './approvals.js';
 import { InputError, PolicyDeniedError, StateConflictError } from './errors.js';
 import type { Actor, BreakGlassRecord, BreakGlassReview, OperationRequest } from './model.js';
-import { english, say } from './said.js';
+import { say } from './said.js';
 
 /**
  * Break-glass: a person the policy lists for an operation (`breakGlass.allowed`) runs their own
@@ -15,21 +15,6 @@ import { english, say } from './said.js';
 
 /** What must be typed to break the glass. */
 export const BREAK_GLASS_WORDS = 'break glass';
-
-/** The texts people read about break-glass, in one place. */
-export const BREAK_GLASS_TEXT = {
-  wrongWords: english(say.bgWrongWords()),
-  reasonRequired: english(say.bgReasonRequired()),
-  notOn: (title: string) => english(say.glassNotOn('', title)),
-  notRequester: english(say.glassNotRequester()),
-  /** `per` as the policy writes it (`24h`). */
-  rateLimited: (max: number, per: string) => english(say.glassRateLimited(max, per)),
-  ownReview: english(say.glassOwnReview()),
-  notLead: english(say.glassNotLead()),
-  noteRequired: english(say.bgNoteRequired()),
-  notBrokenGlass: (id: string) => english(say.glassNotBroken(id)),
-  reviewed: (id: string, by: string, verdict: string) => english(say.glassReviewed(id, by, verdict)),
-} as const;
 
 /** True when `text` is the words `break glass`, whatever the case and the spaces around them. */
 export function isBreakGlassWords(text: string): boolean {

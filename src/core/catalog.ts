@@ -3,15 +3,10 @@ import { SPECS } from '../operations/specs.js';
 import { InputError } from './errors.js';
 import type { OperationRequest, RequestFields } from './model.js';
 import {
-  type CommandSpec,
-  type OperationRisk,
   type OperationSpec,
-  type RepeatRule,
-  type RuleDefaults,
   storedTarget,
   type Target,
   targetText,
-  type UndoRule,
   type WordsSpec,
   type WordsValue,
 } from './operation-spec.js';
@@ -58,22 +53,14 @@ export type OperationPreview = { [O in ChangeOperation]: z.output<Catalog[O]['pr
 export type Preview<O extends ChangeOperation = ChangeOperation> = OperationPreview[O];
 
 /** An entry with its types spelt out, so that a generic `O` indexes it. */
-export interface Spec<O extends ChangeOperation> {
-  name: O;
-  title: string;
-  fa: { title: string; cli: string };
-  specOp: number | null;
-  risk: OperationRisk;
-  repeat: RepeatRule;
-  undo: UndoRule;
-  commands: readonly CommandSpec[];
+export interface Spec<O extends ChangeOperation>
+  extends Omit<OperationSpec<O>, 'input' | 'fields' | 'params' | 'preview' | 'target' | 'confirm'> {
   input: z.ZodType<OperationInput[O]> & z.ZodObject;
   fields: readonly string[];
   params: z.ZodType<OperationParams[O]>;
   preview: z.ZodType<OperationPreview[O]>;
   target(params: OperationParams[O]): Target;
   confirm(input: OperationInput[O]): string;
-  policy: RuleDefaults;
 }
 
 /** The catalog, typed for generic access (`OPERATION_SPECS[op]` for `op: O`). */

@@ -12,6 +12,7 @@ import {
   type VerifierKey,
   verifyNote,
 } from './signed-note.js';
+import { iteratorOf } from './tee.js';
 
 /**
  * Signed checkpoints of the audit chain, in the C2SP tlog-checkpoint format: a signed note whose
@@ -66,13 +67,9 @@ function isIsoUtc(time: string): boolean {
 }
 
 /** The checkpoint text (the note's signed body), each line ending in a newline. */
-export function formatCheckpoint(checkpoint: {
-  origin: string;
-  size: number;
-  head: string;
-  time: string | null;
-  extensions?: readonly string[];
-}): string {
+export function formatCheckpoint(
+  checkpoint: Omit<Checkpoint, 'extensions'> & { extensions?: readonly string[] },
+): string {
   const { origin, size, head, time } = checkpoint;
   if (origin === '' || origin.includes('\n') || hasControlCharacter(origin)) {
     throw new CheckpointFormatError('A checkpoint origin is one non-empty line of printable text.');
@@ -314,12 +311,6 @@ function claimedTime(noteText: string): string | null {
   } catch {
     return null;
   }
-}
-
-function iteratorOf<T>(items: Iterable<T> | AsyncIterable<T>): AsyncIterator<T> | Iterator<T> {
-  return Symbol.asyncIterator in items
-    ? (items as AsyncIterable<T>)[Symbol.asyncIterator]()
-    : (items as Iterable<T>)[Symbol.iterator]();
 }
 
 /** Reads, checks the signature and the origin of one note; a problem or the checkpoint. */

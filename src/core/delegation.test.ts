@@ -1,12 +1,6 @@
-import {
-  DELEGATION_TEXT,
-  parseDelegateWords,
-  parseMention,
-  parseUntil,
-  resolveUntil,
-  zonedToUtc,
-} from './delegation.js';
+import { parseDelegateWords, parseMention, parseUntil, resolveUntil, zonedToUtc } from './delegation.js';
 import { parseCommand } from './grammar.js';
+import { english, PICK_MENTION, say } from './said.js';
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 
@@ -23,7 +17,7 @@ describe('a lead names their delegate as Slack sends a mention', () => {
     '%s is refused, asking to pick from the mention list',
     (text) => {
       const read = parseDelegateWords(text.split(' '));
-      expect(read).toMatchObject({ ok: false, reason: expect.stringContaining(DELEGATION_TEXT.pickMention) });
+      expect(read).toMatchObject({ ok: false, reason: expect.stringContaining(PICK_MENTION) });
     },
   );
 });
@@ -99,7 +93,7 @@ describe('until a duration or a date', () => {
     '1404/12/30',
     '1405/07/31',
   ])('%s is refused', (text) => {
-    expect(parseUntil(text)).toMatchObject({ ok: false, reason: DELEGATION_TEXT.badUntil(text) });
+    expect(parseUntil(text)).toMatchObject({ ok: false, reason: english(say.delegBadUntil(text)) });
   });
 
   it('a time already past is refused, and so is one more than 30 days away', () => {
@@ -109,9 +103,9 @@ describe('until a duration or a date', () => {
     if (!past.ok || !far.ok || !edge.ok) throw new Error('not read');
     expect(resolveUntil(past.until, NOW)).toMatchObject({
       ok: false,
-      reason: DELEGATION_TEXT.past('2026-11-20 00:00 UTC'),
+      reason: english(say.delegPast('2026-11-20 00:00 UTC')),
     });
-    expect(resolveUntil(far.until, NOW)).toMatchObject({ ok: false, reason: DELEGATION_TEXT.tooLong });
+    expect(resolveUntil(far.until, NOW)).toMatchObject({ ok: false, reason: english(say.delegTooLong()) });
     expect(resolveUntil(edge.until, NOW).ok).toBe(true);
   });
 });
@@ -150,7 +144,7 @@ describe('/vidops delegate in the grammar', () => {
   it('a plain @name is refused with the usage line', () => {
     expect(parse('delegate @ana until 4h')).toMatchObject({
       ok: false,
-      message: `“@ana” is not a mention vidops can read. ${DELEGATION_TEXT.pickMention}`,
+      message: `“@ana” is not a mention vidops can read. ${PICK_MENTION}`,
       usage: '/vidops delegate <@user> until <date or duration> [reason]',
       said: { key: 'delegNotMention', params: ['@ana'] },
     });
@@ -159,7 +153,7 @@ describe('/vidops delegate in the grammar', () => {
   it('without until it says how to write it', () => {
     expect(parse('delegate <@U0AGENT1|ana> for 4h')).toMatchObject({
       ok: false,
-      message: DELEGATION_TEXT.missingUntil,
+      message: english(say.delegMissingUntil()),
     });
   });
 });

@@ -41,21 +41,6 @@ export interface DelegateWords {
   reason: string | null;
 }
 
-/** The texts people read about delegation, in one place. */
-export const DELEGATION_TEXT = {
-  usage: '/vidops delegate <@user> until <date or duration> [reason]',
-  pickMention: PICK_MENTION,
-  missingUntil: english(say.delegMissingUntil()),
-  badUntil: (text: string) => english(say.delegBadUntil(text)),
-  past: (iso: string) => english(say.delegPast(iso)),
-  tooLong: english(say.delegTooLong()),
-  onlyLeads: english(say.delegOnlyLeads()),
-  self: english(say.delegSelf()),
-  bot: english(say.delegBot()),
-  already: (name: string, until: string) => english(say.delegAlready(name, until)),
-  nothingToCancel: english(say.delegNothingToCancel()),
-} as const;
-
 const MENTION = /^<@([UW][A-Z0-9]{2,})(?:\|([^>]*))?>(.*)$/s;
 
 /** Reads `<@U123|name>` or `<@U123>` at the start of `text`; the rest follows. */
@@ -63,7 +48,7 @@ export function parseMention(
   text: string,
 ): { ok: true; id: string; name: string | null; rest: string } | { ok: false; reason: string } {
   const match = MENTION.exec(text.trim());
-  if (!match) return { ok: false, reason: DELEGATION_TEXT.pickMention };
+  if (!match) return { ok: false, reason: PICK_MENTION };
   const name = match[2]?.trim() || null;
   return { ok: true, id: match[1] ?? '', name, rest: (match[3] ?? '').trim() };
 }

@@ -273,7 +273,7 @@ function unknownCommand(typed: string, rest: readonly string[]): ParseResult {
   const turned = nextWord === undefined ? undefined : findSlash([nextWord, word]);
   if (turned !== undefined && nextWord !== undefined) {
     const suggestion = [nextWord, word, ...after].join(' ');
-    return fail(say.grammarTurned(typed, suggestion), `${SLASH_COMMAND} ${commandLine(turned.spec)}`);
+    return fail(say.grammarUnknownGuess(typed, suggestion), `${SLASH_COMMAND} ${commandLine(turned.spec)}`);
   }
   const guess = closeKeyword(word, KEYWORDS);
   if (guess === null) {

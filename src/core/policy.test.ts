@@ -5,7 +5,6 @@ import {
   checkPolicy,
   DEFAULT_RULES,
   decide,
-  describePeriod,
   isLead,
   mayApprove,
   mayRun,
@@ -14,6 +13,7 @@ import {
   parseDuration,
   windowRule,
 } from './policy.js';
+import { periodEnglish } from './said.js';
 
 const LEADS = ['U0LEAD1', 'U0LEAD2'];
 const NOW = new Date('2025-03-01T10:00:00.000Z');
@@ -377,7 +377,7 @@ describe('durations', () => {
     ['2d', 172_800_000, '2 days'],
   ])('%s is %i ms, "per %s"', (text, ms, period) => {
     expect(parseDuration(text)).toBe(ms);
-    expect(describePeriod(text)).toBe(period);
+    expect(periodEnglish(text)).toBe(period);
   });
 
   test.each(['', 'h', '1.5h', '2 hours', '-1h', '3y', '5w', '1w', '4H', 'm15'])(

@@ -209,9 +209,6 @@ export function parseDuration(text: string): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
-/** `'1h'` → `'hour'`, `'2h'` → `'2 hours'`: for "over the rate limit of 30 per hour". */
-export const describePeriod = periodEnglish;
-
 const PRINCIPAL = /^[UWS][A-Z0-9]{2,}$/;
 
 const DurationSchema = z
@@ -379,6 +376,11 @@ function windowProblems(source: string, file: PolicyFile): string[] {
   return problems;
 }
 
+/** A follow-up's duration in milliseconds; null when it is off. */
+function durationOrOff(text: string | null): number | null {
+  return text === null ? null : parseDuration(text);
+}
+
 function resolveRule(settings: RuleSettings, leads: readonly string[]): Rule {
   const per = settings.rateLimit?.per;
   return {
@@ -395,14 +397,12 @@ function resolveRule(settings: RuleSettings, leads: readonly string[]): Rule {
     confirm: settings.confirm,
     followUp: {
       remindAfter: settings.remindAfter,
-      remindAfterMs: settings.remindAfter === null ? null : (parseDuration(settings.remindAfter) ?? null),
+      remindAfterMs: durationOrOff(settings.remindAfter),
       escalateTo: [...settings.escalateTo],
       escalateAfter: settings.escalateAfter,
-      escalateAfterMs:
-        settings.escalateAfter === null ? null : (parseDuration(settings.escalateAfter) ?? null),
+      escalateAfterMs: durationOrOff(settings.escalateAfter),
       warnBeforeExpiry: settings.warnBeforeExpiry,
-      warnBeforeExpiryMs:
-        settings.warnBeforeExpiry === null ? null : (parseDuration(settings.warnBeforeExpiry) ?? null),
+      warnBeforeExpiryMs: durationOrOff(settings.warnBeforeExpiry),
     },
     breakGlass: resolveBreakGlass(settings.breakGlass ?? null),
     maxDuration: settings.maxDuration,
@@ -430,25 +430,10 @@ export function mayBreakGlass(policy: Policy, operation: ChangeOperation, actor:
   return rule !== null && isMember(rule.allowed, actor);
 }
 
+/** A field the override leaves out keeps the default; `null` (a follow-up `off`, no rate limit) replaces it. */
 function applyOverride(base: RuleSettings, override: RuleOverride | undefined): RuleSettings {
-  if (!override) return base;
-  return {
-    allowed: override.allowed ?? base.allowed,
-    approval: override.approval ?? base.approval,
-    quorum: override.quorum ?? base.quorum,
-    approvers: override.approvers ?? base.approvers,
-    expiresIn: override.expiresIn ?? base.expiresIn,
-    rateLimit: override.rateLimit === undefined ? base.rateLimit : override.rateLimit,
-    confirm: override.confirm ?? base.confirm,
-    remindAfter: override.remindAfter === undefined ? base.remindAfter : override.remindAfter,
-    escalateTo: override.escalateTo ?? base.escalateTo,
-    escalateAfter: override.escalateAfter === undefined ? base.escalateAfter : override.escalateAfter,
-    warnBeforeExpiry:
-      override.warnBeforeExpiry === undefined ? base.warnBeforeExpiry : override.warnBeforeExpiry,
-    breakGlass: override.breakGlass === undefined ? base.breakGlass : override.breakGlass,
-    maxDuration: override.maxDuration ?? base.maxDuration,
-    requireDuration: override.requireDuration ?? base.requireDuration,
-  };
+  const set = Object.entries(override ?? {}).filter(([, value]) => value !== undefined);
+  return { ...base, ...(Object.fromEntries(set) as Partial<RuleSettings>) };
 }
 
 /**
@@ -629,7 +614,7 @@ export function decide(
   });
   if (rule.approval) return approval('policy');
   if (rule.rateLimit && input.recentCount >= rule.rateLimit.max) {
-    return approval(`over the rate limit of ${rule.rateLimit.max} per ${describePeriod(rule.rateLimit.per)}`);
+    return approval(`over the rate limit of ${rule.rateLimit.max} per ${periodEnglish(rule.rateLimit.per)}`);
   }
   return { kind: 'allow' };
 }
@@ -643,10 +628,7 @@ export type ApprovalCheck =
       said: Said;
     };
 
-function notOk(
-  code: 'cli-off' | 'requester' | 'not-approver' | 'already-approved',
-  said: Said,
-): ApprovalCheck {
+function notOk(code: Extract<ApprovalCheck, { ok: false }>['code'], said: Said): ApprovalCheck {
   return { ok: false, code, reason: english(said), said };
 }
 

@@ -165,8 +165,8 @@ export interface SaidParams {
   grammarNoId: [kind: ResourceKind, idName: string];
   grammarManyIds: [command: string, kind: ResourceKind, words: readonly string[]];
   grammarIdRefused: [reason: Said];
-  grammarTurned: [typed: string, suggestion: string];
   grammarUnknown: [typed: string];
+  /** Also a command typed the wrong way round: `delete folder X` → `folder delete X`. */
   grammarUnknownGuess: [typed: string, guess: string];
   grammarNoSub: [command: string, typed: string, subs: readonly string[]];
   grammarNoSubGuess: [command: string, typed: string, guess: string];
@@ -441,7 +441,7 @@ function operationEnglish(title: string | null): string {
 
 const PERIOD_UNITS: Readonly<Record<string, string>> = { s: 'second', m: 'minute', h: 'hour', d: 'day' };
 
-/** `'1h'` → `'hour'`, `'2h'` → `'2 hours'`, as src/core/policy.ts `describePeriod` says it. */
+/** `'1h'` → `'hour'`, `'2h'` → `'2 hours'`: for "over the rate limit of 30 per hour". */
 export function periodEnglish(text: string): string {
   const match = /^(\d+)([smhd])$/.exec(text.trim());
   if (!match) return text;
@@ -630,7 +630,6 @@ export const SAID_ENGLISH: SaidWords = {
   grammarManyIds: (command, kind, words) =>
     `\`${command}\` takes one ${kind} ID; got ${words.length} words: ${words.join(' ')}.`,
   grammarIdRefused: (reason) => `${capitalize(english(reason))}.`,
-  grammarTurned: (typed, suggestion) => `Unknown command "${typed}". Did you mean \`/vidops ${suggestion}\`?`,
   grammarUnknown: (typed) => `Unknown command "${typed}". \`/vidops help\` lists what you can run.`,
   grammarUnknownGuess: (typed, guess) => `Unknown command "${typed}". Did you mean \`/vidops ${guess}\`?`,
   grammarNoSub: (command, typed, subs) =>

@@ -13,11 +13,15 @@ const CHUNK = 256;
 /** A reader this far ahead of the other waits for it: memory stays bounded whatever their speeds. */
 const MAX_AHEAD = 4 * CHUNK;
 
+/** An iterator over sync or async items, read one `next()` at a time. */
+export function iteratorOf<T>(items: Iterable<T> | AsyncIterable<T>): AsyncIterator<T> | Iterator<T> {
+  return Symbol.asyncIterator in items
+    ? (items as AsyncIterable<T>)[Symbol.asyncIterator]()
+    : (items as Iterable<T>)[Symbol.iterator]();
+}
+
 export function tee<T>(source: Iterable<T> | AsyncIterable<T>): [AsyncIterable<T>, AsyncIterable<T>] {
-  const iterator =
-    Symbol.asyncIterator in source
-      ? (source as AsyncIterable<T>)[Symbol.asyncIterator]()
-      : (source as Iterable<T>)[Symbol.iterator]();
+  const iterator = iteratorOf(source);
   const queues: T[][] = [[], []];
   /** Where each reader is in its queue (shifting a long array item by item would copy it each time). */
   const heads: number[] = [0, 0];

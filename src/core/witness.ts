@@ -2,6 +2,7 @@ import { shortHash } from './audit-chain.js';
 import { CheckpointFormatError, parseCheckpoint } from './checkpoint.js';
 import type { AuditEvent } from './model.js';
 import { NoteFormatError, parseNote } from './signed-note.js';
+import { iteratorOf } from './tee.js';
 
 /**
  * The audit channel as a witness of the log: what the channel shows (each event's short hash,
@@ -72,12 +73,6 @@ export interface WitnessReport {
   findings: WitnessFinding[];
   /** Audit-like lines posted by someone other than vidops: shown, never taken as witness. */
   othersLines: readonly ChannelLine[];
-}
-
-function iteratorOf<T>(items: Iterable<T> | AsyncIterable<T>): AsyncIterator<T> | Iterator<T> {
-  return Symbol.asyncIterator in items
-    ? (items as AsyncIterable<T>)[Symbol.asyncIterator]()
-    : (items as Iterable<T>)[Symbol.iterator]();
 }
 
 /** The size a note states, read without checking its signature (the database copy is compared as text). */

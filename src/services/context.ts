@@ -124,7 +124,10 @@ export function about(request: OperationRequest): Subject {
   };
 }
 
-export function refused(why: Said | Reasoned, request?: OperationRequest): DecisionResult {
+export function refused(
+  why: Said | Reasoned,
+  request?: OperationRequest,
+): Extract<DecisionResult, { kind: 'refused' }> {
   const words = 'key' in why ? reasoned(why) : why;
   return request === undefined ? { kind: 'refused', ...words } : { kind: 'refused', ...words, request };
 }

@@ -1,8 +1,9 @@
 import { createHasher } from '../core/audit-chain.js';
-import { DELEGATION_TEXT, type DelegateWords } from '../core/delegation.js';
+import type { DelegateWords } from '../core/delegation.js';
 import { newEventId, newRequestId } from '../core/ids.js';
 import type { Actor } from '../core/model.js';
 import { buildPolicy } from '../core/policy.js';
+import { english, say } from '../core/said.js';
 import { openStore, type Store } from '../store/index.js';
 import { createDelegationService, type DelegationService } from './delegation.js';
 import type { Directory } from './types.js';
@@ -79,7 +80,7 @@ describe('a lead delegates', () => {
   });
 
   test.each([
-    ['a bot', PEOPLE.bot, DELEGATION_TEXT.bot],
+    ['a bot', PEOPLE.bot, english(say.delegBot())],
     [
       'someone outside AGENTS and LEADS',
       PEOPLE.outsider,

@@ -1,13 +1,20 @@
 import { actorLabel, isSameRequester } from '../core/actor.js';
 import * as approvals from '../core/approvals.js';
-import { isPastExpiry, type Step, SYSTEM_ACTOR, stateFacts } from '../core/approvals.js';
-import { StateConflictError } from '../core/errors.js';
+import { isPastExpiry, SYSTEM_ACTOR, stateFacts } from '../core/approvals.js';
 import { dueFollowUps, type FollowUpKind, nextReminderAt, timeLeftChanged } from '../core/follow-up.js';
 import type { Actor, OperationRequest } from '../core/model.js';
 import { operationWords } from '../core/policy.js';
-import { english, reasoned, type Said, say } from '../core/said.js';
+import { type Reasoned, reasoned, say } from '../core/said.js';
 import type { Store } from '../store/store.js';
-import { about, apply, auditDenied, type ServiceContext, stepContext } from './context.js';
+import {
+  about,
+  apply,
+  auditDenied,
+  refused,
+  type ServiceContext,
+  stepContext,
+  stepOrNull,
+} from './context.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
 
 /**
@@ -24,7 +31,7 @@ import { MAX_CAS_ATTEMPTS } from './reads.js';
 export type RemindResult =
   | { kind: 'reminded'; request: OperationRequest }
   /** Nothing changed; `request` is the request as it stands, when there is one. */
-  | { kind: 'refused'; reason: string; said?: Said; request?: OperationRequest };
+  | ({ kind: 'refused'; request?: OperationRequest } & Reasoned);
 
 /** What one sweep did. */
 export interface FollowUpSweep {
@@ -91,7 +98,7 @@ export async function remind(f: FollowUpDeps, id: string, actor: Actor): Promise
     if (done) return { kind: 'reminded', request: done };
   }
   const latest = await f.store.getRequest(id);
-  return refused(say.svcBusy(id), latest);
+  return refused(say.svcBusy(id), latest ?? undefined);
 }
 
 /** Does every follow-up due now, once each; re-renders approval messages whose time left changed. */
@@ -138,23 +145,12 @@ async function followUp(f: FollowUpDeps, request: OperationRequest, kind: Follow
   const rule = f.policy.rules[request.operation].followUp;
   // Still due on what is stored now: the listing may be stale, and a step before changed it.
   if (!dueFollowUps(request, rule, c.now).includes(kind)) return false;
-  let step: Step;
-  try {
-    step =
-      kind === 'escalate'
-        ? approvals.escalate(request, rule.escalateTo, c)
-        : kind === 'remind'
-          ? approvals.remind(request, SYSTEM_ACTOR, c, true)
-          : approvals.warnExpiry(request, c);
-  } catch (error) {
-    if (error instanceof StateConflictError) return false;
-    throw error;
-  }
-  return (await apply(f.store, request, step, c.now)) !== null;
-}
-
-/** A refusal in words (English) and as a sentence the Slack edge words in the reader's language. */
-function refused(said: Said, request?: OperationRequest | null): RemindResult {
-  const words = { kind: 'refused' as const, reason: english(said), said };
-  return request ? { ...words, request } : words;
+  const step = stepOrNull(() =>
+    kind === 'escalate'
+      ? approvals.escalate(request, rule.escalateTo, c)
+      : kind === 'remind'
+        ? approvals.remind(request, SYSTEM_ACTOR, c, true)
+        : approvals.warnExpiry(request, c),
+  );
+  return step !== null && (await apply(f.store, request, step, c.now)) !== null;
 }

@@ -95,14 +95,13 @@ export async function extensionOf(svc: ServiceContext, request: OperationRequest
   if (undo?.kind === 'protection') {
     const params = { changes: protectionOf(undo.rows.map((r) => ({ field: r.field, value: r.after }))) };
     const rows = undo.rows.map((r) => ({ field: r.field, before: r.before, after: r.after }));
-    const prepared = {
+    return {
       operation: 'protect.set' as const,
       params,
       target: operationTarget('protect.set', params),
       preview: { kind: 'protection' as const, rows },
       warnings: [],
     };
-    return prepared;
   }
   if (undo?.kind === 'whitelist') {
     const current = await svc.client.whitelist.get();

@@ -6,7 +6,7 @@ import type { JsonValue } from '../core/json.js';
 import type { Actor, OperationRequest } from '../core/model.js';
 import { windowRule } from '../core/policy.js';
 import { type HandOver, type Holder, handedOver } from '../core/put-back.js';
-import { reasoned, type Said, say } from '../core/said.js';
+import { say } from '../core/said.js';
 import {
   type BoxAsked,
   checkWindow,
@@ -17,7 +17,7 @@ import {
 } from '../core/time-box.js';
 import { type ExecuteIo, SERVICES } from '../operations/services.js';
 import { prepareRequest } from './catalog.js';
-import { apply, type ServiceContext, stepContext } from './context.js';
+import { apply, refused, type ServiceContext, stepContext } from './context.js';
 import { execute, recordError } from './execute.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
 import { extensionOf, undoRefusal } from './revert.js';
@@ -131,19 +131,21 @@ export async function afterApplied(svc: ServiceContext, extension: OperationRequ
   const box = first?.timeBox;
   if (!first || !box || box.state !== 'waiting' || first.undo === undefined) return;
   const c = stepContext(svc);
-  const held: PutBackConflict[] = itemsOf(first).map((item) => ({ item, now: null, heldBy: extension.id }));
+  const held: PutBackConflict[] = itemsOf(first.undo).map((item) => ({
+    item,
+    now: null,
+    heldBy: extension.id,
+  }));
   const left = boxStep(first, { state: 'left', conflicts: held }, 'revert-conflict', SYSTEM_ACTOR, c, {
     handedTo: extension.id,
   });
   await apply(svc.store, first, left, c.now);
 }
 
-/** What a change touched: its settings or addresses. */
-function itemsOf(request: OperationRequest): string[] {
-  const undo = request.undo;
-  if (undo === undefined) return [];
-  if (undo.kind === 'protection') return undo.rows.map((r) => r.field);
-  if (undo.kind === 'whitelist') return [...undo.added, ...undo.removed];
+/** The settings or addresses a change touched (its undo), or a put-back sends back (its preview). */
+function itemsOf(change: Undo | Prepared['preview'] | undefined): string[] {
+  if (change?.kind === 'protection') return change.rows.map((row) => row.field);
+  if (change?.kind === 'whitelist') return [...change.added, ...change.removed];
   return [];
 }
 
@@ -325,7 +327,7 @@ export async function putBack(
     'reverting',
     by,
     c,
-    { goesBack: goesBack(planned.prepared) },
+    { goesBack: itemsOf(planned.prepared.preview) },
   );
   const claimed = await apply(svc.store, request, claim, c.now);
   if (claimed === null) return null;
@@ -348,14 +350,6 @@ export async function putBack(
   const created = await svc.store.createRequest(made.request, made.events);
   await execute(svc, created.request);
   return (await finishRunning(svc, claimed)) ?? claimed;
-}
-
-/** The settings or addresses a put-back sends back, as its preview shows them. */
-function goesBack(prepared: Prepared): string[] {
-  const preview = prepared.preview;
-  if (preview?.kind === 'protection') return preview.rows.map((row) => row.field);
-  if (preview?.kind === 'whitelist') return [...preview.added, ...preview.removed];
-  return [];
 }
 
 /** What to send to put `request` back, or null when nothing is left; what stays, and hand-overs. */
@@ -465,18 +459,14 @@ async function inForce(
   states: readonly TimeBox['state'][],
 ): Promise<{ ok: true; request: OperationRequest } | { ok: false; result: PutBackResult }> {
   const request = await svc.store.getRequest(id);
-  if (request === null) return { ok: false, result: refusedWith(say.svcNoRequest(id)) };
+  if (request === null) return { ok: false, result: refused(say.svcNoRequest(id)) };
   const box = request.timeBox;
   if (request.state !== 'succeeded' || box === undefined || !states.includes(box.state)) {
-    return { ok: false, result: refusedWith(say.putBackNotInForce(id), request) };
+    return { ok: false, result: refused(say.putBackNotInForce(id), request) };
   }
   const refusal = await undoRefusal(svc, request, actor);
-  if (refusal !== null) return { ok: false, result: refusedWith(refusal, request) };
+  if (refusal !== null) return { ok: false, result: refused(refusal, request) };
   return { ok: true, request };
-}
-
-function refusedWith(said: Said, request?: OperationRequest): PutBackResult {
-  return { kind: 'refused', ...reasoned(said), ...(request ? { request } : {}) };
 }
 
 /** @see Operations.putBackNow */

@@ -1,6 +1,5 @@
-import { BREAK_GLASS_TEXT } from '../../src/core/break-glass.js';
-import { DELEGATION_TEXT } from '../../src/core/delegation.js';
 import type { JsonValue } from '../../src/core/json.js';
+import { english, PICK_MENTION, say } from '../../src/core/said.js';
 import { appHomeOpened, type ResponsePost } from '../../src/emulator/index.js';
 import { auditTerminalLine } from '../../src/views/audit-post.js';
 import { ACTIONS, BLOCKS, CALLBACKS } from '../../src/views/ids.js';
@@ -129,7 +128,7 @@ describe.each(['http', 'socket'] as const)('in %s mode', (mode) => {
       );
       expect(wrong).toEqual({
         response_action: 'errors',
-        errors: { [BLOCKS.breakGlassWords]: BREAK_GLASS_TEXT.wrongWords },
+        errors: { [BLOCKS.breakGlassWords]: english(say.bgWrongWords()) },
       });
       expect((await stored(h, id)).state).toBe('pending');
       expect(upstream(h, 'POST', UNBLOCK_PATH)).toEqual([]);
@@ -193,7 +192,7 @@ describe.each(['http', 'socket'] as const)('in %s mode', (mode) => {
         requestId: first,
         message,
       });
-      expect(readable(await agent.reply())).toContain(BREAK_GLASS_TEXT.notLead);
+      expect(readable(await agent.reply())).toContain(english(say.glassNotLead()));
 
       const lead = await click(h, {
         userId: USERS.lead.id,
@@ -231,7 +230,7 @@ describe.each(['http', 'socket'] as const)('in %s mode', (mode) => {
         requestId: id,
         message,
       });
-      expect(readable(await own.reply())).toContain(BREAK_GLASS_TEXT.ownReview);
+      expect(readable(await own.reply())).toContain(english(say.glassOwnReview()));
       expect((await stored(h, id)).breakGlass?.review).toBeNull();
       expect(await h.waitForAudit((e) => e.type === 'denied' && e.requestId === id)).toMatchObject({
         outcome: { action: 'review' },
@@ -259,7 +258,7 @@ describe.each(['http', 'socket'] as const)('in %s mode', (mode) => {
       const calls = upstream(h, 'POST', UNBLOCK_PATH).length;
       const { reply, id } = await pendingUnblock(USERS.agent.id);
       const { refusal } = await pressBreakGlass(USERS.agent.id, reply, id);
-      expect(readable(await refusal())).toContain(BREAK_GLASS_TEXT.rateLimited(3, '24 hours'));
+      expect(readable(await refusal())).toContain(english(say.glassRateLimited(3, '24 hours')));
       expect((await stored(h, id)).state).toBe('pending');
       expect(upstream(h, 'POST', UNBLOCK_PATH)).toHaveLength(calls);
     });
@@ -295,12 +294,12 @@ describe.each(['http', 'socket'] as const)('in %s mode', (mode) => {
 
     it('a plain @name is refused, asking to pick the person from the mention list', async () => {
       const text = await slashText('delegate @ben until 4h', USERS.lead.id);
-      expect(text).toContain(DELEGATION_TEXT.pickMention);
+      expect(text).toContain(PICK_MENTION);
       expect(await h.store.listDelegations()).toEqual([]);
     });
 
     it.each([
-      ['a bot', HELP_BOT.id, DELEGATION_TEXT.bot],
+      ['a bot', HELP_BOT.id, english(say.delegBot())],
       [
         'someone outside AGENTS and LEADS',
         USERS.outsider.id,

@@ -1,7 +1,7 @@
 import { createVidops, type Vidops } from '../../src/app.js';
 import { RAPID_RETRY } from '../../src/client/index.js';
-import { BREAK_GLASS_TEXT } from '../../src/core/break-glass.js';
 import type { JsonValue } from '../../src/core/json.js';
+import { english, say } from '../../src/core/said.js';
 import {
   type PostSignedResult,
   postSigned,
@@ -199,7 +199,7 @@ describe.each(databases)('two instances of vidops on one %s database', (_name, d
           ),
         ),
       );
-      const limited = BREAK_GLASS_TEXT.rateLimited(1, '24h');
+      const limited = english(say.glassRateLimited(1, '24h'));
       const said = await Promise.all(
         opened.map(({ view }) => modalStatus(r.h, since, view.id, /ran and is done|that is the limit/)),
       );

@@ -366,8 +366,6 @@ const SAID_PERSIAN: SaidWords = {
   grammarManyIds: (command, kind, words) =>
     `${code(command)} فقط یک شناسه‌ی ${KIND[kind]} می‌گیرد؛ ${n(words.length)} کلمه آمد: ${iso(words.join(' '))}.`,
   grammarIdRefused: (reason) => `${fa(reason)}.`,
-  grammarTurned: (text, suggestion) =>
-    `دستور ${typed(text)} را نمی‌شناسیم. منظورتان ${code(`/vidops ${suggestion}`)} بود؟`,
   grammarUnknown: (text) =>
     `دستور ${typed(text)} را نمی‌شناسیم. ${code('/vidops help')} دستورهایی را که می‌توانید اجرا کنید فهرست می‌کند.`,
   grammarUnknownGuess: (text, guess) =>
