@@ -6,14 +6,11 @@ import { extractFileIds, extractMobiles } from '../core/extract.js';
 import { parseResourceId } from '../core/validate/ids.js';
 import { isMobileParam } from '../core/validate/phone.js';
 import { ENGLISH, type Lang, ltr } from '../i18n/index.js';
-import { spec as protectSet } from '../operations/protect-set/spec.js';
-import { spec as whitelistSet } from '../operations/whitelist-set/spec.js';
 import type { SlackRoutes } from '../slack/routes.js';
 import { sayIn } from '../views/errors.js';
 import { type Message, maskValidMobiles, problemMessage } from '../views/everyday.js';
 import { ACTIONS, CALLBACKS, SHORTCUTS } from '../views/ids.js';
 import { problemLine, statusModal } from '../views/modals/common.js';
-import { protectDraft, protectModal } from '../views/modals/protect.js';
 import {
   type AnswerTarget,
   menuModal,
@@ -24,9 +21,8 @@ import {
   unblockTypeModal,
   workingModal,
 } from '../views/modals/shortcuts.js';
-import { whitelistModal } from '../views/modals/whitelist.js';
 import { openDraft, takeDraft } from './changes/drafts.js';
-import { windowOf } from './changes/time-box.js';
+import { protectForm, whitelistForm } from './changes/time-box.js';
 import { type AppContext, checkBlockKit, type Person, personOf, problemText } from './context.js';
 import { retryReply, unblockReply } from './everyday.js';
 
@@ -340,11 +336,7 @@ export function registerShortcuts(app: App, routes: SlackRoutes, ctx: AppContext
       client,
       person,
       (lang) => lang.t.shortcuts.shortcutMenuProtect,
-      async (lang) => {
-        const { raw: _raw, ...current } = await ctx.ops.protection();
-        const draftId = await openDraft(ctx, person.id, CALLBACKS.protect, protectDraft(current));
-        return protectModal(current, draftId, lang, windowOf(ctx, protectSet.name).limits);
-      },
+      (lang) => protectForm(ctx, person.id, lang),
     ),
   );
   for (const [actionId, mode] of [
@@ -361,15 +353,7 @@ export function registerShortcuts(app: App, routes: SlackRoutes, ctx: AppContext
           mode === 'add'
             ? lang.t.shortcuts.shortcutMenuWhitelistAdd
             : lang.t.shortcuts.shortcutMenuWhitelistRemove,
-        async () => {
-          // The form still works without the list: the services read it again on submit.
-          const current = await ctx.ops.whitelist().catch((error: unknown) => {
-            ctx.logger.warn({ err: error }, 'could not read the whitelist for the change form');
-            return null;
-          });
-          const draftId = await openDraft(ctx, click.user.id, CALLBACKS.whitelistChange, { mode });
-          return whitelistModal({ mode, current, draftId, bounds: windowOf(ctx, whitelistSet.name).limits });
-        },
+        () => whitelistForm(ctx, click.user.id, mode),
       ),
     );
   }

@@ -117,25 +117,3 @@ export function relative(lang: Lang, iso: string, now: Date): string {
   }
   return iso;
 }
-
-const durationUnits: readonly [Intl.NumberFormatOptions['unit'], number][] = [
-  ['day', 86_400_000],
-  ['hour', 3_600_000],
-  ['minute', 60_000],
-  ['second', 1000],
-];
-
-/** A length of time in its largest whole unit: `3 hours`, `۳ ساعت`; at least one second. */
-export function duration(lang: Lang, ms: number): string {
-  for (const [unit, unitMs] of durationUnits) {
-    if (ms >= unitMs || unit === 'second') {
-      const amount = Math.max(1, Math.floor(ms / unitMs));
-      return new Intl.NumberFormat(lang.locale === 'fa' ? 'fa-IR' : 'en', {
-        style: 'unit',
-        unit,
-        unitDisplay: 'long',
-      }).format(amount);
-    }
-  }
-  return String(ms);
-}

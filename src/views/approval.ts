@@ -8,10 +8,11 @@ import { maskMobilesInJson, maskMobilesInText } from '../core/mask.js';
 import { type Actor, followUpOf, type OperationRequest, type RequestState } from '../core/model.js';
 import { escapeOutside } from '../core/mrkdwn.js';
 import { type Said, saidFromJson } from '../core/said.js';
-import { dateTime, duration, ENGLISH, type Lang, list, ltr, num } from '../i18n/index.js';
+import { dateTime, ENGLISH, type Lang, list, ltr, num } from '../i18n/index.js';
 import { type PreviewView, VIEWS } from '../operations/views.js';
 import {
   actions,
+  boldId,
   button,
   code,
   context,
@@ -43,7 +44,7 @@ import {
   timeBoxButtons,
   timeBoxLines,
 } from './put-back.js';
-import { reminderText } from './time-box.js';
+import { reminderText, spanText } from './time-box.js';
 
 /**
  * The approval message of a request, the notice its requester gets, and the formatting every
@@ -115,13 +116,6 @@ export function operationTitleOf(request: Pick<OperationRequest, 'operation'>, l
   return lang.locale === 'fa' ? spec.fa.title : spec.title;
 }
 
-/** Human names in a list: `Lee`, `Lee and Kim`, `Lee, Kim and Max`; `لی، کیم و مکس`. */
-function names(items: readonly string[], lang: Lang): string {
-  if (lang.locale !== 'en') return list(lang, items);
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-
 /**
  * A person's name inside a sentence: escaped, cut, and isolated in Persian, and in English when it
  * holds more than ASCII (a name in Arabic script would otherwise carry the digits after it along).
@@ -130,14 +124,10 @@ function who(lang: Lang, name: string, max = 60): string {
   return isolated(lang, name, max);
 }
 
-/** A request ID in bold, isolated outside the asterisks in Persian. */
-function boldId(lang: Lang, id: string): string {
-  return ltr(lang, `*${id}*`);
-}
-
 /** Who approved; an approval from the CLI says so: "U0LEAD1 via the CLI (OS user root)". */
 function approvers(request: OperationRequest, lang: Lang): string {
-  return names(
+  return list(
+    lang,
     request.approvals.map((a) => {
       const via = viaPhrase(a.by);
       const name =
@@ -147,7 +137,6 @@ function approvers(request: OperationRequest, lang: Lang): string {
       // In a lead's place, by delegation: "sara for lena (delegated)".
       return a.for === undefined ? name : lang.t.approvals.apprDelegatedFor(name, who(lang, a.for.name));
     }),
-    lang,
   );
 }
 
@@ -165,7 +154,7 @@ function countOf(lang: Lang, count: number, quorum: number): string {
 }
 
 /** `*R-…* (Delete folder `…`)`: a request named in a sentence. */
-function refOf(request: OperationRequest, lang: Lang): string {
+export function refOf(request: OperationRequest, lang: Lang): string {
   return lang.t.approvals.apprRef(
     boldId(lang, request.id),
     operationTitleOf(request, lang),
@@ -601,9 +590,9 @@ export function progressText(request: OperationRequest, lang: Lang): string {
   const t = lang.t.approvals;
   const head = t.apprApprovedSoFar(num(lang, request.approvals.length), num(lang, request.quorum));
   if (request.approvals.length === 0) return `${head} (${t.apprNoneYet})`;
-  return `${head}: ${names(
-    request.approvals.map((a) => mention(a.by, lang)),
+  return `${head}: ${list(
     lang,
+    request.approvals.map((a) => mention(a.by, lang)),
   )}`;
 }
 
@@ -616,8 +605,8 @@ function leftWords(expiresAt: string, now: Date, lang: Lang): string {
   if (lang.locale === 'en') return left.words;
   const t = lang.t.approvals;
   const amount = Number(left.bucket.slice(1));
-  if (left.bucket.startsWith('d')) return duration(lang, amount * DAY_MS);
-  if (left.bucket.startsWith('h')) return duration(lang, amount * HOUR_MS);
+  if (left.bucket.startsWith('d')) return spanText(lang, amount * DAY_MS);
+  if (left.bucket.startsWith('h')) return spanText(lang, amount * HOUR_MS);
   if (left.bucket === 'm60') return t.apprLeftUnderHour;
   if (left.bucket === 'm15') return t.apprLeftUnderQuarter;
   return t.apprLeftNone;
@@ -635,9 +624,9 @@ export function expiryText(expiresAt: string, now: Date, lang: Lang): string {
 function escalationText(request: OperationRequest, lang: Lang): string | null {
   const done = followUpOf(request);
   if (done.escalatedAt === null) return null;
-  const to = names(
-    done.escalatedTo.map((id) => principalMention(id, lang)),
+  const to = list(
     lang,
+    done.escalatedTo.map((id) => principalMention(id, lang)),
   );
   return `${lang.t.approvals.apprEscalatedTo(to)} (${readerDate(done.escalatedAt, lang)})`;
 }
@@ -859,9 +848,16 @@ export function submittedMessage(
   return { text, blocks };
 }
 
-/** The state in a notification's plain text: its code word in English (as before), its word in Persian. */
-function stateWordForText(state: RequestState, lang: Lang): string {
-  return lang.locale === 'en' ? state : stateWord(state, lang);
+/**
+ * The state in a notification's plain text: its code word in English (as before), its word in
+ * Persian; a word that names no state is shown as it is.
+ */
+export function stateWordForText(state: string, lang: Lang): string {
+  return lang.locale === 'en' || !isState(state) ? state : stateWord(state, lang);
+}
+
+function isState(word: string): word is RequestState {
+  return Object.hasOwn(STATE_EMOJI, word);
 }
 
 // --- Break-glass on the approval message (docs/architecture.md, "Break-glass and delegation") ---

@@ -12,7 +12,7 @@ import type {
 import { isolate, mayReorder, neutraliseBidi, stripBidiControls } from '../core/bidi.js';
 import { maskMobilesInText } from '../core/mask.js';
 import { escapeMrkdwn } from '../core/mrkdwn.js';
-import type { Lang } from '../i18n/index.js';
+import { type Lang, ltr } from '../i18n/index.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 
 /**
@@ -99,6 +99,11 @@ export function literalCode(text: string): string {
 /** A `code` span of text that may hold a mobile number (targets, names): masked, then as {@link literalCode}. */
 export function code(text: string): string {
   return literalCode(maskMobilesInText(text));
+}
+
+/** A request ID in bold (`*R-…*`), isolated outside the asterisks in Persian. */
+export function boldId(lang: Lang, id: string): string {
+  return ltr(lang, `*${id}*`);
 }
 
 /** A mrkdwn text object; the text is taken as written (escaped already), with only our own bidi controls, paired. */

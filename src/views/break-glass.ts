@@ -9,8 +9,8 @@ import {
   operationTitleOf,
   previewSections,
   readerDate,
+  refOf,
   requestLine,
-  targetCode,
 } from './approval.js';
 import { actions, button, isolated, isolateOutside, type SlackMessage, section } from './blocks.js';
 import { ACTIONS } from './ids.js';
@@ -33,11 +33,6 @@ export function breakGlassOffer(requestId: string, lang: Lang): KnownBlock[] {
       `break_glass_offer:${requestId}`,
     ),
   ];
-}
-
-/** `*R-…* (Delete folder `…`)`, isolated in Persian. */
-function refOf(request: OperationRequest, lang: Lang): string {
-  return `${ltr(lang, `*${request.id}*`)} (${operationTitleOf(request, lang)} ${targetCode(request.target, lang)})`;
 }
 
 /**

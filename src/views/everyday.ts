@@ -11,6 +11,7 @@ import { normalizeDigits } from '../core/validate/digits.js';
 import { parseMobile } from '../core/validate/phone.js';
 import { PROTECTION_FIELDS, readProtectionField } from '../core/validate/protection.js';
 import { type Lang, ltr, num } from '../i18n/index.js';
+import { stateWordForText } from './approval.js';
 import {
   actions,
   button,
@@ -140,23 +141,6 @@ function why(text: string, lang: Lang): string {
   return text === 'policy' ? lang.t.everyday.policyAsks : text;
 }
 
-/** A request's state as the reader says it: as stored in English, by its name in Persian. */
-function stateWord(state: string, lang: Lang): string {
-  if (lang.locale === 'en') return state;
-  const names: Readonly<Record<string, string>> = {
-    pending: lang.t.common.statePending,
-    approved: lang.t.common.stateApproved,
-    executing: lang.t.common.stateExecuting,
-    succeeded: lang.t.common.stateSucceeded,
-    failed: lang.t.common.stateFailed,
-    rejected: lang.t.common.stateRejected,
-    cancelled: lang.t.common.stateCancelled,
-    expired: lang.t.common.stateExpired,
-    unknown: lang.t.common.stateUnknown,
-  };
-  return names[state] ?? state;
-}
-
 /** What the viewer look-up said before the unblock: `attacker · blocked`. */
 export function viewerStatus(
   viewer: { actionType: string | null; blocked: boolean | null },
@@ -222,10 +206,10 @@ export function unblockMessage(input: {
       text = t.unblockRefused(plainWho, escapeWorded(outcome.reason));
       break;
     case 'other':
-      headline = `:grey_question: ${t.unblockOtherHead(who, escapeWorded(stateWord(outcome.state, lang)))}`;
+      headline = `:grey_question: ${t.unblockOtherHead(who, escapeWorded(stateWordForText(outcome.state, lang)))}`;
       text = t.unblockOtherText(
         plainWho,
-        escapeWorded(stateWord(outcome.state, lang)),
+        escapeWorded(stateWordForText(outcome.state, lang)),
         plainId(outcome.requestId),
       );
       break;
@@ -292,10 +276,10 @@ export function retryMessage(input: {
       text = t.retryRefused(plainName, escapeWorded(outcome.reason));
       break;
     case 'other':
-      headline = `:grey_question: ${t.retryOtherHead(name, escapeWorded(stateWord(outcome.state, lang)))}`;
+      headline = `:grey_question: ${t.retryOtherHead(name, escapeWorded(stateWordForText(outcome.state, lang)))}`;
       text = t.retryOtherText(
         plainName,
-        escapeWorded(stateWord(outcome.state, lang)),
+        escapeWorded(stateWordForText(outcome.state, lang)),
         plainRequest(outcome.requestId),
       );
       break;
@@ -522,7 +506,7 @@ export function unblockModal(privateMetadata: string, lang: Lang): ModalView {
     callbackId: CALLBACKS.unblock,
     title: t.unblockModalTitle,
     submit: t.unblockModalSubmit,
-    close: t.modalClose,
+    close: lang.t.changes.formCancel,
     privateMetadata,
     blocks: [section(t.unblockModalIntro), input],
   });
@@ -547,7 +531,7 @@ export function retryModal(privateMetadata: string, lang: Lang): ModalView {
     callbackId: CALLBACKS.retry,
     title: t.retryModalTitle,
     submit: t.retryModalSubmit,
-    close: t.modalClose,
+    close: lang.t.changes.formCancel,
     privateMetadata,
     blocks: [section(t.retryModalIntro), input],
   });

@@ -2,8 +2,8 @@ import type { Button } from '@slack/types';
 import { OPERATION_SPECS } from '../core/catalog.js';
 import type { OperationRequest } from '../core/model.js';
 import type { PutBackState, TimeBox } from '../core/time-box.js';
-import { type Lang, ltr } from '../i18n/index.js';
-import { button, isolated, plain, plainText } from './blocks.js';
+import type { Lang } from '../i18n/index.js';
+import { boldId, button, isolated, plain, plainText } from './blocks.js';
 import { ACTIONS, BLOCKS } from './ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 import { goesBackText, notRevertibleText, putBackText } from './time-box.js';
@@ -32,11 +32,6 @@ export function boxInForce(request: OperationRequest): request is BoxedRequest {
     box.endsAt !== null &&
     (box.state === 'waiting' || box.state === 'retrying')
   );
-}
-
-/** A request ID in bold, isolated in Persian. */
-function boldId(lang: Lang, id: string): string {
-  return ltr(lang, `*${id}*`);
 }
 
 const ICONS: Readonly<Record<PutBackState, string>> = {

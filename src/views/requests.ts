@@ -48,7 +48,7 @@ export function awaitingBlocks(
   const t = lang.t.requests;
   const preview = previewSections(request, lang, previewBudget).join('\n');
   const reason = request.reason
-    ? `\n${t.requestsReason(isolated(lang, request.reason, Math.min(300, previewBudget)))}`
+    ? `\n${lang.t.approvals.apprReason(isolated(lang, request.reason, Math.min(300, previewBudget)))}`
     : '';
   const expires = request.expiresAt ? `\n${t.requestsExpires(readerDate(request.expiresAt, lang))}` : '';
   return [

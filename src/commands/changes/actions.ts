@@ -1,32 +1,32 @@
 import { InputError } from '../../core/errors.js';
 import type { OperationRequest, ResolveWay } from '../../core/model.js';
-import { type Lang, ltr, num } from '../../i18n/index.js';
-import { spec as whitelistSet } from '../../operations/whitelist-set/spec.js';
+import { type Lang, num } from '../../i18n/index.js';
 import type { DecisionResult, ResolveResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
-import { operationTitleOf, settledOutcome, stateWord } from '../../views/approval.js';
-import { describeRecordedError, reasonIn } from '../../views/errors.js';
+import { operationTitleOf, settledOutcome, stateWordForText } from '../../views/approval.js';
+import { boldId } from '../../views/blocks.js';
+import { reasonIn } from '../../views/errors.js';
 import { ACTIONS, CALLBACKS } from '../../views/ids.js';
 import { problemLine } from '../../views/modals/common.js';
 import { rejectModal } from '../../views/modals/reject.js';
 import { type MarkWay, parseResolveSubmission, resolveModal } from '../../views/modals/resolve.js';
-import { whitelistModal } from '../../views/modals/whitelist.js';
-import { type AppContext, errorViewOptions, personOf, problemText } from '../context.js';
+import { type AppContext, personOf, problemText } from '../context.js';
 import {
   ackStatus,
   answerClick,
   type ClickArgs,
   ClickSchema,
+  onClick,
+  onSubmit,
   openWhenAllowed,
   readRequestClick,
   readSubmission,
   type SubmissionArgs,
   submitter,
 } from './clicks.js';
-import { openDraft } from './drafts.js';
 import { publishHome } from './home.js';
-import { openLoading, showStatus, showView } from './shared.js';
-import { windowOf } from './time-box.js';
+import { failureText, openLoading, showStatus, showView } from './shared.js';
+import { whitelistForm } from './time-box.js';
 
 /**
  * The buttons of the change flows: Approve, Reject and Cancel on approval messages, the
@@ -37,14 +37,9 @@ import { windowOf } from './time-box.js';
  * @see docs/architecture.md, "Approvals"
  */
 
-/** A state in an answer: its code word in English (as before), its word in Persian. */
-function stateIn(lang: Lang, state: OperationRequest['state']): string {
-  return lang.locale === 'en' ? state : stateWord(state, lang);
-}
-
 /** `*R-…* (Delete folder)`, isolated in Persian. */
 function whatOf(request: OperationRequest, lang: Lang): string {
-  return `${ltr(lang, `*${request.id}*`)} (${operationTitleOf(request, lang)})`;
+  return `${boldId(lang, request.id)} (${operationTitleOf(request, lang)})`;
 }
 
 /** Runs a decision and tells the clicker how it went; an unexpected error also goes to app.error. */
@@ -81,16 +76,11 @@ function approvedText(
     case 'succeeded':
       return t.actApprovedDone(what);
     case 'failed':
-      return t.actApprovedFailed(
-        what,
-        request.error
-          ? describeRecordedError(request.error, { ...errorViewOptions(ctx), lang })
-          : t.apprSubmitServiceRefused,
-      );
+      return t.actApprovedFailed(what, failureText(ctx, request, lang));
     case 'unknown':
       return t.actApprovedUnknown(what);
     default:
-      return t.actApprovedOther(what, stateIn(lang, request.state));
+      return t.actApprovedOther(what, stateWordForText(request.state, lang));
   }
 }
 
@@ -140,19 +130,18 @@ async function remindApprovers(ctx: AppContext, args: ClickArgs): Promise<void> 
     const result = await ctx.ops.remind(read.id, read.actor);
     if (result.kind === 'refused') return t.actRefusedNotSent(reasonIn(lang, result));
     const count = result.request.approvals.length;
-    return t.apprReminded(ltr(lang, `*${result.request.id}*`), count, num(lang, count));
+    return t.apprReminded(boldId(lang, result.request.id), count, num(lang, count));
   });
 }
 
 /** Mark applied… / Mark not applied…: a modal asking what the lead found on the service. */
 async function openMark(ctx: AppContext, args: ClickArgs, way: MarkWay): Promise<void> {
-  const read = await readRequestClick(ctx, args);
-  if (read === null) return;
-  const { lang } = read;
   // Who may settle, and whether it is still unknown, before the form asks (checked again on submit).
-  const check = await ctx.ops.checkResolve(read.id, read.actor);
-  await openWhenAllowed(ctx, args, read, check, lang.t.approvals.actRefused, (request) =>
-    resolveModal(request, way, lang),
+  await openWhenAllowed(
+    ctx,
+    args,
+    (id, actor) => ctx.ops.checkResolve(id, actor),
+    (request, lang) => resolveModal(request, way, lang),
   );
 }
 
@@ -183,13 +172,7 @@ async function submitMark(ctx: AppContext, args: SubmissionArgs): Promise<void> 
  * checked first, so a refused click gets its answer at once instead of a form.
  */
 async function openReject(ctx: AppContext, args: ClickArgs): Promise<void> {
-  const read = await readRequestClick(ctx, args);
-  if (read === null) return;
-  const { lang } = read;
-  const check = await ctx.ops.checkReject(read.id, read.actor);
-  await openWhenAllowed(ctx, args, read, check, lang.t.approvals.actRefused, (request) =>
-    rejectModal(request, lang),
-  );
+  await openWhenAllowed(ctx, args, (id, actor) => ctx.ops.checkReject(id, actor), rejectModal);
 }
 
 /** The whitelist message's Add / Remove: a modal showing the current list. */
@@ -198,17 +181,8 @@ async function openWhitelist(ctx: AppContext, args: ClickArgs, mode: 'add' | 're
   const title = mode === 'add' ? 'Add to whitelist' : 'Remove from whitelist';
   const viewId = await openLoading(ctx, args.client, click.trigger_id, title);
   if (viewId === null) return;
-  let current: string[] | null = null;
   try {
-    current = await ctx.ops.whitelist();
-  } catch (error) {
-    // The form still works: the services read the list again on submit.
-    ctx.logger.warn({ err: error }, 'could not read the whitelist for the change form');
-  }
-  try {
-    const draftId = await openDraft(ctx, click.user.id, CALLBACKS.whitelistChange, { mode });
-    const bounds = windowOf(ctx, whitelistSet.name).limits;
-    await showView(ctx, args.client, viewId, whitelistModal({ mode, current, draftId, bounds }));
+    await showView(ctx, args.client, viewId, await whitelistForm(ctx, click.user.id, mode));
   } catch (error) {
     await showStatus(ctx, args.client, viewId, title, [problemLine(problemText(ctx, error, title))]);
   }
@@ -216,75 +190,37 @@ async function openWhitelist(ctx: AppContext, args: ClickArgs, mode: 'add' | 're
 
 /** Registers the buttons of the change flows and the Home tab event. */
 export function registerChangeButtons(routes: SlackRoutes, ctx: AppContext): void {
-  routes.action(ACTIONS.approve, async ({ ack, body, respond, client }) => {
-    await ack();
-    await decide(
+  onClick(routes, ACTIONS.approve, (args) =>
+    decide(
       ctx,
-      { body, respond, client },
+      args,
       (id, actor) => ctx.ops.approve(id, actor),
       (result, lang) => approvedText(ctx, result, lang),
-    );
-  });
-
-  routes.action(ACTIONS.cancel, async ({ ack, body, respond, client }) => {
-    await ack();
-    await decide(
+    ),
+  );
+  onClick(routes, ACTIONS.cancel, (args) =>
+    decide(
       ctx,
-      { body, respond, client },
+      args,
       (id, actor) => ctx.ops.cancel(id, actor),
       (result, lang) =>
         result.request.state === 'cancelled'
-          ? lang.t.approvals.actCancelled(ltr(lang, `*${result.request.id}*`))
+          ? lang.t.approvals.actCancelled(boldId(lang, result.request.id))
           : lang.t.approvals.actNowState(
-              ltr(lang, `*${result.request.id}*`),
-              stateIn(lang, result.request.state),
+              boldId(lang, result.request.id),
+              stateWordForText(result.request.state, lang),
             ),
-    );
-  });
-
-  routes.action(ACTIONS.remind, async ({ ack, body, respond, client }) => {
-    await ack();
-    await remindApprovers(ctx, { body, respond, client });
-  });
-
-  routes.action(ACTIONS.reject, async ({ ack, body, respond, client }) => {
-    await ack();
-    await openReject(ctx, { body, respond, client });
-  });
-
-  routes.action(ACTIONS.resolveCheck, async ({ ack, body, respond, client }) => {
-    await ack();
-    await settle(ctx, { body, respond, client }, 'check');
-  });
-
-  routes.action(ACTIONS.resolveSendAgain, async ({ ack, body, respond, client }) => {
-    await ack();
-    await settle(ctx, { body, respond, client }, 'send-again');
-  });
-
-  routes.action(ACTIONS.resolveApplied, async ({ ack, body, respond, client }) => {
-    await ack();
-    await openMark(ctx, { body, respond, client }, 'applied');
-  });
-
-  routes.action(ACTIONS.resolveNotApplied, async ({ ack, body, respond, client }) => {
-    await ack();
-    await openMark(ctx, { body, respond, client }, 'not-applied');
-  });
-
-  routes.view(CALLBACKS.resolveNote, async ({ ack, body, view, client }) => {
-    await submitMark(ctx, { ack, body, view, client });
-  });
-
-  routes.action(ACTIONS.whitelistAdd, async ({ ack, body, respond, client }) => {
-    await ack();
-    await openWhitelist(ctx, { body, respond, client }, 'add');
-  });
-
-  routes.action(ACTIONS.whitelistRemove, async ({ ack, body, respond, client }) => {
-    await ack();
-    await openWhitelist(ctx, { body, respond, client }, 'remove');
-  });
+    ),
+  );
+  onClick(routes, ACTIONS.remind, (args) => remindApprovers(ctx, args));
+  onClick(routes, ACTIONS.reject, (args) => openReject(ctx, args));
+  onClick(routes, ACTIONS.resolveCheck, (args) => settle(ctx, args, 'check'));
+  onClick(routes, ACTIONS.resolveSendAgain, (args) => settle(ctx, args, 'send-again'));
+  onClick(routes, ACTIONS.resolveApplied, (args) => openMark(ctx, args, 'applied'));
+  onClick(routes, ACTIONS.resolveNotApplied, (args) => openMark(ctx, args, 'not-applied'));
+  onSubmit(routes, CALLBACKS.resolveNote, (args) => submitMark(ctx, args));
+  onClick(routes, ACTIONS.whitelistAdd, (args) => openWhitelist(ctx, args, 'add'));
+  onClick(routes, ACTIONS.whitelistRemove, (args) => openWhitelist(ctx, args, 'remove'));
 
   routes.action(ACTIONS.homeRefresh, async ({ ack, body }) => {
     await ack();

@@ -4,10 +4,10 @@ import { type Lang, ltr } from '../../i18n/index.js';
 import type { BreakGlassResult } from '../../services/break-glass.js';
 import type { SubmitResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
-import { operationTitleOf, readerDate, stateWord, targetCode } from '../../views/approval.js';
-import { section } from '../../views/blocks.js';
+import { readerDate, refOf, stateWordForText } from '../../views/approval.js';
+import { boldId, section } from '../../views/blocks.js';
 import { breakGlassOffer } from '../../views/break-glass.js';
-import { describeRecordedError, reasonIn } from '../../views/errors.js';
+import { reasonIn } from '../../views/errors.js';
 import { problemMessage } from '../../views/everyday.js';
 import { ACTIONS, BLOCKS, CALLBACKS } from '../../views/ids.js';
 import {
@@ -17,24 +17,20 @@ import {
   parseFlagSubmission,
 } from '../../views/modals/break-glass.js';
 import { problemLine } from '../../views/modals/common.js';
-import {
-  type AppContext,
-  errorViewOptions,
-  problemText,
-  respondChecked,
-  type SlashHandler,
-} from '../context.js';
+import { type AppContext, problemText, respondChecked, type SlashHandler } from '../context.js';
 import {
   ackStatus,
   answerClick,
   type ClickArgs,
+  onClick,
+  onSubmit,
   openWhenAllowed,
   readRequestClick,
   readSubmission,
   type SubmissionArgs,
   submitter,
 } from './clicks.js';
-import { showStatus } from './shared.js';
+import { failureText, showStatus } from './shared.js';
 
 /**
  * Break-glass and delegation in Slack: the requester's Break glass… button (on their pending
@@ -61,12 +57,12 @@ export function breakGlassHint(result: SubmitResult, lang: Lang): string[] {
 
 /** Break glass…: checks first (a refused click is told why at once), then the modal. */
 async function openBreakGlass(ctx: AppContext, args: ClickArgs): Promise<void> {
-  const read = await readRequestClick(ctx, args);
-  if (read === null) return;
-  const { lang } = read;
-  const check = await ctx.ops.checkBreakGlass(read.id, read.actor);
-  await openWhenAllowed(ctx, args, read, check, lang.t.breakGlass.glassRefused, (request) =>
-    breakGlassModal(request, ctx.policy.rules[request.operation].breakGlass?.reviewWithin ?? '24h', lang),
+  await openWhenAllowed(
+    ctx,
+    args,
+    (id, actor) => ctx.ops.checkBreakGlass(id, actor),
+    (request, lang) =>
+      breakGlassModal(request, ctx.policy.rules[request.operation].breakGlass?.reviewWithin ?? '24h', lang),
   );
 }
 
@@ -74,21 +70,16 @@ function ranText(ctx: AppContext, result: BreakGlassResult, lang: Lang): string 
   if (result.kind === 'refused') return problemLine(reasonIn(lang, result), ':no_entry:');
   const t = lang.t.breakGlass;
   const { request } = result;
-  const what = `${ltr(lang, `*${request.id}*`)} (${operationTitleOf(request, lang)} ${targetCode(request.target, lang)})`;
+  const what = refOf(request, lang);
   switch (request.state) {
     case 'succeeded':
       return t.glassRanDone(what);
     case 'failed':
-      return t.glassRanFailed(
-        what,
-        request.error
-          ? describeRecordedError(request.error, { ...errorViewOptions(ctx), lang })
-          : lang.t.approvals.apprSubmitServiceRefused,
-      );
+      return t.glassRanFailed(what, failureText(ctx, request, lang));
     case 'unknown':
       return t.glassRanUnknown(what);
     default:
-      return t.glassRanOther(what, lang.locale === 'en' ? request.state : stateWord(request.state, lang));
+      return t.glassRanOther(what, stateWordForText(request.state, lang));
   }
 }
 
@@ -135,20 +126,14 @@ async function acknowledge(ctx: AppContext, args: ClickArgs): Promise<void> {
     async () => {
       const result = await ctx.ops.reviewBreakGlass(id, read.actor, 'acknowledged');
       return result.kind === 'refused'
-        ? t.glassRefused(reasonIn(lang, result))
-        : t.glassAcknowledged(ltr(lang, `*${id}*`));
+        ? lang.t.approvals.actRefused(reasonIn(lang, result))
+        : t.glassAcknowledged(boldId(lang, id));
     },
   );
 }
 
 async function openFlag(ctx: AppContext, args: ClickArgs): Promise<void> {
-  const read = await readRequestClick(ctx, args);
-  if (read === null) return;
-  const { lang } = read;
-  const check = await ctx.ops.checkBreakGlassReview(read.id, read.actor);
-  await openWhenAllowed(ctx, args, read, check, lang.t.breakGlass.glassRefused, (request) =>
-    flagModal(request, lang),
-  );
+  await openWhenAllowed(ctx, args, (id, actor) => ctx.ops.checkBreakGlassReview(id, actor), flagModal);
 }
 
 async function submitFlag(ctx: AppContext, args: SubmissionArgs): Promise<void> {
@@ -166,7 +151,7 @@ async function submitFlag(ctx: AppContext, args: SubmissionArgs): Promise<void> 
     lines =
       result.kind === 'refused'
         ? [problemLine(reasonIn(lang, result), ':no_entry:')]
-        : [t.glassFlagged(ltr(lang, `*${parsed.requestId}*`))];
+        : [t.glassFlagged(boldId(lang, parsed.requestId))];
   } catch (error) {
     lines = [problemLine(problemText(ctx, error, title))];
   }
@@ -175,24 +160,11 @@ async function submitFlag(ctx: AppContext, args: SubmissionArgs): Promise<void> 
 
 /** Registers the break-glass buttons and modals. */
 export function registerBreakGlass(routes: SlackRoutes, ctx: AppContext): void {
-  routes.action(ACTIONS.breakGlass, async ({ ack, body, respond, client }) => {
-    await ack();
-    await openBreakGlass(ctx, { body, respond, client });
-  });
-  routes.action(ACTIONS.breakGlassAcknowledge, async ({ ack, body, respond, client }) => {
-    await ack();
-    await acknowledge(ctx, { body, respond, client });
-  });
-  routes.action(ACTIONS.breakGlassFlag, async ({ ack, body, respond, client }) => {
-    await ack();
-    await openFlag(ctx, { body, respond, client });
-  });
-  routes.view(CALLBACKS.breakGlass, async ({ ack, body, view, client }) => {
-    await submitBreakGlass(ctx, { ack, body, view, client });
-  });
-  routes.view(CALLBACKS.breakGlassFlag, async ({ ack, body, view, client }) => {
-    await submitFlag(ctx, { ack, body, view, client });
-  });
+  onClick(routes, ACTIONS.breakGlass, (args) => openBreakGlass(ctx, args));
+  onClick(routes, ACTIONS.breakGlassAcknowledge, (args) => acknowledge(ctx, args));
+  onClick(routes, ACTIONS.breakGlassFlag, (args) => openFlag(ctx, args));
+  onSubmit(routes, CALLBACKS.breakGlass, (args) => submitBreakGlass(ctx, args));
+  onSubmit(routes, CALLBACKS.breakGlassFlag, (args) => submitFlag(ctx, args));
 }
 
 // --- /vidops delegate ---------------------------------------------------------------------------

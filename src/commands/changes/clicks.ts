@@ -8,6 +8,7 @@ import type { OperationRequest } from '../../core/model.js';
 import { escapeMrkdwn } from '../../core/mrkdwn.js';
 import type { Lang } from '../../i18n/index.js';
 import type { PrecheckResult } from '../../services/types.js';
+import type { SlackRoutes } from '../../slack/routes.js';
 import { describeError, reasonIn } from '../../views/errors.js';
 import { readViewState, statusModal, type ViewState } from '../../views/modals/common.js';
 import { type AppContext, checkBlockKit, errorViewOptions, type Person, personOf } from '../context.js';
@@ -36,6 +37,18 @@ export interface ClickArgs {
   body: BlockAction;
   respond: RespondFn;
   client: WebClient;
+}
+
+/** Routes a button to `run`, acknowledged first (what `run` finds out, it tells the clicker). */
+export function onClick(
+  routes: SlackRoutes,
+  actionId: string,
+  run: (args: ClickArgs) => Promise<void>,
+): void {
+  routes.action(actionId, async ({ ack, body, respond, client }) => {
+    await ack();
+    await run({ body, respond, client });
+  });
 }
 
 /**
@@ -126,23 +139,25 @@ export async function answerClick(
 }
 
 /**
- * Opens the modal of a request's button once the services' check allowed it: a refused click is
- * told why at once (`refused(reason)`) instead of getting a form; the submission is checked again.
+ * Opens the modal of a request's button once the services' `check` allowed the clicker: a refused
+ * click is told why at once instead of getting a form; the submission is checked again.
  */
 export async function openWhenAllowed(
   ctx: AppContext,
   args: ClickArgs,
-  read: RequestClick,
-  check: PrecheckResult,
-  refused: (reason: string) => string,
-  modal: (request: OperationRequest) => ModalView,
+  check: (id: string, actor: Caller) => Promise<PrecheckResult>,
+  modal: (request: OperationRequest, lang: Lang) => ModalView,
 ): Promise<void> {
-  if (check.kind === 'refused') {
-    await tell(ctx, read.click, args.respond, refused(reasonIn(read.lang, check)), read.person);
+  const read = await readRequestClick(ctx, args);
+  if (read === null) return;
+  const checked = await check(read.id, read.actor);
+  if (checked.kind === 'refused') {
+    const text = read.lang.t.approvals.actRefused(reasonIn(read.lang, checked));
+    await tell(ctx, read.click, args.respond, text, read.person);
     return;
   }
   if (!read.click.trigger_id) return;
-  const view = modal(check.request);
+  const view = modal(checked.request, read.lang);
   checkBlockKit(ctx, { view }, 'modal');
   await args.client.views.open({ trigger_id: read.click.trigger_id, view });
 }
@@ -153,6 +168,17 @@ export interface SubmissionArgs {
   body: { user: { id: string; name?: string | undefined } };
   view: { id: string; private_metadata: string; state: { values: unknown } };
   client: WebClient;
+}
+
+/** Routes a submitted modal to `run`, which acknowledges it. */
+export function onSubmit(
+  routes: SlackRoutes,
+  callbackId: string,
+  run: (args: SubmissionArgs) => Promise<void>,
+): void {
+  routes.view(callbackId, async ({ ack, body, view, client }) => {
+    await run({ ack, body, view, client });
+  });
 }
 
 /** Who submitted the form: the person of the request, looked up once. */

@@ -2,6 +2,7 @@ import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { normalizeRequestId } from '../../core/ids.js';
+import type { OperationRequest } from '../../core/model.js';
 import { ENGLISH, type Lang } from '../../i18n/index.js';
 import type { Prepared, SubmitResult } from '../../services/types.js';
 import { type SubmitOutcome, submittedSections } from '../../views/approval.js';
@@ -25,6 +26,13 @@ export function outcomeOf(ctx: AppContext, result: SubmitResult, lang: Lang = EN
     request: result.request,
     errorText: error === null ? null : describeRecordedError(error, { ...errorViewOptions(ctx), lang }),
   };
+}
+
+/** Why a request failed, as people read it; the service's refusal when no error was recorded. */
+export function failureText(ctx: AppContext, request: OperationRequest, lang: Lang): string {
+  return request.error
+    ? describeRecordedError(request.error, { ...errorViewOptions(ctx), lang })
+    : lang.t.approvals.apprSubmitServiceRefused;
 }
 
 /** The sections that answer a submitted change. */

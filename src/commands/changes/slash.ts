@@ -1,5 +1,4 @@
 import type { ModalView } from '@slack/types';
-import type { WebClient } from '@slack/web-api';
 import {
   CHANGE_OPERATIONS,
   type ChangeCommand,
@@ -12,7 +11,7 @@ import type { Command, CommandKind } from '../../core/grammar.js';
 import { isLead } from '../../core/policy.js';
 import type { Said } from '../../core/said.js';
 import type { BoxAsked } from '../../core/time-box.js';
-import { type Lang, ltr } from '../../i18n/index.js';
+import { ltr } from '../../i18n/index.js';
 import { spec as fileEdit } from '../../operations/file-edit/spec.js';
 import { spec as folderEdit } from '../../operations/folder-edit/spec.js';
 import { spec as playlistEdit } from '../../operations/playlist-edit/spec.js';
@@ -31,7 +30,6 @@ import {
   deleteTitleOf,
   storedDeleteDraft,
 } from '../../views/modals/delete.js';
-import { protectDraft, protectModal } from '../../views/modals/protect.js';
 import {
   CREATE_FORMS,
   type CreateOperation,
@@ -53,7 +51,7 @@ import {
 import { delegationHandlers, withBreakGlassOffer } from './break-glass.js';
 import { openDraft } from './drafts.js';
 import { openLoading, outcomeOf, showStatus, showView } from './shared.js';
-import { windowOf } from './time-box.js';
+import { protectForm } from './time-box.js';
 
 /**
  * The `/vidops` change commands: whitelist add/remove and `protect set` from text, the modals of
@@ -110,23 +108,18 @@ const protectSetHandler: SlashHandler = async ({ command, ctx, actor, lang, resp
  * Opens a modal whose content needs a read: a loading view at once (the trigger lives 3 s), then
  * the real view, or the problem in its place. Without a trigger (never from Slack) it answers.
  */
-async function modalAfterRead(args: {
-  ctx: AppContext;
-  client: WebClient;
-  triggerId: string;
-  respond: Parameters<SlashHandler>[0]['respond'];
-  lang: Lang;
-  title: string;
-  build: () => Promise<ModalView>;
-}): Promise<void> {
-  const { ctx, client, title, lang } = args;
-  const viewId = await openLoading(ctx, client, args.triggerId, title, lang);
+async function modalAfterRead(
+  { ctx, client, body, respond, lang }: Parameters<SlashHandler>[0],
+  title: string,
+  build: () => Promise<ModalView>,
+): Promise<void> {
+  const viewId = await openLoading(ctx, client, body.trigger_id, title, lang);
   if (viewId === null) {
-    await respondChecked(ctx, args.respond, problemMessage(lang.t.changes.changesFormNotOpened));
+    await respondChecked(ctx, respond, problemMessage(lang.t.changes.changesFormNotOpened));
     return;
   }
   try {
-    await showView(ctx, client, viewId, await args.build());
+    await showView(ctx, client, viewId, await build());
   } catch (error) {
     await showStatus(
       ctx,
@@ -143,19 +136,15 @@ function values(record: { title: string | null; description: string | null }): C
   return { title: record.title, description: record.description };
 }
 
-const protectModalHandler: SlashHandler = async ({ ctx, client, body, respond, actor, lang }) => {
-  await modalAfterRead({
-    ctx,
-    client,
-    triggerId: body.trigger_id,
-    respond,
-    lang,
-    title: lang.t.changes.protectFormTitle,
-    build: async () => {
-      const { raw: _raw, ...current } = await ctx.ops.protection();
-      const draftId = await openDraft(ctx, actor.id, CALLBACKS.protect, protectDraft(current));
-      return protectModal(current, draftId, lang, windowOf(ctx, protectSet.name).limits);
-    },
+/** The note a look-up of the current values came with, if any, as a field of the form. */
+function noteOf(current: { note?: string | undefined }): { note?: string } {
+  return current.note === undefined ? {} : { note: current.note };
+}
+
+const protectModalHandler: SlashHandler = async (args) => {
+  const { ctx, actor, lang } = args;
+  await modalAfterRead(args, lang.t.changes.protectFormTitle, async () => {
+    return protectForm(ctx, actor.id, lang);
   });
 };
 
@@ -170,84 +159,40 @@ function createForm(operation: CreateOperation): SlashHandler {
   };
 }
 
-const folderEditHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor, lang }) => {
+const folderEditHandler: SlashHandler = async (args) => {
+  const { command, ctx, actor, lang } = args;
   if (command.kind !== folderEdit.name) return;
   const { bucketId } = command;
-  await modalAfterRead({
-    ctx,
-    client,
-    triggerId: body.trigger_id,
-    respond,
-    lang,
-    title: lang.t.changes.folderEditTitle,
-    build: async () => {
-      const current = await ctx.ops.currentFolder(bucketId);
-      const draftId = await openDraft(ctx, actor.id, CALLBACKS.folderEdit, { mode: 'edit', bucketId });
-      return folderModal(
-        {
-          mode: 'edit',
-          bucketId,
-          draftId,
-          current: current.value === null ? null : values(current.value),
-          ...(current.note === undefined ? {} : { note: current.note }),
-        },
-        lang,
-      );
-    },
+  await modalAfterRead(args, lang.t.changes.folderEditTitle, async () => {
+    const current = await ctx.ops.currentFolder(bucketId);
+    const draftId = await openDraft(ctx, actor.id, CALLBACKS.folderEdit, { mode: 'edit', bucketId });
+    const shown = current.value === null ? null : values(current.value);
+    return folderModal({ mode: 'edit', bucketId, draftId, current: shown, ...noteOf(current) }, lang);
   });
 };
 
-const fileEditHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor, lang }) => {
+const fileEditHandler: SlashHandler = async (args) => {
+  const { command, ctx, actor, lang } = args;
   if (command.kind !== fileEdit.name) return;
   const { fileId } = command;
-  await modalAfterRead({
-    ctx,
-    client,
-    triggerId: body.trigger_id,
-    respond,
-    lang,
-    title: lang.t.changes.fileEditTitle,
-    build: async () => {
-      const current = await ctx.ops.currentFile(fileId);
-      const draftId = await openDraft(ctx, actor.id, CALLBACKS.fileEdit, { fileId, coverAllowed: true });
-      return fileEditModal(
-        {
-          fileId,
-          draftId,
-          current:
-            current.value === null ? null : { ...values(current.value), hlsStatus: current.value.hlsStatus },
-          coverAllowed: true,
-          ...(current.note === undefined ? {} : { note: current.note }),
-        },
-        lang,
-      );
-    },
+  await modalAfterRead(args, lang.t.changes.fileEditTitle, async () => {
+    const current = await ctx.ops.currentFile(fileId);
+    const draftId = await openDraft(ctx, actor.id, CALLBACKS.fileEdit, { fileId, coverAllowed: true });
+    const shown =
+      current.value === null ? null : { ...values(current.value), hlsStatus: current.value.hlsStatus };
+    return fileEditModal({ fileId, draftId, current: shown, coverAllowed: true, ...noteOf(current) }, lang);
   });
 };
 
-const playlistEditHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor, lang }) => {
+const playlistEditHandler: SlashHandler = async (args) => {
+  const { command, ctx, actor, lang } = args;
   if (command.kind !== playlistEdit.name) return;
   const { playlistId } = command;
-  await modalAfterRead({
-    ctx,
-    client,
-    triggerId: body.trigger_id,
-    respond,
-    lang,
-    title: lang.t.changes.playlistEditTitle,
-    build: async () => {
-      const current = await ctx.ops.currentPlaylist(playlistId);
-      const draftId = await openDraft(ctx, actor.id, CALLBACKS.playlistEdit, { playlistId });
-      return playlistEditModal(
-        {
-          playlistId,
-          draftId,
-          current: current.value === null ? null : { title: current.value.title, files: current.value.files },
-          ...(current.note === undefined ? {} : { note: current.note }),
-        },
-        lang,
-      );
-    },
+  await modalAfterRead(args, lang.t.changes.playlistEditTitle, async () => {
+    const current = await ctx.ops.currentPlaylist(playlistId);
+    const draftId = await openDraft(ctx, actor.id, CALLBACKS.playlistEdit, { playlistId });
+    const shown = current.value === null ? null : { title: current.value.title, files: current.value.files };
+    return playlistEditModal({ playlistId, draftId, current: shown, ...noteOf(current) }, lang);
   });
 };
 
@@ -265,25 +210,18 @@ function deleteInput(command: Command): PrepareInput | null {
 }
 
 /** Folder, file and playlist deletes: the typed-confirmation modal, built from the prepared request. */
-const deleteHandler: SlashHandler = async ({ command, ctx, client, body, respond, actor, lang }) => {
+const deleteHandler: SlashHandler = async (args) => {
+  const { command, ctx, actor, lang } = args;
   const input = deleteInput(command);
   if (input === null) return;
-  await modalAfterRead({
-    ctx,
-    client,
-    triggerId: body.trigger_id,
-    respond,
-    lang,
-    title: deleteTitleOf(input.kind, lang),
-    build: async () => {
-      const prepared = await ctx.ops.prepare(actor, input);
-      const shownTitle = deletedTitle(prepared);
-      const confirm = ctx.ops.confirmationFor(input);
-      // The prepared request and what must be typed stay here; the modal carries the draft's ID.
-      const draft = deleteDraft({ prepared, confirm, title: shownTitle });
-      const draftId = await openDraft(ctx, actor.id, CALLBACKS.deleteConfirm, storedDeleteDraft(draft));
-      return deleteConfirmModal({ prepared, confirm, title: shownTitle, draftId }, lang);
-    },
+  await modalAfterRead(args, deleteTitleOf(input.kind, lang), async () => {
+    const prepared = await ctx.ops.prepare(actor, input);
+    const shownTitle = deletedTitle(prepared);
+    const confirm = ctx.ops.confirmationFor(input);
+    // The prepared request and what must be typed stay here; the modal carries the draft's ID.
+    const draft = deleteDraft({ prepared, confirm, title: shownTitle });
+    const draftId = await openDraft(ctx, actor.id, CALLBACKS.deleteConfirm, storedDeleteDraft(draft));
+    return deleteConfirmModal({ prepared, confirm, title: shownTitle, draftId }, lang);
   });
 };
 

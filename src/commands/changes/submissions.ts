@@ -1,14 +1,16 @@
 import type { z } from 'zod';
 import type { ChangeOperation } from '../../core/catalog.js';
 import { InputError } from '../../core/errors.js';
-import type { Actor, RequestState } from '../../core/model.js';
+import type { Actor } from '../../core/model.js';
 import type { BoxAsked } from '../../core/time-box.js';
-import { type Lang, ltr } from '../../i18n/index.js';
+import type { Lang } from '../../i18n/index.js';
 import { settledWithin } from '../../jobs/timeout.js';
 import { spec as protectSet } from '../../operations/protect-set/spec.js';
 import { spec as whitelistSet } from '../../operations/whitelist-set/spec.js';
 import type { Prepared, PrepareInput } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
+import { stateWord } from '../../views/approval.js';
+import { boldId } from '../../views/blocks.js';
 import { describeError, sayIn } from '../../views/errors.js';
 import { BLOCKS, CALLBACKS } from '../../views/ids.js';
 import { truncate } from '../../views/limits.js';
@@ -35,7 +37,7 @@ import {
 import { parseRevertSubmission, type RevertDraft, RevertDraftSchema } from '../../views/modals/time-box.js';
 import { parseWhitelistSubmission, WhitelistDraftSchema } from '../../views/modals/whitelist.js';
 import { type AppContext, errorViewOptions, problemText } from '../context.js';
-import { ackStatus as ackView, type SubmissionArgs, submitter } from './clicks.js';
+import { ackStatus as ackView, onSubmit, type SubmissionArgs, submitter } from './clicks.js';
 import { takeDraft } from './drafts.js';
 import { resultSections, showStatus } from './shared.js';
 import { windowOf } from './time-box.js';
@@ -162,6 +164,9 @@ function withInput<D, I>(
   };
 }
 
+/** Prepares what a create or edit form read. */
+const prepareInput = (ctx: AppContext, actor: Actor, input: PrepareInput) => ctx.ops.prepare(actor, input);
+
 /** "Put back after" as the policy bounds it, when the form shows it (a form opened without it asks none). */
 function askedWindow(ctx: AppContext, state: ViewState, operation: ChangeOperation) {
   return state.has(BLOCKS.putBackAfter) ? windowOf(ctx, operation) : undefined;
@@ -210,7 +215,7 @@ const folderEditFlow: ChangeFlow<z.infer<typeof FolderDraftSchema>, PrepareInput
   callbackId: CALLBACKS.folderEdit,
   draft: FolderDraftSchema,
   parse: withInput(parseFolderSubmission),
-  prepare: (ctx, actor, input) => ctx.ops.prepare(actor, input),
+  prepare: prepareInput,
   errorBlock: BLOCKS.title,
 };
 
@@ -222,7 +227,7 @@ function createFlow(operation: CreateOperation): ChangeFlow<CreateDraft, Prepare
     callbackId: form.callbackId,
     draft: CreateDraftSchema,
     parse: withInput<CreateDraft, PrepareInput>((state, _draft, lang) => form.parse(state, lang)),
-    prepare: (ctx, actor, input) => ctx.ops.prepare(actor, input),
+    prepare: prepareInput,
     errorBlock: BLOCKS.title,
   };
 }
@@ -232,7 +237,7 @@ const fileFlow: ChangeFlow<z.infer<typeof FileDraftSchema>, PrepareInput> = {
   callbackId: CALLBACKS.fileEdit,
   draft: FileDraftSchema,
   parse: withInput(parseFileEditSubmission),
-  prepare: (ctx, actor, input) => ctx.ops.prepare(actor, input),
+  prepare: prepareInput,
   errorBlock: BLOCKS.title,
 };
 
@@ -241,7 +246,7 @@ const playlistFlow: ChangeFlow<z.infer<typeof PlaylistDraftSchema>, PrepareInput
   callbackId: CALLBACKS.playlistEdit,
   draft: PlaylistDraftSchema,
   parse: withInput(parsePlaylistSubmission),
-  prepare: (ctx, actor, input) => ctx.ops.prepare(actor, input),
+  prepare: prepareInput,
   errorBlock: BLOCKS.playlistFiles,
 };
 
@@ -274,23 +279,6 @@ const revertFlow: ChangeFlow<RevertDraft, Prepared> = {
   errorBlock: BLOCKS.reason,
 };
 
-/** Where a request stands, in the reader's words (the shared state names). */
-function stateWord(lang: Lang, state: RequestState): string {
-  const c = lang.t.common;
-  const words: Record<RequestState, string> = {
-    pending: c.statePending,
-    approved: c.stateApproved,
-    executing: c.stateExecuting,
-    succeeded: c.stateSucceeded,
-    failed: c.stateFailed,
-    rejected: c.stateRejected,
-    cancelled: c.stateCancelled,
-    expired: c.stateExpired,
-    unknown: c.stateUnknown,
-  };
-  return words[state];
-}
-
 /** A lead's reason for rejecting: the form closes into the result. */
 async function runReject(ctx: AppContext, args: SubmissionArgs): Promise<void> {
   const person = submitter(ctx, args);
@@ -311,14 +299,14 @@ async function runReject(ctx: AppContext, args: SubmissionArgs): Promise<void> {
     const result = await ctx.ops.reject(parsed.value.requestId, actor, parsed.value.note);
     lines =
       result.kind === 'rejected'
-        ? [`:no_entry_sign: ${t.rejectFormDone(ltr(lang, `*${result.request.id}*`))}`]
+        ? [`:no_entry_sign: ${t.rejectFormDone(boldId(lang, result.request.id))}`]
         : result.kind === 'refused'
           ? [problemLine(problemText(ctx, new InputError(result.said ?? result.reason), title), ':no_entry:')]
           : [
               t.rejectFormNowState(
-                ltr(lang, `*${result.request.id}*`),
+                boldId(lang, result.request.id),
                 result.request.state,
-                stateWord(lang, result.request.state),
+                stateWord(result.request.state, lang),
               ),
             ];
   } catch (error) {
@@ -330,9 +318,7 @@ async function runReject(ctx: AppContext, args: SubmissionArgs): Promise<void> {
 /** Registers the submissions of every change modal and of the reject modal. */
 export function registerChangeSubmissions(routes: SlackRoutes, ctx: AppContext): void {
   const on = <D, T>(flow: ChangeFlow<D, T>) => {
-    routes.view(flow.callbackId, async ({ ack, body, view, client }) => {
-      await runChange(ctx, flow, { ack, body, view, client });
-    });
+    onSubmit(routes, flow.callbackId, (args) => runChange(ctx, flow, args));
   };
   on(whitelistFlow);
   on(protectFlow);
@@ -342,7 +328,5 @@ export function registerChangeSubmissions(routes: SlackRoutes, ctx: AppContext):
   on(playlistFlow);
   on(deleteFlow);
   on(revertFlow);
-  routes.view(CALLBACKS.rejectReason, async ({ ack, body, view, client }) => {
-    await runReject(ctx, { ack, body, view, client });
-  });
+  onSubmit(routes, CALLBACKS.rejectReason, (args) => runReject(ctx, args));
 }

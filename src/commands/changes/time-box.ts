@@ -1,15 +1,20 @@
+import type { ModalView } from '@slack/types';
 import type { ChangeOperation } from '../../core/catalog.js';
 import { InputError } from '../../core/errors.js';
 import type { OperationRequest } from '../../core/model.js';
 import { windowRule } from '../../core/policy.js';
-import { type Lang, ltr } from '../../i18n/index.js';
+import type { Lang } from '../../i18n/index.js';
 import { settledWithin } from '../../jobs/timeout.js';
+import { spec as protectSet } from '../../operations/protect-set/spec.js';
+import { spec as whitelistSet } from '../../operations/whitelist-set/spec.js';
 import type { Prepared, SubmitResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
 import { submittedSections } from '../../views/approval.js';
+import { boldId } from '../../views/blocks.js';
 import { describeError, reasonIn } from '../../views/errors.js';
 import { ACTIONS, CALLBACKS } from '../../views/ids.js';
 import { decodeMetadata, problemLine } from '../../views/modals/common.js';
+import { protectDraft, protectModal } from '../../views/modals/protect.js';
 import {
   ExtendMetadataSchema,
   extendModal,
@@ -20,12 +25,15 @@ import {
   type WindowReader,
   windowChoice,
 } from '../../views/modals/time-box.js';
+import { whitelistModal } from '../../views/modals/whitelist.js';
 import { boxInForce } from '../../views/put-back.js';
 import { type AppContext, checkBlockKit, errorViewOptions, problemText } from '../context.js';
 import {
   ackStatus,
   answerClick,
   type ClickArgs,
+  onClick,
+  onSubmit,
   type RequestClick,
   readRequestClick,
   readSubmission,
@@ -59,18 +67,35 @@ export function windowOf(
   return windowChoice(windowRule(ctx.policy, operation), ctx.clock(), ctx.config.languages.timeZone);
 }
 
-/** A request named in an answer: `*R-…*`, isolated in Persian. */
-function idOf(lang: Lang, id: string): string {
-  return ltr(lang, `*${id}*`);
+/** The protection form, its draft holding the settings as they are now, with "Put back after". */
+export async function protectForm(ctx: AppContext, userId: string, lang: Lang): Promise<ModalView> {
+  const { raw: _raw, ...current } = await ctx.ops.protection();
+  const draftId = await openDraft(ctx, userId, CALLBACKS.protect, protectDraft(current));
+  return protectModal(current, draftId, lang, windowOf(ctx, protectSet.name).limits);
+}
+
+/** The whitelist's Add or Remove form, with "Put back after" and the list as it is now when it can be read. */
+export async function whitelistForm(
+  ctx: AppContext,
+  userId: string,
+  mode: 'add' | 'remove',
+): Promise<ModalView> {
+  // The form still works without the list: the services read it again on submit.
+  const current = await ctx.ops.whitelist().catch((error: unknown) => {
+    ctx.logger.warn({ err: error }, 'could not read the whitelist for the change form');
+    return null;
+  });
+  const draftId = await openDraft(ctx, userId, CALLBACKS.whitelistChange, { mode });
+  return whitelistModal({ mode, current, draftId, bounds: windowOf(ctx, whitelistSet.name).limits });
 }
 
 /** What "Put back now" answers once the services took it: put back, nothing to put back, or under way. */
 function putBackWords(request: OperationRequest, lang: Lang): string {
   const t = lang.t.approvals;
   const state = request.timeBox?.state;
-  if (state === 'done') return t.actPutBackDone(idOf(lang, request.id));
-  if (state === 'left') return t.actPutBackLeft(idOf(lang, request.id));
-  return t.actPutBackStarted(idOf(lang, request.id));
+  if (state === 'done') return t.actPutBackDone(boldId(lang, request.id));
+  if (state === 'left') return t.actPutBackLeft(boldId(lang, request.id));
+  return t.actPutBackStarted(boldId(lang, request.id));
 }
 
 /** Put back now: the requester or a lead; the services plan and send the put-back. */
@@ -96,7 +121,7 @@ async function openExtend(ctx: AppContext, args: ClickArgs): Promise<void> {
       ctx,
       read.click,
       args.respond,
-      read.lang.t.approvals.actNotInForce(idOf(read.lang, read.id)),
+      read.lang.t.approvals.actNotInForce(boldId(read.lang, read.id)),
       read.person,
     );
     return;
@@ -214,19 +239,8 @@ async function openRevert(ctx: AppContext, args: ClickArgs): Promise<void> {
 
 /** Registers Put back now, Extend… (and its form) and Revert…. */
 export function registerTimeBox(routes: SlackRoutes, ctx: AppContext): void {
-  routes.action(ACTIONS.putBackNow, async ({ ack, body, respond, client }) => {
-    await ack();
-    await putBackNow(ctx, { body, respond, client });
-  });
-  routes.action(ACTIONS.extend, async ({ ack, body, respond, client }) => {
-    await ack();
-    await openExtend(ctx, { body, respond, client });
-  });
-  routes.view(CALLBACKS.extend, async ({ ack, body, view, client }) => {
-    await submitExtend(ctx, { ack, body, view, client });
-  });
-  routes.action(ACTIONS.revert, async ({ ack, body, respond, client }) => {
-    await ack();
-    await openRevert(ctx, { body, respond, client });
-  });
+  onClick(routes, ACTIONS.putBackNow, (args) => putBackNow(ctx, args));
+  onClick(routes, ACTIONS.extend, (args) => openExtend(ctx, args));
+  onSubmit(routes, CALLBACKS.extend, (args) => submitExtend(ctx, args));
+  onClick(routes, ACTIONS.revert, (args) => openRevert(ctx, args));
 }

@@ -63,7 +63,6 @@ export const breakGlass = defineArea(
       `:white_check_mark: You acknowledged the break-glass change ${id}; it is recorded in the audit log.`,
     glassFlagged: (id: string) =>
       `:triangular_flag_on_post: You flagged the break-glass change ${id}; the leads see your note.`,
-    glassRefused: (reason: string) => `:no_entry: ${reason} Nothing was changed.`,
     glassNoRequest: 'That button does not name a request; nothing was changed.',
 
     delegateDone: (delegate: string, until: string, command: string) =>
@@ -121,7 +120,6 @@ export const breakGlass = defineArea(
       `:white_check_mark: تغییر ${id} را که با شکستن شیشه اجرا شده بود پذیرفتید؛ در لاگ ممیزی ثبت شد.`,
     glassFlagged: (id) =>
       `:triangular_flag_on_post: تغییر ${id} را که با شکستن شیشه اجرا شده بود علامت زدید؛ سرپرست‌ها یادداشت شما را می‌بینند.`,
-    glassRefused: (reason) => `:no_entry: ${reason} هیچ چیزی تغییر نکرد.`,
     glassNoRequest: 'این دکمه به درخواستی اشاره نمی‌کند؛ هیچ چیزی تغییر نکرد.',
 
     delegateDone: (delegate, until, command) =>

@@ -9,6 +9,18 @@ import { defineArea } from '../define.js';
  * @see docs/architecture.md, "Languages"
  */
 
+/** The parts of one line of `vidops requests`, formatted. */
+interface RequestLineParts {
+  id: string;
+  title: string;
+  target: string;
+  who: string;
+  at: string;
+  state: string;
+  stateText: string;
+  reason: string | null;
+}
+
 const FA_RESOURCES: Readonly<Record<string, string>> = {
   folder: 'پوشه',
   file: 'فایل',
@@ -121,16 +133,7 @@ export const cli = defineArea(
     cliOwnRequests: (who: string) => `Requests of ${who}, open first:`,
     cliAwaiting: (who: string, inSlackOnly: boolean) =>
       `Awaiting approval by ${who}${inSlackOnly ? ' (approve them in Slack: the policy keeps approvals off the command line)' : ''}:`,
-    cliRequestLine: (p: {
-      id: string;
-      title: string;
-      target: string;
-      who: string;
-      at: string;
-      state: string;
-      stateText: string;
-      reason: string | null;
-    }) =>
+    cliRequestLine: (p: RequestLineParts) =>
       `${p.id}  ${p.title}: ${p.target}  asked by ${p.who} at ${p.at}  [${p.state}] ${p.stateText}${p.reason === null ? '' : `; reason: ${p.reason}`}`,
     cliExpiredUnapproved: (at: string) => `expired at ${at} without enough approvals`,
     // Audit
@@ -275,16 +278,7 @@ export const cli = defineArea(
     cliOwnRequests: (who: string) => `درخواست‌های \u2068${who}\u2069، بازها اول:`,
     cliAwaiting: (who: string, inSlackOnly: boolean) =>
       `در انتظار تأیید \u2068${who}\u2069${inSlackOnly ? ' (آن‌ها را در Slack تأیید کنید: سیاست، تأیید از خط فرمان را بسته است)' : ''}:`,
-    cliRequestLine: (p: {
-      id: string;
-      title: string;
-      target: string;
-      who: string;
-      at: string;
-      state: string;
-      stateText: string;
-      reason: string | null;
-    }) =>
+    cliRequestLine: (p: RequestLineParts) =>
       `\u2068${p.id}\u2069  ${p.title}: ${p.target}  درخواست‌دهنده: ${p.who}، ${p.at}  ${p.stateText} \u2068[${p.state}]\u2069${p.reason === null ? '' : `؛ دلیل: ${p.reason}`}`,
     cliExpiredUnapproved: (at: string) => `در ${at} بی‌آنکه تأییدهای لازم برسد منقضی شد`,
     cliAuditEmpty: 'گزارش ممیزی خالی است.',

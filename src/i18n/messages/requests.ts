@@ -15,7 +15,6 @@ export const requests = defineArea(
     requestsNoOpen: '_You have no open requests._',
     requestsMoreOpen: (shown: string) => `_… and ${shown} more open requests not shown._`,
     requestsFinishedHeading: '*Recently finished*',
-    requestsReason: (reason: string) => `*Reason:* ${reason}`,
     requestsExpires: (date: string) => `Expires ${date}`,
     requestsTextAwaiting: (count: number, shown: string, openShown: string) =>
       `${shown} request${count === 1 ? '' : 's'} awaiting your approval; you have ${openShown} open.`,
@@ -41,7 +40,6 @@ export const requests = defineArea(
     requestsNoOpen: '_درخواست بازی ندارید._',
     requestsMoreOpen: (shown) => `_… و ${shown} درخواست باز دیگر که نمایش داده نشده است._`,
     requestsFinishedHeading: '*به‌تازگی تمام‌شده*',
-    requestsReason: (reason) => `*دلیل:* ${reason}`,
     requestsExpires: (date) => `مهلت تا ${date}`,
     requestsTextAwaiting: (_count, shown, openShown) =>
       `${shown} درخواست در انتظار تأیید شماست؛ ${openShown} درخواست باز دارید.`,

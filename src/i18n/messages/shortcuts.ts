@@ -24,10 +24,8 @@ export const shortcuts = defineArea(
     shortcutOfferFiles: 'File IDs in this message. One click queues the conversion again.',
     shortcutUnknownPick:
       'That choice is not in this form any more. Nothing was done; run the shortcut again.',
-    shortcutMobileLabel: 'Viewer’s mobile number',
     shortcutMobileHint: (local: string, international: string) =>
       `As the viewer gave it: ${local}, ${international} or with Persian digits.`,
-    shortcutFileIdLabel: 'File ID',
     shortcutFileIdHint: 'Only a file whose conversion failed is queued again.',
     shortcutUnblocking: (masked: string) => `Unblocking ${masked}…`,
     shortcutRetrying: (fileId: string) => `Retrying file ${fileId}…`,
@@ -59,10 +57,8 @@ export const shortcuts = defineArea(
       'شماره‌های این پیام. با یک کلیک مسدودی برداشته می‌شود، با همان بررسی‌ها و تأییدهای همیشگی.',
     shortcutOfferFiles: 'شناسه‌های فایل در این پیام. با یک کلیک، فایل دوباره به صف تبدیل می‌رود.',
     shortcutUnknownPick: 'آن گزینه دیگر در این فرم نیست. کاری انجام نشد؛ میان‌بر را دوباره اجرا کنید.',
-    shortcutMobileLabel: 'شماره‌ی موبایل بیننده',
     shortcutMobileHint: (local, international) =>
       `همان‌طور که بیننده داده است: ${local}، ${international} یا با رقم‌های فارسی.`,
-    shortcutFileIdLabel: 'شناسه‌ی فایل',
     shortcutFileIdHint: 'فقط فایلی که تبدیلش ناموفق بوده دوباره به صف تبدیل می‌رود.',
     shortcutUnblocking: (masked) => `در حال رفع مسدودی ${masked}…`,
     shortcutRetrying: (fileId) => `در حال تبدیل دوباره‌ی فایل ${fileId}…`,

@@ -2,7 +2,7 @@ import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { BREAK_GLASS_WORDS } from '../../core/break-glass.js';
 import type { OperationRequest } from '../../core/model.js';
-import { type Lang, ltr, num } from '../../i18n/index.js';
+import { type Lang, ltr } from '../../i18n/index.js';
 import { previewSections, requestLine } from '../approval.js';
 import { isolated, safeWorded, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
@@ -11,7 +11,8 @@ import {
   encodeMetadata,
   type FieldErrors,
   modal,
-  REASON_MAX,
+  noteInput,
+  readNote,
   textInput,
   type ViewState,
 } from './common.js';
@@ -40,13 +41,7 @@ export function breakGlassModal(request: OperationRequest, reviewWithin: string,
         ),
       ),
       ...previewSections(request, lang, 1500).map((text) => section(text)),
-      textInput({
-        blockId: BLOCKS.breakGlassReason,
-        label: t.glassModalReasonLabel,
-        multiline: true,
-        maxLength: REASON_MAX,
-        hint: t.glassModalReasonHint,
-      }),
+      noteInput(BLOCKS.breakGlassReason, t.glassModalReasonLabel, t.glassModalReasonHint),
       textInput({
         blockId: BLOCKS.breakGlassWords,
         label: t.glassModalWordsLabel(BREAK_GLASS_WORDS),
@@ -70,17 +65,9 @@ export function parseBreakGlassSubmission(
   lang: Lang,
 ): BreakGlassSubmission {
   const { requestId } = decodeMetadata(BreakGlassMetadataSchema, privateMetadata, lang);
-  const reason = state.text(BLOCKS.breakGlassReason);
-  const words = state.text(BLOCKS.breakGlassWords);
-  if (reason === '')
-    return { ok: false, errors: { [BLOCKS.breakGlassReason]: lang.t.breakGlass.glassReasonRequired } };
-  if (reason.length > REASON_MAX) {
-    return {
-      ok: false,
-      errors: { [BLOCKS.breakGlassReason]: lang.t.changes.formNoteTooLong(num(lang, REASON_MAX)) },
-    };
-  }
-  return { ok: true, requestId, reason, words };
+  const read = readNote(state, BLOCKS.breakGlassReason, lang.t.breakGlass.glassReasonRequired, lang);
+  if (!read.ok) return read;
+  return { ok: true, requestId, reason: read.note, words: state.text(BLOCKS.breakGlassWords) };
 }
 
 /** The modal a lead fills in to flag a break-glass change. */
@@ -95,13 +82,7 @@ export function flagModal(request: OperationRequest, lang: Lang): ModalView {
       section(
         `${requestLine(request, lang, { showRequester: true })}${record ? `\n${t.glassWhyCouldNotWait(isolated(lang, record.reason, 800))}` : ''}`,
       ),
-      textInput({
-        blockId: BLOCKS.breakGlassNote,
-        label: t.glassFlagLabel,
-        multiline: true,
-        maxLength: REASON_MAX,
-        hint: t.glassFlagHint,
-      }),
+      noteInput(BLOCKS.breakGlassNote, t.glassFlagLabel, t.glassFlagHint),
     ],
     privateMetadata: encodeMetadata(BreakGlassMetadataSchema, { requestId: request.id }, lang),
     lang,
@@ -114,14 +95,6 @@ export type FlagSubmission =
 
 export function parseFlagSubmission(state: ViewState, privateMetadata: string, lang: Lang): FlagSubmission {
   const { requestId } = decodeMetadata(BreakGlassMetadataSchema, privateMetadata, lang);
-  const note = state.text(BLOCKS.breakGlassNote);
-  if (note === '')
-    return { ok: false, errors: { [BLOCKS.breakGlassNote]: lang.t.breakGlass.glassNoteRequired } };
-  if (note.length > REASON_MAX) {
-    return {
-      ok: false,
-      errors: { [BLOCKS.breakGlassNote]: lang.t.changes.formNoteTooLong(num(lang, REASON_MAX)) },
-    };
-  }
-  return { ok: true, requestId, note };
+  const read = readNote(state, BLOCKS.breakGlassNote, lang.t.breakGlass.glassNoteRequired, lang);
+  return read.ok ? { ok: true, requestId, note: read.note } : read;
 }

@@ -109,6 +109,11 @@ export function reasonInput(lang: Lang, initial?: string): InputBlock {
   });
 }
 
+/** A required note of several lines (a reject's why, a settled outcome, a break-glass reason, a flag). */
+export function noteInput(blockId: string, label: string, hint: string): InputBlock {
+  return textInput({ blockId, label, multiline: true, maxLength: REASON_MAX, hint });
+}
+
 /** The view shown while the modal's data is read (trigger IDs expire after 3 s, so it opens first). */
 export function loadingModal(
   title: string,
@@ -213,6 +218,21 @@ export function reasonProblem(reason: string, lang: Lang): string | null {
   if (reason === '') return lang.t.changes.formReasonMissing;
   if (reason.length > REASON_MAX) return lang.t.changes.formReasonTooLong(num(lang, REASON_MAX));
   return null;
+}
+
+/** Reads a required note: the note, or its field's error (`missing` when empty, or too long). */
+export function readNote(
+  state: ViewState,
+  blockId: string,
+  missing: string,
+  lang: Lang,
+): { ok: true; note: string } | { ok: false; errors: FieldErrors } {
+  const note = state.text(blockId);
+  if (note === '') return { ok: false, errors: { [blockId]: missing } };
+  if (note.length > REASON_MAX) {
+    return { ok: false, errors: { [blockId]: lang.t.changes.formNoteTooLong(num(lang, REASON_MAX)) } };
+  }
+  return { ok: true, note };
 }
 
 // ---------------------------------------------------------------------------------------------

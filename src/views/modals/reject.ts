@@ -1,7 +1,7 @@
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { OperationRequest } from '../../core/model.js';
-import { ENGLISH, type Lang, ltr, num } from '../../i18n/index.js';
+import { ENGLISH, type Lang, ltr } from '../../i18n/index.js';
 import { previewSections, requestLine } from '../approval.js';
 import { isolated, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
@@ -10,8 +10,8 @@ import {
   encodeMetadata,
   type FieldErrors,
   modal,
-  REASON_MAX,
-  textInput,
+  noteInput,
+  readNote,
   type ViewState,
 } from './common.js';
 
@@ -37,13 +37,7 @@ export function rejectModal(request: OperationRequest, lang: Lang = ENGLISH): Mo
     blocks: [
       section(`${requestLine(request, lang, { showRequester: true })}${reason}`),
       ...previewSections(request, lang, 1500).map((text) => section(text)),
-      textInput({
-        blockId: BLOCKS.rejectNote,
-        label: t.rejectFormLabel,
-        multiline: true,
-        maxLength: REASON_MAX,
-        hint: t.formRequesterReads,
-      }),
+      noteInput(BLOCKS.rejectNote, t.rejectFormLabel, t.formRequesterReads),
     ],
     privateMetadata: encodeMetadata(RejectMetadataSchema, { requestId: request.id }, lang),
     lang,
@@ -60,12 +54,7 @@ export function parseRejectSubmission(
   privateMetadata: string,
   lang: Lang,
 ): RejectSubmission {
-  const t = lang.t.changes;
   const { requestId } = decodeMetadata(RejectMetadataSchema, privateMetadata, lang);
-  const note = state.text(BLOCKS.rejectNote);
-  if (note === '') return { ok: false, errors: { [BLOCKS.rejectNote]: t.rejectFormSayWhy } };
-  if (note.length > REASON_MAX) {
-    return { ok: false, errors: { [BLOCKS.rejectNote]: t.formNoteTooLong(num(lang, REASON_MAX)) } };
-  }
-  return { ok: true, requestId, note };
+  const read = readNote(state, BLOCKS.rejectNote, lang.t.changes.rejectFormSayWhy, lang);
+  return read.ok ? { ok: true, requestId, note: read.note } : read;
 }

@@ -1,7 +1,7 @@
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import type { OperationRequest } from '../../core/model.js';
-import { ENGLISH, type Lang, num } from '../../i18n/index.js';
+import { ENGLISH, type Lang } from '../../i18n/index.js';
 import { outcomeText, previewSections, requestLine } from '../approval.js';
 import { section } from '../blocks.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
@@ -10,8 +10,8 @@ import {
   encodeMetadata,
   type FieldErrors,
   modal,
-  REASON_MAX,
-  textInput,
+  noteInput,
+  readNote,
   type ViewState,
 } from './common.js';
 
@@ -45,13 +45,11 @@ export function resolveModal(request: OperationRequest, way: MarkWay, lang: Lang
       section(requestLine(request, lang, { showRequester: true })),
       ...previewSections(request, lang, 1500).map((text) => section(text)),
       ...(outcome === null ? [] : [section(outcome)]),
-      textInput({
-        blockId: BLOCKS.resolveNote,
-        label: way === 'applied' ? t.resolveFormAppliedLabel : t.resolveFormNotAppliedLabel,
-        multiline: true,
-        maxLength: REASON_MAX,
-        hint: t.formRequesterReads,
-      }),
+      noteInput(
+        BLOCKS.resolveNote,
+        way === 'applied' ? t.resolveFormAppliedLabel : t.resolveFormNotAppliedLabel,
+        t.formRequesterReads,
+      ),
     ],
     privateMetadata: encodeMetadata(ResolveMetadataSchema, { requestId: request.id, way }, lang),
     lang,
@@ -68,12 +66,7 @@ export function parseResolveSubmission(
   privateMetadata: string,
   lang: Lang = ENGLISH,
 ): ResolveSubmission {
-  const t = lang.t.changes;
   const { requestId, way } = decodeMetadata(ResolveMetadataSchema, privateMetadata, lang);
-  const note = state.text(BLOCKS.resolveNote);
-  if (note === '') return { ok: false, errors: { [BLOCKS.resolveNote]: t.resolveFormSayWhat } };
-  if (note.length > REASON_MAX) {
-    return { ok: false, errors: { [BLOCKS.resolveNote]: t.formNoteTooLong(num(lang, REASON_MAX)) } };
-  }
-  return { ok: true, requestId, way, note };
+  const read = readNote(state, BLOCKS.resolveNote, lang.t.changes.resolveFormSayWhat, lang);
+  return read.ok ? { ok: true, requestId, way, note: read.note } : read;
 }

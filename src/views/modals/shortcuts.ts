@@ -124,7 +124,7 @@ export function unblockTypeModal(
   blocks.push(
     textInput({
       blockId: BLOCKS.mobile,
-      label: t.shortcutMobileLabel,
+      label: lang.t.everyday.unblockModalLabel,
       maxLength: 40,
       placeholder: MOBILE_EXAMPLE,
       hint: t.shortcutMobileHint(ltr(lang, MOBILE_EXAMPLE), ltr(lang, MOBILE_EXAMPLE_INTERNATIONAL)),
@@ -177,7 +177,7 @@ export function retryTypeModal(options: { text: string; target: AnswerTarget }, 
       intro(options.text),
       textInput({
         blockId: BLOCKS.fileId,
-        label: t.shortcutFileIdLabel,
+        label: lang.t.everyday.retryModalLabel,
         maxLength: 100,
         placeholder: FILE_ID_EXAMPLE,
         hint: t.shortcutFileIdHint,

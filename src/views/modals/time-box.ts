@@ -3,14 +3,14 @@ import { z } from 'zod';
 import type { OperationRequest } from '../../core/model.js';
 import type { Said } from '../../core/said.js';
 import { type BoxAsked, checkWindow, readWindow, type WindowRule } from '../../core/time-box.js';
-import { duration, type Lang, ltr } from '../../i18n/index.js';
+import type { Lang } from '../../i18n/index.js';
 import type { Prepared } from '../../services/types.js';
 import { operationTitleOf, previewSections, readerDate } from '../approval.js';
-import { plainWorded, safeWorded, section } from '../blocks.js';
+import { boldId, plainWorded, safeWorded, section } from '../blocks.js';
 import { sayIn } from '../errors.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
 import { BLOCK_KIT_LIMITS } from '../limits.js';
-import { PUT_BACK_CHOICES, putBackChoices } from '../time-box.js';
+import { PUT_BACK_CHOICES, putBackChoices, spanText } from '../time-box.js';
 import {
   decodeMetadata,
   draftMetadata,
@@ -101,7 +101,7 @@ export function windowInputs(limits: WindowLimits, lang: Lang): InputBlock[] {
       label: t.boxTypedLabel,
       maxLength: 40,
       placeholder: t.boxTypedPlaceholder,
-      hint: t.boxTypedHint(duration(lang, limits.maxMs)),
+      hint: t.boxTypedHint(spanText(lang, limits.maxMs)),
       optional: true,
     }),
   ];
@@ -122,7 +122,7 @@ export function parseWindowChoice(
   const t = lang.t.changes;
   const typed = state.text(BLOCKS.putBackTyped);
   const picked = state.selected(BLOCKS.putBackAfter);
-  const max = duration(lang, bounds.maxMs);
+  const max = spanText(lang, bounds.maxMs);
   if (typed !== '') {
     const reading = read(typed);
     return reading.ok
@@ -148,7 +148,7 @@ export const ExtendMetadataSchema = z.strictObject({ requestId: z.string().min(1
 /** Extend… of a time-boxed change in force: its end now, the new window, and a reason for the lead. */
 export function extendModal(request: OperationRequest, bounds: WindowLimits, lang: Lang): ModalView {
   const t = lang.t.changes;
-  const ref = ltr(lang, `*${request.id}*`);
+  const ref = boldId(lang, request.id);
   const endsAt = request.timeBox?.endsAt ?? null;
   const blocks: KnownBlock[] = [
     section(
@@ -217,7 +217,7 @@ export function revertConfirmModal(options: { prepared: Prepared; draftId: strin
   const { prepared } = options;
   const of = prepared.revertOf?.id ?? '';
   const blocks: KnownBlock[] = [
-    section(t.boxRevertIntro(ltr(lang, `*${of}*`))),
+    section(t.boxRevertIntro(boldId(lang, of))),
     ...previewSections(prepared, lang, 2500).map((text) => section(text)),
     ...prepared.warnings.slice(0, 5).map((w) => section(`:warning: ${safeWorded(sayIn(lang, w), 1000)}`)),
     reasonInput(lang),
