@@ -6,7 +6,6 @@ import type { Actor, OperationRequest } from '../core/model.js';
 import { isLead } from '../core/policy.js';
 import { type Said, say } from '../core/said.js';
 import type { Undo } from '../core/time-box.js';
-import { protectionOf } from '../core/validate/protection.js';
 import { SERVICES } from '../operations/services.js';
 import { prepareRequest } from './catalog.js';
 import { policyActor, type ServiceContext } from './context.js';
@@ -88,35 +87,16 @@ function changedSince(undo: Extract<Undo, { kind: 'edit' }>, preview: unknown): 
 
 /**
  * An Extend's change: the values the first set, set again (the service keeps them; nothing
- * changes on it), previewed as the first was, so the approvers see what stays in force.
+ * changes on it), previewed as the first was, so the approvers see what stays in force. Each
+ * time-box operation says how (`again` in its service).
  */
 export async function extensionOf(svc: ServiceContext, request: OperationRequest): Promise<Prepared> {
-  const undo = request.undo;
-  if (undo?.kind === 'protection') {
-    const params = { changes: protectionOf(undo.rows.map((r) => ({ field: r.field, value: r.after }))) };
-    const rows = undo.rows.map((r) => ({ field: r.field, before: r.before, after: r.after }));
-    return {
-      operation: 'protect.set' as const,
-      params,
-      target: operationTarget('protect.set', params),
-      preview: { kind: 'protection' as const, rows },
-      warnings: [],
-    };
+  const again = SERVICES[request.operation].again;
+  if (again === undefined || request.undo === undefined) {
+    throw new InputError(say.putBackNotInForce(request.id));
   }
-  if (undo?.kind === 'whitelist') {
-    const current = await svc.client.whitelist.get();
-    const params = { allowedDNS: [...current], expectBefore: [...current] };
-    return {
-      operation: 'whitelist.set' as const,
-      params,
-      target: operationTarget('whitelist.set', params),
-      preview: { kind: 'whitelist' as const, before: [...current], after: [...current], ...pick(undo) },
-      warnings: [],
-    };
-  }
-  throw new InputError(say.putBackNotInForce(request.id));
-}
-
-function pick(undo: Extract<Undo, { kind: 'whitelist' }>) {
-  return { added: [...undo.added], removed: [...undo.removed] };
+  const io = { client: svc.client, canFetchCover: svc.fetchCover !== undefined };
+  const { params, preview } = await again(request.undo, io);
+  const target = operationTarget(request.operation, params as never);
+  return { operation: request.operation, params, target, preview, warnings: [] } as Prepared;
 }

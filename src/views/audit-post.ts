@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { CLI_ACTOR_PREFIX, osUserOf } from '../core/actor.js';
 import { shortHash } from '../core/audit-chain.js';
@@ -588,11 +589,12 @@ function items(p: Parts, names: readonly string[]): string {
 
 /** `opacity (now 0.45)`, `1.2.3.4 (now not listed)`: an item and what the service shows now. */
 function nowValue(p: Parts, left: Left): string {
-  const { event, s, t, lang } = p;
+  const { s, t, lang } = p;
   const item = s.id(left.item);
   const now = left.now;
   if (now === undefined) return item;
-  if (event.operation === 'whitelist.set') {
+  // An item is an address of the whitelist, or the dotted name of a protection setting.
+  if (isIP(left.item) !== 0) {
     return t.auditNowValue(item, now === null ? t.auditNotListed : t.auditListed);
   }
   if (now !== null && typeof now !== 'string' && typeof now !== 'number' && typeof now !== 'boolean') {
@@ -644,12 +646,8 @@ function goesBack(p: Parts, left: readonly Left[]): string[] {
   const { event } = p;
   const o = event.outcome;
   if (isObj(o) && Array.isArray(o.goesBack)) return o.goesBack.filter((x) => typeof x === 'string');
-  const touched =
-    event.operation === 'whitelist.set'
-      ? addressesIn(event.params)
-      : event.operation === 'protect.set'
-        ? settingsIn(isObj(event.params) ? event.params.changes : undefined)
-        : [];
+  const params = isObj(event.params) ? event.params : {};
+  const touched = 'allowedDNS' in params ? addressesIn(params) : settingsIn(params.changes);
   const kept = new Set(left.map((l) => l.item));
   return touched.filter((item) => !kept.has(item));
 }

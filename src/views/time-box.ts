@@ -1,7 +1,9 @@
+import { isIP } from 'node:net';
 import { type ChangeOperation, OPERATION_SPECS } from '../core/catalog.js';
 import type { OperationRequest } from '../core/model.js';
 import { type BoxAsked, type PutBackConflict, untilMs } from '../core/time-box.js';
 import { dateTime, type Lang, langFor, list, ltr, num, persianDigits, relative } from '../i18n/index.js';
+import { VIEWS } from '../operations/views.js';
 import { code } from './blocks.js';
 import { protectionValueText } from './protection-text.js';
 
@@ -106,11 +108,6 @@ export function goesBackText(
   return lang.t.timeBox.boxGoesBack(clockText(lang, endsAt, now, timeZone), relative(lang, endsAt, now));
 }
 
-/** Whether the change's items are addresses of the whitelist (else protection settings). */
-function onWhitelist(model: Pick<BoxModel, 'operation' | 'undo'>): boolean {
-  return model.undo?.kind === 'whitelist' || model.operation === 'whitelist.set';
-}
-
 /** `preventZoom`, `5.6.7.8`: an item isolated as code. */
 function itemCode(lang: Lang, item: string): string {
   return ltr(lang, code(item));
@@ -119,7 +116,6 @@ function itemCode(lang: Lang, item: string): string {
 /** One thing a put-back left alone, and why. */
 function conflictText(
   lang: Lang,
-  model: BoxModel,
   conflict: PutBackConflict,
   now: Date,
   timeZone: string,
@@ -134,7 +130,8 @@ function conflictText(
       ? t.boxHeldNow(item, id)
       : t.boxHeldUntil(item, id, clockText(lang, end, now, timeZone));
   }
-  if (onWhitelist(model)) return conflict.now === null ? t.boxGoneSince(item) : t.boxBackSince(item);
+  // An item is an address of the whitelist, or the dotted name of a protection setting.
+  if (isIP(conflict.item) !== 0) return conflict.now === null ? t.boxGoneSince(item) : t.boxBackSince(item);
   return t.boxChangedSince(item, itemCode(lang, protectionValueText(conflict.item, conflict.now, lang)));
 }
 
@@ -143,9 +140,7 @@ const MAX_CONFLICTS = 10;
 /** What a put-back left alone, one clause each (at most ten, then `…`); '' when nothing. */
 function conflictsText(lang: Lang, model: BoxModel, now: Date, timeZone: string, holders: Holders): string {
   const conflicts = model.timeBox?.conflicts ?? [];
-  const lines = conflicts
-    .slice(0, MAX_CONFLICTS)
-    .map((c) => conflictText(lang, model, c, now, timeZone, holders));
+  const lines = conflicts.slice(0, MAX_CONFLICTS).map((c) => conflictText(lang, c, now, timeZone, holders));
   if (conflicts.length > MAX_CONFLICTS) lines.push('…');
   return lines.length === 0 ? '' : lang.t.timeBox.boxConflicts(lines);
 }
@@ -297,7 +292,5 @@ export function notRevertibleText(lang: Lang, operation: ChangeOperation): strin
   if (spec.undo !== 'none') return null;
   const t = lang.t.timeBox;
   if (spec.risk === 'irreversible') return t.boxNoRevertDelete;
-  if (operation === 'viewer.unblock') return t.boxNoRevertUnblock;
-  if (operation === 'file.retry') return t.boxNoRevertRetry;
-  return t.boxNoRevertCreate;
+  return VIEWS[operation].noRevert?.(lang) ?? t.boxNoRevertCreate;
 }

@@ -74,6 +74,11 @@ export interface OperationService<O extends ChangeOperation> {
    * changed since. `holders`: other time-boxed changes in force on the same thing.
    */
   inverse?(undo: Undo, io: PrepareIo, holders: readonly Holder[]): Promise<Inverse<O>>;
+  /**
+   * An Extend of a time-boxed change: the values it set, set again for a new window, and the
+   * preview approvers see. Present exactly where the spec's `undo` is `time-box`.
+   */
+  again?(undo: Undo, io: PrepareIo): Promise<Omit<Drafted<O>, 'warnings'>>;
 }
 
 /** What undoing a change asks for: the input of a new request, or null; and what it leaves. */

@@ -54,6 +54,8 @@ export interface AuditSentences {
 export interface OperationViews<O extends ChangeOperation> extends AuditSentences {
   slack: PreviewView<O>;
   cli: CliPreview<O>;
+  /** Why a done request of it has no Revert…, when its `undo` is `none` and it is no delete or create. */
+  noRevert?(lang: Lang): string;
 }
 
 /** The audit log's limit for a title (or setting names) in a sentence. */

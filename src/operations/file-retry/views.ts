@@ -5,6 +5,7 @@ import { quotedTitle, shownOrNull, str, titled, viewsOf } from '../common/views.
 import { spec } from './spec.js';
 
 export const views = viewsOf(spec, {
+  noRevert: (lang) => lang.t.timeBox.boxNoRevertRetry,
   ask: (p) => p.t.auditAskRetry(p.target),
   done(p) {
     const status = str(p.result, 'hlsStatus');

@@ -42,6 +42,13 @@ export const service = serviceOf(spec, {
     }));
     return { kind: 'protection', rows };
   },
+  async again(undo) {
+    if (undo.kind !== 'protection') throw new InputError(say.revertBeforeUnknown());
+    return {
+      params: { changes: protectionOf(undo.rows.map((r) => ({ field: r.field, value: r.after }))) },
+      preview: { kind: 'protection', rows: undo.rows.map((r) => ({ ...r })) },
+    };
+  },
   async inverse(undo, io, holders) {
     if (undo.kind !== 'protection') throw new InputError(say.revertBeforeUnknown());
     const { raw: _raw, ...current } = await io.client.protection.get();

@@ -41,6 +41,21 @@ export const service = serviceOf(spec, {
     });
     return { kind: 'whitelist', before: [...p.expectBefore], added, removed };
   },
+  /** The list as it is now, sent as it is: the addresses the change added or removed stay so. */
+  async again(undo, io) {
+    if (undo.kind !== 'whitelist') throw new InputError(say.revertBeforeUnknown());
+    const current = await io.client.whitelist.get();
+    return {
+      params: { allowedDNS: [...current], expectBefore: [...current] },
+      preview: {
+        kind: 'whitelist',
+        before: [...current],
+        after: [...current],
+        added: [...undo.added],
+        removed: [...undo.removed],
+      },
+    };
+  },
   async inverse(undo, io, holders) {
     if (undo.kind !== 'whitelist') throw new InputError(say.revertBeforeUnknown());
     const plan = planWhitelist(undo, await io.client.whitelist.get(), holders);
