@@ -44,7 +44,7 @@ import {
  *      without the audit post, is printed for reference;
  *  (c) vidops again while the sandbox adds 5 s to every call.
  * Signed requests (fresh timestamp and signature per request), 50 connections, 10 s each
- * (BENCH_SECONDS shortens it), after a 2 s warm-up. The targets run the compiled build
+ * (BENCH_SECONDS shortens it), after a warm-up of 2 s (`--warm=S`). The targets run the compiled build
  * (`tsc -p tsconfig.build.json` into dist/) with plain `node` and the node flags of `npm start`
  * (bench/slack-target.ts says why not under tsx); sandbox and Slack emulator run in another process.
  * The rate limit of unblock (30 per agent per hour) is lifted with a POLICY_FILE for the run: one
@@ -67,7 +67,12 @@ import {
 const CONNECTIONS = 50;
 /** Seconds of each measured run; BENCH_SECONDS shortens it for a smoke run. */
 const DURATION_S = durationSeconds(process.env.BENCH_SECONDS);
-const WARM_UP_S = 2;
+/**
+ * `--warm=S` (1 to 600, default 2): seconds of load before each measured run. A target is a fresh
+ * process: V8 compiles the code an unblock runs while it runs, on a helper thread, and a short
+ * warm-up leaves part of that in the measured run (more of it for the larger program).
+ */
+const WARM_UP_S = warmOf(process.argv);
 const LATENCY_MS = 5_000;
 /** An open-loop rate the full app keeps up with on one core, for the steady-state rows. */
 const STEADY_RATE = 100;
@@ -97,6 +102,17 @@ const BUSY_ONLY = process.argv.includes('--busy');
 const ROUNDS = roundsOf(process.argv);
 /** `--approvals`: only goal 4, the Approve click → the upstream call, and the floor's baseline. */
 const APPROVALS_ONLY = process.argv.includes('--approvals');
+
+function warmOf(argv: readonly string[]): number {
+  const given = argv.find((a) => a === '--warm' || a.startsWith('--warm='));
+  if (given === undefined) return 2;
+  const text = given.slice('--warm='.length);
+  const seconds = Number(text);
+  if (!/^\d+$/.test(text) || seconds < 1 || seconds > 600) {
+    throw new Error(`--warm=S takes a whole number of seconds S from 1 to 600, not "${given}"`);
+  }
+  return seconds;
+}
 
 function roundsOf(argv: readonly string[]): number {
   const given = argv.find((a) => a === '--rounds' || a.startsWith('--rounds='));
@@ -707,6 +723,8 @@ interface Row {
   replies: number;
   /** CPU time of the target process (user + system) over the run. */
   cpuMs: number;
+  /** Of it, the main thread's (JavaScript); the rest is V8's helper threads and libuv's pool. NaN off Linux. */
+  mainCpuMs: number;
   cpuMsPerRequest: number;
   rssMb: number;
   peakRssMb: number;
@@ -767,6 +785,7 @@ async function measure(
     const mb = (bytes: string | number | undefined) => Number(bytes ?? 0) / 1024 / 1024;
     const delta = (key: string, from: Stats, to: Stats) => Number(to[key] ?? 0) - Number(from[key] ?? 0);
     const cpuMs = Number(after.cpuMs ?? 0) - Number(before.cpuMsAfterGc ?? 0);
+    const mainCpuMs = Number(after.mainMs ?? Number.NaN) - Number(before.mainMsAfterGc ?? Number.NaN);
     return {
       name,
       p50: result.p50,
@@ -780,6 +799,7 @@ async function measure(
       completed: load.completed === undefined ? null : completedAfter - completedBefore,
       replies: delta('replies', depsBefore, depsAfter),
       cpuMs,
+      mainCpuMs,
       cpuMsPerRequest: result.total === 0 ? 0 : cpuMs / result.total,
       rssMb: mb(after.rss),
       peakRssMb: mb(after.peakRss),
@@ -801,8 +821,13 @@ function completedPerSecond(r: Row): number {
 
 /** CPU ms per completed unblock (per ack for (a)); NaN when none completed. */
 function cpuPerCompleted(r: Row): number {
+  return perCompleted(r, r.cpuMs);
+}
+
+/** `ms` per completed unblock (per ack for (a)); NaN when none completed. */
+function perCompleted(r: Row, ms: number): number {
   const n = r.completed ?? r.total;
-  return n === 0 ? Number.NaN : r.cpuMs / n;
+  return n === 0 ? Number.NaN : ms / n;
 }
 
 const cell = (width: number, text: string) => (width < 0 ? text.padEnd(-width) : text.padStart(width));
@@ -1002,6 +1027,7 @@ function print(rows: readonly Row[]): void {
       ['replies', 8, (r) => (r.completed === null ? '-' : String(r.replies))],
       ['CPU ms/req', 11, (r) => r.cpuMsPerRequest.toFixed(2)],
       ['CPU ms/done', 12, (r) => (r.completed === null ? '-' : cpuPerCompleted(r).toFixed(2))],
+      ['main', 5, (r) => (Number.isNaN(r.mainCpuMs) ? '-' : `${Math.round((100 * r.mainCpuMs) / r.cpuMs)}%`)],
       ['RSS MB', 7, (r) => r.rssMb.toFixed(0)],
       ['peak', 5, (r) => r.peakRssMb.toFixed(0)],
       ['heap', 5, (r) => r.heapMb.toFixed(0)],
@@ -1107,7 +1133,7 @@ export async function run(): Promise<void> {
   const command = ['node', ...targets.flags, '<script>'].join(' ');
   console.log(
     `machine: ${availableParallelism()} CPUs, load average ${load}; targets run as \`npm start\` does: ${command} (no tsx); ` +
-      `${DURATION_S} s per run${DURATION_S === 10 ? '' : ' (BENCH_SECONDS)'}`,
+      `${DURATION_S} s per run${DURATION_S === 10 ? '' : ' (BENCH_SECONDS)'} after ${WARM_UP_S} s of warm-up`,
   );
   const profiled = (name: string) =>
     PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
@@ -1286,7 +1312,9 @@ export async function run(): Promise<void> {
         "unblocks completed during the run, counted in the target's own database (vidops' `succeeded`\n" +
         "audit events, the floor's `succeeded` rows); replies: posts that reached response_url during the\n" +
         "run, whatever they say; CPU ms/req and /done: the target process's CPU time over the run per\n" +
-        'request and per completed unblock; peak: the most RSS the process held; kept: heap left after a\n' +
+        "request and per completed unblock; main: the share of it on the main thread, the rest being V8's\n" +
+        "helper threads (garbage collection, optimizing compilation) and libuv's pool (Linux only);\n" +
+        'peak: the most RSS the process held; kept: heap left after a\n' +
         'full GC; in-app ack: from reading the request to sending the ack, inside the process\n' +
         '(vidops_ack_seconds). Fixed-rate rows: open loop, evenly spaced, latency counted from when each\n' +
         'request was due.',
@@ -1302,6 +1330,8 @@ export async function run(): Promise<void> {
       [
         ['target', -30, (s) => s.name],
         ['CPU ms/done', 12, (s) => cpuPerCompleted(s.row).toFixed(2)],
+        ['main thread', 12, (s) => perCompleted(s.row, s.row.mainCpuMs).toFixed(2)],
+        ['helpers', 8, (s) => perCompleted(s.row, s.row.cpuMs - s.row.mainCpuMs).toFixed(2)],
         ['done/s', 8, (s) => completedPerSecond(s.row).toFixed(0)],
         ['ack p50 ms', 11, (s) => s.row.p50.toFixed(1)],
         ['ack p99 ms', 11, (s) => s.row.p99.toFixed(1)],
