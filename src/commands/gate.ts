@@ -9,8 +9,7 @@ import type { Lang } from '../i18n/lang.js';
 import { settledWithin } from '../jobs/timeout.js';
 import { spec as fileRetry } from '../operations/file-retry/spec.js';
 import { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
-import { commandLabel } from '../slack/app.js';
-import { countOwnOutcome } from '../slack/metrics.js';
+import { settleOutcome } from '../slack/metrics.js';
 import { notAllowedMessage } from '../views/everyday.js';
 import { homeNotAllowedView } from '../views/home.js';
 import { statusModal } from '../views/modals/common.js';
@@ -258,8 +257,7 @@ export function actorGate(ctx: AppContext): Middleware<AnyMiddlewareArgs> {
       return;
     }
     // Nothing after the gate runs, so the counting middleware would see a quiet success.
-    countOwnOutcome(args.context);
-    ctx.metrics.countCommand(commandLabel(args.body), 'denied');
+    settleOutcome(args.context, 'denied');
     await ackRefusal(ctx, interaction, ack, 'notAllowed');
     ctx.logger.info({ user: userId, kind: kindOf(interaction) }, 'refused someone outside AGENTS');
     const { actor } = await person.who();

@@ -5,7 +5,7 @@ import { InputError, PolicyDeniedError } from '../core/errors.js';
 import { type CommandKind, parseCommand } from '../core/grammar.js';
 import type { Operations } from '../services/types.js';
 import { commandLabel } from '../slack/app.js';
-import { type CommandOutcome, countOwnOutcome } from '../slack/metrics.js';
+import { type CommandOutcome, settleOutcome } from '../slack/metrics.js';
 import type { Respond } from '../slack/response-url.js';
 import { createSlackRoutes } from '../slack/routes.js';
 import { describeError } from '../views/errors.js';
@@ -66,24 +66,25 @@ export function registerSlashCommand(
   checkBlockKit(ctx, busy, 'message');
   app.command(SLASH_COMMAND, async ({ command: body, ack, client, context }) => {
     const label = commandLabel(body);
-    // Counted here once it has run: at the ack, a command that will be denied looks like any other.
-    countOwnOutcome(context);
     if (ctx.work.isFull()) {
       // Answered in the ack itself: no Slack call, nothing queued, nothing done.
       ctx.work.turnedAway(label);
-      ctx.metrics.countCommand(label, 'busy');
+      settleOutcome(context, 'busy');
       await ack(busy);
       return;
     }
     await ack();
     // Not Bolt's `respond` (global fetch): the same post at half the CPU (../slack/response-url.ts).
     const respond = ctx.respondTo(body.response_url);
+    // Counted once it has run: at the ack, a command that will be denied looks like any other.
+    let ended: (outcome: CommandOutcome) => void = () => {};
+    settleOutcome(context, new Promise<CommandOutcome>((resolve) => (ended = resolve)));
     ctx.work.push(label, async () => {
       let outcome: CommandOutcome = 'error';
       try {
         outcome = await runCommand(ctx, handlers, { body, respond, client });
       } finally {
-        ctx.metrics.countCommand(label, outcome);
+        ended(outcome);
       }
     });
   });

@@ -22,7 +22,7 @@ import {
   createAuditPublisher,
   createPublisherWebClient,
 } from './audit-publisher.js';
-import { countsOwnOutcome, createVidopsMetrics, type VidopsMetrics } from './metrics.js';
+import { createVidopsMetrics, outcomeOf, type VidopsMetrics } from './metrics.js';
 import { type Installation, installationProblem, OpsServer, VidopsReceiver } from './receiver.js';
 
 /**
@@ -383,19 +383,22 @@ function useMiddleware(app: App, parts: ReceiverParts): void {
     // HTTP requests are checked and de-duplicated in VidopsReceiver; Socket Mode ones here, first.
     app.use(socketModeGuard({ installation: () => installation.current, seen, logger }));
   }
-  // Counts every request by outcome. It does not wake the publisher: the work after an ack appends
-  // its events later, and the store's `onAppend` wakes it then; a wake-up here, with
-  // nothing appended yet, cost an empty claim (a write transaction) per request in a flood.
-  // A listener that answers after the ack (the slash command) counts how it ended itself.
+  // Counts every request by outcome, the one place that does (HTTP's busy answer before Bolt
+  // aside): a listener only says how it ended (`settleOutcome`); a slash command's work ends after
+  // the ack, so its outcome is a promise counted when it settles. It does not wake the publisher:
+  // the work after an ack appends its events later, and the store's `onAppend` wakes it then; a
+  // wake-up here, with nothing appended yet, cost an empty claim (a write transaction) per request.
   app.use(async ({ body, context, next }) => {
     const command = commandLabel(body);
     try {
       await next();
-      if (!countsOwnOutcome(context)) metrics.countCommand(command, 'ok');
     } catch (error) {
       metrics.countCommand(command, 'error');
       throw error;
     }
+    const outcome = outcomeOf(context);
+    if (typeof outcome === 'string') metrics.countCommand(command, outcome);
+    else void outcome.then((ended) => metrics.countCommand(command, ended));
   });
   app.error(async ({ error, body }: { error: Error; body: object }) => {
     logger.error(

@@ -1,6 +1,12 @@
 import { register as globalRegistry } from 'prom-client';
 import { watchPerfMonitors } from '../../test/perf-monitors.js';
-import { COMMAND_OUTCOMES, createVidopsMetrics, MetricsRegistry } from './metrics.js';
+import {
+  COMMAND_OUTCOMES,
+  createVidopsMetrics,
+  MetricsRegistry,
+  outcomeOf,
+  settleOutcome,
+} from './metrics.js';
 
 /** The `# TYPE` line of each metric family in a scrape, by name. */
 function typesOf(text: string): Map<string, string> {
@@ -185,5 +191,20 @@ describe('vidops metrics', () => {
     expect(globalRegistry.getMetricsAsArray().map((metric) => metric.name)).not.toContain(
       'vidops_commands_total',
     );
+  });
+});
+
+describe('how a request ended, as its listener says it', () => {
+  it('a listener that says nothing ended ok; the gate says denied; a slash command says it later', async () => {
+    const quiet: Record<string, unknown> = {};
+    expect(outcomeOf(quiet)).toBe('ok');
+    const refused: Record<string, unknown> = {};
+    settleOutcome(refused, 'denied');
+    expect(outcomeOf(refused)).toBe('denied');
+    const slash: Record<string, unknown> = {};
+    settleOutcome(slash, Promise.resolve('invalid'));
+    await expect(outcomeOf(slash)).resolves.toBe('invalid');
+    // Something else under the key (another middleware's value) is not an outcome.
+    expect(outcomeOf({ vidopsOutcome: 'maybe' })).toBe('ok');
   });
 });

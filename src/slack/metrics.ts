@@ -155,21 +155,27 @@ export const COMMAND_OUTCOMES = ['ok', 'denied', 'invalid', 'error', 'busy'] as 
 export type CommandOutcome = (typeof COMMAND_OUTCOMES)[number];
 
 /**
- * The key a listener sets on Bolt's request `context` when it counts its own outcome once the
- * work after the acknowledgement has run (a slash command is answered later, through
- * `response_url`): the counting middleware then leaves that request alone, since what it sees
- * when the acknowledgement returns is not how the command ended.
+ * The key on Bolt's request `context` where a listener says how the request ended, when that is
+ * not a plain `ok`: a refusal by the gate (`denied`), a slash command turned away (`busy`), or the
+ * end of a slash command's work after the acknowledgement (a promise of its outcome, since it is
+ * answered later through `response_url`). The counting middleware reads it and counts once.
  */
-export const COUNTS_ITS_OWN_OUTCOME = 'vidopsCountsItsOwnOutcome';
+const OUTCOME = 'vidopsOutcome';
 
-/** Marks a request whose listener counts its own outcome (see {@link COUNTS_ITS_OWN_OUTCOME}). */
-export function countOwnOutcome(context: Record<string, unknown>): void {
-  context[COUNTS_ITS_OWN_OUTCOME] = true;
+/** Says how this request ended (or will end, for work that runs after the acknowledgement). */
+export function settleOutcome(
+  context: Record<string, unknown>,
+  outcome: CommandOutcome | Promise<CommandOutcome>,
+): void {
+  context[OUTCOME] = outcome;
 }
 
-/** True when the listener of this request counts its own outcome. */
-export function countsOwnOutcome(context: Record<string, unknown>): boolean {
-  return context[COUNTS_ITS_OWN_OUTCOME] === true;
+/** How the request ended, as its listener said: `ok` when it said nothing. */
+export function outcomeOf(context: Record<string, unknown>): CommandOutcome | Promise<CommandOutcome> {
+  const said = context[OUTCOME];
+  return said instanceof Promise || (COMMAND_OUTCOMES as readonly unknown[]).includes(said)
+    ? (said as CommandOutcome | Promise<CommandOutcome>)
+    : 'ok';
 }
 
 /** The metrics vidops exports. Names are part of the operator's contract; keep them stable. */
