@@ -68,6 +68,10 @@ describe('vidops with --for, put-back, extend and revert', () => {
     expect(other.code).toBe(1);
     expect(other.stderr).toContain('Only the person who asked for');
     expect(sandbox.state().whitelist).toEqual(['5.6.7.8']);
+    // Another OS user claiming to be the requester is not the requester: the machine says who ran it.
+    const claimed = await vidops(['put-back', id, '--as', AGENT], 'omid');
+    expect(claimed.code).toBe(1);
+    expect(sandbox.state().whitelist).toEqual(['5.6.7.8']);
     const back = await vidops(['put-back', id, '--as', AGENT]);
     expect(back).toMatchObject({ code: 0, stderr: '' });
     expect(back.stdout).toContain(id);
