@@ -20,7 +20,7 @@ import type { Prepared } from './types.js';
  */
 
 /** The request `id`, or an InputError saying there is none. */
-export async function requestOrRefuse(svc: ServiceContext, id: string): Promise<OperationRequest> {
+async function requestOrRefuse(svc: ServiceContext, id: string): Promise<OperationRequest> {
   const request = await svc.store.getRequest(id);
   if (request === null) throw new InputError(say.svcNoRequest(id));
   return request;

@@ -33,15 +33,15 @@ import type { Prepared, PutBackResult, SubmitResult, TimeBoxSweep } from './type
  */
 
 /** The requester is reminded this long before the end (when the window is longer than twice it). */
-export const REMIND_BEFORE_MS = 10 * 60_000;
+const REMIND_BEFORE_MS = 10 * 60_000;
 /** A put-back failing this long is told to a lead. */
-export const ESCALATE_AFTER_MS = 60 * 60_000;
+const ESCALATE_AFTER_MS = 60 * 60_000;
 /** Waits between attempts: 1, 2, 4, 8 minutes, then every 15. */
 const BACKOFF_MS = [60_000, 120_000, 240_000, 480_000, 900_000] as const;
 const OPEN_SCAN_LIMIT = 500;
 
 /** A box not yet applied: what `submit` stores with a time-boxed request. */
-export function newTimeBox(asked: BoxAsked, extendsId?: string): TimeBox {
+function newTimeBox(asked: BoxAsked, extendsId?: string): TimeBox {
   return {
     asked,
     endsAt: null,
