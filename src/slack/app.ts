@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import {
-  type AnyMiddlewareArgs,
-  App,
-  type Logger as BoltLogger,
-  LogLevel,
-  type Middleware,
-  SocketModeReceiver,
-} from '@slack/bolt';
+import type { AnyMiddlewareArgs, Logger as BoltLogger, Middleware } from '@slack/bolt';
 import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -22,6 +15,7 @@ import {
   createAuditPublisher,
   createPublisherWebClient,
 } from './audit-publisher.js';
+import { App, LogLevel, SocketModeReceiver } from './bolt.js';
 import { createVidopsMetrics, outcomeOf, type VidopsMetrics } from './metrics.js';
 import { type Installation, installationProblem, OpsServer, VidopsReceiver } from './receiver.js';
 

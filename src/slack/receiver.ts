@@ -1,10 +1,11 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type App, AuthorizationError, type Receiver, ReceiverMultipleAckError } from '@slack/bolt';
+import type { App, Receiver } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { redactError } from '../core/mask.js';
 import { orTimeout, settledWithin } from '../jobs/timeout.js';
+import { AuthorizationError, ReceiverMultipleAckError } from './bolt.js';
 import type { VidopsMetrics } from './metrics.js';
 
 /** Largest request body accepted on `/slack/events`; Slack's payloads are far smaller. */

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import { type RespondArguments, RespondError } from '@slack/bolt';
+import type { RespondArguments } from '@slack/bolt';
+import { RespondError } from './bolt.js';
 
 /**
  * Answers through a request's `response_url` over keep-alive connections. Bolt's own `respond`
