@@ -45,6 +45,13 @@ describe('an operator reads the logs', () => {
       },
       'outgoing request',
     );
+    // Class instances too, at any depth: they are written as JSON writes them, secrets censored.
+    class Connection {
+      readonly token = SECRETS.appToken;
+      readonly headers = { authorization: `Bearer ${SECRETS.botToken}` };
+      readonly at = new Date(0);
+    }
+    log.info({ socket: new Connection(), nested: { deeper: [new Connection()] } }, 'class instances');
 
     const text = out.text();
     for (const secret of [...Object.values(SECRETS), 'session=abc123', 'Bearer x']) {
@@ -67,6 +74,12 @@ describe('an operator reads the logs', () => {
       headers: { api_key: '[redacted]', secret_key: '[redacted]', authorization: '[redacted]' },
     });
     expect(request?.req).toEqual({ headers: { cookie: '[redacted]' } });
+    const written = {
+      token: '[redacted]',
+      headers: { authorization: '[redacted]' },
+      at: '1970-01-01T00:00:00.000Z',
+    };
+    expect(parsedLines(out.lines)[4]).toMatchObject({ socket: written, nested: { deeper: [written] } });
   });
 
   it('sees mobile numbers masked in messages, format arguments, fields, bindings and errors', () => {

@@ -3,39 +3,21 @@ import { maskMobilesInText } from './core/mask.js';
 
 const CENSOR = '[redacted]';
 
-const SECRET_KEYS = [
-  'token',
-  'botToken',
-  'appToken',
-  'signingSecret',
-  'apiKey',
-  'secretKey',
-  'api_key',
-  'secret_key',
-] as const;
-
 /**
- * Paths pino censors before a line is written. Secrets are listed at the top level and one level
- * down (`*.token` alone would miss `logger.info({ token })`).
+ * Keys whose values are censored at any depth, compared without case: the Slack and service
+ * credentials under every name they travel by (config fields, env names, HTTP headers).
  * @see docs/architecture.md, "Who uses it" (Operator: secrets never logged)
  */
-export const LOG_REDACT_PATHS: readonly string[] = [
-  ...SECRET_KEYS,
-  ...SECRET_KEYS.map((key) => `*.${key}`),
-  'headers.authorization',
-  'headers.api_key',
-  'headers.secret_key',
-  '*.headers.authorization',
-  '*.headers.api_key',
-  '*.headers.secret_key',
-  'req.headers.cookie',
-];
-
-// Keys whose values are censored at any depth: pino's paths stop one level down, and a logged
-// config object or an HTTP client error carries secrets deeper than that.
 const SECRET_KEY_NAMES = new Set(
   [
-    ...SECRET_KEYS,
+    'token',
+    'botToken',
+    'appToken',
+    'signingSecret',
+    'apiKey',
+    'secretKey',
+    'api_key',
+    'secret_key',
     'authorization',
     'cookie',
     'password',
@@ -49,22 +31,23 @@ const SECRET_KEY_NAMES = new Set(
   ].map((key) => key.toLowerCase()),
 );
 
-/** What {@link createLogger} needs; `destination` is a stream for tests, stdout otherwise. */
 export interface LoggerOptions {
   level: pino.LevelWithSilent;
   destination?: pino.DestinationStream | undefined;
 }
 
-function isPlainObject(value: object): boolean {
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+/** What JSON writes through its own `toJSON` (Date, Buffer, URL): logged as it is. */
+function writesItself(value: object): boolean {
+  return typeof (value as { toJSON?: unknown }).toJSON === 'function';
 }
 
 /**
  * A copy of a log record that is safe to write: mobile numbers masked in every string and values
- * of secret-named keys censored, however deep. Plain objects and arrays are copied, errors are
- * copied with their class kept (so pino still serialises them as errors), other objects (Date,
- * Buffer…) are left alone. The input is never changed.
+ * of secret-named keys censored, however deep. Plain objects, arrays and other class instances
+ * are copied as the plain objects JSON would write of them, errors with their class kept (so pino
+ * still serialises them as errors); what writes itself (`toJSON`: Date, Buffer, URL) is left
+ * alone. The input is never changed. This is the only censoring: pino's path redaction, which
+ * copied each record again, is not used.
  * @see docs/architecture.md, "Audit log" (numbers masked in Slack posts and logs)
  */
 export function scrubForLog<T>(value: T): T {
@@ -93,7 +76,7 @@ function scrub(value: unknown, seen: WeakMap<object, unknown>): unknown {
     for (const item of value) out.push(scrub(item, seen));
     return out;
   }
-  if (!isPlainObject(value) || SCRUBBED.has(value)) return value;
+  if (SCRUBBED.has(value) || writesItself(value)) return value;
   const out: Record<string, unknown> = {};
   seen.set(value, out);
   SCRUBBED.add(out);
@@ -128,7 +111,6 @@ function scrubError(error: Error, seen: WeakMap<object, unknown>): Error {
 export function createLogger(options: LoggerOptions): pino.Logger {
   const pinoOptions: pino.LoggerOptions = {
     level: options.level,
-    redact: { paths: [...LOG_REDACT_PATHS], censor: CENSOR },
     formatters: {
       log: (object) => scrubOnce(object),
       bindings: (bindings) => scrubOnce(bindings),
