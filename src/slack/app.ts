@@ -15,7 +15,7 @@ import {
   createAuditPublisher,
   createPublisherWebClient,
 } from './audit-publisher.js';
-import { App, LogLevel, SocketModeReceiver } from './bolt.js';
+import { App, createSocketModeReceiver, LogLevel, type SocketModeReceiver } from './bolt.js';
 import { createVidopsMetrics, outcomeOf, type VidopsMetrics } from './metrics.js';
 import { type Installation, installationProblem, OpsServer, VidopsReceiver } from './receiver.js';
 
@@ -295,7 +295,7 @@ function socketModeReceiver(parts: ReceiverParts): { receiver: SocketModeReceive
   const appToken = config.slack.appToken;
   if (!appToken) throw new Error('Socket Mode needs SLACK_APP_TOKEN');
   const slackApiUrl = config.slack.apiUrl;
-  const receiver = new SocketModeReceiver({
+  const receiver = createSocketModeReceiver({
     appToken,
     logger: boltLogger,
     logLevel: toBoltLevel(config.logLevel),
