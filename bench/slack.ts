@@ -49,7 +49,9 @@ import {
  * (bench/slack-target.ts says why not under tsx); sandbox and Slack emulator run in another process.
  * The rate limit of unblock (30 per agent per hour) is lifted with a POLICY_FILE for the run: one
  * agent sends every request.
- * Then (a) and (b) again at a steady 100 requests/s, a rate the full app keeps up with; then a
+ * Then (a), (b) and the got floor again at a steady 100 requests/s, a rate the full app keeps up
+ * with (where every request is an unblock run to the end, so (b)'s and the floor's CPU per
+ * completed unblock are an unblock's own, printed as a ratio beside goal 1); then a
  * lead approves pending unblocks 10 at a time, timed from the click to the upstream call, against
  * the got floor sent 10 unblocks at a time with its look-up left out (role `floor-at-once`), timed
  * from the command to its upstream call: the least between a Slack request and that call.
@@ -91,7 +93,7 @@ const UNBLOCK_PATH = '/v1/analysis/user/video/anomaly';
 const PROFILE = process.argv.includes('--profile');
 /** `--quick`: only the three flood rows the goals 1–3 compare ((a), (b), the got floor), for iterating. */
 const QUICK = process.argv.includes('--quick');
-/** `--steady`: only (b) at the steady rate, where every request is an unblock run to the end. */
+/** `--steady`: only (b) and the got floor at the steady rate, where every request is an unblock run to the end. */
 const STEADY_ONLY = process.argv.includes('--steady');
 /** `--busy`: vidops and the floor with a 5 s upstream, so every answer is "busy": the price of one. */
 const BUSY_ONLY = process.argv.includes('--busy');
@@ -198,28 +200,39 @@ function spawnDeps(): Child {
   );
 }
 
-/** The node flags of `npm start` (`node <flags> dist/main.js`), so the targets run as production does. */
-function startFlags(): string[] {
+/**
+ * How `npm start` runs node (`[NAME=value …] node <flags> dist/main.js`): its environment settings
+ * and node flags, so the targets run as production does.
+ */
+function startCommand(): { env: Record<string, string>; flags: string[] } {
   const pkg: unknown = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   const scripts = typeof pkg === 'object' && pkg !== null && 'scripts' in pkg ? pkg.scripts : undefined;
   const start =
     typeof scripts === 'object' && scripts !== null && 'start' in scripts ? String(scripts.start) : '';
   const words = start.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  while (words.length > 0 && /^[A-Z_][A-Z0-9_]*=/.test(words[0] ?? '')) {
+    const [name, ...value] = (words.shift() as string).split('=');
+    env[name as string] = value.join('=');
+  }
   if (words[0] !== 'node') throw new Error(`cannot read the node flags of "npm start": ${start}`);
-  return words.slice(1).filter((w) => w.startsWith('--'));
+  return { env, flags: words.slice(1).filter((w) => w.startsWith('--')) };
 }
 
 type Role = 'bare' | 'app' | 'floor' | 'floor-got' | 'floor-at-once';
 
 interface Targets {
   flags: string[];
+  /** `npm start`'s environment settings (`MALLOC_ARENA_MAX`), given to every target. */
+  startEnv: Record<string, string>;
   /** `extraFlags`: node flags beside `npm start`'s (`--cpu-prof…` for `--profile`). */
   spawn(role: Role, env: Record<string, string>, extraFlags?: string[]): Child;
   close(): void;
 }
 
 /**
- * bench/slack-target.ts as plain JavaScript in a temp dir, forked with `npm start`'s flags. With
+ * bench/slack-target.ts as plain JavaScript in a temp dir, forked with `npm start`'s flags and
+ * environment settings. With
  * `keepIn`, the script is written there and kept, so that a CPU profile's lines can be looked up.
  */
 function prepareTargets(keepIn?: string): Targets {
@@ -231,9 +244,10 @@ function prepareTargets(keepIn?: string): Targets {
   const dir = keepIn ?? mkdtempSync(join(tmpdir(), 'vidops-bench-target-'));
   const file = join(dir, 'slack-target.mjs');
   writeFileSync(file, outputText);
-  const flags = startFlags();
+  const { env: startEnv, flags } = startCommand();
   return {
     flags,
+    startEnv,
     spawn(role, env, extraFlags = []) {
       return connect(
         role,
@@ -243,6 +257,7 @@ function prepareTargets(keepIn?: string): Targets {
           execArgv: [...flags, '--expose-gc', ...extraFlags],
           env: {
             ...process.env,
+            ...startEnv,
             ...env,
             [TARGET_ENV.role]: role,
             [TARGET_ENV.root]: ROOT,
@@ -824,6 +839,18 @@ function cpuPerCompleted(r: Row): number {
   return perCompleted(r, r.cpuMs);
 }
 
+/**
+ * An unblock's own CPU, vidops against the got floor, at the steady rate (no "busy" answers): the
+ * same comparison as goal 1 without the flood's share of busy acks, printed beside the goals.
+ */
+function steadyCpuLine(full: Row, floor: Row): string {
+  const [vidops, base] = [cpuPerCompleted(full), cpuPerCompleted(floor)];
+  return (
+    `at ${STEADY_RATE}/s, CPU per completed unblock (no busy answers): vidops ${vidops.toFixed(2)} ms, ` +
+    `got floor ${base.toFixed(2)} ms: ${times(ratio(vidops, base))} (goal 1's bound, 1.5×, read without the flood)`
+  );
+}
+
 /** `ms` per completed unblock (per ack for (a)); NaN when none completed. */
 function perCompleted(r: Row, ms: number): number {
   const n = r.completed ?? r.total;
@@ -1130,7 +1157,12 @@ export async function run(): Promise<void> {
   const load = loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-  const command = ['node', ...targets.flags, '<script>'].join(' ');
+  const command = [
+    ...Object.entries(targets.startEnv).map(([name, value]) => `${name}=${value}`),
+    'node',
+    ...targets.flags,
+    '<script>',
+  ].join(' ');
   console.log(
     `machine: ${availableParallelism()} CPUs, load average ${load}; targets run as \`npm start\` does: ${command} (no tsx); ` +
       `${DURATION_S} s per run${DURATION_S === 10 ? '' : ' (BENCH_SECONDS)'} after ${WARM_UP_S} s of warm-up`,
@@ -1184,17 +1216,30 @@ export async function run(): Promise<void> {
         ...acks,
         rate: STEADY_RATE,
       });
-      const fullSteady = await measure(
-        `(b) vidops unblock at ${STEADY_RATE}/s`,
-        target('app', profiled('vidops-b-steady')),
-        {
-          ...unblocks,
-          rate: STEADY_RATE,
-        },
-      );
+      const { full: fullSteady, floor: floorSteady } = await measureSteadyUnblocks();
 
       const approvals = await measureApprovals();
-      return { slow, bareSteady, fullSteady, approvals };
+      return { slow, bareSteady, fullSteady, floorSteady, approvals };
+    };
+
+    /**
+     * (b) and the got floor at the steady rate, where every request is an unblock run to the end:
+     * each one's CPU per completed unblock is an unblock's own, with no "busy" answers beside it.
+     */
+    const measureSteadyUnblocks = async (): Promise<{ full: Row; floor: Row }> => {
+      await deps.call('reset');
+      const full = await measure(
+        `(b) vidops unblock at ${STEADY_RATE}/s`,
+        target('app', profiled('vidops-b-steady')),
+        { ...unblocks, rate: STEADY_RATE },
+      );
+      await deps.call('reset');
+      const floor = await measure(`got floor at ${STEADY_RATE}/s`, target('floor-got'), {
+        ...unblocks,
+        completed: 'floor',
+        rate: STEADY_RATE,
+      });
+      return { full, floor };
     };
 
     /**
@@ -1258,12 +1303,9 @@ export async function run(): Promise<void> {
     }
     if (STEADY_ONLY) {
       // The unblock alone, no "busy" answers beside it: its CPU per request is the unblock's.
-      const row = await measure(
-        `(b) vidops unblock at ${STEADY_RATE}/s`,
-        target('app', profiled('vidops-b-steady')),
-        { ...unblocks, rate: STEADY_RATE },
-      );
-      print([row]);
+      const steadyRows = await measureSteadyUnblocks();
+      print([steadyRows.full, steadyRows.floor]);
+      console.log(steadyCpuLine(steadyRows.full, steadyRows.floor));
       if (PROFILE)
         printTopSelf(`(b) at ${STEADY_RATE}/s`, join(profileDir, 'vidops-b-steady.cpuprofile'), 15);
       return;
@@ -1367,7 +1409,7 @@ export async function run(): Promise<void> {
       );
     }
     if (rest !== null) {
-      const { slow, bareSteady, fullSteady, approvals } = rest;
+      const { slow, bareSteady, fullSteady, floorSteady, approvals } = rest;
       printApprovalsDetail(approvals);
       const slowRatio = ratio(slow.p99, full.p99);
       // (c)'s answers are nearly all "busy": its CPU per request prices a busy ack. What (b) spent
@@ -1385,7 +1427,9 @@ export async function run(): Promise<void> {
             `beside its share of busy acks (at most ≈ ${((cores * 1000) / unblockMs).toFixed(0)} unblocks/s on all ${cores} CPUs with nothing else running); ` +
             `the got floor ${cpuPerCompleted(floor).toFixed(2)} ms per completed unblock, busy acks included`,
           `(c) ${ran(slow)}`,
+          steadyCpuLine(fullSteady, floorSteady),
           `(b) at ${STEADY_RATE}/s: ${ran(fullSteady)}`,
+          `got floor at ${STEADY_RATE}/s: ${ran(floorSteady)}`,
         ].join('\n'),
       );
     }
