@@ -182,6 +182,23 @@ describe('scrubForLog', () => {
     expect(masked.when).toBe(record.when);
   });
 
+  it('still gets a line when a logged object cannot be read', () => {
+    const out = capture();
+    const log = createLogger({ level: 'info', destination: out.stream });
+    class Broken {
+      constructor() {
+        Object.defineProperty(this, 'state', {
+          enumerable: true,
+          get() {
+            throw new Error('not readable now');
+          },
+        });
+      }
+    }
+    expect(() => log.info({ thing: new Broken(), requestId: 'R-1' }, 'logged anyway')).not.toThrow();
+    expect(parsedLines(out.lines)[0]).toMatchObject({ thing: { unreadable: true }, requestId: 'R-1' });
+  });
+
   it('keeps the class of an error so serializers still recognise it', () => {
     class UpstreamError extends Error {
       constructor(

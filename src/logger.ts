@@ -80,10 +80,19 @@ function scrub(value: unknown, seen: WeakMap<object, unknown>): unknown {
   const out: Record<string, unknown> = {};
   seen.set(value, out);
   SCRUBBED.add(out);
-  for (const [key, item] of Object.entries(value)) {
+  for (const [key, item] of entriesOf(value)) {
     out[key] = SECRET_KEY_NAMES.has(key.toLowerCase()) && item != null ? CENSOR : scrub(item, seen);
   }
   return out;
+}
+
+/** The members JSON would write; an object whose getter throws is logged as unreadable, not thrown. */
+function entriesOf(value: object): [string, unknown][] {
+  try {
+    return Object.entries(value);
+  } catch {
+    return [['unreadable', true]];
+  }
 }
 
 function scrubError(error: Error, seen: WeakMap<object, unknown>): Error {
