@@ -31,6 +31,7 @@ const SECRET_KEY_NAMES = new Set(
   ].map((key) => key.toLowerCase()),
 );
 
+/** What {@link createLogger} needs; `destination` is a stream for tests, stdout otherwise. */
 export interface LoggerOptions {
   level: pino.LevelWithSilent;
   destination?: pino.DestinationStream | undefined;

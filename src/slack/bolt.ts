@@ -30,7 +30,8 @@ const socketModeModule = ((): (() => SocketModeModule) => {
   let real: SocketModeModule | undefined;
   const load = (): SocketModeModule => {
     if (real === undefined) {
-      delete require.cache[path];
+      // Only the stand-in makes way: a real module someone else put there is the one to use.
+      if (require.cache[path] === standIn) delete require.cache[path];
       real = require(path) as SocketModeModule;
     }
     return real;
