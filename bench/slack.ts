@@ -232,8 +232,8 @@ interface Targets {
 
 /**
  * bench/slack-target.ts as plain JavaScript in a temp dir, forked with `npm start`'s flags and
- * environment settings. With
- * `keepIn`, the script is written there and kept, so that a CPU profile's lines can be looked up.
+ * environment settings. With `keepIn`, the script is written there and kept, so that a CPU
+ * profile's lines can be looked up.
  */
 function prepareTargets(keepIn?: string): Targets {
   const source = readFileSync(join(ROOT, 'bench', 'slack-target.ts'), 'utf8');
