@@ -73,8 +73,18 @@ const TIME_BOXED: readonly AuditEvent[] = [
     requestId: 'R-PUTBACK1',
     outcome: { state: 'executing', reason: null, quorum: 0, revertOf: { id: REQ, kind: 'put-back' } },
   }),
-  event(31, { ...PROTECT, type: 'reverting', actor: system, outcome: BOX }),
-  event(32, { ...PROTECT, type: 'reverting', actor: lead, outcome: BOX }),
+  event(31, {
+    ...PROTECT,
+    type: 'reverting',
+    actor: system,
+    outcome: { ...BOX, goesBack: ['preventZoom', 'opacity'] },
+  }),
+  event(32, {
+    ...PROTECT,
+    type: 'reverting',
+    actor: lead,
+    outcome: { ...BOX, goesBack: ['preventZoom', 'opacity'] },
+  }),
   event(33, {
     ...PROTECT,
     type: 'reverted',

@@ -10,7 +10,6 @@ import type { AuditEvent } from '../core/model.js';
 import { escapeMrkdwn, escapeOutside } from '../core/mrkdwn.js';
 import { saidFromJson } from '../core/said.js';
 import { untilMs } from '../core/time-box.js';
-import { ipKey } from '../core/validate/ip.js';
 import { dateTime, num as digits, ENGLISH, type Lang, ltr } from '../i18n/index.js';
 import {
   AUDIT_TITLE_LIMIT,
@@ -619,37 +618,10 @@ function leftParts(p: Parts, left: readonly Left[]): string[] {
   return parts;
 }
 
-/** Dotted names of the settings a protection change set (`player.offlineMode`). */
-function settingsIn(value: JsonValue | undefined, prefix = ''): string[] {
-  if (!isObj(value)) return [];
-  return Object.entries(value).flatMap(([key, v]) =>
-    isObj(v) ? settingsIn(v, `${prefix}${key}.`) : [`${prefix}${key}`],
-  );
-}
-
-/** The addresses a whitelist change added and removed, from its parameters. */
-function addressesIn(params: JsonValue): string[] {
-  const strings = (v: JsonValue | undefined) =>
-    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  const after = strings(isObj(params) ? params.allowedDNS : undefined);
-  const before = strings(isObj(params) ? params.expectBefore : undefined);
-  const keys = (list: readonly string[]) => new Set(list.map(ipKey));
-  const [had, has] = [keys(before), keys(after)];
-  return [...after.filter((ip) => !had.has(ipKey(ip))), ...before.filter((ip) => !has.has(ipKey(ip)))];
-}
-
-/**
- * What goes back with a put-back: the outcome's `goesBack` when it says, else what the change
- * set (its parameters) but the items left alone.
- */
-function goesBack(p: Parts, left: readonly Left[]): string[] {
-  const { event } = p;
+/** What goes back with a put-back, as its `reverting` event says (`goesBack`). */
+function goesBack({ event }: Parts): string[] {
   const o = event.outcome;
-  if (isObj(o) && Array.isArray(o.goesBack)) return o.goesBack.filter((x) => typeof x === 'string');
-  const params = isObj(event.params) ? event.params : {};
-  const touched = 'allowedDNS' in params ? addressesIn(params) : settingsIn(params.changes);
-  const kept = new Set(left.map((l) => l.item));
-  return touched.filter((item) => !kept.has(item));
+  return isObj(o) && Array.isArray(o.goesBack) ? o.goesBack.filter((x) => typeof x === 'string') : [];
 }
 
 /** A failed put-back's error: the event's, else the `lastError` its outcome keeps. */
@@ -711,7 +683,7 @@ function putBackSentence(
   const putBack = putBackId === undefined ? '' : s.id(putBackId);
   switch (type) {
     case 'reverting': {
-      const back = goesBack(p, leftIn(o));
+      const back = goesBack(p);
       const shown = back.length === 0 ? '' : t.auditGoesBack(items(p, back));
       return event.actor.id === 'system'
         ? t.auditPuttingBack(mid, shown, putBack)
