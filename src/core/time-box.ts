@@ -89,6 +89,24 @@ export type TimeBox = {
   appliedAt?: string;
 };
 
+/** A box not yet applied: what `submit` stores with a time-boxed request. */
+export function newTimeBox(asked: BoxAsked, extendsId?: string): TimeBox {
+  return {
+    asked,
+    endsAt: null,
+    state: 'waiting',
+    requestId: null,
+    attempts: 0,
+    nextAt: null,
+    failingSince: null,
+    leadTold: false,
+    remindedAt: null,
+    conflicts: [],
+    lastError: null,
+    ...(extendsId === undefined ? {} : { extends: extendsId }),
+  };
+}
+
 /** On a request made to undo another: a put-back (no approval, planned by vidops) or a Revert. */
 export type RevertOf = {
   id: string;

@@ -11,6 +11,7 @@ import {
   type BoxAsked,
   checkWindow,
   endsAtFrom,
+  newTimeBox,
   type PutBackConflict,
   type TimeBox,
   type Undo,
@@ -39,24 +40,6 @@ const ESCALATE_AFTER_MS = 60 * 60_000;
 /** Waits between attempts: 1, 2, 4, 8 minutes, then every 15. */
 const BACKOFF_MS = [60_000, 120_000, 240_000, 480_000, 900_000] as const;
 const OPEN_SCAN_LIMIT = 500;
-
-/** A box not yet applied: what `submit` stores with a time-boxed request. */
-function newTimeBox(asked: BoxAsked, extendsId?: string): TimeBox {
-  return {
-    asked,
-    endsAt: null,
-    state: 'waiting',
-    requestId: null,
-    attempts: 0,
-    nextAt: null,
-    failingSince: null,
-    leadTold: false,
-    remindedAt: null,
-    conflicts: [],
-    lastError: null,
-    ...(extendsId === undefined ? {} : { extends: extendsId }),
-  };
-}
 
 /**
  * The window `asked` checked for `operation` now (src/core/time-box.ts `checkWindow`): only

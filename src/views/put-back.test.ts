@@ -1,6 +1,6 @@
 import { REQUEST_T0, requestWith, VIEW_NOW } from '../../test/fixtures/requests.js';
 import type { OperationRequest } from '../core/model.js';
-import type { TimeBox } from '../core/time-box.js';
+import { newTimeBox, type TimeBox } from '../core/time-box.js';
 import { ENGLISH, langFor } from '../i18n/index.js';
 import {
   approvalMessage,
@@ -23,17 +23,8 @@ const ENDS = '2026-11-21T12:30:00.000Z';
 
 function box(fields: Partial<TimeBox> = {}): TimeBox {
   return {
-    asked: { kind: 'for', ms: 2 * HOUR, text: '2h' },
+    ...newTimeBox({ kind: 'for', ms: 2 * HOUR, text: '2h' }),
     endsAt: ENDS,
-    state: 'waiting',
-    requestId: null,
-    attempts: 0,
-    nextAt: null,
-    failingSince: null,
-    leadTold: false,
-    remindedAt: null,
-    conflicts: [],
-    lastError: null,
     ...fields,
   };
 }

@@ -1,4 +1,4 @@
-import { readWindow, resolveWindow, type TimeBox } from '../core/time-box.js';
+import { newTimeBox, readWindow, resolveWindow, type TimeBox } from '../core/time-box.js';
 import { langFor } from '../i18n/index.js';
 import { sayIn } from './errors.js';
 import {
@@ -27,17 +27,8 @@ const bare = (text: string | null): string | null =>
 
 function box(overrides: Partial<TimeBox> = {}): TimeBox {
   return {
-    asked: { kind: 'for', ms: 2 * H, text: '2h' },
+    ...newTimeBox({ kind: 'for', ms: 2 * H, text: '2h' }),
     endsAt: '2026-11-21T12:35:00.000Z',
-    state: 'waiting',
-    requestId: null,
-    attempts: 0,
-    nextAt: null,
-    failingSince: null,
-    leadTold: false,
-    remindedAt: null,
-    conflicts: [],
-    lastError: null,
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@ import { createHasher, GENESIS_HASH, verifyChain } from '../../src/core/audit-ch
 import { StateConflictError } from '../../src/core/errors.js';
 import type { JsonValue } from '../../src/core/json.js';
 import type { AuditEvent, OperationRequest } from '../../src/core/model.js';
+import { newTimeBox } from '../../src/core/time-box.js';
 import type { ModalDraft, NotificationJob, RequestDm, RequestDmKind, Store } from '../../src/store/store.js';
 import { AGENT, at, collect, eventFor, LEAD, newEvent, newRequest, T0 } from './fixtures.js';
 
@@ -1026,19 +1027,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         const plain = newRequest();
         const boxed = {
           ...newRequest(),
-          timeBox: {
-            asked: { kind: 'for' as const, ms: 3_600_000, text: '1h' },
-            endsAt: null,
-            state: 'waiting' as const,
-            requestId: null,
-            attempts: 0,
-            nextAt: null,
-            failingSince: null,
-            leadTold: false,
-            remindedAt: null,
-            conflicts: [],
-            lastError: null,
-          },
+          timeBox: newTimeBox({ kind: 'for', ms: 3_600_000, text: '1h' }),
         };
         await store.createRequest(plain, []);
         await store.createRequest(boxed, []);

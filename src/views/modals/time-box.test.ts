@@ -1,7 +1,7 @@
 import { requestWith } from '../../../test/fixtures/requests.js';
 import type { ProtectionConfig } from '../../client/types.js';
 import type { OperationRequest } from '../../core/model.js';
-import { MIN_WINDOW_MS, type WindowRule } from '../../core/time-box.js';
+import { MIN_WINDOW_MS, newTimeBox, type WindowRule } from '../../core/time-box.js';
 import { ENGLISH, langFor } from '../../i18n/index.js';
 import type { Prepared } from '../../services/types.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION, protectFieldBlock } from '../ids.js';
@@ -164,19 +164,7 @@ describe('Extend… and Revert…', () => {
     target: 'protection settings',
     preview: { kind: 'protection', rows: [{ field: 'preventZoom', before: false, after: true }] },
     state: 'succeeded',
-    timeBox: {
-      asked: { kind: 'for', ms: 2 * HOUR, text: '2h' },
-      endsAt: '2026-11-21T12:00:00.000Z',
-      state: 'waiting',
-      requestId: null,
-      attempts: 0,
-      nextAt: null,
-      failingSince: null,
-      leadTold: false,
-      remindedAt: null,
-      conflicts: [],
-      lastError: null,
-    },
+    timeBox: { ...newTimeBox({ kind: 'for', ms: 2 * HOUR, text: '2h' }), endsAt: '2026-11-21T12:00:00.000Z' },
   });
 
   it('an agent extends a change: the form has no "never", and asks for a window and a reason', () => {
