@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { InputError } from '../../core/errors.js';
 import { escapeWorded } from '../../core/mrkdwn.js';
 import { ENGLISH, type Lang, num } from '../../i18n/index.js';
+import type { Prepared } from '../../services/types.js';
 import { plainWorded, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from '../limits.js';
@@ -177,6 +178,11 @@ const StateValuesSchema = z.record(z.string(), z.record(z.string(), StateValueSc
 
 /** Field errors by block ID, as `response_action: errors` wants them. */
 export type FieldErrors = Record<string, string>;
+
+/** A confirmation form read: the server's prepared request and the reason, or what to fix. */
+export type ConfirmedSubmission =
+  | { ok: true; prepared: Prepared; reason: string }
+  | { ok: false; errors: FieldErrors };
 
 /** A view's `state.values`, parsed; read fields with the methods. */
 export interface ViewState {

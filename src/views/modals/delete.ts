@@ -17,6 +17,7 @@ import { isolateOutside, plain, safeWorded, section } from '../blocks.js';
 import { sayIn } from '../errors.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
 import {
+  type ConfirmedSubmission,
   draftMetadata,
   type FieldErrors,
   modal,
@@ -196,15 +197,11 @@ export function deleteConfirmModal(
   });
 }
 
-export type DeleteSubmission =
-  | { ok: true; prepared: Prepared; reason: string }
-  | { ok: false; errors: FieldErrors };
-
 /**
  * Reads a submitted confirmation against the server's copy: the typed text must be the ID or
  * the exact title, and what is deleted is the draft's, whatever the form sent.
  */
-export function parseDeleteSubmission(state: ViewState, draft: DeleteDraft, lang: Lang): DeleteSubmission {
+export function parseDeleteSubmission(state: ViewState, draft: DeleteDraft, lang: Lang): ConfirmedSubmission {
   const t = lang.t.changes;
   const meta = draft;
   const errors: FieldErrors = {};

@@ -12,6 +12,7 @@ import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
 import { BLOCK_KIT_LIMITS } from '../limits.js';
 import { PUT_BACK_CHOICES, putBackChoices, spanText } from '../time-box.js';
 import {
+  type ConfirmedSubmission,
   decodeMetadata,
   draftMetadata,
   encodeMetadata,
@@ -232,12 +233,8 @@ export function revertConfirmModal(options: { prepared: Prepared; draftId: strin
   });
 }
 
-export type RevertSubmission =
-  | { ok: true; prepared: Prepared; reason: string }
-  | { ok: false; errors: FieldErrors };
-
 /** Reads a submitted Revert…: the reason; what is asked is the server's copy, whatever the form sent. */
-export function parseRevertSubmission(state: ViewState, draft: RevertDraft, lang: Lang): RevertSubmission {
+export function parseRevertSubmission(state: ViewState, draft: RevertDraft, lang: Lang): ConfirmedSubmission {
   const reason = state.text(BLOCKS.reason);
   const problem = reasonProblem(reason, lang);
   if (problem !== null) return { ok: false, errors: { [BLOCKS.reason]: problem } };
