@@ -189,6 +189,7 @@ export interface SaidParams {
   revertNotDone: [id: string];
   revertNotRevertible: [id: string, title: string];
   revertNothing: [id: string];
+  revertStale: [id: string, original: string];
   revertNotYours: [id: string];
   putBackNotInForce: [id: string];
   prepConverted: [id: string, title: string | null];
@@ -658,6 +659,8 @@ export const SAID_ENGLISH: SaidWords = {
   revertNotRevertible: (id, title) =>
     `${id} (${title}) cannot be reverted: deletes, creates and one-way actions have no inverse.`,
   revertNothing: (id) => `Nothing of ${id} is left to revert: everything it changed was changed again since.`,
+  revertStale: (id, original) =>
+    `${id} was not sent: what ${original} changed has changed again since this Revert was asked (it was put back, reverted or edited), so the approved Revert no longer undoes it. Nothing was changed; ask for a new Revert of ${original} if it is still needed.`,
   revertNotYours: (id) => `Only the person who asked for ${id}, or a lead, may undo it.`,
   putBackNotInForce: (id) =>
     `${id} is not a time-boxed change in force: there is nothing to put back or extend.`,

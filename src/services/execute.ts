@@ -9,6 +9,7 @@ import { type Said, say } from '../core/said.js';
 import { type ExecuteIo, runOperation } from './catalog.js';
 import { apply, type ServiceContext, stepContext } from './context.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
+import { staleRevert } from './revert.js';
 import { afterApplied, noteUndo, withUndo } from './time-box.js';
 
 /**
@@ -36,6 +37,14 @@ export async function execute(
   resent?: Resent,
 ): Promise<OperationRequest> {
   let request = claimed;
+  const stale = await staleRevert(svc, request);
+  if (stale !== null) {
+    const c = stepContext(svc);
+    svc.logger?.warn({ requestId: request.id }, 'revert not sent: the change it undoes changed since');
+    return (
+      (await apply(svc.store, request, approvals.fail(request, recordError(stale), c), c.now)) ?? request
+    );
+  }
   const noted = await noteUndo(svc, request);
   if (noted.kind === 'refused') return noted.request;
   request = noted.request;

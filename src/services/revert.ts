@@ -70,6 +70,35 @@ export async function prepareRevert(svc: ServiceContext, id: string, actor: Acto
   return { ...prepared, warnings, revertOf: { id: request.id, kind: 'revert' } } as Prepared;
 }
 
+/**
+ * Just before a Revert is first sent, the change it undoes is planned again against the service as
+ * it is now. When that no longer gives exactly the parameters approved (the change was put back,
+ * reverted already, or changed again since), the Revert must not be sent: the error says why.
+ * Null when it may be sent, and for any other request. A resumed Revert has its undo noted
+ * already, before its first send, so it is not planned again (the service may show it applied).
+ */
+export async function staleRevert(svc: ServiceContext, request: OperationRequest): Promise<Error | null> {
+  if (request.revertOf?.kind !== 'revert' || request.undo !== undefined) return null;
+  const original = await svc.store.getRequest(request.revertOf.id);
+  const inverse = SERVICES[request.operation].inverse;
+  if (original?.undo === undefined || inverse === undefined) return new InputError(say.revertBeforeUnknown());
+  const io = { client: svc.client, canFetchCover: svc.fetchCover !== undefined };
+  try {
+    const plan = await inverse(original.undo, io, []);
+    if (plan.input === null) return new InputError(say.revertStale(request.id, original.id));
+    const again = await prepareRequest(io, { kind: request.operation, ...plan.input } as never);
+    if (canonicalJson(again.params) === canonicalJson(request.params)) return null;
+    return new InputError(say.revertStale(request.id, original.id));
+  } catch (error) {
+    // Nothing would change any more ("already"), or the service could not be read: not sent.
+    return error instanceof InputError
+      ? new InputError(say.revertStale(request.id, original.id))
+      : toError(error);
+  }
+}
+
+const toError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
 /** Whether what the look-up shows now differs from what the edit set (someone edited it since). */
 function changedSince(undo: Extract<Undo, { kind: 'edit' }>, preview: unknown): boolean {
   const now = (preview as { before?: unknown } | null)?.before;

@@ -1,0 +1,927 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { schemaPool, TEST_DATABASE_URL } from '../../test/store/pg-schema.js';
+import { createVideoClient, RAPID_RETRY, type VideoClientHandle } from '../client/index.js';
+import { createHasher, verifyChain } from '../core/audit-chain.js';
+import type { Actor, AuditEvent, OperationRequest } from '../core/model.js';
+import { buildPolicy } from '../core/policy.js';
+import type { BoxAsked } from '../core/time-box.js';
+import { DEMO } from '../sandbox/demo-data.js';
+import { type Sandbox, startSandbox } from '../sandbox/server.js';
+import { openStore, type Store } from '../store/index.js';
+import { createOperations } from './operations.js';
+import type { Operations, OperationsDeps, PrepareInput } from './types.js';
+
+/**
+ * Attacks on time-boxed changes under concurrency and crashes, at the service/store level: two
+ * replicas (two store connections on one database, SQLite file or PostgreSQL), a crash between
+ * two writes (an exception thrown by a store wrapper: the "process" is gone and never used again),
+ * a paused process that comes back, and people clicking at the same moment as the sweep.
+ * Tests marked `test.failing` show a defect (named in the comment above each).
+ * @see docs/time-boxed.md
+ */
+
+const hash = createHasher();
+const START = new Date('2026-11-26T08:00:00.000Z');
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+const ava: Actor = { id: 'U0AGENT1', name: 'Ava' };
+const bob: Actor = { id: 'U0AGENT2', name: 'Bob' };
+const lee: Actor = { id: 'U0LEAD1', name: 'Lee' };
+
+const forMs = (ms: number, text: string): BoxAsked => ({ kind: 'for', ms, text });
+const CONFIG = '/v1/storage/protect/config';
+const WHITELIST = '/v1/storage/dns/whitelist';
+
+let sandbox: Sandbox;
+const tmp = mkdtempSync(join(tmpdir(), 'vidops-tb-races-'));
+const schemas = TEST_DATABASE_URL === undefined ? null : schemaPool(TEST_DATABASE_URL, 'tbr');
+let files = 0;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, extras: false });
+});
+afterAll(async () => {
+  await sandbox.close();
+  await schemas?.dropAll();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+// --- Harness ----------------------------------------------------------------------------------
+
+/** A one-shot gate: `wait()` blocks until `open()`; `arrived` resolves when someone waits. */
+function gate() {
+  let open!: () => void;
+  let arrive!: () => void;
+  const opened = new Promise<void>((r) => {
+    open = r;
+  });
+  const arrived = new Promise<void>((r) => {
+    arrive = r;
+  });
+  return {
+    arrived,
+    open: () => open(),
+    wait: async () => {
+      arrive();
+      await opened;
+    },
+  };
+}
+type Gate = ReturnType<typeof gate>;
+
+interface World {
+  /** Replica 0 and replica 1: each its own store connection (pool) and client, one database. */
+  stores: [Store, Store];
+  ops: Operations;
+  other: Operations;
+  /** An extra "process" on replica `i`'s store, with some parts replaced. */
+  build(i: 0 | 1, overrides?: Partial<OperationsDeps>): Operations;
+  client(baseUrl?: string): VideoClientHandle;
+  advance(ms: number): void;
+  set(at: Date): void;
+  now(): Date;
+  events(requestId: string): Promise<string[]>;
+}
+
+type Kind = 'SQLite file, two connections' | 'PostgreSQL, two pools';
+const KINDS: Kind[] = ['SQLite file, two connections'];
+if (schemas !== null) KINDS.push('PostgreSQL, two pools');
+
+let worlds: { stores: [Store, Store]; clients: VideoClientHandle[] }[] = [];
+
+afterEach(async () => {
+  const open = worlds;
+  worlds = [];
+  for (const w of open) {
+    const verdict = await verifyChain(w.stores[0].iterateAudit(), hash);
+    for (const c of w.clients) c.close();
+    for (const s of w.stores) await s.close();
+    expect(verdict).toMatchObject({ ok: true });
+  }
+});
+
+async function openPair(kind: Kind): Promise<[Store, Store]> {
+  if (kind === 'PostgreSQL, two pools') {
+    if (schemas === null) throw new Error('TEST_DATABASE_URL is not set');
+    const url = schemas.url();
+    const first = await openStore(url, { hash });
+    return [first, await openStore(url, { hash })];
+  }
+  files += 1;
+  const url = `sqlite:${join(tmp, `races-${files}.db`)}`;
+  const first = await openStore(url, { hash });
+  return [first, await openStore(url, { hash })];
+}
+
+async function setup(kind: Kind): Promise<World> {
+  sandbox.reset();
+  const stores = await openPair(kind);
+  const clients: VideoClientHandle[] = [];
+  const client = (baseUrl = sandbox.url) => {
+    const c = createVideoClient({
+      baseUrl,
+      apiKey: DEMO.apiKey,
+      secretKey: DEMO.secretKey,
+      timeoutMs: 5000,
+      retryConversionMethod: 'auto',
+      retryPolicy: RAPID_RETRY,
+    });
+    clients.push(c);
+    return c;
+  };
+  worlds.push({ stores, clients });
+  let now = START;
+  const policy = buildPolicy({ leads: [lee.id], fileName: 'policy.yaml' });
+  const base = (i: 0 | 1): OperationsDeps => ({
+    store: stores[i],
+    client: client(),
+    policy,
+    directory: { groupsOf: async () => [] },
+    clock: () => now,
+    timeZone: 'Asia/Tehran',
+  });
+  const build = (i: 0 | 1, overrides: Partial<OperationsDeps> = {}) =>
+    createOperations({ ...base(i), ...overrides });
+  return {
+    stores,
+    ops: build(0),
+    other: build(1),
+    build,
+    client,
+    advance: (ms) => {
+      now = new Date(now.getTime() + ms);
+    },
+    set: (at) => {
+      now = at;
+    },
+    now: () => now,
+    async events(requestId) {
+      const all: AuditEvent[] = await stores[0].listAudit();
+      return all.filter((e) => e.requestId === requestId).map((e) => e.type);
+    },
+  };
+}
+
+/** Asks for a change (for a while, or not) and has the lead approve it; the approved request. */
+async function approved(
+  w: World,
+  input: PrepareInput,
+  asked: BoxAsked | null,
+  by = ava,
+  ops = w.ops,
+): Promise<OperationRequest> {
+  const prepared = await ops.prepare(by, input);
+  const submitted = await ops.submit(by, prepared, asked === null ? {} : { timeBox: asked });
+  if (submitted.kind !== 'pending') throw new Error(`expected pending, got ${submitted.kind}`);
+  const decided = await ops.approve(submitted.request.id, lee);
+  if (decided.kind !== 'executed') throw new Error(`expected executed, got ${decided.kind}`);
+  expect(decided.request.state).toBe('succeeded');
+  return decided.request;
+}
+
+const config = () => sandbox.state().config as unknown as Record<string, unknown>;
+const posts = (path: string) => sandbox.requests().filter((r) => r.method === 'POST' && r.path === path);
+const count = (types: string[], type: string) => types.filter((t) => t === type).length;
+
+async function putBacksOf(w: World, id: string): Promise<OperationRequest[]> {
+  return (await w.stores[0].listRequests()).filter(
+    (r) => r.revertOf?.kind === 'put-back' && r.revertOf.id === id,
+  );
+}
+
+/** A "process" whose store dies at a chosen write: `crash` says when, and whether the write lands first. */
+function crashing(
+  store: Store,
+  crash: (method: 'transition' | 'createRequest', args: unknown[]) => Promise<'before' | 'after' | null>,
+): Store {
+  return new Proxy(store, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (typeof value !== 'function') return value;
+      const fn = (value as (...a: unknown[]) => unknown).bind(target);
+      if (prop !== 'transition' && prop !== 'createRequest') return fn;
+      return async (...args: unknown[]) => {
+        const when = await crash(prop, args);
+        if (when === 'before') throw new Error('process gone (before the write)');
+        const result = await fn(...args);
+        if (when === 'after') throw new Error('process gone (after the write)');
+        return result;
+      };
+    },
+  });
+}
+
+/** A store whose `createRequest` of a put-back request waits at `g` first (a paused process). */
+function pausingBeforePutBackCreate(store: Store, g: Gate): Store {
+  return new Proxy(store, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (typeof value !== 'function') return value;
+      const fn = (value as (...a: unknown[]) => unknown).bind(target);
+      if (prop !== 'createRequest') return fn;
+      return async (...args: unknown[]) => {
+        const request = args[0] as OperationRequest;
+        if (request.revertOf?.kind === 'put-back') await g.wait();
+        return fn(...args);
+      };
+    },
+  });
+}
+
+/** The client with its protection read or write held at a gate, once. */
+function holdingProtection(
+  client: VideoClientHandle,
+  at: { afterGet?: Gate; beforeUpdate?: Gate },
+): VideoClientHandle {
+  let got = false;
+  let updated = false;
+  return {
+    ...client,
+    protection: {
+      ...client.protection,
+      async get() {
+        const read = await client.protection.get();
+        if (at.afterGet && !got) {
+          got = true;
+          await at.afterGet.wait();
+        }
+        return read;
+      },
+      async update(changes) {
+        if (at.beforeUpdate && !updated) {
+          updated = true;
+          await at.beforeUpdate.wait();
+        }
+        return client.protection.update(changes);
+      },
+    },
+  };
+}
+
+/** An HTTP proxy to the sandbox that holds the first matching request at `g` before passing it on. */
+async function holdingProxy(match: (method: string, path: string) => boolean, g: Gate): Promise<Server> {
+  let held = false;
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (!held && match(req.method ?? 'GET', path)) {
+      held = true;
+      await g.wait();
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (['host', 'connection', 'content-length', 'transfer-encoding'].includes(k)) continue;
+      if (typeof v === 'string') headers[k] = v;
+    }
+    const body = Buffer.concat(chunks);
+    const answer = await fetch(`${sandbox.url}${req.url}`, {
+      method: req.method ?? 'GET',
+      headers,
+      ...(body.length > 0 ? { body } : {}),
+    });
+    const out: Record<string, string> = {};
+    answer.headers.forEach((v, k) => {
+      if (!['content-encoding', 'transfer-encoding', 'connection', 'content-length'].includes(k)) out[k] = v;
+    });
+    res.writeHead(answer.status, out);
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return server;
+}
+const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+// --- The attacks ------------------------------------------------------------------------------
+
+describe.each(KINDS)('%s', (kind) => {
+  describe('clicks racing the sweep', () => {
+    test('the requester and a lead click Put back now twice each while two replicas sweep the due change', async () => {
+      const w = await setup(kind);
+      const change = await approved(
+        w,
+        { kind: 'protect.set', changes: { preventZoom: true } },
+        forMs(HOUR, '1h'),
+      );
+      w.advance(HOUR);
+      sandbox.clearRequests();
+      const results = await Promise.all([
+        w.ops.putBackNow(change.id, ava),
+        w.other.putBackNow(change.id, lee),
+        w.ops.sweepTimeBoxes(),
+        w.other.sweepTimeBoxes(),
+        w.other.putBackNow(change.id, ava),
+        w.ops.putBackNow(change.id, lee),
+      ]);
+      await w.ops.sweepTimeBoxes();
+      await w.other.sweepTimeBoxes();
+      expect(posts(CONFIG)).toHaveLength(1);
+      expect(config().preventZoom).toBe(false);
+      expect(await putBacksOf(w, change.id)).toHaveLength(1);
+      const types = await w.events(change.id);
+      expect(count(types, 'reverting')).toBe(1);
+      expect(count(types, 'reverted')).toBe(1);
+      expect((await w.stores[1].getRequest(change.id))?.timeBox?.state).toBe('done');
+      // No click is told something false: each was either refused (already put back) or "putting back".
+      for (const r of results.slice(0, 2))
+        expect(['putting-back', 'refused']).toContain((r as { kind: string }).kind);
+    });
+
+    test('two replicas sweep twelve due changes at once: each goes back once, one POST each, all audited once', async () => {
+      const w = await setup(kind);
+      const sets: Record<string, unknown>[] = [
+        { preventZoom: true },
+        { ipValidation: true },
+        { opacity: 0.3 },
+        { speed: 7 },
+        { fontSize: 20 },
+        { beepVolume: 0.9 },
+        { fixWatermark: true },
+        { enableBeep: true },
+        { faultTolerance: 9 },
+        { beepInterval: 42 },
+        { displayTextOnScreen: !config().displayTextOnScreen },
+        { sendProtectionAlert: !config().sendProtectionAlert },
+      ];
+      const before = { ...config() };
+      const changes: OperationRequest[] = [];
+      for (const [i, set] of sets.entries()) {
+        changes.push(
+          await approved(
+            w,
+            { kind: 'protect.set', changes: set } as PrepareInput,
+            forMs(30 * MINUTE, '30m'),
+            i % 2 ? ava : bob,
+          ),
+        );
+      }
+      w.advance(2 * HOUR);
+      sandbox.clearRequests();
+      const third = w.build(1);
+      await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes(), third.sweepTimeBoxes()]);
+      await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      expect(posts(CONFIG)).toHaveLength(sets.length);
+      expect(config()).toEqual(before);
+      for (const change of changes) {
+        const types = await w.events(change.id);
+        expect([change.id, count(types, 'reverting'), count(types, 'reverted')]).toEqual([change.id, 1, 1]);
+        expect(await putBacksOf(w, change.id)).toHaveLength(1);
+      }
+      expect(await w.ops.timeBoxesInForce()).toEqual([]);
+    });
+
+    // DEFECT (lost Extend): afterApplied (src/services/time-box.ts:115) hands the first change
+    // over to the extension only while the first is `waiting`; when the sweep has already claimed
+    // the first's put-back (`running`) and its POST lands after the Extend's POST, the setting goes
+    // back although the approved extension is in force for two more hours.
+    test.failing('a lead approves an Extend at the moment the sweep puts the first change back', async () => {
+      const w = await setup(kind);
+      const change = await approved(
+        w,
+        { kind: 'protect.set', changes: { preventZoom: true } },
+        forMs(30 * MINUTE, '30m'),
+      );
+      const extended = await w.ops.extend(change.id, ava, forMs(2 * HOUR, '2h'));
+      if (extended.kind !== 'pending') throw new Error('expected pending');
+      w.advance(30 * MINUTE);
+      const hold = gate();
+      const sweeper = w.build(0, { client: holdingProtection(w.client(), { beforeUpdate: hold }) });
+      const sweeping = sweeper.sweepTimeBoxes();
+      await hold.arrived; // the put-back is claimed and about to be sent
+      const decided = await w.other.approve(extended.request.id, lee);
+      expect(decided.kind).toBe('executed');
+      hold.open();
+      await sweeping;
+      await w.other.sweepTimeBoxes();
+      const extension = await w.stores[0].getRequest(extended.request.id);
+      expect(extension?.timeBox?.state).toBe('waiting');
+      // The extension is in force until +2h30: the setting must still be on.
+      expect(config().preventZoom).toBe(true);
+      w.advance(2 * HOUR + MINUTE);
+      await w.ops.sweepTimeBoxes();
+      expect(config().preventZoom).toBe(false);
+      expect((await w.stores[0].getRequest(extended.request.id))?.timeBox?.state).toBe('done');
+    });
+
+    test('two Extends of one change are approved at once: the setting stays until the later end, then goes back once', async () => {
+      const w = await setup(kind);
+      const change = await approved(
+        w,
+        { kind: 'protect.set', changes: { preventZoom: true } },
+        forMs(30 * MINUTE, '30m'),
+      );
+      // Ava clicks Extend on two devices with two windows; Lee approves both at once.
+      const [one, two] = await Promise.all([
+        w.ops.extend(change.id, ava, forMs(HOUR, '1h')),
+        w.other.extend(change.id, ava, forMs(3 * HOUR, '3h')),
+      ]);
+      if (one.kind !== 'pending' || two.kind !== 'pending') throw new Error('expected pending');
+      await Promise.all([w.ops.approve(one.request.id, lee), w.other.approve(two.request.id, lee)]);
+      expect((await w.stores[0].getRequest(change.id))?.timeBox?.state).toBe('left');
+      sandbox.clearRequests();
+      for (let t = 0; t < 4 * HOUR; t += 20 * MINUTE) {
+        w.advance(20 * MINUTE);
+        await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+        const elapsed = t + 20 * MINUTE;
+        // In force until the later end (3h after it applied).
+        if (elapsed < 3 * HOUR) expect([elapsed, config().preventZoom]).toEqual([elapsed, true]);
+      }
+      expect(config().preventZoom).toBe(false);
+      expect(posts(CONFIG)).toHaveLength(1);
+    });
+  });
+
+  describe('replicas that crash or stop', () => {
+    test('a replica crashes between the claim and creating the put-back; both replicas restart and sweep: put back once', async () => {
+      const w = await setup(kind);
+      const change = await approved(
+        w,
+        { kind: 'protect.set', changes: { preventZoom: true } },
+        forMs(HOUR, '1h'),
+      );
+      w.advance(HOUR);
+      const doomed = w.build(0, {
+        store: crashing(w.stores[0], async (m, args) =>
+          m === 'createRequest' && (args[0] as OperationRequest).revertOf?.kind === 'put-back'
+            ? 'before'
+            : null,
+        ),
+      });
+      await doomed.sweepTimeBoxes(); // the error is logged, the process is gone
+      expect((await w.stores[1].getRequest(change.id))?.timeBox?.state).toBe('running');
+      expect(config().preventZoom).toBe(true);
+      sandbox.clearRequests();
+      for (let i = 0; i < 6; i += 1) {
+        w.advance(MINUTE);
+        await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes(), w.ops.resumeInterrupted()]);
+      }
+      expect(config().preventZoom).toBe(false);
+      expect(posts(CONFIG)).toHaveLength(1);
+      expect(await putBacksOf(w, change.id)).toHaveLength(1);
+      const types = await w.events(change.id);
+      expect(count(types, 'reverted')).toBe(1);
+      expect((await w.stores[0].getRequest(change.id))?.timeBox?.state).toBe('done');
+    });
+
+    test('a replica crashes after creating the put-back request, before sending it; the restart sends it once', async () => {
+      const w = await setup(kind);
+      const change = await approved(
+        w,
+        { kind: 'protect.set', changes: { opacity: 0.25 } },
+        forMs(HOUR, '1h'),
+      );
+      w.advance(HOUR);
+      const doomed = w.build(0, {
+        store: crashing(w.stores[0], async (m, args) =>
+          m === 'createRequest' && (args[0] as OperationRequest).revertOf?.kind === 'put-back'
+            ? 'after'
+            : null,
+        ),
+      });
+      await doomed.sweepTimeBoxes();
+      const [stuck] = await putBacksOf(w, change.id);
+      expect(stuck?.state).toBe('executing');
+      sandbox.clearRequests();
+      for (let i = 0; i < 5; i += 1) {
+        w.advance(MINUTE);
+        await Promise.all([
+          w.ops.resumeInterrupted(),
+          w.other.resumeInterrupted(),
+          w.ops.sweepTimeBoxes(),
+          w.other.sweepTimeBoxes(),
+        ]);
+      }
+      expect(config().opacity).toBe(0.6);
+      expect(posts(CONFIG)).toHaveLength(1);
+      expect(await putBacksOf(w, change.id)).toHaveLength(1);
+      expect(count(await w.events(change.id), 'reverted')).toBe(1);
+      expect((await w.stores[0].getRequest(change.id))?.timeBox?.state).toBe('done');
+    });
+
+    test('a replica crashes after a protection put-back was sent, before recording it; the restart resends and records it reverted', async () => {
+      const w = await setup(kind);
+      const change = await approved(
+        w,
+        { kind: 'protect.set', changes: { preventZoom: true } },
+        forMs(HOUR, '1h'),
+      );
+      w.advance(HOUR);
+      const store = w.stores[0];
+      const doomed = w.build(0, {
+        store: crashing(store, async (m, args) => {
+          if (m !== 'transition' || (args[2] as { state?: string }).state !== 'succeeded') return null;
+          const r = await store.getRequest(args[0] as string);
+          return r?.revertOf?.kind === 'put-back' ? 'before' : null;
+        }),
+      });
+      await doomed.sweepTimeBoxes();
+      expect(config().preventZoom).toBe(false);
+      for (let i = 0; i < 6; i += 1) {
+        w.advance(MINUTE);
+        await Promise.all([w.ops.resumeInterrupted(), w.other.resumeInterrupted()]);
+        await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      }
+      expect(config().preventZoom).toBe(false);
+      const types = await w.events(change.id);
+      expect((await w.stores[0].getRequest(change.id))?.timeBox?.state).toBe('done');
+      expect(count(types, 'reverted')).toBe(1);
+      expect(types).not.toContain('revert-conflict');
+    });
+
+    // DEFECT (a landed whitelist put-back recorded as "changed since"): the put-back request keeps
+    // `expectBefore` (src/operations/whitelist-set/service.ts:31, from planPutBack in
+    // src/services/time-box.ts:349); resumed after its POST landed, the client refuses it
+    // (src/client/whitelist.ts:95, the list is no longer expectBefore), the request fails
+    // (judgeFailure, repeat 'resume' → failed), and the re-plan finds the address gone and
+    // records `revert-conflict` ("changed since") with no `reverted`, although vidops removed it.
+    test.failing('a replica crashes after a whitelist put-back was sent, before recording it; the restart records it reverted', async () => {
+      const w = await setup(kind);
+      const change = await approved(
+        w,
+        { kind: 'whitelist.set', change: 'add', ips: ['5.6.7.8'] },
+        forMs(HOUR, '1h'),
+      );
+      w.advance(HOUR);
+      const store = w.stores[0];
+      const doomed = w.build(0, {
+        store: crashing(store, async (m, args) => {
+          if (m !== 'transition' || (args[2] as { state?: string }).state !== 'succeeded') return null;
+          const r = await store.getRequest(args[0] as string);
+          return r?.revertOf?.kind === 'put-back' ? 'before' : null;
+        }),
+      });
+      await doomed.sweepTimeBoxes();
+      expect(sandbox.state().whitelist).toEqual([]);
+      for (let i = 0; i < 6; i += 1) {
+        w.advance(MINUTE);
+        await Promise.all([w.ops.resumeInterrupted(), w.other.resumeInterrupted()]);
+        await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      }
+      expect(sandbox.state().whitelist).toEqual([]);
+      const types = await w.events(change.id);
+      expect(types).not.toContain('revert-conflict');
+      expect(count(types, 'reverted')).toBe(1);
+      expect((await w.stores[0].getRequest(change.id))?.timeBox?.state).toBe('done');
+    });
+
+    // DEFECT (a paused claimant sends a second put-back): the claim (`running`, requestId) is not
+    // a fence. finishRunning (src/services/time-box.ts:413) takes a claim whose put-back
+    // request does not exist yet for interrupted after staleExecutionMs, and another replica puts
+    // the change back; the first process, resumed (GC pause, SIGSTOP, VM freeze), then creates
+    // and executes its own put-back request from its stale plan (time-box.ts:315-334) without
+    // checking it still holds the claim: a second POST that undoes Bob's change made since.
+    test.failing('a replica pauses after claiming a put-back; another takes over; the first wakes up', async () => {
+      const w = await setup(kind);
+      const change = await approved(
+        w,
+        { kind: 'protect.set', changes: { preventZoom: true } },
+        forMs(HOUR, '1h'),
+      );
+      w.advance(HOUR);
+      const pause = gate();
+      const sleepy = w.build(0, { store: pausingBeforePutBackCreate(w.stores[0], pause) });
+      const sleeping = sleepy.sweepTimeBoxes();
+      await pause.arrived;
+      for (let i = 0; i < 5; i += 1) {
+        w.advance(MINUTE);
+        await w.other.sweepTimeBoxes();
+      }
+      expect(config().preventZoom).toBe(false);
+      expect((await w.stores[1].getRequest(change.id))?.timeBox?.state).toBe('done');
+      // Bob turns it on again, for good.
+      await approved(w, { kind: 'protect.set', changes: { preventZoom: true } }, null, bob, w.other);
+      sandbox.clearRequests();
+      pause.open();
+      await sleeping;
+      await w.ops.sweepTimeBoxes();
+      expect(posts(CONFIG)).toHaveLength(0);
+      expect(config().preventZoom).toBe(true);
+      expect(await putBacksOf(w, change.id)).toHaveLength(1);
+    });
+
+    test('the clock moves back an hour after a crashed claim: nothing is sent twice, and it goes back once the clock passes', async () => {
+      const w = await setup(kind);
+      const change = await approved(
+        w,
+        { kind: 'protect.set', changes: { preventZoom: true } },
+        forMs(HOUR, '1h'),
+      );
+      w.advance(HOUR);
+      const claimedAt = w.now();
+      const doomed = w.build(0, {
+        store: crashing(w.stores[0], async (m, args) =>
+          m === 'createRequest' && (args[0] as OperationRequest).revertOf?.kind === 'put-back'
+            ? 'before'
+            : null,
+        ),
+      });
+      await doomed.sweepTimeBoxes();
+      sandbox.clearRequests();
+      w.set(new Date(claimedAt.getTime() - HOUR));
+      await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes(), w.ops.resumeInterrupted()]);
+      expect(await w.ops.putBackNow(change.id, ava)).toMatchObject({ kind: 'refused' });
+      expect(posts(CONFIG)).toHaveLength(0);
+      w.set(new Date(claimedAt.getTime() + 3 * MINUTE));
+      await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      w.advance(2 * MINUTE);
+      await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      expect(posts(CONFIG)).toHaveLength(1);
+      expect(config().preventZoom).toBe(false);
+      expect(count(await w.events(change.id), 'reverted')).toBe(1);
+    });
+  });
+
+  describe('overlapping windows', () => {
+    // Run on two replicas at once this lost the hand-over on PostgreSQL (0.4 left) and passed on
+    // SQLite, depending on the interleaving: the deterministic form is the next test (a defect).
+    test('two overlapping changes of one field both end while vidops is stopped; one replica starts: the original comes back', async () => {
+      const w = await setup(kind);
+      await approved(w, { kind: 'protect.set', changes: { opacity: 0.4 } }, forMs(HOUR, '1h'));
+      w.advance(10 * MINUTE);
+      await approved(w, { kind: 'protect.set', changes: { opacity: 0.3 } }, forMs(HOUR, '1h'), bob);
+      w.advance(3 * HOUR);
+      for (let i = 0; i < 3; i += 1) {
+        await w.other.sweepTimeBoxes();
+        w.advance(MINUTE);
+      }
+      expect(config().opacity).toBe(0.6);
+      expect(await w.ops.timeBoxesInForce()).toEqual([]);
+    });
+
+    // DEFECT (hand-over to a holder already going back): planPutBack reads the service while the
+    // later change B still holds the field, so A is `left` and hands its old value to B
+    // (handOver, src/services/time-box.ts:360-372). But another replica (or a Put back now) had
+    // already planned B's put-back with B's own old value and sends it; handOver patches B's undo
+    // without checking B is still waiting, so the hand-over is lost and the field stays at A's
+    // value (0.4) although both windows ended.
+    test.failing("Ava puts her change back now while another replica puts back Bob's later change of the same field", async () => {
+      const w = await setup(kind);
+      const first = await approved(w, { kind: 'protect.set', changes: { opacity: 0.4 } }, forMs(HOUR, '1h'));
+      w.advance(10 * MINUTE);
+      const second = await approved(
+        w,
+        { kind: 'protect.set', changes: { opacity: 0.3 } },
+        forMs(HOUR, '1h'),
+        bob,
+      );
+      w.advance(2 * HOUR);
+      const read = gate();
+      const avas = w.build(0, { client: holdingProtection(w.client(), { afterGet: read }) });
+      const clicking = avas.putBackNow(first.id, ava);
+      await read.arrived; // Ava's put-back has read the service: 0.3, held by Bob's change
+      const bobs = await w.other.putBackNow(second.id, bob); // Bob's change goes back (to 0.4)
+      expect(bobs.kind).toBe('putting-back');
+      expect(config().opacity).toBe(0.4);
+      read.open();
+      await clicking;
+      for (let i = 0; i < 3; i += 1) {
+        w.advance(MINUTE);
+        await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      }
+      expect((await w.stores[0].getRequest(second.id))?.timeBox?.state).toBe('done');
+      expect(config().opacity).toBe(0.6);
+    });
+
+    // DEFECT (hand-over lost in a crash): when the earlier change is `left` to a later one, the
+    // `left` step and the hand-over of the old value to the later change are two writes
+    // (src/services/time-box.ts:297-298, then handOver at :369); a crash between them leaves the first
+    // `left` for good and the later change still holding the first's value as its "before": at
+    // its end it puts back 0.4, not the original 0.6.
+    test.failing('a replica crashes after leaving a change to a later one, before handing it its old value', async () => {
+      const w = await setup(kind);
+      const first = await approved(w, { kind: 'protect.set', changes: { opacity: 0.4 } }, forMs(HOUR, '1h'));
+      w.advance(10 * MINUTE);
+      const second = await approved(
+        w,
+        { kind: 'protect.set', changes: { opacity: 0.3 } },
+        forMs(3 * HOUR, '3h'),
+        bob,
+      );
+      w.advance(HOUR);
+      const doomed = w.build(0, {
+        store: crashing(w.stores[0], async (m, args) =>
+          m === 'transition' && args[0] === second.id && 'undo' in (args[2] as object) ? 'before' : null,
+        ),
+      });
+      await doomed.sweepTimeBoxes();
+      expect((await w.stores[0].getRequest(first.id))?.timeBox?.state).toBe('left');
+      for (let i = 0; i < 8; i += 1) {
+        w.advance(30 * MINUTE);
+        await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      }
+      expect((await w.stores[0].getRequest(second.id))?.timeBox?.state).toBe('done');
+      expect(config().opacity).toBe(0.6);
+    });
+
+    // DEFECT (lost whitelist update between replicas): a whitelist put-back is a read, a check of
+    // expectBefore and a POST of the whole list (src/client/whitelist.ts:94-107), with nothing
+    // serialising two of them. Two replicas putting back two changes at once both pass the check
+    // and the later POST re-adds the address the earlier one removed; both record `reverted`.
+    test.failing('two replicas put back two whitelist changes at the same moment', async () => {
+      const w = await setup(kind);
+      const a = await approved(
+        w,
+        { kind: 'whitelist.set', change: 'add', ips: ['5.6.7.8'] },
+        forMs(HOUR, '1h'),
+      );
+      const b = await approved(
+        w,
+        { kind: 'whitelist.set', change: 'add', ips: ['9.9.9.9'] },
+        forMs(HOUR, '1h'),
+        bob,
+      );
+      expect(sandbox.state().whitelist).toEqual(['5.6.7.8', '9.9.9.9']);
+      w.advance(HOUR);
+      const hold = gate();
+      const proxy = await holdingProxy((m, p) => m === 'POST' && p === WHITELIST, hold);
+      try {
+        const slow = w.build(0, { client: w.client(urlOf(proxy)) });
+        const first = slow.putBackNow(a.id, ava);
+        await hold.arrived; // A's POST (list without 5.6.7.8) is on its way
+        await w.other.putBackNow(b.id, bob); // B reads [both], POSTs [5.6.7.8], checks, done
+        hold.open();
+        await first;
+      } finally {
+        await new Promise((r) => proxy.close(r));
+      }
+      for (let i = 0; i < 3; i += 1) {
+        w.advance(2 * MINUTE);
+        await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      }
+      expect(sandbox.state().whitelist).toEqual([]);
+    });
+
+    test('Bob removes for 30 minutes the address Ava added for 2 hours: it is listed again at his end, removed at hers', async () => {
+      const w = await setup(kind);
+      await approved(w, { kind: 'whitelist.set', change: 'add', ips: ['5.6.7.8'] }, forMs(2 * HOUR, '2h'));
+      await approved(
+        w,
+        { kind: 'whitelist.set', change: 'remove', ips: ['5.6.7.8'] },
+        forMs(30 * MINUTE, '30m'),
+        bob,
+      );
+      w.advance(30 * MINUTE);
+      await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      expect(sandbox.state().whitelist).toEqual(['5.6.7.8']);
+      w.advance(90 * MINUTE);
+      await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      expect(sandbox.state().whitelist).toEqual([]);
+    });
+
+    // DEFECT? (two windows on an address, the later one ending last): docs/time-boxed.md says the
+    // later change, at its end, "puts back the value from before the first". For addresses no
+    // hand-over exists (whitelist inverse returns `handOvers: []`, src/operations/whitelist-set/
+    // service.ts:65; planWhitelist has no "held by a later opposite change"): Ava's end leaves
+    // the address to nobody, and Bob's end lists it again, for good.
+    test.failing('Bob removes for 2 hours the address Ava added for 1 hour: after both ends it is not listed', async () => {
+      const w = await setup(kind);
+      await approved(w, { kind: 'whitelist.set', change: 'add', ips: ['5.6.7.8'] }, forMs(HOUR, '1h'));
+      w.advance(10 * MINUTE);
+      await approved(
+        w,
+        { kind: 'whitelist.set', change: 'remove', ips: ['5.6.7.8'] },
+        forMs(2 * HOUR, '2h'),
+        bob,
+      );
+      w.advance(HOUR);
+      await w.ops.sweepTimeBoxes();
+      expect(sandbox.state().whitelist).toEqual([]);
+      w.advance(2 * HOUR);
+      await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      expect(sandbox.state().whitelist).toEqual([]);
+    });
+  });
+
+  describe('Revert', () => {
+    // DEFECT (a second Revert applies, over a change made since): prepareRevert
+    // (src/services/revert.ts:42-70) computes the inverse once, when asked; nothing refuses a
+    // second Revert of the same change, and nothing re-plans at execution: the protection POST
+    // sends the stored values, undoing what others changed meanwhile (the Revert promise: "what
+    // others changed since is left as it is").
+    test("Ava asks twice to revert one change; both are approved, with Bob's change in between", async () => {
+      const w = await setup(kind);
+      const change = await approved(w, { kind: 'protect.set', changes: { opacity: 0.3 } }, null);
+      // Ava asks twice (two clicks, two replicas); both wait for Lee.
+      const [one, two] = await Promise.all([
+        w.ops.prepareRevert(change.id, ava),
+        w.other.prepareRevert(change.id, ava),
+      ]);
+      const [s1, s2] = await Promise.all([w.ops.submit(ava, one), w.other.submit(ava, two)]);
+      if (s1.kind !== 'pending' || s2.kind !== 'pending') throw new Error('expected pending');
+      await w.other.approve(s1.request.id, lee);
+      expect(config().opacity).toBe(0.6);
+      await approved(w, { kind: 'protect.set', changes: { opacity: 0.9 } }, null, bob);
+      sandbox.clearRequests();
+      await w.ops.approve(s2.request.id, lee);
+      expect(posts(CONFIG)).toHaveLength(0);
+      expect(config().opacity).toBe(0.9);
+    });
+
+    // DEFECT (both whitelist Reverts apply; same cause as the lost whitelist update above): the
+    // second Revert is meant to be stopped by its expectBefore, but the check is a read before
+    // the POST (src/client/whitelist.ts:94-102), so two approvals at once both pass it and both
+    // POST. (Run without the held POST, this failed on SQLite and passed on PostgreSQL.)
+    test.failing('Ava asks twice to revert a whitelist change; Lee approves both at the same moment: one applies', async () => {
+      const w = await setup(kind);
+      const change = await approved(w, { kind: 'whitelist.set', change: 'add', ips: ['1.2.3.4'] }, null);
+      const [one, two] = await Promise.all([
+        w.ops.prepareRevert(change.id, ava),
+        w.other.prepareRevert(change.id, ava),
+      ]);
+      const [s1, s2] = await Promise.all([w.ops.submit(ava, one), w.other.submit(ava, two)]);
+      if (s1.kind !== 'pending' || s2.kind !== 'pending') throw new Error('expected pending');
+      sandbox.clearRequests();
+      const hold = gate();
+      const proxy = await holdingProxy((m, p) => m === 'POST' && p === WHITELIST, hold);
+      let decided: unknown[];
+      try {
+        const slow = w.build(0, { client: w.client(urlOf(proxy)) });
+        const first = slow.approve(s1.request.id, lee);
+        await hold.arrived;
+        const second = await w.other.approve(s2.request.id, lee);
+        hold.open();
+        decided = [await first, second];
+      } finally {
+        await new Promise((r) => proxy.close(r));
+      }
+      expect(sandbox.state().whitelist).toEqual([]);
+      const states = decided.map((d) => (d as { request?: OperationRequest }).request?.state).sort();
+      expect(states).toEqual(['failed', 'succeeded']);
+      expect(posts(WHITELIST)).toHaveLength(1);
+    });
+
+    // DEFECT (same cause as two Reverts): a Revert asked while the change is in force and approved
+    // after the sweep put it back sends the old values again, over Bob's change made since.
+    test('a Revert is approved after the sweep put the change back and Bob changed the field', async () => {
+      const w = await setup(kind);
+      const change = await approved(
+        w,
+        { kind: 'protect.set', changes: { opacity: 0.3 } },
+        forMs(30 * MINUTE, '30m'),
+      );
+      const revert = await w.ops.submit(ava, await w.ops.prepareRevert(change.id, ava));
+      if (revert.kind !== 'pending') throw new Error('expected pending');
+      w.advance(30 * MINUTE);
+      await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      expect(config().opacity).toBe(0.6);
+      await approved(w, { kind: 'protect.set', changes: { opacity: 0.9 } }, null, bob);
+      sandbox.clearRequests();
+      await w.other.approve(revert.request.id, lee);
+      expect(posts(CONFIG)).toHaveLength(0);
+      expect(config().opacity).toBe(0.9);
+      // Recorded as not sent, with a sentence that says why and what to do.
+      const after = await w.stores[0].getRequest(revert.request.id);
+      expect(after?.state).toBe('failed');
+      expect(after?.error?.message).toContain(`${revert.request.id} was not sent`);
+    });
+
+    test('a Revert applied before the end: the sweep sends nothing and says nothing was left to put back, once', async () => {
+      const w = await setup(kind);
+      const change = await approved(
+        w,
+        { kind: 'protect.set', changes: { opacity: 0.3 } },
+        forMs(30 * MINUTE, '30m'),
+      );
+      const revert = await w.ops.submit(ava, await w.ops.prepareRevert(change.id, ava));
+      if (revert.kind !== 'pending') throw new Error('expected pending');
+      w.advance(30 * MINUTE);
+      const [decided] = await Promise.all([
+        w.other.approve(revert.request.id, lee),
+        w.ops.sweepTimeBoxes(),
+        w.other.sweepTimeBoxes(),
+      ]);
+      expect(decided.kind).toBe('executed');
+      await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      expect(config().opacity).toBe(0.6);
+      const types = await w.events(change.id);
+      expect(count(types, 'reverted') + count(types, 'revert-conflict')).toBeGreaterThanOrEqual(1);
+      expect(count(types, 'reverting')).toBeLessThanOrEqual(1);
+      expect(await w.ops.timeBoxesInForce()).toEqual([]);
+    });
+  });
+
+  describe('the edge of the window', () => {
+    test('a window ends exactly at the sweep instant: put back then, not a millisecond before', async () => {
+      const w = await setup(kind);
+      const change = await approved(
+        w,
+        { kind: 'protect.set', changes: { preventZoom: true } },
+        forMs(HOUR, '1h'),
+      );
+      const end = Date.parse(change.timeBox?.endsAt ?? '');
+      w.set(new Date(end - 1));
+      await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      expect(config().preventZoom).toBe(true);
+      w.set(new Date(end));
+      sandbox.clearRequests();
+      await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+      expect(config().preventZoom).toBe(false);
+      expect(posts(CONFIG)).toHaveLength(1);
+    });
+  });
+});
