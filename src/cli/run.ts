@@ -692,6 +692,7 @@ function confirmTarget<O extends ChangeOperation>(input: PrepareInput<O>): strin
 
 async function change(run: Run, ctx: FullContext, asked: Asked, actor: Caller): Promise<number> {
   checkConfirmation(run, ctx, asked.input);
+  ctx.ops.checkWindow(asked.input.kind, asked.window);
   const prepared = await ctx.ops.prepare(actor, asked.input);
   for (const warning of prepared.warnings) {
     const text = cliSaid(run, warning);

@@ -192,6 +192,7 @@ export interface SaidParams {
   revertStale: [id: string, original: string];
   revertNotYours: [id: string];
   putBackNotInForce: [id: string];
+  extendStale: [id: string, original: string];
   prepConverted: [id: string, title: string | null];
   prepQueued: [id: string, title: string | null];
   prepPlaylistNothing: [];
@@ -664,6 +665,8 @@ export const SAID_ENGLISH: SaidWords = {
   revertNotYours: (id) => `Only the person who asked for ${id}, or a lead, may undo it.`,
   putBackNotInForce: (id) =>
     `${id} is not a time-boxed change in force: there is nothing to put back or extend.`,
+  extendStale: (id, original) =>
+    `${id} was not sent: ${original} is no longer in force (it was put back, or is being put back now), so there is nothing to extend. Nothing was changed; ask for the change again if it is still needed.`,
   prepConverted: (id, title) =>
     `File ${id}${quoted(title)} has converted already (status done); there is nothing to retry.`,
   prepQueued: (id, title) =>

@@ -10,7 +10,7 @@ import { type ExecuteIo, runOperation } from './catalog.js';
 import { apply, type ServiceContext, stepContext } from './context.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
 import { staleRevert } from './revert.js';
-import { afterApplied, noteUndo, withUndo } from './time-box.js';
+import { afterApplied, noteUndo, staleExtension, withUndo } from './time-box.js';
 
 /**
  * Executing a request exactly once: sending it, judging how the send ended, and recording that
@@ -37,10 +37,13 @@ export async function execute(
   resent?: Resent,
 ): Promise<OperationRequest> {
   let request = claimed;
-  const stale = await staleRevert(svc, request);
+  const stale = (await staleRevert(svc, request)) ?? (await staleExtension(svc, request));
   if (stale !== null) {
     const c = stepContext(svc);
-    svc.logger?.warn({ requestId: request.id }, 'revert not sent: the change it undoes changed since');
+    svc.logger?.warn(
+      { requestId: request.id },
+      'revert or extension not sent: the change it follows changed since',
+    );
     return (
       (await apply(svc.store, request, approvals.fail(request, recordError(stale), c), c.now)) ?? request
     );

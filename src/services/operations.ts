@@ -21,7 +21,7 @@ import { resolve } from './resolve.js';
 import { prepareRevert } from './revert.js';
 import { submit } from './submit.js';
 import { expireDue, requestSweep, resumeInterrupted } from './sweeps.js';
-import { extend, putBackNow, sweepTimeBoxes, timeBoxesInForce } from './time-box.js';
+import { checkExtend, checkedBox, extend, putBackNow, sweepTimeBoxes, timeBoxesInForce } from './time-box.js';
 import type { Operations, OperationsDeps, PrepareInput } from './types.js';
 
 /**
@@ -66,6 +66,10 @@ export function createOperations(deps: OperationsDeps): Operations {
     // Time-boxed changes and Revert (docs/time-boxed.md)
     putBackNow: (id, actor) => putBackNow(svc, id, actor),
     extend: (id, actor, asked, reason = null) => extend(svc, id, actor, asked, reason?.trim() || null),
+    checkExtend: (id, actor) => checkExtend(svc, id, actor),
+    checkWindow: (operation, asked) => {
+      checkedBox(svc, operation, asked);
+    },
     prepareRevert: (id, actor) => prepareRevert(svc, id, actor),
     timeBoxesInForce: () => timeBoxesInForce(svc),
     sweepTimeBoxes: () => sweepTimeBoxes(svc),

@@ -375,11 +375,10 @@ describe.each(KINDS)('%s', (kind) => {
       expect(await w.ops.timeBoxesInForce()).toEqual([]);
     });
 
-    // DEFECT (lost Extend): afterApplied (src/services/time-box.ts:115) hands the first change
-    // over to the extension only while the first is `waiting`; when the sweep has already claimed
-    // the first's put-back (`running`) and its POST lands after the Extend's POST, the setting goes
-    // back although the approved extension is in force for two more hours.
-    test.failing('a lead approves an Extend at the moment the sweep puts the first change back', async () => {
+    // Was a defect (a lost Extend): the Extend was sent while the sweep's put-back was in flight,
+    // and whichever POST landed last won. An Extend now checks, just before it is sent, that the
+    // change it extends is still in force and not being put back; otherwise it is not sent.
+    test('a lead approves an Extend at the moment the sweep puts the first change back', async () => {
       const w = await setup(kind);
       const change = await approved(
         w,
@@ -393,19 +392,22 @@ describe.each(KINDS)('%s', (kind) => {
       const sweeper = w.build(0, { client: holdingProtection(w.client(), { beforeUpdate: hold }) });
       const sweeping = sweeper.sweepTimeBoxes();
       await hold.arrived; // the put-back is claimed and about to be sent
+      sandbox.clearRequests();
       const decided = await w.other.approve(extended.request.id, lee);
       expect(decided.kind).toBe('executed');
       hold.open();
       await sweeping;
       await w.other.sweepTimeBoxes();
+      // One POST, the put-back's: the Extend was not sent, and says why.
+      expect(posts(CONFIG)).toHaveLength(1);
+      expect(config().preventZoom).toBe(false);
       const extension = await w.stores[0].getRequest(extended.request.id);
-      expect(extension?.timeBox?.state).toBe('waiting');
-      // The extension is in force until +2h30: the setting must still be on.
-      expect(config().preventZoom).toBe(true);
+      expect(extension?.state).toBe('failed');
+      expect(extension?.error?.message).toContain(`${change.id} is no longer in force`);
+      expect((await w.stores[0].getRequest(change.id))?.timeBox?.state).toBe('done');
       w.advance(2 * HOUR + MINUTE);
       await w.ops.sweepTimeBoxes();
       expect(config().preventZoom).toBe(false);
-      expect((await w.stores[0].getRequest(extended.request.id))?.timeBox?.state).toBe('done');
     });
 
     test('two Extends of one change are approved at once: the setting stays until the later end, then goes back once', async () => {

@@ -23,7 +23,7 @@ import { execute, recordError } from './execute.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
 import { extensionOf, undoRefusal } from './revert.js';
 import { submit } from './submit.js';
-import type { Prepared, PutBackResult, SubmitResult, TimeBoxSweep } from './types.js';
+import type { PrecheckResult, Prepared, PutBackResult, SubmitResult, TimeBoxSweep } from './types.js';
 
 /**
  * Changes that undo themselves: what a time-boxed change records when it runs (the values it
@@ -94,6 +94,22 @@ export async function noteUndo(
   }
 }
 
+/**
+ * Just before an Extend is first sent, the change it extends must still be in force: not put
+ * back, and not being put back (`running`). Otherwise it must not be sent, or it would turn the
+ * setting on again after the put-back: the error says why. Null when it may be sent, and for any
+ * other request (a resumed Extend has its undo noted already, before its first send).
+ */
+export async function staleExtension(svc: ServiceContext, request: OperationRequest): Promise<Error | null> {
+  const firstId = request.timeBox?.extends;
+  if (firstId === undefined || request.undo !== undefined) return null;
+  const first = await svc.store.getRequest(firstId);
+  const state = first?.state === 'succeeded' ? first.timeBox?.state : undefined;
+  return state === 'waiting' || state === 'retrying'
+    ? null
+    : new InputError(say.extendStale(request.id, firstId));
+}
+
 /** A succeeding step of a time-boxed change also sets when it goes back. */
 export function withUndo(svc: ServiceContext, request: OperationRequest, step: Step, now: Date): Step {
   const box = request.timeBox;
@@ -103,7 +119,8 @@ export function withUndo(svc: ServiceContext, request: OperationRequest, step: S
 }
 
 /**
- * After an Extend applied: the change it extends, still waiting, hands its put-back over (it is
+ * After an Extend applied: the change it extends, still waiting (or retrying a put-back that has
+ * not gone through), hands its put-back over (it is
  * `left`, held by the extension). The extension goes back to what the first replaced (its undo
  * is the first's, see {@link noteUndo}), so it does not matter which of the two moved first.
  */
@@ -112,7 +129,7 @@ export async function afterApplied(svc: ServiceContext, extension: OperationRequ
   if (firstId === undefined) return;
   const first = await svc.store.getRequest(firstId);
   const box = first?.timeBox;
-  if (!first || !box || box.state !== 'waiting' || first.undo === undefined) return;
+  if (!first || !box || !['waiting', 'retrying'].includes(box.state) || first.undo === undefined) return;
   const c = stepContext(svc);
   const held: PutBackConflict[] = itemsOf(first.undo).map((item) => ({
     item,
@@ -434,13 +451,15 @@ async function finishRunning(
 
 // --- What people do with a change in force --------------------------------------------------
 
+type Refused = Extract<PutBackResult, { kind: 'refused' }>;
+
 /** A time-boxed change in force, or why not (not one, or not this person's to undo). */
 async function inForce(
   svc: ServiceContext,
   id: string,
   actor: Actor,
   states: readonly TimeBox['state'][],
-): Promise<{ ok: true; request: OperationRequest } | { ok: false; result: PutBackResult }> {
+): Promise<{ ok: true; request: OperationRequest } | { ok: false; result: Refused }> {
   const request = await svc.store.getRequest(id);
   if (request === null) return { ok: false, result: refused(say.svcNoRequest(id)) };
   const box = request.timeBox;
@@ -466,6 +485,12 @@ export async function putBackNow(svc: ServiceContext, id: string, actor: Actor):
   return { kind: 'putting-back', request: done };
 }
 
+/** @see Operations.checkExtend */
+export async function checkExtend(svc: ServiceContext, id: string, actor: Actor): Promise<PrecheckResult> {
+  const found = await inForce(svc, id, actor, ['waiting']);
+  return found.ok ? { kind: 'allowed', request: found.request } : found.result;
+}
+
 /** @see Operations.extend */
 export async function extend(
   svc: ServiceContext,
@@ -476,8 +501,7 @@ export async function extend(
 ): Promise<SubmitResult> {
   const found = await inForce(svc, id, actor, ['waiting']);
   if (!found.ok) {
-    const refusal = found.result as Extract<PutBackResult, { kind: 'refused' }>;
-    return { kind: 'denied', reason: refusal.reason, said: refusal.said };
+    return { kind: 'denied', reason: found.result.reason, said: found.result.said };
   }
   const prepared = await extensionOf(svc, found.request);
   return submit(svc, actor, prepared, reason ?? `extends ${id}`, { asked, extendsId: id });

@@ -225,6 +225,13 @@ export interface Operations extends Reads, FollowUps {
    */
   extend(id: string, actor: Actor, asked: BoxAsked, reason?: string | null): Promise<SubmitResult>;
   /**
+   * Refuses (InputError, saying why) a window `operation` cannot take under the policy: checked
+   * before a typed change reads the service, and again when it is submitted.
+   */
+  checkWindow(operation: ChangeOperation, asked: BoxAsked | null | undefined): void;
+  /** Whether `actor` may ask to extend change `id` now (asked before the form); changes nothing. */
+  checkExtend(id: string, actor: Actor): Promise<PrecheckResult>;
+  /**
    * The inverse of a done reversible change (its requester or a lead), from what it replaced and
    * what the service shows now; submitted like any change. Refuses (InputError) what cannot be
    * reverted, saying why.

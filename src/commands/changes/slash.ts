@@ -73,6 +73,7 @@ async function submitTyped(
   parseWarnings: readonly Said[],
   timeBox?: BoxAsked,
 ): Promise<void> {
+  ctx.ops.checkWindow(input.kind, timeBox);
   const prepared = await ctx.ops.prepare(actor, input);
   const result = await ctx.ops.submit(actor, prepared, { timeBox });
   const warnings = mergeWarnings(parseWarnings, prepared.warnings);

@@ -26,7 +26,6 @@ import {
   windowChoice,
 } from '../../views/modals/time-box.js';
 import { whitelistModal } from '../../views/modals/whitelist.js';
-import { boxInForce } from '../../views/put-back.js';
 import { type AppContext, checkBlockKit, errorViewOptions, problemText } from '../context.js';
 import {
   ackStatus,
@@ -34,6 +33,7 @@ import {
   type ClickArgs,
   onClick,
   onSubmit,
+  openWhenAllowed,
   type RequestClick,
   readRequestClick,
   readSubmission,
@@ -111,25 +111,14 @@ async function putBackNow(ctx: AppContext, args: ClickArgs): Promise<void> {
   });
 }
 
-/** Extend…: a form asking the new window, for a change still in force; otherwise why not. */
+/** Extend…: a form asking the new window, for a change still in force and the clicker's to extend; otherwise why not. */
 async function openExtend(ctx: AppContext, args: ClickArgs): Promise<void> {
-  const read = await readRequestClick(ctx, args);
-  if (read === null) return;
-  const request = await ctx.ops.getRequest(read.id);
-  if (request === null || !boxInForce(request)) {
-    await tell(
-      ctx,
-      read.click,
-      args.respond,
-      read.lang.t.approvals.actNotInForce(boldId(read.lang, read.id)),
-      read.person,
-    );
-    return;
-  }
-  if (!read.click.trigger_id) return;
-  const view = extendModal(request, windowOf(ctx, request.operation).limits, read.lang);
-  checkBlockKit(ctx, { view }, 'modal');
-  await args.client.views.open({ trigger_id: read.click.trigger_id, view });
+  await openWhenAllowed(
+    ctx,
+    args,
+    (id, actor) => ctx.ops.checkExtend(id, actor),
+    (request, lang) => extendModal(request, windowOf(ctx, request.operation).limits, lang),
+  );
 }
 
 /** The submitted Extend…: a problem goes back to its field; otherwise the new request, as any submit answers. */

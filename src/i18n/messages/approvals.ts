@@ -251,8 +251,6 @@ export const approvals = defineArea(
     actPutBackLeft: (id: string) =>
       `:information_source: Nothing of ${id} was put back: everything it changed had been changed since.`,
     actRevertNot: (reason: string) => `:no_entry: ${reason}`,
-    actNotInForce: (id: string) =>
-      `:no_entry: ${id} is not a time-boxed change in force: there is nothing to extend. Nothing was changed.`,
     apprTellPutBack: ':leftwards_arrow_with_hook: was put back, as asked',
     apprTellPutBackLeft: ':information_source: was not put back: what it changed had been changed since',
     apprTellPutBackRetrying:
@@ -472,7 +470,6 @@ export const approvals = defineArea(
     actPutBackLeft: (id) =>
       `:information_source: از ${id} چیزی برگردانده نشد: هر چه تغییر داده بود، از آن پس تغییر کرده بود.`,
     actRevertNot: (reason) => `:no_entry: ${reason}`,
-    actNotInForce: (id) => `:no_entry: ${id} تغییر موقتِ برقراری نیست: چیزی برای تمدید نیست. چیزی تغییر نکرد.`,
     apprTellPutBack: ':leftwards_arrow_with_hook: همان‌طور که خواسته بودید برگردانده شد',
     apprTellPutBackLeft: ':information_source: برگردانده نشد: آنچه تغییر داده بود از آن پس تغییر کرده بود',
     apprTellPutBackRetrying:
