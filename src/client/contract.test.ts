@@ -470,6 +470,19 @@ describe('op 1: whitelist replace', () => {
     expect(recorded().map((r) => r.method)).toEqual(['GET']);
   });
 
+  test('a list that is already the one asked for (a resumed send that had landed) is not posted again', async () => {
+    const client = makeClient();
+    await client.whitelist.replace(['10.0.0.1', '10.0.0.2']);
+    sandbox.clearRequests();
+    const change = await client.whitelist.replace(['10.0.0.2', '10.0.0.1'], { expectBefore: ['10.0.0.1'] });
+    expect(change).toEqual({
+      before: ['10.0.0.1', '10.0.0.2'],
+      after: ['10.0.0.1', '10.0.0.2'],
+      raw: { alreadyAsAsked: true, allowedDNS: ['10.0.0.1', '10.0.0.2'] },
+    });
+    expect(recorded().map((r) => r.method)).toEqual(['GET']);
+  });
+
   test('the same addresses in another order are no conflict', async () => {
     const client = makeClient();
     await client.whitelist.replace(['10.0.0.1', '2001:db8::1']);

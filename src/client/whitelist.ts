@@ -92,6 +92,11 @@ export function createWhitelistResource(transport: Transport, retry: RetryPolicy
       const { expectBefore } = validateRequest(ReplaceOptionsSchema, options, SET_SITE);
       const intended = [...new Map(allowedDNS.map((ip) => [ipKey(ip), ip])).values()];
       const before = await get();
+      // Already as asked (a resumed send whose POST had landed, or the same change made by someone
+      // else): nothing is sent, and the answer says so rather than claiming the service's words.
+      if (expectBefore !== undefined && sameIpSet(before, intended)) {
+        return { before, after: before, raw: { alreadyAsAsked: true, allowedDNS: before } };
+      }
       if (expectBefore !== undefined && !sameIpSet(before, expectBefore)) {
         throw new WhitelistConflictError(
           `The whitelist changed since the request was made (now ${before.join(', ') || 'empty'}); nothing was changed`,

@@ -535,13 +535,10 @@ describe.each(KINDS)('%s', (kind) => {
       expect(types).not.toContain('revert-conflict');
     });
 
-    // DEFECT (a landed whitelist put-back recorded as "changed since"): the put-back request keeps
-    // `expectBefore` (src/operations/whitelist-set/service.ts:31, from planPutBack in
-    // src/services/time-box.ts:349); resumed after its POST landed, the client refuses it
-    // (src/client/whitelist.ts:95, the list is no longer expectBefore), the request fails
-    // (judgeFailure, repeat 'resume' → failed), and the re-plan finds the address gone and
-    // records `revert-conflict` ("changed since") with no `reverted`, although vidops removed it.
-    test.failing('a replica crashes after a whitelist put-back was sent, before recording it; the restart records it reverted', async () => {
+    // Was a defect: resumed after its POST had landed, a whitelist put-back was refused as
+    // "changed since" (the list was no longer expectBefore) and recorded `revert-conflict` with no
+    // `reverted`. The client now answers "already as asked" without posting.
+    test('a replica crashes after a whitelist put-back was sent, before recording it; the restart records it reverted', async () => {
       const w = await setup(kind);
       const change = await approved(
         w,
