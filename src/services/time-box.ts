@@ -348,8 +348,27 @@ export async function putBack(
     c,
   );
   const created = await svc.store.createRequest(made.request, made.events);
+  if (!(await stillClaimed(svc, request.id, id))) {
+    // This process stalled after its claim, and another took the put-back over meanwhile (it
+    // found no request under the claim): this request is recorded, not sent.
+    svc.logger?.warn({ requestId: request.id, putBack: id }, 'put-back taken over meanwhile; not sent');
+    await apply(svc.store, created.request, approvals.fail(created.request, SUPERSEDED, c), c.now);
+    return null;
+  }
   await execute(svc, created.request);
   return (await finishRunning(svc, claimed)) ?? claimed;
+}
+
+const SUPERSEDED = {
+  name: 'Superseded',
+  message:
+    'Another vidops process took this put-back over while this one was stalled; this one was not sent.',
+};
+
+/** Whether change `changeId` is still being put back by request `putBackId` (the claim holds). */
+async function stillClaimed(svc: ServiceContext, changeId: string, putBackId: string): Promise<boolean> {
+  const box = (await svc.store.getRequest(changeId))?.timeBox;
+  return box?.state === 'running' && box.requestId === putBackId;
 }
 
 /** What to send to put `request` back, or null when nothing is left; what stays, and hand-overs. */
