@@ -67,4 +67,19 @@ describe('planning a whitelist put-back', () => {
       { item: '2.2.2.2', now: '2.2.2.2', heldBy: null },
     ]);
   });
+
+  it('an address a later change in force did the opposite to is left to it, and its end leaves it so', () => {
+    // Bob's later change removed 5.6.7.8 (which this one added) and is in force.
+    const later: Undo = {
+      kind: 'whitelist',
+      before: ['1.1.1.1', '5.6.7.8'],
+      added: [],
+      removed: ['5.6.7.8'],
+    };
+    const plan = planWhitelist(undo, ['1.1.1.1', '9.9.9.9'], [{ id: 'R-BOB', undo: later }]);
+    expect(plan.remove).toEqual([]);
+    expect(plan.conflicts).toContainEqual({ item: '5.6.7.8', now: null, heldBy: 'R-BOB' });
+    expect(plan.handOvers).toEqual([{ holderId: 'R-BOB', field: '5.6.7.8', before: null }]);
+    expect(handedOver(later, plan.handOvers)).toEqual({ ...later, removed: [] });
+  });
 });

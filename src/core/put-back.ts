@@ -18,7 +18,11 @@ export interface Holder {
   undo: Undo;
 }
 
-/** A protection field a holder keeps, and the value it must now go back to: the first's before. */
+/**
+ * An item a holder keeps. A protection field: the value it must now go back to (the first's
+ * before). An address (`before` null): one the first added and the holder removed since, or the
+ * reverse; the holder's end leaves it as it is, which is as it was before the first.
+ */
 export interface HandOver {
   holderId: string;
   field: string;
@@ -71,8 +75,13 @@ export function planProtection(
   return plan;
 }
 
-/** The holder's undo with the handed-over values to go back to. */
+/** The holder's undo with the handed-over values to go back to (addresses: to leave alone). */
 export function handedOver(undo: Undo, handOvers: readonly HandOver[]): Undo {
+  if (undo.kind === 'whitelist') {
+    const given = new Set(handOvers.map((h) => ipKey(h.field)));
+    const kept = (ips: readonly string[]) => ips.filter((ip) => !given.has(ipKey(ip)));
+    return { ...undo, added: kept(undo.added), removed: kept(undo.removed) };
+  }
   if (undo.kind !== 'protection') return undo;
   return {
     ...undo,
@@ -89,6 +98,7 @@ export interface WhitelistPlan {
   add: string[];
   remove: string[];
   conflicts: PutBackConflict[];
+  handOvers: HandOver[];
 }
 
 function whitelistHolder(ip: string, side: 'added' | 'removed', holders: readonly Holder[]) {
@@ -105,13 +115,18 @@ export function planWhitelist(
   holders: readonly Holder[] = [],
 ): WhitelistPlan {
   const listed = new Set(current.map(ipKey));
-  const plan: WhitelistPlan = { next: null, add: [], remove: [], conflicts: [] };
+  const plan: WhitelistPlan = { next: null, add: [], remove: [], conflicts: [], handOvers: [] };
   const consider = (ip: string, side: 'added' | 'removed') => {
     const present = listed.has(ipKey(ip));
     const asLeft = side === 'added' ? present : !present;
-    const holder = asLeft ? whitelistHolder(ip, side, holders) : undefined;
-    if (holder !== undefined) plan.conflicts.push({ item: ip, now: present ? ip : null, heldBy: holder.id });
-    else if (!asLeft) plan.conflicts.push({ item: ip, now: present ? ip : null, heldBy: null });
+    // As left: a later change that did the same holds it. Not as left: a later change that did the
+    // opposite holds it, and at its end leaves it as it was before this one.
+    const holder = whitelistHolder(ip, asLeft ? side : side === 'added' ? 'removed' : 'added', holders);
+    const now = present ? ip : null;
+    if (holder !== undefined) {
+      plan.conflicts.push({ item: ip, now, heldBy: holder.id });
+      if (!asLeft) plan.handOvers.push({ holderId: holder.id, field: ip, before: null });
+    } else if (!asLeft) plan.conflicts.push({ item: ip, now, heldBy: null });
     else (side === 'added' ? plan.remove : plan.add).push(ip);
   };
   for (const ip of undo.added) consider(ip, 'added');

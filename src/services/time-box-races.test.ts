@@ -653,13 +653,11 @@ describe.each(KINDS)('%s', (kind) => {
       expect(await w.ops.timeBoxesInForce()).toEqual([]);
     });
 
-    // DEFECT (hand-over to a holder already going back): planPutBack reads the service while the
-    // later change B still holds the field, so A is `left` and hands its old value to B
-    // (handOver, src/services/time-box.ts:360-372). But another replica (or a Put back now) had
-    // already planned B's put-back with B's own old value and sends it; handOver patches B's undo
-    // without checking B is still waiting, so the hand-over is lost and the field stays at A's
-    // value (0.4) although both windows ended.
-    test.failing("Ava puts her change back now while another replica puts back Bob's later change of the same field", async () => {
+    // Was a defect: Ava's put-back read the field held by Bob's later change and handed Bob her
+    // old value while Bob's change was already going back with its own, so the field stayed at
+    // Ava's value. A hand-over now goes only to a holder still waiting; otherwise Ava's change is
+    // planned again a minute later, when the service shows what Bob's put-back left.
+    test("Ava puts her change back now while another replica puts back Bob's later change of the same field", async () => {
       const w = await setup(kind);
       const first = await approved(w, { kind: 'protect.set', changes: { opacity: 0.4 } }, forMs(HOUR, '1h'));
       w.advance(10 * MINUTE);
@@ -687,12 +685,10 @@ describe.each(KINDS)('%s', (kind) => {
       expect(config().opacity).toBe(0.6);
     });
 
-    // DEFECT (hand-over lost in a crash): when the earlier change is `left` to a later one, the
-    // `left` step and the hand-over of the old value to the later change are two writes
-    // (src/services/time-box.ts:297-298, then handOver at :369); a crash between them leaves the first
-    // `left` for good and the later change still holding the first's value as its "before": at
-    // its end it puts back 0.4, not the original 0.6.
-    test.failing('a replica crashes after leaving a change to a later one, before handing it its old value', async () => {
+    // Was a defect: the earlier change was marked `left` before its old value was handed to the
+    // later one, in two writes; a crash between them lost the hand-over for good. The hand-over
+    // now comes first, so a crash before `left` leaves the earlier change due, planned again.
+    test('a replica crashes while handing a change over to a later one: the hand-over is made again', async () => {
       const w = await setup(kind);
       const first = await approved(w, { kind: 'protect.set', changes: { opacity: 0.4 } }, forMs(HOUR, '1h'));
       w.advance(10 * MINUTE);
@@ -709,7 +705,7 @@ describe.each(KINDS)('%s', (kind) => {
         ),
       });
       await doomed.sweepTimeBoxes();
-      expect((await w.stores[0].getRequest(first.id))?.timeBox?.state).toBe('left');
+      expect((await w.stores[0].getRequest(first.id))?.timeBox?.state).toBe('waiting');
       for (let i = 0; i < 8; i += 1) {
         w.advance(30 * MINUTE);
         await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
@@ -773,12 +769,10 @@ describe.each(KINDS)('%s', (kind) => {
       expect(sandbox.state().whitelist).toEqual([]);
     });
 
-    // DEFECT? (two windows on an address, the later one ending last): docs/time-boxed.md says the
-    // later change, at its end, "puts back the value from before the first". For addresses no
-    // hand-over exists (whitelist inverse returns `handOvers: []`, src/operations/whitelist-set/
-    // service.ts:65; planWhitelist has no "held by a later opposite change"): Ava's end leaves
-    // the address to nobody, and Bob's end lists it again, for good.
-    test.failing('Bob removes for 2 hours the address Ava added for 1 hour: after both ends it is not listed', async () => {
+    // Was a defect: the rule for two windows ("the later change, at its end, puts back the value
+    // from before the first") held for settings only; for an address the later opposite change
+    // listed it again for good. The first now hands it over (planWhitelist), as settings do.
+    test('Bob removes for 2 hours the address Ava added for 1 hour: after both ends it is not listed', async () => {
       const w = await setup(kind);
       await approved(w, { kind: 'whitelist.set', change: 'add', ips: ['5.6.7.8'] }, forMs(HOUR, '1h'));
       w.advance(10 * MINUTE);

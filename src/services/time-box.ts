@@ -309,11 +309,12 @@ export async function putBack(
   } catch (error) {
     return retryLater(svc, request, recordError(error));
   }
+  // The hand-over comes first: a crash after it leaves this change due, planned again, and the
+  // hand-over is the same once more; a holder already going back takes none (planned again later).
+  if (!(await handOver(svc, planned.handOvers))) return retryLater(svc, request, HOLDER_MOVED);
   if (planned.prepared === null) {
     const left = boxStep(request, { state: 'left', conflicts: planned.conflicts }, 'revert-conflict', by, c);
-    const done = await apply(svc.store, request, left, c.now);
-    if (done) await handOver(svc, planned.handOvers);
-    return done;
+    return apply(svc.store, request, left, c.now);
   }
   const id = svc.requestId();
   const claim = boxStep(
@@ -331,7 +332,6 @@ export async function putBack(
   );
   const claimed = await apply(svc.store, request, claim, c.now);
   if (claimed === null) return null;
-  await handOver(svc, planned.handOvers);
   const { prepared } = planned;
   const made = approvals.newRequest(
     {
@@ -392,19 +392,39 @@ async function planPutBack(svc: ServiceContext, request: OperationRequest, holde
   }
 }
 
-/** The holders go back to what the first replaced, for the items it left to them. */
-async function handOver(svc: ServiceContext, handOvers: readonly HandOver[]): Promise<void> {
+const HOLDER_MOVED = {
+  name: 'HolderMoved',
+  message: 'a later change of the same setting was being put back at the same moment; planned again',
+};
+
+/**
+ * The holders go back to what the first replaced, for the items it left to them. False when a
+ * holder is no longer waiting to go back (it is being put back, or was): the first must be planned
+ * again, once the service shows what that holder left.
+ */
+async function handOver(svc: ServiceContext, handOvers: readonly HandOver[]): Promise<boolean> {
   const byHolder = new Map<string, HandOver[]>();
   for (const h of handOvers) byHolder.set(h.holderId, [...(byHolder.get(h.holderId) ?? []), h]);
   for (const [holderId, given] of byHolder) {
-    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
-      const holder = await svc.store.getRequest(holderId);
-      if (!holder?.undo) break;
-      const undo = handedOver(holder.undo, given);
-      const at = svc.clock().toISOString();
-      if (await svc.store.transition(holder.id, holder.version, { undo }, at, [])) break;
-    }
+    if (!(await handOverTo(svc, holderId, given))) return false;
   }
+  return true;
+}
+
+async function handOverTo(
+  svc: ServiceContext,
+  holderId: string,
+  given: readonly HandOver[],
+): Promise<boolean> {
+  for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+    const holder = await svc.store.getRequest(holderId);
+    const state = holder?.timeBox?.state;
+    if (!holder?.undo || (state !== 'waiting' && state !== 'retrying')) return false;
+    const undo = handedOver(holder.undo, given);
+    const at = svc.clock().toISOString();
+    if (await svc.store.transition(holder.id, holder.version, { undo }, at, [])) return true;
+  }
+  return false;
 }
 
 /** The attempt failed before anything was sent: try again after the backoff. */

@@ -62,7 +62,7 @@ export const service = serviceOf(spec, {
     return {
       input: plan.next === null ? null : { change: 'set', ips: plan.next },
       conflicts: plan.conflicts,
-      handOvers: [],
+      handOvers: plan.handOvers,
     };
   },
 });
