@@ -312,6 +312,11 @@ export interface OperationSpec<
    * @see docs/time-boxed.md
    */
   undo: UndoRule;
+  /**
+   * Whether its sends must never overlap, in any process: each takes a lease in the store first
+   * (the whitelist is read, checked and posted whole, so two at once would lose one).
+   */
+  sendsAlone?: boolean;
   /** The commands that ask for it. */
   commands: readonly CommandSpec[];
   /**

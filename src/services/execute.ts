@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, isMissingRouteError, NotFoundError } from '../client/errors.js';
 import { mayHaveReachedService } from '../client/http.js';
 import type { Step, StepContext } from '../core/approvals.js';
@@ -51,10 +52,12 @@ export async function execute(
   const noted = await noteUndo(svc, request);
   if (noted.kind === 'refused') return noted.request;
   request = noted.request;
-  const outcome = await sendRequest(
-    request,
-    { client: svc.client, fetchCover: svc.fetchCover },
-    { repeat: resent !== undefined },
+  const outcome = await sendAlone(svc, request.operation, request.id, () =>
+    sendRequest(
+      request,
+      { client: svc.client, fetchCover: svc.fetchCover },
+      { repeat: resent !== undefined },
+    ),
   );
   const c = stepContext(svc);
   let current = request;
@@ -83,6 +86,46 @@ export async function execute(
     'request changed while it was executing; outcome not recorded by this process',
   );
   return now ?? request;
+}
+
+/** How long one send may hold its operation's lease: past the whitelist's three calls at their timeouts. */
+const LEASE_MS = 2 * 60_000;
+/** How long a send waits for another of its operation to end before it gives up, not sent. */
+export const LEASE_WAIT_MS = 20_000;
+const LEASE_POLL_MS = 50;
+
+/**
+ * Runs `send` under its operation's lease when the operation sends alone (`sendsAlone`), so no
+ * other process sends one at the same time; `failed` (nothing was sent) when another held it for
+ * {@link LEASE_WAIT_MS}. The lease's times follow the service's clock; the wait is real time.
+ */
+async function sendAlone(
+  svc: ServiceContext,
+  operation: ChangeOperation,
+  holder: string,
+  send: () => Promise<SendOutcome>,
+): Promise<SendOutcome> {
+  if (OPERATION_SPECS[operation].sendsAlone !== true) return send();
+  const name = `send:${operation}`;
+  const giveUpAt = Date.now() + LEASE_WAIT_MS;
+  for (;;) {
+    const now = svc.clock();
+    const until = new Date(now.getTime() + LEASE_MS).toISOString();
+    if (await svc.store.takeLease(name, holder, until, now.toISOString())) break;
+    if (Date.now() >= giveUpAt) {
+      const message = `Another ${operation} was being sent for ${LEASE_WAIT_MS / 1000} s; this one was not sent.`;
+      return { kind: 'failed', error: { name: 'Busy', message } };
+    }
+    await sleep(LEASE_POLL_MS);
+  }
+  try {
+    return await send();
+  } finally {
+    // Given back at once; if that fails, the lease lapses at its `until`.
+    await svc.store.giveLease(name, holder).catch((error: unknown) => {
+      svc.logger?.warn({ lease: name, err: recordError(error) }, 'could not give a lease back');
+    });
+  }
 }
 
 /** The step that records how a send ended (`resent`: a lead's Send again of an unknown outcome). */

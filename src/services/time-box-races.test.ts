@@ -718,7 +718,7 @@ describe.each(KINDS)('%s', (kind) => {
     // expectBefore and a POST of the whole list (src/client/whitelist.ts:94-107), with nothing
     // serialising two of them. Two replicas putting back two changes at once both pass the check
     // and the later POST re-adds the address the earlier one removed; both record `reverted`.
-    test.failing('two replicas put back two whitelist changes at the same moment', async () => {
+    test('two replicas put back two whitelist changes at the same moment', async () => {
       const w = await setup(kind);
       const a = await approved(
         w,
@@ -816,11 +816,11 @@ describe.each(KINDS)('%s', (kind) => {
       expect(config().opacity).toBe(0.9);
     });
 
-    // DEFECT (both whitelist Reverts apply; same cause as the lost whitelist update above): the
-    // second Revert is meant to be stopped by its expectBefore, but the check is a read before
-    // the POST (src/client/whitelist.ts:94-102), so two approvals at once both pass it and both
-    // POST. (Run without the held POST, this failed on SQLite and passed on PostgreSQL.)
-    test.failing('Ava asks twice to revert a whitelist change; Lee approves both at the same moment: one applies', async () => {
+    // Was a defect: both whitelist Reverts applied. The check of expectBefore is a read before the
+    // POST, so two approvals at once both passed it and both posted. Whitelist sends now take a
+    // lease in the store, one at a time across processes: the second waits for the first, then
+    // finds the list already as asked and sends nothing.
+    test('Ava asks twice to revert a whitelist change; Lee approves both at the same moment: one applies', async () => {
       const w = await setup(kind);
       const change = await approved(w, { kind: 'whitelist.set', change: 'add', ips: ['1.2.3.4'] }, null);
       const [one, two] = await Promise.all([
@@ -837,16 +837,21 @@ describe.each(KINDS)('%s', (kind) => {
         const slow = w.build(0, { client: w.client(urlOf(proxy)) });
         const first = slow.approve(s1.request.id, lee);
         await hold.arrived;
-        const second = await w.other.approve(s2.request.id, lee);
+        // The second is approved while the first's POST is on its way; it waits for the lease.
+        const second = w.other.approve(s2.request.id, lee);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(posts(WHITELIST)).toHaveLength(0);
         hold.open();
-        decided = [await first, second];
+        decided = await Promise.all([first, second]);
       } finally {
         await new Promise((r) => proxy.close(r));
       }
       expect(sandbox.state().whitelist).toEqual([]);
-      const states = decided.map((d) => (d as { request?: OperationRequest }).request?.state).sort();
-      expect(states).toEqual(['failed', 'succeeded']);
       expect(posts(WHITELIST)).toHaveLength(1);
+      const results = decided.map((d) => (d as { request?: OperationRequest }).request);
+      expect(results.map((r) => r?.state)).toEqual(['succeeded', 'succeeded']);
+      // The second says it found the list as asked; it does not claim the service's answer.
+      expect(results[1]?.result).toMatchObject({ alreadyAsAsked: true });
     });
 
     // DEFECT (same cause as two Reverts): a Revert asked while the change is in force and approved

@@ -204,6 +204,17 @@ const SQLITE: readonly Migration[] = [
         WHERE json_extract(data, '$.timeBox.state') IN ('waiting', 'running', 'retrying');
     `,
   },
+  {
+    version: 11,
+    name: 'leases: sends that must not overlap, across processes (the whitelist, posted whole)',
+    sql: `
+      CREATE TABLE leases (
+        name TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        until TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** PostgreSQL keeps timestamps as timestamptz; JSON stays text so it round-trips byte for byte. */
@@ -368,6 +379,17 @@ const POSTGRES: readonly Migration[] = [
     sql: `
       CREATE INDEX requests_time_box_open ON requests (((data::jsonb) -> 'timeBox' ->> 'state'))
         WHERE ((data::jsonb) -> 'timeBox' ->> 'state') IN ('waiting', 'running', 'retrying');
+    `,
+  },
+  {
+    version: 10,
+    name: 'leases: sends that must not overlap, across replicas (the whitelist, posted whole)',
+    sql: `
+      CREATE TABLE leases (
+        name TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        until TIMESTAMPTZ NOT NULL
+      );
     `,
   },
 ];

@@ -651,6 +651,20 @@ export class PostgresStore implements Store {
     return rowCount === 1;
   }
 
+  async takeLease(name: string, holder: string, until: string, now: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO leases (name, holder, until) VALUES ($1, $2, $3)
+       ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until
+       WHERE leases.until <= $4`,
+      [name, holder, normalizeTime(until, 'until'), normalizeTime(now, 'now')],
+    );
+    return rowCount === 1;
+  }
+
+  async giveLease(name: string, holder: string): Promise<void> {
+    await this.pool.query('DELETE FROM leases WHERE name = $1 AND holder = $2', [name, holder]);
+  }
+
   async pruneDeliveries(before: string): Promise<number> {
     const { rowCount } = await this.pool.query('DELETE FROM deliveries WHERE at < $1', [
       normalizeTime(before, 'before'),

@@ -636,6 +636,21 @@ export class SqliteStore implements Store {
     return result.changes === 1;
   }
 
+  async takeLease(name: string, holder: string, until: string, now: string): Promise<boolean> {
+    const result = this.write(() =>
+      this.stmt(
+        `INSERT INTO leases (name, holder, until) VALUES (?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until
+         WHERE leases.until <= ?`,
+      ).run(name, holder, normalizeTime(until, 'until'), normalizeTime(now, 'now')),
+    );
+    return result.changes === 1;
+  }
+
+  async giveLease(name: string, holder: string): Promise<void> {
+    this.write(() => this.stmt('DELETE FROM leases WHERE name = ? AND holder = ?').run(name, holder));
+  }
+
   async pruneDeliveries(before: string): Promise<number> {
     const cutoff = normalizeTime(before, 'before');
     const result = this.write(() => this.stmt('DELETE FROM deliveries WHERE at < ?').run(cutoff));

@@ -238,6 +238,14 @@ export interface Store {
    */
   forgetDelivery(key: string): Promise<void>;
 
+  /**
+   * Takes lease `name` for `holder` until `until`, when nobody holds it or its holder's `until` is
+   * not after `now`: a holder that stopped without giving it back loses it then. True when taken.
+   */
+  takeLease(name: string, holder: string, until: string, now: string): Promise<boolean>;
+  /** Gives lease `name` back, if `holder` still holds it. */
+  giveLease(name: string, holder: string): Promise<void>;
+
   /** Keeps a modal draft (replacing one with the same key: a draft given back after a refused submission). */
   putDraft(draft: ModalDraft): Promise<void>;
   /**

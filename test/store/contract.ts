@@ -786,6 +786,29 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
       });
     });
 
+    describe('leases', () => {
+      it('a lease is held by one sender until it is given back or its time runs out', async () => {
+        expect(await store.takeLease('send:x', 'R-A', at(60), T0)).toBe(true);
+        expect(await store.takeLease('send:x', 'R-B', at(60), at(1))).toBe(false);
+        expect(await store.takeLease('send:y', 'R-B', at(60), at(1))).toBe(true);
+        // Giving back only works for its holder.
+        await store.giveLease('send:x', 'R-B');
+        expect(await store.takeLease('send:x', 'R-B', at(61), at(2))).toBe(false);
+        await store.giveLease('send:x', 'R-A');
+        expect(await store.takeLease('send:x', 'R-B', at(62), at(2))).toBe(true);
+        // A holder that stopped without giving it back loses it at its end.
+        expect(await store.takeLease('send:x', 'R-C', at(120), at(61))).toBe(false);
+        expect(await store.takeLease('send:x', 'R-C', at(120), at(62))).toBe(true);
+      });
+
+      it('the same lease taken at the same moment by many is taken once', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => store.takeLease('send:race', `R-${i}`, at(60), T0)),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+      });
+    });
+
     describe('deliveries and settings', () => {
       it('a Slack retry of the same event is recognised once', async () => {
         expect(await store.markDelivered('Ev0123', T0)).toBe(true);

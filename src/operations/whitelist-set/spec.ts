@@ -11,6 +11,7 @@ export const spec = operation({
   risk: 'sensitive',
   repeat: 'resume',
   undo: 'time-box',
+  sendsAlone: true,
   commands: [
     command({
       kind: 'whitelist.add',
