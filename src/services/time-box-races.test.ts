@@ -20,7 +20,7 @@ import type { Operations, OperationsDeps, PrepareInput } from './types.js';
  * replicas (two store connections on one database, SQLite file or PostgreSQL), a crash between
  * two writes (an exception thrown by a store wrapper: the "process" is gone and never used again),
  * a paused process that comes back, and people clicking at the same moment as the sweep.
- * Tests marked `test.failing` show a defect (named in the comment above each).
+ * A test whose comment starts "Was a defect" failed before the change it names.
  * @see docs/time-boxed.md
  */
 
@@ -714,10 +714,9 @@ describe.each(KINDS)('%s', (kind) => {
       expect(config().opacity).toBe(0.6);
     });
 
-    // DEFECT (lost whitelist update between replicas): a whitelist put-back is a read, a check of
-    // expectBefore and a POST of the whole list (src/client/whitelist.ts:94-107), with nothing
-    // serialising two of them. Two replicas putting back two changes at once both pass the check
-    // and the later POST re-adds the address the earlier one removed; both record `reverted`.
+    // Was a defect (a lost whitelist update between replicas): a whitelist put-back is a read, a
+    // check of expectBefore and a POST of the whole list, and nothing serialised two of them: the
+    // later POST re-added the address the earlier one removed. Whitelist sends now take a lease.
     test('two replicas put back two whitelist changes at the same moment', async () => {
       const w = await setup(kind);
       const a = await approved(
@@ -792,11 +791,9 @@ describe.each(KINDS)('%s', (kind) => {
   });
 
   describe('Revert', () => {
-    // DEFECT (a second Revert applies, over a change made since): prepareRevert
-    // (src/services/revert.ts:42-70) computes the inverse once, when asked; nothing refuses a
-    // second Revert of the same change, and nothing re-plans at execution: the protection POST
-    // sends the stored values, undoing what others changed meanwhile (the Revert promise: "what
-    // others changed since is left as it is").
+    // Was a defect (a second Revert applied, over a change made since): a Revert was planned once,
+    // when asked, and sent as planned. It is now planned again just before it is sent, and not
+    // sent when that no longer gives what was approved (staleRevert).
     test("Ava asks twice to revert one change; both are approved, with Bob's change in between", async () => {
       const w = await setup(kind);
       const change = await approved(w, { kind: 'protect.set', changes: { opacity: 0.3 } }, null);
@@ -854,8 +851,8 @@ describe.each(KINDS)('%s', (kind) => {
       expect(results[1]?.result).toMatchObject({ alreadyAsAsked: true });
     });
 
-    // DEFECT (same cause as two Reverts): a Revert asked while the change is in force and approved
-    // after the sweep put it back sends the old values again, over Bob's change made since.
+    // Was a defect (same cause as two Reverts): a Revert approved after the sweep put the change
+    // back sent the old values again, over Bob's change made since.
     test('a Revert is approved after the sweep put the change back and Bob changed the field', async () => {
       const w = await setup(kind);
       const change = await approved(
