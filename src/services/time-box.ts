@@ -104,11 +104,33 @@ export async function staleExtension(svc: ServiceContext, request: OperationRequ
   const firstId = request.timeBox?.extends;
   if (firstId === undefined || request.undo !== undefined) return null;
   const first = await svc.store.getRequest(firstId);
-  const state = first?.state === 'succeeded' ? first.timeBox?.state : undefined;
-  return state === 'waiting' || state === 'retrying'
-    ? null
-    : new InputError(say.extendStale(request.id, firstId));
+  return (await inForceThrough(svc, first)) ? null : new InputError(say.extendStale(request.id, firstId));
 }
+
+/**
+ * Whether `change` is still in force: waiting to go back (or retrying), or left to an Extend of
+ * it that is (another Extend asked beside that one extends it still). A change left to someone
+ * else's later change is not: extending it would set its values over theirs.
+ */
+async function inForceThrough(
+  svc: ServiceContext,
+  change: OperationRequest | null,
+  depth = 0,
+): Promise<boolean> {
+  const box = change?.state === 'succeeded' ? change.timeBox : undefined;
+  if (change === null || box === undefined) return false;
+  if (box.state === 'waiting' || box.state === 'retrying') return true;
+  if (box.state !== 'left' || depth >= MAX_EXTENDS_FOLLOWED) return false;
+  const holders = new Set(box.conflicts.flatMap((c) => (c.heldBy === null ? [] : [c.heldBy])));
+  for (const id of holders) {
+    const holder = await svc.store.getRequest(id);
+    if (holder?.timeBox?.extends === change.id && (await inForceThrough(svc, holder, depth + 1))) return true;
+  }
+  return false;
+}
+
+/** Extends of Extends followed to find a change still in force (each is one more approval). */
+const MAX_EXTENDS_FOLLOWED = 10;
 
 /** A succeeding step of a time-boxed change also sets when it goes back. */
 export function withUndo(svc: ServiceContext, request: OperationRequest, step: Step, now: Date): Step {
