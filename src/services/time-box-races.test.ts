@@ -410,61 +410,46 @@ describe.each(KINDS)('%s', (kind) => {
       expect(config().preventZoom).toBe(false);
     });
 
-    test('two Extends of one change are approved at once: the setting stays until the later end, then goes back once', async () => {
-      const w = await setup(kind);
-      const change = await approved(
-        w,
-        { kind: 'protect.set', changes: { preventZoom: true } },
-        forMs(30 * MINUTE, '30m'),
-      );
-      // Ava clicks Extend on two devices with two windows; Lee approves both at once.
-      const [one, two] = await Promise.all([
-        w.ops.extend(change.id, ava, forMs(HOUR, '1h')),
-        w.other.extend(change.id, ava, forMs(3 * HOUR, '3h')),
-      ]);
-      if (one.kind !== 'pending' || two.kind !== 'pending') throw new Error('expected pending');
-      await Promise.all([w.ops.approve(one.request.id, lee), w.other.approve(two.request.id, lee)]);
-      expect((await w.stores[0].getRequest(change.id))?.timeBox?.state).toBe('left');
-      sandbox.clearRequests();
-      for (let t = 0; t < 4 * HOUR; t += 20 * MINUTE) {
-        w.advance(20 * MINUTE);
-        await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
-        const elapsed = t + 20 * MINUTE;
-        // In force until the later end (3h after it applied).
-        if (elapsed < 3 * HOUR) expect([elapsed, config().preventZoom]).toEqual([elapsed, true]);
-      }
-      expect(config().preventZoom).toBe(false);
-      expect(posts(CONFIG)).toHaveLength(1);
-    });
-  });
-
-  describe('Extends one after the other', () => {
-    test('two Extends are asked; Lee approves one, then the other a minute later: in force until the later end, then back once', async () => {
-      const w = await setup(kind);
-      const change = await approved(
-        w,
-        { kind: 'protect.set', changes: { preventZoom: true } },
-        forMs(30 * MINUTE, '30m'),
-      );
-      const one = await w.ops.extend(change.id, ava, forMs(HOUR, '1h'));
-      const two = await w.other.extend(change.id, ava, forMs(3 * HOUR, '3h'));
-      if (one.kind !== 'pending' || two.kind !== 'pending') throw new Error('expected pending');
-      await w.ops.approve(one.request.id, lee);
-      expect((await w.stores[0].getRequest(change.id))?.timeBox?.state).toBe('left');
-      w.advance(MINUTE);
-      // The change is left to the first extension, which is in force: the second extends it still.
-      await w.other.approve(two.request.id, lee);
-      expect((await w.stores[0].getRequest(two.request.id))?.state).toBe('succeeded');
-      sandbox.clearRequests();
-      for (let t = 0; t < 4 * HOUR; t += 20 * MINUTE) {
-        w.advance(20 * MINUTE);
-        await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
-        const elapsed = t + 20 * MINUTE;
-        if (elapsed < 3 * HOUR) expect([elapsed, config().preventZoom]).toEqual([elapsed, true]);
-      }
-      expect(config().preventZoom).toBe(false);
-      expect(posts(CONFIG)).toHaveLength(1);
-    });
+    // Ava clicks Extend on two devices with two windows; Lee approves both at once, or one and then
+    // the other a minute later (the change is then left to the first, which extends it still).
+    test.each([
+      ['at once', true],
+      ['one after the other', false],
+    ])(
+      'two Extends of one change are approved %s: the setting stays until the later end, then goes back once',
+      async (_, atOnce) => {
+        const w = await setup(kind);
+        const change = await approved(
+          w,
+          { kind: 'protect.set', changes: { preventZoom: true } },
+          forMs(30 * MINUTE, '30m'),
+        );
+        const [one, two] = await Promise.all([
+          w.ops.extend(change.id, ava, forMs(HOUR, '1h')),
+          w.other.extend(change.id, ava, forMs(3 * HOUR, '3h')),
+        ]);
+        if (one.kind !== 'pending' || two.kind !== 'pending') throw new Error('expected pending');
+        if (atOnce) {
+          await Promise.all([w.ops.approve(one.request.id, lee), w.other.approve(two.request.id, lee)]);
+        } else {
+          await w.ops.approve(one.request.id, lee);
+          w.advance(MINUTE);
+          await w.other.approve(two.request.id, lee);
+        }
+        expect((await w.stores[0].getRequest(change.id))?.timeBox?.state).toBe('left');
+        expect((await w.stores[0].getRequest(two.request.id))?.state).toBe('succeeded');
+        sandbox.clearRequests();
+        for (let t = 0; t < 4 * HOUR; t += 20 * MINUTE) {
+          w.advance(20 * MINUTE);
+          await Promise.all([w.ops.sweepTimeBoxes(), w.other.sweepTimeBoxes()]);
+          const elapsed = t + 20 * MINUTE;
+          // In force until the later end (3h after it applied).
+          if (elapsed < 3 * HOUR) expect([elapsed, config().preventZoom]).toEqual([elapsed, true]);
+        }
+        expect(config().preventZoom).toBe(false);
+        expect(posts(CONFIG)).toHaveLength(1);
+      },
+    );
   });
 
   describe('replicas that crash or stop', () => {
