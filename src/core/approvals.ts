@@ -201,6 +201,7 @@ export function newRequest<O extends ChangeOperation>(
     paramsHash: request.paramsHash,
     preview: request.preview,
     ...(input.timeBox === undefined ? {} : { timeBox: input.timeBox.asked }),
+    ...(input.timeBox?.extends === undefined ? {} : { extends: input.timeBox.extends }),
     ...(input.revertOf === undefined ? {} : { revertOf: input.revertOf }),
   });
   const events = direct
@@ -467,9 +468,12 @@ export function markUnknown(
 }
 
 function recordedError(error: RecordedError): RecordedError {
-  return error.status === undefined
-    ? { name: error.name, message: error.message }
-    : { name: error.name, message: error.message, status: error.status };
+  return {
+    name: error.name,
+    message: error.message,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.said === undefined ? {} : { said: error.said }),
+  };
 }
 
 /** Only someone other than the requester settles an unknown outcome (who may approve: the caller checks). */

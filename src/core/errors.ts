@@ -1,4 +1,5 @@
-import { english, type Said } from './said.js';
+import type { RecordedError } from './model.js';
+import { english, type Said, saidJson } from './said.js';
 
 /**
  * Domain errors. Services branch on `instanceof`; one place (views/errors) turns them into what
@@ -39,4 +40,18 @@ export class ConfigError extends VidopsError {
   constructor(readonly problems: readonly string[]) {
     super(`Configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
+}
+
+/** An error as a request records it, from a sentence of vidops' own (its English as `message`). */
+export function recordedSaid(name: NotSentName | 'HolderMoved', said: Said): RecordedError {
+  return { name, message: english(said), said: saidJson(said) };
+}
+
+/** Failures after which vidops sent nothing: readers are told "not sent", not "failed". */
+const NOT_SENT = ['NotSent', 'Busy', 'Superseded'] as const;
+type NotSentName = (typeof NOT_SENT)[number];
+
+/** Whether the recorded failure is one where nothing was sent (see {@link recordedSaid}). */
+export function wasNotSent(error: RecordedError | null | undefined): boolean {
+  return error != null && (NOT_SENT as readonly string[]).includes(error.name);
 }

@@ -1,5 +1,6 @@
 import type { ChangeOperation, OperationParams, Preview } from './catalog.js';
 import type { JsonValue } from './json.js';
+import type { StoredSaid } from './said.js';
 import type { RevertOf, TimeBox, Undo } from './time-box.js';
 
 /**
@@ -101,11 +102,13 @@ export interface BreakGlassRecord {
 }
 
 /** Error as recorded: never carries secrets. */
-export interface RecordedError {
+export type RecordedError = {
   name: string;
   message: string;
   status?: number;
-}
+  /** vidops' own sentence, when it is one (stored form): `message` is its English; readers get their language. */
+  said?: StoredSaid;
+};
 
 /** Where the approval message for a request lives in Slack, once posted. */
 export interface SlackRef {

@@ -193,6 +193,9 @@ export interface SaidParams {
   revertNotYours: [id: string];
   putBackNotInForce: [id: string];
   extendStale: [id: string, original: string];
+  putBackSuperseded: [];
+  putBackHolderMoved: [holder: string];
+  sendBusy: [seconds: number];
   prepConverted: [id: string, title: string | null];
   prepQueued: [id: string, title: string | null];
   prepPlaylistNothing: [];
@@ -661,12 +664,18 @@ export const SAID_ENGLISH: SaidWords = {
     `${id} (${title}) cannot be reverted: deletes, creates and one-way actions have no inverse.`,
   revertNothing: (id) => `Nothing of ${id} is left to revert: everything it changed was changed again since.`,
   revertStale: (id, original) =>
-    `${id} was not sent: what ${original} changed has changed again since this Revert was asked (it was put back, reverted or edited), so the approved Revert no longer undoes it. Nothing was changed; ask for a new Revert of ${original} if it is still needed.`,
+    `${id} was not sent: what ${original} changed was changed again after this Revert was asked. Nothing was changed; ask for a new Revert of ${original} if still needed.`,
   revertNotYours: (id) => `Only the person who asked for ${id}, or a lead, may undo it.`,
   putBackNotInForce: (id) =>
     `${id} is not a time-boxed change in force: there is nothing to put back or extend.`,
   extendStale: (id, original) =>
-    `${id} was not sent: ${original} is no longer in force (it was put back, or is being put back now), so there is nothing to extend. Nothing was changed; ask for the change again if it is still needed.`,
+    `${id} was not sent: ${original} is no longer in force (it was put back, or was being put back). Nothing was changed; ask for the change again if still needed.`,
+  putBackSuperseded: () =>
+    'Not sent: another vidops process took this put-back over while this one was stalled. Nothing was changed by this one.',
+  putBackHolderMoved: (holder) =>
+    `${holder}, a later change of the same setting, was being put back at that moment; this one is planned again once the service shows what ${holder} left.`,
+  sendBusy: (seconds) =>
+    `Not sent: another change of the same list was being sent for ${seconds} s. Nothing was changed by this one.`,
   prepConverted: (id, title) =>
     `File ${id}${quoted(title)} has converted already (status done); there is nothing to retry.`,
   prepQueued: (id, title) =>
@@ -839,7 +848,10 @@ export function reasonOf(error: { message: string; said: Said | null }): Reasone
 }
 
 /** A sentence as stored in an audit event's outcome: `{ key, params }`, plain JSON. */
-export function saidJson(said: Said): { key: string; params: JsonValue[] } {
+/** A sentence as it is stored in JSON (an event's outcome, a recorded error); read back with {@link saidFromJson}. */
+export type StoredSaid = { key: string; params: JsonValue[] };
+
+export function saidJson(said: Said): StoredSaid {
   return { key: said.key, params: JSON.parse(JSON.stringify(said.params)) as JsonValue[] };
 }
 

@@ -1,5 +1,6 @@
 import { InputError } from './errors.js';
 import type { JsonValue } from './json.js';
+import type { RecordedError } from './model.js';
 import type { UndoRule } from './operation-spec.js';
 import { english, type Said, say } from './said.js';
 import type { ProtectionValue } from './validate/protection.js';
@@ -82,7 +83,7 @@ export type TimeBox = {
   /** When the requester was reminded that the end is near; null before. */
   remindedAt: string | null;
   conflicts: PutBackConflict[];
-  lastError: { name: string; message: string } | null;
+  lastError: RecordedError | null;
   /** On an Extend: the time-boxed request whose window this one continues. */
   extends?: string;
   /** When the change was applied (its window started). */

@@ -4,9 +4,10 @@ import { mayHaveReachedService } from '../client/http.js';
 import type { Step, StepContext } from '../core/approvals.js';
 import * as approvals from '../core/approvals.js';
 import { type ChangeOperation, OPERATION_SPECS } from '../core/catalog.js';
+import { recordedSaid, VidopsError } from '../core/errors.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
-import { type Said, say } from '../core/said.js';
+import { type Said, saidJson, say } from '../core/said.js';
 import { type ExecuteIo, runOperation } from './catalog.js';
 import { apply, type ServiceContext, stepContext } from './context.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
@@ -45,9 +46,7 @@ export async function execute(
       { requestId: request.id },
       'revert or extension not sent: the change it follows changed since',
     );
-    return (
-      (await apply(svc.store, request, approvals.fail(request, recordError(stale), c), c.now)) ?? request
-    );
+    return (await apply(svc.store, request, approvals.fail(request, stale, c), c.now)) ?? request;
   }
   const noted = await noteUndo(svc, request);
   if (noted.kind === 'refused') return noted.request;
@@ -113,8 +112,7 @@ async function sendAlone(
     const until = new Date(now.getTime() + LEASE_MS).toISOString();
     if (await svc.store.takeLease(name, holder, until, now.toISOString())) break;
     if (Date.now() >= giveUpAt) {
-      const message = `Another ${operation} was being sent for ${LEASE_WAIT_MS / 1000} s; this one was not sent.`;
-      return { kind: 'failed', error: { name: 'Busy', message } };
+      return { kind: 'failed', error: recordedSaid('Busy', say.sendBusy(LEASE_WAIT_MS / 1000)) };
     }
     await sleep(LEASE_POLL_MS);
   }
@@ -225,5 +223,7 @@ export function recordError(error: unknown): RecordedError {
   const raw = error instanceof Error ? error.message : String(error);
   const message = raw.length > MAX_MESSAGE ? `${raw.slice(0, MAX_MESSAGE)}…` : raw;
   if (error instanceof ApiError && error.status !== null) return { name, message, status: error.status };
+  if (error instanceof VidopsError && error.said !== null)
+    return { name, message, said: saidJson(error.said) };
   return { name, message };
 }

@@ -1,14 +1,15 @@
 import { cancelRefusal } from '../core/actor.js';
 import { OPERATION_SPECS, operationTarget } from '../core/catalog.js';
-import { InputError, PolicyDeniedError } from '../core/errors.js';
+import { InputError, PolicyDeniedError, recordedSaid } from '../core/errors.js';
 import { canonicalJson } from '../core/json.js';
-import type { Actor, OperationRequest } from '../core/model.js';
+import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
 import { isLead } from '../core/policy.js';
 import { type Said, say } from '../core/said.js';
 import type { Undo } from '../core/time-box.js';
 import { SERVICES } from '../operations/services.js';
 import { prepareRequest } from './catalog.js';
 import { policyActor, type ServiceContext } from './context.js';
+import { recordError } from './execute.js';
 import type { Prepared } from './types.js';
 
 /**
@@ -77,27 +78,28 @@ export async function prepareRevert(svc: ServiceContext, id: string, actor: Acto
  * Null when it may be sent, and for any other request. A resumed Revert has its undo noted
  * already, before its first send, so it is not planned again (the service may show it applied).
  */
-export async function staleRevert(svc: ServiceContext, request: OperationRequest): Promise<Error | null> {
+export async function staleRevert(
+  svc: ServiceContext,
+  request: OperationRequest,
+): Promise<RecordedError | null> {
   if (request.revertOf?.kind !== 'revert' || request.undo !== undefined) return null;
   const original = await svc.store.getRequest(request.revertOf.id);
   const inverse = SERVICES[request.operation].inverse;
-  if (original?.undo === undefined || inverse === undefined) return new InputError(say.revertBeforeUnknown());
+  if (original?.undo === undefined || inverse === undefined) {
+    return recordedSaid('NotSent', say.revertBeforeUnknown());
+  }
+  const stale = recordedSaid('NotSent', say.revertStale(request.id, original.id));
   const io = { client: svc.client, canFetchCover: svc.fetchCover !== undefined };
   try {
     const plan = await inverse(original.undo, io, []);
-    if (plan.input === null) return new InputError(say.revertStale(request.id, original.id));
+    if (plan.input === null) return stale;
     const again = await prepareRequest(io, { kind: request.operation, ...plan.input } as never);
-    if (canonicalJson(again.params) === canonicalJson(request.params)) return null;
-    return new InputError(say.revertStale(request.id, original.id));
+    return canonicalJson(again.params) === canonicalJson(request.params) ? null : stale;
   } catch (error) {
     // Nothing would change any more ("already"), or the service could not be read: not sent.
-    return error instanceof InputError
-      ? new InputError(say.revertStale(request.id, original.id))
-      : toError(error);
+    return error instanceof InputError ? stale : recordError(error);
   }
 }
-
-const toError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 /** Whether what the look-up shows now differs from what the edit set (someone edited it since). */
 function changedSince(undo: Extract<Undo, { kind: 'edit' }>, preview: unknown): boolean {

@@ -1,9 +1,9 @@
 import * as approvals from '../core/approvals.js';
 import { type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
 import type { ChangeOperation } from '../core/catalog.js';
-import { InputError, StateConflictError } from '../core/errors.js';
+import { InputError, recordedSaid, StateConflictError } from '../core/errors.js';
 import type { JsonValue } from '../core/json.js';
-import type { Actor, OperationRequest } from '../core/model.js';
+import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
 import { windowRule } from '../core/policy.js';
 import { type HandOver, type Holder, handedOver } from '../core/put-back.js';
 import { say } from '../core/said.js';
@@ -100,11 +100,16 @@ export async function noteUndo(
  * setting on again after the put-back: the error says why. Null when it may be sent, and for any
  * other request (a resumed Extend has its undo noted already, before its first send).
  */
-export async function staleExtension(svc: ServiceContext, request: OperationRequest): Promise<Error | null> {
+export async function staleExtension(
+  svc: ServiceContext,
+  request: OperationRequest,
+): Promise<RecordedError | null> {
   const firstId = request.timeBox?.extends;
   if (firstId === undefined || request.undo !== undefined) return null;
   const first = await svc.store.getRequest(firstId);
-  return (await inForceThrough(svc, first)) ? null : new InputError(say.extendStale(request.id, firstId));
+  return (await inForceThrough(svc, first))
+    ? null
+    : recordedSaid('NotSent', say.extendStale(request.id, firstId));
 }
 
 /**
@@ -333,7 +338,9 @@ export async function putBack(
   }
   // The hand-over comes first: a crash after it leaves this change due, planned again, and the
   // hand-over is the same once more; a holder already going back takes none (planned again later).
-  if (!(await handOver(svc, planned.handOvers))) return retryLater(svc, request, HOLDER_MOVED);
+  const moved = await handOver(svc, planned.handOvers);
+  if (moved !== null)
+    return retryLater(svc, request, recordedSaid('HolderMoved', say.putBackHolderMoved(moved)));
   if (planned.prepared === null) {
     const left = boxStep(request, { state: 'left', conflicts: planned.conflicts }, 'revert-conflict', by, c);
     return apply(svc.store, request, left, c.now);
@@ -374,18 +381,13 @@ export async function putBack(
     // This process stalled after its claim, and another took the put-back over meanwhile (it
     // found no request under the claim): this request is recorded, not sent.
     svc.logger?.warn({ requestId: request.id, putBack: id }, 'put-back taken over meanwhile; not sent');
-    await apply(svc.store, created.request, approvals.fail(created.request, SUPERSEDED, c), c.now);
+    const superseded = recordedSaid('Superseded', say.putBackSuperseded());
+    await apply(svc.store, created.request, approvals.fail(created.request, superseded, c), c.now);
     return null;
   }
   await execute(svc, created.request);
   return (await finishRunning(svc, claimed)) ?? claimed;
 }
-
-const SUPERSEDED = {
-  name: 'Superseded',
-  message:
-    'Another vidops process took this put-back over while this one was stalled; this one was not sent.',
-};
 
 /** Whether change `changeId` is still being put back by request `putBackId` (the claim holds). */
 async function stillClaimed(svc: ServiceContext, changeId: string, putBackId: string): Promise<boolean> {
@@ -414,23 +416,18 @@ async function planPutBack(svc: ServiceContext, request: OperationRequest, holde
   }
 }
 
-const HOLDER_MOVED = {
-  name: 'HolderMoved',
-  message: 'a later change of the same setting was being put back at the same moment; planned again',
-};
-
 /**
- * The holders go back to what the first replaced, for the items it left to them. False when a
- * holder is no longer waiting to go back (it is being put back, or was): the first must be planned
- * again, once the service shows what that holder left.
+ * The holders go back to what the first replaced, for the items it left to them. Null when done;
+ * else the holder no longer waiting to go back (it is being put back, or was): the first must be
+ * planned again, once the service shows what that holder left.
  */
-async function handOver(svc: ServiceContext, handOvers: readonly HandOver[]): Promise<boolean> {
+async function handOver(svc: ServiceContext, handOvers: readonly HandOver[]): Promise<string | null> {
   const byHolder = new Map<string, HandOver[]>();
   for (const h of handOvers) byHolder.set(h.holderId, [...(byHolder.get(h.holderId) ?? []), h]);
   for (const [holderId, given] of byHolder) {
-    if (!(await handOverTo(svc, holderId, given))) return false;
+    if (!(await handOverTo(svc, holderId, given))) return holderId;
   }
-  return true;
+  return null;
 }
 
 async function handOverTo(
@@ -453,7 +450,7 @@ async function handOverTo(
 async function retryLater(
   svc: ServiceContext,
   request: OperationRequest,
-  error: { name: string; message: string },
+  error: RecordedError,
 ): Promise<OperationRequest | null> {
   const c = stepContext(svc);
   const box = request.timeBox;
@@ -464,8 +461,9 @@ async function retryLater(
     state: 'retrying',
     attempts,
     nextAt: new Date(c.now.getTime() + wait).toISOString(),
-    failingSince: box.failingSince ?? c.now.toISOString(),
-    lastError: { name: error.name, message: error.message },
+    // Planned again because a later change was going back is not a failure of the service.
+    failingSince: error.name === 'HolderMoved' ? box.failingSince : (box.failingSince ?? c.now.toISOString()),
+    lastError: { name: error.name, message: error.message, ...(error.said ? { said: error.said } : {}) },
     requestId: null,
   };
   svc.logger?.warn({ requestId: request.id, attempts, error: error.name }, 'putting back failed; retrying');

@@ -2,6 +2,7 @@ import type { Button, KnownBlock } from '@slack/types';
 import { viaPhrase } from '../core/actor.js';
 import { shortHash } from '../core/audit-chain.js';
 import { type ChangeOperation, OPERATION_SPECS, type Preview } from '../core/catalog.js';
+import { wasNotSent } from '../core/errors.js';
 import { timeLeft } from '../core/follow-up.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobilesInJson, maskMobilesInText } from '../core/mask.js';
@@ -30,7 +31,7 @@ import {
   safeWorded,
   section,
 } from './blocks.js';
-import { reasonIn, sayIn } from './errors.js';
+import { reasonIn, sayIn, shownError } from './errors.js';
 import { ACTIONS, BLOCKS, requestActionsBlock } from './ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 import {
@@ -214,14 +215,9 @@ export function outcomeText(request: OperationRequest, lang: Lang): string | nul
     case 'failed': {
       if (request.decidedBy !== null) return t.apprThen(approved, settledText(request, lang));
       const error = request.error;
-      const why =
-        error === null
-          ? ''
-          : isolated(
-              lang,
-              `${error.name}${error.status === undefined ? '' : ` (${error.status})`}: ${error.message}`,
-              400,
-            );
+      const why = error === null ? '' : shownError(lang, error, 400);
+      // vidops stopped it before sending: the reason says so, and that nothing was changed.
+      if (wasNotSent(error)) return t.apprNotSentAt(approved, at(request.updatedAt), why);
       // Edits and the like keep `failed` when their answer was lost (asking again is harmless).
       const lost = error !== null && (error.name === 'TimeoutError' || error.name === 'NetworkError');
       return t.apprFailedAt(
@@ -714,6 +710,7 @@ export function requesterNotice(request: OperationRequest, lang: Lang): SlackMes
     if (request.state === 'succeeded') tell.succeeded = t.apprTellGlassDone;
     if (request.state === 'failed') tell.failed = t.apprTellGlassFailed;
   }
+  if (request.state === 'failed' && wasNotSent(request.error)) tell.failed = t.apprTellNotSent;
   const what = tell[request.state];
   if (what === undefined || what === '') return null;
   const first = t.apprYourRequest(refOf(request, lang), what);
@@ -941,7 +938,7 @@ export function putBackEscalationMessage(request: OperationRequest, lang: Lang):
   const t = lang.t.approvals;
   const box = request.timeBox;
   const since = readerDate(box?.failingSince ?? request.updatedAt, lang);
-  const error = box?.lastError ? isolated(lang, `${box.lastError.name}: ${box.lastError.message}`, 300) : '';
+  const error = box?.lastError ? shownError(lang, box.lastError, 300) : '';
   const first = t.apprBoxEscalated(refOf(request, lang), since, error);
   const blocks: KnownBlock[] = [
     section(first),

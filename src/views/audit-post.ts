@@ -6,9 +6,9 @@ import { neutraliseBidi, stripBidiControls } from '../core/bidi.js';
 import { isChangeOperation, parsePreview, type Target, targetOf } from '../core/catalog.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
-import type { AuditEvent } from '../core/model.js';
+import type { AuditEvent, RecordedError } from '../core/model.js';
 import { escapeMrkdwn, escapeOutside } from '../core/mrkdwn.js';
-import { saidFromJson } from '../core/said.js';
+import { saidFromJson, saidJson } from '../core/said.js';
 import { untilMs } from '../core/time-box.js';
 import { dateTime, num as digits, ENGLISH, type Lang, ltr } from '../i18n/index.js';
 import {
@@ -21,7 +21,7 @@ import {
 } from '../operations/common/views.js';
 import { VIEWS } from '../operations/views.js';
 import { blocksText, context, isolateOutside, packSections, section } from './blocks.js';
-import { sayIn } from './errors.js';
+import { recordedWords, sayIn } from './errors.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 import { protectionValueText } from './protection-text.js';
 import { spanText } from './time-box.js';
@@ -57,6 +57,8 @@ export const AUDIT_LINE_LIMITS = {
   /** Reasons, rejection notes, refusals, notes of a settled outcome. */
   reason: 200,
   error: 200,
+  /** vidops' own sentence recorded as an error (a Revert not sent, a put-back planned again). */
+  said: 320,
   /** A value a put-back found on the service (`opacity (now 0.45)`). */
   value: 60,
   /** Settings or addresses named in one line; the rest are counted (`and 3 more`). */
@@ -353,10 +355,20 @@ function succeededSentence(p: Parts): string {
   return t.auditDone(capitalize(asked(p)));
 }
 
-function errorText({ event, s }: Parts): string {
-  if (event.error === null) return '';
-  const status = event.error.status === undefined ? '' : ` (${event.error.status})`;
-  return s.text(`${event.error.name}${status}: ${event.error.message}`, AUDIT_LINE_LIMITS.error);
+function errorText(p: Parts): string {
+  return p.event.error === null ? '' : recordedErrorText(p, p.event.error);
+}
+
+/**
+ * A recorded error: vidops' own sentence in the reader's language (cut later than outside words,
+ * so that "Nothing was changed" stays), else `Name (status): message` as outside text.
+ */
+function recordedErrorText({ s, lang }: Parts, error: RecordedError): string {
+  // The sentence goes inside a line that goes on (`; retrying at …`): its own full stop is dropped.
+  const words = recordedWords(error, lang)?.replace(/\.$/, '');
+  if (words !== undefined) return s.worded(words, AUDIT_LINE_LIMITS.said);
+  const status = error.status === undefined ? '' : ` (${error.status})`;
+  return s.text(`${error.name}${status}: ${error.message}`, AUDIT_LINE_LIMITS.error);
 }
 
 /** What a refused person tried: `approve `R-…``, `retry the conversion of file `…``. */
@@ -551,8 +563,13 @@ function windowAsked(p: Parts): string {
   }
 }
 
-/** What a request undoes (the `requested` event's `revertOf`): ` (puts back R-…)`, ` (reverts R-…)`. */
+/**
+ * What a request follows up (the `requested` event's `revertOf` or `extends`): ` (puts back R-…)`,
+ * ` (reverts R-…)`, ` (extends R-…)`.
+ */
 function undoes({ event, s, t }: Parts): string {
+  const extended = str(event.outcome, 'extends');
+  if (extended !== undefined) return t.auditExtends(s.id(extended));
   const of = isObj(event.outcome) ? event.outcome.revertOf : undefined;
   const id = str(of, 'id');
   if (id === undefined) return '';
@@ -628,13 +645,25 @@ function goesBack({ event }: Parts): string[] {
 function putBackError(p: Parts): string {
   const shown = errorText(p);
   if (shown !== '') return shown;
+  const last = lastErrorOf(p);
+  return last === null ? '' : recordedErrorText(p, last);
+}
+
+/** The `lastError` a put-back's outcome keeps, read defensively; null when there is none. */
+function lastErrorOf(p: Parts): RecordedError | null {
   const last = isObj(p.event.outcome) ? p.event.outcome.lastError : undefined;
   const name = str(last, 'name');
   const message = str(last, 'message');
-  if (name === undefined && message === undefined) return '';
+  if (name === undefined && message === undefined) return null;
   const status = num(last, 'status');
-  const text = `${name ?? 'Error'}${status === undefined ? '' : ` (${status})`}: ${message ?? ''}`;
-  return p.s.text(text, AUDIT_LINE_LIMITS.error);
+  const known = isObj(last) ? saidFromJson(last.said) : null;
+  const said = known === null ? {} : { said: saidJson(known) };
+  return {
+    name: name ?? 'Error',
+    message: message ?? '',
+    ...(status === undefined ? {} : { status }),
+    ...said,
+  };
 }
 
 function revertConflictSentence(p: Parts, ref: string): string {
@@ -701,6 +730,10 @@ function putBackSentence(
     case 'put-back-retrying': {
       const error = putBackError(p);
       const next = str(o, 'nextAt');
+      // Planned again because a later change was going back at that moment: not a failure.
+      if (lastErrorOf(p)?.name === 'HolderMoved') {
+        return t.auditPutBackReplanned(mid, error, next === undefined ? '' : when(p, next));
+      }
       return t.auditPutBackRetrying(
         mid,
         error === '' ? '' : `: ${error}`,

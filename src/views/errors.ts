@@ -12,8 +12,9 @@ import { neutraliseBidi, stripBidiControls } from '../core/bidi.js';
 import { InputError, PolicyDeniedError, StateConflictError, VidopsError } from '../core/errors.js';
 import { maskMobilesInText, redactTokens } from '../core/mask.js';
 import type { RecordedError } from '../core/model.js';
-import { type Said, sayWith } from '../core/said.js';
+import { type Said, saidFromJson, sayWith } from '../core/said.js';
 import { ENGLISH, type Lang, num } from '../i18n/index.js';
+import { isolated, safeWorded } from './blocks.js';
 import { truncate } from './limits.js';
 
 /**
@@ -65,6 +66,26 @@ function withoutBidi(said: Said): Said {
  */
 export function reasonIn(lang: Lang, refusal: { reason: string; said?: Said | undefined }): string {
   return refusal.said === undefined ? stripBidiControls(refusal.reason) : sayIn(lang, refusal.said);
+}
+
+/**
+ * A recorded error that is vidops' own sentence (`said`), in the reader's language; null for any
+ * other error, and for a sentence this build does not know (the English `message` is then shown).
+ */
+export function recordedWords(error: RecordedError, lang: Lang): string | null {
+  const said = error.said === undefined ? null : saidFromJson(error.said);
+  return said === null ? null : sayIn(lang, said);
+}
+
+/**
+ * A recorded error as a sentence of a message: vidops' own sentence in the reader's language, else
+ * `Name (status): message`, outside text, isolated and cut at `max`.
+ */
+export function shownError(lang: Lang, error: RecordedError, max: number): string {
+  const words = recordedWords(error, lang);
+  if (words !== null) return safeWorded(words, max);
+  const status = error.status === undefined ? '' : ` (${error.status})`;
+  return isolated(lang, `${error.name}${status}: ${error.message}`, max);
 }
 
 /** The words of an error made from a sentence, else its English message (without bidi controls). */

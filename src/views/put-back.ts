@@ -3,7 +3,8 @@ import { OPERATION_SPECS } from '../core/catalog.js';
 import type { OperationRequest } from '../core/model.js';
 import type { PutBackState, TimeBox } from '../core/time-box.js';
 import type { Lang } from '../i18n/index.js';
-import { boldId, button, isolated, plain, plainText } from './blocks.js';
+import { boldId, button, plain, plainText } from './blocks.js';
+import { shownError } from './errors.js';
 import { ACTIONS, BLOCKS } from './ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
 import { goesBackText, notRevertibleText, putBackText } from './time-box.js';
@@ -59,9 +60,7 @@ export function timeBoxLines(request: OperationRequest, now: Date, lang: Lang): 
   const t = lang.t.approvals;
   const by = box.requestId !== null && box.state !== 'waiting' ? boldId(lang, box.requestId) : '';
   const error =
-    box.state === 'retrying' && box.lastError !== null
-      ? isolated(lang, `${box.lastError.name}: ${box.lastError.message}`, 300)
-      : '';
+    box.state === 'retrying' && box.lastError !== null ? shownError(lang, box.lastError, 300) : '';
   return [t.apprBoxLine(ICONS[box.state], text, by, error)];
 }
 

@@ -31,6 +31,8 @@ export const approvals = defineArea(
     apprDoneAt: (approved: string, date: string, result: string) => `${approved}; done at ${date}.${result}`,
     apprFailedAt: (approved: string, date: string, why: string, after: string) =>
       `${approved}; it failed at ${date}.${why === '' ? '' : ` ${why}`}${after}`,
+    apprNotSentAt: (approved: string, date: string, why: string) =>
+      `${approved}; at ${date} vidops did not send it.${why === '' ? '' : ` ${why}`}`,
     apprAnswerLost:
       ' Its answer was lost, so it may or may not have been applied; asking for it again gives the same end state.',
     apprNothingElse: ' Nothing else was changed.',
@@ -169,6 +171,7 @@ export const approvals = defineArea(
     apprTellApproval: ':thumbsup: got an approval',
     apprTellDone: ':white_check_mark: was approved and is done',
     apprTellFailed: ':x: was approved but failed',
+    apprTellNotSent: ':no_entry_sign: was approved but not sent; nothing was changed',
     apprTellRejected: ':no_entry_sign: was rejected',
     apprTellExpired: ':hourglass: expired',
     apprTellUnknown: ':grey_question: may or may not have been applied; its outcome is unknown',
@@ -275,6 +278,8 @@ export const approvals = defineArea(
     apprDoneAt: (approved, date, result) => `${approved}؛ در ${date} انجام شد.${result}`,
     apprFailedAt: (approved, date, why, after) =>
       `${approved}؛ در ${date} ناموفق ماند.${why === '' ? '' : ` ${why}`}${after}`,
+    apprNotSentAt: (approved, date, why) =>
+      `${approved}؛ vidops آن را در ${date} نفرستاد.${why === '' ? '' : ` ${why}`}`,
     apprAnswerLost:
       ' پاسخ سرویس گم شد، پس معلوم نیست اعمال شده یا نه؛ درخواست دوباره‌ی همین تغییر به همان نتیجه‌ی نهایی می‌رسد.',
     apprNothingElse: ' چیز دیگری تغییر نکرد.',
@@ -401,6 +406,7 @@ export const approvals = defineArea(
     apprTellApproval: ':thumbsup: یک تأیید گرفت',
     apprTellDone: ':white_check_mark: تأیید و انجام شد',
     apprTellFailed: ':x: تأیید شد اما ناموفق ماند',
+    apprTellNotSent: ':no_entry_sign: تأیید شد اما فرستاده نشد؛ چیزی تغییر نکرد',
     apprTellRejected: ':no_entry_sign: رد شد',
     apprTellExpired: ':hourglass: منقضی شد',
     apprTellUnknown: ':grey_question: معلوم نیست اعمال شده یا نه؛ نتیجه‌اش نامعلوم است',

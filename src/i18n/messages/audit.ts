@@ -112,6 +112,7 @@ export const audit = defineArea(
     auditUntilWindow: (date: string) => ` until ${date}`,
     auditPutsBack: (id: string) => ` (puts back ${id})`,
     auditReverts: (id: string) => ` (reverts ${id})`,
+    auditExtends: (id: string) => ` (extends ${id})`,
     auditGoesBack: (items: string) => ` (goes back: ${items})`,
     auditMoreItems: (_count: number, shown: string) => ` and ${shown} more`,
     auditPuttingBack: (ref: string, items: string, putBack: string) =>
@@ -137,6 +138,8 @@ export const audit = defineArea(
       `${ref}: nothing put back, everything changed since: ${items}`,
     auditNothingPutBack: (ref: string, parts: string) => `${ref}: nothing put back; ${parts}`,
     auditPartlyPutBack: (ref: string, parts: string) => `${ref} was put back only in part; ${parts}`,
+    auditPutBackReplanned: (ref: string, why: string, at: string) =>
+      `Putting ${ref} back is planned again${at === '' ? '' : ` at ${at}`}: ${why}`,
     auditPutBackRetrying: (ref: string, error: string, at: string) =>
       `Putting ${ref} back failed${error}; ${at === '' ? 'vidops will retry' : `retrying at ${at}`}`,
     auditPutBackReminded: (ref: string, at: string) =>
@@ -261,6 +264,7 @@ export const audit = defineArea(
     auditUntilWindow: (date) => ` تا ${date}`,
     auditPutsBack: (id) => ` (برگرداندن تغییر زمان‌دار ${id})`,
     auditReverts: (id) => ` (برگرداندن ${id})`,
+    auditExtends: (id) => ` (تمدید ${id})`,
     auditGoesBack: (items) => ` (آنچه برمی‌گردد: ${items})`,
     auditMoreItems: (_count, shown) => ` و ${shown} مورد دیگر`,
     auditPuttingBack: (ref, items, putBack) =>
@@ -286,6 +290,8 @@ export const audit = defineArea(
       `برای ${ref} چیزی برگردانده نشد، چون همه‌چیز از آن زمان تغییر کرده است: ${items}`,
     auditNothingPutBack: (ref, parts) => `برای ${ref} چیزی برگردانده نشد؛ ${parts}`,
     auditPartlyPutBack: (ref, parts) => `${ref} فقط تا حدی برگردانده شد؛ ${parts}`,
+    auditPutBackReplanned: (ref, why, at) =>
+      `برگرداندن ${ref} ${at === '' ? '' : `در ${at} `}دوباره برنامه‌ریزی می‌شود: ${why}`,
     auditPutBackRetrying: (ref, error, at) =>
       `برگرداندن ${ref} ناموفق بود${error}؛ ${at === '' ? '' : `در ${at} `}دوباره تلاش می‌شود`,
     auditPutBackReminded: (ref, at) =>
