@@ -470,16 +470,30 @@ describe('op 1: whitelist replace', () => {
     expect(recorded().map((r) => r.method)).toEqual(['GET']);
   });
 
-  test('a list that is already the one asked for (a resumed send that had landed) is not posted again', async () => {
+  test('a resumed send finds the list already as asked (its POST had landed): not posted again', async () => {
     const client = makeClient();
     await client.whitelist.replace(['10.0.0.1', '10.0.0.2']);
     sandbox.clearRequests();
-    const change = await client.whitelist.replace(['10.0.0.2', '10.0.0.1'], { expectBefore: ['10.0.0.1'] });
+    const change = await client.whitelist.replace(['10.0.0.2', '10.0.0.1'], {
+      expectBefore: ['10.0.0.1'],
+      asAskedIsDone: true,
+    });
     expect(change).toEqual({
       before: ['10.0.0.1', '10.0.0.2'],
       after: ['10.0.0.1', '10.0.0.2'],
       raw: { alreadyAsAsked: true, allowedDNS: ['10.0.0.1', '10.0.0.2'] },
     });
+    expect(recorded().map((r) => r.method)).toEqual(['GET']);
+  });
+
+  test('a first send that finds the list as asked by someone else is refused as changed since', async () => {
+    const client = makeClient();
+    await client.whitelist.replace(['10.0.0.1', '10.0.0.2']);
+    sandbox.clearRequests();
+    const error = await failure(
+      client.whitelist.replace(['10.0.0.1', '10.0.0.2'], { expectBefore: ['10.0.0.1'] }),
+    );
+    expect(error).toBeInstanceOf(WhitelistConflictError);
     expect(recorded().map((r) => r.method)).toEqual(['GET']);
   });
 

@@ -90,15 +90,16 @@ export interface VideoClient {
     /** op 2 */
     get(): Promise<string[]>;
     /**
-     * op 1 done safely: reads the list (and, with `expectBefore`, returns without posting when it
-     * is `list` already, as after a resumed send that had landed, or refuses with
-     * WhitelistConflictError if it changed otherwise since the request was made), posts the full `list`,
+     * op 1 done safely: reads the list (and, with `expectBefore`, refuses with
+     * WhitelistConflictError if it changed since the request was made; with `asAskedIsDone` too,
+     * a list that already is `list`, as after a resumed send that had landed, is answered without
+     * posting, `raw.alreadyAsAsked`), posts the full `list`,
      * reads again and throws WhitelistMismatchError when the service did not end up with `list`
      * (e.g. it appended).
      */
     replace(
       list: readonly string[],
-      options?: { expectBefore?: readonly string[] },
+      options?: { expectBefore?: readonly string[]; asAskedIsDone?: boolean },
     ): Promise<WhitelistChange>;
   };
   protection: {

@@ -25,7 +25,10 @@ const IpSchema = z.string({ message: 'must be text' }).refine((s) => isIP(s) !==
 /** Body of op 1. */
 export const WhitelistUpdateSchema = z.strictObject({ allowedDNS: z.array(IpSchema) });
 
-const ReplaceOptionsSchema = z.strictObject({ expectBefore: z.array(z.string()).optional() });
+const ReplaceOptionsSchema = z.strictObject({
+  expectBefore: z.array(z.string()).optional(),
+  asAskedIsDone: z.boolean().optional(),
+});
 
 /** Keys under which a whitelist answer may hold its addresses. */
 const LIST_KEYS = ['allowedDNS', 'whitelist', 'allowedIps', 'ips', 'items'] as const;
@@ -89,12 +92,13 @@ export function createWhitelistResource(transport: Transport, retry: RetryPolicy
     get,
     async replace(list, options = {}) {
       const { allowedDNS } = validateRequest(WhitelistUpdateSchema, { allowedDNS: list }, SET_SITE);
-      const { expectBefore } = validateRequest(ReplaceOptionsSchema, options, SET_SITE);
+      const { expectBefore, asAskedIsDone } = validateRequest(ReplaceOptionsSchema, options, SET_SITE);
       const intended = [...new Map(allowedDNS.map((ip) => [ipKey(ip), ip])).values()];
       const before = await get();
-      // Already as asked (a resumed send whose POST had landed, or the same change made by someone
-      // else): nothing is sent, and the answer says so rather than claiming the service's words.
-      if (expectBefore !== undefined && sameIpSet(before, intended)) {
+      // Already as asked on a resumed send (its POST had landed before the process stopped): nothing
+      // is sent again, and the answer says so rather than claiming the service's words. On a first
+      // send the same list is someone else's doing: changed since, as below.
+      if (asAskedIsDone === true && expectBefore !== undefined && sameIpSet(before, intended)) {
         return { before, after: before, raw: { alreadyAsAsked: true, allowedDNS: before } };
       }
       if (expectBefore !== undefined && !sameIpSet(before, expectBefore)) {

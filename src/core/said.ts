@@ -675,7 +675,7 @@ export const SAID_ENGLISH: SaidWords = {
   putBackHolderMoved: (holder) =>
     `${holder}, a later change of the same setting, was being put back at that moment; this one is planned again once the service shows what ${holder} left.`,
   sendBusy: (seconds) =>
-    `Not sent: another change of the same list was being sent for ${seconds} s. Nothing was changed by this one.`,
+    `Not sent: another change of the same list was being sent for ${seconds} s. Nothing was changed by this one; it can be tried again in a minute.`,
   prepConverted: (id, title) =>
     `File ${id}${quoted(title)} has converted already (status done); there is nothing to retry.`,
   prepQueued: (id, title) =>

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, isMissingRouteError, NotFoundError } from '../client/errors.js';
 import { mayHaveReachedService } from '../client/http.js';
@@ -31,12 +32,13 @@ export interface Resent {
  * Runs a request this caller moved into `executing`, then records `succeeded`, `failed` or, when
  * the service may or may not have applied it, `unknown`. Only the winner of that transition
  * calls this, so the upstream sees the change once. `resent`: its end settles the request (or
- * leaves it unknown).
+ * leaves it unknown). `resumed`: taken over after its process stopped (the resume sweep).
  */
 export async function execute(
   svc: ServiceContext,
   claimed: OperationRequest,
   resent?: Resent,
+  resumed = false,
 ): Promise<OperationRequest> {
   let request = claimed;
   const stale = (await staleRevert(svc, request)) ?? (await staleExtension(svc, request));
@@ -54,10 +56,19 @@ export async function execute(
   const outcome = await sendAlone(svc, request.operation, request.id, () =>
     sendRequest(
       request,
-      { client: svc.client, fetchCover: svc.fetchCover },
+      { client: svc.client, fetchCover: svc.fetchCover, resumed },
       { repeat: resent !== undefined },
     ),
   );
+  if (outcome.kind === 'failed' && outcome.error.name === 'Busy' && resumed) {
+    // Its first send may have landed: "not sent" is not known. It stays `executing`, and the
+    // resume sweep takes it again once the other send has given the lease back.
+    svc.logger?.warn(
+      { requestId: request.id },
+      'resumed send waited for the lease in vain; left to the next sweep',
+    );
+    return request;
+  }
   const c = stepContext(svc);
   let current = request;
   for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
@@ -87,8 +98,15 @@ export async function execute(
   return now ?? request;
 }
 
-/** How long one send may hold its operation's lease: past the whitelist's three calls at their timeouts. */
-const LEASE_MS = 2 * 60_000;
+/**
+ * How long a send holds its operation's lease before it must renew it: past the worst case of a
+ * whitelist replace with the default client (three calls of three attempts at 10 s, and waits:
+ * about 150 s), so that a renewal late by a loop stall loses nothing; a process that stopped
+ * without giving it back frees it after this long.
+ */
+const LEASE_MS = 3 * 60_000;
+/** A send renews its lease this often (real time) while it runs, for a slower service. */
+const LEASE_RENEW_MS = 30_000;
 /** How long a send waits for another of its operation to end before it gives up, not sent. */
 export const LEASE_WAIT_MS = 20_000;
 const LEASE_POLL_MS = 50;
@@ -96,29 +114,45 @@ const LEASE_POLL_MS = 50;
 /**
  * Runs `send` under its operation's lease when the operation sends alone (`sendsAlone`), so no
  * other process sends one at the same time; `failed` (nothing was sent) when another held it for
- * {@link LEASE_WAIT_MS}. The lease's times follow the service's clock; the wait is real time.
+ * {@link LEASE_WAIT_MS}. Each send holds it under a token of its own (a stalled run's give-back
+ * cannot free a resumed run's lease), and renews it while it runs. The lease's times follow the
+ * service's clock, so replicas' clocks must agree (docs/operations.md); the waits are real time.
  */
 async function sendAlone(
   svc: ServiceContext,
   operation: ChangeOperation,
-  holder: string,
+  requestId: string,
   send: () => Promise<SendOutcome>,
 ): Promise<SendOutcome> {
   if (OPERATION_SPECS[operation].sendsAlone !== true) return send();
   const name = `send:${operation}`;
-  const giveUpAt = Date.now() + LEASE_WAIT_MS;
-  for (;;) {
+  const holder = `${requestId}/${randomUUID()}`;
+  const take = () => {
     const now = svc.clock();
-    const until = new Date(now.getTime() + LEASE_MS).toISOString();
-    if (await svc.store.takeLease(name, holder, until, now.toISOString())) break;
+    return svc.store.takeLease(
+      name,
+      holder,
+      new Date(now.getTime() + LEASE_MS).toISOString(),
+      now.toISOString(),
+    );
+  };
+  const giveUpAt = Date.now() + LEASE_WAIT_MS;
+  while (!(await take())) {
     if (Date.now() >= giveUpAt) {
       return { kind: 'failed', error: recordedSaid('Busy', say.sendBusy(LEASE_WAIT_MS / 1000)) };
     }
     await sleep(LEASE_POLL_MS);
   }
+  const renewal = setInterval(() => {
+    take().catch((error: unknown) => {
+      svc.logger?.warn({ lease: name, err: recordError(error) }, 'could not renew a lease');
+    });
+  }, LEASE_RENEW_MS);
+  renewal.unref();
   try {
     return await send();
   } finally {
+    clearInterval(renewal);
     // Given back at once; if that fails, the lease lapses at its `until`.
     await svc.store.giveLease(name, holder).catch((error: unknown) => {
       svc.logger?.warn({ lease: name, err: recordError(error) }, 'could not give a lease back');

@@ -68,7 +68,7 @@ export async function resumeInterrupted(
     const line = { requestId: request.id, operation: request.operation };
     if (resume) {
       svc.logger?.warn(line, 'resuming an interrupted request');
-      resumed.push(await execute(svc, done));
+      resumed.push(await execute(svc, done, undefined, true));
     } else {
       svc.logger?.warn(line, 'interrupted request: outcome unknown');
       unknown.push(done);

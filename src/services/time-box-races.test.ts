@@ -830,7 +830,7 @@ describe.each(KINDS)('%s', (kind) => {
     // Was a defect: both whitelist Reverts applied. The check of expectBefore is a read before the
     // POST, so two approvals at once both passed it and both posted. Whitelist sends now take a
     // lease in the store, one at a time across processes: the second waits for the first, then
-    // finds the list already as asked and sends nothing.
+    // finds the list changed since it was asked and sends nothing.
     test('Ava asks twice to revert a whitelist change; Lee approves both at the same moment: one applies', async () => {
       const w = await setup(kind);
       const change = await approved(w, { kind: 'whitelist.set', change: 'add', ips: ['1.2.3.4'] }, null);
@@ -860,9 +860,8 @@ describe.each(KINDS)('%s', (kind) => {
       expect(sandbox.state().whitelist).toEqual([]);
       expect(posts(WHITELIST)).toHaveLength(1);
       const results = decided.map((d) => (d as { request?: OperationRequest }).request);
-      expect(results.map((r) => r?.state)).toEqual(['succeeded', 'succeeded']);
-      // The second says it found the list as asked; it does not claim the service's answer.
-      expect(results[1]?.result).toMatchObject({ alreadyAsAsked: true });
+      expect(results.map((r) => r?.state)).toEqual(['succeeded', 'failed']);
+      expect(results[1]?.error?.name).toBe('WhitelistConflictError');
     });
 
     // Was a defect (same cause as two Reverts): a Revert approved after the sweep put the change

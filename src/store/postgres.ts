@@ -655,7 +655,7 @@ export class PostgresStore implements Store {
     const { rowCount } = await this.pool.query(
       `INSERT INTO leases (name, holder, until) VALUES ($1, $2, $3)
        ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until
-       WHERE leases.until <= $4`,
+       WHERE leases.until <= $4 OR leases.holder = EXCLUDED.holder`,
       [name, holder, normalizeTime(until, 'until'), normalizeTime(now, 'now')],
     );
     return rowCount === 1;

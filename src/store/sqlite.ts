@@ -641,7 +641,7 @@ export class SqliteStore implements Store {
       this.stmt(
         `INSERT INTO leases (name, holder, until) VALUES (?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until
-         WHERE leases.until <= ?`,
+         WHERE leases.until <= ? OR leases.holder = excluded.holder`,
       ).run(name, holder, normalizeTime(until, 'until'), normalizeTime(now, 'now')),
     );
     return result.changes === 1;

@@ -239,8 +239,9 @@ export interface Store {
   forgetDelivery(key: string): Promise<void>;
 
   /**
-   * Takes lease `name` for `holder` until `until`, when nobody holds it or its holder's `until` is
-   * not after `now`: a holder that stopped without giving it back loses it then. True when taken.
+   * Takes lease `name` for `holder` until `until`, when nobody holds it, its holder's `until` is
+   * not after `now` (a holder that stopped without giving it back loses it then), or `holder`
+   * holds it already (a renewal). True when taken.
    */
   takeLease(name: string, holder: string, until: string, now: string): Promise<boolean>;
   /** Gives lease `name` back, if `holder` still holds it. */

@@ -452,7 +452,8 @@ function stateHeadline(request: OperationRequest, lang: Lang): string {
     case 'succeeded':
       return request.decidedBy === null ? t.apprHeadDone(title) : t.apprHeadDoneSettled(title);
     case 'failed':
-      return request.decidedBy === null ? t.apprHeadFailed(title) : t.apprHeadNotApplied(title);
+      if (request.decidedBy !== null) return t.apprHeadNotApplied(title);
+      return wasNotSent(request.error) ? t.apprHeadNotSent(title) : t.apprHeadFailed(title);
     case 'approved':
     case 'executing':
       return t.apprHeadRunning(title);

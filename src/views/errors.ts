@@ -238,6 +238,9 @@ export function describeError(error: unknown, options: ErrorViewOptions): ErrorV
 
 /** What the person reads for the error recorded on a failed request. */
 export function describeRecordedError(error: RecordedError, options: ErrorViewOptions): string {
+  // vidops' own sentence (a change not sent, and why): in the reader's language, as it is.
+  const words = recordedWords(error, options.lang ?? ENGLISH);
+  if (words !== null) return words;
   const view = byName(error, options);
   if (view) return view.text;
   if (error.name === 'InputError' || error.name === 'PolicyDeniedError') {

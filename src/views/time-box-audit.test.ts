@@ -183,7 +183,9 @@ describe('a compliance officer reads each put-back step in the audit channel, in
       }),
     );
     expect(line).toContain('Not sent: another change of the same list was being sent for 20 s');
-    expect(line).toContain('Nothing was changed by this one; retrying at 2026-11-21 16:06 UTC');
+    expect(line).toContain(
+      'Nothing was changed by this one; it can be tried again in a minute; retrying at 2026-11-21 16:06 UTC',
+    );
   });
 
   // Was a defect: a not-sent Revert's `failed` line is cut at 200 characters (AUDIT_LINE_LIMITS.error),

@@ -1,4 +1,4 @@
-import { InputError } from '../../core/errors.js';
+import { InputError, wasNotSent } from '../../core/errors.js';
 import type { OperationRequest, ResolveWay } from '../../core/model.js';
 import { type Lang, num } from '../../i18n/index.js';
 import type { DecisionResult, ResolveResult } from '../../services/types.js';
@@ -76,7 +76,9 @@ function approvedText(
     case 'succeeded':
       return t.actApprovedDone(what);
     case 'failed':
-      return t.actApprovedFailed(what, failureText(ctx, request, lang));
+      return wasNotSent(request.error)
+        ? t.actApprovedNotSent(what, failureText(ctx, request, lang))
+        : t.actApprovedFailed(what, failureText(ctx, request, lang));
     case 'unknown':
       return t.actApprovedUnknown(what);
     default:

@@ -121,6 +121,7 @@ export const approvals = defineArea(
     apprHeadDone: (title: string) => `${title}: approved and done`,
     apprHeadDoneSettled: (title: string) => `${title}: done (outcome settled by a lead)`,
     apprHeadFailed: (title: string) => `${title}: approved, but it failed`,
+    apprHeadNotSent: (title: string) => `${title}: approved, but not sent`,
     apprHeadNotApplied: (title: string) => `${title}: not applied (outcome settled by a lead)`,
     apprHeadRunning: (title: string) => `${title}: approved, running`,
     apprHeadRejected: (title: string) => `${title}: rejected`,
@@ -222,6 +223,7 @@ export const approvals = defineArea(
       `:thumbsup: Your approval of ${what} is recorded (${count}); it runs when enough approvers agree.`,
     actApprovedDone: (what: string) => `:white_check_mark: You approved ${what}; it ran and is done.`,
     actApprovedFailed: (what: string, error: string) => `:x: You approved ${what}, but it failed: ${error}`,
+    actApprovedNotSent: (what: string, why: string) => `:no_entry_sign: You approved ${what}. ${why}`,
     actApprovedUnknown: (what: string) =>
       `:grey_question: You approved ${what}, but the service gave no clear answer: it may or may not have been applied. It is not sent again by itself; someone who may approve it, other than the requester, settles it with the buttons on the approval message.`,
     actApprovedOther: (what: string, state: string) => `You approved ${what}; it is now ${state}.`,
@@ -362,6 +364,7 @@ export const approvals = defineArea(
     apprHeadDone: (title) => `${title}: تأیید و انجام شد`,
     apprHeadDoneSettled: (title) => `${title}: انجام شد (نتیجه را سرپرست ثبت کرد)`,
     apprHeadFailed: (title) => `${title}: تأیید شد اما ناموفق ماند`,
+    apprHeadNotSent: (title) => `${title}: تأیید شد اما فرستاده نشد`,
     apprHeadNotApplied: (title) => `${title}: اعمال نشد (نتیجه را سرپرست ثبت کرد)`,
     apprHeadRunning: (title) => `${title}: تأیید شد، در حال اجرا`,
     apprHeadRejected: (title) => `${title}: رد شد`,
@@ -445,6 +448,7 @@ export const approvals = defineArea(
       `:thumbsup: تأیید شما برای ${what} ثبت شد (${count})؛ وقتی تأییدها کامل شود، اجرا می‌شود.`,
     actApprovedDone: (what) => `:white_check_mark: ${what} را تأیید کردید؛ اجرا و انجام شد.`,
     actApprovedFailed: (what, error) => `:x: ${what} را تأیید کردید، اما ناموفق ماند: ${error}`,
+    actApprovedNotSent: (what, why) => `:no_entry_sign: ${what} را تأیید کردید. ${why}`,
     actApprovedUnknown: (what) =>
       `:grey_question: ${what} را تأیید کردید، اما سرویس پاسخ روشنی نداد: معلوم نیست اعمال شده یا نه. خودبه‌خود دوباره فرستاده نمی‌شود؛ کسی که اجازه‌ی تأییدش را دارد (غیر از درخواست‌دهنده) با دکمه‌های پیام تأیید تکلیفش را روشن می‌کند.`,
     actApprovedOther: (what, state) => `${what} را تأیید کردید؛ اکنون در وضعیت «${state}» است.`,

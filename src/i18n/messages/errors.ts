@@ -412,7 +412,7 @@ const SAID_PERSIAN: SaidWords = {
   putBackHolderMoved: (holder) =>
     `${code(holder)}، تغییر بعدیِ همین تنظیم، در همان لحظه در حال برگرداندن بود؛ این یکی دوباره برنامه‌ریزی می‌شود، وقتی سرویس نشان دهد ${code(holder)} چه باقی گذاشت.`,
   sendBusy: (seconds) =>
-    `فرستاده نشد: تغییر دیگری از همین فهرست ${persianDigits(String(seconds))} ثانیه در حال فرستادن بود. این یکی چیزی را تغییر نداد.`,
+    `فرستاده نشد: تغییر دیگری از همین فهرست ${persianDigits(String(seconds))} ثانیه در حال فرستادن بود. این یکی چیزی را تغییر نداد؛ یک دقیقه بعد می‌شود دوباره امتحان کرد.`,
   prepConverted: (id, title) =>
     `فایل ${iso(id)}${title ? ` (${typed(title)})` : ''} قبلاً تبدیل شده است (وضعیت ${iso('done')})؛ چیزی برای تبدیل دوباره نیست.`,
   prepQueued: (id, title) =>

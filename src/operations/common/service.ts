@@ -36,6 +36,8 @@ export interface PrepareIo {
 export interface ExecuteIo {
   client: VideoClient;
   fetchCover: ((cover: CoverRef) => Promise<Uint8Array>) | undefined;
+  /** A run taken over after its process stopped: its first send may have reached the service. */
+  resumed?: boolean;
 }
 
 /** What an operation's prepare gives: its parameters, its preview, and soft problems met. */

@@ -32,7 +32,12 @@ export const service = serviceOf(spec, {
       warnings,
     };
   },
-  execute: (p, { client }) => client.whitelist.replace(p.allowedDNS, { expectBefore: p.expectBefore }),
+  // A resumed run may find its own POST landed: the list as asked is then done, not changed since.
+  execute: (p, { client, resumed }) =>
+    client.whitelist.replace(p.allowedDNS, {
+      expectBefore: p.expectBefore,
+      ...(resumed ? { asAskedIsDone: true } : {}),
+    }),
   /** No read: execution refuses unless the list is still `expectBefore`, so that is what it replaced. */
   async undo(p) {
     const { added, removed } = applyIpChange(p.expectBefore, {
