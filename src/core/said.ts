@@ -190,6 +190,7 @@ export interface SaidParams {
   revertNotRevertible: [id: string, title: string];
   revertNothing: [id: string];
   revertStale: [id: string, original: string];
+  revertUnchecked: [id: string, original: string];
   revertNotYours: [id: string];
   putBackNotInForce: [id: string];
   extendStale: [id: string, original: string];
@@ -665,6 +666,8 @@ export const SAID_ENGLISH: SaidWords = {
   revertNothing: (id) => `Nothing of ${id} is left to revert: everything it changed was changed again since.`,
   revertStale: (id, original) =>
     `${id} was not sent: what ${original} changed was changed again after this Revert was asked. Nothing was changed; ask for a new Revert of ${original} if still needed.`,
+  revertUnchecked: (id, original) =>
+    `${id} was not sent: the service could not be read to check that it still undoes ${original}. Nothing was changed; ask for a new Revert of ${original} once the service answers.`,
   revertNotYours: (id) => `Only the person who asked for ${id}, or a lead, may undo it.`,
   putBackNotInForce: (id) =>
     `${id} is not a time-boxed change in force: there is nothing to put back or extend.`,
@@ -847,10 +850,10 @@ export function reasonOf(error: { message: string; said: Said | null }): Reasone
   return error.said === null ? { reason: error.message } : { reason: error.message, said: error.said };
 }
 
-/** A sentence as stored in an audit event's outcome: `{ key, params }`, plain JSON. */
 /** A sentence as it is stored in JSON (an event's outcome, a recorded error); read back with {@link saidFromJson}. */
 export type StoredSaid = { key: string; params: JsonValue[] };
 
+/** A sentence as stored: `{ key, params }`, plain JSON. */
 export function saidJson(said: Said): StoredSaid {
   return { key: said.key, params: JSON.parse(JSON.stringify(said.params)) as JsonValue[] };
 }

@@ -97,7 +97,12 @@ export async function staleRevert(
     return canonicalJson(again.params) === canonicalJson(request.params) ? null : stale;
   } catch (error) {
     // Nothing would change any more ("already"), or the service could not be read: not sent.
-    return error instanceof InputError ? stale : recordError(error);
+    if (error instanceof InputError) return stale;
+    svc.logger?.warn(
+      { requestId: request.id, err: recordError(error) },
+      'could not check a Revert before sending it',
+    );
+    return recordedSaid('NotSent', say.revertUnchecked(request.id, original.id));
   }
 }
 

@@ -449,6 +449,23 @@ describe('Revert', () => {
     expect(sandbox.state().whitelist).toEqual([]);
   });
 
+  it('a Revert approved while the service cannot be read is not sent, and says it could not check', async () => {
+    const h = await setup();
+    const change = await timeBoxed(h, { kind: 'protect.set', changes: { opacity: 0.2 } }, forMs(HOUR, '1h'));
+    const revert = await h.ops.submit(ava, await h.ops.prepareRevert(change.id, ava));
+    if (revert.kind !== 'pending') throw new Error('expected pending');
+    sandbox.clearRequests();
+    sandbox.setFaults([{ status: 503 }]);
+    await h.ops.approve(revert.request.id, lee);
+    sandbox.clearFaults();
+    expect(sandbox.requests().filter((r) => r.method === 'POST')).toEqual([]);
+    expect(config().opacity).toBe(0.2);
+    const after = await h.store.getRequest(revert.request.id);
+    expect(after?.state).toBe('failed');
+    expect(after?.error?.name).toBe('NotSent');
+    expect(after?.error?.message).toContain('could not be read to check that it still undoes');
+  });
+
   it('deletes, creates and undone changes cannot be reverted, and say why; nor by another agent', async () => {
     const h = await setup();
     const created = await h.ops.submit(
