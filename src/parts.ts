@@ -25,37 +25,55 @@ export function closing(resource: { close(): void | Promise<void> }): Part {
 }
 
 /**
- * Starts and stops a list of parts. A part that fails to start stops the ones started before it
- * (in reverse) and the error is passed on; `stop` stops each started part once, the others still
- * when one throws (the first error is passed on at the end). Stopped without a start, every part
- * is stopped: what was opened is closed.
+ * Starts and stops a list of parts, once. A part that fails to start stops the ones started
+ * before it (in reverse) and its error is passed on, not one met while stopping them. `stop`
+ * stops each started part once, the others still when one throws (the first error is passed on
+ * at the end); asked while a start runs, it lets the part in hand finish, starts no more, then
+ * stops what started. Stopped without a start, every part is stopped: what was opened is closed.
+ * A stopped lifecycle does not start again.
  */
 export class Lifecycle {
   readonly #parts: readonly Part[];
   #started: Part[] | null = null;
+  #starting: Promise<void> | null = null;
   #stopping: Promise<void> | null = null;
 
   constructor(parts: readonly Part[]) {
     this.#parts = parts;
   }
 
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    if (this.#stopping !== null)
+      return Promise.reject(new Error('stopped: a stopped vidops does not start again'));
+    this.#starting ??= this.#startParts();
+    return this.#starting;
+  }
+
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      await this.#starting?.catch(() => undefined);
+      await stopInReverse(this.#started ?? this.#parts);
+    })();
+    return this.#stopping;
+  }
+
+  async #startParts(): Promise<void> {
     const started: Part[] = [];
     this.#started = started;
     for (const part of this.#parts) {
+      // A stop asked meanwhile: nothing more starts (the stop waits for this, then stops these).
+      if (this.#stopping !== null) return;
       try {
         await part.start();
       } catch (error) {
-        await this.stop();
+        if (this.#stopping === null) {
+          this.#stopping = stopInReverse(started);
+          await this.#stopping.catch(() => undefined);
+        }
         throw error;
       }
       started.push(part);
     }
-  }
-
-  stop(): Promise<void> {
-    this.#stopping ??= stopInReverse(this.#started ?? this.#parts);
-    return this.#stopping;
   }
 }
 

@@ -38,6 +38,8 @@ export class JobRunner<R extends StepResult> {
   #stopping = false;
   #loop: Promise<void> | null = null;
   #nextAt = 0;
+  /** Whether the last step of the loop threw. */
+  #threw = false;
   // One step at a time, whether from the loop or from a caller's `exclusive`.
   #lock: Promise<unknown> = Promise.resolve();
 
@@ -116,11 +118,21 @@ export class JobRunner<R extends StepResult> {
         await this.#waitForTurn();
         continue;
       }
-      const { claimed } = await this.#locked(step).catch((error: unknown) => {
-        logger?.error({ err: redactError(error) }, `${name} step failed`);
-        this.pauseFor(backoff.next());
-        return { claimed: 0 };
-      });
+      const { claimed } = await this.#locked(step).then(
+        (result) => {
+          // A step that went through after steps that threw ends that run of failures: the next
+          // one pauses briefly again. (A worker that counts its own failures resets them itself.)
+          if (this.#threw) backoff.reset();
+          this.#threw = false;
+          return result;
+        },
+        (error: unknown) => {
+          logger?.error({ err: redactError(error) }, `${name} step failed`);
+          this.#threw = true;
+          this.pauseFor(backoff.next());
+          return { claimed: 0 };
+        },
+      );
       if (claimed === 0 && this.#running && this.#nextAt <= performance.now()) {
         await this.#sleeper.sleep(idlePollMs, true);
       }

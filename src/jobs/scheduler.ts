@@ -1,10 +1,14 @@
 import { redactError } from '../core/mask.js';
+import { settledWithin } from './timeout.js';
+
+/** How long a stop waits for the runs in hand (a sweep's calls to the service time out well before). */
+const STOP_BOUND_MS = 30_000;
 
 /**
  * The one way vidops runs periodic work (the sweeps of requests, follow-ups, missing approval
  * messages, old records): each named task runs every `everyMs`, never twice at once (a tick that
  * finds the last run still going is skipped), a run that throws is logged and the next comes on
- * time, and `stop()` waits for the runs in hand. Timers are unref'd: a schedule never keeps the
+ * time, and `stop()` waits for the runs in hand, for a bounded time. Timers are unref'd: a schedule never keeps the
  * process alive. Work that is claimed, leased and woken runs on a `JobRunner` (./runner.ts).
  * @see docs/architecture.md, "Scale"
  */
@@ -45,11 +49,21 @@ export class Scheduler {
     }
   }
 
-  /** Stops the timers; resolves once the runs in hand have ended. */
-  async stop(): Promise<void> {
+  /**
+   * Stops the timers; resolves once the runs in hand have ended, or after `boundMs` with those
+   * still running named in the log (a run that hangs must not keep the rest of a stop waiting:
+   * the audit backlog's flush, the store's close).
+   */
+  async stop(boundMs = STOP_BOUND_MS): Promise<void> {
     this.#stopped = true;
     for (const timer of this.#timers.splice(0)) clearInterval(timer);
-    await Promise.all(this.#inHand.values());
+    const ended = await settledWithin(Promise.all(this.#inHand.values()), boundMs);
+    if (ended.kind === 'late') {
+      this.#logger?.error(
+        { tasks: [...this.#inHand.keys()], boundMs },
+        'tasks still running at stop; not waited for',
+      );
+    }
   }
 
   #run(task: Task): void {

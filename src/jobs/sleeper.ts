@@ -1,8 +1,11 @@
+import { performance } from 'node:perf_hooks';
+
 /**
  * The pause of a worker loop (see `runner.ts`): `sleep` waits, and a
  * kickable sleep ends early when work arrives (`wake`); a wake while the loop is busy is kept for
- * its next kickable sleep, so no arrival is missed. `interrupt` ends any sleep at once (stop).
- * Timers are unref'd: a sleeping worker never keeps the process alive.
+ * its next kickable sleep, so no arrival is missed. `interrupt` ends every sleep at once (stop),
+ * the loop's and those of callers waiting their turn. Timers are unref'd: a sleeping worker never
+ * keeps the process alive.
  */
 export interface Sleeper {
   sleep(ms: number, kickable: boolean): Promise<void>;
@@ -10,10 +13,17 @@ export interface Sleeper {
   interrupt(): void;
 }
 
+/** The longest delay a Node.js timer takes (about 24.8 days); a longer pause is slept in parts. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+interface Sleeping {
+  kickable: boolean;
+  done: () => void;
+}
+
 export function createSleeper(): Sleeper {
   let kicked = false;
-  let wakeSleeper: (() => void) | null = null;
-  let sleeperKickable = false;
+  const sleeping = new Set<Sleeping>();
   return {
     sleep(ms, kickable) {
       return new Promise((resolve) => {
@@ -22,23 +32,38 @@ export function createSleeper(): Sleeper {
           resolve();
           return;
         }
-        const timer = setTimeout(done, ms);
-        timer.unref();
-        sleeperKickable = kickable;
-        wakeSleeper = done;
-        function done() {
-          clearTimeout(timer);
-          wakeSleeper = null;
-          resolve();
-        }
+        const endsAt = performance.now() + ms;
+        let timer: NodeJS.Timeout;
+        const arm = (left: number) => {
+          timer = setTimeout(
+            () => {
+              const rest = endsAt - performance.now();
+              if (rest > 0) arm(rest);
+              else me.done();
+            },
+            Math.min(Math.max(left, 0), MAX_TIMER_MS),
+          );
+          timer.unref();
+        };
+        const me: Sleeping = {
+          kickable,
+          done() {
+            clearTimeout(timer);
+            sleeping.delete(me);
+            resolve();
+          },
+        };
+        sleeping.add(me);
+        arm(ms);
       });
     },
     wake() {
-      if (wakeSleeper && sleeperKickable) wakeSleeper();
+      const sleeper = [...sleeping].find((s) => s.kickable);
+      if (sleeper) sleeper.done();
       else kicked = true;
     },
     interrupt() {
-      wakeSleeper?.();
+      for (const sleeper of [...sleeping]) sleeper.done();
     },
   };
 }

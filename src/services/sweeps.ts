@@ -1,6 +1,7 @@
 import * as approvals from '../core/approvals.js';
 import { SYSTEM_ACTOR } from '../core/approvals.js';
 import { OPERATION_SPECS } from '../core/catalog.js';
+import { redactError } from '../core/mask.js';
 import type { OperationRequest } from '../core/model.js';
 import type { JobLogger, Task } from '../jobs/scheduler.js';
 import type { Store } from '../store/store.js';
@@ -31,11 +32,13 @@ export async function expireDue(svc: ServiceContext): Promise<OperationRequest[]
   const due = await svc.store.listExpired(svc.clock().toISOString());
   const expired: OperationRequest[] = [];
   for (const request of due) {
-    const c = stepContext(svc);
-    const step = stepOrNull(() => approvals.expire(request, c));
-    if (!step) continue;
-    const done = await apply(svc.store, request, step, c.now);
-    if (done) expired.push(done);
+    await eachAlone(svc, request, 'expire', async () => {
+      const c = stepContext(svc);
+      const step = stepOrNull(() => approvals.expire(request, c));
+      if (!step) return;
+      const done = await apply(svc.store, request, step, c.now);
+      if (done) expired.push(done);
+    });
   }
   if (expired.length > 0) svc.logger?.info({ count: expired.length }, 'requests expired');
   return expired;
@@ -55,26 +58,53 @@ export async function resumeInterrupted(
   const unknown: OperationRequest[] = [];
   for (const request of executing) {
     if (Date.parse(request.updatedAt) > cutoff) continue;
-    const c = stepContext(svc);
-    const resume = OPERATION_SPECS[request.operation].repeat === 'resume';
-    // The claim bumps the version and updatedAt, so another replica sweeping now skips it.
-    const step = stepOrNull(() =>
-      resume
-        ? approvals.startExecution(request, SYSTEM_ACTOR, c, { resume: true })
-        : approvals.markUnknown(request, c),
-    );
-    const done = step ? await apply(svc.store, request, step, c.now) : null;
-    if (!done) continue;
-    const line = { requestId: request.id, operation: request.operation };
-    if (resume) {
-      svc.logger?.warn(line, 'resuming an interrupted request');
-      resumed.push(await execute(svc, done, undefined, true));
-    } else {
-      svc.logger?.warn(line, 'interrupted request: outcome unknown');
-      unknown.push(done);
-    }
+    await eachAlone(svc, request, 'take over', () => takeOver(svc, request, resumed, unknown));
   }
   return { resumed, unknown };
+}
+
+/** One request left `executing` by a process that stopped: resumed, or marked unknown. */
+async function takeOver(
+  svc: ServiceContext,
+  request: OperationRequest,
+  resumed: OperationRequest[],
+  unknown: OperationRequest[],
+): Promise<void> {
+  const c = stepContext(svc);
+  const resume = OPERATION_SPECS[request.operation].repeat === 'resume';
+  // The claim bumps the version and updatedAt, so another replica sweeping now skips it.
+  const step = stepOrNull(() =>
+    resume
+      ? approvals.startExecution(request, SYSTEM_ACTOR, c, { resume: true })
+      : approvals.markUnknown(request, c),
+  );
+  const done = step ? await apply(svc.store, request, step, c.now) : null;
+  if (!done) return;
+  const line = { requestId: request.id, operation: request.operation };
+  if (resume) {
+    svc.logger?.warn(line, 'resuming an interrupted request');
+    resumed.push(await execute(svc, done, undefined, true));
+  } else {
+    svc.logger?.warn(line, 'interrupted request: outcome unknown');
+    unknown.push(done);
+  }
+}
+
+/** One request's step of a sweep: one that throws is logged, and the sweep goes on to the next. */
+async function eachAlone(
+  svc: ServiceContext,
+  request: OperationRequest,
+  what: string,
+  work: () => Promise<void>,
+): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    svc.logger?.error(
+      { requestId: request.id, err: redactError(error) },
+      `sweep: could not ${what} a request`,
+    );
+  }
 }
 
 /**
@@ -82,11 +112,18 @@ export async function resumeInterrupted(
  * their end, remind of break-glass, end delegations.
  */
 async function sweepRequests(ops: Operations): Promise<void> {
-  await ops.expireDue();
-  await ops.resumeInterrupted();
-  await ops.sweepTimeBoxes();
-  await ops.remindBreakGlass();
-  await ops.expireDelegations();
+  const steps = [
+    () => ops.expireDue(),
+    () => ops.resumeInterrupted(),
+    () => ops.sweepTimeBoxes(),
+    () => ops.remindBreakGlass(),
+    () => ops.expireDelegations(),
+  ];
+  // Each step runs whatever the one before did: a step that keeps failing must not stop put-backs.
+  const failed: unknown[] = [];
+  for (const step of steps) await step().catch((error: unknown) => failed.push(error));
+  if (failed.length === 1) throw failed[0];
+  if (failed.length > 1) throw new AggregateError(failed, `${failed.length} steps of the sweep failed`);
 }
 
 /** The sweep of the requests, every `intervalMs` and at start (`Operations.startSweeper`). */

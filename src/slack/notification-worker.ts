@@ -5,6 +5,7 @@ import { ErrorCode, WebAPIRateLimitedError } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { redactError } from '../core/mask.js';
 import { Backoff, JobRunner, KeyedBackoff } from '../jobs/runner.js';
+import { within } from '../jobs/timeout.js';
 import type { NotificationJob, Store } from '../store/store.js';
 
 /** The part of the store the worker uses. */
@@ -326,8 +327,14 @@ async function drain(w: Worker, timeoutMs: number): Promise<boolean> {
     for (;;) {
       const due = Math.max(w.runner.nextAt, performance.now());
       if (due >= deadline) break;
-      const { claimed } = await w.runner.exclusive(() => step(w, false));
-      if (claimed > 0) continue;
+      // A step that outlasts the bound (Slack slow to answer) is left to finish unobserved: what it
+      // claimed is leased, and taken again after the next start if it never ends.
+      const stepped = await within(
+        w.runner.exclusive(() => step(w, false)),
+        deadline - performance.now(),
+      );
+      if (stepped === undefined) break;
+      if (stepped.claimed > 0) continue;
       // Nothing to claim now: wait for a retry of ours that falls within the bound, if any.
       if (w.retryAt >= deadline) break;
       const wait = w.retryAt - performance.now();
