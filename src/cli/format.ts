@@ -1,7 +1,7 @@
 import type { ProtectionConfig } from '../client/types.js';
 import { describeState, isPastExpiry } from '../core/approvals.js';
 import { shortHash } from '../core/audit-chain.js';
-import { stripBidiControls as shown } from '../core/bidi.js';
+import { oneLine, stripBidiControls } from '../core/bidi.js';
 import {
   type ChangeOperation,
   mapTargetText,
@@ -9,6 +9,7 @@ import {
   type Preview,
   targetOf,
 } from '../core/catalog.js';
+import { wasNotSent } from '../core/errors.js';
 import { canonicalJson, type JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInText } from '../core/mask.js';
 import type { AuditEvent, OperationRequest } from '../core/model.js';
@@ -16,15 +17,28 @@ import type { PlayerErrorExplanation } from '../core/player-errors.js';
 import { PROTECTION_FIELDS, readProtectionField } from '../core/validate/protection.js';
 import { dateTime, ltr, num } from '../i18n/format.js';
 import { ENGLISH, type Lang } from '../i18n/lang.js';
-import { shownOrNull } from '../operations/common/views.js';
 import type { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import { type CliPreview, VIEWS } from '../operations/views.js';
 import { stateWord } from '../views/approval.js';
 import { auditTerminalLine } from '../views/audit-post.js';
+import { recordedWords } from '../views/errors.js';
 import { explanationText } from '../views/player-error-text.js';
 import { protectionLabel, protectionValueText } from '../views/protection-text.js';
 import { timeBoxLines } from '../views/put-back.js';
 import { CLI_COMMANDS, type CliCommand } from './args.js';
+
+/**
+ * Outside text (a reason, a title, a name) for the terminal: without bidi controls (they could
+ * reorder the ID or the hash), on one line, with no control character that could clear or colour
+ * the reader's screen.
+ */
+function shown(text: string): string {
+  return oneLine(stripBidiControls(text));
+}
+
+function shownOrNull(text: string | null | undefined): string | null {
+  return text === null || text === undefined ? null : shown(text);
+}
 
 /**
  * What the CLI prints: pure functions from values to lines. Everything meant for a terminal
@@ -191,12 +205,19 @@ export function requestLine(request: OperationRequest, now: Date, lang: Lang = E
       ? ltr(lang, shown(request.requester.id))
       : `${shown(request.requester.name)} (${ltr(lang, shown(request.requester.id))})`;
   const expired = request.state === 'pending' && isPastExpiry(request, now);
+  // Not sent (vidops stopped it before sending): why, in the reader's language.
+  const notSent =
+    request.state === 'failed' && request.error !== null && wasNotSent(request.error)
+      ? (recordedWords(request.error, lang) ?? request.error.message).replace(/`/g, '')
+      : null;
   const state = expired
     ? t.cliExpiredUnapproved(request.expiresAt === null ? '' : cliTime(lang, request.expiresAt))
-    : // The core's sentence is English; Persian readers get the state's name.
-      lang.locale === 'en'
-      ? describeState(request, now)
-      : stateWord(request.state, lang);
+    : notSent !== null
+      ? t.cliNotSentState(notSent)
+      : // The core's sentence is English; Persian readers get the state's name.
+        lang.locale === 'en'
+        ? describeState(request, now)
+        : stateWord(request.state, lang);
   return maskMobilesInText(
     t.cliRequestLine({
       id: request.id,
@@ -272,6 +293,8 @@ export const AUDIT_CSV_COLUMNS = [
   'error',
   'prev_hash',
   'hash',
+  // Last, so that scripts reading the columns before it by position keep working.
+  'actor_via',
 ] as const;
 
 /** A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; quotes doubled. */
@@ -310,6 +333,8 @@ export function auditCsvLine(event: AuditEvent): string {
     error: event.error === null ? '' : canonicalJson(event.error),
     prev_hash: event.prevHash,
     hash: event.hash,
+    // Where the actor acted from when not Slack: the CLI and its OS user (empty for Slack).
+    actor_via: event.actor.via === undefined ? '' : canonicalJson(event.actor.via),
   };
   return `${AUDIT_CSV_COLUMNS.map((c) => csvField(neutralizeFormula(cells[c]))).join(',')}\r\n`;
 }

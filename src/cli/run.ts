@@ -14,7 +14,7 @@ import {
   wordsInput,
 } from '../core/catalog.js';
 import { SLASH_COMMAND } from '../core/commands-help.js';
-import { ConfigError, InputError, VidopsError } from '../core/errors.js';
+import { ConfigError, InputError, VidopsError, wasNotSent } from '../core/errors.js';
 import { type ParseOptions, parseWords } from '../core/grammar.js';
 import { normalizeRequestId } from '../core/ids.js';
 import { maskMobilesInJson, maskMobilesInText } from '../core/mask.js';
@@ -32,6 +32,7 @@ import { DEFAULT_TIME_ZONE, isLocale, isTimeZone, localeOf } from '../i18n/local
 import { spec as fileEdit } from '../operations/file-edit/spec.js';
 import { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import type { DecisionResult, Prepared, PrepareInput, SubmitResult } from '../services/types.js';
+import { recordedWords } from '../views/errors.js';
 import {
   type CliCommand,
   type FlagName,
@@ -378,9 +379,9 @@ function cliText(message: string): string {
   return message.split(`${SLASH_COMMAND} `).join('vidops ');
 }
 
-/** A sentence of the core in the CLI's language, its slash commands as CLI commands. */
+/** A sentence of the core in the CLI's language, its slash commands as CLI commands, without Slack's code marks. */
 function cliSaid(run: Run, said: Said): string {
-  return cliText(sayWith(run.lang.t.errors, said));
+  return cliText(sayWith(run.lang.t.errors, said)).replace(/`/g, '');
 }
 
 /**
@@ -714,7 +715,8 @@ function windowFlag(run: Run): BoxAsked | null {
 /** The request ID a command names, or a refusal. */
 function requestIdOf(run: Run): string {
   const raw = run.words[0] ?? '';
-  const id = normalizeRequestId(raw);
+  // Typed on a Persian keyboard, its digits are Persian or Arabic-Indic.
+  const id = normalizeRequestId(normalizeDigits(raw));
   if (id === null) throw new Refusal(run.lang.t.cli.cliNotRequestId(raw));
   return id;
 }
@@ -732,7 +734,13 @@ async function putBackCommand(run: Run, ctx: FullContext, actor: Caller): Promis
   const result = await ctx.ops.putBackNow(requestIdOf(run), actor);
   if (result.kind === 'refused') throw new Refusal(result.said ? cliSaid(run, result.said) : result.reason);
   for (const line of timeBoxReport(result.request, run.lang)) run.out(line);
-  return result.request.timeBox?.state === 'done' || result.request.timeBox?.state === 'left' ? 0 : 1;
+  const state = result.request.timeBox?.state;
+  if (state === 'done' || state === 'left') return 0;
+  // Exit 1 says it is not back yet; stderr says so too, and why, as every exit 1 does.
+  const last = result.request.timeBox?.lastError;
+  const why = last == null ? '' : (recordedWords(last, run.lang) ?? last.message).replace(/`/g, '');
+  run.err(run.lang.t.cli.cliNotPutBackYet(result.request.id, why));
+  return 1;
 }
 
 /** `vidops extend`: a new window for a time-boxed change in force, approved as the change was. */
@@ -788,8 +796,13 @@ function reportExecuted(run: Run, request: OperationRequest, heading: string): n
     return 0;
   }
   if (request.state === 'failed') {
-    const status = request.error?.status === undefined ? null : String(request.error.status);
-    throw new Refusal(t.cliFailed(heading, status, request.id, request.error?.message ?? t.cliNoDetail));
+    const error = request.error;
+    const status = error?.status === undefined ? null : String(error.status);
+    // vidops' own sentence in the reader's language, else the error's English words.
+    const said = error === null ? null : recordedWords(error, run.lang);
+    const why = said === null ? (error?.message ?? t.cliNoDetail) : cliText(said).replace(/`/g, '');
+    if (wasNotSent(error)) throw new Refusal(t.cliNotSent(heading, request.id, why));
+    throw new Refusal(t.cliFailed(heading, status, request.id, why));
   }
   if (request.state === 'unknown') {
     throw new Refusal(

@@ -87,3 +87,16 @@ export function neutraliseBidi(text: string): string {
   for (const i of open) drop.add(i);
   return drop.size === 0 ? chars.join('') : chars.filter((_, i) => !drop.has(i)).join('');
 }
+
+// C0 and C1 control characters: outside text must not move a terminal's cursor or colour it.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text on one line: whitespace (line breaks included) folded to one space, and any other C0 or C1
+ * control character (an escape sequence's ESC) replaced by U+FFFD, so outside text can neither
+ * split a line scripts read one record per, nor clear or colour the reader's terminal.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(CONTROL, '\uFFFD').trim();
+}

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { CLI_ACTOR_PREFIX, osUserOf } from '../core/actor.js';
 import { shortHash } from '../core/audit-chain.js';
-import { neutraliseBidi, stripBidiControls } from '../core/bidi.js';
+import { neutraliseBidi, oneLine, stripBidiControls } from '../core/bidi.js';
 import { isChangeOperation, parsePreview, type Target, targetOf } from '../core/catalog.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
@@ -87,10 +87,6 @@ interface Style {
   id(value: string): string;
 }
 
-// C0 and C1 control characters: a title must not move a terminal's cursor or colour its output.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-
 /** Outside text folded: its bidi controls dropped, then as {@link foldWorded}. */
 function fold(value: string): string {
   return foldWorded(stripBidiControls(value));
@@ -98,7 +94,7 @@ function fold(value: string): string {
 
 /** Whitespace folded, C0/C1 controls replaced, mobile numbers masked; our own isolates kept, paired. */
 function foldWorded(value: string): string {
-  return maskMobilesInText(neutraliseBidi(value).replace(/\s+/g, ' ').replace(CONTROL, '�').trim());
+  return maskMobilesInText(oneLine(neutraliseBidi(value)));
 }
 
 function styleFor(medium: AuditMedium, scale: number, lang: Lang): Style {
@@ -117,9 +113,11 @@ function styleFor(medium: AuditMedium, scale: number, lang: Lang): Style {
     const shown = medium === 'slack' ? `\`${escapeMrkdwn(folded.replace(/`/g, 'ˋ'))}\`` : esc(folded);
     return outside(value, shown);
   };
+  // Our sentences mark IDs as Slack code (`R-…`); a terminal shows no markup.
+  const unmarked = slack ? (value: string) => value : (value: string) => value.replace(/`/g, '');
   return {
     text: (value, max) => outside(value, esc(cut(value, max))),
-    worded: (value, max) => outside(value, esc(cutWorded(value, max))),
+    worded: (value, max) => outside(value, esc(cutWorded(unmarked(value), max))),
     own: (value, max) => iso(esc(cutWorded(value, max))),
     id,
   };

@@ -18,7 +18,7 @@ import { type CliRun, runVidops } from './run-vidops.js';
  * (`HolderMoved`). Read as a support agent in a hurry (`vidops requests`, `vidops approve`), as a
  * careful lead (`audit tail`, `audit export`), and as a Persian-speaking team (`--lang fa`); with
  * hostile reasons, windows and IDs. A test marked `test.failing` shows a defect named in its
- * "DEFECT:" comment.
+ * "DEFECT" comment; the others name the defect they caught ("Was a defect").
  */
 
 const LEAD = 'ULEAD0001';
@@ -161,17 +161,17 @@ describe('an Extend a lead approves after its change was put back: not sent', ()
     expect(sandbox.state().config.preventZoom).toBe(false);
   });
 
-  // DEFECT: `vidops approve` heads a request that was not sent with "failed" ("…: failed (request
+  // Was a defect: `vidops approve` heads a request that was not sent with "failed" ("…: failed (request
   // R-…): R-… was not sent"): reportExecuted (src/cli/run.ts:782-792) uses cliFailed for every
   // failed request and ignores wasNotSent(request.error).
-  test.failing('the lead in a hurry reads "not sent", not "failed", on the first words', () => {
+  test('the lead in a hurry reads "not sent", not "failed", on the first words', () => {
     expect(approvedEn.stderr).not.toContain(': failed (request');
-    expect(approvedEn.stderr).toMatch(/approved, but not sent/);
+    expect(approvedEn.stderr).toMatch(/: not sent \(request R-/);
   });
 
-  // DEFECT: in Persian the CLI prints "ناموفق" and the English sentence: reportExecuted
+  // Was a defect: in Persian the CLI prints "ناموفق" and the English sentence: reportExecuted
   // (src/cli/run.ts:792) prints request.error.message and never words request.error.said.
-  test.failing('a Persian lead approves a second stale Extend with --lang fa: the sentence is Persian', async () => {
+  test('a Persian lead approves a second stale Extend with --lang fa: the sentence is Persian', async () => {
     // A second change and its Extend, the change put back before the approval.
     const again = await askedAndApproved(p, ['protect', 'set', 'opacity=0.3', '--for', '2h']);
     const asked = await p.vidops(['extend', again, '--for', '4h', '--as', AGENT]);
@@ -184,10 +184,10 @@ describe('an Extend a lead approves after its change was put back: not sent', ()
     expect(fa.stderr).not.toContain('ناموفق');
   });
 
-  // DEFECT: `vidops requests` says of a request that was never sent "already approved by … and
+  // Was a defect: `vidops requests` says of a request that was never sent "already approved by … and
   // executed at 08:00 UTC, and it failed": requestLine (src/cli/format.ts:196-199) uses describeState,
   // whose 'failed' wording (src/core/said.ts:514) knows nothing of NotSent.
-  test.failing('an agent lists requests: the Extend reads "not sent", not "executed … failed"', async () => {
+  test('an agent lists requests: the Extend reads "not sent", not "executed … failed"', async () => {
     const listed = await p.vidops(['requests', '--as', AGENT]);
     expect(listed.code).toBe(0);
     const line = lineOf(listed.stdout, extension);
@@ -196,9 +196,9 @@ describe('an Extend a lead approves after its change was put back: not sent', ()
     expect(line).not.toContain('it failed');
   });
 
-  // DEFECT: in Persian, `vidops requests` shows only «ناموفق» for it, without the reason: the
+  // Was a defect: in Persian, `vidops requests` shows only «ناموفق» for it, without the reason: the
   // sentence (error.said) is dropped (src/cli/format.ts:196-199 uses stateWord alone in Persian).
-  test.failing('a Persian agent lists requests: the Extend says in Persian why it was not sent', async () => {
+  test('a Persian agent lists requests: the Extend says in Persian why it was not sent', async () => {
     const listed = await p.vidops(['requests', '--as', AGENT, '--lang', 'fa']);
     expect(listed.code).toBe(0);
     const line = lineOf(listed.stdout, extension);
@@ -229,11 +229,11 @@ describe('an Extend a lead approves after its change was put back: not sent', ()
     expect(failed).not.toContain('was not sent');
   });
 
-  // DEFECT: Slack markup leaks into the Persian terminal: the Persian sentence wraps IDs in
+  // Was a defect: Slack markup leaks into the Persian terminal: the Persian sentence wraps IDs in
   // backticks (`code()` in src/i18n/messages/errors.ts:411), and the terminal medium of the audit
   // line keeps them ("⁨⁨`R-…`⁩ فرستاده نشد"); the English line has none. Same for every Persian
   // `said` the CLI prints (put-back refusals: src/cli/run.ts:733 via cliSaid).
-  test.failing('the Persian lead reads audit tail --lang fa and a put-back refusal: no Slack backticks', async () => {
+  test('the Persian lead reads audit tail --lang fa and a put-back refusal: no Slack backticks', async () => {
     const tail = await p.vidops(['audit', 'tail', '-n', '40', '--lang', 'fa']);
     const failed = tail.stdout.split('\n').find((l) => l.includes('⁨failed⁩') && l.includes(extension)) ?? '';
     expect(failed).not.toContain('`');
@@ -298,9 +298,10 @@ describe('an Extend a lead approves after its change was put back: not sent', ()
       'error',
       'prev_hash',
       'hash',
+      'actor_via',
     ]);
     expect(rows).toHaveLength(events.length + 1);
-    for (const row of rows) expect(row).toHaveLength(14);
+    for (const row of rows) expect(row).toHaveLength(15);
     const failed = rows.find((r) => r[3] === 'failed' && r[8] === extension) ?? [];
     expect(JSON.parse(failed[11] ?? 'null')).toEqual(
       events.find((e) => e.type === 'failed' && e.requestId === extension)?.error,
@@ -310,18 +311,18 @@ describe('an Extend a lead approves after its change was put back: not sent', ()
     expect(csv.stdout).not.toContain(ESC);
   });
 
-  // DEFECT: the CSV export drops `actor.via`, the OS user every CLI event records
+  // Was a defect: the CSV export drops `actor.via`, the OS user every CLI event records
   // (docs/security.md, "Identity on the command line"): a lead's `--as` claim approved on the CLI
   // reads in CSV exactly like a click in Slack. AUDIT_CSV_COLUMNS (src/cli/format.ts:260-275)
   // has actor_id and actor_name only.
-  test.failing('compliance reads the CSV: the CLI approval names the OS user who ran it', async () => {
+  test('compliance reads the CSV: the CLI approval names the OS user who ran it', async () => {
     const csv = await p.vidops(['audit', 'export', '--format', 'csv']);
     const rows = parseCsv(csv.stdout);
     const approved = rows.find((r) => r[3] === 'approved' && r[8] === extension) ?? [];
     expect(approved[4]).toBe(LEAD);
     expect(approved.join('|')).toContain('lena');
   });
-  // DEFECT: docs/commands.md: "in English dates stay ISO-8601 UTC as the audit log keeps them", but
+  // DEFECT (left, test.failing): docs/commands.md: "in English dates stay ISO-8601 UTC as the audit log keeps them", but
   // the put-back report words times in DISPLAY_TIME_ZONE without a zone ("put back at 11:30" for
   // 08:00 UTC), next to `vidops requests` saying "08:00 UTC": timeBoxReport (src/cli/format.ts:145)
   // reuses Slack's timeBoxLines (src/views/put-back.ts:53-64).
@@ -391,9 +392,9 @@ describe('a put-back recorded Superseded (a stalled replica lost its claim)', ()
   });
   afterAll(() => p.close());
 
-  // DEFECT: same cause as the Extend (src/cli/format.ts:196-199, src/core/said.ts:514): a put-back
+  // Was a defect: same cause as the Extend (src/cli/format.ts:196-199, src/core/said.ts:514): a put-back
   // that sent nothing is listed as "already executed at 08:00 UTC, and it failed".
-  test.failing('a lead lists every request: the put-back reads "not sent", not "executed … failed"', async () => {
+  test('a lead lists every request: the put-back reads "not sent", not "executed … failed"', async () => {
     const listed = await p.vidops(['requests', '--all']);
     const line = lineOf(listed.stdout, putBack);
     expect(line).toContain('Not sent: another vidops process took this put-back over');
@@ -414,9 +415,9 @@ describe('a put-back recorded Superseded (a stalled replica lost its claim)', ()
     );
   });
 
-  // DEFECT: the Persian list gives the state word only (src/cli/format.ts:199): a Persian lead
+  // Was a defect: the Persian list gives the state word only (src/cli/format.ts:199): a Persian lead
   // sees «ناموفق» and never learns that nothing was sent.
-  test.failing('a Persian lead lists every request: the put-back says «فرستاده نشد»', async () => {
+  test('a Persian lead lists every request: the put-back says «فرستاده نشد»', async () => {
     const listed = await p.vidops(['requests', '--all', '--lang', 'fa']);
     expect(lineOf(listed.stdout, putBack)).toContain('فرستاده نشد');
   });
@@ -455,9 +456,9 @@ describe('a whitelist send that gives up Busy (another send holds the lease for 
     expect(sandbox.state().whitelist).toEqual(['5.6.7.8']);
   });
 
-  // DEFECT: as for the Extend (src/cli/run.ts:782-792): "Approved R-…, Update whitelist:
+  // Was a defect: as for the Extend (src/cli/run.ts:782-792): "Approved R-…, Update whitelist:
   // whitelist: failed (request R-…): Not sent: …".
-  test.failing('the lead in a hurry reads "not sent" on the headline, not "failed"', () => {
+  test('the lead in a hurry reads "not sent" on the headline, not "failed"', () => {
     expect(approved.stderr).not.toContain(': failed (request');
   });
 
@@ -470,16 +471,16 @@ describe('a whitelist send that gives up Busy (another send holds the lease for 
     expect(sandbox.state().whitelist).toEqual(['5.6.7.8']);
   });
 
-  // DEFECT: docs/commands.md says exit 1 is "refused or failed (message on stderr)", but
+  // Was a defect: docs/commands.md says exit 1 is "refused or failed (message on stderr)", but
   // `vidops put-back` exits 1 with an empty stderr when the put-back is retrying: putBackCommand
   // (src/cli/run.ts:734-735) prints the report on stdout only; its help (src/cli/args.ts,
   // 'put-back') says nothing of exit codes either.
-  test.failing('a script runs put-back and finds exit 1: the reason is on stderr as documented', () => {
+  test('a script runs put-back and finds exit 1: the reason is on stderr as documented', () => {
     expect(putBack.code).toBe(1);
     expect(putBack.stderr).toContain('Not sent');
   });
 
-  // DEFECT: `vidops requests` never shows a change's window or put-back (Slack's /vidops requests
+  // DEFECT (left, test.failing): `vidops requests` never shows a change's window or put-back (Slack's /vidops requests
   // does, src/views/put-back.ts timeBoxLines): a change whose put-back is failing and retrying reads
   // "[succeeded] already approved … and executed", like a permanent change (src/cli/format.ts:186-199).
   test.failing('the agent lists requests: the time-boxed change says its put-back is retrying', async () => {
@@ -525,10 +526,10 @@ describe('a put-back planned again because a later change of the setting was goi
     );
   });
 
-  // DEFECT: a hand-over planned again is not a failure (failingSince is left alone,
+  // Was a defect: a hand-over planned again is not a failure (failingSince is left alone,
   // src/services/time-box.ts:465), but the CLI report introduces it as "Last error:" after a
   // warning: apprBoxLine (src/i18n/messages/approvals.ts:239-240) for every retrying state.
-  test.failing('vidops put-back does not call a put-back planned again an error', () => {
+  test('vidops put-back does not call a put-back planned again an error', () => {
     const lines = timeBoxReport(
       retrying(recordedSaid('HolderMoved', say.putBackHolderMoved('R-LATER001'))),
       langFor('en', 'Asia/Tehran'),
@@ -563,12 +564,12 @@ describe('hostile reasons, windows and IDs', () => {
 
   const HOSTILE = `fine\nline2 ${ESC}[2J${ESC}[31mAPPROVED${ESC}[0m \u202eevil\u202c, "q"`;
 
-  // DEFECT: `vidops requests` prints a reason's escape sequences and line breaks raw: a requester's
+  // Was a defect: `vidops requests` prints a reason's escape sequences and line breaks raw: a requester's
   // `--reason` clears the lead's screen, paints "APPROVED" red, and splits the one line per
   // request that scripts read. requestLine (src/cli/format.ts:209) passes the reason through
   // shownOrNull, which drops only bidi controls; audit tail replaces C0/C1 controls
   // (src/views/audit-post.ts CONTROL) and folds whitespace.
-  test.failing('an agent asks with a reason holding escape codes and a newline: requests prints one clean line', async () => {
+  test('an agent asks with a reason holding escape codes and a newline: requests prints one clean line', async () => {
     const asked = await p.vidops(['extend', change, '--for', '4h', '--as', AGENT, '--reason', HOSTILE]);
     expect(asked.code).toBe(0);
     const listed = await p.vidops(['requests', '--all']);
@@ -636,10 +637,10 @@ describe('hostile reasons, windows and IDs', () => {
     expect(run.stdout).toContain('waiting for 1 lead approval');
   });
 
-  // DEFECT: a request ID typed with Persian digits (a Persian keyboard) is "not a request ID" on
+  // Was a defect: a request ID typed with Persian digits (a Persian keyboard) is "not a request ID" on
   // the command line, though --for, delete confirmations and Slack's grammar read Persian digits:
   // requestIdOf (src/cli/run.ts:715-717) does not normalizeDigits before normalizeRequestId.
-  test.failing('a Persian agent types a request ID with Persian digits', async () => {
+  test('a Persian agent types a request ID with Persian digits', async () => {
     // R-7K2M9QXA (the docs' example) as a Persian keyboard types it: read, then found to name no request.
     const run = await p.vidops(['extend', 'R-۷K۲M۹QXA', '--for', '1h', '--as', AGENT]);
     expect(run.code).toBe(1);

@@ -136,6 +136,9 @@ export const cli = defineArea(
     cliRequestLine: (p: RequestLineParts) =>
       `${p.id}  ${p.title}: ${p.target}  asked by ${p.who} at ${p.at}  [${p.state}] ${p.stateText}${p.reason === null ? '' : `; reason: ${p.reason}`}`,
     cliExpiredUnapproved: (at: string) => `expired at ${at} without enough approvals`,
+    cliNotSentState: (why: string) => `approved, not sent: ${why}`,
+    cliNotPutBackYet: (id: string, why: string) =>
+      `${id} is not put back yet${why === '' ? '' : `: ${why}`}; vidops tries again by itself.`,
     // Audit
     cliAuditEmpty: 'The audit log is empty.',
     cliExported: (n: number, count: string, path: string, format: string) =>
@@ -146,6 +149,7 @@ export const cli = defineArea(
     cliDone: (heading: string, id: string) => `${heading}: done (request ${id}).`,
     cliFailed: (heading: string, status: string | null, id: string, message: string) =>
       `${heading}: failed${status === null ? '' : ` (HTTP ${status})`} (request ${id}): ${message}`,
+    cliNotSent: (heading: string, id: string, why: string) => `${heading}: not sent (request ${id}): ${why}`,
     cliNoDetail: 'no detail recorded',
     cliUnknownOutcome: (heading: string, id: string, why: string) =>
       `${heading}: request ${id} is unknown: it may or may not have been applied (${why}). It is not sent again by itself; someone else who may approve it settles it with \`vidops resolve ${id} --check\` (or --send-again, --applied/--not-applied --reason "…").`,
@@ -281,6 +285,9 @@ export const cli = defineArea(
     cliRequestLine: (p: RequestLineParts) =>
       `\u2068${p.id}\u2069  ${p.title}: ${p.target}  درخواست‌دهنده: ${p.who}، ${p.at}  ${p.stateText} \u2068[${p.state}]\u2069${p.reason === null ? '' : `؛ دلیل: ${p.reason}`}`,
     cliExpiredUnapproved: (at: string) => `در ${at} بی‌آنکه تأییدهای لازم برسد منقضی شد`,
+    cliNotSentState: (why: string) => `تأیید شد، فرستاده نشد: ${why}`,
+    cliNotPutBackYet: (id: string, why: string) =>
+      `\u2068${id}\u2069 هنوز برگردانده نشده است${why === '' ? '' : `: ${why}`}؛ vidops خودش دوباره تلاش می‌کند.`,
     cliAuditEmpty: 'گزارش ممیزی خالی است.',
     cliExported: (_n: number, count: string, path: string, format: string) =>
       `${count} رویداد در \u2068${path}\u2069 نوشته شد (\u2068${format}\u2069؛ شماره‌های موبایل کامل).`,
@@ -289,6 +296,8 @@ export const cli = defineArea(
     cliDone: (heading: string, id: string) => `${heading}: انجام شد (درخواست \u2068${id}\u2069).`,
     cliFailed: (heading: string, status: string | null, id: string, message: string) =>
       `${heading}: ناموفق${status === null ? '' : ` (\u2068HTTP ${status}\u2069)`} (درخواست \u2068${id}\u2069): ${message}`,
+    cliNotSent: (heading: string, id: string, why: string) =>
+      `${heading}: فرستاده نشد (درخواست \u2068${id}\u2069): ${why}`,
     cliNoDetail: 'جزئیاتی ثبت نشده است',
     cliUnknownOutcome: (heading: string, id: string, why: string) =>
       `${heading}: نتیجه‌ی درخواست \u2068${id}\u2069 نامعلوم است: شاید اعمال شده باشد، شاید نه (${why}). خودبه‌خود دوباره فرستاده نمی‌شود؛ کسی دیگر که اجازه‌ی تأییدش را دارد آن را با \u2068\`vidops resolve ${id} --check\`\u2069 روشن می‌کند (یا \u2068--send-again\u2069، \u2068--applied/--not-applied --reason "…"\u2069).`,
