@@ -157,9 +157,12 @@ export function timeBoxReport(
   now: Date = new Date(),
 ): string[] {
   const lines = timeBoxLines(request, now, lang);
-  // Slack's markup and emoji codes mean nothing in a terminal.
-  const plain = (line: string) => line.replace(/:[a-z0-9_+-]+:\s*/g, '').replace(/[*`]/g, '');
-  return [`${request.id}:`, ...lines.map((line) => `  ${plain(line)}`)];
+  return [`${request.id}:`, ...lines.map((line) => `  ${unmarked(line)}`)];
+}
+
+/** A line of Slack's without its markup and emoji codes, which mean nothing in a terminal. */
+function unmarked(line: string): string {
+  return line.replace(/:[a-z0-9_+-]+:\s*/g, '').replace(/[*`]/g, '');
 }
 
 /**
@@ -226,7 +229,8 @@ export function requestLine(request: OperationRequest, now: Date, lang: Lang = E
       who,
       at: cliTime(lang, request.createdAt),
       state: request.state,
-      stateText: shown(state),
+      // A time-boxed change also says where its window stands (goes back at…, retrying…).
+      stateText: [shown(state), ...timeBoxLines(request, now, lang).map(unmarked)].join(' · '),
       reason: shownOrNull(request.reason),
     }),
   );
