@@ -94,7 +94,11 @@ async function askedAndApproved(p: Place, args: string[]): Promise<string> {
 /** The line of `vidops requests` that names `id`. */
 /** The listing's line of request `id` (its ID first; another request's line may name it too). */
 function lineOf(listing: string, id: string): string {
-  const own = (line: string) => line.replace(/[\u2068\u2069]/g, '').trimStart().startsWith(id);
+  const own = (line: string) =>
+    line
+      .replace(/[\u2068\u2069]/g, '')
+      .trimStart()
+      .startsWith(id);
   return listing.split('\n').find(own) ?? '';
 }
 
