@@ -12,7 +12,7 @@ import {
 import { wasNotSent } from '../core/errors.js';
 import { canonicalJson, type JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInText } from '../core/mask.js';
-import type { AuditEvent, OperationRequest } from '../core/model.js';
+import type { AuditEvent, OperationRequest, RecordedError } from '../core/model.js';
 import type { PlayerErrorExplanation } from '../core/player-errors.js';
 import { PROTECTION_FIELDS, readProtectionField } from '../core/validate/protection.js';
 import { dateTime, ltr, num } from '../i18n/format.js';
@@ -199,6 +199,14 @@ export function cliTargetOf(
   return lang.t.cli.cliTarget(typed, clean(request.target));
 }
 
+/**
+ * A recorded error as the terminal reads it: vidops' own sentence in the reader's language, its
+ * IDs without Slack's code marks; else the error's English words.
+ */
+export function errorWords(error: RecordedError, lang: Lang): string {
+  return (recordedWords(error, lang) ?? error.message).replace(/`/g, '');
+}
+
 /** One line per request for `vidops requests`: ID, operation, target, who, where it stands. */
 export function requestLine(request: OperationRequest, now: Date, lang: Lang = ENGLISH): string {
   const t = lang.t.cli;
@@ -211,7 +219,7 @@ export function requestLine(request: OperationRequest, now: Date, lang: Lang = E
   // Not sent (vidops stopped it before sending): why, in the reader's language.
   const notSent =
     request.state === 'failed' && request.error !== null && wasNotSent(request.error)
-      ? (recordedWords(request.error, lang) ?? request.error.message).replace(/`/g, '')
+      ? errorWords(request.error, lang)
       : null;
   const state = expired
     ? t.cliExpiredUnapproved(request.expiresAt === null ? '' : cliTime(lang, request.expiresAt))

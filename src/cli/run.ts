@@ -32,7 +32,6 @@ import { DEFAULT_TIME_ZONE, isLocale, isTimeZone, localeOf } from '../i18n/local
 import { spec as fileEdit } from '../operations/file-edit/spec.js';
 import { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import type { DecisionResult, Prepared, PrepareInput, SubmitResult } from '../services/types.js';
-import { recordedWords } from '../views/errors.js';
 import {
   type CliCommand,
   type FlagName,
@@ -68,6 +67,7 @@ import {
   cliTargetOf,
   commandHelp,
   compactJson,
+  errorWords,
   explainLines,
   generalHelp,
   pendingLines,
@@ -738,7 +738,7 @@ async function putBackCommand(run: Run, ctx: FullContext, actor: Caller): Promis
   if (state === 'done' || state === 'left') return 0;
   // Exit 1 says it is not back yet; stderr says so too, and why, as every exit 1 does.
   const last = result.request.timeBox?.lastError;
-  const why = last == null ? '' : (recordedWords(last, run.lang) ?? last.message).replace(/`/g, '');
+  const why = last == null ? '' : errorWords(last, run.lang);
   run.err(run.lang.t.cli.cliNotPutBackYet(result.request.id, why));
   return 1;
 }
@@ -798,9 +798,7 @@ function reportExecuted(run: Run, request: OperationRequest, heading: string): n
   if (request.state === 'failed') {
     const error = request.error;
     const status = error?.status === undefined ? null : String(error.status);
-    // vidops' own sentence in the reader's language, else the error's English words.
-    const said = error === null ? null : recordedWords(error, run.lang);
-    const why = said === null ? (error?.message ?? t.cliNoDetail) : cliText(said).replace(/`/g, '');
+    const why = error === null ? t.cliNoDetail : cliText(errorWords(error, run.lang));
     if (wasNotSent(error)) throw new Refusal(t.cliNotSent(heading, request.id, why));
     throw new Refusal(t.cliFailed(heading, status, request.id, why));
   }

@@ -58,6 +58,11 @@ export type Undo =
  */
 export type PutBackState = 'waiting' | 'running' | 'retrying' | 'done' | 'left' | 'cancelled';
 
+/** Whether a change in this put-back state is still in force, waiting to go back (`waiting`, `retrying`). */
+export function awaitsPutBack(state: PutBackState | undefined): boolean {
+  return state === 'waiting' || state === 'retrying';
+}
+
 /** Something a put-back left alone, and why: another person changed it, or a later time-boxed change holds it. */
 export type PutBackConflict = {
   /** A protection field (dotted) or an IP address. */

@@ -31,14 +31,13 @@ export interface Resent {
 /**
  * Runs a request this caller moved into `executing`, then records `succeeded`, `failed` or, when
  * the service may or may not have applied it, `unknown`. Only the winner of that transition
- * calls this, so the upstream sees the change once. `resent`: its end settles the request (or
- * leaves it unknown). `resumed`: taken over after its process stopped (the resume sweep).
+ * calls this, so the upstream sees the change once. `resent`: a lead's Send again, whose end
+ * settles the request (or leaves it unknown). `resumed`: taken over after its process stopped.
  */
 export async function execute(
   svc: ServiceContext,
   claimed: OperationRequest,
-  resent?: Resent,
-  resumed = false,
+  { resent, resumed = false }: { resent?: Resent; resumed?: boolean } = {},
 ): Promise<OperationRequest> {
   let request = claimed;
   const stale = (await staleRevert(svc, request)) ?? (await staleExtension(svc, request));

@@ -149,7 +149,7 @@ async function sendAgain(
   const claimed = await apply(svc.store, request, approvals.sendAgain(request, actor, c), c.now);
   if (!claimed) return null;
   svc.logger?.warn({ requestId: request.id, operation: request.operation }, 'sending a request again');
-  const done = await execute(svc, claimed, { by: actor, note });
+  const done = await execute(svc, claimed, { resent: { by: actor, note } });
   if (done.state === 'unknown') {
     return { kind: 'unsettled', request: done, ...reasoned(say.svcNoClearAnswer()) };
   }

@@ -83,7 +83,7 @@ async function takeOver(
   const line = { requestId: request.id, operation: request.operation };
   if (resume) {
     svc.logger?.warn(line, 'resuming an interrupted request');
-    resumed.push(await execute(svc, done, undefined, true));
+    resumed.push(await execute(svc, done, { resumed: true }));
   } else {
     svc.logger?.warn(line, 'interrupted request: outcome unknown');
     unknown.push(done);

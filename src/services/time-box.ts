@@ -8,6 +8,7 @@ import { windowRule } from '../core/policy.js';
 import { type HandOver, type Holder, handedOver } from '../core/put-back.js';
 import { say } from '../core/said.js';
 import {
+  awaitsPutBack,
   type BoxAsked,
   checkWindow,
   endsAtFrom,
@@ -124,7 +125,7 @@ async function inForceThrough(
 ): Promise<boolean> {
   const box = change?.state === 'succeeded' ? change.timeBox : undefined;
   if (change === null || box === undefined) return false;
-  if (box.state === 'waiting' || box.state === 'retrying') return true;
+  if (awaitsPutBack(box.state)) return true;
   if (box.state !== 'left' || depth >= MAX_EXTENDS_FOLLOWED) return false;
   const holders = new Set(box.conflicts.flatMap((c) => (c.heldBy === null ? [] : [c.heldBy])));
   for (const id of holders) {
@@ -155,8 +156,7 @@ export async function afterApplied(svc: ServiceContext, extension: OperationRequ
   const firstId = extension.timeBox?.extends;
   if (firstId === undefined) return;
   const first = await svc.store.getRequest(firstId);
-  const box = first?.timeBox;
-  if (!first || !box || !['waiting', 'retrying'].includes(box.state) || first.undo === undefined) return;
+  if (!first || !awaitsPutBack(first.timeBox?.state) || first.undo === undefined) return;
   const c = stepContext(svc);
   const held: PutBackConflict[] = itemsOf(first.undo).map((item) => ({
     item,
@@ -303,7 +303,7 @@ function holdersOf(request: OperationRequest, open: readonly OperationRequest[])
     other.state === 'succeeded' &&
     other.undo !== undefined &&
     other.timeBox !== undefined &&
-    ['waiting', 'retrying'].includes(other.timeBox.state)
+    awaitsPutBack(other.timeBox.state)
       ? [{ id: other.id, undo: other.undo }]
       : [],
   );
@@ -437,8 +437,7 @@ async function handOverTo(
 ): Promise<boolean> {
   for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
     const holder = await svc.store.getRequest(holderId);
-    const state = holder?.timeBox?.state;
-    if (!holder?.undo || (state !== 'waiting' && state !== 'retrying')) return false;
+    if (!holder?.undo || !awaitsPutBack(holder.timeBox?.state)) return false;
     const undo = handedOver(holder.undo, given);
     const at = svc.clock().toISOString();
     if (await svc.store.transition(holder.id, holder.version, { undo }, at, [])) return true;

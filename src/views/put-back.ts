@@ -1,7 +1,7 @@
 import type { Button } from '@slack/types';
 import { OPERATION_SPECS } from '../core/catalog.js';
 import type { OperationRequest } from '../core/model.js';
-import type { PutBackState, TimeBox } from '../core/time-box.js';
+import { awaitsPutBack, type PutBackState, type TimeBox } from '../core/time-box.js';
 import type { Lang } from '../i18n/index.js';
 import { boldId, button, plain, plainText } from './blocks.js';
 import { shownError } from './errors.js';
@@ -28,10 +28,7 @@ export type BoxedRequest = OperationRequest & { timeBox: TimeBox & { endsAt: str
 export function boxInForce(request: OperationRequest): request is BoxedRequest {
   const box = request.timeBox;
   return (
-    request.state === 'succeeded' &&
-    box !== undefined &&
-    box.endsAt !== null &&
-    (box.state === 'waiting' || box.state === 'retrying')
+    request.state === 'succeeded' && box !== undefined && box.endsAt !== null && awaitsPutBack(box.state)
   );
 }
 
