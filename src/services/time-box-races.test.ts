@@ -1,19 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { schemaPool, TEST_DATABASE_URL } from '../../test/store/pg-schema.js';
-import { createVideoClient, RAPID_RETRY, type VideoClientHandle } from '../client/index.js';
-import { createHasher, verifyChain } from '../core/audit-chain.js';
-import type { Actor, AuditEvent, OperationRequest } from '../core/model.js';
-import { buildPolicy } from '../core/policy.js';
-import type { BoxAsked } from '../core/time-box.js';
-import { DEMO } from '../sandbox/demo-data.js';
-import { type Sandbox, startSandbox } from '../sandbox/server.js';
-import { openStore, type Store } from '../store/index.js';
-import { createOperations } from './operations.js';
-import type { Operations, OperationsDeps, PrepareInput } from './types.js';
+import {
+  approved,
+  ava,
+  bob,
+  CONFIG,
+  forMs,
+  type Gate,
+  gate,
+  HOUR,
+  holdingProxy,
+  lee,
+  MINUTE,
+  posts,
+  sandbox,
+  urlOf,
+  useTwoReplicas,
+  WHITELIST,
+  type World,
+} from '../../test/services/replicas.js';
+import type { VideoClientHandle } from '../client/index.js';
+import type { OperationRequest } from '../core/model.js';
+import type { Store } from '../store/index.js';
+import type { PrepareInput } from './types.js';
 
 /**
  * Attacks on time-boxed changes under concurrency and crashes, at the service/store level: two
@@ -24,168 +31,11 @@ import type { Operations, OperationsDeps, PrepareInput } from './types.js';
  * @see docs/time-boxed.md
  */
 
-const hash = createHasher();
-const START = new Date('2026-11-26T08:00:00.000Z');
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-
-const ava: Actor = { id: 'U0AGENT1', name: 'Ava' };
-const bob: Actor = { id: 'U0AGENT2', name: 'Bob' };
-const lee: Actor = { id: 'U0LEAD1', name: 'Lee' };
-
-const forMs = (ms: number, text: string): BoxAsked => ({ kind: 'for', ms, text });
-const CONFIG = '/v1/storage/protect/config';
-const WHITELIST = '/v1/storage/dns/whitelist';
-
-let sandbox: Sandbox;
-const tmp = mkdtempSync(join(tmpdir(), 'vidops-tb-races-'));
-const schemas = TEST_DATABASE_URL === undefined ? null : schemaPool(TEST_DATABASE_URL, 'tbr');
-let files = 0;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, extras: false });
-});
-afterAll(async () => {
-  await sandbox.close();
-  await schemas?.dropAll();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const { kinds, setup } = useTwoReplicas('tbr', 5000);
 
 // --- Harness ----------------------------------------------------------------------------------
 
-/** A one-shot gate: `wait()` blocks until `open()`; `arrived` resolves when someone waits. */
-function gate() {
-  let open!: () => void;
-  let arrive!: () => void;
-  const opened = new Promise<void>((r) => {
-    open = r;
-  });
-  const arrived = new Promise<void>((r) => {
-    arrive = r;
-  });
-  return {
-    arrived,
-    open: () => open(),
-    wait: async () => {
-      arrive();
-      await opened;
-    },
-  };
-}
-type Gate = ReturnType<typeof gate>;
-
-interface World {
-  /** Replica 0 and replica 1: each its own store connection (pool) and client, one database. */
-  stores: [Store, Store];
-  ops: Operations;
-  other: Operations;
-  /** An extra "process" on replica `i`'s store, with some parts replaced. */
-  build(i: 0 | 1, overrides?: Partial<OperationsDeps>): Operations;
-  client(baseUrl?: string): VideoClientHandle;
-  advance(ms: number): void;
-  set(at: Date): void;
-  now(): Date;
-  events(requestId: string): Promise<string[]>;
-}
-
-type Kind = 'SQLite file, two connections' | 'PostgreSQL, two pools';
-const KINDS: Kind[] = ['SQLite file, two connections'];
-if (schemas !== null) KINDS.push('PostgreSQL, two pools');
-
-let worlds: { stores: [Store, Store]; clients: VideoClientHandle[] }[] = [];
-
-afterEach(async () => {
-  const open = worlds;
-  worlds = [];
-  for (const w of open) {
-    const verdict = await verifyChain(w.stores[0].iterateAudit(), hash);
-    for (const c of w.clients) c.close();
-    for (const s of w.stores) await s.close();
-    expect(verdict).toMatchObject({ ok: true });
-  }
-});
-
-async function openPair(kind: Kind): Promise<[Store, Store]> {
-  if (kind === 'PostgreSQL, two pools') {
-    if (schemas === null) throw new Error('TEST_DATABASE_URL is not set');
-    const url = schemas.url();
-    const first = await openStore(url, { hash });
-    return [first, await openStore(url, { hash })];
-  }
-  files += 1;
-  const url = `sqlite:${join(tmp, `races-${files}.db`)}`;
-  const first = await openStore(url, { hash });
-  return [first, await openStore(url, { hash })];
-}
-
-async function setup(kind: Kind): Promise<World> {
-  sandbox.reset();
-  const stores = await openPair(kind);
-  const clients: VideoClientHandle[] = [];
-  const client = (baseUrl = sandbox.url) => {
-    const c = createVideoClient({
-      baseUrl,
-      apiKey: DEMO.apiKey,
-      secretKey: DEMO.secretKey,
-      timeoutMs: 5000,
-      retryConversionMethod: 'auto',
-      retryPolicy: RAPID_RETRY,
-    });
-    clients.push(c);
-    return c;
-  };
-  worlds.push({ stores, clients });
-  let now = START;
-  const policy = buildPolicy({ leads: [lee.id], fileName: 'policy.yaml' });
-  const base = (i: 0 | 1): OperationsDeps => ({
-    store: stores[i],
-    client: client(),
-    policy,
-    directory: { groupsOf: async () => [] },
-    clock: () => now,
-    timeZone: 'Asia/Tehran',
-  });
-  const build = (i: 0 | 1, overrides: Partial<OperationsDeps> = {}) =>
-    createOperations({ ...base(i), ...overrides });
-  return {
-    stores,
-    ops: build(0),
-    other: build(1),
-    build,
-    client,
-    advance: (ms) => {
-      now = new Date(now.getTime() + ms);
-    },
-    set: (at) => {
-      now = at;
-    },
-    now: () => now,
-    async events(requestId) {
-      const all: AuditEvent[] = await stores[0].listAudit();
-      return all.filter((e) => e.requestId === requestId).map((e) => e.type);
-    },
-  };
-}
-
-/** Asks for a change (for a while, or not) and has the lead approve it; the approved request. */
-async function approved(
-  w: World,
-  input: PrepareInput,
-  asked: BoxAsked | null,
-  by = ava,
-  ops = w.ops,
-): Promise<OperationRequest> {
-  const prepared = await ops.prepare(by, input);
-  const submitted = await ops.submit(by, prepared, asked === null ? {} : { timeBox: asked });
-  if (submitted.kind !== 'pending') throw new Error(`expected pending, got ${submitted.kind}`);
-  const decided = await ops.approve(submitted.request.id, lee);
-  if (decided.kind !== 'executed') throw new Error(`expected executed, got ${decided.kind}`);
-  expect(decided.request.state).toBe('succeeded');
-  return decided.request;
-}
-
 const config = () => sandbox.state().config as unknown as Record<string, unknown>;
-const posts = (path: string) => sandbox.requests().filter((r) => r.method === 'POST' && r.path === path);
 const count = (types: string[], type: string) => types.filter((t) => t === type).length;
 
 async function putBacksOf(w: World, id: string): Promise<OperationRequest[]> {
@@ -263,43 +113,9 @@ function holdingProtection(
   };
 }
 
-/** An HTTP proxy to the sandbox that holds the first matching request at `g` before passing it on. */
-async function holdingProxy(match: (method: string, path: string) => boolean, g: Gate): Promise<Server> {
-  let held = false;
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (!held && match(req.method ?? 'GET', path)) {
-      held = true;
-      await g.wait();
-    }
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) {
-      if (['host', 'connection', 'content-length', 'transfer-encoding'].includes(k)) continue;
-      if (typeof v === 'string') headers[k] = v;
-    }
-    const body = Buffer.concat(chunks);
-    const answer = await fetch(`${sandbox.url}${req.url}`, {
-      method: req.method ?? 'GET',
-      headers,
-      ...(body.length > 0 ? { body } : {}),
-    });
-    const out: Record<string, string> = {};
-    answer.headers.forEach((v, k) => {
-      if (!['content-encoding', 'transfer-encoding', 'connection', 'content-length'].includes(k)) out[k] = v;
-    });
-    res.writeHead(answer.status, out);
-    res.end(Buffer.from(await answer.arrayBuffer()));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return server;
-}
-const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
 // --- The attacks ------------------------------------------------------------------------------
 
-describe.each(KINDS)('%s', (kind) => {
+describe.each(kinds)('%s', (kind) => {
   describe('clicks racing the sweep', () => {
     test('the requester and a lead click Put back now twice each while two replicas sweep the due change', async () => {
       const w = await setup(kind);

@@ -1,20 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { schemaPool, TEST_DATABASE_URL } from '../../test/store/pg-schema.js';
-import { createVideoClient, RAPID_RETRY, type VideoClientHandle } from '../client/index.js';
-import { createHasher, verifyChain } from '../core/audit-chain.js';
+import {
+  approved,
+  ava,
+  bob,
+  CONFIG,
+  forMs,
+  gate,
+  HOUR,
+  holdingProxy,
+  lee,
+  MINUTE,
+  pending,
+  posts,
+  sandbox,
+  urlOf,
+  useTwoReplicas,
+  WHITELIST,
+  type World,
+} from '../../test/services/replicas.js';
 import { OPERATION_SPECS } from '../core/catalog.js';
-import type { Actor, AuditEvent, OperationRequest } from '../core/model.js';
-import { buildPolicy } from '../core/policy.js';
-import type { BoxAsked } from '../core/time-box.js';
-import { DEMO } from '../sandbox/demo-data.js';
-import { type Sandbox, startSandbox } from '../sandbox/server.js';
-import { openStore, type Store } from '../store/index.js';
-import { createOperations } from './operations.js';
-import type { Operations, OperationsDeps, PrepareInput } from './types.js';
+import type { OperationRequest } from '../core/model.js';
+import type { Store } from '../store/index.js';
+import type { PrepareInput } from './types.js';
 
 /**
  * Attacks on the whitelist send lease (`sendAlone` in ./execute.ts, `takeLease`/`giveLease` in the
@@ -27,33 +33,8 @@ import type { Operations, OperationsDeps, PrepareInput } from './types.js';
  * `test.failing` shows a known limit, named in its "KNOWN LIMIT:" comment.
  */
 
-const hash = createHasher();
-const START = new Date('2026-11-26T08:00:00.000Z');
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 const LEASE = 'send:whitelist.set';
-
-const ava: Actor = { id: 'U0AGENT1', name: 'Ava' };
-const bob: Actor = { id: 'U0AGENT2', name: 'Bob' };
-const lee: Actor = { id: 'U0LEAD1', name: 'Lee' };
-
-const forMs = (ms: number, text: string): BoxAsked => ({ kind: 'for', ms, text });
-const WHITELIST = '/v1/storage/dns/whitelist';
-const CONFIG = '/v1/storage/protect/config';
-
-let sandbox: Sandbox;
-const tmp = mkdtempSync(join(tmpdir(), 'vidops-wl-lease-'));
-const schemas = TEST_DATABASE_URL === undefined ? null : schemaPool(TEST_DATABASE_URL, 'wll');
-let files = 0;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, extras: false });
-});
-afterAll(async () => {
-  await sandbox.close();
-  await schemas?.dropAll();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const { kinds, setup } = useTwoReplicas('wll', 20_000);
 
 // --- Real time, moved on demand --------------------------------------------------------------
 
@@ -71,142 +52,7 @@ afterEach(() => {
 
 // --- Harness ----------------------------------------------------------------------------------
 
-function gate() {
-  let open!: () => void;
-  let arrive!: () => void;
-  const opened = new Promise<void>((r) => {
-    open = r;
-  });
-  const arrived = new Promise<void>((r) => {
-    arrive = r;
-  });
-  return {
-    arrived,
-    open: () => open(),
-    wait: async () => {
-      arrive();
-      await opened;
-    },
-  };
-}
-type Gate = ReturnType<typeof gate>;
-
-interface World {
-  stores: [Store, Store];
-  ops: Operations;
-  other: Operations;
-  build(i: 0 | 1, overrides?: Partial<OperationsDeps>): Operations;
-  client(baseUrl?: string): VideoClientHandle;
-  advance(ms: number): void;
-  now(): Date;
-  events(requestId: string): Promise<string[]>;
-}
-
-type Kind = 'SQLite file, two connections' | 'PostgreSQL, two pools';
-const KINDS: Kind[] = ['SQLite file, two connections'];
-if (schemas !== null) KINDS.push('PostgreSQL, two pools');
-
-let worlds: { stores: [Store, Store]; clients: VideoClientHandle[] }[] = [];
-let proxies: Server[] = [];
-
-afterEach(async () => {
-  for (const p of proxies) {
-    p.closeAllConnections();
-    await new Promise((r) => p.close(r));
-  }
-  proxies = [];
-  const open = worlds;
-  worlds = [];
-  for (const w of open) {
-    const verdict = await verifyChain(w.stores[0].iterateAudit(), hash);
-    for (const c of w.clients) c.close();
-    for (const s of w.stores) await s.close();
-    expect(verdict).toMatchObject({ ok: true });
-  }
-});
-
-async function openPair(kind: Kind): Promise<[Store, Store]> {
-  if (kind === 'PostgreSQL, two pools') {
-    if (schemas === null) throw new Error('TEST_DATABASE_URL is not set');
-    const url = schemas.url();
-    const first = await openStore(url, { hash });
-    return [first, await openStore(url, { hash })];
-  }
-  files += 1;
-  const url = `sqlite:${join(tmp, `lease-${files}.db`)}`;
-  const first = await openStore(url, { hash });
-  return [first, await openStore(url, { hash })];
-}
-
-async function setup(kind: Kind): Promise<World> {
-  sandbox.reset();
-  const stores = await openPair(kind);
-  const clients: VideoClientHandle[] = [];
-  const client = (baseUrl = sandbox.url) => {
-    const c = createVideoClient({
-      baseUrl,
-      apiKey: DEMO.apiKey,
-      secretKey: DEMO.secretKey,
-      timeoutMs: 20_000,
-      retryConversionMethod: 'auto',
-      retryPolicy: RAPID_RETRY,
-    });
-    clients.push(c);
-    return c;
-  };
-  worlds.push({ stores, clients });
-  let now = START;
-  const policy = buildPolicy({ leads: [lee.id], fileName: 'policy.yaml' });
-  const base = (i: 0 | 1): OperationsDeps => ({
-    store: stores[i],
-    client: client(),
-    policy,
-    directory: { groupsOf: async () => [] },
-    clock: () => now,
-    timeZone: 'Asia/Tehran',
-  });
-  const build = (i: 0 | 1, overrides: Partial<OperationsDeps> = {}) =>
-    createOperations({ ...base(i), ...overrides });
-  return {
-    stores,
-    ops: build(0),
-    other: build(1),
-    build,
-    client,
-    advance: (ms) => {
-      now = new Date(now.getTime() + ms);
-    },
-    now: () => now,
-    async events(requestId) {
-      const all: AuditEvent[] = await stores[0].listAudit();
-      return all.filter((e) => e.requestId === requestId).map((e) => e.type);
-    },
-  };
-}
-
-async function pending(w: World, input: PrepareInput, asked: BoxAsked | null, by = ava, ops = w.ops) {
-  const prepared = await ops.prepare(by, input);
-  const submitted = await ops.submit(by, prepared, asked === null ? {} : { timeBox: asked });
-  if (submitted.kind !== 'pending') throw new Error(`expected pending, got ${submitted.kind}`);
-  return submitted.request;
-}
-
-async function approved(
-  w: World,
-  input: PrepareInput,
-  asked: BoxAsked | null,
-  by = ava,
-  ops = w.ops,
-): Promise<OperationRequest> {
-  const request = await pending(w, input, asked, by, ops);
-  const decided = await ops.approve(request.id, lee);
-  if (decided.kind !== 'executed') throw new Error(`expected executed, got ${decided.kind}`);
-  expect(decided.request.state).toBe('succeeded');
-  return decided.request;
-}
-
 const requestOf = (d: unknown) => (d as { request?: OperationRequest }).request;
-const posts = (path: string) => sandbox.requests().filter((r) => r.method === 'POST' && r.path === path);
 const add = (ip: string): PrepareInput => ({ kind: 'whitelist.set', change: 'add', ips: [ip] });
 
 /** Whether nobody holds the whitelist lease now (by the world's clock): probed, then given back. */
@@ -275,45 +121,6 @@ function crashingBeforeSucceeded(store: Store, id: () => string | null): Store {
   });
 }
 
-/** An HTTP proxy to the sandbox that holds the first matching request at `g` before passing it on. */
-async function holdingProxy(match: (method: string, path: string) => boolean, g: Gate): Promise<Server> {
-  let held = false;
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (!held && match(req.method ?? 'GET', path)) {
-      held = true;
-      await g.wait();
-    }
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) {
-      if (['host', 'connection', 'content-length', 'transfer-encoding'].includes(k)) continue;
-      if (typeof v === 'string') headers[k] = v;
-    }
-    const body = Buffer.concat(chunks);
-    try {
-      const answer = await fetch(`${sandbox.url}${req.url}`, {
-        method: req.method ?? 'GET',
-        headers,
-        ...(body.length > 0 ? { body } : {}),
-      });
-      const out: Record<string, string> = {};
-      answer.headers.forEach((v, k) => {
-        if (!['content-encoding', 'transfer-encoding', 'connection', 'content-length'].includes(k))
-          out[k] = v;
-      });
-      res.writeHead(answer.status, out);
-      res.end(Buffer.from(await answer.arrayBuffer()));
-    } catch {
-      res.destroy();
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  proxies.push(server);
-  return server;
-}
-const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const isWhitelistPost = (m: string, p: string) => m === 'POST' && p === WHITELIST;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -326,7 +133,7 @@ test('only the whitelist change sends alone', () => {
   expect(alone).toEqual(['whitelist.set']);
 });
 
-describe.each(KINDS)('%s', (kind) => {
+describe.each(kinds)('%s', (kind) => {
   describe('two changes at the same moment', () => {
     test('Ava and Bob each add an address; Lee approves both at once on two replicas: one applies, the other is refused as changed since', async () => {
       const w = await setup(kind);
