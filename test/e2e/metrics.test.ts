@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { DEMO } from '../../src/sandbox/server.js';
 import { watchPerfMonitors } from '../perf-monitors.js';
 import { type Harness, startHarness, USERS } from './app-harness.js';
@@ -55,9 +56,28 @@ function counted(text: string, command: string, outcome: string): number {
   return line === undefined ? 0 : Number(line.slice(prefix.length));
 }
 
-/** Timers that keep the process alive (unref'd ones are not listed). */
-function liveTimers(): number {
-  return process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+/**
+ * Watches the timers made from now on. `keepingAlive` lists, by where each was made, those still
+ * pending that would keep the process alive (not unref'd). The test runner's own timers (Jest's
+ * reporter ticks in the same process when it runs in band) are not vidops' and are left out.
+ */
+function watchTimers(): { keepingAlive(): string[]; end(): void } {
+  const made = new Map<number, { timer: NodeJS.Timeout; where: string }>();
+  const hook = createHook({
+    init(id, type, _trigger, resource) {
+      if (type !== 'Timeout') return;
+      const where = (new Error().stack ?? '').split('\n').slice(2).join('\n');
+      if (!/node_modules[\\/](@jest|jest-)/.test(where))
+        made.set(id, { timer: resource as NodeJS.Timeout, where });
+    },
+    destroy(id) {
+      made.delete(id);
+    },
+  }).enable();
+  return {
+    keepingAlive: () => [...made.values()].filter(({ timer }) => timer.hasRef()).map(({ where }) => where),
+    end: () => hook.disable(),
+  };
 }
 
 describe('an operator scrapes /metrics', () => {
@@ -130,7 +150,7 @@ describe('an operator scrapes /metrics', () => {
 
 describe('a vidops stopped', () => {
   it('leaves no process-metric monitor and no timer running', async () => {
-    const timers = liveTimers();
+    const timers = watchTimers();
     const watch = watchPerfMonitors();
     try {
       const h = await startHarness();
@@ -142,6 +162,10 @@ describe('a vidops stopped', () => {
     } finally {
       watch.end();
     }
-    expect(liveTimers()).toBeLessThanOrEqual(timers);
+    try {
+      expect(timers.keepingAlive()).toEqual([]);
+    } finally {
+      timers.end();
+    }
   });
 });
