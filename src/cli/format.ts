@@ -16,7 +16,7 @@ import type { AuditEvent, OperationRequest, RecordedError } from '../core/model.
 import type { PlayerErrorExplanation } from '../core/player-errors.js';
 import { PROTECTION_FIELDS, readProtectionField } from '../core/validate/protection.js';
 import { dateTime, ltr, num } from '../i18n/format.js';
-import { ENGLISH, type Lang } from '../i18n/lang.js';
+import { ENGLISH, type Lang, langFor } from '../i18n/lang.js';
 import type { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import { type CliPreview, VIEWS } from '../operations/views.js';
 import { stateWord } from '../views/approval.js';
@@ -148,15 +148,23 @@ export function cliTime(lang: Lang, iso: string): string {
 }
 
 /**
+ * The language Slack's worded times are read in on the terminal: in English in UTC, as `cliTime`
+ * prints every other time (`08:00 UTC`); in Persian in the display time zone, as Slack shows them.
+ */
+function cliClockLang(lang: Lang): Lang {
+  return lang.locale === 'en' ? langFor('en', 'UTC') : lang;
+}
+
+/**
  * Where a time-boxed change stands, for the terminal: the lines Slack shows (src/views/put-back.ts),
- * without Slack's markup; times as src/views/time-box.ts words them, as of `now`.
+ * without Slack's markup; times as src/views/time-box.ts words them, as of `now`, in UTC in English.
  */
 export function timeBoxReport(
   request: OperationRequest,
   lang: Lang = ENGLISH,
   now: Date = new Date(),
 ): string[] {
-  const lines = timeBoxLines(request, now, lang);
+  const lines = timeBoxLines(request, now, cliClockLang(lang));
   return [`${request.id}:`, ...lines.map((line) => `  ${unmarked(line)}`)];
 }
 
@@ -238,7 +246,7 @@ export function requestLine(request: OperationRequest, now: Date, lang: Lang = E
       at: cliTime(lang, request.createdAt),
       state: request.state,
       // A time-boxed change also says where its window stands (goes back at…, retrying…).
-      stateText: [shown(state), ...timeBoxLines(request, now, lang).map(unmarked)].join(' · '),
+      stateText: [shown(state), ...timeBoxLines(request, now, cliClockLang(lang)).map(unmarked)].join(' · '),
       reason: shownOrNull(request.reason),
     }),
   );

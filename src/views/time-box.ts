@@ -54,7 +54,7 @@ export function clockText(lang: Lang, iso: string, now: Date, timeZone: string =
   const day = formatIn(timeZone, 'day');
   if (day.format(ms) !== day.format(now)) return dateTime(langFor(lang.locale, timeZone), iso);
   const hour = formatIn(timeZone, 'hour').format(ms);
-  return lang.t.timeBox.boxClockToday(lang.locale === 'fa' ? persianDigits(hour) : hour);
+  return lang.t.timeBox.boxClockToday(lang.locale === 'fa' ? persianDigits(hour) : hour, timeZone);
 }
 
 const SPAN_UNITS: readonly ['day' | 'hour' | 'minute' | 'second', number][] = [

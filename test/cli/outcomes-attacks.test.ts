@@ -328,11 +328,10 @@ describe('an Extend a lead approves after its change was put back: not sent', ()
     expect(approved[4]).toBe(LEAD);
     expect(approved.join('|')).toContain('lena');
   });
-  // DEFECT (left, test.failing): docs/commands.md: "in English dates stay ISO-8601 UTC as the audit log keeps them", but
-  // the put-back report words times in DISPLAY_TIME_ZONE without a zone ("put back at 11:30" for
-  // 08:00 UTC), next to `vidops requests` saying "08:00 UTC": timeBoxReport (src/cli/format.ts:145)
-  // reuses Slack's timeBoxLines (src/views/put-back.ts:53-64).
-  test.failing('the lead puts a change back in English: the time is UTC, as every other English CLI line', async () => {
+  // Was a defect: docs/commands.md: "in English dates stay ISO-8601 UTC as the audit log keeps them", but
+  // the put-back report worded times in DISPLAY_TIME_ZONE without a zone ("put back at 11:30" for
+  // 08:00 UTC): timeBoxReport (src/cli/format.ts) reuses Slack's timeBoxLines (src/views/put-back.ts).
+  test('the lead puts a change back in English: the time is UTC, as every other English CLI line', async () => {
     const change = await askedAndApproved(p, ['protect', 'set', 'opacity=0.2', '--for', '2h']);
     const back = await p.vidops(['put-back', change, '--as', LEAD], 'lena');
     expect(back.code).toBe(0);

@@ -10,8 +10,9 @@ import { defineArea } from '../define.js';
  */
 export const timeBox = defineArea(
   {
-    /** A time today, as the clock shows it: `16:05`. */
-    boxClockToday: (hourMinute: string) => hourMinute,
+    /** A time today, as the clock shows it: `16:05`; `08:00 UTC` when read in UTC (the CLI in English). */
+    boxClockToday: (hourMinute: string, timeZone: string) =>
+      timeZone === 'UTC' ? `${hourMinute} UTC` : hourMinute,
     /** `for 2 hours (until about 16:05 if applied now)`. */
     boxAskedFor: (span: string, clock: string) => `for ${span} (until about ${clock} if applied now)`,
     /** `until 18:00, in 3 hours`. */
