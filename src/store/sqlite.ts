@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
@@ -90,6 +90,29 @@ const SQLITE_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 type Row = Record<string, unknown>;
 
 /**
+ * Makes the database's folder and file, when they are not there yet, so that other users of the
+ * machine can neither read nor list them (the file holds viewers' mobile numbers and every
+ * request's parameters): the folder `rwxrwx---` and the file `rw-rw----`, less the umask, so a
+ * group the operator chose can share them with the CLI. SQLite gives the WAL and its index the
+ * file's mode. A file there already keeps its mode; if others may read it, the log says so.
+ */
+function createPrivately(path: string, logger: StoreLogger | undefined): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o770 });
+  try {
+    closeSync(openSync(path, 'wx', 0o660));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const mode = statSync(path).mode & 0o777;
+    if ((mode & 0o007) !== 0) {
+      logger?.warn(
+        { path, mode: mode.toString(8) },
+        `the database may be read by other users of this machine: run \`chmod o-rwx ${path}*\``,
+      );
+    }
+  }
+}
+
+/**
  * The default store: one SQLite file in WAL mode. All writes run in `BEGIN IMMEDIATE`
  * transactions, so the chain head is read and the next event appended under the database's write
  * lock, also when several processes share the file (they wait up to {@link BUSY_TIMEOUT_MS}).
@@ -115,7 +138,7 @@ export class SqliteStore implements Store {
     this.logger = options.logger;
     this.appended = new AppendListeners(options.logger);
     const memory = path === ':memory:';
-    if (!memory) mkdirSync(dirname(path), { recursive: true });
+    if (!memory) createPrivately(path, options.logger);
     this.db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
     // Set before anything that takes a lock, so that even switching to WAL waits for others.
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

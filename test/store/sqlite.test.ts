@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -107,5 +107,41 @@ describe('a process opening the file while another recovers it after a crash', (
       }, 1_000),
     ).toThrow('disk I/O error');
     expect(other).toBe(1);
+  });
+});
+
+describe('a second OS user on the machine and the database vidops creates', () => {
+  // The file holds viewers' mobile numbers, every request's parameters and the approvals; other
+  // users of the machine read none of it (docs/security.md, "The database file").
+  const others = (path: string) => statSync(path).mode & 0o007;
+
+  it('cannot read, write or list what vidops created: the folder, the database and its WAL', async () => {
+    const made = join(dir, `private-${process.pid}`, 'data');
+    const path = join(made, 'vidops.db');
+    const store = await openStore(`sqlite:${path}`, { hash: contractHash });
+    try {
+      await store.appendAudit([]);
+      expect(existsSync(`${path}-wal`)).toBe(true);
+      expect([path, `${path}-wal`, `${path}-shm`, made].map((p) => [p, others(p)])).toEqual(
+        [path, `${path}-wal`, `${path}-shm`, made].map((p) => [p, 0]),
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('finds a database others may read: vidops says so in the log, and leaves its mode to the operator', async () => {
+    const path = join(dir, `shared-${process.pid}.db`);
+    writeFileSync(path, '');
+    chmodSync(path, 0o644);
+    const warnings: unknown[] = [];
+    const logger = { warn: (fields: unknown, msg: string) => warnings.push([fields, msg]), error: () => {} };
+    const store = await openStore(`sqlite:${path}`, { hash: contractHash, logger });
+    try {
+      expect(statSync(path).mode & 0o777).toBe(0o644);
+      expect(JSON.stringify(warnings)).toContain('chmod');
+    } finally {
+      await store.close();
+    }
   });
 });
