@@ -211,16 +211,26 @@ export function parseDuration(text: string): number | null {
 
 const PRINCIPAL = /^[UWS][A-Z0-9]{2,}$/;
 
+/**
+ * The longest duration a policy takes: ten years. Every time vidops computes from a duration (the
+ * next reminder, an expiry, a limit's window) stays a date it can write; `200000000d` would not.
+ */
+const MAX_POLICY_DURATION = '3650d';
+const withinBound = (s: string) => s === 'off' || (parseDuration(s) ?? 0) <= 3650 * 86_400_000;
+const TOO_LONG = `must be at most ${MAX_POLICY_DURATION} (ten years)`;
+
 const DurationSchema = z
   .string()
   .trim()
-  .refine((s) => (parseDuration(s) ?? 0) > 0, { error: DURATION_PROBLEM });
+  .refine((s) => (parseDuration(s) ?? 0) > 0, { error: DURATION_PROBLEM })
+  .refine(withinBound, { error: TOO_LONG });
 
 /** A follow-up's duration, or `null`/`off` to turn it off. */
 const OptionalDurationSchema = z
   .string({ error: `${DURATION_PROBLEM}, or off` })
   .trim()
   .refine((s) => s === 'off' || (parseDuration(s) ?? 0) > 0, { error: `${DURATION_PROBLEM}, or off` })
+  .refine(withinBound, { error: TOO_LONG })
   .transform((s) => (s === 'off' ? null : s))
   .nullable();
 
