@@ -2,7 +2,7 @@ import { actorRecord, maybeSamePerson } from './actor.js';
 import type { StepContext } from './approvals.js';
 import type { JsonValue } from './json.js';
 import type { Actor, NewAuditEvent, OperationRequest } from './model.js';
-import { isApprover, type Policy } from './policy.js';
+import { isApproverOf, type Policy } from './policy.js';
 import { english, PICK_MENTION, type Said, saidJson, say } from './said.js';
 import { momentMs, parseUntil, type UntilSpec } from './when.js';
 
@@ -116,17 +116,18 @@ export function endedUnnoticed(d: Pick<Delegation, 'endedAt' | 'until'>, now: Da
 
 /**
  * Whether `delegate` may approve `request` in a lead's place, given the delegations in force to
- * them and the user groups of each lead: the first lead who may approve the operation, is not the
- * requester and does not count toward the request already. Null when no delegation applies.
+ * them and the user groups of each lead: the first lead who may approve this request (an approver
+ * of its operation, or a backup it was escalated to), is not the requester and does not count
+ * toward it already. Null when no delegation applies.
  */
 export function delegatedLead(
   policy: Policy,
-  request: Pick<OperationRequest, 'operation' | 'requester' | 'approvals'>,
+  request: Pick<OperationRequest, 'operation' | 'requester' | 'approvals' | 'followUp'>,
   delegate: Pick<Actor, 'id' | 'via'>,
   delegations: readonly { lead: Actor; groups: readonly string[] }[],
 ): { ok: true; lead: Actor } | DelegationRefusal | null {
   const theirs = delegations.filter((d) =>
-    isApprover(policy, request.operation, { id: d.lead.id, groups: d.groups }),
+    isApproverOf(policy, request, { id: d.lead.id, groups: d.groups }),
   );
   if (theirs.length === 0) return null;
   if (maybeSamePerson(delegate, request.requester)) {
