@@ -466,7 +466,10 @@ async function tellFollowUps(
   const inHand = (at: string | null): at is string =>
     at !== null && jobs.some((j) => Date.parse(j.at) >= Date.parse(at));
   const now = ctx.clock();
-  const approved = new Set(request.approvals.map((a) => a.by.id));
+  // A lead whose delegate approved in her place has decided too: her Approve would be refused.
+  const approved = new Set(
+    request.approvals.flatMap((a) => (a.for === undefined ? [a.by.id] : [a.by.id, a.for.id])),
+  );
   const undecided = async (principals: readonly string[]): Promise<string[]> =>
     [...(await usersOf(ctx, principals))].filter((u) => u !== request.requester.id && !approved.has(u));
   const rule = ctx.policy.rules[request.operation];
