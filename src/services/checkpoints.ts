@@ -189,32 +189,55 @@ async function look(s: Signing, runner: JobRunner<StepResult>, minGapMs: number)
 }
 
 /**
- * The size and head the previous stored checkpoint states, when this key signed it and it holds;
- * null when there is none or another key signed it (a key vidops cannot check vouches for
- * nothing); a sentence when this key's signature on it does not hold.
+ * What the newest stored checkpoint covers, and whether this key signed it, read from a row that
+ * says what its note says (size, head, time): the database's columns alone are not trusted, since
+ * a row that claims a size its note does not would make the signer think the log covered and
+ * fall silent. A sentence when this key's signature on it does not hold, when the row and its
+ * note disagree, or when the note is not a checkpoint.
  */
-function previousHead(
+function storedCovers(
   s: Signing,
   latest: StoredCheckpoint | null,
-): { size: number; head: string } | string | null {
-  if (latest === null) return null;
+): { size: number; time: string | null; ours: boolean } | string {
+  if (latest === null) return { size: 0, time: null, ours: false };
   try {
     const note = parseNote(latest.note);
-    if (!note.signatures.some((sig) => sig.name === s.ownKey.name && sig.keyId === s.ownKey.keyId))
-      return null;
-    const verdict = verifyNote(note, [s.ownKey]);
-    if (!verdict.ok) return `the stored checkpoint of ${latest.size} events does not verify`;
+    const ours = note.signatures.some((sig) => sig.name === s.ownKey.name && sig.keyId === s.ownKey.keyId);
+    if (ours && !verifyNote(note, [s.ownKey]).ok) {
+      return `the stored checkpoint of ${latest.size} events does not verify`;
+    }
     const stated = parseCheckpoint(note.text);
-    if (stated.origin !== s.origin || stated.size !== latest.size || stated.head !== latest.head) {
+    const sameTime = stated.time !== null && Date.parse(stated.time) === Date.parse(latest.time);
+    if (
+      (ours && stated.origin !== s.origin) ||
+      stated.size !== latest.size ||
+      stated.head !== latest.head ||
+      !sameTime
+    ) {
       return `the stored checkpoint of ${latest.size} events says something else in its note`;
     }
-    return { size: stated.size, head: stated.head };
+    return { size: stated.size, time: stated.time, ours };
   } catch (error) {
     if (error instanceof NoteFormatError || error instanceof CheckpointFormatError) {
       return `the stored checkpoint of ${latest.size} events is not a checkpoint: ${error.message}`;
     }
     throw error;
   }
+}
+
+/**
+ * The size and head the previous stored checkpoint states, when this key signed it and it holds;
+ * null when there is none or another key signed it (a key vidops cannot check vouches for
+ * nothing); a sentence when it does not hold (above).
+ */
+function previousHead(
+  s: Signing,
+  latest: StoredCheckpoint | null,
+): { size: number; head: string } | string | null {
+  if (latest === null) return null;
+  const covers = storedCovers(s, latest);
+  if (typeof covers === 'string') return covers;
+  return covers.ours ? { size: latest.size, head: latest.head } : null;
 }
 
 /** Checks that events #from+1…#to link to `head` and hash right; a sentence when they do not. */
@@ -404,7 +427,8 @@ async function acceptBaseline(
 /** The whole decision, under the memory's lock. */
 async function decide(s: Signing, accept: AcceptBaseline | undefined): Promise<CheckpointResult> {
   const [head, latest] = await Promise.all([s.store.auditHead(), s.store.latestCheckpoint()]);
-  const covered = latest?.size ?? 0;
+  const covers = storedCovers(s, latest);
+  const covered = typeof covers === 'string' ? 0 : covers.size;
   if (accept === undefined && s.refusedAt !== null && s.refusedAt.seq === (head?.seq ?? 0)) {
     return refuse(s, head, covered, s.refusedAt.reason);
   }
@@ -413,6 +437,9 @@ async function decide(s: Signing, accept: AcceptBaseline | undefined): Promise<C
   if (remembering !== null) {
     if (accept !== undefined) return acceptBaseline(s, accept, recalled, remembering, head);
     return refuse(s, head, covered, `no checkpoint signed: ${remembering}; ${REWRITE_HINT}`);
+  }
+  if (typeof covers === 'string') {
+    return refuse(s, head, covered, `no checkpoint signed: ${covers}; run \`vidops audit verify\``);
   }
   if (head === null || head.seq <= covered) {
     return { kind: 'covered', latest, events: head?.seq ?? 0 };
@@ -431,10 +458,12 @@ function checkpointNow(s: Signing, accept?: AcceptBaseline): Promise<CheckpointR
 
 async function checkIfDue(s: Signing): Promise<CheckpointResult | null> {
   const [head, latest] = await Promise.all([s.store.auditHead(), s.store.latestCheckpoint()]);
-  const covered = latest?.size ?? 0;
-  if (head === null || head.seq <= covered) return null;
-  const byCount = s.every.events !== null && head.seq - covered >= s.every.events;
-  const since = latest === null ? s.startedAt : Date.parse(latest.time);
+  const covers = storedCovers(s, latest);
+  // A row that is not its note: the decision refuses, saying so (the alert an operator sees).
+  if (typeof covers === 'string') return checkpointNow(s);
+  if (head === null || head.seq <= covers.size) return null;
+  const byCount = s.every.events !== null && head.seq - covers.size >= s.every.events;
+  const since = covers.time === null ? s.startedAt : Date.parse(covers.time);
   const byTime = s.every.ms !== null && s.clock().getTime() - since >= s.every.ms;
   return byCount || byTime ? checkpointNow(s) : null;
 }
