@@ -353,6 +353,40 @@ function shortHash(hash) {
   return hash.slice(0, 12);
 }
 
+/**
+ * The first member name written twice in one object of `text` (valid JSON), or null; names are
+ * compared as decoded.
+ */
+function repeatedMember(text) {
+  const open = [];
+  let nameNext = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const names = open.at(-1);
+      if (nameNext && names) {
+        const name = JSON.parse(text.slice(i, end + 1));
+        if (names.has(name)) return name;
+        names.add(name);
+      }
+      nameNext = false;
+      i = end;
+    } else if (c === '{') {
+      open.push(new Set());
+      nameNext = true;
+    } else if (c === '[') {
+      open.push(null);
+    } else if (c === '}' || c === ']') {
+      open.pop();
+    } else if (c === ',') {
+      nameNext = open.at(-1) instanceof Set;
+    }
+  }
+  return null;
+}
+
 /** Reads the events once, checking the chain and settling each checkpoint; returns the count. */
 async function checkEvents(path, hash, held) {
   const input = createReadStream(path);
@@ -366,6 +400,13 @@ async function checkEvents(path, hash, held) {
   const settle = (problem) => {
     checkpointProblem ??= problem;
   };
+  // A checkpoint of the empty log (size 0) holds the hash every chain starts from.
+  for (; next < held.length && held[next].size === 0; next += 1) {
+    const c = held[next];
+    if (c.head !== GENESIS_HASH) {
+      settle(`${c.name} says the empty log has hash ${shortHash(c.head)}, not the chain's start`);
+    }
+  }
   try {
     for await (const line of lines) {
       lineNumber += 1;
@@ -387,6 +428,14 @@ async function checkEvents(path, hash, held) {
       ) {
         throw new Problem(
           `line ${lineNumber} of the events file is not an audit event with seq, prevHash and hash`,
+        );
+      }
+      // A member written twice: JSON.parse keeps the last, another reader may keep the first,
+      // which no hash covers.
+      const twice = repeatedMember(line);
+      if (twice !== null) {
+        throw new Problem(
+          `line ${lineNumber} of the events file writes the member ${JSON.stringify(twice)} twice: event #${event.seq} was altered`,
         );
       }
       if (prevSeq === 0 && event.seq !== 1) {

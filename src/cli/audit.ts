@@ -23,6 +23,7 @@ import {
   verifyCheckpoints,
 } from '../core/checkpoint.js';
 import { ConfigError, InputError, VidopsError } from '../core/errors.js';
+import { repeatedMember } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
 import type { Actor, AuditEvent } from '../core/model.js';
 import { keyLabel, type VerifierKey, verifierKeyOf } from '../core/signed-note.js';
@@ -277,6 +278,19 @@ async function* readEventsFile(path: string): AsyncIterable<AuditEvent> {
       ) {
         throw new InputError(
           `Line ${n} of the events file is not an audit event with seq, prevHash and hash.`,
+        );
+      }
+      // Never a database row's shape, whose outer members no hash covers; never a member written
+      // twice, whose first reading no hash covers (JSON.parse keeps the last).
+      if ('event' in event || 'columns' in event) {
+        throw new InputError(
+          `Line ${n} of the events file is not an exported audit event (it has the "event" and "columns" of a database row): event #${String(event.seq)} was altered.`,
+        );
+      }
+      const twice = repeatedMember(line);
+      if (twice !== null) {
+        throw new InputError(
+          `Line ${n} of the events file writes the member ${JSON.stringify(twice)} twice: event #${String(event.seq)} was altered.`,
         );
       }
       if (n === 1 && event.seq !== 1) {

@@ -1,4 +1,4 @@
-import { canonicalJson, canonicalMembers, joinMembers } from './json.js';
+import { canonicalJson, canonicalMembers, joinMembers, repeatedMember } from './json.js';
 
 describe('canonical JSON written member by member', () => {
   const samples: Record<string, unknown>[] = [
@@ -37,5 +37,29 @@ describe('canonical JSON written member by member', () => {
         ),
       ),
     );
+  });
+});
+
+describe('a member written twice in an exported line', () => {
+  it.each([
+    ['{"a":1,"a":2}', 'a'],
+    ['{"a":1,"b":{"c":1,"c":2}}', 'c'],
+    ['{"x":[{"k":1},{"k":2,"k":3}]}', 'k'],
+    ['{"a":1,"\\u0061":2}', 'a'],
+    ['{"s":"a \\" quote, {\\"s\\": and a brace }","s":2}', 's'],
+  ])('%s names %p', (text, name) => {
+    expect(repeatedMember(text)).toBe(name);
+  });
+
+  it.each([
+    '{"a":1,"b":2}',
+    '{"a":{"a":{"a":1}}}',
+    '[{"k":1},{"k":2}]',
+    '{"s":"\\"s\\":1","t":["s","s"]}',
+    '{ "b" : 2 , "a" : 1 }',
+    '"a"',
+    '[]',
+  ])('%s has none', (text) => {
+    expect(repeatedMember(text)).toBeNull();
   });
 });

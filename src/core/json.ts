@@ -105,3 +105,40 @@ export function canonicalJson(value: unknown): string {
       throw new TypeError(`canonicalJson: unsupported type ${typeof value}`);
   }
 }
+
+/**
+ * The first member name written twice in one object of `text`, which must be valid JSON; null
+ * when every name is written once. JSON.parse keeps the last of two and drops the first without a
+ * word, though another reader may keep the first: a file whose hashes cover what JSON.parse kept
+ * must not hold a second reading that no hash covers. Names are compared as decoded (`"\u0061"` is `a`).
+ */
+export function repeatedMember(text: string): string | null {
+  // One entry per open object (the names seen so far) or array (null).
+  const open: (Set<string> | null)[] = [];
+  let nameNext = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const names = open.at(-1);
+      if (nameNext && names) {
+        const name = JSON.parse(text.slice(i, end + 1)) as string;
+        if (names.has(name)) return name;
+        names.add(name);
+      }
+      nameNext = false;
+      i = end;
+    } else if (c === '{') {
+      open.push(new Set());
+      nameNext = true;
+    } else if (c === '[') {
+      open.push(null);
+    } else if (c === '}' || c === ']') {
+      open.pop();
+    } else if (c === ',') {
+      nameNext = open.at(-1) instanceof Set;
+    }
+  }
+  return null;
+}
