@@ -248,6 +248,8 @@ export const changes = defineArea(
       `A duration (90m, 2h, 3d) or an end (2025-03-01 18:00, 1404/12/10 18:00), Persian digits too; at most ${max}. Typed here, it replaces the choice above.`,
     boxTypedMissing: 'Type how long, or the end; or pick another choice above.',
     boxChoiceRequired: (max: string) => `This change must be time-boxed: pick how long, at most ${max}.`,
+    /** A "Put back after" value the form never offered (a forged or stale submission). */
+    boxChoiceUnknown: 'That is not one of the choices of this form: pick one again.',
     boxChoiceTooLong: (max: string) => `At most ${max}.`,
     boxExtendIntro: (ref: string, date: string) =>
       `${ref} goes back at ${date}. Pick its new end: a new request sets the same again for that long from when it is applied, and is approved as the change was.`,
@@ -384,6 +386,7 @@ export const changes = defineArea(
       `یک مدت (${iso('90m')}، ${iso('2h')}، ${iso('3d')}) یا یک زمان پایان (${iso('1404/12/10 18:00')})، با رقم فارسی هم؛ حداکثر ${max}. اگر اینجا بنویسید، به‌جای گزینه‌ی بالا به کار می‌رود.`,
     boxTypedMissing: 'مدت یا زمان پایان را بنویسید، یا گزینه‌ی دیگری را بالا انتخاب کنید.',
     boxChoiceRequired: (max) => `این تغییر باید موقت باشد: مدتش را انتخاب کنید، حداکثر ${max}.`,
+    boxChoiceUnknown: 'این یکی از گزینه‌های این فرم نیست: دوباره یکی را انتخاب کنید.',
     boxChoiceTooLong: (max) => `حداکثر ${max}.`,
     boxExtendIntro: (ref, date) =>
       `${ref} در ${date} برگردانده می‌شود. پایان تازه‌اش را انتخاب کنید: درخواستی تازه همان مقدارها را از زمان اعمال برای همین مدت دوباره می‌گذارد و مانند خود تغییر تأیید می‌شود.`,

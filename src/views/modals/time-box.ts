@@ -132,6 +132,10 @@ export function parseWindowChoice(
   }
   if (picked === OTHER) return { ok: false, errors: { [BLOCKS.putBackTyped]: t.boxTypedMissing } };
   const ms = picked === null ? undefined : CHOICE_MS.get(picked);
+  // A value the form never offered is refused, not read as "no put-back".
+  if (picked !== null && picked !== NEVER && ms === undefined) {
+    return { ok: false, errors: { [BLOCKS.putBackAfter]: t.boxChoiceUnknown } };
+  }
   if (ms === undefined) {
     return bounds.required
       ? { ok: false, errors: { [BLOCKS.putBackAfter]: t.boxChoiceRequired(max) } }
