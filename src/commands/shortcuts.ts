@@ -211,7 +211,10 @@ async function pickFile(ctx: AppContext, click: ViewClick, client: WebClient, pe
   const lang = await person.lang();
   const t = lang.t.shortcuts;
   const id = parseResourceId(click.actions[0]?.value ?? '', 'file');
-  if (!id.ok) {
+  // The IDs listed are read back from the view clicked, so the list stays as the message gave it;
+  // a click retries only one of them, never a value no button of the list carried.
+  const listed = listedFileIds(click);
+  if (!id.ok || !listed.includes(id.id)) {
     await replaceClicked(
       ctx,
       client,
@@ -220,8 +223,6 @@ async function pickFile(ctx: AppContext, click: ViewClick, client: WebClient, pe
     );
     return;
   }
-  // The IDs listed are read back from the view clicked, so the list stays as the message gave it.
-  const listed = listedFileIds(click);
   if (
     !(await replaceClicked(
       ctx,
@@ -236,8 +237,7 @@ async function pickFile(ctx: AppContext, click: ViewClick, client: WebClient, pe
     const who = await person.who();
     const warnings = id.warning === null ? [] : [id.warning];
     const result = await outcome(ctx, lang, () => retryReply(ctx, who, id.id, warnings));
-    const fileIds = listed.includes(id.id) ? listed : [id.id, ...listed];
-    await show(ctx, client, viewId, retryPickModal({ fileIds, result }, lang));
+    await show(ctx, client, viewId, retryPickModal({ fileIds: listed, result }, lang));
   });
 }
 
