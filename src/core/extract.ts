@@ -48,6 +48,24 @@ const REFUSED_MIN_DIGITS = 8;
 const NUMBER_RUN = /(?<![A-Za-z0-9_+])\+?\(?\d[\d \t\-‐-―−.()]*\d\)?(?![A-Za-z0-9_])/g;
 const FILE_ID = /(?<![A-Za-z0-9])[0-9a-fA-F]{24}(?![A-Za-z0-9])/g;
 
+/** Characters that may be inside a number or an ID, digits of every script included. */
+const TOKEN_CHAR = /[\p{Nd}A-Za-z \t\-‐-―−.()+]/u;
+
+/**
+ * The start of a very long message that is read: its first {@link SCAN_MAX_CHARS} characters,
+ * less a number or ID the cut would split (read short, it could be a number the message does not
+ * hold): the cut backs off to the last character that cannot be inside one, at most 64 back,
+ * else to the last space.
+ */
+function scanned(text: string): string {
+  if (text.length <= SCAN_MAX_CHARS) return text;
+  const head = text.slice(0, SCAN_MAX_CHARS);
+  for (let i = head.length - 1; i >= head.length - 64; i -= 1) {
+    if (!TOKEN_CHAR.test(head.charAt(i))) return head.slice(0, i + 1);
+  }
+  return head.slice(0, Math.max(0, head.search(/\s\S*$/)));
+}
+
 /**
  * A message's text as Slack sends it → what a person reads: `&amp;`, `&lt;`, `&gt;` decoded, and
  * Slack's `<…>` markup replaced by what it shows (`<tel:+98…|0912…>` → `0912…`; a link's label,
@@ -55,7 +73,7 @@ const FILE_ID = /(?<![A-Za-z0-9])[0-9a-fA-F]{24}(?![A-Za-z0-9])/g;
  * Arabic-Indic digits become ASCII.
  */
 export function readableMessageText(text: string, options: { keepLinks?: boolean } = {}): string {
-  const unwrapped = text.slice(0, SCAN_MAX_CHARS).replace(/<([^<>]*)>/g, (_all, inner: string) => {
+  const unwrapped = scanned(text).replace(/<([^<>]*)>/g, (_all, inner: string) => {
     const bar = inner.indexOf('|');
     const target = bar < 0 ? inner : inner.slice(0, bar);
     const label = bar < 0 ? '' : inner.slice(bar + 1);
