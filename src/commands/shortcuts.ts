@@ -353,7 +353,7 @@ export function registerShortcuts(app: App, routes: SlackRoutes, ctx: AppContext
           mode === 'add'
             ? lang.t.shortcuts.shortcutMenuWhitelistAdd
             : lang.t.shortcuts.shortcutMenuWhitelistRemove,
-        () => whitelistForm(ctx, click.user.id, mode),
+        (lang) => whitelistForm(ctx, click.user.id, mode, lang),
       ),
     );
   }

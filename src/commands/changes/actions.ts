@@ -180,13 +180,16 @@ async function openReject(ctx: AppContext, args: ClickArgs): Promise<void> {
 /** The whitelist message's Add / Remove: a modal showing the current list. */
 async function openWhitelist(ctx: AppContext, args: ClickArgs, mode: 'add' | 'remove'): Promise<void> {
   const click = ClickSchema.parse(args.body);
-  const title = mode === 'add' ? 'Add to whitelist' : 'Remove from whitelist';
-  const viewId = await openLoading(ctx, args.client, click.trigger_id, title);
+  const lang = await ctx.languages.of(click.user.id);
+  const t = lang.t.changes;
+  const title = mode === 'add' ? t.whitelistFormAddTitle : t.whitelistFormRemoveTitle;
+  const viewId = await openLoading(ctx, args.client, click.trigger_id, title, lang);
   if (viewId === null) return;
   try {
-    await showView(ctx, args.client, viewId, await whitelistForm(ctx, click.user.id, mode));
+    await showView(ctx, args.client, viewId, await whitelistForm(ctx, click.user.id, mode, lang));
   } catch (error) {
-    await showStatus(ctx, args.client, viewId, title, [problemLine(problemText(ctx, error, title))]);
+    const problem = problemLine(problemText(ctx, error, title, lang));
+    await showStatus(ctx, args.client, viewId, title, [problem], lang);
   }
 }
 

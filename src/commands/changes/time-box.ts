@@ -74,11 +74,12 @@ export async function protectForm(ctx: AppContext, userId: string, lang: Lang): 
   return protectModal(current, draftId, lang, windowOf(ctx, protectSet.name).limits);
 }
 
-/** The whitelist's Add or Remove form, with "Put back after" and the list as it is now when it can be read. */
+/** The whitelist's Add or Remove form in `lang`, with "Put back after" and the list as it is now when it can be read. */
 export async function whitelistForm(
   ctx: AppContext,
   userId: string,
   mode: 'add' | 'remove',
+  lang: Lang,
 ): Promise<ModalView> {
   // The form still works without the list: the services read it again on submit.
   const current = await ctx.ops.whitelist().catch((error: unknown) => {
@@ -86,7 +87,7 @@ export async function whitelistForm(
     return null;
   });
   const draftId = await openDraft(ctx, userId, CALLBACKS.whitelistChange, { mode });
-  return whitelistModal({ mode, current, draftId, bounds: windowOf(ctx, whitelistSet.name).limits });
+  return whitelistModal({ mode, current, draftId, bounds: windowOf(ctx, whitelistSet.name).limits }, lang);
 }
 
 /** What "Put back now" answers once the services took it: put back, nothing to put back, or under way. */
