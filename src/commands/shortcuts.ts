@@ -278,20 +278,39 @@ async function fromMenu(
   }
 }
 
+/**
+ * A message shortcut whose form was not opened (Slack refused the trigger, it expired): the person
+ * is told where they ran it, through the shortcut's response_url, instead of waiting for nothing.
+ */
+async function toldIfNotOpened(ctx: AppContext, shortcut: MessageShortcut, run: () => Promise<void>) {
+  try {
+    await run();
+  } catch (error) {
+    ctx.logger.warn({ err: error, shortcut: shortcut.callback_id }, 'a shortcut’s form was not opened');
+    const lang = await personOf(ctx, shortcut, shortcut.user).lang();
+    await ctx
+      .respondTo(shortcut.response_url)({
+        response_type: 'ephemeral',
+        text: lang.t.shortcuts.shortcutNotOpened,
+      })
+      .catch((failed: unknown) => ctx.logger.warn({ err: failed }, 'could not tell the shortcut’s user'));
+  }
+}
+
 /** Registers the three shortcuts, the buttons of their modals and of the menu. */
 export function registerShortcuts(app: App, routes: SlackRoutes, ctx: AppContext): void {
   app.shortcut<MessageShortcut>(
     { type: 'message_action', callback_id: SHORTCUTS.unblockFromMessage },
     async ({ ack, shortcut, client }) => {
       await ack();
-      await unblockFromMessage(ctx, shortcut, client);
+      await toldIfNotOpened(ctx, shortcut, () => unblockFromMessage(ctx, shortcut, client));
     },
   );
   app.shortcut<MessageShortcut>(
     { type: 'message_action', callback_id: SHORTCUTS.retryFromMessage },
     async ({ ack, shortcut, client }) => {
       await ack();
-      await retryFromMessage(ctx, shortcut, client);
+      await toldIfNotOpened(ctx, shortcut, () => retryFromMessage(ctx, shortcut, client));
     },
   );
   app.shortcut<GlobalShortcut>(

@@ -24,6 +24,9 @@ export const shortcuts = defineArea(
     shortcutOfferFiles: 'File IDs in this message. One click queues the conversion again.',
     shortcutUnknownPick:
       'That choice is not in this form any more. Nothing was done; run the shortcut again.',
+    /** Slack did not open the shortcut's form (an expired trigger, say). */
+    shortcutNotOpened:
+      'Slack did not open the form of this shortcut. Nothing was done; run the shortcut again.',
     shortcutMobileHint: (local: string, international: string) =>
       `As the viewer gave it: ${local}, ${international} or with Persian digits.`,
     shortcutFileIdHint: 'Only a file whose conversion failed is queued again.',
@@ -57,6 +60,7 @@ export const shortcuts = defineArea(
       'شماره‌های این پیام. با یک کلیک مسدودی برداشته می‌شود، با همان بررسی‌ها و تأییدهای همیشگی.',
     shortcutOfferFiles: 'شناسه‌های فایل در این پیام. با یک کلیک، فایل دوباره به صف تبدیل می‌رود.',
     shortcutUnknownPick: 'آن گزینه دیگر در این فرم نیست. کاری انجام نشد؛ میان‌بر را دوباره اجرا کنید.',
+    shortcutNotOpened: 'اسلک فرم این میان‌بر را باز نکرد. کاری انجام نشد؛ میان‌بر را دوباره اجرا کنید.',
     shortcutMobileHint: (local, international) =>
       `همان‌طور که بیننده داده است: ${local}، ${international} یا با رقم‌های فارسی.`,
     shortcutFileIdHint: 'فقط فایلی که تبدیلش ناموفق بوده دوباره به صف تبدیل می‌رود.',
