@@ -5,7 +5,7 @@ import { ErrorCode, WebAPIRateLimitedError } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { redactError } from '../core/mask.js';
 import { Backoff, JobRunner, KeyedBackoff } from '../jobs/runner.js';
-import { within } from '../jobs/timeout.js';
+import { settledWithin, within } from '../jobs/timeout.js';
 import type { NotificationJob, Store } from '../store/store.js';
 
 /** The part of the store the worker uses. */
@@ -150,8 +150,12 @@ export function createNotificationWorker(options: NotificationWorkerOptions): No
     },
     flushOnce: async () => (await w.runner.exclusive(() => step(w, false))).done,
     async drain(timeoutMs) {
-      await worker.stop();
-      return drain(w, timeoutMs);
+      const deadline = performance.now() + timeoutMs;
+      // The delivery in hand may hang on a slow Slack: it is waited for within the bound only, and
+      // what it claimed is leased, taken again after the next start if it never ends.
+      const stopped = await settledWithin(worker.stop(), timeoutMs);
+      if (stopped.kind === 'error') throw stopped.error;
+      return drain(w, stopped.kind === 'late' ? 0 : Math.max(0, deadline - performance.now()));
     },
     kick: () => kick(w),
   };
