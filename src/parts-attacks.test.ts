@@ -244,6 +244,7 @@ describe('starting and stopping vidops, attacked', () => {
       releaseNotifications: async (ids) => {
         for (const id of ids) waiting.add(id);
       },
+      renewNotifications: async (ids) => ids.length,
       notificationDepth: async () => waiting.size,
     };
     let delivered = 0;

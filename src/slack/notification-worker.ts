@@ -11,7 +11,11 @@ import type { NotificationJob, Store } from '../store/store.js';
 /** The part of the store the worker uses. */
 export type NotificationStore = Pick<
   Store,
-  'claimNotifications' | 'ackNotifications' | 'releaseNotifications' | 'notificationDepth'
+  | 'claimNotifications'
+  | 'ackNotifications'
+  | 'releaseNotifications'
+  | 'renewNotifications'
+  | 'notificationDepth'
 >;
 
 /** What telling Slack about one request came to, when nothing failed. */
@@ -197,6 +201,19 @@ async function release(w: Worker, jobs: readonly NotificationJob[], delayMs: num
   }
 }
 
+async function renew(w: Worker, jobs: readonly NotificationJob[]): Promise<void> {
+  try {
+    const until = new Date(w.clock().getTime() + w.leaseMs).toISOString();
+    await w.store.renewNotifications(
+      jobs.map((j) => j.id),
+      w.workerId,
+      until,
+    );
+  } catch (error) {
+    w.logger.warn({ err: redactError(error), jobs: jobs.length }, 'could not renew the notification lease');
+  }
+}
+
 async function ack(w: Worker, requestId: string, jobs: readonly NotificationJob[]): Promise<void> {
   try {
     await w.store.ackNotifications(jobs.map((j) => j.id));
@@ -270,10 +287,17 @@ async function tell(
   rest: () => NotificationJob[],
 ): Promise<number | 'stop'> {
   let outcome: DeliveryOutcome;
+  // Slack may take longer than the lease (three tries of ten seconds a call): the lease of this
+  // request's jobs and of those still waiting in the batch is renewed while it is told, so no other
+  // replica tells the same request meanwhile and an older state never lands after a newer one.
+  const renewal = setInterval(() => void renew(w, [...mine, ...rest()]), w.leaseMs / 3);
+  renewal.unref();
   try {
     outcome = await w.deliver(requestId, mine);
   } catch (error) {
     return failed(w, error, requestId, mine, rest);
+  } finally {
+    clearInterval(renewal);
   }
   w.transport.reset();
   if (outcome.kind === 'later') {

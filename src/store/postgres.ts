@@ -629,6 +629,16 @@ export class PostgresStore implements Store {
     );
   }
 
+  async renewNotifications(ids: readonly number[], worker: string, until: string): Promise<number> {
+    if (ids.length === 0) return 0;
+    const { rowCount } = await this.pool.query(
+      `UPDATE notifications SET lease_until = $3
+       WHERE id = ANY($1::bigint[]) AND lease_owner = $2`,
+      [[...ids], worker, normalizeTime(until, 'until')],
+    );
+    return rowCount ?? 0;
+  }
+
   async enqueueNotification(requestId: string, at: string): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       `INSERT INTO notifications (request_id, state, version, at)

@@ -632,6 +632,18 @@ export class SqliteStore implements Store {
     });
   }
 
+  async renewNotifications(ids: readonly number[], worker: string, until: string): Promise<number> {
+    if (ids.length === 0) return 0;
+    const at = normalizeTime(until, 'until');
+    return this.write(
+      () =>
+        this.stmt(
+          `UPDATE notifications SET lease_until = ?
+           WHERE id IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
+        ).run(at, JSON.stringify(ids), worker).changes,
+    );
+  }
+
   async enqueueNotification(requestId: string, at: string): Promise<boolean> {
     const normalized = normalizeTime(at, 'at');
     const result = this.write(() =>

@@ -267,10 +267,13 @@ export interface Store {
    * lease on any of its jobs, so one request is worked on by one worker at a time and its updates
    * cannot overtake each other. `ackNotifications` removes jobs that are done;
    * `releaseNotifications` gives them back, their request not claimable before `notBefore`.
+   * `renewNotifications` moves the lease of the jobs `worker` still holds to `until`, while a
+   * slow Slack keeps it working on them (how many it still held).
    */
   claimNotifications(claim: NotificationClaim): Promise<NotificationJob[]>;
   ackNotifications(ids: readonly number[]): Promise<void>;
   releaseNotifications(ids: readonly number[], notBefore: string): Promise<void>;
+  renewNotifications(ids: readonly number[], worker: string, until: string): Promise<number>;
   /** Records a job for the request as it stands now (announcing it again); false when there is no such request. */
   enqueueNotification(requestId: string, at: string): Promise<boolean>;
   /** Jobs not yet done, leased or not. */

@@ -703,6 +703,16 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect(next[0]?.id).toBeGreaterThan(slow[0]?.id ?? Number.POSITIVE_INFINITY);
       });
 
+      it('a worker Slack keeps waiting renews its lease: no one else claims the request, and a stranger cannot renew it', async () => {
+        await created('R-RENEW');
+        const held = await claim('w1', at(0));
+        expect(await store.renewNotifications(ids(held), 'w2', at(100))).toBe(0);
+        expect(await store.renewNotifications(ids(held), 'w1', at(60))).toBe(1);
+        expect(await claim('w2', at(59))).toEqual([]);
+        expect(ids(await claim('w2', at(60)))).toEqual(ids(held));
+        expect(await store.renewNotifications([], 'w1', at(90))).toBe(0);
+      });
+
       it('Slack says 429: the request comes back at notBefore with what changed meanwhile, not earlier', async () => {
         const request = await created('R-LATER');
         const jobs = await claim('w1', at(0));
