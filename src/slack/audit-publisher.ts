@@ -1,10 +1,12 @@
 import {
+  ErrorCode,
   type Logger as SlackLogger,
   WebAPIPlatformError,
   WebAPIRateLimitedError,
   WebClient,
 } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { shortHash } from '../core/audit-chain.js';
 import { redactError } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
 import { ENGLISH, type Lang } from '../i18n/index.js';
@@ -13,6 +15,7 @@ import { within } from '../jobs/timeout.js';
 import type { Store, StoredCheckpoint } from '../store/store.js';
 import { type AuditPost, renderAuditPost, renderCheckpointPost } from '../views/audit-post.js';
 import { checkBlockKitLimits } from '../views/limits.js';
+import { readMessage } from './witness.js';
 
 /**
  * How one post to the audit channel went: of a batch of events (`post: 'events'`; `firstSeq` and
@@ -120,6 +123,11 @@ interface Publisher {
   unacked: number[];
   /** A checkpoint posted but not yet marked posted; retried first. */
   unackedCheckpoint: number | null;
+  /**
+   * Events whose post Slack may have taken though its answer was lost (a timeout, a reset): still
+   * leased here, and looked for in the channel before they are posted again.
+   */
+  unsure: { events: readonly AuditEvent[]; since: string } | null;
   /** A checkpoint was signed here: give checkpoints the next turn. */
   checkpointHint: boolean;
 }
@@ -163,6 +171,7 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
     batchLimit: batchMax,
     unacked: [],
     unackedCheckpoint: null,
+    unsure: null,
     checkpointHint: true,
   };
   return {
@@ -273,7 +282,7 @@ async function deliver(
   p: Publisher,
   post: AuditPost,
   what: { post: AuditPostResult['post']; events: number; seqs?: readonly number[] },
-): Promise<{ ok: true } | { ok: false; delayMs: number }> {
+): Promise<{ ok: true } | { ok: false; delayMs: number; answerLost: boolean }> {
   try {
     await p.web.chat.postMessage({
       channel: p.channel,
@@ -283,7 +292,9 @@ async function deliver(
       unfurl_media: false,
     });
   } catch (error) {
-    return { ok: false, delayMs: postFailed(p, error, what) };
+    // Sent, but no answer came back: Slack may have taken it.
+    const answerLost = (error as { code?: unknown } | null)?.code === ErrorCode.RequestError;
+    return { ok: false, delayMs: postFailed(p, error, what), answerLost };
   }
   p.backoff.reset();
   p.runner.pauseFor(p.minIntervalMs);
@@ -386,9 +397,77 @@ async function settleUnacked(p: Publisher): Promise<boolean> {
   return true;
 }
 
+/** How far before a post the channel is read back for it (clocks of Slack and of this host differ). */
+const UNSURE_MARGIN_MS = 60_000;
+
+/** A time as Slack's `ts` reads it: seconds, with microseconds. */
+function slackTs(ms: number): string {
+  return (ms / 1000).toFixed(6);
+}
+
+/**
+ * Events whose post's answer was lost: the channel's newest messages are read back, those it shows
+ * (same seq, same short hash) are marked delivered, the others released to be posted again. When
+ * the channel cannot be read (no `channels:history` scope, say), all are posted again, and may show
+ * twice, as the log says. False, with the next turn set, while Slack asks to wait or is not answering.
+ */
+async function settleUnsure(p: Publisher, unsure: NonNullable<Publisher['unsure']>): Promise<boolean> {
+  const seqs = unsure.events.map((e) => e.seq);
+  let shown: Set<string>;
+  try {
+    const history = await p.web.conversations.history({
+      channel: p.channel,
+      oldest: unsure.since,
+      limit: 200,
+    });
+    shown = new Set(
+      (history.messages ?? []).flatMap((m) =>
+        readMessage(m as Record<string, unknown>, { userId: '', botId: null }).lines.map(
+          (l) => `${l.seq}:${l.short}`,
+        ),
+      ),
+    );
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (
+      error instanceof WebAPIRateLimitedError ||
+      code === ErrorCode.RequestError ||
+      code === ErrorCode.HTTPError
+    ) {
+      p.runner.pauseFor(p.backoff.next());
+      return false;
+    }
+    p.logger.warn(
+      { err: redactError(error), seqs: seqs.length },
+      'could not read the audit channel back after a post whose answer was lost; posting those events again (they may show twice)',
+    );
+    shown = new Set();
+  }
+  p.unsure = null;
+  const landed = unsure.events.filter((e) => shown.has(`${e.seq}:${shortHash(e.hash)}`)).map((e) => e.seq);
+  const again = seqs.filter((seq) => !landed.includes(seq));
+  if (landed.length > 0 && !(await ack(p, landed))) p.unacked = landed;
+  if (again.length > 0) await release(p, again, 0);
+  if (landed.length > 0) {
+    p.logger.info(
+      { seqs: landed.length },
+      'an audit post whose answer was lost had landed; not posted again',
+    );
+    report(p, {
+      post: 'events',
+      outcome: 'ok',
+      events: landed.length,
+      firstSeq: landed[0] ?? 0,
+      lastSeq: landed[landed.length - 1] ?? 0,
+    });
+  }
+  return true;
+}
+
 /** Claims a batch and posts it. Returns the number of events delivered (0 when none or failed). */
 async function step(p: Publisher): Promise<StepCounts> {
   if (!(await settleUnacked(p))) return NOTHING;
+  if (p.unsure !== null && !(await settleUnsure(p, p.unsure))) return NOTHING;
   if (p.checkpointHint) {
     const posted = await checkpointStep(p);
     if (posted !== null) return posted;
@@ -414,9 +493,12 @@ async function step(p: Publisher): Promise<StepCounts> {
       0,
     );
 
+  const since = slackTs(p.clock().getTime() - UNSURE_MARGIN_MS);
   const sent = await deliver(p, post, { post: 'events', events: seqs.length, seqs });
   if (!sent.ok) {
-    await release(p, seqs, sent.delayMs);
+    // Kept leased, and looked for in the channel at the next turn (settleUnsure).
+    if (sent.answerLost) p.unsure = { events: events.slice(0, count), since };
+    else await release(p, seqs, sent.delayMs);
     return { claimed: events.length, delivered: 0 };
   }
   p.batchLimit = Math.min(p.batchMax, p.batchLimit * 2);
