@@ -8,6 +8,13 @@ import { orTimeout, settledWithin } from '../jobs/timeout.js';
 import { AuthorizationError, ReceiverMultipleAckError } from './bolt.js';
 import type { VidopsMetrics } from './metrics.js';
 
+/**
+ * A request must arrive whole (headers and body) within five seconds, checked every second: Slack
+ * sends its small payloads at once and wants the ack within three, so a body that never ends is
+ * answered 408 and its socket freed, instead of being held for Node's default five minutes.
+ */
+const REQUEST_BOUNDS = { requestTimeout: 5000, headersTimeout: 5000, connectionsCheckingInterval: 1000 };
+
 /** Largest request body accepted on `/slack/events`; Slack's payloads are far smaller. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Slack's rule: refuse a request timestamp more than five minutes from local time, either way. */
@@ -111,6 +118,11 @@ export function installationProblem(body: object, installation: Installation): s
   }
   return null;
 }
+
+/** How long a busy answer's key is kept: past the five minutes a signature is accepted, with room for skew. */
+const SHED_KEY_MS = 6 * 60_000;
+/** At most this many busy answers remembered (about 100 bytes each). */
+const MAX_SHED_KEYS = 20_000;
 
 /**
  * The delivery key of a signed request that carries no ID of its own (slash commands, buttons,
@@ -269,7 +281,7 @@ export class OpsServer {
   private closed: Promise<void> | null = null;
 
   constructor(private readonly options: OpsServerOptions) {
-    this.server = createServer((req, res) => {
+    this.server = createServer(REQUEST_BOUNDS, (req, res) => {
       // A request is in flight until its handler settled and its response went out (closed).
       this.inFlight += 1;
       let open = 2;
@@ -459,6 +471,12 @@ export class VidopsReceiver implements Receiver {
   private readonly ackTimers = new Set<NodeJS.Timeout>();
   /** `shed` answers as JSON text, by answer. */
   private readonly shedTexts = new WeakMap<object, string>();
+  /**
+   * Requests answered "busy" (nothing done), by replay key, until their signature is too old to be
+   * accepted: a replay of one must do nothing either, though no delivery was recorded for it (a
+   * busy answer writes nothing, to stay cheap under a flood). Kept in this process only.
+   */
+  private readonly shedKeys = new Map<string, number>();
 
   constructor(private readonly options: VidopsReceiverOptions) {
     if (!options.signingSecret) throw new Error('VidopsReceiver needs a signing secret');
@@ -595,6 +613,7 @@ export class VidopsReceiver implements Receiver {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
         res.end(text);
       }
+      this.rememberShed(replayKey(header(req, 'x-slack-signature') ?? ''));
       this.options.metrics.ackSeconds.observe({}, Number(process.hrtime.bigint() - started) / 1e9);
       return;
     }
@@ -608,7 +627,7 @@ export class VidopsReceiver implements Receiver {
         : replayKey(header(req, 'x-slack-signature') ?? '');
       let first: boolean;
       try {
-        first = await this.options.seen(key);
+        first = !this.wasShed(key) && (await this.options.seen(key));
       } catch (error) {
         // Without the de-duplication record we cannot tell a repeat; let Slack deliver again.
         logger.error({ err: redactError(error) }, 'could not record a Slack delivery');
@@ -630,6 +649,24 @@ export class VidopsReceiver implements Receiver {
     }
 
     await this.dispatch(req, res, body, started);
+  }
+
+  private rememberShed(key: string): void {
+    const now = Date.now();
+    if (this.shedKeys.size >= MAX_SHED_KEYS) {
+      for (const [k, until] of this.shedKeys) if (until <= now) this.shedKeys.delete(k);
+      // Still full of live keys: the oldest go first (a Map keeps insertion order).
+      for (const k of this.shedKeys.keys()) {
+        if (this.shedKeys.size < MAX_SHED_KEYS) break;
+        this.shedKeys.delete(k);
+      }
+    }
+    this.shedKeys.set(key, now + SHED_KEY_MS);
+  }
+
+  private wasShed(key: string): boolean {
+    const until = this.shedKeys.get(key);
+    return until !== undefined && until > Date.now();
   }
 
   private async dispatch(
