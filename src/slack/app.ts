@@ -210,6 +210,8 @@ async function installationOf(web: WebClient): Promise<Installation> {
 export function socketModeGuard(deps: {
   installation: () => Installation | null;
   seen: (key: string) => Promise<boolean>;
+  /** Forgets a key `seen` recorded: the delivery did not get through, so its redelivery must run. */
+  forget: (key: string) => Promise<void>;
   logger: Pick<Logger, 'info' | 'warn'>;
 }): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
@@ -238,8 +240,33 @@ export function socketModeGuard(deps: {
         return;
       }
     }
-    await next();
+    try {
+      await next();
+    } catch (error) {
+      // A slash command's ack that could not go out (the socket closed under it) ran nothing: its
+      // work is queued after the ack. Slack sends the envelope again after the reconnect, and that
+      // delivery must run, not be dropped as a repeat.
+      if (typeof envelopeId === 'string' && typeof field(body, 'command') === 'string' && ackNotSent(error)) {
+        await deps.forget(`envelope:${envelopeId}`).catch(() => undefined);
+        deps.logger.warn({ envelopeId }, 'a command’s ack did not get out; its redelivery will run');
+      }
+      throw error;
+    }
   };
+}
+
+/**
+ * The Socket Mode client's codes for a send (the ack) it could not make: the socket was closed or
+ * not ready. Written out, so that HTTP mode does not load @slack/socket-mode for them.
+ */
+const NOT_SENT = new Set([
+  'slack_socket_mode_send_while_not_ready_error',
+  'slack_socket_mode_send_while_disconnected_error',
+]);
+
+function ackNotSent(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && NOT_SENT.has(code);
 }
 
 /** Readiness of Slack: a cached `auth.test`, so frequent probes cost one call a minute. */
@@ -284,6 +311,7 @@ interface ReceiverParts {
   boltLogger: BoltLogger;
   ready: () => Promise<void>;
   seen: (key: string) => Promise<boolean>;
+  forget: (key: string) => Promise<void>;
   /** Known once `start()` read it from auth.test; nothing is listened to before. */
   installation: { current: Installation | null };
 }
@@ -371,11 +399,11 @@ function auditPublisher(deps: SlackAppDeps, web: WebClient, metrics: VidopsMetri
 
 /** The app's own middleware (Socket Mode's checks, counting) and its error handler, before the handlers. */
 function useMiddleware(app: App, parts: ReceiverParts): void {
-  const { deps, metrics, seen, installation } = parts;
+  const { deps, metrics, seen, forget, installation } = parts;
   const { logger } = deps;
   if (deps.config.slack.socketMode) {
     // HTTP requests are checked and de-duplicated in VidopsReceiver; Socket Mode ones here, first.
-    app.use(socketModeGuard({ installation: () => installation.current, seen, logger }));
+    app.use(socketModeGuard({ installation: () => installation.current, seen, forget, logger }));
   }
   // Counts every request by outcome, the one place that does (HTTP's busy answer before Bolt
   // aside): a listener only says how it ended (`settleOutcome`); a slash command's work ends after
@@ -455,6 +483,7 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     boltLogger,
     ready: readinessOf(deps, web),
     seen: (key) => store.markDelivered(key, clock().toISOString()),
+    forget: (key) => store.forgetDelivery(key),
     installation: { current: null },
   };
   const { receiver, opsServer } = config.slack.socketMode

@@ -118,6 +118,9 @@ describe('Socket Mode envelopes are checked before any handler', () => {
         keys.add(key);
         return true;
       },
+      forget: async (key) => {
+        keys.delete(key);
+      },
       logger: {
         info: (_o: object, m?: string) => logged.push(m ?? ''),
         warn: (_o: object, m?: string) => logged.push(m ?? ''),
