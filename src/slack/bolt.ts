@@ -60,6 +60,32 @@ export type SocketModeReceiver = InstanceType<SocketModeModule['default']>;
 export type SocketModeReceiverOptions = ConstructorParameters<SocketModeModule['default']>[0];
 /** A Socket Mode receiver; the first call loads `@slack/socket-mode`. */
 export function createSocketModeReceiver(options: SocketModeReceiverOptions): SocketModeReceiver {
-  return new (socketModeModule().default)(options);
+  const receiver = new (socketModeModule().default)(options);
+  dropFailedMessages(receiver.client, options.logger);
+  return receiver;
+}
+
+/**
+ * The Socket Mode client reads an `events_api` envelope's `payload.event.type` unchecked, and its
+ * message listener's promise is not awaited: one envelope without an event rejected unhandled and
+ * ended the process. Its listener is wrapped so that a message it fails on is logged and dropped,
+ * and the connection goes on. If the library no longer has exactly that one listener, it is left.
+ */
+function dropFailedMessages(
+  client: SocketModeReceiver['client'],
+  logger: SocketModeReceiverOptions['logger'],
+): void {
+  const listeners = client.listeners('ws_message');
+  const [listener] = listeners;
+  if (listeners.length !== 1 || listener === undefined) return;
+  client.removeAllListeners('ws_message');
+  client.on('ws_message', (...args: unknown[]) => {
+    const handled: unknown = listener.apply(client, args);
+    if (handled instanceof Promise) {
+      handled.catch((error: unknown) => {
+        logger?.warn(`dropped a Socket Mode message vidops could not read: ${String(error)}`);
+      });
+    }
+  });
 }
 export const { AuthorizationError, ReceiverMultipleAckError, RespondError } = errors;
