@@ -446,22 +446,27 @@ async function settleUnsure(p: Publisher, unsure: NonNullable<Publisher['unsure'
   p.unsure = null;
   const landed = unsure.events.filter((e) => shown.has(`${e.seq}:${shortHash(e.hash)}`)).map((e) => e.seq);
   const again = seqs.filter((seq) => !landed.includes(seq));
-  if (landed.length > 0 && !(await ack(p, landed))) p.unacked = landed;
   if (again.length > 0) await release(p, again, 0);
   if (landed.length > 0) {
     p.logger.info(
       { seqs: landed.length },
       'an audit post whose answer was lost had landed; not posted again',
     );
-    report(p, {
-      post: 'events',
-      outcome: 'ok',
-      events: landed.length,
-      firstSeq: landed[0] ?? 0,
-      lastSeq: landed[landed.length - 1] ?? 0,
-    });
+    await delivered(p, landed);
   }
   return true;
+}
+
+/** Events the channel shows: marked delivered (or kept to mark at the next turn), and counted. */
+async function delivered(p: Publisher, seqs: readonly number[]): Promise<void> {
+  if (!(await ack(p, seqs))) p.unacked = [...seqs];
+  report(p, {
+    post: 'events',
+    outcome: 'ok',
+    events: seqs.length,
+    firstSeq: seqs[0] ?? 0,
+    lastSeq: seqs[seqs.length - 1] ?? 0,
+  });
 }
 
 /** Claims a batch and posts it. Returns the number of events delivered (0 when none or failed). */
@@ -502,13 +507,6 @@ async function step(p: Publisher): Promise<StepCounts> {
     return { claimed: events.length, delivered: 0 };
   }
   p.batchLimit = Math.min(p.batchMax, p.batchLimit * 2);
-  if (!(await ack(p, seqs))) p.unacked = seqs;
-  report(p, {
-    post: 'events',
-    outcome: 'ok',
-    events: seqs.length,
-    firstSeq: seqs[0] ?? 0,
-    lastSeq: seqs[seqs.length - 1] ?? 0,
-  });
+  await delivered(p, seqs);
   return { claimed: events.length, delivered: seqs.length };
 }
