@@ -1,18 +1,13 @@
-import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { type CliIo, runCli } from '../../src/cli/run.js';
 import { createHasher, GENESIS_HASH } from '../../src/core/audit-chain.js';
 import { checkpointOrigin, signCheckpoint } from '../../src/core/checkpoint.js';
 import { canonicalJson } from '../../src/core/json.js';
-import type { NewAuditEvent } from '../../src/core/model.js';
 import { generateSignerKey, parseSignerKey, signNote } from '../../src/core/signed-note.js';
 import { openStore } from '../../src/store/index.js';
+import { type CliRun, runTool, runVidops, unblockEvent } from './audit-runs.js';
 
 /**
  * The audit log's verification attacked the way an adversary would: someone with write access to
@@ -22,7 +17,6 @@ import { openStore } from '../../src/store/index.js';
  * @see docs/audit.md; docs/audit-checkpoints.md; docs/security.md
  */
 
-const TOOL = resolve(dirname(fileURLToPath(import.meta.url)), '../../tools/verify-audit.mjs');
 const LOG = 'tehran-1';
 const KEY = 'keys/audit-signing.key';
 const STATE = `${KEY}.last`;
@@ -39,12 +33,6 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 const DB = () => join(dir, 'x.db');
 
 function env(keyFile: string | null = KEY, extra: Record<string, string> = {}) {
@@ -56,49 +44,16 @@ function env(keyFile: string | null = KEY, extra: Record<string, string> = {}) {
   };
 }
 
-async function vidops(
-  args: string[],
-  environment: Record<string, string | undefined> = env(),
-): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: environment,
-    cwd: dir,
-    clock: () => now,
-    osUser: 'compliance',
-  };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
+function vidops(args: string[], environment: Record<string, string | undefined> = env()): Promise<CliRun> {
+  return runVidops(args, { env: environment, cwd: dir, clock: () => now });
 }
 
 /** The standalone verifier, as compliance runs it: a child process on the files. */
-async function tool(args: string[]): Promise<CliRun> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [TOOL, ...args], { cwd: dir });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function tool(args: string[]): Promise<CliRun> {
+  return runTool(args, dir);
 }
 
-function newEvent(i: number): NewAuditEvent {
-  return {
-    id: randomUUID(),
-    type: i % 2 === 0 ? 'requested' : 'succeeded',
-    at: new Date(Date.UTC(2026, 10, 21, 10, 0, i)).toISOString(),
-    actor: { id: 'U0AGENT', name: 'Sara' },
-    operation: 'viewer.unblock',
-    target: 'viewer 09123456789',
-    params: { mobileNumber: '09123456789' },
-    requestId: null,
-    outcome: null,
-    error: null,
-  };
-}
+const newEvent = unblockEvent;
 
 async function append(n: number): Promise<void> {
   const store = await openStore(`sqlite:${DB()}`, { hash: createHasher() });
