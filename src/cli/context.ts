@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import type { VideoClientHandle } from '../client/index.js';
 import { type CliConfig, type CliStoreConfig, loadCliConfig } from '../config.js';
-import { InputError } from '../core/errors.js';
+import { ConfigError, InputError } from '../core/errors.js';
 import type { Policy } from '../core/policy.js';
 import { loadPolicy, openAuditedStore, openVideoClient } from '../parts.js';
 import { createOperations } from '../services/index.js';
@@ -31,16 +31,38 @@ function isMissing(error: unknown): boolean {
 
 /**
  * The environment with `.env` of the working directory underneath: variables already set win,
- * as with `npm start`. A missing `.env` is no problem.
+ * as with `npm start`. A missing `.env` is no problem; one another user of the machine wrote is
+ * refused ({@link envFileProblem}).
  */
 export async function loadEnv(env: Env, cwd: string, readFile: ReadFile): Promise<Env> {
+  const path = join(cwd, '.env');
   let fromFile: Env = {};
   try {
-    fromFile = parseDotenv(Buffer.from(await readFile(join(cwd, '.env'))));
+    fromFile = parseDotenv(Buffer.from(await readFile(path)));
   } catch (error) {
     if (!isMissing(error)) throw error;
+    return { ...env };
   }
+  const problem = await envFileProblem(path, cwd);
+  if (problem !== null) throw new ConfigError([problem]);
   return { ...fromFile, ...env };
+}
+
+/**
+ * Why the `.env` at `path` is not read, or null. Its settings choose the service the API keys are
+ * sent to and the database approvals are read from, so it must be written by someone this user
+ * trusts with them: this user, root, or the owner of the folder it is in (a deployment's folder,
+ * whose `.env` the leads share). A `.env` another user left in a folder anyone may write (`/tmp`,
+ * a shared folder) is refused, as ssh and git refuse files of others. (A file the runner cannot
+ * stat, such as a test's stand-in, is left to the read.)
+ */
+export async function envFileProblem(path: string, cwd: string): Promise<string | null> {
+  const me = process.getuid?.();
+  if (me === undefined) return null;
+  const [file, folder] = await Promise.all([stat(path).catch(() => null), stat(cwd).catch(() => null)]);
+  if (file === null || folder === null) return null;
+  if (file.uid === me || file.uid === 0 || file.uid === folder.uid) return null;
+  return `${path} belongs to another user (uid ${file.uid}), not to you, root or the owner of ${cwd}: vidops does not take its settings (the service its keys go to, the database it trusts) from a file another user wrote. Run vidops from the deployment's folder, or remove that file.`;
 }
 
 /** `sqlite:<relative path>` read against the CLI's working directory rather than the process's. */

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -798,6 +798,42 @@ describe('usage, configuration and help', () => {
     expect(result).toMatchObject({ code: 0, stdout: 'The whitelist is empty.\n' });
     expect(existsSync(dbPath())).toBe(true);
   });
+
+  // Another OS user's `.env`: its settings would choose where the API keys go and which database
+  // is trusted. Changing a file's owner needs root, as CI runs; elsewhere the two tests are skipped.
+  const asRoot = process.getuid?.() === 0 ? test : test.skip;
+
+  asRoot(
+    'a .env another user left in a folder anyone may write is refused, and nothing is sent',
+    async () => {
+      await writeFile(join(dir, '.env'), 'VIDEO_API_URL=http://127.0.0.1:9/theirs\n');
+      await chown(join(dir, '.env'), 4242, 4242);
+      const before = sandbox.requests().length;
+      const result = await vidops(['whitelist'], {
+        DATABASE_URL: 'sqlite:x.db',
+        VIDEO_API_KEY: DEMO.apiKey,
+        VIDEO_SECRET_KEY: DEMO.secretKey,
+        LEADS: LEAD,
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('belongs to another user (uid 4242)');
+      expect(sandbox.requests()).toHaveLength(before);
+    },
+  );
+
+  asRoot(
+    'a .env of the folder’s owner is read: the deployment’s own folder, shared by its leads',
+    async () => {
+      await writeFile(
+        join(dir, '.env'),
+        `VIDEO_API_URL=${sandbox.url}\nVIDEO_API_KEY=${DEMO.apiKey}\nVIDEO_SECRET_KEY=${DEMO.secretKey}\nLEADS=${LEAD}\n`,
+      );
+      await chown(dir, 4242, 4242);
+      await chown(join(dir, '.env'), 4242, 4242);
+      const result = await vidops(['whitelist'], { DATABASE_URL: 'sqlite:x.db' });
+      expect(result).toMatchObject({ code: 0, stdout: 'The whitelist is empty.\n' });
+    },
+  );
 
   test('explain needs no configuration', async () => {
     const result = await vidops(['explain', '۹۹۱۰'], {});
