@@ -367,7 +367,8 @@ function repeatedMember(text) {
       while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
       const names = open.at(-1);
       if (nameNext && names) {
-        const name = JSON.parse(text.slice(i, end + 1));
+        const raw = text.slice(i + 1, end);
+        const name = raw.includes('\\') ? JSON.parse(`"${raw}"`) : raw;
         if (names.has(name)) return name;
         names.add(name);
       }

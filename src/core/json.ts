@@ -123,7 +123,8 @@ export function repeatedMember(text: string): string | null {
       while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
       const names = open.at(-1);
       if (nameNext && names) {
-        const name = JSON.parse(text.slice(i, end + 1)) as string;
+        const raw = text.slice(i + 1, end);
+        const name = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
         if (names.has(name)) return name;
         names.add(name);
       }
