@@ -211,6 +211,19 @@ export function newRequest<O extends ChangeOperation>(
 }
 
 /**
+ * True when `person` counts toward the request's quorum already: they approved, or a delegate
+ * approved in their place. One person counts once, whichever way.
+ */
+export function countsToward(
+  request: Pick<OperationRequest, 'approvals'>,
+  person: Pick<Actor, 'id' | 'via'>,
+): boolean {
+  return request.approvals.some(
+    (a) => maybeSamePerson(a.by, person) || (a.for !== undefined && maybeSamePerson(a.for, person)),
+  );
+}
+
+/**
  * One approval. When it completes the quorum the request goes straight to `executing` with
  * [approved, executing]; otherwise it stays `pending` with [approved]. The caller has checked the
  * approver against the policy (`mayApprove`), or found the delegation `onBehalfOf` (a lead who
@@ -229,21 +242,12 @@ export function approve(
   if (maybeSamePerson(approver, request.requester)) {
     throw new PolicyDeniedError(say.polOwnRequest());
   }
-  if (
-    request.approvals.some(
-      (a) => maybeSamePerson(a.by, approver) || (a.for !== undefined && maybeSamePerson(a.for, approver)),
-    )
-  ) {
-    throw new StateConflictError(say.reqYouApproved(request.id));
-  }
+  if (countsToward(request, approver)) throw new StateConflictError(say.reqYouApproved(request.id));
   if (onBehalfOf !== undefined) {
     if (maybeSamePerson(onBehalfOf, request.requester)) {
       throw new PolicyDeniedError(say.reqTheirOwn(onBehalfOf.name));
     }
-    const counted = request.approvals.some(
-      (a) => maybeSamePerson(a.by, onBehalfOf) || (a.for !== undefined && maybeSamePerson(a.for, onBehalfOf)),
-    );
-    if (counted) {
+    if (countsToward(request, onBehalfOf)) {
       throw new StateConflictError(say.reqCountsAlready(onBehalfOf.name, request.id));
     }
   }

@@ -1,5 +1,5 @@
 import { actorRecord, maybeSamePerson } from './actor.js';
-import type { StepContext } from './approvals.js';
+import { countsToward, type StepContext } from './approvals.js';
 import type { JsonValue } from './json.js';
 import type { Actor, NewAuditEvent, OperationRequest } from './model.js';
 import { isApproverOf, type Policy } from './policy.js';
@@ -133,11 +133,9 @@ export function delegatedLead(
   if (maybeSamePerson(delegate, request.requester)) {
     return refused(say.polOwnRequest());
   }
-  const counts = (lead: Actor) =>
-    request.approvals.some(
-      (a) => maybeSamePerson(a.by, lead) || (a.for !== undefined && maybeSamePerson(a.for, lead)),
-    );
-  const open = theirs.filter((d) => !maybeSamePerson(d.lead, request.requester) && !counts(d.lead));
+  const open = theirs.filter(
+    (d) => !maybeSamePerson(d.lead, request.requester) && !countsToward(request, d.lead),
+  );
   const first = open[0];
   if (first !== undefined) return { ok: true, lead: first.lead };
   return refused(say.delegCountsOnce(theirs.map((d) => d.lead.name)));

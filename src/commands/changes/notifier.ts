@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ErrorCode, WebAPIPlatformError, WebAPIRateLimitedError } from '@slack/web-api';
+import { countsToward } from '../../core/approvals.js';
 import { redactError } from '../../core/mask.js';
 import type { OperationRequest, RequestState, SlackRef } from '../../core/model.js';
 import { followUpOf, TERMINAL_STATES } from '../../core/model.js';
@@ -467,11 +468,10 @@ async function tellFollowUps(
     at !== null && jobs.some((j) => Date.parse(j.at) >= Date.parse(at));
   const now = ctx.clock();
   // A lead whose delegate approved in her place has decided too: her Approve would be refused.
-  const approved = new Set(
-    request.approvals.flatMap((a) => (a.for === undefined ? [a.by.id] : [a.by.id, a.for.id])),
-  );
   const undecided = async (principals: readonly string[]): Promise<string[]> =>
-    [...(await usersOf(ctx, principals))].filter((u) => u !== request.requester.id && !approved.has(u));
+    [...(await usersOf(ctx, principals))].filter(
+      (u) => u !== request.requester.id && !countsToward(request, { id: u }),
+    );
   const rule = ctx.policy.rules[request.operation];
   const sends: {
     user: string;
