@@ -225,21 +225,6 @@ function storedCovers(
   }
 }
 
-/**
- * The size and head the previous stored checkpoint states, when this key signed it and it holds;
- * null when there is none or another key signed it (a key vidops cannot check vouches for
- * nothing); a sentence when it does not hold (above).
- */
-function previousHead(
-  s: Signing,
-  latest: StoredCheckpoint | null,
-): { size: number; head: string } | string | null {
-  if (latest === null) return null;
-  const covers = storedCovers(s, latest);
-  if (typeof covers === 'string') return covers;
-  return covers.ours ? { size: latest.size, head: latest.head } : null;
-}
-
 /** Checks that events #from+1…#to link to `head` and hash right; a sentence when they do not. */
 async function extendsFrom(
   s: Signing,
@@ -315,14 +300,17 @@ async function memoryProblem(s: Signing, recalled: Recalled, head: Head | null):
   return `the log does not extend the checkpoint this key signed before (${remembered.size} events${when}, remembered in ${s.memory.where}): ${problem}`;
 }
 
-/** Where the events to sign must start from: the newest of the remembered and this key's stored checkpoint. */
+/**
+ * Where the events to sign must start from: the newest of the remembered checkpoint and the stored
+ * one, when this key signed it (`ours`, checked by {@link storedCovers}; a key vidops cannot check
+ * vouches for nothing).
+ */
 function baseOf(
-  s: Signing,
   latest: StoredCheckpoint | null,
+  ours: boolean,
   remembered: Checkpoint | null,
-): { size: number; head: string } | string {
-  const stored = previousHead(s, latest);
-  if (typeof stored === 'string') return stored;
+): { size: number; head: string } {
+  const stored = ours && latest !== null ? { size: latest.size, head: latest.head } : null;
   const bases = [stored, remembered].filter((b): b is { size: number; head: string } => b !== null);
   bases.sort((a, b) => b.size - a.size);
   return bases[0] ?? { size: 0, head: GENESIS_HASH };
@@ -444,8 +432,7 @@ async function decide(s: Signing, accept: AcceptBaseline | undefined): Promise<C
   if (head === null || head.seq <= covered) {
     return { kind: 'covered', latest, events: head?.seq ?? 0 };
   }
-  const base = baseOf(s, latest, recalled.checkpoint);
-  const problem = typeof base === 'string' ? base : await extendsFrom(s, base, head.seq);
+  const problem = await extendsFrom(s, baseOf(latest, covers.ours, recalled.checkpoint), head.seq);
   if (problem !== null) {
     return refuse(s, head, covered, `no checkpoint signed: ${problem}; run \`vidops audit verify\``);
   }
