@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import type { VideoClientHandle } from '../client/index.js';
@@ -31,38 +31,34 @@ function isMissing(error: unknown): boolean {
 
 /**
  * The environment with `.env` of the working directory underneath: variables already set win,
- * as with `npm start`. A missing `.env` is no problem; one another user of the machine wrote is
- * refused ({@link envFileProblem}).
+ * as with `npm start`. A missing `.env` is no problem. Its settings choose the service the API
+ * keys are sent to and the database approvals are read from, so it is read only when this user,
+ * root, or the owner of the folder it is in (a deployment's folder, whose `.env` the leads share)
+ * owns it: a `.env` another user left in a folder anyone may write (`/tmp`, a shared folder) is
+ * refused, as ssh and git refuse files of others. The owner is read from the file opened, so it
+ * cannot be swapped between the check and the read.
  */
-export async function loadEnv(env: Env, cwd: string, readFile: ReadFile): Promise<Env> {
+export async function loadEnv(env: Env, cwd: string): Promise<Env> {
   const path = join(cwd, '.env');
-  let fromFile: Env = {};
+  let file: FileHandle;
   try {
-    fromFile = parseDotenv(Buffer.from(await readFile(path)));
+    file = await open(path, 'r');
   } catch (error) {
-    if (!isMissing(error)) throw error;
-    return { ...env };
+    if (isMissing(error)) return { ...env };
+    throw error;
   }
-  const problem = await envFileProblem(path, cwd);
-  if (problem !== null) throw new ConfigError([problem]);
-  return { ...fromFile, ...env };
-}
-
-/**
- * Why the `.env` at `path` is not read, or null. Its settings choose the service the API keys are
- * sent to and the database approvals are read from, so it must be written by someone this user
- * trusts with them: this user, root, or the owner of the folder it is in (a deployment's folder,
- * whose `.env` the leads share). A `.env` another user left in a folder anyone may write (`/tmp`,
- * a shared folder) is refused, as ssh and git refuse files of others. (A file the runner cannot
- * stat, such as a test's stand-in, is left to the read.)
- */
-export async function envFileProblem(path: string, cwd: string): Promise<string | null> {
-  const me = process.getuid?.();
-  if (me === undefined) return null;
-  const [file, folder] = await Promise.all([stat(path).catch(() => null), stat(cwd).catch(() => null)]);
-  if (file === null || folder === null) return null;
-  if (file.uid === me || file.uid === 0 || file.uid === folder.uid) return null;
-  return `${path} belongs to another user (uid ${file.uid}), not to you, root or the owner of ${cwd}: vidops does not take its settings (the service its keys go to, the database it trusts) from a file another user wrote. Run vidops from the deployment's folder, or remove that file.`;
+  try {
+    const [{ uid }, folder] = await Promise.all([file.stat(), stat(cwd)]);
+    const me = process.getuid?.() ?? uid;
+    if (uid !== me && uid !== 0 && uid !== folder.uid) {
+      throw new ConfigError([
+        `${path} belongs to another user (uid ${uid}), not to you, root or the owner of ${cwd}: vidops does not take its settings (the service its keys go to, the database it trusts) from a file another user wrote. Run vidops from the deployment's folder, or remove that file.`,
+      ]);
+    }
+    return { ...parseDotenv(await file.readFile()), ...env };
+  } finally {
+    await file.close();
+  }
 }
 
 /** `sqlite:<relative path>` read against the CLI's working directory rather than the process's. */

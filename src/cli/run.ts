@@ -185,7 +185,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   };
   try {
     const checked = checkFlags(run);
-    run.env = await loadEnv(io.env, io.cwd, readFile);
+    run.env = await loadEnv(io.env, io.cwd);
     // `.env` may set DISPLAY_TIME_ZONE (or LANG) too.
     run.lang = cliLang(argv, run.env).lang;
     return await dispatch(run, checked);
