@@ -63,7 +63,8 @@ import {
  * got floor's; 2. completed unblocks per second ≥ 0.7× the got floor's; 3. ack p99 ≤ 2× (a)'s;
  * 4. Approve → upstream call p99 ≤ 1.5× the got floor's (p50 reported); 5. RSS after the flood
  * < 150 MB. (c) p99 about (b)'s is reported. `--profile` writes .cpuprofile files of (b) and the
- * got floor and prints where their CPU went.
+ * got floor and prints where their CPU went. `--closed` measures (b) and the got floor the way the
+ * owner's harness does: 1,500 unblocks, 10 at a time, each slot taken again when its reply came.
  */
 
 const CONNECTIONS = 50;
@@ -104,6 +105,14 @@ const BUSY_ONLY = process.argv.includes('--busy');
 const ROUNDS = roundsOf(process.argv);
 /** `--approvals`: only goal 4, the Approve click → the upstream call, and the floor's baseline. */
 const APPROVALS_ONLY = process.argv.includes('--approvals');
+/**
+ * `--closed`: (b) and the got floor sent CLOSED_COUNT unblocks, CLOSED_IN_FLIGHT at a time, each
+ * slot taken again only when its reply reached response_url (after as many to warm up): no "busy"
+ * answers and no pacing, so the CPU per completed unblock is an unblock's own at full speed.
+ */
+const CLOSED_ONLY = process.argv.includes('--closed');
+const CLOSED_COUNT = 1_500;
+const CLOSED_IN_FLIGHT = 10;
 
 function warmOf(argv: readonly string[]): number {
   const given = argv.find((a) => a === '--warm' || a.startsWith('--warm='));
@@ -333,6 +342,50 @@ function quantile(sorted: readonly number[], q: number): number {
 
 let approvalSequence = 0;
 let floorSequence = 0;
+let closedSequence = 0;
+
+/**
+ * `--closed`: `count` signed unblocks, CLOSED_IN_FLIGHT at a time; a slot is taken again when the
+ * reply of its unblock reached response_url (whatever it says). Latency: from the send to the reply.
+ */
+async function driveClosed(port: number, slack: Emulator, count: number): Promise<Stats> {
+  const url = `http://127.0.0.1:${port}/slack/events`;
+  const latencies: number[] = [];
+  let sent = 0;
+  let bad = 0;
+  const slot = async (): Promise<void> => {
+    while (sent < count) {
+      sent += 1;
+      closedSequence += 1;
+      // Tags `b…` are the load's replies (stats); each unblock a different viewer.
+      const tag = `b-closed-${closedSequence}`;
+      const request = slashCommand({
+        text: `unblock 0912${String(closedSequence % 10_000_000).padStart(7, '0')}`,
+        userId: USER.id,
+        userName: USER.name,
+        responseUrl: slack.responseUrl(tag),
+      });
+      const sentAt = performance.now();
+      const reply = slack.waitForResponse((p) => p.tag === tag, STEP_TIMEOUT_MS);
+      const answer = await fetch(url, {
+        method: 'POST',
+        headers: { ...sign(request, SIGNING_SECRET) },
+        body: request.body,
+      });
+      await answer.arrayBuffer();
+      if (answer.status !== 200) {
+        bad += 1;
+        reply.catch(() => undefined);
+        continue;
+      }
+      await reply;
+      latencies.push(performance.now() - sentAt);
+    }
+  };
+  await Promise.all(Array.from({ length: CLOSED_IN_FLIGHT }, slot));
+  latencies.sort((x, y) => x - y);
+  return { total: count, bad, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+}
 
 /** A Slack request ready to send, signed, and the mobile number its unblock call will carry. */
 interface TimedSend {
@@ -515,6 +568,7 @@ async function runDeps(): Promise<void> {
       replies: slack.responsePosts.filter((p) => p.status === 200 && p.tag.startsWith('b')).length,
       auditPosts: slack.callsTo('chat.postMessage').filter((c) => c.status === 200).length,
     }),
+    closed: async (args) => driveClosed(Number(args.port), slack, Number(args.count)),
     approvals: async (args) =>
       driveApprovals(Number(args.port), slack, (listener) => {
         unblockListener = listener;
@@ -775,6 +829,8 @@ async function measure(
     /** Where the target counts completed unblocks; none for (a). */
     completed?: keyof typeof COMPLETED_SQL;
     rate?: number;
+    /** `--closed`: CLOSED_COUNT unblocks to warm up, then CLOSED_COUNT measured, instead of seconds. */
+    closed?: boolean;
   },
 ): Promise<Row> {
   const { deps, text, slackUrl, rate } = load;
@@ -783,10 +839,15 @@ async function measure(
     const { port, db } = await target.call('port');
     const completed = () =>
       load.completed === undefined ? 0 : countCompleted(String(db), COMPLETED_SQL[load.completed]);
-    const send = (seconds: number) =>
-      rate === undefined
+    const send = async (seconds: number): Promise<LoadResult> => {
+      if (load.closed === true) {
+        const r = await deps.call('closed', { port: Number(port), count: CLOSED_COUNT });
+        return { p50: Number(r.p50), p99: Number(r.p99), total: Number(r.total), bad: Number(r.bad) };
+      }
+      return rate === undefined
         ? flood(Number(port), text, slackUrl, seconds)
         : steady(Number(port), text, slackUrl, seconds, rate);
+    };
     await send(WARM_UP_S);
     const depsBefore = await deps.call('stats');
     const before = await target.call('stats');
@@ -1165,7 +1226,9 @@ export async function run(): Promise<void> {
   ].join(' ');
   console.log(
     `machine: ${availableParallelism()} CPUs, load average ${load}; targets run as \`npm start\` does: ${command} (no tsx); ` +
-      `${DURATION_S} s per run${DURATION_S === 10 ? '' : ' (BENCH_SECONDS)'} after ${WARM_UP_S} s of warm-up`,
+      (CLOSED_ONLY
+        ? `${CLOSED_COUNT} unblocks per run, ${CLOSED_IN_FLIGHT} at a time, after ${CLOSED_COUNT} to warm up`
+        : `${DURATION_S} s per run${DURATION_S === 10 ? '' : ' (BENCH_SECONDS)'} after ${WARM_UP_S} s of warm-up`),
   );
   const profiled = (name: string) =>
     PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
@@ -1308,6 +1371,44 @@ export async function run(): Promise<void> {
       console.log(steadyCpuLine(steadyRows.full, steadyRows.floor));
       if (PROFILE)
         printTopSelf(`(b) at ${STEADY_RATE}/s`, join(profileDir, 'vidops-b-steady.cpuprofile'), 15);
+      return;
+    }
+    if (CLOSED_ONLY) {
+      // An unblock's own CPU at full speed: ROUNDS pairs, vidops then the got floor.
+      const pairs: Array<{ full: Row; floor: Row }> = [];
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        const named = (name: string) => (ROUNDS === 1 ? name : `${name} #${round}`);
+        const first = (name: string) => (round === 1 ? profiled(name) : []);
+        const closed = { ...unblocks, closed: true };
+        await deps.call('reset');
+        const full = await measure(
+          named('(b) vidops, closed loop'),
+          target('app', first('vidops-closed')),
+          closed,
+        );
+        await deps.call('reset');
+        const floor = await measure(
+          named('got floor, closed loop'),
+          target('floor-got', first('floor-closed')),
+          {
+            ...closed,
+            completed: 'floor',
+          },
+        );
+        pairs.push({ full, floor });
+      }
+      print(pairs.flatMap((p) => [p.full, p.floor]));
+      const ratios = pairs.map((p) => ratio(cpuPerCompleted(p.full), cpuPerCompleted(p.floor)));
+      console.log(
+        `closed loop, ${CLOSED_COUNT} unblocks ${CLOSED_IN_FLIGHT} at a time after ${CLOSED_COUNT} to warm up: ` +
+          `CPU per completed unblock, vidops / got floor ${times(median(ratios))}` +
+          (ROUNDS === 1 ? '' : ` (median; rounds ${ratios.map(times).join(', ')})`) +
+          ` (goal 1's bound, 1.5×, read without the flood)`,
+      );
+      if (PROFILE) {
+        printTopSelf('(b) vidops, closed loop', join(profileDir, 'vidops-closed.cpuprofile'), 15);
+        printTopSelf('got floor, closed loop', join(profileDir, 'floor-closed.cpuprofile'), 15);
+      }
       return;
     }
     // The three flood rows the goals 1-3 compare, ROUNDS times over (profiled in the first round).
