@@ -15,7 +15,7 @@ import { within } from '../jobs/timeout.js';
 import type { Store, StoredCheckpoint } from '../store/store.js';
 import { type AuditPost, renderAuditPost, renderCheckpointPost } from '../views/audit-post.js';
 import { checkBlockKitLimits } from '../views/limits.js';
-import { readMessage } from './witness.js';
+import { readMessage, whoAmI } from './witness.js';
 
 /**
  * How one post to the audit channel went: of a batch of events (`post: 'events'`; `firstSeq` and
@@ -406,15 +406,17 @@ function slackTs(ms: number): string {
 }
 
 /**
- * Events whose post's answer was lost: the channel's newest messages are read back, those it shows
- * (same seq, same short hash) are marked delivered, the others released to be posted again. When
- * the channel cannot be read (no `channels:history` scope, say), all are posted again, and may show
- * twice, as the log says. False, with the next turn set, while Slack asks to wait or is not answering.
+ * Events whose post's answer was lost: the channel's newest messages are read back, those the bot's
+ * own messages show (same seq, same short hash; anyone else's lines do not count) are marked
+ * delivered, the others released to be posted again. When the channel cannot be read (no
+ * `channels:history` scope, say), all are posted again, and may show twice, as the log says.
+ * False, with the next turn set, while Slack asks to wait or is not answering.
  */
 async function settleUnsure(p: Publisher, unsure: NonNullable<Publisher['unsure']>): Promise<boolean> {
   const seqs = unsure.events.map((e) => e.seq);
   let shown: Set<string>;
   try {
+    const bot = await whoAmI(p.web);
     const history = await p.web.conversations.history({
       channel: p.channel,
       oldest: unsure.since,
@@ -422,9 +424,9 @@ async function settleUnsure(p: Publisher, unsure: NonNullable<Publisher['unsure'
     });
     shown = new Set(
       (history.messages ?? []).flatMap((m) =>
-        readMessage(m as Record<string, unknown>, { userId: '', botId: null }).lines.map(
-          (l) => `${l.seq}:${l.short}`,
-        ),
+        readMessage(m as Record<string, unknown>, bot)
+          .lines.filter((l) => l.byBot)
+          .map((l) => `${l.seq}:${l.short}`),
       ),
     );
   } catch (error) {

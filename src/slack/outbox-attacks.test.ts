@@ -58,10 +58,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function lossyProxy(target: string) {
   const upstream = new URL(target);
   const drops = new Map<string, number>();
+  const cuts = new Map<string, number>();
   const server: Server = createServer(async (req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const method = (req.url ?? '').split('?')[0]?.split('/').pop() ?? '';
+    const cut = cuts.get(method) ?? 0;
+    if (cut > 0) {
+      cuts.set(method, cut - 1);
+      req.socket.destroy();
+      return;
+    }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) {
       if (typeof v === 'string' && k !== 'host' && k !== 'content-length' && k !== 'connection')
@@ -89,6 +96,10 @@ async function lossyProxy(target: string) {
     /** The next `times` calls of `method` land in Slack, but their answer is lost. */
     loseAnswers(method: string, times = 1) {
       drops.set(method, times);
+    },
+    /** The next `times` calls of `method` never reach Slack, and the caller gets no answer either. */
+    cutBefore(method: string, times = 1) {
+      cuts.set(method, times);
     },
     close: () =>
       new Promise<void>((r) => {
@@ -252,6 +263,28 @@ describe.each(BACKENDS)('the audit channel publisher on %s, attacked', (_name, b
 
     // What cannot be checked is posted again: shown twice at worst, never lost.
     expect(Object.values(timesShown(fake, events))).toEqual([2, 2]);
+  });
+
+  it("someone else's message in the audit channel with the lines of a post that never landed: the bot posts them itself", async () => {
+    // Was a defect: after a post whose answer was lost, the channel was read back and any message
+    // holding an event's line counted, whoever wrote it. A person who can read the database (or
+    // pastes lines from \`audit tail\`) could stand in for the bot's post, and compliance would
+    // never see vidops post those events.
+    const proxy = await lossyProxy(fake.apiUrl);
+    cleanups.push(proxy.close);
+    const events = await append(2);
+    fake.postAsUser(
+      AUDIT,
+      'U0SOMEONE',
+      events.map((e) => `#${e.seq} succeeded · hash ${e.hash.slice(0, 12)}`).join('\n'),
+    );
+    proxy.cutBefore('chat.postMessage', 1);
+    const p = publisher({ web: createPublisherWebClient(BOT_TOKEN, { slackApiUrl: proxy.apiUrl }) });
+    p.start();
+
+    await until('every event posted', async () => (await store.outboxDepth()) === 0);
+
+    expect(timesShown(fake, events)).toEqual(once(events));
   });
 
   it('the bot is removed from the audit channel, it is archived, then deleted, then fixed: nothing dropped, each posted once, every refusal counted', async () => {

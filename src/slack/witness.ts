@@ -108,7 +108,7 @@ export function readMessage(
 }
 
 /** The bot's own user and bot IDs, to tell its posts from others'. */
-async function whoAmI(web: WebClient): Promise<{ userId: string; botId: string | null }> {
+export async function whoAmI(web: WebClient): Promise<{ userId: string; botId: string | null }> {
   const auth = await web.auth.test();
   if (typeof auth.user_id !== 'string') throw new Error('auth.test named no user');
   return { userId: auth.user_id, botId: typeof auth.bot_id === 'string' ? auth.bot_id : null };
