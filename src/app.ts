@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type pino from 'pino';
 import type { Logger } from 'pino';
 import type { CallInfo, RetryPolicy } from './client/index.js';
@@ -8,14 +7,21 @@ import { busyShed, registerVidopsHandlers } from './commands/slash.js';
 import type { Config } from './config.js';
 import type { HashEvent } from './core/audit-chain.js';
 import { checkpointOrigin } from './core/checkpoint.js';
-import { ConfigError } from './core/errors.js';
 import { redactError } from './core/mask.js';
 import type { Policy } from './core/policy.js';
 import { keyLabel, type SignerKey } from './core/signed-note.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { within } from './jobs/timeout.js';
 import { createLogger } from './logger.js';
-import { closing, Lifecycle, loadPolicy, openAuditedStore, openVideoClient, type Part } from './parts.js';
+import {
+  closing,
+  Lifecycle,
+  loadPolicy,
+  openAuditedStore,
+  openVideoClient,
+  type Part,
+  readPolicyFile,
+} from './parts.js';
 import { loadSigningKey } from './services/audit-keys.js';
 import { fileMemory, memoryPathFor } from './services/checkpoint-memory.js';
 import { type Checkpointer, createCheckpointer } from './services/checkpoints.js';
@@ -222,18 +228,6 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
   } catch (error) {
     await new Lifecycle(opened).stop();
     throw error;
-  }
-}
-
-/** Reads `POLICY_FILE`; a file that cannot be read stops the start. */
-async function readPolicyFile(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw new ConfigError([
-      `POLICY_FILE ${path} cannot be read${typeof code === 'string' ? ` (${code})` : ''}`,
-    ]);
   }
 }
 

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { config as loadDotenv } from 'dotenv';
 import type { Logger } from 'pino';
 import { createVidops, type Vidops } from './app.js';
 import { type Config, loadConfig } from './config.js';
@@ -9,6 +7,7 @@ import { createLogger } from './logger.js';
 import { chooseStart, PLAYGROUND_VARIABLE } from './playground/mode.js';
 // A type only: the playground (emulator and sandbox) is loaded with `import()` when chosen.
 import type { Playground } from './playground/start.js';
+import { loadEnv } from './trusted-file.js';
 
 /**
  * `npm start`: reads `.env` when present, validates the environment, starts vidops and stops it
@@ -115,7 +114,11 @@ async function playground(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (existsSync('.env')) loadDotenv({ path: '.env', quiet: true });
+  try {
+    Object.assign(process.env, await loadEnv(process.env, process.cwd()));
+  } catch (error) {
+    fail(error);
+  }
   const choice = chooseStart(process.env);
   if (choice.kind === 'refused') fail(new ConfigError(choice.problems));
   if (choice.kind === 'playground') {

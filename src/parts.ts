@@ -1,9 +1,11 @@
 import { createVideoClient, type VideoClientHandle, type VideoClientOptions } from './client/index.js';
 import type { Config } from './config.js';
 import { createHasher, type HashEvent } from './core/audit-chain.js';
+import { ConfigError } from './core/errors.js';
 import { buildPolicy, type Policy } from './core/policy.js';
 import { storeMethodMemory, storeSupportMemory } from './services/method-memory.js';
 import { type OpenStoreOptions, openStore, type Store } from './store/index.js';
+import { distrustWords, readTrustedFile, type TrustedRead } from './trusted-file.js';
 
 /**
  * The parts of vidops that the bot (src/app.ts) and the CLI (src/cli/context.ts) build alike: the
@@ -124,6 +126,32 @@ export function openVideoClient(
  * The policy of `LEADS`, `AGENTS` and `POLICY_FILE`, read with `read` (which says in its own
  * error why a file cannot be read). Rules nobody could satisfy are refused by the operations.
  */
+/**
+ * Reads `POLICY_FILE` for the bot and the CLI alike: it decides who approves what, so it is taken
+ * only from someone trusted (this user, root, the owner of its folder) and only when nobody else
+ * may write it. Anything else stops the start or the command, naming the file.
+ * @see docs/security.md, "Files vidops trusts"
+ */
+export async function readPolicyFile(path: string): Promise<string> {
+  let read: TrustedRead;
+  try {
+    read = await readTrustedFile(path, { folderOwner: true, refusedBits: 0o002 });
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    throw new ConfigError([
+      `POLICY_FILE ${path} cannot be read${typeof code === 'string' ? ` (${code})` : ''}`,
+    ]);
+  }
+  if (read.kind === 'missing')
+    throw new ConfigError([`POLICY_FILE ${path} cannot be read: there is no such file`]);
+  if (read.kind === 'refused') {
+    throw new ConfigError([
+      `POLICY_FILE ${path} ${distrustWords(read.why)}: vidops takes who approves what only from a file nobody else may have written${read.why.kind === 'mode' ? ` (run \`chmod o-w ${path}\`)` : ''}`,
+    ]);
+  }
+  return read.text;
+}
+
 export async function loadPolicy(
   config: { leads: readonly string[]; agents: readonly string[] | undefined; policyFile: string | undefined },
   read: (path: string) => Promise<string>,

@@ -32,6 +32,7 @@ import { DEFAULT_TIME_ZONE, isLocale, isTimeZone, localeOf } from '../i18n/local
 import { spec as fileEdit } from '../operations/file-edit/spec.js';
 import { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import type { DecisionResult, Prepared, PrepareInput, SubmitResult } from '../services/types.js';
+import { loadEnv } from '../trusted-file.js';
 import {
   type CliCommand,
   type FlagName,
@@ -53,7 +54,6 @@ import {
 import {
   type Env,
   type FullContext,
-  loadEnv,
   openFullContext,
   openStoreContext,
   type StoreContext,

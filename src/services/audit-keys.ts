@@ -13,6 +13,7 @@ import {
   type VerifierKey,
   verifierKeyOf,
 } from '../core/signed-note.js';
+import { distrustWords, readTrustedFile, type TrustedRead } from '../trusted-file.js';
 
 /**
  * The audit signing keys as files: reading the private key the bot and the CLI sign checkpoints
@@ -45,19 +46,22 @@ export interface LoadedSigningKey {
  */
 export async function loadSigningKey(path: string, logName: string): Promise<LoadedSigningKey> {
   const origin = checkpointOrigin(logName);
-  let text: string;
-  let mode: number;
+  let read: TrustedRead;
   try {
-    mode = (await stat(path)).mode;
-    text = await readFile(path, 'utf8');
+    // Only this user or root may own it: whoever made it chose the key the log is signed with.
+    read = await readTrustedFile(path, { folderOwner: false, refusedBits: 0o077 });
   } catch (error) {
     throw new ConfigError([`AUDIT_SIGNING_KEY_FILE ${path} cannot be read (${codeOf(error)})`]);
   }
-  if ((mode & 0o077) !== 0) {
+  if (read.kind === 'missing')
+    throw new ConfigError([`AUDIT_SIGNING_KEY_FILE ${path} cannot be read (ENOENT)`]);
+  if (read.kind === 'refused') {
+    const fix = read.why.kind === 'mode' ? `run \`chmod 600 ${path}\`; ` : '';
     throw new ConfigError([
-      `AUDIT_SIGNING_KEY_FILE ${path} may be read by other users (mode ${(mode & 0o777).toString(8)}): run \`chmod 600 ${path}\`; nothing is signed with a key others may have read`,
+      `AUDIT_SIGNING_KEY_FILE ${path} ${distrustWords(read.why)}: ${fix}nothing is signed with a key others may have read or made`,
     ]);
   }
+  const text = read.text;
   let key: SignerKey;
   try {
     key = parseSignerKey(text);

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { open, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { VidopsError } from '../core/errors.js';
+import { distrustWords, readTrustedFile, type TrustedRead } from '../trusted-file.js';
 
 /**
  * Where a signing key remembers the last checkpoint it signed, so that it never vouches for a log
@@ -64,24 +65,19 @@ interface LockSettings {
 
 /** Reads the file, or null when there is none; refuses a file others may write. */
 async function readState(path: string): Promise<string | null> {
-  let mode: number;
+  let read: TrustedRead;
   try {
-    mode = (await stat(path)).mode;
+    // Only this user or root may own it, and nobody else write it: rewriting it makes the key forget.
+    read = await readTrustedFile(path, { folderOwner: false, refusedBits: 0o022 });
   } catch (error) {
-    if (codeOf(error) === 'ENOENT') return null;
     throw new CheckpointMemoryError(`${path} cannot be read (${codeOf(error)}).`);
   }
-  if ((mode & 0o022) !== 0) {
-    throw new CheckpointMemoryError(
-      `${path} may be written by other users (mode ${(mode & 0o777).toString(8)}): run \`chmod 600 ${path}\`.`,
-    );
+  if (read.kind === 'missing') return null;
+  if (read.kind === 'refused') {
+    const fix = read.why.kind === 'mode' ? `: run \`chmod 600 ${path}\`` : '';
+    throw new CheckpointMemoryError(`${path} ${distrustWords(read.why)}${fix}.`);
   }
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if (codeOf(error) === 'ENOENT') return null;
-    throw new CheckpointMemoryError(`${path} cannot be read (${codeOf(error)}).`);
-  }
+  return read.text;
 }
 
 /** Makes the rename of a file in `dir` durable; a file system that cannot sync a directory is let be. */

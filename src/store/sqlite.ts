@@ -1,10 +1,11 @@
-import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, type Stats, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
 import type { Delegation } from '../core/delegation.js';
-import { StateConflictError } from '../core/errors.js';
+import { ConfigError, StateConflictError } from '../core/errors.js';
 import { type AuditEvent, type NewAuditEvent, type OperationRequest, tellsSlack } from '../core/model.js';
+import { distrustOf, distrustWords } from '../trusted-file.js';
 import {
   AppendListeners,
   type AuditRow,
@@ -97,7 +98,9 @@ type Row = Record<string, unknown>;
  * file's mode. A file there already keeps its mode; if others may read it, the log says so.
  */
 function createPrivately(path: string, logger: StoreLogger | undefined): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o770 });
+  const folder = dirname(path);
+  mkdirSync(folder, { recursive: true, mode: 0o770 });
+  refuseOthersFiles(path);
   try {
     closeSync(openSync(path, 'wx', 0o660));
   } catch (error) {
@@ -108,6 +111,38 @@ function createPrivately(path: string, logger: StoreLogger | undefined): void {
         { path, mode: mode.toString(8) },
         `the database may be read by other users of this machine: run \`chmod o-rwx ${path}*\``,
       );
+    }
+  }
+}
+
+/**
+ * Stops before SQLite opens anything another user could have put in its way: a folder anyone may
+ * swap files in (written by others, without the sticky bit), or a database, WAL or index file (or
+ * a link in their place) that someone other than this user, root or the folder's owner made. Such
+ * a file could be a link to a file of root's, or a WAL its maker holds open to read what is written.
+ */
+function refuseOthersFiles(path: string): void {
+  const folder = dirname(path);
+  const where = lstatSync(folder);
+  const mode = where.mode & 0o7777;
+  if ((mode & 0o002) !== 0 && (mode & 0o1000) === 0) {
+    throw new ConfigError([
+      `DATABASE_URL: the folder ${folder} may be written by other users (mode ${(mode & 0o777).toString(8)}), who could swap the database for their own: run \`chmod o-w ${folder}\`, or keep the database in a folder of its own`,
+    ]);
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    let found: Stats;
+    try {
+      found = lstatSync(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    const why = distrustOf(found, { path: folder, uid: where.uid }, { folderOwner: true, refusedBits: 0 });
+    if (why !== null) {
+      throw new ConfigError([
+        `DATABASE_URL: ${file} ${distrustWords(why)}: vidops does not keep its approvals and audit log in a file another user made; remove it, or choose another path`,
+      ]);
     }
   }
 }
