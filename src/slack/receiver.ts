@@ -119,9 +119,12 @@ export function installationProblem(body: object, installation: Installation): s
   return null;
 }
 
-/** How long a busy answer's key is kept: past the five minutes a signature is accepted, with room for skew. */
-const SHED_KEY_MS = 6 * 60_000;
-/** At most this many busy answers remembered (about 100 bytes each). */
+/**
+ * How long past its own timestamp a busy answer's key is kept: a signature is accepted until five
+ * minutes after the time it was signed (which may be ahead of this host's clock), plus a minute.
+ */
+const SHED_KEY_MS = (MAX_CLOCK_SKEW_SECONDS + 60) * 1000;
+/** At most this many busy answers remembered in memory (about 100 bytes each); more go to `seen`. */
 const MAX_SHED_KEYS = 20_000;
 
 /**
@@ -474,9 +477,12 @@ export class VidopsReceiver implements Receiver {
   /**
    * Requests answered "busy" (nothing done), by replay key, until their signature is too old to be
    * accepted: a replay of one must do nothing either, though no delivery was recorded for it (a
-   * busy answer writes nothing, to stay cheap under a flood). Kept in this process only.
+   * busy answer writes nothing, to stay cheap under a flood). Kept in this process only; beyond
+   * MAX_SHED_KEYS live ones, a busy answer records its key with `seen` instead.
    */
   private readonly shedKeys = new Map<string, number>();
+  /** When the first of the remembered busy keys expires: no sweep finds anything before. */
+  private shedSweepAt = 0;
 
   constructor(private readonly options: VidopsReceiverOptions) {
     if (!options.signingSecret) throw new Error('VidopsReceiver needs a signing secret');
@@ -613,7 +619,10 @@ export class VidopsReceiver implements Receiver {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
         res.end(text);
       }
-      this.rememberShed(replayKey(header(req, 'x-slack-signature') ?? ''));
+      this.rememberShed(
+        replayKey(header(req, 'x-slack-signature') ?? ''),
+        Number(header(req, 'x-slack-request-timestamp')) * 1000,
+      );
       this.options.metrics.ackSeconds.observe({}, Number(process.hrtime.bigint() - started) / 1e9);
       return;
     }
@@ -651,22 +660,36 @@ export class VidopsReceiver implements Receiver {
     await this.dispatch(req, res, body, started);
   }
 
-  private rememberShed(key: string): void {
-    const now = Date.now();
-    if (this.shedKeys.size >= MAX_SHED_KEYS) {
-      for (const [k, until] of this.shedKeys) if (until <= now) this.shedKeys.delete(k);
-      // Still full of live keys: the oldest go first (a Map keeps insertion order).
-      for (const k of this.shedKeys.keys()) {
-        if (this.shedKeys.size < MAX_SHED_KEYS) break;
-        this.shedKeys.delete(k);
+  /**
+   * Keeps a busy answer's key until its signature (made at `signedAtMs`) is refused as too old.
+   * Expired keys are swept when the map is full; a live key is never dropped: when the map is full
+   * of live keys, the key is recorded with `seen`, as a request that runs is.
+   */
+  private rememberShed(key: string, signedAtMs = this.clock().getTime()): void {
+    const now = this.clock().getTime();
+    if (this.shedKeys.size >= MAX_SHED_KEYS && now >= this.shedSweepAt) {
+      let first = Number.POSITIVE_INFINITY;
+      for (const [k, until] of this.shedKeys) {
+        if (until <= now) this.shedKeys.delete(k);
+        else first = Math.min(first, until);
       }
+      this.shedSweepAt = first;
     }
-    this.shedKeys.set(key, now + SHED_KEY_MS);
+    if (this.shedKeys.size < MAX_SHED_KEYS) {
+      this.shedKeys.set(key, signedAtMs + SHED_KEY_MS);
+      return;
+    }
+    this.options.seen?.(key).catch((error: unknown) => {
+      this.options.logger.error(
+        { err: redactError(error) },
+        'could not record a command answered busy: a replay of it within five minutes could run',
+      );
+    });
   }
 
   private wasShed(key: string): boolean {
     const until = this.shedKeys.get(key);
-    return until !== undefined && until > Date.now();
+    return until !== undefined && until > this.clock().getTime();
   }
 
   private async dispatch(
