@@ -113,6 +113,7 @@ async function setup(options: SetupOptions = {}): Promise<Harness> {
       await store.releaseNotifications(
         jobs.map((j) => j.id),
         START.toISOString(),
+        'test',
       );
       return jobs;
     },

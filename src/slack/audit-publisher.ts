@@ -102,6 +102,11 @@ export function createPublisherWebClient(
 type StepCounts = { claimed: number; delivered: number };
 const NOTHING: StepCounts = { claimed: 0, delivered: 0 };
 
+/** A post whose answer was lost, and the Slack time from which the channel is read back for it. */
+type Unsure =
+  | { post: 'events'; events: readonly AuditEvent[]; since: string }
+  | { post: 'checkpoint'; checkpoint: StoredCheckpoint; since: string };
+
 /** One publisher's settings and state; the functions below take it explicitly. */
 interface Publisher {
   readonly store: Store;
@@ -124,10 +129,11 @@ interface Publisher {
   /** A checkpoint posted but not yet marked posted; retried first. */
   unackedCheckpoint: number | null;
   /**
-   * Events whose post Slack may have taken though its answer was lost (a timeout, a reset): still
-   * leased here, and looked for in the channel before they are posted again.
+   * A post Slack may have taken though its answer was lost (a timeout, a reset): of events, or of
+   * a checkpoint. Still leased here (renewed at each turn), and looked for in the channel before
+   * it is posted again.
    */
-  unsure: { events: readonly AuditEvent[]; since: string } | null;
+  unsure: Unsure | null;
   /** A checkpoint was signed here: give checkpoints the next turn. */
   checkpointHint: boolean;
 }
@@ -225,7 +231,7 @@ function report(p: Publisher, result: AuditPostResult): void {
 
 async function release(p: Publisher, seqs: readonly number[], delayMs: number): Promise<void> {
   try {
-    await p.store.releaseOutbox(seqs, new Date(p.clock().getTime() + delayMs).toISOString());
+    await p.store.releaseOutbox(seqs, new Date(p.clock().getTime() + delayMs).toISOString(), p.workerId);
   } catch (error) {
     // The lease runs out on its own; the events come back then.
     p.logger.error(
@@ -351,31 +357,46 @@ async function checkpointStep(p: Publisher): Promise<StepCounts | null> {
     p.checkpointHint = false;
     return null;
   }
+  const since = slackTs(p.clock().getTime() - UNSURE_MARGIN_MS);
   const sent = await deliver(p, renderCheckpointPost(checkpoint, p.lang), { post: 'checkpoint', events: 0 });
   if (!sent.ok) {
-    try {
-      await p.store.releaseCheckpoints(
-        [checkpoint.size],
-        new Date(p.clock().getTime() + sent.delayMs).toISOString(),
-      );
-    } catch (error) {
-      p.logger.error(
-        { err: redactError(error) },
-        'could not release an audit checkpoint; it returns when the lease ends',
-      );
-    }
+    if (sent.answerLost) becameUnsure(p, { post: 'checkpoint', checkpoint, since });
+    else await releaseCheckpoint(p, checkpoint.size, sent.delayMs);
     return { claimed: 1, delivered: 0 };
   }
-  if (!(await markPosted(p, checkpoint.size))) p.unackedCheckpoint = checkpoint.size;
-  p.logger.info({ size: checkpoint.size }, 'posted an audit checkpoint');
-  report(p, {
-    post: 'checkpoint',
-    outcome: 'ok',
-    events: 0,
-    firstSeq: checkpoint.size,
-    lastSeq: checkpoint.size,
-  });
+  await checkpointPosted(p, checkpoint.size);
   return { claimed: 1, delivered: 1 };
+}
+
+async function releaseCheckpoint(p: Publisher, size: number, delayMs: number): Promise<void> {
+  try {
+    await p.store.releaseCheckpoints(
+      [size],
+      new Date(p.clock().getTime() + delayMs).toISOString(),
+      p.workerId,
+    );
+  } catch (error) {
+    p.logger.error(
+      { err: redactError(error) },
+      'could not release an audit checkpoint; it returns when the lease ends',
+    );
+  }
+}
+
+/** A checkpoint the channel shows: marked posted (or kept to mark at the next turn), and counted. */
+async function checkpointPosted(p: Publisher, size: number): Promise<void> {
+  if (!(await markPosted(p, size))) p.unackedCheckpoint = size;
+  p.logger.info({ size }, 'posted an audit checkpoint');
+  report(p, { post: 'checkpoint', outcome: 'ok', events: 0, firstSeq: size, lastSeq: size });
+}
+
+/**
+ * Keeps a post whose answer was lost leased, to be looked for in the channel at the next turn,
+ * which comes before a third of the lease has passed (the turn renews it) whatever the backoff.
+ */
+function becameUnsure(p: Publisher, unsure: Unsure): void {
+  p.unsure = unsure;
+  p.runner.pauseFor(Math.min(p.runner.nextAt - performance.now(), p.leaseMs / 3));
 }
 
 /** Marks what was posted but not recorded; false (with the next turn set) when the store still fails. */
@@ -405,30 +426,22 @@ function slackTs(ms: number): string {
   return (ms / 1000).toFixed(6);
 }
 
+/** At most this many pages of the channel (200 messages each) are read back for a lost answer. */
+const UNSURE_PAGES = 25;
+
 /**
- * Events whose post's answer was lost: the channel's newest messages are read back, those the bot's
- * own messages show (same seq, same short hash; anyone else's lines do not count) are marked
- * delivered, the others released to be posted again. When the channel cannot be read (no
- * `channels:history` scope, say), all are posted again, and may show twice, as the log says.
- * False, with the next turn set, while Slack asks to wait or is not answering.
+ * A post whose answer was lost: its lease renewed, then the channel read back from just before it
+ * (every page, up to UNSURE_PAGES). What the bot's own messages show (an event's seq and short
+ * hash, a checkpoint's note; anyone else's lines do not count) is marked delivered; the rest is
+ * released to be posted again. When the channel cannot be read (no `channels:history` scope, say),
+ * it is all posted again, and may show twice, as the log says. False, with the next turn set
+ * within a third of the lease, while Slack asks to wait or is not answering.
  */
-async function settleUnsure(p: Publisher, unsure: NonNullable<Publisher['unsure']>): Promise<boolean> {
-  const seqs = unsure.events.map((e) => e.seq);
-  let shown: Set<string>;
+async function settleUnsure(p: Publisher, unsure: Unsure): Promise<boolean> {
+  await renewUnsure(p, unsure);
+  let shown: Shown;
   try {
-    const bot = await whoAmI(p.web);
-    const history = await p.web.conversations.history({
-      channel: p.channel,
-      oldest: unsure.since,
-      limit: 200,
-    });
-    shown = new Set(
-      (history.messages ?? []).flatMap((m) =>
-        readMessage(m as Record<string, unknown>, bot)
-          .lines.filter((l) => l.byBot)
-          .map((l) => `${l.seq}:${l.short}`),
-      ),
-    );
+    shown = await shownByBot(p, unsure.since);
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     if (
@@ -436,17 +449,25 @@ async function settleUnsure(p: Publisher, unsure: NonNullable<Publisher['unsure'
       code === ErrorCode.RequestError ||
       code === ErrorCode.HTTPError
     ) {
-      p.runner.pauseFor(p.backoff.next());
+      p.runner.pauseFor(Math.min(p.backoff.next(), p.leaseMs / 3));
       return false;
     }
     p.logger.warn(
-      { err: redactError(error), seqs: seqs.length },
-      'could not read the audit channel back after a post whose answer was lost; posting those events again (they may show twice)',
+      { err: redactError(error), post: unsure.post },
+      'could not read the audit channel back after a post whose answer was lost; posting it again (it may show twice)',
     );
-    shown = new Set();
+    shown = { lines: new Set(), notes: new Set() };
   }
   p.unsure = null;
-  const landed = unsure.events.filter((e) => shown.has(`${e.seq}:${shortHash(e.hash)}`)).map((e) => e.seq);
+  if (unsure.post === 'checkpoint') {
+    if (shown.notes.has(unsure.checkpoint.note.trimEnd())) await checkpointPosted(p, unsure.checkpoint.size);
+    else await releaseCheckpoint(p, unsure.checkpoint.size, 0);
+    return true;
+  }
+  const seqs = unsure.events.map((e) => e.seq);
+  const landed = unsure.events
+    .filter((e) => shown.lines.has(`${e.seq}:${shortHash(e.hash)}`))
+    .map((e) => e.seq);
   const again = seqs.filter((seq) => !landed.includes(seq));
   if (again.length > 0) await release(p, again, 0);
   if (landed.length > 0) {
@@ -457,6 +478,57 @@ async function settleUnsure(p: Publisher, unsure: NonNullable<Publisher['unsure'
     await delivered(p, landed);
   }
   return true;
+}
+
+/** Keeps an unsure post's rows leased here while it is settled; another replica took them if it ran out. */
+async function renewUnsure(p: Publisher, unsure: Unsure): Promise<void> {
+  const until = new Date(p.clock().getTime() + p.leaseMs).toISOString();
+  try {
+    const [held, of] =
+      unsure.post === 'events'
+        ? [
+            await p.store.renewOutbox(
+              unsure.events.map((e) => e.seq),
+              p.workerId,
+              until,
+            ),
+            unsure.events.length,
+          ]
+        : [await p.store.renewCheckpoints([unsure.checkpoint.size], p.workerId, until), 1];
+    if (held < of) {
+      p.logger.warn(
+        { post: unsure.post, held, of },
+        'the lease of a post whose answer was lost ran out; another replica may post it again',
+      );
+    }
+  } catch (error) {
+    p.logger.error({ err: redactError(error) }, 'could not renew the lease of a post whose answer was lost');
+  }
+}
+
+/** What the bot's own messages since `since` show: event lines (`seq:short`) and checkpoint notes. */
+type Shown = { lines: Set<string>; notes: Set<string> };
+
+async function shownByBot(p: Publisher, since: string): Promise<Shown> {
+  const bot = await whoAmI(p.web);
+  const shown: Shown = { lines: new Set(), notes: new Set() };
+  let cursor: string | undefined;
+  for (let page = 0; page < UNSURE_PAGES; page += 1) {
+    const history = await p.web.conversations.history({
+      channel: p.channel,
+      oldest: since,
+      limit: 200,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
+    for (const m of history.messages ?? []) {
+      const read = readMessage(m as Record<string, unknown>, bot);
+      for (const l of read.lines) if (l.byBot) shown.lines.add(`${l.seq}:${l.short}`);
+      for (const c of read.checkpoints) if (c.byBot) shown.notes.add(c.note.trimEnd());
+    }
+    cursor = history.response_metadata?.next_cursor || undefined;
+    if (cursor === undefined || history.has_more === false) break;
+  }
+  return shown;
 }
 
 /** Events the channel shows: marked delivered (or kept to mark at the next turn), and counted. */
@@ -504,7 +576,7 @@ async function step(p: Publisher): Promise<StepCounts> {
   const sent = await deliver(p, post, { post: 'events', events: seqs.length, seqs });
   if (!sent.ok) {
     // Kept leased, and looked for in the channel at the next turn (settleUnsure).
-    if (sent.answerLost) p.unsure = { events: events.slice(0, count), since };
+    if (sent.answerLost) becameUnsure(p, { post: 'events', events: events.slice(0, count), since });
     else await release(p, seqs, sent.delayMs);
     return { claimed: events.length, delivered: 0 };
   }

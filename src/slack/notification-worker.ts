@@ -192,6 +192,7 @@ async function release(w: Worker, jobs: readonly NotificationJob[], delayMs: num
     await w.store.releaseNotifications(
       jobs.map((j) => j.id),
       new Date(w.clock().getTime() + delayMs).toISOString(),
+      w.workerId,
     );
   } catch (error) {
     w.logger.error(

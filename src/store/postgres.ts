@@ -565,13 +565,23 @@ export class PostgresStore implements Store {
     );
   }
 
-  async releaseOutbox(seqs: readonly number[], notBefore: string): Promise<void> {
+  async releaseOutbox(seqs: readonly number[], notBefore: string, worker: string): Promise<void> {
     if (seqs.length === 0) return;
     await this.pool.query(
       `UPDATE outbox SET lease_owner = NULL, lease_until = NULL, not_before = $2
-       WHERE delivered_at IS NULL AND seq = ANY($1::bigint[])`,
-      [[...seqs], normalizeTime(notBefore, 'notBefore')],
+       WHERE delivered_at IS NULL AND seq = ANY($1::bigint[]) AND lease_owner = $3`,
+      [[...seqs], normalizeTime(notBefore, 'notBefore'), worker],
     );
+  }
+
+  async renewOutbox(seqs: readonly number[], worker: string, until: string): Promise<number> {
+    if (seqs.length === 0) return 0;
+    const { rowCount } = await this.pool.query(
+      `UPDATE outbox SET lease_until = $3
+       WHERE delivered_at IS NULL AND seq = ANY($1::bigint[]) AND lease_owner = $2`,
+      [[...seqs], worker, normalizeTime(until, 'until')],
+    );
+    return rowCount ?? 0;
   }
 
   async outboxDepth(): Promise<number> {
@@ -620,12 +630,12 @@ export class PostgresStore implements Store {
     await this.pool.query('DELETE FROM notifications WHERE id = ANY($1::bigint[])', [[...ids]]);
   }
 
-  async releaseNotifications(ids: readonly number[], notBefore: string): Promise<void> {
+  async releaseNotifications(ids: readonly number[], notBefore: string, worker: string): Promise<void> {
     if (ids.length === 0) return;
     await this.pool.query(
       `UPDATE notifications SET lease_owner = NULL, lease_until = NULL, not_before = $2
-       WHERE id = ANY($1::bigint[])`,
-      [[...ids], normalizeTime(notBefore, 'notBefore')],
+       WHERE id = ANY($1::bigint[]) AND lease_owner = $3`,
+      [[...ids], normalizeTime(notBefore, 'notBefore'), worker],
     );
   }
 
@@ -775,13 +785,23 @@ export class PostgresStore implements Store {
     );
   }
 
-  async releaseCheckpoints(sizes: readonly number[], notBefore: string): Promise<void> {
+  async releaseCheckpoints(sizes: readonly number[], notBefore: string, worker: string): Promise<void> {
     if (sizes.length === 0) return;
     await this.pool.query(
       `UPDATE checkpoints SET lease_owner = NULL, lease_until = NULL, not_before = $2
-       WHERE posted_at IS NULL AND size = ANY($1::bigint[])`,
-      [[...sizes], normalizeTime(notBefore, 'notBefore')],
+       WHERE posted_at IS NULL AND size = ANY($1::bigint[]) AND lease_owner = $3`,
+      [[...sizes], normalizeTime(notBefore, 'notBefore'), worker],
     );
+  }
+
+  async renewCheckpoints(sizes: readonly number[], worker: string, until: string): Promise<number> {
+    if (sizes.length === 0) return 0;
+    const { rowCount } = await this.pool.query(
+      `UPDATE checkpoints SET lease_until = $3
+       WHERE posted_at IS NULL AND size = ANY($1::bigint[]) AND lease_owner = $2`,
+      [[...sizes], worker, normalizeTime(until, 'until')],
+    );
+    return rowCount ?? 0;
   }
 
   async unpostedCheckpoints(): Promise<number> {

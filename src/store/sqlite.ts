@@ -605,15 +605,27 @@ export class SqliteStore implements Store {
     });
   }
 
-  async releaseOutbox(seqs: readonly number[], notBefore: string): Promise<void> {
+  async releaseOutbox(seqs: readonly number[], notBefore: string, worker: string): Promise<void> {
     if (seqs.length === 0) return;
     const at = normalizeTime(notBefore, 'notBefore');
     this.write(() => {
       this.stmt(
         `UPDATE outbox SET lease_owner = NULL, lease_until = NULL, not_before = ?
-         WHERE delivered_at IS NULL AND seq IN (SELECT value FROM json_each(?))`,
-      ).run(at, JSON.stringify(seqs));
+         WHERE delivered_at IS NULL AND seq IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
+      ).run(at, JSON.stringify(seqs), worker);
     });
+  }
+
+  async renewOutbox(seqs: readonly number[], worker: string, until: string): Promise<number> {
+    if (seqs.length === 0) return 0;
+    const at = normalizeTime(until, 'until');
+    return this.write(
+      () =>
+        this.stmt(
+          `UPDATE outbox SET lease_until = ?
+           WHERE delivered_at IS NULL AND seq IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
+        ).run(at, JSON.stringify(seqs), worker).changes,
+    );
   }
 
   async outboxDepth(): Promise<number> {
@@ -656,14 +668,14 @@ export class SqliteStore implements Store {
     });
   }
 
-  async releaseNotifications(ids: readonly number[], notBefore: string): Promise<void> {
+  async releaseNotifications(ids: readonly number[], notBefore: string, worker: string): Promise<void> {
     if (ids.length === 0) return;
     const at = normalizeTime(notBefore, 'notBefore');
     this.write(() => {
       this.stmt(
         `UPDATE notifications SET lease_owner = NULL, lease_until = NULL, not_before = ?
-         WHERE id IN (SELECT value FROM json_each(?))`,
-      ).run(at, JSON.stringify(ids));
+         WHERE id IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
+      ).run(at, JSON.stringify(ids), worker);
     });
   }
 
@@ -818,14 +830,26 @@ export class SqliteStore implements Store {
     );
   }
 
-  async releaseCheckpoints(sizes: readonly number[], notBefore: string): Promise<void> {
+  async releaseCheckpoints(sizes: readonly number[], notBefore: string, worker: string): Promise<void> {
     if (sizes.length === 0) return;
     const at = normalizeTime(notBefore, 'notBefore');
     this.write(() =>
       this.stmt(
         `UPDATE checkpoints SET lease_owner = NULL, lease_until = NULL, not_before = ?
-         WHERE posted_at IS NULL AND size IN (SELECT value FROM json_each(?))`,
-      ).run(at, JSON.stringify(sizes)),
+         WHERE posted_at IS NULL AND size IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
+      ).run(at, JSON.stringify(sizes), worker),
+    );
+  }
+
+  async renewCheckpoints(sizes: readonly number[], worker: string, until: string): Promise<number> {
+    if (sizes.length === 0) return 0;
+    const at = normalizeTime(until, 'until');
+    return this.write(
+      () =>
+        this.stmt(
+          `UPDATE checkpoints SET lease_until = ?
+           WHERE posted_at IS NULL AND size IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
+        ).run(at, JSON.stringify(sizes), worker).changes,
     );
   }
 

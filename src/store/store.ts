@@ -224,8 +224,13 @@ export interface Store {
    */
   claimOutbox(worker: string, limit: number, leaseMs: number, now: string): Promise<AuditEvent[]>;
   ackOutbox(seqs: readonly number[]): Promise<void>;
-  /** Gives leased events back at once (e.g. Slack said 429); `notBefore` delays the next claim. */
-  releaseOutbox(seqs: readonly number[], notBefore: string): Promise<void>;
+  /**
+   * Gives back at once the events `worker` still holds (e.g. Slack said 429); `notBefore` delays
+   * the next claim. Events whose lease ran out and another worker took stay with it.
+   */
+  releaseOutbox(seqs: readonly number[], notBefore: string, worker: string): Promise<void>;
+  /** Moves the lease of the events `worker` still holds to `until`; how many it still held. */
+  renewOutbox(seqs: readonly number[], worker: string, until: string): Promise<number>;
   outboxDepth(): Promise<number>;
 
   /** Records a delivery key (Slack retry de-duplication). True the first time, false after. */
@@ -266,13 +271,14 @@ export interface Store {
    * oldest first. A request is claimed whole or not at all, and not while another worker holds a
    * lease on any of its jobs, so one request is worked on by one worker at a time and its updates
    * cannot overtake each other. `ackNotifications` removes jobs that are done;
-   * `releaseNotifications` gives them back, their request not claimable before `notBefore`.
+   * `releaseNotifications` gives back those `worker` still holds, their request not claimable
+   * before `notBefore` (jobs another worker took once the lease ran out stay with it).
    * `renewNotifications` moves the lease of the jobs `worker` still holds to `until`, while a
    * slow Slack keeps it working on them (how many it still held).
    */
   claimNotifications(claim: NotificationClaim): Promise<NotificationJob[]>;
   ackNotifications(ids: readonly number[]): Promise<void>;
-  releaseNotifications(ids: readonly number[], notBefore: string): Promise<void>;
+  releaseNotifications(ids: readonly number[], notBefore: string, worker: string): Promise<void>;
   renewNotifications(ids: readonly number[], worker: string, until: string): Promise<number>;
   /** Records a job for the request as it stands now (announcing it again); false when there is no such request. */
   enqueueNotification(requestId: string, at: string): Promise<boolean>;
@@ -284,7 +290,8 @@ export interface Store {
    * there already (another replica made it): false then, and nothing changes. Each enters a small
    * outbox of its own: `claimCheckpoints` leases unposted ones (smallest first) to `worker` like
    * `claimOutbox`, `markCheckpointPosted` records Slack's acceptance, `releaseCheckpoints` gives
-   * them back, not claimable before `notBefore`.
+   * back those `worker` still holds, not claimable before `notBefore`, and `renewCheckpoints`
+   * moves their lease to `until` (how many it still held).
    */
   addCheckpoint(checkpoint: { size: number; head: string; time: string; note: string }): Promise<boolean>;
   /** Every checkpoint, smallest first. */
@@ -293,7 +300,8 @@ export interface Store {
   latestCheckpoint(): Promise<StoredCheckpoint | null>;
   claimCheckpoints(worker: string, limit: number, leaseMs: number, now: string): Promise<StoredCheckpoint[]>;
   markCheckpointPosted(size: number, at: string): Promise<void>;
-  releaseCheckpoints(sizes: readonly number[], notBefore: string): Promise<void>;
+  releaseCheckpoints(sizes: readonly number[], notBefore: string, worker: string): Promise<void>;
+  renewCheckpoints(sizes: readonly number[], worker: string, until: string): Promise<number>;
   /** Checkpoints not yet posted, leased or not. */
   unpostedCheckpoints(): Promise<number>;
   /** Seqs of events not yet posted to the audit channel (oldest first, at most `limit`). */

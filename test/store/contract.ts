@@ -510,17 +510,31 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         await appendN(3);
         await store.claimOutbox('w1', 10, 5 * 60_000, at(0));
 
-        await store.releaseOutbox([1, 2], at(1));
+        await store.releaseOutbox([1, 2], at(1), 'w1');
 
         expect(await store.claimOutbox('w1', 10, 30_000, '2026-11-21T10:00:59.000Z')).toEqual([]);
         expect(seqs(await store.claimOutbox('w1', 10, 30_000, at(1)))).toEqual([1, 2]);
         expect(await store.outboxDepth()).toBe(3);
       });
 
+      it('a worker whose lease ran out and was taken gives nothing back, and renews nothing; its own lease it renews', async () => {
+        await appendN(2);
+        await store.claimOutbox('w1', 10, 30_000, at(0));
+        expect(await store.renewOutbox([1, 2], 'w2', at(100))).toBe(0);
+        expect(await store.renewOutbox([1, 2], 'w1', at(1))).toBe(2);
+        expect(await store.claimOutbox('w2', 10, 30_000, '2026-11-21T10:00:59.999Z')).toEqual([]);
+        expect(seqs(await store.claimOutbox('w2', 10, 30_000, at(1)))).toEqual([1, 2]);
+
+        await store.releaseOutbox([1, 2], at(1), 'w1');
+        expect(await store.renewOutbox([1, 2], 'w1', at(9))).toBe(0);
+        // Still w2's: nobody else claims them before its lease ends.
+        expect(await store.claimOutbox('w3', 10, 30_000, at(1))).toEqual([]);
+      });
+
       it('acknowledging or releasing nothing is harmless', async () => {
         await appendN(1);
         await store.ackOutbox([]);
-        await store.releaseOutbox([], at(1));
+        await store.releaseOutbox([], at(1), 'w1');
         expect(await store.outboxDepth()).toBe(1);
       });
 
@@ -591,7 +605,11 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect(await store.claimCheckpoints('w3', 5, 30_000, at(0))).toEqual([]);
 
         await store.markCheckpointPosted(5, at(0));
-        await store.releaseCheckpoints([10], at(1));
+        // Only who holds one gives it back, or renews it.
+        await store.releaseCheckpoints([15], at(0), 'w1');
+        expect(await store.renewCheckpoints([15], 'w1', at(9))).toBe(0);
+        expect(await store.renewCheckpoints([10], 'w1', '2026-11-21T10:00:30.000Z')).toBe(1);
+        await store.releaseCheckpoints([10], at(1), 'w1');
         expect(await store.claimCheckpoints('w3', 5, 30_000, '2026-11-21T10:00:20.000Z')).toEqual([]);
         // At notBefore the released one is back, and w2's lease has run out: both go to w3.
         expect(sizes(await store.claimCheckpoints('w3', 5, 30_000, at(1)))).toEqual([10, 15]);
@@ -600,7 +618,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect(posted?.postedAt).toBe(at(0));
         expect(await store.unpostedCheckpoints()).toBe(2);
         // Posted is posted: a late release or a second mark changes nothing.
-        await store.releaseCheckpoints([5], at(9));
+        await store.releaseCheckpoints([5], at(9), 'w1');
         await store.markCheckpointPosted(5, at(9));
         expect((await store.listCheckpoints()).find((c) => c.size === 5)?.postedAt).toBe(at(0));
         expect(sizes(await store.claimCheckpoints('w1', 5, 30_000, at(60)))).toEqual([10, 15]);
@@ -716,7 +734,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
       it('Slack says 429: the request comes back at notBefore with what changed meanwhile, not earlier', async () => {
         const request = await created('R-LATER');
         const jobs = await claim('w1', at(0));
-        await store.releaseNotifications(ids(jobs), at(10));
+        await store.releaseNotifications(ids(jobs), at(10), 'w1');
         await changed(request, 1, 1);
 
         expect(await claim('w1', at(9))).toEqual([]);
@@ -747,10 +765,19 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         ]);
       });
 
+      it('a worker whose lease ran out gives back nothing another worker now holds', async () => {
+        await created('R-TAKEN');
+        const held = await claim('w1', at(0));
+        const taken = await claim('w2', at(60));
+        expect(ids(taken)).toEqual(ids(held));
+        await store.releaseNotifications(ids(held), at(60), 'w1');
+        expect(await claim('w3', at(60))).toEqual([]);
+      });
+
       it('acknowledging or releasing nothing is harmless', async () => {
         await created('R-NONE');
         await store.ackNotifications([]);
-        await store.releaseNotifications([], at(1));
+        await store.releaseNotifications([], at(1), 'w1');
         expect(await store.notificationDepth()).toBe(1);
       });
 
