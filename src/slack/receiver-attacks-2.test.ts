@@ -32,7 +32,6 @@ interface Replica {
 const started: VidopsReceiver[] = [];
 
 afterEach(async () => {
-  jest.restoreAllMocks();
   await Promise.all(started.splice(0).map((r) => r.stop()));
 });
 
@@ -160,7 +159,6 @@ describe('a command answered “busy”, replayed', () => {
     // future-dated one outlives its key and the replay runs. Keep the key until the timestamp + 5 min
     // (+ margin), measured on the receiver's clock.
     let now = Date.UTC(2024, 4, 1, 10, 0, 0, 500);
-    jest.spyOn(Date, 'now').mockImplementation(() => now);
     const a = await replica({ seen: new Set(), clock: () => new Date(now) });
     // Slack's clock is two minutes ahead of this host's: well inside the five-minute rule.
     const cmd = captured('unblock 09123456781', Math.floor(now / 1000) + 120);
