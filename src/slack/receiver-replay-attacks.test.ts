@@ -16,7 +16,7 @@ import { replayKey, VidopsReceiver } from './receiver.js';
  * @see docs/security.md, "Trust nothing from the client"; docs/slack.md, "Request signing"
  */
 
-const SECRET = 'receiver-attacks-2-signing-secret';
+const SECRET = 'receiver-replay-attacks-signing-secret';
 const silent = pino({ level: 'silent' });
 const BUSY = { response_type: 'ephemeral', text: 'vidops is busy. Nothing was done.' };
 
@@ -54,7 +54,7 @@ async function replica(options: { seen: Set<string>; clock?: () => Date }): Prom
     shed: (body) => (typeof body.command === 'string' && full.now ? BUSY : null),
   });
   const app = new App({
-    token: 'xoxb-receiver-attacks-2',
+    token: 'xoxb-receiver-replay-attacks',
     botId: 'B0VIDOPS',
     botUserId: 'U0VIDOPSBOT',
     receiver,
