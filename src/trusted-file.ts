@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat, open, readlink, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from './core/errors.js';
 
@@ -15,7 +15,8 @@ import { ConfigError } from './core/errors.js';
 export interface TrustRule {
   /**
    * The owner of the file's folder may own it too: a deployment's files (its `.env`, its policy,
-   * its database), which the other OS users who run the CLI there share.
+   * its database), which the other OS users who run the CLI there share. Only a folder nobody
+   * else could have made or put in its place counts (see {@link folderTrusted}).
    */
   folderOwner: boolean;
   /** Permission bits refused: `0o002` (anyone may write it), `0o022`, `0o077` (a key). */
@@ -26,30 +27,36 @@ export interface TrustRule {
 export type Distrust =
   | { kind: 'owner'; uid: number; folder: string | null }
   | { kind: 'mode'; mode: number; risk: 'read' | 'written' }
-  | { kind: 'not-a-file' };
+  | { kind: 'link'; uid: number; link: string }
+  | { kind: 'not-a-file' }
+  | { kind: 'too-large'; bytes: number };
 
 export type TrustedRead =
   | { kind: 'missing' }
   | { kind: 'refused'; why: Distrust }
   | { kind: 'read'; text: string };
 
-/** The users who may own a file: this one, root, and the folder's owner where the rule says so. */
-function trustedOwners(folderUid: number | null): Set<number> {
-  const me = process.getuid?.();
-  const owners = new Set<number>([0]);
-  if (me !== undefined) owners.add(me);
-  if (folderUid !== null) owners.add(folderUid);
-  return owners;
+/** Settings, rules and keys are small: anything larger is a mistake, refused before it is read. */
+const MAX_BYTES = 1024 * 1024;
+/** Links followed on one path at most, as the kernel's own bound. */
+const MAX_LINKS = 40;
+
+/** This user and root, who may own anything vidops reads. */
+export function ownUid(uid: number): boolean {
+  return uid === 0 || uid === process.getuid?.();
 }
+
+export const othersMayWrite = (mode: number) => (mode & 0o002) !== 0;
+export const sticky = (mode: number) => (mode & 0o1000) !== 0;
 
 /** What is wrong with a file's owner or mode under `rule`, or null when nothing is. */
 export function distrustOf(
   file: { uid: number; mode: number },
-  folder: { path: string; uid: number },
+  folder: { path: string; uid: number; trusted: boolean },
   rule: TrustRule,
 ): Distrust | null {
-  const owners = trustedOwners(rule.folderOwner ? folder.uid : null);
-  if (process.getuid !== undefined && !owners.has(file.uid)) {
+  const byFolder = rule.folderOwner && folder.trusted && file.uid === folder.uid;
+  if (process.getuid !== undefined && !ownUid(file.uid) && !byFolder) {
     return { kind: 'owner', uid: file.uid, folder: rule.folderOwner ? folder.path : null };
   }
   if ((file.mode & rule.refusedBits) === 0) return null;
@@ -65,8 +72,12 @@ export function distrustWords(why: Distrust): string {
       return `belongs to another user (uid ${why.uid}), not to you, root${why.folder === null ? '' : ` or the owner of ${why.folder}`}`;
     case 'mode':
       return `may be ${why.risk} by other users (mode ${why.mode.toString(8)})`;
+    case 'link':
+      return `is reached through ${why.link}, a link another user (uid ${why.uid}) made`;
     case 'not-a-file':
       return 'is not a regular file';
+    case 'too-large':
+      return `is ${why.bytes} bytes, more than a file of settings or a key holds`;
   }
 }
 
@@ -77,37 +88,85 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /**
- * Reads `path` as UTF-8 if `rule` trusts it. A link is judged by who made it as well as by what it
- * points at. The file is opened without waiting on a FIFO, and judged by what was opened (its owner,
- * its mode, that it is a regular file), so it cannot be swapped between the check and the read.
- * Errors other than a missing file are thrown as they come.
+ * True when nobody but trusted people could have made `folder` or put another in its place: every
+ * folder above it that others may write is sticky, and what sits in it on the way down was made by
+ * this user or root. A folder in `/tmp` another user made is not trusted; `/srv/vidops/data` made
+ * by the bot's user under root's folders is. `folder` must hold no links (a resolved path).
  */
-export async function readTrustedFile(path: string, rule: TrustRule): Promise<TrustedRead> {
-  const folder = dirname(path);
-  let folderUid: number;
-  try {
-    const link = await lstat(path);
-    folderUid = (await lstat(folder)).uid;
-    if (link.isSymbolicLink()) {
-      const why = distrustOf({ uid: link.uid, mode: 0 }, { path: folder, uid: folderUid }, rule);
-      if (why !== null) return { kind: 'refused', why };
-    }
-  } catch (error) {
-    if (codeOf(error) === 'ENOENT') return { kind: 'missing' };
-    throw error;
+export async function folderTrusted(folder: string): Promise<boolean> {
+  let child = folder;
+  while (child !== dirname(child)) {
+    const parent = dirname(child);
+    const { mode } = await stat(parent);
+    if (othersMayWrite(mode) && (!sticky(mode) || !ownUid((await lstat(child)).uid))) return false;
+    child = parent;
   }
+  return true;
+}
+
+/**
+ * `path` made absolute with every link on it followed, each judged by who made it: this user,
+ * root, or the owner of the folder it is in when nobody else may write there. Refused when another
+ * made one; missing when a part of it is not there.
+ */
+export async function resolveTrusted(
+  path: string,
+): Promise<{ kind: 'real'; path: string } | { kind: 'missing' } | { kind: 'refused'; why: Distrust }> {
+  const todo = resolve(path).split(sep).filter(Boolean);
+  let real: string = sep;
+  let links = 0;
+  while (todo.length > 0) {
+    const next = join(real, todo.shift() as string);
+    let found: Awaited<ReturnType<typeof lstat>>;
+    try {
+      found = await lstat(next);
+    } catch (error) {
+      if (codeOf(error) === 'ENOENT') return { kind: 'missing' };
+      throw error;
+    }
+    if (!found.isSymbolicLink()) {
+      real = next;
+      continue;
+    }
+    const holder = await stat(real);
+    const maker = ownUid(found.uid) || (found.uid === holder.uid && !othersMayWrite(holder.mode));
+    if (!maker) return { kind: 'refused', why: { kind: 'link', uid: found.uid, link: next } };
+    links += 1;
+    if (links > MAX_LINKS) throw Object.assign(new Error(`too many links on ${path}`), { code: 'ELOOP' });
+    const target = await readlink(next);
+    todo.unshift(...target.split(sep).filter(Boolean));
+    if (isAbsolute(target)) real = sep;
+  }
+  return { kind: 'real', path: real };
+}
+
+/**
+ * Reads `path` as UTF-8 if `rule` trusts it. Every link on the way is judged by who made it
+ * ({@link resolveTrusted}); the file itself is opened without following a link put there since
+ * and without waiting on a FIFO, and judged by what was opened (a regular file, not too large, its
+ * owner, its mode), so it cannot be swapped between the check and the read. Errors other than a
+ * missing file are thrown as they come.
+ */
+export async function readTrustedFile(path: string, rule: TrustRule, attempt = 0): Promise<TrustedRead> {
+  const resolved = await resolveTrusted(path);
+  if (resolved.kind !== 'real') return resolved;
+  const folder = dirname(resolved.path);
   let file: Awaited<ReturnType<typeof open>>;
   try {
-    file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    file = await open(resolved.path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (error) {
     if (codeOf(error) === 'ENOENT') return { kind: 'missing' };
+    // A link put where the file was, since it was looked at: judged as any link is, next time.
+    if (codeOf(error) === 'ELOOP' && attempt < 3) return readTrustedFile(path, rule, attempt + 1);
     throw error;
   }
   try {
     const stats = await file.stat();
     if (!stats.isFile()) return { kind: 'refused', why: { kind: 'not-a-file' } };
-    const why = distrustOf(stats, { path: folder, uid: folderUid }, rule);
+    const holder = { path: folder, uid: (await stat(folder)).uid, trusted: await folderTrusted(folder) };
+    const why = distrustOf(stats, holder, rule);
     if (why !== null) return { kind: 'refused', why };
+    if (stats.size > MAX_BYTES) return { kind: 'refused', why: { kind: 'too-large', bytes: stats.size } };
     return { kind: 'read', text: await file.readFile('utf8') };
   } finally {
     await file.close();
@@ -116,11 +175,11 @@ export async function readTrustedFile(path: string, rule: TrustRule): Promise<Tr
 
 /**
  * The environment with `.env` of the working directory underneath, for `npm start` and the CLI:
- * variables already set win. A missing `.env` is no problem. Its settings choose the service the API
- * keys are sent to and the database approvals are read from, so it is read only when this user,
- * root, or the owner of the folder it is in (a deployment's folder, whose `.env` the leads share)
- * owns it and nobody else may write it: a `.env` another user left in a folder anyone may write
- * (`/tmp`, a shared folder) is refused, as ssh and git refuse files of others.
+ * variables already set win. A missing `.env` is no problem. Its settings choose the service the
+ * API keys are sent to and the database approvals are read from, so it is read only when this
+ * user, root, or the owner of the folder it is in (a deployment's folder, whose `.env` the leads
+ * share) owns it and nobody else may write it: a `.env` another user left in a folder anyone may
+ * write (`/tmp`, a shared folder) is refused, as ssh and git refuse files of others.
  * @see docs/security.md, "Files vidops trusts"
  */
 export async function loadEnv(
@@ -131,8 +190,12 @@ export async function loadEnv(
   const read = await readTrustedFile(path, { folderOwner: true, refusedBits: 0o002 });
   if (read.kind === 'missing') return { ...env };
   if (read.kind === 'refused') {
+    const fix =
+      read.why.kind === 'mode'
+        ? `run \`chmod o-w ${path}\``
+        : "run vidops from the deployment's folder, or remove that file";
     throw new ConfigError([
-      `${path} ${distrustWords(read.why)}: vidops does not take its settings (the service its keys go to, the database it trusts) from a file another user wrote or may write. Run vidops from the deployment's folder, or remove that file.`,
+      `${path} ${distrustWords(read.why)}: vidops does not take its settings (the service its keys go to, the database it trusts) from a file another user wrote or may write; ${fix}.`,
     ]);
   }
   return { ...parseDotenv(read.text), ...env };

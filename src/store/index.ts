@@ -76,7 +76,8 @@ export async function openStore(url: string, options: OpenStoreOptions): Promise
   const location = parseStoreUrl(url);
   let store: Store;
   if (location.kind === 'sqlite') {
-    const { SqliteStore } = await import('./sqlite.js');
+    const { prepareSqliteFile, SqliteStore } = await import('./sqlite.js');
+    if (location.path !== ':memory:') await prepareSqliteFile(location.path, options.logger);
     store = new SqliteStore(location.path, {
       hash: options.hash,
       logger: options.logger,

@@ -1,11 +1,18 @@
 import { closeSync, lstatSync, mkdirSync, openSync, type Stats, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
 import type { Delegation } from '../core/delegation.js';
 import { ConfigError, StateConflictError } from '../core/errors.js';
 import { type AuditEvent, type NewAuditEvent, type OperationRequest, tellsSlack } from '../core/model.js';
-import { distrustOf, distrustWords } from '../trusted-file.js';
+import {
+  distrustWords,
+  folderTrusted,
+  othersMayWrite,
+  ownUid,
+  resolveTrusted,
+  sticky,
+} from '../trusted-file.js';
 import {
   AppendListeners,
   type AuditRow,
@@ -96,53 +103,72 @@ type Row = Record<string, unknown>;
  * request's parameters): the folder `rwxrwx---` and the file `rw-rw----`, less the umask, so a
  * group the operator chose can share them with the CLI. SQLite gives the WAL and its index the
  * file's mode. A file there already keeps its mode; if others may read it, the log says so.
+ *
+ * First it stops at anything another user could have put in SQLite's way: a link on the path
+ * someone else made; a folder anyone may swap files in (written by others, not sticky); a folder
+ * another user made where nobody else should (in `/tmp`, say); and in a sticky folder, a database,
+ * WAL, index or journal file another user made (a link to a file of root's, a WAL its maker holds
+ * open to read what is written, a journal SQLite would play back). In a folder only its owner and
+ * group may write, the group's files are the operator's choice: a lead's CLI makes the WAL when it
+ * opens the database first.
+ * @see docs/security.md, "The database file"
  */
-function createPrivately(path: string, logger: StoreLogger | undefined): void {
-  const folder = dirname(path);
-  mkdirSync(folder, { recursive: true, mode: 0o770 });
-  refuseOthersFiles(path);
+export async function prepareSqliteFile(path: string, logger: StoreLogger | undefined): Promise<void> {
+  const refuse = (what: string): never => {
+    throw new ConfigError([`DATABASE_URL: ${what}`]);
+  };
+  mkdirSync(dirname(resolve(path)), { recursive: true, mode: 0o770 });
+  const whole = await resolveTrusted(path);
+  if (whole.kind === 'refused') refuse(`${path} ${distrustWords(whole.why)}`);
+  const folderPath = dirname(resolve(path));
+  const realFolder = await resolveTrusted(folderPath);
+  if (realFolder.kind !== 'real') {
+    return refuse(
+      realFolder.kind === 'refused'
+        ? `${folderPath} ${distrustWords(realFolder.why)}`
+        : `${folderPath} is missing`,
+    );
+  }
+  const file = whole.kind === 'real' ? whole.path : join(realFolder.path, basename(path));
+  const folder = dirname(file);
+  const where = statSync(folder);
+  if (othersMayWrite(where.mode) && !sticky(where.mode)) {
+    refuse(
+      `the folder ${folder} may be written by other users (mode ${(where.mode & 0o777).toString(8)}), who could swap the database for their own: run \`chmod o-w ${folder}\`, or keep the database in a folder of its own`,
+    );
+  }
+  const trusted = ownUid(where.uid) || (await folderTrusted(folder));
+  if (!trusted) {
+    refuse(
+      `the folder ${folder} belongs to another user (uid ${where.uid}), made where others may write, who could put their own database in it: keep the database in a folder of your own`,
+    );
+  }
+  if (othersMayWrite(where.mode)) {
+    for (const beside of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+      let found: Stats;
+      try {
+        found = lstatSync(beside);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw error;
+      }
+      if (!ownUid(found.uid) && found.uid !== where.uid) {
+        refuse(
+          `${beside} belongs to another user (uid ${found.uid}), in a folder anyone may add files to: vidops does not keep its approvals and audit log beside a file another user made; remove it, or keep the database in a folder of its own`,
+        );
+      }
+    }
+  }
   try {
-    closeSync(openSync(path, 'wx', 0o660));
+    closeSync(openSync(file, 'wx', 0o660));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const mode = statSync(path).mode & 0o777;
+    const mode = statSync(file).mode & 0o777;
     if ((mode & 0o007) !== 0) {
       logger?.warn(
-        { path, mode: mode.toString(8) },
-        `the database may be read by other users of this machine: run \`chmod o-rwx ${path}*\``,
+        { path: file, mode: mode.toString(8) },
+        `the database may be read by other users of this machine: run \`chmod o-rwx ${file}*\``,
       );
-    }
-  }
-}
-
-/**
- * Stops before SQLite opens anything another user could have put in its way: a folder anyone may
- * swap files in (written by others, without the sticky bit), or a database, WAL or index file (or
- * a link in their place) that someone other than this user, root or the folder's owner made. Such
- * a file could be a link to a file of root's, or a WAL its maker holds open to read what is written.
- */
-function refuseOthersFiles(path: string): void {
-  const folder = dirname(path);
-  const where = lstatSync(folder);
-  const mode = where.mode & 0o7777;
-  if ((mode & 0o002) !== 0 && (mode & 0o1000) === 0) {
-    throw new ConfigError([
-      `DATABASE_URL: the folder ${folder} may be written by other users (mode ${(mode & 0o777).toString(8)}), who could swap the database for their own: run \`chmod o-w ${folder}\`, or keep the database in a folder of its own`,
-    ]);
-  }
-  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
-    let found: Stats;
-    try {
-      found = lstatSync(file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw error;
-    }
-    const why = distrustOf(found, { path: folder, uid: where.uid }, { folderOwner: true, refusedBits: 0 });
-    if (why !== null) {
-      throw new ConfigError([
-        `DATABASE_URL: ${file} ${distrustWords(why)}: vidops does not keep its approvals and audit log in a file another user made; remove it, or choose another path`,
-      ]);
     }
   }
 }
@@ -173,7 +199,6 @@ export class SqliteStore implements Store {
     this.logger = options.logger;
     this.appended = new AppendListeners(options.logger);
     const memory = path === ':memory:';
-    if (!memory) createPrivately(path, options.logger);
     this.db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
     // Set before anything that takes a lock, so that even switching to WAL waits for others.
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -824,13 +824,17 @@ describe('usage, configuration and help', () => {
   asRoot(
     'a .env of the folder’s owner is read: the deployment’s own folder, shared by its leads',
     async () => {
+      // The deploy user's folder, made in a folder only root may write (not in /tmp, where anyone
+      // could have made it): its owner is trusted for the files in it.
+      const deployment = join(dir, 'deployment');
+      await mkdir(deployment);
       await writeFile(
-        join(dir, '.env'),
+        join(deployment, '.env'),
         `VIDEO_API_URL=${sandbox.url}\nVIDEO_API_KEY=${DEMO.apiKey}\nVIDEO_SECRET_KEY=${DEMO.secretKey}\nLEADS=${LEAD}\n`,
       );
-      await chown(dir, 4242, 4242);
-      await chown(join(dir, '.env'), 4242, 4242);
-      const result = await vidops(['whitelist'], { DATABASE_URL: 'sqlite:x.db' });
+      await chown(deployment, 4242, 4242);
+      await chown(join(deployment, '.env'), 4242, 4242);
+      const result = await vidops(['whitelist'], { DATABASE_URL: 'sqlite:x.db' }, { cwd: deployment });
       expect(result).toMatchObject({ code: 0, stdout: 'The whitelist is empty.\n' });
     },
   );
