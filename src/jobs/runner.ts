@@ -100,6 +100,11 @@ export class JobRunner<R extends StepResult> {
     });
   }
 
+  /** Runs `work` as a step, at once: for work that no pause is meant for (a read, at shutdown). */
+  now<T>(work: () => Promise<T>): Promise<T> {
+    return this.#locked(work);
+  }
+
   #locked<T>(work: () => Promise<T>): Promise<T> {
     const run = this.#lock.then(work, work);
     this.#lock = run.catch(() => undefined);

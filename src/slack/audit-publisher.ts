@@ -197,6 +197,12 @@ async function drain(p: Publisher, timeoutMs: number): Promise<boolean> {
   await p.runner.stop();
   const deadline = Date.now() + timeoutMs;
   try {
+    // A post whose answer was lost is read back at once: it is a read, and waiting out the pause
+    // before it would leave it to the next start, which would post it again.
+    await within(
+      p.runner.now(async () => p.unsure === null || (await settleUnsure(p, p.unsure))),
+      timeoutMs,
+    );
     for (;;) {
       const left = deadline - Date.now();
       if (left <= 0) break;
@@ -396,26 +402,36 @@ async function checkpointPosted(p: Publisher, size: number): Promise<void> {
  */
 function becameUnsure(p: Publisher, unsure: Unsure): void {
   p.unsure = unsure;
-  p.runner.pauseFor(Math.min(p.runner.nextAt - performance.now(), p.leaseMs / 3));
+  pauseHolding(p, p.runner.nextAt - performance.now());
 }
 
 /** Marks what was posted but not recorded; false (with the next turn set) when the store still fails. */
 async function settleUnacked(p: Publisher): Promise<boolean> {
   if (p.unacked.length > 0) {
     if (!(await ack(p, p.unacked))) {
-      p.runner.pauseFor(p.backoff.next());
+      pauseHolding(p, p.backoff.next());
       return false;
     }
     p.unacked = [];
   }
   if (p.unackedCheckpoint !== null) {
     if (!(await markPosted(p, p.unackedCheckpoint))) {
-      p.runner.pauseFor(p.backoff.next());
+      pauseHolding(p, p.backoff.next());
       return false;
     }
     p.unackedCheckpoint = null;
   }
   return true;
+}
+
+/**
+ * Sets the next turn `ms` away, or within a third of the lease while this publisher holds rows it
+ * has posted, or may have (`unacked`, `unsure`): each turn renews their lease ({@link renewHeld}),
+ * so no other replica takes and posts them again meanwhile.
+ */
+function pauseHolding(p: Publisher, ms: number): void {
+  const holding = p.unacked.length > 0 || p.unackedCheckpoint !== null || p.unsure !== null;
+  p.runner.pauseFor(holding ? Math.min(ms, p.leaseMs / 3) : ms);
 }
 
 /** How far before a post the channel is read back for it (clocks of Slack and of this host differ). */
@@ -438,7 +454,6 @@ const UNSURE_PAGES = 25;
  * within a third of the lease, while Slack asks to wait or is not answering.
  */
 async function settleUnsure(p: Publisher, unsure: Unsure): Promise<boolean> {
-  await renewUnsure(p, unsure);
   let shown: Shown;
   try {
     shown = await shownByBot(p, unsure.since);
@@ -449,7 +464,7 @@ async function settleUnsure(p: Publisher, unsure: Unsure): Promise<boolean> {
       code === ErrorCode.RequestError ||
       code === ErrorCode.HTTPError
     ) {
-      p.runner.pauseFor(Math.min(p.backoff.next(), p.leaseMs / 3));
+      pauseHolding(p, p.backoff.next());
       return false;
     }
     p.logger.warn(
@@ -480,29 +495,31 @@ async function settleUnsure(p: Publisher, unsure: Unsure): Promise<boolean> {
   return true;
 }
 
-/** Keeps an unsure post's rows leased here while it is settled; another replica took them if it ran out. */
-async function renewUnsure(p: Publisher, unsure: Unsure): Promise<void> {
+/**
+ * Keeps the rows this publisher has posted, or may have, leased here: those Slack took but the
+ * store did not mark, and those of a post whose answer was lost. Another replica took them if the
+ * lease ran out anyway (a stalled process), and may post them again: the log says so.
+ */
+async function renewHeld(p: Publisher): Promise<void> {
+  const seqs = [...p.unacked, ...(p.unsure?.post === 'events' ? p.unsure.events.map((e) => e.seq) : [])];
+  const sizes = [
+    ...(p.unackedCheckpoint === null ? [] : [p.unackedCheckpoint]),
+    ...(p.unsure?.post === 'checkpoint' ? [p.unsure.checkpoint.size] : []),
+  ];
+  if (seqs.length + sizes.length === 0) return;
   const until = new Date(p.clock().getTime() + p.leaseMs).toISOString();
   try {
-    const [held, of] =
-      unsure.post === 'events'
-        ? [
-            await p.store.renewOutbox(
-              unsure.events.map((e) => e.seq),
-              p.workerId,
-              until,
-            ),
-            unsure.events.length,
-          ]
-        : [await p.store.renewCheckpoints([unsure.checkpoint.size], p.workerId, until), 1];
-    if (held < of) {
+    const held =
+      (await p.store.renewOutbox(seqs, p.workerId, until)) +
+      (await p.store.renewCheckpoints(sizes, p.workerId, until));
+    if (held < seqs.length + sizes.length) {
       p.logger.warn(
-        { post: unsure.post, held, of },
-        'the lease of a post whose answer was lost ran out; another replica may post it again',
+        { held, of: seqs.length + sizes.length },
+        'the lease of audit posts not yet settled ran out; another replica may post them again',
       );
     }
   } catch (error) {
-    p.logger.error({ err: redactError(error) }, 'could not renew the lease of a post whose answer was lost');
+    p.logger.error({ err: redactError(error) }, 'could not renew the lease of audit posts not yet settled');
   }
 }
 
@@ -545,6 +562,7 @@ async function delivered(p: Publisher, seqs: readonly number[]): Promise<void> {
 
 /** Claims a batch and posts it. Returns the number of events delivered (0 when none or failed). */
 async function step(p: Publisher): Promise<StepCounts> {
+  await renewHeld(p);
   if (!(await settleUnacked(p))) return NOTHING;
   if (p.unsure !== null && !(await settleUnsure(p, p.unsure))) return NOTHING;
   if (p.checkpointHint) {

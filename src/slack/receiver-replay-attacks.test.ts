@@ -27,6 +27,14 @@ interface Replica {
   ran: string[];
   /** Whether the work queue is full (the shed answers busy). */
   full: { now: boolean };
+  /** Keys written with `seen`, in order. */
+  seenCalls: string[];
+  /** When true, `seen` throws (the store is down). */
+  storeDown: { now: boolean };
+  /** The receiver's own note of a busy answer, as it makes it. */
+  remember(key: string, signedAtMs: number): void;
+  /** How many busy keys the receiver holds in memory. */
+  held(): number;
 }
 
 const started: VidopsReceiver[] = [];
@@ -35,10 +43,16 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((r) => r.stop()));
 });
 
-/** A receiver and Bolt app as vidops wires them: `seen` is the store's delivery keys (shared by replicas). */
-async function replica(options: { seen: Set<string>; clock?: () => Date }): Promise<Replica> {
+/**
+ * A receiver and Bolt app as vidops wires them: `seen` is the store's delivery keys (shared by
+ * replicas given the same set), counted, and failing while `storeDown.now`.
+ */
+async function replica(options: { seen?: Set<string>; clock?: () => Date } = {}): Promise<Replica> {
   const ran: string[] = [];
   const full = { now: false };
+  const seenCalls: string[] = [];
+  const storeDown = { now: false };
+  const delivered = options.seen ?? new Set<string>();
   const receiver = new VidopsReceiver({
     signingSecret: SECRET,
     logger: silent,
@@ -47,8 +61,10 @@ async function replica(options: { seen: Set<string>; clock?: () => Date }): Prom
     host: '127.0.0.1',
     port: 0,
     seen: async (key) => {
-      if (options.seen.has(key)) return false;
-      options.seen.add(key);
+      seenCalls.push(key);
+      if (storeDown.now) throw new Error('the database is down');
+      if (delivered.has(key)) return false;
+      delivered.add(key);
       return true;
     },
     shed: (body) => (typeof body.command === 'string' && full.now ? BUSY : null),
@@ -66,10 +82,22 @@ async function replica(options: { seen: Set<string>; clock?: () => Date }): Prom
   });
   const { port } = await receiver.start();
   started.push(receiver);
-  return { receiver, url: `http://127.0.0.1:${port}/slack/events`, ran, full };
+  const inside = receiver as unknown as {
+    rememberShed(key: string, signedAtMs: number): void;
+    shedKeys: Map<string, number>;
+  };
+  return {
+    receiver,
+    url: `http://127.0.0.1:${port}/slack/events`,
+    ran,
+    full,
+    seenCalls,
+    storeDown,
+    remember: (key, signedAtMs) => inside.rememberShed(key, signedAtMs),
+    held: () => inside.shedKeys.size,
+  };
 }
 
-/** The exact bytes and headers of one signed command, to be sent again as a replay. */
 interface Captured {
   body: string;
   headers: Record<string, string>;
@@ -392,5 +420,124 @@ describe('a Socket Mode envelope whose ack does not get out', () => {
       });
     }
     expect(ran).toEqual(['unblock']);
+  });
+});
+
+const FULL = 20_000;
+const keyOf = (c: Captured) => replayKey(c.headers['x-slack-signature'] ?? '');
+
+/** `count` other busy answers (a flood), signed at `signedAtMs`, noted as the receiver notes each. */
+function flood(r: Replica, count: number, signedAtMs: number, tag: string): void {
+  for (let i = 0; i < count; i += 1) {
+    r.remember(replayKey(`v0=${tag}${i.toString(16).padStart(60, '0')}`), signedAtMs);
+  }
+}
+
+const secondsOf = (ms: number) => Math.floor(ms / 1000);
+
+describe('the memory of busy answers, attacked', () => {
+  it('a full memory whose first key expires while the others are live, then two more commands answered busy: no replay of any live one runs', async () => {
+    let now = Date.UTC(2024, 4, 1, 10, 0, 0, 0);
+    const a = await replica({ clock: () => new Date(now) });
+    a.full.now = true;
+    // Signed almost five minutes ago (Slack's clock behind): the first key to expire.
+    const early = captured('unblock 09123456701', secondsOf(now) - 290);
+    expect(JSON.parse((await send(a.url, early)).text)).toEqual(BUSY);
+    flood(a, FULL - 2, now, 'a');
+    const live = captured('unblock 09123456702', secondsOf(now));
+    expect(JSON.parse((await send(a.url, live)).text)).toEqual(BUSY);
+    expect(a.held()).toBe(FULL);
+
+    // 80 s later the early key has expired (its signature too); the others are live.
+    now += 80_000;
+    const next = captured('unblock 09123456703', secondsOf(now));
+    expect(JSON.parse((await send(a.url, next)).text)).toEqual(BUSY);
+    const another = captured('unblock 09123456704', secondsOf(now));
+    expect(JSON.parse((await send(a.url, another)).text)).toEqual(BUSY);
+    a.full.now = false;
+
+    for (const replay of [live, next, another]) expect((await send(a.url, replay)).status).toBe(200);
+    expect(await send(a.url, early)).toMatchObject({ status: 401 });
+    expect({ ran: a.ran, inMemory: a.held(), toStore: a.seenCalls.includes(keyOf(another)) }).toEqual({
+      ran: [],
+      inMemory: FULL,
+      toStore: true,
+    });
+  });
+
+  it('a flood fills the memory with live busy keys, and the store fails as the next busy command is noted: its replay does not run once the store is back', async () => {
+    // Was a defect: with the memory full of live keys, rememberShed hands the key to `seen` and, when that throws, only
+    // logs it: the key is kept nowhere, so a replay within five minutes passes `seen` once the store is back and runs.
+    // A live key should not be dropped: keep it in memory past the cap while the store fails (receiver.ts rememberShed).
+    const now = Date.UTC(2024, 4, 1, 11, 0, 0, 0);
+    const a = await replica({ clock: () => new Date(now) });
+    a.full.now = true;
+    flood(a, FULL, now, 'b');
+    a.storeDown.now = true;
+    const victim = captured('unblock 09123456711', secondsOf(now));
+    expect(JSON.parse((await send(a.url, victim)).text)).toEqual(BUSY);
+    a.full.now = false;
+    a.storeDown.now = false;
+
+    expect((await send(a.url, victim)).status).toBe(200);
+    expect(a.ran).toEqual([]);
+  });
+
+  it('two floods of busy answers, each followed by a quiet spell of seven minutes, then one more command answered busy: it is held in memory, not written to the store', async () => {
+    // Was a defect: a sweep that finds every key expired sets shedSweepAt to Infinity (the minimum of nothing), and keys
+    // added later never lower it, so once the memory fills again it is never swept: every busy answer after the
+    // second flood costs a store write, for as long as the process lives. Track the earliest expiry as keys are
+    // added (or sweep when the first key has expired) — receiver.ts rememberShed.
+    let now = Date.UTC(2024, 4, 1, 12, 0, 0, 0);
+    const a = await replica({ clock: () => new Date(now) });
+    a.full.now = true;
+    flood(a, FULL, now, 'c');
+    now += 7 * 60_000;
+    const first = captured('unblock 09123456721', secondsOf(now));
+    expect(JSON.parse((await send(a.url, first)).text)).toEqual(BUSY);
+    flood(a, FULL - 1, now, 'd');
+    now += 7 * 60_000;
+
+    const last = captured('unblock 09123456722', secondsOf(now));
+    expect(JSON.parse((await send(a.url, last)).text)).toEqual(BUSY);
+    a.full.now = false;
+    expect((await send(a.url, last)).status).toBe(200);
+
+    expect({
+      ran: a.ran,
+      busyKeysWrittenToStore: a.seenCalls.filter((k) => k === keyOf(last)).length,
+    }).toEqual({
+      ran: [],
+      // Neither the busy answer nor its replay: the memory answers both.
+      busyKeysWrittenToStore: 0,
+    });
+  });
+
+  it('commands signed six minutes before or after the receiver’s clock while it is busy: refused 401, nothing remembered or written', async () => {
+    const now = Date.UTC(2024, 4, 1, 13, 0, 0, 0);
+    const a = await replica({ clock: () => new Date(now) });
+    a.full.now = true;
+    const past = captured('unblock 09123456731', secondsOf(now) - 360);
+    const future = captured('unblock 09123456732', secondsOf(now) + 360);
+    const farFuture = captured('unblock 09123456733', secondsOf(now) + 10 * 365 * 86_400);
+
+    for (const c of [past, future, farFuture]) expect((await send(a.url, c)).status).toBe(401);
+    expect({ held: a.held(), seen: a.seenCalls.length, ran: a.ran }).toEqual({ held: 0, seen: 0, ran: [] });
+  });
+
+  it('a command signed five minutes ahead of the receiver’s clock, answered busy, replayed ten minutes later when its signature is at the edge of acceptance: nothing runs', async () => {
+    let now = Date.UTC(2024, 4, 1, 14, 0, 0, 0);
+    const a = await replica({ clock: () => new Date(now) });
+    a.full.now = true;
+    const ahead = captured('unblock 09123456741', secondsOf(now) + 300);
+    expect(JSON.parse((await send(a.url, ahead)).text)).toEqual(BUSY);
+    a.full.now = false;
+
+    // Ten minutes and 999 ms later the signature is exactly five minutes old: still accepted.
+    now += 600_999;
+    expect((await send(a.url, ahead)).status).toBe(200);
+    now += 1;
+    expect((await send(a.url, ahead)).status).toBe(401);
+    expect(a.ran).toEqual([]);
   });
 });

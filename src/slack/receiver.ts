@@ -482,7 +482,7 @@ export class VidopsReceiver implements Receiver {
    */
   private readonly shedKeys = new Map<string, number>();
   /** When the first of the remembered busy keys expires: no sweep finds anything before. */
-  private shedSweepAt = 0;
+  private shedSweepAt = Number.POSITIVE_INFINITY;
 
   constructor(private readonly options: VidopsReceiverOptions) {
     if (!options.signingSecret) throw new Error('VidopsReceiver needs a signing secret');
@@ -675,14 +675,22 @@ export class VidopsReceiver implements Receiver {
       }
       this.shedSweepAt = first;
     }
+    const until = signedAtMs + SHED_KEY_MS;
+    const keep = () => {
+      this.shedKeys.set(key, until);
+      this.shedSweepAt = Math.min(this.shedSweepAt, until);
+    };
     if (this.shedKeys.size < MAX_SHED_KEYS) {
-      this.shedKeys.set(key, signedAtMs + SHED_KEY_MS);
+      keep();
       return;
     }
+    // Without `seen` nothing is de-duplicated here at all (a receiver alone, in tests).
     this.options.seen?.(key).catch((error: unknown) => {
+      // Kept here past the bound rather than dropped: only while the store fails.
+      keep();
       this.options.logger.error(
         { err: redactError(error) },
-        'could not record a command answered busy: a replay of it within five minutes could run',
+        'could not record a command answered busy in the store; remembered in memory instead',
       );
     });
   }
