@@ -44,6 +44,17 @@ const LEAD_B = 4545;
 /** The group the deployment shares its database with (chgrp -R vidops data). */
 const GROUP = 4444;
 const asRoot = process.getuid?.() === 0 ? test : test.skip;
+/**
+ * Tests that run vidops' own code as another user need that user to reach this checkout: a clone
+ * in a folder only its owner may enter (as `mktemp -d` makes for CI) cannot be, so they are
+ * skipped there, and run where the checkout is open to others, as a deployment's is.
+ */
+const asOthers =
+  process.getuid?.() === 0 &&
+  spawnSync(process.execPath, ['-e', `require(${JSON.stringify(SQLITE)})`], { uid: LEAD_B, gid: GROUP })
+    .status === 0
+    ? test
+    : test.skip;
 
 let dir: string;
 const now = new Date('2026-11-22T10:00:00.000Z');
@@ -306,7 +317,7 @@ describe('what a careful operator gives vidops to read', () => {
 });
 
 describe('the SQLite files beside the database', () => {
-  asRoot(
+  asOthers(
     'another user plants a hot rollback journal beside the database in a sticky folder: their rows do not become the log',
     async () => {
       // Was a defect: refuseOthersFiles (src/store/sqlite.ts) checks the database, -wal and -shm but not `-journal`; SQLite
@@ -429,7 +440,7 @@ describe('a database shared with the CLI through a group, as docs/security.md sa
     return { deployment: deploymentFolder, path };
   }
 
-  asRoot(
+  asOthers(
     'a lead in the database’s group runs the CLI on the bot’s database',
     async () => {
       const { deployment: cwd } = await deployment();
@@ -446,7 +457,7 @@ describe('a database shared with the CLI through a group, as docs/security.md sa
     15_000,
   );
 
-  asRoot(
+  asOthers(
     'a lead’s CLI dies mid-command and leaves its WAL: the bot’s user can still open the database',
     async () => {
       // Was a defect: SQLite makes -wal and -shm as the user whose process opened the database first, so a lead of the group
@@ -475,7 +486,7 @@ describe('a database shared with the CLI through a group, as docs/security.md sa
     15_000,
   );
 
-  asRoot(
+  asOthers(
     'a second lead of the group runs the CLI while the first one’s long command holds the database, with the bot stopped',
     async () => {
       // Was a defect: the first lead's process made -wal and -shm (owned by them), and refuseOthersFiles (src/store/sqlite.ts)
@@ -515,7 +526,7 @@ describe('a database shared with the CLI through a group, as docs/security.md sa
 });
 
 describe('a deployment’s .env, for the CLI and for npm start', () => {
-  asRoot(
+  asOthers(
     'a lead runs the CLI in the deployment’s folder, whose .env its deploy user owns',
     async () => {
       const deployment = await folder('deployment', 0o755);
@@ -534,7 +545,7 @@ describe('a deployment’s .env, for the CLI and for npm start', () => {
     15_000,
   );
 
-  asRoot(
+  asOthers(
     'a lead runs the CLI in a folder whose .env a third user left: refused, even for a lead who is not root',
     async () => {
       const deployment = await folder('deployment', 0o1777);
