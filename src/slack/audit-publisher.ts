@@ -134,6 +134,8 @@ interface Publisher {
    * it is posted again.
    */
   unsure: Unsure | null;
+  /** Not before then (`performance.now()`) is the channel read back again: Slack's Retry-After. */
+  readBackAt: number;
   /** A checkpoint was signed here: give checkpoints the next turn. */
   checkpointHint: boolean;
 }
@@ -178,6 +180,7 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
     unacked: [],
     unackedCheckpoint: null,
     unsure: null,
+    readBackAt: 0,
     checkpointHint: true,
   };
   return {
@@ -454,16 +457,23 @@ const UNSURE_PAGES = 25;
  * within a third of the lease, while Slack asks to wait or is not answering.
  */
 async function settleUnsure(p: Publisher, unsure: Unsure): Promise<boolean> {
+  const wait = p.readBackAt - performance.now();
+  if (wait > 0) {
+    // Slack asked to wait: the turns go on renewing the lease, the channel is not read before.
+    pauseHolding(p, wait + WAKE_SLACK_MS);
+    return false;
+  }
   let shown: Shown;
   try {
     shown = await shownByBot(p, unsure.since);
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
-    if (
-      error instanceof WebAPIRateLimitedError ||
-      code === ErrorCode.RequestError ||
-      code === ErrorCode.HTTPError
-    ) {
+    if (error instanceof WebAPIRateLimitedError) {
+      p.readBackAt = performance.now() + error.retryAfter * 1000;
+      pauseHolding(p, error.retryAfter * 1000 + WAKE_SLACK_MS);
+      return false;
+    }
+    if (code === ErrorCode.RequestError || code === ErrorCode.HTTPError) {
       pauseHolding(p, p.backoff.next());
       return false;
     }
