@@ -516,3 +516,10 @@ export function rowToRequestDm(row: RequestDmRow): RequestDm {
     postedAt: row.posted_at,
   };
 }
+
+/** The tables leased to one worker at a time, their key, and the condition of a row not yet done. */
+export const LEASED = {
+  outbox: { key: 'seq', pending: 'delivered_at IS NULL AND ' },
+  notifications: { key: 'id', pending: '' },
+  checkpoints: { key: 'size', pending: 'posted_at IS NULL AND ' },
+} as const;

@@ -22,6 +22,7 @@ import {
   draftColumns,
   EVENT_COLUMNS,
   endedDelegationData,
+  LEASED,
   NOTIFICATION_COLUMNS,
   type NotificationRow,
   normalizeTime,
@@ -565,23 +566,40 @@ export class PostgresStore implements Store {
     );
   }
 
-  async releaseOutbox(seqs: readonly number[], notBefore: string, worker: string): Promise<void> {
-    if (seqs.length === 0) return;
-    await this.pool.query(
-      `UPDATE outbox SET lease_owner = NULL, lease_until = NULL, not_before = $2
-       WHERE delivered_at IS NULL AND seq = ANY($1::bigint[]) AND lease_owner = $3`,
-      [[...seqs], normalizeTime(notBefore, 'notBefore'), worker],
-    );
-  }
-
-  async renewOutbox(seqs: readonly number[], worker: string, until: string): Promise<number> {
-    if (seqs.length === 0) return 0;
+  /**
+   * The outboxes' leases (`outbox` by seq, `notifications` by id, `checkpoints` by size): gives
+   * back (`notBefore`) or renews (`until`) the rows `worker` still holds and that are not done;
+   * how many it held.
+   */
+  private async leased(
+    table: keyof typeof LEASED,
+    keys: readonly number[],
+    worker: string,
+    change: { notBefore: string } | { until: string },
+  ): Promise<number> {
+    if (keys.length === 0) return 0;
+    const { key, pending } = LEASED[table];
+    const [set, at] =
+      'until' in change
+        ? ['lease_until = $3', normalizeTime(change.until, 'until')]
+        : [
+            'lease_owner = NULL, lease_until = NULL, not_before = $3',
+            normalizeTime(change.notBefore, 'notBefore'),
+          ];
     const { rowCount } = await this.pool.query(
-      `UPDATE outbox SET lease_until = $3
-       WHERE delivered_at IS NULL AND seq = ANY($1::bigint[]) AND lease_owner = $2`,
-      [[...seqs], worker, normalizeTime(until, 'until')],
+      `UPDATE ${table} SET ${set}
+       WHERE ${pending}${key} = ANY($1::bigint[]) AND lease_owner = $2`,
+      [[...keys], worker, at],
     );
     return rowCount ?? 0;
+  }
+
+  async releaseOutbox(seqs: readonly number[], notBefore: string, worker: string): Promise<void> {
+    await this.leased('outbox', seqs, worker, { notBefore });
+  }
+
+  renewOutbox(seqs: readonly number[], worker: string, until: string): Promise<number> {
+    return this.leased('outbox', seqs, worker, { until });
   }
 
   async outboxDepth(): Promise<number> {
@@ -631,22 +649,11 @@ export class PostgresStore implements Store {
   }
 
   async releaseNotifications(ids: readonly number[], notBefore: string, worker: string): Promise<void> {
-    if (ids.length === 0) return;
-    await this.pool.query(
-      `UPDATE notifications SET lease_owner = NULL, lease_until = NULL, not_before = $2
-       WHERE id = ANY($1::bigint[]) AND lease_owner = $3`,
-      [[...ids], normalizeTime(notBefore, 'notBefore'), worker],
-    );
+    await this.leased('notifications', ids, worker, { notBefore });
   }
 
-  async renewNotifications(ids: readonly number[], worker: string, until: string): Promise<number> {
-    if (ids.length === 0) return 0;
-    const { rowCount } = await this.pool.query(
-      `UPDATE notifications SET lease_until = $3
-       WHERE id = ANY($1::bigint[]) AND lease_owner = $2`,
-      [[...ids], worker, normalizeTime(until, 'until')],
-    );
-    return rowCount ?? 0;
+  renewNotifications(ids: readonly number[], worker: string, until: string): Promise<number> {
+    return this.leased('notifications', ids, worker, { until });
   }
 
   async enqueueNotification(requestId: string, at: string): Promise<boolean> {
@@ -786,22 +793,11 @@ export class PostgresStore implements Store {
   }
 
   async releaseCheckpoints(sizes: readonly number[], notBefore: string, worker: string): Promise<void> {
-    if (sizes.length === 0) return;
-    await this.pool.query(
-      `UPDATE checkpoints SET lease_owner = NULL, lease_until = NULL, not_before = $2
-       WHERE posted_at IS NULL AND size = ANY($1::bigint[]) AND lease_owner = $3`,
-      [[...sizes], normalizeTime(notBefore, 'notBefore'), worker],
-    );
+    await this.leased('checkpoints', sizes, worker, { notBefore });
   }
 
-  async renewCheckpoints(sizes: readonly number[], worker: string, until: string): Promise<number> {
-    if (sizes.length === 0) return 0;
-    const { rowCount } = await this.pool.query(
-      `UPDATE checkpoints SET lease_until = $3
-       WHERE posted_at IS NULL AND size = ANY($1::bigint[]) AND lease_owner = $2`,
-      [[...sizes], worker, normalizeTime(until, 'until')],
-    );
-    return rowCount ?? 0;
+  renewCheckpoints(sizes: readonly number[], worker: string, until: string): Promise<number> {
+    return this.leased('checkpoints', sizes, worker, { until });
   }
 
   async unpostedCheckpoints(): Promise<number> {

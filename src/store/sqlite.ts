@@ -31,6 +31,7 @@ import {
   draftColumns,
   EVENT_COLUMNS,
   endedDelegationData,
+  LEASED,
   NOTIFICATION_COLUMNS,
   type NotificationRow,
   normalizeTime,
@@ -630,27 +631,41 @@ export class SqliteStore implements Store {
     });
   }
 
-  async releaseOutbox(seqs: readonly number[], notBefore: string, worker: string): Promise<void> {
-    if (seqs.length === 0) return;
-    const at = normalizeTime(notBefore, 'notBefore');
-    this.write(() => {
-      this.stmt(
-        `UPDATE outbox SET lease_owner = NULL, lease_until = NULL, not_before = ?
-         WHERE delivered_at IS NULL AND seq IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
-      ).run(at, JSON.stringify(seqs), worker);
-    });
-  }
-
-  async renewOutbox(seqs: readonly number[], worker: string, until: string): Promise<number> {
-    if (seqs.length === 0) return 0;
-    const at = normalizeTime(until, 'until');
+  /**
+   * The outboxes' leases (`outbox` by seq, `notifications` by id, `checkpoints` by size): gives
+   * back (`notBefore`) or renews (`until`) the rows `worker` still holds and that are not done;
+   * how many it held.
+   */
+  private leased(
+    table: keyof typeof LEASED,
+    keys: readonly number[],
+    worker: string,
+    change: { notBefore: string } | { until: string },
+  ): number {
+    if (keys.length === 0) return 0;
+    const { key, pending } = LEASED[table];
+    const [set, at] =
+      'until' in change
+        ? ['lease_until = ?', normalizeTime(change.until, 'until')]
+        : [
+            'lease_owner = NULL, lease_until = NULL, not_before = ?',
+            normalizeTime(change.notBefore, 'notBefore'),
+          ];
     return this.write(
       () =>
         this.stmt(
-          `UPDATE outbox SET lease_until = ?
-           WHERE delivered_at IS NULL AND seq IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
-        ).run(at, JSON.stringify(seqs), worker).changes,
+          `UPDATE ${table} SET ${set}
+           WHERE ${pending}${key} IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
+        ).run(at, JSON.stringify(keys), worker).changes,
     );
+  }
+
+  async releaseOutbox(seqs: readonly number[], notBefore: string, worker: string): Promise<void> {
+    this.leased('outbox', seqs, worker, { notBefore });
+  }
+
+  async renewOutbox(seqs: readonly number[], worker: string, until: string): Promise<number> {
+    return this.leased('outbox', seqs, worker, { until });
   }
 
   async outboxDepth(): Promise<number> {
@@ -694,26 +709,11 @@ export class SqliteStore implements Store {
   }
 
   async releaseNotifications(ids: readonly number[], notBefore: string, worker: string): Promise<void> {
-    if (ids.length === 0) return;
-    const at = normalizeTime(notBefore, 'notBefore');
-    this.write(() => {
-      this.stmt(
-        `UPDATE notifications SET lease_owner = NULL, lease_until = NULL, not_before = ?
-         WHERE id IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
-      ).run(at, JSON.stringify(ids), worker);
-    });
+    this.leased('notifications', ids, worker, { notBefore });
   }
 
   async renewNotifications(ids: readonly number[], worker: string, until: string): Promise<number> {
-    if (ids.length === 0) return 0;
-    const at = normalizeTime(until, 'until');
-    return this.write(
-      () =>
-        this.stmt(
-          `UPDATE notifications SET lease_until = ?
-           WHERE id IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
-        ).run(at, JSON.stringify(ids), worker).changes,
-    );
+    return this.leased('notifications', ids, worker, { until });
   }
 
   async enqueueNotification(requestId: string, at: string): Promise<boolean> {
@@ -856,26 +856,11 @@ export class SqliteStore implements Store {
   }
 
   async releaseCheckpoints(sizes: readonly number[], notBefore: string, worker: string): Promise<void> {
-    if (sizes.length === 0) return;
-    const at = normalizeTime(notBefore, 'notBefore');
-    this.write(() =>
-      this.stmt(
-        `UPDATE checkpoints SET lease_owner = NULL, lease_until = NULL, not_before = ?
-         WHERE posted_at IS NULL AND size IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
-      ).run(at, JSON.stringify(sizes), worker),
-    );
+    this.leased('checkpoints', sizes, worker, { notBefore });
   }
 
   async renewCheckpoints(sizes: readonly number[], worker: string, until: string): Promise<number> {
-    if (sizes.length === 0) return 0;
-    const at = normalizeTime(until, 'until');
-    return this.write(
-      () =>
-        this.stmt(
-          `UPDATE checkpoints SET lease_until = ?
-           WHERE posted_at IS NULL AND size IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
-        ).run(at, JSON.stringify(sizes), worker).changes,
-    );
+    return this.leased('checkpoints', sizes, worker, { until });
   }
 
   async unpostedCheckpoints(): Promise<number> {
