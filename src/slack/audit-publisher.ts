@@ -15,7 +15,7 @@ import { within } from '../jobs/timeout.js';
 import type { Store, StoredCheckpoint } from '../store/store.js';
 import { type AuditPost, renderAuditPost, renderCheckpointPost } from '../views/audit-post.js';
 import { checkBlockKitLimits } from '../views/limits.js';
-import { readMessage, whoAmI } from './witness.js';
+import { readChannelHistory } from './witness.js';
 
 /**
  * How one post to the audit channel went: of a batch of events (`post: 'events'`; `firstSeq` and
@@ -238,14 +238,21 @@ function report(p: Publisher, result: AuditPostResult): void {
   }
 }
 
-async function release(p: Publisher, seqs: readonly number[], delayMs: number): Promise<void> {
+/** Gives back events (or a checkpoint) at once, not claimable for `delayMs`; only what this publisher holds. */
+async function release(
+  p: Publisher,
+  what: readonly number[] | { size: number },
+  delayMs: number,
+): Promise<void> {
+  const notBefore = new Date(p.clock().getTime() + delayMs).toISOString();
   try {
-    await p.store.releaseOutbox(seqs, new Date(p.clock().getTime() + delayMs).toISOString(), p.workerId);
+    if ('size' in what) await p.store.releaseCheckpoints([what.size], notBefore, p.workerId);
+    else await p.store.releaseOutbox(what, notBefore, p.workerId);
   } catch (error) {
-    // The lease runs out on its own; the events come back then.
+    // The lease runs out on its own; the rows come back then.
     p.logger.error(
       { err: redactError(error) },
-      'could not release audit events; they return when the lease ends',
+      'could not release audit posts; they return when the lease ends',
     );
   }
 }
@@ -370,26 +377,11 @@ async function checkpointStep(p: Publisher): Promise<StepCounts | null> {
   const sent = await deliver(p, renderCheckpointPost(checkpoint, p.lang), { post: 'checkpoint', events: 0 });
   if (!sent.ok) {
     if (sent.answerLost) becameUnsure(p, { post: 'checkpoint', checkpoint, since });
-    else await releaseCheckpoint(p, checkpoint.size, sent.delayMs);
+    else await release(p, { size: checkpoint.size }, sent.delayMs);
     return { claimed: 1, delivered: 0 };
   }
   await checkpointPosted(p, checkpoint.size);
   return { claimed: 1, delivered: 1 };
-}
-
-async function releaseCheckpoint(p: Publisher, size: number, delayMs: number): Promise<void> {
-  try {
-    await p.store.releaseCheckpoints(
-      [size],
-      new Date(p.clock().getTime() + delayMs).toISOString(),
-      p.workerId,
-    );
-  } catch (error) {
-    p.logger.error(
-      { err: redactError(error) },
-      'could not release an audit checkpoint; it returns when the lease ends',
-    );
-  }
 }
 
 /** A checkpoint the channel shows: marked posted (or kept to mark at the next turn), and counted. */
@@ -486,7 +478,7 @@ async function settleUnsure(p: Publisher, unsure: Unsure): Promise<boolean> {
   p.unsure = null;
   if (unsure.post === 'checkpoint') {
     if (shown.notes.has(unsure.checkpoint.note.trimEnd())) await checkpointPosted(p, unsure.checkpoint.size);
-    else await releaseCheckpoint(p, unsure.checkpoint.size, 0);
+    else await release(p, { size: unsure.checkpoint.size }, 0);
     return true;
   }
   const seqs = unsure.events.map((e) => e.seq);
@@ -537,25 +529,18 @@ async function renewHeld(p: Publisher): Promise<void> {
 type Shown = { lines: Set<string>; notes: Set<string> };
 
 async function shownByBot(p: Publisher, since: string): Promise<Shown> {
-  const bot = await whoAmI(p.web);
-  const shown: Shown = { lines: new Set(), notes: new Set() };
-  let cursor: string | undefined;
-  for (let page = 0; page < UNSURE_PAGES; page += 1) {
-    const history = await p.web.conversations.history({
-      channel: p.channel,
-      oldest: since,
-      limit: 200,
-      ...(cursor === undefined ? {} : { cursor }),
-    });
-    for (const m of history.messages ?? []) {
-      const read = readMessage(m as Record<string, unknown>, bot);
-      for (const l of read.lines) if (l.byBot) shown.lines.add(`${l.seq}:${l.short}`);
-      for (const c of read.checkpoints) if (c.byBot) shown.notes.add(c.note.trimEnd());
-    }
-    cursor = history.response_metadata?.next_cursor || undefined;
-    if (cursor === undefined || history.has_more === false) break;
-  }
-  return shown;
+  // No 429 waited out inside the step: the turn renews the lease, and reads after Retry-After.
+  const history = await readChannelHistory({
+    web: p.web,
+    channel: p.channel,
+    oldest: since,
+    maxPages: UNSURE_PAGES,
+    maxWaits: 0,
+  });
+  return {
+    lines: new Set(history.lines.filter((l) => l.byBot).map((l) => `${l.seq}:${l.short}`)),
+    notes: new Set(history.checkpoints.filter((c) => c.byBot).map((c) => c.note.trimEnd())),
+  };
 }
 
 /** Events the channel shows: marked delivered (or kept to mark at the next turn), and counted. */

@@ -20,10 +20,11 @@ export interface ChannelHistory {
   oldestTs: string | null;
 }
 
-export interface ReadHistoryOptions {
-  token: string;
+export type ReadHistoryOptions = (
+  | { token: string; slackApiUrl?: string | undefined }
+  | { web: WebClient }
+) & {
   channel: string;
-  slackApiUrl?: string | undefined;
   /** Only messages after this time (Slack `ts`, seconds). */
   oldest?: string | undefined;
   /** Pages of 200 messages read at most (default 100: 20,000 messages). */
@@ -32,7 +33,9 @@ export interface ReadHistoryOptions {
   onWait?: (seconds: number) => void;
   /** Waits (tests pass their own). */
   sleep?: (ms: number) => Promise<void>;
-}
+  /** 429s waited out at most (default 5); past them, the 429 is thrown. */
+  maxWaits?: number;
+};
 
 const PAGE_SIZE = 200;
 const MAX_RATE_LIMIT_WAITS = 5;
@@ -108,7 +111,7 @@ export function readMessage(
 }
 
 /** The bot's own user and bot IDs, to tell its posts from others'. */
-export async function whoAmI(web: WebClient): Promise<{ userId: string; botId: string | null }> {
+async function whoAmI(web: WebClient): Promise<{ userId: string; botId: string | null }> {
   const auth = await web.auth.test();
   if (typeof auth.user_id !== 'string') throw new Error('auth.test named no user');
   return { userId: auth.user_id, botId: typeof auth.bot_id === 'string' ? auth.bot_id : null };
@@ -116,12 +119,15 @@ export async function whoAmI(web: WebClient): Promise<{ userId: string; botId: s
 
 /** Reads the channel's history as {@link ReadHistoryOptions} say. Slack errors are thrown as they come. */
 export async function readChannelHistory(options: ReadHistoryOptions): Promise<ChannelHistory> {
-  const web = new WebClient(options.token, {
-    rejectRateLimitedCalls: true,
-    retryConfig: { retries: 0 },
-    timeout: 20_000,
-    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
-  });
+  const web =
+    'web' in options
+      ? options.web
+      : new WebClient(options.token, {
+          rejectRateLimitedCalls: true,
+          retryConfig: { retries: 0 },
+          timeout: 20_000,
+          ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+        });
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const maxPages = options.maxPages ?? 100;
   const bot = await whoAmI(web);
@@ -146,7 +152,7 @@ export async function readChannelHistory(options: ReadHistoryOptions): Promise<C
     } catch (error) {
       if (!(error instanceof WebAPIRateLimitedError)) throw error;
       waits += 1;
-      if (waits > MAX_RATE_LIMIT_WAITS || error.retryAfter > MAX_WAIT_S) throw error;
+      if (waits > (options.maxWaits ?? MAX_RATE_LIMIT_WAITS) || error.retryAfter > MAX_WAIT_S) throw error;
       options.onWait?.(error.retryAfter);
       await sleep(error.retryAfter * 1000);
       continue;
