@@ -9,6 +9,7 @@ import type { HashEvent } from './core/audit-chain.js';
 import { checkpointOrigin } from './core/checkpoint.js';
 import { redactError } from './core/mask.js';
 import type { Policy } from './core/policy.js';
+import { sealKeyOf } from './core/seal.js';
 import { keyLabel, type SignerKey } from './core/signed-note.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { within } from './jobs/timeout.js';
@@ -146,6 +147,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
       policy,
       directory,
       clock,
+      sealKey: sealKeyOf(config.video.secretKey),
       logger: logger.child({ component: 'services' }),
       fetchCover: createCoverFetcher({ web, config }),
       timeZone: config.languages.timeZone,

@@ -4,6 +4,7 @@ import type { VideoClientHandle } from '../client/index.js';
 import { type CliConfig, type CliStoreConfig, loadCliConfig } from '../config.js';
 import { InputError } from '../core/errors.js';
 import type { Policy } from '../core/policy.js';
+import { sealKeyOf } from '../core/seal.js';
 import { loadPolicy, openAuditedStore, openVideoClient, readPolicyFile } from '../parts.js';
 import { createOperations } from '../services/index.js';
 import type { Operations } from '../services/types.js';
@@ -100,6 +101,7 @@ export async function openFullContext(config: CliConfig, options: OpenOptions): 
       // Slack user groups are unknown here: leads approve from the CLI by their own user ID.
       directory: { groupsOf: async () => [] },
       clock: options.clock,
+      sealKey: sealKeyOf(config.video.secretKey),
       fetchCover: createCoverFetcher(options.readFile),
     });
     // No sweeper runs in the CLI: expire what is due so the log records it even without the bot.

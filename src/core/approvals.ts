@@ -5,6 +5,7 @@ import { InputError, PolicyDeniedError, StateConflictError } from './errors.js';
 import { canonicalJson, type JsonValue } from './json.js';
 import {
   type Actor,
+  type Approval,
   type AuditEventType,
   followUpOf,
   type NewAuditEvent,
@@ -15,6 +16,7 @@ import {
 } from './model.js';
 import type { ChangeOperation } from './operations.js';
 import { english, type Said, type StateFacts, saidJson, say, stateEnglish, type Wanted } from './said.js';
+import { approvalHolds, type Sealed, type Sealer, type SealStage, sealHolds } from './seal.js';
 import type { RevertOf, TimeBox } from './time-box.js';
 
 /** Who acts when nobody does: expiry, resumption after a crash, outcomes of execution. */
@@ -24,6 +26,12 @@ export const SYSTEM_ACTOR: Actor = { id: 'system', name: 'vidops' };
 export interface StepContext {
   now: Date;
   eventId: () => string;
+  /**
+   * Seals what the steps decide, and checks the seals they rely on (./seal.ts). Without it
+   * nothing is sealed or checked here, and `execute` sends nothing: a context made without the
+   * key fails closed.
+   */
+  seal?: Sealer | undefined;
 }
 
 /** Fields a transition changes; the store applies them as its `RequestPatch`. */
@@ -42,6 +50,8 @@ export type StepPatch = Partial<
     | 'breakGlass'
     | 'timeBox'
     | 'undo'
+    | 'seal'
+    | 'undoSeal'
   >
 >;
 
@@ -58,6 +68,26 @@ export interface Step {
  */
 export function paramsHash(operation: string, params: unknown): string {
   return createHash('sha256').update(canonicalJson({ operation, params }), 'utf8').digest('hex');
+}
+
+/**
+ * The seal a step gives the request: `asked` when it is made to wait for approvals, `send` when
+ * this step judged it fit to run (a direct request, the approval completing the quorum,
+ * break-glass). A resume or a Send again keeps the seal the request had, so a state edited in the
+ * database stays unsealed.
+ */
+export function sealPatch(request: Sealed, stage: SealStage, ctx: StepContext): { seal?: string } {
+  return ctx.seal === undefined ? {} : { seal: ctx.seal.request(request, stage) };
+}
+
+/**
+ * Refuses a step on a waiting request whose `asked` seal does not hold: its parameters, window,
+ * quorum or requester were changed in the database since it was made.
+ */
+export function requireAsked(request: OperationRequest, ctx: StepContext): void {
+  if (ctx.seal !== undefined && !sealHolds(ctx.seal, request, 'asked')) {
+    throw new StateConflictError(say.reqUnsealed(request.id));
+  }
 }
 
 /** An audit event about `request` (also for the steps of ./break-glass.ts). */
@@ -191,7 +221,8 @@ export function newRequest<O extends ChangeOperation>(
     ...(input.revertOf === undefined ? {} : { revertOf: input.revertOf }),
   };
   // One operation's request is a request: the union cannot be written from a generic `O`.
-  const request = typed as OperationRequest;
+  const unsealed = typed as OperationRequest;
+  const request = { ...unsealed, ...sealPatch(unsealed, direct ? 'send' : 'asked', ctx) };
   const requested = requestEvent(request, 'requested', request.requester, ctx, {
     state: request.state,
     reason: request.reason,
@@ -251,22 +282,29 @@ export function approve(
       throw new StateConflictError(say.reqCountsAlready(onBehalfOf.name, request.id));
     }
   }
-  const approval = {
+  requireAsked(request, ctx);
+  const given: Approval = {
     by: actorRecord(approver),
     at: ctx.now.toISOString(),
     ...(onBehalfOf === undefined ? {} : { for: actorRecord(onBehalfOf) }),
   };
+  const approval = ctx.seal === undefined ? given : { ...given, seal: ctx.seal.approval(request.id, given) };
   const approvals = [...request.approvals, approval];
+  // Only sealed approvals count, each person once (in their own right or through a delegate):
+  // one written, or copied, into the database by hand does not.
+  const { seal } = ctx;
+  const sealed = seal === undefined ? approvals : approvals.filter((a) => approvalHolds(seal, request.id, a));
+  const counted = new Set(sealed.map((a) => (a.for ?? a.by).id)).size;
   const outcome = {
-    approvals: approvals.length,
+    approvals: counted,
     quorum: request.quorum,
     ...(onBehalfOf === undefined
       ? {}
       : { for: { id: onBehalfOf.id, name: onBehalfOf.name }, delegated: true }),
   };
-  if (approvals.length >= request.quorum) {
+  if (counted >= request.quorum) {
     return {
-      patch: { state: 'executing', approvals },
+      patch: { state: 'executing', approvals, ...sealPatch(request, 'send', ctx) },
       events: [
         requestEvent(request, 'approved', approver, ctx, outcome),
         requestEvent(request, 'executing', approver, ctx),

@@ -1,5 +1,13 @@
 import { actorRecord, isSameRequester, maybeSamePerson } from './actor.js';
-import { isPastExpiry, requestEvent, type Step, type StepContext, stateFacts } from './approvals.js';
+import {
+  isPastExpiry,
+  requestEvent,
+  requireAsked,
+  type Step,
+  type StepContext,
+  sealPatch,
+  stateFacts,
+} from './approvals.js';
 import { InputError, PolicyDeniedError, StateConflictError } from './errors.js';
 import type { Actor, BreakGlassRecord, BreakGlassReview, OperationRequest } from './model.js';
 import { say } from './said.js';
@@ -43,6 +51,7 @@ export function breakGlass(
       say.reqCannot(request.id, 'run by break-glass', stateFacts(request, ctx.now)),
     );
   }
+  requireAsked(request, ctx);
   const at = ctx.now.toISOString();
   const record: BreakGlassRecord = {
     by: actorRecord(by),
@@ -53,7 +62,7 @@ export function breakGlass(
     review: null,
   };
   return {
-    patch: { state: 'executing', breakGlass: record },
+    patch: { state: 'executing', breakGlass: record, ...sealPatch(request, 'send', ctx) },
     events: [
       requestEvent(request, 'break-glass', by, ctx, {
         reason,

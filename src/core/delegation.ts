@@ -32,6 +32,8 @@ export interface Delegation {
   endedAt: string | null;
   endedBy: Actor | null;
   ending: 'cancelled' | 'expired' | null;
+  /** Its seal (./seal.ts): only a sealed delegation lets its delegate approve. */
+  seal?: string;
 }
 
 /** What `/vidops delegate` reads. */
@@ -183,6 +185,7 @@ export function newDelegation(
     endedBy: null,
     ending: null,
   };
+  if (ctx.seal !== undefined) delegation.seal = ctx.seal.delegation(delegation);
   const event = delegationEvent(delegation, 'delegated', input.lead, ctx, {
     until: input.until,
     reason: input.reason,

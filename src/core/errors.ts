@@ -48,7 +48,7 @@ export function recordedSaid(name: NotSentName | 'HolderMoved', said: Said): Rec
 }
 
 /** Failures after which vidops sent nothing: readers are told "not sent", not "failed". */
-const NOT_SENT = ['NotSent', 'Busy', 'Superseded'] as const;
+const NOT_SENT = ['NotSent', 'Busy', 'Superseded', 'Unsealed'] as const;
 type NotSentName = (typeof NOT_SENT)[number];
 
 /** Whether the recorded failure is one where nothing was sent (see {@link recordedSaid}). */

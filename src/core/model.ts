@@ -76,6 +76,8 @@ export interface Approval {
    * an approval in one's own right. The lead then counts as having approved, once.
    */
   for?: Actor;
+  /** Its seal (./seal.ts): only sealed approvals count toward the quorum. */
+  seal?: string;
 }
 
 /**
@@ -157,6 +159,13 @@ export interface RequestFields {
   undo?: Undo;
   /** Set on a request made to undo another: a put-back, or a Revert. */
   revertOf?: RevertOf;
+  /**
+   * Its seal (./seal.ts): `asked` while it waits, `send` once a judging step let it run; checked
+   * before an approval, break-glass, and every send.
+   */
+  seal?: string;
+  /** The key's seal of `undo` (./seal.ts): a put-back, Revert or Extend trusts only sealed values. */
+  undoSeal?: string;
 }
 
 /**

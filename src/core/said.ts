@@ -197,6 +197,10 @@ export interface SaidParams {
   putBackSuperseded: [];
   putBackHolderMoved: [holder: string];
   sendBusy: [seconds: number];
+  sendUnsealed: [];
+  resumeEnded: [id: string, ended: string];
+  reqUnsealed: [id: string];
+  extendUnsealed: [original: string];
   prepConverted: [id: string, title: string | null];
   prepQueued: [id: string, title: string | null];
   prepPlaylistNothing: [];
@@ -679,6 +683,14 @@ export const SAID_ENGLISH: SaidWords = {
     `${holder}, a later change of the same setting, was being put back at that moment; this one is planned again once the service shows what ${holder} left.`,
   sendBusy: (seconds) =>
     `Not sent: another change of the same list was being sent for ${seconds} s. Nothing was changed by this one; it can be tried again in a minute.`,
+  extendUnsealed: (original) =>
+    `Not sent: the values ${original} replaced do not carry vidops' seal (they were changed in the database, or sealed under another VIDEO_SECRET_KEY), so this Extend would go back to values nobody can vouch for. Nothing was changed; ask a lead to put ${original} back by hand.`,
+  reqUnsealed: (id) =>
+    `${id} cannot be approved or run: its record was changed in the database since it was asked (what it would do, its window, its requester or the approvals it needs no longer carry vidops' seal), or it was sealed under another VIDEO_SECRET_KEY. Nothing was changed; ask for it again.`,
+  resumeEnded: (id, ended) =>
+    `Not sent again: the audit log says ${id} already ended (${ended}), but its record in the database was set back to executing. Nothing was changed on the service.`,
+  sendUnsealed: () =>
+    "Not sent: this request's record does not carry vidops' seal for what it would send, so it was changed in the database after it was judged, or sealed under another VIDEO_SECRET_KEY. Nothing was changed; ask for it again.",
   prepConverted: (id, title) =>
     `File ${id}${quoted(title)} has converted already (status done); there is nothing to retry.`,
   prepQueued: (id, title) =>

@@ -1,11 +1,13 @@
 import { actorRecord } from '../core/actor.js';
-import type { Step, StepContext } from '../core/approvals.js';
+import type { Step, StepContext, StepPatch } from '../core/approvals.js';
 import { ConfigError, PolicyDeniedError, StateConflictError } from '../core/errors.js';
 import { newEventId, newRequestId } from '../core/ids.js';
 import type { JsonValue } from '../core/json.js';
 import type { Actor, OperationRequest } from '../core/model.js';
 import { checkPolicy, type PolicyActor } from '../core/policy.js';
 import { type Reasoned, reasoned, reasonOf, type Said, saidJson, say } from '../core/said.js';
+import { type Sealer, sealerOf, type UndoSealed, undoHolds } from '../core/seal.js';
+import type { Undo } from '../core/time-box.js';
 import type { Store } from '../store/store.js';
 import { createDelegationService, type DelegationService } from './delegation.js';
 import { policyActorOf } from './reads.js';
@@ -24,6 +26,31 @@ export interface ServiceContext extends OperationsDeps {
   readonly staleExecutionMs: number;
   readonly checkGraceMs: number;
   readonly delegation: DelegationService;
+  /** Seals what the steps decide, with {@link OperationsDeps.sealKey}. */
+  readonly sealer: Sealer;
+}
+
+/** The patch that records `undo` on `request` with its seal. */
+export function undoPatch(svc: Pick<ServiceContext, 'sealer'>, request: UndoSealed, undo: Undo): StepPatch {
+  return { undo, undoSeal: svc.sealer.undo(request, undo) };
+}
+
+/**
+ * The values `request` replaced, when vidops sealed them; undefined when none were recorded, or
+ * when what is recorded is not what vidops read (changed in the database, or a window grafted
+ * onto the change): then, as for values never known, nothing is put back or reverted to them.
+ */
+export function sealedUndo(
+  svc: Pick<ServiceContext, 'sealer' | 'logger'>,
+  request: OperationRequest,
+): Undo | undefined {
+  if (request.undo === undefined) return undefined;
+  if (undoHolds(svc.sealer, request)) return request.undo;
+  svc.logger?.error(
+    { requestId: request.id, operation: request.operation },
+    'recorded old values not used: their seal does not hold (changed in the database, or another VIDEO_SECRET_KEY)',
+  );
+  return undefined;
 }
 
 /** The context of `deps`; a rule nobody could ever approve would strand requests, so it is refused. */
@@ -34,10 +61,12 @@ export function serviceContext(deps: OperationsDeps): ServiceContext {
   const eventId = () => ids.event();
   const requestId = () => ids.request();
   const { store, policy, directory, clock } = deps;
+  const sealer = sealerOf(deps.sealKey);
   return {
     ...deps,
     requestId,
     eventId,
+    sealer,
     staleExecutionMs: deps.staleExecutionMs ?? 120_000,
     checkGraceMs: deps.checkGraceMs ?? 60_000,
     delegation: createDelegationService({
@@ -45,16 +74,18 @@ export function serviceContext(deps: OperationsDeps): ServiceContext {
       policy,
       directory,
       clock,
-      ctx: () => ({ now: clock(), eventId }),
+      ctx: () => ({ now: clock(), eventId, seal: sealer }),
       newId: requestId,
       timeZone: deps.timeZone,
     }),
   };
 }
 
-/** The time and event IDs of one step. */
-export function stepContext(svc: Pick<ServiceContext, 'clock' | 'eventId'>): StepContext {
-  return { now: svc.clock(), eventId: svc.eventId };
+/** The time, event IDs and seal of one step. */
+export function stepContext(
+  svc: Pick<ServiceContext, 'clock' | 'eventId'> & Partial<Pick<ServiceContext, 'sealer'>>,
+): StepContext {
+  return { now: svc.clock(), eventId: svc.eventId, seal: svc.sealer };
 }
 
 export function policyActor(svc: ServiceContext, actor: Actor): Promise<PolicyActor> {

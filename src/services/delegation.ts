@@ -15,6 +15,7 @@ import { StateConflictError } from '../core/errors.js';
 import type { Actor } from '../core/model.js';
 import { isAgent, isLead, type Policy } from '../core/policy.js';
 import { type Reasoned, reasoned, type Said, say } from '../core/said.js';
+import { delegationHolds } from '../core/seal.js';
 import type { Store } from '../store/store.js';
 import { policyActorOf } from './reads.js';
 import type { Directory } from './types.js';
@@ -66,7 +67,11 @@ export function createDelegationService(deps: DelegationServiceDeps): Delegation
     delegate: (lead, words) => delegate(deps, lead, words),
     cancel: (lead) => cancel(deps, lead),
     async inForceTo(delegateId) {
-      const received = await openNow(deps, { delegateId });
+      // Only a delegation a lead gave through vidops: one written into the database is not.
+      const { seal } = deps.ctx();
+      const received = (await openNow(deps, { delegateId })).filter(
+        (d) => seal !== undefined && delegationHolds(seal, d),
+      );
       return Promise.all(
         received.map(async (d) => ({ lead: d.lead, groups: await deps.directory.groupsOf(d.lead.id) })),
       );

@@ -9,6 +9,7 @@ import { recordedSaid, VidopsError } from '../core/errors.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
 import { type Said, saidJson, say } from '../core/said.js';
+import { sealHolds } from '../core/seal.js';
 import { type ExecuteIo, runOperation } from './catalog.js';
 import { apply, type ServiceContext, stepContext } from './context.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
@@ -40,6 +41,7 @@ export async function execute(
   { resent, resumed = false }: { resent?: Resent; resumed?: boolean } = {},
 ): Promise<OperationRequest> {
   let request = claimed;
+  if (!sealHolds(svc.sealer, request, 'send')) return refuseUnsealed(svc, request);
   const stale = (await staleRevert(svc, request)) ?? (await staleExtension(svc, request));
   if (stale !== null) {
     const c = stepContext(svc);
@@ -52,6 +54,8 @@ export async function execute(
   const noted = await noteUndo(svc, request);
   if (noted.kind === 'refused') return noted.request;
   request = noted.request;
+  // Again on what is sent: noting the undo read the row back, and the database may have changed it.
+  if (!sealHolds(svc.sealer, request, 'send')) return refuseUnsealed(svc, request);
   const outcome = await sendAlone(svc, request.operation, request.id, () =>
     sendRequest(
       request,
@@ -95,6 +99,21 @@ export async function execute(
     'request changed while it was executing; outcome not recorded by this process',
   );
   return now ?? request;
+}
+
+/**
+ * A request whose seal does not hold is not sent: it was moved into `executing`, or its
+ * parameters changed, by someone who wrote to the database rather than by a vidops process that
+ * judged it (or one with another secret key). It fails with words that say so, in the audit log.
+ */
+async function refuseUnsealed(svc: ServiceContext, request: OperationRequest): Promise<OperationRequest> {
+  svc.logger?.error(
+    { requestId: request.id, operation: request.operation },
+    'request not sent: its seal does not hold (changed in the database, or another VIDEO_SECRET_KEY)',
+  );
+  const c = stepContext(svc);
+  const unsealed = approvals.fail(request, recordedSaid('Unsealed', say.sendUnsealed()), c);
+  return (await apply(svc.store, request, unsealed, c.now)) ?? request;
 }
 
 /**

@@ -7,6 +7,7 @@ import { createHasher, verifyChain } from '../core/audit-chain.js';
 import type { Actor } from '../core/model.js';
 import { buildPolicy } from '../core/policy.js';
 import { english, say } from '../core/said.js';
+import { sealKeyOf } from '../core/seal.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { type Sandbox, startSandbox } from '../sandbox/server.js';
 import { openStore, type Store } from '../store/index.js';
@@ -98,7 +99,14 @@ async function replicas(url: string, policyFile: string): Promise<Replicas> {
       retryPolicy: RAPID_RETRY,
     });
     clients.push(client);
-    return createOperations({ store, client, policy, directory, clock: () => NOW });
+    return createOperations({
+      store,
+      client,
+      policy,
+      directory,
+      clock: () => NOW,
+      sealKey: sealKeyOf(DEMO.secretKey),
+    });
   });
   const [a, b] = ops;
   const [s, t] = stores;

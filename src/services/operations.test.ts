@@ -8,11 +8,17 @@ import { newEventId } from '../core/ids.js';
 import type { Actor, AuditEvent, OperationRequest } from '../core/model.js';
 import { buildPolicy } from '../core/policy.js';
 import { english } from '../core/said.js';
+import { sealerOf, sealKeyOf } from '../core/seal.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { type Sandbox, startSandbox } from '../sandbox/server.js';
 import { type NotificationJob, openStore, type Store } from '../store/index.js';
 import { createOperations } from './operations.js';
 import type { CoverRef, Operations, OperationsDeps, PrepareInput, ServiceLogger } from './types.js';
+
+/** The key every process of these tests seals with, as one deployment's VIDEO_SECRET_KEY gives. */
+const SEAL_KEY = sealKeyOf(DEMO.secretKey);
+/** What a process that judged a request would seal, for the steps the tests take by hand. */
+const seal = sealerOf(SEAL_KEY);
 
 const hash = createHasher();
 const START = new Date('2025-03-01T10:00:00.000Z');
@@ -89,6 +95,7 @@ async function setup(options: SetupOptions = {}): Promise<Harness> {
     policy,
     directory: { groupsOf: async (id) => groups[id] ?? [] },
     clock: () => now,
+    sealKey: SEAL_KEY,
     logger,
     ...options.deps,
   };
@@ -614,7 +621,7 @@ describe('after a crash', () => {
         requester: ava,
         mode: { kind: 'direct' },
       },
-      { now: h.now(), eventId: () => newEventId() },
+      { now: h.now(), eventId: () => newEventId(), seal },
     );
     return (await h.store.createRequest(created.request, created.events)).request;
   }
@@ -677,7 +684,7 @@ describe('after a crash', () => {
       title: 'Podcasts 2025',
     });
     // Approved by a replica that then died before calling the service.
-    const c = { now: h.now(), eventId: () => newEventId() };
+    const c = { now: h.now(), eventId: () => newEventId(), seal };
     const step = approveStep(request, lee, c);
     await h.store.transition(request.id, request.version, step.patch, h.now().toISOString(), step.events);
     h.advance(10 * MINUTE);
@@ -696,7 +703,7 @@ describe('after a crash', () => {
     async (_k, input, path) => {
       const h = await setup();
       const request = await pendingRequest(h, ava, input);
-      const c = { now: h.now(), eventId: () => newEventId() };
+      const c = { now: h.now(), eventId: () => newEventId(), seal };
       const step = approveStep(request, lee, c);
       await h.store.transition(request.id, request.version, step.patch, h.now().toISOString(), step.events);
       h.advance(10 * MINUTE);

@@ -8,7 +8,7 @@ import { type Said, say } from '../core/said.js';
 import type { Undo } from '../core/time-box.js';
 import { SERVICES } from '../operations/services.js';
 import { prepareRequest } from './catalog.js';
-import { policyActor, type ServiceContext } from './context.js';
+import { policyActor, type ServiceContext, sealedUndo } from './context.js';
 import { recordError } from './execute.js';
 import type { Prepared } from './types.js';
 
@@ -51,9 +51,10 @@ export async function prepareRevert(svc: ServiceContext, id: string, actor: Acto
   const refusal = await undoRefusal(svc, request, actor);
   if (refusal !== null) throw new PolicyDeniedError(refusal);
   const inverse = SERVICES[request.operation].inverse;
-  if (request.undo === undefined || inverse === undefined) throw new InputError(say.revertBeforeUnknown());
+  const undo = sealedUndo(svc, request);
+  if (undo === undefined || inverse === undefined) throw new InputError(say.revertBeforeUnknown());
   const io = { client: svc.client, canFetchCover: svc.fetchCover !== undefined };
-  const plan = await inverse(request.undo, io, []);
+  const plan = await inverse(undo, io, []);
   if (plan.input === null) throw new InputError(say.revertNothing(request.id));
   const prepared = await prepareRequest(io, { kind: request.operation, ...plan.input } as never);
   const warnings = [...prepared.warnings];
@@ -65,7 +66,7 @@ export async function prepareRevert(svc: ServiceContext, id: string, actor: Acto
       ),
     );
   }
-  if (request.undo.kind === 'edit' && changedSince(request.undo, prepared.preview)) {
+  if (undo.kind === 'edit' && changedSince(undo, prepared.preview)) {
     warnings.push(say.warnRevertChangedSince(request.id));
   }
   return { ...prepared, warnings, revertOf: { id: request.id, kind: 'revert' } } as Prepared;
@@ -85,13 +86,14 @@ export async function staleRevert(
   if (request.revertOf?.kind !== 'revert' || request.undo !== undefined) return null;
   const original = await svc.store.getRequest(request.revertOf.id);
   const inverse = SERVICES[request.operation].inverse;
-  if (original?.undo === undefined || inverse === undefined) {
+  const undo = original === null ? undefined : sealedUndo(svc, original);
+  if (original === null || undo === undefined || inverse === undefined) {
     return recordedSaid('NotSent', say.revertBeforeUnknown());
   }
   const stale = recordedSaid('NotSent', say.revertStale(request.id, original.id));
   const io = { client: svc.client, canFetchCover: svc.fetchCover !== undefined };
   try {
-    const plan = await inverse(original.undo, io, []);
+    const plan = await inverse(undo, io, []);
     if (plan.input === null) return stale;
     const again = await prepareRequest(io, { kind: request.operation, ...plan.input } as never);
     return canonicalJson(again.params) === canonicalJson(request.params) ? null : stale;
@@ -128,11 +130,12 @@ function changedSince(undo: Extract<Undo, { kind: 'edit' }>, preview: unknown): 
  */
 export async function extensionOf(svc: ServiceContext, request: OperationRequest): Promise<Prepared> {
   const again = SERVICES[request.operation].again;
-  if (again === undefined || request.undo === undefined) {
+  const undo = sealedUndo(svc, request);
+  if (again === undefined || undo === undefined) {
     throw new InputError(say.putBackNotInForce(request.id));
   }
   const io = { client: svc.client, canFetchCover: svc.fetchCover !== undefined };
-  const { params, preview } = await again(request.undo, io);
+  const { params, preview } = await again(undo, io);
   const target = operationTarget(request.operation, params as never);
   return { operation: request.operation, params, target, preview, warnings: [] } as Prepared;
 }

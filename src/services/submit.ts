@@ -77,7 +77,7 @@ async function recordRequest<O extends ChangeOperation>(
 ): Promise<{ request: OperationRequest; decision: Going }> {
   const { operation, params, target, preview } = prepared;
   const { decided } = when;
-  const c: StepContext = { now: when.now, eventId: svc.eventId };
+  const c: StepContext = { now: when.now, eventId: svc.eventId, seal: svc.sealer };
   const make = (id: string, decision: Going) =>
     approvals.newRequest(
       {

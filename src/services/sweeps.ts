@@ -1,8 +1,10 @@
 import * as approvals from '../core/approvals.js';
 import { SYSTEM_ACTOR } from '../core/approvals.js';
 import { OPERATION_SPECS } from '../core/catalog.js';
+import { recordedSaid } from '../core/errors.js';
 import { redactError } from '../core/mask.js';
 import type { OperationRequest } from '../core/model.js';
+import { say } from '../core/said.js';
 import type { JobLogger, Task } from '../jobs/scheduler.js';
 import type { Store } from '../store/store.js';
 import { apply, type ServiceContext, stepContext, stepOrNull } from './context.js';
@@ -71,6 +73,18 @@ async function takeOver(
   unknown: OperationRequest[],
 ): Promise<void> {
   const c = stepContext(svc);
+  const ended = await endedInLog(svc, request);
+  if (ended !== null) {
+    // Set back to `executing` in the database after it ended: its seal is still the one it was
+    // sent with, so only its own log tells a replay from an interrupted send.
+    svc.logger?.error(
+      { requestId: request.id, operation: request.operation, logSays: ended },
+      'not taken over: the audit log says this request ended; its record was set back in the database',
+    );
+    const refusal = recordedSaid('Unsealed', say.resumeEnded(request.id, ended));
+    await apply(svc.store, request, approvals.fail(request, refusal, c), c.now);
+    return;
+  }
   const resume = OPERATION_SPECS[request.operation].repeat === 'resume';
   // The claim bumps the version and updatedAt, so another replica sweeping now skips it.
   const step = stepOrNull(() =>
@@ -88,6 +102,28 @@ async function takeOver(
     svc.logger?.warn(line, 'interrupted request: outcome unknown');
     unknown.push(done);
   }
+}
+
+/** Events that set a request's state, as its log records them. */
+const STATE_EVENTS: ReadonlySet<string> = new Set([
+  'executing',
+  'succeeded',
+  'failed',
+  'unknown',
+  'resolved',
+  'rejected',
+  'cancelled',
+  'expired',
+]);
+
+/** How the request's own log says it ended, when its last state event is not `executing`. */
+async function endedInLog(svc: ServiceContext, request: OperationRequest): Promise<string | null> {
+  const events = await svc.store.listAudit({ requestId: request.id });
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    const type = events[i]?.type;
+    if (type !== undefined && STATE_EVENTS.has(type)) return type === 'executing' ? null : type;
+  }
+  return null;
 }
 
 /** One request's step of a sweep: one that throws is logged, and the sweep goes on to the next. */

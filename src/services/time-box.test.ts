@@ -3,6 +3,7 @@ import { createHasher, verifyChain } from '../core/audit-chain.js';
 import { InputError, PolicyDeniedError } from '../core/errors.js';
 import type { Actor, AuditEvent, OperationRequest } from '../core/model.js';
 import { buildPolicy } from '../core/policy.js';
+import { sealKeyOf } from '../core/seal.js';
 import type { BoxAsked } from '../core/time-box.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { type Sandbox, startSandbox } from '../sandbox/server.js';
@@ -68,6 +69,7 @@ async function setup(policyFile?: string): Promise<Harness> {
     policy,
     directory: { groupsOf: async () => [] },
     clock: () => now,
+    sealKey: sealKeyOf(DEMO.secretKey),
     timeZone: 'Asia/Tehran',
   };
   current = {

@@ -19,7 +19,7 @@ import {
 } from '../core/time-box.js';
 import { type ExecuteIo, SERVICES } from '../operations/services.js';
 import { prepareRequest } from './catalog.js';
-import { apply, refused, type ServiceContext, stepContext } from './context.js';
+import { apply, refused, type ServiceContext, sealedUndo, stepContext, undoPatch } from './context.js';
 import { execute, recordError } from './execute.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
 import { extensionOf, undoRefusal } from './revert.js';
@@ -77,21 +77,29 @@ export async function noteUndo(
     return { kind: 'ok', request };
   }
   const c = stepContext(svc);
+  const refuse = async (error: RecordedError) => {
+    const failed = await apply(svc.store, request, approvals.fail(request, error, c), c.now);
+    return { kind: 'refused' as const, request: failed ?? request };
+  };
   try {
     // An Extend sets again what the change it extends set: it goes back to what that one replaced.
     const extended = request.timeBox?.extends;
     const first = extended === undefined ? null : await svc.store.getRequest(extended);
+    const kept = first === null ? undefined : sealedUndo(svc, first);
+    if (first?.undo !== undefined && kept === undefined) {
+      return refuse(recordedSaid('Unsealed', say.extendUnsealed(first.id)));
+    }
     // One operation's request carries its own params and preview: the union cannot be named here.
     const read = undoOf as (params: unknown, preview: unknown, io: ExecuteIo) => Promise<Undo>;
     const io = { client: svc.client, fetchCover: svc.fetchCover };
-    const undo = first?.undo ?? (await read(request.params, request.preview, io));
-    const noted = await svc.store.transition(request.id, request.version, { undo }, c.now.toISOString(), []);
+    const undo = kept ?? (await read(request.params, request.preview, io));
+    const patch = undoPatch(svc, request, undo);
+    const noted = await svc.store.transition(request.id, request.version, patch, c.now.toISOString(), []);
     return { kind: 'ok', request: noted?.request ?? request };
   } catch (error) {
     if (request.timeBox === undefined) return { kind: 'ok', request };
     svc.logger?.warn({ requestId: request.id }, 'could not read the values a time-boxed change replaces');
-    const failed = await apply(svc.store, request, approvals.fail(request, recordError(error), c), c.now);
-    return { kind: 'refused', request: failed ?? request };
+    return refuse(recordError(error));
   }
 }
 
@@ -276,7 +284,7 @@ async function sweepOne(
   }
   const due = box.state === 'waiting' ? Date.parse(box.endsAt) : Date.parse(box.nextAt ?? box.endsAt);
   if (due <= now) {
-    const put = await putBack(svc, request, SYSTEM_ACTOR, holdersOf(request, open));
+    const put = await putBack(svc, request, SYSTEM_ACTOR, holdersOf(svc, request, open));
     if (put) done.putBack.push(put);
     return;
   }
@@ -296,17 +304,23 @@ function remindNow(box: TimeBox, now: number): boolean {
 }
 
 /** Other time-boxed changes of the same operation in force, which may hold some of its items now. */
-function holdersOf(request: OperationRequest, open: readonly OperationRequest[]): Holder[] {
-  return open.flatMap((other) =>
-    other.id !== request.id &&
-    other.operation === request.operation &&
-    other.state === 'succeeded' &&
-    other.undo !== undefined &&
-    other.timeBox !== undefined &&
-    awaitsPutBack(other.timeBox.state)
-      ? [{ id: other.id, undo: other.undo }]
-      : [],
-  );
+function holdersOf(
+  svc: ServiceContext,
+  request: OperationRequest,
+  open: readonly OperationRequest[],
+): Holder[] {
+  return open.flatMap((other) => {
+    if (
+      other.id === request.id ||
+      other.operation !== request.operation ||
+      other.state !== 'succeeded' ||
+      !awaitsPutBack(other.timeBox?.state)
+    ) {
+      return [];
+    }
+    const undo = sealedUndo(svc, other);
+    return undo === undefined ? [] : [{ id: other.id, undo }];
+  });
 }
 
 // --- Putting back ---------------------------------------------------------------------------
@@ -324,15 +338,16 @@ export async function putBack(
   holders: readonly Holder[],
 ): Promise<OperationRequest | null> {
   const c = stepContext(svc);
-  if (request.undo === undefined) {
+  const undo = sealedUndo(svc, request);
+  if (undo === undefined) {
     const left = boxStep(request, { state: 'left', conflicts: [] }, 'revert-conflict', by, c, {
-      undo: 'unknown',
+      undo: request.undo === undefined ? 'unknown' : 'unsealed',
     });
     return apply(svc.store, request, left, c.now);
   }
   let planned: Awaited<ReturnType<typeof planPutBack>>;
   try {
-    planned = await planPutBack(svc, request, holders);
+    planned = await planPutBack(svc, request.operation, undo, holders);
   } catch (error) {
     return retryLater(svc, request, recordError(error));
   }
@@ -396,17 +411,19 @@ async function stillClaimed(svc: ServiceContext, changeId: string, putBackId: st
 }
 
 /** What to send to put `request` back, or null when nothing is left; what stays, and hand-overs. */
-async function planPutBack(svc: ServiceContext, request: OperationRequest, holders: readonly Holder[]) {
-  const service = SERVICES[request.operation];
-  const inverse = service.inverse;
-  if (inverse === undefined || request.undo === undefined) {
-    return { prepared: null, conflicts: [], handOvers: [] };
-  }
+async function planPutBack(
+  svc: ServiceContext,
+  operation: ChangeOperation,
+  undo: Undo,
+  holders: readonly Holder[],
+) {
+  const inverse = SERVICES[operation].inverse;
+  if (inverse === undefined) return { prepared: null, conflicts: [], handOvers: [] };
   const io = { client: svc.client, canFetchCover: svc.fetchCover !== undefined };
-  const plan = await inverse(request.undo, io, holders);
+  const plan = await inverse(undo, io, holders);
   if (plan.input === null) return { prepared: null, conflicts: plan.conflicts, handOvers: plan.handOvers };
   try {
-    const prepared = await prepareRequest(io, { kind: request.operation, ...plan.input } as never);
+    const prepared = await prepareRequest(io, { kind: operation, ...plan.input } as never);
     return { prepared, conflicts: plan.conflicts, handOvers: plan.handOvers };
   } catch (error) {
     // Changed between the two reads so that nothing would change: nothing to put back.
@@ -437,10 +454,11 @@ async function handOverTo(
 ): Promise<boolean> {
   for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
     const holder = await svc.store.getRequest(holderId);
-    if (!holder?.undo || !awaitsPutBack(holder.timeBox?.state)) return false;
-    const undo = handedOver(holder.undo, given);
-    const at = svc.clock().toISOString();
-    if (await svc.store.transition(holder.id, holder.version, { undo }, at, [])) return true;
+    const held = holder === null ? undefined : sealedUndo(svc, holder);
+    if (holder === null || held === undefined || !awaitsPutBack(holder.timeBox?.state)) return false;
+    const patch = undoPatch(svc, holder, handedOver(held, given));
+    if (await svc.store.transition(holder.id, holder.version, patch, svc.clock().toISOString(), []))
+      return true;
   }
   return false;
 }
@@ -534,7 +552,7 @@ export async function putBackNow(svc: ServiceContext, id: string, actor: Actor):
   const found = await inForce(svc, id, actor, ['waiting', 'retrying']);
   if (!found.ok) return found.result;
   const open = await svc.store.listRequests({ timeBoxOpen: true, limit: OPEN_SCAN_LIMIT });
-  const done = await putBack(svc, found.request, actor, holdersOf(found.request, open));
+  const done = await putBack(svc, found.request, actor, holdersOf(svc, found.request, open));
   if (done === null) {
     // Another replica (or the sweep) claimed it first: it is being put back all the same.
     const now = await svc.store.getRequest(id);

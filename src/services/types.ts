@@ -129,6 +129,11 @@ export interface OperationsDeps {
   policy: Policy;
   directory: Directory;
   clock: () => Date;
+  /**
+   * The key of request seals, `sealKeyOf(VIDEO_SECRET_KEY)` (src/core/seal.ts): what this process
+   * seals, every process with the same secret key may send, and nothing else.
+   */
+  sealKey: Uint8Array;
   logger?: ServiceLogger | undefined;
   ids?: { request(): string; event(): string } | undefined;
   /** A request `executing` for longer than this is taken as interrupted (default 120000). */

@@ -94,6 +94,9 @@ interface RequestData {
   timeBox?: TimeBox | undefined;
   undo?: Undo | undefined;
   revertOf?: RevertOf | undefined;
+  /** Only on requests a judging step sent (src/core/seal.ts). */
+  seal?: string | undefined;
+  undoSeal?: string | undefined;
 }
 
 /** A `requests` row as both adapters read it (timestamps already as ISO strings). */
@@ -258,6 +261,8 @@ function requestData(r: RequestData): RequestData {
     ...(r.timeBox === undefined ? {} : { timeBox: r.timeBox }),
     ...(r.undo === undefined ? {} : { undo: r.undo }),
     ...(r.revertOf === undefined ? {} : { revertOf: r.revertOf }),
+    ...(r.seal === undefined ? {} : { seal: r.seal }),
+    ...(r.undoSeal === undefined ? {} : { undoSeal: r.undoSeal }),
   };
 }
 
@@ -301,6 +306,8 @@ export function patchedData(currentData: string, patch: RequestPatch): string {
   if (patch.breakGlass !== undefined) next.breakGlass = patch.breakGlass;
   if (patch.timeBox !== undefined) next.timeBox = patch.timeBox;
   if (patch.undo !== undefined) next.undo = patch.undo;
+  if (patch.seal !== undefined) next.seal = patch.seal;
+  if (patch.undoSeal !== undefined) next.undoSeal = patch.undoSeal;
   return canonicalJson(requestData(next));
 }
 
@@ -333,6 +340,8 @@ export function rowToRequest(row: RequestRow): OperationRequest {
     ...(data.timeBox === undefined ? {} : { timeBox: data.timeBox }),
     ...(data.undo === undefined ? {} : { undo: data.undo }),
     ...(data.revertOf === undefined ? {} : { revertOf: data.revertOf }),
+    ...(data.seal === undefined ? {} : { seal: data.seal }),
+    ...(data.undoSeal === undefined ? {} : { undoSeal: data.undoSeal }),
   });
 }
 
@@ -471,6 +480,7 @@ function delegationData(d: Delegation): Delegation {
     endedAt: d.endedAt === null ? null : normalizeTime(d.endedAt, 'endedAt'),
     endedBy: d.endedBy,
     ending: d.ending,
+    ...(d.seal === undefined ? {} : { seal: d.seal }),
   };
 }
 

@@ -468,6 +468,10 @@ export class PostgresStore implements Store {
       params.push(normalizeTime(query.until, 'until'));
       where.push(`at <= $${params.length}`);
     }
+    if (query.requestId !== undefined) {
+      params.push(query.requestId);
+      where.push(`request_id = $${params.length}`);
+    }
     const { newest, count } = auditWindow(query);
     let limit = '';
     if (count !== null) {

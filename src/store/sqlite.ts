@@ -527,6 +527,10 @@ export class SqliteStore implements Store {
       where.push('at <= ?');
       params.push(normalizeTime(query.until, 'until'));
     }
+    if (query.requestId !== undefined) {
+      where.push('request_id = ?');
+      params.push(query.requestId);
+    }
     const { newest, count } = auditWindow(query);
     // LIMIT -1 is SQLite for "no limit".
     params.push(count ?? -1);

@@ -114,6 +114,8 @@ export interface AuditQuery {
   /** ISO-8601 bounds on `at`, inclusive. */
   since?: string;
   until?: string;
+  /** Only the events of this request. */
+  requestId?: string;
   /** Only the last N events (still returned oldest first). */
   last?: number;
   limit?: number;

@@ -12,6 +12,7 @@ import { actorLabel } from '../../src/core/actor.js';
 import { createHasher, verifyChain } from '../../src/core/audit-chain.js';
 import type { AuditEvent } from '../../src/core/model.js';
 import { buildPolicy } from '../../src/core/policy.js';
+import { sealKeyOf } from '../../src/core/seal.js';
 import { DEMO, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createOperations, RETRY_METHOD_SETTING } from '../../src/services/index.js';
 import { openStore } from '../../src/store/index.js';
@@ -203,6 +204,7 @@ async function askedInSlack(title: string): Promise<string> {
       policy: buildPolicy({ leads: [LEAD] }),
       directory: { groupsOf: async () => [] },
       clock: () => now,
+      sealKey: sealKeyOf(DEMO.secretKey),
     });
     const agent = { id: AGENT, name: 'Ana' };
     const submitted = await ops.submit(agent, await ops.prepare(agent, { kind: 'folder.create', title }));

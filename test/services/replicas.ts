@@ -7,6 +7,7 @@ import { createVideoClient, RAPID_RETRY, type VideoClientHandle } from '../../sr
 import { createHasher, verifyChain } from '../../src/core/audit-chain.js';
 import type { Actor, AuditEvent, OperationRequest } from '../../src/core/model.js';
 import { buildPolicy } from '../../src/core/policy.js';
+import { sealKeyOf } from '../../src/core/seal.js';
 import type { BoxAsked } from '../../src/core/time-box.js';
 import { DEMO } from '../../src/sandbox/demo-data.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
@@ -142,6 +143,7 @@ export function useTwoReplicas(
         policy,
         directory: { groupsOf: async () => [] },
         clock: () => now,
+        sealKey: sealKeyOf(DEMO.secretKey),
         timeZone: 'Asia/Tehran',
         ...overrides,
       });

@@ -376,6 +376,19 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect((await store.listAudit({ last: 2 })).map((e) => e.seq)).toEqual([9, 10]);
       });
 
+      it("a request's own events are read alone, oldest first, with the other filters", async () => {
+        const events = Array.from({ length: 6 }, (_, i) =>
+          newEvent({ id: `ev-${i + 1}`, at: at(i * 10), requestId: i % 2 === 0 ? 'R-A' : 'R-B' }),
+        );
+        await store.appendAudit(events);
+        const ids = async (q: Parameters<Store['listAudit']>[0]) =>
+          (await store.listAudit(q)).map((e) => e.id);
+
+        expect(await ids({ requestId: 'R-A' })).toEqual(['ev-1', 'ev-3', 'ev-5']);
+        expect(await ids({ requestId: 'R-B', last: 1 })).toEqual(['ev-6']);
+        expect(await ids({ requestId: 'R-NONE' })).toEqual([]);
+      });
+
       it('the chain verifies after many appends of every kind, streamed in small pages', async () => {
         let expected = 0;
         for (let i = 0; i < 40; i += 1) {

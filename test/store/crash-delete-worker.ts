@@ -12,6 +12,7 @@
 import { type Answer, createVideoClient, RAPID_RETRY, type VideoClient } from '../../src/client/index.js';
 import { createHasher } from '../../src/core/audit-chain.js';
 import { buildPolicy } from '../../src/core/policy.js';
+import { sealKeyOf } from '../../src/core/seal.js';
 import { DEMO } from '../../src/sandbox/demo-data.js';
 import { createOperations } from '../../src/services/operations.js';
 import { openStore } from '../../src/store/index.js';
@@ -84,6 +85,7 @@ async function main(): Promise<void> {
     policy: crashPolicy(),
     directory: { groupsOf: async () => [] },
     clock: () => new Date(),
+    sealKey: sealKeyOf(DEMO.secretKey),
   });
   await ops.approve(requestId, CRASH_LEAD);
   // Reaching here means the delete never stopped where it should have: the parent reports it.

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVideoClient, RAPID_RETRY } from '../../src/client/index.js';
 import { createHasher, verifyChain } from '../../src/core/audit-chain.js';
+import { sealKeyOf } from '../../src/core/seal.js';
 import { DEMO, type FaultRule, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { storeSupportMemory } from '../../src/services/method-memory.js';
 import { createOperations } from '../../src/services/operations.js';
@@ -80,6 +81,7 @@ function restarted(store: Store) {
     policy: crashPolicy(),
     directory: { groupsOf: async () => [] },
     clock: () => new Date(),
+    sealKey: sealKeyOf(DEMO.secretKey),
     // In production the sweep comes two minutes after the process died, and "Check now" a minute
     // after that at the earliest; here both come at once, after the sandbox is done with the DELETE.
     staleExecutionMs: 0,

@@ -1,0 +1,130 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Delegation } from './delegation.js';
+import { canonicalJson, type JsonValue } from './json.js';
+import type { Approval, OperationRequest } from './model.js';
+import type { Undo } from './time-box.js';
+
+/**
+ * Seals: proof, by a key the database does not hold, of what a vidops process decided.
+ *
+ * - A request is sealed `asked` when it is made: this operation, these parameters and window,
+ *   this requester, this many approvals needed. An approval or break-glass is taken only on a
+ *   request whose `asked` seal holds.
+ * - Each approval is sealed as it is given; only sealed approvals count toward the quorum.
+ * - A request is sealed `send` by the step that judged it fit to run: made direct by the policy,
+ *   the approval that completed the quorum, break-glass, a put-back the sweep made. `execute`
+ *   sends nothing whose `send` seal does not hold.
+ * - The values a change replaced are sealed as vidops reads them; a put-back, Revert or Extend
+ *   goes back only to sealed values.
+ * - A delegation is sealed when a lead gives it; only a sealed one lets its delegate approve.
+ *
+ * Whoever can write to the database can flip a state, add an approval, lower a quorum, edit a
+ * parameter or an old value, or graft a window onto a done change, but cannot seal the result.
+ * The key is derived from `VIDEO_SECRET_KEY`, which every process that sends already holds and
+ * the database does not.
+ * @see docs/security.md, "What vidops takes from its database on trust"
+ */
+
+/** The seal key: an HMAC of a fixed label under the service's secret key. */
+export function sealKeyOf(secretKey: string): Uint8Array {
+  return createHmac('sha256', secretKey).update('vidops seal v1', 'utf8').digest();
+}
+
+/** What a request's seal binds. */
+export type Sealed = Pick<
+  OperationRequest,
+  'id' | 'operation' | 'params' | 'timeBox' | 'quorum' | 'requester'
+>;
+
+/** What an undo's seal binds beside the values: whose they are. */
+export type UndoSealed = Pick<OperationRequest, 'id' | 'operation' | 'timeBox'>;
+
+/** `asked`: made, and waiting for its approvals; `send`: judged fit to send. */
+export type SealStage = 'asked' | 'send';
+
+/** Makes seals with one key; given to the steps that decide (./approvals.ts `StepContext`). */
+export interface Sealer {
+  request(r: Sealed, stage: SealStage): string;
+  approval(requestId: string, approval: Approval): string;
+  undo(r: UndoSealed, undo: Undo): string;
+  delegation(d: DelegationSealed): string;
+}
+
+/** What a delegation's seal binds: who hands their approvals to whom, from when until when. */
+export type DelegationSealed = Pick<Delegation, 'id' | 'lead' | 'delegate' | 'createdAt' | 'until'>;
+
+/** The window as asked (and the change it extends): the parts of a time box that never change. */
+function windowOf(timeBox: OperationRequest['timeBox']): JsonValue {
+  return timeBox === undefined ? null : { asked: timeBox.asked, extends: timeBox.extends ?? null };
+}
+
+export function sealerOf(key: Uint8Array): Sealer {
+  const mac = (subject: JsonValue) =>
+    createHmac('sha256', key).update(canonicalJson(subject), 'utf8').digest('hex');
+  return {
+    request: (r, stage) =>
+      mac({
+        seal: stage,
+        id: r.id,
+        operation: r.operation,
+        params: r.params as JsonValue,
+        window: windowOf(r.timeBox),
+        quorum: r.quorum,
+        requester: r.requester.id,
+      }),
+    approval: (requestId, a) =>
+      mac({ seal: 'approval', requestId, by: a.by.id, for: a.for?.id ?? null, at: a.at }),
+    undo: (r, undo) =>
+      mac({
+        seal: 'undo',
+        id: r.id,
+        operation: r.operation,
+        window: windowOf(r.timeBox),
+        undo: undo as unknown as JsonValue,
+      }),
+    delegation: (d) =>
+      mac({
+        seal: 'delegation',
+        id: d.id,
+        lead: d.lead.id,
+        delegate: d.delegate.id,
+        from: Date.parse(d.createdAt),
+        until: Date.parse(d.until),
+      }),
+  };
+}
+
+/** Whether `seal` is `expected`, compared in constant time. */
+function same(seal: string | undefined, expected: string): boolean {
+  if (seal === undefined) return false;
+  const a = Buffer.from(seal, 'utf8');
+  const b = Buffer.from(expected, 'utf8');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** True when the request carries the seal of `stage` for what it holds now. */
+export function sealHolds(
+  sealer: Sealer,
+  r: Sealed & Pick<OperationRequest, 'seal'>,
+  stage: SealStage,
+): boolean {
+  return same(r.seal, sealer.request(r, stage));
+}
+
+/** True when the approval was sealed, for this request, as it reads now. */
+export function approvalHolds(sealer: Sealer, requestId: string, approval: Approval): boolean {
+  return same(approval.seal, sealer.approval(requestId, approval));
+}
+
+/** True when the request's recorded undo carries its seal. */
+export function undoHolds(
+  sealer: Sealer,
+  r: UndoSealed & Pick<OperationRequest, 'undo' | 'undoSeal'>,
+): boolean {
+  return r.undo !== undefined && same(r.undoSeal, sealer.undo(r, r.undo));
+}
+
+/** True when the delegation was sealed by a lead's `delegate`, as it reads now. */
+export function delegationHolds(sealer: Sealer, d: DelegationSealed & Pick<Delegation, 'seal'>): boolean {
+  return same(d.seal, sealer.delegation(d));
+}
