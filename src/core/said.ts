@@ -688,7 +688,7 @@ export const SAID_ENGLISH: SaidWords = {
   reqUnsealed: (id) =>
     `${id} cannot be approved or run: its record was changed in the database since it was asked (what it would do, its window, its requester or the approvals it needs no longer carry vidops' seal), or it was sealed under another VIDEO_SECRET_KEY. Nothing was changed; ask for it again.`,
   resumeEnded: (id, ended) =>
-    `Not sent again: the audit log says ${id} already ended (${ended}), but its record in the database was set back to executing. Nothing was changed on the service.`,
+    `Not sent again: the audit log says ${id} already ended (${ended}), but its record in the database was set back since. Nothing was changed on the service.`,
   sendUnsealed: () =>
     "Not sent: this request's record does not carry vidops' seal for what it would send, so it was changed in the database after it was judged, or sealed under another VIDEO_SECRET_KEY. Nothing was changed; ask for it again.",
   prepConverted: (id, title) =>

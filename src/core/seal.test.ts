@@ -19,6 +19,8 @@ const request: Sealed = {
   id: 'R-7K3M9Q2X',
   operation: 'protect.set',
   params: { changes: { opacity: 0.6 } },
+  target: 'protection settings',
+  preview: null,
   quorum: 1,
   requester: { id: 'U0AGENT1', name: 'Ava' },
 };
@@ -40,6 +42,8 @@ describe('a request sealed as asked or as fit to send', () => {
     ['a lowered quorum', { quorum: 0 }],
     ['another requester', { requester: { id: 'U0LEAD1', name: 'Ava' } }],
     ['a window grafted on', { timeBox: box }],
+    ['another target shown', { target: 'whitelist' }],
+    ['what it undoes grafted on', { revertOf: { id: 'R-0000AAAA', kind: 'revert' } }],
   ])('fails after %s', (_what, change) => {
     const seal = sealer.request(request, 'asked');
     expect(sealHolds(sealer, { ...request, ...change, seal }, 'asked')).toBe(false);

@@ -7,8 +7,9 @@ import type { Undo } from './time-box.js';
 /**
  * Seals: proof, by a key the database does not hold, of what a vidops process decided.
  *
- * - A request is sealed `asked` when it is made: this operation, these parameters and window,
- *   this requester, this many approvals needed. An approval or break-glass is taken only on a
+ * - A request is sealed `asked` when it is made: this operation, these parameters, the target
+ *   and preview the approvers are shown, the window, what it undoes, this requester, this many
+ *   approvals needed. An approval or break-glass is taken only on a
  *   request whose `asked` seal holds.
  * - Each approval is sealed as it is given; only sealed approvals count toward the quorum.
  * - A request is sealed `send` by the step that judged it fit to run: made direct by the policy,
@@ -30,10 +31,14 @@ export function sealKeyOf(secretKey: string): Uint8Array {
   return createHmac('sha256', secretKey).update('vidops seal v1', 'utf8').digest();
 }
 
-/** What a request's seal binds. */
+/**
+ * What a request's seal binds: what it sends, what the approvers were shown (target and preview,
+ * from which an edit's Revert later reads the values it replaced), for how long, what it undoes,
+ * who asked, and how many approvals it needs.
+ */
 export type Sealed = Pick<
   OperationRequest,
-  'id' | 'operation' | 'params' | 'timeBox' | 'quorum' | 'requester'
+  'id' | 'operation' | 'params' | 'target' | 'preview' | 'timeBox' | 'revertOf' | 'quorum' | 'requester'
 >;
 
 /** What an undo's seal binds beside the values: whose they are. */
@@ -68,7 +73,10 @@ export function sealerOf(key: Uint8Array): Sealer {
         id: r.id,
         operation: r.operation,
         params: r.params as JsonValue,
+        target: r.target,
+        preview: (r.preview ?? null) as JsonValue,
         window: windowOf(r.timeBox),
+        revertOf: (r.revertOf ?? null) as JsonValue,
         quorum: r.quorum,
         requester: r.requester.id,
       }),

@@ -30,6 +30,20 @@ export interface ServiceContext extends OperationsDeps {
   readonly sealer: Sealer;
 }
 
+/**
+ * The first of `types` among the request's own audit events, or null. A seal proves what was
+ * decided, not that it has not happened yet; the log does, for what appending cannot take away:
+ * a request whose log holds `succeeded` was sent, whatever its row says now.
+ */
+export async function foundInLog(
+  svc: Pick<ServiceContext, 'store'>,
+  requestId: string,
+  types: ReadonlySet<string>,
+): Promise<string | null> {
+  const events = await svc.store.listAudit({ requestId });
+  return events.find((e) => types.has(e.type))?.type ?? null;
+}
+
 /** The patch that records `undo` on `request` with its seal. */
 export function undoPatch(svc: Pick<ServiceContext, 'sealer'>, request: UndoSealed, undo: Undo): StepPatch {
   return { undo, undoSeal: svc.sealer.undo(request, undo) };

@@ -67,17 +67,30 @@ export function createDelegationService(deps: DelegationServiceDeps): Delegation
     delegate: (lead, words) => delegate(deps, lead, words),
     cancel: (lead) => cancel(deps, lead),
     async inForceTo(delegateId) {
-      // Only a delegation a lead gave through vidops: one written into the database is not.
+      // Only a delegation a lead gave through vidops, and not ended by its log: one written, or
+      // opened again, in the database is not.
       const { seal } = deps.ctx();
-      const received = (await openNow(deps, { delegateId })).filter(
+      const sealed = (await openNow(deps, { delegateId })).filter(
         (d) => seal !== undefined && delegationHolds(seal, d),
       );
+      const received = [];
+      for (const d of sealed) if (!(await endedInLog(deps.store, d))) received.push(d);
       return Promise.all(
         received.map(async (d) => ({ lead: d.lead, groups: await deps.directory.groupsOf(d.lead.id) })),
       );
     },
     expireDue: () => expireDue(deps),
   };
+}
+
+/** Whether the log records the end of `delegation` (cancelled or expired), whatever its row says. */
+async function endedInLog(store: Store, delegation: Delegation): Promise<boolean> {
+  const events = await store.listAudit({ operation: 'delegation', since: delegation.createdAt });
+  return events.some(
+    (e) =>
+      (e.type === 'delegation-cancelled' || e.type === 'delegation-expired') &&
+      (e.params as { delegation?: unknown } | null)?.delegation === delegation.id,
+  );
 }
 
 async function delegate(

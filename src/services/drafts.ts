@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
-import type { JsonValue } from '../core/json.js';
+import { canonicalJson, type JsonValue } from '../core/json.js';
 import { english, type Said, say } from '../core/said.js';
 import type { ModalDraft, Store } from '../store/store.js';
 import type { ServiceLogger } from './types.js';
@@ -58,19 +58,56 @@ function keyOf(draftId: string): string {
   return createHash('sha256').update(draftId).digest('hex');
 }
 
+/** A draft's payload as stored: the payload and its seal. */
+interface SealedPayload {
+  sealed: string;
+  payload: JsonValue;
+}
+
+/**
+ * The seal of what a draft holds, keyed by its ID, which only the modal carries: someone who
+ * can write to the database cannot change what a form submits (the folder a delete names, the
+ * number an unblock sends) without it failing.
+ */
+function sealOf(
+  draftId: string,
+  draft: { userId: string; kind: string; expiresAt: string },
+  payload: JsonValue,
+) {
+  const subject = canonicalJson({
+    userId: draft.userId,
+    kind: draft.kind,
+    expiresAt: draft.expiresAt,
+    payload,
+  });
+  return createHmac('sha256', draftId).update(subject, 'utf8').digest('hex');
+}
+
+/** The payload of a stored draft when its seal holds; undefined otherwise. */
+function unsealed(draftId: string, draft: ModalDraft): JsonValue | undefined {
+  const stored = draft.payload as Partial<SealedPayload> | null;
+  if (stored === null || typeof stored !== 'object' || typeof stored.sealed !== 'string') return undefined;
+  const payload = stored.payload ?? null;
+  const expected = Buffer.from(sealOf(draftId, draft, payload), 'utf8');
+  const given = Buffer.from(stored.sealed, 'utf8');
+  return given.length === expected.length && timingSafeEqual(given, expected) ? payload : undefined;
+}
+
 export function createDrafts(deps: { store: Store; clock: () => Date; logger: ServiceLogger }): Drafts {
   const { store, clock, logger } = deps;
   return {
     async open(userId, kind, payload) {
       const id = newDraftId();
       const now = clock();
+      const expiresAt = new Date(now.getTime() + DRAFT_TTL_MS).toISOString();
+      const stored: SealedPayload = { sealed: sealOf(id, { userId, kind, expiresAt }, payload), payload };
       await store.putDraft({
         key: keyOf(id),
         userId,
         kind,
-        payload,
+        payload: stored as unknown as JsonValue,
         createdAt: now.toISOString(),
-        expiresAt: new Date(now.getTime() + DRAFT_TTL_MS).toISOString(),
+        expiresAt,
       });
       return id;
     },
@@ -95,7 +132,9 @@ export function createDrafts(deps: { store: Store; clock: () => Date; logger: Se
         await giveBack();
         return refuse('draft of another kind of form');
       }
-      const parsed = schema.safeParse(draft.payload);
+      const payload = unsealed(submitted.draftId, draft);
+      if (payload === undefined) return refuse('draft changed in the database (its seal does not hold)');
+      const parsed = schema.safeParse(payload);
       if (!parsed.success) return refuse('draft in a shape this build does not read');
       return { ok: true, value: parsed.data, giveBack };
     },

@@ -9,7 +9,15 @@ import type { Actor, OperationRequest, ResolveWay } from '../core/model.js';
 import { isApproverOf, type Policy, type PolicyActor } from '../core/policy.js';
 import { english, reasoned, type Said, say } from '../core/said.js';
 import { targetLookUp } from './catalog.js';
-import { about, apply, auditDenied, policyActor, type ServiceContext, stepContext } from './context.js';
+import {
+  about,
+  apply,
+  auditDenied,
+  foundInLog,
+  policyActor,
+  type ServiceContext,
+  stepContext,
+} from './context.js';
 import { execute } from './execute.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
 import type { ResolveResult } from './types.js';
@@ -130,6 +138,16 @@ async function checkNow(
   return done ? { kind: 'resolved', request: done } : null;
 }
 
+/** Events after which a request's outcome is known: it is never sent again. */
+const SETTLED: ReadonlySet<string> = new Set([
+  'succeeded',
+  'failed',
+  'resolved',
+  'rejected',
+  'cancelled',
+  'expired',
+]);
+
 /** "Send again", for the operations whose catalog entry lets a lead repeat them. */
 async function sendAgain(
   svc: ServiceContext,
@@ -144,6 +162,15 @@ async function sendAgain(
       ...reasoned(say.svcCannotSendAgain(request.id, request.operation, spec.title)),
       request,
     };
+  }
+  // Settled, or never unknown, by its own log: the row was set back in the database.
+  const settled = await foundInLog(svc, request.id, SETTLED);
+  if (settled !== null) {
+    svc.logger?.error(
+      { requestId: request.id, operation: request.operation, logSays: settled },
+      'not sent again: the audit log says this request was settled; its record was set back in the database',
+    );
+    return { kind: 'refused', ...reasoned(say.resumeEnded(request.id, settled)), request };
   }
   const c = stepContext(svc);
   const claimed = await apply(svc.store, request, approvals.sendAgain(request, actor, c), c.now);

@@ -5,6 +5,7 @@ import { canonicalJson } from '../core/json.js';
 import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
 import { isLead } from '../core/policy.js';
 import { type Said, say } from '../core/said.js';
+import { undoHolds } from '../core/seal.js';
 import type { Undo } from '../core/time-box.js';
 import { SERVICES } from '../operations/services.js';
 import { prepareRequest } from './catalog.js';
@@ -83,7 +84,8 @@ export async function staleRevert(
   svc: ServiceContext,
   request: OperationRequest,
 ): Promise<RecordedError | null> {
-  if (request.revertOf?.kind !== 'revert' || request.undo !== undefined) return null;
+  // Noted (and sealed) before its first send: resumed, so not planned again.
+  if (request.revertOf?.kind !== 'revert' || undoHolds(svc.sealer, request)) return null;
   const original = await svc.store.getRequest(request.revertOf.id);
   const inverse = SERVICES[request.operation].inverse;
   const undo = original === null ? undefined : sealedUndo(svc, original);

@@ -7,7 +7,7 @@ import type { OperationRequest } from '../core/model.js';
 import { say } from '../core/said.js';
 import type { JobLogger, Task } from '../jobs/scheduler.js';
 import type { Store } from '../store/store.js';
-import { apply, type ServiceContext, stepContext, stepOrNull } from './context.js';
+import { apply, foundInLog, type ServiceContext, stepContext, stepOrNull } from './context.js';
 import { execute } from './execute.js';
 import type { FollowUpSweep } from './reminders.js';
 import type { Operations } from './types.js';
@@ -73,18 +73,6 @@ async function takeOver(
   unknown: OperationRequest[],
 ): Promise<void> {
   const c = stepContext(svc);
-  const ended = await endedInLog(svc, request);
-  if (ended !== null) {
-    // Set back to `executing` in the database after it ended: its seal is still the one it was
-    // sent with, so only its own log tells a replay from an interrupted send.
-    svc.logger?.error(
-      { requestId: request.id, operation: request.operation, logSays: ended },
-      'not taken over: the audit log says this request ended; its record was set back in the database',
-    );
-    const refusal = recordedSaid('Unsealed', say.resumeEnded(request.id, ended));
-    await apply(svc.store, request, approvals.fail(request, refusal, c), c.now);
-    return;
-  }
   const resume = OPERATION_SPECS[request.operation].repeat === 'resume';
   // The claim bumps the version and updatedAt, so another replica sweeping now skips it.
   const step = stepOrNull(() =>
@@ -92,6 +80,12 @@ async function takeOver(
       ? approvals.startExecution(request, SYSTEM_ACTOR, c, { resume: true })
       : approvals.markUnknown(request, c),
   );
+  if (resume) {
+    const ended = await foundInLog(svc, request.id, ENDED);
+    // Set back to `executing` in the database after it ended: its seal is still the one it was
+    // sent with, so only its own log tells a replay from an interrupted send.
+    if (ended !== null) return refuseEnded(svc, request, ended);
+  }
   const done = step ? await apply(svc.store, request, step, c.now) : null;
   if (!done) return;
   const line = { requestId: request.id, operation: request.operation };
@@ -104,9 +98,8 @@ async function takeOver(
   }
 }
 
-/** Events that set a request's state, as its log records them. */
-const STATE_EVENTS: ReadonlySet<string> = new Set([
-  'executing',
+/** Events after which a request is never sent again by the sweep: it ended, or may have. */
+const ENDED: ReadonlySet<string> = new Set([
   'succeeded',
   'failed',
   'unknown',
@@ -116,14 +109,15 @@ const STATE_EVENTS: ReadonlySet<string> = new Set([
   'expired',
 ]);
 
-/** How the request's own log says it ended, when its last state event is not `executing`. */
-async function endedInLog(svc: ServiceContext, request: OperationRequest): Promise<string | null> {
-  const events = await svc.store.listAudit({ requestId: request.id });
-  for (let i = events.length - 1; i >= 0; i -= 1) {
-    const type = events[i]?.type;
-    if (type !== undefined && STATE_EVENTS.has(type)) return type === 'executing' ? null : type;
-  }
-  return null;
+/** A request whose log says it ended but whose row says `executing`: recorded `failed`, not sent. */
+async function refuseEnded(svc: ServiceContext, request: OperationRequest, ended: string): Promise<void> {
+  svc.logger?.error(
+    { requestId: request.id, operation: request.operation, logSays: ended },
+    'not taken over: the audit log says this request ended; its record was set back in the database',
+  );
+  const c = stepContext(svc);
+  const refusal = recordedSaid('Unsealed', say.resumeEnded(request.id, ended));
+  await apply(svc.store, request, approvals.fail(request, refusal, c), c.now);
 }
 
 /** One request's step of a sweep: one that throws is logged, and the sweep goes on to the next. */

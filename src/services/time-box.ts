@@ -7,6 +7,7 @@ import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
 import { windowRule } from '../core/policy.js';
 import { type HandOver, type Holder, handedOver } from '../core/put-back.js';
 import { say } from '../core/said.js';
+import { undoHolds } from '../core/seal.js';
 import {
   awaitsPutBack,
   type BoxAsked,
@@ -19,7 +20,15 @@ import {
 } from '../core/time-box.js';
 import { type ExecuteIo, SERVICES } from '../operations/services.js';
 import { prepareRequest } from './catalog.js';
-import { apply, refused, type ServiceContext, sealedUndo, stepContext, undoPatch } from './context.js';
+import {
+  apply,
+  foundInLog,
+  refused,
+  type ServiceContext,
+  sealedUndo,
+  stepContext,
+  undoPatch,
+} from './context.js';
 import { execute, recordError } from './execute.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
 import { extensionOf, undoRefusal } from './revert.js';
@@ -73,7 +82,7 @@ export async function noteUndo(
 ): Promise<{ kind: 'ok' | 'refused'; request: OperationRequest }> {
   const service = SERVICES[request.operation];
   const undoOf = service.undo;
-  if (undoOf === undefined || request.undo !== undefined || request.revertOf?.kind === 'put-back') {
+  if (undoOf === undefined || undoHolds(svc.sealer, request) || request.revertOf?.kind === 'put-back') {
     return { kind: 'ok', request };
   }
   const c = stepContext(svc);
@@ -114,7 +123,7 @@ export async function staleExtension(
   request: OperationRequest,
 ): Promise<RecordedError | null> {
   const firstId = request.timeBox?.extends;
-  if (firstId === undefined || request.undo !== undefined) return null;
+  if (firstId === undefined || undoHolds(svc.sealer, request)) return null;
   const first = await svc.store.getRequest(firstId);
   return (await inForceThrough(svc, first))
     ? null
@@ -325,6 +334,9 @@ function holdersOf(
 
 // --- Putting back ---------------------------------------------------------------------------
 
+/** Events after which a change is never put back again: it went back, or was left. */
+const BOX_ENDED: ReadonlySet<string> = new Set(['reverted', 'revert-conflict']);
+
 /**
  * Puts `request` back: reads the service, plans what is still as vidops left it, claims the
  * put-back by compare-and-set (`reverting`; the loser of a race does nothing), then creates and
@@ -338,6 +350,16 @@ export async function putBack(
   holders: readonly Holder[],
 ): Promise<OperationRequest | null> {
   const c = stepContext(svc);
+  const ended = await foundInLog(svc, request.id, BOX_ENDED);
+  if (ended !== null) {
+    // Its log says it went back (or was left) already: the row was set back in the database.
+    svc.logger?.error(
+      { requestId: request.id, logSays: ended },
+      'not put back again: the audit log says this change was put back or left already',
+    );
+    const left = boxStep(request, { state: 'left', conflicts: [] }, 'revert-conflict', by, c, { ended });
+    return apply(svc.store, request, left, c.now);
+  }
   const undo = sealedUndo(svc, request);
   if (undo === undefined) {
     const left = boxStep(request, { state: 'left', conflicts: [] }, 'revert-conflict', by, c, {

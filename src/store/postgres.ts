@@ -472,6 +472,10 @@ export class PostgresStore implements Store {
       params.push(query.requestId);
       where.push(`request_id = $${params.length}`);
     }
+    if (query.operation !== undefined) {
+      params.push(query.operation);
+      where.push(`operation = $${params.length}`);
+    }
     const { newest, count } = auditWindow(query);
     let limit = '';
     if (count !== null) {

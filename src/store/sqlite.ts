@@ -531,6 +531,10 @@ export class SqliteStore implements Store {
       where.push('request_id = ?');
       params.push(query.requestId);
     }
+    if (query.operation !== undefined) {
+      where.push('operation = ?');
+      params.push(query.operation);
+    }
     const { newest, count } = auditWindow(query);
     // LIMIT -1 is SQLite for "no limit".
     params.push(count ?? -1);

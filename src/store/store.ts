@@ -116,6 +116,8 @@ export interface AuditQuery {
   until?: string;
   /** Only the events of this request. */
   requestId?: string;
+  /** Only the events of this operation (`delegation` for delegations). */
+  operation?: string;
   /** Only the last N events (still returned oldest first). */
   last?: number;
   limit?: number;

@@ -376,9 +376,14 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect((await store.listAudit({ last: 2 })).map((e) => e.seq)).toEqual([9, 10]);
       });
 
-      it("a request's own events are read alone, oldest first, with the other filters", async () => {
+      it("a request's own events, or an operation's, are read alone, oldest first, with the other filters", async () => {
         const events = Array.from({ length: 6 }, (_, i) =>
-          newEvent({ id: `ev-${i + 1}`, at: at(i * 10), requestId: i % 2 === 0 ? 'R-A' : 'R-B' }),
+          newEvent({
+            id: `ev-${i + 1}`,
+            at: at(i * 10),
+            requestId: i % 2 === 0 ? 'R-A' : 'R-B',
+            operation: i < 3 ? 'protect.set' : 'delegation',
+          }),
         );
         await store.appendAudit(events);
         const ids = async (q: Parameters<Store['listAudit']>[0]) =>
@@ -387,6 +392,8 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect(await ids({ requestId: 'R-A' })).toEqual(['ev-1', 'ev-3', 'ev-5']);
         expect(await ids({ requestId: 'R-B', last: 1 })).toEqual(['ev-6']);
         expect(await ids({ requestId: 'R-NONE' })).toEqual([]);
+        expect(await ids({ operation: 'delegation' })).toEqual(['ev-4', 'ev-5', 'ev-6']);
+        expect(await ids({ operation: 'delegation', requestId: 'R-A', since: at(30) })).toEqual(['ev-5']);
       });
 
       it('the chain verifies after many appends of every kind, streamed in small pages', async () => {
