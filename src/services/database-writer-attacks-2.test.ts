@@ -1,24 +1,33 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
-import Database from 'better-sqlite3';
-import { createVideoClient, RAPID_RETRY, type VideoClientHandle } from '../client/index.js';
+import { describe, expect, test } from '@jest/globals';
+import {
+  approved,
+  approveNow,
+  ava,
+  bob,
+  CONFIG,
+  calls,
+  config,
+  forMs,
+  HOUR,
+  kim,
+  lee,
+  MINUTE,
+  pending,
+  STALE,
+  START,
+  sandbox,
+  THEIRS,
+  useDatabaseWriter,
+  WHITELIST,
+  whitelistAdd,
+} from '../../test/services/database-writer.js';
 import { paramsHash, SYSTEM_ACTOR } from '../core/approvals.js';
-import { createHasher, verifyChain } from '../core/audit-chain.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
-import type { Actor, OperationRequest } from '../core/model.js';
-import { buildPolicy } from '../core/policy.js';
-import { sealKeyOf } from '../core/seal.js';
-import type { BoxAsked } from '../core/time-box.js';
+import type { OperationRequest } from '../core/model.js';
 import { ENGLISH } from '../i18n/index.js';
 import { DEMO } from '../sandbox/demo-data.js';
-import { type Sandbox, startSandbox } from '../sandbox/server.js';
-import { chainEvents } from '../store/codec.js';
-import { openStore, type Store } from '../store/index.js';
 import { approvalMessage } from '../views/approval.js';
-import { createOperations } from './operations.js';
-import type { Operations, OperationsDeps, PrepareInput } from './types.js';
+import type { Operations, PrepareInput } from './types.js';
 
 /**
  * Second round of attacks by someone who can write vidops' database (SQL on the SQLite file,
@@ -30,207 +39,16 @@ import type { Operations, OperationsDeps, PrepareInput } from './types.js';
  * A test marked `DEFECT:` failed before its fix, the attack achieving what the comment says.
  */
 
-const hash = createHasher();
-const START = new Date('2026-11-26T08:00:00.000Z');
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-/** Past the default `staleExecutionMs` (2 minutes). */
-const STALE = 3 * MINUTE;
-const SEAL_KEY = sealKeyOf(DEMO.secretKey);
-
-const CONFIG = '/v1/storage/protect/config';
-const WHITELIST = '/v1/storage/dns/whitelist';
 const FOLDER = '/v1/storage/bucket';
 const OFFICE = '185.8.172.1';
-/** An address of the writer's own, which no lead ever approved. */
-const THEIRS = '5.160.66.66';
 
-const ava: Actor = { id: 'U0AGENT1', name: 'Ava' };
-const bob: Actor = { id: 'U0AGENT2', name: 'Bob' };
-const lee: Actor = { id: 'U0LEAD1', name: 'Lee' };
-const kim: Actor = { id: 'U0LEAD2', name: 'Kim' };
-
-const whitelistAdd = (ip: string): PrepareInput => ({ kind: 'whitelist.set', change: 'add', ips: [ip] });
 const protect = (changes: JsonObject): PrepareInput => ({ kind: 'protect.set', changes }) as PrepareInput;
-const forMs = (ms: number, text: string): BoxAsked => ({ kind: 'for', ms, text });
 const folderDelete: PrepareInput = { kind: 'folder.delete', bucketId: DEMO.folders.lectures };
 
 // --- Harness ----------------------------------------------------------------------------------
 
-/** The database writer: their own connection to the file; SQL only, no key. */
-interface Writer {
-  data(id: string): JsonObject;
-  /** Rewrites request `id`'s data (as `edit` leaves it) and, when given, its state. */
-  edit(id: string, edit: (data: JsonObject) => void, state?: string): void;
-  /** Any statement of their own. */
-  run(sql: string, ...args: unknown[]): void;
-  /**
-   * Appends a state event for request `id` at the head of the audit log, chained as vidops chains
-   * (SHA-256 of canonical JSON: no key is needed when AUDIT_HMAC_KEY is not set).
-   */
-  appendEvent(request: OperationRequest, type: 'executing', actor: Actor, at: Date): void;
-}
-
-interface World {
-  ops: Operations;
-  store: Store;
-  writer: Writer;
-  advance(ms: number): void;
-  now(): Date;
-  stored(id: string): Promise<OperationRequest>;
-}
-
-let sandbox: Sandbox;
-let dir: string;
-let files = 0;
-let open: { store: Store; client: VideoClientHandle; db: Database.Database } | null = null;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  dir = mkdtempSync(join(tmpdir(), 'vidops-dbw2-'));
-});
-afterAll(async () => {
-  await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 // Unless a test says otherwise, the writer leaves the audit log alone: the chain still verifies.
-afterEach(async () => {
-  if (open === null) return;
-  const { store, client, db } = open;
-  open = null;
-  const verdict = await verifyChain(store.iterateAudit(), hash);
-  db.close();
-  client.close();
-  await store.close();
-  expect(verdict).toMatchObject({ ok: true });
-});
-
-async function setup(policyText?: string, leads: string[] = [lee.id, kim.id]): Promise<World> {
-  sandbox.reset();
-  files += 1;
-  const file = join(dir, `dbw2-${files}.db`);
-  const store = await openStore(`sqlite:${file}`, { hash });
-  const db = new Database(file);
-  db.pragma('busy_timeout = 5000');
-  const client = createVideoClient({
-    baseUrl: sandbox.url,
-    apiKey: DEMO.apiKey,
-    secretKey: DEMO.secretKey,
-    timeoutMs: 2000,
-    retryConversionMethod: 'auto',
-    retryPolicy: RAPID_RETRY,
-  });
-  open = { store, client, db };
-  let now = START;
-  const deps: OperationsDeps = {
-    store,
-    client,
-    policy: buildPolicy({ leads, fileText: policyText, fileName: 'policy.yaml' }),
-    directory: { groupsOf: async () => [], kindOf: async () => 'person' },
-    clock: () => now,
-    timeZone: 'Asia/Tehran',
-    sealKey: SEAL_KEY,
-  };
-  const dataOf = (id: string): { state: string; data: JsonObject } => {
-    const row = db
-      .prepare<[string], { state: string; data: string }>('SELECT state, data FROM requests WHERE id = ?')
-      .get(id);
-    if (row === undefined) throw new Error(`no row ${id}`);
-    return { state: row.state, data: JSON.parse(row.data) as JsonObject };
-  };
-  const writer: Writer = {
-    data: (id) => dataOf(id).data,
-    edit(id, edit, state) {
-      const current = dataOf(id);
-      edit(current.data);
-      db.prepare('UPDATE requests SET state = ?, data = ? WHERE id = ?').run(
-        state ?? current.state,
-        JSON.stringify(current.data),
-        id,
-      );
-    },
-    run(sql, ...args) {
-      db.prepare(sql).run(...args);
-    },
-    appendEvent(request, type, actor, at) {
-      const head = db
-        .prepare<[], { seq: number; hash: string }>(
-          'SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1',
-        )
-        .get();
-      const event = {
-        id: `E-F0RGED-${type}`,
-        type,
-        at: at.toISOString(),
-        actor: { id: actor.id, name: actor.name },
-        operation: request.operation,
-        target: request.target,
-        params: request.params as JsonValue,
-        requestId: request.id,
-        outcome: null,
-        error: null,
-      };
-      const [chained] = chainEvents(head ?? null, [event], hash, '0'.repeat(64));
-      if (chained === undefined) throw new Error('nothing chained');
-      const e = chained.event;
-      db.prepare(
-        `INSERT INTO audit_events (seq, id, at, type, actor_id, operation, request_id, event, prev_hash, hash)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        e.seq,
-        e.id,
-        chained.at,
-        e.type,
-        e.actor.id,
-        e.operation,
-        e.requestId,
-        chained.json,
-        e.prevHash,
-        e.hash,
-      );
-    },
-  };
-  return {
-    ops: createOperations(deps),
-    store,
-    writer,
-    advance: (ms) => {
-      now = new Date(now.getTime() + ms);
-    },
-    now: () => now,
-    async stored(id) {
-      const r = await store.getRequest(id);
-      if (r === null) throw new Error(`no request ${id}`);
-      return r;
-    },
-  };
-}
-
-/** `by` asks for a change (for a while, or not) and leaves it waiting for a lead. */
-async function pending(
-  ops: Operations,
-  input: PrepareInput,
-  timeBox?: BoxAsked,
-  by: Actor = ava,
-): Promise<OperationRequest> {
-  const submitted = await ops.submit(by, await ops.prepare(by, input), timeBox ? { timeBox } : {});
-  if (submitted.kind !== 'pending') throw new Error(`expected pending, got ${submitted.kind}`);
-  return submitted.request;
-}
-
-/** Has Lee approve request `id`; the request as it ended. */
-async function approveNow(ops: Operations, id: string, by: Actor = lee): Promise<OperationRequest> {
-  const decided = await ops.approve(id, by);
-  if (decided.kind !== 'executed') throw new Error(`expected executed, got ${decided.kind}`);
-  return decided.request;
-}
-
-/** Asks for a change and has Lee approve it; it succeeded. */
-async function approved(ops: Operations, input: PrepareInput, timeBox?: BoxAsked): Promise<OperationRequest> {
-  const done = await approveNow(ops, (await pending(ops, input, timeBox)).id);
-  expect(done.state).toBe('succeeded');
-  return done;
-}
+const { setup } = useDatabaseWriter({ prefix: 'dbw2', leads: [lee.id, kim.id] });
 
 /** Ava asks to revert change `id`; the Revert, waiting for a lead. */
 async function revertPending(ops: Operations, id: string): Promise<OperationRequest> {
@@ -239,9 +57,6 @@ async function revertPending(ops: Operations, id: string): Promise<OperationRequ
   return submitted.request;
 }
 
-const config = () => sandbox.state().config as unknown as Record<string, JsonValue>;
-const calls = (method: string, path: string) =>
-  sandbox.requests().filter((r) => r.method === method && r.path === path).length;
 const folder = (id: string) => sandbox.state().folders.find((f) => f._id === id);
 
 // --- State the seal leaves to the row ---------------------------------------------------------

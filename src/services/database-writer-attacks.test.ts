@@ -1,21 +1,34 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
-import Database from 'better-sqlite3';
-import { createVideoClient, RAPID_RETRY, type VideoClientHandle } from '../client/index.js';
+import { describe, expect, test } from '@jest/globals';
+import {
+  approved,
+  ava,
+  bob,
+  CONFIG,
+  calls,
+  config,
+  forMs,
+  HOUR,
+  kim,
+  lee,
+  MINUTE,
+  max,
+  pending,
+  STALE,
+  START,
+  sandbox,
+  THEIRS,
+  useDatabaseWriter,
+  WHITELIST,
+  type World,
+  whitelistAdd,
+} from '../../test/services/database-writer.js';
 import { paramsHash } from '../core/approvals.js';
-import { createHasher, verifyChain } from '../core/audit-chain.js';
-import type { JsonObject, JsonValue } from '../core/json.js';
-import type { Actor, OperationRequest } from '../core/model.js';
-import { buildPolicy } from '../core/policy.js';
+import type { JsonObject } from '../core/json.js';
+import type { OperationRequest } from '../core/model.js';
 import { sealKeyOf } from '../core/seal.js';
-import type { BoxAsked } from '../core/time-box.js';
 import { DEMO } from '../sandbox/demo-data.js';
-import { type Sandbox, startSandbox } from '../sandbox/server.js';
-import { openStore, type Store } from '../store/index.js';
-import { createOperations } from './operations.js';
-import type { Operations, OperationsDeps, PrepareInput } from './types.js';
+import type { Store } from '../store/index.js';
+import type { PrepareInput } from './types.js';
 
 /**
  * Attacks by someone who can write vidops' database but does not hold VIDEO_SECRET_KEY
@@ -27,186 +40,14 @@ import type { Operations, OperationsDeps, PrepareInput } from './types.js';
  * A test marked `DEFECT:` failed before the seal, the attack achieving what the comment says.
  */
 
-const hash = createHasher();
-const START = new Date('2026-11-26T08:00:00.000Z');
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-/** Past the default `staleExecutionMs` (2 minutes): the resume sweep takes what is `executing`. */
-const STALE = 3 * MINUTE;
-const SEAL_KEY = sealKeyOf(DEMO.secretKey);
-
-const CONFIG = '/v1/storage/protect/config';
-const WHITELIST = '/v1/storage/dns/whitelist';
-/** An address of the writer's own, which no lead ever approved. */
-const THEIRS = '5.160.66.66';
-
-const ava: Actor = { id: 'U0AGENT1', name: 'Ava' };
-const bob: Actor = { id: 'U0AGENT2', name: 'Bob' };
-const lee: Actor = { id: 'U0LEAD1', name: 'Lee' };
-const kim: Actor = { id: 'U0LEAD2', name: 'Kim' };
-const max: Actor = { id: 'U0LEAD3', name: 'Max' };
-
 const zoomOn: PrepareInput = { kind: 'protect.set', changes: { preventZoom: true } };
-const whitelistAdd = (ip: string): PrepareInput => ({ kind: 'whitelist.set', change: 'add', ips: [ip] });
-const forMs = (ms: number, text: string): BoxAsked => ({ kind: 'for', ms, text });
 /** The params the writer would rather have sent: the watermark all but invisible. */
 const faint: JsonObject = { changes: { opacity: 0.05 } };
 
 // --- Harness ----------------------------------------------------------------------------------
 
-/** A `requests` row as the writer reads it with SQL. */
-interface Row {
-  id: string;
-  operation: string;
-  state: string;
-  requester_id: string;
-  created_at: string;
-  expires_at: string | null;
-  updated_at: string;
-  version: number;
-  data: string;
-}
-
-/** The database writer: their own connection to the file; SQL only, no key. */
-interface Writer {
-  data(id: string): JsonObject;
-  /** Rewrites request `id`'s data (as `edit` leaves it) and, when given, its state. */
-  edit(id: string, edit: (data: JsonObject) => void, state?: string): void;
-  /** Inserts a row of their own making. */
-  insert(row: Omit<Row, 'data'>, data: JsonObject): void;
-  /** Inserts a delegation of `lead`'s approvals to `delegate`, open for a day. */
-  delegate(lead: Actor, delegate: Actor): void;
-}
-
-interface World {
-  /** The running vidops process. */
-  ops: Operations;
-  store: Store;
-  client: VideoClientHandle;
-  writer: Writer;
-  /** Another vidops process on the same database (a restart), with some parts replaced. */
-  start(overrides?: Partial<OperationsDeps>): Operations;
-  advance(ms: number): void;
-  stored(id: string): Promise<OperationRequest>;
-}
-
-let sandbox: Sandbox;
-let dir: string;
-let files = 0;
-let open: { store: Store; client: VideoClientHandle; db: Database.Database } | null = null;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, extras: false });
-  dir = mkdtempSync(join(tmpdir(), 'vidops-dbw-'));
-});
-afterAll(async () => {
-  await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 // The writer touches requests only, never the audit log: the chain still verifies.
-afterEach(async () => {
-  if (open === null) return;
-  const { store, client, db } = open;
-  open = null;
-  const verdict = await verifyChain(store.iterateAudit(), hash);
-  db.close();
-  client.close();
-  await store.close();
-  expect(verdict).toMatchObject({ ok: true });
-});
-
-async function setup(policyText?: string, leads: string[] = [lee.id]): Promise<World> {
-  sandbox.reset();
-  files += 1;
-  const file = join(dir, `dbw-${files}.db`);
-  const store = await openStore(`sqlite:${file}`, { hash });
-  const db = new Database(file);
-  db.pragma('busy_timeout = 5000');
-  const client = createVideoClient({
-    baseUrl: sandbox.url,
-    apiKey: DEMO.apiKey,
-    secretKey: DEMO.secretKey,
-    timeoutMs: 2000,
-    retryConversionMethod: 'auto',
-    retryPolicy: RAPID_RETRY,
-  });
-  open = { store, client, db };
-  let now = START;
-  const base: OperationsDeps = {
-    store,
-    client,
-    policy: buildPolicy({ leads, fileText: policyText, fileName: 'policy.yaml' }),
-    directory: { groupsOf: async () => [] },
-    clock: () => now,
-    timeZone: 'Asia/Tehran',
-    sealKey: SEAL_KEY,
-  };
-  const row = (id: string): Row => {
-    const found = db.prepare<[string], Row>('SELECT * FROM requests WHERE id = ?').get(id);
-    if (found === undefined) throw new Error(`no row ${id}`);
-    return found;
-  };
-  const writer: Writer = {
-    data: (id) => JSON.parse(row(id).data) as JsonObject,
-    edit(id, edit, state) {
-      const current = row(id);
-      const data = JSON.parse(current.data) as JsonObject;
-      edit(data);
-      db.prepare('UPDATE requests SET state = ?, data = ? WHERE id = ?').run(
-        state ?? current.state,
-        JSON.stringify(data),
-        id,
-      );
-    },
-    insert(r, data) {
-      db.prepare(
-        `INSERT INTO requests
-           (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        r.id,
-        r.operation,
-        r.state,
-        r.requester_id,
-        r.created_at,
-        r.expires_at,
-        r.updated_at,
-        r.version,
-        JSON.stringify(data),
-      );
-    },
-    delegate(lead, delegate) {
-      const until = new Date(START.getTime() + 24 * HOUR).toISOString();
-      const d = { id: 'D-F0RGED01', lead, delegate, reason: null, createdAt: START.toISOString(), until };
-      db.prepare(
-        `INSERT INTO delegations (id, lead_id, delegate_id, created_at, until, ended_at, data)
-         VALUES (?, ?, ?, ?, ?, NULL, ?)`,
-      ).run(
-        d.id,
-        lead.id,
-        delegate.id,
-        d.createdAt,
-        until,
-        JSON.stringify({ ...d, endedAt: null, endedBy: null, ending: null }),
-      );
-    },
-  };
-  return {
-    ops: createOperations(base),
-    store,
-    client,
-    writer,
-    start: (overrides = {}) => createOperations({ ...base, ...overrides }),
-    advance: (ms) => {
-      now = new Date(now.getTime() + ms);
-    },
-    async stored(id) {
-      const r = await store.getRequest(id);
-      if (r === null) throw new Error(`no request ${id}`);
-      return r;
-    },
-  };
-}
+const { setup } = useDatabaseWriter({ prefix: 'dbw', leads: [lee.id], sandbox: { extras: false } });
 
 const GONE = 'process gone';
 
@@ -234,21 +75,6 @@ function diesOnceExecuting(store: Store): Store {
   });
 }
 
-/** Asks for a change (for a while, or not) and leaves it waiting for the lead. */
-async function pending(ops: Operations, input: PrepareInput, timeBox?: BoxAsked): Promise<OperationRequest> {
-  const submitted = await ops.submit(ava, await ops.prepare(ava, input), timeBox ? { timeBox } : {});
-  if (submitted.kind !== 'pending') throw new Error(`expected pending, got ${submitted.kind}`);
-  return submitted.request;
-}
-
-/** Asks for a change and has the lead approve it; the change as it ended. */
-async function approved(ops: Operations, input: PrepareInput, timeBox?: BoxAsked): Promise<OperationRequest> {
-  const decided = await ops.approve((await pending(ops, input, timeBox)).id, lee);
-  if (decided.kind !== 'executed') throw new Error(`expected executed, got ${decided.kind}`);
-  expect(decided.request.state).toBe('succeeded');
-  return decided.request;
-}
-
 /**
  * A change whose process died right after moving it into `executing` (the lead's approval, or a
  * change the policy runs directly), before sending it; the request left `executing`.
@@ -271,9 +97,6 @@ function setParams(data: JsonObject, operation: string, params: JsonObject): voi
   data.paramsHash = paramsHash(operation, params);
 }
 
-const config = () => sandbox.state().config as unknown as Record<string, JsonValue>;
-const calls = (method: string, path: string) =>
-  sandbox.requests().filter((r) => r.method === method && r.path === path).length;
 const posts = (path: string) => calls('POST', path);
 
 /** What every refused attack ends in: nothing was sent, the request failed as unsealed. */
