@@ -85,7 +85,9 @@ export function createDelegationService(deps: DelegationServiceDeps): Delegation
 
 /** Whether the log records the end of `delegation` (cancelled or expired), whatever its row says. */
 async function endedInLog(store: Store, delegation: Delegation): Promise<boolean> {
-  const events = await store.listAudit({ operation: 'delegation', since: delegation.createdAt });
+  // Not bounded by time: `at` is compared as text, and a column rewritten with another offset
+  // would sort before it. Delegation events are few, and this runs only for a delegate's click.
+  const events = await store.listAudit({ operation: 'delegation' });
   return events.some(
     (e) =>
       (e.type === 'delegation-cancelled' || e.type === 'delegation-expired') &&

@@ -404,7 +404,8 @@ export function chainEvents(
 export const VERIFY_COLUMNS = `${EVENT_COLUMNS}, ${STORED_COLUMNS.join(', ')}`;
 
 /** A row of {@link VERIFY_COLUMNS}. */
-export type VerifyRow = [...AuditRow, ...(string | null)[]];
+/** The stored columns as the driver gives them: text, unless someone retyped one in the database. */
+export type VerifyRow = [...AuditRow, ...(string | null | Uint8Array | number | bigint)[]];
 
 /** The event and its stored columns as read, for `verifyChain`. */
 export function rowToStoredEvent(row: VerifyRow): StoredAuditEvent {
@@ -412,7 +413,11 @@ export function rowToStoredEvent(row: VerifyRow): StoredAuditEvent {
   const columns = {} as Record<StoredColumn, string | null>;
   STORED_COLUMNS.forEach((name, i) => {
     const value = row[4 + i];
-    columns[name] = value === undefined || value === null ? null : String(value);
+    // A column retyped in the database (a BLOB, a number) says something else than the event's
+    // text, even when its bytes spell the same: it is shown as what it is, and so disagrees.
+    if (value === undefined || value === null) columns[name] = null;
+    else if (typeof value === 'string') columns[name] = value;
+    else columns[name] = `(${value instanceof Uint8Array ? 'blob' : typeof value}) ${String(value)}`;
   });
   return { event, columns };
 }

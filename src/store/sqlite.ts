@@ -527,13 +527,15 @@ export class SqliteStore implements Store {
       where.push('at <= ?');
       params.push(normalizeTime(query.until, 'until'));
     }
+    // A value stored as a BLOB never equals text in SQLite: both are asked for, so a column
+    // retyped in the database hides no event from a check that reads the log (still by index).
     if (query.requestId !== undefined) {
-      where.push('request_id = ?');
-      params.push(query.requestId);
+      where.push('request_id IN (?, CAST(? AS BLOB))');
+      params.push(query.requestId, query.requestId);
     }
     if (query.operation !== undefined) {
-      where.push('operation = ?');
-      params.push(query.operation);
+      where.push('operation IN (?, CAST(? AS BLOB))');
+      params.push(query.operation, query.operation);
     }
     const { newest, count } = auditWindow(query);
     // LIMIT -1 is SQLite for "no limit".
