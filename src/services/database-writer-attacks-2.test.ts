@@ -2,17 +2,22 @@ import { describe, expect, test } from '@jest/globals';
 import {
   approved,
   approveNow,
-  ava,
   bob,
   CONFIG,
   calls,
   config,
+  FOLDER,
+  folder,
+  folderDelete,
   forMs,
   HOUR,
   kim,
   lee,
   MINUTE,
+  OFFICE,
   pending,
+  protect,
+  revertPending,
   STALE,
   START,
   sandbox,
@@ -23,11 +28,9 @@ import {
 } from '../../test/services/database-writer.js';
 import { paramsHash, SYSTEM_ACTOR } from '../core/approvals.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
-import type { OperationRequest } from '../core/model.js';
 import { ENGLISH } from '../i18n/index.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { approvalMessage } from '../views/approval.js';
-import type { Operations, PrepareInput } from './types.js';
 
 /**
  * Second round of attacks by someone who can write vidops' database (SQL on the SQLite file,
@@ -39,25 +42,10 @@ import type { Operations, PrepareInput } from './types.js';
  * A test marked `DEFECT:` failed before its fix, the attack achieving what the comment says.
  */
 
-const FOLDER = '/v1/storage/bucket';
-const OFFICE = '185.8.172.1';
-
-const protect = (changes: JsonObject): PrepareInput => ({ kind: 'protect.set', changes }) as PrepareInput;
-const folderDelete: PrepareInput = { kind: 'folder.delete', bucketId: DEMO.folders.lectures };
-
 // --- Harness ----------------------------------------------------------------------------------
 
 // Unless a test says otherwise, the writer leaves the audit log alone: the chain still verifies.
 const { setup } = useDatabaseWriter({ prefix: 'dbw2', leads: [lee.id, kim.id] });
-
-/** Ava asks to revert change `id`; the Revert, waiting for a lead. */
-async function revertPending(ops: Operations, id: string): Promise<OperationRequest> {
-  const submitted = await ops.submit(ava, await ops.prepareRevert(id, ava));
-  if (submitted.kind !== 'pending') throw new Error(`expected pending, got ${submitted.kind}`);
-  return submitted.request;
-}
-
-const folder = (id: string) => sandbox.state().folders.find((f) => f._id === id);
 
 // --- State the seal leaves to the row ---------------------------------------------------------
 

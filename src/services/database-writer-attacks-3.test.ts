@@ -9,13 +9,19 @@ import {
   CONFIG,
   calls,
   config,
+  FOLDER,
+  folder,
+  folderDelete,
   forMs,
   HOUR,
   hash,
   kim,
   lee,
   MINUTE,
+  OFFICE,
   pending,
+  protect,
+  revertPending,
   STALE,
   sandbox,
   THEIRS,
@@ -29,7 +35,7 @@ import type { JsonObject } from '../core/json.js';
 import type { OperationRequest } from '../core/model.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { createDrafts } from './drafts.js';
-import type { PrepareInput } from './types.js';
+import type { DecisionResult } from './types.js';
 
 /**
  * Third round of attacks by someone who can write vidops' database (SQL on the SQLite file) but
@@ -40,13 +46,7 @@ import type { PrepareInput } from './types.js';
  * A test marked `DEFECT:` failed before its fix, the attack achieving what the comment says.
  */
 
-const FOLDER = '/v1/storage/bucket';
-const OFFICE = '185.8.172.1';
-
-const protect = (changes: JsonObject): PrepareInput => ({ kind: 'protect.set', changes }) as PrepareInput;
-const folderDelete: PrepareInput = { kind: 'folder.delete', bucketId: DEMO.folders.lectures };
 const keyOf = (draftId: string) => createHash('sha256').update(draftId).digest('hex');
-const folder = (id: string) => sandbox.state().folders.find((f) => f._id === id);
 
 // The writer edits the audit log's *columns* only (never the hashed JSON): the chain the harness
 // checks after each test (events without their columns) still verifies.
@@ -55,6 +55,16 @@ const { setup } = useDatabaseWriter({ prefix: 'dbw3', leads: [lee.id, kim.id] })
 /** `vidops audit verify` on the database: the chain with every stored column (src/cli/audit.ts). */
 async function auditVerify(w: World) {
   return verifyChain(w.store.iterateStoredAudit(), hash);
+}
+
+/**
+ * The attack achieved something (`done`, named `what` in a failure's diff) only if `audit verify`
+ * names it; and `audit verify` names the edited `column` either way.
+ */
+async function expectDoneOnlyIfVerifyNames(w: World, what: string, done: boolean, column: string) {
+  const verify = await auditVerify(w);
+  expect({ [what]: done, verifyNamesIt: !verify.ok }).toEqual({ [what]: done, verifyNamesIt: done });
+  expect(verify).toMatchObject({ ok: false, kind: 'column', reason: expect.stringContaining(column) });
 }
 
 /**
@@ -135,37 +145,33 @@ async function cancelledDelegationReopened(w: World): Promise<void> {
 // --- The log checks, read by columns ------------------------------------------------------------
 
 describe('the resume sweep’s log check', () => {
+  /**
+   * A done change, undone since, set back to `executing` by the writer, who also `edit`s its events;
+   * then the resume sweep runs.
+   */
+  async function resumeAfter(w: World, edit: (id: string) => void): Promise<void> {
+    const change = await doneThenUndone(w);
+    w.writer.edit(change.id, () => {}, 'executing');
+    edit(change.id);
+    w.advance(STALE);
+    sandbox.clearRequests();
+    await w.ops.resumeInterrupted();
+  }
+
   // The docs say editing `request_id` is shown by `audit verify`: the attack works (sent again),
   // and verify names the column, as documented. So do the other `move`/rename variants below.
   test('a database writer who moves a done change’s events to another request_id: sent again only if audit verify names it', async () => {
     const w = await setup();
-    const change = await doneThenUndone(w);
-    w.writer.edit(change.id, () => {}, 'executing');
-    hideEvents(w, change.id, 'move');
-    w.advance(STALE);
-    sandbox.clearRequests();
+    await resumeAfter(w, (id) => hideEvents(w, id, 'move'));
 
-    await w.ops.resumeInterrupted();
-
-    const sentAgain = calls('POST', CONFIG) > 0;
-    const verify = await auditVerify(w);
-    expect({ sentAgain, verifyNamesIt: !verify.ok }).toEqual({ sentAgain, verifyNamesIt: sentAgain });
-    expect(verify).toMatchObject({
-      ok: false,
-      kind: 'column',
-      reason: expect.stringContaining('request_id'),
-    });
+    await expectDoneOnlyIfVerifyNames(w, 'sentAgain', calls('POST', CONFIG) > 0, 'request_id');
   });
 
   test('a database writer who rewrites the type column of a done change’s events gets nothing sent again', async () => {
     const w = await setup();
-    const change = await doneThenUndone(w);
-    w.writer.edit(change.id, () => {}, 'executing');
-    w.writer.run(`UPDATE audit_events SET type = 'executing' WHERE request_id = ?`, change.id);
-    w.advance(STALE);
-    sandbox.clearRequests();
-
-    await w.ops.resumeInterrupted();
+    await resumeAfter(w, (id) =>
+      w.writer.run(`UPDATE audit_events SET type = 'executing' WHERE request_id = ?`, id),
+    );
 
     expect(calls('POST', CONFIG)).toBe(0);
     expect(config().preventZoom).toBe(false);
@@ -176,13 +182,7 @@ describe('the resume sweep’s log check', () => {
   // `request_id = ?`, and `audit verify` (String(buffer) === the hashed requestId) says all is well.
   test('a database writer who stores a done change’s request_id column as a BLOB gets nothing sent again', async () => {
     const w = await setup();
-    const change = await doneThenUndone(w);
-    w.writer.edit(change.id, () => {}, 'executing');
-    hideEvents(w, change.id, 'blob');
-    w.advance(STALE);
-    sandbox.clearRequests();
-
-    await w.ops.resumeInterrupted();
+    await resumeAfter(w, (id) => hideEvents(w, id, 'blob'));
 
     // `audit verify` names the retyped column as well.
     expect(await auditVerify(w)).toMatchObject({ ok: false, kind: 'column' });
@@ -194,16 +194,20 @@ describe('the resume sweep’s log check', () => {
 });
 
 describe('Send again’s log check', () => {
+  /** A settled delete set back to `unknown`, its events hidden (`how`); then a lead's Send again. */
+  async function sendAgainAfter(w: World, how: 'move' | 'blob'): Promise<void> {
+    const request = await deleteSettledKept(w);
+    w.writer.edit(request.id, () => {}, 'unknown');
+    hideEvents(w, request.id, how);
+    sandbox.clearRequests();
+    await w.ops.resolve(request.id, lee, 'send-again', 'the panel still shows it');
+  }
+
   // DEFECT: a lead's Send again deleted the folder another lead had settled as "keep it": the
   // settled request's events, their request_id a BLOB, are not found; audit verify says all is well.
   test('a database writer who sets a settled delete back to unknown and BLOBs its request_id column gets nothing sent', async () => {
     const w = await setup();
-    const request = await deleteSettledKept(w);
-    w.writer.edit(request.id, () => {}, 'unknown');
-    hideEvents(w, request.id, 'blob');
-    sandbox.clearRequests();
-
-    await w.ops.resolve(request.id, lee, 'send-again', 'the panel still shows it');
+    await sendAgainAfter(w, 'blob');
 
     expect(await auditVerify(w)).toMatchObject({ ok: false, kind: 'column' });
     expect({ deletes: calls('DELETE', FOLDER), kept: folder(DEMO.folders.lectures) !== undefined }).toEqual({
@@ -214,21 +218,9 @@ describe('Send again’s log check', () => {
 
   test('a database writer who moves a settled delete’s events elsewhere: sent only if audit verify names it', async () => {
     const w = await setup();
-    const request = await deleteSettledKept(w);
-    w.writer.edit(request.id, () => {}, 'unknown');
-    hideEvents(w, request.id, 'move');
-    sandbox.clearRequests();
+    await sendAgainAfter(w, 'move');
 
-    await w.ops.resolve(request.id, lee, 'send-again', 'the panel still shows it');
-
-    const sent = calls('DELETE', FOLDER) > 0;
-    const verify = await auditVerify(w);
-    expect({ sent, verifyNamesIt: !verify.ok }).toEqual({ sent, verifyNamesIt: sent });
-    expect(verify).toMatchObject({
-      ok: false,
-      kind: 'column',
-      reason: expect.stringContaining('request_id'),
-    });
+    await expectDoneOnlyIfVerifyNames(w, 'sent', calls('DELETE', FOLDER) > 0, 'request_id');
   });
 
   test('a delete whose outcome went unknown twice can still be sent a third time by a lead', async () => {
@@ -246,16 +238,20 @@ describe('Send again’s log check', () => {
 });
 
 describe('the put-back’s log check', () => {
+  /** A put-back done, its time box rewound and its events hidden (`how`); then the sweep runs. */
+  async function sweepAfter(w: World, how: 'move' | 'blob'): Promise<void> {
+    const first = await putBackThenKept(w);
+    rewindBox(w, first.id);
+    hideEvents(w, first.id, how);
+    sandbox.clearRequests();
+    await w.ops.sweepTimeBoxes();
+  }
+
   // DEFECT: the sweep put the change back a second time (the office address a lead approved for
   // good was removed): its `reverted` events, request_id a BLOB, are not found; verify is silent.
   test('a database writer who rewinds a done time box and BLOBs its request_id column gets no second put-back', async () => {
     const w = await setup();
-    const first = await putBackThenKept(w);
-    rewindBox(w, first.id);
-    hideEvents(w, first.id, 'blob');
-    sandbox.clearRequests();
-
-    await w.ops.sweepTimeBoxes();
+    await sweepAfter(w, 'blob');
 
     expect(await auditVerify(w)).toMatchObject({ ok: false, kind: 'column' });
     expect({ posts: calls('POST', WHITELIST), whitelist: sandbox.state().whitelist }).toEqual({
@@ -266,21 +262,9 @@ describe('the put-back’s log check', () => {
 
   test('a database writer who rewinds a done time box and moves its events: put back again only if audit verify names it', async () => {
     const w = await setup();
-    const first = await putBackThenKept(w);
-    rewindBox(w, first.id);
-    hideEvents(w, first.id, 'move');
-    sandbox.clearRequests();
+    await sweepAfter(w, 'move');
 
-    await w.ops.sweepTimeBoxes();
-
-    const again = calls('POST', WHITELIST) > 0;
-    const verify = await auditVerify(w);
-    expect({ again, verifyNamesIt: !verify.ok }).toEqual({ again, verifyNamesIt: again });
-    expect(verify).toMatchObject({
-      ok: false,
-      kind: 'column',
-      reason: expect.stringContaining('request_id'),
-    });
+    await expectDoneOnlyIfVerifyNames(w, 'again', calls('POST', WHITELIST) > 0, 'request_id');
   });
 
   test('a change left to an Extend, whose Extend is extended again, still goes back at the last end', async () => {
@@ -322,21 +306,30 @@ describe('the put-back’s log check', () => {
 });
 
 describe('the delegation’s log check', () => {
+  /**
+   * A cancelled delegation reopened, the writer's address asked for, the audit log `edit`ed; then
+   * the delegate approves. How the approval was decided.
+   */
+  async function bobApprovesAfter(w: World, edit: () => void | Promise<void>): Promise<DecisionResult> {
+    await cancelledDelegationReopened(w);
+    const request = await pending(w.ops, whitelistAdd(THEIRS));
+    await edit();
+    return w.ops.approve(request.id, bob);
+  }
+
   // DEFECT: Bob's approval counted for Lee after Lee had cancelled: the writer rewrote the cancel
   // event's `at` column as the same instant with a -12:00 offset, which sorts before the
   // delegation's createdAt in `at >= ?`; `audit verify` compares `at` as an instant and says all is well.
   test('a database writer who rewrites the cancel event’s at column in another offset gets the delegate’s approval not counted', async () => {
     const w = await setup();
-    await cancelledDelegationReopened(w);
-    const request = await pending(w.ops, whitelistAdd(THEIRS));
-    const events = await w.store.listAudit({ operation: 'delegation' });
-    const event = events.find((e) => e.type === 'delegation-cancelled');
-    if (event === undefined) throw new Error('no cancel event');
-    const shifted = new Date(Date.parse(event.at) - 12 * HOUR).toISOString().replace('Z', '-12:00');
-    expect(Date.parse(shifted)).toBe(Date.parse(event.at));
-    w.writer.run('UPDATE audit_events SET at = ? WHERE id = ?', shifted, event.id);
-
-    const decided = await w.ops.approve(request.id, bob);
+    const decided = await bobApprovesAfter(w, async () => {
+      const events = await w.store.listAudit({ operation: 'delegation' });
+      const event = events.find((e) => e.type === 'delegation-cancelled');
+      if (event === undefined) throw new Error('no cancel event');
+      const shifted = new Date(Date.parse(event.at) - 12 * HOUR).toISOString().replace('Z', '-12:00');
+      expect(Date.parse(shifted)).toBe(Date.parse(event.at));
+      w.writer.run('UPDATE audit_events SET at = ? WHERE id = ?', shifted, event.id);
+    });
 
     expect(await auditVerify(w)).toMatchObject({ ok: true });
     expect({ decided: decided.kind, whitelist: sandbox.state().whitelist }).toEqual({
@@ -348,13 +341,11 @@ describe('the delegation’s log check', () => {
   // DEFECT: as above, with the cancel event's `operation` column stored as a BLOB.
   test('a database writer who BLOBs the cancel event’s operation column gets the delegate’s approval not counted', async () => {
     const w = await setup();
-    await cancelledDelegationReopened(w);
-    const request = await pending(w.ops, whitelistAdd(THEIRS));
-    w.writer.run(
-      `UPDATE audit_events SET operation = CAST(operation AS BLOB) WHERE type = 'delegation-cancelled'`,
+    const decided = await bobApprovesAfter(w, () =>
+      w.writer.run(
+        `UPDATE audit_events SET operation = CAST(operation AS BLOB) WHERE type = 'delegation-cancelled'`,
+      ),
     );
-
-    const decided = await w.ops.approve(request.id, bob);
 
     expect(await auditVerify(w)).toMatchObject({ ok: false, kind: 'column' });
     expect({ decided: decided.kind, whitelist: sandbox.state().whitelist }).toEqual({
@@ -365,16 +356,11 @@ describe('the delegation’s log check', () => {
 
   test('a database writer who renames the cancel event’s operation: counted only if audit verify names it', async () => {
     const w = await setup();
-    await cancelledDelegationReopened(w);
-    const request = await pending(w.ops, whitelistAdd(THEIRS));
-    w.writer.run(`UPDATE audit_events SET operation = 'other' WHERE type = 'delegation-cancelled'`);
+    await bobApprovesAfter(w, () =>
+      w.writer.run(`UPDATE audit_events SET operation = 'other' WHERE type = 'delegation-cancelled'`),
+    );
 
-    await w.ops.approve(request.id, bob);
-
-    const counted = sandbox.state().whitelist.includes(THEIRS);
-    const verify = await auditVerify(w);
-    expect({ counted, verifyNamesIt: !verify.ok }).toEqual({ counted, verifyNamesIt: counted });
-    expect(verify).toMatchObject({ ok: false, kind: 'column', reason: expect.stringContaining('operation') });
+    await expectDoneOnlyIfVerifyNames(w, 'counted', sandbox.state().whitelist.includes(THEIRS), 'operation');
   });
 
   test('a delegation in force still lets the delegate approve', async () => {
@@ -411,12 +397,11 @@ describe('the asked seal and vidops’ own steps on a waiting request', () => {
   test('a waiting Revert of a protection change is still approved', async () => {
     const w = await setup();
     const change = await approved(w.ops, protect({ opacity: 0.3 }));
-    const submitted = await w.ops.submit(ava, await w.ops.prepareRevert(change.id, ava));
-    if (submitted.kind !== 'pending') throw new Error(`expected pending, got ${submitted.kind}`);
+    const revert = await revertPending(w.ops, change.id);
     w.advance(HOUR);
     await w.ops.sweepFollowUps();
 
-    expect((await approveNow(w.ops, submitted.request.id, kim)).state).toBe('succeeded');
+    expect((await approveNow(w.ops, revert.id, kim)).state).toBe('succeeded');
     expect(config().opacity).toBe(0.6);
   });
 });

@@ -38,6 +38,10 @@ export const CONFIG = '/v1/storage/protect/config';
 export const WHITELIST = '/v1/storage/dns/whitelist';
 /** An address of the writer's own, which no lead ever approved. */
 export const THEIRS = '5.160.66.66';
+/** The sandbox's folders endpoint (a folder delete is a `DELETE` on it). */
+export const FOLDER = '/v1/storage/bucket';
+/** The office's address, which leads approve. */
+export const OFFICE = '185.8.172.1';
 
 export const ava: Actor = { id: 'U0AGENT1', name: 'Ava' };
 export const bob: Actor = { id: 'U0AGENT2', name: 'Bob' };
@@ -51,6 +55,10 @@ export const whitelistAdd = (ip: string): PrepareInput => ({
   ips: [ip],
 });
 export const forMs = (ms: number, text: string): BoxAsked => ({ kind: 'for', ms, text });
+export const protect = (changes: JsonObject): PrepareInput =>
+  ({ kind: 'protect.set', changes }) as PrepareInput;
+/** A delete of the demo's lectures folder. */
+export const folderDelete: PrepareInput = { kind: 'folder.delete', bucketId: DEMO.folders.lectures };
 
 /** A `requests` row as the writer reads it with SQL. */
 export interface Row {
@@ -299,6 +307,13 @@ export async function approveNow(ops: Operations, id: string, by: Actor = lee): 
   return decided.request;
 }
 
+/** Ava asks to revert change `id`; the Revert, waiting for a lead. */
+export async function revertPending(ops: Operations, id: string): Promise<OperationRequest> {
+  const submitted = await ops.submit(ava, await ops.prepareRevert(id, ava));
+  if (submitted.kind !== 'pending') throw new Error(`expected pending, got ${submitted.kind}`);
+  return submitted.request;
+}
+
 /** Asks for a change and has Lee approve it; it succeeded. */
 export async function approved(
   ops: Operations,
@@ -315,3 +330,5 @@ export const config = () => sandbox.state().config as unknown as Record<string, 
 /** How many `method` requests to `path` the sandbox received. */
 export const calls = (method: string, path: string) =>
   sandbox.requests().filter((r) => r.method === method && r.path === path).length;
+/** The sandbox's folder `id`, if it still has it. */
+export const folder = (id: string) => sandbox.state().folders.find((f) => f._id === id);
