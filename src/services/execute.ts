@@ -41,7 +41,7 @@ export async function execute(
   { resent, resumed = false }: { resent?: Resent; resumed?: boolean } = {},
 ): Promise<OperationRequest> {
   let request = claimed;
-  if (!sealHolds(svc.sealer, request, 'send')) return refuseUnsealed(svc, request);
+  if (!sealHolds(svc.sealer, request, 'send')) return refuseUnsealed(svc, request, say.sendUnsealed());
   const stale = (await staleRevert(svc, request)) ?? (await staleExtension(svc, request));
   if (stale !== null) {
     const c = stepContext(svc);
@@ -55,7 +55,7 @@ export async function execute(
   if (noted.kind === 'refused') return noted.request;
   request = noted.request;
   // Again on what is sent: noting the undo read the row back, and the database may have changed it.
-  if (!sealHolds(svc.sealer, request, 'send')) return refuseUnsealed(svc, request);
+  if (!sealHolds(svc.sealer, request, 'send')) return refuseUnsealed(svc, request, say.sendUnsealed());
   const outcome = await sendAlone(svc, request.operation, request.id, () =>
     sendRequest(
       request,
@@ -102,17 +102,22 @@ export async function execute(
 }
 
 /**
- * A request whose seal does not hold is not sent: it was moved into `executing`, or its
- * parameters changed, by someone who wrote to the database rather than by a vidops process that
- * judged it (or one with another secret key). It fails with words that say so, in the audit log.
+ * A request that must not be sent, because its record was changed in the database rather than by
+ * a vidops process that judged it: its seal does not hold (or holds under another secret key), or
+ * its own log says it ended. It fails with `said`, in the audit log, and an error line.
  */
-async function refuseUnsealed(svc: ServiceContext, request: OperationRequest): Promise<OperationRequest> {
+export async function refuseUnsealed(
+  svc: ServiceContext,
+  request: OperationRequest,
+  said: Said,
+  logSays?: string,
+): Promise<OperationRequest> {
   svc.logger?.error(
-    { requestId: request.id, operation: request.operation },
-    'request not sent: its seal does not hold (changed in the database, or another VIDEO_SECRET_KEY)',
+    { requestId: request.id, operation: request.operation, ...(logSays === undefined ? {} : { logSays }) },
+    'request not sent: its record was changed in the database (or is sealed under another VIDEO_SECRET_KEY)',
   );
   const c = stepContext(svc);
-  const unsealed = approvals.fail(request, recordedSaid('Unsealed', say.sendUnsealed()), c);
+  const unsealed = approvals.fail(request, recordedSaid('Unsealed', said), c);
   return (await apply(svc.store, request, unsealed, c.now)) ?? request;
 }
 

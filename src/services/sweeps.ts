@@ -1,14 +1,13 @@
 import * as approvals from '../core/approvals.js';
 import { SYSTEM_ACTOR } from '../core/approvals.js';
 import { OPERATION_SPECS } from '../core/catalog.js';
-import { recordedSaid } from '../core/errors.js';
 import { redactError } from '../core/mask.js';
 import type { OperationRequest } from '../core/model.js';
 import { say } from '../core/said.js';
 import type { JobLogger, Task } from '../jobs/scheduler.js';
 import type { Store } from '../store/store.js';
 import { apply, foundInLog, type ServiceContext, stepContext, stepOrNull } from './context.js';
-import { execute } from './execute.js';
+import { execute, refuseUnsealed } from './execute.js';
 import type { FollowUpSweep } from './reminders.js';
 import type { Operations } from './types.js';
 
@@ -84,7 +83,10 @@ async function takeOver(
     const ended = await foundInLog(svc, request.id, ENDED);
     // Set back to `executing` in the database after it ended: its seal is still the one it was
     // sent with, so only its own log tells a replay from an interrupted send.
-    if (ended !== null) return refuseEnded(svc, request, ended);
+    if (ended !== null) {
+      await refuseUnsealed(svc, request, say.resumeEnded(request.id, ended), ended);
+      return;
+    }
   }
   const done = step ? await apply(svc.store, request, step, c.now) : null;
   if (!done) return;
@@ -108,17 +110,6 @@ const ENDED: ReadonlySet<string> = new Set([
   'cancelled',
   'expired',
 ]);
-
-/** A request whose log says it ended but whose row says `executing`: recorded `failed`, not sent. */
-async function refuseEnded(svc: ServiceContext, request: OperationRequest, ended: string): Promise<void> {
-  svc.logger?.error(
-    { requestId: request.id, operation: request.operation, logSays: ended },
-    'not taken over: the audit log says this request ended; its record was set back in the database',
-  );
-  const c = stepContext(svc);
-  const refusal = recordedSaid('Unsealed', say.resumeEnded(request.id, ended));
-  await apply(svc.store, request, approvals.fail(request, refusal, c), c.now);
-}
 
 /** One request's step of a sweep: one that throws is logged, and the sweep goes on to the next. */
 async function eachAlone(
