@@ -16,7 +16,7 @@ import {
 } from './model.js';
 import type { ChangeOperation } from './operations.js';
 import { english, type Said, type StateFacts, saidJson, say, stateEnglish, type Wanted } from './said.js';
-import { approvalHolds, type Sealed, type Sealer, type SealStage, sealHolds } from './seal.js';
+import { holds, type Sealed, type Sealer, type SealStage, sealHolds } from './seal.js';
 import type { RevertOf, TimeBox } from './time-box.js';
 
 /** Who acts when nobody does: expiry, resumption after a crash, outcomes of execution. */
@@ -293,7 +293,8 @@ export function approve(
   // Only sealed approvals count, each person once (in their own right or through a delegate):
   // one written, or copied, into the database by hand does not.
   const { seal } = ctx;
-  const sealed = seal === undefined ? approvals : approvals.filter((a) => approvalHolds(seal, request.id, a));
+  const sealed =
+    seal === undefined ? approvals : approvals.filter((a) => holds(a.seal, seal.approval(request.id, a)));
   const counted = new Set(sealed.map((a) => (a.for ?? a.by).id)).size;
   const outcome = {
     approvals: counted,

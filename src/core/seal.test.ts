@@ -1,14 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import type { Approval } from './model.js';
-import {
-  approvalHolds,
-  delegationHolds,
-  type Sealed,
-  sealerOf,
-  sealHolds,
-  sealKeyOf,
-  undoHolds,
-} from './seal.js';
+import { holds, type Sealed, type Sealer, sealerOf, sealHolds, sealKeyOf, undoHolds } from './seal.js';
 import type { TimeBox, Undo } from './time-box.js';
 import { newTimeBox } from './time-box.js';
 
@@ -62,17 +54,16 @@ describe('a request sealed as asked or as fit to send', () => {
 describe('an approval', () => {
   const given: Approval = { by: { id: 'U0LEAD1', name: 'Lee' }, at: '2026-11-26T08:00:00.000Z' };
 
+  const holdsOn = (requestId: string, a: Approval) => holds(a.seal, sealer.approval(requestId, a));
+
   test('holds on its own request only, as given', () => {
     const approval = { ...given, seal: sealer.approval(request.id, given) };
-    expect(approvalHolds(sealer, request.id, approval)).toBe(true);
-    expect(approvalHolds(sealer, 'R-0000AAAA', approval)).toBe(false);
-    expect(approvalHolds(sealer, request.id, { ...approval, by: { id: 'U0LEAD2', name: 'Lee' } })).toBe(
-      false,
-    );
-    expect(approvalHolds(sealer, request.id, { ...approval, for: { id: 'U0LEAD2', name: 'Kim' } })).toBe(
-      false,
-    );
-    expect(approvalHolds(sealer, request.id, given)).toBe(false);
+    expect(holdsOn(request.id, approval)).toBe(true);
+    expect(holdsOn('R-0000AAAA', approval)).toBe(false);
+    expect(holdsOn(request.id, { ...approval, by: { id: 'U0LEAD2', name: 'Lee' } })).toBe(false);
+    expect(holdsOn(request.id, { ...approval, for: { id: 'U0LEAD2', name: 'Kim' } })).toBe(false);
+    expect(holdsOn(request.id, given)).toBe(false);
+    expect(holdsOn(request.id, { ...approval, seal: 42 as unknown as string })).toBe(false);
   });
 });
 
@@ -99,15 +90,14 @@ describe('a delegation', () => {
     createdAt: '2026-11-26T08:00:00.000Z',
     until: '2026-11-27T08:00:00.000Z',
   };
+  const holdsFor = (by: Sealer, d: typeof delegation & { seal: string }) => holds(d.seal, by.delegation(d));
 
   test('holds as given, whatever the spelling of its times, and not for another delegate or a later end', () => {
     const seal = sealer.delegation(delegation);
-    expect(delegationHolds(sealer, { ...delegation, seal })).toBe(true);
-    expect(delegationHolds(sealer, { ...delegation, until: '2026-11-27T08:00:00Z', seal })).toBe(true);
-    expect(delegationHolds(sealer, { ...delegation, until: '2026-12-27T08:00:00.000Z', seal })).toBe(false);
-    expect(delegationHolds(sealer, { ...delegation, delegate: { id: 'U0AGENT3', name: 'Bob' }, seal })).toBe(
-      false,
-    );
-    expect(delegationHolds(other, { ...delegation, seal })).toBe(false);
+    expect(holdsFor(sealer, { ...delegation, seal })).toBe(true);
+    expect(holdsFor(sealer, { ...delegation, until: '2026-11-27T08:00:00Z', seal })).toBe(true);
+    expect(holdsFor(sealer, { ...delegation, until: '2026-12-27T08:00:00.000Z', seal })).toBe(false);
+    expect(holdsFor(sealer, { ...delegation, delegate: { id: 'U0AGENT3', name: 'Bob' }, seal })).toBe(false);
+    expect(holdsFor(other, { ...delegation, seal })).toBe(false);
   });
 });

@@ -63,9 +63,13 @@ function windowOf(timeBox: OperationRequest['timeBox']): JsonValue {
   return timeBox === undefined ? null : { asked: timeBox.asked, extends: timeBox.extends ?? null };
 }
 
+/** HMAC-SHA256 (hex) of the canonical JSON of `subject` under `key`. */
+export function macOf(key: Uint8Array | string, subject: JsonValue): string {
+  return createHmac('sha256', key).update(canonicalJson(subject), 'utf8').digest('hex');
+}
+
 export function sealerOf(key: Uint8Array): Sealer {
-  const mac = (subject: JsonValue) =>
-    createHmac('sha256', key).update(canonicalJson(subject), 'utf8').digest('hex');
+  const mac = (subject: JsonValue) => macOf(key, subject);
   return {
     request: (r, stage) =>
       mac({
@@ -102,9 +106,9 @@ export function sealerOf(key: Uint8Array): Sealer {
   };
 }
 
-/** Whether `seal` is `expected`, compared in constant time. */
-function same(seal: string | undefined, expected: string): boolean {
-  if (seal === undefined) return false;
+/** Whether `seal` is the one `expected`, compared in constant time (a stored non-string is not). */
+export function holds(seal: unknown, expected: string): boolean {
+  if (typeof seal !== 'string') return false;
   const a = Buffer.from(seal, 'utf8');
   const b = Buffer.from(expected, 'utf8');
   return a.length === b.length && timingSafeEqual(a, b);
@@ -116,12 +120,7 @@ export function sealHolds(
   r: Sealed & Pick<OperationRequest, 'seal'>,
   stage: SealStage,
 ): boolean {
-  return same(r.seal, sealer.request(r, stage));
-}
-
-/** True when the approval was sealed, for this request, as it reads now. */
-export function approvalHolds(sealer: Sealer, requestId: string, approval: Approval): boolean {
-  return same(approval.seal, sealer.approval(requestId, approval));
+  return holds(r.seal, sealer.request(r, stage));
 }
 
 /** True when the request's recorded undo carries its seal. */
@@ -129,10 +128,5 @@ export function undoHolds(
   sealer: Sealer,
   r: UndoSealed & Pick<OperationRequest, 'undo' | 'undoSeal'>,
 ): boolean {
-  return r.undo !== undefined && same(r.undoSeal, sealer.undo(r, r.undo));
-}
-
-/** True when the delegation was sealed by a lead's `delegate`, as it reads now. */
-export function delegationHolds(sealer: Sealer, d: DelegationSealed & Pick<Delegation, 'seal'>): boolean {
-  return same(d.seal, sealer.delegation(d));
+  return r.undo !== undefined && holds(r.undoSeal, sealer.undo(r, r.undo));
 }

@@ -30,6 +30,16 @@ export interface ServiceContext extends OperationsDeps {
   readonly sealer: Sealer;
 }
 
+/** Events after which a request's outcome is known: it is never sent again. */
+export const SETTLED: ReadonlySet<string> = new Set([
+  'succeeded',
+  'failed',
+  'resolved',
+  'rejected',
+  'cancelled',
+  'expired',
+]);
+
 /**
  * The first of `types` among the request's own audit events, or null. A seal proves what was
  * decided, not that it has not happened yet; the log does, for what appending cannot take away:

@@ -15,7 +15,7 @@ import { StateConflictError } from '../core/errors.js';
 import type { Actor } from '../core/model.js';
 import { isAgent, isLead, type Policy } from '../core/policy.js';
 import { type Reasoned, reasoned, type Said, say } from '../core/said.js';
-import { delegationHolds } from '../core/seal.js';
+import { holds } from '../core/seal.js';
 import type { Store } from '../store/store.js';
 import { policyActorOf } from './reads.js';
 import type { Directory } from './types.js';
@@ -70,11 +70,10 @@ export function createDelegationService(deps: DelegationServiceDeps): Delegation
       // Only a delegation a lead gave through vidops, and not ended by its log: one written, or
       // opened again, in the database is not.
       const { seal } = deps.ctx();
-      const sealed = (await openNow(deps, { delegateId })).filter(
-        (d) => seal !== undefined && delegationHolds(seal, d),
+      const ended = await endedInLog(deps.store);
+      const received = (await openNow(deps, { delegateId })).filter(
+        (d) => seal !== undefined && holds(d.seal, seal.delegation(d)) && !ended.has(d.id),
       );
-      const received = [];
-      for (const d of sealed) if (!(await endedInLog(deps.store, d))) received.push(d);
       return Promise.all(
         received.map(async (d) => ({ lead: d.lead, groups: await deps.directory.groupsOf(d.lead.id) })),
       );
@@ -83,16 +82,13 @@ export function createDelegationService(deps: DelegationServiceDeps): Delegation
   };
 }
 
-/** Whether the log records the end of `delegation` (cancelled or expired), whatever its row says. */
-async function endedInLog(store: Store, delegation: Delegation): Promise<boolean> {
+/** The delegations whose end (cancelled or expired) the log records, whatever their rows say. */
+async function endedInLog(store: Store): Promise<Set<unknown>> {
   // Not bounded by time: `at` is compared as text, and a column rewritten with another offset
   // would sort before it. Delegation events are few, and this runs only for a delegate's click.
   const events = await store.listAudit({ operation: 'delegation' });
-  return events.some(
-    (e) =>
-      (e.type === 'delegation-cancelled' || e.type === 'delegation-expired') &&
-      (e.params as { delegation?: unknown } | null)?.delegation === delegation.id,
-  );
+  const ends = events.filter((e) => e.type === 'delegation-cancelled' || e.type === 'delegation-expired');
+  return new Set(ends.map((e) => (e.params as { delegation?: unknown } | null)?.delegation));
 }
 
 async function delegate(

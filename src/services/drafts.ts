@@ -1,7 +1,8 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { canonicalJson, type JsonValue } from '../core/json.js';
+import type { JsonValue } from '../core/json.js';
 import { english, type Said, say } from '../core/said.js';
+import { holds, macOf } from '../core/seal.js';
 import type { ModalDraft, Store } from '../store/store.js';
 import type { ServiceLogger } from './types.js';
 
@@ -74,23 +75,15 @@ function sealOf(
   draft: { userId: string; kind: string; expiresAt: string },
   payload: JsonValue,
 ) {
-  const subject = canonicalJson({
-    userId: draft.userId,
-    kind: draft.kind,
-    expiresAt: draft.expiresAt,
-    payload,
-  });
-  return createHmac('sha256', draftId).update(subject, 'utf8').digest('hex');
+  const { userId, kind } = draft;
+  return macOf(draftId, { userId, kind, expires: Date.parse(draft.expiresAt), payload });
 }
 
 /** The payload of a stored draft when its seal holds; undefined otherwise. */
 function unsealed(draftId: string, draft: ModalDraft): JsonValue | undefined {
   const stored = draft.payload as Partial<SealedPayload> | null;
-  if (stored === null || typeof stored !== 'object' || typeof stored.sealed !== 'string') return undefined;
-  const payload = stored.payload ?? null;
-  const expected = Buffer.from(sealOf(draftId, draft, payload), 'utf8');
-  const given = Buffer.from(stored.sealed, 'utf8');
-  return given.length === expected.length && timingSafeEqual(given, expected) ? payload : undefined;
+  const payload = stored?.payload ?? null;
+  return holds(stored?.sealed, sealOf(draftId, draft, payload)) ? payload : undefined;
 }
 
 export function createDrafts(deps: { store: Store; clock: () => Date; logger: ServiceLogger }): Drafts {

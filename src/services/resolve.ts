@@ -15,6 +15,7 @@ import {
   auditDenied,
   foundInLog,
   policyActor,
+  SETTLED,
   type ServiceContext,
   stepContext,
 } from './context.js';
@@ -137,16 +138,6 @@ async function checkNow(
   const done = await apply(svc.store, request, step, c.now);
   return done ? { kind: 'resolved', request: done } : null;
 }
-
-/** Events after which a request's outcome is known: it is never sent again. */
-const SETTLED: ReadonlySet<string> = new Set([
-  'succeeded',
-  'failed',
-  'resolved',
-  'rejected',
-  'cancelled',
-  'expired',
-]);
 
 /** "Send again", for the operations whose catalog entry lets a lead repeat them. */
 async function sendAgain(

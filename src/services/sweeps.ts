@@ -6,7 +6,7 @@ import type { OperationRequest } from '../core/model.js';
 import { say } from '../core/said.js';
 import type { JobLogger, Task } from '../jobs/scheduler.js';
 import type { Store } from '../store/store.js';
-import { apply, foundInLog, type ServiceContext, stepContext, stepOrNull } from './context.js';
+import { apply, foundInLog, SETTLED, type ServiceContext, stepContext, stepOrNull } from './context.js';
 import { execute, refuseUnsealed } from './execute.js';
 import type { FollowUpSweep } from './reminders.js';
 import type { Operations } from './types.js';
@@ -101,15 +101,7 @@ async function takeOver(
 }
 
 /** Events after which a request is never sent again by the sweep: it ended, or may have. */
-const ENDED: ReadonlySet<string> = new Set([
-  'succeeded',
-  'failed',
-  'unknown',
-  'resolved',
-  'rejected',
-  'cancelled',
-  'expired',
-]);
+const ENDED: ReadonlySet<string> = new Set([...SETTLED, 'unknown']);
 
 /** One request's step of a sweep: one that throws is logged, and the sweep goes on to the next. */
 async function eachAlone(

@@ -319,15 +319,12 @@ function holdersOf(
   open: readonly OperationRequest[],
 ): Holder[] {
   return open.flatMap((other) => {
-    if (
-      other.id === request.id ||
-      other.operation !== request.operation ||
-      other.state !== 'succeeded' ||
-      !awaitsPutBack(other.timeBox?.state)
-    ) {
-      return [];
-    }
-    const undo = sealedUndo(svc, other);
+    const holds =
+      other.id !== request.id &&
+      other.operation === request.operation &&
+      other.state === 'succeeded' &&
+      awaitsPutBack(other.timeBox?.state);
+    const undo = holds ? sealedUndo(svc, other) : undefined;
     return undo === undefined ? [] : [{ id: other.id, undo }];
   });
 }
