@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -322,10 +322,11 @@ async function gotCaller(
  * its client, so the floor calls the service through got too, and posts
  * each completed unblock to the audit channel over node:http, as vidops must); `floor`, the same
  * on node:http with no audit post, printed for reference; `floor-at-once`, the got floor without
- * the look-up (goal 4's baseline: a Slack request → the unblock call).
+ * the look-up (goal 4's baseline: a Slack request → the unblock call); `floor-durable`, the got
+ * floor writing what vidops' store writes ({@link durableWrites}), read beside `--closed`.
  */
 async function runFloor(
-  options: { upstream: 'http' | 'got'; lookUp: boolean; audit: boolean } = {
+  options: { upstream: 'http' | 'got'; lookUp: boolean; audit: boolean; durable?: boolean } = {
     upstream: 'http',
     lookUp: true,
     audit: false,
@@ -347,6 +348,7 @@ async function runFloor(
   db.exec(
     'CREATE TABLE events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, body TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL)',
   );
+  const store = options.durable === true ? await durableWrites(db) : null;
   const insert = db.prepare('INSERT INTO events (seq, type, body, prev_hash, hash) VALUES (?, ?, ?, ?, ?)');
   let head = { seq: 0, hash: '0'.repeat(64) };
   const appendTx = db.transaction((type: string, fields: Record<string, string | boolean | null>) => {
@@ -439,6 +441,10 @@ async function runFloor(
   const unblock = async (mobileNumber: string, actor: string, responseUrl: string): Promise<void> => {
     // `floor-at-once` skips the look-up: goal 4's baseline, from a Slack request to the unblock call.
     const blocked = options.lookUp ? await lookUp(mobileNumber) : null;
+    if (store !== null) {
+      await unblockDurably(store, mobileNumber, actor, blocked, responseUrl);
+      return;
+    }
     append('intent', { operation: 'viewer.unblock', actor, mobileNumber, blocked });
     // The result names its intent, as vidops' events name their request.
     const intent = String(head.seq);
@@ -468,6 +474,37 @@ async function runFloor(
     const reply = JSON.stringify({
       response_type: 'ephemeral',
       text: ok ? `Viewer ${masked} is unblocked (event ${head.seq}).` : `Viewer ${masked} was not unblocked.`,
+    });
+    await call('POST', responseUrl, {}, reply).catch(() => undefined);
+  };
+
+  /** `floor-durable`: the same calls and posts, with vidops' writes (see {@link durableWrites}). */
+  const unblockDurably = async (
+    writes: DurableWrites,
+    mobileNumber: string,
+    actor: string,
+    blocked: boolean | null,
+    responseUrl: string,
+  ): Promise<void> => {
+    const masked = `${mobileNumber.slice(0, 4)}***${mobileNumber.slice(-4)}`;
+    const request = writes.intent(actor, mobileNumber, masked, blocked);
+    let ok = false;
+    try {
+      const done = await upstream(
+        'POST',
+        `${sandbox}/v1/analysis/user/video/anomaly`,
+        keys,
+        JSON.stringify({ mobileNumber }),
+      );
+      ok = done.status === 200;
+      writes.outcome(request, ok, ok ? null : `status ${done.status}`);
+    } catch (error) {
+      writes.outcome(request, false, error instanceof Error ? error.message : 'error');
+    }
+    if (ok && options.audit) await postAudit(actor, masked).catch(() => undefined);
+    const reply = JSON.stringify({
+      response_type: 'ephemeral',
+      text: ok ? `Viewer ${masked} is unblocked (${request.id}).` : `Viewer ${masked} was not unblocked.`,
     });
     await call('POST', responseUrl, {}, reply).catch(() => undefined);
   };
@@ -537,6 +574,11 @@ async function runFloor(
         answer(res, 200, 'Too busy; nothing was done.');
         return;
       }
+      // `floor-durable`: the replay key committed before the ack, as vidops' receiver does.
+      if (store !== null && !store.firstTime(signature, timestamp)) {
+        answer(res, 200);
+        return;
+      }
       answer(res, 200);
       waiting.push(() => unblock(mobileNumber, form.get('user_id') ?? '', responseUrl));
       if (running < FLOOR_CONCURRENCY) next();
@@ -562,6 +604,125 @@ async function runFloor(
   });
 }
 
+/** What `floor-durable` writes per unblock, by hand (see {@link durableWrites}). */
+interface DurableWrites {
+  /** Commits the replay key; false when it was there already (a replay: nothing is done). */
+  firstTime(signature: string, timestamp: string): boolean;
+  /** Commits the request with its `requested` and `executing` events (and their outbox rows). */
+  intent(actor: string, mobileNumber: string, masked: string, blocked: boolean | null): DurableRequest;
+  /** Commits the outcome: the request's new state and version, its event and outbox row. */
+  outcome(request: DurableRequest, ok: boolean, error: string | null): void;
+}
+
+interface DurableRequest {
+  id: string;
+  at: string;
+  actor: string;
+  params: string;
+  target: string;
+  preview: string;
+}
+
+/**
+ * The writes of vidops' SQLite store for one direct unblock, made by hand: vidops' own schema (its
+ * migrations, so the same tables and indexes), the replay key before the ack, then the request row
+ * with its `requested` and `executing` events and their outbox rows in one commit, then the
+ * outcome (the row updated, one more event and outbox row) in a second. Rows are written in the
+ * shapes vidops writes them (the same columns, JSON of the same size), each event hash-chained.
+ * No seals, no policy, no outbox delivery: what is priced is the durability, not vidops' code.
+ */
+async function durableWrites(db: import('better-sqlite3').Database): Promise<DurableWrites> {
+  const { MIGRATIONS } = await fromDist<typeof import('../src/store/migrations.js')>('store/migrations.js');
+  db.pragma('foreign_keys = ON');
+  for (const migration of MIGRATIONS.sqlite) db.exec(migration.sql);
+  const markKey = db.prepare('INSERT INTO deliveries (key, at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING');
+  const insertRequest = db.prepare(
+    `INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)
+     VALUES (?, 'viewer.unblock', 'executing', ?, ?, NULL, ?, 1, ?)`,
+  );
+  const updateRequest = db.prepare(
+    `UPDATE requests SET state = ?, updated_at = ?, version = version + 1, data = ? WHERE id = ? AND version = 1`,
+  );
+  const insertEvent = db.prepare(
+    `INSERT INTO audit_events (seq, id, at, type, actor_id, operation, request_id, event, prev_hash, hash)
+     VALUES (?, ?, ?, ?, ?, 'viewer.unblock', ?, ?, ?, ?)`,
+  );
+  const insertOutbox = db.prepare('INSERT INTO outbox (seq) VALUES (?)');
+  let head = { seq: 0, hash: '0'.repeat(64) };
+  let moved = head;
+  const appendEvent = (
+    request: DurableRequest,
+    type: string,
+    actorId: string,
+    at: string,
+    outcome: string,
+  ) => {
+    const id = randomUUID();
+    const actor =
+      actorId === 'system'
+        ? '{"id":"system","name":"vidops"}'
+        : `{"id":${JSON.stringify(actorId)},"name":"agent"}`;
+    const event =
+      `{"actor":${actor},"at":"${at}","error":null,"id":"${id}","operation":"viewer.unblock","outcome":${outcome},` +
+      `"params":${request.params},"requestId":"${request.id}","target":${request.target},"type":"${type}"}`;
+    const seq = moved.seq + 1;
+    const hash = createHash('sha256').update(moved.hash).update(event).digest('hex');
+    insertEvent.run(seq, id, at, type, actorId, request.id, event, moved.hash, hash);
+    insertOutbox.run(seq);
+    moved = { seq, hash };
+  };
+  const data = (request: DurableRequest, result: string, error: string) =>
+    `{"approvals":[],"decidedBy":null,"decisionNote":null,"error":${error},"params":${request.params},` +
+    `"paramsHash":"${createHash('sha256').update(request.params).digest('hex')}","preview":${request.preview},` +
+    `"quorum":0,"reason":null,"requester":{"id":${JSON.stringify(request.actor)},"name":"agent"},` +
+    `"result":${result},"slack":null,"target":${request.target}}`;
+  // The head moves only once its transaction committed; a failed one leaves it where it was.
+  const committed = <A extends unknown[]>(fn: (...args: A) => void) => {
+    const tx = db.transaction(fn);
+    return (...args: A) => {
+      moved = head;
+      tx.immediate(...args);
+      head = moved;
+    };
+  };
+  const writeIntent = committed((request: DurableRequest) => {
+    insertRequest.run(request.id, request.actor, request.at, request.at, data(request, 'null', 'null'));
+    const requested = `{"expiresAt":null,"paramsHash":null,"preview":${request.preview},"quorum":0,"reason":null,"state":"executing","why":null}`;
+    appendEvent(request, 'requested', request.actor, request.at, requested);
+    appendEvent(request, 'executing', request.actor, request.at, 'null');
+  });
+  const writeOutcome = committed((request: DurableRequest, ok: boolean, error: string | null) => {
+    const at = new Date().toISOString();
+    const said = error === null ? 'null' : JSON.stringify({ message: error });
+    const result = ok ? '{"ok":true}' : 'null';
+    const changed = updateRequest.run(
+      ok ? 'succeeded' : 'failed',
+      at,
+      data(request, result, said),
+      request.id,
+    );
+    if (changed.changes !== 1) throw new Error(`request ${request.id} moved meanwhile`);
+    appendEvent(request, ok ? 'succeeded' : 'failed', 'system', at, ok ? result : said);
+  });
+  return {
+    firstTime: (signature, timestamp) =>
+      markKey.run(`sig:${timestamp}:${signature}`, new Date().toISOString()).changes === 1,
+    intent: (actor, mobileNumber, masked, blocked) => {
+      const request: DurableRequest = {
+        id: `R-${randomBytes(5).toString('hex').toUpperCase()}`,
+        at: new Date().toISOString(),
+        actor,
+        params: `{"mobileNumber":${JSON.stringify(mobileNumber)}}`,
+        target: JSON.stringify(`viewer ${masked}`),
+        preview: `{"actionType":"block","blocked":${String(blocked ?? true)}}`,
+      };
+      writeIntent(request);
+      return request;
+    },
+    outcome: (request, ok, error) => writeOutcome(request, ok, error),
+  };
+}
+
 // Only in the child: bench/slack.ts imports this module for its names and types.
 const role = process.env[TARGET_ENV.role];
 if (role === 'bare') await runBare();
@@ -569,4 +730,6 @@ else if (role === 'app') await runApp();
 else if (role === 'floor') await runFloor();
 else if (role === 'floor-got') await runFloor({ upstream: 'got', lookUp: true, audit: true });
 else if (role === 'floor-at-once') await runFloor({ upstream: 'got', lookUp: false, audit: true });
+else if (role === 'floor-durable')
+  await runFloor({ upstream: 'got', lookUp: true, audit: true, durable: true });
 else if (role !== undefined) throw new Error(`unknown role ${role}`);

@@ -64,7 +64,8 @@ import {
  * 4. Approve → upstream call p99 ≤ 1.5× the got floor's (p50 reported); 5. RSS after the flood
  * < 150 MB. (c) p99 about (b)'s is reported. `--profile` writes .cpuprofile files of (b) and the
  * got floor and prints where their CPU went. `--closed` measures (b) and the got floor the way the
- * owner's harness does: 1,500 unblocks, 10 at a time, each slot taken again when its reply came.
+ * owner's harness does: 1,500 unblocks, 10 at a time, each slot taken again when its reply came;
+ * beside them the durable got floor, which also makes vidops' store writes by hand.
  */
 
 const CONNECTIONS = 50;
@@ -108,7 +109,9 @@ const APPROVALS_ONLY = process.argv.includes('--approvals');
 /**
  * `--closed`: (b) and the got floor sent CLOSED_COUNT unblocks, CLOSED_IN_FLIGHT at a time, each
  * slot taken again only when its reply reached response_url (after as many to warm up): no "busy"
- * answers and no pacing, so the CPU per completed unblock is an unblock's own at full speed.
+ * answers and no pacing, so the CPU per completed unblock is an unblock's own at full speed. Then
+ * the durable got floor (`floor-durable`) the same way: vidops / it prices vidops' code apart
+ * from the writes that make an unblock durable and exactly-once.
  */
 const CLOSED_ONLY = process.argv.includes('--closed');
 const CLOSED_COUNT = 1_500;
@@ -228,7 +231,7 @@ function startCommand(): { env: Record<string, string>; flags: string[] } {
   return { env, flags: words.slice(1).filter((w) => w.startsWith('--')) };
 }
 
-type Role = 'bare' | 'app' | 'floor' | 'floor-got' | 'floor-at-once';
+type Role = 'bare' | 'app' | 'floor' | 'floor-got' | 'floor-at-once' | 'floor-durable';
 
 interface Targets {
   flags: string[];
@@ -1375,7 +1378,7 @@ export async function run(): Promise<void> {
     }
     if (CLOSED_ONLY) {
       // An unblock's own CPU at full speed: ROUNDS pairs, vidops then the got floor.
-      const pairs: Array<{ full: Row; floor: Row }> = [];
+      const pairs: Array<{ full: Row; floor: Row; durable: Row }> = [];
       for (let round = 1; round <= ROUNDS; round += 1) {
         const named = (name: string) => (ROUNDS === 1 ? name : `${name} #${round}`);
         const first = (name: string) => (round === 1 ? profiled(name) : []);
@@ -1395,19 +1398,31 @@ export async function run(): Promise<void> {
             completed: 'floor',
           },
         );
-        pairs.push({ full, floor });
+        // For reading the ratio: the got floor with vidops' writes made by hand (floor-durable).
+        await deps.call('reset');
+        const durable = await measure(
+          named('durable got floor, closed loop'),
+          target('floor-durable', first('durable-closed')),
+          closed,
+        );
+        pairs.push({ full, floor, durable });
       }
-      print(pairs.flatMap((p) => [p.full, p.floor]));
-      const ratios = pairs.map((p) => ratio(cpuPerCompleted(p.full), cpuPerCompleted(p.floor)));
+      print(pairs.flatMap((p) => [p.full, p.floor, p.durable]));
+      const against = (baseline: 'floor' | 'durable') => {
+        const ratios = pairs.map((p) => ratio(cpuPerCompleted(p.full), cpuPerCompleted(p[baseline])));
+        return (
+          times(median(ratios)) + (ROUNDS === 1 ? '' : ` (median; rounds ${ratios.map(times).join(', ')})`)
+        );
+      };
       console.log(
         `closed loop, ${CLOSED_COUNT} unblocks ${CLOSED_IN_FLIGHT} at a time after ${CLOSED_COUNT} to warm up: ` +
-          `CPU per completed unblock, vidops / got floor ${times(median(ratios))}` +
-          (ROUNDS === 1 ? '' : ` (median; rounds ${ratios.map(times).join(', ')})`) +
-          ` (goal 1's bound, 1.5×, read without the flood)`,
+          `CPU per completed unblock, vidops / got floor ${against('floor')} (goal 1's bound, 1.5×, read without the flood); ` +
+          `vidops / durable got floor (the same writes as vidops' store, by hand) ${against('durable')}`,
       );
       if (PROFILE) {
         printTopSelf('(b) vidops, closed loop', join(profileDir, 'vidops-closed.cpuprofile'), 15);
         printTopSelf('got floor, closed loop', join(profileDir, 'floor-closed.cpuprofile'), 15);
+        printTopSelf('durable got floor, closed loop', join(profileDir, 'durable-closed.cpuprofile'), 15);
       }
       return;
     }
