@@ -348,7 +348,6 @@ async function runFloor(
   db.exec(
     'CREATE TABLE events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, body TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL)',
   );
-  const store = options.durable === true ? await durableWrites(db) : null;
   const insert = db.prepare('INSERT INTO events (seq, type, body, prev_hash, hash) VALUES (?, ?, ?, ?, ?)');
   let head = { seq: 0, hash: '0'.repeat(64) };
   const appendTx = db.transaction((type: string, fields: Record<string, string | boolean | null>) => {
@@ -361,6 +360,18 @@ async function runFloor(
   // One transaction each, committed when this returns; the head moves only once it is.
   const append = (type: string, fields: Record<string, string | boolean | null>) => {
     head = appendTx(type, fields);
+  };
+  // The plain floor's writes: two events, no replay key; `floor-durable` makes vidops' writes.
+  const plainWrites: FloorWrites<{ id: string }> = {
+    firstTime: () => true,
+    intent: (actor, mobileNumber, _masked, blocked) => {
+      append('intent', { operation: 'viewer.unblock', actor, mobileNumber, blocked });
+      // The result names its intent, as vidops' events name their request.
+      return { id: String(head.seq) };
+    },
+    outcome: (request, ok, detail) => {
+      append(ok ? 'succeeded' : 'failed', { operation: 'viewer.unblock', intent: request.id, ...detail });
+    },
   };
 
   const call = (
@@ -438,76 +449,37 @@ async function runFloor(
     }
   };
 
-  const unblock = async (mobileNumber: string, actor: string, responseUrl: string): Promise<void> => {
-    // `floor-at-once` skips the look-up: goal 4's baseline, from a Slack request to the unblock call.
-    const blocked = options.lookUp ? await lookUp(mobileNumber) : null;
-    if (store !== null) {
-      await unblockDurably(store, mobileNumber, actor, blocked, responseUrl);
-      return;
-    }
-    append('intent', { operation: 'viewer.unblock', actor, mobileNumber, blocked });
-    // The result names its intent, as vidops' events name their request.
-    const intent = String(head.seq);
-    let ok = false;
-    try {
-      const done = await upstream(
-        'POST',
-        `${sandbox}/v1/analysis/user/video/anomaly`,
-        keys,
-        JSON.stringify({ mobileNumber }),
-      );
-      ok = done.status === 200;
-      append(ok ? 'succeeded' : 'failed', {
-        operation: 'viewer.unblock',
-        intent,
-        status: String(done.status),
+  /** The work after the ack, with these writes. */
+  const unblockWith =
+    <R extends { id: string }>(writes: FloorWrites<R>) =>
+    async (mobileNumber: string, actor: string, responseUrl: string): Promise<void> => {
+      // `floor-at-once` skips the look-up: goal 4's baseline, from a Slack request to the unblock call.
+      const blocked = options.lookUp ? await lookUp(mobileNumber) : null;
+      const masked = `${mobileNumber.slice(0, 4)}***${mobileNumber.slice(-4)}`;
+      const request = writes.intent(actor, mobileNumber, masked, blocked);
+      let ok = false;
+      try {
+        const done = await upstream(
+          'POST',
+          `${sandbox}/v1/analysis/user/video/anomaly`,
+          keys,
+          JSON.stringify({ mobileNumber }),
+        );
+        ok = done.status === 200;
+        writes.outcome(request, ok, { status: String(done.status) });
+      } catch (error) {
+        writes.outcome(request, false, { error: error instanceof Error ? error.message : 'error' });
+      }
+      if (ok && options.audit) await postAudit(actor, masked).catch(() => undefined);
+      const reply = JSON.stringify({
+        response_type: 'ephemeral',
+        text: ok ? `Viewer ${masked} is unblocked (${request.id}).` : `Viewer ${masked} was not unblocked.`,
       });
-    } catch (error) {
-      append('failed', {
-        operation: 'viewer.unblock',
-        intent,
-        error: error instanceof Error ? error.message : 'error',
-      });
-    }
-    const masked = `${mobileNumber.slice(0, 4)}***${mobileNumber.slice(-4)}`;
-    if (ok && options.audit) await postAudit(actor, masked).catch(() => undefined);
-    const reply = JSON.stringify({
-      response_type: 'ephemeral',
-      text: ok ? `Viewer ${masked} is unblocked (event ${head.seq}).` : `Viewer ${masked} was not unblocked.`,
-    });
-    await call('POST', responseUrl, {}, reply).catch(() => undefined);
-  };
-
-  /** `floor-durable`: the same calls and posts, with vidops' writes (see {@link durableWrites}). */
-  const unblockDurably = async (
-    writes: DurableWrites,
-    mobileNumber: string,
-    actor: string,
-    blocked: boolean | null,
-    responseUrl: string,
-  ): Promise<void> => {
-    const masked = `${mobileNumber.slice(0, 4)}***${mobileNumber.slice(-4)}`;
-    const request = writes.intent(actor, mobileNumber, masked, blocked);
-    let ok = false;
-    try {
-      const done = await upstream(
-        'POST',
-        `${sandbox}/v1/analysis/user/video/anomaly`,
-        keys,
-        JSON.stringify({ mobileNumber }),
-      );
-      ok = done.status === 200;
-      writes.outcome(request, ok, ok ? null : `status ${done.status}`);
-    } catch (error) {
-      writes.outcome(request, false, error instanceof Error ? error.message : 'error');
-    }
-    if (ok && options.audit) await postAudit(actor, masked).catch(() => undefined);
-    const reply = JSON.stringify({
-      response_type: 'ephemeral',
-      text: ok ? `Viewer ${masked} is unblocked (${request.id}).` : `Viewer ${masked} was not unblocked.`,
-    });
-    await call('POST', responseUrl, {}, reply).catch(() => undefined);
-  };
+      await call('POST', responseUrl, {}, reply).catch(() => undefined);
+    };
+  const durable = options.durable === true ? await durableWrites(db) : null;
+  const firstTime = durable?.firstTime ?? plainWrites.firstTime;
+  const unblock = durable === null ? unblockWith(plainWrites) : unblockWith(durable);
 
   // The bounded queue of work after the ack.
   let running = 0;
@@ -575,7 +547,7 @@ async function runFloor(
         return;
       }
       // `floor-durable`: the replay key committed before the ack, as vidops' receiver does.
-      if (store !== null && !store.firstTime(signature, timestamp)) {
+      if (!firstTime(signature, timestamp)) {
         answer(res, 200);
         return;
       }
@@ -604,14 +576,14 @@ async function runFloor(
   });
 }
 
-/** What `floor-durable` writes per unblock, by hand (see {@link durableWrites}). */
-interface DurableWrites {
+/** What a floor writes per unblock: the plain floor two events, `floor-durable` vidops' writes. */
+interface FloorWrites<R extends { id: string }> {
   /** Commits the replay key; false when it was there already (a replay: nothing is done). */
   firstTime(signature: string, timestamp: string): boolean;
   /** Commits the request with its `requested` and `executing` events (and their outbox rows). */
-  intent(actor: string, mobileNumber: string, masked: string, blocked: boolean | null): DurableRequest;
+  intent(actor: string, mobileNumber: string, masked: string, blocked: boolean | null): R;
   /** Commits the outcome: the request's new state and version, its event and outbox row. */
-  outcome(request: DurableRequest, ok: boolean, error: string | null): void;
+  outcome(request: R, ok: boolean, detail: { status: string } | { error: string }): void;
 }
 
 interface DurableRequest {
@@ -631,7 +603,7 @@ interface DurableRequest {
  * shapes vidops writes them (the same columns, JSON of the same size), each event hash-chained.
  * No seals, no policy, no outbox delivery: what is priced is the durability, not vidops' code.
  */
-async function durableWrites(db: import('better-sqlite3').Database): Promise<DurableWrites> {
+async function durableWrites(db: import('better-sqlite3').Database): Promise<FloorWrites<DurableRequest>> {
   const { MIGRATIONS } = await fromDist<typeof import('../src/store/migrations.js')>('store/migrations.js');
   db.pragma('foreign_keys = ON');
   for (const migration of MIGRATIONS.sqlite) db.exec(migration.sql);
@@ -719,7 +691,8 @@ async function durableWrites(db: import('better-sqlite3').Database): Promise<Dur
       writeIntent(request);
       return request;
     },
-    outcome: (request, ok, error) => writeOutcome(request, ok, error),
+    outcome: (request, ok, detail) =>
+      writeOutcome(request, ok, 'error' in detail ? detail.error : ok ? null : `status ${detail.status}`),
   };
 }
 
