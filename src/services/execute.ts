@@ -53,9 +53,11 @@ export async function execute(
   }
   const noted = await noteUndo(svc, request);
   if (noted.kind === 'refused') return noted.request;
+  // Again on what is sent when noting the undo read the row back: the database may have changed it.
+  if (noted.request !== request && !sealHolds(svc.sealer, noted.request, 'send')) {
+    return refuseUnsealed(svc, noted.request, say.sendUnsealed());
+  }
   request = noted.request;
-  // Again on what is sent: noting the undo read the row back, and the database may have changed it.
-  if (!sealHolds(svc.sealer, request, 'send')) return refuseUnsealed(svc, request, say.sendUnsealed());
   const outcome = await sendAlone(svc, request.operation, request.id, () =>
     sendRequest(
       request,
