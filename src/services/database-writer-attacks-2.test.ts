@@ -24,6 +24,7 @@ import {
   THEIRS,
   useDatabaseWriter,
   WHITELIST,
+  wentBack,
   whitelistAdd,
 } from '../../test/services/database-writer.js';
 import { paramsHash, SYSTEM_ACTOR } from '../core/approvals.js';
@@ -74,9 +75,7 @@ describe('ended things set going again', () => {
   // time box back to `waiting`: the office address a lead later approved for good was removed.
   test('a database writer who sets a time box that was put back to waiting gets no second put-back', async () => {
     const w = await setup();
-    const first = await approved(w.ops, whitelistAdd(OFFICE), forMs(HOUR, '1h'));
-    w.advance(HOUR);
-    await w.ops.sweepTimeBoxes();
+    const first = await wentBack(w);
     expect((await w.stored(first.id)).timeBox?.state).toBe('done');
     expect(sandbox.state().whitelist).toEqual([]);
     // A lead approves the office address for good.
@@ -259,9 +258,7 @@ describe('previews and Reverts', () => {
 describe('put-back requests and copied seals', () => {
   test('a database writer who inserts a put-back request with a real one’s seal and their address gets nothing sent', async () => {
     const w = await setup();
-    const change = await approved(w.ops, whitelistAdd(OFFICE), forMs(HOUR, '1h'));
-    w.advance(HOUR);
-    await w.ops.sweepTimeBoxes();
+    const change = await wentBack(w);
     const putBackId = (await w.stored(change.id)).timeBox?.requestId;
     if (putBackId == null) throw new Error('no put-back request');
     const data = w.writer.data(putBackId);

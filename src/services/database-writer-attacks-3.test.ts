@@ -28,6 +28,7 @@ import {
   useDatabaseWriter,
   WHITELIST,
   type World,
+  wentBack,
   whitelistAdd,
 } from '../../test/services/database-writer.js';
 import { verifyChain } from '../core/audit-chain.js';
@@ -109,9 +110,7 @@ async function doneThenUndone(w: World): Promise<OperationRequest> {
 
 /** A time-boxed office address, put back at its end; then approved for good by a lead. */
 async function putBackThenKept(w: World): Promise<OperationRequest> {
-  const first = await approved(w.ops, whitelistAdd(OFFICE), forMs(HOUR, '1h'));
-  w.advance(HOUR);
-  await w.ops.sweepTimeBoxes();
+  const first = await wentBack(w);
   expect((await w.stored(first.id)).timeBox?.state).toBe('done');
   await approved(w.ops, whitelistAdd(OFFICE));
   expect(sandbox.state().whitelist).toEqual([OFFICE]);

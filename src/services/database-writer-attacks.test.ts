@@ -22,12 +22,14 @@ import {
   useDatabaseWriter,
   WHITELIST,
   type World,
+  wentBack,
   whitelistAdd,
 } from '../../test/services/database-writer.js';
 import { paramsHash } from '../core/approvals.js';
 import type { JsonObject } from '../core/json.js';
 import type { OperationRequest } from '../core/model.js';
 import { sealKeyOf } from '../core/seal.js';
+import { newTimeBox } from '../core/time-box.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import type { Store } from '../store/index.js';
 import type { PrepareInput } from './types.js';
@@ -338,9 +340,7 @@ describe('further attacks', () => {
   // params alone still held): the address a time-boxed add put back was whitelisted again, for good.
   test('a database writer who flips a change that was put back to executing gets nothing sent again', async () => {
     const w = await setup();
-    const change = await approved(w.ops, whitelistAdd(OFFICE), forMs(HOUR, '1h'));
-    w.advance(HOUR);
-    await w.ops.sweepTimeBoxes();
+    const change = await wentBack(w);
     expect(sandbox.state().whitelist).toEqual([]);
     w.writer.edit(change.id, () => {}, 'executing');
     w.advance(STALE);
@@ -385,19 +385,7 @@ describe('further attacks', () => {
     const change = await approved(w.ops, whitelistAdd(OFFICE));
     w.writer.edit(change.id, (d) => {
       d.undo = { kind: 'whitelist', before: [THEIRS], added: [], removed: [THEIRS] };
-      d.timeBox = {
-        asked: { kind: 'for', ms: MINUTE, text: '1m' },
-        endsAt: START.toISOString(),
-        state: 'waiting',
-        requestId: null,
-        attempts: 0,
-        nextAt: null,
-        failingSince: null,
-        leadTold: false,
-        remindedAt: null,
-        conflicts: [],
-        lastError: null,
-      };
+      d.timeBox = { ...newTimeBox(forMs(MINUTE, '1m')), endsAt: START.toISOString() };
     });
     w.advance(MINUTE);
 

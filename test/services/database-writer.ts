@@ -325,6 +325,14 @@ export async function approved(
   return done;
 }
 
+/** The office address whitelisted for an hour by Lee, and put back by the sweep at its end. */
+export async function wentBack(w: World): Promise<OperationRequest> {
+  const change = await approved(w.ops, whitelistAdd(OFFICE), forMs(HOUR, '1h'));
+  w.advance(HOUR);
+  await w.ops.sweepTimeBoxes();
+  return change;
+}
+
 /** The sandbox's protection settings. */
 export const config = () => sandbox.state().config as unknown as Record<string, JsonValue>;
 /** How many `method` requests to `path` the sandbox received. */
