@@ -1,11 +1,11 @@
 import { inspect } from 'node:util';
+import { sandboxClient } from '../../test/sandbox-client.js';
 import type { JsonValue } from '../core/json.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { type RecordedRequest, type Sandbox, startSandbox } from '../sandbox/server.js';
 import {
   ApiError,
   AuthError,
-  createVideoClient,
   EXTRA_ROUTES,
   inProcessSupportMemory,
   NetworkError,
@@ -41,15 +41,7 @@ let sandbox: Sandbox;
 const clients: VideoClientHandle[] = [];
 
 function makeClient(overrides: Partial<VideoClientOptions> = {}): VideoClientHandle {
-  const client = createVideoClient({
-    baseUrl: sandbox.url,
-    apiKey: DEMO.apiKey,
-    secretKey: DEMO.secretKey,
-    timeoutMs: 2_000,
-    retryConversionMethod: 'auto',
-    retryPolicy: RAPID_RETRY,
-    ...overrides,
-  });
+  const client = sandboxClient(sandbox.url, overrides);
   clients.push(client);
   return client;
 }

@@ -1,6 +1,6 @@
-import { DEMO } from '../sandbox/demo-data.js';
+import { sandboxClient } from '../../test/sandbox-client.js';
 import { type Sandbox, startSandbox } from '../sandbox/server.js';
-import { createVideoClient, RAPID_RETRY, ValidationError, type VideoClientHandle } from './index.js';
+import { ValidationError, type VideoClientHandle } from './index.js';
 import { pathSegment } from './schemas.js';
 
 /**
@@ -14,14 +14,7 @@ let client: VideoClientHandle;
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  client = createVideoClient({
-    baseUrl: sandbox.url,
-    apiKey: DEMO.apiKey,
-    secretKey: DEMO.secretKey,
-    timeoutMs: 2_000,
-    retryConversionMethod: 'auto',
-    retryPolicy: RAPID_RETRY,
-  });
+  client = sandboxClient(sandbox.url);
 });
 
 afterAll(async () => {

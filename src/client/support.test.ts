@@ -1,15 +1,14 @@
+import { sandboxClient } from '../../test/sandbox-client.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { type Sandbox, startSandbox } from '../sandbox/server.js';
 import {
   type ApiError,
-  createVideoClient,
   EXTRA_ROUTES,
   type ExtraRoute,
   failureInWords,
   inProcessSupportMemory,
   NotFoundError,
   NotSupportedError,
-  RAPID_RETRY,
   type SupportMemory,
   UnexpectedAnswerError,
   type VideoClientHandle,
@@ -43,13 +42,7 @@ beforeEach(() => {
 });
 
 function clientOf(sandbox: Sandbox, supportMemory: SupportMemory): VideoClientHandle {
-  const client = createVideoClient({
-    baseUrl: sandbox.url,
-    apiKey: DEMO.apiKey,
-    secretKey: DEMO.secretKey,
-    timeoutMs: 2_000,
-    retryConversionMethod: 'auto',
-    retryPolicy: RAPID_RETRY,
+  const client = sandboxClient(sandbox.url, {
     supportMemory,
   });
   clients.push(client);

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sandboxClient } from '../../test/sandbox-client.js';
 import { schemaPool, TEST_DATABASE_URL } from '../../test/store/pg-schema.js';
-import { createVideoClient, RAPID_RETRY, type VideoClientHandle } from '../client/index.js';
+import type { VideoClientHandle } from '../client/index.js';
 import { createHasher, verifyChain } from '../core/audit-chain.js';
 import type { Actor } from '../core/model.js';
 import { buildPolicy } from '../core/policy.js';
@@ -90,14 +91,7 @@ async function replicas(url: string, policyFile: string): Promise<Replicas> {
   await Promise.all(stores.flatMap((store) => Array.from({ length: 8 }, () => store.ping())));
   const clients: VideoClientHandle[] = [];
   const ops = stores.map((store) => {
-    const client = createVideoClient({
-      baseUrl: sandbox.url,
-      apiKey: DEMO.apiKey,
-      secretKey: DEMO.secretKey,
-      timeoutMs: 2000,
-      retryConversionMethod: 'auto',
-      retryPolicy: RAPID_RETRY,
-    });
+    const client = sandboxClient(sandbox.url);
     clients.push(client);
     return createOperations({
       store,

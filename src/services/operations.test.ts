@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
-import { createVideoClient, RAPID_RETRY, type VideoClientHandle } from '../client/index.js';
+import { sandboxClient } from '../../test/sandbox-client.js';
+import type { VideoClientHandle } from '../client/index.js';
 import { approve as approveStep, newRequest } from '../core/approvals.js';
 import { createHasher, verifyChain } from '../core/audit-chain.js';
 import { OPERATION_SPECS } from '../core/catalog.js';
@@ -67,14 +68,7 @@ afterAll(async () => {
 async function setup(options: SetupOptions = {}): Promise<Harness> {
   sandbox.reset();
   const store = await openStore('sqlite::memory:', { hash });
-  const client = createVideoClient({
-    baseUrl: sandbox.url,
-    apiKey: DEMO.apiKey,
-    secretKey: DEMO.secretKey,
-    timeoutMs: 2000,
-    retryConversionMethod: 'auto',
-    retryPolicy: RAPID_RETRY,
-  });
+  const client = sandboxClient(sandbox.url);
   let now = START;
   const logged: Harness['logged'] = [];
   const logger: ServiceLogger = {
@@ -720,13 +714,8 @@ describe('after a crash', () => {
 describe('an outcome that is not known', () => {
   /** A client that gives up after 150 ms, for answers the sandbox holds back. */
   function impatient(h: Harness): Operations {
-    const client = createVideoClient({
-      baseUrl: sandbox.url,
-      apiKey: DEMO.apiKey,
-      secretKey: DEMO.secretKey,
+    const client = sandboxClient(sandbox.url, {
       timeoutMs: 150,
-      retryConversionMethod: 'auto',
-      retryPolicy: RAPID_RETRY,
     });
     closers.push(() => client.close());
     return h.build({ client });

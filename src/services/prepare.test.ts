@@ -1,10 +1,5 @@
-import {
-  createVideoClient,
-  inProcessSupportMemory,
-  RAPID_RETRY,
-  type SupportMemory,
-  type VideoClientHandle,
-} from '../client/index.js';
+import { sandboxClient } from '../../test/sandbox-client.js';
+import { inProcessSupportMemory, type SupportMemory, type VideoClientHandle } from '../client/index.js';
 import { createHasher } from '../core/audit-chain.js';
 import { InputError } from '../core/errors.js';
 import { english } from '../core/said.js';
@@ -48,13 +43,8 @@ beforeEach(() => {
 });
 
 function clientOf(sandbox: Sandbox, supportMemory: SupportMemory = inProcessSupportMemory()) {
-  const client = createVideoClient({
-    baseUrl: sandbox.url,
-    apiKey: DEMO.apiKey,
-    secretKey: DEMO.secretKey,
+  const client = sandboxClient(sandbox.url, {
     timeoutMs: TIMEOUT_MS,
-    retryConversionMethod: 'auto',
-    retryPolicy: RAPID_RETRY,
     supportMemory,
   });
   clients.push(client);

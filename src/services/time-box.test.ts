@@ -1,4 +1,5 @@
-import { createVideoClient, RAPID_RETRY, type VideoClientHandle } from '../client/index.js';
+import { sandboxClient } from '../../test/sandbox-client.js';
+import type { VideoClientHandle } from '../client/index.js';
 import { createHasher, verifyChain } from '../core/audit-chain.js';
 import { InputError, PolicyDeniedError } from '../core/errors.js';
 import type { Actor, AuditEvent, OperationRequest } from '../core/model.js';
@@ -53,14 +54,7 @@ afterEach(async () => {
 async function setup(policyFile?: string): Promise<Harness> {
   sandbox.reset();
   const store = await openStore('sqlite::memory:', { hash });
-  const client = createVideoClient({
-    baseUrl: sandbox.url,
-    apiKey: DEMO.apiKey,
-    secretKey: DEMO.secretKey,
-    timeoutMs: 2000,
-    retryConversionMethod: 'auto',
-    retryPolicy: RAPID_RETRY,
-  });
+  const client = sandboxClient(sandbox.url);
   let now = START;
   const policy = buildPolicy({ leads: [lee.id], fileText: policyFile, fileName: 'policy.yaml' });
   const base: OperationsDeps = {

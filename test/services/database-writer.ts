@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { createVideoClient, RAPID_RETRY, type VideoClientHandle } from '../../src/client/index.js';
+import type { VideoClientHandle } from '../../src/client/index.js';
 import { createHasher, verifyChain } from '../../src/core/audit-chain.js';
 import type { JsonObject, JsonValue } from '../../src/core/json.js';
 import type { Actor, OperationRequest } from '../../src/core/model.js';
@@ -16,6 +16,7 @@ import { createOperations } from '../../src/services/operations.js';
 import type { Operations, OperationsDeps, PrepareInput } from '../../src/services/types.js';
 import { chainEvents } from '../../src/store/codec.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { sandboxClient } from '../sandbox-client.js';
 
 /**
  * Someone who can write vidops' database (SQL on the SQLite file, through a connection of their
@@ -154,14 +155,7 @@ export function useDatabaseWriter(options: DatabaseWriterOptions): {
     const store = await openStore(`sqlite:${file}`, { hash });
     const db = new Database(file);
     db.pragma('busy_timeout = 5000');
-    const client = createVideoClient({
-      baseUrl: sandbox.url,
-      apiKey: DEMO.apiKey,
-      secretKey: DEMO.secretKey,
-      timeoutMs: 2000,
-      retryConversionMethod: 'auto',
-      retryPolicy: RAPID_RETRY,
-    });
+    const client = sandboxClient(sandbox.url);
     open = { store, client, db };
     let now = START;
     const base: OperationsDeps = {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createVideoClient, RAPID_RETRY, type VideoClientHandle } from '../../src/client/index.js';
+import type { VideoClientHandle } from '../../src/client/index.js';
 import { createHasher, verifyChain } from '../../src/core/audit-chain.js';
 import type { Actor, AuditEvent, OperationRequest } from '../../src/core/model.js';
 import { buildPolicy } from '../../src/core/policy.js';
@@ -14,6 +14,7 @@ import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createOperations } from '../../src/services/operations.js';
 import type { Operations, OperationsDeps, PrepareInput } from '../../src/services/types.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { sandboxClient } from '../sandbox-client.js';
 import { schemaPool, TEST_DATABASE_URL } from '../store/pg-schema.js';
 
 /**
@@ -122,13 +123,8 @@ export function useTwoReplicas(
     const stores = await openPair(kind);
     const clients: VideoClientHandle[] = [];
     const client = (baseUrl = sandbox.url) => {
-      const c = createVideoClient({
-        baseUrl,
-        apiKey: DEMO.apiKey,
-        secretKey: DEMO.secretKey,
+      const c = sandboxClient(baseUrl, {
         timeoutMs: clientTimeoutMs,
-        retryConversionMethod: 'auto',
-        retryPolicy: RAPID_RETRY,
       });
       clients.push(c);
       return c;

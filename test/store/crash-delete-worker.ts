@@ -9,13 +9,14 @@
  * - `at-service`: the DELETE is being sent; the parent kills once the sandbox has it ("sending");
  * - `after-answer`: the service answered 200, `succeeded` is not recorded ("answered").
  */
-import { type Answer, createVideoClient, RAPID_RETRY, type VideoClient } from '../../src/client/index.js';
+import type { Answer, VideoClient } from '../../src/client/index.js';
 import { createHasher } from '../../src/core/audit-chain.js';
 import { buildPolicy } from '../../src/core/policy.js';
 import { sealKeyOf } from '../../src/core/seal.js';
 import { DEMO } from '../../src/sandbox/demo-data.js';
 import { createOperations } from '../../src/services/operations.js';
 import { openStore } from '../../src/store/index.js';
+import { sandboxClient } from '../sandbox-client.js';
 
 export const CRASH_POINTS = ['before-send', 'at-service', 'after-answer'] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
@@ -71,13 +72,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const store = await openStore(url, { hash: createHasher() });
-  const client = createVideoClient({
-    baseUrl: sandboxUrl,
-    apiKey: DEMO.apiKey,
-    secretKey: DEMO.secretKey,
+  const client = sandboxClient(sandboxUrl, {
     timeoutMs: 30_000,
-    retryConversionMethod: 'auto',
-    retryPolicy: RAPID_RETRY,
   });
   const ops = createOperations({
     store,

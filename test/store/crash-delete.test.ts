@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createVideoClient, RAPID_RETRY } from '../../src/client/index.js';
 import { createHasher, verifyChain } from '../../src/core/audit-chain.js';
 import { sealKeyOf } from '../../src/core/seal.js';
 import { DEMO, type FaultRule, type Sandbox, startSandbox } from '../../src/sandbox/server.js';
@@ -9,6 +8,7 @@ import { storeSupportMemory } from '../../src/services/method-memory.js';
 import { createOperations } from '../../src/services/operations.js';
 import type { PrepareInput } from '../../src/services/types.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { sandboxClient } from '../sandbox-client.js';
 import { killDuringDelete } from './crash-delete-harness.js';
 import {
   CRASH_AGENT,
@@ -65,13 +65,8 @@ type Target = keyof typeof TARGETS;
 
 /** The services as a restarted process builds them; every `executing` request counts as stale. */
 function restarted(store: Store) {
-  const client = createVideoClient({
-    baseUrl: sandbox.url,
-    apiKey: DEMO.apiKey,
-    secretKey: DEMO.secretKey,
+  const client = sandboxClient(sandbox.url, {
     timeoutMs: 5000,
-    retryConversionMethod: 'auto',
-    retryPolicy: RAPID_RETRY,
     // As the bot does: what the service was seen to support survives the restart in the store.
     supportMemory: storeSupportMemory(store, sandbox.url),
   });
