@@ -22,8 +22,8 @@ import {
  * The Slack app end to end against someone who can write vidops' database (SQL on its SQLite
  * file) but does not hold VIDEO_SECRET_KEY (docs/security.md, "What vidops takes from its
  * database on trust"): the drafts a change modal keeps on the server are what the submission
- * acts on, and they carry no seal. The services-level attacks are in
- * src/services/database-writer-attacks-2.test.ts.
+ * acts on, so each is sealed with its draft's ID, which only the modal carries. The
+ * services-level attacks are in src/services/database-writer-attacks*.test.ts.
  * A test marked `DEFECT:` failed before its fix, the attack achieving what the comment says.
  */
 
