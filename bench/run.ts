@@ -5,6 +5,7 @@
 const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   client: () => import('./client.js'),
   store: () => import('./store.js'),
+  services: () => import('./services.js'),
   slack: () => import('./slack.js'),
   audit: () => import('./audit.js'),
   wal: () => import('./wal-pages.js'),

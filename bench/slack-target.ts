@@ -477,7 +477,9 @@ async function runFloor(
       });
       await call('POST', responseUrl, {}, reply).catch(() => undefined);
     };
-  const durable = options.durable === true ? await durableWrites(db) : null;
+  const migrations = async () =>
+    (await fromDist<typeof import('../src/store/migrations.js')>('store/migrations.js')).MIGRATIONS.sqlite;
+  const durable = options.durable === true ? durableWrites(db, await migrations()) : null;
   const firstTime = durable?.firstTime ?? plainWrites.firstTime;
   const unblock = durable === null ? unblockWith(plainWrites) : unblockWith(durable);
 
@@ -577,7 +579,7 @@ async function runFloor(
 }
 
 /** What a floor writes per unblock: the plain floor two events, `floor-durable` vidops' writes. */
-interface FloorWrites<R extends { id: string }> {
+export interface FloorWrites<R extends { id: string }> {
   /** Commits the replay key; false when it was there already (a replay: nothing is done). */
   firstTime(signature: string, timestamp: string): boolean;
   /** Commits the request with its `requested` and `executing` events (and their outbox rows). */
@@ -603,10 +605,12 @@ interface DurableRequest {
  * shapes vidops writes them (the same columns, JSON of the same size), each event hash-chained.
  * No seals, no policy, no outbox delivery: what is priced is the durability, not vidops' code.
  */
-async function durableWrites(db: import('better-sqlite3').Database): Promise<FloorWrites<DurableRequest>> {
-  const { MIGRATIONS } = await fromDist<typeof import('../src/store/migrations.js')>('store/migrations.js');
+export function durableWrites(
+  db: import('better-sqlite3').Database,
+  migrations: readonly { sql: string }[],
+): FloorWrites<DurableRequest> {
   db.pragma('foreign_keys = ON');
-  for (const migration of MIGRATIONS.sqlite) db.exec(migration.sql);
+  for (const migration of migrations) db.exec(migration.sql);
   const markKey = db.prepare('INSERT INTO deliveries (key, at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING');
   const insertRequest = db.prepare(
     `INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)

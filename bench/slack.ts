@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -20,6 +20,7 @@ import {
 } from '../src/emulator/index.js';
 import { DEMO, startSandbox } from '../src/sandbox/server.js';
 import { ACTIONS } from '../src/views/ids.js';
+import { buildDist, ROOT } from './dist.js';
 import {
   BENCH_APPROVAL_CHANNEL,
   BENCH_LEAD,
@@ -83,7 +84,6 @@ const STEADY_RATE = 100;
 const SIGNING_SECRET = 'bench-signing-secret-8c1f2a';
 const USER = { id: 'U0BENCHAGENT', name: 'bench' };
 const FORM = 'application/x-www-form-urlencoded';
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Approve clicks sent at once, and how many such batches are timed (after one untimed batch). */
 const APPROVAL_BATCH = 10;
 const APPROVAL_ROUNDS = 10;
@@ -1205,15 +1205,7 @@ function printTopSelf(label: string, file: string, count: number): void {
 
 /** Builds the app as `npm start` does, then runs the measurements and prints the ratios. */
 export async function run(): Promise<void> {
-  console.log('building dist/ (tsc -p tsconfig.build.json) …');
-  execFileSync(
-    process.execPath,
-    [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-    },
-  );
+  buildDist();
   // With --profile the profiles and the script they were taken of are kept together.
   const profileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'vidops-bench-profile-')) : '';
   const targets = prepareTargets(PROFILE ? profileDir : undefined);
