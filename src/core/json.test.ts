@@ -26,6 +26,28 @@ describe('canonical JSON written member by member', () => {
     expect(() => joinMembers(canonicalMembers({ seq: 1 }), { seq: 2 })).toThrow(/"seq" is given twice/);
   });
 
+  it('orders the keys of small and large objects by UTF-16 code unit, whatever order they came in', () => {
+    // Code units, not code points: the emoji's high surrogate (U+D83D) comes before U+FF5E.
+    const keys = ['b', 'B', 'a', 'aa', 'a0', '_', '~', 'é', 'ü', '\u{1F600}', '\uFF5E', 'Z', 'z9', 'z10', ''];
+    const expected = (ks: readonly string[]) =>
+      `{${[...ks]
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${JSON.stringify(k.length)}`)
+        .join(',')}}`;
+    const many = [...keys, ...Array.from({ length: 40 }, (_, i) => `k${(i * 7) % 40}`)];
+    for (const ks of [
+      keys,
+      [...keys].reverse(),
+      keys.slice(3).concat(keys.slice(0, 3)),
+      many,
+      [...many].reverse(),
+    ]) {
+      const object = Object.fromEntries(ks.map((k) => [k, k.length]));
+      expect(canonicalJson(object)).toBe(expected(ks));
+      expect(joinMembers(canonicalMembers(object))).toBe(expected(ks));
+    }
+  });
+
   it('writes keys of any number of objects the same way, past what it keeps quoted', () => {
     const many = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}"`, i]));
     expect(joinMembers(canonicalMembers(many))).toBe(
