@@ -21,6 +21,7 @@ import Database from 'better-sqlite3';
 import { createHasher } from '../core/audit-chain.js';
 import type { NewAuditEvent } from '../core/model.js';
 import { openStore } from './index.js';
+import { prepareSqliteFile, SqliteStore } from './sqlite.js';
 
 /**
  * The SQLite database file attacked by a second OS user of the machine (docs/security.md, "The
@@ -175,6 +176,56 @@ describe('a second OS user and the database file vidops makes', () => {
       }
     },
   );
+
+  asRoot(
+    'another user makes the WAL in a sticky folder between vidops checking the folder and SQLite opening it: vidops stops, writing nothing into it',
+    async () => {
+      // Was a defect: prepareSqliteFile looks at the WAL, its index and the journal before SQLite opens them,
+      // and SQLite opens a file already there, so a WAL made in that instant took every write, read by its maker.
+      const shared = join(dir, 'tmp');
+      mkdirSync(shared);
+      chmodSync(shared, 0o1777);
+      const path = join(shared, 'vidops.db');
+      await prepareSqliteFile(path, undefined);
+      // The instant between the check and the open, as openStore runs them.
+      writeFileSync(`${path}-wal`, '');
+      chownSync(`${path}-wal`, THEM, THEM);
+      chmodSync(`${path}-wal`, 0o666);
+      const theirHandle = openSync(`${path}-wal`, 'r');
+      try {
+        let store: SqliteStore | undefined;
+        expect(() => {
+          store = new SqliteStore(path, { hash: createHasher() });
+        }).toThrow(new RegExp(`${path}-wal belongs to another user \\(uid ${THEM}\\)`));
+        if (store !== undefined) {
+          await store.migrate();
+          await store.appendAudit([unblock()]);
+          await store.close();
+        }
+        const seen = Buffer.alloc(fstatSync(theirHandle).size);
+        readSync(theirHandle, seen, 0, seen.length, 0);
+        expect(seen.includes(MOBILE)).toBe(false);
+      } finally {
+        closeSync(theirHandle);
+      }
+    },
+  );
+
+  test('in a sticky folder anyone may add files to, the database, WAL and index vidops made open again', async () => {
+    const shared = join(dir, 'tmp');
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    const path = join(shared, 'vidops.db');
+    expect(await startOn(path)).toEqual({ threw: null, warnings: [] });
+    // A second process on the file holds the WAL and its index open while this one starts.
+    const other = new Database(path);
+    other.pragma('journal_mode = WAL');
+    try {
+      expect(await startOn(path)).toEqual({ threw: null, warnings: [] });
+    } finally {
+      other.close();
+    }
+  });
 
   test('a database file vidops made itself keeps its rows private and is read back on the next start', async () => {
     const path = join(dir, 'data', 'vidops.db');

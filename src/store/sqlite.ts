@@ -1,4 +1,14 @@
-import { closeSync, lstatSync, mkdirSync, openSync, type Stats, statSync } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
@@ -145,7 +155,7 @@ export async function prepareSqliteFile(path: string, logger: StoreLogger | unde
     );
   }
   if (othersMayWrite(where.mode)) {
-    for (const beside of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    for (const beside of sqliteFiles(file)) {
       let found: Stats;
       try {
         found = lstatSync(beside);
@@ -153,11 +163,7 @@ export async function prepareSqliteFile(path: string, logger: StoreLogger | unde
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
         throw error;
       }
-      if (!ownUid(found.uid) && found.uid !== where.uid) {
-        refuse(
-          `${beside} belongs to another user (uid ${found.uid}), in a folder anyone may add files to: vidops does not keep its approvals and audit log beside a file another user made; remove it, or keep the database in a folder of its own`,
-        );
-      }
+      if (!ownUid(found.uid) && found.uid !== where.uid) refuse(strangersFileWords(beside, found.uid));
     }
   }
   try {
@@ -172,6 +178,53 @@ export async function prepareSqliteFile(path: string, logger: StoreLogger | unde
       );
     }
   }
+}
+
+/** The database file and those SQLite keeps beside it: the WAL, its index and the rollback journal. */
+function sqliteFiles(file: string): string[] {
+  return [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
+}
+
+function strangersFileWords(path: string, uid: number): string {
+  return `${path} belongs to another user (uid ${uid}), in a folder anyone may add files to: vidops does not keep its approvals and audit log beside a file another user made; remove it, or keep the database in a folder of its own`;
+}
+
+/**
+ * The first of the database's files SQLite holds open that another user made, in a folder anyone
+ * may add files to; null when there is none, or when others may not write the folder (then the
+ * look before the open, in {@link prepareSqliteFile}, is enough). In the instant between that look
+ * and SQLite's open, another user could make the WAL or its index, and SQLite would write into the
+ * file they hold open. So the files are judged as opened: through Linux's `/proc/self/fd`, where a
+ * file renamed or removed since still counts, and by their paths where there is no such folder.
+ * @see docs/security.md, "The database file"
+ */
+function strangersOpenFile(path: string): { path: string; uid: number } | null {
+  const file = realpathSync(path);
+  const folder = statSync(dirname(file));
+  if (!othersMayWrite(folder.mode)) return null;
+  const opened = openedFiles(new Set(sqliteFiles(file)));
+  return opened.find((f) => !ownUid(f.uid) && f.uid !== folder.uid) ?? null;
+}
+
+/** Which of `names` this process has open, with their owners; by path where `/proc/self/fd` is not there. */
+function openedFiles(names: ReadonlySet<string>): { path: string; uid: number }[] {
+  const found: { path: string; uid: number }[] = [];
+  let fds: string[] | null = null;
+  try {
+    fds = readdirSync('/proc/self/fd');
+  } catch {
+    // Not Linux: the paths, as the look before the open read them.
+  }
+  for (const name of fds === null ? names : fds) {
+    const link = fds === null ? name : `/proc/self/fd/${name}`;
+    try {
+      const path = fds === null ? name : readlinkSync(link).replace(/ \(deleted\)$/, '');
+      if (names.has(path)) found.push({ path, uid: (fds === null ? lstatSync(link) : statSync(link)).uid });
+    } catch {
+      // Not there, or closed meanwhile: nothing SQLite holds.
+    }
+  }
+  return found;
 }
 
 /**
@@ -209,6 +262,12 @@ export class SqliteStore implements Store {
       const mode = whileBusy(() => this.db.pragma('journal_mode = WAL', { simple: true }), BUSY_TIMEOUT_MS);
       if (mode !== 'wal') {
         this.logger?.warn({ journalMode: mode }, 'SQLite could not switch to WAL; writes will be slower');
+      }
+      // Switching to WAL opened the WAL and its index: who made them is judged before anything is written.
+      const stranger = strangersOpenFile(path);
+      if (stranger !== null) {
+        this.db.close();
+        throw new ConfigError([`DATABASE_URL: ${strangersFileWords(stranger.path, stranger.uid)}`]);
       }
     }
     // NORMAL by default: in WAL mode a commit survives the process being killed (the crash test
