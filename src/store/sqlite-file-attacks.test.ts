@@ -211,6 +211,33 @@ describe('a second OS user and the database file vidops makes', () => {
     },
   );
 
+  asRoot(
+    'another user puts a link where the WAL goes, to a file of theirs, between the check and the open: vidops stops, writing nothing there',
+    async () => {
+      const shared = join(dir, 'tmp');
+      mkdirSync(shared);
+      chmodSync(shared, 0o1777);
+      const path = join(shared, 'vidops.db');
+      const theirs = join(shared, 'their-notes');
+      writeFileSync(theirs, '');
+      chownSync(theirs, THEM, THEM);
+      chmodSync(theirs, 0o666);
+      await prepareSqliteFile(path, undefined);
+      symlinkSync(theirs, `${path}-wal`);
+      lchownSync(`${path}-wal`, THEM, THEM);
+      let store: SqliteStore | undefined;
+      expect(() => {
+        store = new SqliteStore(path, { hash: createHasher() });
+      }).toThrow(new RegExp(`${path}-wal belongs to another user \\(uid ${THEM}\\)`));
+      if (store !== undefined) {
+        await store.migrate();
+        await store.appendAudit([unblock()]);
+        await store.close();
+      }
+      expect(readFileSync(theirs).includes(MOBILE)).toBe(false);
+    },
+  );
+
   test('in a sticky folder anyone may add files to, the database, WAL and index vidops made open again', async () => {
     const shared = join(dir, 'tmp');
     mkdirSync(shared);

@@ -190,38 +190,46 @@ function strangersFileWords(path: string, uid: number): string {
 }
 
 /**
- * The first of the database's files SQLite holds open that another user made, in a folder anyone
- * may add files to; null when there is none, or when others may not write the folder (then the
- * look before the open, in {@link prepareSqliteFile}, is enough). In the instant between that look
- * and SQLite's open, another user could make the WAL or its index, and SQLite would write into the
- * file they hold open. So the files are judged as opened: through Linux's `/proc/self/fd`, where a
- * file renamed or removed since still counts, and by their paths where there is no such folder.
+ * The first of the database's files that another user made, once SQLite has opened them, in a
+ * folder anyone may add files to; null when there is none, or when others may not write the folder
+ * (then the look before the open, in {@link prepareSqliteFile}, is enough). In the instant between
+ * that look and SQLite's open, another user could make the WAL or its index, or a link there to a
+ * file of theirs, and SQLite would write into it. So each is judged again: what stands at its path
+ * now, a link as itself; and on Linux what this process holds open under its name
+ * (`/proc/self/fd`), where a file renamed or removed since still counts.
  * @see docs/security.md, "The database file"
  */
 function strangersOpenFile(path: string): { path: string; uid: number } | null {
   const file = realpathSync(path);
   const folder = statSync(dirname(file));
   if (!othersMayWrite(folder.mode)) return null;
-  const opened = openedFiles(new Set(sqliteFiles(file)));
-  return opened.find((f) => !ownUid(f.uid) && f.uid !== folder.uid) ?? null;
+  const owners = ownersOf(new Set(sqliteFiles(file)));
+  return owners.find((f) => !ownUid(f.uid) && f.uid !== folder.uid) ?? null;
 }
 
-/** Which of `names` this process has open, with their owners; by path where `/proc/self/fd` is not there. */
-function openedFiles(names: ReadonlySet<string>): { path: string; uid: number }[] {
+/** Who owns each of `names` as it stands, and each file this process holds open under one of them. */
+function ownersOf(names: ReadonlySet<string>): { path: string; uid: number }[] {
   const found: { path: string; uid: number }[] = [];
-  let fds: string[] | null = null;
+  for (const path of names) {
+    try {
+      found.push({ path, uid: lstatSync(path).uid });
+    } catch {
+      // Not there.
+    }
+  }
+  let fds: string[] = [];
   try {
     fds = readdirSync('/proc/self/fd');
   } catch {
-    // Not Linux: the paths, as the look before the open read them.
+    // Not Linux: the paths alone.
   }
-  for (const name of fds === null ? names : fds) {
-    const link = fds === null ? name : `/proc/self/fd/${name}`;
+  for (const fd of fds) {
+    const link = `/proc/self/fd/${fd}`;
     try {
-      const path = fds === null ? name : readlinkSync(link).replace(/ \(deleted\)$/, '');
-      if (names.has(path)) found.push({ path, uid: (fds === null ? lstatSync(link) : statSync(link)).uid });
+      const path = readlinkSync(link).replace(/ \(deleted\)$/, '');
+      if (names.has(path)) found.push({ path, uid: statSync(link).uid });
     } catch {
-      // Not there, or closed meanwhile: nothing SQLite holds.
+      // Closed meanwhile.
     }
   }
   return found;
