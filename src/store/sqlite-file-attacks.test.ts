@@ -58,6 +58,49 @@ function unblock(): NewAuditEvent {
   };
 }
 
+/**
+ * The database's path in a sticky folder anyone may add files to (`/tmp`), once vidops has looked
+ * at it as `openStore` does before SQLite opens it: what a test does next happens in that instant.
+ */
+async function checkedInStickyFolder(): Promise<string> {
+  const shared = join(dir, 'tmp');
+  mkdirSync(shared);
+  chmodSync(shared, 0o1777);
+  const path = join(shared, 'vidops.db');
+  await prepareSqliteFile(path, undefined);
+  return path;
+}
+
+/** An empty file of theirs at `path` that anyone may write. */
+function theirFile(path: string): string {
+  writeFileSync(path, '');
+  chownSync(path, THEM, THEM);
+  chmodSync(path, 0o666);
+  return path;
+}
+
+/** The refusal naming `path` as another user's. */
+const wrong = (path: string) => new RegExp(`${path} belongs to another user \\(uid ${THEM}\\)`);
+
+/**
+ * SQLite opens the database checked by {@link checkedInStickyFolder}, as `openStore` goes on to;
+ * when that is not refused, one event is written. A function that throws what the open threw.
+ */
+async function openedAfterTheCheck(path: string): Promise<() => void> {
+  let thrown: unknown = null;
+  try {
+    const store = new SqliteStore(path, { hash: createHasher() });
+    await store.migrate();
+    await store.appendAudit([unblock()]);
+    await store.close();
+  } catch (error) {
+    thrown = error;
+  }
+  return () => {
+    if (thrown !== null) throw thrown;
+  };
+}
+
 /** Opens the store at `path` as the bot does, writes one event, closes; what it threw and logged. */
 async function startOn(path: string): Promise<{ threw: unknown; warnings: string[] }> {
   const warnings: string[] = [];
@@ -182,26 +225,11 @@ describe('a second OS user and the database file vidops makes', () => {
     async () => {
       // Was a defect: prepareSqliteFile looks at the WAL, its index and the journal before SQLite opens them,
       // and SQLite opens a file already there, so a WAL made in that instant took every write, read by its maker.
-      const shared = join(dir, 'tmp');
-      mkdirSync(shared);
-      chmodSync(shared, 0o1777);
-      const path = join(shared, 'vidops.db');
-      await prepareSqliteFile(path, undefined);
-      // The instant between the check and the open, as openStore runs them.
-      writeFileSync(`${path}-wal`, '');
-      chownSync(`${path}-wal`, THEM, THEM);
-      chmodSync(`${path}-wal`, 0o666);
+      const path = await checkedInStickyFolder();
+      theirFile(`${path}-wal`);
       const theirHandle = openSync(`${path}-wal`, 'r');
       try {
-        let store: SqliteStore | undefined;
-        expect(() => {
-          store = new SqliteStore(path, { hash: createHasher() });
-        }).toThrow(new RegExp(`${path}-wal belongs to another user \\(uid ${THEM}\\)`));
-        if (store !== undefined) {
-          await store.migrate();
-          await store.appendAudit([unblock()]);
-          await store.close();
-        }
+        expect(await openedAfterTheCheck(path)).toThrow(wrong(`${path}-wal`));
         const seen = Buffer.alloc(fstatSync(theirHandle).size);
         readSync(theirHandle, seen, 0, seen.length, 0);
         expect(seen.includes(MOBILE)).toBe(false);
@@ -214,26 +242,11 @@ describe('a second OS user and the database file vidops makes', () => {
   asRoot(
     'another user puts a link where the WAL goes, to a file of theirs, between the check and the open: vidops stops, writing nothing there',
     async () => {
-      const shared = join(dir, 'tmp');
-      mkdirSync(shared);
-      chmodSync(shared, 0o1777);
-      const path = join(shared, 'vidops.db');
-      const theirs = join(shared, 'their-notes');
-      writeFileSync(theirs, '');
-      chownSync(theirs, THEM, THEM);
-      chmodSync(theirs, 0o666);
-      await prepareSqliteFile(path, undefined);
+      const path = await checkedInStickyFolder();
+      const theirs = theirFile(join(dir, 'tmp', 'their-notes'));
       symlinkSync(theirs, `${path}-wal`);
       lchownSync(`${path}-wal`, THEM, THEM);
-      let store: SqliteStore | undefined;
-      expect(() => {
-        store = new SqliteStore(path, { hash: createHasher() });
-      }).toThrow(new RegExp(`${path}-wal belongs to another user \\(uid ${THEM}\\)`));
-      if (store !== undefined) {
-        await store.migrate();
-        await store.appendAudit([unblock()]);
-        await store.close();
-      }
+      expect(await openedAfterTheCheck(path)).toThrow(wrong(`${path}-wal`));
       expect(readFileSync(theirs).includes(MOBILE)).toBe(false);
     },
   );
