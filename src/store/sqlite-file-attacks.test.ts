@@ -79,6 +79,13 @@ function theirFile(path: string): string {
   return path;
 }
 
+/** Whether the file open at `handle` holds the mobile number vidops writes. */
+function holdsMobile(handle: number): boolean {
+  const seen = Buffer.alloc(fstatSync(handle).size);
+  readSync(handle, seen, 0, seen.length, 0);
+  return seen.includes(MOBILE);
+}
+
 /** The refusal naming `path` as another user's. */
 const wrong = (path: string) => new RegExp(`${path} belongs to another user \\(uid ${THEM}\\)`);
 
@@ -205,15 +212,10 @@ describe('a second OS user and the database file vidops makes', () => {
       mkdirSync(shared, { mode: 0o777 });
       chmodSync(shared, 0o777);
       const path = join(shared, 'vidops.db');
-      writeFileSync(`${path}-wal`, '');
-      chownSync(`${path}-wal`, THEM, THEM);
-      chmodSync(`${path}-wal`, 0o666);
-      const theirHandle = openSync(`${path}-wal`, 'r');
+      const theirHandle = openSync(theirFile(`${path}-wal`), 'r');
       try {
         await startOn(path);
-        const seen = Buffer.alloc(fstatSync(theirHandle).size);
-        readSync(theirHandle, seen, 0, seen.length, 0);
-        expect(seen.includes(MOBILE)).toBe(false);
+        expect(holdsMobile(theirHandle)).toBe(false);
       } finally {
         closeSync(theirHandle);
       }
@@ -226,13 +228,10 @@ describe('a second OS user and the database file vidops makes', () => {
       // Was a defect: prepareSqliteFile looks at the WAL, its index and the journal before SQLite opens them,
       // and SQLite opens a file already there, so a WAL made in that instant took every write, read by its maker.
       const path = await checkedInStickyFolder();
-      theirFile(`${path}-wal`);
-      const theirHandle = openSync(`${path}-wal`, 'r');
+      const theirHandle = openSync(theirFile(`${path}-wal`), 'r');
       try {
         expect(await openedAfterTheCheck(path)).toThrow(wrong(`${path}-wal`));
-        const seen = Buffer.alloc(fstatSync(theirHandle).size);
-        readSync(theirHandle, seen, 0, seen.length, 0);
-        expect(seen.includes(MOBILE)).toBe(false);
+        expect(holdsMobile(theirHandle)).toBe(false);
       } finally {
         closeSync(theirHandle);
       }
