@@ -196,7 +196,8 @@ function strangersFileWords(path: string, uid: number): string {
  * that look and SQLite's open, another user could make the WAL or its index, or a link there to a
  * file of theirs, and SQLite would write into it. So each is judged again: what stands at its path
  * now, a link as itself; and on Linux what this process holds open under its name
- * (`/proc/self/fd`), where a file renamed or removed since still counts.
+ * (`/proc/self/fd`), where a file removed since still counts. A file renamed away in the moment
+ * between SQLite's open and this look escapes both (docs/security.md says so).
  * @see docs/security.md, "The database file"
  */
 function strangersOpenFile(path: string): { path: string; uid: number } | null {
