@@ -6,7 +6,6 @@ import {
   readdirSync,
   readlinkSync,
   realpathSync,
-  type Stats,
   statSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -154,18 +153,8 @@ export async function prepareSqliteFile(path: string, logger: StoreLogger | unde
       `the folder ${folder} belongs to another user (uid ${where.uid}), made where others may write, who could put their own database in it: keep the database in a folder of your own`,
     );
   }
-  if (othersMayWrite(where.mode)) {
-    for (const beside of sqliteFiles(file)) {
-      let found: Stats;
-      try {
-        found = lstatSync(beside);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-        throw error;
-      }
-      if (!ownUid(found.uid) && found.uid !== where.uid) refuse(strangersFileWords(beside, found.uid));
-    }
-  }
+  const stranger = strangersFile(file);
+  if (stranger !== null) refuse(stranger);
   try {
     closeSync(openSync(file, 'wx', 0o660));
   } catch (error) {
@@ -180,32 +169,26 @@ export async function prepareSqliteFile(path: string, logger: StoreLogger | unde
   }
 }
 
-/** The database file and those SQLite keeps beside it: the WAL, its index and the rollback journal. */
-function sqliteFiles(file: string): string[] {
-  return [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
-}
-
-function strangersFileWords(path: string, uid: number): string {
-  return `${path} belongs to another user (uid ${uid}), in a folder anyone may add files to: vidops does not keep its approvals and audit log beside a file another user made; remove it, or keep the database in a folder of its own`;
-}
-
 /**
- * The first of the database's files that another user made, once SQLite has opened them, in a
- * folder anyone may add files to; null when there is none, or when others may not write the folder
- * (then the look before the open, in {@link prepareSqliteFile}, is enough). In the instant between
- * that look and SQLite's open, another user could make the WAL or its index, or a link there to a
- * file of theirs, and SQLite would write into it. So each is judged again: what stands at its path
- * now, a link as itself; and on Linux what this process holds open under its name
- * (`/proc/self/fd`), where a file removed since still counts. A file renamed away in the moment
- * between SQLite's open and this look escapes both (docs/security.md says so).
+ * Which of the database's files (the file, its WAL, its index, its journal) another user made,
+ * as the refusal says it; null when none, or when others may not add files to its folder. It is
+ * asked before SQLite opens them and again once it has, before anything is written: in the instant
+ * between, another user could make the WAL or its index, or a link there to a file of theirs, and
+ * SQLite would write into it. Each is judged by what stands at its path (a link as itself), and on
+ * Linux also by what this process holds open under its name (`/proc/self/fd`), where a file
+ * removed since still counts. A file renamed away in the moment between SQLite's open and the
+ * second look escapes both (docs/security.md says so).
  * @see docs/security.md, "The database file"
  */
-function strangersOpenFile(path: string): { path: string; uid: number } | null {
-  const file = realpathSync(path);
+function strangersFile(file: string): string | null {
   const folder = statSync(dirname(file));
   if (!othersMayWrite(folder.mode)) return null;
-  const owners = ownersOf(new Set(sqliteFiles(file)));
-  return owners.find((f) => !ownUid(f.uid) && f.uid !== folder.uid) ?? null;
+  for (const { path, uid } of ownersOf(new Set([file, `${file}-wal`, `${file}-shm`, `${file}-journal`]))) {
+    if (!ownUid(uid) && uid !== folder.uid) {
+      return `${path} belongs to another user (uid ${uid}), in a folder anyone may add files to: vidops does not keep its approvals and audit log beside a file another user made; remove it, or keep the database in a folder of its own`;
+    }
+  }
+  return null;
 }
 
 /** Who owns each of `names` as it stands, and each file this process holds open under one of them. */
@@ -214,8 +197,8 @@ function ownersOf(names: ReadonlySet<string>): { path: string; uid: number }[] {
   for (const path of names) {
     try {
       found.push({ path, uid: lstatSync(path).uid });
-    } catch {
-      // Not there.
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
   let fds: string[] = [];
@@ -273,10 +256,10 @@ export class SqliteStore implements Store {
         this.logger?.warn({ journalMode: mode }, 'SQLite could not switch to WAL; writes will be slower');
       }
       // Switching to WAL opened the WAL and its index: who made them is judged before anything is written.
-      const stranger = strangersOpenFile(path);
+      const stranger = strangersFile(realpathSync(path));
       if (stranger !== null) {
         this.db.close();
-        throw new ConfigError([`DATABASE_URL: ${strangersFileWords(stranger.path, stranger.uid)}`]);
+        throw new ConfigError([`DATABASE_URL: ${stranger}`]);
       }
     }
     // NORMAL by default: in WAL mode a commit survives the process being killed (the crash test
