@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Transport } from '../src/client/http.js';
 import type { VideoClient } from '../src/client/types.js';
-import { buildDist, fromDist } from './dist.js';
+import { buildDist, fromDist, median, roundsOf } from './shared.js';
 import { durableWrites } from './slack-target.js';
 
 /**
@@ -27,7 +27,7 @@ const PER_ROUND = 3_000;
 const CHUNK = 250;
 /** Unblocks whose allocations are sampled, per side. */
 const SAMPLED = 1_000;
-const ROUNDS = Math.max(1, Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 3));
+const ROUNDS = roundsOf(process.argv, 3);
 
 type Side = { name: string; one: (n: number) => Promise<void> };
 
@@ -161,8 +161,6 @@ async function allocatedKb(side: Side, n: number): Promise<number> {
     session.disconnect();
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 export async function run(): Promise<void> {
   buildDist();

@@ -20,7 +20,7 @@ import {
 } from '../src/emulator/index.js';
 import { DEMO, startSandbox } from '../src/sandbox/server.js';
 import { ACTIONS } from '../src/views/ids.js';
-import { buildDist, ROOT } from './dist.js';
+import { buildDist, median, ROOT, roundsOf } from './shared.js';
 import {
   BENCH_APPROVAL_CHANNEL,
   BENCH_LEAD,
@@ -103,7 +103,7 @@ const BUSY_ONLY = process.argv.includes('--busy');
  * `--rounds=N` (1 to 9, default 1): the three flood rows of goals 1-3 measured N times over; each
  * goal is judged on the median of the N ratios, and all N are printed.
  */
-const ROUNDS = roundsOf(process.argv);
+const ROUNDS = roundsOf(process.argv, 1);
 /** `--approvals`: only goal 4, the Approve click → the upstream call, and the floor's baseline. */
 const APPROVALS_ONLY = process.argv.includes('--approvals');
 /**
@@ -126,17 +126,6 @@ function warmOf(argv: readonly string[]): number {
     throw new Error(`--warm=S takes a whole number of seconds S from 1 to 600, not "${given}"`);
   }
   return seconds;
-}
-
-function roundsOf(argv: readonly string[]): number {
-  const given = argv.find((a) => a === '--rounds' || a.startsWith('--rounds='));
-  if (given === undefined) return 1;
-  const text = given.slice('--rounds='.length);
-  const rounds = Number(text);
-  if (!/^\d+$/.test(text) || rounds < 1 || rounds > 9) {
-    throw new Error(`--rounds=N takes a whole number N from 1 to 9, not "${given}"`);
-  }
-  return rounds;
 }
 
 function durationSeconds(text: string | undefined): number {
@@ -1014,12 +1003,6 @@ interface FloodRound {
   floor: Row;
   /** Audit channel posts during (b). */
   auditPosts: number;
-}
-
-/** The middle value (the lower of the two middle ones for an even count); NaN for none. */
-function median(values: readonly number[]): number {
-  const sorted = values.filter((v) => !Number.isNaN(v)).sort((x, y) => x - y);
-  return sorted.length === 0 ? Number.NaN : (sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN);
 }
 
 const cpuRatioOf = (r: FloodRound) => ratio(cpuPerCompleted(r.full), cpuPerCompleted(r.floor));

@@ -1,0 +1,50 @@
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** What the benchmarks share: the project's folder, dist/ built and loaded, `--rounds`, a median. */
+
+/** The project's folder. */
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Builds dist/ as `npm start` runs it (`tsc -p tsconfig.build.json`), so that a benchmark measures
+ * the JavaScript production runs rather than tsx's.
+ */
+let built = false;
+
+export function buildDist(): void {
+  // Once a run: `npm run bench` runs several benchmarks that each want it.
+  if (built) return;
+  built = true;
+  console.log('building dist/ (tsc -p tsconfig.build.json) …');
+  execFileSync(
+    process.execPath,
+    [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+}
+
+/** A module of dist/ (built by {@link buildDist}), typed as its source: `fromDist<typeof import('../src/x.js')>('x.js')`. */
+export async function fromDist<T>(path: string): Promise<T> {
+  return (await import(pathToFileURL(join(ROOT, 'dist', path)).href)) as T;
+}
+
+/** `--rounds=N` (1 to 9) of `argv`, or `fallback` when not given; anything else is refused. */
+export function roundsOf(argv: readonly string[], fallback: number): number {
+  const given = argv.find((a) => a === '--rounds' || a.startsWith('--rounds='));
+  if (given === undefined) return fallback;
+  const text = given.slice('--rounds='.length);
+  const rounds = Number(text);
+  if (!/^\d+$/.test(text) || rounds < 1 || rounds > 9) {
+    throw new Error(`--rounds=N takes a whole number N from 1 to 9, not "${given}"`);
+  }
+  return rounds;
+}
+
+/** The middle value (the lower of the two middle ones for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((x, y) => x - y);
+  return sorted.length === 0 ? Number.NaN : (sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN);
+}
