@@ -1,5 +1,6 @@
 import {
   closeSync,
+  existsSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -193,30 +194,22 @@ function strangersFile(file: string): string | null {
 
 /** Who owns each of `names` as it stands, and each file this process holds open under one of them. */
 function ownersOf(names: ReadonlySet<string>): { path: string; uid: number }[] {
-  const found: { path: string; uid: number }[] = [];
-  for (const path of names) {
-    try {
-      found.push({ path, uid: lstatSync(path).uid });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  let fds: string[] = [];
-  try {
-    fds = readdirSync('/proc/self/fd');
-  } catch {
-    // Not Linux: the paths alone.
-  }
-  for (const fd of fds) {
+  const standing = [...names].flatMap((path) => {
+    const found = lstatSync(path, { throwIfNoEntry: false });
+    return found === undefined ? [] : [{ path, uid: found.uid }];
+  });
+  // Where there is no /proc/self/fd (not Linux), the paths alone.
+  const fds = existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd') : [];
+  const held = fds.flatMap((fd) => {
     const link = `/proc/self/fd/${fd}`;
     try {
       const path = readlinkSync(link).replace(/ \(deleted\)$/, '');
-      if (names.has(path)) found.push({ path, uid: statSync(link).uid });
+      return names.has(path) ? [{ path, uid: statSync(link).uid }] : [];
     } catch {
-      // Closed meanwhile.
+      return []; // Closed meanwhile.
     }
-  }
-  return found;
+  });
+  return [...standing, ...held];
 }
 
 /**
