@@ -485,9 +485,9 @@ describe('a whitelist send that gives up Busy (another send holds the lease for 
     expect(putBack.stderr).toContain('Not sent');
   });
 
-  // DEFECT (left, test.failing): `vidops requests` never shows a change's window or put-back (Slack's /vidops requests
-  // does, src/views/put-back.ts timeBoxLines): a change whose put-back is failing and retrying reads
-  // "[succeeded] already approved … and executed", like a permanent change (src/cli/format.ts:186-199).
+  // Was a defect: `vidops requests` never showed a change's window or put-back (Slack's /vidops
+  // requests did): a change whose put-back was failing and retrying read "[succeeded] already
+  // approved … and executed", like a permanent change.
   test('the agent lists requests: the time-boxed change says its put-back is retrying', async () => {
     const listed = await p.vidops(['requests', '--as', AGENT]);
     const line = lineOf(listed.stdout, boxed);
