@@ -1,4 +1,14 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { canonicalJson, canonicalMembers, joinMembers, repeatedMember } from './json.js';
+
+/** Heap in use after a full collection (`gc` taken from a fresh context once the flag is set). */
+function heapAfterCollection(): number {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  return process.memoryUsage().heapUsed;
+}
 
 describe('canonical JSON written member by member', () => {
   const samples: Record<string, unknown>[] = [
@@ -46,6 +56,17 @@ describe('canonical JSON written member by member', () => {
       expect(canonicalJson(object)).toBe(expected(ks));
       expect(joinMembers(canonicalMembers(object))).toBe(expected(ks));
     }
+  });
+
+  it('keeps nothing of a service answer whose keys are huge, once it is written', () => {
+    // An answer is up to 1 MiB and is stored as the request's result: keys quoted and kept for
+    // later would hold each such key (twice) for the life of the process.
+    const before = heapAfterCollection();
+    for (let i = 0; i < 64; i += 1) {
+      const key = `${i}:${'k'.repeat(1 << 20)}`;
+      expect(canonicalJson({ [key]: i })).toHaveLength(key.length + 2 + 1 + String(i).length + 2);
+    }
+    expect(heapAfterCollection() - before).toBeLessThan(32 * 1024 * 1024);
   });
 
   it('writes keys of any number of objects the same way, past what it keeps quoted', () => {

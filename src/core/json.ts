@@ -14,8 +14,11 @@ export type JsonObject = { [key: string]: JsonValue };
  */
 const QUOTED_KEYS = new Map<string, string>();
 const MAX_QUOTED_KEYS = 4_096;
+/** Longer keys are quoted each time: an answer of the service (up to 1 MiB) may have any. */
+const MAX_QUOTED_KEY_LENGTH = 64;
 
 function quoted(key: string): string {
+  if (key.length > MAX_QUOTED_KEY_LENGTH) return JSON.stringify(key);
   let text = QUOTED_KEYS.get(key);
   if (text === undefined) {
     text = JSON.stringify(key);
