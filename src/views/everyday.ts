@@ -8,7 +8,7 @@ import { escapeMrkdwn, escapeOutside, escapeWorded } from '../core/mrkdwn.js';
 import type { PlayerErrorEntry, PlayerErrorExplanation } from '../core/player-errors.js';
 import { english, type Said } from '../core/said.js';
 import { normalizeDigits } from '../core/validate/digits.js';
-import { parseMobile } from '../core/validate/phone.js';
+import { MAX_MOBILE_DIGITS, parseMobile } from '../core/validate/phone.js';
 import { PROTECTION_FIELDS, readProtectionField } from '../core/validate/protection.js';
 import { type Lang, ltr, num } from '../i18n/index.js';
 import { stateWordForText } from './approval.js';
@@ -430,13 +430,21 @@ export function unknownCodeMessage(
 // A run of digits with single spaces or dashes between groups, as numbers are written.
 const DIGIT_RUN = /\+?\d(?:[ -]?\d){8,}/g;
 
-/** Masks every valid mobile number in a run of space-separated digit groups, longest first. */
+/**
+ * Masks every valid mobile number in a run of space-separated digit groups, longest first. Only
+ * stretches of groups with at most {@link MAX_MOBILE_DIGITS} digits are tried, so a pasted list
+ * of hundreds of numbers costs a few tries per group, not one per pair of groups.
+ */
 function maskRun(run: string, region: string): string {
   const groups = run.split(' ');
+  const digits = groups.map((g) => g.replace(/\D/g, '').length);
   const out: string[] = [];
   let i = 0;
   while (i < groups.length) {
-    let end = groups.length;
+    let end = i;
+    for (let held = 0; end < groups.length && held + (digits[end] ?? 0) <= MAX_MOBILE_DIGITS; end += 1) {
+      held += digits[end] ?? 0;
+    }
     for (; end > i; end -= 1) {
       const candidate = groups.slice(i, end).join(' ');
       // Any country's mobile: a number refused for its country is still a real number.

@@ -174,9 +174,12 @@ function isMobileType(type: PhoneNumberType | undefined): boolean {
   return type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE';
 }
 
+/** More digits than any E.164 number with its prefixes: never read as a mobile number. */
+export const MAX_MOBILE_DIGITS = 20;
+
 function parseDigits(read: string, country: CountryCode): PhoneNumber | undefined {
   // Longer than any E.164 number plus prefixes: not worth handing to the parser.
-  if (read.replace('+', '').length > 20) return undefined;
+  if (read.replace('+', '').length > MAX_MOBILE_DIGITS) return undefined;
   return parsePhoneNumberFromString(read, country);
 }
 
