@@ -516,3 +516,25 @@ describe('an agent asks for a change that puts itself back', () => {
     });
   });
 });
+
+describe('agent pastes a page of text where a word was expected', () => {
+  // Each unknown word was compared with every keyword (or setting) letter by letter, in a table
+  // as long as the word: 5 s for a 200,000-character word, 9 s as a setting's name, while every
+  // other command waited.
+  const page = 'x'.repeat(200_000);
+
+  it('as the command: refused at once, with no guess', () => {
+    const started = performance.now();
+    const result = parse(page);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(result).toMatchObject({ ok: false, said: { key: 'grammarUnknown' } });
+  });
+
+  it('as a protection setting: refused at once, with no guess', () => {
+    const started = performance.now();
+    const result = parse(`protect set ${page}=1`);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(result.ok).toBe(false);
+    expect(result.ok ? '' : english(result.said)).not.toMatch(/did you mean/i);
+  });
+});

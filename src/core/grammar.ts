@@ -306,9 +306,11 @@ function unknownSubcommand(command: string, typed: string, subs: readonly string
 function closeKeyword(word: string, keywords: readonly string[]): string | null {
   const prefixed = keywords.filter((k) => word.length >= 3 && k.startsWith(word));
   if (prefixed.length === 1) return prefixed[0] ?? null;
+  const allowed = word.length >= 5 ? 2 : 1;
+  // Each letter past the longest keyword's is one edit at least: nothing is that close.
+  if (keywords.every((k) => word.length - k.length > allowed)) return null;
   const best = nearest(word, keywords);
   if (best === null) return null;
-  const allowed = word.length >= 5 ? 2 : 1;
   // A unique best: two keywords equally close are a guess, not a suggestion.
   const ties = keywords.filter((k) => editDistance(word, k) === best.distance).length;
   return best.distance <= allowed && ties === 1 ? best.value : null;

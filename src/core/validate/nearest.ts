@@ -15,24 +15,26 @@ export function nearest(
   return best;
 }
 
-/** Levenshtein distance with adjacent transpositions counted as one edit ("opactiy" → "opacity"). */
+/**
+ * Levenshtein distance with adjacent transpositions counted as one edit ("opactiy" → "opacity").
+ * Three rows of the table are kept at a time (a transposition looks two rows back), so a pasted
+ * page of text costs its length times the candidate's, in time, and the candidate's in memory.
+ */
 export function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) =>
-    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  const at = (i: number, j: number): number => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
-  for (let i = 1; i < rows; i += 1) {
-    for (let j = 1; j < cols; j += 1) {
+  let twoBack = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let current = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i += 1) {
+    current[0] = i;
+    for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      let value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, at(i - 2, j - 2) + 1);
+        value = Math.min(value, (twoBack[j - 2] ?? 0) + 1);
       }
-      const row = d[i];
-      if (row !== undefined) row[j] = value;
+      current[j] = value;
     }
+    [twoBack, previous, current] = [previous, current, twoBack];
   }
-  return at(a.length, b.length);
+  return previous[b.length] ?? 0;
 }

@@ -278,6 +278,8 @@ export const PROTECTION_FIELDS = [
 export type ProtectionFieldName = (typeof PROTECTION_FIELDS)[number]['field'];
 
 const FIELD_NAMES: readonly ProtectionFieldName[] = PROTECTION_FIELDS.map((f) => f.field);
+/** A name twice as long as the longest setting's is no typo of one: nothing is suggested for it. */
+const LONGEST_GUESSED = 2 * Math.max(...FIELD_NAMES.map((f) => f.length));
 
 /** Looks a field up by dotted name; `undefined` for names that are not settings. */
 export function protectionField(name: string): ProtectionField | undefined {
@@ -389,7 +391,7 @@ export function parseAssignments(tokens: readonly string[]): AssignmentsResult {
     }
     const field = resolveFieldName(name);
     if (field === undefined) {
-      const guess = nearest(name, FIELD_NAMES);
+      const guess = name.length > LONGEST_GUESSED ? null : nearest(name, FIELD_NAMES);
       problems.push(say.protUnknown(name, guess === null ? null : guess.value));
       continue;
     }
