@@ -12,6 +12,11 @@ describe('request IDs', () => {
     ['  r-7qk2m9xd ', 'R-7QK2M9XD'],
     ['`R-7QK2M9XD`', 'R-7QK2M9XD'],
     ['7qk2m9xd', 'R-7QK2M9XD'],
+    // One ID in 32 begins with R: typed without its R-, that R is the ID's own.
+    ['rk2m9qxa', 'R-RK2M9QXA'],
+    ['R-RK2M9QXA', 'R-RK2M9QXA'],
+    ['rrk2m9qxa', 'R-RK2M9QXA'],
+    ['r rk2m9qxa', 'R-RK2M9QXA'],
     ['R-O0IL0000', 'R-00110000'],
     ['R-7QK2M9X', null],
     ['R-7QK2M9XU', null],

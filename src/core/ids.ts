@@ -39,16 +39,15 @@ export function newEventId(): string {
 /**
  * Reads a request ID as people type it: any case, surrounding spaces or backticks, the `R-`
  * prefix optional, and the letters Crockford maps (I/L → 1, O → 0). Null when it cannot be one.
+ * An R is taken for the prefix only when eight characters follow it: one ID in 32 begins with R.
  */
 export function normalizeRequestId(raw: string): string | null {
-  const cleaned = raw
+  const typed = raw
     .trim()
     .replace(/^`+|`+$/g, '')
     .trim()
-    .toUpperCase()
-    .replace(/^R[-_ ]?/, '')
-    .replace(/[IL]/g, '1')
-    .replace(/O/g, '0');
+    .toUpperCase();
+  const cleaned = (/^R[-_ ]?(.{8})$/.exec(typed)?.[1] ?? typed).replace(/[IL]/g, '1').replace(/O/g, '0');
   const id = `R-${cleaned}`;
   return REQUEST_ID_PATTERN.test(id) ? id : null;
 }
