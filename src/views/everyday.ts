@@ -442,14 +442,12 @@ function maskRun(run: string, region: string): string {
   let i = 0;
   while (i < groups.length) {
     let end = i;
-    for (let held = 0; end < groups.length && held + (digits[end] ?? 0) <= MAX_MOBILE_DIGITS; end += 1) {
+    let held = 0;
+    for (; end < groups.length && held + (digits[end] ?? 0) <= MAX_MOBILE_DIGITS; end += 1)
       held += digits[end] ?? 0;
-    }
-    for (; end > i; end -= 1) {
-      const candidate = groups.slice(i, end).join(' ');
+    for (; end > i; end -= 1, held -= digits[end] ?? 0) {
       // Any country's mobile: a number refused for its country is still a real number.
-      if (candidate.replace(/\D/g, '').length >= 9 && parseMobile(candidate, region, { regions: 'any' }).ok)
-        break;
+      if (held >= 9 && parseMobile(groups.slice(i, end).join(' '), region, { regions: 'any' }).ok) break;
     }
     if (end > i) {
       out.push(maskMobile(groups.slice(i, end).join(' ')));
