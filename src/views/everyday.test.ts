@@ -25,6 +25,9 @@ describe('numbers in refusals', () => {
     ['+98 912 123 4567 and 0912-123-4567', '+9891***4567 and 0912***4567'],
     ['۰۹۱۲۱۲۳۴۵۶۷ pasted twice: ۰۹۱۲۱۲۳۴۵۶۷', '0912***4567 pasted twice: 0912***4567'],
     ['02188887777 is a landline, not a mobile number', '02188887777 is a landline, not a mobile number'],
+    // Two numbers joined by a dash are one run of 22 digits, once too long to try and shown whole.
+    ['0912-123-4567-0935-123-4567 are two', '0912***4567-0935***4567 are two'],
+    ['card 6037-9911-2233-4455 is no mobile number', 'card 6037-9911-2233-4455 is no mobile number'],
   ])('"%s" is shown as "%s"', (text, shown) => {
     expect(maskValidMobiles(text, 'IR')).toBe(shown);
   });

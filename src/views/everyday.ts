@@ -431,14 +431,19 @@ export function unknownCodeMessage(
 const DIGIT_RUN = /\+?\d(?:[ -]?\d){8,}/g;
 
 /**
- * Masks every valid mobile number in a run of space-separated digit groups, longest first. Only
- * stretches of groups with at most {@link MAX_MOBILE_DIGITS} digits are tried, so a pasted list
- * of hundreds of numbers costs a few tries per group, not one per pair of groups.
+ * Masks every valid mobile number in a run of digit groups (split at each space or dash), longest
+ * first. Only stretches of groups with at most {@link MAX_MOBILE_DIGITS} digits are tried, so a
+ * pasted list of hundreds of numbers, spaced or dashed, costs a few tries per group, not one per
+ * pair of groups.
  */
 function maskRun(run: string, region: string): string {
-  const groups = run.split(' ');
+  // Groups at even places, each separator after its group at the odd place that follows.
+  const parts = run.split(/([ -])/);
+  const groups = parts.filter((_, k) => k % 2 === 0);
   const digits = groups.map((g) => g.replace(/\D/g, '').length);
-  const out: string[] = [];
+  /** Groups `[from, to)` as typed, their separators between them. */
+  const typed = (from: number, to: number): string => parts.slice(2 * from, 2 * to - 1).join('');
+  let out = '';
   let i = 0;
   while (i < groups.length) {
     let end = i;
@@ -447,17 +452,14 @@ function maskRun(run: string, region: string): string {
       held += digits[end] ?? 0;
     for (; end > i; end -= 1, held -= digits[end] ?? 0) {
       // Any country's mobile: a number refused for its country is still a real number.
-      if (held >= 9 && parseMobile(groups.slice(i, end).join(' '), region, { regions: 'any' }).ok) break;
+      if (held >= 9 && parseMobile(typed(i, end), region, { regions: 'any' }).ok) break;
     }
-    if (end > i) {
-      out.push(maskMobile(groups.slice(i, end).join(' ')));
-      i = end;
-    } else {
-      out.push(groups[i] ?? '');
-      i += 1;
-    }
+    const next = Math.max(end, i + 1);
+    out += end > i ? maskMobile(typed(i, end)) : (groups[i] ?? '');
+    out += parts[2 * next - 1] ?? '';
+    i = next;
   }
-  return out.join(' ');
+  return out;
 }
 
 /**
