@@ -104,7 +104,7 @@ async function byHand(dir: string): Promise<Side & { close: () => void }> {
   return {
     name: 'the same writes by hand',
     async one(n) {
-      if (!writes.firstTime(randomBytes(8).toString('hex'), String(n))) {
+      if (!writes.firstTime(`sig:${n}:${randomBytes(8).toString('hex')}`)) {
         throw new Error('a fresh replay key was taken');
       }
       const mobile = mobileOf(n);

@@ -163,7 +163,13 @@ async function fromDist<T>(path: string): Promise<T> {
   return import(pathToFileURL(join(env(TARGET_ENV.root), 'dist', path)).href);
 }
 
-async function runBare(): Promise<void> {
+/**
+ * Bolt's App on vidops' receiver, as vidops' app makes them (src/slack/app.ts), with a silent
+ * logger: the bare Bolt ack, and the Bolt floor with its replay keys (`seen`) and busy answers.
+ */
+async function boltOnVidopsReceiver(
+  extra: Pick<import('../src/slack/receiver.js').VidopsReceiverOptions, 'seen' | 'shed'> = {},
+) {
   // Bolt resolved from the project, as the app resolves it (this file runs from a temp dir).
   const { App, LogLevel } = createRequire(join(env(TARGET_ENV.root), 'package.json'))(
     '@slack/bolt',
@@ -179,6 +185,7 @@ async function runBare(): Promise<void> {
     metrics,
     port: 0,
     host: '127.0.0.1',
+    ...extra,
   });
   const app = new App({
     token: env(TARGET_ENV.botToken),
@@ -188,6 +195,11 @@ async function runBare(): Promise<void> {
     // As in vidops' own app (src/slack/app.ts), so the two differ only by vidops' work.
     convoStore: false,
   });
+  return { app, receiver, metrics };
+}
+
+async function runBare(): Promise<void> {
+  const { app, receiver, metrics } = await boltOnVidopsReceiver();
   app.command('/vidops', async ({ ack }) => {
     await ack();
   });
@@ -340,7 +352,13 @@ async function gotCaller(
  * floor writing what vidops' store writes ({@link durableWrites}), read beside `--closed`.
  */
 async function runFloor(
-  options: { upstream: 'http' | 'got'; lookUp: boolean; audit: boolean; durable?: boolean } = {
+  options: {
+    upstream: 'http' | 'got';
+    lookUp: boolean;
+    audit: boolean;
+    durable?: boolean;
+    bolt?: boolean;
+  } = {
     upstream: 'http',
     lookUp: true,
     audit: false,
@@ -349,7 +367,6 @@ async function runFloor(
   const Database = createRequire(join(env(TARGET_ENV.root), 'package.json'))(
     'better-sqlite3',
   ) as typeof import('better-sqlite3');
-  const secret = env(TARGET_ENV.signingSecret);
   const sandbox = env(TARGET_ENV.sandboxUrl);
   const keys = { api_key: env(TARGET_ENV.apiKey), secret_key: env(TARGET_ENV.secretKey) };
   const agent = new http.Agent({ keepAlive: true });
@@ -501,6 +518,7 @@ async function runFloor(
   let running = 0;
   let turnedAway = 0;
   const waiting: Array<() => Promise<void>> = [];
+  const isFull = () => running >= FLOOR_CONCURRENCY && waiting.length >= FLOOR_MAX_QUEUED;
   const next = (): void => {
     const job = waiting.shift();
     if (job === undefined) return;
@@ -514,6 +532,64 @@ async function runFloor(
       });
   };
 
+  /** A command as the floor meets it: what the ack says (nothing: an empty ack), and the work. */
+  const admit = (
+    text: string,
+    responseUrl: string | null,
+    user: string,
+    replayKey: string | null,
+  ): { reply?: string; work?: () => Promise<void> } => {
+    const words = text.trim().split(/\s+/);
+    const mobileNumber = words[1] ?? '';
+    if (words[0] !== 'unblock' || !/^\d{8,15}$/.test(mobileNumber) || responseUrl === null) {
+      return { reply: 'Usage: /vidops unblock <mobile number>' };
+    }
+    if (isFull()) {
+      turnedAway += 1;
+      return { reply: 'Too busy; nothing was done.' };
+    }
+    // `floor-durable`: the replay key committed before the ack, as vidops' receiver does (the
+    // Bolt floor's receiver committed it already: `replayKey` null).
+    if (replayKey !== null && !firstTime(replayKey)) return {};
+    return { work: () => unblock(mobileNumber, user, responseUrl) };
+  };
+  const enqueue = (work: () => Promise<void>): void => {
+    waiting.push(work);
+    if (running < FLOOR_CONCURRENCY) next();
+  };
+  const serve = options.bolt === true ? serveBolt : serveHttp;
+  const { port, close } = await serve({ admit, enqueue, isFull, firstTime });
+  loopDelay.enable();
+  serveIpc({
+    port: async () => ({ port, db: dbFile }),
+    stats: async (args) => ({ ...processStats(args), turnedAway, ack: '' }),
+    stop: async () => {
+      await close();
+      agent.destroy();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+      setImmediate(() => process.exit(0));
+      return {};
+    },
+  });
+}
+
+/** How a floor's front end hands a command to its work, whichever serves it. */
+interface FloorFront {
+  admit(
+    text: string,
+    responseUrl: string | null,
+    user: string,
+    replayKey: string | null,
+  ): { reply?: string; work?: () => Promise<void> };
+  enqueue(work: () => Promise<void>): void;
+  isFull(): boolean;
+  firstTime(key: string): boolean;
+}
+
+/** The floors' front end by hand: the signature checked, the ack sent, on a plain `node:http` server. */
+async function serveHttp(front: FloorFront): Promise<{ port: number; close: () => Promise<void> }> {
+  const secret = env(TARGET_ENV.signingSecret);
   const expected = (timestamp: string, body: string) =>
     Buffer.from(`v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`);
   const answer = (res: http.ServerResponse, status: number, text?: string) => {
@@ -550,52 +626,49 @@ async function runFloor(
         return;
       }
       const form = new URLSearchParams(body);
-      const words = (form.get('text') ?? '').trim().split(/\s+/);
-      const mobileNumber = words[1] ?? '';
-      const responseUrl = form.get('response_url');
-      if (words[0] !== 'unblock' || !/^\d{8,15}$/.test(mobileNumber) || responseUrl === null) {
-        answer(res, 200, 'Usage: /vidops unblock <mobile number>');
-        return;
-      }
-      if (running >= FLOOR_CONCURRENCY && waiting.length >= FLOOR_MAX_QUEUED) {
-        turnedAway += 1;
-        answer(res, 200, 'Too busy; nothing was done.');
-        return;
-      }
-      // `floor-durable`: the replay key committed before the ack, as vidops' receiver does.
-      if (!firstTime(signature, timestamp)) {
-        answer(res, 200);
-        return;
-      }
-      answer(res, 200);
-      waiting.push(() => unblock(mobileNumber, form.get('user_id') ?? '', responseUrl));
-      if (running < FLOOR_CONCURRENCY) next();
+      const { reply, work } = front.admit(
+        form.get('text') ?? '',
+        form.get('response_url'),
+        form.get('user_id') ?? '',
+        `sig:${timestamp}:${signature}`,
+      );
+      answer(res, 200, reply);
+      if (work !== undefined) front.enqueue(work);
     });
   });
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  loopDelay.enable();
-  serveIpc({
-    port: async () => ({ port, db: dbFile }),
-    stats: async (args) => ({ ...processStats(args), turnedAway, ack: '' }),
-    stop: async () => {
-      server.closeAllConnections();
-      server.close();
-      agent.destroy();
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
-      setImmediate(() => process.exit(0));
-      return {};
-    },
+  const close = async () => {
+    server.closeAllConnections();
+    server.close();
+  };
+  return { port: typeof address === 'object' && address !== null ? address.port : 0, close };
+}
+
+/**
+ * The Bolt floor's front end: Bolt's App on vidops' receiver, as the bare Bolt ack runs it (the
+ * signature, the replay key committed by the receiver through `seen`, busy answers shed before
+ * Bolt), and one `/vidops` listener that acks and queues the floor's work.
+ */
+async function serveBolt(front: FloorFront): Promise<{ port: number; close: () => Promise<void> }> {
+  const { app, receiver } = await boltOnVidopsReceiver({
+    seen: async (key) => front.firstTime(key),
+    shed: () => (front.isFull() ? { response_type: 'ephemeral', text: 'Too busy; nothing was done.' } : null),
   });
+  app.command('/vidops', async ({ command, ack }) => {
+    const { reply, work } = front.admit(command.text, command.response_url, command.user_id, null);
+    await ack(reply === undefined ? undefined : { response_type: 'ephemeral', text: reply });
+    if (work !== undefined) front.enqueue(work);
+  });
+  await app.start();
+  return { port: receiver.port, close: () => app.stop().then(() => undefined) };
 }
 
 /** What a floor writes per unblock: the plain floor two events, `floor-durable` vidops' writes. */
 export interface FloorWrites<R extends { id: string }> {
-  /** Commits the replay key; false when it was there already (a replay: nothing is done). */
-  firstTime(signature: string, timestamp: string): boolean;
+  /** Commits a replay key (`sig:{ts}:{signature}`); false when it was there already: nothing is done. */
+  firstTime(key: string): boolean;
   /** Commits the request with its `requested` and `executing` events (and their outbox rows). */
   intent(actor: string, mobileNumber: string, masked: string, blocked: boolean | null): R;
   /** Commits the outcome: the request's new state and version, its event and outbox row. */
@@ -695,8 +768,7 @@ export function durableWrites(
     appendEvent(request, ok ? 'succeeded' : 'failed', 'system', at, ok ? result : said);
   });
   return {
-    firstTime: (signature, timestamp) =>
-      markKey.run(`sig:${timestamp}:${signature}`, new Date().toISOString()).changes === 1,
+    firstTime: (key) => markKey.run(key, new Date().toISOString()).changes === 1,
     intent: (actor, mobileNumber, masked, blocked) => {
       const request: DurableRequest = {
         id: `R-${randomBytes(5).toString('hex').toUpperCase()}`,
@@ -723,4 +795,6 @@ else if (role === 'floor-got') await runFloor({ upstream: 'got', lookUp: true, a
 else if (role === 'floor-at-once') await runFloor({ upstream: 'got', lookUp: false, audit: true });
 else if (role === 'floor-durable')
   await runFloor({ upstream: 'got', lookUp: true, audit: true, durable: true });
+else if (role === 'floor-bolt')
+  await runFloor({ upstream: 'got', lookUp: true, audit: true, durable: true, bolt: true });
 else if (role !== undefined) throw new Error(`unknown role ${role}`);

@@ -238,7 +238,7 @@ function startCommand(): { env: Record<string, string>; flags: string[] } {
   return { env, flags: words.slice(1).filter((w) => w.startsWith('--')) };
 }
 
-type Role = 'bare' | 'app' | 'floor' | 'floor-got' | 'floor-at-once' | 'floor-durable';
+type Role = 'bare' | 'app' | 'floor' | 'floor-got' | 'floor-at-once' | 'floor-durable' | 'floor-bolt';
 
 interface Targets {
   flags: string[];
@@ -1373,7 +1373,7 @@ export async function run(): Promise<void> {
     }
     if (CLOSED_ONLY) {
       // An unblock's own CPU at full speed: ROUNDS pairs, vidops then the got floor.
-      const pairs: Array<{ full: Row; floor: Row; durable: Row }> = [];
+      const pairs: Array<{ full: Row; floor: Row; durable: Row; bolt: Row }> = [];
       for (let round = 1; round <= ROUNDS; round += 1) {
         const named = (name: string) => (ROUNDS === 1 ? name : `${name} #${round}`);
         const first = (name: string) => (round === 1 ? profiled(name) : []);
@@ -1400,24 +1400,36 @@ export async function run(): Promise<void> {
           target('floor-durable', first('durable-closed')),
           closed,
         );
-        pairs.push({ full, floor, durable });
+        // And that floor served by Bolt on vidops' receiver, as the bare Bolt ack is (floor-bolt).
+        await deps.call('reset');
+        const bolt = await measure(
+          named('Bolt durable got floor, closed loop'),
+          target('floor-bolt', first('bolt-closed')),
+          closed,
+        );
+        pairs.push({ full, floor, durable, bolt });
       }
-      print(pairs.flatMap((p) => [p.full, p.floor, p.durable]));
-      const against = (baseline: 'floor' | 'durable') => {
-        const ratios = pairs.map((p) => ratio(cpuPerCompleted(p.full), cpuPerCompleted(p[baseline])));
+      print(pairs.flatMap((p) => [p.full, p.floor, p.durable, p.bolt]));
+      type Side = 'full' | 'floor' | 'durable' | 'bolt';
+      const floorsAgainst = (side: Side, baseline: Side) => {
+        const ratios = pairs.map((p) => ratio(cpuPerCompleted(p[side]), cpuPerCompleted(p[baseline])));
         return (
           times(median(ratios)) + (ROUNDS === 1 ? '' : ` (median; rounds ${ratios.map(times).join(', ')})`)
         );
       };
+      const against = (baseline: Side) => floorsAgainst('full', baseline);
       console.log(
         `closed loop, ${CLOSED_COUNT} unblocks ${CLOSED_IN_FLIGHT} at a time after ${CLOSED_WARM} to warm up: ` +
           `CPU per completed unblock, vidops / got floor ${against('floor')} (goal 1's bound, 1.5×, read without the flood); ` +
-          `vidops / durable got floor (the same writes as vidops' store, by hand) ${against('durable')}`,
+          `vidops / durable got floor (the same writes as vidops' store, by hand) ${against('durable')}; ` +
+          `vidops / Bolt durable got floor (those writes under Bolt on vidops' receiver) ${against('bolt')}; ` +
+          `Bolt durable got floor / got floor ${floorsAgainst('bolt', 'floor')}`,
       );
       if (PROFILE) {
         printTopSelf('(b) vidops, closed loop', join(profileDir, 'vidops-closed.cpuprofile'), 15);
         printTopSelf('got floor, closed loop', join(profileDir, 'floor-closed.cpuprofile'), 15);
         printTopSelf('durable got floor, closed loop', join(profileDir, 'durable-closed.cpuprofile'), 15);
+        printTopSelf('Bolt durable got floor, closed loop', join(profileDir, 'bolt-closed.cpuprofile'), 15);
       }
       return;
     }
