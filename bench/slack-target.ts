@@ -518,7 +518,12 @@ async function runFloor(
   let running = 0;
   let turnedAway = 0;
   const waiting: Array<() => Promise<void>> = [];
-  const isFull = () => running >= FLOOR_CONCURRENCY && waiting.length >= FLOOR_MAX_QUEUED;
+  /** The "busy" answer when the queue is full (counted as turned away), else null. */
+  const busy = (): string | null => {
+    if (running < FLOOR_CONCURRENCY || waiting.length < FLOOR_MAX_QUEUED) return null;
+    turnedAway += 1;
+    return 'Too busy; nothing was done.';
+  };
   const next = (): void => {
     const job = waiting.shift();
     if (job === undefined) return;
@@ -544,10 +549,8 @@ async function runFloor(
     if (words[0] !== 'unblock' || !/^\d{8,15}$/.test(mobileNumber) || responseUrl === null) {
       return { reply: 'Usage: /vidops unblock <mobile number>' };
     }
-    if (isFull()) {
-      turnedAway += 1;
-      return { reply: 'Too busy; nothing was done.' };
-    }
+    const refused = busy();
+    if (refused !== null) return { reply: refused };
     // `floor-durable`: the replay key committed before the ack, as vidops' receiver does (the
     // Bolt floor's receiver committed it already: `replayKey` null).
     if (replayKey !== null && !firstTime(replayKey)) return {};
@@ -558,7 +561,7 @@ async function runFloor(
     if (running < FLOOR_CONCURRENCY) next();
   };
   const serve = options.bolt === true ? serveBolt : serveHttp;
-  const { port, close } = await serve({ admit, enqueue, isFull, firstTime });
+  const { port, close } = await serve({ admit, enqueue, busy, firstTime });
   loopDelay.enable();
   serveIpc({
     port: async () => ({ port, db: dbFile }),
@@ -583,7 +586,7 @@ interface FloorFront {
     replayKey: string | null,
   ): { reply?: string; work?: () => Promise<void> };
   enqueue(work: () => Promise<void>): void;
-  isFull(): boolean;
+  busy(): string | null;
   firstTime(key: string): boolean;
 }
 
@@ -654,7 +657,10 @@ async function serveHttp(front: FloorFront): Promise<{ port: number; close: () =
 async function serveBolt(front: FloorFront): Promise<{ port: number; close: () => Promise<void> }> {
   const { app, receiver } = await boltOnVidopsReceiver({
     seen: async (key) => front.firstTime(key),
-    shed: () => (front.isFull() ? { response_type: 'ephemeral', text: 'Too busy; nothing was done.' } : null),
+    shed: () => {
+      const text = front.busy();
+      return text === null ? null : { response_type: 'ephemeral', text };
+    },
   });
   app.command('/vidops', async ({ command, ack }) => {
     const { reply, work } = front.admit(command.text, command.response_url, command.user_id, null);
