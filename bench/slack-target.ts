@@ -349,7 +349,8 @@ async function gotCaller(
  * each completed unblock to the audit channel over node:http, as vidops must); `floor`, the same
  * on node:http with no audit post, printed for reference; `floor-at-once`, the got floor without
  * the look-up (goal 4's baseline: a Slack request → the unblock call); `floor-durable`, the got
- * floor writing what vidops' store writes ({@link durableWrites}), read beside `--closed`.
+ * floor writing what vidops' store writes ({@link durableWrites}), read beside `--closed`;
+ * `floor-bolt`, that floor behind Bolt on vidops' receiver ({@link serveBolt}) instead of by hand.
  */
 async function runFloor(
   options: {
