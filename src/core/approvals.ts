@@ -273,7 +273,17 @@ export function approve(
   if (maybeSamePerson(approver, request.requester)) {
     throw new PolicyDeniedError(say.polOwnRequest());
   }
-  if (countsToward(request, approver)) throw new StateConflictError(say.reqYouApproved(request.id));
+  if (countsToward(request, approver)) {
+    // Counted already: by their own approval, or by a delegate's in their place.
+    const inTheirPlace = request.approvals.some((a) => maybeSamePerson(a.by, approver))
+      ? undefined
+      : request.approvals.find((a) => a.for !== undefined && maybeSamePerson(a.for, approver));
+    throw new StateConflictError(
+      inTheirPlace === undefined
+        ? say.reqYouApproved(request.id)
+        : say.polApprovedInYourPlace(inTheirPlace.by.name),
+    );
+  }
   if (onBehalfOf !== undefined) {
     if (maybeSamePerson(onBehalfOf, request.requester)) {
       throw new PolicyDeniedError(say.reqTheirOwn(onBehalfOf.name));

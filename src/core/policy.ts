@@ -702,6 +702,10 @@ export function mayApprove(
         : say.polOsUserApproved(osUser ?? '', earlier.by.id),
     );
   }
+  // A delegate approved in their place: they count already, as `approve` counts them.
+  const inTheirPlace = request.approvals.find((a) => a.for !== undefined && maybeSamePerson(a.for, actor));
+  if (inTheirPlace !== undefined)
+    return notOk('already-approved', say.polApprovedInYourPlace(inTheirPlace.by.name));
   return { ok: true };
 }
 

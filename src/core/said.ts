@@ -230,6 +230,7 @@ export interface SaidParams {
   polNotApprover: [leads: boolean, operation: string, title: string | null];
   polApprovedAlready: [];
   polOsUserApproved: [osUser: string, as: string];
+  polApprovedInYourPlace: [delegate: string];
   // One identity rule for every command line action (src/core/actor.ts): settle, cancel
   resolveCliOff: [];
   resolveOsUserAsked: [osUser: string, as: string];
@@ -739,6 +740,8 @@ export const SAID_ENGLISH: SaidWords = {
   polApprovedAlready: () => 'You have already approved this request.',
   polOsUserApproved: (osUser, as) =>
     `OS user ${osUser} already approved this request (as ${as}); one person gives one approval.`,
+  polApprovedInYourPlace: (delegate) =>
+    `${delegate} already approved this request in your place, by your delegation; you count once.`,
   resolveCliOff: () =>
     'Settling an unknown outcome from the command line is turned off, as approvals are: settle it in Slack, or set `cli: { approve: true }` in the POLICY_FILE.',
   resolveOsUserAsked: (osUser, as) =>

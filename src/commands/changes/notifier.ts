@@ -307,7 +307,7 @@ async function sendDm(
 /**
  * The DMs sent with the request's buttons, brought up to date once the buttons no longer
  * apply: a reminder, escalation or expiry warning when the request stopped waiting for a
- * decision, or for its reader's (who approved it meanwhile); a break-glass notice when a lead
+ * decision, or for its reader's (who approved it meanwhile, or whose delegate did); a break-glass notice when a lead
  * reviewed the change. Each is updated in its reader's language, and forgotten once the request
  * can change no more; one Slack will not take is logged and forgotten.
  */
@@ -318,12 +318,12 @@ async function settleDms(
 ): Promise<void> {
   const decided = request.state !== 'pending';
   const reviewed = request.breakGlass !== undefined && request.breakGlass.review !== null;
-  const approvedBy = new Set(request.approvals.map((a) => a.by.id));
   const boxOver = request.timeBox !== undefined && !boxInForce(request);
-  if (!decided && !reviewed && approvedBy.size === 0 && !boxOver) return;
+  if (!decided && !reviewed && request.approvals.length === 0 && !boxOver) return;
   const due = (await ctx.store.requestDms(request.id)).filter((dm) =>
     dm.kind === 'followUp'
-      ? decided || approvedBy.has(dm.userId)
+      ? // A lead whose delegate approved in their place counts already, as one who approved.
+        decided || countsToward(request, { id: dm.userId })
       : dm.kind === 'timeBox'
         ? boxOver
         : reviewed,

@@ -472,6 +472,8 @@ const SAID_PERSIAN: SaidWords = {
   polApprovedAlready: () => 'شما این درخواست را قبلاً تأیید کرده‌اید.',
   polOsUserApproved: (osUser, as) =>
     `کاربر سیستم‌عامل ${iso(osUser)} این درخواست را قبلاً تأیید کرده است (به‌عنوان ${iso(as)})؛ هر نفر فقط یک تأیید می‌دهد.`,
+  polApprovedInYourPlace: (delegate) =>
+    `${iso(delegate)} این درخواست را با جانشینی شما قبلاً به‌جای شما تأیید کرده است؛ هر نفر یک بار شمرده می‌شود.`,
 
   reqCannot: (id, wanted, state) => `نمی‌شود ${wantedFa(wanted, req(id))}: ${stateFa(state)}.`,
   reqExpiredAt: (id, wanted, time) =>
