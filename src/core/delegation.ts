@@ -120,14 +120,16 @@ export function endedUnnoticed(d: Pick<Delegation, 'endedAt' | 'until'>, now: Da
  * Whether `delegate` may approve `request` in a lead's place, given the delegations in force to
  * them and the user groups of each lead: the first lead who may approve this request (an approver
  * of its operation, or a backup it was escalated to), is not the requester and does not count
- * toward it already. Null when no delegation applies.
+ * toward it already, with the delegation that lets them (its approval holds only while that
+ * delegation is open: the store checks it again in the approval's commit). Null when no
+ * delegation applies.
  */
 export function delegatedLead(
   policy: Policy,
   request: Pick<OperationRequest, 'operation' | 'requester' | 'approvals' | 'followUp'>,
   delegate: Pick<Actor, 'id' | 'via'>,
-  delegations: readonly { lead: Actor; groups: readonly string[] }[],
-): { ok: true; lead: Actor } | DelegationRefusal | null {
+  delegations: readonly { id: string; lead: Actor; groups: readonly string[] }[],
+): { ok: true; lead: Actor; delegation: string } | DelegationRefusal | null {
   const theirs = delegations.filter((d) =>
     isApproverOf(policy, request, { id: d.lead.id, groups: d.groups }),
   );
@@ -139,7 +141,7 @@ export function delegatedLead(
     (d) => !maybeSamePerson(d.lead, request.requester) && !countsToward(request, d.lead),
   );
   const first = open[0];
-  if (first !== undefined) return { ok: true, lead: first.lead };
+  if (first !== undefined) return { ok: true, lead: first.lead, delegation: first.id };
   return refused(say.delegCountsOnce(theirs.map((d) => d.lead.name)));
 }
 

@@ -121,13 +121,23 @@ export function policyActor(svc: ServiceContext, actor: Actor): Promise<PolicyAc
  * store records the step's notification job in the same transaction, so this returns as soon as
  * the change committed: Slack is told afterwards, never in the path of the click that made it.
  */
+/** A step, and the delegation (its ID) it holds only while open: a delegate's approval. */
+export type GuardedStep = Step & { whileDelegated?: string };
+
 export async function apply(
   store: Pick<Store, 'transition'>,
   request: OperationRequest,
-  step: Step,
+  step: GuardedStep,
   at: Date,
 ): Promise<OperationRequest | null> {
-  const done = await store.transition(request.id, request.version, step.patch, at.toISOString(), step.events);
+  const done = await store.transition(
+    request.id,
+    request.version,
+    step.patch,
+    at.toISOString(),
+    step.events,
+    step.whileDelegated,
+  );
   return done?.request ?? null;
 }
 

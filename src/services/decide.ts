@@ -1,6 +1,6 @@
 import { cancelRefusal, maybeSamePerson } from '../core/actor.js';
 import * as approvals from '../core/approvals.js';
-import { isPastExpiry, type Step, stateFacts } from '../core/approvals.js';
+import { isPastExpiry, stateFacts } from '../core/approvals.js';
 import { OPERATION_SPECS } from '../core/catalog.js';
 import { delegatedLead } from '../core/delegation.js';
 import { InputError } from '../core/errors.js';
@@ -11,6 +11,7 @@ import {
   about,
   apply,
   auditDenied,
+  type GuardedStep,
   policyActor,
   precheckWith,
   refused,
@@ -39,10 +40,13 @@ export async function approve(svc: ServiceContext, id: string, actor: Actor): Pr
       // Not an approver in their own right: maybe in a lead's place, by delegation.
       const standing = delegatedLead(svc.policy, request, actor, await svc.delegation.inForceTo(actor.id));
       if (standing?.ok === true) {
-        return stepOrRefusal(
+        const step = stepOrRefusal(
           () => approvals.approve(request, actor, stepContext(svc), standing.lead),
           request,
         );
+        // Committed only while the delegation is still open: a cancel that lands between this
+        // check and the commit makes the commit stale, and the click is decided again.
+        return 'kind' in step ? step : { ...step, whileDelegated: standing.delegation };
       }
       if (standing?.ok === false) {
         await auditDenied(svc, actor, about(request), 'approve', standing);
@@ -131,7 +135,7 @@ async function decideOn(
   svc: ServiceContext,
   id: string,
   verb: Wanted,
-  decideStep: (request: OperationRequest) => Promise<Step | DecisionResult>,
+  decideStep: (request: OperationRequest) => Promise<GuardedStep | DecisionResult>,
 ): Promise<{ request: OperationRequest } | DecisionResult> {
   for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
     const request = await svc.store.getRequest(id);

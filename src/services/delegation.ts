@@ -55,7 +55,7 @@ export interface DelegationService {
   delegate(lead: Actor, words: DelegateWords): Promise<DelegateResult>;
   cancel(lead: Actor): Promise<DelegateResult>;
   /** The leads `delegateId` approves for now, each with their user groups (for the policy). */
-  inForceTo(delegateId: string): Promise<{ lead: Actor; groups: string[] }[]>;
+  inForceTo(delegateId: string): Promise<{ id: string; lead: Actor; groups: string[] }[]>;
   /** Records every delegation found past its `until`; returns those this call ended. */
   expireDue(): Promise<Delegation[]>;
 }
@@ -75,7 +75,11 @@ export function createDelegationService(deps: DelegationServiceDeps): Delegation
         (d) => seal !== undefined && holds(d.seal, seal.delegation(d)) && !ended.has(d.id),
       );
       return Promise.all(
-        received.map(async (d) => ({ lead: d.lead, groups: await deps.directory.groupsOf(d.lead.id) })),
+        received.map(async (d) => ({
+          id: d.id,
+          lead: d.lead,
+          groups: await deps.directory.groupsOf(d.lead.id),
+        })),
       );
     },
     expireDue: () => expireDue(deps),

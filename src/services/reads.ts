@@ -124,7 +124,7 @@ export function createReads(deps: ReadsDeps): Reads {
     const leads = await Promise.all(
       given
         .filter((d) => inForce(d, now))
-        .map(async (d) => ({ lead: d.lead, groups: await directory.groupsOf(d.lead.id) })),
+        .map(async (d) => ({ id: d.id, lead: d.lead, groups: await directory.groupsOf(d.lead.id) })),
     );
     const awaitingMe = pending.filter(
       (r) =>

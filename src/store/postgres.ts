@@ -300,11 +300,16 @@ export class PostgresStore implements Store {
     patch: RequestPatch,
     at: string,
     events: readonly NewAuditEvent[],
+    whileDelegated?: string,
   ): Promise<{ request: OperationRequest; events: AuditEvent[] } | null> {
     const updatedAt = normalizeTime(at, 'at');
     const done = await this.tx(async (client) => {
       const current = await this.requestAt(client, id, expectedVersion);
-      return current === undefined ? null : this.applyPatch(client, current, patch, updatedAt, events);
+      if (current === undefined) return null;
+      if (whileDelegated !== undefined && !(await this.delegationOpen(client, whileDelegated, updatedAt))) {
+        return null;
+      }
+      return this.applyPatch(client, current, patch, updatedAt, events);
     });
     if (done !== null) this.appended.notify(done.events);
     return done;
@@ -330,6 +335,18 @@ export class PostgresStore implements Store {
     });
     if (done.kind === 'done') this.appended.notify(done.events);
     return done;
+  }
+
+  /**
+   * Whether delegation `id` is open at `at`, its row share-locked until the commit: an end of it
+   * (an UPDATE) waits for this transaction, or, committed first, is seen here.
+   */
+  private async delegationOpen(client: Queryable, id: string, at: string): Promise<boolean> {
+    const { rows } = await client.query(
+      'SELECT 1 FROM delegations WHERE id = $1 AND ended_at IS NULL AND until > $2 FOR SHARE',
+      [id, at],
+    );
+    return rows.length > 0;
   }
 
   /**

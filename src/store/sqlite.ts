@@ -398,11 +398,14 @@ export class SqliteStore implements Store {
     patch: RequestPatch,
     at: string,
     events: readonly NewAuditEvent[],
+    whileDelegated?: string,
   ): Promise<{ request: OperationRequest; events: AuditEvent[] } | null> {
     const updatedAt = normalizeTime(at, 'at');
     const done = this.write(() => {
       const current = this.requestAt(id, expectedVersion);
-      return current === undefined ? null : this.applyPatch(current, patch, updatedAt, events);
+      if (current === undefined) return null;
+      if (whileDelegated !== undefined && !this.delegationOpen(whileDelegated, updatedAt)) return null;
+      return this.applyPatch(current, patch, updatedAt, events);
     });
     if (done !== null) this.appended.notify(done.events);
     return done;
@@ -428,6 +431,15 @@ export class SqliteStore implements Store {
     });
     if (done.kind === 'done') this.appended.notify(done.events);
     return done;
+  }
+
+  /** Whether delegation `id` is open at `at`: not ended, and its `until` later. */
+  private delegationOpen(id: string, at: string): boolean {
+    return (
+      this.stmt<{ one: number }>(
+        'SELECT 1 AS one FROM delegations WHERE id = ? AND ended_at IS NULL AND until > ?',
+      ).get(id, at) !== undefined
+    );
   }
 
   /** The request's row if it is still at `version`. */

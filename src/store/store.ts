@@ -161,7 +161,10 @@ export interface Store {
   /**
    * Compare-and-set: applies `patch` (and bumps `version`, sets `updatedAt` to `at`) only if the
    * request is still at `expectedVersion`; appends `events` in the same transaction.
-   * Returns null, changing nothing, when another writer got there first.
+   * Returns null, changing nothing, when another writer got there first. With `whileDelegated`
+   * (a delegation's ID), also null unless that delegation is still open at `at` (not ended, its
+   * `until` later), checked in the same transaction: an approval in a lead's place never commits
+   * after the delegation's end did.
    */
   transition(
     id: string,
@@ -169,6 +172,7 @@ export interface Store {
     patch: RequestPatch,
     at: string,
     events: readonly NewAuditEvent[],
+    whileDelegated?: string,
   ): Promise<{ request: OperationRequest; events: AuditEvent[] } | null>;
   listRequests(filter?: RequestFilter): Promise<OperationRequest[]>;
   /** Pending requests whose `expiresAt` is at or before `now`. */

@@ -1075,6 +1075,28 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect((await store.listDelegations({ leadId: LEAD.id })).map((d) => d.id)).toEqual(['D-2', 'D-1']);
       });
 
+      it('an approval in a lead’s place commits only while the delegation is open: not after its end or its until', async () => {
+        await store.addDelegation(delegation('D-1', LEAD.id, AGENT.id), []);
+        const request = newRequest();
+        await store.createRequest(request, []);
+        const approved = eventFor(request, 'approved', { actor: AGENT });
+        const open = await store.transition(request.id, 1, { decisionNote: 'a' }, at(5), [approved], 'D-1');
+        expect(open?.request.version).toBe(2);
+        // Past its until (at(240)), though not yet recorded as ended: nothing changes.
+        expect(
+          await store.transition(request.id, 2, { decisionNote: 'b' }, at(240), [approved], 'D-1'),
+        ).toBeNull();
+        await store.endDelegation('D-1', { endedAt: at(10), endedBy: LEAD, ending: 'cancelled' }, []);
+        expect(
+          await store.transition(request.id, 2, { decisionNote: 'c' }, at(11), [approved], 'D-1'),
+        ).toBeNull();
+        expect(
+          await store.transition(request.id, 2, { decisionNote: 'd' }, at(11), [approved], 'D-NONE'),
+        ).toBeNull();
+        expect((await store.getRequest(request.id))?.decisionNote).toBe('a');
+        expect(await chainOk()).toBe(1);
+      });
+
       it('a request run by break-glass is listed as unreviewed until its review is recorded', async () => {
         const plain = newRequest();
         const broken = newRequest();
