@@ -21,6 +21,7 @@ import {
   ResponseTooLargeError,
   ServerError,
   TimeoutError,
+  UnexpectedAnswerError,
   ValidationError,
   WhitelistConflictError,
 } from './errors.js';
@@ -222,11 +223,20 @@ export function createTransport(options: TransportOptions): Transport {
         { status: null, body: null, operation: spec.operation, method: spec.method, path: spec.path },
       );
     }
-    // The keys come out of every answer before anyone stores or shows it, success or error.
-    const body = redactKeys(parseBody(response.body, response.headers['content-type']), redact);
-    if (response.statusCode >= 200 && response.statusCode < 300) {
-      return { body, status: response.statusCode };
+    const parsed = parseBody(response.body, response.headers['content-type']);
+    const ok = response.statusCode >= 200 && response.statusCode < 300;
+    const problem = unkeepable(parsed);
+    if (problem !== null && ok) {
+      // Acted on or not, the answer cannot be stored: the call's outcome is not known from it.
+      throw new UnexpectedAnswerError(
+        `The service's answer to ${spec.method} ${spec.path} (${spec.operation}) could not be read: ${problem}`,
+        { status: null, body: null, operation: spec.operation, method: spec.method, path: spec.path },
+      );
     }
+    // The keys come out of every answer before anyone stores or shows it, success or error; an
+    // error answer that cannot be kept is told by its status alone.
+    const body = redactKeys(problem === null ? parsed : null, redact);
+    if (ok) return { body, status: response.statusCode };
     throw errorForStatus({
       status: response.statusCode,
       body: sanitizeBody(body, redact),
@@ -324,18 +334,44 @@ function parseBody(text: string, contentType: string | undefined): ResponseBody 
   }
 }
 
+/** Deepest answer kept: the documented ones are a few levels deep; SQLite's JSON reads 1,000. */
+const MAX_ANSWER_DEPTH = 64;
+
+/**
+ * Why a parsed answer cannot be stored, shown or hashed (nested deeper than MAX_ANSWER_DEPTH, or a
+ * number JSON.parse read as Infinity), or null. Walked with a stack of its own: an answer nested
+ * thousands deep must not overflow the call stack here.
+ */
+function unkeepable(body: ResponseBody): string | null {
+  const stack: Array<{ value: JsonValue; depth: number }> = body === null ? [] : [{ value: body, depth: 1 }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value, depth } = next;
+    if (typeof value === 'number' && !Number.isFinite(value)) return 'a number too large to read';
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_ANSWER_DEPTH) return `nested deeper than ${MAX_ANSWER_DEPTH} levels`;
+    for (const member of Array.isArray(value) ? value : Object.values(value)) {
+      stack.push({ value: member, depth: depth + 1 });
+    }
+  }
+  return null;
+}
+
 /**
  * An answer with the keys taken out: their values wherever they stand in a string, and every
  * member named like a key (`api_key`, `secret_key`, `apiKey`, `secretKey`) whatever it holds.
  * Success bodies are stored with the request and shown in the audit channel and App Home.
  */
 function redactKeys(body: ResponseBody, redact: (text: string) => string): ResponseBody {
+  // Member names too: an answer may hold a key as a name (`{"grants":{"<key>":"owner"}}`).
   const walk = (value: JsonValue): JsonValue => {
     if (typeof value === 'string') return redact(value);
     if (Array.isArray(value)) return value.map(walk);
     if (value !== null && typeof value === 'object') {
       return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [k, KEY_MEMBERS.has(k.toLowerCase()) ? '[redacted]' : walk(v)]),
+        Object.entries(value).map(([k, v]) => [
+          redact(k),
+          KEY_MEMBERS.has(k.toLowerCase()) ? '[redacted]' : walk(v),
+        ]),
       );
     }
     return value;
@@ -353,7 +389,7 @@ function sanitizeBody(body: ResponseBody, redact: (text: string) => string): Res
     if (typeof value === 'string') return clean(value);
     if (Array.isArray(value)) return value.map(walk);
     if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [clean(k), walk(v)]));
     }
     return value;
   };
@@ -444,7 +480,8 @@ export function mayHaveReachedService(error: unknown): boolean {
   if (!(error instanceof ApiError)) return false;
   if (error instanceof TimeoutError) return true;
   if (error instanceof NetworkError) return error.code === null || !NOT_SENT_CODES.has(error.code);
-  if (error.status !== null) return error.status >= 500;
+  // A 4xx refused the call; a 5xx, or a 3xx (not followed: a 303 may point at what was made), may not.
+  if (error.status !== null) return error.status < 400 || error.status >= 500;
   // Refused before sending: a request the client found invalid, a whitelist that changed since the
   // request. Anything else without a status is a call whose answer was lost or unreadable.
   return !(error instanceof ValidationError || error instanceof WhitelistConflictError);

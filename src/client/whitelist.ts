@@ -50,11 +50,10 @@ export function parseWhitelist(body: ResponseBody): string[] | null {
   if (!Array.isArray(list)) return null;
   const out: string[] = [];
   for (const entry of list) {
-    if (typeof entry === 'string') out.push(entry);
-    else if (isObject(entry)) {
-      const ip = entry.ip ?? entry.address ?? entry.value;
-      if (typeof ip === 'string') out.push(ip);
-    }
+    const ip = isObject(entry) ? (entry.ip ?? entry.address ?? entry.value) : entry;
+    // An entry not read is not skipped: a change sends the whole list, and would remove it unseen.
+    if (typeof ip !== 'string') return null;
+    out.push(ip);
   }
   return out;
 }

@@ -255,8 +255,8 @@ export async function sendRequest(
  * - operations vidops repeats by itself (`repeat: resume`) keep `failed`, with the client's own
  *   words when the answer was lost (asking again gives the same end state);
  * - otherwise a failure after which the service may have acted is `unknown`: no answer in time, a
- *   connection lost after sending, an unreadable answer, and for deletes a 5xx; the rest (a
- *   refusal before sending, a 4xx, 429 included; a 5xx to a create) is `failed`.
+ *   connection lost after sending, an unreadable answer, a 3xx (not followed), and for deletes a
+ *   5xx; the rest (a refusal before sending, a 4xx, 429 included; a 5xx to a create) is `failed`.
  */
 export function judgeFailure(operation: ChangeOperation, error: unknown, repeat: boolean): SendOutcome {
   const recorded = recordError(error);
@@ -266,7 +266,7 @@ export function judgeFailure(operation: ChangeOperation, error: unknown, repeat:
     return { kind: gone ? 'already-deleted' : 'unknown', error: recorded };
   }
   if (rule === 'resume' || !mayHaveReachedService(error)) return { kind: 'failed', error: recorded };
-  const answered5xx = error instanceof ApiError && error.status !== null;
+  const answered5xx = error instanceof ApiError && error.status !== null && error.status >= 500;
   if (answered5xx && rule === 'never') return { kind: 'failed', error: recorded };
   return { kind: 'unknown', error: recorded };
 }
