@@ -3,6 +3,7 @@ import { PLAYER_ERROR_CODES } from '../core/player-errors.js';
 import { say } from '../core/said.js';
 import { ENGLISH, langFor } from '../i18n/index.js';
 import {
+  compactAnswer,
   explainMessage,
   helpMessage,
   type Message,
@@ -41,6 +42,28 @@ describe('numbers in refusals', () => {
     const tookMs = performance.now() - started;
     expect(shown).toBe(`"${numbers.map((n) => `0912***${n.slice(-4)}`).join(' ')}" holds 320 numbers`);
     expect(tookMs).toBeLessThan(2_000);
+  });
+});
+
+describe("the service's answer in a reply", () => {
+  it('the service answers with 1 MiB of mobile numbers: the reply shows its start masked, and does not hold the bot up', () => {
+    // Scrubbed whole before it was cut to 300 characters, such an answer held the event loop for
+    // about a quarter of a second here, and twice that in the app.
+    const log = Array.from({ length: 70_000 }, (_, i) => `09121${String(i).padStart(6, '0')}`);
+    const started = performance.now();
+    const shown = compactAnswer({ unblocked: true, log });
+    const tookMs = performance.now() - started;
+    expect(shown.startsWith('{"unblocked":true,"log":["0912***0000","0912***0001"')).toBe(true);
+    expect(shown).not.toMatch(/09121\d{6}/);
+    expect(tookMs).toBeLessThan(100);
+  });
+
+  it('an answer is cut before it is scrubbed: a key cut in two there never shows, however the scrub shortens what comes before', () => {
+    const key = `sk-${'q'.repeat(61)}`;
+    // 26,000 characters of keys: the cut falls inside one, and each whole one scrubs to 11.
+    const shown = compactAnswer(`${key},`.repeat(400), [key]);
+    expect(shown.startsWith('[redacted],[redacted],')).toBe(true);
+    expect(shown).not.toContain('sk-q');
   });
 });
 

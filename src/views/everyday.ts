@@ -48,11 +48,18 @@ export type Message = SlackMessage;
 
 /** Longest upstream answer shown inline; the whole answer is in the audit log. */
 const ANSWER_MAX = 300;
+/**
+ * What of an answer is scrubbed before it is cut to ANSWER_MAX: a 1 MiB answer scrubbed whole held
+ * the event loop for half a second. Scrubbing shortens a number or a secret to no less than a
+ * sixtieth of it, so what is cut off here (a number or a key cut in two, which the scrub would
+ * not recognise) stays beyond the first ANSWER_MAX characters of what is shown.
+ */
+const ANSWER_SCRUBBED = 64 * ANSWER_MAX;
 
 /** The service's answer, one line, masked, secrets removed, cut to a readable length. */
 export function compactAnswer(answer: JsonValue, secrets: readonly string[] = []): string {
-  const json = typeof answer === 'string' ? answer : JSON.stringify(answer);
-  return truncate(scrubForSlack(json ?? 'null', secrets), ANSWER_MAX);
+  const json = (typeof answer === 'string' ? answer : JSON.stringify(answer)) ?? 'null';
+  return truncate(scrubForSlack(json.slice(0, ANSWER_SCRUBBED), secrets), ANSWER_MAX);
 }
 
 /** `/vidops` or `/vidops help`: the commands this person may run, each with an example. */
