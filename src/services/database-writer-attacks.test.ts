@@ -405,4 +405,16 @@ describe('further attacks', () => {
 
     expect(sandbox.state().whitelist).toEqual([]);
   });
+
+  // Was a defect: the Home tabs read delegations from their rows alone, so one inserted with SQL
+  // showed "You approve for …" and listed requests whose Approve then refused.
+  test('a database writer who inserts a delegation to a fellow agent: neither Home tab shows it, nor offers its requests', async () => {
+    const w = await setup();
+    const request = await pending(w.ops, whitelistAdd(THEIRS));
+    w.writer.delegate(lee, bob);
+
+    expect(await w.ops.delegations(bob)).toEqual({ given: null, received: [] });
+    expect(await w.ops.delegations(lee)).toEqual({ given: null, received: [] });
+    expect((await w.ops.listRequests(bob)).awaitingMe.map((r) => r.id)).not.toContain(request.id);
+  });
 });

@@ -54,6 +54,12 @@ export interface DelegationServiceDeps {
 export interface DelegationService {
   delegate(lead: Actor, words: DelegateWords): Promise<DelegateResult>;
   cancel(lead: Actor): Promise<DelegateResult>;
+  /**
+   * The delegations in force now, of a lead or to a delegate: only those a lead gave through
+   * vidops (sealed) and that the audit log has not ended; a row written, or opened again, in the
+   * database is not one.
+   */
+  inForce(filter: { leadId?: string; delegateId?: string }): Promise<Delegation[]>;
   /** The leads `delegateId` approves for now, each with their user groups (for the policy). */
   inForceTo(delegateId: string): Promise<{ id: string; lead: Actor; groups: string[] }[]>;
   /** Records every delegation found past its `until`; returns those this call ended. */
@@ -63,17 +69,19 @@ export interface DelegationService {
 const SCAN = 200;
 
 export function createDelegationService(deps: DelegationServiceDeps): DelegationService {
+  async function inForce(filter: { leadId?: string; delegateId?: string }): Promise<Delegation[]> {
+    const { seal } = deps.ctx();
+    const ended = await endedInLog(deps.store);
+    return (await openNow(deps, filter)).filter(
+      (d) => seal !== undefined && holds(d.seal, seal.delegation(d)) && !ended.has(d.id),
+    );
+  }
   return {
     delegate: (lead, words) => delegate(deps, lead, words),
     cancel: (lead) => cancel(deps, lead),
+    inForce,
     async inForceTo(delegateId) {
-      // Only a delegation a lead gave through vidops, and not ended by its log: one written, or
-      // opened again, in the database is not.
-      const { seal } = deps.ctx();
-      const ended = await endedInLog(deps.store);
-      const received = (await openNow(deps, { delegateId })).filter(
-        (d) => seal !== undefined && holds(d.seal, seal.delegation(d)) && !ended.has(d.id),
-      );
+      const received = await inForce({ delegateId });
       return Promise.all(
         received.map(async (d) => ({
           id: d.id,

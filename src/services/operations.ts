@@ -35,7 +35,7 @@ import type { Operations, OperationsDeps, PrepareInput } from './types.js';
 export function createOperations(deps: OperationsDeps): Operations {
   const svc = serviceContext(deps);
   const operations: Operations = {
-    ...createReads(deps),
+    ...createReads({ ...deps, delegation: svc.delegation }),
     // Reminders, escalation, the expiry warning and the requester's Remind (issue 13).
     remind: (id, actor) => remind(svc, id, actor),
     sweepFollowUps: () => sweepFollowUps(svc),

@@ -3,7 +3,7 @@ import type { Answer, Folder, Playlist, VideoClient, VideoFile } from '../client
 import { isCaller } from '../core/actor.js';
 import { isPastExpiry } from '../core/approvals.js';
 import { awaitsReview } from '../core/break-glass.js';
-import { delegatedLead, inForce } from '../core/delegation.js';
+import { delegatedLead } from '../core/delegation.js';
 import { InputError } from '../core/errors.js';
 import type { Actor, AuditEvent, OperationRequest, SlackRef } from '../core/model.js';
 import { TERMINAL_STATES } from '../core/model.js';
@@ -12,7 +12,7 @@ import type { ProtectionConfig } from '../core/protection.js';
 import { say } from '../core/said.js';
 import type { ResourceKind } from '../core/validate/ids.js';
 import type { Store } from '../store/store.js';
-import type { DelegationsOverview } from './delegation.js';
+import type { DelegationService, DelegationsOverview } from './delegation.js';
 import type { Directory, RequestsOverview } from './types.js';
 
 /**
@@ -80,6 +80,8 @@ export interface ReadsDeps {
   policy: Policy;
   directory: Directory;
   clock: () => Date;
+  /** Delegations as approvals count them: sealed, and not ended by the audit log. */
+  delegation: Pick<DelegationService, 'inForce' | 'inForceTo'>;
 }
 
 /**
@@ -110,7 +112,7 @@ async function currentOrNote<T>(
 }
 
 export function createReads(deps: ReadsDeps): Reads {
-  const { store, client, policy, directory, clock } = deps;
+  const { store, client, policy, directory, clock, delegation } = deps;
 
   async function listRequests(actor: Actor): Promise<RequestsOverview> {
     const who = await policyActorOf(directory, actor);
@@ -120,12 +122,7 @@ export function createReads(deps: ReadsDeps): Reads {
     const finished = mineAll.filter((r) => TERMINAL_STATES.includes(r.state)).slice(0, RECENT_FINISHED);
     const pending = await store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
     // Those a delegate may approve in a lead's place are awaiting them too.
-    const given = await store.listDelegations({ delegateId: actor.id, open: true });
-    const leads = await Promise.all(
-      given
-        .filter((d) => inForce(d, now))
-        .map(async (d) => ({ id: d.id, lead: d.lead, groups: await directory.groupsOf(d.lead.id) })),
-    );
+    const leads = await delegation.inForceTo(actor.id);
     const awaitingMe = pending.filter(
       (r) =>
         !isPastExpiry(r, now) &&
@@ -171,15 +168,11 @@ export function createReads(deps: ReadsDeps): Reads {
     },
 
     async delegations(actor) {
-      const now = clock();
       const [given, received] = await Promise.all([
-        store.listDelegations({ leadId: actor.id, open: true }),
-        store.listDelegations({ delegateId: actor.id, open: true }),
+        delegation.inForce({ leadId: actor.id }),
+        delegation.inForce({ delegateId: actor.id }),
       ]);
-      return {
-        given: given.find((d) => inForce(d, now)) ?? null,
-        received: received.filter((d) => inForce(d, now)),
-      };
+      return { given: given[0] ?? null, received };
     },
 
     whitelist: () => client.whitelist.get(),
