@@ -241,6 +241,14 @@ export function newRequest<O extends ChangeOperation>(
   return { request, events };
 }
 
+/** The approval a delegate gave in `person`'s place, if any: they count through it. */
+export function approvalInPlaceOf(
+  request: Pick<OperationRequest, 'approvals'>,
+  person: Pick<Actor, 'id' | 'via'>,
+): Approval | undefined {
+  return request.approvals.find((a) => a.for !== undefined && maybeSamePerson(a.for, person));
+}
+
 /**
  * True when `person` counts toward the request's quorum already: they approved, or a delegate
  * approved in their place. One person counts once, whichever way.
@@ -275,9 +283,8 @@ export function approve(
   }
   if (countsToward(request, approver)) {
     // Counted already: by their own approval, or by a delegate's in their place.
-    const inTheirPlace = request.approvals.some((a) => maybeSamePerson(a.by, approver))
-      ? undefined
-      : request.approvals.find((a) => a.for !== undefined && maybeSamePerson(a.for, approver));
+    const own = request.approvals.some((a) => maybeSamePerson(a.by, approver));
+    const inTheirPlace = own ? undefined : approvalInPlaceOf(request, approver);
     throw new StateConflictError(
       inTheirPlace === undefined
         ? say.reqYouApproved(request.id)

@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { identityRefusal, maybeSamePerson, osUserOf } from './actor.js';
+import { approvalInPlaceOf } from './approvals.js';
 import { OPERATION_SPECS, type RuleDefaults } from './catalog.js';
 import { ConfigError } from './errors.js';
 import { type ActorVia, followUpOf, type OperationRequest } from './model.js';
@@ -703,7 +704,7 @@ export function mayApprove(
     );
   }
   // A delegate approved in their place: they count already, as `approve` counts them.
-  const inTheirPlace = request.approvals.find((a) => a.for !== undefined && maybeSamePerson(a.for, actor));
+  const inTheirPlace = approvalInPlaceOf(request, actor);
   if (inTheirPlace !== undefined)
     return notOk('already-approved', say.polApprovedInYourPlace(inTheirPlace.by.name));
   return { ok: true };

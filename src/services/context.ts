@@ -116,14 +116,14 @@ export function policyActor(svc: ServiceContext, actor: Actor): Promise<PolicyAc
   return policyActorOf(svc.directory, actor);
 }
 
+/** A step, and the delegation (its ID) it holds only while open: a delegate's approval. */
+export type GuardedStep = Step & { whileDelegated?: string };
+
 /**
  * Applies a step with compare-and-set; null when another writer changed the request first. The
  * store records the step's notification job in the same transaction, so this returns as soon as
  * the change committed: Slack is told afterwards, never in the path of the click that made it.
  */
-/** A step, and the delegation (its ID) it holds only while open: a delegate's approval. */
-export type GuardedStep = Step & { whileDelegated?: string };
-
 export async function apply(
   store: Pick<Store, 'transition'>,
   request: OperationRequest,
