@@ -8,7 +8,7 @@ import { isMobileParam } from '../core/validate/phone.js';
 import { ENGLISH, type Lang, ltr } from '../i18n/index.js';
 import type { SlackRoutes } from '../slack/routes.js';
 import { sayIn } from '../views/errors.js';
-import { type Message, maskValidMobiles, problemMessage } from '../views/everyday.js';
+import { type Message, problemMessage, refusalText } from '../views/everyday.js';
 import { ACTIONS, CALLBACKS, SHORTCUTS } from '../views/ids.js';
 import { problemLine, statusModal } from '../views/modals/common.js';
 import {
@@ -105,7 +105,8 @@ async function unblockFromMessage(ctx: AppContext, shortcut: MessageShortcut, cl
   const { found, refused } = extractMobiles(shortcut.message.text ?? '', region, {
     regions: ctx.config.phoneRegions,
   });
-  const reasons = refused.map((r) => maskValidMobiles(`${r.reason}.`, region));
+  // In the reader's language, a valid number in what was read masked.
+  const reasons = refused.map((r) => `${refusalText(r.said, region, lang)}.`);
   if (found.length === 0) {
     const t = lang.t.shortcuts;
     const text = reasons.length > 0 ? t.shortcutNoUsableMobile : t.shortcutNoMobile;
@@ -168,8 +169,10 @@ async function pickMobile(
     return;
   }
   const draft = taken.value;
-  const index = Number(click.actions[0]?.value);
-  const mobile = Number.isInteger(index) ? draft.mobiles[index] : undefined;
+  // Only a place a button of the list carries ("0", "1", …): Number() also reads "", " 1", "0x1"
+  // and "1e0" as places.
+  const value = click.actions[0]?.value ?? '';
+  const mobile = /^(0|[1-9]\d*)$/.test(value) ? draft.mobiles[Number(value)] : undefined;
   if (mobile === undefined) {
     await taken.giveBack();
     await replaceClicked(

@@ -56,6 +56,8 @@ describe('an agent runs "Unblock viewer" on a customer’s message', () => {
       {
         read: '+639171234567',
         reason: expect.stringContaining('is a mobile number in the Philippines (PH)'),
+        // The same reason as words, for the reader's language.
+        said: { key: 'phoneForeign', params: ['+63 917 123 4567', 'PH', ['IR']] },
       },
     ]);
   });

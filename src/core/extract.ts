@@ -1,3 +1,4 @@
+import type { Said } from './said.js';
 import { normalizeDigits } from './validate/digits.js';
 import { parseResourceId } from './validate/ids.js';
 import { type MobileOptions, parseMobile } from './validate/phone.js';
@@ -22,7 +23,9 @@ export interface FoundMobile {
 /** A number-like run that the mobile rule refused, with the rule's own reason. */
 export interface RefusedMobile {
   read: string;
+  /** Why, in English; `said` words it in the reader's language. */
   reason: string;
+  said: Said;
 }
 
 export interface ExtractedMobiles {
@@ -121,7 +124,7 @@ export function extractMobiles(
     const result = parse(piece);
     if (result.ok || refusedSeen.has(result.read)) return;
     refusedSeen.add(result.read);
-    refused.push({ read: result.read, reason: result.reason });
+    refused.push({ read: result.read, reason: result.reason, said: result.said });
   };
 
   for (const match of readableMessageText(text).matchAll(NUMBER_RUN)) {
