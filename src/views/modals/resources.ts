@@ -238,6 +238,13 @@ function titleProblem(title: string, required: boolean, lang: Lang): string | nu
   return null;
 }
 
+/** The form offers DESCRIPTION_MAX characters; a submission Slack did not hold to it is refused too. */
+function descriptionProblem(description: string, lang: Lang): string | null {
+  return description.length > DESCRIPTION_MAX
+    ? lang.t.changes.descriptionTooLong(num(lang, DESCRIPTION_MAX))
+    : null;
+}
+
 function finish<I>(errors: FieldErrors, state: ViewState, lang: Lang, input: () => I): ChangeSubmission<I> {
   const reason = state.text(BLOCKS.reason);
   const problem = reasonProblem(reason, lang);
@@ -258,6 +265,8 @@ export function parseFolderSubmission(
   const description = state.text(BLOCKS.description);
   const problem = titleProblem(title, true, lang);
   if (problem !== null) errors[BLOCKS.title] = problem;
+  const tooLong = descriptionProblem(description, lang);
+  if (tooLong !== null) errors[BLOCKS.description] = tooLong;
   return finish(errors, state, lang, () =>
     meta.mode === 'create'
       ? { kind: folderCreate.name, title, ...(description === '' ? {} : { description }) }
@@ -298,6 +307,8 @@ export function parseFileEditSubmission(
   const description = state.text(BLOCKS.description);
   const problem = titleProblem(title, true, lang);
   if (problem !== null) errors[BLOCKS.title] = problem;
+  const tooLong = descriptionProblem(description, lang);
+  if (tooLong !== null) errors[BLOCKS.description] = tooLong;
   const cover = meta.coverAllowed ? coverOf(state.files(BLOCKS.cover), lang) : null;
   if (typeof cover === 'string') errors[BLOCKS.cover] = cover;
   return finish(errors, state, lang, () => ({
