@@ -288,6 +288,7 @@ export interface SaidParams {
   svcNoClearAnswer: [];
   svcStillWorking: [target: string, time: string];
   svcNotOnService: [kind: ResourceKind, id: string];
+  svcChangedSinceForm: [kind: ResourceKind, id: string, title: string | null, files: number | null];
   svcFormOfOther: [];
   svcFormGone: [];
   // Settling an unknown outcome (src/services/resolve.ts, operations.ts)
@@ -813,6 +814,15 @@ export const SAID_ENGLISH: SaidWords = {
   svcStillWorking: (target, time) =>
     `The ${target} is still there, but the service may still be working on the delete; check again after ${time} UTC, or mark the outcome by hand.`,
   svcNotOnService: (kind, id) => `There is no ${kind} ${id} on the service.`,
+  svcChangedSinceForm: (kind, id, title, files) =>
+    `The ${kind} ${id} changed since this form opened: ${[
+      title === null ? null : `it is now called “${title}”`,
+      files === null ? null : `it now holds ${files} ${files === 1 ? 'file' : 'files'}`,
+    ]
+      .filter((part) => part !== null)
+      .join(
+        ', and ',
+      )}. Close the form and start the delete again, to confirm it as it is now. Nothing was asked.`,
   svcFormOfOther: () => 'This form was opened by someone else; only they can send it. Nothing was changed.',
   svcFormGone: () =>
     'This form is no longer valid: it was sent already, it was open for more than an hour, or vidops did not open it. Nothing was changed; run the command again.',

@@ -15,7 +15,7 @@ import { describeError, sayIn } from '../../views/errors.js';
 import { BLOCKS, CALLBACKS } from '../../views/ids.js';
 import { truncate } from '../../views/limits.js';
 import { type FieldErrors, problemLine, readViewState, type ViewState } from '../../views/modals/common.js';
-import { DeleteDraftSchema, parseDeleteSubmission } from '../../views/modals/delete.js';
+import { changedSinceForm, DeleteDraftSchema, parseDeleteSubmission } from '../../views/modals/delete.js';
 import {
   ProtectDraftSchema,
   type ProtectSubmission,
@@ -262,7 +262,17 @@ const deleteFlow: ChangeFlow<z.infer<typeof DeleteDraftSchema>, Prepared> = {
     const parsed = parseDeleteSubmission(state, draft, lang);
     return parsed.ok ? { ok: true, value: parsed.prepared, reason: parsed.reason } : parsed;
   },
-  prepare: async (_ctx, _actor, prepared) => prepared,
+  // The record is looked up again: what was typed confirms what the form showed, up to an hour
+  // ago, and a lead must not be asked to delete it under a title it no longer has.
+  prepare: async (ctx, actor, prepared) => {
+    const now = await ctx.ops.prepare(actor, {
+      kind: prepared.operation,
+      ...prepared.params,
+    } as PrepareInput);
+    const changed = changedSinceForm(prepared, now);
+    if (changed !== null) throw new InputError(changed);
+    return prepared;
+  },
   errorBlock: BLOCKS.confirmText,
 };
 

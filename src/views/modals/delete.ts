@@ -8,6 +8,7 @@ import {
   type Spec,
 } from '../../core/catalog.js';
 import type { JsonValue } from '../../core/json.js';
+import { type Said, say } from '../../core/said.js';
 import { normalizeDigits } from '../../core/validate/digits.js';
 import type { ResourceKind } from '../../core/validate/ids.js';
 import { type Lang, ltr } from '../../i18n/index.js';
@@ -201,6 +202,23 @@ export function deleteConfirmModal(
  * Reads a submitted confirmation against the server's copy: the typed text must be the ID or
  * the exact title, and what is deleted is the draft's, whatever the form sent.
  */
+/**
+ * Why a delete cannot go on as the form showed it: the look-up made on submit found the record
+ * with another title or file count. Null when nothing shown changed (a look-up that fails now
+ * tells nothing, and the form's values stand).
+ */
+export function changedSinceForm(shown: Prepared, now: Prepared): Said | null {
+  if (shown.preview.kind !== 'delete' || now.preview.kind !== 'delete') return null;
+  const before: Record<string, unknown> = shown.preview;
+  const after: Record<string, unknown> = now.preview;
+  const differs = (key: string) =>
+    after[key] !== undefined && after[key] !== null && after[key] !== before[key];
+  const title = differs('title') ? String(after.title) : null;
+  const files = differs('filesCount') ? Number(after.filesCount) : null;
+  if (title === null && files === null) return null;
+  return say.svcChangedSinceForm(now.preview.resource, now.preview.id, title, files);
+}
+
 export function parseDeleteSubmission(state: ViewState, draft: DeleteDraft, lang: Lang): ConfirmedSubmission {
   const t = lang.t.changes;
   const meta = draft;
