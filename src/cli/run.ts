@@ -393,7 +393,7 @@ function cliSaid(run: Run, said: Said): string {
 function actorOf(run: Run): Caller {
   const as = stringFlag(run.flags, 'as')?.trim();
   const asName = stringFlag(run.flags, 'as-name')?.trim();
-  const user = run.io.osUser ?? osUser(run.io.env);
+  const user = run.io.osUser ?? osUser();
   if (as === undefined) {
     if (asName !== undefined) throw new UsageError(run.lang.t.cli.cliAsNameAlone, run.command);
     return callerOf(cliActor(user), []);
@@ -404,12 +404,18 @@ function actorOf(run: Run): Caller {
   return callerOf(cliActor(user, { id: as, name: asName }), []);
 }
 
-function osUser(env: Env): string {
+/**
+ * The OS user running the command, as the machine vouches for it. With no passwd entry (some
+ * containers) it is the kernel's uid (`uid:4545`): never `USER`, which anyone sets to any name.
+ */
+export function osUser(
+  whoami: () => { username: string } = userInfo,
+  uid: number | null = process.getuid?.() ?? null,
+): string {
   try {
-    return userInfo().username;
+    return whoami().username;
   } catch {
-    // No passwd entry (some containers): the shell's idea of the user is the next best witness.
-    return env.USER ?? env.USERNAME ?? 'unknown';
+    return uid === null ? 'unknown' : `uid:${uid}`;
   }
 }
 
