@@ -1,3 +1,4 @@
+import { osUserOf } from '../core/actor.js';
 import type { StepContext } from '../core/approvals.js';
 import * as approvals from '../core/approvals.js';
 import type { ChangeOperation } from '../core/catalog.js';
@@ -103,7 +104,7 @@ async function recordRequest<O extends ChangeOperation>(
     }
     let decision = decided(0);
     const since = new Date(c.now.getTime() - limit.perMs).toISOString();
-    const count = { actorId: actor.id, operation, types: ['requested'], since };
+    const count = { actorId: actor.id, osUser: osUserOf(actor), operation, types: ['requested'], since };
     const created = await svc.store.createCountedRequest(count, (counted) => {
       decision = decided(counted);
       return make(id, decision);

@@ -224,23 +224,39 @@ export class PostgresStore implements Store {
    * deadlock with them.
    */
   private async countUnderLock(client: Queryable, count: EventCount): Promise<number> {
-    const key = JSON.stringify([count.actorId, count.operation, [...count.types].sort()]);
-    await client.query(`SELECT pg_advisory_xact_lock($1, hashtext(coalesce(current_schema(), '') || $2))`, [
-      LOCK_LIMIT,
-      key,
-    ]);
+    const types = [...count.types].sort();
+    // The person's lock, and a command line actor's OS user's too: taken in one order everywhere,
+    // so two transactions needing both never wait on each other.
+    const keys = [JSON.stringify([count.actorId, count.operation, types])];
+    if (count.osUser !== undefined) keys.push(JSON.stringify(['os', count.osUser, count.operation, types]));
+    for (const key of keys.sort()) {
+      await client.query(`SELECT pg_advisory_xact_lock($1, hashtext(coalesce(current_schema(), '') || $2))`, [
+        LOCK_LIMIT,
+        key,
+      ]);
+    }
     return this.countWith(client, count);
   }
 
   /** The events `count` names, on `db` (the pool or a transaction's connection). */
   private async countWith(db: Queryable, count: EventCount): Promise<number> {
     if (count.types.length === 0) return 0;
+    const args = [count.actorId, count.operation, normalizeTime(count.since, 'since'), [...count.types]];
     const { rows } = await db.query<{ n: number }>(
       `SELECT count(*) AS n FROM audit_events
        WHERE actor_id = $1 AND operation = $2 AND at >= $3 AND type = ANY($4::text[])`,
-      [count.actorId, count.operation, normalizeTime(count.since, 'since'), [...count.types]],
+      args,
     );
-    return rows[0]?.n ?? 0;
+    const byActor = rows[0]?.n ?? 0;
+    if (count.osUser === undefined) return byActor;
+    // The same OS user's events under every other name it gave (`--as`): read from the event.
+    const other = await db.query<{ n: number }>(
+      `SELECT count(*) AS n FROM audit_events
+       WHERE actor_id <> $1 AND operation = $2 AND at >= $3 AND type = ANY($4::text[])
+         AND (event::jsonb) #>> '{actor,via,osUser}' = $5`,
+      [...args, count.osUser],
+    );
+    return byActor + (other.rows[0]?.n ?? 0);
   }
 
   /** Inserts a request, its notification job and its events in the caller's transaction. */

@@ -656,11 +656,20 @@ export class SqliteStore implements Store {
   /** The events `count` names; inside a write transaction, what the previous writer committed. */
   private countInTransaction(count: EventCount): number {
     if (count.types.length === 0) return 0;
-    const row = this.stmt<{ n: number }>(
+    const since = normalizeTime(count.since, 'since');
+    const types = JSON.stringify(count.types);
+    const byActor = this.stmt<{ n: number }>(
       `SELECT count(*) AS n FROM audit_events
        WHERE actor_id = ? AND operation = ? AND at >= ? AND type IN (SELECT value FROM json_each(?))`,
-    ).get(count.actorId, count.operation, normalizeTime(count.since, 'since'), JSON.stringify(count.types));
-    return row?.n ?? 0;
+    ).get(count.actorId, count.operation, since, types);
+    if (count.osUser === undefined) return byActor?.n ?? 0;
+    // The same OS user's events under every other name it gave (`--as`): read from the event.
+    const byOsUser = this.stmt<{ n: number }>(
+      `SELECT count(*) AS n FROM audit_events
+       WHERE operation = ? AND at >= ? AND type IN (SELECT value FROM json_each(?)) AND actor_id <> ?
+         AND json_extract(event, '$.actor.via.osUser') = ?`,
+    ).get(count.operation, since, types, count.actorId, count.osUser);
+    return (byActor?.n ?? 0) + (byOsUser?.n ?? 0);
   }
 
   async claimOutbox(worker: string, limit: number, leaseMs: number, now: string): Promise<AuditEvent[]> {

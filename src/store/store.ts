@@ -90,6 +90,11 @@ export interface StoredCheckpoint {
  */
 export interface EventCount {
   actorId: string;
+  /**
+   * A command line actor's OS user: their events count too, whatever Slack user each named with
+   * `--as` (a claim; the OS user is the person the machine vouches for).
+   */
+  osUser?: string | undefined;
   operation: string;
   types: readonly string[];
   since: string;

@@ -445,6 +445,35 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
       });
     });
 
+    describe('counting a person on the command line', () => {
+      it('one OS user is counted under every name it gave with --as, a Slack user under theirs (the rate limit)', async () => {
+        const cli = (id: string, osUser: string) => ({ id, name: id, via: { kind: 'cli' as const, osUser } });
+        await store.appendAudit([
+          newEvent({ operation: 'viewer.unblock', at: at(10), actor: cli('U0A', 'sara') }),
+          newEvent({ operation: 'viewer.unblock', at: at(11), actor: cli('U0B', 'sara') }),
+          newEvent({ operation: 'viewer.unblock', at: at(12), actor: cli('U0C', 'omid') }),
+          newEvent({ operation: 'viewer.unblock', at: at(13), actor: { id: 'U0A', name: 'Ava' } }),
+          newEvent({ operation: 'file.retry', at: at(14), actor: cli('U0B', 'sara') }),
+        ]);
+        const counted = async (count: { actorId: string; osUser?: string }) => {
+          let seen = -1;
+          await store.createCountedRequest(
+            { ...count, operation: 'viewer.unblock', types: ['requested'], since: at(0) },
+            (n) => {
+              seen = n;
+              return { request: newRequest(), events: [] };
+            },
+          );
+          return seen;
+        };
+
+        expect(await counted({ actorId: 'U0D', osUser: 'sara' })).toBe(2);
+        expect(await counted({ actorId: 'U0A', osUser: 'sara' })).toBe(3);
+        expect(await counted({ actorId: 'U0A' })).toBe(2);
+        expect(await counted({ actorId: 'U0C', osUser: 'omid' })).toBe(1);
+      });
+    });
+
     describe('append listeners', () => {
       it('the publisher is told of every commit that appended events, and of nothing else', async () => {
         let told = 0;
