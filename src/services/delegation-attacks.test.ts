@@ -166,6 +166,9 @@ describe.each(kinds)('%s', (kind) => {
     const [a, b] = replicas(w, QUORUM1);
     await a.delegate(lee, delegateTo(bob));
     const r = await pending(w, whitelist('7.7.7.5'), null, ava, a);
+    // While it is in force, the request awaits bob in lee's place (Approve, not Reject, is his).
+    expect(await a.listRequests(bob)).toMatchObject({ awaitingMe: [{ id: r.id }], inPlace: [r.id] });
+    expect((await a.listRequests(lee)).inPlace).toEqual([]);
     expect(await b.cancelDelegation(lee)).toMatchObject({ kind: 'cancelled' });
 
     expect(await a.approve(r.id, bob)).toMatchObject({ kind: 'refused' });

@@ -123,12 +123,17 @@ export function createReads(deps: ReadsDeps): Reads {
     const pending = await store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
     // Those a delegate may approve in a lead's place are awaiting them too.
     const leads = await delegation.inForceTo(actor.id);
-    const awaitingMe = pending.filter(
-      (r) =>
-        !isPastExpiry(r, now) &&
-        (mayApprove(policy, r, who).ok || delegatedLead(policy, r, actor, leads)?.ok === true),
-    );
-    return { mine: [...open, ...finished], awaitingMe };
+    const awaitingMe: OperationRequest[] = [];
+    const inPlace: string[] = [];
+    for (const r of pending) {
+      if (isPastExpiry(r, now)) continue;
+      if (mayApprove(policy, r, who).ok) awaitingMe.push(r);
+      else if (delegatedLead(policy, r, actor, leads)?.ok === true) {
+        awaitingMe.push(r);
+        inPlace.push(r.id);
+      }
+    }
+    return { mine: [...open, ...finished], awaitingMe, inPlace };
   }
 
   return {

@@ -154,6 +154,8 @@ export interface RequestsOverview {
   mine: OperationRequest[];
   /** Pending requests this actor may approve. */
   awaitingMe: OperationRequest[];
+  /** Of those, the IDs this actor approves only in a lead's place: rejecting is not theirs. */
+  inPlace?: readonly string[];
 }
 
 /**

@@ -117,8 +117,10 @@ export function homeView(model: HomeModel, lang: Lang): HomeView {
   if (model.isLead || awaitingMe.length > 0) {
     blocks.push(divider(), header(t.homeAwaitingHeader(num(lang, awaitingMe.length))));
     if (awaitingMe.length === 0) blocks.push(section(lang.t.requests.requestsNothingWaiting));
-    for (const request of awaitingMe.slice(0, HOME_LIMITS.awaiting))
-      blocks.push(...awaitingBlocks(request, 800, lang));
+    for (const request of awaitingMe.slice(0, HOME_LIMITS.awaiting)) {
+      const reject = !model.overview.inPlace?.includes(request.id);
+      blocks.push(...awaitingBlocks(request, 800, lang, reject));
+    }
     if (awaitingMe.length > HOME_LIMITS.awaiting) {
       blocks.push(context(t.homeMoreAwaiting(num(lang, awaitingMe.length - HOME_LIMITS.awaiting), requests)));
     }

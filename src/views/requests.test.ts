@@ -88,6 +88,25 @@ describe('/vidops requests', () => {
     expect(JSON.stringify(actions)).not.toContain(ACTIONS.cancel);
   });
 
+  it('a delegate sees Approve on what they approve in a lead’s place, and no Reject, which is not theirs', () => {
+    const overview: RequestsOverview = {
+      awaitingMe: [request(7), request(8)],
+      mine: [],
+      inPlace: ['R-00000008'],
+    };
+    const actions = requestsMessage(overview, { isLead: false }, ENGLISH).blocks.filter(
+      (b) => b.type === 'actions',
+    );
+    expect(actions).toMatchObject([
+      { elements: [{ action_id: ACTIONS.approve }, { action_id: ACTIONS.reject }] },
+      {
+        block_id: 'request_actions:R-00000008',
+        elements: [{ action_id: ACTIONS.approve, value: 'R-00000008' }],
+      },
+    ]);
+    expect(JSON.stringify(actions[1])).not.toContain(ACTIONS.reject);
+  });
+
   it('a Persian-reading lead with 100 requests awaiting them and 100 of their own gets a message within Slack limits', () => {
     const fa = langFor('fa');
     const overview: RequestsOverview = {

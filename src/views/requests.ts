@@ -44,6 +44,8 @@ export function awaitingBlocks(
   request: RequestsOverview['awaitingMe'][number],
   previewBudget = 600,
   lang: Lang = ENGLISH,
+  /** False for a delegate: they approve in a lead's place, and only approvers reject. */
+  reject = true,
 ): KnownBlock[] {
   const t = lang.t.requests;
   const preview = previewSections(request, lang, previewBudget).join('\n');
@@ -56,7 +58,7 @@ export function awaitingBlocks(
       `${requestLine(request, lang, { showRequester: true })}${preview === '' ? '' : `\n${preview}`}${reason}${expires}`,
     ),
     actions(
-      requestButtons(request, { approve: true, reject: true, cancel: false }, lang),
+      requestButtons(request, { approve: true, reject, cancel: false }, lang),
       requestActionsBlock(request.id),
     ),
   ];
@@ -152,7 +154,8 @@ function buildRequests(
     blocks.push(section(t.requestsAwaitingHeading(num(lang, awaiting.length))));
     if (awaiting.length === 0) blocks.push(section(t.requestsNothingWaiting));
     for (const request of awaiting.slice(0, sizing.awaiting)) {
-      blocks.push(...awaitingBlocks(request, sizing.previewBudget, lang));
+      const reject = !overview.inPlace?.includes(request.id);
+      blocks.push(...awaitingBlocks(request, sizing.previewBudget, lang, reject));
     }
     if (awaiting.length > sizing.awaiting) {
       blocks.push(more(t.requestsMoreAwaiting(num(lang, awaiting.length - sizing.awaiting))));
