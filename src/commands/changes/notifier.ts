@@ -308,8 +308,9 @@ async function sendDm(
  * The DMs sent with the request's buttons, brought up to date once the buttons no longer
  * apply: a reminder, escalation or expiry warning when the request stopped waiting for a
  * decision, or for its reader's (who approved it meanwhile, or whose delegate did); a
- * break-glass notice when a lead reviewed the change. Each is updated in its reader's language, and forgotten once the request
- * can change no more; one Slack will not take is logged and forgotten.
+ * break-glass notice when a lead reviewed the change. Each is updated in its reader's language,
+ * and forgotten once the request can change no more; one Slack will not take is logged and
+ * forgotten.
  */
 async function settleDms(
   ctx: NotifierContext,
