@@ -93,7 +93,11 @@ const httpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' 
 
 /** One schema per variable, shared by the bot (`loadConfig`) and the CLI (`loadCliConfig`). */
 export const FIELDS = {
-  SLACK_BOT_TOKEN: z.string({ message: 'is required' }).regex(/^xoxb-/, 'must be a bot token (xoxb-…)'),
+  // Trimmed: a secret mounted from a file often ends in a newline, which no HTTP header may carry.
+  SLACK_BOT_TOKEN: z
+    .string({ message: 'is required' })
+    .trim()
+    .regex(/^xoxb-/, 'must be a bot token (xoxb-…)'),
   SLACK_APP_TOKEN: optionalText.pipe(
     z
       .string()
@@ -102,14 +106,25 @@ export const FIELDS = {
   ),
   SLACK_SIGNING_SECRET: optionalText,
   SLACK_API_URL: optionalText.pipe(httpUrl.optional()),
-  PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535).default(3000),
+  // Blank is unset (3000); only digits, so `0x10` or `1e3` is not read as a port.
+  PORT: optionalText
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{1,5}$/, 'must be a port number (0 to 65535)')
+        .optional(),
+    )
+    .transform((s) => (s === undefined ? 3000 : Number(s)))
+    .pipe(z.number().max(65535, 'must be a port number (0 to 65535)')),
   VIDEO_API_URL: z.string({ message: 'is required' }).pipe(httpUrl),
-  VIDEO_API_KEY: z.string({ message: 'is required' }).min(1, 'is required'),
-  VIDEO_SECRET_KEY: z.string({ message: 'is required' }).min(1, 'is required'),
+  VIDEO_API_KEY: z.string({ message: 'is required' }).trim().min(1, 'is required'),
+  VIDEO_SECRET_KEY: z.string({ message: 'is required' }).trim().min(1, 'is required'),
+  // At most ten minutes: past 2^31 - 1 ms Node's timers fire at once, and every call would time out.
   VIDEO_API_TIMEOUT_MS: z.coerce
     .number({ message: 'must be a number of milliseconds' })
     .int()
     .positive()
+    .max(600_000, 'must be at most 600000 (ten minutes)')
     .default(10_000),
   RETRY_CONVERSION_METHOD: z.enum(['auto', 'POST', 'PATCH']).default('auto'),
   AUDIT_CHANNEL: z.string({ message: 'is required' }).regex(CHANNEL_ID, 'must be a channel ID (C…/G…)'),
@@ -316,6 +331,25 @@ export interface Config {
  * Parses the environment. Throws one ConfigError that lists every problem with its variable name,
  * so an operator fixes them all in one go.
  */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * In production (NODE_ENV=production), an `http:` URL to another host for a variable whose calls
+ * carry a secret (the API keys, the bot token): anyone on the path would read it. This host's own
+ * services (loopback) may use http.
+ */
+function plainHttpProblems(env: Record<string, string | undefined>, names: readonly string[]): string[] {
+  if (env.NODE_ENV?.trim() !== 'production') return [];
+  return names.flatMap((name) => {
+    const value = env[name]?.trim() ?? '';
+    if (!URL.canParse(value)) return [];
+    const url = new URL(value);
+    return url.protocol === 'http:' && !LOOPBACK.test(url.hostname)
+      ? [`${name} must be an https URL in production: over http its secrets would cross the network in clear`]
+      : [];
+  });
+}
+
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = EnvSchema.safeParse(env);
   const problems = [
@@ -326,6 +360,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!env.SLACK_APP_TOKEN?.trim() && !env.SLACK_SIGNING_SECRET?.trim()) {
     problems.push('SLACK_SIGNING_SECRET is required in HTTP mode (when SLACK_APP_TOKEN is not set)');
   }
+  problems.push(...plainHttpProblems(env, ['VIDEO_API_URL', 'SLACK_API_URL']));
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   return {
@@ -462,6 +497,8 @@ export function loadCliConfig(
 ): CliStoreConfig | CliConfig {
   if (scope === 'store') return cliStoreConfig(parseEnv(CliStoreEnvSchema, env));
   const e = parseEnv(CliEnvSchema, env);
+  const clear = plainHttpProblems(env, ['VIDEO_API_URL']);
+  if (clear.length > 0) throw new ConfigError(clear);
   return {
     ...cliStoreConfig(e),
     leads: e.LEADS,

@@ -20,7 +20,14 @@ import { loadEnv } from './trusted-file.js';
  * @see docs/architecture.md, "Runtime contract" and "Emulator and playground"
  */
 
+/** `PORT` as the operator set it, for a message about it. */
+const portSetting = (): string => process.env.PORT?.trim() || '3000';
+
 function fail(error: unknown): never {
+  if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') {
+    process.stderr.write(`The port ${portSetting()} is taken; set PORT to a free one (PORT=3001 npm start).\n`);
+    process.exit(1);
+  }
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
   } else {
@@ -89,12 +96,6 @@ async function playground(): Promise<void> {
     const { startPlayground } = await import('./playground/start.js');
     started = await startPlayground({ env: process.env });
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'EADDRINUSE') {
-      process.stderr.write(
-        `The playground's port ${process.env.PORT?.trim() || '3000'} is taken; set PORT to a free one (PORT=3001 npm start).\n`,
-      );
-      process.exit(1);
-    }
     fail(error);
   }
   process.stdout.write(

@@ -175,7 +175,7 @@ export async function readTrustedFile(path: string, rule: TrustRule, attempt = 0
 
 /**
  * The environment with `.env` of the working directory underneath, for `npm start` and the CLI:
- * variables already set win. A missing `.env` is no problem. Its settings choose the service the
+ * variables already set (not blank) win. A missing `.env` is no problem. Its settings choose the service the
  * API keys are sent to and the database approvals are read from, so it is read only when this
  * user, root, or the owner of the folder it is in (a deployment's folder, whose `.env` the leads
  * share) owns it and nobody else may write it: a `.env` another user left in a folder anyone may
@@ -198,5 +198,8 @@ export async function loadEnv(
       `${path} ${distrustWords(read.why)}: vidops does not take its settings (the service its keys go to, the database it trusts) from a file another user wrote or may write; ${fix}.`,
     ]);
   }
-  return { ...parseDotenv(read.text), ...env };
+  // A variable set but blank (what docker compose passes for an unset host variable) is unset, as
+  // everywhere in the configuration: it does not hide the value `.env` gives.
+  const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim() !== ''));
+  return { ...parseDotenv(read.text), ...set };
 }
