@@ -25,7 +25,9 @@ const portSetting = (): string => process.env.PORT?.trim() || '3000';
 
 function fail(error: unknown): never {
   if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') {
-    process.stderr.write(`The port ${portSetting()} is taken; set PORT to a free one (PORT=3001 npm start).\n`);
+    process.stderr.write(
+      `The port ${portSetting()} is taken; set PORT to a free one (PORT=3001 npm start).\n`,
+    );
     process.exit(1);
   }
   if (error instanceof ConfigError) {
