@@ -52,6 +52,14 @@ function protectionHolder(field: string, now: ProtectionValue | null, holders: r
   );
 }
 
+/** Whether `holder` replaced `after` in `field`: its own value before was this one's after. */
+function replacedAfter(holder: Holder, field: string, after: ProtectionValue | null): boolean {
+  return (
+    holder.undo.kind === 'protection' &&
+    holder.undo.rows.some((r) => r.field === field && same(field, r.before, after))
+  );
+}
+
 /** Puts back each setting still at the value vidops set; leaves the others, saying who holds them. */
 export function planProtection(
   undo: ProtectionUndo,
@@ -64,7 +72,11 @@ export function planProtection(
     const holder = protectionHolder(row.field, now, holders);
     if (holder !== undefined) {
       plan.conflicts.push({ item: row.field, now, heldBy: holder.id });
-      plan.handOvers.push({ holderId: holder.id, field: row.field, before: row.before });
+      // Handed over only to a holder that replaced this change's value (applied after it): one
+      // applied before it goes back to what it replaced itself, which this one's `before` is not.
+      if (replacedAfter(holder, row.field, row.after)) {
+        plan.handOvers.push({ holderId: holder.id, field: row.field, before: row.before });
+      }
     } else if (same(row.field, now, row.after) && row.before !== null) {
       plan.back.push({ field: row.field, from: now, to: row.before });
     } else if (!same(row.field, now, row.before)) {

@@ -194,6 +194,7 @@ export interface SaidParams {
   revertNotYours: [id: string];
   putBackNotInForce: [id: string];
   extendStale: [id: string, original: string];
+  extendOverOthers: [id: string, original: string];
   putBackSuperseded: [];
   putBackHolderMoved: [holder: string];
   sendBusy: [seconds: number];
@@ -679,6 +680,8 @@ export const SAID_ENGLISH: SaidWords = {
     `${id} is not a time-boxed change in force: there is nothing to put back or extend.`,
   extendStale: (id, original) =>
     `${id} was not sent: ${original} is no longer in force (it was put back, or was being put back). Nothing was changed; ask for the change again if still needed.`,
+  extendOverOthers: (id, original) =>
+    `${id} was not sent: what ${original} set was changed again since, and extending it would set it back over that change. Nothing was changed.`,
   putBackSuperseded: () =>
     'Not sent: another vidops process took this put-back over while this one was stalled. Nothing was changed by this one.',
   putBackHolderMoved: (holder) =>

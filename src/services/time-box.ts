@@ -125,9 +125,34 @@ export async function staleExtension(
   const firstId = request.timeBox?.extends;
   if (firstId === undefined || undoHolds(svc.sealer, request)) return null;
   const first = await svc.store.getRequest(firstId);
-  return (await inForceThrough(svc, first))
-    ? null
-    : recordedSaid('NotSent', say.extendStale(request.id, firstId));
+  if (first === null || !(await inForceThrough(svc, first))) {
+    return recordedSaid('NotSent', say.extendStale(request.id, firstId));
+  }
+  return (await changedSince(svc, first))
+    ? recordedSaid('NotSent', say.extendOverOthers(request.id, firstId))
+    : null;
+}
+
+/**
+ * Whether something `change` set is no longer as it left it on the service (someone changed it
+ * since): an Extend would send its values again over that. Unknown (no undo, no inverse, the
+ * service unreadable): not said to have changed; the put-back checks again at its end.
+ */
+async function changedSince(svc: ServiceContext, change: OperationRequest): Promise<boolean> {
+  const undo = sealedUndo(svc, change);
+  const inverse = SERVICES[change.operation].inverse;
+  if (undo === undefined || inverse === undefined) return false;
+  try {
+    const plan = await inverse(undo, { client: svc.client, canFetchCover: svc.fetchCover !== undefined }, []);
+    return plan.conflicts.length > 0 || plan.input === null;
+  } catch (error) {
+    if (error instanceof InputError) return true;
+    svc.logger?.warn(
+      { requestId: change.id, err: recordError(error) },
+      'could not check an Extend before sending it',
+    );
+    return false;
+  }
 }
 
 /**
@@ -170,6 +195,10 @@ export function withUndo(svc: ServiceContext, request: OperationRequest, step: S
  * is the first's, see {@link noteUndo}), so it does not matter which of the two moved first.
  */
 export async function afterApplied(svc: ServiceContext, extension: OperationRequest): Promise<void> {
+  if (extension.revertOf?.kind === 'revert') {
+    await afterRevert(svc, extension, extension.revertOf.id);
+    return;
+  }
   const firstId = extension.timeBox?.extends;
   if (firstId === undefined) return;
   const first = await svc.store.getRequest(firstId);
@@ -184,6 +213,21 @@ export async function afterApplied(svc: ServiceContext, extension: OperationRequ
     handedTo: extension.id,
   });
   await apply(svc.store, first, left, c.now);
+}
+
+/**
+ * After a Revert of a time-boxed change applied: the change is back already, so its window ends
+ * (`left`, with `revertedBy`). Its put-back would otherwise run at its end and send its old values
+ * over whatever was set since, and Put back now and Extend… would still offer it.
+ */
+async function afterRevert(svc: ServiceContext, revert: OperationRequest, changeId: string): Promise<void> {
+  const change = await svc.store.getRequest(changeId);
+  if (!change || !awaitsPutBack(change.timeBox?.state)) return;
+  const c = stepContext(svc);
+  const left = boxStep(change, { state: 'left', conflicts: [] }, 'revert-conflict', SYSTEM_ACTOR, c, {
+    revertedBy: revert.id,
+  });
+  await apply(svc.store, change, left, c.now);
 }
 
 /** The settings or addresses a change touched (its undo), or a put-back sends back (its preview). */
