@@ -1,10 +1,13 @@
 import type { App, SlashCommand } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { SLASH_COMMAND } from '../core/commands-help.js';
 import { InputError, PolicyDeniedError } from '../core/errors.js';
 import { type CommandKind, parseCommand } from '../core/grammar.js';
+import { redactError } from '../core/mask.js';
 import type { Operations } from '../services/types.js';
 import { commandLabel } from '../slack/app.js';
+import { RespondError } from '../slack/bolt.js';
 import { type CommandOutcome, settleOutcome } from '../slack/metrics.js';
 import type { Respond } from '../slack/response-url.js';
 import { createSlackRoutes } from '../slack/routes.js';
@@ -75,7 +78,7 @@ export function registerSlashCommand(
     }
     await ack();
     // Not Bolt's `respond` (global fetch): the same post at half the CPU (../slack/response-url.ts).
-    const respond = ctx.respondTo(body.response_url);
+    const respond = orPrivately(ctx, ctx.respondTo(body.response_url), client, body);
     // Counted once it has run: at the ack, a command that will be denied looks like any other.
     let ended: (outcome: CommandOutcome) => void = () => {};
     settleOutcome(context, new Promise<CommandOutcome>((resolve) => (ended = resolve)));
@@ -113,6 +116,32 @@ function noticingOutcomes(ops: Operations, noted: (outcome: 'denied' | 'error') 
         throw error;
       }
     },
+  };
+}
+
+/**
+ * `respond`, or where Slack no longer takes posts at the command's `response_url` (used up, 30
+ * minutes gone), the same message privately beside the command (`chat.postEphemeral`), and failing
+ * that in a direct message: the person learns how their command ended whatever Slack said.
+ */
+function orPrivately(ctx: AppContext, respond: Respond, client: WebClient, body: SlashCommand): Respond {
+  return async (message) => {
+    try {
+      return await respond(message);
+    } catch (error) {
+      if (!(error instanceof RespondError)) throw error;
+      const said: { text?: string; blocks?: unknown } =
+        typeof message === 'string' ? { text: message } : message;
+      ctx.logger.warn({ err: redactError(error) }, 'response_url refused the reply; sent privately instead');
+      const text = said.text ?? '';
+      const content = Array.isArray(said.blocks) ? { text, blocks: said.blocks as KnownBlock[] } : { text };
+      try {
+        return await client.chat.postEphemeral({ channel: body.channel_id, user: body.user_id, ...content });
+      } catch {
+        const dm = await client.conversations.open({ users: body.user_id });
+        return await client.chat.postMessage({ channel: dm.channel?.id ?? body.user_id, ...content });
+      }
+    }
   };
 }
 

@@ -491,7 +491,7 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     : { receiver: httpReceiver(parts), opsServer: null };
   const app = boltApp(config, receiver, boltLogger);
   const publisher = auditPublisher(deps, web, metrics);
-  metrics.collectOutboxDepth(() => store.outboxDepth());
+  metrics.collectDepths({ audit: () => store.outboxDepth(), notifications: () => store.notificationDepth() });
   // Woken at once by every append, whoever wrote (a handler, the sweeper, a resumed request).
   const stopWaking = store.onAppend(() => publisher.kick());
   useMiddleware(app, parts);

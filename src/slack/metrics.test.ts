@@ -141,7 +141,7 @@ describe('vidops metrics', () => {
     m.upstreamErrors.inc({ operation: 'viewer.unblock', error: 'ServerError' });
     m.auditPosts.inc({ outcome: 'rate_limited' });
     m.auditCheckpointPosts.inc({ outcome: 'ok' });
-    m.collectOutboxDepth(() => 12);
+    m.collectDepths({ audit: () => 12, notifications: () => 3 });
     const text = await m.registry.render();
     expect(Object.fromEntries(typesOf(text))).toEqual({
       vidops_commands_total: 'counter',
@@ -152,6 +152,7 @@ describe('vidops metrics', () => {
       vidops_audit_checkpoint_posts_total: 'counter',
       vidops_audit_checkpoint_refused_total: 'counter',
       vidops_audit_outbox_depth: 'gauge',
+      vidops_notification_outbox_depth: 'gauge',
     });
     expect(text).toContain('vidops_commands_total{command="unblock",outcome="ok"} 1\n');
     expect(text).toContain('vidops_ack_seconds_bucket{le="3"} 1\n');
@@ -163,6 +164,7 @@ describe('vidops metrics', () => {
     expect(text).toContain('vidops_audit_posts_total{outcome="rate_limited"} 1\n');
     expect(text).toContain('vidops_audit_checkpoint_posts_total{outcome="ok"} 1\n');
     expect(text).toContain('vidops_audit_outbox_depth 12\n');
+    expect(text).toContain('vidops_notification_outbox_depth 3\n');
     // Served from the start, so that an alert on any increase works from the first refusal.
     expect(text).toContain('vidops_audit_checkpoint_refused_total 0\n');
     expect(m.registry.contentType).toBe('text/plain; version=0.0.4; charset=utf-8');

@@ -203,13 +203,19 @@ export interface VidopsMetrics {
    * (rewritten or cut), or its events do not link. Alert on any increase.
    */
   readonly auditCheckpointRefused: Counter<never>;
-  /** Sets the callback that reads the audit outbox depth on each scrape. */
-  collectOutboxDepth(collect: () => Promise<number> | number): void;
+  /**
+   * Sets the callbacks read on each scrape: the audit events not yet posted, and the Slack updates
+   * (request messages, DMs, Home tabs) still owed.
+   */
+  collectDepths(read: {
+    audit: () => Promise<number> | number;
+    notifications: () => Promise<number> | number;
+  }): void;
 }
 
 /**
- * Creates a registry with every vidops metric. The outbox depth is read through a callback set
- * with `collectOutboxDepth` (until then it reports 0). Process metrics are added by the ops server.
+ * Creates a registry with every vidops metric. The outbox depths are read through callbacks set
+ * with `collectDepths` (until then they report 0). Process metrics are added by the ops server.
  */
 export function createVidopsMetrics(): VidopsMetrics {
   const registry = new MetricsRegistry();
@@ -218,7 +224,7 @@ export function createVidopsMetrics(): VidopsMetrics {
     'Slack commands and interactions handled, by how they ended',
     ['command', 'outcome'],
   );
-  let outboxDepth: () => Promise<number> | number = () => 0;
+  let depths: Parameters<VidopsMetrics['collectDepths']>[0] = { audit: () => 0, notifications: () => 0 };
   const metrics: VidopsMetrics = {
     registry,
     commands,
@@ -251,12 +257,17 @@ export function createVidopsMetrics(): VidopsMetrics {
       'vidops_audit_checkpoint_refused_total',
       'Times the bot refused to sign an audit checkpoint because the log does not extend what the key signed before, or its events do not link',
     ),
-    collectOutboxDepth(collect) {
-      outboxDepth = collect;
+    collectDepths(read) {
+      depths = read;
     },
   };
   registry.gauge('vidops_audit_outbox_depth', 'Audit events not yet posted to the audit channel', () =>
-    outboxDepth(),
+    depths.audit(),
+  );
+  registry.gauge(
+    'vidops_notification_outbox_depth',
+    'Slack updates of requests (messages, DMs, Home tabs) not yet made',
+    () => depths.notifications(),
   );
   return metrics;
 }
