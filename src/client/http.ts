@@ -357,43 +357,33 @@ function unkeepable(body: ResponseBody): string | null {
 }
 
 /**
- * An answer with the keys taken out: their values wherever they stand in a string, and every
- * member named like a key (`api_key`, `secret_key`, `apiKey`, `secretKey`) whatever it holds.
- * Success bodies are stored with the request and shown in the audit channel and App Home.
+ * Every text of an answer, member names included, passed through `clean`; with `keyMembers`, a
+ * member named like a key (`api_key`, `secret_key`, `apiKey`, `secretKey`) is `[redacted]`
+ * whatever it holds. An answer may hold a key as a name (`{"grants":{"<key>":"owner"}}`).
  */
-function redactKeys(body: ResponseBody, redact: (text: string) => string): ResponseBody {
-  // Member names too: an answer may hold a key as a name (`{"grants":{"<key>":"owner"}}`).
+function cleanBody(body: ResponseBody, clean: (text: string) => string, keyMembers = false): ResponseBody {
   const walk = (value: JsonValue): JsonValue => {
-    if (typeof value === 'string') return redact(value);
+    if (typeof value === 'string') return clean(value);
     if (Array.isArray(value)) return value.map(walk);
-    if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [
-          redact(k),
-          KEY_MEMBERS.has(k.toLowerCase()) ? '[redacted]' : walk(v),
-        ]),
-      );
-    }
-    return value;
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        clean(k),
+        keyMembers && KEY_MEMBERS.has(k.toLowerCase()) ? '[redacted]' : walk(v),
+      ]),
+    );
   };
   return body === null ? null : walk(body);
 }
 
-/**
- * Error bodies end up in logs and Slack messages: the key values are cut out and mobile numbers
- * masked in every string of them.
- */
+/** Success bodies, stored with the request and shown in the audit channel: the keys taken out. */
+function redactKeys(body: ResponseBody, redact: (text: string) => string): ResponseBody {
+  return cleanBody(body, redact, true);
+}
+
+/** Error bodies end up in logs and Slack messages: the keys cut out and mobile numbers masked. */
 function sanitizeBody(body: ResponseBody, redact: (text: string) => string): ResponseBody {
-  const clean = (text: string) => maskMobilesInText(redact(text));
-  const walk = (value: JsonValue): JsonValue => {
-    if (typeof value === 'string') return clean(value);
-    if (Array.isArray(value)) return value.map(walk);
-    if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [clean(k), walk(v)]));
-    }
-    return value;
-  };
-  return body === null ? null : walk(body);
+  return cleanBody(body, (text) => maskMobilesInText(redact(text)));
 }
 
 /** `Retry-After` as seconds (delta-seconds or an HTTP date), or null. */

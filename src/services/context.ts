@@ -8,6 +8,7 @@ import { checkPolicy, type PolicyActor } from '../core/policy.js';
 import { type Reasoned, reasoned, reasonOf, type Said, saidJson, say } from '../core/said.js';
 import { type Sealer, sealerOf, type UndoSealed, undoHolds } from '../core/seal.js';
 import type { Undo } from '../core/time-box.js';
+import type { PrepareIo } from '../operations/services.js';
 import type { Store } from '../store/store.js';
 import { createDelegationService, type DelegationService } from './delegation.js';
 import { policyActorOf } from './reads.js';
@@ -64,6 +65,11 @@ export function undoPatch(svc: Pick<ServiceContext, 'sealer'>, request: UndoSeal
  * when what is recorded is not what vidops read (changed in the database, or a window grafted
  * onto the change): then, as for values never known, nothing is put back or reverted to them.
  */
+/** What a prepare reads the service through: the client, and whether a cover can be fetched. */
+export function prepareIo(svc: Pick<ServiceContext, 'client' | 'fetchCover'>): PrepareIo {
+  return { client: svc.client, canFetchCover: svc.fetchCover !== undefined };
+}
+
 export function sealedUndo(
   svc: Pick<ServiceContext, 'sealer' | 'logger'>,
   request: OperationRequest,

@@ -13,7 +13,7 @@ import {
   reviewBreakGlass,
 } from './break-glass.js';
 import { prepareRequest } from './catalog.js';
-import { auditDenied, policyActor, type ServiceContext, serviceContext } from './context.js';
+import { auditDenied, policyActor, prepareIo, type ServiceContext, serviceContext } from './context.js';
 import { approve, cancel, precheck, reject } from './decide.js';
 import { createReads } from './reads.js';
 import { remind, sweepFollowUps } from './reminders.js';
@@ -39,8 +39,7 @@ export function createOperations(deps: OperationsDeps): Operations {
     // Reminders, escalation, the expiry warning and the requester's Remind (issue 13).
     remind: (id, actor) => remind(svc, id, actor),
     sweepFollowUps: () => sweepFollowUps(svc),
-    prepare: async (_actor, input) =>
-      prepareRequest({ client: svc.client, canFetchCover: svc.fetchCover !== undefined }, input),
+    prepare: async (_actor, input) => prepareRequest(prepareIo(svc), input),
     submit: (actor, prepared, options = {}) =>
       submit(svc, actor, prepared, options.reason?.trim() || null, { asked: options.timeBox }),
     approve: (id, actor) => approve(svc, id, actor),

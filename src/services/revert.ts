@@ -1,5 +1,5 @@
 import { cancelRefusal } from '../core/actor.js';
-import { OPERATION_SPECS, operationTarget } from '../core/catalog.js';
+import { type ChangeOperation, OPERATION_SPECS, operationTarget } from '../core/catalog.js';
 import { InputError, PolicyDeniedError, recordedSaid } from '../core/errors.js';
 import { canonicalJson } from '../core/json.js';
 import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
@@ -7,9 +7,10 @@ import { isLead } from '../core/policy.js';
 import { type Said, say } from '../core/said.js';
 import { undoHolds } from '../core/seal.js';
 import type { Undo } from '../core/time-box.js';
+import type { Inverse } from '../operations/common/service.js';
 import { SERVICES } from '../operations/services.js';
 import { prepareRequest } from './catalog.js';
-import { policyActor, type ServiceContext, sealedUndo } from './context.js';
+import { policyActor, prepareIo, type ServiceContext, sealedUndo } from './context.js';
 import { recordError } from './execute.js';
 import type { Prepared } from './types.js';
 
@@ -51,13 +52,10 @@ export async function prepareRevert(svc: ServiceContext, id: string, actor: Acto
   if (request.state !== 'succeeded') throw new InputError(say.revertNotDone(request.id));
   const refusal = await undoRefusal(svc, request, actor);
   if (refusal !== null) throw new PolicyDeniedError(refusal);
-  const inverse = SERVICES[request.operation].inverse;
-  const undo = sealedUndo(svc, request);
-  if (undo === undefined || inverse === undefined) throw new InputError(say.revertBeforeUnknown());
-  const io = { client: svc.client, canFetchCover: svc.fetchCover !== undefined };
-  const plan = await inverse(undo, io, []);
+  const plan = await inverseNow(svc, request);
+  if (plan === null) throw new InputError(say.revertBeforeUnknown());
   if (plan.input === null) throw new InputError(say.revertNothing(request.id));
-  const prepared = await prepareRequest(io, { kind: request.operation, ...plan.input } as never);
+  const prepared = await prepareRequest(prepareIo(svc), { kind: request.operation, ...plan.input } as never);
   const warnings = [...prepared.warnings];
   if (plan.conflicts.length > 0) {
     warnings.push(
@@ -67,7 +65,7 @@ export async function prepareRevert(svc: ServiceContext, id: string, actor: Acto
       ),
     );
   }
-  if (undo.kind === 'edit' && changedSince(undo, prepared.preview)) {
+  if (plan.undo.kind === 'edit' && editedSince(plan.undo, prepared.preview)) {
     warnings.push(say.warnRevertChangedSince(request.id));
   }
   return { ...prepared, warnings, revertOf: { id: request.id, kind: 'revert' } } as Prepared;
@@ -87,17 +85,14 @@ export async function staleRevert(
   // Noted (and sealed) before its first send: resumed, so not planned again.
   if (request.revertOf?.kind !== 'revert' || undoHolds(svc.sealer, request)) return null;
   const original = await svc.store.getRequest(request.revertOf.id);
-  const inverse = SERVICES[request.operation].inverse;
-  const undo = original === null ? undefined : sealedUndo(svc, original);
-  if (original === null || undo === undefined || inverse === undefined) {
-    return recordedSaid('NotSent', say.revertBeforeUnknown());
-  }
+  const unknown = recordedSaid('NotSent', say.revertBeforeUnknown());
+  if (original === null) return unknown;
   const stale = recordedSaid('NotSent', say.revertStale(request.id, original.id));
-  const io = { client: svc.client, canFetchCover: svc.fetchCover !== undefined };
   try {
-    const plan = await inverse(undo, io, []);
+    const plan = await inverseNow(svc, original);
+    if (plan === null) return unknown;
     if (plan.input === null) return stale;
-    const again = await prepareRequest(io, { kind: request.operation, ...plan.input } as never);
+    const again = await prepareRequest(prepareIo(svc), { kind: request.operation, ...plan.input } as never);
     return canonicalJson(again.params) === canonicalJson(request.params) ? null : stale;
   } catch (error) {
     // Nothing would change any more ("already"), or the service could not be read: not sent.
@@ -110,8 +105,22 @@ export async function staleRevert(
   }
 }
 
+/**
+ * `change` planned back against the service as it shows now, with the old values it recorded
+ * (sealed); null when those are not known or its operation has no inverse. Throws as the read does.
+ */
+export async function inverseNow(
+  svc: ServiceContext,
+  change: OperationRequest,
+): Promise<(Inverse<ChangeOperation> & { undo: Undo }) | null> {
+  const inverse = SERVICES[change.operation].inverse;
+  const undo = sealedUndo(svc, change);
+  if (undo === undefined || inverse === undefined) return null;
+  return { ...(await inverse(undo, prepareIo(svc), [])), undo };
+}
+
 /** Whether what the look-up shows now differs from what the edit set (someone edited it since). */
-function changedSince(undo: Extract<Undo, { kind: 'edit' }>, preview: unknown): boolean {
+function editedSince(undo: Extract<Undo, { kind: 'edit' }>, preview: unknown): boolean {
   const now = (preview as { before?: unknown } | null)?.before;
   if (now === null || now === undefined || typeof undo.after !== 'object' || undo.after === null)
     return false;
@@ -136,8 +145,7 @@ export async function extensionOf(svc: ServiceContext, request: OperationRequest
   if (again === undefined || undo === undefined) {
     throw new InputError(say.putBackNotInForce(request.id));
   }
-  const io = { client: svc.client, canFetchCover: svc.fetchCover !== undefined };
-  const { params, preview } = await again(undo, io);
+  const { params, preview } = await again(undo, prepareIo(svc));
   const target = operationTarget(request.operation, params as never);
   return { operation: request.operation, params, target, preview, warnings: [] } as Prepared;
 }

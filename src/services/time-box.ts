@@ -23,6 +23,7 @@ import { prepareRequest } from './catalog.js';
 import {
   apply,
   foundInLog,
+  prepareIo,
   refused,
   type ServiceContext,
   sealedUndo,
@@ -31,7 +32,7 @@ import {
 } from './context.js';
 import { execute, recordError } from './execute.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
-import { extensionOf, undoRefusal } from './revert.js';
+import { extensionOf, inverseNow, undoRefusal } from './revert.js';
 import { submit } from './submit.js';
 import type { PrecheckResult, Prepared, PutBackResult, SubmitResult, TimeBoxSweep } from './types.js';
 
@@ -128,7 +129,7 @@ export async function staleExtension(
   if (first === null || !(await inForceThrough(svc, first))) {
     return recordedSaid('NotSent', say.extendStale(request.id, firstId));
   }
-  return (await changedSince(svc, first))
+  return (await movedSince(svc, first))
     ? recordedSaid('NotSent', say.extendOverOthers(request.id, firstId))
     : null;
 }
@@ -138,13 +139,10 @@ export async function staleExtension(
  * since): an Extend would send its values again over that. Unknown (no undo, no inverse, the
  * service unreadable): not said to have changed; the put-back checks again at its end.
  */
-async function changedSince(svc: ServiceContext, change: OperationRequest): Promise<boolean> {
-  const undo = sealedUndo(svc, change);
-  const inverse = SERVICES[change.operation].inverse;
-  if (undo === undefined || inverse === undefined) return false;
+async function movedSince(svc: ServiceContext, change: OperationRequest): Promise<boolean> {
   try {
-    const plan = await inverse(undo, { client: svc.client, canFetchCover: svc.fetchCover !== undefined }, []);
-    return plan.conflicts.length > 0 || plan.input === null;
+    const plan = await inverseNow(svc, change);
+    return plan !== null && (plan.conflicts.length > 0 || plan.input === null);
   } catch (error) {
     if (error instanceof InputError) return true;
     svc.logger?.warn(
@@ -482,7 +480,7 @@ async function planPutBack(
 ) {
   const inverse = SERVICES[operation].inverse;
   if (inverse === undefined) return { prepared: null, conflicts: [], handOvers: [] };
-  const io = { client: svc.client, canFetchCover: svc.fetchCover !== undefined };
+  const io = prepareIo(svc);
   const plan = await inverse(undo, io, holders);
   if (plan.input === null) return { prepared: null, conflicts: plan.conflicts, handOvers: plan.handOvers };
   try {
