@@ -539,12 +539,7 @@ async function runFloor(
   };
 
   /** A command as the floor meets it: what the ack says (nothing: an empty ack), and the work. */
-  const admit = (
-    text: string,
-    responseUrl: string | null,
-    user: string,
-    replayKey: string | null,
-  ): { reply?: string; work?: () => Promise<void> } => {
+  const admit: FloorFront['admit'] = (text, responseUrl, user, replayKey) => {
     const words = text.trim().split(/\s+/);
     const mobileNumber = words[1] ?? '';
     if (words[0] !== 'unblock' || !/^\d{8,15}$/.test(mobileNumber) || responseUrl === null) {
