@@ -402,6 +402,38 @@ describe('the approval message a lead reads', () => {
     },
   );
 
+  it.each([
+    ['English', ENGLISH, 'Protection settings changed (preventZoom: on and player.offlineMode: off).'],
+    [
+      'Persian',
+      langFor('fa'),
+      'تنظیمات حفاظت تغییر کرد (\u2068preventZoom: روشن و player.offlineMode: خاموش\u2069).',
+    ],
+  ])('once a settings change ran, the lead reads the settings it set, in words (%s)', (_l, lang, words) => {
+    const message = approvalMessage(
+      request({
+        operation: 'protect.set',
+        params: { changes: { preventZoom: true, player: { offlineMode: false } } },
+        target: 'protection settings',
+        preview: {
+          kind: 'protection',
+          rows: [
+            { field: 'preventZoom', before: false, after: true },
+            { field: 'player.offlineMode', before: true, after: false },
+          ],
+        },
+        state: 'succeeded',
+        approvals: [{ by: { id: 'U0LEAD1', name: 'Lena' }, at: T0 }],
+        result: { preventZoom: true, opacity: 0.6, player: { offlineMode: false } },
+      }),
+      VIEW_NOW,
+      lang,
+    );
+    const all = JSON.stringify(message);
+    expect(all).toContain(words);
+    expect(all).not.toContain('opacity');
+  });
+
   it('escapes mentions typed into a reason', () => {
     const all = JSON.stringify(
       approvalMessage(request({ reason: 'ping <!channel> and <@U0LEAD1>' }), VIEW_NOW, ENGLISH).blocks,

@@ -1,17 +1,34 @@
-import { protectionField } from '../../core/validate/protection.js';
-import { beforeAfter, ltr, num } from '../../i18n/index.js';
+import type { JsonValue } from '../../core/json.js';
+import { type ProtectionValue, protectionField } from '../../core/validate/protection.js';
+import { beforeAfter, list, ltr, num } from '../../i18n/index.js';
 import { code, isolateOutside, safeWorded } from '../../views/blocks.js';
 import { protectionValueText } from '../../views/protection-text.js';
-import { AUDIT_TITLE_LIMIT, isObj, viewsOf } from '../common/views.js';
+import { isObj, viewsOf } from '../common/views.js';
 import { spec } from './spec.js';
+
+/** How much of the settings a done change set an audit sentence shows. */
+const SETTINGS_LIMIT = 300;
+
+/** The settings a change sends, by dotted name (`player.offlineMode`), nested objects opened. */
+function settingsIn(changes: JsonValue | undefined, prefix = ''): [string, ProtectionValue][] {
+  if (!isObj(changes)) return [];
+  return Object.entries(changes).flatMap(([key, value]): [string, ProtectionValue][] => {
+    const field = `${prefix}${key}`;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      return [[field, value]];
+    }
+    return settingsIn(value, `${field}.`);
+  });
+}
 
 export const views = viewsOf(spec, {
   ask: (p) => p.t.auditAskProtectSet,
-  done({ params, t, own }) {
-    const changes = isObj(params) && isObj(params.changes) ? Object.keys(params.changes) : [];
-    return t.auditProtectionChanged(
-      changes.length > 0 ? ` (${own(changes.join(', '), AUDIT_TITLE_LIMIT)})` : '',
+  // What was set, in words: `Protection settings changed (preventZoom: on, player.offlineMode: off)`.
+  done({ params, t, lang, own }) {
+    const set = settingsIn(isObj(params) ? params.changes : undefined).map(
+      ([field, value]) => `${field}: ${protectionValueText(field, value, lang)}`,
     );
+    return t.auditProtectionChanged(set.length > 0 ? ` (${own(list(lang, set), SETTINGS_LIMIT)})` : '');
   },
   // Values in the reader's words (`روشن`, not `on`), the change isolated whole (`beforeAfter`).
   slack: (preview, lang) => [
