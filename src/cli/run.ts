@@ -848,6 +848,7 @@ async function decide(run: Run, ctx: FullContext, actor: Caller): Promise<number
       run.out(
         t.cliApprovedWaiting(r.id, num(lang, r.approvals.length), num(lang, r.quorum), left, num(lang, left)),
       );
+      for (const line of windowLines(r, lang, run.clock())) run.out(line);
       return 0;
     }
     case 'executed': {

@@ -159,6 +159,21 @@ describe('an end typed on the command line is a wall clock in DISPLAY_TIME_ZONE'
     expect(approved.stdout).toContain('موقت: در ۷ آذر ۱۴۰۵ ساعت ۱۸:۰۰ برمی‌گردد');
   });
 
+  test('the first of two leads approves and reads the window the change still waits with', async () => {
+    await writeFile(join(dir, 'policy.yml'), 'cli: { approve: true }\nprotect.set: { quorum: 2 }\n');
+    const two = (args: string[], osUser: string) =>
+      runVidops(
+        { dir, sandboxUrl: sandbox.url, leads: `${LEAD},ULEAD0002`, policy: true, clock: () => now },
+        args,
+        osUser,
+      );
+    const asked = await two(['protect', 'set', 'preventZoom=true', '--for', END, '--as', AGENT], 'sara');
+    const id = REQUEST_ID.exec(asked.stdout)?.[0] ?? '';
+    const first = await two(['approve', id, '--as', LEAD], 'lena');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Time-boxed: until 28 Nov 2026, 14:30 UTC, in 2 days.');
+  });
+
   test('a change that needs no approval says at once when it goes back', async () => {
     await writeFile(join(dir, 'policy.yml'), 'cli: { approve: true }\nwhitelist.set: { approval: false }\n');
     const done = await vidops(['whitelist', 'add', '5.6.7.8', '--for', '2h', '--as', AGENT]);
