@@ -101,6 +101,8 @@ export async function openFullContext(config: CliConfig, options: OpenOptions): 
       // Slack user groups are unknown here: leads approve from the CLI by their own user ID.
       directory: { groupsOf: async () => [] },
       clock: options.clock,
+      // An end typed without a zone (`--for 1405/09/07T18:00`) is a wall clock of the team's zone.
+      timeZone: config.timeZone,
       sealKey: sealKeyOf(config.video.secretKey),
       fetchCover: createCoverFetcher(options.readFile),
     });

@@ -159,13 +159,17 @@ function cliClockLang(lang: Lang): Lang {
  * Where a time-boxed change stands, for the terminal: the lines Slack shows (src/views/put-back.ts),
  * without Slack's markup; times as src/views/time-box.ts words them, as of `now`, in UTC in English.
  */
-export function timeBoxReport(
-  request: OperationRequest,
-  lang: Lang = ENGLISH,
-  now: Date = new Date(),
-): string[] {
-  const lines = timeBoxLines(request, now, cliClockLang(lang));
-  return [`${request.id}:`, ...lines.map((line) => `  ${unmarked(line)}`)];
+export function timeBoxReport(request: OperationRequest, lang: Lang, now: Date): string[] {
+  return [`${request.id}:`, ...windowLines(request, lang, now).map((line) => `  ${line}`)];
+}
+
+/**
+ * A time-boxed change's window for the terminal, as Slack words it: before it applies, the window
+ * as asked ("Time-boxed: for 2 hours (until about 10:00 UTC if applied now)."); once applied, when
+ * it goes back. None for a change without a window.
+ */
+export function windowLines(request: OperationRequest, lang: Lang, now: Date): string[] {
+  return timeBoxLines(request, now, cliClockLang(lang)).map(unmarked);
 }
 
 /** A line of Slack's without its markup and emoji codes, which mean nothing in a terminal. */
@@ -246,7 +250,7 @@ export function requestLine(request: OperationRequest, now: Date, lang: Lang = E
       at: cliTime(lang, request.createdAt),
       state: request.state,
       // A time-boxed change also says where its window stands (goes back at…, retrying…).
-      stateText: [shown(state), ...timeBoxLines(request, now, cliClockLang(lang)).map(unmarked)].join(' · '),
+      stateText: [shown(state), ...windowLines(request, lang, now)].join(' · '),
       reason: shownOrNull(request.reason),
     }),
   );

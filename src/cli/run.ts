@@ -78,6 +78,7 @@ import {
   unblockedLine,
   usageError,
   whitelistLines,
+  windowLines,
 } from './format.js';
 import { resolveReport, resolveWayOf } from './resolve.js';
 
@@ -739,7 +740,7 @@ async function revertCommand(run: Run, ctx: FullContext, actor: Caller): Promise
 async function putBackCommand(run: Run, ctx: FullContext, actor: Caller): Promise<number> {
   const result = await ctx.ops.putBackNow(requestIdOf(run), actor);
   if (result.kind === 'refused') throw new Refusal(result.said ? cliSaid(run, result.said) : result.reason);
-  for (const line of timeBoxReport(result.request, run.lang)) run.out(line);
+  for (const line of timeBoxReport(result.request, run.lang, run.clock())) run.out(line);
   const state = result.request.timeBox?.state;
   if (state === 'done' || state === 'left') return 0;
   // Exit 1 says it is not back yet; stderr says so too, and why, as every exit 1 does.
@@ -778,6 +779,7 @@ function reportSubmitted(
   if (result.kind === 'executed') return reportExecuted(run, result.request, heading);
   run.out(heading);
   if (preview) for (const line of previewLines(result.request, run.lang)) run.out(line);
+  for (const line of windowLines(result.request, run.lang, run.clock())) run.out(line);
   for (const line of pendingLines(result.request, result.why, { cliApproves }, run.lang)) run.out(line);
   return 0;
 }
@@ -797,6 +799,7 @@ function reportExecuted(run: Run, request: OperationRequest, heading: string): n
   const t = run.lang.t.cli;
   if (request.state === 'succeeded') {
     run.out(t.cliDone(heading, request.id));
+    for (const line of windowLines(request, run.lang, run.clock())) run.out(line);
     if (request.operation === viewerUnblock.name) run.out(unblockedLine(request.preview, run.lang));
     run.out(resultText(request));
     return 0;
@@ -845,6 +848,7 @@ async function decide(run: Run, ctx: FullContext, actor: Caller): Promise<number
       run.out(
         t.cliApprovedWaiting(r.id, num(lang, r.approvals.length), num(lang, r.quorum), left, num(lang, left)),
       );
+      for (const line of windowLines(r, lang, run.clock())) run.out(line);
       return 0;
     }
     case 'executed': {

@@ -1,4 +1,13 @@
-import { FSI, isolate, mayReorder, neutraliseBidi, openIsolates, PDI, stripBidiControls } from './bidi.js';
+import {
+  FSI,
+  isolate,
+  isolatedChange,
+  mayReorder,
+  neutraliseBidi,
+  openIsolates,
+  PDI,
+  stripBidiControls,
+} from './bidi.js';
 
 /**
  * Text from outside cannot reorder what approvers read: its bidi controls are taken out, and the
@@ -68,5 +77,12 @@ describe('outside text that may reorder an English line is told apart from plain
     ['a Latin letter with an accent', 'José', true],
   ])('%s', (_what, text, may) => {
     expect(mayReorder(text)).toBe(may);
+  });
+});
+
+describe('a change, before → after', () => {
+  it('is one isolate holding each side isolated, so it has no letter of its own and runs left to right', () => {
+    expect(isolatedChange('خاموش', '*روشن*')).toBe(`${FSI}${FSI}خاموش${PDI} → ${FSI}*روشن*${PDI}${PDI}`);
+    expect(openIsolates(isolatedChange('a', 'b'))).toBe(0);
   });
 });

@@ -57,6 +57,16 @@ export function isolate(token: string): string {
   return `${FSI}${token}${PDI}`;
 }
 
+/**
+ * A change, `before → after`, as one isolate that always runs left to right, so the arrow points
+ * from what was to what is in any line: each side is isolated, and an isolate with no strong letter
+ * of its own outside nested isolates takes the left-to-right direction (UAX #9, P3). Without it, a
+ * right-to-left line draws `off → on` as `on → off`.
+ */
+export function isolatedChange(before: string, after: string): string {
+  return isolate(`${isolate(before)} → ${isolate(after)}`);
+}
+
 /** How many isolates (FSI, LRI, RLI) are still open at the end of `text`. */
 export function openIsolates(text: string): number {
   let depth = 0;

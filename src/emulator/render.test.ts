@@ -1,4 +1,7 @@
+import { requestWith, VIEW_NOW } from '../../test/fixtures/requests.js';
 import type { JsonObject } from '../core/json.js';
+import { langFor } from '../i18n/index.js';
+import { approvalMessage } from '../views/approval.js';
 import { mrkdwnToHtml, type NameBook, textToHtml } from './mrkdwn.js';
 import { blocksToHtml, type RenderContext } from './render.js';
 
@@ -241,5 +244,44 @@ describe('Block Kit as the page shows it', () => {
       'type="file" id="field-cover" name="cover/value" data-kind="file_input" data-block-id="cover" data-action-id="value" accept=".png,.jpg">',
     );
     expect(html.match(/data-error-for=/g)).toHaveLength(6);
+  });
+});
+
+/**
+ * The direction the bidi algorithm gives the FSI at `at` (UAX #9, P2–P3): that of its first letter
+ * outside nested isolates; left to right when it has none.
+ */
+function isolateDirection(text: string, at: number): 'ltr' | 'rtl' {
+  let depth = 0;
+  for (const c of text.slice(at + 1)) {
+    if (/[\u2066-\u2068]/.test(c)) depth += 1;
+    else if (c === '\u2069') {
+      if (depth === 0) break;
+      depth -= 1;
+    } else if (depth === 0 && /\p{L}/u.test(c)) return /\p{Script=Arabic}/u.test(c) ? 'rtl' : 'ltr';
+  }
+  return 'ltr';
+}
+
+// Issue 35, defect 11: in the playground a Persian `off → on` read as `on → off`: each value was
+// isolated, the arrow between them not, so the right-to-left line swapped them.
+describe('a settings change in a Persian approval message', () => {
+  const change = requestWith({
+    id: 'R-7QK2M9XD',
+    operation: 'protect.set',
+    params: { changes: { preventZoom: true } },
+    target: 'protection settings',
+    preview: { kind: 'protection', rows: [{ field: 'preventZoom', before: false, after: true }] },
+  });
+
+  it('is drawn before → after, in Persian words, inside one isolate that runs left to right', () => {
+    const message = approvalMessage(change, VIEW_NOW, langFor('fa'));
+    const html = blocksToHtml(JSON.parse(JSON.stringify(message.blocks)), ctx);
+    expect(html).toContain('<strong>روشن</strong>');
+    const text = html.replace(/<[^>]*>/g, '');
+    const start = text.indexOf('\u2068\u2068خاموش\u2069 → \u2068روشن\u2069\u2069');
+    expect(start).toBeGreaterThan(-1);
+    expect(isolateDirection(text, start)).toBe('ltr');
+    expect(text).not.toMatch(/\boff\b|\bon\b/);
   });
 });

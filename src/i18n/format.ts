@@ -1,3 +1,4 @@
+import { isolatedChange } from '../core/bidi.js';
 import type { Lang } from './lang.js';
 
 /**
@@ -36,6 +37,15 @@ const numberFormat = new Intl.NumberFormat('fa-IR', { maximumFractionDigits: 2 }
  */
 export function ltr(lang: Lang, token: string): string {
   return lang.locale === 'fa' ? `${FSI}${token}${PDI}` : token;
+}
+
+/**
+ * `before → after` in a sentence: in Persian one isolate that runs left to right whatever its sides
+ * hold (see `isolatedChange`), so a right-to-left line cannot swap them; unchanged in English,
+ * whose lines run left to right already (a side from outside isolates itself there, as any).
+ */
+export function beforeAfter(lang: Lang, before: string, after: string): string {
+  return lang.locale === 'fa' ? isolatedChange(before, after) : `${before} → ${after}`;
 }
 
 /** `Lee`, `Lee and Kim`, `Lee, Kim and Max`; in Persian `لی، کیم و مکس`. */

@@ -3,7 +3,7 @@
  * @see docs/architecture.md, "Languages"
  */
 export { type Area, defineArea, type Phrase, type Phrases, type Shape } from './define.js';
-export { dateTime, FSI, list, ltr, num, PDI, persianDigits, relative } from './format.js';
+export { beforeAfter, dateTime, FSI, list, ltr, num, PDI, persianDigits, relative } from './format.js';
 export {
   ENGLISH,
   fixedLanguages,

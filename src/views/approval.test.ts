@@ -2,6 +2,7 @@ import { REQUEST_T0, requestWith, VIEW_NOW } from '../../test/fixtures/requests.
 import type { Preview } from '../core/catalog.js';
 import type { OperationRequest } from '../core/model.js';
 import { say } from '../core/said.js';
+import { newTimeBox } from '../core/time-box.js';
 import { ENGLISH, langFor } from '../i18n/index.js';
 import {
   approvalMessage,
@@ -11,6 +12,7 @@ import {
   slackDate,
   submittedMessage,
 } from './approval.js';
+import { homeView } from './home.js';
 import { ACTIONS } from './ids.js';
 import { checkBlockKitLimits } from './limits.js';
 
@@ -376,20 +378,60 @@ describe('the approval message a lead reads', () => {
     expect(all).toContain('0912***6789');
   });
 
-  it('shows what the service answered with a file’s size and times as they are, and its phones masked', () => {
+  // Issue 35, defect 11: the lead read the service's raw JSON answer, not what changed.
+  it.each([
+    ['English', ENGLISH, 'Folder `6710a0000000000000000101` deleted (12 files).'],
+    ['Persian', langFor('fa'), 'پوشه‌ی \u2068`6710a0000000000000000101`\u2069 حذف شد (۱۲ فایل).'],
+  ])(
+    'once the change ran, the lead reads what changed in words, never the raw answer (%s)',
+    (_l, lang, words) => {
+      const message = approvalMessage(
+        request({
+          state: 'succeeded',
+          approvals: [{ by: { id: 'U0LEAD1', name: 'Lena' }, at: T0 }],
+          result: { deleted: true, deletedFiles: 12, owner: { mobile: '09123456789' } },
+        }),
+        VIEW_NOW,
+        lang,
+      );
+      const all = JSON.stringify(message);
+      expect(all).toContain(JSON.stringify(words).slice(1, -1));
+      expect(all).not.toContain('deletedFiles');
+      expect(all).not.toContain('{\\"');
+      expect(all).not.toMatch(/09123456789|0912\*\*\*6789/);
+    },
+  );
+
+  it.each([
+    ['English', ENGLISH, 'Protection settings changed (preventZoom: on and player.offlineMode: off).'],
+    [
+      'Persian',
+      langFor('fa'),
+      'تنظیمات حفاظت تغییر کرد (\u2068preventZoom: روشن و player.offlineMode: خاموش\u2069).',
+    ],
+  ])('once a settings change ran, the lead reads the settings it set, in words (%s)', (_l, lang, words) => {
     const message = approvalMessage(
       request({
+        operation: 'protect.set',
+        params: { changes: { preventZoom: true, player: { offlineMode: false } } },
+        target: 'protection settings',
+        preview: {
+          kind: 'protection',
+          rows: [
+            { field: 'preventZoom', before: false, after: true },
+            { field: 'player.offlineMode', before: true, after: false },
+          ],
+        },
         state: 'succeeded',
-        result: { _id: 'f1', size: 7340003200, updatedAt: 1732112345678, owner: { mobile: '09123456789' } },
+        approvals: [{ by: { id: 'U0LEAD1', name: 'Lena' }, at: T0 }],
+        result: { preventZoom: true, opacity: 0.6, player: { offlineMode: false } },
       }),
       VIEW_NOW,
-      ENGLISH,
+      lang,
     );
     const all = JSON.stringify(message);
-    expect(all).toContain('size\\":7340003200');
-    expect(all).toContain('updatedAt\\":1732112345678');
-    expect(all).toContain('0912***6789');
-    expect(all).not.toContain('09123456789');
+    expect(all).toContain(words);
+    expect(all).not.toContain('opacity');
   });
 
   it('escapes mentions typed into a reason', () => {
@@ -526,4 +568,61 @@ describe('dates', () => {
     );
     expect(slackDate('not a date')).toBe('not a date');
   });
+});
+
+// Issue 35, defect 11: a Persian reader read English `off`/`on`, and in a right-to-left line
+// `off → on` was drawn as `on → off` (each value isolated, the arrow between them not).
+describe('a settings change read in Persian', () => {
+  const FARSI = langFor('fa');
+  const FSI = '\u2068';
+  const PDI = '\u2069';
+  const change = request({
+    id: 'R-7QK2M9XD',
+    operation: 'protect.set',
+    params: { changes: { preventZoom: true } },
+    target: 'protection settings',
+    preview: { kind: 'protection', rows: [{ field: 'preventZoom', before: false, after: true }] },
+    state: 'succeeded',
+    timeBox: {
+      ...newTimeBox({ kind: 'for', ms: 7_200_000, text: '2h' }),
+      endsAt: '2026-11-21T14:30:00.000Z',
+    },
+  });
+  const where: [string, () => unknown][] = [
+    ['the approval message', () => approvalMessage(change, VIEW_NOW, FARSI)],
+    [
+      'the reply to the requester',
+      () =>
+        submittedMessage(
+          { kind: 'executed', request: change, errorText: null },
+          { approvalChannel: 'C0APPROVALS' },
+          FARSI,
+        ),
+    ],
+    [
+      "App Home's changes in force",
+      () =>
+        homeView(
+          {
+            userId: 'U0AGENT1',
+            isLead: false,
+            overview: { awaitingMe: [], mine: [] },
+            protection: { preventZoom: true },
+            audit: { scope: 'mine', events: [] },
+            builtAt: VIEW_NOW.toISOString(),
+            timeBoxes: [change],
+          },
+          FARSI,
+        ),
+    ],
+  ];
+
+  it.each(where)(
+    '%s says off and on in Persian, before → after isolated as one left-to-right piece',
+    (_w, build) => {
+      const all = JSON.stringify(build());
+      expect(all).toContain(`${FSI}${FSI}خاموش${PDI} → ${FSI}*روشن*${PDI}${PDI}`);
+      expect(all).not.toMatch(/\boff\b|\bon\b/);
+    },
+  );
 });

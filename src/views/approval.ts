@@ -5,12 +5,13 @@ import { type ChangeOperation, OPERATION_SPECS, type Preview } from '../core/cat
 import { wasNotSent } from '../core/errors.js';
 import { timeLeft } from '../core/follow-up.js';
 import type { JsonValue } from '../core/json.js';
-import { maskMobilesInJson, maskMobilesInText } from '../core/mask.js';
+import { maskMobilesInText } from '../core/mask.js';
 import { type Actor, followUpOf, type OperationRequest, type RequestState } from '../core/model.js';
 import { escapeOutside } from '../core/mrkdwn.js';
 import { type Said, saidFromJson } from '../core/said.js';
 import { dateTime, ENGLISH, type Lang, list, ltr, num } from '../i18n/index.js';
 import { type PreviewView, VIEWS } from '../operations/views.js';
+import { doneSentence } from './audit-post.js';
 import {
   actions,
   boldId,
@@ -20,7 +21,6 @@ import {
   header,
   isolated,
   isolateOutside,
-  literalCode,
   mrkdwn,
   packLines,
   plain,
@@ -211,7 +211,7 @@ export function outcomeText(request: OperationRequest, lang: Lang): string | nul
       return t.apprRunningSince(approved, at(request.updatedAt));
     case 'succeeded':
       if (request.decidedBy !== null) return t.apprThen(approved, settledText(request, lang));
-      return t.apprDoneAt(approved, at(request.updatedAt), resultText(request.result, lang));
+      return t.apprDoneAt(approved, at(request.updatedAt), t.apprDidWhat(doneSentence(request, lang)));
     case 'failed': {
       if (request.decidedBy !== null) return t.apprThen(approved, settledText(request, lang));
       const error = request.error;
@@ -316,15 +316,6 @@ function settledWhat(
 /** Deletes only: a lead may send them once more, a 404 then meaning "already deleted". */
 function sendableAgain(request: OperationRequest): boolean {
   return OPERATION_SPECS[request.operation].repeat === 'lead';
-}
-
-/** What the service answered, compact and masked (a file's size or a timestamp stays readable). */
-function resultText(result: JsonValue, lang: Lang): string {
-  if (result === null) return '';
-  const masked = maskMobilesInJson(result);
-  const raw = typeof masked === 'string' ? masked : JSON.stringify(masked);
-  if (raw === '{}' || raw === '' || raw === '[]') return '';
-  return lang.t.approvals.apprServiceAnswered(isolateOutside(lang, raw, literalCode(truncate(raw, 300))));
 }
 
 // ---------------------------------------------------------------------------------------------

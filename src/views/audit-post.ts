@@ -6,7 +6,7 @@ import { neutraliseBidi, oneLine, stripBidiControls } from '../core/bidi.js';
 import { isChangeOperation, parsePreview, type Target, targetOf } from '../core/catalog.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
-import type { AuditEvent, RecordedError } from '../core/model.js';
+import type { AuditEvent, OperationRequest, RecordedError } from '../core/model.js';
 import { escapeMrkdwn, escapeOutside } from '../core/mrkdwn.js';
 import { saidFromJson, saidJson } from '../core/said.js';
 import { untilMs } from '../core/time-box.js';
@@ -174,6 +174,9 @@ interface Parts {
   t: Lang['t']['audit'];
 }
 
+/** What a sentence about a change acts on: an event's fields, or a request's. */
+type SubjectParts = Omit<Parts, 'event'> & { event: Pick<AuditEvent, 'operation' | 'params' | 'target'> };
+
 /** A date in a sentence, as free text (cut at 40 characters). */
 function when({ s, lang }: Parts, iso: string): string {
   return s.own(minutes(stripBidiControls(iso), lang), 40);
@@ -196,12 +199,12 @@ function who({ event, s, t }: Parts): string {
   return t.auditViaCli(person, s.text(osUser, AUDIT_LINE_LIMITS.actorName));
 }
 
-function quoted({ s, t }: Parts, text: string, max: number): string {
+function quoted({ s, t }: Pick<Parts, 's' | 't'>, text: string, max: number): string {
   return t.auditQuoted(s.text(text, max));
 }
 
 /** What the event acts on, typed: from its operation and parameters, else from its stored text. */
-function typedTarget({ event }: Parts): Target {
+function typedTarget({ event }: SubjectParts): Target {
   return targetOf(event.operation, event.params, event.target);
 }
 
@@ -210,7 +213,7 @@ function typedTarget({ event }: Parts): Target {
  * reader's language; a new folder or playlist named by its kind in Persian; any other target as
  * its text (cut), or kept whole when it has no spaces.
  */
-function target(p: Parts): string {
+function target(p: SubjectParts): string {
   const { event, s, t, lang } = p;
   const typed = typedTarget(p);
   switch (typed.kind) {
@@ -235,7 +238,7 @@ function target(p: Parts): string {
 }
 
 /** The pieces an operation's audit sentences are made of (its module's `views.ts` words them). */
-function auditParts(p: Parts, result: JsonValue | undefined): AuditParts {
+function auditParts(p: SubjectParts, result: JsonValue | undefined): AuditParts {
   const { event, s, t, lang } = p;
   const typed = typedTarget(p);
   return {
@@ -344,6 +347,18 @@ function requestedSentence(p: Parts): string {
     );
   }
   return parts.join(t.auditListSep);
+}
+
+/**
+ * What a done change did, in its operation's words, as the audit channel says it (`Protection
+ * settings changed (preventZoom)`), for the approval message: never the service's raw answer.
+ */
+export function doneSentence(
+  request: Pick<OperationRequest, 'operation' | 'params' | 'target' | 'result'>,
+  lang: Lang,
+): string {
+  const p: SubjectParts = { event: request, s: styleFor('slack', 1, lang), lang, t: lang.t.audit };
+  return VIEWS[request.operation].done(auditParts(p, request.result));
 }
 
 /** `Folder `6710…` deleted (3 files)`: what the service did, in its operation's words (its `views.ts`). */

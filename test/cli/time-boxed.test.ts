@@ -122,3 +122,72 @@ describe('vidops with --for, put-back, extend and revert', () => {
     expect(refused.stderr).toContain('cannot be reverted');
   });
 });
+
+// Issue 35, defect 4: `--for 1405/09/07T18:00` was read in UTC (3.5 hours late in Tehran), and
+// neither the ask nor the approve output said the window or when it goes back.
+describe('an end typed on the command line is a wall clock in DISPLAY_TIME_ZONE', () => {
+  // 18:00 in Tehran on 7 Azar 1405 is 14:30 UTC on 28 November 2026; the clock reads 26 November.
+  const END = '1405/09/07T18:00';
+
+  test('an agent asks until 18:00 Tehran time and reads the window; the lead approves and reads when it goes back', async () => {
+    const asked = await vidops(['protect', 'set', 'preventZoom=true', '--for', END, '--as', AGENT]);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toContain('Time-boxed: until 28 Nov 2026, 14:30 UTC, in 2 days.');
+    const id = REQUEST_ID.exec(asked.stdout)?.[0] ?? '';
+    const approved = await vidops(['approve', id, '--as', LEAD], 'lena');
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain('Time-boxed: goes back at 28 Nov 2026, 14:30 UTC, in 2 days.');
+  });
+
+  test('a Persian agent reads the end as typed, in Solar Hijri; the lead reads when it goes back', async () => {
+    const asked = await vidops([
+      'whitelist',
+      'add',
+      '5.6.7.8',
+      '--for',
+      '۱۴۰۵/۰۹/۰۷T۱۸:۰۰',
+      '--as',
+      AGENT,
+      '--lang',
+      'fa',
+    ]);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toContain('موقت: تا ۷ آذر ۱۴۰۵ ساعت ۱۸:۰۰');
+    const id = REQUEST_ID.exec(asked.stdout)?.[0] ?? '';
+    const approved = await vidops(['approve', id, '--as', LEAD, '--lang', 'fa'], 'lena');
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain('موقت: در ۷ آذر ۱۴۰۵ ساعت ۱۸:۰۰ برمی‌گردد');
+  });
+
+  test('the first of two leads approves and reads the window the change still waits with', async () => {
+    await writeFile(join(dir, 'policy.yml'), 'cli: { approve: true }\nprotect.set: { quorum: 2 }\n');
+    const two = (args: string[], osUser: string) =>
+      runVidops(
+        { dir, sandboxUrl: sandbox.url, leads: `${LEAD},ULEAD0002`, policy: true, clock: () => now },
+        args,
+        osUser,
+      );
+    const asked = await two(['protect', 'set', 'preventZoom=true', '--for', END, '--as', AGENT], 'sara');
+    const id = REQUEST_ID.exec(asked.stdout)?.[0] ?? '';
+    const first = await two(['approve', id, '--as', LEAD], 'lena');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Time-boxed: until 28 Nov 2026, 14:30 UTC, in 2 days.');
+  });
+
+  test('a change that needs no approval says at once when it goes back', async () => {
+    await writeFile(join(dir, 'policy.yml'), 'cli: { approve: true }\nwhitelist.set: { approval: false }\n');
+    const done = await vidops(['whitelist', 'add', '5.6.7.8', '--for', '2h', '--as', AGENT]);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('Time-boxed: goes back at 10:00 UTC, in 2 hours.');
+  });
+
+  test('extend --for reads the new end in DISPLAY_TIME_ZONE and says it', async () => {
+    const id = await askedAndApproved(['protect', 'set', 'preventZoom=true', '--for', '2h']);
+    const asked = await vidops(['extend', id, '--for', END, '--as', AGENT]);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toContain('Time-boxed: until 28 Nov 2026, 14:30 UTC, in 2 days.');
+    const extension = REQUEST_ID.exec(asked.stdout.replace(id, ''))?.[0] ?? '';
+    const approved = await vidops(['approve', extension, '--as', LEAD], 'lena');
+    expect(approved.stdout).toContain('goes back at 28 Nov 2026, 14:30 UTC');
+  });
+});

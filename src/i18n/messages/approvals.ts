@@ -60,7 +60,8 @@ export const approvals = defineArea(
     apprOutcomeNotApplied: 'not applied',
     apprSettled: (who: string, way: string, date: string, outcome: string, note: string) =>
       `its outcome was unknown; ${who} ${way} at ${date}: *${outcome}*.${note === '' ? '' : ` Note: ${note}`}`,
-    apprServiceAnswered: (answer: string) => ` The service answered: ${answer}`,
+    /** What the change did, in its operation's words (`Protection settings changed (preventZoom)`). */
+    apprDidWhat: (what: string) => ` ${what}.`,
 
     // Previews
     apprPreviewNotAvailable:
@@ -307,7 +308,7 @@ export const approvals = defineArea(
     apprOutcomeNotApplied: 'اعمال نشد',
     apprSettled: (who, way, date, outcome, note) =>
       `نتیجه‌اش نامعلوم بود؛ ${who} در ${date} ${way}: *${outcome}*.${note === '' ? '' : ` یادداشت: ${note}`}`,
-    apprServiceAnswered: (answer) => ` پاسخ سرویس: ${answer}`,
+    apprDidWhat: (what) => ` ${what}.`,
 
     apprPreviewNotAvailable: '_پیش‌نمایش در دسترس نیست: این درخواست را نسخه‌ی قدیمی‌تری از vidops ساخته است._',
     apprNone: '_هیچ_',

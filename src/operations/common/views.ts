@@ -1,7 +1,7 @@
 import { stripBidiControls as shown } from '../../core/bidi.js';
 import type { ChangeOperation, Preview } from '../../core/catalog.js';
 import type { JsonValue } from '../../core/json.js';
-import { type Lang, ltr, num } from '../../i18n/index.js';
+import { beforeAfter, type Lang, ltr, num } from '../../i18n/index.js';
 import { code, isolated } from '../../views/blocks.js';
 
 /**
@@ -131,8 +131,9 @@ export function changeLine(
   after: string | null | undefined,
 ) {
   const empty = lang.t.approvals.apprEmpty;
-  const from = before === undefined ? '' : `${before ? quote(lang, before, 300) : empty} → `;
-  return `• ${label}: ${from}${after ? `*${quote(lang, after, 300)}*` : empty}`;
+  const now = after ? `*${quote(lang, after, 300)}*` : empty;
+  if (before === undefined) return `• ${label}: ${now}`;
+  return `• ${label}: ${beforeAfter(lang, before ? quote(lang, before, 300) : empty, now)}`;
 }
 
 export function playlistLines(
@@ -274,7 +275,9 @@ function editCliLines(preview: Extract<Preview, { kind: 'edit' }>, lang: Lang): 
     const { title, files } = preview.after;
     if (title !== null)
       lines.push(
-        before === null ? `  title: ${text(title)}` : `  title: ${text(before.title)} → ${text(title)}`,
+        before === null
+          ? `  title: ${text(title)}`
+          : `  title: ${beforeAfter(lang, text(before.title), text(title))}`,
       );
     if (files !== null) lines.push(...playlistFilesLines(preview.before?.files, files, lang));
     return lines;
@@ -283,7 +286,9 @@ function editCliLines(preview: Extract<Preview, { kind: 'edit' }>, lang: Lang): 
   for (const [key, value] of Object.entries(after)) {
     if (value === null) continue;
     lines.push(
-      before === null ? `  ${key}: ${text(value)}` : `  ${key}: ${text(before[key])} → ${text(value)}`,
+      before === null
+        ? `  ${key}: ${text(value)}`
+        : `  ${key}: ${beforeAfter(lang, text(before[key]), text(value))}`,
     );
   }
   return lines;

@@ -1,36 +1,54 @@
-import { stripBidiControls as shown } from '../../core/bidi.js';
-import {
-  formatProtectionValue,
-  type ProtectionValue,
-  protectionField,
-} from '../../core/validate/protection.js';
-import { ltr, num } from '../../i18n/index.js';
-import { code, isolated, safeWorded } from '../../views/blocks.js';
-import { AUDIT_TITLE_LIMIT, isObj, viewsOf } from '../common/views.js';
+import type { JsonValue } from '../../core/json.js';
+import { type ProtectionValue, protectionField } from '../../core/validate/protection.js';
+import { beforeAfter, list, ltr, num } from '../../i18n/index.js';
+import { code, isolateOutside, safeWorded } from '../../views/blocks.js';
+import { protectionValueText } from '../../views/protection-text.js';
+import { isObj, viewsOf } from '../common/views.js';
 import { spec } from './spec.js';
+
+/** How much of the settings a done change set an audit sentence shows. */
+const SETTINGS_LIMIT = 300;
+
+/** The settings a change sends, by dotted name (`player.offlineMode`), nested objects opened. */
+function settingsIn(changes: JsonValue | undefined, prefix = ''): [string, ProtectionValue][] {
+  if (!isObj(changes)) return [];
+  return Object.entries(changes).flatMap(([key, value]): [string, ProtectionValue][] => {
+    const field = `${prefix}${key}`;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      return [[field, value]];
+    }
+    return settingsIn(value, `${field}.`);
+  });
+}
 
 export const views = viewsOf(spec, {
   ask: (p) => p.t.auditAskProtectSet,
-  done({ params, t, own }) {
-    const changes = isObj(params) && isObj(params.changes) ? Object.keys(params.changes) : [];
-    return t.auditProtectionChanged(
-      changes.length > 0 ? ` (${own(changes.join(', '), AUDIT_TITLE_LIMIT)})` : '',
+  // What was set, in words: `Protection settings changed (preventZoom: on, player.offlineMode: off)`.
+  done({ params, t, lang, own }) {
+    const set = settingsIn(isObj(params) ? params.changes : undefined).map(
+      ([field, value]) => `${field}: ${protectionValueText(field, value, lang)}`,
     );
+    return t.auditProtectionChanged(set.length > 0 ? ` (${own(list(lang, set), SETTINGS_LIMIT)})` : '');
   },
+  // Values in the reader's words (`روشن`, not `on`), the change isolated whole (`beforeAfter`).
   slack: (preview, lang) => [
     lang.t.approvals.apprSettingsChange(num(lang, preview.rows.length)),
     ...preview.rows.map((row) => {
       const english = protectionField(row.field)?.label ?? row.field;
       const label = lang.t.changes.protectFormFieldLabel(row.field, english);
-      const value = (v: Parameters<typeof formatProtectionValue>[1]) =>
-        isolated(lang, formatProtectionValue(row.field, v), 200);
-      return `• ${safeWorded(label, 80)} (${ltr(lang, code(row.field))}): ${value(row.before)} → *${value(row.after)}*`;
+      const value = (v: typeof row.before) => {
+        const text = protectionValueText(row.field, v, lang);
+        const shown = safeWorded(text, 200);
+        // In Persian `beforeAfter` isolates each side; in English only outside text that could reorder.
+        return lang.locale === 'fa' ? shown : isolateOutside(lang, text, shown);
+      };
+      return `• ${safeWorded(label, 80)} (${ltr(lang, code(row.field))}): ${beforeAfter(lang, value(row.before), `*${value(row.after)}*`)}`;
     }),
   ],
   cli: (preview, lang) =>
     preview.rows.map((row) => {
-      const show = (v: ProtectionValue | null) =>
-        v === null ? lang.t.cli.cliNotSet : ltr(lang, shown(formatProtectionValue(row.field, v)));
-      return `  ${ltr(lang, row.field)}: ${show(row.before)} → ${show(row.after)}`;
+      const show = (v: typeof row.before) =>
+        v === null ? lang.t.cli.cliNotSet : protectionValueText(row.field, v, lang);
+      return `  ${ltr(lang, row.field)}: ${beforeAfter(lang, show(row.before), show(row.after))}`;
     }),
 });
