@@ -45,7 +45,7 @@ import {
   type VerifyRow,
   whereClause,
 } from './codec.js';
-import { MIGRATIONS, pendingMigrations, unknownVersions } from './migrations.js';
+import { MIGRATIONS, pendingMigrations, refuseNewer } from './migrations.js';
 import {
   type AuditQuery,
   type EventCount,
@@ -177,10 +177,7 @@ export class PostgresStore implements Store {
       );
       const { rows } = await c.query<{ version: number }>('SELECT version FROM schema_migrations');
       const applied = new Set(rows.map((r) => r.version));
-      const unknown = unknownVersions(list, applied);
-      if (unknown.length > 0) {
-        this.logger?.warn({ versions: unknown }, 'database has migrations this build does not know');
-      }
+      refuseNewer(list, applied);
       for (const m of pendingMigrations(list, applied)) {
         await c.query(m.sql);
         await c.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);

@@ -64,7 +64,7 @@ import {
   type VerifyRow,
   whereClause,
 } from './codec.js';
-import { MIGRATIONS, pendingMigrations, unknownVersions } from './migrations.js';
+import { MIGRATIONS, pendingMigrations, refuseNewer } from './migrations.js';
 import {
   type AuditQuery,
   type EventCount,
@@ -300,10 +300,7 @@ export class SqliteStore implements Store {
           .all()
           .map((r) => r.version),
       );
-      const unknown = unknownVersions(list, applied);
-      if (unknown.length > 0) {
-        this.logger?.warn({ versions: unknown }, 'database has migrations this build does not know');
-      }
+      refuseNewer(list, applied);
       for (const m of pendingMigrations(list, applied)) {
         this.db.exec(m.sql);
         this.db
