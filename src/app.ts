@@ -393,10 +393,16 @@ function checkpoints(
   const { logger } = how;
   const unwake = checkpointer === null ? () => undefined : store.onAppend(() => checkpointer.kick());
   return {
-    start() {
-      if (checkpointer === null) logger.warn(`audit checkpoints ${how.state}`);
-      else logger.info(`audit checkpoints ${how.state}`);
-      checkpointer?.start();
+    async start() {
+      if (checkpointer === null) {
+        logger.warn(`audit checkpoints ${how.state}`);
+        return;
+      }
+      logger.info(`audit checkpoints ${how.state}`);
+      // A database restored from a backup is older than what the key signed: said at start, not
+      // only when the next checkpoint falls due.
+      await checkpointer.checkExtends();
+      checkpointer.start();
     },
     async stop() {
       unwake();

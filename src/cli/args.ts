@@ -395,6 +395,15 @@ const CLI_ONLY: readonly CliCommand[] = [
     flags: ['lines'],
     needs: 'store',
   }),
+  command('backup', 'vidops backup <file>', 'Copy the SQLite database while the bot runs, verified.', {
+    words: [1, 1],
+    needs: 'none',
+    details: [
+      "Uses SQLite's online backup: the bot keeps running. The copy is written to a temporary file (mode 600) beside <file>, checked like `vidops audit verify`, then renamed to <file>; a copy that does not verify is not kept.",
+      'Needs DATABASE_URL (and AUDIT_HMAC_KEY, AUDIT_SIGNING_KEY_FILE when the deployment sets them). PostgreSQL is refused: use pg_dump (docs/operations.md, "Backup and restore").',
+      'Keep beside it what the database does not hold: the signing key and its state file, AUDIT_HMAC_KEY and VIDEO_SECRET_KEY.',
+    ],
+  }),
 ];
 
 /**

@@ -51,6 +51,7 @@ import {
   verifyStore,
   witness,
 } from './audit.js';
+import { backup } from './backup.js';
 import {
   type Env,
   type FullContext,
@@ -343,6 +344,7 @@ async function dispatch(run: Run, checked: Checked): Promise<number> {
   if (run.command.id === 'audit verify' && run.flags.events !== undefined) return verifyFiles(auditRun(run));
   switch (run.command.needs) {
     case 'none':
+      if (run.command.id === 'backup') return backup(auditRun(run), run.words[0] ?? '');
       return run.command.id === 'audit keygen' ? keygen(auditRun(run)) : explain(run);
     case 'store': {
       const ctx = await openStoreContext(run.env, opening(run));
