@@ -60,6 +60,7 @@ import {
   type StoreContext,
 } from './context.js';
 import { coverFromFile, createCoverFetcher, type ReadFile } from './cover.js';
+import { doctor } from './doctor.js';
 import {
   auditCsvHeader,
   auditCsvLine,
@@ -345,6 +346,7 @@ async function dispatch(run: Run, checked: Checked): Promise<number> {
   switch (run.command.needs) {
     case 'none':
       if (run.command.id === 'backup') return backup(auditRun(run), run.words[0] ?? '');
+      if (run.command.id === 'doctor') return doctor(auditRun(run), run.clock);
       return run.command.id === 'audit keygen' ? keygen(auditRun(run)) : explain(run);
     case 'store': {
       const ctx = await openStoreContext(run.env, opening(run));

@@ -189,6 +189,25 @@ export class PostgresStore implements Store {
     await this.pool.query('SELECT 1');
   }
 
+  async schemaVersions(): Promise<number[]> {
+    const { rows } = await this.pool.query<{ exists: boolean }>(
+      "SELECT to_regclass('schema_migrations') IS NOT NULL AS exists",
+    );
+    if (rows[0]?.exists !== true) return [];
+    const applied = await this.pool.query<{ version: number }>(
+      'SELECT version FROM schema_migrations ORDER BY version',
+    );
+    return applied.rows.map((r) => r.version);
+  }
+
+  async databaseNow(): Promise<Date> {
+    // As milliseconds: this pool reads timestamps as text.
+    const { rows } = await this.pool.query<{ ms: string }>(
+      'SELECT (extract(epoch FROM now()) * 1000)::text AS ms',
+    );
+    return new Date(Number(rows[0]?.ms ?? Number.NaN));
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }

@@ -316,6 +316,22 @@ export class SqliteStore implements Store {
     this.db.prepare('SELECT 1').get();
   }
 
+  async schemaVersions(): Promise<number[]> {
+    const table = this.db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+      .get();
+    if (table === undefined) return [];
+    return this.db
+      .prepare<[], { version: number }>('SELECT version FROM schema_migrations ORDER BY version')
+      .all()
+      .map((r) => r.version);
+  }
+
+  async databaseNow(): Promise<Date> {
+    const row = this.db.prepare<[], { now: string }>(`SELECT ${SQLITE_NOW} AS now`).get();
+    return new Date(row?.now ?? Number.NaN);
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }

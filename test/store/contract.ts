@@ -1536,6 +1536,18 @@ export function describeUpgrades(
   open: () => Promise<TamperableStore & { reopen(): Promise<Store> }>,
 ): void {
   describe(`${name}: upgrades`, () => {
+    it('vidops doctor reads the applied versions and the database clock', async () => {
+      const db = await open();
+      try {
+        const versions = await db.store.schemaVersions();
+        expect(versions.length).toBeGreaterThan(5);
+        expect(versions).toEqual([...versions].sort((a, b) => a - b));
+        expect(Math.abs((await db.store.databaseNow()).getTime() - Date.now())).toBeLessThan(60_000);
+      } finally {
+        await db.store.close();
+      }
+    });
+
     it('an operator starts an older vidops on a database a newer one migrated: refused, naming the version, nothing changed', async () => {
       const db = await open();
       const request = newRequest();
