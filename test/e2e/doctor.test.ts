@@ -2,10 +2,13 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { createHasher } from '../../src/core/audit-chain.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { writeKeyPair } from '../../src/services/audit-keys.js';
 import { BOT_SCOPES } from '../../src/slack/scopes.js';
+import { openStore } from '../../src/store/index.js';
 import { runVidops } from '../cli/audit-runs.js';
+import { schemaPool, TEST_DATABASE_URL } from '../store/pg-schema.js';
 import { CHANNELS, GROUPS, type Harness, SIGNING_SECRET, startHarness, USERS } from './app-harness.js';
 
 /**
@@ -227,5 +230,21 @@ it('a database a newer vidops migrated: named, not misread', async () => {
     const again = new Database(h.config.databaseUrl.slice('sqlite:'.length));
     again.prepare('DELETE FROM schema_migrations WHERE version = 9001').run();
     again.close();
+  }
+});
+
+const pgIt = TEST_DATABASE_URL === undefined ? it.skip : it;
+
+pgIt('on PostgreSQL: the database answers with a current schema, and its clock is compared', async () => {
+  const schemas = schemaPool(TEST_DATABASE_URL ?? '', 'doctor');
+  try {
+    const url = schemas.url();
+    await (await openStore(url, { hash: createHasher() })).close();
+    const run = await doctor({ DATABASE_URL: url, AUDIT_SIGNING_KEY_FILE: undefined });
+    expect(line(run.stdout, 'database')).toMatch(/^ok {4}database: answers; schema current/);
+    expect(line(run.stdout, 'clock')).toMatch(/^ok {4}clock: within 5 s/);
+    expect(run.code).toBe(0);
+  } finally {
+    await schemas.dropAll();
   }
 });
