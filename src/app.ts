@@ -11,6 +11,7 @@ import { redactError } from './core/mask.js';
 import type { Policy } from './core/policy.js';
 import { sealKeyOf } from './core/seal.js';
 import { keyLabel, type SignerKey } from './core/signed-note.js';
+import { awaitsPutBack } from './core/time-box.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { within } from './jobs/timeout.js';
 import { createLogger } from './logger.js';
@@ -153,6 +154,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
       timeZone: config.languages.timeZone,
     });
     const work = workQueueOf(deps, metrics, logger);
+    requestGauges(metrics, store, clock);
     const context: AppContext = {
       config,
       ops,
@@ -288,6 +290,33 @@ function workQueueOf(deps: VidopsDeps, metrics: VidopsMetrics, logger: Logger): 
   return work;
 }
 
+/** Most requests a gauge reads per scrape: enough to see a stall, bounded for the database. */
+const GAUGE_SCAN_LIMIT = 500;
+
+/**
+ * Gauges read from the store on each scrape, for the alerts on stalled approvals and escalated
+ * put-backs (deploy/prometheus/alerts.yaml): states, so an alert stays while the problem does.
+ */
+function requestGauges(metrics: VidopsMetrics, store: Store, clock: () => Date): void {
+  metrics.registry.gauge(
+    'vidops_approval_oldest_pending_seconds',
+    'Age of the oldest request waiting for approval (0 when none waits)',
+    async () => {
+      const pending = await store.listRequests({ states: ['pending'], limit: GAUGE_SCAN_LIMIT });
+      const oldest = Math.min(...pending.map((r) => Date.parse(r.createdAt)));
+      return pending.length === 0 ? 0 : Math.max(0, (clock().getTime() - oldest) / 1000);
+    },
+  );
+  metrics.registry.gauge(
+    'vidops_put_backs_escalated',
+    'Time-boxed changes whose put-back kept failing and was handed to a lead, not yet back',
+    async () => {
+      const open = await store.listRequests({ timeBoxOpen: true, limit: GAUGE_SCAN_LIMIT });
+      return open.filter((r) => r.timeBox?.leadTold === true && awaitsPutBack(r.timeBox.state)).length;
+    },
+  );
+}
+
 /** The key of `AUDIT_SIGNING_KEY_FILE` and where it remembers what it signed; null when not set. */
 async function signingOf(config: Config): Promise<{ key: SignerKey; memoryPath: string } | null> {
   if (config.auditSigningKeyFile === undefined) return null;
@@ -393,10 +422,16 @@ function checkpoints(
   const { logger } = how;
   const unwake = checkpointer === null ? () => undefined : store.onAppend(() => checkpointer.kick());
   return {
-    start() {
-      if (checkpointer === null) logger.warn(`audit checkpoints ${how.state}`);
-      else logger.info(`audit checkpoints ${how.state}`);
-      checkpointer?.start();
+    async start() {
+      if (checkpointer === null) {
+        logger.warn(`audit checkpoints ${how.state}`);
+        return;
+      }
+      logger.info(`audit checkpoints ${how.state}`);
+      // A database restored from a backup is older than what the key signed: said at start, not
+      // only when the next checkpoint falls due.
+      await checkpointer.checkExtends();
+      checkpointer.start();
     },
     async stop() {
       unwake();

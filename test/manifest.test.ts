@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { BOT_SCOPES } from '../src/slack/scopes.js';
 import { SHORTCUT_LIST } from '../src/views/modals/shortcuts.js';
 
 // Slack's public manifest schema (draft-07), kept in the repository (test/fixtures/slack/README.md).
@@ -82,8 +83,12 @@ describe('an admin creates the Slack app from manifest.yml', () => {
         'im:write',
         'usergroups:read',
         'users:read',
+        'channels:read',
+        'groups:read',
       ].sort(),
     );
+    // The list vidops doctor checks a token against, and the emulator grants.
+    expect([...oauth_config.scopes.bot].sort()).toEqual([...BOT_SCOPES].sort());
   });
 
   it('has /vidops, interactivity, App Home, the bot user, app_home_opened and Socket Mode', () => {

@@ -395,6 +395,28 @@ const CLI_ONLY: readonly CliCommand[] = [
     flags: ['lines'],
     needs: 'store',
   }),
+  command(
+    'doctor',
+    'vidops doctor [--json]',
+    'Check the configuration, database, Slack, keys, video service, clock and policy.',
+    {
+      flags: ['json'],
+      needs: 'none',
+      details: [
+        'One line per check, with its fix: every variable parses; the database answers and its schema is current; the Slack token works and has the scopes of manifest.yml; the bot is in the audit and approval channels; the signing key and its state file are mode 600 and agree with the database; the video service answers a whitelist read; the clock agrees with the database; Slack knows everyone the policy names.',
+        'Exit 0 when every check passes, 1 otherwise. --json prints {"ok":…,"checks":[{"check","ok","detail","fix"}]} for scripts. It changes nothing: no migration, no checkpoint, no change upstream.',
+      ],
+    },
+  ),
+  command('backup', 'vidops backup <file>', 'Copy the SQLite database while the bot runs, verified.', {
+    words: [1, 1],
+    needs: 'none',
+    details: [
+      "Uses SQLite's online backup: the bot keeps running. The copy is written to a temporary file (mode 600) beside <file>, checked like `vidops audit verify`, then renamed to <file>; a copy that does not verify is not kept.",
+      'Needs DATABASE_URL (and AUDIT_HMAC_KEY, AUDIT_SIGNING_KEY_FILE when the deployment sets them). PostgreSQL is refused: use pg_dump (docs/operations.md, "Backup and restore").',
+      'Keep beside it what the database does not hold: the signing key and its state file, AUDIT_HMAC_KEY and VIDEO_SECRET_KEY.',
+    ],
+  }),
 ];
 
 /**

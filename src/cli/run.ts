@@ -51,6 +51,7 @@ import {
   verifyStore,
   witness,
 } from './audit.js';
+import { backup } from './backup.js';
 import {
   type Env,
   type FullContext,
@@ -59,6 +60,7 @@ import {
   type StoreContext,
 } from './context.js';
 import { coverFromFile, createCoverFetcher, type ReadFile } from './cover.js';
+import { doctor } from './doctor.js';
 import {
   auditCsvHeader,
   auditCsvLine,
@@ -344,6 +346,8 @@ async function dispatch(run: Run, checked: Checked): Promise<number> {
   if (run.command.id === 'audit verify' && run.flags.events !== undefined) return verifyFiles(auditRun(run));
   switch (run.command.needs) {
     case 'none':
+      if (run.command.id === 'backup') return backup(auditRun(run), run.words[0] ?? '');
+      if (run.command.id === 'doctor') return doctor(auditRun(run), run.clock);
       return run.command.id === 'audit keygen' ? keygen(auditRun(run)) : explain(run);
     case 'store': {
       const ctx = await openStoreContext(run.env, opening(run));

@@ -198,6 +198,8 @@ export interface Emulator {
   setUsers(users: readonly EmulatorUser[]): void;
   setUsergroup(id: string, userIds: readonly string[], handle?: string): void;
   setChannels(channels: readonly EmulatorChannel[]): void;
+  /** The bot token's scopes from now on (all of the manifest's by default). */
+  setScopes(scopes: readonly string[]): void;
   setFiles(files: readonly EmulatorFile[]): void;
   /** Stores an uploaded file under a new `F…` ID. */
   addFile(file: Omit<EmulatorFile, 'id'>): EmulatorFile;
@@ -365,6 +367,9 @@ function directoryOf(state: EmulatorState) {
     setChannels: (list) => {
       for (const channel of list) state.channelList.set(channel.id, { ...channel });
       changed(state, { kind: 'directory' });
+    },
+    setScopes: (scopes) => {
+      state.scopes = [...scopes];
     },
     setFiles: (list) => {
       for (const file of list) state.files.set(file.id, { ...file });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { JsonObject } from '../core/json.js';
+import { BOT_SCOPES } from '../slack/scopes.js';
 import type {
   EmulatorChange,
   EmulatorFile,
@@ -61,6 +62,8 @@ export function createState(options: EmulatorOptions) {
       onNote: note,
       ...(options.socketPingIntervalMs === undefined ? {} : { pingIntervalMs: options.socketPingIntervalMs }),
     }),
+    /** What the bot token was granted: sent in every answer's `x-oauth-scopes`, as Slack does. */
+    scopes: [...BOT_SCOPES] as string[],
     calls: [] as RecordedCall[],
     warnings: [] as string[],
     responsePosts: [] as ResponsePost[],
@@ -109,6 +112,7 @@ function seedDirectory(state: EmulatorState): void {
 /** Forgets calls, messages, views, users, files and injected failures; the directory is seeded again. */
 export function resetState(state: EmulatorState): void {
   state.calls.length = 0;
+  state.scopes = [...BOT_SCOPES];
   state.warnings.length = 0;
   state.responsePosts.length = 0;
   state.ephemerals.length = 0;

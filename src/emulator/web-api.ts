@@ -132,6 +132,23 @@ export const WEB_API: Readonly<Record<string, WebApiMethod>> = {
     changed(state, { kind: 'home', user: userId });
     return { ok: true, view: stored };
   },
+  // https://api.slack.com/methods/conversations.info: `is_member` says whether the bot is in it.
+  'conversations.info': (state, args) => {
+    const id = str(args.channel) ?? '';
+    const known = state.channelList.get(id);
+    if (known === undefined && !state.channels.has(id)) return fail('channel_not_found');
+    return {
+      ok: true,
+      channel: {
+        id,
+        name: known?.name ?? id.toLowerCase(),
+        is_channel: true,
+        is_private: false,
+        is_archived: false,
+        is_member: known?.botIsMember ?? true,
+      },
+    };
+  },
   'usergroups.users.list': (state, args) => {
     const group = state.usergroups.get(str(args.usergroup) ?? '');
     return group === undefined ? fail('no_such_subteam') : { ok: true, users: [...group.members] };
@@ -227,7 +244,7 @@ export function callMethod(state: EmulatorState, call: ApiCall): Answer {
   else if (call.invalidJson) answer = { body: fail('invalid_json') };
   else if (handler === undefined) answer = { body: fail('unknown_method', { req_method: method }) };
   else if (auth !== undefined) answer = { body: fail(auth) };
-  else answer = { body: handler(state, args) };
+  else answer = { body: handler(state, args), headers: { 'x-oauth-scopes': state.scopes.join(',') } };
   const recorded = {
     method,
     args,

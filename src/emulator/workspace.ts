@@ -36,6 +36,8 @@ export interface EmulatorChannel {
   name: string;
   /** One line under the channel name in the playground. */
   purpose?: string;
+  /** Whether the bot is in it (`is_member` of `conversations.info`); default true. */
+  botIsMember?: boolean;
 }
 
 /** A user group (`S…`) and its members, as `usergroups.users.list` answers. */

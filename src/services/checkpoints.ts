@@ -88,7 +88,10 @@ export type CheckpointResult =
   /** Another process wrote a checkpoint of this size first. */
   | { kind: 'taken'; size: number }
   /** The log does not extend what this key signed before, or the events do not link; nothing was signed. */
-  | { kind: 'refused'; reason: string };
+  | Refused;
+
+/** A checkpoint not signed, and why (logged at level error and counted). */
+export type Refused = { kind: 'refused'; reason: string };
 
 export interface Checkpointer {
   /**
@@ -99,6 +102,11 @@ export interface Checkpointer {
   checkpointNow(accept?: AcceptBaseline): Promise<CheckpointResult>;
   /** The same, only when one is due (by count or time); null when none is. */
   checkIfDue(): Promise<CheckpointResult | null>;
+  /**
+   * Whether the log extends what the key signed before, looked at without signing: a refusal
+   * (logged, counted, with the command that accepts a restore) when it does not, else null.
+   */
+  checkExtends(): Promise<Refused | null>;
   /** Starts the loop that makes them when due. */
   start(): void;
   /** Events were appended: look soon (at most once per `minGapMs`). */
@@ -160,6 +168,7 @@ export function createCheckpointer(options: CheckpointerOptions): Checkpointer {
   return {
     checkpointNow: (accept) => checkpointNow(s, accept),
     checkIfDue: () => checkIfDue(s),
+    checkExtends: () => s.memory.exclusive(() => checkExtends(s)),
     start: () => runner.start(),
     kick: () => runner.wake(),
     stop: () => runner.stop(),
@@ -316,7 +325,7 @@ function baseOf(
   return bases[0] ?? { size: 0, head: GENESIS_HASH };
 }
 
-function refuse(s: Signing, head: Head | null, covered: number, reason: string): CheckpointResult {
+function refuse(s: Signing, head: Head | null, covered: number, reason: string): Refused {
   if (s.refusedAt?.reason !== reason) {
     s.logger?.error({ head: head?.seq ?? 0, covered, alert: 'audit_checkpoint_refused' }, reason);
   }
@@ -437,6 +446,13 @@ async function decide(s: Signing, accept: AcceptBaseline | undefined): Promise<C
     return refuse(s, head, covered, `no checkpoint signed: ${problem}; run \`vidops audit verify\``);
   }
   return sign(s, head, recalled);
+}
+
+async function checkExtends(s: Signing): Promise<Refused | null> {
+  const head = await s.store.auditHead();
+  const problem = await memoryProblem(s, await recall(s), head);
+  if (problem === null) return null;
+  return refuse(s, head, 0, `no checkpoint signed: ${problem}; ${REWRITE_HINT}`);
 }
 
 function checkpointNow(s: Signing, accept?: AcceptBaseline): Promise<CheckpointResult> {

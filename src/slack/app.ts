@@ -492,6 +492,7 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
   const app = boltApp(config, receiver, boltLogger);
   const publisher = auditPublisher(deps, web, metrics);
   metrics.collectDepths({ audit: () => store.outboxDepth(), notifications: () => store.notificationDepth() });
+  metrics.collectReady(parts.ready);
   // Woken at once by every append, whoever wrote (a handler, the sweeper, a resumed request).
   const stopWaking = store.onAppend(() => publisher.kick());
   useMiddleware(app, parts);

@@ -153,6 +153,8 @@ describe('vidops metrics', () => {
       vidops_audit_checkpoint_refused_total: 'counter',
       vidops_audit_outbox_depth: 'gauge',
       vidops_notification_outbox_depth: 'gauge',
+      vidops_ready: 'gauge',
+      vidops_memory_limit_bytes: 'gauge',
     });
     expect(text).toContain('vidops_commands_total{command="unblock",outcome="ok"} 1\n');
     expect(text).toContain('vidops_ack_seconds_bucket{le="3"} 1\n');
@@ -168,6 +170,17 @@ describe('vidops metrics', () => {
     // Served from the start, so that an alert on any increase works from the first refusal.
     expect(text).toContain('vidops_audit_checkpoint_refused_total 0\n');
     expect(m.registry.contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
+  });
+
+  it('serves vidops_ready as /readyz answers: 1 while its check passes, 0 once it fails', async () => {
+    const m = createVidopsMetrics();
+    let up = true;
+    m.collectReady(async () => {
+      if (!up) throw new Error('store unreachable');
+    });
+    expect(await m.registry.render()).toContain('vidops_ready 1\n');
+    up = false;
+    expect(await m.registry.render()).toContain('vidops_ready 0\n');
   });
 
   it('counts every documented outcome under its own label', async () => {

@@ -4,6 +4,8 @@
  * count only its own work. Node's process metrics join the registry while `/metrics` is served.
  * @see docs/architecture.md, "Runtime contract" (`GET /metrics`) and "Who uses it" (Operator)
  */
+import { readFileSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import perfHooks from 'node:perf_hooks';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -211,6 +213,8 @@ export interface VidopsMetrics {
     audit: () => Promise<number> | number;
     notifications: () => Promise<number> | number;
   }): void;
+  /** Sets the check `vidops_ready` reports on each scrape: 1 when it resolves, as `/readyz` answers 200. */
+  collectReady(ready: () => Promise<void>): void;
 }
 
 /**
@@ -225,6 +229,7 @@ export function createVidopsMetrics(): VidopsMetrics {
     ['command', 'outcome'],
   );
   let depths: Parameters<VidopsMetrics['collectDepths']>[0] = { audit: () => 0, notifications: () => 0 };
+  let ready: () => Promise<void> = async () => undefined;
   const metrics: VidopsMetrics = {
     registry,
     commands,
@@ -260,7 +265,21 @@ export function createVidopsMetrics(): VidopsMetrics {
     collectDepths(read) {
       depths = read;
     },
+    collectReady(check) {
+      ready = check;
+    },
   };
+  registry.gauge('vidops_ready', '1 when /readyz answers 200 (the database and Slack answer), else 0', () =>
+    ready().then(
+      () => 1,
+      () => 0,
+    ),
+  );
+  registry.gauge(
+    'vidops_memory_limit_bytes',
+    "Memory the process may use: its cgroup's limit (a container's), else the machine's memory",
+    memoryLimitBytes,
+  );
   registry.gauge('vidops_audit_outbox_depth', 'Audit events not yet posted to the audit channel', () =>
     depths.audit(),
   );
@@ -270,4 +289,26 @@ export function createVidopsMetrics(): VidopsMetrics {
     () => depths.notifications(),
   );
   return metrics;
+}
+
+/** cgroup v2's limit, then v1's; what they say when there is none ("max", or a page-rounded 2^63). */
+const CGROUP_LIMITS = ['/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes'];
+
+/**
+ * The memory this process may use: the smallest of its cgroup's limit (set by a container runtime
+ * or systemd's MemoryMax) and the machine's memory. Read on each scrape: a limit can change.
+ */
+export function memoryLimitBytes(files: readonly string[] = CGROUP_LIMITS): number {
+  let limit = totalmem();
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    const bytes = Number(text);
+    if (/^\d+$/.test(text) && bytes > 0 && bytes < limit) limit = bytes;
+  }
+  return limit;
 }

@@ -6,6 +6,8 @@
  * @see docs/architecture.md, "Scale"
  */
 
+import { VidopsError } from '../core/errors.js';
+
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface Migration {
@@ -418,4 +420,26 @@ export function pendingMigrations(list: readonly Migration[], applied: ReadonlyS
 export function unknownVersions(list: readonly Migration[], applied: Iterable<number>): number[] {
   const known = new Set(list.map((m) => m.version));
   return [...applied].filter((v) => !known.has(v)).sort((a, b) => a - b);
+}
+
+/**
+ * A database a newer vidops has migrated: this build would misread tables it does not know, so it
+ * refuses to start on it rather than run.
+ * @see docs/operations.md, "Upgrade"
+ */
+export class DatabaseTooNewError extends VidopsError {
+  constructor(
+    readonly unknown: readonly number[],
+    readonly known: number,
+  ) {
+    super(
+      `The database was written by a newer vidops: it holds schema version ${unknown.join(', ')}, and this build knows versions up to ${known}. Nothing was changed. Run the newer vidops (every replica and the CLI on one version), or restore a backup taken before the upgrade (docs/operations.md, "Upgrade").`,
+    );
+  }
+}
+
+/** Throws {@link DatabaseTooNewError} when `applied` holds a version `list` does not know. */
+export function refuseNewer(list: readonly Migration[], applied: Iterable<number>): void {
+  const unknown = unknownVersions(list, applied);
+  if (unknown.length > 0) throw new DatabaseTooNewError(unknown, list.at(-1)?.version ?? 0);
 }

@@ -45,7 +45,7 @@ import {
   type VerifyRow,
   whereClause,
 } from './codec.js';
-import { MIGRATIONS, pendingMigrations, unknownVersions } from './migrations.js';
+import { MIGRATIONS, pendingMigrations, refuseNewer } from './migrations.js';
 import {
   type AuditQuery,
   type EventCount,
@@ -177,10 +177,7 @@ export class PostgresStore implements Store {
       );
       const { rows } = await c.query<{ version: number }>('SELECT version FROM schema_migrations');
       const applied = new Set(rows.map((r) => r.version));
-      const unknown = unknownVersions(list, applied);
-      if (unknown.length > 0) {
-        this.logger?.warn({ versions: unknown }, 'database has migrations this build does not know');
-      }
+      refuseNewer(list, applied);
       for (const m of pendingMigrations(list, applied)) {
         await c.query(m.sql);
         await c.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
@@ -190,6 +187,25 @@ export class PostgresStore implements Store {
 
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
+  }
+
+  async schemaVersions(): Promise<number[]> {
+    const { rows } = await this.pool.query<{ exists: boolean }>(
+      "SELECT to_regclass('schema_migrations') IS NOT NULL AS exists",
+    );
+    if (rows[0]?.exists !== true) return [];
+    const applied = await this.pool.query<{ version: number }>(
+      'SELECT version FROM schema_migrations ORDER BY version',
+    );
+    return applied.rows.map((r) => r.version);
+  }
+
+  async databaseNow(): Promise<Date> {
+    // As milliseconds: this pool reads timestamps as text.
+    const { rows } = await this.pool.query<{ ms: string }>(
+      'SELECT (extract(epoch FROM now()) * 1000)::text AS ms',
+    );
+    return new Date(Number(rows[0]?.ms ?? Number.NaN));
   }
 
   async close(): Promise<void> {

@@ -64,7 +64,7 @@ import {
   type VerifyRow,
   whereClause,
 } from './codec.js';
-import { MIGRATIONS, pendingMigrations, unknownVersions } from './migrations.js';
+import { MIGRATIONS, pendingMigrations, refuseNewer } from './migrations.js';
 import {
   type AuditQuery,
   type EventCount,
@@ -300,10 +300,7 @@ export class SqliteStore implements Store {
           .all()
           .map((r) => r.version),
       );
-      const unknown = unknownVersions(list, applied);
-      if (unknown.length > 0) {
-        this.logger?.warn({ versions: unknown }, 'database has migrations this build does not know');
-      }
+      refuseNewer(list, applied);
       for (const m of pendingMigrations(list, applied)) {
         this.db.exec(m.sql);
         this.db
@@ -317,6 +314,22 @@ export class SqliteStore implements Store {
 
   async ping(): Promise<void> {
     this.db.prepare('SELECT 1').get();
+  }
+
+  async schemaVersions(): Promise<number[]> {
+    const table = this.db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+      .get();
+    if (table === undefined) return [];
+    return this.db
+      .prepare<[], { version: number }>('SELECT version FROM schema_migrations ORDER BY version')
+      .all()
+      .map((r) => r.version);
+  }
+
+  async databaseNow(): Promise<Date> {
+    const row = this.db.prepare<[], { now: string }>(`SELECT ${SQLITE_NOW} AS now`).get();
+    return new Date(row?.now ?? Number.NaN);
   }
 
   async close(): Promise<void> {

@@ -155,6 +155,10 @@ export interface Store {
   migrate(): Promise<void>;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
+  /** The migration versions the database records as applied (none before the first migrate). */
+  schemaVersions(): Promise<number[]>;
+  /** The database server's clock (`vidops doctor` compares it with this host's). */
+  databaseNow(): Promise<Date>;
   close(): Promise<void>;
 
   /** Inserts a new request and its events atomically. Fails if the ID exists. */

@@ -3,6 +3,7 @@ import { StateConflictError } from '../../src/core/errors.js';
 import type { JsonValue } from '../../src/core/json.js';
 import type { AuditEvent, OperationRequest } from '../../src/core/model.js';
 import { newTimeBox } from '../../src/core/time-box.js';
+import { DatabaseTooNewError } from '../../src/store/migrations.js';
 import type { ModalDraft, NotificationJob, RequestDm, RequestDmKind, Store } from '../../src/store/store.js';
 import { AGENT, at, collect, eventFor, LEAD, newEvent, newRequest, T0 } from './fixtures.js';
 
@@ -1521,6 +1522,55 @@ export function describeLimitContract(name: string, open: () => Promise<[Store, 
         'break-glass',
         'executing',
       ]);
+    });
+  });
+}
+
+/**
+ * Upgrades: a database a newer vidops migrated is refused at start, naming the version, and left
+ * as it was; this build's own migrations are each applied once.
+ * @see docs/operations.md, "Upgrade"
+ */
+export function describeUpgrades(
+  name: string,
+  open: () => Promise<TamperableStore & { reopen(): Promise<Store> }>,
+): void {
+  describe(`${name}: upgrades`, () => {
+    it('vidops doctor reads the applied versions and the database clock', async () => {
+      const db = await open();
+      try {
+        const versions = await db.store.schemaVersions();
+        expect(versions.length).toBeGreaterThan(5);
+        expect(versions).toEqual([...versions].sort((a, b) => a - b));
+        expect(Math.abs((await db.store.databaseNow()).getTime() - Date.now())).toBeLessThan(60_000);
+      } finally {
+        await db.store.close();
+      }
+    });
+
+    it('an operator starts an older vidops on a database a newer one migrated: refused, naming the version, nothing changed', async () => {
+      const db = await open();
+      const request = newRequest();
+      await db.store.createRequest(request, [eventFor(request, 'requested')]);
+      await db.sql('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
+        9001,
+        'from a newer vidops',
+        T0,
+      ]);
+      await db.store.close();
+
+      const refusal = db.reopen();
+      await expect(refusal).rejects.toBeInstanceOf(DatabaseTooNewError);
+      await expect(refusal).rejects.toThrow(/written by a newer vidops: it holds schema version 9001/);
+
+      // Taken back out (a downgrade someone undid by hand), the database opens with its data.
+      await db.sql('DELETE FROM schema_migrations WHERE version = ?', [9001]);
+      const again = await db.reopen();
+      try {
+        expect(await again.getRequest(request.id)).toEqual(request);
+      } finally {
+        await again.close();
+      }
     });
   });
 }

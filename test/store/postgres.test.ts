@@ -4,12 +4,15 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { verifyChain } from '../../src/core/audit-chain.js';
 import { openStore } from '../../src/store/index.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
 import type { Store } from '../../src/store/store.js';
 import {
   contractHash,
   describeAuditTampering,
   describeLimitContract,
   describeStoreContract,
+  describeUpgrades,
+  type TamperableStore,
 } from './contract.js';
 import { crashAndRecover } from './crash-harness.js';
 import { at, collect, eventFor, LEAD, newEvent, newRequest } from './fixtures.js';
@@ -32,8 +35,15 @@ if (TEST_DATABASE_URL === undefined) {
     return [first, await openStore(url, { hash: contractHash })];
   });
 
-  describeAuditTampering('PostgreSQL', async () => {
+  describeAuditTampering('PostgreSQL', () => tamperable(schemas.url()));
+
+  describeUpgrades('PostgreSQL', async () => {
     const url = schemas.url();
+    return { ...(await tamperable(url)), reopen: () => openStore(url, { hash: contractHash }) };
+  });
+
+  /** A store on `url` and a way to run SQL on its database behind its back. */
+  async function tamperable(url: string): Promise<TamperableStore> {
     const store = await openStore(url, { hash: contractHash });
     const schema = new URL(url).searchParams.get('schema');
     return {
@@ -53,6 +63,26 @@ if (TEST_DATABASE_URL === undefined) {
         }
       },
     };
+  }
+
+  it('two replicas start together on a new database: each migration is applied once', async () => {
+    const url = schemas.url();
+    const replicas = await Promise.all([
+      openStore(url, { hash: contractHash }),
+      openStore(url, { hash: contractHash }),
+    ]);
+    await Promise.all(replicas.map((r) => r.close()));
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      const schema = new URL(url).searchParams.get('schema');
+      const { rows } = await client.query<{ version: number }>(
+        `SELECT version FROM ${schema}.schema_migrations ORDER BY version`,
+      );
+      expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.postgres.map((m) => m.version));
+    } finally {
+      await client.end();
+    }
   });
 
   describe('PostgreSQL with two replicas (two pools on one database)', () => {

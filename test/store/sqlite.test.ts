@@ -9,6 +9,7 @@ import {
   describeAuditTampering,
   describeLimitContract,
   describeStoreContract,
+  describeUpgrades,
 } from './contract.js';
 import { crashAndRecover } from './crash-harness.js';
 
@@ -53,6 +54,24 @@ describeAuditTampering('SQLite', async () => {
         other.close();
       }
     },
+  };
+});
+
+describeUpgrades('SQLite', async () => {
+  files += 1;
+  const url = `sqlite:${join(dir, `upgrade-${files}.db`)}`;
+  const store = await openStore(url, { hash: contractHash });
+  return {
+    store,
+    async sql(text, params = []) {
+      const other = new Database(url.slice('sqlite:'.length));
+      try {
+        other.prepare(text).run(...params);
+      } finally {
+        other.close();
+      }
+    },
+    reopen: () => openStore(url, { hash: contractHash }),
   };
 });
 
