@@ -288,6 +288,27 @@ export function targetText(target: Target): string {
 /** @see OperationSpec.undo */
 export type UndoRule = 'time-box' | 'revert' | 'none';
 
+export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Where an operation is sent, declared once beside it: the client calls it from here, its retry
+ * policy follows from `repeat`, and test/e2e and src/client hold it against the sandbox's own
+ * statement of the documented endpoints.
+ * @see docs/architecture.md, "The operation catalog"
+ */
+export interface Endpoint<R extends RepeatRule | 'read' = RepeatRule | 'read'> {
+  /** Number in the spec's endpoint table; null for a documented extra (docs/api-extras.md). */
+  specOp: number | null;
+  method: EndpointMethod;
+  /** Methods the spec also shows for it (op 10 is shown with POST and PATCH). */
+  alsoMethods?: readonly EndpointMethod[];
+  /** `{fileId}` stands for an ID that the call puts in the path. */
+  path: `/v1/${string}`;
+  body: 'json' | 'multipart' | 'none';
+  /** A read may always be sent again; a change as its RepeatRule says. */
+  repeat: R;
+}
+
 /** One change operation, every part of it that needs no I/O. */
 export interface OperationSpec<
   O extends string = string,
@@ -300,11 +321,9 @@ export interface OperationSpec<
   title: string;
   /** The same in Persian: `رفع مسدودی بیننده`; `cli`, as the command line titles it. */
   fa: { title: string; cli: string };
-  /** Operation number in the spec's endpoint table; null for a documented extra (docs/api-extras.md). */
-  specOp: number | null;
   risk: OperationRisk;
-  /** Whether vidops, or a lead, may send it again when its outcome is not known. */
-  repeat: RepeatRule;
+  /** Where it is sent, and whether vidops, or a lead, may send it again when its outcome is not known. */
+  endpoint: Endpoint<RepeatRule>;
   /**
    * Whether a done change can be undone: `time-box` (it may be asked for a while, `for 2h`, and
    * is put back at the end; it can also be reverted), `revert` (a Revert… opens its inverse as a
@@ -336,7 +355,10 @@ export interface OperationSpec<
   policy: RuleDefaults;
 }
 
-/** An entry of the catalog; the generics keep its schemas' and commands' own types. */
+/**
+ * An entry of the catalog; the generics keep its schemas' and commands' own types, and the names
+ * of the documented reads that belong to it (`reads`: the whitelist and settings it changes).
+ */
 export function operation<
   const O extends string,
   I extends z.ZodObject,
@@ -344,9 +366,10 @@ export function operation<
   V extends z.ZodType,
   const C extends readonly CommandSpec[],
   const F extends readonly (keyof z.output<I> & string)[],
+  const R extends Readonly<Record<string, Endpoint<'read'>>> = Record<never, Endpoint<'read'>>,
 >(
-  spec: OperationSpec<O, I, P, V> & { commands: C; fields: F },
-): OperationSpec<O, I, P, V> & { commands: C; fields: F } {
+  spec: OperationSpec<O, I, P, V> & { commands: C; fields: F; reads?: R },
+): OperationSpec<O, I, P, V> & { commands: C; fields: F; reads?: R } {
   return spec;
 }
 
