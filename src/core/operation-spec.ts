@@ -147,28 +147,46 @@ export type WordsValue<W extends WordsSpec> = W extends { kind: 'id'; resource: 
     ? WordsValues[K]
     : never;
 
-/** The usage text of a command's words: `<bucketId>`, `<ip>…`. */
+/** What each shape of words is, as data: its usage text and how many words it takes. */
+interface WordsShape<W extends WordsSpec> {
+  usage(words: W): string;
+  /** Fewest and most words; `Infinity` for a list. */
+  count: readonly [number, number];
+}
+
+/**
+ * The closed set of argument shapes. Usage text (help, CLI) and the CLI's word counts read it; the
+ * grammar reads the words of each shape (src/core/grammar.ts, `readWords`) and the catalog turns
+ * them into an operation's input (src/core/catalog.ts, `wordsInput`), each an exhaustive switch:
+ * a new shape is a type error until every one of them knows it.
+ */
+export const WORDS_SHAPES: { [K in WordsSpec['kind']]: WordsShape<Extract<WordsSpec, { kind: K }>> } = {
+  none: { usage: () => '', count: [0, 0] },
+  id: { usage: (w) => `<${ID_NAMES[w.resource]}>`, count: [1, 1] },
+  mobile: { usage: () => '<mobile>', count: [1, Number.POSITIVE_INFINITY] },
+  ips: { usage: () => '<ip>…', count: [1, Number.POSITIVE_INFINITY] },
+  assignments: { usage: () => '<field>=<value>…', count: [1, Number.POSITIVE_INFINITY] },
+  count: { usage: () => '[n]', count: [0, 1] },
+  code: { usage: () => '<code>', count: [1, Number.POSITIVE_INFINITY] },
+  delegation: {
+    usage: () => '<@user> until <date or duration> [reason]',
+    count: [1, Number.POSITIVE_INFINITY],
+  },
+  language: { usage: () => `[${LANGUAGE_WORDS.join('|')}]`, count: [0, 1] },
+};
+
+function shapeOf<W extends WordsSpec>(words: W): WordsShape<W> {
+  return WORDS_SHAPES[words.kind] as WordsShape<W>;
+}
+
+/** How the words of a command are written in its usage line. */
 export function wordsUsage(words: WordsSpec): string {
-  switch (words.kind) {
-    case 'none':
-      return '';
-    case 'id':
-      return `<${ID_NAMES[words.resource]}>`;
-    case 'mobile':
-      return '<mobile>';
-    case 'ips':
-      return '<ip>…';
-    case 'assignments':
-      return '<field>=<value>…';
-    case 'count':
-      return '[n]';
-    case 'code':
-      return '<code>';
-    case 'delegation':
-      return '<@user> until <date or duration> [reason]';
-    case 'language':
-      return `[${LANGUAGE_WORDS.join('|')}]`;
-  }
+  return shapeOf(words).usage(words);
+}
+
+/** How many words a command takes after its own. */
+export function wordsCount(words: WordsSpec): readonly [number, number] {
+  return shapeOf(words).count;
 }
 
 /** What the CLI needs before a command runs: nothing, the store only, or the store, API client and policy. */
