@@ -344,27 +344,14 @@ async function gotCaller(
  * NORMAL as vidops' SQLite store), unblock, append the result event in a second transaction, and
  * post the reply to `response_url`. Work after the ack is bounded as vidops bounds it; past the
  * bound the ack says "busy". A floor for measuring, not a product: no retries, no policy, a
- * number is digits only. Roles: `floor-got`, the baseline of goals 1 and 2 (vidops keeps got as
- * its client, so the floor calls the service through got too, and posts
- * each completed unblock to the audit channel over node:http, as vidops must); `floor`, the same
- * on node:http with no audit post, printed for reference; `floor-at-once`, the got floor without
- * the look-up (goal 4's baseline: a Slack request → the unblock call); `floor-durable`, the got
- * floor writing what vidops' store writes ({@link durableWrites}), read beside `--closed`;
- * `floor-bolt`, that floor behind Bolt on vidops' receiver ({@link serveBolt}) instead of by hand.
+ * number is digits only. It calls the service through got (vidops keeps got as its client) and
+ * posts each completed unblock to the audit channel over node:http, as vidops must. Roles:
+ * `floor-bolt`, the baseline of goals 1 and 2: served by Bolt on vidops' receiver ({@link serveBolt})
+ * and writing what vidops' store writes ({@link durableWrites}), the parts the design fixes;
+ * `floor-got`, the same work by hand on node:http with two plain events, printed for reference;
+ * `floor-at-once`, that without the look-up (goal 4's baseline: a Slack request → the unblock call).
  */
-async function runFloor(
-  options: {
-    upstream: 'http' | 'got';
-    lookUp: boolean;
-    audit: boolean;
-    durable?: boolean;
-    bolt?: boolean;
-  } = {
-    upstream: 'http',
-    lookUp: true,
-    audit: false,
-  },
-): Promise<void> {
+async function runFloor(options: { lookUp: boolean; bolt: boolean }): Promise<void> {
   const Database = createRequire(join(env(TARGET_ENV.root), 'package.json'))(
     'better-sqlite3',
   ) as typeof import('better-sqlite3');
@@ -393,7 +380,7 @@ async function runFloor(
   const append = (type: string, fields: Record<string, string | boolean | null>) => {
     head = appendTx(type, fields);
   };
-  // The plain floor's writes: two events, no replay key; `floor-durable` makes vidops' writes.
+  // The got floor's writes: two events, no replay key; the Bolt floor makes vidops' writes.
   const plainWrites: FloorWrites<{ id: string }> = {
     firstTime: () => true,
     intent: (actor, mobileNumber, _masked, blocked) => {
@@ -437,12 +424,9 @@ async function runFloor(
       request.end(body);
     });
 
-  // `floor-got` and `floor-at-once`: the two calls to the service made through got, configured the
-  // cheap way (one instance, keep-alive agent, no retries, no hooks).
-  const upstream: typeof call =
-    options.upstream === 'got'
-      ? await gotCaller(sandbox, keys, agent)
-      : (method, url, headers, body) => call(method, url, headers, body);
+  // The two calls to the service made through got, configured the cheap way (one instance,
+  // keep-alive agent, no retries, no hooks).
+  const upstream = await gotCaller(sandbox, keys, agent);
 
   // The audit channel post of a completed unblock: chat.postMessage over node:http, as vidops'
   // Slack posts go (one message per unblock, a line of text and one section block).
@@ -502,7 +486,7 @@ async function runFloor(
       } catch (error) {
         writes.outcome(request, false, { error: error instanceof Error ? error.message : 'error' });
       }
-      if (ok && options.audit) await postAudit(actor, masked).catch(() => undefined);
+      if (ok) await postAudit(actor, masked).catch(() => undefined);
       const reply = JSON.stringify({
         response_type: 'ephemeral',
         text: ok ? `Viewer ${masked} is unblocked (${request.id}).` : `Viewer ${masked} was not unblocked.`,
@@ -511,7 +495,7 @@ async function runFloor(
     };
   const migrations = async () =>
     (await fromDist<typeof import('../src/store/migrations.js')>('store/migrations.js')).MIGRATIONS.sqlite;
-  const durable = options.durable === true ? durableWrites(db, await migrations()) : null;
+  const durable = options.bolt ? durableWrites(db, await migrations()) : null;
   const firstTime = durable?.firstTime ?? plainWrites.firstTime;
   const unblock = durable === null ? unblockWith(plainWrites) : unblockWith(durable);
 
@@ -547,8 +531,7 @@ async function runFloor(
     }
     const refused = busy();
     if (refused !== null) return { reply: refused };
-    // `floor-durable`: the replay key committed before the ack, as vidops' receiver does (the
-    // Bolt floor's receiver committed it already: `replayKey` null).
+    // The Bolt floor's receiver committed the replay key already (`replayKey` null).
     if (replayKey !== null && !firstTime(replayKey)) return {};
     return { work: () => unblock(mobileNumber, user, responseUrl) };
   };
@@ -556,7 +539,7 @@ async function runFloor(
     waiting.push(work);
     if (running < FLOOR_CONCURRENCY) next();
   };
-  const serve = options.bolt === true ? serveBolt : serveHttp;
+  const serve = options.bolt ? serveBolt : serveHttp;
   const { port, close } = await serve({ admit, enqueue, busy, firstTime });
   loopDelay.enable();
   serveIpc({
@@ -667,7 +650,7 @@ async function serveBolt(front: FloorFront): Promise<{ port: number; close: () =
   return { port: receiver.port, close: () => app.stop().then(() => undefined) };
 }
 
-/** What a floor writes per unblock: the plain floor two events, `floor-durable` vidops' writes. */
+/** What a floor writes per unblock: the got floor two events, the Bolt floor vidops' writes. */
 export interface FloorWrites<R extends { id: string }> {
   /** Commits a replay key (`sig:{ts}:{signature}`); false when it was there already: nothing is done. */
   firstTime(key: string): boolean;
@@ -792,11 +775,7 @@ export function durableWrites(
 const role = process.env[TARGET_ENV.role];
 if (role === 'bare') await runBare();
 else if (role === 'app') await runApp();
-else if (role === 'floor') await runFloor();
-else if (role === 'floor-got') await runFloor({ upstream: 'got', lookUp: true, audit: true });
-else if (role === 'floor-at-once') await runFloor({ upstream: 'got', lookUp: false, audit: true });
-else if (role === 'floor-durable')
-  await runFloor({ upstream: 'got', lookUp: true, audit: true, durable: true });
-else if (role === 'floor-bolt')
-  await runFloor({ upstream: 'got', lookUp: true, audit: true, durable: true, bolt: true });
+else if (role === 'floor-got') await runFloor({ lookUp: true, bolt: false });
+else if (role === 'floor-at-once') await runFloor({ lookUp: false, bolt: false });
+else if (role === 'floor-bolt') await runFloor({ lookUp: true, bolt: true });
 else if (role !== undefined) throw new Error(`unknown role ${role}`);

@@ -1,7 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,53 +33,30 @@ import {
 } from './slack-target.js';
 
 /**
- * Slash-command load, same run, four targets, each in its own process so the load generator
- * (autocannon, here) does not share an event loop with the server it measures:
- *  (a) a bare Bolt app on our receiver whose `/vidops` handler only acks;
+ * Slash-command load, same run, each target in its own process so the load generator
+ * (autocannon) does not share an event loop with the server it measures:
+ *  (a) a bare Bolt app on vidops' receiver whose `/vidops` handler only acks;
  *  (b) the full vidops doing `unblock <unique valid number>`: ack, look-up and unblock on the
  *      sandbox, response_url post to the Slack emulator, audit events, audit channel posts;
- *  the got floor: a minimal hand-written handler (node's http and crypto, better-sqlite3, got for
- *      its calls to the service) doing exactly the I/O of an unblock and posting it to the audit
- *      channel (bench/slack-target.ts, runFloor); the plain floor, the same on node:http alone
- *      without the audit post, is printed for reference;
- *  (c) vidops again while the sandbox adds 5 s to every call.
- * Signed requests (fresh timestamp and signature per request), 50 connections, 10 s each
- * (BENCH_SECONDS shortens it), after a warm-up of 2 s (`--warm=S`). The targets run the compiled build
- * (`tsc -p tsconfig.build.json` into dist/) with plain `node` and the node flags of `npm start`
- * (bench/slack-target.ts says why not under tsx); sandbox and Slack emulator run in another process.
- * The rate limit of unblock (30 per agent per hour) is lifted with a POLICY_FILE for the run: one
- * agent sends every request.
- * Then (a), (b) and the got floor again at a steady 100 requests/s, a rate the full app keeps up
- * with (where every request is an unblock run to the end, so (b)'s and the floor's CPU per
- * completed unblock are an unblock's own, printed as a ratio beside goal 1); then a
- * lead approves pending unblocks 10 at a time, timed from the click to the upstream call, against
- * the got floor sent 10 unblocks at a time with its look-up left out (role `floor-at-once`), timed
- * from the command to its upstream call: the least between a Slack request and that call.
- *
- * Under a flood most of (b)'s answers are "busy" acks from the bounded work queue, so requests/s
- * alone says little: every row also counts the unblocks completed in its window, in the target's
- * own database (bench/slack-target.ts, COMPLETED_SQL), and the CPU time the target spent.
- * Goals, as ratios measured in the same run: 1. CPU per completed unblock ≤ 1.5× the
- * got floor's; 2. completed unblocks per second ≥ 0.7× the got floor's; 3. ack p99 ≤ 2× (a)'s;
- * 4. Approve → upstream call p99 ≤ 1.5× the got floor's (p50 reported); 5. RSS after the flood
- * < 150 MB. (c) p99 about (b)'s is reported. `--profile` writes .cpuprofile files of (b) and the
- * got floor and prints where their CPU went. `--closed` measures (b) and the got floor the way the
- * owner's harness does: 1,500 unblocks, 10 at a time, each slot taken again when its reply came;
- * beside them the durable got floor, which also makes vidops' store writes by hand.
+ *  the Bolt durable got floor: a hand-written unblock (got for its calls, the writes vidops' store
+ *      makes, the audit post, the reply) served by Bolt on vidops' receiver: the parts the design
+ *      fixes, so vidops / it prices vidops' own code (bench/slack-target.ts, runFloor);
+ *  then, for reference, the got floor (the same on node:http with two plain events) and
+ *  (c) vidops while the sandbox adds 5 s to every call; last, goal 4's Approve clicks.
+ * Signed requests (fresh timestamp and signature each), 50 connections, 10 s each (BENCH_SECONDS
+ * shortens it), after 2 s of warm-up. Targets run the compiled build with `npm start`'s node flags.
+ * Goals, as ratios in the same run: 1. CPU per completed unblock ≤ 1.5× the Bolt floor's;
+ * 2. completed unblocks per second ≥ 0.7× the Bolt floor's; 3. ack p99 ≤ 2× (a)'s; 4. Approve →
+ * upstream call p99 ≤ 1.5× the got floor's; 5. RSS after the flood < 150 MB.
+ * @see docs/benchmarks.md
  */
 
 const CONNECTIONS = 50;
 /** Seconds of each measured run; BENCH_SECONDS shortens it for a smoke run. */
 const DURATION_S = durationSeconds(process.env.BENCH_SECONDS);
-/**
- * `--warm=S` (1 to 600, default 2): seconds of load before each measured run. A target is a fresh
- * process: V8 compiles the code an unblock runs while it runs, on a helper thread, and a short
- * warm-up leaves part of that in the measured run (more of it for the larger program).
- */
-const WARM_UP_S = wholeOption(process.argv, 'warm', { min: 1, max: 600, fallback: 2, of: 'seconds' });
+/** Seconds of load each target gets before its measured run (a fresh process compiles as it goes). */
+const WARM_UP_S = 2;
 const LATENCY_MS = 5_000;
-/** An open-loop rate the full app keeps up with on one core, for the steady-state rows. */
-const STEADY_RATE = 100;
 const SIGNING_SECRET = 'bench-signing-secret-8c1f2a';
 const USER = { id: 'U0BENCHAGENT', name: 'bench' };
 const FORM = 'application/x-www-form-urlencoded';
@@ -92,13 +68,8 @@ const APPROVAL_POLICY = 'viewer.unblock: { approval: true, rateLimit: null }\n';
 /** How long the approvals measurement waits for any one step before it says what is missing. */
 const STEP_TIMEOUT_MS = 30_000;
 const UNBLOCK_PATH = '/v1/analysis/user/video/anomaly';
-const PROFILE = process.argv.includes('--profile');
-/** `--quick`: only the three flood rows the goals 1–3 compare ((a), (b), the got floor), for iterating. */
+/** `--quick`: only the three flood rows the goals 1–3 compare ((a), (b), the Bolt floor), for iterating. */
 const QUICK = process.argv.includes('--quick');
-/** `--steady`: only (b) and the got floor at the steady rate, where every request is an unblock run to the end. */
-const STEADY_ONLY = process.argv.includes('--steady');
-/** `--busy`: vidops and the floor with a 5 s upstream, so every answer is "busy": the price of one. */
-const BUSY_ONLY = process.argv.includes('--busy');
 /**
  * `--rounds=N` (1 to 9, default 1): the three flood rows of goals 1-3 measured N times over; each
  * goal is judged on the median of the N ratios, and all N are printed.
@@ -107,44 +78,13 @@ const ROUNDS = roundsOf(process.argv, 1);
 /** `--approvals`: only goal 4, the Approve click → the upstream call, and the floor's baseline. */
 const APPROVALS_ONLY = process.argv.includes('--approvals');
 /**
- * `--closed`: (b) and the got floor sent CLOSED_COUNT unblocks, CLOSED_IN_FLIGHT at a time, each
- * slot taken again only when its reply reached response_url (after CLOSED_WARM to warm up): no "busy"
- * answers and no pacing, so the CPU per completed unblock is an unblock's own at full speed. Then
- * the durable got floor (`floor-durable`) the same way: vidops / it prices vidops' code apart
- * from the writes that make an unblock durable and exactly-once.
+ * `--closed`: (b), the Bolt floor and the got floor sent CLOSED_COUNT unblocks, CLOSED_IN_FLIGHT at
+ * a time, each slot taken again only when its reply reached response_url (after as many to warm
+ * up): no "busy" answers and no pacing, so the CPU per completed unblock is an unblock's own.
  */
 const CLOSED_ONLY = process.argv.includes('--closed');
 const CLOSED_COUNT = 1_500;
-/**
- * `--closed-warm=N` (default CLOSED_COUNT): unblocks each target gets before its measured
- * CLOSED_COUNT. V8 goes on compiling vidops' code for thousands of unblocks, so a larger N reads
- * what a bot that has run for a while spends, where the default reads the owner's harness.
- */
-const CLOSED_WARM = wholeOption(process.argv, 'closed-warm', {
-  min: 1,
-  max: 100_000,
-  fallback: CLOSED_COUNT,
-  of: 'unblocks',
-});
 const CLOSED_IN_FLIGHT = 10;
-
-/** `--name=N`: a whole number from `min` to `max`, or `fallback` when the option is not given. */
-function wholeOption(
-  argv: readonly string[],
-  name: string,
-  range: { min: number; max: number; fallback: number; of: string },
-): number {
-  const given = argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (given === undefined) return range.fallback;
-  const text = given.slice(`--${name}=`.length);
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < range.min || n > range.max) {
-    throw new Error(
-      `--${name}=N takes a whole number of ${range.of} N from ${range.min} to ${range.max}, not "${given}"`,
-    );
-  }
-  return n;
-}
 
 function durationSeconds(text: string | undefined): number {
   if (text === undefined || text.trim() === '') return 10;
@@ -238,42 +178,40 @@ function startCommand(): { env: Record<string, string>; flags: string[] } {
   return { env, flags: words.slice(1).filter((w) => w.startsWith('--')) };
 }
 
-type Role = 'bare' | 'app' | 'floor' | 'floor-got' | 'floor-at-once' | 'floor-durable' | 'floor-bolt';
+type Role = 'bare' | 'app' | 'floor-got' | 'floor-at-once' | 'floor-bolt';
 
 interface Targets {
   flags: string[];
   /** `npm start`'s environment settings (`MALLOC_ARENA_MAX`), given to every target. */
   startEnv: Record<string, string>;
-  /** `extraFlags`: node flags beside `npm start`'s (`--cpu-prof…` for `--profile`). */
-  spawn(role: Role, env: Record<string, string>, extraFlags?: string[]): Child;
+  spawn(role: Role, env: Record<string, string>): Child;
   close(): void;
 }
 
 /**
  * bench/slack-target.ts as plain JavaScript in a temp dir, forked with `npm start`'s flags and
- * environment settings. With `keepIn`, the script is written there and kept, so that a CPU
- * profile's lines can be looked up.
+ * environment settings.
  */
-function prepareTargets(keepIn?: string): Targets {
+function prepareTargets(): Targets {
   const source = readFileSync(join(ROOT, 'bench', 'slack-target.ts'), 'utf8');
   const { outputText } = ts.transpileModule(source, {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2023 },
     fileName: 'slack-target.ts',
   });
-  const dir = keepIn ?? mkdtempSync(join(tmpdir(), 'vidops-bench-target-'));
+  const dir = mkdtempSync(join(tmpdir(), 'vidops-bench-target-'));
   const file = join(dir, 'slack-target.mjs');
   writeFileSync(file, outputText);
   const { env: startEnv, flags } = startCommand();
   return {
     flags,
     startEnv,
-    spawn(role, env, extraFlags = []) {
+    spawn(role, env) {
       return connect(
         role,
         fork(file, [], {
           execPath: process.execPath,
           // --expose-gc: after the run the child also reports the heap that survives a full collection.
-          execArgv: [...flags, '--expose-gc', ...extraFlags],
+          execArgv: [...flags, '--expose-gc'],
           env: {
             ...process.env,
             ...startEnv,
@@ -290,7 +228,7 @@ function prepareTargets(keepIn?: string): Targets {
       );
     },
     close() {
-      if (keepIn === undefined) rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -724,66 +662,6 @@ function flood(port: number, text: () => string, slackUrl: string, seconds: numb
   });
 }
 
-/**
- * Open loop at `rate` requests/s, evenly spaced, over keep-alive connections (at most 50), each
- * latency counted from when its request was due, so a late generator or a stalled server shows.
- * Not autocannon's `overallRate`: that sends each connection's quota at the top of every second
- * (bursts of 50 at once, not a steady rate), and its coordinated-omission correction assumes an
- * interval of ceil(1/rate) = 1 ms, adding one synthetic sample per millisecond of every answer.
- */
-async function steady(
-  port: number,
-  text: () => string,
-  slackUrl: string,
-  seconds: number,
-  rate: number,
-): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const latencies: number[] = [];
-  let bad = 0;
-  const answers: Promise<void>[] = [];
-  const start = performance.now();
-  const count = Math.round(rate * seconds);
-  for (let i = 0; i < count; i += 1) {
-    const due = start + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    const { body, headers } = nextRequest(text, slackUrl);
-    answers.push(
-      new Promise<void>((resolve) => {
-        const request = http.request(
-          {
-            host: '127.0.0.1',
-            port,
-            path: '/slack/events',
-            method: 'POST',
-            agent,
-            headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-          },
-          (response) => {
-            response.resume();
-            response.on('end', () => {
-              if (response.statusCode !== 200) bad += 1;
-              latencies.push(performance.now() - due);
-              resolve();
-            });
-          },
-        );
-        request.on('error', () => {
-          bad += 1;
-          resolve();
-        });
-        request.end(body);
-      }),
-    );
-  }
-  await Promise.all(answers);
-  agent.destroy();
-  latencies.sort((x, y) => x - y);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { p50: at(0.5), p99: at(0.99), total: count, bad };
-}
-
 interface Row {
   name: string;
   p50: number;
@@ -838,12 +716,11 @@ async function measure(
     slackUrl: string;
     /** Where the target counts completed unblocks; none for (a). */
     completed?: keyof typeof COMPLETED_SQL;
-    rate?: number;
-    /** `--closed`: CLOSED_WARM unblocks to warm up, then CLOSED_COUNT measured, instead of seconds. */
+    /** `--closed`: CLOSED_COUNT unblocks to warm up, then CLOSED_COUNT measured, instead of seconds. */
     closed?: boolean;
   },
 ): Promise<Row> {
-  const { deps, text, slackUrl, rate } = load;
+  const { deps, text, slackUrl } = load;
   try {
     await target.ready;
     const { port, db } = await target.call('port');
@@ -854,11 +731,9 @@ async function measure(
         const r = await deps.call('closed', { port: Number(port), count });
         return { p50: Number(r.p50), p99: Number(r.p99), total: Number(r.total), bad: Number(r.bad) };
       }
-      return rate === undefined
-        ? flood(Number(port), text, slackUrl, seconds)
-        : steady(Number(port), text, slackUrl, seconds, rate);
+      return flood(Number(port), text, slackUrl, seconds);
     };
-    await send(WARM_UP_S, CLOSED_WARM);
+    await send(WARM_UP_S);
     const depsBefore = await deps.call('stats');
     // No forced collection before the window: it would throw optimized code away (V8 deoptimizes
     // what held objects it cleared) and the window would pay for compiling it again.
@@ -910,18 +785,6 @@ function completedPerSecond(r: Row): number {
 /** CPU ms per completed unblock (per ack for (a)); NaN when none completed. */
 function cpuPerCompleted(r: Row): number {
   return perCompleted(r, r.cpuMs);
-}
-
-/**
- * An unblock's own CPU, vidops against the got floor, at the steady rate (no "busy" answers): the
- * same comparison as goal 1 without the flood's share of busy acks, printed beside the goals.
- */
-function steadyCpuLine(full: Row, floor: Row): string {
-  const [vidops, base] = [cpuPerCompleted(full), cpuPerCompleted(floor)];
-  return (
-    `at ${STEADY_RATE}/s, CPU per completed unblock (no busy answers): vidops ${vidops.toFixed(2)} ms, ` +
-    `got floor ${base.toFixed(2)} ms: ${times(ratio(vidops, base))} (goal 1's bound, 1.5×, read without the flood)`
-  );
 }
 
 /** `ms` per completed unblock (per ack for (a)); NaN when none completed. */
@@ -1016,17 +879,17 @@ function printApprovalsDetail(approvals: Approvals): void {
   );
 }
 
-/** One round of the three flood rows the goals 1-3 compare; `floor` is the got floor. */
+/** One round of the three flood rows the goals 1-3 compare; `bolt` is the Bolt durable got floor. */
 interface FloodRound {
   bare: Row;
   full: Row;
-  floor: Row;
+  bolt: Row;
   /** Audit channel posts during (b). */
   auditPosts: number;
 }
 
-const cpuRatioOf = (r: FloodRound) => ratio(cpuPerCompleted(r.full), cpuPerCompleted(r.floor));
-const doneRatioOf = (r: FloodRound) => ratio(completedPerSecond(r.full), completedPerSecond(r.floor));
+const cpuRatioOf = (r: FloodRound) => ratio(cpuPerCompleted(r.full), cpuPerCompleted(r.bolt));
+const doneRatioOf = (r: FloodRound) => ratio(completedPerSecond(r.full), completedPerSecond(r.bolt));
 const ackRatioOf = (r: FloodRound) => ratio(r.full.p99, r.bare.p99);
 
 /** The round whose goal 1 ratio is the median one. */
@@ -1067,17 +930,17 @@ function floodGoals(rounds: readonly FloodRound[]): Goal[] {
   };
   return [
     goal(
-      '1. CPU per completed unblock, vidops / got floor',
+      '1. CPU per completed unblock, vidops / Bolt floor',
       cpuRatioOf,
-      (x, w) => cpuPerCompleted(w === 'full' ? x.full : x.floor),
+      (x, w) => cpuPerCompleted(w === 'full' ? x.full : x.bolt),
       (v) => `${v.toFixed(2)} ms`,
       '≤ 1.5×',
       (r) => r <= 1.5,
     ),
     goal(
-      '2. completed unblocks/s (flood), vidops / got floor',
+      '2. completed unblocks/s (flood), vidops / Bolt floor',
       doneRatioOf,
-      (x, w) => completedPerSecond(w === 'full' ? x.full : x.floor),
+      (x, w) => completedPerSecond(w === 'full' ? x.full : x.bolt),
       (v) => `${v.toFixed(0)}/s`,
       '≥ 0.7×',
       (r) => r >= 0.7,
@@ -1133,85 +996,9 @@ function print(rows: readonly Row[]): void {
   );
 }
 
-// ---------------------------------------------------------------------------------------------
-// CPU profiles (`--profile`).
-
-interface ProfileNode {
-  functionName: string;
-  url: string;
-  lineNumber: number;
-  hitCount: number;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The nodes of a V8 .cpuprofile and the milliseconds one sample stands for. */
-function readProfile(file: string): { nodes: ProfileNode[]; msPerHit: number } {
-  const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-  if (!isRecord(parsed) || !Array.isArray(parsed.nodes)) throw new Error(`${file} is not a CPU profile`);
-  const nodes: ProfileNode[] = [];
-  for (const node of parsed.nodes) {
-    if (!isRecord(node) || !isRecord(node.callFrame)) continue;
-    const frame = node.callFrame;
-    nodes.push({
-      functionName: typeof frame.functionName === 'string' ? frame.functionName : '',
-      url: typeof frame.url === 'string' ? frame.url : '',
-      lineNumber: typeof frame.lineNumber === 'number' ? frame.lineNumber : -1,
-      hitCount: typeof node.hitCount === 'number' ? node.hitCount : 0,
-    });
-  }
-  const hits = nodes.reduce((n, node) => n + node.hitCount, 0);
-  // startTime and endTime are in microseconds.
-  const spanMs = (Number(parsed.endTime ?? 0) - Number(parsed.startTime ?? 0)) / 1000;
-  return { nodes, msPerHit: hits === 0 ? 0 : spanMs / hits };
-}
-
-/** Where a frame's code lives, short: paths under the project relative to it. */
-function where(node: ProfileNode): string {
-  if (node.url === '') return '';
-  const path = node.url.startsWith('file://') ? fileURLToPath(node.url) : node.url;
-  const shown = path.startsWith(ROOT) ? path.slice(ROOT.length) : path;
-  return ` ${shown}:${node.lineNumber + 1}`;
-}
-
-/** The `count` functions with the most self time (samples on top of the stack), idle left out. */
-function printTopSelf(label: string, file: string, count: number): void {
-  if (!existsSync(file)) {
-    console.log(`${label}: no profile was written (${file})`);
-    return;
-  }
-  const { nodes, msPerHit } = readProfile(file);
-  const byFunction = new Map<string, number>();
-  let idle = 0;
-  for (const node of nodes) {
-    if (node.functionName === '(idle)') {
-      idle += node.hitCount;
-      continue;
-    }
-    const key = `${node.functionName === '' ? '(anonymous)' : node.functionName}${where(node)}`;
-    byFunction.set(key, (byFunction.get(key) ?? 0) + node.hitCount);
-  }
-  const busy = [...byFunction.values()].reduce((n, h) => n + h, 0);
-  console.log(
-    `\n${label}: ${file}\n  ${(busy * msPerHit).toFixed(0)} ms sampled on CPU, ${(idle * msPerHit).toFixed(0)} ms idle; top ${count} by self time:`,
-  );
-  const top = [...byFunction.entries()].sort((x, y) => y[1] - x[1]).slice(0, count);
-  for (const [key, hits] of top) {
-    const share = busy === 0 ? 0 : (100 * hits) / busy;
-    console.log(`  ${(hits * msPerHit).toFixed(0).padStart(7)} ms ${share.toFixed(1).padStart(5)}%  ${key}`);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-
-/** Builds the app as `npm start` does, then runs the measurements and prints the ratios. */
 export async function run(): Promise<void> {
   buildDist();
-  // With --profile the profiles and the script they were taken of are kept together.
-  const profileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'vidops-bench-profile-')) : '';
-  const targets = prepareTargets(PROFILE ? profileDir : undefined);
+  const targets = prepareTargets();
   // Load generator, targets and their dependencies share these CPUs: read the tails with that in mind.
   const load = loadavg()
     .map((l) => l.toFixed(2))
@@ -1225,16 +1012,9 @@ export async function run(): Promise<void> {
   console.log(
     `machine: ${availableParallelism()} CPUs, load average ${load}; targets run as \`npm start\` does: ${command} (no tsx); ` +
       (CLOSED_ONLY
-        ? `${CLOSED_COUNT} unblocks per run, ${CLOSED_IN_FLIGHT} at a time, after ${CLOSED_WARM} to warm up`
+        ? `${CLOSED_COUNT} unblocks per run, ${CLOSED_IN_FLIGHT} at a time, after as many to warm up`
         : `${DURATION_S} s per run${DURATION_S === 10 ? '' : ' (BENCH_SECONDS)'} after ${WARM_UP_S} s of warm-up`),
   );
-  const profiled = (name: string) =>
-    PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
-  if (PROFILE) {
-    console.log(
-      `--profile: (b) and the floor run under --cpu-prof (slower for it); profiles and the target script go to ${profileDir}`,
-    );
-  }
   const deps = spawnDeps();
   await deps.ready;
   try {
@@ -1247,11 +1027,12 @@ export async function run(): Promise<void> {
     const slackUrl = String(urls.slack);
     const unblock = () => `unblock ${nextMobile()}`;
     const help = () => 'help';
-    const target = (role: Role, flags: string[] = []) => targets.spawn(role, env, flags);
+    const target = (role: Role) => targets.spawn(role, env);
     const acks = { deps, text: help, slackUrl };
     const unblocks = { deps, text: unblock, slackUrl, completed: 'app' as const };
+    const gotFloor = { ...unblocks, completed: 'floor' as const };
 
-    /** Makes the flood's sandbox take LATENCY_MS over every call, so the work queue stays full. */
+    /** Makes the sandbox take LATENCY_MS over every call, so the work queue stays full. */
     const slowUpstream = async () => {
       const faults = await fetch(`${String(urls.sandbox)}/__sandbox/faults`, {
         method: 'POST',
@@ -1261,51 +1042,9 @@ export async function run(): Promise<void> {
       if (!faults.ok) throw new Error(`could not set the sandbox latency (${faults.status})`);
     };
 
-    /** (c), the steady rows and the approvals: everything but the three flood rows. */
-    const measureRest = async () => {
-      await deps.call('reset');
-      await slowUpstream();
-      const slow = await measure(
-        `(c) vidops unblock, upstream +${LATENCY_MS / 1000} s`,
-        target('app', profiled('vidops-c')),
-        unblocks,
-      );
-
-      // The same targets at a rate the full app keeps up with: what a person sees in practice.
-      await deps.call('reset');
-      const bareSteady = await measure(`(a) bare Bolt at ${STEADY_RATE}/s`, target('bare'), {
-        ...acks,
-        rate: STEADY_RATE,
-      });
-      const { full: fullSteady, floor: floorSteady } = await measureSteadyUnblocks();
-
-      const approvals = await measureApprovals();
-      return { slow, bareSteady, fullSteady, floorSteady, approvals };
-    };
-
-    /**
-     * (b) and the got floor at the steady rate, where every request is an unblock run to the end:
-     * each one's CPU per completed unblock is an unblock's own, with no "busy" answers beside it.
-     */
-    const measureSteadyUnblocks = async (): Promise<{ full: Row; floor: Row }> => {
-      await deps.call('reset');
-      const full = await measure(
-        `(b) vidops unblock at ${STEADY_RATE}/s`,
-        target('app', profiled('vidops-b-steady')),
-        { ...unblocks, rate: STEADY_RATE },
-      );
-      await deps.call('reset');
-      const floor = await measure(`got floor at ${STEADY_RATE}/s`, target('floor-got'), {
-        ...unblocks,
-        completed: 'floor',
-        rate: STEADY_RATE,
-      });
-      return { full, floor };
-    };
-
     /**
      * Goal 4 and its baseline on an otherwise idle machine: a lead approves pending unblocks, 10
-     * at a time, on vidops; then the floor is sent 10 unblocks at a time. Both against the
+     * at a time, on vidops; then the got floor is sent 10 unblocks at a time. Both against the
      * approval sandbox, which reports when each unblock call arrives. A failure is reported with
      * the figures rather than losing the whole run.
      */
@@ -1342,160 +1081,83 @@ export async function run(): Promise<void> {
       printApprovalsDetail(approvals);
       return;
     }
-
-    if (BUSY_ONLY) {
-      // Every answer "busy" (the upstream takes 5 s, so the work queue stays full): what one costs.
-      await slowUpstream();
-      const app = await measure(
-        '(c) vidops, every answer busy',
-        target('app', profiled('vidops-c')),
-        unblocks,
-      );
-      const bareFloor = await measure('floor, every answer busy', target('floor', profiled('floor-c')), {
-        ...unblocks,
-        completed: 'floor',
-      });
-      print([app, bareFloor]);
-      if (PROFILE) {
-        printTopSelf('(c) vidops, every answer busy', join(profileDir, 'vidops-c.cpuprofile'), 15);
-        printTopSelf('floor, every answer busy', join(profileDir, 'floor-c.cpuprofile'), 15);
-      }
-      return;
-    }
-    if (STEADY_ONLY) {
-      // The unblock alone, no "busy" answers beside it: its CPU per request is the unblock's.
-      const steadyRows = await measureSteadyUnblocks();
-      print([steadyRows.full, steadyRows.floor]);
-      console.log(steadyCpuLine(steadyRows.full, steadyRows.floor));
-      if (PROFILE)
-        printTopSelf(`(b) at ${STEADY_RATE}/s`, join(profileDir, 'vidops-b-steady.cpuprofile'), 15);
-      return;
-    }
     if (CLOSED_ONLY) {
-      // An unblock's own CPU at full speed: ROUNDS pairs, vidops then the got floor.
-      const pairs: Array<{ full: Row; floor: Row; durable: Row; bolt: Row }> = [];
+      // An unblock's own CPU at full speed: ROUNDS triples, vidops, the Bolt floor, the got floor.
+      const triples: Array<{ full: Row; bolt: Row; got: Row }> = [];
       for (let round = 1; round <= ROUNDS; round += 1) {
         const named = (name: string) => (ROUNDS === 1 ? name : `${name} #${round}`);
-        const first = (name: string) => (round === 1 ? profiled(name) : []);
         const closed = { ...unblocks, closed: true };
         await deps.call('reset');
-        const full = await measure(
-          named('(b) vidops, closed loop'),
-          target('app', first('vidops-closed')),
-          closed,
-        );
-        await deps.call('reset');
-        const floor = await measure(
-          named('got floor, closed loop'),
-          target('floor-got', first('floor-closed')),
-          {
-            ...closed,
-            completed: 'floor',
-          },
-        );
-        // For reading the ratio: the got floor with vidops' writes made by hand (floor-durable).
-        await deps.call('reset');
-        const durable = await measure(
-          named('durable got floor, closed loop'),
-          target('floor-durable', first('durable-closed')),
-          closed,
-        );
-        // And that floor served by Bolt on vidops' receiver, as the bare Bolt ack is (floor-bolt).
+        const full = await measure(named('(b) vidops, closed loop'), target('app'), closed);
         await deps.call('reset');
         const bolt = await measure(
           named('Bolt durable got floor, closed loop'),
-          target('floor-bolt', first('bolt-closed')),
+          target('floor-bolt'),
           closed,
         );
-        pairs.push({ full, floor, durable, bolt });
+        await deps.call('reset');
+        const got = await measure(named('got floor, closed loop'), target('floor-got'), {
+          ...gotFloor,
+          closed: true,
+        });
+        triples.push({ full, bolt, got });
       }
-      print(pairs.flatMap((p) => [p.full, p.floor, p.durable, p.bolt]));
-      type Side = 'full' | 'floor' | 'durable' | 'bolt';
-      const floorsAgainst = (side: Side, baseline: Side) => {
-        const ratios = pairs.map((p) => ratio(cpuPerCompleted(p[side]), cpuPerCompleted(p[baseline])));
+      print(triples.flatMap((t) => [t.full, t.bolt, t.got]));
+      const against = (side: 'full' | 'bolt', baseline: 'bolt' | 'got') => {
+        const ratios = triples.map((t) => ratio(cpuPerCompleted(t[side]), cpuPerCompleted(t[baseline])));
         return (
           times(median(ratios)) + (ROUNDS === 1 ? '' : ` (median; rounds ${ratios.map(times).join(', ')})`)
         );
       };
-      const against = (baseline: Side) => floorsAgainst('full', baseline);
       console.log(
-        `closed loop, ${CLOSED_COUNT} unblocks ${CLOSED_IN_FLIGHT} at a time after ${CLOSED_WARM} to warm up: ` +
-          `CPU per completed unblock, vidops / got floor ${against('floor')} (goal 1's bound, 1.5×, read without the flood); ` +
-          `vidops / durable got floor (the same writes as vidops' store, by hand) ${against('durable')}; ` +
-          `vidops / Bolt durable got floor (those writes under Bolt on vidops' receiver) ${against('bolt')}; ` +
-          `Bolt durable got floor / got floor ${floorsAgainst('bolt', 'floor')}`,
+        `closed loop, ${CLOSED_COUNT} unblocks ${CLOSED_IN_FLIGHT} at a time after as many to warm up: ` +
+          `CPU per completed unblock, vidops / Bolt durable got floor ${against('full', 'bolt')} (goal 1's bound, 1.5×, read without the flood); ` +
+          `Bolt durable got floor / got floor (reference) ${against('bolt', 'got')}`,
       );
-      if (PROFILE) {
-        printTopSelf('(b) vidops, closed loop', join(profileDir, 'vidops-closed.cpuprofile'), 15);
-        printTopSelf('got floor, closed loop', join(profileDir, 'floor-closed.cpuprofile'), 15);
-        printTopSelf('durable got floor, closed loop', join(profileDir, 'durable-closed.cpuprofile'), 15);
-        printTopSelf('Bolt durable got floor, closed loop', join(profileDir, 'bolt-closed.cpuprofile'), 15);
-      }
       return;
     }
-    // The three flood rows the goals 1-3 compare, ROUNDS times over (profiled in the first round).
+    // The three flood rows the goals 1-3 compare, ROUNDS times over.
     const rounds: FloodRound[] = [];
     for (let round = 1; round <= ROUNDS; round += 1) {
       const named = (name: string) => (ROUNDS === 1 ? name : `${name} #${round}`);
-      const first = (name: string) => (round === 1 ? profiled(name) : []);
       await deps.call('reset');
       const bare = await measure(named('(a) bare Bolt, ack only'), target('bare'), acks);
       await deps.call('reset');
-      const full = await measure(named('(b) vidops unblock'), target('app', first('vidops-b')), unblocks);
+      const full = await measure(named('(b) vidops unblock'), target('app'), unblocks);
       const auditPosts = Number((await deps.call('stats')).auditPosts);
       await deps.call('reset');
-      const floor = await measure(
-        named('got floor: hand-written unblock'),
-        target('floor-got', first('floor')),
-        {
-          ...unblocks,
-          completed: 'floor',
-        },
-      );
-      rounds.push({ bare, full, floor, auditPosts });
+      const bolt = await measure(named('Bolt durable got floor'), target('floor-bolt'), unblocks);
+      rounds.push({ bare, full, bolt, auditPosts });
     }
     // The round whose goal 1 is the median one stands for all in the lines below the goals.
-    const { bare, full, floor, auditPosts } = medianRound(rounds);
+    const { bare, full, bolt, auditPosts } = medianRound(rounds);
+    const floodRows = rounds.flatMap((r) => [r.bare, r.full, r.bolt]);
     // With --quick, only the rows the first three goals compare.
-    await deps.call('reset');
-    const plainFloor = QUICK
-      ? null
-      : await measure('floor on node:http (reference)', target('floor'), {
-          ...unblocks,
-          completed: 'floor',
-        });
-    await deps.call('reset');
-    // For reading goals 1-3: the floor the design fixes (Bolt on vidops' receiver, vidops' writes).
-    const boltFloor = QUICK
-      ? null
-      : await measure('Bolt durable got floor (reference)', target('floor-bolt'), unblocks);
-    const rest = QUICK ? null : await measureRest();
-    const floodRows = rounds.flatMap((r) => [r.bare, r.full, r.floor]);
-    print(
-      rest === null || plainFloor === null || boltFloor === null
-        ? floodRows
-        : [...floodRows, plainFloor, boltFloor, rest.slow, rest.bareSteady, rest.fullSteady],
-    );
+    let rest: { got: Row; slow: Row; approvals: Approvals } | null = null;
+    if (!QUICK) {
+      await deps.call('reset');
+      const got = await measure('got floor (reference)', target('floor-got'), gotFloor);
+      await deps.call('reset');
+      await slowUpstream();
+      const slow = await measure(
+        `(c) vidops unblock, upstream +${LATENCY_MS / 1000} s`,
+        target('app'),
+        unblocks,
+      );
+      rest = { got, slow, approvals: await measureApprovals() };
+    }
+    print(rest === null ? floodRows : [...floodRows, rest.got, rest.slow]);
     console.log(
       'busy: acknowledged with "vidops is very busy; nothing was done" because the work queue was full\n' +
-        '(16 commands worked on at once, 1,000 waiting; the floor bounds its work the same way); done:\n' +
-        "unblocks completed during the run, counted in the target's own database (vidops' `succeeded`\n" +
-        "audit events, the floor's `succeeded` rows); replies: posts that reached response_url during the\n" +
-        "run, whatever they say; CPU ms/req and /done: the target process's CPU time over the run per\n" +
-        "request and per completed unblock; main: the share of it on the main thread, the rest being V8's\n" +
-        "helper threads (garbage collection, optimizing compilation) and libuv's pool (Linux only);\n" +
-        'peak: the most RSS the process held; kept: heap left after a\n' +
-        'full GC; in-app ack: from reading the request to sending the ack, inside the process\n' +
-        '(vidops_ack_seconds). Fixed-rate rows: open loop, evenly spaced, latency counted from when each\n' +
-        'request was due.',
+        '(16 commands worked on at once, 1,000 waiting; the floors bound their work the same way); done:\n' +
+        "unblocks completed during the run, counted in the target's own database; replies: posts that\n" +
+        "reached response_url during the run; CPU ms/req and /done: the target process's CPU time over the\n" +
+        'run per request and per completed unblock; main: the share of it on the main thread, the rest\n' +
+        "being V8's helper threads and libuv's pool (Linux only); peak: the most RSS the process held;\n" +
+        'kept: heap left after a full GC; in-app ack: from reading the request to sending the ack.',
     );
 
     console.log('\nPer completed unblock, closed-loop flood (for (a), per ack):');
-    const summary: Array<{ name: string; row: Row }> = [
-      { name: 'got floor: hand-written unblock', row: floor },
-      { name: '(b) vidops unblock', row: full },
-      { name: '(a) bare Bolt ack', row: bare },
-    ];
     table<{ name: string; row: Row }>(
       [
         ['target', -30, (s) => s.name],
@@ -1506,81 +1168,37 @@ export async function run(): Promise<void> {
         ['ack p50 ms', 11, (s) => s.row.p50.toFixed(1)],
         ['ack p99 ms', 11, (s) => s.row.p99.toFixed(1)],
       ],
-      summary,
+      [
+        { name: 'Bolt durable got floor', row: bolt },
+        { name: '(b) vidops unblock', row: full },
+        { name: '(a) bare Bolt ack', row: bare },
+      ],
     );
 
     const goals = floodGoals(rounds);
     printGoals(
       rest === null ? goals : [...goals, ...approvalGoals(rest.approvals), rssGoal(full, rest.slow)],
     );
-    const rpsRatio = ratio(full.rps, bare.rps);
-    const cores = availableParallelism();
     const ran = (r: Row) =>
       `${r.completed ?? 0} unblocks completed (${completedPerSecond(r).toFixed(0)}/s), ${r.replies} replies reached response_url, ` +
       `${r.busy} of ${r.total} answered "busy"`;
-    console.log(
-      [
-        '',
-        `(b)/(a) requests answered per second ${times(rpsRatio)} ("busy" answers included)`,
-        `(b) unblocks completed per second / (a) acks per second: ${times(ratio(completedPerSecond(full), bare.rps))}`,
-        `(b) ${ran(full)}; ${auditPosts} audit channel posts`,
-        `got floor ${ran(floor)}`,
-      ].join('\n'),
-    );
-    if (plainFloor !== null) {
-      // Not a goal: the floor on node:http alone, no audit post (the earlier baseline).
-      console.log(
-        `floor on node:http (reference, no audit post): ${cpuPerCompleted(plainFloor).toFixed(2)} ms CPU per completed unblock ` +
-          `(the got floor ${times(ratio(cpuPerCompleted(floor), cpuPerCompleted(plainFloor)))} that), ${completedPerSecond(plainFloor).toFixed(0)}/s; ` +
-          `vidops / that: CPU ${times(ratio(cpuPerCompleted(full), cpuPerCompleted(plainFloor)))}, ` +
-          `completed/s ${times(ratio(completedPerSecond(full), completedPerSecond(plainFloor)))}`,
-      );
-    }
-    if (boltFloor !== null) {
-      // Not a goal: goals 1-3 read against the floor the design fixes rather than the got floor.
-      console.log(
-        `Bolt durable got floor (reference): CPU per completed unblock ${cpuPerCompleted(boltFloor).toFixed(2)} ms ` +
-          `(${times(ratio(cpuPerCompleted(boltFloor), cpuPerCompleted(floor)))} the got floor's), ` +
-          `completed/s ${times(ratio(completedPerSecond(boltFloor), completedPerSecond(floor)))} the got floor's, ` +
-          `ack p99 ${times(ratio(boltFloor.p99, bare.p99))} the bare ack's; vidops / it: CPU ` +
-          `${times(ratio(cpuPerCompleted(full), cpuPerCompleted(boltFloor)))}, completed/s ` +
-          `${times(ratio(completedPerSecond(full), completedPerSecond(boltFloor)))}, ack p99 ${times(ratio(full.p99, boltFloor.p99))}`,
-      );
-    }
+    const lines = [
+      '',
+      `(b) ${ran(full)}; ${auditPosts} audit channel posts`,
+      `Bolt durable got floor ${ran(bolt)}`,
+    ];
     if (rest !== null) {
-      const { slow, bareSteady, fullSteady, floorSteady, approvals } = rest;
+      const { got, slow, approvals } = rest;
       printApprovalsDetail(approvals);
-      const slowRatio = ratio(slow.p99, full.p99);
-      // (c)'s answers are nearly all "busy": its CPU per request prices a busy ack. What (b) spent
-      // beyond its busy acks, per unblock completed, prices an unblock (an estimate; see the report).
-      const busyAckMs = slow.cpuMsPerRequest;
-      const fullDone = full.completed ?? 0;
-      const unblockMs = fullDone === 0 ? Number.NaN : (full.cpuMs - full.busy * busyAckMs) / fullDone;
-      console.log(
-        [
-          `(c)/(b) ack p99 ${times(slowRatio)} (goal ≈ 1, a slow upstream does not slow the ack): ${verdict(slowRatio, (r) => r <= 1.5)}`,
-          `(c) unblocks completed per second / (a) acks per second: ${times(ratio(completedPerSecond(slow), bare.rps))} (each waits ${(2 * LATENCY_MS) / 1000} s upstream; 16 at a time)`,
-          `RSS after the run: (b) ${full.rssMb.toFixed(0)} MB (peak ${full.peakRssMb.toFixed(0)}), (c) ${slow.rssMb.toFixed(0)} MB (peak ${slow.peakRssMb.toFixed(0)}), got floor ${floor.rssMb.toFixed(0)} MB`,
-          `at ${STEADY_RATE}/s: ack p99 ${times(ratio(fullSteady.p99, bareSteady.p99))} bare (${fullSteady.p99.toFixed(1)} vs ${bareSteady.p99.toFixed(1)} ms), RSS ${fullSteady.rssMb.toFixed(0)} MB, CPU per request ${fullSteady.cpuMsPerRequest.toFixed(2)} ms vs ${bareSteady.cpuMsPerRequest.toFixed(2)} ms bare`,
-          `CPU: a bare ack ${bare.cpuMsPerRequest.toFixed(2)} ms, a "busy" ack ${busyAckMs.toFixed(2)} ms, an unblock ≈ ${unblockMs.toFixed(2)} ms ` +
-            `beside its share of busy acks (at most ≈ ${((cores * 1000) / unblockMs).toFixed(0)} unblocks/s on all ${cores} CPUs with nothing else running); ` +
-            `the got floor ${cpuPerCompleted(floor).toFixed(2)} ms per completed unblock, busy acks included`,
-          `(c) ${ran(slow)}`,
-          steadyCpuLine(fullSteady, floorSteady),
-          `(b) at ${STEADY_RATE}/s: ${ran(fullSteady)}`,
-          `got floor at ${STEADY_RATE}/s: ${ran(floorSteady)}`,
-        ].join('\n'),
+      lines.push(
+        // Not a goal: the got floor, hand-written on node:http, prices what Bolt and durability add.
+        `got floor (reference): CPU per completed unblock ${cpuPerCompleted(got).toFixed(2)} ms; the Bolt floor ` +
+          `${times(ratio(cpuPerCompleted(bolt), cpuPerCompleted(got)))} that, vidops ${times(ratio(cpuPerCompleted(full), cpuPerCompleted(got)))}`,
+        `(c)/(b) ack p99 ${times(ratio(slow.p99, full.p99))} (a slow upstream does not slow the ack)`,
+        `RSS after the run: (b) ${full.rssMb.toFixed(0)} MB (peak ${full.peakRssMb.toFixed(0)}), (c) ${slow.rssMb.toFixed(0)} MB (peak ${slow.peakRssMb.toFixed(0)})`,
       );
     }
-
-    if (PROFILE) {
-      printTopSelf('(b) vidops unblock', join(profileDir, 'vidops-b.cpuprofile'), 15);
-      if (rest !== null) {
-        printTopSelf(`(b) at ${STEADY_RATE}/s`, join(profileDir, 'vidops-b-steady.cpuprofile'), 15);
-        printTopSelf('(c) vidops, upstream slow', join(profileDir, 'vidops-c.cpuprofile'), 15);
-      }
-      printTopSelf('got floor', join(profileDir, 'floor.cpuprofile'), 15);
-    }
+    console.log(lines.join('\n'));
   } finally {
     await stopChild(deps);
     targets.close();

@@ -6,7 +6,7 @@ import {
   isChangeOperation,
   type Needs,
   OPERATION_SPECS,
-  type WordsSpec,
+  wordsCount,
   wordsUsage,
 } from '../core/catalog.js';
 import { COMMANDS, commandLine, type ListedCommand } from '../core/commands-help.js';
@@ -95,7 +95,6 @@ export interface CliCommand {
 
 const ACTOR: readonly FlagName[] = ['as', 'as-name'];
 const CHANGE: readonly FlagName[] = [...ACTOR, 'reason'];
-const MANY = Number.POSITIVE_INFINITY;
 
 function command(
   id: CommandId,
@@ -149,20 +148,6 @@ const FIELD_VALUES: Record<FieldName, string> = {
   files: 'id[:title],…',
 };
 
-/** How many words a words spec reads. */
-function wordsRange(args: WordsSpec): readonly [number, number] {
-  switch (args.kind) {
-    case 'none':
-      return [0, 0];
-    case 'id':
-      return [1, 1];
-    case 'count':
-      return [0, 1];
-    default:
-      return [1, MANY];
-  }
-}
-
 function isFlag(name: string): name is FlagName {
   return Object.hasOwn(FLAG_SPECS, name);
 }
@@ -179,7 +164,7 @@ function fromCatalog(listed: ListedCommand): CliCommand[] {
   if (op === null) {
     main = command(id, cli.usage ?? `vidops ${commandLine(spec)}`, cli.summary ?? spec.summary, {
       flags: extra,
-      words: cli.words ?? wordsRange(spec.args),
+      words: cli.words ?? wordsCount(spec.args),
       needs: cli.needs ?? 'full',
       details: cli.notes ?? [],
     });
@@ -207,7 +192,7 @@ function fromCatalog(listed: ListedCommand): CliCommand[] {
           ...extra,
         ],
         required,
-        words: cli.words ?? wordsRange(spec.args),
+        words: cli.words ?? wordsCount(spec.args),
         needs: cli.needs ?? 'full',
         details: [
           ...(cli.notes ?? []),

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { JsonObject } from '../core/json.js';
 import { isMissingRouteError, NotSupportedError } from './errors.js';
-import { beforeSendOnly, NO_RETRY, type RetryPolicy, type Transport } from './http.js';
+import type { RetryPolicy, Transport } from './http.js';
 import { asRaw, idOf, isObject, recordOf, text } from './parse.js';
 import {
-  type CallSite,
   DescriptionSchema,
   IdSchema,
   ListQuerySchema,
   pathSegment,
+  siteOf,
   TitleSchema,
   validateRequest,
 } from './schemas.js';
@@ -30,9 +30,10 @@ import type {
  */
 
 const PATH = '/v1/storage/bucket/file';
-const EDIT: CallSite = { operation: 'file.edit', method: 'POST', path: `${PATH}/{fileId}` };
-const DELETE: CallSite = { operation: 'file.delete', method: 'DELETE', path: PATH };
-const RETRY_PATH = `${PATH}/queue/retry`;
+const EDIT = siteOf('file.edit');
+const DELETE = siteOf('file.delete');
+const RETRY = siteOf('file.retry');
+const RETRY_PATH = RETRY.path;
 const LIST: ExtraSite = { operation: 'file.list', method: 'GET', path: `${PATH}/all` };
 const INFO: ExtraSite = { operation: 'file.info', method: 'GET', path: `${PATH}/info` };
 
@@ -99,13 +100,7 @@ export function createFilesResource(transport: Transport, options: FilesOptions)
 
   async function retryWith(method: 'POST' | 'PATCH', fileId: string): Promise<Answer> {
     // A repeat could queue the conversion twice; op 10 is never retried.
-    const body = await transport.request({
-      operation: 'file.retry',
-      method,
-      path: RETRY_PATH,
-      json: { fileId },
-      retry: NO_RETRY,
-    });
+    const body = await transport.request({ ...RETRY, method, json: { fileId }, retry });
     return { raw: asRaw(body) };
   }
 
@@ -131,15 +126,11 @@ export function createFilesResource(transport: Transport, options: FilesOptions)
     async delete(input) {
       const json = validateRequest(FileIdSchema, input, DELETE);
       // Repeated only when it never reached the service: a repeat after a lost answer reads 404.
-      const body = await transport.request({ ...DELETE, json, retry: beforeSendOnly(retry) });
+      const body = await transport.request({ ...DELETE, json, retry });
       return { raw: asRaw(body) };
     },
     async retryConversion(input) {
-      const site: CallSite = {
-        operation: 'file.retry',
-        method: options.retryConversionMethod === 'PATCH' ? 'PATCH' : 'POST',
-        path: RETRY_PATH,
-      };
+      const site = { ...RETRY, method: options.retryConversionMethod === 'PATCH' ? 'PATCH' : RETRY.method };
       const { fileId } = validateRequest(FileIdSchema, input, site);
       if (options.retryConversionMethod !== 'auto') return retryWith(options.retryConversionMethod, fileId);
       const remembered = await options.methodMemory.get();

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { JsonObject } from '../core/json.js';
-import { beforeSendOnly, NO_RETRY, type RetryPolicy, type Transport } from './http.js';
+import type { RetryPolicy, Transport } from './http.js';
 import { asRaw, idOf, num, recordOf, text } from './parse.js';
 import {
-  type CallSite,
   DescriptionSchema,
   IdSchema,
   ListQuerySchema,
+  siteOf,
   TitleSchema,
   validateRequest,
 } from './schemas.js';
@@ -20,9 +20,9 @@ import type { Folder, SupportMemory, VideoClient } from './types.js';
  */
 
 const PATH = '/v1/storage/bucket';
-const CREATE: CallSite = { operation: 'folder.create', method: 'POST', path: PATH };
-const EDIT: CallSite = { operation: 'folder.edit', method: 'PATCH', path: PATH };
-const DELETE: CallSite = { operation: 'folder.delete', method: 'DELETE', path: PATH };
+const CREATE = siteOf('folder.create');
+const EDIT = siteOf('folder.edit');
+const DELETE = siteOf('folder.delete');
 const LIST: ExtraSite = { operation: 'folder.list', method: 'GET', path: `${PATH}/all` };
 const INFO: ExtraSite = { operation: 'folder.info', method: 'GET', path: `${PATH}/info` };
 
@@ -66,7 +66,7 @@ export function createFoldersResource(
     async create(input) {
       const json = validateRequest(FolderCreateSchema, input, CREATE);
       // A repeat after a lost answer would create a second folder.
-      const body = await transport.request({ ...CREATE, json, retry: NO_RETRY });
+      const body = await transport.request({ ...CREATE, json, retry });
       return parseFolder(recordOf(body));
     },
     async edit(input) {
@@ -77,7 +77,7 @@ export function createFoldersResource(
     async delete(input) {
       const json = validateRequest(FolderIdSchema, input, DELETE);
       // Repeated only when it never reached the service: a repeat after a lost answer reads 404.
-      const body = await transport.request({ ...DELETE, json, retry: beforeSendOnly(retry) });
+      const body = await transport.request({ ...DELETE, json, retry });
       return { raw: asRaw(body) };
     },
     async list(query = {}) {

@@ -10,6 +10,7 @@ import got, {
 } from 'got';
 import type { JsonPrimitive, JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
+import type { RepeatRule } from '../core/operation-spec.js';
 import {
   ApiError,
   type ApiErrorDetails,
@@ -25,6 +26,7 @@ import {
   ValidationError,
   WhitelistConflictError,
 } from './errors.js';
+import type { CallSite } from './schemas.js';
 
 /**
  * The single request path of the client: one got instance per client, JSON in and out, status
@@ -88,6 +90,23 @@ export const NO_RETRY: RetryPolicy = {
   retryOn: [],
 };
 
+/**
+ * The policy a call to an operation's endpoint runs under, from its table's `repeat`: reads and
+ * resumable changes take `policy`; deletes are repeated only before they can have been sent;
+ * creates and op 10 never.
+ */
+export function retryFor(repeat: RepeatRule | 'read', policy: RetryPolicy): RetryPolicy {
+  switch (repeat) {
+    case 'read':
+    case 'resume':
+      return policy;
+    case 'lead':
+      return beforeSendOnly(policy);
+    case 'never':
+      return NO_RETRY;
+  }
+}
+
 /** For tests: same rules as IDEMPOTENT_RETRY with millisecond waits, so a suite stays fast. */
 export const RAPID_RETRY: RetryPolicy = {
   name: 'rapid',
@@ -124,7 +143,9 @@ export type JsonBody = JsonPrimitive | undefined | readonly JsonBody[] | { reado
 
 /** One call as the resources describe it. */
 export interface RequestSpec {
-  operation: string;
+  operation: CallSite['operation'];
+  /** From the operation's endpoint table: narrows `retry` (see retryFor); none for the extras. */
+  repeat?: RepeatRule | 'read';
   method: HttpMethod;
   /** Starts with `/v1/`; IDs in it already URL-encoded. */
   path: string;
@@ -273,7 +294,11 @@ export function createTransport(options: TransportOptions): Transport {
           durationMs: performance.now() - started,
           error: `${error.name}: ${error.message}`,
         });
-        const wait = retryDelay(spec.retry, attempt, error);
+        const wait = retryDelay(
+          spec.repeat === undefined ? spec.retry : retryFor(spec.repeat, spec.retry),
+          attempt,
+          error,
+        );
         if (wait === null) throw error;
         await delay(wait);
       }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { JsonObject } from '../core/json.js';
-import { beforeSendOnly, NO_RETRY, type RetryPolicy, type Transport } from './http.js';
+import type { RetryPolicy, Transport } from './http.js';
 import { asRaw, idOf, isObject, recordOf, text } from './parse.js';
-import { type CallSite, IdSchema, ListQuerySchema, TitleSchema, validateRequest } from './schemas.js';
+import { IdSchema, ListQuerySchema, siteOf, TitleSchema, validateRequest } from './schemas.js';
 import { type ExtraSite, readInfo, readList } from './support.js';
 import type { Playlist, PlaylistEntry, SupportMemory, VideoClient } from './types.js';
 
@@ -13,9 +13,9 @@ import type { Playlist, PlaylistEntry, SupportMemory, VideoClient } from './type
  */
 
 const PATH = '/v1/playlist';
-const EDIT: CallSite = { operation: 'playlist.edit', method: 'PUT', path: PATH };
-const DELETE: CallSite = { operation: 'playlist.delete', method: 'DELETE', path: PATH };
-const CREATE: CallSite = { operation: 'playlist.create', method: 'POST', path: PATH };
+const EDIT = siteOf('playlist.edit');
+const DELETE = siteOf('playlist.delete');
+const CREATE = siteOf('playlist.create');
 const LIST: ExtraSite = { operation: 'playlist.list', method: 'GET', path: `${PATH}/all` };
 const INFO: ExtraSite = { operation: 'playlist.info', method: 'GET', path: PATH };
 
@@ -71,7 +71,7 @@ export function createPlaylistsResource(
     async delete(input) {
       const json = validateRequest(PlaylistIdSchema, input, DELETE);
       // Repeated only when it never reached the service: a repeat after a lost answer reads 404.
-      const body = await transport.request({ ...DELETE, json, retry: beforeSendOnly(retry) });
+      const body = await transport.request({ ...DELETE, json, retry });
       return { raw: asRaw(body) };
     },
     async create(input) {
@@ -80,7 +80,7 @@ export function createPlaylistsResource(
       const body = await transport.request({
         ...CREATE,
         json,
-        retry: NO_RETRY,
+        retry,
         optional: true,
       });
       return parsePlaylist(recordOf(body));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JsonObject } from '../core/json.js';
 import type { RetryPolicy, Transport } from './http.js';
 import { asRaw, bool, isObject, num, recordOf, text } from './parse.js';
-import { type CallSite, ExpireTimeSchema, failValidation, validateRequest } from './schemas.js';
+import { ExpireTimeSchema, failValidation, siteOf, validateRequest } from './schemas.js';
 import {
   type Answer,
   FONT_COLORS,
@@ -18,9 +18,8 @@ import {
  * @see docs/api.md, "Protection configuration (storage-wide)"
  */
 
-const PATH = '/v1/storage/protect/config';
-const GET_SITE: CallSite = { operation: 'protect.get', method: 'GET', path: PATH };
-const SET_SITE: CallSite = { operation: 'protect.set', method: 'POST', path: PATH };
+const GET_SITE = siteOf('protect.get');
+const SET_SITE = siteOf('protect.set');
 
 const Amount = z.number({ message: 'must be a number' }).nonnegative('must not be negative');
 const Fraction = z.number({ message: 'must be a number' }).min(0, 'must be 0 to 1').max(1, 'must be 0 to 1');

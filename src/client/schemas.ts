@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import type { RepeatRule } from '../core/operation-spec.js';
 import { MobileParamSchema } from '../core/validate/phone.js';
+import { ENDPOINTS, type EndpointName } from '../operations/specs.js';
 import { ValidationError } from './errors.js';
 import type { HttpMethod } from './http.js';
+import type { ExtraRoute } from './types.js';
 
 /**
  * Request pieces shared by the resources, and the check that turns a zod failure into a
@@ -57,9 +60,17 @@ export const ListQuerySchema = z.strictObject({
 
 /** Where a request would have gone, for the error raised instead. */
 export interface CallSite {
-  operation: string;
+  operation: EndpointName | ExtraRoute | 'link.generate';
   method: HttpMethod;
   path: string;
+  /** Set for an operation's endpoint, from its table (see siteOf). */
+  repeat?: RepeatRule | 'read';
+}
+
+/** Where an operation's endpoint is sent and how safe a repeat is, from the endpoint table. */
+export function siteOf(name: EndpointName): CallSite & { repeat: RepeatRule | 'read' } {
+  const { method, path, repeat } = ENDPOINTS[name];
+  return { operation: name, method, path, repeat };
 }
 
 /**

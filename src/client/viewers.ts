@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JsonObject } from '../core/json.js';
 import type { RetryPolicy, Transport } from './http.js';
 import { asRaw, bool, isObject, text } from './parse.js';
-import { type CallSite, MobileNumberSchema, validateRequest } from './schemas.js';
+import { MobileNumberSchema, siteOf, validateRequest } from './schemas.js';
 import { type ExtraSite, readList } from './support.js';
 import type { SupportMemory, VideoClient, Viewer } from './types.js';
 
@@ -12,11 +12,7 @@ import type { SupportMemory, VideoClient, Viewer } from './types.js';
  * @see docs/api-extras.md, "Read-only endpoints"
  */
 
-const UNBLOCK: CallSite = {
-  operation: 'viewer.unblock',
-  method: 'POST',
-  path: '/v1/analysis/user/video/anomaly',
-};
+const UNBLOCK = siteOf('viewer.unblock');
 const LOOKUP: ExtraSite = {
   operation: 'viewer.lookup',
   method: 'GET',

@@ -5,7 +5,7 @@ import { ipKey, sameIpSet } from '../core/validate/ip.js';
 import { WhitelistConflictError, WhitelistMismatchError } from './errors.js';
 import type { ResponseBody, RetryPolicy, Transport } from './http.js';
 import { asRaw, isObject, unexpectedAnswer, unwrap } from './parse.js';
-import { type CallSite, validateRequest } from './schemas.js';
+import { siteOf, validateRequest } from './schemas.js';
 import type { VideoClient } from './types.js';
 
 /**
@@ -14,9 +14,8 @@ import type { VideoClient } from './types.js';
  * @see docs/api.md, "Endpoints" (ops 1, 2) and "Whitelist"
  */
 
-const PATH = '/v1/storage/dns/whitelist';
-const GET_SITE: CallSite = { operation: 'whitelist.get', method: 'GET', path: PATH };
-const SET_SITE: CallSite = { operation: 'whitelist.set', method: 'POST', path: PATH };
+const GET_SITE = siteOf('whitelist.get');
+const SET_SITE = siteOf('whitelist.set');
 
 const IpSchema = z.string({ message: 'must be text' }).refine((s) => isIP(s) !== 0, {
   message: 'must be an IPv4 or IPv6 address',

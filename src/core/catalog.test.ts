@@ -59,9 +59,9 @@ describe('operations catalog', () => {
       expect({
         name: spec.name,
         title: spec.title,
-        specOp: spec.specOp,
+        specOp: spec.endpoint.specOp,
         risk: spec.risk,
-        repeat: spec.repeat,
+        repeat: spec.endpoint.repeat,
       }).toEqual({
         name,
         title,

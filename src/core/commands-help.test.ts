@@ -1,34 +1,42 @@
-import { COMMAND_HELP, SLASH_COMMAND, usageOf } from './commands-help.js';
+import { OPERATION_SPECS } from './catalog.js';
+import {
+  COMMAND_HELP,
+  commandLine,
+  SLASH_COMMAND,
+  SLASH_COMMANDS,
+  takesWindow,
+  usageOf,
+  WINDOW_USAGE,
+} from './commands-help.js';
 import { parseCommand } from './grammar.js';
+import { KEYWORDS, SUBWORDS } from './operation-spec.js';
 import { CHANGE_OPERATIONS } from './operations.js';
 
 describe('help lists the whole grammar', () => {
-  it('in the design’s order', () => {
-    expect(COMMAND_HELP.map((h) => h.usage)).toEqual([
-      '/vidops help',
-      '/vidops unblock <mobile>',
-      '/vidops retry <fileId>',
-      '/vidops whitelist',
-      '/vidops whitelist add <ip>… [for <duration>|until <end>]',
-      '/vidops whitelist remove <ip>… [for <duration>|until <end>]',
-      '/vidops protect',
-      '/vidops protect show',
-      '/vidops protect set <field>=<value>… [for <duration>|until <end>]',
-      '/vidops folder create',
-      '/vidops folder edit <bucketId>',
-      '/vidops folder delete <bucketId>',
-      '/vidops file edit <fileId>',
-      '/vidops file delete <fileId>',
-      '/vidops playlist create',
-      '/vidops playlist edit <playlistId>',
-      '/vidops playlist delete <playlistId>',
-      '/vidops requests',
-      '/vidops audit [n]',
-      '/vidops explain <code>',
-      '/vidops delegate <@user> until <date or duration> [reason]',
-      '/vidops delegate cancel',
-      '/vidops lang [fa|en]',
-    ]);
+  it('in the design’s order: by first word, then second word, as the vocabulary lists them', () => {
+    const rank = (usage: string) => {
+      const [first = '', second = ''] = usage.slice(SLASH_COMMAND.length + 1).split(' ');
+      const sub = SUBWORDS.findIndex((w) => w === second);
+      return KEYWORDS.findIndex((w) => w === first) * 100 + sub;
+    };
+    const ranks = COMMAND_HELP.map((h) => rank(h.usage));
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    expect(COMMAND_HELP[0]?.usage).toBe('/vidops help');
+  });
+
+  it('lists every command of every operation, with its words and the window it may take', () => {
+    const usages = COMMAND_HELP.map((h) => h.usage);
+    for (const operation of CHANGE_OPERATIONS) {
+      const listed = SLASH_COMMANDS.filter((c) => c.operation === operation);
+      const asked = OPERATION_SPECS[operation].commands.filter((c) => c.slash !== false);
+      expect([operation, listed.length]).toEqual([operation, asked.length]);
+      for (const c of listed) {
+        const window = takesWindow(c) ? ` ${WINDOW_USAGE}` : '';
+        expect(usages).toContain(`${SLASH_COMMAND} ${commandLine(c.spec)}${window}`);
+      }
+    }
+    expect(usages).toContain('/vidops unblock <mobile>');
+    expect(usages).toContain('/vidops protect set <field>=<value>… [for <duration>|until <end>]');
   });
 
   it('every example parses', () => {

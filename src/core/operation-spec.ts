@@ -147,28 +147,46 @@ export type WordsValue<W extends WordsSpec> = W extends { kind: 'id'; resource: 
     ? WordsValues[K]
     : never;
 
-/** The usage text of a command's words: `<bucketId>`, `<ip>…`. */
+/** What each shape of words is, as data: its usage text and how many words it takes. */
+interface WordsShape<W extends WordsSpec> {
+  usage(words: W): string;
+  /** Fewest and most words; `Infinity` for a list. */
+  count: readonly [number, number];
+}
+
+/**
+ * The closed set of argument shapes. Usage text (help, CLI) and the CLI's word counts read it; the
+ * grammar reads the words of each shape (src/core/grammar.ts, `readWords`) and the catalog turns
+ * them into an operation's input (src/core/catalog.ts, `wordsInput`), each an exhaustive switch:
+ * a new shape is a type error until every one of them knows it.
+ */
+export const WORDS_SHAPES: { [K in WordsSpec['kind']]: WordsShape<Extract<WordsSpec, { kind: K }>> } = {
+  none: { usage: () => '', count: [0, 0] },
+  id: { usage: (w) => `<${ID_NAMES[w.resource]}>`, count: [1, 1] },
+  mobile: { usage: () => '<mobile>', count: [1, Number.POSITIVE_INFINITY] },
+  ips: { usage: () => '<ip>…', count: [1, Number.POSITIVE_INFINITY] },
+  assignments: { usage: () => '<field>=<value>…', count: [1, Number.POSITIVE_INFINITY] },
+  count: { usage: () => '[n]', count: [0, 1] },
+  code: { usage: () => '<code>', count: [1, Number.POSITIVE_INFINITY] },
+  delegation: {
+    usage: () => '<@user> until <date or duration> [reason]',
+    count: [1, Number.POSITIVE_INFINITY],
+  },
+  language: { usage: () => `[${LANGUAGE_WORDS.join('|')}]`, count: [0, 1] },
+};
+
+function shapeOf<W extends WordsSpec>(words: W): WordsShape<W> {
+  return WORDS_SHAPES[words.kind] as WordsShape<W>;
+}
+
+/** How the words of a command are written in its usage line. */
 export function wordsUsage(words: WordsSpec): string {
-  switch (words.kind) {
-    case 'none':
-      return '';
-    case 'id':
-      return `<${ID_NAMES[words.resource]}>`;
-    case 'mobile':
-      return '<mobile>';
-    case 'ips':
-      return '<ip>…';
-    case 'assignments':
-      return '<field>=<value>…';
-    case 'count':
-      return '[n]';
-    case 'code':
-      return '<code>';
-    case 'delegation':
-      return '<@user> until <date or duration> [reason]';
-    case 'language':
-      return `[${LANGUAGE_WORDS.join('|')}]`;
-  }
+  return shapeOf(words).usage(words);
+}
+
+/** How many words a command takes after its own. */
+export function wordsCount(words: WordsSpec): readonly [number, number] {
+  return shapeOf(words).count;
 }
 
 /** What the CLI needs before a command runs: nothing, the store only, or the store, API client and policy. */
@@ -288,6 +306,27 @@ export function targetText(target: Target): string {
 /** @see OperationSpec.undo */
 export type UndoRule = 'time-box' | 'revert' | 'none';
 
+export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Where an operation is sent, declared once beside it: the client calls it from here, its retry
+ * policy follows from `repeat`, and test/e2e and src/client hold it against the sandbox's own
+ * statement of the documented endpoints.
+ * @see docs/architecture.md, "The operation catalog"
+ */
+export interface Endpoint<R extends RepeatRule | 'read' = RepeatRule | 'read'> {
+  /** Number in the spec's endpoint table; null for a documented extra (docs/api-extras.md). */
+  specOp: number | null;
+  method: EndpointMethod;
+  /** Methods the spec also shows for it (op 10 is shown with POST and PATCH). */
+  alsoMethods?: readonly EndpointMethod[];
+  /** `{fileId}` stands for an ID that the call puts in the path. */
+  path: `/v1/${string}`;
+  body: 'json' | 'multipart' | 'none';
+  /** A read may always be sent again; a change as its RepeatRule says. */
+  repeat: R;
+}
+
 /** One change operation, every part of it that needs no I/O. */
 export interface OperationSpec<
   O extends string = string,
@@ -300,11 +339,9 @@ export interface OperationSpec<
   title: string;
   /** The same in Persian: `رفع مسدودی بیننده`; `cli`, as the command line titles it. */
   fa: { title: string; cli: string };
-  /** Operation number in the spec's endpoint table; null for a documented extra (docs/api-extras.md). */
-  specOp: number | null;
   risk: OperationRisk;
-  /** Whether vidops, or a lead, may send it again when its outcome is not known. */
-  repeat: RepeatRule;
+  /** Where it is sent, and whether vidops, or a lead, may send it again when its outcome is not known. */
+  endpoint: Endpoint<RepeatRule>;
   /**
    * Whether a done change can be undone: `time-box` (it may be asked for a while, `for 2h`, and
    * is put back at the end; it can also be reverted), `revert` (a Revert… opens its inverse as a
@@ -336,7 +373,10 @@ export interface OperationSpec<
   policy: RuleDefaults;
 }
 
-/** An entry of the catalog; the generics keep its schemas' and commands' own types. */
+/**
+ * An entry of the catalog; the generics keep its schemas' and commands' own types, and the names
+ * of the documented reads that belong to it (`reads`: the whitelist and settings it changes).
+ */
 export function operation<
   const O extends string,
   I extends z.ZodObject,
@@ -344,9 +384,10 @@ export function operation<
   V extends z.ZodType,
   const C extends readonly CommandSpec[],
   const F extends readonly (keyof z.output<I> & string)[],
+  const R extends Readonly<Record<string, Endpoint<'read'>>> = Record<never, Endpoint<'read'>>,
 >(
-  spec: OperationSpec<O, I, P, V> & { commands: C; fields: F },
-): OperationSpec<O, I, P, V> & { commands: C; fields: F } {
+  spec: OperationSpec<O, I, P, V> & { commands: C; fields: F; reads?: R },
+): OperationSpec<O, I, P, V> & { commands: C; fields: F; reads?: R } {
   return spec;
 }
 

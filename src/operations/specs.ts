@@ -1,3 +1,4 @@
+import type { Endpoint } from '../core/operation-spec.js';
 import { byName } from './common/by-name.js';
 import { spec as fileDelete } from './file-delete/spec.js';
 import { spec as fileEdit } from './file-edit/spec.js';
@@ -32,3 +33,22 @@ export const SPECS = byName([
   playlistDelete,
   viewerUnblock,
 ]);
+
+type Specs = typeof SPECS;
+type ReadsOf<S> = S extends { reads?: infer R } ? keyof R & string : never;
+/** Every endpoint vidops sends to: each operation's own, and the reads that belong to one. */
+export type EndpointName = { [K in keyof Specs]: K | ReadsOf<Specs[K]> }[keyof Specs];
+
+/**
+ * The endpoint table, gathered from the operations' modules (nothing here is written twice): the
+ * client calls from it, and the number of documented operations is counted from it.
+ */
+export const ENDPOINTS = Object.fromEntries(
+  Object.values(SPECS).flatMap((spec): [string, Endpoint][] => [
+    [spec.name, spec.endpoint],
+    ...Object.entries<Endpoint>(spec.reads ?? {}),
+  ]),
+) as Readonly<Record<EndpointName, Endpoint>>;
+
+/** How many of the spec's operations vidops covers: the documented endpoints of the table. */
+export const DOCUMENTED_OPERATIONS = Object.values(ENDPOINTS).filter((e) => e.specOp !== null).length;

@@ -203,7 +203,7 @@ function editFile(model: SandboxModel, { body, params }: RouteContext): FileReco
  * answers. Op 10 keeps both methods, since the spec shows both.
  * @see docs/api.md, "Endpoints"
  */
-const DOCUMENTED_ENDPOINTS: Readonly<Record<string, readonly string[]>> = {
+export const DOCUMENTED_ENDPOINTS: Readonly<Record<string, readonly string[]>> = {
   '/v1/storage/dns/whitelist': ['POST', 'GET'], // ops 1, 2
   '/v1/storage/protect/config': ['POST', 'GET'], // ops 3, 4
   '/v1/storage/bucket': ['POST', 'PATCH', 'DELETE'], // ops 5, 6, 7
@@ -213,6 +213,14 @@ const DOCUMENTED_ENDPOINTS: Readonly<Record<string, readonly string[]>> = {
   '/v1/playlist': ['PUT', 'DELETE'], // ops 11, 12
   '/v1/analysis/user/video/anomaly': ['POST'], // op 13
 };
+
+/** Whether `method path` is one of the documented endpoints (an ID in the path matches `:fileId`). */
+export function isDocumentedCall(method: string, path: string): boolean {
+  return Object.entries(DOCUMENTED_ENDPOINTS).some(
+    ([pattern, methods]) =>
+      methods.includes(method) && new RegExp(`^${pattern.replace(/:[A-Za-z]+/g, '[^/]+')}$`).test(path),
+  );
+}
 
 /** `routes` cut down to the documented endpoints: no extras, and no other method on their paths. */
 export function documentedRoutes(routes: readonly Route[]): Route[] {

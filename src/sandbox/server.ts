@@ -22,6 +22,7 @@ import { parseInput } from './validation.js';
 
 export { DEMO } from './demo-data.js';
 export type { FaultRule } from './faults.js';
+export { DOCUMENTED_ENDPOINTS, isDocumentedCall } from './routes.js';
 export type { RecordedRequest, SandboxState } from './types.js';
 
 /** How to start the sandbox; every member has a default. */

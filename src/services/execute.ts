@@ -260,7 +260,7 @@ export async function sendRequest(
  */
 export function judgeFailure(operation: ChangeOperation, error: unknown, repeat: boolean): SendOutcome {
   const recorded = recordError(error);
-  const rule = OPERATION_SPECS[operation].repeat;
+  const rule = OPERATION_SPECS[operation].endpoint.repeat;
   if (repeat) {
     const gone = rule === 'lead' && error instanceof NotFoundError && !isMissingRouteError(error);
     return { kind: gone ? 'already-deleted' : 'unknown', error: recorded };

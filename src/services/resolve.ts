@@ -147,7 +147,7 @@ async function sendAgain(
   note: string | null,
 ): Promise<ResolveResult | null> {
   const spec = OPERATION_SPECS[request.operation];
-  if (spec.repeat !== 'lead') {
+  if (spec.endpoint.repeat !== 'lead') {
     return {
       kind: 'refused',
       ...reasoned(say.svcCannotSendAgain(request.id, request.operation, spec.title)),

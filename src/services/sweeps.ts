@@ -72,7 +72,7 @@ async function takeOver(
   unknown: OperationRequest[],
 ): Promise<void> {
   const c = stepContext(svc);
-  const resume = OPERATION_SPECS[request.operation].repeat === 'resume';
+  const resume = OPERATION_SPECS[request.operation].endpoint.repeat === 'resume';
   // The claim bumps the version and updatedAt, so another replica sweeping now skips it.
   const step = stepOrNull(() =>
     resume

@@ -11,7 +11,7 @@ import Module, { createRequire } from 'node:module';
  * before App loads, the receiver's entry in Node's module cache is a stand-in whose `default`
  * loads the real module; when something loaded it already, or Bolt moved the file, the real one
  * is simply used. Together, at start: 240 fewer CommonJS modules and 5.4 MB less heap
- * (docs/benchmarks.md, "Memory (goal 5)").
+ * (docs/benchmarks.md, "The last figures").
  */
 const require = createRequire(import.meta.url);
 

@@ -6,7 +6,7 @@ import { RespondError } from './bolt.js';
 /**
  * Answers through a request's `response_url` over keep-alive connections. Bolt's own `respond`
  * posts with the global `fetch`, which costs twice what a plain `node:http` POST does (about
- * 0.5 ms of CPU against 0.23 ms per post, measured with `npm run bench -- slack --profile`); every
+ * 0.5 ms of CPU against 0.23 ms per post, measured with a CPU profile of the slack benchmark); every
  * slash command answers this way, so the command router uses this one. Same contract as Bolt's:
  * a string is `{ text }`, the message goes as JSON, any status but 2xx throws a `RespondError`.
  * @see docs/slack.md, "Deadlines"

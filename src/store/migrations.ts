@@ -185,8 +185,8 @@ const SQLITE: readonly Migration[] = [
     version: 9,
     name: 'replay keys without a rowid: one B-tree fewer written per Slack request',
     // The key is the primary key itself (WITHOUT ROWID): a replay key writes its row and the
-    // `at` index the daily prune reads, not a rowid table beside a key index. See
-    // docs/benchmarks.md, "Where an unblock's writes go".
+    // `at` index the daily prune reads, not a rowid table beside a key index (measured with
+    // `npm run bench -- wal`; docs/benchmarks.md, "The other benchmarks").
     sql: `
       CREATE TABLE deliveries_v9 (
         key TEXT PRIMARY KEY,

@@ -315,7 +315,7 @@ function settledWhat(
 
 /** Deletes only: a lead may send them once more, a 404 then meaning "already deleted". */
 function sendableAgain(request: OperationRequest): boolean {
-  return OPERATION_SPECS[request.operation].repeat === 'lead';
+  return OPERATION_SPECS[request.operation].endpoint.repeat === 'lead';
 }
 
 // ---------------------------------------------------------------------------------------------

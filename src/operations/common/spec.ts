@@ -1,6 +1,12 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { CONFIRM_AND_ONE_LEAD, command, ID_NAMES, operation } from '../../core/operation-spec.js';
+import {
+  CONFIRM_AND_ONE_LEAD,
+  command,
+  type Endpoint,
+  ID_NAMES,
+  operation,
+} from '../../core/operation-spec.js';
 import type { ProtectionConfig } from '../../core/protection.js';
 import type { ResourceKind } from '../../core/validate/ids.js';
 import { idRule } from '../../core/validate/ids.js';
@@ -105,7 +111,8 @@ export function deleteOperation<
   name: O;
   title: string;
   fa: { title: string; cli: string; summary: string };
-  specOp: number;
+  /** Its endpoint's number and path: a delete is a DELETE with a JSON body, sent again only by a lead. */
+  endpoint: Pick<Endpoint, 'specOp' | 'path'>;
   resource: R;
   summary: string;
   /** What the preview says of the record when the look-up found it. */
@@ -117,9 +124,8 @@ export function deleteOperation<
     name,
     title: spec.title,
     fa: { title: spec.fa.title, cli: spec.fa.cli },
-    specOp: spec.specOp,
+    endpoint: { ...spec.endpoint, method: 'DELETE', body: 'json', repeat: 'lead' },
     risk: 'irreversible',
-    repeat: 'lead',
     undo: 'none',
     commands: [
       command({

@@ -9,7 +9,7 @@ export const spec = deleteOperation({
     cli: 'حذف فایل',
     summary: `حذف همیشگی فایل (${DELETE_NOTE_FA}).`,
   },
-  specOp: 9,
+  endpoint: { specOp: 9, path: '/v1/storage/bucket/file' },
   resource: 'file',
   summary: 'Delete a file for good (typed confirmation and a lead’s approval).',
   found: { title: Known, bucketId: Known },

@@ -15,9 +15,14 @@ export const spec = operation({
   name: 'file.edit',
   title: 'Edit file',
   fa: { title: 'ویرایش فایل', cli: 'ویرایش فایل' },
-  specOp: 8,
+  endpoint: {
+    specOp: 8,
+    method: 'POST',
+    path: '/v1/storage/bucket/file/{fileId}',
+    body: 'multipart',
+    repeat: 'resume',
+  },
   risk: 'reversible',
-  repeat: 'resume',
   undo: 'revert',
   commands: [
     command({

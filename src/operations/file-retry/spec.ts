@@ -6,9 +6,15 @@ export const spec = operation({
   name: 'file.retry',
   title: 'Retry conversion',
   fa: { title: 'تبدیل دوباره', cli: 'تبدیل دوباره‌ی فایل' },
-  specOp: 10,
+  endpoint: {
+    specOp: 10,
+    method: 'POST',
+    alsoMethods: ['PATCH'],
+    path: '/v1/storage/bucket/file/queue/retry',
+    body: 'json',
+    repeat: 'never',
+  },
   risk: 'reversible',
-  repeat: 'never',
   undo: 'none',
   commands: [
     command({

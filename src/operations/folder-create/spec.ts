@@ -6,9 +6,8 @@ export const spec = operation({
   name: 'folder.create',
   title: 'Create folder',
   fa: { title: 'ساخت پوشه', cli: 'ساخت پوشه' },
-  specOp: 5,
+  endpoint: { specOp: 5, method: 'POST', path: '/v1/storage/bucket', body: 'json', repeat: 'never' },
   risk: 'reversible',
-  repeat: 'never',
   undo: 'none',
   commands: [
     command({

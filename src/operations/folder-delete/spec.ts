@@ -10,7 +10,7 @@ export const spec = deleteOperation({
     cli: 'حذف پوشه',
     summary: `حذف همیشگی پوشه و هرچه در آن است (${DELETE_NOTE_FA}).`,
   },
-  specOp: 7,
+  endpoint: { specOp: 7, path: '/v1/storage/bucket' },
   resource: 'folder',
   summary: 'Delete a folder and everything in it, for good (typed confirmation and a lead’s approval).',
   found: { title: Known, filesCount: z.number().nullable() },

@@ -14,9 +14,8 @@ export const spec = operation({
   name: 'folder.edit',
   title: 'Edit folder',
   fa: { title: 'ویرایش پوشه', cli: 'ویرایش پوشه' },
-  specOp: 6,
+  endpoint: { specOp: 6, method: 'PATCH', path: '/v1/storage/bucket', body: 'json', repeat: 'resume' },
   risk: 'reversible',
-  repeat: 'resume',
   undo: 'revert',
   commands: [
     command({

@@ -6,9 +6,8 @@ export const spec = operation({
   name: 'playlist.create',
   title: 'Create playlist',
   fa: { title: 'ساخت پلی‌لیست', cli: 'ساخت پلی‌لیست' },
-  specOp: null,
+  endpoint: { specOp: null, method: 'POST', path: '/v1/playlist', body: 'json', repeat: 'never' },
   risk: 'reversible',
-  repeat: 'never',
   undo: 'none',
   commands: [
     command({

@@ -10,7 +10,7 @@ export const spec = deleteOperation({
     cli: 'حذف پلی‌لیست',
     summary: `حذف همیشگی پلی‌لیست و محتوای آن (${DELETE_NOTE_FA}).`,
   },
-  specOp: 12,
+  endpoint: { specOp: 12, path: '/v1/playlist' },
   resource: 'playlist',
   summary: 'Delete a playlist and its contents, for good (typed confirmation and a lead’s approval).',
   found: { title: Known, filesCount: z.number().nullable() },

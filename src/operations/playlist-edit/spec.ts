@@ -16,9 +16,8 @@ export const spec = operation({
   name: 'playlist.edit',
   title: 'Edit playlist',
   fa: { title: 'ویرایش پلی‌لیست', cli: 'ویرایش پلی‌لیست' },
-  specOp: 11,
+  endpoint: { specOp: 11, method: 'PUT', path: '/v1/playlist', body: 'json', repeat: 'resume' },
   risk: 'reversible',
-  repeat: 'resume',
   undo: 'revert',
   commands: [
     command({

@@ -7,9 +7,17 @@ export const spec = operation({
   name: 'protect.set',
   title: 'Change protection settings',
   fa: { title: 'تغییر تنظیمات حفاظت', cli: 'تغییر تنظیمات محافظت' },
-  specOp: 3,
+  endpoint: { specOp: 3, method: 'POST', path: '/v1/storage/protect/config', body: 'json', repeat: 'resume' },
+  reads: {
+    'protect.get': {
+      specOp: 4,
+      method: 'GET',
+      path: '/v1/storage/protect/config',
+      body: 'none',
+      repeat: 'read',
+    },
+  },
   risk: 'sensitive',
-  repeat: 'resume',
   undo: 'time-box',
   commands: [
     command({

@@ -7,9 +7,14 @@ export const spec = operation({
   name: 'viewer.unblock',
   title: 'Unblock viewer',
   fa: { title: 'رفع مسدودی بیننده', cli: 'رفع مسدودی بیننده' },
-  specOp: 13,
+  endpoint: {
+    specOp: 13,
+    method: 'POST',
+    path: '/v1/analysis/user/video/anomaly',
+    body: 'json',
+    repeat: 'resume',
+  },
   risk: 'reversible',
-  repeat: 'resume',
   undo: 'none',
   commands: [
     command({

@@ -7,9 +7,17 @@ export const spec = operation({
   name: 'whitelist.set',
   title: 'Update whitelist',
   fa: { title: 'به‌روزرسانی لیست سفید', cli: 'به‌روزرسانی لیست سفید IP' },
-  specOp: 1,
+  endpoint: { specOp: 1, method: 'POST', path: '/v1/storage/dns/whitelist', body: 'json', repeat: 'resume' },
+  reads: {
+    'whitelist.get': {
+      specOp: 2,
+      method: 'GET',
+      path: '/v1/storage/dns/whitelist',
+      body: 'none',
+      repeat: 'read',
+    },
+  },
   risk: 'sensitive',
-  repeat: 'resume',
   undo: 'time-box',
   sendsAlone: true,
   commands: [
