@@ -53,8 +53,9 @@ export type Undo =
  * - `running`: put-back request `requestId` is planned or being sent;
  * - `retrying`: the last attempt failed (`lastError`); the next is due at `nextAt`;
  * - `done`: put back (`conflicts` lists what was left alone because others changed it since);
- * - `left`: nothing was put back, everything had been changed since (or handed over);
- * - `cancelled`: the change never applied, so nothing is due.
+ * - `left`: nothing was put back, everything had been changed since (or taken over for good);
+ * - `cancelled`: nothing of its own is due: the change never applied, or it is an Extend, whose
+ *   end the window it extends carries.
  */
 export type PutBackState = 'waiting' | 'running' | 'retrying' | 'done' | 'left' | 'cancelled';
 
@@ -93,6 +94,11 @@ export type TimeBox = {
   extends?: string;
   /** When the change was applied (its window started). */
   appliedAt?: string;
+  /**
+   * Settings or addresses (as the undo names them) a change for good took over while the window
+   * was in force: the put-back leaves them alone, and says so.
+   */
+  overridden?: string[];
 };
 
 /** A box not yet applied: what `submit` stores with a time-boxed request. */
