@@ -1,0 +1,324 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { createVideoClient } from '../src/client/index.js';
+import { createHasher, verifyChain } from '../src/core/audit-chain.js';
+import type { Actor } from '../src/core/model.js';
+import { buildPolicy } from '../src/core/policy.js';
+import { sealKeyOf } from '../src/core/seal.js';
+import { DEMO } from '../src/sandbox/demo-data.js';
+import { type Sandbox, startSandbox } from '../src/sandbox/server.js';
+import { createOperations } from '../src/services/operations.js';
+import { announce, appSweeps } from '../src/services/sweeps.js';
+import type { Operations } from '../src/services/types.js';
+import { openStore, type Store } from '../src/store/index.js';
+import { median } from './shared.js';
+
+/**
+ * Cost as the history grows (`npm run bench -- age [--ops=N] [--store=postgres --url=postgres://…]`):
+ * builds a history of N operations (default 100,000) through the real services on the sandbox
+ * (documented endpoints only): unblocks by several agents at once, and 1 in 100 a `protect set`
+ * left waiting for approval (expired by the sweep a day later), the clock moving 15 s an operation
+ * so that each agent stays under the unblock's rate limit, as a team would. Then it measures the
+ * aged database against an empty one in the same run and prints the ratios, and with `--plans`
+ * the query plan of every statement the store prepared. Notifications and the audit outbox are
+ * acknowledged as the Slack workers would, so that what ages is the history, not a backlog.
+ * @see docs/benchmarks.md, "Aging"
+ */
+
+const AGENTS = 10;
+const STEP_MS = 15_000;
+const LEAD: Actor = { id: 'U0AGELEAD', name: 'lead' };
+const agents: Actor[] = Array.from({ length: AGENTS }, (_, i) => ({ id: `U0AGENT${i}`, name: `agent${i}` }));
+const hash = createHasher();
+
+function option(name: string): string | undefined {
+  const given = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return given?.slice(name.length + 3);
+}
+
+const OPS = Number(option('ops') ?? 100_000);
+const STORE = option('store') ?? 'sqlite';
+const PG_URL = option('url') ?? process.env.TEST_DATABASE_URL;
+const PLANS = process.argv.includes('--plans');
+
+interface World {
+  store: Store;
+  ops: Operations;
+  sandbox: Sandbox;
+  /** Operations made so far; the clock is `start + made × STEP_MS`. */
+  made: number;
+  mobile: number;
+  close(): Promise<void>;
+}
+
+/** Every SQL text the store prepares (SQLite) or sends (PostgreSQL), for `--plans`. */
+const seen = new Map<string, number>();
+function recordStatements(): void {
+  const prepare = Database.prototype.prepare;
+  Database.prototype.prepare = function (this: Database.Database, sql: string) {
+    seen.set(sql, (seen.get(sql) ?? 0) + 1);
+    return prepare.call(this, sql);
+  } as typeof prepare;
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const first = args[0];
+    const text = typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text;
+    if (text !== undefined) seen.set(text, (seen.get(text) ?? 0) + 1);
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+}
+
+async function openWorld(dir: string, name: string): Promise<World> {
+  const url =
+    STORE === 'postgres'
+      ? `${PG_URL ?? ''}${PG_URL?.includes('?') ? '&' : '?'}schema=age_${name}_${process.pid}`
+      : `sqlite:${join(dir, `${name}.db`)}`;
+  if (STORE === 'postgres' && PG_URL === undefined)
+    throw new Error('--store=postgres needs --url=postgres://…');
+  const store = await openStore(url, { hash });
+  const sandbox = await startSandbox({ port: 0, extras: false });
+  const client = createVideoClient({
+    baseUrl: sandbox.url,
+    apiKey: DEMO.apiKey,
+    secretKey: DEMO.secretKey,
+    timeoutMs: 10_000,
+    retryConversionMethod: 'auto',
+  });
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  const world: World = {
+    store,
+    sandbox,
+    made: 0,
+    mobile: 0,
+    ops: createOperations({
+      store,
+      client,
+      policy: buildPolicy({ leads: [LEAD.id] }),
+      directory: { groupsOf: async () => [], kindOf: async () => 'person' },
+      clock: () => new Date(start + world.made * STEP_MS),
+      sealKey: sealKeyOf(DEMO.secretKey),
+    }),
+    async close() {
+      await store.close();
+      await sandbox.close();
+      client.close();
+    },
+  };
+  return world;
+}
+
+/** One operation by `agent`: an unblock, or every 100th a `protect set` left waiting. */
+async function operate(w: World, agent: Actor): Promise<void> {
+  w.made += 1;
+  const n = w.made;
+  if (!(await w.store.markDelivered(`age:${n}`, new Date(Date.now()).toISOString())))
+    throw new Error('replay');
+  if (n % 100 === 0) {
+    const prepared = await w.ops.prepare(agent, {
+      kind: 'protect.set',
+      changes: { opacity: (n % 9) / 10 + 0.05 },
+    });
+    await w.ops.submit(agent, prepared, { reason: 'aging' });
+    return;
+  }
+  w.mobile += 1;
+  const mobile = `0912${String(w.mobile % 10_000_000).padStart(7, '0')}`;
+  const prepared = await w.ops.prepare(agent, { kind: 'viewer.unblock', mobileNumber: mobile });
+  await w.ops.submit(agent, prepared);
+}
+
+/** What the Slack workers and the sweeps do meanwhile: acknowledge, expire, prune. */
+async function keepUp(w: World): Promise<void> {
+  const now = new Date(Date.parse('2026-01-01T00:00:00Z') + w.made * STEP_MS).toISOString();
+  for (;;) {
+    const jobs = await w.store.claimNotifications({
+      worker: 'age',
+      requests: 500,
+      leaseMs: 60_000,
+      now,
+      settledAt: now,
+    });
+    if (jobs.length === 0) break;
+    await w.store.ackNotifications(jobs.map((j) => j.id));
+  }
+  for (;;) {
+    const events = await w.store.claimOutbox('age', 1_000, 60_000, now);
+    if (events.length === 0) break;
+    await w.store.ackOutbox(events.map((e) => e.seq));
+  }
+  await w.ops.expireDue();
+}
+
+/** `count` operations, `AGENTS` at a time; each agent's latency recorded. */
+async function drive(w: World, count: number, latencies?: number[]): Promise<void> {
+  let left = count;
+  await Promise.all(
+    agents.map(async (agent) => {
+      while (left > 0) {
+        left -= 1;
+        const t0 = performance.now();
+        await operate(w, agent);
+        latencies?.push(performance.now() - t0);
+      }
+    }),
+  );
+}
+
+async function build(w: World, total: number): Promise<void> {
+  const t0 = performance.now();
+  const chunk = 2_000;
+  for (let done = 0; done < total; done += chunk) {
+    await drive(w, Math.min(chunk, total - done));
+    await keepUp(w);
+    if ((done + chunk) % 20_000 === 0) {
+      const s = (performance.now() - t0) / 1000;
+      console.log(`  aged by ${done + chunk} operations in ${s.toFixed(0)} s`);
+    }
+  }
+}
+
+/** Median ms of `fn` over `rounds`. */
+async function timed(fn: () => Promise<unknown>, rounds = 21): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i += 1) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+interface Figures {
+  cpuPerOp: number;
+  p99: number;
+  homeAgent: number;
+  homeLead: number;
+  requestsAgent: number;
+  requestsLead: number;
+  audit: number;
+  sweep: number;
+  depth: number;
+}
+
+async function measure(w: World): Promise<Figures> {
+  await drive(w, 200);
+  await keepUp(w);
+  const latencies: number[] = [];
+  const before = process.cpuUsage();
+  await drive(w, 1_000, latencies);
+  const used = process.cpuUsage(before);
+  await keepUp(w);
+  latencies.sort((a, b) => a - b);
+  const agent = agents[0] as Actor;
+  const sweeps = appSweeps({
+    ops: w.ops,
+    store: w.store,
+    clock: () => new Date(Date.parse('2026-01-01T00:00:00Z') + w.made * STEP_MS),
+    log: { info() {}, debug() {}, error() {} },
+    intervalMs: 30_000,
+    queued() {},
+  });
+  const sweepOnce = async () => {
+    for (const task of sweeps) await task.run();
+    await announce({ store: w.store, clock: () => new Date(), queued() {} });
+  };
+  return {
+    cpuPerOp: (used.user + used.system) / 1000 / 1_000,
+    p99: latencies[Math.floor(latencies.length * 0.99)] ?? Number.NaN,
+    homeAgent: await timed(() => w.ops.homeRecords(agent, 10)),
+    homeLead: await timed(() => w.ops.homeRecords(LEAD, 10)),
+    requestsAgent: await timed(() => w.ops.listRequests(agent)),
+    requestsLead: await timed(() => w.ops.listRequests(LEAD)),
+    audit: await timed(() => w.ops.recentAudit(LEAD, 10)),
+    sweep: await timed(sweepOnce, 5),
+    depth: await timed(() => w.store.outboxDepth()),
+  };
+}
+
+async function verifyRate(w: World): Promise<{ events: number; ms: number }> {
+  const t0 = performance.now();
+  const result = await verifyChain(w.store.iterateStoredAudit(), hash);
+  if (!result.ok) throw new Error('the aged chain does not verify');
+  return { events: (await w.store.auditHead())?.seq ?? 0, ms: performance.now() - t0 };
+}
+
+async function printPlans(dir: string): Promise<void> {
+  console.log('\nquery plans of every statement the store prepared:');
+  if (STORE === 'postgres') return; // The PostgreSQL plans: `EXPLAIN (ANALYZE, BUFFERS)` by hand, docs/benchmarks.md.
+  const db = new Database(join(dir, 'aged.db'), { readonly: true });
+  for (const sql of seen.keys()) {
+    if (!/^\s*(SELECT|UPDATE|DELETE|INSERT|WITH)/i.test(sql) || /schema_migrations|sqlite_/.test(sql))
+      continue;
+    const params = (sql.match(/\?/g) ?? []).map(() => null);
+    try {
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...params)
+        .map((r) => (r as { detail: string }).detail);
+      console.log(`\n${sql.replace(/\s+/g, ' ').slice(0, 160)}\n  ${plan.join('\n  ')}`);
+    } catch (error) {
+      console.log(`\n${sql.slice(0, 120)}: ${(error as Error).message}`);
+    }
+  }
+  db.close();
+}
+
+function fileSize(dir: string, name: string): number {
+  let bytes = 0;
+  for (const suffix of ['', '-wal'])
+    bytes += statSync(join(dir, `${name}${suffix}`), { throwIfNoEntry: false })?.size ?? 0;
+  return bytes;
+}
+
+export async function run(): Promise<void> {
+  if (PLANS) recordStatements();
+  const dir = mkdtempSync(join(tmpdir(), 'vidops-age-'));
+  const empty = await openWorld(dir, 'empty');
+  const aged = await openWorld(dir, 'aged');
+  try {
+    console.log(
+      `aging a ${STORE} database by ${OPS} operations (${AGENTS} agents, 1 in 100 a protect set) …`,
+    );
+    const t0 = performance.now();
+    await build(aged, OPS);
+    const buildS = (performance.now() - t0) / 1000;
+    console.log(`  built in ${buildS.toFixed(0)} s (${(OPS / buildS).toFixed(0)} operations/s)`);
+    const e = await measure(empty);
+    const a = await measure(aged);
+    const v = await verifyRate(aged);
+    const head = await aged.store.auditHead();
+    const row = (what: string, x: number, y: number, unit: string) =>
+      console.log(
+        `  ${what.padEnd(34)} ${x.toFixed(2).padStart(9)} ${y.toFixed(2).padStart(9)} ${unit.padEnd(4)} ${(y / x).toFixed(2)}×`,
+      );
+    console.log(`\naged by ${OPS} operations (${head?.seq ?? 0} audit events) against an empty database:`);
+    console.log(`  ${'figure'.padEnd(34)} ${'empty'.padStart(9)} ${'aged'.padStart(9)}`);
+    row('CPU per operation', e.cpuPerOp, a.cpuPerOp, 'ms');
+    row('operation p99 (10 agents at once)', e.p99, a.p99, 'ms');
+    row('App Home records, agent', e.homeAgent, a.homeAgent, 'ms');
+    row('App Home records, lead', e.homeLead, a.homeLead, 'ms');
+    row('requests, agent', e.requestsAgent, a.requestsAgent, 'ms');
+    row('requests, lead', e.requestsLead, a.requestsLead, 'ms');
+    row('audit 10', e.audit, a.audit, 'ms');
+    row('one sweep (every periodic task)', e.sweep, a.sweep, 'ms');
+    row('outbox depth (a metrics scrape)', e.depth, a.depth, 'ms');
+    console.log(
+      `  audit verify (read and chain): ${v.events} events in ${v.ms.toFixed(0)} ms, ` +
+        `${(((v.ms / v.events) * 100_000) / 1000).toFixed(1)} s per 100,000 events`,
+    );
+    if (STORE === 'sqlite') {
+      console.log(
+        `  database size: ${(((fileSize(dir, 'aged.db') / OPS) * 100_000) / 1e6).toFixed(0)} MB per 100,000 operations`,
+      );
+    }
+    if (PLANS) await printPlans(dir);
+  } finally {
+    await empty.close();
+    await aged.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
