@@ -202,6 +202,8 @@ interface Figures {
   audit: number;
   sweep: number;
   depth: number;
+  pending: number;
+  delegations: number;
 }
 
 async function measure(w: World): Promise<Figures> {
@@ -236,6 +238,8 @@ async function measure(w: World): Promise<Figures> {
     audit: await timed(() => w.ops.recentAudit(LEAD, 10)),
     sweep: await timed(sweepOnce, 5),
     depth: await timed(() => w.store.outboxDepth()),
+    pending: await timed(() => w.store.listRequests({ states: ['pending'], limit: 500 })),
+    delegations: await timed(() => w.store.listAudit({ operation: 'delegation' })),
   };
 }
 
@@ -306,6 +310,8 @@ export async function run(): Promise<void> {
     row('audit 10', e.audit, a.audit, 'ms');
     row('one sweep (every periodic task)', e.sweep, a.sweep, 'ms');
     row('outbox depth (a metrics scrape)', e.depth, a.depth, 'ms');
+    row('  of which: open requests read', e.pending, a.pending, 'ms');
+    row('  of which: delegation events read', e.delegations, a.delegations, 'ms');
     console.log(
       `  audit verify (read and chain): ${v.events} events in ${v.ms.toFixed(0)} ms, ` +
         `${(((v.ms / v.events) * 100_000) / 1000).toFixed(1)} s per 100,000 events`,
