@@ -18,7 +18,8 @@ import { openStore, type Store } from '../src/store/index.js';
 import { median } from './shared.js';
 
 /**
- * Cost as the history grows (`npm run bench -- age [--ops=N] [--store=postgres --url=postgres://…]`):
+ * Cost as the history grows
+ * (`npm run bench -- age [--ops=N] [--measure=N] [--plans] [--store=postgres --url=postgres://… [--keep]]`):
  * builds a history of N operations (default 100,000) through the real services on the sandbox
  * (documented endpoints only): unblocks by several agents at once, and 1 in 100 a `protect set`
  * left waiting for approval (expired by the sweep a day later), the clock moving 15 s an operation
@@ -44,6 +45,8 @@ const OPS = Number(option('ops') ?? 100_000);
 const STORE = option('store') ?? 'sqlite';
 const PG_URL = option('url') ?? process.env.TEST_DATABASE_URL;
 const PLANS = process.argv.includes('--plans');
+/** Operations measured on each database (`--measure=N`), after a fifth as many to warm up. */
+const MEASURED = Number(option('measure') ?? 1_000);
 
 interface World {
   store: Store;
@@ -207,11 +210,11 @@ interface Figures {
 }
 
 async function measure(w: World): Promise<Figures> {
-  await drive(w, 200);
+  await drive(w, Math.ceil(MEASURED / 5));
   await keepUp(w);
   const latencies: number[] = [];
   const before = process.cpuUsage();
-  await drive(w, 1_000, latencies);
+  await drive(w, MEASURED, latencies);
   const used = process.cpuUsage(before);
   await keepUp(w);
   latencies.sort((a, b) => a - b);
@@ -229,7 +232,7 @@ async function measure(w: World): Promise<Figures> {
     await announce({ store: w.store, clock: () => new Date(), queued() {} });
   };
   return {
-    cpuPerOp: (used.user + used.system) / 1000 / 1_000,
+    cpuPerOp: (used.user + used.system) / 1000 / MEASURED,
     p99: latencies[Math.floor(latencies.length * 0.99)] ?? Number.NaN,
     homeAgent: await timed(() => w.ops.homeRecords(agent, 10)),
     homeLead: await timed(() => w.ops.homeRecords(LEAD, 10)),
@@ -326,5 +329,18 @@ export async function run(): Promise<void> {
     await empty.close();
     await aged.close();
     rmSync(dir, { recursive: true, force: true });
+    if (STORE === 'postgres' && !process.argv.includes('--keep')) await dropSchemas();
+  }
+}
+
+/** The run's schemas on PostgreSQL, dropped unless `--keep` asks to look at them afterwards. */
+async function dropSchemas(): Promise<void> {
+  const db = new pg.Client({ connectionString: PG_URL });
+  await db.connect();
+  try {
+    for (const name of ['empty', 'aged'])
+      await db.query(`DROP SCHEMA IF EXISTS age_${name}_${process.pid} CASCADE`);
+  } finally {
+    await db.end();
   }
 }
