@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -9,13 +11,14 @@ import { createHasher, verifyChain } from '../src/core/audit-chain.js';
 import type { Actor } from '../src/core/model.js';
 import { buildPolicy } from '../src/core/policy.js';
 import { sealKeyOf } from '../src/core/seal.js';
+import { type Emulator, startEmulator } from '../src/emulator/index.js';
 import { DEMO } from '../src/sandbox/demo-data.js';
 import { type Sandbox, startSandbox } from '../src/sandbox/server.js';
 import { createOperations } from '../src/services/operations.js';
 import { announce, appSweeps } from '../src/services/sweeps.js';
 import type { Operations } from '../src/services/types.js';
 import { openStore, type Store } from '../src/store/index.js';
-import { median } from './shared.js';
+import { median, ROOT } from './shared.js';
 
 /**
  * Cost as the history grows
@@ -75,11 +78,16 @@ function recordStatements(): void {
   } as typeof query;
 }
 
-async function openWorld(dir: string, name: string): Promise<World> {
-  const url =
-    STORE === 'postgres'
-      ? `${PG_URL ?? ''}${PG_URL?.includes('?') ? '&' : '?'}schema=age_${name}_${process.pid}`
-      : `sqlite:${join(dir, `${name}.db`)}`;
+let folder = '';
+/** The database URL of world `name` (`empty`, `aged`). */
+function urlOf(name: string): string {
+  return STORE === 'postgres'
+    ? `${PG_URL ?? ''}${PG_URL?.includes('?') ? '&' : '?'}schema=age_${name}_${process.pid}`
+    : `sqlite:${join(folder, `${name}.db`)}`;
+}
+
+async function openWorld(name: string): Promise<World> {
+  const url = urlOf(name);
   if (STORE === 'postgres' && PG_URL === undefined)
     throw new Error('--store=postgres needs --url=postgres://…');
   const store = await openStore(url, { hash });
@@ -274,6 +282,78 @@ async function printPlans(dir: string): Promise<void> {
   db.close();
 }
 
+const IDLE_S = 20;
+
+/** A port nobody listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/** CPU ms the process `pid` has used (utime + stime of /proc, 100 ticks a second). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * vidops as `npm start` runs it (under tsx, HTTP mode) on database `url`, against the sandbox and
+ * the Slack emulator: ms from the spawn to `/readyz` answering 200, then CPU ms a second over
+ * {@link IDLE_S} seconds with nothing happening (/proc counts in 10 ms ticks).
+ */
+async function startAndIdle(
+  url: string,
+  sandbox: Sandbox,
+  slack: Emulator,
+): Promise<{ readyMs: number; idle: number }> {
+  const port = await freePort();
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_SIGNING_SECRET: 'age-signing-secret',
+      SLACK_API_URL: slack.apiUrl,
+      VIDEO_API_URL: sandbox.url,
+      VIDEO_API_KEY: DEMO.apiKey,
+      VIDEO_SECRET_KEY: DEMO.secretKey,
+      AUDIT_CHANNEL: 'C0AGEAUDIT',
+      LEADS: LEAD.id,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`vidops exited with ${child.exitCode}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const readyMs = performance.now() - t0;
+    await new Promise((r) => setTimeout(r, 3_000));
+    const before = cpuMsOf(child.pid ?? 0);
+    await new Promise((r) => setTimeout(r, IDLE_S * 1000));
+    return { readyMs, idle: (cpuMsOf(child.pid ?? 0) - before) / IDLE_S };
+  } finally {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
 function fileSize(dir: string, name: string): number {
   let bytes = 0;
   for (const suffix of ['', '-wal'])
@@ -284,8 +364,9 @@ function fileSize(dir: string, name: string): number {
 export async function run(): Promise<void> {
   if (PLANS) recordStatements();
   const dir = mkdtempSync(join(tmpdir(), 'vidops-age-'));
-  const empty = await openWorld(dir, 'empty');
-  const aged = await openWorld(dir, 'aged');
+  folder = dir;
+  const empty = await openWorld('empty');
+  const aged = await openWorld('aged');
   try {
     console.log(
       `aging a ${STORE} database by ${OPS} operations (${AGENTS} agents, 1 in 100 a protect set) …`,
@@ -319,6 +400,15 @@ export async function run(): Promise<void> {
       `  audit verify (read and chain): ${v.events} events in ${v.ms.toFixed(0)} ms, ` +
         `${(((v.ms / v.events) * 100_000) / 1000).toFixed(1)} s per 100,000 events`,
     );
+    const slack = await startEmulator();
+    try {
+      const se = await startAndIdle(urlOf('empty'), empty.sandbox, slack);
+      const sa = await startAndIdle(urlOf('aged'), aged.sandbox, slack);
+      row('start to /readyz (under tsx)', se.readyMs, sa.readyMs, 'ms');
+      row('idle CPU, ms a second', se.idle, sa.idle, 'ms');
+    } finally {
+      await slack.close();
+    }
     if (STORE === 'sqlite') {
       console.log(
         `  database size: ${(((fileSize(dir, 'aged.db') / OPS) * 100_000) / 1e6).toFixed(0)} MB per 100,000 operations`,
