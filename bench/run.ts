@@ -9,6 +9,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
   slack: () => import('./slack.js'),
   audit: () => import('./audit.js'),
   wal: () => import('./wal-pages.js'),
+  age: () => import('./age.js'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -11,6 +11,8 @@ export interface PerfMonitors {
 export interface PerfMonitorWatch {
   /** How many monitors were started since the watch began. */
   started(): PerfMonitors;
+  /** The sampling interval (ms) each event-loop monitor was started with (Node's default: 10). */
+  resolutions(): number[];
   /** Ends the watch and says how many of the monitors it saw are still running (stopping them). */
   end(): PerfMonitors;
 }
@@ -25,12 +27,14 @@ export function watchPerfMonitors(): PerfMonitorWatch {
   const { monitorEventLoopDelay } = hooks;
   const { observe, disconnect } = prototype;
   const histograms: perfHooks.IntervalHistogram[] = [];
+  const resolutions: number[] = [];
   let gcStarted = 0;
   const gcRunning = new Set<perfHooks.PerformanceObserver>();
 
   hooks.monitorEventLoopDelay = (options) => {
     const histogram = monitorEventLoopDelay(options);
     histograms.push(histogram);
+    resolutions.push(options?.resolution ?? 10);
     return histogram;
   };
   prototype.observe = function watchedObserve(this: perfHooks.PerformanceObserver, options) {
@@ -48,6 +52,7 @@ export function watchPerfMonitors(): PerfMonitorWatch {
 
   return {
     started: () => ({ eventLoop: histograms.length, gc: gcStarted }),
+    resolutions: () => [...resolutions],
     end() {
       hooks.monitorEventLoopDelay = monitorEventLoopDelay;
       prototype.observe = observe;

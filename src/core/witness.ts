@@ -21,6 +21,11 @@ export interface ChannelLine {
   byBot: boolean;
   /** Who posted it, as Slack names them (a user or bot ID). */
   author: string;
+  /**
+   * A summary's line (a backlog posted as one message): the first seq of the run it stands for,
+   * up to `seq`, whose hash vouches for the events before it through the chain.
+   */
+  covers?: number;
 }
 
 /** A checkpoint note read from the channel, as shown (not yet checked). */
@@ -113,6 +118,8 @@ export async function compareWithChannel(input: WitnessInput): Promise<WitnessRe
     shown.set(line.seq, list);
   }
   const readFrom = input.readFrom;
+  const summaries = byBot.flatMap((l) => (l.covers === undefined ? [] : [{ from: l.covers, to: l.seq }]));
+  const summarised = (seq: number) => summaries.some((r) => r.from <= seq && seq < r.to);
 
   let compared = 0;
   let notCompared = 0;
@@ -144,7 +151,7 @@ export async function compareWithChannel(input: WitnessInput): Promise<WitnessRe
         continue;
       }
       compared += 1;
-      if (!lines.some((line) => line.short === short)) {
+      if (!lines.some((line) => line.short === short) && !summarised(event.seq)) {
         findings.push({ kind: 'missing-from-channel', seq: event.seq, short });
       }
     }

@@ -5,7 +5,9 @@ import { createHasher } from '../core/audit-chain.js';
 import { checkpointOrigin, signCheckpoint } from '../core/checkpoint.js';
 import type { AuditEvent, NewAuditEvent } from '../core/model.js';
 import { generateSignerKey } from '../core/signed-note.js';
+import { compareWithChannel } from '../core/witness.js';
 import { type Emulator as FakeSlack, startEmulator as startFakeSlack } from '../emulator/index.js';
+import { langFor } from '../i18n/index.js';
 import { openStore } from '../store/index.js';
 import type { Store } from '../store/store.js';
 import { checkBlockKitLimits } from '../views/limits.js';
@@ -16,6 +18,7 @@ import {
   createAuditPublisher,
   createPublisherWebClient,
 } from './audit-publisher.js';
+import { readMessage } from './witness.js';
 
 const CHANNEL = 'C0AUDIT01';
 const BOT_TOKEN = 'xoxb-vidops-test';
@@ -117,8 +120,8 @@ describe('audit channel publisher', () => {
     return store.appendAudit(Array.from({ length: count }, (_, i) => newEvent(from + i)));
   }
 
-  it('posts a backlog of 45 events as 3 messages spaced by the minimum interval', async () => {
-    const events = await append(45);
+  it('posts a backlog of 120 events as 3 messages spaced by the minimum interval', async () => {
+    const events = await append(120);
     const p = publisher({ minIntervalMs: 150 });
     p.start();
     await until('the outbox to drain', async () => (await store.outboxDepth()) === 0);
@@ -131,6 +134,73 @@ describe('audit channel publisher', () => {
     expect(fake.callsTo('chat.postMessage').every((c) => c.args.channel === CHANNEL)).toBe(true);
     // Every event shown exactly once, in chain order.
     expect(shownHashes(posts, events)).toEqual(events.map((e) => e.hash.slice(0, 12)));
+  });
+
+  describe('a backlog far behind the channel', () => {
+    /** What `audit witness` makes of the posts, against the log. */
+    async function witnessed(events: readonly AuditEvent[]) {
+      const bot = { userId: 'UBOT', botId: null };
+      const lines = postsOf(fake).flatMap(
+        (post) => readMessage({ ts: '1.0', user: 'UBOT', ...post }, bot).lines,
+      );
+      return compareWithChannel({
+        events,
+        lines,
+        checkpoints: [],
+        stored: [],
+        undelivered: new Set(),
+        readFrom: null,
+      });
+    }
+
+    it('posts summaries that carry the last event’s hash, and marks every event delivered', async () => {
+      const events = await append(130);
+      const p = publisher({ batchMax: 10, summaryAfter: 20, summaryMax: 50 });
+      p.start();
+      await until('the outbox to drain', async () => (await store.outboxDepth()) === 0);
+
+      const posts = postsOf(fake);
+      expect(posts.map((post) => post.text.split('\n')[1])).toEqual([
+        `#50 50 events #1–#50, all in vidops audit tail · hash ${events[49]?.hash.slice(0, 12)}`,
+        `#100 50 events #51–#100, all in vidops audit tail · hash ${events[99]?.hash.slice(0, 12)}`,
+        `#130 30 events #101–#130, all in vidops audit tail · hash ${events[129]?.hash.slice(0, 12)}`,
+      ]);
+      for (const [i, post] of posts.entries()) {
+        const last = events[Math.min(49 + 50 * i, 129)];
+        expect(JSON.stringify(post.blocks)).toContain(last?.hash);
+        expect(checkBlockKitLimits(post, 'message')).toEqual([]);
+      }
+      expect(await store.undeliveredSeqs(1_000)).toEqual([]);
+      expect((await witnessed(events)).findings).toEqual([]);
+    });
+
+    it('says the same in Persian, the count in Persian digits, the seqs and hash as the witness reads them', async () => {
+      const events = await append(40);
+      const p = publisher({ batchMax: 10, summaryAfter: 5, summaryMax: 40, lang: langFor('fa') });
+      p.start();
+      await until('the outbox to drain', async () => (await store.outboxDepth()) === 0);
+
+      const [post, ...more] = postsOf(fake);
+      expect(more).toEqual([]);
+      const line = JSON.stringify(post?.blocks);
+      expect(line).toContain('۴۰ رویداد');
+      expect(line).toContain('#1–#40');
+      expect(line).toContain(events[39]?.hash);
+      expect((await witnessed(events)).findings).toEqual([]);
+    });
+
+    it('a summary the channel does not show leaves its events missing for the witness', async () => {
+      const events = await append(30);
+      const p = publisher({ batchMax: 10, summaryAfter: 5, summaryMax: 30 });
+      p.start();
+      await until('the outbox to drain', async () => (await store.outboxDepth()) === 0);
+      fake.reset();
+
+      const report = await witnessed(events);
+      expect(report.findings.map((f) => f.kind)).toEqual(
+        Array.from({ length: 30 }, () => 'missing-from-channel'),
+      );
+    });
   });
 
   it('keeps every post within Block Kit limits, with masked mobiles and short hashes', async () => {

@@ -13,7 +13,12 @@ import { ENGLISH, type Lang } from '../i18n/index.js';
 import { Backoff, JobRunner } from '../jobs/runner.js';
 import { within } from '../jobs/timeout.js';
 import type { Store, StoredCheckpoint } from '../store/store.js';
-import { type AuditPost, renderAuditPost, renderCheckpointPost } from '../views/audit-post.js';
+import {
+  type AuditPost,
+  renderAuditPost,
+  renderAuditSummary,
+  renderCheckpointPost,
+} from '../views/audit-post.js';
 import { checkBlockKitLimits } from '../views/limits.js';
 import { readChannelHistory } from './witness.js';
 
@@ -47,6 +52,12 @@ export interface AuditPublisherOptions {
   backoffMaxMs?: number;
   /** How often an idle publisher looks for events appended by other replicas. */
   idlePollMs?: number;
+  /**
+   * With more than this many events waiting, a claimed run is posted as one summary (see
+   * {@link shapeRun}) of up to `summaryMax` events, rather than line by line.
+   */
+  summaryAfter?: number;
+  summaryMax?: number;
   /** Called after every attempt, of events and of checkpoints alike (metrics). */
   onResult?: (result: AuditPostResult) => void;
   /** The language of the posts: `CHANNEL_LOCALE` (`ctx.languages.channel`); English when not given. */
@@ -77,6 +88,13 @@ export interface AuditPublisher {
  */
 const WAKE_SLACK_MS = 10;
 
+/**
+ * A channel more than about ten posts behind gets summaries: each stands for up to 1,000 events,
+ * so a backlog of N drains in about N / 1,000 posts (docs/slack.md, "Audit channel backlog").
+ */
+const SUMMARY_AFTER = 500;
+const SUMMARY_MAX = 1_000;
+
 /** Slack errors that say the message was too big; a smaller batch will go through. */
 const TOO_BIG = new Set(['msg_too_long', 'msg_blocks_too_long', 'invalid_blocks']);
 
@@ -104,7 +122,7 @@ const NOTHING: StepCounts = { claimed: 0, delivered: 0 };
 
 /** A post whose answer was lost, and the Slack time from which the channel is read back for it. */
 type Unsure =
-  | { post: 'events'; events: readonly AuditEvent[]; since: string }
+  | { post: 'events'; events: readonly AuditEvent[]; summary: boolean; since: string }
   | { post: 'checkpoint'; checkpoint: StoredCheckpoint; since: string };
 
 /** One publisher's settings and state; the functions below take it explicitly. */
@@ -117,6 +135,8 @@ interface Publisher {
   readonly workerId: string;
   readonly minIntervalMs: number;
   readonly batchMax: number;
+  readonly summaryAfter: number;
+  readonly summaryMax: number;
   readonly leaseMs: number;
   readonly lang: Lang;
   readonly onResult: ((result: AuditPostResult) => void) | undefined;
@@ -153,7 +173,7 @@ interface Publisher {
  * @see docs/architecture.md, "Audit log" and "Scale"
  */
 export function createAuditPublisher(options: AuditPublisherOptions): AuditPublisher {
-  const batchMax = options.batchMax ?? 20;
+  const batchMax = options.batchMax ?? 50;
   if (batchMax < 1) throw new RangeError('batchMax must be at least 1');
   const backoff = new Backoff(options.backoffBaseMs ?? 1000, options.backoffMaxMs ?? 60_000);
   const p: Publisher = {
@@ -165,6 +185,8 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
     workerId: options.workerId,
     minIntervalMs: options.minIntervalMs ?? 1100,
     batchMax,
+    summaryAfter: options.summaryAfter ?? SUMMARY_AFTER,
+    summaryMax: Math.max(batchMax, options.summaryMax ?? SUMMARY_MAX),
     leaseMs: options.leaseMs ?? 30_000,
     lang: options.lang ?? ENGLISH,
     onResult: options.onResult,
@@ -281,7 +303,10 @@ async function markPosted(p: Publisher, size: number): Promise<boolean> {
 }
 
 /** The largest prefix of `events` whose message Slack will accept; never less than one event. */
-function fitToLimits(p: Publisher, events: AuditEvent[]): { post: AuditPost; count: number } {
+function fitToLimits(
+  p: Pick<Publisher, 'lang' | 'logger'>,
+  events: AuditEvent[],
+): { post: AuditPost; count: number } {
   let count = events.length;
   for (;;) {
     const post = renderAuditPost(events.slice(0, count), p.lang);
@@ -482,8 +507,12 @@ async function settleUnsure(p: Publisher, unsure: Unsure): Promise<boolean> {
     return true;
   }
   const seqs = unsure.events.map((e) => e.seq);
+  const last = unsure.events[unsure.events.length - 1];
+  // A summary shows its last event's line only, standing for the whole run.
+  const summaryLanded =
+    unsure.summary && last !== undefined && shown.lines.has(`${last.seq}:${shortHash(last.hash)}`);
   const landed = unsure.events
-    .filter((e) => shown.lines.has(`${e.seq}:${shortHash(e.hash)}`))
+    .filter((e) => summaryLanded || shown.lines.has(`${e.seq}:${shortHash(e.hash)}`))
     .map((e) => e.seq);
   const again = seqs.filter((seq) => !landed.includes(seq));
   if (again.length > 0) await release(p, again, 0);
@@ -555,6 +584,35 @@ async function delivered(p: Publisher, seqs: readonly number[]): Promise<void> {
   });
 }
 
+/**
+ * What a claimed run of events becomes in the channel: lines, as many as one message holds, while
+ * the channel keeps up; one summary of the whole run when more than one batch was claimed because
+ * the channel is behind. The rest of a run of lines goes back to the outbox.
+ */
+export function shapeRun(
+  p: Pick<Publisher, 'batchMax' | 'lang' | 'logger'>,
+  events: AuditEvent[],
+): { post: AuditPost; count: number; summary: boolean } {
+  if (events.length > p.batchMax) {
+    return { post: renderAuditSummary(events, p.lang), count: events.length, summary: true };
+  }
+  return { ...fitToLimits(p, events), summary: false };
+}
+
+/**
+ * A full batch was claimed: when the outbox holds more than `summaryAfter` events, claims the rest
+ * of a summary's run too. The depth is a maintained number, read only after a full claim.
+ */
+async function claimMoreWhenBehind(p: Publisher, claimed: number): Promise<AuditEvent[]> {
+  try {
+    if ((await p.store.outboxDepth()) <= p.summaryAfter) return [];
+    return await p.store.claimOutbox(p.workerId, p.summaryMax - claimed, p.leaseMs, p.clock().toISOString());
+  } catch (error) {
+    p.logger.error({ err: redactError(error) }, 'could not claim a backlog of audit events; posting lines');
+    return [];
+  }
+}
+
 /** Claims a batch and posts it. Returns the number of events delivered (0 when none or failed). */
 async function step(p: Publisher): Promise<StepCounts> {
   await renewHeld(p);
@@ -574,8 +632,9 @@ async function step(p: Publisher): Promise<StepCounts> {
     return NOTHING;
   }
   if (events.length === 0) return (await checkpointStep(p)) ?? NOTHING;
+  if (events.length === p.batchLimit) events = [...events, ...(await claimMoreWhenBehind(p, events.length))];
 
-  const { post, count } = fitToLimits(p, events);
+  const { post, count, summary } = shapeRun(p, events);
   const seqs = events.slice(0, count).map((e) => e.seq);
   const rest = events.slice(count);
   if (rest.length > 0)
@@ -589,7 +648,7 @@ async function step(p: Publisher): Promise<StepCounts> {
   const sent = await deliver(p, post, { post: 'events', events: seqs.length, seqs });
   if (!sent.ok) {
     // Kept leased, and looked for in the channel at the next turn (settleUnsure).
-    if (sent.answerLost) becameUnsure(p, { post: 'events', events: events.slice(0, count), since });
+    if (sent.answerLost) becameUnsure(p, { post: 'events', events: events.slice(0, count), summary, since });
     else await release(p, seqs, sent.delayMs);
     return { claimed: events.length, delivered: 0 };
   }

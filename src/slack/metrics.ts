@@ -108,6 +108,13 @@ export class MetricsRegistry {
   }
 }
 
+/**
+ * How often the event-loop delay is sampled, in ms: prom-client's 10 ms default is a libuv timer
+ * waking 100 times a second, about 5 ms of CPU a second on an idle replica; 100 ms still sees any
+ * stall a person would notice. See docs/benchmarks.md, "Aging".
+ */
+export const EVENT_LOOP_SAMPLE_MS = 100;
+
 /** The functions of `node:perf_hooks` through which prom-client starts its monitors. */
 type PerfHooks = Pick<typeof perfHooks, 'monitorEventLoopDelay' | 'PerformanceObserver'>;
 
@@ -136,7 +143,7 @@ function collectDefaultMetricsStoppably(register: Registry): () => void {
     }
   };
   try {
-    collectDefaultMetrics({ register });
+    collectDefaultMetrics({ register, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   } finally {
     hooks.monitorEventLoopDelay = monitorEventLoopDelay;
     hooks.PerformanceObserver = PerformanceObserver;

@@ -125,6 +125,27 @@ describe.each(BACKENDS)('the audit channel publisher on %s, attacked', (_name, b
     expect(timesShown(fake, events)).toEqual(once(events));
   });
 
+  it('a summary of a backlog whose answer was lost: read back as landed, posted once, nothing lost', async () => {
+    const proxy = await slackProxy(fake.apiUrl);
+    cleanups.push(proxy.close);
+    proxy.loseAnswers('chat.postMessage', 1);
+    await append(40);
+    const p = publisher({
+      web: createPublisherWebClient(BOT_TOKEN, { slackApiUrl: proxy.apiUrl }),
+      batchMax: 10,
+      summaryAfter: 5,
+      summaryMax: 40,
+    });
+    p.start();
+
+    await until('every event posted', async () => (await store.outboxDepth()) === 0);
+
+    expect(fake.callsTo('chat.postMessage').map((c) => String(c.args.text).split('\n')[0])).toEqual([
+      'vidops audit #1–#40 (40 events)',
+    ]);
+    expect(await store.undeliveredSeqs(100)).toEqual([]);
+  });
+
   it('an audit post whose answer was lost, with the channel unreadable (no history scope): posted again, never dropped', async () => {
     const proxy = await slackProxy(fake.apiUrl);
     cleanups.push(proxy.close);

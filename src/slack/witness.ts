@@ -50,6 +50,11 @@ const BLOCK_LINE = /\*#(\d+)\*[^\n]*· (?:hash|هش) \u2068?`([0-9a-f]{12})`/g;
 /** The same line in the `text` fallback: `#12 … · hash abcdef012345`. */
 const TEXT_LINE = /^\u2068?#(\d+)\u2069? [^\n]*· (?:hash|هش) \u2068?([0-9a-f]{12})\u2069?$/gm;
 const CODE_BLOCK = /```\n?([\s\S]*?)```/g;
+/**
+ * A summary of a backlog, a section of its own (src/views/audit-post.ts `renderAuditSummary`):
+ * `:package: *#6240* · 1,240 events #5001–#6240, all in … · hash `abcdef012345``.
+ */
+const SUMMARY_LINE = /^:package: \u2068?\*#(\d+)\*\u2069? · [^\n]*?\u2068?#(\d+)–#\1\u2069?[,،] [^\n]*$/;
 
 type Message = Record<string, unknown>;
 
@@ -97,8 +102,10 @@ export function readMessage(
   const lines: ChannelLine[] = [];
   const checkpoints: ChannelCheckpoint[] = [];
   for (const text of texts) {
+    const summary = fromBlocks ? SUMMARY_LINE.exec(text) : null;
     for (const m of text.matchAll(fromBlocks ? BLOCK_LINE : TEXT_LINE)) {
-      lines.push({ seq: Number(m[1]), short: m[2] ?? '', ts, byBot, author });
+      const line = { seq: Number(m[1]), short: m[2] ?? '', ts, byBot, author };
+      lines.push(summary === null ? line : { ...line, covers: Number(summary[2]) });
     }
     for (const m of text.matchAll(CODE_BLOCK)) {
       const note = unescapeMrkdwn(m[1] ?? '');

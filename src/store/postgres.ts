@@ -622,9 +622,15 @@ export class PostgresStore implements Store {
 
   async ackOutbox(seqs: readonly number[]): Promise<void> {
     if (seqs.length === 0) return;
+    // The count of acknowledged events moves in the same statement: the depth gauge reads it.
     await this.pool.query(
-      `UPDATE outbox SET delivered_at = now(), lease_owner = NULL, lease_until = NULL
-       WHERE delivered_at IS NULL AND seq = ANY($1::bigint[])`,
+      `WITH acked AS (
+         UPDATE outbox SET delivered_at = now(), lease_owner = NULL, lease_until = NULL
+         WHERE delivered_at IS NULL AND seq = ANY($1::bigint[])
+         RETURNING seq
+       )
+       UPDATE outbox_acked SET n = n + (SELECT count(*) FROM acked)
+       WHERE EXISTS (SELECT 1 FROM acked)`,
       [[...seqs]],
     );
   }
@@ -666,8 +672,9 @@ export class PostgresStore implements Store {
   }
 
   async outboxDepth(): Promise<number> {
+    // Every event enters the outbox: the head less those acknowledged, two rows read (migration 12).
     const { rows } = await this.pool.query<{ n: number }>(
-      'SELECT count(*) AS n FROM outbox WHERE delivered_at IS NULL',
+      'SELECT coalesce((SELECT max(seq) FROM audit_events), 0) - (SELECT n FROM outbox_acked) AS n',
     );
     return rows[0]?.n ?? 0;
   }

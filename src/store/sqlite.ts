@@ -109,6 +109,8 @@ const WINDOW_IN_FORCE = `state = 'succeeded' AND json_extract(data, '$.timeBox.s
 const WINDOW_DUE = `COALESCE(json_extract(data, '$.timeBox.nextAt'), json_extract(data, '$.timeBox.endsAt'), '')`;
 const DEFAULT_PAGE_SIZE = 2_000;
 const SQLITE_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+/** The operation of delegation events, which have an index of their own (migration 13). */
+const DELEGATION = 'delegation';
 
 type Row = Record<string, unknown>;
 
@@ -606,7 +608,11 @@ export class SqliteStore implements Store {
       where.push('request_id IN (?, CAST(? AS BLOB))');
       params.push(query.requestId, query.requestId);
     }
-    if (query.operation !== undefined) {
+    if (query.operation === DELEGATION) {
+      // Read through the delegation events' own index (migration 13): SQLite uses a partial
+      // index only for the very term it was made with.
+      where.push(`operation IN ('${DELEGATION}', CAST('${DELEGATION}' AS BLOB))`);
+    } else if (query.operation !== undefined) {
       where.push('operation IN (?, CAST(? AS BLOB))');
       params.push(query.operation, query.operation);
     }
@@ -716,10 +722,11 @@ export class SqliteStore implements Store {
   async ackOutbox(seqs: readonly number[]): Promise<void> {
     if (seqs.length === 0) return;
     this.write(() => {
-      this.stmt(
+      const acked = this.stmt(
         `UPDATE outbox SET delivered_at = ${SQLITE_NOW}, lease_owner = NULL, lease_until = NULL
          WHERE delivered_at IS NULL AND seq IN (SELECT value FROM json_each(?))`,
-      ).run(JSON.stringify(seqs));
+      ).run(JSON.stringify(seqs)).changes;
+      if (acked > 0) this.stmt('UPDATE outbox_acked SET n = n + ?').run(acked);
     });
   }
 
@@ -761,7 +768,10 @@ export class SqliteStore implements Store {
   }
 
   async outboxDepth(): Promise<number> {
-    const row = this.stmt<{ n: number }>('SELECT count(*) AS n FROM outbox WHERE delivered_at IS NULL').get();
+    // Every event enters the outbox: the head less those acknowledged, two rows read (migration 13).
+    const row = this.stmt<{ n: number }>(
+      `SELECT coalesce((SELECT max(seq) FROM audit_events), 0) - (SELECT n FROM outbox_acked) AS n`,
+    ).get();
     return row?.n ?? 0;
   }
 

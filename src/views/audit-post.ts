@@ -985,6 +985,31 @@ export function renderAuditPost(events: readonly AuditEvent[], lang: Lang = ENGL
   return { text, blocks: [header, ...sections] };
 }
 
+/**
+ * One audit channel message standing for a run of events too long to post line by line (a
+ * backlog): how many, their seq range, that all are in `vidops audit tail`, and the last one's
+ * hash, short in a line `audit witness` reads as that event's and whole below it. The chain makes
+ * that hash vouch for every event before it, so the channel stays a witness. In `lang`. Pure.
+ * @see docs/slack.md, "Audit channel backlog"
+ */
+export function renderAuditSummary(events: readonly AuditEvent[], lang: Lang = ENGLISH): AuditPost {
+  const last = events[events.length - 1];
+  if (last === undefined) return renderAuditPost(events, lang);
+  const t = lang.t.audit;
+  const count = t.auditEvents(events.length, digits(lang, events.length));
+  const range = seqRange(events);
+  const seq = String(last.seq);
+  const short = shortHash(last.hash);
+  return {
+    text: `${t.auditPostText(ltr(lang, range), count)}\n${t.auditSummaryTextLine(seq, count, range, short)}`,
+    blocks: [
+      context(t.auditPostHeader(ltr(lang, range), count)),
+      section(t.auditSummaryLine(seq, count, range, short)),
+      context(t.auditSummaryHead(seq, last.hash)),
+    ],
+  };
+}
+
 /** What a checkpoint post shows: the numbers it states, and its signed note as written. */
 export interface CheckpointPostInput {
   size: number;

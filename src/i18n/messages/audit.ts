@@ -196,6 +196,12 @@ export const audit = defineArea(
     auditPostHeader: (range: string, count: string) => `:scroll: *vidops audit* · ${range} · ${count}`,
     auditPostText: (range: string, count: string) => `vidops audit ${range} (${count})`,
     auditAndMore: (shown: string) => `\n… and ${shown} more`,
+    auditSummaryLine: (seq: string, count: string, range: string, hash: string) =>
+      `:package: *#${seq}* · ${count} ${range}, all in \`vidops audit tail\` · hash \`${hash}\``,
+    auditSummaryTextLine: (seq: string, count: string, range: string, hash: string) =>
+      `#${seq} ${count} ${range}, all in vidops audit tail · hash ${hash}`,
+    auditSummaryHead: (seq: string, head: string) =>
+      `The chain's hash of #${seq}, which vouches for every event before it: \`${head}\``,
     auditCheckpointText: (covers: string, head: string) => `vidops audit checkpoint: ${covers}, head ${head}`,
     auditCheckpointHeader: (covers: string, head: string) =>
       `:lock: *vidops audit checkpoint* · covers ${covers} · head \`${head}\``,
@@ -344,6 +350,12 @@ export const audit = defineArea(
     auditPostHeader: (range, count) => `:scroll: *ممیزی vidops* · ${range} · ${count}`,
     auditPostText: (range, count) => `ممیزی vidops ${range} (${count})`,
     auditAndMore: (shown) => `\n… و ${shown} رویداد دیگر`,
+    auditSummaryLine: (seq, count, range, hash) =>
+      `:package: ${iso(`*#${seq}*`)} · ${count} ${iso(range)}، همه در ${iso('`vidops audit tail`')} · هش ${iso(`\`${hash}\``)}`,
+    auditSummaryTextLine: (seq, count, range, hash) =>
+      `${iso(`#${seq}`)} ${count} ${iso(range)}، همه در vidops audit tail · هش ${iso(hash)}`,
+    auditSummaryHead: (seq, head) =>
+      `هشِ زنجیره در ${iso(`#${seq}`)} که همه‌ی رویدادهای پیش از آن را تضمین می‌کند: ${iso(`\`${head}\``)}`,
     auditCheckpointText: (covers, head) => `نقطه‌ی بازبینی ممیزی vidops: ${covers}، سرِ زنجیره ${iso(head)}`,
     auditCheckpointHeader: (covers, head) =>
       `:lock: *نقطه‌ی بازبینی ممیزی vidops* · شامل ${covers} · سرِ زنجیره ${iso(`\`${head}\``)}`,

@@ -1,0 +1,447 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { createVideoClient } from '../src/client/index.js';
+import { createHasher, verifyChain } from '../src/core/audit-chain.js';
+import type { Actor } from '../src/core/model.js';
+import { buildPolicy } from '../src/core/policy.js';
+import { sealKeyOf } from '../src/core/seal.js';
+import { type Emulator, startEmulator } from '../src/emulator/index.js';
+import { DEMO } from '../src/sandbox/demo-data.js';
+import { type Sandbox, startSandbox } from '../src/sandbox/server.js';
+import { createOperations } from '../src/services/operations.js';
+import { announce, appSweeps } from '../src/services/sweeps.js';
+import type { Operations } from '../src/services/types.js';
+import { openStore, type Store } from '../src/store/index.js';
+import { median, ROOT } from './shared.js';
+
+/**
+ * Cost as the history grows
+ * (`npm run bench -- age [--ops=N] [--measure=N] [--plans] [--store=postgres --url=postgres://… [--keep]]`):
+ * builds a history of N operations (default 100,000) through the real services on the sandbox
+ * (documented endpoints only): unblocks by several agents at once, and 1 in 100 a `protect set`
+ * left waiting for approval (expired by the sweep a day later), the clock moving 15 s an operation
+ * so that each agent stays under the unblock's rate limit, as a team would. Then it measures the
+ * aged database against an empty one in the same run and prints the ratios, and with `--plans`
+ * the query plan of every statement the store prepared. Notifications and the audit outbox are
+ * acknowledged as the Slack workers would, so that what ages is the history, not a backlog.
+ * @see docs/benchmarks.md, "Aging"
+ */
+
+const AGENTS = 10;
+const STEP_MS = 15_000;
+const LEAD: Actor = { id: 'U0AGELEAD', name: 'lead' };
+const agents: Actor[] = Array.from({ length: AGENTS }, (_, i) => ({ id: `U0AGENT${i}`, name: `agent${i}` }));
+const hash = createHasher();
+
+function option(name: string): string | undefined {
+  const given = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return given?.slice(name.length + 3);
+}
+
+const OPS = Number(option('ops') ?? 100_000);
+const STORE = option('store') ?? 'sqlite';
+const PG_URL = option('url') ?? process.env.TEST_DATABASE_URL;
+const PLANS = process.argv.includes('--plans');
+/** Operations measured on each database (`--measure=N`), after a fifth as many to warm up. */
+const MEASURED = Number(option('measure') ?? 1_000);
+
+interface World {
+  store: Store;
+  ops: Operations;
+  sandbox: Sandbox;
+  /** Operations made so far; the clock is `start + made × STEP_MS`. */
+  made: number;
+  /** The world's time: `start + made × STEP_MS`, or real time once caught up (before vidops starts on it). */
+  clock(): Date;
+  caughtUp: boolean;
+  mobile: number;
+  close(): Promise<void>;
+}
+
+/** Every SQL text the store prepares (SQLite) or sends (PostgreSQL), for `--plans`. */
+const seen = new Map<string, number>();
+function recordStatements(): void {
+  const prepare = Database.prototype.prepare;
+  Database.prototype.prepare = function (this: Database.Database, sql: string) {
+    seen.set(sql, (seen.get(sql) ?? 0) + 1);
+    return prepare.call(this, sql);
+  } as typeof prepare;
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const first = args[0];
+    const text = typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text;
+    if (text !== undefined) seen.set(text, (seen.get(text) ?? 0) + 1);
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+}
+
+let folder = '';
+/** The database URL of world `name` (`empty`, `aged`). */
+function urlOf(name: string): string {
+  return STORE === 'postgres'
+    ? `${PG_URL ?? ''}${PG_URL?.includes('?') ? '&' : '?'}schema=age_${name}_${process.pid}`
+    : `sqlite:${join(folder, `${name}.db`)}`;
+}
+
+async function openWorld(name: string): Promise<World> {
+  const url = urlOf(name);
+  if (STORE === 'postgres' && PG_URL === undefined)
+    throw new Error('--store=postgres needs --url=postgres://…');
+  const store = await openStore(url, { hash });
+  const sandbox = await startSandbox({ port: 0, extras: false });
+  const client = createVideoClient({
+    baseUrl: sandbox.url,
+    apiKey: DEMO.apiKey,
+    secretKey: DEMO.secretKey,
+    timeoutMs: 10_000,
+    retryConversionMethod: 'auto',
+  });
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  const world: World = {
+    store,
+    sandbox,
+    made: 0,
+    caughtUp: false,
+    clock: () => (world.caughtUp ? new Date() : new Date(start + world.made * STEP_MS)),
+    mobile: 0,
+    ops: createOperations({
+      store,
+      client,
+      policy: buildPolicy({ leads: [LEAD.id] }),
+      directory: { groupsOf: async () => [], kindOf: async () => 'person' },
+      clock: () => world.clock(),
+      sealKey: sealKeyOf(DEMO.secretKey),
+    }),
+    async close() {
+      await store.close();
+      await sandbox.close();
+      client.close();
+    },
+  };
+  return world;
+}
+
+/** One operation by `agent`: an unblock, or every 100th a `protect set` left waiting. */
+async function operate(w: World, agent: Actor): Promise<void> {
+  w.made += 1;
+  const n = w.made;
+  if (!(await w.store.markDelivered(`age:${n}`, new Date(Date.now()).toISOString())))
+    throw new Error('replay');
+  if (n % 100 === 0) {
+    const prepared = await w.ops.prepare(agent, {
+      kind: 'protect.set',
+      changes: { opacity: (n % 9) / 10 + 0.05 },
+    });
+    await w.ops.submit(agent, prepared, { reason: 'aging' });
+    return;
+  }
+  w.mobile += 1;
+  const mobile = `0912${String(w.mobile % 10_000_000).padStart(7, '0')}`;
+  const prepared = await w.ops.prepare(agent, { kind: 'viewer.unblock', mobileNumber: mobile });
+  await w.ops.submit(agent, prepared);
+}
+
+/** What the Slack workers and the sweeps do meanwhile: acknowledge, expire, prune. */
+async function keepUp(w: World): Promise<void> {
+  const now = w.clock().toISOString();
+  for (;;) {
+    const jobs = await w.store.claimNotifications({
+      worker: 'age',
+      requests: 500,
+      leaseMs: 60_000,
+      now,
+      settledAt: now,
+    });
+    if (jobs.length === 0) break;
+    await w.store.ackNotifications(jobs.map((j) => j.id));
+  }
+  for (;;) {
+    const events = await w.store.claimOutbox('age', 1_000, 60_000, now);
+    if (events.length === 0) break;
+    await w.store.ackOutbox(events.map((e) => e.seq));
+  }
+  await w.ops.expireDue();
+}
+
+/** `count` operations, `AGENTS` at a time; each agent's latency recorded. */
+async function drive(w: World, count: number, latencies?: number[]): Promise<void> {
+  let left = count;
+  await Promise.all(
+    agents.map(async (agent) => {
+      while (left > 0) {
+        left -= 1;
+        const t0 = performance.now();
+        await operate(w, agent);
+        latencies?.push(performance.now() - t0);
+      }
+    }),
+  );
+}
+
+async function build(w: World, total: number): Promise<void> {
+  const t0 = performance.now();
+  const chunk = 2_000;
+  for (let done = 0; done < total; done += chunk) {
+    await drive(w, Math.min(chunk, total - done));
+    await keepUp(w);
+    if ((done + chunk) % 20_000 === 0) {
+      const s = (performance.now() - t0) / 1000;
+      console.log(`  aged by ${done + chunk} operations in ${s.toFixed(0)} s`);
+    }
+  }
+}
+
+/** Median ms of `fn` over `rounds`. */
+async function timed(fn: () => Promise<unknown>, rounds = 21): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i += 1) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+interface Figures {
+  cpuPerOp: number;
+  p99: number;
+  homeAgent: number;
+  homeLead: number;
+  requestsAgent: number;
+  requestsLead: number;
+  audit: number;
+  sweep: number;
+  depth: number;
+  pending: number;
+  delegations: number;
+}
+
+async function measure(w: World): Promise<Figures> {
+  await drive(w, Math.ceil(MEASURED / 5));
+  await keepUp(w);
+  const latencies: number[] = [];
+  const before = process.cpuUsage();
+  await drive(w, MEASURED, latencies);
+  const used = process.cpuUsage(before);
+  await keepUp(w);
+  latencies.sort((a, b) => a - b);
+  const agent = agents[0] as Actor;
+  const sweeps = appSweeps({
+    ops: w.ops,
+    store: w.store,
+    clock: () => w.clock(),
+    log: { info() {}, debug() {}, error() {} },
+    intervalMs: 30_000,
+    queued() {},
+  });
+  const sweepOnce = async () => {
+    for (const task of sweeps) await task.run();
+    await announce({ store: w.store, clock: () => new Date(), queued() {} });
+  };
+  return {
+    cpuPerOp: (used.user + used.system) / 1000 / MEASURED,
+    p99: latencies[Math.floor(latencies.length * 0.99)] ?? Number.NaN,
+    homeAgent: await timed(() => w.ops.homeRecords(agent, 10)),
+    homeLead: await timed(() => w.ops.homeRecords(LEAD, 10)),
+    requestsAgent: await timed(() => w.ops.listRequests(agent)),
+    requestsLead: await timed(() => w.ops.listRequests(LEAD)),
+    audit: await timed(() => w.ops.recentAudit(LEAD, 10)),
+    sweep: await timed(sweepOnce, 5),
+    depth: await timed(() => w.store.outboxDepth()),
+    pending: await timed(() => w.store.listRequests({ states: ['pending'], limit: 500 })),
+    delegations: await timed(() => w.store.listAudit({ operation: 'delegation' })),
+  };
+}
+
+async function verifyRate(w: World): Promise<{ events: number; ms: number }> {
+  const t0 = performance.now();
+  const result = await verifyChain(w.store.iterateStoredAudit(), hash);
+  if (!result.ok) throw new Error('the aged chain does not verify');
+  return { events: (await w.store.auditHead())?.seq ?? 0, ms: performance.now() - t0 };
+}
+
+async function printPlans(dir: string): Promise<void> {
+  console.log('\nquery plans of every statement the store prepared:');
+  if (STORE === 'postgres') return; // The PostgreSQL plans: `EXPLAIN (ANALYZE, BUFFERS)` by hand, docs/benchmarks.md.
+  const db = new Database(join(dir, 'aged.db'), { readonly: true });
+  for (const sql of seen.keys()) {
+    if (!/^\s*(SELECT|UPDATE|DELETE|INSERT|WITH)/i.test(sql) || /schema_migrations|sqlite_/.test(sql))
+      continue;
+    const params = (sql.match(/\?/g) ?? []).map(() => null);
+    try {
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...params)
+        .map((r) => (r as { detail: string }).detail);
+      console.log(`\n${sql.replace(/\s+/g, ' ').slice(0, 160)}\n  ${plan.join('\n  ')}`);
+    } catch (error) {
+      console.log(`\n${sql.slice(0, 120)}: ${(error as Error).message}`);
+    }
+  }
+  db.close();
+}
+
+const IDLE_S = 20;
+
+/** A port nobody listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/** CPU ms the process `pid` has used (utime + stime of /proc, 100 ticks a second). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * vidops as `npm start` runs it (under tsx, HTTP mode) on database `url`, against the sandbox and
+ * the Slack emulator: ms from the spawn to `/readyz` answering 200, then CPU ms a second over
+ * {@link IDLE_S} seconds with nothing happening (/proc counts in 10 ms ticks).
+ */
+async function startAndIdle(
+  url: string,
+  sandbox: Sandbox,
+  slack: Emulator,
+): Promise<{ readyMs: number; idle: number }> {
+  const port = await freePort();
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_SIGNING_SECRET: 'age-signing-secret',
+      SLACK_API_URL: slack.apiUrl,
+      VIDEO_API_URL: sandbox.url,
+      VIDEO_API_KEY: DEMO.apiKey,
+      VIDEO_SECRET_KEY: DEMO.secretKey,
+      AUDIT_CHANNEL: 'C0AGEAUDIT',
+      LEADS: LEAD.id,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`vidops exited with ${child.exitCode}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const readyMs = performance.now() - t0;
+    await new Promise((r) => setTimeout(r, 3_000));
+    const before = cpuMsOf(child.pid ?? 0);
+    await new Promise((r) => setTimeout(r, IDLE_S * 1000));
+    return { readyMs, idle: (cpuMsOf(child.pid ?? 0) - before) / IDLE_S };
+  } finally {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+function fileSize(dir: string, name: string): number {
+  let bytes = 0;
+  for (const suffix of ['', '-wal'])
+    bytes += statSync(join(dir, `${name}${suffix}`), { throwIfNoEntry: false })?.size ?? 0;
+  return bytes;
+}
+
+export async function run(): Promise<void> {
+  if (PLANS) recordStatements();
+  const dir = mkdtempSync(join(tmpdir(), 'vidops-age-'));
+  folder = dir;
+  const empty = await openWorld('empty');
+  const aged = await openWorld('aged');
+  try {
+    console.log(
+      `aging a ${STORE} database by ${OPS} operations (${AGENTS} agents, 1 in 100 a protect set) …`,
+    );
+    const t0 = performance.now();
+    await build(aged, OPS);
+    const buildS = (performance.now() - t0) / 1000;
+    console.log(`  built in ${buildS.toFixed(0)} s (${(OPS / buildS).toFixed(0)} operations/s)`);
+    const e = await measure(empty);
+    const a = await measure(aged);
+    const v = await verifyRate(aged);
+    const head = await aged.store.auditHead();
+    const row = (what: string, x: number, y: number, unit: string) =>
+      console.log(
+        `  ${what.padEnd(34)} ${x.toFixed(2).padStart(9)} ${y.toFixed(2).padStart(9)} ${unit.padEnd(4)} ${(y / x).toFixed(2)}×`,
+      );
+    console.log(`\naged by ${OPS} operations (${head?.seq ?? 0} audit events) against an empty database:`);
+    console.log(`  ${'figure'.padEnd(34)} ${'empty'.padStart(9)} ${'aged'.padStart(9)}`);
+    row('CPU per operation', e.cpuPerOp, a.cpuPerOp, 'ms');
+    row('operation p99 (10 agents at once)', e.p99, a.p99, 'ms');
+    row('App Home records, agent', e.homeAgent, a.homeAgent, 'ms');
+    row('App Home records, lead', e.homeLead, a.homeLead, 'ms');
+    row('requests, agent', e.requestsAgent, a.requestsAgent, 'ms');
+    row('requests, lead', e.requestsLead, a.requestsLead, 'ms');
+    row('audit 10', e.audit, a.audit, 'ms');
+    row('one sweep (every periodic task)', e.sweep, a.sweep, 'ms');
+    row('outbox depth (a metrics scrape)', e.depth, a.depth, 'ms');
+    row('  of which: open requests read', e.pending, a.pending, 'ms');
+    row('  of which: delegation events read', e.delegations, a.delegations, 'ms');
+    console.log(
+      `  audit verify (read and chain): ${v.events} events in ${v.ms.toFixed(0)} ms, ` +
+        `${(((v.ms / v.events) * 100_000) / 1000).toFixed(1)} s per 100,000 events`,
+    );
+    const slack = await startEmulator();
+    try {
+      // What falls due by real time (the waiting changes expire) is done first: idle is idle.
+      for (const w of [empty, aged]) {
+        w.caughtUp = true;
+        await keepUp(w);
+        await keepUp(w);
+      }
+      const se = await startAndIdle(urlOf('empty'), empty.sandbox, slack);
+      const sa = await startAndIdle(urlOf('aged'), aged.sandbox, slack);
+      row('start to /readyz (under tsx)', se.readyMs, sa.readyMs, 'ms');
+      row('idle CPU, ms a second', se.idle, sa.idle, 'ms');
+    } finally {
+      await slack.close();
+    }
+    if (STORE === 'sqlite') {
+      console.log(
+        `  database size: ${(((fileSize(dir, 'aged.db') / OPS) * 100_000) / 1e6).toFixed(0)} MB per 100,000 operations`,
+      );
+    }
+    if (PLANS) await printPlans(dir);
+  } finally {
+    await empty.close();
+    await aged.close();
+    rmSync(dir, { recursive: true, force: true });
+    if (STORE === 'postgres' && !process.argv.includes('--keep')) await dropSchemas();
+  }
+}
+
+/** The run's schemas on PostgreSQL, dropped unless `--keep` asks to look at them afterwards. */
+async function dropSchemas(): Promise<void> {
+  const db = new pg.Client({ connectionString: PG_URL });
+  await db.connect();
+  try {
+    for (const name of ['empty', 'aged'])
+      await db.query(`DROP SCHEMA IF EXISTS age_${name}_${process.pid} CASCADE`);
+  } finally {
+    await db.end();
+  }
+}
