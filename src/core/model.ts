@@ -250,6 +250,9 @@ export const AUDIT_EVENT_TYPES = [
   'put-back-retrying',
   'put-back-reminded',
   'put-back-escalated',
+  // One number of a batch of unblocks ended (docs/audit.md, "A batch in the channel"): in the
+  // log, `audit tail` and the export, without a channel post of its own.
+  'step',
   // An operator accepted the audit log as a new baseline for the signing key (docs/audit-checkpoints.md).
   'checkpoint-baseline',
 ] as const;

@@ -33,9 +33,7 @@ describe('agent pastes a list of numbers to unblock', () => {
       [4, '021 8888 7777'],
       [6, 'thanks'],
     ]);
-    expect(english(list.refused[0]?.said ?? say.listNoNumber())).toBe(
-      'no number on this line',
-    );
+    expect(english(list.refused[0]?.said ?? say.listNoNumber())).toBe('no number on this line');
     expect(english(list.refused[2]?.said ?? say.listNoNumber())).toMatch(/landline/);
   });
 
