@@ -91,6 +91,7 @@ const PREVIEWS: { [O in ChangeOperation]: Preview<O> } = {
     filesCount: 4,
   },
   'viewer.unblock': { kind: 'unblock', mobileNumber: '09123456789', blocked: true, actionType: 'attacker' },
+  'viewer.unblock-many': { kind: 'unblock-many', count: 38, repeats: ['09121234567'] },
 };
 
 /** An operation's row of PREVIEWS, with its type. */

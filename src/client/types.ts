@@ -153,7 +153,11 @@ export interface VideoClient {
   };
   viewers: {
     /** op 13 */
-    unblock(input: { mobileNumber: string }): Promise<Answer>;
+    /**
+     * `once`: repeated only when the service certainly did not act on it (never sent, or a 429),
+     * for a batch that records each number's step and must never send one twice.
+     */
+    unblock(input: { mobileNumber: string }, options?: { once?: boolean }): Promise<Answer>;
     /** extra: GET /v1/analysis/content/video/all?search=… */
     lookup(mobileNumbers: readonly string[]): Promise<Page<Viewer>>;
   };

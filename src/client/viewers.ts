@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { JsonObject } from '../core/json.js';
-import type { RetryPolicy, Transport } from './http.js';
+import { beforeSendOnly, type RetryPolicy, type Transport } from './http.js';
 import { asRaw, bool, isObject, text } from './parse.js';
 import { MobileNumberSchema, siteOf, validateRequest } from './schemas.js';
 import { type ExtraSite, readList } from './support.js';
@@ -48,10 +48,15 @@ export function createViewersResource(
   support: SupportMemory,
 ): VideoClient['viewers'] {
   return {
-    async unblock(input) {
+    async unblock(input, options = {}) {
       const json = validateRequest(UnblockSchema, input, UNBLOCK);
-      // Unblocking an unblocked viewer changes nothing: safe to repeat.
-      const body = await transport.request({ ...UNBLOCK, json, retry });
+      // Unblocking an unblocked viewer changes nothing: safe to repeat, except where a batch
+      // promises each number is sent once.
+      const body = await transport.request({
+        ...UNBLOCK,
+        json,
+        retry: options.once === true ? beforeSendOnly(retry) : retry,
+      });
       return { raw: asRaw(body) };
     },
     async lookup(mobileNumbers) {

@@ -36,6 +36,7 @@ const VALID: { [O in ChangeOperation]: OperationParams[O] } = {
   'playlist.edit': { playlistId: OID, files: [{ _id: OID, title: 'Intro' }] },
   'playlist.delete': { playlistId: OID },
   'viewer.unblock': { mobileNumber: '09123456789' },
+  'viewer.unblock-many': { mobileNumbers: ['09123456789', '09351112222'] },
 };
 
 describe('operations catalog', () => {
@@ -52,6 +53,7 @@ describe('operations catalog', () => {
     ['playlist.edit', 'Edit playlist', 11, 'reversible', 'resume', `playlist ${OID}`],
     ['playlist.delete', 'Delete playlist', 12, 'irreversible', 'lead', `playlist ${OID}`],
     ['viewer.unblock', 'Unblock viewer', 13, 'reversible', 'resume', 'viewer 09123456789'],
+    ['viewer.unblock-many', 'Unblock viewers', null, 'reversible', 'resume', '2 viewers'],
   ] as const)(
     '%s: "%s", spec op %p, %s, repeat %s, target %s',
     (name, title, specOp, risk, repeat, target) => {

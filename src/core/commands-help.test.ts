@@ -48,7 +48,10 @@ describe('help lists the whole grammar', () => {
 
   it('every change operation has a command that runs it', () => {
     const covered = new Set(COMMAND_HELP.map((h) => h.operation));
-    expect(CHANGE_OPERATIONS.filter((op) => !covered.has(op))).toEqual([]);
+    // Many numbers ride on `unblock`'s words (several numbers, the form, `--file`).
+    const ownWords = CHANGE_OPERATIONS.filter((op) => OPERATION_SPECS[op].commands.length > 0);
+    expect(ownWords.filter((op) => !covered.has(op))).toEqual([]);
+    expect(CHANGE_OPERATIONS.filter((op) => !covered.has(op))).toEqual(['viewer.unblock-many']);
   });
 
   it('only audit and delegation are for leads only', () => {

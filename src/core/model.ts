@@ -253,6 +253,9 @@ export const AUDIT_EVENT_TYPES = [
   // What a window in force will do changed: an Extend moved its end, or a change for good took
   // one of its settings or addresses over (its put-back leaves that one alone).
   'window-changed',
+  // One number of a batch of unblocks ended (docs/audit.md, "A batch in the channel"): in the
+  // log, `audit tail` and the export, without a channel post of its own.
+  'step',
   // An operator accepted the audit log as a new baseline for the signing key (docs/audit-checkpoints.md).
   'checkpoint-baseline',
 ] as const;

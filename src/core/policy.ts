@@ -112,7 +112,20 @@ export interface Policy {
   rules: Readonly<Record<PolicyOperation, Rule>>;
   /** What the `vidops` CLI may do besides asking and reading. */
   cli: CliRules;
+  /** Batches of unblocks; {@link DEFAULT_BULK} when absent. */
+  bulk?: BulkRules;
 }
+
+/**
+ * Batches of unblocks (`viewer.unblock-many`): a batch of more than `maxWithoutApproval` numbers
+ * needs one lead's approval of the whole list, whatever the rule of `viewer.unblock-many` says.
+ * @see docs/approvals.md, "Many numbers at once"
+ */
+export interface BulkRules {
+  maxWithoutApproval: number;
+}
+
+export const DEFAULT_BULK: Readonly<BulkRules> = { maxWithoutApproval: 10 };
 
 /**
  * The CLI's powers. `approve`: whether an approval may come from the CLI, where a Slack user ID
@@ -286,6 +299,15 @@ const RuleOverrideSchema = z.strictObject({
 /** `audit` is a read: only who may run it can be set. */
 const AuditOverrideSchema = z.strictObject({ allowed: AllowedSchema.optional() });
 
+/** `bulk`: batches of unblocks. */
+const BulkOverrideSchema = z.strictObject({
+  maxWithoutApproval: z
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(0, { error: 'must be 0 or more' })
+    .optional(),
+});
+
 /** `cli`: what the command line may do besides asking and reading. */
 const CliOverrideSchema = z.strictObject({
   approve: z.boolean({ error: 'must be true or false' }).optional(),
@@ -305,18 +327,21 @@ const changeRuleShape = Object.fromEntries(
  * viewer.unblock: { rateLimit: { max: 50, per: 1h } }
  * audit: { allowed: [S0COMPLIANCE] }
  * cli: { approve: true }
+ * bulk: { maxWithoutApproval: 10 }
  */
 export const PolicyFileSchema = z.strictObject({
   ...changeRuleShape,
   audit: AuditOverrideSchema.optional(),
   cli: CliOverrideSchema.optional(),
+  bulk: BulkOverrideSchema.optional(),
 });
 
 /** Keys of a policy file besides the operations. */
-const OTHER_KEYS = ['cli'] as const;
+const OTHER_KEYS = ['cli', 'bulk'] as const;
 
 function knownFields(section: string): string[] {
   if (section === 'audit') return Object.keys(AuditOverrideSchema.shape);
+  if (section === 'bulk') return Object.keys(BulkOverrideSchema.shape);
   if (section === 'cli') return Object.keys(CliOverrideSchema.shape);
   return Object.keys(RuleOverrideSchema.shape);
 }
@@ -469,6 +494,7 @@ export function buildPolicy(input: {
     agents: input.agents ? [...input.agents] : null,
     rules,
     cli: { approve: file.cli?.approve ?? DEFAULT_CLI_RULES.approve },
+    bulk: { maxWithoutApproval: file.bulk?.maxWithoutApproval ?? DEFAULT_BULK.maxWithoutApproval },
   };
 }
 
@@ -609,7 +635,14 @@ export type Decision =
  */
 export function decide(
   policy: Policy,
-  input: { operation: PolicyOperation; actor: PolicyActor; recentCount: number; now: Date },
+  input: {
+    operation: PolicyOperation;
+    actor: PolicyActor;
+    recentCount: number;
+    now: Date;
+    /** A batch of unblocks: how many numbers, and how many of them are repeat viewers. */
+    batch?: { size: number; repeats: number };
+  },
 ): Decision {
   const rule = policy.rules[input.operation];
   if (!mayRun(policy, input.operation, input.actor)) {
@@ -624,6 +657,13 @@ export function decide(
     why,
   });
   if (rule.approval) return approval('policy');
+  const { batch } = input;
+  const bulkMax = (policy.bulk ?? DEFAULT_BULK).maxWithoutApproval;
+  if (batch !== undefined && batch.size > bulkMax) {
+    return approval(`a batch of ${batch.size} numbers, over ${bulkMax} without approval`);
+  }
+  if (batch !== undefined && batch.repeats > 0)
+    return approval(`${batch.repeats} repeat viewers in the batch`);
   if (rule.rateLimit && input.recentCount >= rule.rateLimit.max) {
     return approval(`over the rate limit of ${rule.rateLimit.max} per ${periodEnglish(rule.rateLimit.per)}`);
   }

@@ -132,6 +132,8 @@ export interface SaidParams {
   grammarHintRetry: [rest: string];
   grammarNoMobile: [];
   grammarNobodyUnblocked: [reason: Said];
+  // A pasted list of numbers (src/core/validate/phone-list.ts) and a batch of unblocks
+  listNoNumber: [];
   grammarNoIps: [change: 'add' | 'remove'];
   grammarWhitelistRefused: [problems: readonly Said[]];
   grammarNoSettings: [];
@@ -614,6 +616,7 @@ export const SAID_ENGLISH: SaidWords = {
   grammarHintRetry: (rest) => `To retry a conversion, write \`/vidops retry ${rest}\`.`,
   grammarNoMobile: () => 'Give the mobile number of the viewer to unblock.',
   grammarNobodyUnblocked: (reason) => `Nobody was unblocked: ${english(reason)}.`,
+  listNoNumber: () => 'no number on this line',
   grammarNoIps: (change) => `Give the IP addresses to ${change}.`,
   grammarWhitelistRefused: (problems) => `The whitelist was not changed:\n${bullets(problems.map(english))}`,
   grammarNoSettings: () => 'Give the settings to change as field=value.',

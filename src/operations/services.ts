@@ -12,6 +12,7 @@ import { service as playlistDelete } from './playlist-delete/service.js';
 import { service as playlistEdit } from './playlist-edit/service.js';
 import { service as protectSet } from './protect-set/service.js';
 import { service as viewerUnblock } from './viewer-unblock/service.js';
+import { service as viewerUnblockMany } from './viewer-unblock-many/service.js';
 import { service as whitelistSet } from './whitelist-set/service.js';
 
 export type { ExecuteIo, OperationService, PrepareFn, PrepareIo } from './common/service.js';
@@ -34,4 +35,5 @@ export const SERVICES: { readonly [O in ChangeOperation]: OperationService<O> } 
   playlistEdit,
   playlistDelete,
   viewerUnblock,
+  viewerUnblockMany,
 ]);

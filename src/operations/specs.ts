@@ -11,6 +11,7 @@ import { spec as playlistDelete } from './playlist-delete/spec.js';
 import { spec as playlistEdit } from './playlist-edit/spec.js';
 import { spec as protectSet } from './protect-set/spec.js';
 import { spec as viewerUnblock } from './viewer-unblock/spec.js';
+import { spec as viewerUnblockMany } from './viewer-unblock-many/spec.js';
 import { spec as whitelistSet } from './whitelist-set/spec.js';
 
 /**
@@ -32,6 +33,7 @@ export const SPECS = byName([
   playlistEdit,
   playlistDelete,
   viewerUnblock,
+  viewerUnblockMany,
 ]);
 
 type Specs = typeof SPECS;

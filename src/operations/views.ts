@@ -12,6 +12,7 @@ import { views as playlistDelete } from './playlist-delete/views.js';
 import { views as playlistEdit } from './playlist-edit/views.js';
 import { views as protectSet } from './protect-set/views.js';
 import { views as viewerUnblock } from './viewer-unblock/views.js';
+import { views as viewerUnblockMany } from './viewer-unblock-many/views.js';
 import { views as whitelistSet } from './whitelist-set/views.js';
 
 export type { CliPreview, OperationViews, PreviewView } from './common/views.js';
@@ -34,4 +35,5 @@ export const VIEWS: { readonly [O in ChangeOperation]: OperationViews<O> } = byN
   playlistEdit,
   playlistDelete,
   viewerUnblock,
+  viewerUnblockMany,
 ]);

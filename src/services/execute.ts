@@ -10,6 +10,7 @@ import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
 import { type Said, saidJson, say } from '../core/said.js';
 import { sealHolds } from '../core/seal.js';
+import { batchIo } from './batch.js';
 import { type ExecuteIo, runOperation } from './catalog.js';
 import { apply, type ServiceContext, stepContext } from './context.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
@@ -62,7 +63,12 @@ export async function execute(
     : await sendAlone(svc, request.operation, request.id, () =>
         sendRequest(
           request,
-          { client: svc.client, fetchCover: svc.fetchCover, resumed },
+          {
+            client: svc.client,
+            fetchCover: svc.fetchCover,
+            resumed,
+            ...(request.operation === 'viewer.unblock-many' ? { batch: batchIo(svc, request) } : {}),
+          },
           { repeat: resent !== undefined },
         ),
       );

@@ -1,7 +1,7 @@
 import { osUserOf } from '../core/actor.js';
 import type { StepContext } from '../core/approvals.js';
 import * as approvals from '../core/approvals.js';
-import type { ChangeOperation } from '../core/catalog.js';
+import { type ChangeOperation, OPERATION_SPECS } from '../core/catalog.js';
 import { StateConflictError } from '../core/errors.js';
 import type { Actor, OperationRequest } from '../core/model.js';
 import { type Decision, decide } from '../core/policy.js';
@@ -40,7 +40,9 @@ export async function submit<O extends ChangeOperation>(
   await refuseHeld(svc, prepared, timeBox);
   const who = await policyActor(svc, actor);
   const now = svc.clock();
-  const decideWith = (recentCount: number) => decide(svc.policy, { operation, actor: who, recentCount, now });
+  const batch = batchOf(prepared);
+  const decideWith = (recentCount: number) =>
+    decide(svc.policy, { operation, actor: who, recentCount, now, ...(batch ? { batch } : {}) });
   // Who may ask does not depend on how often they asked: a refusal counts nothing.
   const refusal = decideWith(0);
   if (refusal.kind === 'deny') {
@@ -129,6 +131,17 @@ async function createWithFreshId<T>(svc: ServiceContext, save: (id: string) => P
       svc.logger?.warn({ requestId: id }, 'request ID already taken; drawing another');
     }
   }
+}
+
+/** A batch of unblocks' size and repeat viewers, which the policy decides on once for the whole list. */
+function batchOf(prepared: { operation: ChangeOperation; params: unknown; preview: unknown }): {
+  size: number;
+  repeats: number;
+} | null {
+  if (prepared.operation !== 'viewer.unblock-many') return null;
+  const params = OPERATION_SPECS['viewer.unblock-many'].params.parse(prepared.params);
+  const preview = OPERATION_SPECS['viewer.unblock-many'].preview.safeParse(prepared.preview);
+  return { size: params.mobileNumbers.length, repeats: preview.success ? preview.data.repeats.length : 0 };
 }
 
 /** A decision that records the request: run at once, or wait for approval. */

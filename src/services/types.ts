@@ -1,4 +1,5 @@
 import type { VideoClient } from '../client/types.js';
+import type { BatchCounts } from '../core/batch.js';
 import type { ChangeOperation, CoverRef, OperationInput, OperationParams, Preview } from '../core/catalog.js';
 import type { DelegateWords, Delegation } from '../core/delegation.js';
 import type { JsonValue } from '../core/json.js';
@@ -147,6 +148,8 @@ export interface OperationsDeps {
   fetchCover?: ((cover: CoverRef) => Promise<Uint8Array>) | undefined;
   /** `DISPLAY_TIME_ZONE`: where a time people write (a delegation's `until`) is read. */
   timeZone?: string | undefined;
+  /** Told after each number of a running batch ends (the Slack layer updates the reply in place). */
+  onBatchProgress?: ((request: OperationRequest, counts: BatchCounts) => void) | undefined;
 }
 
 export interface RequestsOverview {

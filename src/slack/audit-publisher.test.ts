@@ -343,6 +343,24 @@ describe('audit channel publisher', () => {
     expect(await store.outboxDepth()).toBe(1);
   });
 
+  it('shows a batch of 500 numbers as its request lines, the last witnessing its steps', async () => {
+    const requestId = randomUUID();
+    const asked = await store.appendAudit([newEvent(0, { type: 'requested', requestId })]);
+    const steps = await store.appendAudit(
+      Array.from({ length: 500 }, () => newEvent(1, { type: 'step', requestId, outcome: { state: 'done' } })),
+    );
+    const finished = await store.appendAudit([newEvent(2, { type: 'succeeded', requestId })]);
+    const p = publisher();
+    p.start();
+    await until('the outbox to drain', async () => (await store.outboxDepth()) === 0);
+    const posts = postsOf(fake);
+    expect(posts.length).toBeLessThanOrEqual(2);
+    const shown = [...asked, ...finished].map((e) => e.hash.slice(0, 12));
+    expect(shownHashes(posts, [...asked, ...steps, ...finished])).toEqual(shown);
+    // The last line's hash covers the chain through the batch's last step.
+    expect(finished[0]?.prevHash).toBe(steps.at(-1)?.hash);
+  });
+
   describe('signed checkpoints', () => {
     const key = generateSignerKey(checkpointOrigin('tehran-1'));
 

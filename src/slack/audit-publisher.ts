@@ -633,6 +633,14 @@ async function step(p: Publisher): Promise<StepCounts> {
   }
   if (events.length === 0) return (await checkpointStep(p)) ?? NOTHING;
   if (events.length === p.batchLimit) events = [...events, ...(await claimMoreWhenBehind(p, events.length))];
+  // A batch's per-number steps stay in the log, `audit tail` and the export; the channel shows the
+  // batch as its request's few lines, the last carrying the hash of the batch's last event.
+  const silent = events.filter((e) => e.type === 'step').map((e) => e.seq);
+  if (silent.length > 0) {
+    if (!(await ack(p, silent))) return NOTHING;
+    events = events.filter((e) => e.type !== 'step');
+    if (events.length === 0) return { claimed: silent.length, delivered: silent.length };
+  }
 
   const { post, count, summary } = shapeRun(p, events);
   const seqs = events.slice(0, count).map((e) => e.seq);

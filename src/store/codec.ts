@@ -1,4 +1,5 @@
 import { STORED_COLUMNS, type StoredAuditEvent, type StoredColumn } from '../core/audit-chain.js';
+import { type BatchStep, STEP_STATES, type StepState } from '../core/batch.js';
 import { readRequest } from '../core/catalog.js';
 import type { Delegation } from '../core/delegation.js';
 import { InputError } from '../core/errors.js';
@@ -538,3 +539,29 @@ export const LEASED = {
   notifications: { key: 'id', pending: '' },
   checkpoints: { key: 'size', pending: 'posted_at IS NULL AND ' },
 } as const;
+
+/** A row of `batch_steps`, as both dialects read it. */
+export interface StepRow {
+  request_id: string;
+  idx: number;
+  mobile: string;
+  state: string;
+  error: string | null;
+  updated_at: string;
+}
+
+export const STEP_COLUMNS = 'request_id, idx, mobile, state, error, updated_at';
+
+/** A batch step from its row; a state this build does not know reads as `unknown`, never as done. */
+export function rowToStep(r: StepRow): BatchStep {
+  const state = (STEP_STATES as readonly string[]).includes(r.state) ? (r.state as StepState) : 'unknown';
+  const error: RecordedError | null = r.error === null ? null : (JSON.parse(r.error) as RecordedError);
+  return {
+    requestId: r.request_id,
+    index: Number(r.idx),
+    mobileNumber: r.mobile,
+    state,
+    error,
+    updatedAt: r.updated_at,
+  };
+}

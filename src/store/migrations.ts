@@ -250,6 +250,21 @@ const SQLITE: readonly Migration[] = [
       INSERT INTO outbox_acked (one, n) SELECT 1, count(*) FROM outbox WHERE delivered_at IS NOT NULL;
     `,
   },
+  {
+    version: 15,
+    name: 'batch steps: each number of a batch of unblocks, recorded before it is sent',
+    sql: `
+      CREATE TABLE batch_steps (
+        request_id TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        mobile TEXT NOT NULL,
+        state TEXT NOT NULL,
+        error TEXT,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (request_id, idx)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** PostgreSQL keeps timestamps as timestamptz; JSON stays text so it round-trips byte for byte. */
@@ -452,6 +467,21 @@ const POSTGRES: readonly Migration[] = [
         n BIGINT NOT NULL
       );
       INSERT INTO outbox_acked (one, n) SELECT 1, count(*) FROM outbox WHERE delivered_at IS NOT NULL;
+    `,
+  },
+  {
+    version: 14,
+    name: 'batch steps: each number of a batch of unblocks, recorded before it is sent',
+    sql: `
+      CREATE TABLE batch_steps (
+        request_id TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        mobile TEXT NOT NULL,
+        state TEXT NOT NULL,
+        error TEXT,
+        updated_at TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (request_id, idx)
+      );
     `,
   },
 ];

@@ -1,8 +1,15 @@
 import pg from 'pg';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
+import type { BatchStep, StepEnd } from '../core/batch.js';
 import type { Delegation } from '../core/delegation.js';
 import { StateConflictError } from '../core/errors.js';
-import { type AuditEvent, type NewAuditEvent, type OperationRequest, tellsSlack } from '../core/model.js';
+import {
+  type AuditEvent,
+  type NewAuditEvent,
+  type OperationRequest,
+  type RecordedError,
+  tellsSlack,
+} from '../core/model.js';
 import {
   AppendListeners,
   type AuditRow,
@@ -39,7 +46,10 @@ import {
   rowToNotification,
   rowToRequest,
   rowToRequestDm,
+  rowToStep,
   rowToStoredEvent,
+  STEP_COLUMNS,
+  type StepRow,
   type StoreLogger,
   VERIFY_COLUMNS,
   type VerifyRow,
@@ -1042,6 +1052,59 @@ export class PostgresStore implements Store {
       dm.channel,
       dm.ts,
     ]);
+  }
+
+  async beginStep(step: {
+    requestId: string;
+    index: number;
+    mobileNumber: string;
+    at: string;
+  }): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO batch_steps (request_id, idx, mobile, state, error, updated_at)
+       VALUES ($1, $2, $3, 'sending', NULL, $4) ON CONFLICT DO NOTHING`,
+      [step.requestId, step.index, step.mobileNumber, normalizeTime(step.at, 'at')],
+    );
+    return rowCount === 1;
+  }
+
+  async endStep(
+    step: {
+      requestId: string;
+      index: number;
+      from: 'sending';
+      to: StepEnd;
+      error: RecordedError | null;
+      at: string;
+    },
+    events: readonly NewAuditEvent[],
+  ): Promise<boolean> {
+    const at = normalizeTime(step.at, 'at');
+    const appended = await this.tx(async (client) => {
+      const moved = await client.query(
+        'UPDATE batch_steps SET state = $1, error = $2, updated_at = $3 WHERE request_id = $4 AND idx = $5 AND state = $6',
+        [
+          step.to,
+          step.error === null ? null : JSON.stringify(step.error),
+          at,
+          step.requestId,
+          step.index,
+          step.from,
+        ],
+      );
+      return moved.rowCount === 1 ? this.appendInTransaction(client, events) : null;
+    });
+    if (appended === null) return false;
+    this.appended.notify(appended);
+    return true;
+  }
+
+  async listSteps(requestId: string): Promise<BatchStep[]> {
+    const { rows } = await this.pool.query<StepRow>(
+      `SELECT ${STEP_COLUMNS} FROM batch_steps WHERE request_id = $1 ORDER BY idx`,
+      [requestId],
+    );
+    return rows.map(rowToStep);
   }
 
   async getSetting(key: string): Promise<string | null> {

@@ -12,9 +12,16 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
+import type { BatchStep, StepEnd } from '../core/batch.js';
 import type { Delegation } from '../core/delegation.js';
 import { ConfigError, StateConflictError } from '../core/errors.js';
-import { type AuditEvent, type NewAuditEvent, type OperationRequest, tellsSlack } from '../core/model.js';
+import {
+  type AuditEvent,
+  type NewAuditEvent,
+  type OperationRequest,
+  type RecordedError,
+  tellsSlack,
+} from '../core/model.js';
 import {
   distrustWords,
   folderTrusted,
@@ -58,7 +65,10 @@ import {
   rowToNotification,
   rowToRequest,
   rowToRequestDm,
+  rowToStep,
   rowToStoredEvent,
+  STEP_COLUMNS,
+  type StepRow,
   type StoreLogger,
   VERIFY_COLUMNS,
   type VerifyRow,
@@ -1131,6 +1141,58 @@ export class SqliteStore implements Store {
         dm.ts,
       );
     });
+  }
+
+  async beginStep(step: {
+    requestId: string;
+    index: number;
+    mobileNumber: string;
+    at: string;
+  }): Promise<boolean> {
+    const at = normalizeTime(step.at, 'at');
+    const done = this.write(() =>
+      this.stmt(
+        `INSERT INTO batch_steps (request_id, idx, mobile, state, error, updated_at)
+         VALUES (?, ?, ?, 'sending', NULL, ?) ON CONFLICT DO NOTHING`,
+      ).run(step.requestId, step.index, step.mobileNumber, at),
+    );
+    return done.changes === 1;
+  }
+
+  async endStep(
+    step: {
+      requestId: string;
+      index: number;
+      from: 'sending';
+      to: StepEnd;
+      error: RecordedError | null;
+      at: string;
+    },
+    events: readonly NewAuditEvent[],
+  ): Promise<boolean> {
+    const at = normalizeTime(step.at, 'at');
+    const appended = this.write(() => {
+      const moved = this.stmt(
+        'UPDATE batch_steps SET state = ?, error = ?, updated_at = ? WHERE request_id = ? AND idx = ? AND state = ?',
+      ).run(
+        step.to,
+        step.error === null ? null : JSON.stringify(step.error),
+        at,
+        step.requestId,
+        step.index,
+        step.from,
+      );
+      return moved.changes === 1 ? this.appendInTransaction(events) : null;
+    });
+    if (appended === null) return false;
+    this.appended.notify(appended);
+    return true;
+  }
+
+  async listSteps(requestId: string): Promise<BatchStep[]> {
+    return this.stmt<StepRow>(`SELECT ${STEP_COLUMNS} FROM batch_steps WHERE request_id = ? ORDER BY idx`)
+      .all(requestId)
+      .map(rowToStep);
   }
 
   async getSetting(key: string): Promise<string | null> {

@@ -1,8 +1,15 @@
 import type { StepPatch } from '../core/approvals.js';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
+import type { BatchStep, StepEnd } from '../core/batch.js';
 import type { Delegation } from '../core/delegation.js';
 import type { JsonValue } from '../core/json.js';
-import type { AuditEvent, NewAuditEvent, OperationRequest, RequestState } from '../core/model.js';
+import type {
+  AuditEvent,
+  NewAuditEvent,
+  OperationRequest,
+  RecordedError,
+  RequestState,
+} from '../core/model.js';
 
 // The chain's hash function and genesis value belong to the core; the store only applies them.
 export { GENESIS_HASH, type HashEvent } from '../core/audit-chain.js';
@@ -381,6 +388,28 @@ export interface Store {
   requestDms(requestId: string): Promise<RequestDm[]>;
   /** Forgets one recorded DM (it was brought up to date, or it is gone). */
   forgetRequestDm(dm: Pick<RequestDm, 'requestId' | 'channel' | 'ts'>): Promise<void>;
+
+  /**
+   * The steps of a batch (`viewer.unblock-many`), one per number. `beginStep` records a step
+   * `sending` before its number is sent: false, changing nothing, when the step exists already
+   * (another run took it). `endStep` moves a step from `from` to `to` and appends `events` in the
+   * same transaction: false, changing nothing, when the step is no longer at `from`.
+   * @see docs/approvals.md, "Many numbers at once"
+   */
+  beginStep(step: { requestId: string; index: number; mobileNumber: string; at: string }): Promise<boolean>;
+  endStep(
+    step: {
+      requestId: string;
+      index: number;
+      from: 'sending';
+      to: StepEnd;
+      error: RecordedError | null;
+      at: string;
+    },
+    events: readonly NewAuditEvent[],
+  ): Promise<boolean>;
+  /** A batch's steps, in list order. */
+  listSteps(requestId: string): Promise<BatchStep[]>;
 
   /** Small key-value settings shared by replicas (e.g. learned retry-conversion method). */
   getSetting(key: string): Promise<string | null>;

@@ -897,6 +897,45 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
       });
     });
 
+    describe('batch steps', () => {
+      const step = { requestId: 'R-BATCH', index: 0, mobileNumber: '09123456789', at: T0 };
+      const end = (to: 'done' | 'failed' | 'unknown') =>
+        ({ requestId: 'R-BATCH', index: 0, from: 'sending', to, error: null, at: at(1) }) as const;
+
+      it('a number is taken for sending once, and its end is recorded once with its event', async () => {
+        const taken = await Promise.all(Array.from({ length: 5 }, () => store.beginStep(step)));
+        expect(taken.filter(Boolean)).toHaveLength(1);
+        expect(await store.endStep(end('done'), [newEvent({ requestId: 'R-BATCH' })])).toBe(true);
+        expect(await store.endStep(end('unknown'), [newEvent({ requestId: 'R-BATCH' })])).toBe(false);
+        expect(await store.beginStep(step)).toBe(false);
+        const steps = await store.listSteps('R-BATCH');
+        expect(steps).toEqual([
+          {
+            requestId: 'R-BATCH',
+            index: 0,
+            mobileNumber: '09123456789',
+            state: 'done',
+            error: null,
+            updatedAt: at(1),
+          },
+        ]);
+        expect(await chainOk()).toBe(1);
+      });
+
+      it('a failed number keeps its error, and steps list in the order of the batch', async () => {
+        await store.beginStep({ ...step, index: 2, mobileNumber: '09120000002' });
+        await store.beginStep(step);
+        const error = { name: 'ValidationError', message: 'not blocked', status: 400 };
+        expect(await store.endStep({ ...end('failed'), error }, [])).toBe(true);
+        const steps = await store.listSteps('R-BATCH');
+        expect(steps.map((s) => [s.index, s.state, s.error])).toEqual([
+          [0, 'failed', error],
+          [2, 'sending', null],
+        ]);
+        expect(await store.listSteps('R-OTHER')).toEqual([]);
+      });
+    });
+
     describe('deliveries and settings', () => {
       it('a Slack retry of the same event is recognised once', async () => {
         expect(await store.markDelivered('Ev0123', T0)).toBe(true);

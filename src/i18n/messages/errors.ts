@@ -339,6 +339,7 @@ const SAID_PERSIAN: SaidWords = {
   grammarHintRetry: (rest) => `برای تبدیل دوباره، بنویسید ${code(`/vidops retry ${rest}`)}.`,
   grammarNoMobile: () => 'شماره‌ی موبایل بیننده‌ای را که باید رفع مسدودی شود بدهید.',
   grammarNobodyUnblocked: (reason) => `مسدودی هیچ بیننده‌ای برداشته نشد: ${fa(reason)}.`,
+  listNoNumber: () => 'در این سطر شماره‌ای نیست',
   grammarNoIps: (change) =>
     change === 'add' ? 'نشانی‌های IP را که باید افزوده شوند بدهید.' : 'نشانی‌های IP را که باید حذف شوند بدهید.',
   grammarWhitelistRefused: (problems) => `لیست سفید تغییری نکرد:\n${bullets(problems.map(fa))}`,

@@ -1,5 +1,6 @@
 import { approvals } from './approvals.js';
 import { audit } from './audit.js';
+import { batch } from './batch.js';
 import { breakGlass } from './breakGlass.js';
 import { changes } from './changes.js';
 import { cli } from './cli.js';
@@ -21,6 +22,7 @@ import { timeBox } from './timeBox.js';
 export const AREAS = {
   approvals,
   audit,
+  batch,
   breakGlass,
   changes,
   cli,

@@ -1,5 +1,6 @@
 import { failureOf, NotFoundError } from '../../client/errors.js';
 import type { Answer, VideoClient } from '../../client/types.js';
+import type { BatchCounts, BatchStep, StepEnd } from '../../core/batch.js';
 import type {
   ChangeOperation,
   CoverRef,
@@ -37,6 +38,21 @@ export interface ExecuteIo {
   fetchCover: ((cover: CoverRef) => Promise<Uint8Array>) | undefined;
   /** A run taken over after its process stopped: its first send may have reached the service. */
   resumed?: boolean;
+  /** The steps of a batch's request (`viewer.unblock-many`), in the store. */
+  batch?: BatchIo;
+}
+
+/**
+ * What a batch's run records of each number (src/core/batch.ts): its steps so far, a step taken
+ * before its number is sent (false: another run has it), its end (false: no longer this run's),
+ * and the progress to show as it goes.
+ */
+export interface BatchIo {
+  steps(): Promise<BatchStep[]>;
+  begin(index: number, mobileNumber: string): Promise<boolean>;
+  /** `failure`: what the send threw (recorded as the step's error), absent when it was done. */
+  end(index: number, mobileNumber: string, to: StepEnd, failure?: unknown): Promise<boolean>;
+  progress(counts: BatchCounts): void;
 }
 
 /** What an operation's prepare gives: its parameters, its preview, and soft problems met. */
