@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { JsonValue } from './json.js';
 import type { Actor, AuditEvent, AuditEventType, NewAuditEvent } from './model.js';
 
@@ -150,4 +151,59 @@ export function repeatNeed(
 /** The start of the repeat rule's window ending at `now`. */
 export function repeatSince(rule: RepeatRule, now: Date): string {
   return new Date(now.getTime() - rule.withinMs).toISOString();
+}
+
+const ActorShownSchema = z.object({ id: z.string(), name: z.string() });
+
+/** An earlier unblock as an approver is shown it: who, when, how it ended, why. */
+export const UnblockShownSchema = z.object({
+  askedAt: z.string(),
+  requester: ActorShownSchema,
+  approvers: z.array(ActorShownSchema),
+  outcome: z.enum([
+    'pending',
+    'running',
+    'succeeded',
+    'failed',
+    'rejected',
+    'cancelled',
+    'expired',
+    'unknown',
+    'denied',
+  ]),
+  reason: z.string().nullable(),
+  breakGlass: z.boolean(),
+});
+export type UnblockShown = z.infer<typeof UnblockShownSchema>;
+
+/**
+ * Why an unblock waits for a lead, kept in its preview (so the approval message shows it, sealed
+ * with what the approvers see): the `nth` within `within`, and the unblocks before it.
+ */
+export const RepeatShownSchema = z.object({
+  nth: z.number().int(),
+  max: z.number().int(),
+  within: z.string(),
+  history: z.array(UnblockShownSchema),
+});
+export type RepeatShown = z.infer<typeof RepeatShownSchema>;
+
+/** At most this many earlier unblocks ride in an approval's preview. */
+export const REPEAT_HISTORY_SHOWN = 5;
+
+/** What an approver is shown of a repeat: the need, and the newest earlier unblocks. */
+export function repeatShown(need: RepeatNeed, earlier: readonly ViewerUnblock[]): RepeatShown {
+  return {
+    nth: need.nth,
+    max: need.max,
+    within: need.within,
+    history: earlier.slice(0, REPEAT_HISTORY_SHOWN).map((u) => ({
+      askedAt: u.askedAt,
+      requester: { id: u.requester.id, name: u.requester.name },
+      approvers: u.approvers.map((a) => ({ id: a.id, name: a.name })),
+      outcome: u.outcome,
+      reason: u.reason,
+      breakGlass: u.breakGlass,
+    })),
+  };
 }
