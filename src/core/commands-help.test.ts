@@ -7,6 +7,7 @@ describe('help lists the whole grammar', () => {
     expect(COMMAND_HELP.map((h) => h.usage)).toEqual([
       '/vidops help',
       '/vidops unblock <mobile>',
+      '/vidops viewer <mobile>',
       '/vidops retry <fileId>',
       '/vidops whitelist',
       '/vidops whitelist add <ip>… [for <duration>|until <end>]',
