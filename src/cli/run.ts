@@ -26,6 +26,7 @@ import { english, type Said, sayWith } from '../core/said.js';
 import { type BoxAsked, readWindow } from '../core/time-box.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { parseResourceId } from '../core/validate/ids.js';
+import { parseMobile } from '../core/validate/phone.js';
 import { num } from '../i18n/format.js';
 import { ENGLISH, type Lang, langFor } from '../i18n/lang.js';
 import { DEFAULT_TIME_ZONE, isLocale, isTimeZone, localeOf } from '../i18n/locale.js';
@@ -33,6 +34,7 @@ import { spec as fileEdit } from '../operations/file-edit/spec.js';
 import { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import type { DecisionResult, Prepared, PrepareInput, SubmitResult } from '../services/types.js';
 import { loadEnv } from '../trusted-file.js';
+import { viewerHistoryLines } from '../views/viewer-history.js';
 import {
   type CliCommand,
   type FlagName,
@@ -589,6 +591,8 @@ async function fullCommand(run: Run, ctx: FullContext, asked: Asked | null, acto
       else for (const line of protectionLines(config, run.lang)) run.out(line);
       return 0;
     }
+    case 'viewer':
+      return viewerCommand(run, ctx);
     case 'approve':
     case 'reject':
     case 'cancel':
@@ -620,6 +624,19 @@ interface Asked {
  * (numbers, addresses, settings and IDs read exactly as in Slack), the flags into the input's
  * named fields. A refusal exits 1 before anything is opened or sent. Null for other commands.
  */
+/** `vidops viewer <mobile>`: the viewer's unblocks from the audit log, the number whole. */
+async function viewerCommand(run: Run, ctx: FullContext): Promise<number> {
+  const { phoneRegion, phoneRegions } = ctx.config;
+  const mobile = parseMobile(run.words.map((w) => normalizeDigits(w)).join(' '), phoneRegion, {
+    regions: phoneRegions,
+  });
+  if (!mobile.ok) throw new Refusal(cliSaid(run, mobile.said));
+  const history = await ctx.ops.viewerHistory(mobile.param);
+  if (run.flags.json === true) run.out(JSON.stringify(history));
+  else for (const line of viewerHistoryLines(history, run.lang)) run.out(line);
+  return 0;
+}
+
 async function readChange(run: Run, options: ParseOptions): Promise<Asked | null> {
   const { spec, operation } = run.command;
   if (spec === undefined || operation === undefined) return null;

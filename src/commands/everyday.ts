@@ -13,6 +13,7 @@ import { spec as fileRetry } from '../operations/file-retry/spec.js';
 import { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import type { SubmitResult } from '../services/types.js';
 import type { SlackRoutes } from '../slack/routes.js';
+import { section } from '../views/blocks.js';
 import { describeRecordedError, reasonIn, sayIn } from '../views/errors.js';
 import {
   type ChangeOutcome,
@@ -30,7 +31,9 @@ import {
   whitelistMessage,
 } from '../views/everyday.js';
 import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from '../views/ids.js';
+import { historyButton, repeatLines, viewerHistoryMessage } from '../views/viewer-history.js';
 import { withBreakGlassOffer } from './changes/break-glass.js';
+import { readRequestClick } from './changes/clicks.js';
 import {
   type AppContext,
   checkBlockKit,
@@ -109,7 +112,17 @@ export async function unblockReply(
     secrets: errorViewOptions(ctx).secrets ?? [],
     lang,
   });
-  return withBreakGlassOffer(message, result, lang);
+  return withBreakGlassOffer(withHistory(message, result, lang), result, lang);
+}
+
+/** An unblock's reply with why a repeat waits for a lead, and its History button. */
+function withHistory(message: Message, result: SubmitResult, lang: Lang): Message {
+  if (result.kind === 'denied' || result.request.operation !== viewerUnblock.name) return message;
+  const { request } = result;
+  const repeat = request.preview?.repeat;
+  const why =
+    repeat === undefined ? [] : [section(repeatLines(lang, request.params.mobileNumber, repeat).join('\n'))];
+  return { ...message, blocks: [...message.blocks, ...why, historyButton(lang, request.id)] };
 }
 
 /**
@@ -165,6 +178,12 @@ const protectShow: SlashHandler = async ({ ctx, lang, respond }) => {
   await respondChecked(ctx, respond, protectionMessage(config, raw, lang));
 };
 
+const viewer: SlashHandler = async ({ command, ctx, lang, respond }) => {
+  if (command.kind !== 'viewer') return;
+  const history = await ctx.ops.viewerHistory(command.mobile.param);
+  await respondChecked(ctx, respond, viewerHistoryMessage(history, lang));
+};
+
 const explain: SlashHandler = async ({ command, ctx, lang, respond }) => {
   if (command.kind !== 'explain') return;
   const explanation = explainCode(command.code);
@@ -184,6 +203,7 @@ const explain: SlashHandler = async ({ command, ctx, lang, respond }) => {
 export const everydayHandlers = {
   help,
   unblock,
+  viewer,
   retry,
   'whitelist.show': whitelistShow,
   'protect.show': protectShow,
@@ -299,6 +319,21 @@ export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): v
   routes.action(ACTIONS.explainUnblock, async ({ ack, body, client }) => {
     if (body.type !== 'block_actions') return ack();
     await openModal(unblockModal)({ ack, body, client });
+  });
+
+  routes.action(ACTIONS.viewerHistory, async ({ ack, body, respond }) => {
+    await ack();
+    const read = await readRequestClick(ctx, { body, respond, client: ctx.web });
+    if (read === null) return;
+    const request = await ctx.ops.getRequest(read.id);
+    const t = read.lang.t.viewers;
+    let message: Message;
+    if (request === null) message = { text: t.vwGone, blocks: [section(t.vwGone)] };
+    else if (request.operation !== viewerUnblock.name)
+      message = { text: t.vwNotViewer, blocks: [section(t.vwNotViewer)] };
+    else message = viewerHistoryMessage(await ctx.ops.viewerHistory(request.params.mobileNumber), read.lang);
+    checkBlockKit(ctx, message, 'message');
+    await respond({ response_type: 'ephemeral', replace_original: false, ...message });
   });
 
   routes.action(ACTIONS.explainRetry, async ({ ack, body, client }) => {

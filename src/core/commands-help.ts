@@ -49,6 +49,26 @@ const READ_COMMANDS = [
     }),
   },
   {
+    reads: null,
+    spec: command({
+      kind: 'viewer',
+      words: ['viewer'],
+      args: { kind: 'mobile' },
+      summary: 'What vidops did for a viewer: each unblock, who asked and approved, when, and why.',
+      fa: {
+        summary:
+          'آنچه vidops برای یک بیننده کرده است: هر رفع مسدودی، درخواست‌کننده و تأییدکننده، زمان و دلیل.',
+      },
+      example: '/vidops viewer 0912 345 6789',
+      cli: {
+        summary: 'A viewer’s unblocks from the audit log, the number shown whole.',
+        usage: 'vidops viewer <mobile> [--json]',
+        flags: ['json'],
+        needs: 'full',
+      },
+    }),
+  },
+  {
     reads: 'whitelist.get',
     spec: command({
       kind: 'whitelist.show',

@@ -56,6 +56,7 @@ export const CONFIRM_AND_ONE_LEAD: RuleDefaults = { ...ONE_LEAD, confirm: true }
 export const KEYWORDS = [
   'help',
   'unblock',
+  'viewer',
   'retry',
   'whitelist',
   'protect',

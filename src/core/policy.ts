@@ -4,10 +4,12 @@ import { identityRefusal, maybeSamePerson, osUserOf } from './actor.js';
 import { approvalInPlaceOf } from './approvals.js';
 import { OPERATION_SPECS, type RuleDefaults } from './catalog.js';
 import { ConfigError } from './errors.js';
+import { maskMobile } from './mask.js';
 import { type ActorVia, followUpOf, type OperationRequest } from './model.js';
 import { CHANGE_OPERATIONS, type ChangeOperation } from './operations.js';
-import { english, periodEnglish, type Said, say } from './said.js';
+import { english, ordinalEnglish, periodEnglish, type Said, say, spanEnglish } from './said.js';
 import { MIN_WINDOW_MS, type WindowRule } from './time-box.js';
+import type { RepeatNeed, RepeatRule } from './viewer-history.js';
 
 /** What a policy has rules for: every change operation, and the `audit` command. */
 export const POLICY_OPERATIONS = [...CHANGE_OPERATIONS, 'audit'] as const;
@@ -40,6 +42,8 @@ export interface RuleSettings {
   maxDuration: string;
   /** Whether every change must be asked for a while; default false. */
   requireDuration: boolean;
+  /** The unblock beyond `max` of one viewer within `within` needs a lead; absent or null: off. */
+  repeat?: { within: string; max: number } | null | undefined;
 }
 
 /** A rule ready to apply: approvers resolved, durations in milliseconds. */
@@ -61,7 +65,12 @@ export interface Rule {
   maxDurationMs: number;
   /** Whether a change must be asked for a while (`for 2h`). */
   requireDuration: boolean;
+  /** Repeat unblocks of one viewer (docs/approvals.md, "Repeat unblocks"); null when off. */
+  repeat: RepeatRule | null;
 }
+
+/** Operations whose requests unblock one viewer: the only ones a `repeat` rule applies to. */
+export const REPEAT_OPERATIONS: readonly ChangeOperation[] = ['viewer.unblock'];
 
 /**
  * When a waiting request is followed up: `remindAfter` (approvers who have not decided get a DM;
@@ -294,6 +303,13 @@ const RuleOverrideSchema = z.strictObject({
     .optional(),
   maxDuration: DurationSchema.optional(),
   requireDuration: z.boolean({ error: 'must be true or false' }).optional(),
+  repeat: z
+    .strictObject({
+      within: DurationSchema,
+      max: z.number({ error: 'must be a whole number' }).int().min(1, { error: 'must be at least 1' }),
+    })
+    .nullable()
+    .optional(),
 });
 
 /** `audit` is a read: only who may run it can be set. */
@@ -324,7 +340,7 @@ const changeRuleShape = Object.fromEntries(
  * Unknown operation names and unknown fields are errors.
  * @example
  * folder.delete: { quorum: 2, expiresIn: 4h }
- * viewer.unblock: { rateLimit: { max: 50, per: 1h } }
+ * viewer.unblock: { rateLimit: { max: 50, per: 1h }, repeat: { within: 30d, max: 2 } }
  * audit: { allowed: [S0COMPLIANCE] }
  * cli: { approve: true }
  * bulk: { maxWithoutApproval: 10 }
@@ -380,8 +396,8 @@ export function parsePolicyFile(text: string, fileName = 'POLICY_FILE'): PolicyF
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.flatMap((issue) => formatIssue(source, issue).split('\n')));
   }
-  const windows = windowProblems(source, parsed.data);
-  if (windows.length > 0) throw new ConfigError(windows);
+  const problems = [...windowProblems(source, parsed.data), ...repeatProblems(source, parsed.data)];
+  if (problems.length > 0) throw new ConfigError(problems);
   return parsed.data;
 }
 
@@ -410,6 +426,13 @@ function windowProblems(source: string, file: PolicyFile): string[] {
     }
   }
   return problems;
+}
+
+/** `repeat` on an operation that unblocks no viewer could never apply. */
+function repeatProblems(source: string, file: PolicyFile): string[] {
+  return CHANGE_OPERATIONS.filter((op) => file[op]?.repeat != null && !REPEAT_OPERATIONS.includes(op)).map(
+    (op) => `${source} ${op}.repeat: only ${REPEAT_OPERATIONS.join(', ')} counts repeats of one viewer`,
+  );
 }
 
 /** A follow-up's duration in milliseconds; null when it is off. */
@@ -444,6 +467,9 @@ function resolveRule(settings: RuleSettings, leads: readonly string[]): Rule {
     maxDuration: settings.maxDuration,
     maxDurationMs: parseDuration(settings.maxDuration) ?? 0,
     requireDuration: settings.requireDuration,
+    repeat: settings.repeat
+      ? { ...settings.repeat, withinMs: parseDuration(settings.repeat.within) ?? 0 }
+      : null,
   };
 }
 
@@ -540,9 +566,13 @@ export function checkPolicy(policy: Policy): string[] {
   const problems: string[] = [];
   for (const op of CHANGE_OPERATIONS) {
     const rule = policy.rules[op];
-    const mayNeedApproval = rule.approval || rule.rateLimit !== null;
+    const mayNeedApproval = rule.approval || rule.rateLimit !== null || rule.repeat !== null;
     if (!mayNeedApproval) continue;
-    const when = rule.approval ? 'needs approval' : 'needs approval over its rate limit';
+    const when = rule.approval
+      ? 'needs approval'
+      : rule.rateLimit !== null
+        ? 'needs approval over its rate limit'
+        : 'needs approval of a repeat unblock';
     if (rule.quorum < 1) {
       problems.push(`${op} ${when} but its quorum is ${rule.quorum}; it must be at least 1`);
       continue;
@@ -642,6 +672,8 @@ export function decide(
     now: Date;
     /** A batch of unblocks: how many numbers, and how many of them are repeat viewers. */
     batch?: { size: number; repeats: number };
+    /** An unblock beyond the repeat rule's `max` for its viewer: a lead approves it, whatever else. */
+    repeat?: RepeatNeed | null | undefined;
   },
 ): Decision {
   const rule = policy.rules[input.operation];
@@ -649,13 +681,18 @@ export function decide(
     const said = denyReason(policy, input.operation);
     return { kind: 'deny', reason: english(said), said };
   }
-  const approval = (why: string): Decision => ({
+  const approval = (why: string, quorum = rule.quorum): Decision => ({
     kind: 'approval',
-    quorum: rule.quorum,
+    quorum,
     approvers: [...rule.approvers],
     expiresAt: new Date(input.now.getTime() + rule.expiresInMs).toISOString(),
     why,
   });
+  if (input.repeat) {
+    const { nth, viewer, within } = input.repeat;
+    const why = `the ${ordinalEnglish(nth)} unblock of ${maskMobile(viewer)} in ${spanEnglish(parseDuration(within) ?? 0)}`;
+    return approval(why, Math.max(rule.quorum, 1));
+  }
   if (rule.approval) return approval('policy');
   const { batch } = input;
   const bulkMax = (policy.bulk ?? DEFAULT_BULK).maxWithoutApproval;

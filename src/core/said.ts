@@ -476,6 +476,13 @@ export function periodEnglish(text: string): string {
   return amount === 1 ? `${name}` : `${amount} ${name}s`;
 }
 
+/** `1` → `1st`, `2` → `2nd`, `3` → `3rd`, `11` → `11th`: "the 3rd unblock of …". */
+export function ordinalEnglish(n: number): string {
+  const teen = Math.floor(n / 10) % 10 === 1;
+  const suffix = teen ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
 const SPAN_PARTS: readonly [string, number][] = [
   ['day', 86_400_000],
   ['hour', 3_600_000],

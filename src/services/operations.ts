@@ -23,6 +23,7 @@ import { submit } from './submit.js';
 import { expireDue, requestSweep, resumeInterrupted } from './sweeps.js';
 import { checkExtend, checkedBox, extend, putBackNow, sweepTimeBoxes, timeBoxesInForce } from './time-box.js';
 import type { Operations, OperationsDeps, PrepareInput } from './types.js';
+import { viewerHistory } from './viewers.js';
 
 /**
  * The operations services: prepare, submit, approve, reject, cancel, execute exactly once, expire,
@@ -52,6 +53,7 @@ export function createOperations(deps: OperationsDeps): Operations {
     auditRefusal: (actor, subject, action, reason) =>
       auditDenied(svc, actor, { ...subject, requestId: null }, action, reason),
     recentAudit: (actor, n) => recentAudit(svc, actor, n),
+    viewerHistory: (viewer) => viewerHistory(svc, viewer),
     expireDue: () => expireDue(svc),
     breakGlassOffered: (request, actor) => breakGlassOffered(svc, request, actor),
     checkBreakGlass: (id, actor) => checkBreakGlass(svc, id, actor),

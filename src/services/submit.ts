@@ -1,11 +1,19 @@
 import { osUserOf } from '../core/actor.js';
 import type { StepContext } from '../core/approvals.js';
 import * as approvals from '../core/approvals.js';
-import { type ChangeOperation, OPERATION_SPECS } from '../core/catalog.js';
+import { type ChangeOperation, OPERATION_SPECS, type Preview, parsePreview } from '../core/catalog.js';
 import { StateConflictError } from '../core/errors.js';
+import type { JsonValue } from '../core/json.js';
 import type { Actor, OperationRequest } from '../core/model.js';
 import { type Decision, decide } from '../core/policy.js';
 import type { BoxAsked, TimeBox } from '../core/time-box.js';
+import {
+  type RepeatNeed,
+  repeatNeed,
+  repeatShown,
+  repeatSince,
+  viewersOfEvent,
+} from '../core/viewer-history.js';
 import { breakGlassOffered } from './break-glass.js';
 import { auditDenied, policyActor, type ServiceContext } from './context.js';
 import { execute } from './execute.js';
@@ -41,8 +49,8 @@ export async function submit<O extends ChangeOperation>(
   const who = await policyActor(svc, actor);
   const now = svc.clock();
   const batch = batchOf(prepared);
-  const decideWith = (recentCount: number) =>
-    decide(svc.policy, { operation, actor: who, recentCount, now, ...(batch ? { batch } : {}) });
+  const decideWith = (recentCount: number, repeat: RepeatNeed | null = null) =>
+    decide(svc.policy, { operation, actor: who, recentCount, now, repeat, ...(batch ? { batch } : {}) });
   // Who may ask does not depend on how often they asked: a refusal counts nothing.
   const refusal = decideWith(0);
   if (refusal.kind === 'deny') {
@@ -52,7 +60,7 @@ export async function submit<O extends ChangeOperation>(
   const { request, decision } = await recordRequest(svc, actor, prepared, reason, {
     now,
     timeBox,
-    decided: (recentCount) => going(decideWith(recentCount)),
+    decided: (recentCount, repeat) => going(decideWith(recentCount, repeat)),
   });
   // A request run at once is logged at info when it has run ("request executed", same ID);
   // its creation is a second line per command, wanted only when debugging.
@@ -77,19 +85,23 @@ async function recordRequest<O extends ChangeOperation>(
   actor: Actor,
   prepared: Prepared<O>,
   reason: string | null,
-  when: { now: Date; timeBox: TimeBox | undefined; decided: (recentCount: number) => Going },
+  when: {
+    now: Date;
+    timeBox: TimeBox | undefined;
+    decided: (recentCount: number, repeat: RepeatNeed | null) => Going;
+  },
 ): Promise<{ request: OperationRequest; decision: Going }> {
   const { operation, params, target, preview } = prepared;
   const { decided } = when;
   const c: StepContext = { now: when.now, eventId: svc.eventId, seal: svc.sealer };
-  const make = (id: string, decision: Going) =>
+  const make = (id: string, decision: Going, shown: Preview<O> = preview) =>
     approvals.newRequest(
       {
         id,
         operation,
         params,
         target,
-        preview,
+        preview: shown,
         reason,
         requester: actor,
         mode: modeOf(decision),
@@ -98,19 +110,33 @@ async function recordRequest<O extends ChangeOperation>(
       },
       c,
     );
-  const limit = svc.policy.rules[operation].rateLimit;
+  const { rateLimit: limit, repeat } = svc.policy.rules[operation];
+  // The viewer a repeat rule counts: its unblocks are read under the viewer's lock.
+  const viewer = repeat === null ? undefined : viewersOfEvent({ params: params as JsonValue })[0];
   return createWithFreshId(svc, async (id) => {
-    if (limit === null) {
-      const decision = decided(0);
+    if (limit === null && viewer === undefined) {
+      const decision = decided(0, null);
       const made = make(id, decision);
       return { request: (await svc.store.createRequest(made.request, made.events)).request, decision };
     }
-    let decision = decided(0);
-    const since = new Date(c.now.getTime() - limit.perMs).toISOString();
-    const count = { actorId: actor.id, osUser: osUserOf(actor), operation, types: ['requested'], since };
-    const created = await svc.store.createCountedRequest(count, (counted) => {
-      decision = decided(counted);
-      return make(id, decision);
+    let decision = decided(0, null);
+    const since = new Date(c.now.getTime() - (limit?.perMs ?? 0)).toISOString();
+    const count = {
+      actorId: actor.id,
+      osUser: osUserOf(actor),
+      operation,
+      types: limit === null ? [] : ['requested'],
+      since,
+      viewer:
+        repeat === null || viewer === undefined ? undefined : { viewer, since: repeatSince(repeat, c.now) },
+    };
+    const created = await svc.store.createCountedRequest(count, (counted, earlier) => {
+      const need = viewer === undefined ? null : repeatNeed(repeat, viewer, earlier);
+      decision = decided(counted, need);
+      // The approvers see why it came to them, and the unblocks before it (sealed with the preview).
+      const shown =
+        need === null ? preview : parsePreview(operation, { ...preview, repeat: repeatShown(need, earlier) });
+      return make(id, decision, shown ?? preview);
     });
     return { request: created.request, decision };
   });

@@ -12,6 +12,7 @@ import type { BreakGlassResult, ReviewResult } from './break-glass.js';
 import type { DelegateResult } from './delegation.js';
 import type { Reads } from './reads.js';
 import type { FollowUps } from './reminders.js';
+import type { ViewerHistory } from './viewers.js';
 
 export type { CoverRef } from '../core/catalog.js';
 
@@ -199,6 +200,8 @@ export interface Operations extends Reads, FollowUps {
   ): Promise<void>;
   /** The last `n` audit events, oldest first; leads only (policy `audit`). */
   recentAudit(actor: Actor, n: number): Promise<AuditEvent[]>;
+  /** A viewer's unblocks from the audit log, by the number as the unblock normalises it. */
+  viewerHistory(viewer: string): Promise<ViewerHistory>;
   expireDue(): Promise<OperationRequest[]>;
 
   // --- Break-glass and delegation (docs/architecture.md, "Break-glass and delegation") ------

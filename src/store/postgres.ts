@@ -10,6 +10,7 @@ import {
   type RecordedError,
   tellsSlack,
 } from '../core/model.js';
+import { ASK_TYPES, foldViewerUnblocks, type ViewerUnblock, viewersOfEvent } from '../core/viewer-history.js';
 import {
   AppendListeners,
   type AuditRow,
@@ -66,11 +67,14 @@ import {
   type ModalDraft,
   type NotificationClaim,
   type NotificationJob,
+  REPEAT_READ_LIMIT,
   type RequestDm,
   type RequestFilter,
   type RequestPatch,
   type Store,
   type StoredCheckpoint,
+  type ViewerQuery,
+  type ViewerWindow,
 } from './store.js';
 
 export interface PostgresStoreOptions {
@@ -95,6 +99,8 @@ const LOCK_AUDIT = 0x76696401;
 const LOCK_LIMIT = 0x76696402;
 /** 'vid\3': who holds a setting or an address while its window is in force. */
 const LOCK_HOLD = 0x76696403;
+/** 'vid\4': one viewer's unblocks (the repeat rule; second int: the hash of the number). */
+const LOCK_VIEWER = 0x76696404;
 /** Audit appends are serialised per schema, so deployments sharing a database don't wait on each other. */
 const LOCK_KEY_OF_SCHEMA = "hashtext(coalesce(current_schema(), ''))";
 
@@ -239,10 +245,15 @@ export class PostgresStore implements Store {
 
   async createCountedRequest(
     count: EventCount,
-    build: (counted: number) => { request: OperationRequest; events: readonly NewAuditEvent[] },
+    build: (
+      counted: number,
+      viewerUnblocks: readonly ViewerUnblock[],
+    ) => { request: OperationRequest; events: readonly NewAuditEvent[] },
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
     const done = await this.tx(async (client) => {
-      const made = build(await this.countUnderLock(client, count));
+      const counted = await this.countUnderLock(client, count);
+      const earlier = count.viewer === undefined ? [] : await this.viewerUnderLock(client, count.viewer);
+      const made = build(counted, earlier);
       return this.insertRequest(client, made.request, made.events);
     });
     this.appended.notify(done.events);
@@ -268,6 +279,47 @@ export class PostgresStore implements Store {
       ]);
     }
     return this.countWith(client, count);
+  }
+
+  /**
+   * Takes the viewer's lock (after the person's, before any row or audit lock: one order
+   * everywhere), then reads its unblocks in the window: a statement issued after the lock is
+   * granted sees what the previous holder committed, on any replica.
+   */
+  private async viewerUnderLock(client: Queryable, window: ViewerWindow): Promise<ViewerUnblock[]> {
+    await client.query(`SELECT pg_advisory_xact_lock($1, hashtext(coalesce(current_schema(), '') || $2))`, [
+      LOCK_VIEWER,
+      window.viewer,
+    ]);
+    return this.readViewerUnblocks(client, { ...window, limit: REPEAT_READ_LIMIT });
+  }
+
+  async viewerUnblocks(query: ViewerQuery): Promise<ViewerUnblock[]> {
+    return this.readViewerUnblocks(this.pool, query);
+  }
+
+  /**
+   * The viewer's newest `limit` asks (from the index, by primary key), then the other indexed
+   * events of their requests, folded.
+   */
+  private async readViewerUnblocks(db: Queryable, query: ViewerQuery): Promise<ViewerUnblock[]> {
+    const since = query.since === undefined ? null : normalizeTime(query.since, 'since');
+    const { rows } = await db.query<AuditRow>({
+      text: `WITH asks AS (
+         SELECT seq, request_id FROM viewer_events
+         WHERE viewer = $1 AND ask AND ($2::timestamptz IS NULL OR at >= $2::timestamptz)
+         ORDER BY seq DESC LIMIT $3)
+       SELECT ${EVENT_COLUMNS} FROM audit_events WHERE seq IN (
+         SELECT seq FROM asks
+         UNION
+         SELECT v.seq FROM viewer_events v
+         WHERE v.viewer = $1 AND v.seq > (SELECT min(seq) FROM asks)
+           AND v.request_id IN (SELECT request_id FROM asks WHERE request_id IS NOT NULL))
+       ORDER BY seq`,
+      values: [query.viewer, since, Math.max(0, Math.floor(query.limit))],
+      rowMode: 'array',
+    });
+    return foldViewerUnblocks(query.viewer, rows.map(rowToEvent));
   }
 
   /** The events `count` names, on `db` (the pool or a transaction's connection). */
@@ -515,6 +567,8 @@ export class PostgresStore implements Store {
     const chained = chainEvents(head ?? null, events, this.hash, GENESIS_HASH);
     const { sql, params } = insertEventsSql(chained);
     await client.query(sql, params);
+    const viewers = viewerRowsSql(chained);
+    if (viewers !== null) await client.query(viewers.sql, viewers.params);
     return chained.map((c) => c.event);
   }
 
@@ -1165,4 +1219,22 @@ function insertEventsSql(chained: readonly ChainedEvent[]): { sql: string; param
       RETURNING seq)
     INSERT INTO outbox (seq) SELECT seq FROM inserted`;
   return { sql, params };
+}
+
+/** The viewer index rows of appended events (what `viewersOfEvent` names); null when none. */
+function viewerRowsSql(chained: readonly ChainedEvent[]): { sql: string; params: unknown[] } | null {
+  const params: unknown[] = [];
+  const tuples: string[] = [];
+  for (const { event, at } of chained) {
+    for (const viewer of viewersOfEvent(event)) {
+      const base = params.length;
+      params.push(viewer, event.seq, at, event.requestId ?? null, ASK_TYPES.includes(event.type));
+      tuples.push(`($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5})`);
+    }
+  }
+  if (tuples.length === 0) return null;
+  return {
+    sql: `INSERT INTO viewer_events (viewer, seq, at, request_id, ask) VALUES ${tuples.join(', ')}`,
+    params,
+  };
 }

@@ -22,6 +22,7 @@ import {
   type RecordedError,
   tellsSlack,
 } from '../core/model.js';
+import { ASK_TYPES, foldViewerUnblocks, type ViewerUnblock, viewersOfEvent } from '../core/viewer-history.js';
 import {
   distrustWords,
   folderTrusted,
@@ -85,11 +86,13 @@ import {
   type ModalDraft,
   type NotificationClaim,
   type NotificationJob,
+  REPEAT_READ_LIMIT,
   type RequestDm,
   type RequestFilter,
   type RequestPatch,
   type Store,
   type StoredCheckpoint,
+  type ViewerQuery,
 } from './store.js';
 
 /**
@@ -363,12 +366,20 @@ export class SqliteStore implements Store {
 
   async createCountedRequest(
     count: EventCount,
-    build: (counted: number) => { request: OperationRequest; events: readonly NewAuditEvent[] },
+    build: (
+      counted: number,
+      viewerUnblocks: readonly ViewerUnblock[],
+    ) => { request: OperationRequest; events: readonly NewAuditEvent[] },
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
     // One IMMEDIATE transaction: the write lock is held from the count to the insert, so every
     // connection to the file (every process) counts what the one before it wrote.
     const done = this.write(() => {
-      const made = build(this.countInTransaction(count));
+      const { viewer } = count;
+      const earlier =
+        viewer === undefined
+          ? []
+          : this.readViewerUnblocks({ viewer: viewer.viewer, since: viewer.since, limit: REPEAT_READ_LIMIT });
+      const made = build(this.countInTransaction(count), earlier);
       return this.insertRequest(made.request, made.events);
     });
     this.appended.notify(done.events);
@@ -510,6 +521,32 @@ export class SqliteStore implements Store {
     return { request: stored, events: appended };
   }
 
+  async viewerUnblocks(query: ViewerQuery): Promise<ViewerUnblock[]> {
+    return this.readViewerUnblocks(query);
+  }
+
+  /**
+   * The viewer's newest `limit` asks (from the index, by primary key), then the other indexed
+   * events of their requests, folded. Also run inside a write transaction (the repeat count).
+   */
+  private readViewerUnblocks(query: ViewerQuery): ViewerUnblock[] {
+    const since = query.since === undefined ? null : normalizeTime(query.since, 'since');
+    const rows = this.rawStmt<AuditRow>(
+      `WITH asks AS (
+         SELECT seq, request_id FROM viewer_events
+         WHERE viewer = ? AND ask = 1 AND (? IS NULL OR at >= ?)
+         ORDER BY seq DESC LIMIT ?)
+       SELECT ${EVENT_COLUMNS} FROM audit_events WHERE seq IN (
+         SELECT seq FROM asks
+         UNION
+         SELECT v.seq FROM viewer_events v
+         WHERE v.viewer = ? AND v.seq > (SELECT min(seq) FROM asks)
+           AND v.request_id IN (SELECT request_id FROM asks WHERE request_id IS NOT NULL))
+       ORDER BY seq`,
+    ).all(query.viewer, since, since, Math.max(0, Math.floor(query.limit)), query.viewer);
+    return foldViewerUnblocks(query.viewer, rows.map(rowToEvent));
+  }
+
   /** The notification job of a change just written; callers hold the write lock. */
   private recordNotification(row: Pick<RequestRow, 'id' | 'state' | 'version' | 'updated_at'>): void {
     this.stmt('INSERT INTO notifications (request_id, state, version, at) VALUES (?, ?, ?, ?)').run(
@@ -579,6 +616,9 @@ export class SqliteStore implements Store {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertOutbox = this.stmt('INSERT INTO outbox (seq) VALUES (?)');
+    const insertViewer = this.stmt(
+      'INSERT INTO viewer_events (viewer, seq, at, request_id, ask) VALUES (?, ?, ?, ?, ?)',
+    );
     for (const { event, json, at } of chained) {
       insertEvent.run(
         event.seq,
@@ -593,6 +633,10 @@ export class SqliteStore implements Store {
         event.hash,
       );
       insertOutbox.run(event.seq);
+      const ask = ASK_TYPES.includes(event.type) ? 1 : 0;
+      for (const viewer of viewersOfEvent(event)) {
+        insertViewer.run(viewer, event.seq, at, event.requestId ?? null, ask);
+      }
     }
     return chained.map((c) => c.event);
   }

@@ -10,6 +10,7 @@ import type {
   RecordedError,
   RequestState,
 } from '../core/model.js';
+import type { ViewerUnblock } from '../core/viewer-history.js';
 
 // The chain's hash function and genesis value belong to the core; the store only applies them.
 export { GENESIS_HASH, type HashEvent } from '../core/audit-chain.js';
@@ -105,7 +106,31 @@ export interface EventCount {
   operation: string;
   types: readonly string[];
   since: string;
+  /**
+   * Also reads the unblocks of this viewer asked at or after `since` (the repeat rule), under a
+   * lock of that viewer: two agents asking at once for one viewer each see the other's ask.
+   */
+  viewer?: ViewerWindow | undefined;
 }
+
+/** A viewer's unblocks asked at or after `since`, the number as the unblock normalised it. */
+export interface ViewerWindow {
+  viewer: string;
+  since: string;
+}
+
+/**
+ * A viewer's history to read: its newest `limit` unblocks, only those asked at or after `since`
+ * when given. Read through the viewer index, never by scanning the log.
+ */
+export interface ViewerQuery {
+  viewer: string;
+  limit: number;
+  since?: string | undefined;
+}
+
+/** At most this many of a viewer's unblocks are read for the repeat rule's count. */
+export const REPEAT_READ_LIMIT = 1000;
 
 /** A limit: at most `max` of the counted events. */
 export interface EventLimit extends EventCount {
@@ -224,8 +249,18 @@ export interface Store {
    */
   createCountedRequest(
     count: EventCount,
-    build: (counted: number) => { request: OperationRequest; events: readonly NewAuditEvent[] },
+    build: (
+      counted: number,
+      /** With `count.viewer`: that viewer's unblocks in the window, newest first (else none). */
+      viewerUnblocks: readonly ViewerUnblock[],
+    ) => { request: OperationRequest; events: readonly NewAuditEvent[] },
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }>;
+  /**
+   * A viewer's unblocks, newest first, folded from the audit events indexed under its number (in
+   * the same transaction as each append, so the index never lags the log).
+   * @see docs/commands.md, "A viewer's history"
+   */
+  viewerUnblocks(query: ViewerQuery): Promise<ViewerUnblock[]>;
   /**
    * `transition`, made only while fewer than `limit.max` of the events `limit` counts exist: the
    * count and the change are one step, serialised as in {@link createCountedRequest} (the

@@ -46,6 +46,7 @@ import {
   timeBoxLines,
 } from './put-back.js';
 import { reminderText, spanText } from './time-box.js';
+import { repeatBreakGlassLine } from './viewer-history.js';
 
 /**
  * The approval message of a request, the notice its requester gets, and the formatting every
@@ -869,6 +870,10 @@ export function breakGlassBlocks(request: OperationRequest, lang: Lang): KnownBl
       ),
     ),
   ];
+  // A repeat viewer run without the lead it needed is flagged to whoever reviews it.
+  if (request.operation === 'viewer.unblock' && request.preview?.repeat !== undefined) {
+    blocks.push(section(repeatBreakGlassLine(lang, request.params.mobileNumber, request.preview.repeat)));
+  }
   if (record.review !== null) {
     const { review } = record;
     const verdict = review.verdict === 'flagged' ? t.apprGlassFlagged : t.apprGlassAcknowledged;

@@ -6,6 +6,7 @@
 export const ACTIONS = {
   // Everyday commands
   explainUnblock: 'explain_unblock',
+  viewerHistory: 'viewer_history',
   explainRetry: 'explain_retry',
   whitelistAdd: 'whitelist_add',
   whitelistRemove: 'whitelist_remove',

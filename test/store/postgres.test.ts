@@ -17,6 +17,7 @@ import {
 import { crashAndRecover } from './crash-harness.js';
 import { at, collect, eventFor, LEAD, newEvent, newRequest } from './fixtures.js';
 import { noteSkipped, schemaPool, TEST_DATABASE_URL } from './pg-schema.js';
+import { describeViewerContract } from './viewer-contract.js';
 
 if (TEST_DATABASE_URL === undefined) {
   noteSkipped('PostgreSQL store tests');
@@ -30,6 +31,12 @@ if (TEST_DATABASE_URL === undefined) {
   describeStoreContract('PostgreSQL', () => openStore(schemas.url(), { hash: contractHash }));
 
   describeLimitContract('PostgreSQL with two replicas (two pools on one database)', async () => {
+    const url = schemas.url();
+    const first = await openStore(url, { hash: contractHash });
+    return [first, await openStore(url, { hash: contractHash })];
+  });
+
+  describeViewerContract('PostgreSQL with two replicas', async () => {
     const url = schemas.url();
     const first = await openStore(url, { hash: contractHash });
     return [first, await openStore(url, { hash: contractHash })];

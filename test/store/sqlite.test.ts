@@ -12,6 +12,7 @@ import {
   describeUpgrades,
 } from './contract.js';
 import { crashAndRecover } from './crash-harness.js';
+import { describeViewerContract } from './viewer-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vidops-store-'));
 let files = 0;
@@ -25,6 +26,13 @@ describeStoreContract('SQLite in memory', () => openStore('sqlite::memory:', { h
 describeStoreContract('SQLite file (WAL)', () => {
   files += 1;
   return openStore(`sqlite:${join(dir, `contract-${files}.db`)}`, { hash: contractHash });
+});
+
+describeViewerContract('SQLite file shared by two connections', async () => {
+  files += 1;
+  const url = `sqlite:${join(dir, `viewers-${files}.db`)}`;
+  const first = await openStore(url, { hash: contractHash });
+  return [first, await openStore(url, { hash: contractHash })];
 });
 
 describeLimitContract('SQLite in memory (one connection)', async () => {

@@ -14,6 +14,7 @@ import { requests } from './requests.js';
 import { resolve } from './resolve.js';
 import { shortcuts } from './shortcuts.js';
 import { timeBox } from './timeBox.js';
+import { viewers } from './viewers.js';
 
 /**
  * Every area of the message catalog. Add an area here once; `Messages` and both languages follow.
@@ -36,4 +37,5 @@ export const AREAS = {
   resolve,
   shortcuts,
   timeBox,
+  viewers,
 } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { command, DIRECT, operation } from '../../core/operation-spec.js';
 import { MobileParamSchema } from '../../core/validate/phone.js';
+import { RepeatShownSchema } from '../../core/viewer-history.js';
 import { Known, WordsGiven } from '../common/spec.js';
 
 export const spec = operation({
@@ -41,6 +42,8 @@ export const spec = operation({
     mobileNumber: z.string(),
     blocked: z.boolean().nullable(),
     actionType: Known,
+    /** Set when the repeat rule sent it to a lead (docs/approvals.md, "Repeat unblocks"). */
+    repeat: RepeatShownSchema.exactOptional(),
   }),
   target: (p) => ({ kind: 'viewer', id: p.mobileNumber }),
   confirm: (i) => i.mobileNumber,

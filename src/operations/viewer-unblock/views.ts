@@ -1,6 +1,7 @@
 import { maskMobile } from '../../core/mask.js';
 import { ltr } from '../../i18n/index.js';
 import { code, isolated } from '../../views/blocks.js';
+import { repeatLines } from '../../views/viewer-history.js';
 import { shownOrNull, viewsOf } from '../common/views.js';
 import { spec } from './spec.js';
 
@@ -14,7 +15,11 @@ export const views = viewsOf(spec, {
       preview.blocked === true ? t.apprBlocked : preview.blocked === false ? t.apprNotBlocked : null,
       preview.actionType ? t.apprRisk(isolated(lang, preview.actionType, 20)) : null,
     ].filter((f) => f !== null);
-    return [t.apprUnblocks(ltr(lang, code(maskMobile(preview.mobileNumber))), facts)];
+    const repeat =
+      preview.repeat === undefined
+        ? []
+        : [repeatLines(lang, preview.mobileNumber, preview.repeat).join('\n')];
+    return [t.apprUnblocks(ltr(lang, code(maskMobile(preview.mobileNumber))), facts), ...repeat];
   },
   cli: (preview, lang) => {
     const t = lang.t.cli;
