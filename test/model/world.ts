@@ -162,7 +162,7 @@ export function useModelWorlds(prefix: string, policyText?: string) {
           store,
           client,
           policy,
-          directory: { groupsOf: async () => [] },
+          directory: { groupsOf: async () => [], kindOf: async () => 'person' },
           clock: () => now,
           sealKey: sealKeyOf(DEMO.secretKey),
           timeZone: 'Asia/Tehran',
