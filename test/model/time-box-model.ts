@@ -4,7 +4,7 @@ import type { Actor, OperationRequest } from '../../src/core/model.js';
 import type { BoxAsked } from '../../src/core/time-box.js';
 import type { FaultRule } from '../../src/sandbox/server.js';
 import type { Operations, PrepareInput } from '../../src/services/types.js';
-import { ava, bob, CONFIG, type CrashPoint, lee, MINUTE, WHITELIST, type World } from './world.js';
+import { ava, bob, CONFIG, type CrashPoint, HOUR, kim, lee, MINUTE, WHITELIST, type World } from './world.js';
 
 /**
  * The model of time-boxed changes (docs/time-boxed.md): what each setting and address should be
@@ -35,6 +35,8 @@ interface Asked {
   /** A whitelist change is checked against the list it was asked on (op 1's `expectBefore`). */
   listAsked: string;
   expiresAt: number;
+  /** Who asked: a lead who asked an Extend does not decide it; the other lead does. */
+  by: Actor;
 }
 
 /** A window in force: the one holder of its item. */
@@ -69,6 +71,8 @@ export interface Model {
   armed: boolean;
   /** IDs of every request the model saw recorded. */
   known: Set<string>;
+  /** Windows whose put-back changed the service: one of their requests must say `reverted`. */
+  putBack: string[][];
 }
 
 export type TimeBoxCommand = fc.AsyncCommand<Model, World, false>;
@@ -93,6 +97,7 @@ export async function initialModel(w: World): Promise<Model> {
     done: [],
     armed: false,
     known: new Set(),
+    putBack: [],
   };
 }
 
@@ -183,6 +188,14 @@ export async function check(m: Model, w: World): Promise<void> {
   if (pending.sort().join() !== expected.sort().join()) {
     fail(m, `the store waits on [${pending.join(', ')}], the model on [${expected.join(', ')}]`);
   }
+  if (m.putBack.length > 0) {
+    const reverted = new Set(
+      (await w.store().listAudit()).filter((e) => e.type === 'reverted').map((e) => e.requestId),
+    );
+    const silent = m.putBack.find((ids) => !ids.some((id) => reverted.has(id)));
+    if (silent !== undefined) fail(m, `${silent.join('+')} was put back with no \`reverted\` event`);
+    m.putBack = [];
+  }
   if (!(await w.chainOk())) fail(m, 'the audit chain does not verify');
 }
 
@@ -243,11 +256,14 @@ async function holderOf(w: World, x: Window): Promise<OperationRequest | null> {
 const pick = <T>(list: readonly T[], k: number): T | undefined => list[k % Math.max(1, list.length)];
 
 /** A window put back (by its end, Put back now or a Revert): the item goes back where still as it left it. */
-function windowEnded(m: Model, x: Window): void {
+function windowEnded(m: Model, x: Window, by: 'put-back' | 'revert'): void {
   m.windows = m.windows.filter((y) => y !== x);
   const now = m.values[x.item];
   if (now === x.set && x.overridden) m.unsure.set(x.item, [x.set, x.before]);
-  else if (now === x.set) m.values[x.item] = x.before;
+  else if (now === x.set && now !== x.before) {
+    m.values[x.item] = x.before;
+    if (by === 'put-back') m.putBack.push(x.ids);
+  }
 }
 
 /** A change applied for good (or a Revert): it wins over a window holding its item. */
@@ -294,6 +310,7 @@ export class Ask implements TimeBoxCommand {
           of: null,
           listAsked: listNow(w),
           expiresAt: r.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(r.expiresAt),
+          by: this.who,
         });
       }
     } catch (error) {
@@ -325,7 +342,7 @@ export class Approve implements TimeBoxCommand {
     if (asked === undefined) return;
     const armed = m.armed;
     const { mustNot, may } = judge(m, w, asked);
-    await w.replica(this.replica).approve(asked.id, lee);
+    await w.replica(this.replica).approve(asked.id, deciderOf(asked));
     await newRequests(w, m);
     const after = await w.store().getRequest(asked.id);
     if (after === null) fail(m, `${asked.id} is gone`);
@@ -350,6 +367,8 @@ export class Approve implements TimeBoxCommand {
   }
   toString = () => `Approve(${this.k}, replica ${this.replica})`;
 }
+
+const deciderOf = (asked: Asked): Actor => (asked.by.id === lee.id ? kim : lee);
 
 /** Why the model forbids `asked` to apply now (or null), and whether not applying is allowed too. */
 function judge(m: Model, w: World, asked: Asked): { mustNot: string | null; may: boolean } {
@@ -408,7 +427,7 @@ function applyApproved(m: Model, asked: Asked, after: OperationRequest): void {
     return;
   }
   if (asked.kind === 'revert' && window !== undefined) {
-    windowEnded(m, window);
+    windowEnded(m, window, 'revert');
     return;
   }
   const done = m.done.find((d) => d.id === asked.of);
@@ -425,7 +444,7 @@ export class Reject implements TimeBoxCommand {
   async run(m: Model, w: World): Promise<void> {
     const asked = pick(m.pending, this.k);
     if (asked === undefined) return;
-    const result = await w.replica(0).reject(asked.id, lee, 'not now');
+    const result = await w.replica(0).reject(asked.id, deciderOf(asked), 'not now');
     if (result.kind !== 'rejected' && m.now < asked.expiresAt)
       fail(m, `reject of ${asked.id}: ${result.kind}`);
     const after = await w.store().getRequest(asked.id);
@@ -462,6 +481,7 @@ export class Extend implements TimeBoxCommand {
         of: window.ids[0] ?? null,
         listAsked: listNow(w),
         expiresAt: r.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(r.expiresAt),
+        by,
       });
       return;
     }
@@ -486,7 +506,7 @@ export class PutBackNow implements TimeBoxCommand {
     const armed = m.armed;
     const result = await w.replica(this.replica).putBackNow(holder.id, lee);
     await newRequests(w, m);
-    if (await ended(w, window)) windowEnded(m, window);
+    if (await ended(w, window)) windowEnded(m, window, 'put-back');
     else if (result.kind === 'refused' ? holder.timeBox?.state !== 'running' : !armed) {
       fail(m, `Put back now on ${holder.id} (${holder.timeBox?.state}): ${result.kind}, still in force`);
     }
@@ -531,6 +551,7 @@ export class Revert implements TimeBoxCommand {
             submitted.request.expiresAt === null
               ? Number.POSITIVE_INFINITY
               : Date.parse(submitted.request.expiresAt),
+          by: change.requester,
         });
       }
     } catch (error) {
@@ -593,7 +614,11 @@ async function sweepOn(m: Model, w: World, ops: Operations): Promise<void> {
   const due: Window[] = [];
   for (const x of m.windows) {
     const box = (await holderOf(w, x))?.timeBox;
-    const retry = box?.state === 'retrying' && box.nextAt !== null && Date.parse(box.nextAt) <= m.now;
+    // A sweep that tells a lead of a put-back failing for an hour tries it again at the next sweep.
+    const escalates =
+      box?.failingSince != null && !box.leadTold && Date.parse(box.failingSince) + HOUR <= m.now;
+    const retry =
+      box?.state === 'retrying' && box.nextAt !== null && Date.parse(box.nextAt) <= m.now && !escalates;
     if ((box?.state === 'waiting' && x.endsAt <= m.now) || retry) due.push(x);
   }
   await ops.expireDue();
@@ -603,7 +628,7 @@ async function sweepOn(m: Model, w: World, ops: Operations): Promise<void> {
   for (const x of [...m.windows]) {
     if (await ended(w, x)) {
       if (x.endsAt > m.now && !due.includes(x)) fail(m, `${x.ids.join('+')} was put back before its end`);
-      windowEnded(m, x);
+      windowEnded(m, x, 'put-back');
     } else if (due.includes(x) && !armed) {
       fail(m, `${x.ids.join('+')} (${x.item}) was due and is still in force`);
     }
