@@ -611,6 +611,19 @@ export class Sweep implements TimeBoxCommand {
 
 async function sweepOn(m: Model, w: World, ops: Operations): Promise<void> {
   const armed = m.armed;
+  const due = await dueNow(m, w);
+  await sweep(ops);
+  await afterSweep(m, w, due, armed);
+}
+
+const sweep = async (ops: Operations) => {
+  await ops.expireDue();
+  await ops.resumeInterrupted();
+  await ops.sweepTimeBoxes();
+};
+
+/** The windows a sweep now must put back (unless the service fails it). */
+async function dueNow(m: Model, w: World): Promise<Window[]> {
   const due: Window[] = [];
   for (const x of m.windows) {
     const box = (await holderOf(w, x))?.timeBox;
@@ -621,9 +634,10 @@ async function sweepOn(m: Model, w: World, ops: Operations): Promise<void> {
       box?.state === 'retrying' && box.nextAt !== null && Date.parse(box.nextAt) <= m.now && !escalates;
     if ((box?.state === 'waiting' && x.endsAt <= m.now) || retry) due.push(x);
   }
-  await ops.expireDue();
-  await ops.resumeInterrupted();
-  await ops.sweepTimeBoxes();
+  return due;
+}
+
+async function afterSweep(m: Model, w: World, due: readonly Window[], armed: boolean): Promise<void> {
   await newRequests(w, m);
   for (const x of [...m.windows]) {
     if (await ended(w, x)) {
@@ -635,6 +649,43 @@ async function sweepOn(m: Model, w: World, ops: Operations): Promise<void> {
   }
   const states = new Map((await all(w)).map((r) => [r.id, r.state]));
   m.pending = m.pending.filter((p) => states.get(p.id) === 'pending');
+}
+
+/**
+ * A lead approves an Extend of a window at its end while the other replica's sweep puts the
+ * window back: one of the two wins, never both.
+ */
+export class ExtendAtTheEnd implements TimeBoxCommand {
+  constructor(readonly k: number) {}
+  check = (m: Readonly<Model>) => m.pending.some((p) => p.kind === 'extend');
+  async run(m: Model, w: World): Promise<void> {
+    const extensions = m.pending.filter((p) => p.kind === 'extend');
+    const asked = pick(extensions, this.k);
+    const window = m.windows.find((x) => x.ids[0] === asked?.of);
+    if (asked === undefined) return;
+    if (window === undefined || m.now >= asked.expiresAt || m.values[window.item] !== window.set) {
+      await new Approve(m.pending.indexOf(asked), 0).run(m, w);
+      return;
+    }
+    const armed = m.armed;
+    w.advance(Math.max(0, window.endsAt - m.now));
+    m.now = w.now().getTime();
+    const due = await dueNow(m, w);
+    await Promise.all([w.replica(0).approve(asked.id, deciderOf(asked)), sweep(w.replica(1))]);
+    const after = await w.store().getRequest(asked.id);
+    const applied = after?.state === 'succeeded';
+    const putBack = await ended(w, window);
+    if (applied && putBack) fail(m, `Extend ${asked.id} applied and its window was put back`);
+    if (after?.state !== 'pending') m.pending = m.pending.filter((p) => p !== asked);
+    if (applied && after !== null) applyApproved(m, asked, after);
+    await afterSweep(
+      m,
+      w,
+      due.filter((x) => x !== window),
+      armed,
+    );
+  }
+  toString = () => `ExtendAtTheEnd(${this.k})`;
 }
 
 /** A process sweeps and dies at a put-back's first write; replica 0 starts again. */
@@ -723,6 +774,7 @@ export const timeBoxCommands: fc.Arbitrary<TimeBoxCommand>[] = [
   small.map((k) => new Reject(k)),
   fc.tuple(small, fc.constantFrom(30, 120), fc.boolean()).map(([k, min, lead]) => new Extend(k, min, lead)),
   fc.tuple(small, replica).map(([k, r]) => new PutBackNow(k, r)),
+  small.map((k) => new ExtendAtTheEnd(k)),
   small.map((k) => new Revert(k)),
   fc.tuple(item, small).map(([i, c]) => new ServiceSets(i, c)),
   fc.constantFrom(5, 25, 60, 100).map((min) => new Advance(min)),
