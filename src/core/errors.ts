@@ -43,7 +43,7 @@ export class ConfigError extends VidopsError {
 }
 
 /** An error as a request records it, from a sentence of vidops' own (its English as `message`). */
-export function recordedSaid(name: NotSentName | 'HolderMoved', said: Said): RecordedError {
+export function recordedSaid(name: NotSentName, said: Said): RecordedError {
   return { name, message: english(said), said: saidJson(said) };
 }
 

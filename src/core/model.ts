@@ -250,6 +250,9 @@ export const AUDIT_EVENT_TYPES = [
   'put-back-retrying',
   'put-back-reminded',
   'put-back-escalated',
+  // What a window in force will do changed: an Extend moved its end, or a change for good took
+  // one of its settings or addresses over (its put-back leaves that one alone).
+  'window-changed',
   // An operator accepted the audit log as a new baseline for the signing key (docs/audit-checkpoints.md).
   'checkpoint-baseline',
 ] as const;

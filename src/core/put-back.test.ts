@@ -1,5 +1,5 @@
 import type { ProtectionConfig } from './protection.js';
-import { handedOver, planProtection, planWhitelist } from './put-back.js';
+import { heldItems, planProtection, planWhitelist } from './put-back.js';
 import type { Undo } from './time-box.js';
 
 const protection = (
@@ -33,16 +33,6 @@ describe('planning a protection put-back', () => {
     expect(plan.back).toEqual([]);
     expect(plan.conflicts).toEqual([{ item: 'opacity', now: 0.45, heldBy: null }]);
   });
-
-  it('a later time-boxed change holding the setting keeps it, and inherits the value to go back to', () => {
-    const undo = protection([{ field: 'opacity', before: 0.6, after: 0.4 }]);
-    const later: Undo = protection([{ field: 'opacity', before: 0.4, after: 0.3 }]);
-    const plan = planProtection(undo, config({ opacity: 0.3 }), [{ id: 'R-LATER001', undo: later }]);
-    expect(plan.conflicts).toEqual([{ item: 'opacity', now: 0.3, heldBy: 'R-LATER001' }]);
-    expect(handedOver(later, plan.handOvers)).toEqual(
-      protection([{ field: 'opacity', before: 0.6, after: 0.3 }]),
-    );
-  });
 });
 
 describe('planning a whitelist put-back', () => {
@@ -67,19 +57,16 @@ describe('planning a whitelist put-back', () => {
       { item: '2.2.2.2', now: '2.2.2.2', heldBy: null },
     ]);
   });
+});
 
-  it('an address a later change in force did the opposite to is left to it, and its end leaves it so', () => {
-    // Bob's later change removed 5.6.7.8 (which this one added) and is in force.
-    const later: Undo = {
-      kind: 'whitelist',
-      before: ['1.1.1.1', '5.6.7.8'],
-      added: [],
-      removed: ['5.6.7.8'],
-    };
-    const plan = planWhitelist(undo, ['1.1.1.1', '9.9.9.9'], [{ id: 'R-BOB', undo: later }]);
-    expect(plan.remove).toEqual([]);
-    expect(plan.conflicts).toContainEqual({ item: '5.6.7.8', now: null, heldBy: 'R-BOB' });
-    expect(plan.handOvers).toEqual([{ holderId: 'R-BOB', field: '5.6.7.8', before: null }]);
-    expect(handedOver(later, plan.handOvers)).toEqual({ ...later, removed: [] });
+describe('what a window holds', () => {
+  it('each protection field it sets, each address it adds or removes (in canonical form), by operation', () => {
+    expect(
+      heldItems('protect.set', protection([{ field: 'player.offlineMode', before: false, after: true }])),
+    ).toEqual(['protect.set:player.offlineMode']);
+    expect(
+      heldItems('whitelist.set', { kind: 'whitelist', added: ['2001:DB8::1'], removed: ['5.6.7.8'] }),
+    ).toEqual(['whitelist.set:2001:db8::1', 'whitelist.set:5.6.7.8']);
+    expect(heldItems('folder.edit', { kind: 'edit' })).toEqual([]);
   });
 });

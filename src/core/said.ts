@@ -194,14 +194,14 @@ export interface SaidParams {
   revertNotYours: [id: string];
   putBackNotInForce: [id: string];
   extendStale: [id: string, original: string];
-  extendOverOthers: [id: string, original: string];
   putBackSuperseded: [];
-  putBackHolderMoved: [holder: string];
+  boxHeld: [item: string, holder: string, requester: string, endsAt: string | null, timeZone: string];
+  boxPassedWaiting: [id: string, text: string];
+  revertEditedSince: [id: string, original: string, fields: string[]];
   sendBusy: [seconds: number];
   sendUnsealed: [];
   resumeEnded: [id: string, ended: string];
   reqUnsealed: [id: string];
-  extendUnsealed: [original: string];
   prepConverted: [id: string, title: string | null];
   prepQueued: [id: string, title: string | null];
   prepPlaylistNothing: [];
@@ -401,6 +401,17 @@ function listOf(items: readonly string[]): string {
 }
 
 /** `1.2.3.4, 5.6.7.8`: addresses and IDs, as the services list them. */
+/** A moment as a clock in `timeZone` shows it, with its date and zone: `26 Nov 2026, 18:00 GMT+3:30`. */
+function clockIn(iso: string, timeZone: string): string {
+  const ms = Date.parse(iso);
+  try {
+    const format = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+    return Number.isFinite(ms) ? `${format.format(ms)} (${timeZone})` : iso;
+  } catch {
+    return iso; // a time zone Intl does not know
+  }
+}
+
 function listText(items: readonly string[]): string {
   return items.join(', ');
 }
@@ -680,16 +691,16 @@ export const SAID_ENGLISH: SaidWords = {
     `${id} is not a time-boxed change in force: there is nothing to put back or extend.`,
   extendStale: (id, original) =>
     `${id} was not sent: ${original} is no longer in force (it was put back, or was being put back). Nothing was changed; ask for the change again if still needed.`,
-  extendOverOthers: (id, original) =>
-    `${id} was not sent: what ${original} set was changed again since, and extending it would set it back over that change. Nothing was changed.`,
   putBackSuperseded: () =>
     'Not sent: another vidops process took this put-back over while this one was stalled. Nothing was changed by this one.',
-  putBackHolderMoved: (holder) =>
-    `${holder}, a later change of the same setting, was being put back at that moment; this one is planned again once the service shows what ${holder} left.`,
+  boxHeld: (item, holder, requester, endsAt, timeZone) =>
+    `${item} is held by ${holder} (asked by <@${requester}>) ${endsAt === null ? 'until it is put back' : `until ${clockIn(endsAt, timeZone)}`}: extend it, or put it back first. A change for good (no window) may override it.`,
+  boxPassedWaiting: (id, text) =>
+    `${id} was not sent: its end “${text}” passed while it waited for approval. Nothing was changed; ask again with an end in the future.`,
+  revertEditedSince: (id, original, fields) =>
+    `${id} was not sent: ${listText(fields)} of what ${original} edited changed again after this Revert was asked. Nothing was changed; ask for a new Revert of ${original} if still needed.`,
   sendBusy: (seconds) =>
     `Not sent: another change of the same list was being sent for ${seconds} s. Nothing was changed by this one; it can be tried again in a minute.`,
-  extendUnsealed: (original) =>
-    `Not sent: the values ${original} replaced do not carry vidops' seal (they were changed in the database, or sealed under another VIDEO_SECRET_KEY), so this Extend would go back to values nobody can vouch for. Nothing was changed; ask a lead to put ${original} back by hand.`,
   reqUnsealed: (id) =>
     `${id} cannot be approved or run: its record was changed in the database since it was asked (what it would do, its window, its requester or the approvals it needs no longer carry vidops' seal), or it was sealed under another VIDEO_SECRET_KEY. Nothing was changed; ask for it again.`,
   resumeEnded: (id, ended) =>

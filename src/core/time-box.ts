@@ -93,6 +93,11 @@ export type TimeBox = {
   extends?: string;
   /** When the change was applied (its window started). */
   appliedAt?: string;
+  /**
+   * Settings or addresses (as the undo names them) a change for good took over while the window
+   * was in force: the put-back leaves them alone, and says so.
+   */
+  overridden?: string[];
 };
 
 /** A box not yet applied: what `submit` stores with a time-boxed request. */

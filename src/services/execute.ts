@@ -14,7 +14,7 @@ import { type ExecuteIo, runOperation } from './catalog.js';
 import { apply, type ServiceContext, stepContext } from './context.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
 import { staleRevert } from './revert.js';
-import { afterApplied, noteUndo, staleExtension, withUndo } from './time-box.js';
+import { afterApplied, extendWindow, noteUndo, windowRefusal, withUndo } from './time-box.js';
 
 /**
  * Executing a request exactly once: sending it, judging how the send ended, and recording that
@@ -42,29 +42,30 @@ export async function execute(
 ): Promise<OperationRequest> {
   let request = claimed;
   if (!sealHolds(svc.sealer, request, 'send')) return refuseUnsealed(svc, request, say.sendUnsealed());
-  const stale = (await staleRevert(svc, request)) ?? (await staleExtension(svc, request));
+  const stale = (await staleRevert(svc, request)) ?? (await windowRefusal(svc, request));
   if (stale !== null) {
     const c = stepContext(svc);
-    svc.logger?.warn(
-      { requestId: request.id },
-      'revert or extension not sent: the change it follows changed since',
-    );
+    svc.logger?.warn({ requestId: request.id }, 'not sent: what it changes moved, or a window holds it');
     return (await apply(svc.store, request, approvals.fail(request, stale, c), c.now)) ?? request;
   }
-  const noted = await noteUndo(svc, request);
+  // An Extend sends nothing: it moves the end of the window it extends.
+  const extension = request.timeBox?.extends !== undefined;
+  const noted = extension ? { kind: 'ok' as const, request } : await noteUndo(svc, request);
   if (noted.kind === 'refused') return noted.request;
   // Again on what is sent when noting the undo read the row back: the database may have changed it.
   if (noted.request !== request && !sealHolds(svc.sealer, noted.request, 'send')) {
     return refuseUnsealed(svc, noted.request, say.sendUnsealed());
   }
   request = noted.request;
-  const outcome = await sendAlone(svc, request.operation, request.id, () =>
-    sendRequest(
-      request,
-      { client: svc.client, fetchCover: svc.fetchCover, resumed },
-      { repeat: resent !== undefined },
-    ),
-  );
+  const outcome = extension
+    ? await extendWindow(svc, request)
+    : await sendAlone(svc, request.operation, request.id, () =>
+        sendRequest(
+          request,
+          { client: svc.client, fetchCover: svc.fetchCover, resumed },
+          { repeat: resent !== undefined },
+        ),
+      );
   if (outcome.kind === 'failed' && outcome.error.name === 'Busy' && resumed) {
     // Its first send may have landed: "not sent" is not known. It stays `executing`, and the
     // resume sweep takes it again once the other send has given the lease back.

@@ -93,6 +93,10 @@ export async function staleRevert(
     if (plan === null) return unknown;
     if (plan.input === null) return stale;
     const again = await prepareRequest(prepareIo(svc), { kind: request.operation, ...plan.input } as never);
+    // An edit's inverse is its old values whatever the thing shows now: what changed is looked up.
+    const moved = plan.undo.kind === 'edit' ? changedFields(request.preview, again.preview) : [];
+    if (moved.length > 0)
+      return recordedSaid('NotSent', say.revertEditedSince(request.id, original.id, moved));
     return canonicalJson(again.params) === canonicalJson(request.params) ? null : stale;
   } catch (error) {
     // Nothing would change any more ("already"), or the service could not be read: not sent.
@@ -116,7 +120,19 @@ export async function inverseNow(
   const inverse = SERVICES[change.operation].inverse;
   const undo = sealedUndo(svc, change);
   if (undo === undefined || inverse === undefined) return null;
-  return { ...(await inverse(undo, prepareIo(svc), [])), undo };
+  return { ...(await inverse(undo, prepareIo(svc))), undo };
+}
+
+/** The fields whose looked-up value (`before`) differs between two previews of one edit. */
+function changedFields(asked: unknown, now: unknown): string[] {
+  const seen = (preview: unknown) => {
+    const before = (preview as { before?: unknown } | null)?.before;
+    return typeof before === 'object' && before !== null ? (before as Record<string, unknown>) : null;
+  };
+  const [a, b] = [seen(asked), seen(now)];
+  if (a === null || b === null) return [];
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return keys.filter((key) => canonicalJson(a[key] ?? null) !== canonicalJson(b[key] ?? null));
 }
 
 /** Whether what the look-up shows now differs from what the edit set (someone edited it since). */

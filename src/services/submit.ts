@@ -9,7 +9,7 @@ import type { BoxAsked, TimeBox } from '../core/time-box.js';
 import { breakGlassOffered } from './break-glass.js';
 import { auditDenied, policyActor, type ServiceContext } from './context.js';
 import { execute } from './execute.js';
-import { checkedBox } from './time-box.js';
+import { checkedBox, refuseHeld } from './time-box.js';
 import type { Prepared, SubmitResult } from './types.js';
 
 /**
@@ -36,7 +36,8 @@ export async function submit<O extends ChangeOperation>(
 ): Promise<SubmitResult> {
   const { operation, params, target } = prepared;
   // A window out of bounds is bad input: refused before anything is decided or recorded.
-  const timeBox = checkedBox(svc, operation, window.asked, window.extendsId);
+  const timeBox = checkedBox(svc, operation, window.asked, window.extendsId, prepared.revertOf !== undefined);
+  await refuseHeld(svc, prepared, timeBox);
   const who = await policyActor(svc, actor);
   const now = svc.clock();
   const decideWith = (recentCount: number) => decide(svc.policy, { operation, actor: who, recentCount, now });

@@ -196,23 +196,23 @@ describe('a time-boxed protection change', () => {
     expect(await h.events(change.id)).toContain('revert-conflict');
   });
 
-  it('two overlapping changes of one field: the first leaves it to the second, which puts back the original', async () => {
+  it('a second window on a held field is refused, naming the holder; once the first went back it can be asked', async () => {
     const h = await setup();
     const first = await timeBoxed(h, { kind: 'protect.set', changes: { opacity: 0.4 } }, forMs(HOUR, '1h'));
     h.advance(10 * MINUTE);
+    const prepared = await h.ops.prepare(bob, { kind: 'protect.set', changes: { opacity: 0.3 } });
+    await expect(h.ops.submit(bob, prepared, { timeBox: forMs(3 * HOUR, '3h') })).rejects.toThrow(
+      `opacity is held by ${first.id}`,
+    );
+    h.advance(HOUR);
+    await h.ops.sweepTimeBoxes();
+    expect(config().opacity).toBe(0.6);
     const second = await timeBoxed(
       h,
       { kind: 'protect.set', changes: { opacity: 0.3 } },
       forMs(3 * HOUR, '3h'),
       bob,
     );
-    h.advance(HOUR);
-    await h.ops.sweepTimeBoxes();
-    expect(config().opacity).toBe(0.3);
-    expect((await h.store.getRequest(first.id))?.timeBox).toMatchObject({
-      state: 'left',
-      conflicts: [{ item: 'opacity', now: 0.3, heldBy: second.id }],
-    });
     h.advance(3 * HOUR);
     await h.ops.sweepTimeBoxes();
     expect(config().opacity).toBe(0.6);
@@ -351,7 +351,7 @@ describe('what people do with a change in force', () => {
     expect(await h.ops.putBackNow(change.id, ava)).toMatchObject({ kind: 'refused' });
   });
 
-  it('Extend needs the approval the change did; once applied, it puts back the original at its own end', async () => {
+  it('Extend needs the approval the change did; once applied, the change goes back at the new end', async () => {
     const h = await setup();
     const change = await timeBoxed(
       h,
@@ -363,14 +363,19 @@ describe('what people do with a change in force', () => {
     if (extended.kind !== 'pending') return;
     expect(extended.request.timeBox?.extends).toBe(change.id);
     await h.ops.approve(extended.request.id, lee);
-    expect((await h.store.getRequest(change.id))?.timeBox).toMatchObject({ state: 'left' });
+    expect((await h.store.getRequest(change.id))?.timeBox).toMatchObject({
+      state: 'waiting',
+      endsAt: new Date(START.getTime() + 2 * HOUR).toISOString(),
+    });
+    // The Extend holds nothing of its own: the window it extends carries the new end.
+    expect((await h.store.getRequest(extended.request.id))?.timeBox?.state).toBe('cancelled');
     h.advance(31 * MINUTE);
     await h.ops.sweepTimeBoxes();
     expect(config().preventZoom).toBe(true);
     h.advance(2 * HOUR);
     await h.ops.sweepTimeBoxes();
     expect(config().preventZoom).toBe(false);
-    expect((await h.store.getRequest(extended.request.id))?.timeBox?.state).toBe('done');
+    expect((await h.store.getRequest(change.id))?.timeBox?.state).toBe('done');
   });
 
   it('an Extend approved after the first went back is not sent: nothing is left to extend, and it says so', async () => {

@@ -5,8 +5,8 @@ import { InputError, recordedSaid, StateConflictError } from '../core/errors.js'
 import type { JsonValue } from '../core/json.js';
 import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
 import { windowRule } from '../core/policy.js';
-import { type HandOver, type Holder, handedOver } from '../core/put-back.js';
-import { say } from '../core/said.js';
+import { heldItems, type Touches } from '../core/put-back.js';
+import { type Said, say } from '../core/said.js';
 import { undoHolds } from '../core/seal.js';
 import {
   awaitsPutBack,
@@ -15,9 +15,13 @@ import {
   endsAtFrom,
   newTimeBox,
   type PutBackConflict,
+  type RevertOf,
   type TimeBox,
   type Undo,
+  untilMs,
 } from '../core/time-box.js';
+import { ipKey } from '../core/validate/ip.js';
+import { readProtectionField } from '../core/validate/protection.js';
 import { type ExecuteIo, SERVICES } from '../operations/services.js';
 import { prepareRequest } from './catalog.js';
 import {
@@ -30,9 +34,9 @@ import {
   stepContext,
   undoPatch,
 } from './context.js';
-import { execute, recordError } from './execute.js';
+import { execute, recordError, type SendOutcome } from './execute.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
-import { extensionOf, inverseNow, undoRefusal } from './revert.js';
+import { extensionOf, undoRefusal } from './revert.js';
 import { submit } from './submit.js';
 import type { PrecheckResult, Prepared, PutBackResult, SubmitResult, TimeBoxSweep } from './types.js';
 
@@ -50,7 +54,6 @@ const REMIND_BEFORE_MS = 10 * 60_000;
 const ESCALATE_AFTER_MS = 60 * 60_000;
 /** Waits between attempts: 1, 2, 4, 8 minutes, then every 15. */
 const BACKOFF_MS = [60_000, 120_000, 240_000, 480_000, 900_000] as const;
-const OPEN_SCAN_LIMIT = 500;
 
 /**
  * The window `asked` checked for `operation` now (src/core/time-box.ts `checkWindow`): only
@@ -62,9 +65,12 @@ export function checkedBox(
   operation: ChangeOperation,
   asked: BoxAsked | null | undefined,
   extendsId?: string,
+  revert = false,
 ): TimeBox | undefined {
   const at = { now: svc.clock(), timeZone: svc.timeZone ?? 'UTC' };
-  const checked = checkWindow(windowRule(svc.policy, operation), asked, at);
+  const rule = windowRule(svc.policy, operation);
+  // A Revert is not a change for a while: a policy that requires a window does not ask it of one.
+  const checked = checkWindow(revert ? { ...rule, requireDuration: false } : rule, asked, at);
   if (!checked.ok) throw new InputError(checked.said);
   return checked.window === null ? undefined : newTimeBox(checked.window.asked, extendsId);
 }
@@ -87,145 +93,199 @@ export async function noteUndo(
     return { kind: 'ok', request };
   }
   const c = stepContext(svc);
-  const refuse = async (error: RecordedError) => {
-    const failed = await apply(svc.store, request, approvals.fail(request, error, c), c.now);
-    return { kind: 'refused' as const, request: failed ?? request };
-  };
   try {
-    // An Extend sets again what the change it extends set: it goes back to what that one replaced.
-    const extended = request.timeBox?.extends;
-    const first = extended === undefined ? null : await svc.store.getRequest(extended);
-    const kept = first === null ? undefined : sealedUndo(svc, first);
-    if (first?.undo !== undefined && kept === undefined) {
-      return refuse(recordedSaid('Unsealed', say.extendUnsealed(first.id)));
-    }
     // One operation's request carries its own params and preview: the union cannot be named here.
     const read = undoOf as (params: unknown, preview: unknown, io: ExecuteIo) => Promise<Undo>;
-    const io = { client: svc.client, fetchCover: svc.fetchCover };
-    const undo = kept ?? (await read(request.params, request.preview, io));
+    const undo = await read(request.params, request.preview, {
+      client: svc.client,
+      fetchCover: svc.fetchCover,
+    });
     const patch = undoPatch(svc, request, undo);
     const noted = await svc.store.transition(request.id, request.version, patch, c.now.toISOString(), []);
     return { kind: 'ok', request: noted?.request ?? request };
   } catch (error) {
     if (request.timeBox === undefined) return { kind: 'ok', request };
     svc.logger?.warn({ requestId: request.id }, 'could not read the values a time-boxed change replaces');
-    return refuse(recordError(error));
+    const failed = await apply(svc.store, request, approvals.fail(request, recordError(error), c), c.now);
+    return { kind: 'refused', request: failed ?? request };
   }
 }
 
+// --- One window at a time holds a setting or an address ----------------------------------------
+
+/** The settings or addresses a request touches: its recorded undo, else its preview. */
+function touched(request: OperationRequest): string[] {
+  return heldItems(request.operation, request.undo ?? (request.preview as Touches | null));
+}
+
+/** A time-boxed change in force other than `self` that holds one of `items`, and the first it holds. */
+async function holderOf(
+  svc: ServiceContext,
+  items: readonly string[],
+  self?: string,
+): Promise<{ holder: OperationRequest; item: string } | null> {
+  const wanted = new Set(items);
+  for (const window of await svc.store.listWindows()) {
+    const item = window.id === self ? undefined : touched(window).find((i) => wanted.has(i));
+    if (item !== undefined) return { holder: window, item };
+  }
+  return null;
+}
+
+/** "preventZoom is held by R-… (asked by …) until 18:00: extend it, or put it back first." */
+function heldSaid(svc: ServiceContext, holder: OperationRequest, item: string): Said {
+  const name = item.slice(item.indexOf(':') + 1);
+  const endsAt = holder.timeBox?.endsAt ?? null;
+  return say.boxHeld(name, holder.id, holder.requester.id, endsAt, svc.timeZone ?? 'UTC');
+}
+
 /**
- * Just before an Extend is first sent, the change it extends must still be in force: not put
- * back, and not being put back (`running`). Otherwise it must not be sent, or it would turn the
- * setting on again after the put-back: the error says why. Null when it may be sent, and for any
- * other request (a resumed Extend has its undo noted already, before its first send).
+ * A second time-boxed change of a setting or an address a window holds is refused when asked,
+ * naming the holder: Extend lengthens a window; a change for good (no window) may override it.
+ * Throws InputError; nothing is recorded.
+ * @see docs/time-boxed.md, "One window at a time"
  */
-export async function staleExtension(
+export async function refuseHeld(
+  svc: ServiceContext,
+  prepared: { operation: ChangeOperation; preview: unknown; revertOf?: RevertOf | undefined },
+  box: TimeBox | undefined,
+): Promise<void> {
+  if (box === undefined || box.extends !== undefined || prepared.revertOf !== undefined) return;
+  const found = await holderOf(svc, heldItems(prepared.operation, prepared.preview as Touches));
+  if (found !== null) throw new InputError(heldSaid(svc, found.holder, found.item));
+}
+
+/**
+ * Just before a time-boxed change is first sent: an `until` end that passed while it waited for
+ * approval refuses it; otherwise it takes its items in one atomic step of the store, or is refused
+ * naming the window that took one first (two asked at once and approved later: the first applied
+ * holds). Null when it may be sent, and for any other request or a resumed one.
+ */
+export async function windowRefusal(
   svc: ServiceContext,
   request: OperationRequest,
 ): Promise<RecordedError | null> {
-  const firstId = request.timeBox?.extends;
-  if (firstId === undefined || undoHolds(svc.sealer, request)) return null;
-  const first = await svc.store.getRequest(firstId);
-  if (first === null || !(await inForceThrough(svc, first))) {
-    return recordedSaid('NotSent', say.extendStale(request.id, firstId));
+  const box = request.timeBox;
+  if (box === undefined || box.extends !== undefined || undoHolds(svc.sealer, request)) return null;
+  if (box.asked.kind === 'until' && untilMs(box.asked.at, svc.timeZone ?? 'UTC') <= svc.clock().getTime()) {
+    return recordedSaid('NotSent', say.boxPassedWaiting(request.id, box.asked.text));
   }
-  return (await movedSince(svc, first))
-    ? recordedSaid('NotSent', say.extendOverOthers(request.id, firstId))
-    : null;
+  const items = touched(request);
+  const found = await holderOf(svc, items, request.id);
+  const holderId = found?.holder.id ?? (await svc.store.holdItems(request.id, items));
+  if (holderId === null) return null;
+  const holder = found?.holder ?? (await svc.store.getRequest(holderId));
+  const item = found?.item ?? items[0] ?? '';
+  return holder === null ? null : recordedSaid('NotSent', heldSaid(svc, holder, item));
 }
 
 /**
- * Whether something `change` set is no longer as it left it on the service (someone changed it
- * since): an Extend would send its values again over that. Unknown (no undo, no inverse, the
- * service unreadable): not said to have changed; the put-back checks again at its end.
+ * An Extend, applied: the end of the window it extends moves, in one compare-and-set with its
+ * audit event (`window-extended`), while that window is still waiting to go back. A put-back
+ * claimed first wins, and the Extend fails saying so; an Extend first, and the put-back waits
+ * for the new end. Nothing is sent to the service: the values stay as they are.
  */
-async function movedSince(svc: ServiceContext, change: OperationRequest): Promise<boolean> {
-  try {
-    const plan = await inverseNow(svc, change);
-    return plan !== null && (plan.conflicts.length > 0 || plan.input === null);
-  } catch (error) {
-    if (error instanceof InputError) return true;
-    svc.logger?.warn(
-      { requestId: change.id, err: recordError(error) },
-      'could not check an Extend before sending it',
-    );
-    return false;
+export async function extendWindow(svc: ServiceContext, extension: OperationRequest): Promise<SendOutcome> {
+  const firstId = extension.timeBox?.extends ?? '';
+  const stale: SendOutcome = {
+    kind: 'failed',
+    error: recordedSaid('NotSent', say.extendStale(extension.id, firstId)),
+  };
+  for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+    const first = await svc.store.getRequest(firstId);
+    const box = first?.state === 'succeeded' ? first.timeBox : undefined;
+    if (
+      first === null ||
+      extension.timeBox === undefined ||
+      box?.state !== 'waiting' ||
+      box.endsAt === null
+    ) {
+      return stale;
+    }
+    const c = stepContext(svc);
+    // An Extend lengthens a window, never shortens it: two approved at once end at the later end.
+    const asked = endsAtFrom(extension.timeBox.asked, c.now, svc.timeZone ?? 'UTC');
+    const endsAt = asked > box.endsAt ? asked : box.endsAt;
+    const step = boxStep(first, { endsAt, remindedAt: null }, 'window-changed', extension.requester, c, {
+      extendedBy: extension.id,
+      from: box.endsAt,
+    });
+    if (await apply(svc.store, first, step, c.now))
+      return { kind: 'applied', result: { extends: firstId, endsAt } };
   }
+  return stale;
 }
 
 /**
- * Whether `change` is still in force: waiting to go back (or retrying), or left to an Extend of
- * it that is (another Extend asked beside that one extends it still). A change left to someone
- * else's later change is not: extending it would set its values over theirs.
+ * A succeeding step of a time-boxed change also sets when it goes back. An Extend's own box is
+ * closed (`cancelled`: nothing of its own goes back); the window it extends carries the new end.
  */
-async function inForceThrough(
-  svc: ServiceContext,
-  change: OperationRequest | null,
-  depth = 0,
-): Promise<boolean> {
-  const box = change?.state === 'succeeded' ? change.timeBox : undefined;
-  if (change === null || box === undefined) return false;
-  if (awaitsPutBack(box.state)) return true;
-  if (box.state !== 'left' || depth >= MAX_EXTENDS_FOLLOWED) return false;
-  const holders = new Set(box.conflicts.flatMap((c) => (c.heldBy === null ? [] : [c.heldBy])));
-  for (const id of holders) {
-    const holder = await svc.store.getRequest(id);
-    if (holder?.timeBox?.extends === change.id && (await inForceThrough(svc, holder, depth + 1))) return true;
-  }
-  return false;
-}
-
-/** Extends of Extends followed to find a change still in force (each is one more approval). */
-const MAX_EXTENDS_FOLLOWED = 10;
-
-/** A succeeding step of a time-boxed change also sets when it goes back. */
 export function withUndo(svc: ServiceContext, request: OperationRequest, step: Step, now: Date): Step {
   const box = request.timeBox;
   if (step.patch.state !== 'succeeded' || box === undefined || box.endsAt !== null) return step;
   const endsAt = endsAtFrom(box.asked, now, svc.timeZone ?? 'UTC');
-  return { ...step, patch: { ...step.patch, timeBox: { ...box, endsAt, appliedAt: now.toISOString() } } };
+  const state = box.extends === undefined ? box.state : 'cancelled';
+  const timeBox: TimeBox = { ...box, endsAt, appliedAt: now.toISOString(), state };
+  return { ...step, patch: { ...step.patch, timeBox } };
 }
 
 /**
- * After an Extend applied: the change it extends, still waiting (or retrying a put-back that has
- * not gone through), hands its put-back over (it is
- * `left`, held by the extension). The extension goes back to what the first replaced (its undo
- * is the first's, see {@link noteUndo}), so it does not matter which of the two moved first.
+ * After a change applied: a Revert ends the window of the change it reverts (below); a change for
+ * good (no window) of a setting or an address a window holds takes it over, so that window's
+ * put-back leaves it alone (`overridden`, with a `window-changed` event).
  */
-export async function afterApplied(svc: ServiceContext, extension: OperationRequest): Promise<void> {
-  if (extension.revertOf?.kind === 'revert') {
-    await afterRevert(svc, extension, extension.revertOf.id);
-    return;
+export async function afterApplied(svc: ServiceContext, done: OperationRequest): Promise<void> {
+  if (done.revertOf?.kind === 'revert') await afterRevert(svc, done, done.revertOf.id);
+  if (done.timeBox !== undefined || done.revertOf?.kind === 'put-back') return;
+  const items = new Set(touched(done));
+  if (items.size === 0) return;
+  const c = stepContext(svc);
+  for (const window of await svc.store.listWindows()) {
+    const box = window.timeBox;
+    const taken = namesOf(window).filter((name) => items.has(`${window.operation}:${keyOf(window, name)}`));
+    if (box?.state !== 'waiting' || window.id === done.revertOf?.id || taken.length === 0) continue;
+    const overridden = [...new Set([...(box.overridden ?? []), ...taken])];
+    const step = boxStep(window, { overridden }, 'window-changed', done.requester, c, {
+      overriddenBy: done.id,
+      items: taken,
+    });
+    await apply(svc.store, window, step, c.now);
   }
-  const firstId = extension.timeBox?.extends;
-  if (firstId === undefined) return;
-  const first = await svc.store.getRequest(firstId);
-  if (!first || !awaitsPutBack(first.timeBox?.state) || first.undo === undefined) return;
-  const c = stepContext(svc);
-  const held: PutBackConflict[] = itemsOf(first.undo).map((item) => ({
-    item,
-    now: null,
-    heldBy: extension.id,
-  }));
-  const left = boxStep(first, { state: 'left', conflicts: held }, 'revert-conflict', SYSTEM_ACTOR, c, {
-    handedTo: extension.id,
-  });
-  await apply(svc.store, first, left, c.now);
+}
+
+/** The settings or addresses a window's change set, as its undo (or preview) names them. */
+function namesOf(request: OperationRequest): string[] {
+  return itemsOf(request.undo ?? (request.preview as Prepared['preview']));
+}
+
+/** An item's key as `heldItems` writes it: addresses in their canonical form. */
+function keyOf(request: OperationRequest, name: string): string {
+  return request.operation === 'whitelist.set' ? ipKey(name) : name;
 }
 
 /**
- * After a Revert of a time-boxed change applied: the change is back already, so its window ends
- * (`left`, with `revertedBy`). Its put-back would otherwise run at its end and send its old values
- * over whatever was set since, and Put back now and Extend… would still offer it.
+ * After a Revert of a time-boxed change applied: the change is back already, so its whole window
+ * ends (`left`, with `revertedBy`), with any window recorded as continuing it (an Extend applied
+ * before one holder per setting). Its put-back would otherwise run at its end and send its old
+ * values over whatever was set since, and Put back now and Extend… would still offer it.
  */
-async function afterRevert(svc: ServiceContext, revert: OperationRequest, changeId: string): Promise<void> {
-  const change = await svc.store.getRequest(changeId);
-  if (!change || !awaitsPutBack(change.timeBox?.state)) return;
+async function afterRevert(svc: ServiceContext, done: OperationRequest, changeId: string): Promise<void> {
+  const ended = new Set([changeId]);
+  const windows = await svc.store.listWindows();
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const w of windows) {
+      const of = w.timeBox?.extends;
+      if (of !== undefined && ended.has(of) && !ended.has(w.id)) grew = Boolean(ended.add(w.id));
+    }
+  }
   const c = stepContext(svc);
-  const left = boxStep(change, { state: 'left', conflicts: [] }, 'revert-conflict', SYSTEM_ACTOR, c, {
-    revertedBy: revert.id,
-  });
-  await apply(svc.store, change, left, c.now);
+  for (const change of windows.filter((w) => ended.has(w.id) && awaitsPutBack(w.timeBox?.state))) {
+    const left = boxStep(change, { state: 'left', conflicts: [] }, 'revert-conflict', SYSTEM_ACTOR, c, {
+      revertedBy: done.id,
+    });
+    await apply(svc.store, change, left, c.now);
+  }
 }
 
 /** The settings or addresses a change touched (its undo), or a put-back sends back (its preview). */
@@ -241,7 +301,8 @@ type BoxEvent =
   | 'revert-conflict'
   | 'put-back-retrying'
   | 'put-back-reminded'
-  | 'put-back-escalated';
+  | 'put-back-escalated'
+  | 'window-changed';
 
 /** A step on a change's time box, with its audit event (none for `null`). */
 function boxStep(
@@ -272,23 +333,26 @@ function boxStep(
 
 /** Time-boxed changes in force (applied, not yet put back), soonest end first. */
 export async function timeBoxesInForce(svc: ServiceContext): Promise<OperationRequest[]> {
-  const open = await svc.store.listRequests({ timeBoxOpen: true, limit: OPEN_SCAN_LIMIT });
-  return open
-    .filter((r) => r.state === 'succeeded')
-    .sort((a, b) => (a.timeBox?.endsAt ?? '').localeCompare(b.timeBox?.endsAt ?? ''));
+  return svc.store.listWindows();
 }
+
+/** A window due within this long is read by the sweep: reminders, and the longest backoff. */
+const LOOK_AHEAD_MS = 15 * 60_000;
+const NEVER_APPLIED = ['failed', 'rejected', 'cancelled', 'expired'] as const;
 
 /**
  * One pass over the open time boxes: close those whose change never applied, put back those
  * due (and retry those whose attempt is due), finish those whose put-back request has ended,
- * remind requesters of ends near, and tell a lead of a put-back failing for an hour.
+ * remind requesters of ends near, and tell a lead of a put-back failing for an hour. What is due
+ * is read by when it is due (oldest first), whatever else waits for approval.
  */
 export async function sweepTimeBoxes(svc: ServiceContext): Promise<TimeBoxSweep> {
   const done: TimeBoxSweep = { putBack: [], reminded: [], escalated: [] };
-  const open = await svc.store.listRequests({ timeBoxOpen: true, limit: OPEN_SCAN_LIMIT });
-  for (const request of open) {
+  const dueBy = new Date(svc.clock().getTime() + LOOK_AHEAD_MS).toISOString();
+  const closed = await svc.store.listRequests({ timeBoxOpen: true, states: NEVER_APPLIED, limit: 500 });
+  for (const request of [...closed, ...(await svc.store.listWindows({ dueBy }))]) {
     try {
-      await sweepOne(svc, request, open, done);
+      await sweepOne(svc, request, done);
     } catch (error) {
       svc.logger?.error(
         { requestId: request.id, err: recordError(error) },
@@ -299,17 +363,12 @@ export async function sweepTimeBoxes(svc: ServiceContext): Promise<TimeBoxSweep>
   return done;
 }
 
-async function sweepOne(
-  svc: ServiceContext,
-  request: OperationRequest,
-  open: readonly OperationRequest[],
-  done: TimeBoxSweep,
-): Promise<void> {
+async function sweepOne(svc: ServiceContext, request: OperationRequest, done: TimeBoxSweep): Promise<void> {
   const box = request.timeBox;
   if (box === undefined) return;
   const c = stepContext(svc);
   const now = c.now.getTime();
-  if (['failed', 'rejected', 'cancelled', 'expired'].includes(request.state)) {
+  if ((NEVER_APPLIED as readonly string[]).includes(request.state)) {
     await apply(svc.store, request, boxStep(request, { state: 'cancelled' }, null, SYSTEM_ACTOR, c), c.now);
     return;
   }
@@ -335,7 +394,7 @@ async function sweepOne(
   }
   const due = box.state === 'waiting' ? Date.parse(box.endsAt) : Date.parse(box.nextAt ?? box.endsAt);
   if (due <= now) {
-    const put = await putBack(svc, request, SYSTEM_ACTOR, holdersOf(svc, request, open));
+    const put = await putBack(svc, request, SYSTEM_ACTOR);
     if (put) done.putBack.push(put);
     return;
   }
@@ -354,23 +413,6 @@ function remindNow(box: TimeBox, now: number): boolean {
   return end - now <= REMIND_BEFORE_MS && end - applied > 2 * REMIND_BEFORE_MS;
 }
 
-/** Other time-boxed changes of the same operation in force, which may hold some of its items now. */
-function holdersOf(
-  svc: ServiceContext,
-  request: OperationRequest,
-  open: readonly OperationRequest[],
-): Holder[] {
-  return open.flatMap((other) => {
-    const holds =
-      other.id !== request.id &&
-      other.operation === request.operation &&
-      other.state === 'succeeded' &&
-      awaitsPutBack(other.timeBox?.state);
-    const undo = holds ? sealedUndo(svc, other) : undefined;
-    return undo === undefined ? [] : [{ id: other.id, undo }];
-  });
-}
-
 // --- Putting back ---------------------------------------------------------------------------
 
 /** Events after which a change is never put back again: it went back, or was left. */
@@ -378,15 +420,14 @@ const BOX_ENDED: ReadonlySet<string> = new Set(['reverted', 'revert-conflict']);
 
 /**
  * Puts `request` back: reads the service, plans what is still as vidops left it, claims the
- * put-back by compare-and-set (`reverting`; the loser of a race does nothing), then creates and
- * runs the linked put-back request. Nothing left to put back: `left` (`revert-conflict`). The
- * service unreachable: `retrying` (`put-back-retrying`), with backoff.
+ * put-back by compare-and-set (`reverting`; the loser of a race, or of an Extend, does nothing),
+ * then creates and runs the linked put-back request. Nothing left to put back: `left`
+ * (`revert-conflict`). The service unreachable: `retrying` (`put-back-retrying`), with backoff.
  */
 export async function putBack(
   svc: ServiceContext,
   request: OperationRequest,
   by: Actor,
-  holders: readonly Holder[],
 ): Promise<OperationRequest | null> {
   const c = stepContext(svc);
   const ended = await foundInLog(svc, request.id, BOX_ENDED);
@@ -408,16 +449,14 @@ export async function putBack(
   }
   let planned: Awaited<ReturnType<typeof planPutBack>>;
   try {
-    planned = await planPutBack(svc, request.operation, undo, holders);
+    planned = await planPutBack(svc, request.operation, undo, request.timeBox?.overridden);
   } catch (error) {
     return retryLater(svc, request, recordError(error));
   }
-  // The hand-over comes first: a crash after it leaves this change due, planned again, and the
-  // hand-over is the same once more; a holder already going back takes none (planned again later).
-  const moved = await handOver(svc, planned.handOvers);
-  if (moved !== null)
-    return retryLater(svc, request, recordedSaid('HolderMoved', say.putBackHolderMoved(moved)));
   if (planned.prepared === null) {
+    // After an attempt whose answer was lost, what is found back went back by it: said so.
+    const back = (request.timeBox?.attempts ?? 0) > 0 && wentBack(undo, planned.conflicts);
+    if (back) return apply(svc.store, request, doneStep(request, planned.conflicts, c), c.now);
     const left = boxStep(request, { state: 'left', conflicts: planned.conflicts }, 'revert-conflict', by, c);
     return apply(svc.store, request, left, c.now);
   }
@@ -429,6 +468,8 @@ export async function putBack(
       requestId: id,
       conflicts: planned.conflicts,
       attempts: (request.timeBox?.attempts ?? 0) + 1,
+      // Found by the sweep while running (due now), should this process stop before it ends.
+      nextAt: c.now.toISOString(),
     },
     'reverting',
     by,
@@ -465,63 +506,74 @@ export async function putBack(
   return (await finishRunning(svc, claimed)) ?? claimed;
 }
 
+/** Whether some of what `undo` set is back at its old value (it is not all among `conflicts`). */
+function wentBack(undo: Undo, conflicts: readonly PutBackConflict[]): boolean {
+  return itemsOf(undo).length > conflicts.length;
+}
+
+/** The put-back done (`reverted`, and `revert-conflict` when something was left alone). */
+function doneStep(request: OperationRequest, conflicts: PutBackConflict[], c: StepContext): Step {
+  const change: Partial<TimeBox> = { state: 'done', conflicts, nextAt: null, lastError: null };
+  const step = boxStep(request, change, 'reverted', SYSTEM_ACTOR, c);
+  if (conflicts.length > 0)
+    step.events.push(...boxStep(request, change, 'revert-conflict', SYSTEM_ACTOR, c).events);
+  return step;
+}
+
 /** Whether change `changeId` is still being put back by request `putBackId` (the claim holds). */
 async function stillClaimed(svc: ServiceContext, changeId: string, putBackId: string): Promise<boolean> {
   const box = (await svc.store.getRequest(changeId))?.timeBox;
   return box?.state === 'running' && box.requestId === putBackId;
 }
 
-/** What to send to put `request` back, or null when nothing is left; what stays, and hand-overs. */
+/**
+ * What to send to put a change back, or null when nothing is left; and what stays: what others
+ * changed since, and what a change for good took over (`overridden`), as the service shows it now.
+ */
 async function planPutBack(
   svc: ServiceContext,
   operation: ChangeOperation,
   undo: Undo,
-  holders: readonly Holder[],
+  overridden: readonly string[] = [],
 ) {
   const inverse = SERVICES[operation].inverse;
-  if (inverse === undefined) return { prepared: null, conflicts: [], handOvers: [] };
+  if (inverse === undefined) return { prepared: null, conflicts: [] };
   const io = prepareIo(svc);
-  const plan = await inverse(undo, io, holders);
-  if (plan.input === null) return { prepared: null, conflicts: plan.conflicts, handOvers: plan.handOvers };
+  const plan = await inverse(overridden.length === 0 ? undo : without(undo, overridden), io);
+  const taken = overridden.length === 0 ? [] : await takenOver(svc, undo, overridden);
+  const conflicts = [...plan.conflicts, ...taken];
+  if (plan.input === null) return { prepared: null, conflicts };
   try {
     const prepared = await prepareRequest(io, { kind: operation, ...plan.input } as never);
-    return { prepared, conflicts: plan.conflicts, handOvers: plan.handOvers };
+    return { prepared, conflicts };
   } catch (error) {
     // Changed between the two reads so that nothing would change: nothing to put back.
-    if (error instanceof InputError)
-      return { prepared: null, conflicts: plan.conflicts, handOvers: plan.handOvers };
+    if (error instanceof InputError) return { prepared: null, conflicts };
     throw error;
   }
 }
 
-/**
- * The holders go back to what the first replaced, for the items it left to them. Null when done;
- * else the holder no longer waiting to go back (it is being put back, or was): the first must be
- * planned again, once the service shows what that holder left.
- */
-async function handOver(svc: ServiceContext, handOvers: readonly HandOver[]): Promise<string | null> {
-  const byHolder = new Map<string, HandOver[]>();
-  for (const h of handOvers) byHolder.set(h.holderId, [...(byHolder.get(h.holderId) ?? []), h]);
-  for (const [holderId, given] of byHolder) {
-    if (!(await handOverTo(svc, holderId, given))) return holderId;
-  }
-  return null;
+/** `undo` without the items a change for good took over. */
+function without(undo: Undo, items: readonly string[]): Undo {
+  const gone = new Set(items);
+  if (undo.kind === 'protection') return { ...undo, rows: undo.rows.filter((r) => !gone.has(r.field)) };
+  if (undo.kind !== 'whitelist') return undo;
+  const kept = (ips: readonly string[]) => ips.filter((ip) => !gone.has(ip));
+  return { ...undo, added: kept(undo.added), removed: kept(undo.removed) };
 }
 
-async function handOverTo(
+/** The items a change for good took over, as the service shows them now: left alone, and said so. */
+async function takenOver(
   svc: ServiceContext,
-  holderId: string,
-  given: readonly HandOver[],
-): Promise<boolean> {
-  for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
-    const holder = await svc.store.getRequest(holderId);
-    const held = holder === null ? undefined : sealedUndo(svc, holder);
-    if (holder === null || held === undefined || !awaitsPutBack(holder.timeBox?.state)) return false;
-    const patch = undoPatch(svc, holder, handedOver(held, given));
-    if (await svc.store.transition(holder.id, holder.version, patch, svc.clock().toISOString(), []))
-      return true;
+  undo: Undo,
+  items: readonly string[],
+): Promise<PutBackConflict[]> {
+  if (undo.kind === 'whitelist') {
+    const listed = new Set((await svc.client.whitelist.get()).map(ipKey));
+    return items.map((item) => ({ item, now: listed.has(ipKey(item)) ? item : null, heldBy: null }));
   }
-  return false;
+  const current = await svc.client.protection.get();
+  return items.map((item) => ({ item, now: readProtectionField(current, item) ?? null, heldBy: null }));
 }
 
 /** The attempt failed before anything was sent: try again after the backoff. */
@@ -539,8 +591,7 @@ async function retryLater(
     state: 'retrying',
     attempts,
     nextAt: new Date(c.now.getTime() + wait).toISOString(),
-    // Planned again because a later change was going back is not a failure of the service.
-    failingSince: error.name === 'HolderMoved' ? box.failingSince : (box.failingSince ?? c.now.toISOString()),
+    failingSince: box.failingSince ?? c.now.toISOString(),
     lastError: { name: error.name, message: error.message, ...(error.said ? { said: error.said } : {}) },
     requestId: null,
   };
@@ -550,7 +601,8 @@ async function retryLater(
 
 /**
  * A running put-back whose request has ended: `done` (`reverted`, and `revert-conflict` when
- * something was left), or `retrying` when it failed. A request claimed but never created (the
+ * something was left), or `retrying` when it failed. A failed one is read back first: its answer
+ * may have been lost after the service applied it. A request claimed but never created (the
  * process stopped in between) is planned again once it is stale.
  */
 async function finishRunning(
@@ -573,17 +625,30 @@ async function finishRunning(
       : null;
   }
   if (putBackRequest.state === 'succeeded') {
-    const change: Partial<TimeBox> = { state: 'done', nextAt: null, lastError: null };
-    const step = boxStep(request, change, 'reverted', SYSTEM_ACTOR, c);
-    if (box.conflicts.length > 0) {
-      step.events.push(...boxStep(request, change, 'revert-conflict', SYSTEM_ACTOR, c).events);
-    }
-    return apply(svc.store, request, step, c.now);
+    return apply(svc.store, request, doneStep(request, box.conflicts, c), c.now);
   }
   if (putBackRequest.state === 'failed' || putBackRequest.state === 'unknown') {
+    const back = await readBack(svc, request);
+    if (back !== null) return apply(svc.store, request, doneStep(request, back, c), c.now);
     return retryLater(svc, request, putBackRequest.error ?? { name: 'Error', message: putBackRequest.state });
   }
   return null;
+}
+
+/**
+ * What the service shows after a put-back attempt that failed: what was left alone when all
+ * that could go back did (the answer was lost, not the change); null when something is still to
+ * send, or the service cannot be read (the next attempt reads it again).
+ */
+async function readBack(svc: ServiceContext, request: OperationRequest): Promise<PutBackConflict[] | null> {
+  const undo = sealedUndo(svc, request);
+  if (undo === undefined) return null;
+  try {
+    const planned = await planPutBack(svc, request.operation, undo, request.timeBox?.overridden);
+    return planned.prepared === null && wentBack(undo, planned.conflicts) ? planned.conflicts : null;
+  } catch {
+    return null;
+  }
 }
 
 // --- What people do with a change in force --------------------------------------------------
@@ -612,14 +677,18 @@ async function inForce(
 export async function putBackNow(svc: ServiceContext, id: string, actor: Actor): Promise<PutBackResult> {
   const found = await inForce(svc, id, actor, ['waiting', 'retrying']);
   if (!found.ok) return found.result;
-  const open = await svc.store.listRequests({ timeBoxOpen: true, limit: OPEN_SCAN_LIMIT });
-  const done = await putBack(svc, found.request, actor, holdersOf(svc, found.request, open));
-  if (done === null) {
-    // Another replica (or the sweep) claimed it first: it is being put back all the same.
+  let request = found.request;
+  for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+    const done = await putBack(svc, request, actor);
+    if (done !== null) return { kind: 'putting-back', request: done };
+    // Another replica (or the sweep) claimed it first: it is being put back all the same. An
+    // Extend that moved its end meanwhile does not stop a Put back now.
     const now = await svc.store.getRequest(id);
-    return { kind: 'putting-back', request: now ?? found.request };
+    if (now === null || !awaitsPutBack(now.timeBox?.state))
+      return { kind: 'putting-back', request: now ?? request };
+    request = now;
   }
-  return { kind: 'putting-back', request: done };
+  return { kind: 'putting-back', request };
 }
 
 /** @see Operations.checkExtend */

@@ -215,6 +215,19 @@ const SQLITE: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 12,
+    name: 'time-boxed changes: windows in force by when they are due, and one holder per setting or address',
+    sql: `
+      CREATE INDEX requests_time_box_due ON requests (
+        COALESCE(json_extract(data, '$.timeBox.nextAt'), json_extract(data, '$.timeBox.endsAt'), '')
+      ) WHERE state = 'succeeded' AND json_extract(data, '$.timeBox.state') IN ('waiting', 'running', 'retrying');
+      CREATE TABLE time_box_holds (
+        item TEXT PRIMARY KEY,
+        request_id TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** PostgreSQL keeps timestamps as timestamptz; JSON stays text so it round-trips byte for byte. */
@@ -389,6 +402,19 @@ const POSTGRES: readonly Migration[] = [
         name TEXT PRIMARY KEY,
         holder TEXT NOT NULL,
         until TIMESTAMPTZ NOT NULL
+      );
+    `,
+  },
+  {
+    version: 11,
+    name: 'time-boxed changes: windows in force by when they are due, and one holder per setting or address',
+    sql: `
+      CREATE INDEX requests_time_box_due ON requests (
+        (COALESCE((data::jsonb) -> 'timeBox' ->> 'nextAt', (data::jsonb) -> 'timeBox' ->> 'endsAt', '') COLLATE "C")
+      ) WHERE state = 'succeeded' AND ((data::jsonb) -> 'timeBox' ->> 'state') IN ('waiting', 'running', 'retrying');
+      CREATE TABLE time_box_holds (
+        item TEXT PRIMARY KEY,
+        request_id TEXT NOT NULL
       );
     `,
   },

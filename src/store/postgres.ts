@@ -83,10 +83,16 @@ const LOCK_MIGRATE = 0x76696400;
 const LOCK_AUDIT = 0x76696401;
 /** 'vid\2': a limit of one person on one operation (second int: the hash of what is counted). */
 const LOCK_LIMIT = 0x76696402;
+/** 'vid\3': who holds a setting or an address while its window is in force. */
+const LOCK_HOLD = 0x76696403;
 /** Audit appends are serialised per schema, so deployments sharing a database don't wait on each other. */
 const LOCK_KEY_OF_SCHEMA = "hashtext(coalesce(current_schema(), ''))";
 
 const DEFAULT_LIST_LIMIT = 50;
+const WINDOW_LIST_LIMIT = 500;
+/** A time-boxed change in force, and when it is due: the index `requests_time_box_due` (migration 11). */
+const WINDOW_IN_FORCE = `state = 'succeeded' AND ((data::jsonb) -> 'timeBox' ->> 'state') IN ('waiting', 'running', 'retrying')`;
+const WINDOW_DUE = `(COALESCE((data::jsonb) -> 'timeBox' ->> 'nextAt', (data::jsonb) -> 'timeBox' ->> 'endsAt', '') COLLATE "C")`;
 const DEFAULT_PAGE_SIZE = 2_000;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const OID_INT8 = 20;
@@ -731,6 +737,41 @@ export class PostgresStore implements Store {
 
   async giveLease(name: string, holder: string): Promise<void> {
     await this.pool.query('DELETE FROM leases WHERE name = $1 AND holder = $2', [name, holder]);
+  }
+
+  async listWindows(filter: { dueBy?: string; limit?: number } = {}): Promise<OperationRequest[]> {
+    const params: unknown[] = [filter.limit ?? WINDOW_LIST_LIMIT];
+    if (filter.dueBy !== undefined) params.push(normalizeTime(filter.dueBy, 'dueBy'));
+    const due = filter.dueBy === undefined ? '' : `AND ${WINDOW_DUE} <= $2`;
+    const { rows } = await this.pool.query<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM requests WHERE ${WINDOW_IN_FORCE} ${due}
+       ORDER BY ${WINDOW_DUE}, id LIMIT $1`,
+      params,
+    );
+    return rows.map(rowToRequest);
+  }
+
+  async holdItems(requestId: string, items: readonly string[]): Promise<string | null> {
+    return this.tx(async (c) => {
+      // One holder per item: claims are serialised, so two changes applied at once cannot both take one.
+      await c.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK_HOLD]);
+      const held = await c.query<{ request_id: string }>(
+        `SELECT h.request_id FROM time_box_holds h JOIN requests r ON r.id = h.request_id
+         WHERE h.item = ANY($1::text[]) AND h.request_id <> $2
+           AND r.state NOT IN ('failed', 'rejected', 'cancelled', 'expired')
+           AND ((r.data::jsonb) -> 'timeBox' ->> 'state') IN ('waiting', 'running', 'retrying')
+         LIMIT 1`,
+        [[...items], requestId],
+      );
+      const holder = held.rows[0]?.request_id;
+      if (holder !== undefined) return holder;
+      await c.query(
+        `INSERT INTO time_box_holds (item, request_id) SELECT DISTINCT unnest($1::text[]), $2
+         ON CONFLICT (item) DO UPDATE SET request_id = EXCLUDED.request_id`,
+        [[...items], requestId],
+      );
+      return null;
+    });
   }
 
   async pruneDeliveries(before: string): Promise<number> {

@@ -103,6 +103,10 @@ export interface SqliteStoreOptions {
  */
 const BUSY_TIMEOUT_MS = 10_000;
 const DEFAULT_LIST_LIMIT = 50;
+const WINDOW_LIST_LIMIT = 500;
+/** A time-boxed change in force, and when it is due: the index `requests_time_box_due` (migration 12). */
+const WINDOW_IN_FORCE = `state = 'succeeded' AND json_extract(data, '$.timeBox.state') IN ('waiting', 'running', 'retrying')`;
+const WINDOW_DUE = `COALESCE(json_extract(data, '$.timeBox.nextAt'), json_extract(data, '$.timeBox.endsAt'), '')`;
 const DEFAULT_PAGE_SIZE = 2_000;
 const SQLITE_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
@@ -831,6 +835,36 @@ export class SqliteStore implements Store {
 
   async giveLease(name: string, holder: string): Promise<void> {
     this.write(() => this.stmt('DELETE FROM leases WHERE name = ? AND holder = ?').run(name, holder));
+  }
+
+  async listWindows(filter: { dueBy?: string; limit?: number } = {}): Promise<OperationRequest[]> {
+    const due = filter.dueBy === undefined ? '' : `AND ${WINDOW_DUE} <= ?`;
+    const params: unknown[] = filter.dueBy === undefined ? [] : [normalizeTime(filter.dueBy, 'dueBy')];
+    return this.stmt<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM requests WHERE ${WINDOW_IN_FORCE} ${due}
+       ORDER BY ${WINDOW_DUE}, id LIMIT ?`,
+    )
+      .all(...params, filter.limit ?? WINDOW_LIST_LIMIT)
+      .map(rowToRequest);
+  }
+
+  async holdItems(requestId: string, items: readonly string[]): Promise<string | null> {
+    const list = JSON.stringify(items);
+    return this.write(() => {
+      const held = this.stmt<{ request_id: string }>(
+        `SELECT h.request_id FROM time_box_holds h JOIN requests r ON r.id = h.request_id
+         WHERE h.item IN (SELECT value FROM json_each(?)) AND h.request_id <> ?
+           AND r.state NOT IN ('failed', 'rejected', 'cancelled', 'expired')
+           AND json_extract(r.data, '$.timeBox.state') IN ('waiting', 'running', 'retrying')
+         LIMIT 1`,
+      ).get(list, requestId);
+      if (held !== undefined) return held.request_id;
+      this.stmt(
+        `INSERT INTO time_box_holds (item, request_id) SELECT value, ? FROM json_each(?) WHERE true
+         ON CONFLICT (item) DO UPDATE SET request_id = excluded.request_id`,
+      ).run(requestId, list);
+      return null;
+    });
   }
 
   async pruneDeliveries(before: string): Promise<number> {

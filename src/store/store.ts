@@ -265,6 +265,23 @@ export interface Store {
   /** Gives lease `name` back, if `holder` still holds it. */
   giveLease(name: string, holder: string): Promise<void>;
 
+  /**
+   * Time-boxed changes in force (succeeded, not yet put back), the soonest due first (its
+   * `nextAt` when an attempt is planned, else its `endsAt`; one with no end yet first), read
+   * through an index of those alone: requests waiting for approval never hide one. With `dueBy`,
+   * only those due at or before it. Default limit 500.
+   * @see docs/time-boxed.md, "Exactly once"
+   */
+  listWindows(filter?: { dueBy?: string; limit?: number }): Promise<OperationRequest[]>;
+  /**
+   * Makes request `requestId` the one holder of every item (`protect.set:opacity`,
+   * `whitelist.set:1.2.3.4`) in one atomic step, unless another request still holds one (its
+   * window not ended: not failed, rejected, cancelled or expired, and not put back or left). The
+   * holder's ID then, and nothing taken; null when taken (or held by `requestId` already).
+   * @see docs/time-boxed.md, "One window at a time"
+   */
+  holdItems(requestId: string, items: readonly string[]): Promise<string | null>;
+
   /** Keeps a modal draft (replacing one with the same key: a draft given back after a refused submission). */
   putDraft(draft: ModalDraft): Promise<void>;
   /**

@@ -101,15 +101,15 @@ const TIME_BOXED: readonly AuditEvent[] = [
       putBack: null,
       conflicts: [
         { item: 'opacity', now: 0.45, heldBy: null },
-        { item: 'preventZoom', now: false, heldBy: 'R-LATER001' },
+        { item: 'preventZoom', now: false, heldBy: null },
       ],
     },
   }),
   event(35, {
     ...PROTECT,
-    type: 'revert-conflict',
-    actor: system,
-    outcome: { ...BOX, state: 'left', putBack: null, handedTo: 'R-EXTEND01' },
+    type: 'window-changed',
+    actor: lead,
+    outcome: { ...BOX, extendedBy: 'R-EXTEND01', from: '2026-11-21T11:30:00.000Z' },
   }),
   event(36, {
     ...PROTECT,
@@ -423,8 +423,8 @@ describe('Persian audit sentences', () => {
     );
     expect(now).toContain(`همین حالا ${FSI}${REQ}${PDI} را با ${FSI}R-PUTBACK1${PDI} برگرداند`);
     expect(back).toContain(`${FSI}opacity${PDI} (اکنون ${FSI}0.45${PDI})`);
-    expect(left).toContain(`به ${FSI}R-LATER001${PDI} سپرده شد که اکنون نگهش می‌دارد`);
-    expect(handed).toContain(`به ${FSI}R-EXTEND01${PDI} سپرد`);
+    expect(left).toContain(`${FSI}preventZoom${PDI} (اکنون ${FSI}خاموش${PDI})`);
+    expect(handed).toContain(`${FSI}R-EXTEND01${PDI} آن را تمدید کرد`);
     expect(retrying).toContain('دوباره تلاش می‌شود');
     for (const said of [retrying, reminded]) {
       expect(said).toContain('۱۴۰۵');

@@ -487,7 +487,7 @@ describe('the put-back of a time-boxed change, as compliance reads it', () => {
       'R-ABC12345: nothing put back, the values it replaced are not known (lena (U0LEAD1) asked to put it back now)',
     ],
     [
-      'an Extend takes the put-back over',
+      'an Extend recorded before one holder per setting',
       {
         type: 'revert-conflict',
         actor: system,
@@ -499,7 +499,7 @@ describe('the put-back of a time-boxed change, as compliance reads it', () => {
           ],
         }),
       },
-      'R-ABC12345 left its put-back to its extension R-EXT00001',
+      'R-ABC12345: nothing put back; preventZoom, opacity left to R-EXT00001, which holds them',
     ],
     [
       'a failed attempt names the error and when the next one is',

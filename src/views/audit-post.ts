@@ -155,6 +155,7 @@ const TYPE_EMOJI: Readonly<Record<string, string>> = {
   'put-back-retrying': ':repeat:',
   'put-back-reminded': ':bell:',
   'put-back-escalated': ':sos:',
+  'window-changed': ':hourglass_flowing_sand:',
 };
 
 /**
@@ -667,8 +668,6 @@ function lastErrorOf(p: Parts): RecordedError | null {
 function revertConflictSentence(p: Parts, ref: string): string {
   const { event, s, t } = p;
   const o = event.outcome;
-  const handedTo = str(o, 'handedTo');
-  if (handedTo !== undefined) return t.auditHandedOver(ref, s.id(handedTo));
   if (str(o, 'undo') === 'unknown') return t.auditUndoUnknown(ref);
   const left = leftIn(o);
   const parts = leftParts(p, left);
@@ -699,7 +698,8 @@ function putBackSentence(
     | 'revert-conflict'
     | 'put-back-retrying'
     | 'put-back-reminded'
-    | 'put-back-escalated',
+    | 'put-back-escalated'
+    | 'window-changed',
 ): string {
   const { event, s, t } = p;
   const o = event.outcome;
@@ -728,10 +728,6 @@ function putBackSentence(
     case 'put-back-retrying': {
       const error = putBackError(p);
       const next = str(o, 'nextAt');
-      // Planned again because a later change was going back at that moment: not a failure.
-      if (lastErrorOf(p)?.name === 'HolderMoved') {
-        return t.auditPutBackReplanned(mid, error, next === undefined ? '' : when(p, next));
-      }
       return t.auditPutBackRetrying(
         mid,
         error === '' ? '' : `: ${error}`,
@@ -745,6 +741,15 @@ function putBackSentence(
     case 'put-back-escalated': {
       const error = event.error === null ? putBackError(p) : '';
       return `${t.auditPutBackEscalated(mid)}${error === '' ? '' : t.auditError(error)}`;
+    }
+    case 'window-changed': {
+      const extendedBy = str(o, 'extendedBy');
+      const ends = str(o, 'endsAt');
+      if (extendedBy !== undefined) {
+        return t.auditWindowExtended(ref, s.id(extendedBy), ends === undefined ? '' : when(p, ends));
+      }
+      const taken = isObj(o) && Array.isArray(o.items) ? o.items.filter((x) => typeof x === 'string') : [];
+      return t.auditWindowOverridden(ref, s.id(str(o, 'overriddenBy') ?? '?'), items(p, taken));
     }
   }
 }
@@ -837,6 +842,7 @@ function sentence(p: Parts): string {
     case 'put-back-retrying':
     case 'put-back-reminded':
     case 'put-back-escalated':
+    case 'window-changed':
       return putBackSentence(p, type);
     default:
       return t.auditOther(s.text(type, 30), who(p), asked(p));

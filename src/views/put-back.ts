@@ -58,9 +58,7 @@ export function timeBoxLines(request: OperationRequest, now: Date, lang: Lang): 
   const by = box.requestId !== null && box.state !== 'waiting' ? boldId(lang, box.requestId) : '';
   const error =
     box.state === 'retrying' && box.lastError !== null ? shownError(lang, box.lastError, 300) : '';
-  // Planned again because a later change was going back: the reason, not an error.
-  const planned = box.lastError?.name === 'HolderMoved';
-  return [t.apprBoxLine(ICONS[box.state], text, by, error, planned)];
+  return [t.apprBoxLine(ICONS[box.state], text, by, error)];
 }
 
 /**
@@ -69,13 +67,7 @@ export function timeBoxLines(request: OperationRequest, now: Date, lang: Lang): 
  */
 export function inForceUntilLine(request: OperationRequest, now: Date, lang: Lang): string | null {
   if (!boxInForce(request) || request.timeBox.state !== 'waiting') return null;
-  return lang.t.approvals.apprBoxLine(
-    ICONS.waiting,
-    goesBackText(lang, request.timeBox.endsAt, now),
-    '',
-    '',
-    false,
-  );
+  return lang.t.approvals.apprBoxLine(ICONS.waiting, goesBackText(lang, request.timeBox.endsAt, now), '', '');
 }
 
 /** On a request made to undo another: whose change it puts back, or reverts; null otherwise. */

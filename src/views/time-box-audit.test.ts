@@ -28,7 +28,6 @@ const LEAD = { id: 'U0LEAD1', name: 'lena' };
 // As vidops records them (src/services/revert.ts, time-box.ts, execute.ts): its own sentences.
 const REVERT_NOT_SENT = recordedSaid('NotSent', say.revertStale('R-REV00001', 'R-ABC12345'));
 const EXTEND_NOT_SENT = recordedSaid('NotSent', say.extendStale('R-EXT00001', 'R-ABC12345'));
-const HOLDER_MOVED = recordedSaid('HolderMoved', say.putBackHolderMoved('R-LATER001'));
 const BUSY = recordedSaid('Busy', say.sendBusy(20));
 const SUPERSEDED = recordedSaid('Superseded', say.putBackSuperseded());
 
@@ -128,8 +127,30 @@ describe('a compliance officer reads each put-back step in the audit channel, in
     expect(fa).toContain('⁨5.6.7.8⁩ (اکنون بیرون از لیست)، ⁨9.9.9.9⁩ (اکنون در لیست)');
   });
 
-  it('an Extend takes the put-back over: both requests are named, in both languages', () => {
+  it('an Extend moves the end of the window: the change and the Extend are named, in both languages', () => {
     const { en, fa } = both(
+      event({
+        type: 'window-changed',
+        outcome: box('waiting', { extendedBy: 'R-EXT00001', from: '2026-11-21T12:30:00.000Z' }),
+      }),
+    );
+    expect(en).toMatch(/^R-ABC12345 now goes back at .+: extended by R-EXT00001$/);
+    expect(fa).toContain('⁨R-EXT00001⁩ آن را تمدید کرد');
+  });
+
+  it('a change for good takes a held setting over: the put-back will leave it alone, in both languages', () => {
+    const { en, fa } = both(
+      event({
+        type: 'window-changed',
+        outcome: box('waiting', { overriddenBy: 'R-GOOD0001', items: ['opacity'] }),
+      }),
+    );
+    expect(en).toBe('R-ABC12345 will leave opacity alone when it goes back: R-GOOD0001 set opacity for good');
+    expect(fa).toContain('⁨R-GOOD0001⁩');
+  });
+
+  it('an Extend recorded before one holder per setting still reads as what happened', () => {
+    const { en } = both(
       event({
         type: 'revert-conflict',
         outcome: box('left', {
@@ -138,8 +159,7 @@ describe('a compliance officer reads each put-back step in the audit channel, in
         }),
       }),
     );
-    expect(en).toBe('R-ABC12345 left its put-back to its extension R-EXT00001');
-    expect(fa).toBe('⁨R-ABC12345⁩ برگرداندنش را به ⁨R-EXT00001⁩ سپرد، که آن را تمدید کرده است');
+    expect(en).toBe('R-ABC12345: nothing put back; preventZoom left to R-EXT00001, which holds it');
   });
 
   it('the reminder and the escalation read in Persian with the Solar Hijri date in Tehran time', () => {
@@ -219,20 +239,6 @@ describe('a compliance officer reads each put-back step in the audit channel, in
     expect(sayIn(PERSIAN, say.revertStale('R-REV00001', 'R-ABC12345'))).toContain('فرستاده نشد');
     expect(fa).toContain('فرستاده نشد');
     expect(fa).not.toContain('was not sent');
-  });
-
-  // Was a defect: a hand-over planned again (HolderMoved) is recorded as a failure and does not name the
-  // later change it waits for; the HOLDER_MOVED error carries no ID (src/services/time-box.ts:417),
-  // and the line reads "Putting R-… back failed". Compliance cannot tell which change moved.
-  test('compliance reads a hand-over planned again: which later change was going back', () => {
-    const line = auditTerminalLine(
-      event({
-        type: 'put-back-retrying',
-        outcome: box('retrying', { nextAt: '2026-11-21T16:06:00.000Z', lastError: HOLDER_MOVED }),
-      }),
-    );
-    expect(line).not.toContain('back failed');
-    expect(line).toMatch(/R-[A-Z0-9]{8}.*R-[A-Z0-9]{8}/);
   });
 });
 
@@ -348,8 +354,8 @@ describe('the approval message and the requester’s DM of a Revert that was not
     expect(all).not.toContain('was not sent');
   });
 
-  // Was a defect: App Home and the approval message of a change whose hand-over is planned again show
-  // the HolderMoved / Busy error in English to a Persian reader (timeBoxLines, src/views/put-back.ts:60).
+  // Was a defect: App Home and the approval message of a change whose put-back is retried show
+  // the Busy error in English to a Persian reader (timeBoxLines, src/views/put-back.ts).
   test('a Persian agent reads on App Home why the put-back is retried, in Persian', () => {
     const change = requestWith({
       id: 'R-ABC12345',
@@ -364,12 +370,12 @@ describe('the approval message and the requester’s DM of a Revert that was not
         endsAt: '2026-11-21T12:30:00.000Z',
         state: 'retrying',
         nextAt: '2026-11-21T12:31:00.000Z',
-        lastError: HOLDER_MOVED,
+        lastError: BUSY,
       },
       undo: { kind: 'protection', rows: [{ field: 'preventZoom', before: false, after: true }] },
     });
     const lines = timeBoxLines(change, new Date('2026-11-21T12:30:30.000Z'), PERSIAN).join('\n');
     expect(lines).not.toBe('');
-    expect(lines).not.toContain('a later change of the same setting');
+    expect(lines).not.toContain('another change of the same list');
   });
 });

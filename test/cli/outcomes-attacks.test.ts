@@ -1,12 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { timeBoxReport } from '../../src/cli/format.js';
 import { createHasher } from '../../src/core/audit-chain.js';
 import { recordedSaid } from '../../src/core/errors.js';
-import type { AuditEvent, OperationRequest } from '../../src/core/model.js';
+import type { AuditEvent } from '../../src/core/model.js';
 import { say } from '../../src/core/said.js';
-import { langFor } from '../../src/i18n/lang.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { type CliRun, runVidops } from './run-vidops.js';
@@ -14,8 +12,7 @@ import { type CliRun, runVidops } from './run-vidops.js';
 /**
  * How the command line tells the new outcomes of time-boxed changes and Reverts (docs/time-boxed.md,
  * docs/commands.md "The command line"): an Extend or a Revert approved but not sent (`NotSent`), a
- * whitelist send that gave up (`Busy`), a put-back recorded `Superseded`, a put-back planned again
- * (`HolderMoved`). Read as a support agent in a hurry (`vidops requests`, `vidops approve`), as a
+ * whitelist send that gave up (`Busy`), a put-back recorded `Superseded`. Read as a support agent in a hurry (`vidops requests`, `vidops approve`), as a
  * careful lead (`audit tail`, `audit export`), and as a Persian-speaking team (`--lang fa`); with
  * hostile reasons, windows and IDs. A test marked `test.failing` shows a defect named in its
  * "DEFECT" comment; the others name the defect they caught ("Was a defect").
@@ -492,68 +489,6 @@ describe('a whitelist send that gives up Busy (another send holds the lease for 
     const listed = await p.vidops(['requests', '--as', AGENT]);
     const line = lineOf(listed.stdout, boxed);
     expect(line).toMatch(/put back|retrying|goes back/i);
-  });
-});
-
-describe('a put-back planned again because a later change of the setting was going back (HolderMoved)', () => {
-  /** A change whose put-back is retrying with `lastError`, as src/services/time-box.ts:343 records it. */
-  function retrying(lastError: ReturnType<typeof recordedSaid>): OperationRequest {
-    return {
-      id: 'R-FIRST001',
-      operation: 'protect.set',
-      state: 'succeeded',
-      timeBox: {
-        asked: { kind: 'for', ms: 7_200_000, text: '2h' },
-        appliedAt: START.toISOString(),
-        endsAt: new Date(START.getTime() + 7_200_000).toISOString(),
-        state: 'retrying',
-        attempts: 1,
-        nextAt: new Date(START.getTime() + 7_260_000).toISOString(),
-        failingSince: null,
-        lastError,
-        requestId: null,
-        conflicts: [],
-        leadTold: false,
-        remindedAt: null,
-      },
-    } as unknown as OperationRequest;
-  }
-
-  test('vidops put-back says in English that it is planned again, naming the later change', () => {
-    const lines = timeBoxReport(
-      retrying(recordedSaid('HolderMoved', say.putBackHolderMoved('R-LATER001'))),
-      langFor('en', 'Asia/Tehran'),
-      new Date(START.getTime() + 7_200_000),
-    );
-    expect(lines[0]).toBe('R-FIRST001:');
-    expect(lines.join('\n')).toContain(
-      'R-LATER001, a later change of the same setting, was being put back at that moment; this one is planned again once the service shows what R-LATER001 left.',
-    );
-  });
-
-  // Was a defect: a hand-over planned again is not a failure (failingSince is left alone,
-  // src/services/time-box.ts:465), but the CLI report introduces it as "Last error:" after a
-  // warning: apprBoxLine (src/i18n/messages/approvals.ts:239-240) for every retrying state.
-  test('vidops put-back does not call a put-back planned again an error', () => {
-    const lines = timeBoxReport(
-      retrying(recordedSaid('HolderMoved', say.putBackHolderMoved('R-LATER001'))),
-      langFor('en', 'Asia/Tehran'),
-      new Date(START.getTime() + 7_200_000),
-    );
-    expect(lines.join('\n')).not.toContain('Last error');
-  });
-
-  test('in Persian the report words the sentence in Persian, IDs isolated, no Slack markup', () => {
-    const text = timeBoxReport(
-      retrying(recordedSaid('HolderMoved', say.putBackHolderMoved('R-LATER001'))),
-      langFor('fa', 'Asia/Tehran'),
-      new Date(START.getTime() + 7_200_000),
-    ).join('\n');
-    expect(text).toContain('دوباره برنامه‌ریزی می‌شود');
-    expect(text).not.toContain('planned again');
-    expect(text).not.toContain('*');
-    expect(text).not.toContain('`');
-    expect(text).toContain('\u2068');
   });
 });
 

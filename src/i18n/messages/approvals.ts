@@ -236,8 +236,8 @@ export const approvals = defineArea(
     actSettleTitle: 'Settle outcome',
 
     // Changes that undo themselves (docs/time-boxed.md): the put-back line, Revert…, the DMs
-    apprBoxLine: (icon: string, text: string, by: string, error: string, planned: boolean) =>
-      `${icon} *Time-boxed:* ${text}${by === '' ? '' : ` (request ${by})`}.${error === '' ? '' : planned ? ` ${error}` : ` Last error: ${error}`}`,
+    apprBoxLine: (icon: string, text: string, by: string, error: string) =>
+      `${icon} *Time-boxed:* ${text}${by === '' ? '' : ` (request ${by})`}.${error === '' ? '' : ` Last error: ${error}`}`,
     apprPutsBack: (id: string) => `:leftwards_arrow_with_hook: *Puts back* ${id}, whose time is up.`,
     apprReverts: (id: string) => `:leftwards_arrow_with_hook: *Reverts* ${id}.`,
     apprPutBackNow: 'Put back now',
@@ -460,8 +460,8 @@ export const approvals = defineArea(
       `${icon} نتیجه‌ی ${what} را ثبت کردید: ${outcome}. درخواست‌دهنده باخبر می‌شود.`,
     actSettleTitle: 'ثبت نتیجه',
 
-    apprBoxLine: (icon, text, by, error, planned) =>
-      `${icon} *موقت:* ${text}${by === '' ? '' : ` (درخواست ${by})`}.${error === '' ? '' : planned ? ` ${error}` : ` آخرین خطا: ${error}`}`,
+    apprBoxLine: (icon, text, by, error) =>
+      `${icon} *موقت:* ${text}${by === '' ? '' : ` (درخواست ${by})`}.${error === '' ? '' : ` آخرین خطا: ${error}`}`,
     apprPutsBack: (id) => `:leftwards_arrow_with_hook: ${id} را که زمانش تمام شده *برمی‌گرداند*.`,
     apprReverts: (id) => `:leftwards_arrow_with_hook: ${id} را *برمی‌گرداند*.`,
     apprPutBackNow: 'همین حالا برگردان',

@@ -131,15 +131,16 @@ export const audit = defineArea(
     auditLeftHeld: (count: number, items: string, id: string) =>
       `${items} left to ${id}, which holds ${s(count, 'it', 'them')}`,
     auditAskedNowBy: (who: string) => ` (${who} asked to put it back now)`,
-    auditHandedOver: (ref: string, id: string) => `${ref} left its put-back to its extension ${id}`,
     auditUndoUnknown: (ref: string) => `${ref}: nothing put back, the values it replaced are not known`,
     auditNothingToPutBack: (ref: string) => `${ref}: nothing put back, everything was already as before`,
     auditAllChangedSince: (ref: string, items: string) =>
       `${ref}: nothing put back, everything changed since: ${items}`,
     auditNothingPutBack: (ref: string, parts: string) => `${ref}: nothing put back; ${parts}`,
     auditPartlyPutBack: (ref: string, parts: string) => `${ref} was put back only in part; ${parts}`,
-    auditPutBackReplanned: (ref: string, why: string, at: string) =>
-      `Putting ${ref} back is planned again${at === '' ? '' : ` at ${at}`}: ${why}`,
+    auditWindowExtended: (ref: string, by: string, at: string) =>
+      `${ref} now goes back ${at === '' ? 'later' : `at ${at}`}: extended by ${by}`,
+    auditWindowOverridden: (ref: string, by: string, items: string) =>
+      `${ref} will leave ${items} alone when it goes back: ${by} set ${items} for good`,
     auditPutBackRetrying: (ref: string, error: string, at: string) =>
       `Putting ${ref} back failed${error}; ${at === '' ? 'vidops will retry' : `retrying at ${at}`}`,
     auditPutBackReminded: (ref: string, at: string) =>
@@ -283,15 +284,16 @@ export const audit = defineArea(
     auditLeftHeld: (count, items, id) =>
       `${items} به ${id} سپرده شد که اکنون ${count === 1 ? 'نگهش' : 'نگهشان'} می‌دارد`,
     auditAskedNowBy: (who) => ` (${who} خواست همین حالا برگردانده شود)`,
-    auditHandedOver: (ref, id) => `${ref} برگرداندنش را به ${id} سپرد، که آن را تمدید کرده است`,
     auditUndoUnknown: (ref) => `برای ${ref} چیزی برگردانده نشد: مقدارهایی که جایگزینشان کرده بود معلوم نیست`,
     auditNothingToPutBack: (ref) => `برای ${ref} چیزی برگردانده نشد: همه‌چیز از پیش به حالت قبل برگشته بود`,
     auditAllChangedSince: (ref, items) =>
       `برای ${ref} چیزی برگردانده نشد، چون همه‌چیز از آن زمان تغییر کرده است: ${items}`,
     auditNothingPutBack: (ref, parts) => `برای ${ref} چیزی برگردانده نشد؛ ${parts}`,
     auditPartlyPutBack: (ref, parts) => `${ref} فقط تا حدی برگردانده شد؛ ${parts}`,
-    auditPutBackReplanned: (ref, why, at) =>
-      `برگرداندن ${ref} ${at === '' ? '' : `در ${at} `}دوباره برنامه‌ریزی می‌شود: ${why}`,
+    auditWindowExtended: (ref, by, at) =>
+      `${ref} اکنون ${at === '' ? 'دیرتر' : `در ${at}`} برمی‌گردد: ${by} آن را تمدید کرد`,
+    auditWindowOverridden: (ref, by, items) =>
+      `${ref} هنگام برگشتن به ${items} دست نمی‌زند: ${by} آن را برای همیشه تغییر داد`,
     auditPutBackRetrying: (ref, error, at) =>
       `برگرداندن ${ref} ناموفق بود${error}؛ ${at === '' ? '' : `در ${at} `}دوباره تلاش می‌شود`,
     auditPutBackReminded: (ref, at) =>

@@ -33,6 +33,21 @@ function iso(token: string): string {
 }
 
 /** What was typed, quoted the Persian way and isolated. */
+/** A moment in `timeZone`, Solar Hijri with Persian digits: `۵ آذر ۱۴۰۵، ساعت ۱۸:۰۰`. */
+function solarClock(at: string, timeZone: string): string {
+  const ms = Date.parse(at);
+  if (!Number.isFinite(ms)) return iso(at);
+  try {
+    return new Intl.DateTimeFormat('fa-IR-u-ca-persian-nu-arabext', {
+      timeZone,
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    }).format(ms);
+  } catch {
+    return iso(at); // a time zone Intl does not know
+  }
+}
+
 function typed(text: string): string {
   return `«${iso(text)}»`;
 }
@@ -409,16 +424,16 @@ const SAID_PERSIAN: SaidWords = {
     `${code(id)} تغییر زمان‌داری نیست که هنوز برقرار باشد: چیزی برای برگرداندن یا تمدید نیست.`,
   extendStale: (id, original) =>
     `${code(id)} فرستاده نشد: ${code(original)} دیگر برقرار نیست (برگردانده شده، یا در حال برگرداندن بود). چیزی تغییر نکرد؛ اگر هنوز لازم است، آن تغییر را دوباره بخواهید.`,
-  extendOverOthers: (id, original) =>
-    `${code(id)} فرستاده نشد: آنچه ${code(original)} گذاشته بود از آن پس دوباره تغییر کرده است و تمدید آن، مقدار آن تغییر را دوباره برمی‌گرداند. چیزی تغییر نکرد.`,
   putBackSuperseded: () =>
     'فرستاده نشد: فرایند دیگری از vidops این برگرداندن را به دست گرفت، وقتی این یکی متوقف مانده بود. این یکی چیزی را تغییر نداد.',
-  putBackHolderMoved: (holder) =>
-    `${code(holder)}، تغییر بعدیِ همین تنظیم، در همان لحظه در حال برگرداندن بود؛ این یکی دوباره برنامه‌ریزی می‌شود، وقتی سرویس نشان دهد ${code(holder)} چه باقی گذاشت.`,
+  boxHeld: (item, holder, requester, endsAt, timeZone) =>
+    `${code(item)} در دست ${code(holder)} است (خواستهٔ <@${requester}>) ${endsAt === null ? 'تا وقتی برگردانده شود' : `تا ${solarClock(endsAt, timeZone)}`}: آن را تمدید کنید، یا اول برش گردانید. تغییری همیشگی (بی بازهٔ زمانی) می‌تواند جای آن را بگیرد.`,
+  boxPassedWaiting: (id, text) =>
+    `${code(id)} فرستاده نشد: پایان آن ${typed(text)} تا رسیدن تأیید گذشت. چیزی تغییر نکرد؛ با پایانی در آینده دوباره بخواهید.`,
+  revertEditedSince: (id, original, fields) =>
+    `${code(id)} فرستاده نشد: ${fields.map(code).join('، ')} از آنچه ${code(original)} ویرایش کرده بود پس از خواستن این برگرداندن دوباره تغییر کرد. چیزی تغییر نکرد؛ اگر هنوز لازم است، برگرداندن تازه‌ای برای ${code(original)} بخواهید.`,
   sendBusy: (seconds) =>
     `فرستاده نشد: تغییر دیگری از همین فهرست ${persianDigits(String(seconds))} ثانیه در حال فرستادن بود. این یکی چیزی را تغییر نداد؛ یک دقیقه بعد می‌شود دوباره امتحان کرد.`,
-  extendUnsealed: (original) =>
-    `فرستاده نشد: مقدارهایی که ${code(original)} جایگزین کرد مُهر vidops را ندارند (در پایگاه داده تغییر کرده‌اند، یا با VIDEO_SECRET_KEY دیگری مُهر خورده‌اند)، پس این تمدید به مقدارهایی برمی‌گشت که کسی نمی‌تواند درستی‌شان را تضمین کند. چیزی تغییر نکرد؛ از یک سرپرست بخواهید ${code(original)} را با دست برگرداند.`,
   reqUnsealed: (id) =>
     `${code(id)} را نمی‌شود تأیید یا اجرا کرد: سابقهٔ آن پس از درخواست در پایگاه داده تغییر کرده است (آنچه انجام می‌دهد، بازهٔ زمانی‌اش، درخواست‌کننده یا تعداد تأییدهای لازم دیگر مُهر vidops را ندارد)، یا با VIDEO_SECRET_KEY دیگری مُهر خورده است. چیزی تغییر نکرد؛ آن را دوباره بخواهید.`,
   resumeEnded: (id, ended) =>

@@ -9,7 +9,6 @@ import type {
 } from '../../core/catalog.js';
 import { InputError } from '../../core/errors.js';
 import type { JsonValue } from '../../core/json.js';
-import type { HandOver, Holder } from '../../core/put-back.js';
 import { english, type LookedUp, type Said, say } from '../../core/said.js';
 import type { PutBackConflict, Undo } from '../../core/time-box.js';
 import { idShapeWarning } from '../../core/validate/ids.js';
@@ -73,9 +72,9 @@ export interface OperationService<O extends ChangeOperation> {
   /**
    * The inverse of a done change from its `undo` and what the service shows now: the input of
    * the request that undoes it (null when nothing is left to undo), and what stays because it
-   * changed since. `holders`: other time-boxed changes in force on the same thing.
+   * changed since.
    */
-  inverse?(undo: Undo, io: PrepareIo, holders: readonly Holder[]): Promise<Inverse<O>>;
+  inverse?(undo: Undo, io: PrepareIo): Promise<Inverse<O>>;
   /**
    * An Extend of a time-boxed change: the values it set, set again for a new window, and the
    * preview approvers see. Present exactly where the spec's `undo` is `time-box`.
@@ -87,7 +86,6 @@ export interface OperationService<O extends ChangeOperation> {
 export interface Inverse<O extends ChangeOperation> {
   input: OperationInput[O] | null;
   conflicts: PutBackConflict[];
-  handOvers: HandOver[];
 }
 
 /**
@@ -119,7 +117,7 @@ export function editInverse<O extends ChangeOperation>(
   }
   const read = spec.input.safeParse(build(before, undo.id));
   if (!read.success) throw new InputError(say.revertBeforeUnknown());
-  return { input: read.data as OperationInput[O], conflicts: [], handOvers: [] };
+  return { input: read.data as OperationInput[O], conflicts: [] };
 }
 
 /** An operation's service, named after its catalog entry (for the table built from the list). */

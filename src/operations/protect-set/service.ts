@@ -49,15 +49,14 @@ export const service = serviceOf(spec, {
       preview: { kind: 'protection', rows: undo.rows.map((r) => ({ ...r })) },
     };
   },
-  async inverse(undo, io, holders) {
+  async inverse(undo, io) {
     if (undo.kind !== 'protection') throw new InputError(say.revertBeforeUnknown());
     const { raw: _raw, ...current } = await io.client.protection.get();
-    const plan = planProtection(undo, current, holders);
+    const plan = planProtection(undo, current);
     const back = plan.back.map((row) => ({ field: row.field, value: row.to }));
     return {
       input: back.length === 0 ? null : { changes: protectionOf(back) },
       conflicts: plan.conflicts,
-      handOvers: plan.handOvers,
     };
   },
 });

@@ -61,13 +61,12 @@ export const service = serviceOf(spec, {
       },
     };
   },
-  async inverse(undo, io, holders) {
+  async inverse(undo, io) {
     if (undo.kind !== 'whitelist') throw new InputError(say.revertBeforeUnknown());
-    const plan = planWhitelist(undo, await io.client.whitelist.get(), holders);
+    const plan = planWhitelist(undo, await io.client.whitelist.get());
     return {
       input: plan.next === null ? null : { change: 'set', ips: plan.next },
       conflicts: plan.conflicts,
-      handOvers: plan.handOvers,
     };
   },
 });
