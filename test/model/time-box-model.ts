@@ -388,9 +388,9 @@ function judge(m: Model, w: World, asked: Asked): { mustNot: string | null; may:
   const window = m.windows.find((x) => x.ids[0] === asked.of);
   if (asked.kind === 'extend') {
     if (window === undefined) return { mustNot: 'the window it extends ended', may: true };
-    if (m.values[window.item] !== window.set)
-      return { mustNot: `${window.item} was changed since`, may: true };
-    return { mustNot: null, may: window.overridden || window.endsAt <= now };
+    // An Extend sends nothing: changed since or not, the put-back at its end leaves what others set.
+    const changed = m.values[window.item] !== window.set;
+    return { mustNot: null, may: window.overridden || window.endsAt <= now || changed };
   }
   // A Revert: of a window (ends it), or of a change for good.
   const done = m.done.find((d) => d.id === asked.of);
@@ -423,7 +423,8 @@ function applyApproved(m: Model, asked: Asked, after: OperationRequest): void {
   const window = m.windows.find((x) => x.ids[0] === asked.of);
   if (asked.kind === 'extend' && window !== undefined && asked.window?.kind === 'for') {
     window.ids.push(after.id);
-    window.endsAt = m.now + asked.window.ms;
+    // An Extend lengthens a window, never shortens it.
+    window.endsAt = Math.max(window.endsAt, m.now + asked.window.ms);
     return;
   }
   if (asked.kind === 'revert' && window !== undefined) {
@@ -561,7 +562,15 @@ export class Revert implements TimeBoxCommand {
     const recorded = (await newRequests(w, m)).filter((r) => r.revertOf?.kind !== 'put-back');
     if (result !== 'pending' && recorded.length > 0) fail(m, `a refused Revert recorded ${recorded[0]?.id}`);
     const overridden = m.windows.some((x) => x.item === target.item && x.overridden);
-    if (result !== 'pending' && m.values[target.item] === target.set && !overridden && !m.armed) {
+    // An Extend is reverted through the change it extends: its own Revert may be refused.
+    const extension = target.id !== target.of;
+    if (
+      result !== 'pending' &&
+      m.values[target.item] === target.set &&
+      !overridden &&
+      !extension &&
+      !m.armed
+    ) {
       fail(m, `the Revert of ${target.id} was ${result}`);
     }
   }
