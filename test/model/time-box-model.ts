@@ -295,6 +295,7 @@ export class Ask implements TimeBoxCommand {
     const box = boxOf(this.window, m.now);
     const held = m.windows.find((x) => x.item === this.item);
     let outcome: string;
+    let why = '';
     try {
       const prepared = await w.replica(0).prepare(this.who, inputOf(this.item, value));
       const submitted = await w.replica(0).submit(this.who, prepared, box === null ? {} : { timeBox: box });
@@ -316,8 +317,17 @@ export class Ask implements TimeBoxCommand {
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       outcome = 'refused';
+      why = error.message;
     }
     const recorded = (await newRequests(w, m)).filter((r) => r.revertOf === undefined);
+    if (
+      box !== null &&
+      held !== undefined &&
+      outcome === 'refused' &&
+      !held.ids.some((id) => why.includes(id))
+    ) {
+      fail(m, `the refusal of a second window on ${this.item} does not name its holder: ${why}`);
+    }
     if (outcome !== 'pending' && recorded.length > 0) fail(m, `a refused ask recorded ${recorded[0]?.id}`);
     if (outcome === 'executed') fail(m, 'a protection or whitelist change ran without a lead');
     if (box !== null && held !== undefined && outcome !== 'refused') {
