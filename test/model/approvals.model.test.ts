@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { APPROVALS_POLICY, approvalCommands, initialApprovalModel } from './approvals-model.js';
-import { assertOptions, useModelWorlds } from './world.js';
+import { assertOptions, commandsOptions, useModelWorlds } from './world.js';
 
 /**
  * The approval state machine against a model of a few lines: asks, approvals by two leads, by a
@@ -17,7 +17,7 @@ const { kinds, open } = useModelWorlds('apmodel', APPROVALS_POLICY);
 describe.each(kinds)('%s', (kind) => {
   test('any order of approvals, rejections, cancels, break-glass, delegations and expiry runs each request at most once, as the model says', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.commands(approvalCommands, { maxCommands: 40, size: 'max' }), async (commands) => {
+      fc.asyncProperty(fc.commands(approvalCommands, commandsOptions(40)), async (commands) => {
         const w = await open(kind);
         try {
           await fc.asyncModelRun(async () => ({ model: initialApprovalModel(w), real: w }), commands);

@@ -574,11 +574,14 @@ export class Revert implements TimeBoxCommand {
     const overridden = m.windows.some((x) => x.item === target.item && x.overridden);
     // An Extend is reverted through the change it extends: its own Revert may be refused.
     const extension = target.id !== target.of;
+    // A change that set what was already there has nothing to revert.
+    const noop = target.back === target.set;
     if (
       result !== 'pending' &&
       m.values[target.item] === target.set &&
       !overridden &&
       !extension &&
+      !noop &&
       !m.armed
     ) {
       fail(m, `the Revert of ${target.id} was ${result}`);

@@ -1,4 +1,4 @@
-import { Advance, Approve, Ask, replay } from './time-box-model.js';
+import { Advance, Approve, Ask, PutBackNow, Revert, replay } from './time-box-model.js';
 import { ava, bob, useModelWorlds } from './world.js';
 
 /**
@@ -45,6 +45,19 @@ describe.each(kinds)('%s', (kind) => {
       new Ask(ava, '5.6.7.8', 0, { kind: 'for', minutes: 60 }),
       new Approve(0, 0),
       new Ask(bob, '5.6.7.8', 0, { kind: 'for', minutes: 120 }),
+    ]);
+  });
+
+  // Found on tb (seed -726673895): a change for good of the value a window set wins, the put-back
+  // leaves it, and that change, which set what was already there, has nothing to revert.
+  test('a lead approves a change for good of what a window set, puts the window back now, and the agent asks to revert the change', async () => {
+    await run([
+      new Ask(ava, 'preventZoom', 0, { kind: 'for', minutes: 30 }),
+      new Ask(ava, 'preventZoom', 0, null),
+      new Approve(0, 0),
+      new Approve(0, 0),
+      new PutBackNow(0, 0),
+      new Revert(0),
     ]);
   });
 });

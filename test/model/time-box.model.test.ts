@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { checkedCommands, drain, initialModel } from './time-box-model.js';
-import { assertOptions, useModelWorlds } from './world.js';
+import { assertOptions, commandsOptions, useModelWorlds } from './world.js';
 
 /**
  * Time-boxed changes against a model of a few lines (what each setting and address should be,
@@ -17,7 +17,7 @@ const { kinds, open } = useModelWorlds('tbmodel');
 describe.each(kinds)('%s', (kind) => {
   test('any order of asks, approvals, windows, sweeps, crashes and faults keeps the service as the model says', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.commands(checkedCommands, { maxCommands: 50, size: 'max' }), async (commands) => {
+      fc.asyncProperty(fc.commands(checkedCommands, commandsOptions(50)), async (commands) => {
         const w = await open(kind);
         try {
           const model = await initialModel(w);

@@ -60,6 +60,15 @@ export function assertOptions(quick: number): fc.Parameters<unknown> {
   };
 }
 
+/**
+ * fast-check's settings of `fc.commands`: up to `max` commands, and the `replayPath` a failure
+ * printed (`VIDOPS_MODEL_REPLAY`), which a replay of commands needs beside the seed and path.
+ */
+export function commandsOptions(max: number): fc.CommandsContraints {
+  const replayPath = process.env.VIDOPS_MODEL_REPLAY;
+  return { maxCommands: max, size: 'max', ...(replayPath ? { replayPath } : {}) };
+}
+
 /** A "process" whose store died: every call after `die()` throws, as a killed process writes nothing. */
 export class Death extends Error {
   constructor() {
