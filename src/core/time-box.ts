@@ -53,8 +53,9 @@ export type Undo =
  * - `running`: put-back request `requestId` is planned or being sent;
  * - `retrying`: the last attempt failed (`lastError`); the next is due at `nextAt`;
  * - `done`: put back (`conflicts` lists what was left alone because others changed it since);
- * - `left`: nothing was put back, everything had been changed since (or handed over);
- * - `cancelled`: the change never applied, so nothing is due.
+ * - `left`: nothing was put back, everything had been changed since (or taken over for good);
+ * - `cancelled`: nothing of its own is due: the change never applied, or it is an Extend, whose
+ *   end the window it extends carries.
  */
 export type PutBackState = 'waiting' | 'running' | 'retrying' | 'done' | 'left' | 'cancelled';
 

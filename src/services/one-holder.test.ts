@@ -13,6 +13,9 @@ import {
 } from '../../test/services/replicas.js';
 import { InputError } from '../core/errors.js';
 import { buildPolicy } from '../core/policy.js';
+import { sealerOf, sealKeyOf } from '../core/seal.js';
+import { DEMO } from '../sandbox/demo-data.js';
+import type { Store } from '../store/index.js';
 import type { PrepareInput } from './types.js';
 
 /**
@@ -134,6 +137,52 @@ describe.each(kinds)('%s', (kind) => {
       await w.ops.sweepTimeBoxes();
       expect(config().opacity).toBe(0.6);
     });
+  });
+
+  describe('windows recorded before one holder per setting', () => {
+    /** The store as the old code saw it: no holder is ever found, so two windows can overlap. */
+    const overlapping = (store: Store): Store =>
+      new Proxy(store, {
+        get(target, prop) {
+          if (prop === 'listWindows') return async () => [];
+          if (prop === 'holdItems') return async () => null;
+          const value = Reflect.get(target, prop, target) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+
+    it.each([
+      ['handed over', true],
+      ['mid hand-over (the first not yet marked left)', false],
+    ])(
+      'Ava’s 0.4 for 1h and Bob’s 0.3 for 3h, %s: 0.3 stays past Ava’s end, 0.6 comes back at Bob’s',
+      async (_, marked) => {
+        const w = await setup(kind);
+        const first = await approved(w, opacity(0.4), forMs(HOUR, '1h'));
+        w.advance(10 * MINUTE);
+        const old = w.build(1, { store: overlapping(w.stores[1]) });
+        const later = await approved(w, opacity(0.3), forMs(3 * HOUR, '3h'), bob, old);
+        // What the hand-over wrote: the later one goes back to what the first replaced, sealed.
+        const undo = { kind: 'protection' as const, rows: [{ field: 'opacity', before: 0.6, after: 0.3 }] };
+        const undoSeal = sealerOf(sealKeyOf(DEMO.secretKey)).undo(later, undo);
+        await w.stores[0].transition(later.id, later.version, { undo, undoSeal }, w.now().toISOString(), []);
+        if (marked && first.timeBox !== undefined) {
+          const left = {
+            ...first.timeBox,
+            state: 'left' as const,
+            conflicts: [{ item: 'opacity', now: 0.3, heldBy: later.id }],
+          };
+          await w.stores[0].transition(first.id, first.version, { timeBox: left }, w.now().toISOString(), []);
+        }
+        w.advance(HOUR);
+        await w.ops.sweepTimeBoxes();
+        expect(config().opacity).toBe(0.3);
+        w.advance(3 * HOUR);
+        await w.other.sweepTimeBoxes();
+        expect(config().opacity).toBe(0.6);
+        expect(await w.stores[0].listWindows()).toEqual([]);
+      },
+    );
   });
 
   describe('Extend and the put-back at the same moment', () => {

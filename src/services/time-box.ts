@@ -242,7 +242,8 @@ export async function afterApplied(svc: ServiceContext, done: OperationRequest):
   const c = stepContext(svc);
   for (const window of await svc.store.listWindows()) {
     const box = window.timeBox;
-    const taken = namesOf(window).filter((name) => items.has(`${window.operation}:${keyOf(window, name)}`));
+    // Named as the window's put-back names them: the setting, or the address in canonical form.
+    const taken = touched(window).flatMap((i) => (items.has(i) ? [i.slice(i.indexOf(':') + 1)] : []));
     if (box?.state !== 'waiting' || window.id === done.revertOf?.id || taken.length === 0) continue;
     const overridden = [...new Set([...(box.overridden ?? []), ...taken])];
     const step = boxStep(window, { overridden }, 'window-changed', done.requester, c, {
@@ -253,16 +254,6 @@ export async function afterApplied(svc: ServiceContext, done: OperationRequest):
   }
 }
 
-/** The settings or addresses a window's change set, as its undo (or preview) names them. */
-function namesOf(request: OperationRequest): string[] {
-  return itemsOf(request.undo ?? (request.preview as Prepared['preview']));
-}
-
-/** An item's key as `heldItems` writes it: addresses in their canonical form. */
-function keyOf(request: OperationRequest, name: string): string {
-  return request.operation === 'whitelist.set' ? ipKey(name) : name;
-}
-
 /**
  * After a Revert of a time-boxed change applied: the change is back already, so its whole window
  * ends (`left`, with `revertedBy`), with any window recorded as continuing it (an Extend applied
@@ -270,17 +261,10 @@ function keyOf(request: OperationRequest, name: string): string {
  * values over whatever was set since, and Put back now and Extend… would still offer it.
  */
 async function afterRevert(svc: ServiceContext, done: OperationRequest, changeId: string): Promise<void> {
-  const ended = new Set([changeId]);
-  const windows = await svc.store.listWindows();
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const w of windows) {
-      const of = w.timeBox?.extends;
-      if (of !== undefined && ended.has(of) && !ended.has(w.id)) grew = Boolean(ended.add(w.id));
-    }
-  }
   const c = stepContext(svc);
-  for (const change of windows.filter((w) => ended.has(w.id) && awaitsPutBack(w.timeBox?.state))) {
+  for (const change of await svc.store.listWindows()) {
+    const ends = change.id === changeId || change.timeBox?.extends === changeId;
+    if (!ends || !awaitsPutBack(change.timeBox?.state)) continue;
     const left = boxStep(change, { state: 'left', conflicts: [] }, 'revert-conflict', SYSTEM_ACTOR, c, {
       revertedBy: done.id,
     });
@@ -558,7 +542,7 @@ function without(undo: Undo, items: readonly string[]): Undo {
   const gone = new Set(items);
   if (undo.kind === 'protection') return { ...undo, rows: undo.rows.filter((r) => !gone.has(r.field)) };
   if (undo.kind !== 'whitelist') return undo;
-  const kept = (ips: readonly string[]) => ips.filter((ip) => !gone.has(ip));
+  const kept = (ips: readonly string[]) => ips.filter((ip) => !gone.has(ipKey(ip)));
   return { ...undo, added: kept(undo.added), removed: kept(undo.removed) };
 }
 

@@ -666,7 +666,7 @@ function lastErrorOf(p: Parts): RecordedError | null {
 }
 
 function revertConflictSentence(p: Parts, ref: string): string {
-  const { event, s, t } = p;
+  const { event, t } = p;
   const o = event.outcome;
   if (str(o, 'undo') === 'unknown') return t.auditUndoUnknown(ref);
   const left = leftIn(o);

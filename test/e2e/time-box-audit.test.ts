@@ -21,7 +21,7 @@ import {
  * A not-sent Extend end to end, read by compliance in the audit channel and by the requester in
  * their DM, in English and in Persian (CHANNEL_LOCALE=fa, people who chose `lang fa`): the change
  * is put back by a lead while its Extend waits, then the Extend is approved and must not be sent.
- * @see docs/time-boxed.md, "Two windows on one thing"; docs/audit.md
+ * @see docs/time-boxed.md, "One window at a time"; docs/audit.md
  */
 
 const CONFIG_PATH = '/v1/storage/protect/config';

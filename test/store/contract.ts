@@ -1173,6 +1173,47 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect(await store.listRequests({ timeBoxOpen: true })).toEqual([]);
         expect((await store.getRequest(plain.id))?.timeBox).toBeUndefined();
       });
+
+      it('windows in force are listed by when they are due, oldest first, whatever waits for approval', async () => {
+        const box = newTimeBox({ kind: 'for', ms: 3_600_000, text: '1h' });
+        const inForce = async (endsAt: string | null, extra: Partial<typeof box> = {}) => {
+          const r = { ...newRequest({ state: 'succeeded' }), timeBox: { ...box, endsAt, ...extra } };
+          await store.createRequest(r, []);
+          return r.id;
+        };
+        // Many time-boxed requests waiting for approval, newer than every window in force.
+        for (let i = 0; i < 5; i += 1) await store.createRequest({ ...newRequest(), timeBox: box }, []);
+        const late = await inForce(at(120));
+        const due = await inForce(at(30));
+        const retrying = await inForce(at(10), { state: 'retrying', nextAt: at(45) });
+        const noEnd = await inForce(null);
+        await inForce(at(5), { state: 'done' });
+        expect((await store.listWindows()).map((r) => r.id)).toEqual([noEnd, due, retrying, late]);
+        expect((await store.listWindows({ dueBy: at(40) })).map((r) => r.id)).toEqual([noEnd, due]);
+        expect((await store.listWindows({ dueBy: at(40), limit: 1 })).map((r) => r.id)).toEqual([noEnd]);
+      });
+
+      it('one request at a time holds an item: taken at once, all or none, until its window ends', async () => {
+        const box = newTimeBox({ kind: 'for', ms: 3_600_000, text: '1h' });
+        const a = { ...newRequest({ state: 'executing' }), timeBox: box };
+        const b = { ...newRequest({ state: 'executing' }), timeBox: box };
+        await store.createRequest(a, []);
+        await store.createRequest(b, []);
+        expect(await store.holdItems(a.id, ['protect.set:opacity', 'protect.set:preventZoom'])).toBeNull();
+        expect(await store.holdItems(a.id, ['protect.set:opacity'])).toBeNull();
+        expect(await store.holdItems(b.id, ['protect.set:fontColor', 'protect.set:opacity'])).toBe(a.id);
+        // Nothing of a refused claim was taken.
+        expect(await store.holdItems(a.id, ['protect.set:fontColor'])).toBeNull();
+        const [first, second] = await Promise.all([
+          store.holdItems(a.id, ['whitelist.set:5.6.7.8']),
+          store.holdItems(b.id, ['whitelist.set:5.6.7.8']),
+        ]);
+        expect([first, second].filter((x) => x === null)).toHaveLength(1);
+        await store.transition(a.id, 1, { state: 'failed' }, at(1), []);
+        expect(await store.holdItems(b.id, ['protect.set:opacity', 'whitelist.set:5.6.7.8'])).toBeNull();
+        await store.transition(b.id, 1, { timeBox: { ...box, state: 'done' } }, at(2), []);
+        expect(await store.holdItems(a.id, ['protect.set:opacity'])).toBeNull();
+      });
     });
 
     describe('operations', () => {
