@@ -1,4 +1,4 @@
-import { Advance, Approve, Ask, PutBackNow, Revert, replay } from './time-box-model.js';
+import { Advance, Approve, Ask, CrashInSweep, PutBackNow, Revert, replay } from './time-box-model.js';
 import { ava, bob, useModelWorlds } from './world.js';
 
 /**
@@ -58,6 +58,19 @@ describe.each(kinds)('%s', (kind) => {
       new Approve(0, 0),
       new PutBackNow(0, 0),
       new Revert(0),
+    ]);
+  });
+
+  // Found on tb (seed -1906510968): the Revert left the window held by a put-back a dead process
+  // had claimed, so the setting stayed held after the Revert ended its window.
+  test('a lead approves the Revert of a window whose put-back a process claimed before it died', async () => {
+    await run([
+      new Ask(ava, 'preventZoom', 0, { kind: 'for', minutes: 30 }),
+      new Approve(0, 0),
+      new Revert(0),
+      new Advance(100),
+      new CrashInSweep('before-put-back-create'),
+      new Approve(0, 0),
     ]);
   });
 });
