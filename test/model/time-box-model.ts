@@ -408,7 +408,9 @@ function judge(m: Model, w: World, asked: Asked): { mustNot: string | null; may:
     return { mustNot: 'what it reverts was put back or reverted', may: true };
   const setBy = window?.set ?? done?.after;
   if (m.values[asked.item] !== setBy) return { mustNot: `${asked.item} was changed since`, may: true };
-  return { mustNot: null, may: window?.overridden === true };
+  // A whitelist Revert sends the list it was planned on: one that moved since refuses it.
+  const moved = isAddress(asked.item) && listNow(w) !== asked.listAsked;
+  return { mustNot: null, may: window?.overridden === true || moved };
 }
 
 function applyApproved(m: Model, asked: Asked, after: OperationRequest): void {

@@ -1,4 +1,4 @@
-import { Advance, Approve, Ask, CrashInSweep, PutBackNow, Revert, replay } from './time-box-model.js';
+import { Advance, Approve, Ask, CrashInSweep, Extend, PutBackNow, Revert, replay } from './time-box-model.js';
 import { ava, bob, useModelWorlds } from './world.js';
 
 /**
@@ -71,6 +71,20 @@ describe.each(kinds)('%s', (kind) => {
       new Advance(100),
       new CrashInSweep('before-put-back-create'),
       new Approve(0, 0),
+    ]);
+  });
+
+  // Found on tb: a whitelist Revert planned on a list that moved since is refused, as documented.
+  test('an agent asks to revert an address window, another address is added before the lead approves', async () => {
+    await run([
+      new Ask(ava, '9.9.9.9', 0, { kind: 'for', minutes: 30 }),
+      new Approve(0, 0),
+      new Extend(0, 30, false),
+      new Ask(ava, '5.6.7.8', 0, { kind: 'for', minutes: 30 }),
+      new Revert(0),
+      new Extend(0, 30, false),
+      new Approve(5, 0),
+      new Approve(4, 0),
     ]);
   });
 });
