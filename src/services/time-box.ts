@@ -264,7 +264,9 @@ async function afterRevert(svc: ServiceContext, done: OperationRequest, changeId
   const c = stepContext(svc);
   for (const change of await svc.store.listWindows()) {
     const ends = change.id === changeId || change.timeBox?.extends === changeId;
-    if (!ends || !awaitsPutBack(change.timeBox?.state)) continue;
+    // A put-back claimed by a process that died (`running`) ends with the window too.
+    const state = change.timeBox?.state;
+    if (!ends || !(awaitsPutBack(state) || state === 'running')) continue;
     const left = boxStep(change, { state: 'left', conflicts: [] }, 'revert-conflict', SYSTEM_ACTOR, c, {
       revertedBy: done.id,
     });

@@ -1,0 +1,90 @@
+import { Advance, Approve, Ask, CrashInSweep, Extend, PutBackNow, Revert, replay } from './time-box-model.js';
+import { ava, bob, useModelWorlds } from './world.js';
+
+/**
+ * The sequences the model of time-boxed changes found (time-box.model.test.ts), kept as examples
+ * named after what people did. Each runs through the same checks as the model after every step
+ * (the service as the model says, one holder per item, legal states, the audit chain), then time
+ * runs past every end and nothing may be left in force.
+ * @see docs/time-boxed.md, "Tested against a model"
+ */
+
+const { kinds, open } = useModelWorlds('tbexamples');
+
+describe.each(kinds)('%s', (kind) => {
+  const run = async (commands: Parameters<typeof replay>[1]) => {
+    const w = await open(kind);
+    try {
+      await replay(w, commands);
+    } finally {
+      await w.close();
+    }
+  };
+
+  // Found on main (seed -209500387): the change ran and went back 30 s later.
+  test('an agent asks to turn preventZoom on until a time that passes before the lead approves: refused at approval', async () => {
+    await run([
+      new Ask(ava, 'preventZoom', 0, { kind: 'until', minutes: 20 }),
+      new Advance(60),
+      new Approve(0, 0),
+    ]);
+  });
+
+  // Found on main: the second window took the setting over from the first.
+  test('an agent asks for two windows on one setting and the lead approves both: the second is refused', async () => {
+    await run([
+      new Ask(ava, 'preventZoom', 0, { kind: 'for', minutes: 30 }),
+      new Ask(ava, 'preventZoom', 0, { kind: 'until', minutes: 20 }),
+      new Approve(0, 0),
+      new Approve(0, 0),
+    ]);
+  });
+
+  test('a second window on an address in force is refused before anything is recorded', async () => {
+    await run([
+      new Ask(ava, '5.6.7.8', 0, { kind: 'for', minutes: 60 }),
+      new Approve(0, 0),
+      new Ask(bob, '5.6.7.8', 0, { kind: 'for', minutes: 120 }),
+    ]);
+  });
+
+  // Found on tb (seed -726673895): a change for good of the value a window set wins, the put-back
+  // leaves it, and that change, which set what was already there, has nothing to revert.
+  test('a lead approves a change for good of what a window set, puts the window back now, and the agent asks to revert the change', async () => {
+    await run([
+      new Ask(ava, 'preventZoom', 0, { kind: 'for', minutes: 30 }),
+      new Ask(ava, 'preventZoom', 0, null),
+      new Approve(0, 0),
+      new Approve(0, 0),
+      new PutBackNow(0, 0),
+      new Revert(0),
+    ]);
+  });
+
+  // Found on tb (seed -1906510968): the Revert left the window held by a put-back a dead process
+  // had claimed, so the setting stayed held after the Revert ended its window.
+  test('a lead approves the Revert of a window whose put-back a process claimed before it died', async () => {
+    await run([
+      new Ask(ava, 'preventZoom', 0, { kind: 'for', minutes: 30 }),
+      new Approve(0, 0),
+      new Revert(0),
+      new Advance(100),
+      new CrashInSweep('before-put-back-create'),
+      new Approve(0, 0),
+    ]);
+  });
+
+  // Found on tb: a whitelist Revert planned on a list that moved since is refused, as documented.
+  test('an agent asks to revert an address window, another address is added before the lead approves', async () => {
+    await run([
+      new Ask(ava, '9.9.9.9', 0, { kind: 'for', minutes: 30 }),
+      new Approve(0, 0),
+      new Extend(0, 30, false),
+      new Ask(ava, '5.6.7.8', 0, { kind: 'for', minutes: 30 }),
+      new Revert(0),
+      new Extend(0, 30, false),
+      new Approve(5, 0),
+      new Approve(4, 0),
+    ]);
+  });
+});
