@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # vidops' image: docs/operations.md, "Run it with the image and compose".
 
 # Build: dev dependencies, the TypeScript build, and better-sqlite3's native module. When its
