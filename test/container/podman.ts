@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 /**
  * podman as this machine needs it: runc (its cgroups), and a containers.conf of our own with no
- * default ulimits (the packaged default asks for more open files than the host's hard limit).
+ * default ulimits (podman as root raises the open-files limit past this host's hard limit).
  * @see docs/operations.md, "Run it with the image and compose"
  */
 export async function podmanEnvironment(dir: string): Promise<NodeJS.ProcessEnv> {

@@ -148,6 +148,8 @@ const textOf = (post: ResponsePost) => JSON.stringify(post.body);
 const unblocksOf = (w: World, mobile: string) =>
   w.sandbox.requests().filter((r) => r.method === 'POST' && JSON.stringify(r.body).includes(mobile));
 
+const EventSchema = z.object({ seq: z.number(), hash: z.string() });
+
 /** Every audit event of the database (through the image's own CLI), each posted to the channel once. */
 async function auditPostedOnce(w: World, cli: readonly string[]): Promise<number> {
   const verify = await run('podman', [...cli, 'bin/vidops.js', 'audit', 'verify'], { env: w.env });
@@ -158,7 +160,7 @@ async function auditPostedOnce(w: World, cli: readonly string[]): Promise<number
   const events = exported
     .split('\n')
     .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as { seq: number; hash: string });
+    .map((l) => EventSchema.parse(JSON.parse(l)));
   assert(events.length > 0, 'no audit event in the database');
   // The blocks only: the `text` fallback repeats each line.
   const posted = JSON.stringify(w.slack.messages(CHANNELS.audit).map((m) => m.blocks));
