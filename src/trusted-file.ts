@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { lstat, open, readlink, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
+import { FIELDS } from './config.js';
 import { ConfigError } from './core/errors.js';
 
 /**
@@ -188,7 +189,7 @@ export async function loadEnv(
 ): Promise<Record<string, string | undefined>> {
   const path = join(cwd, '.env');
   const read = await readTrustedFile(path, { folderOwner: true, refusedBits: 0o002 });
-  if (read.kind === 'missing') return { ...env };
+  if (read.kind === 'missing') return variablesFromFiles({ ...env });
   if (read.kind === 'refused') {
     const fix =
       read.why.kind === 'mode'
@@ -201,5 +202,40 @@ export async function loadEnv(
   // A variable set but blank (what docker compose passes for an unset host variable) is unset, as
   // everywhere in the configuration: it does not hide the value `.env` gives.
   const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim() !== ''));
-  return { ...parseDotenv(read.text), ...set };
+  return variablesFromFiles({ ...parseDotenv(read.text), ...set });
+}
+
+/**
+ * `<NAME>_FILE` for any variable of the configuration: its value read from that file (Docker and
+ * compose secrets), trailing newlines dropped, under the rule `.env` has. Both set, a missing or
+ * untrusted file: refused, naming the variable, never repeating the file's contents.
+ * @see docs/operations.md, "Run it with the image and compose"
+ */
+async function variablesFromFiles(
+  env: Record<string, string | undefined>,
+): Promise<Record<string, string | undefined>> {
+  const problems: string[] = [];
+  for (const name of Object.keys(FIELDS)) {
+    const path = env[`${name}_FILE`]?.trim();
+    if (!path) continue;
+    if (env[name]?.trim()) {
+      problems.push(`${name} and ${name}_FILE are both set; keep one`);
+      continue;
+    }
+    const read = await readTrustedFile(path, { folderOwner: true, refusedBits: 0o002 }).catch(
+      (error: unknown) => ({ kind: 'failed' as const, code: codeOf(error) }),
+    );
+    if (read.kind === 'read') env[name] = read.text.replace(/[\r\n]+$/, '');
+    else problems.push(`${name}_FILE: ${path} ${fileTrouble(read)}`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return env;
+}
+
+function fileTrouble(
+  read: Exclude<TrustedRead, { kind: 'read' }> | { kind: 'failed'; code: string | undefined },
+): string {
+  if (read.kind === 'missing') return 'does not exist';
+  if (read.kind === 'failed') return `cannot be read (${read.code ?? 'error'})`;
+  return distrustWords(read.why);
 }
