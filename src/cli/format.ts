@@ -24,7 +24,7 @@ import { auditTerminalLine } from '../views/audit-post.js';
 import { recordedWords } from '../views/errors.js';
 import { explanationText } from '../views/player-error-text.js';
 import { protectionLabel, protectionValueText } from '../views/protection-text.js';
-import { timeBoxLines } from '../views/put-back.js';
+import { extendedUntilLine, timeBoxLines } from '../views/put-back.js';
 import { CLI_COMMANDS, type CliCommand } from './args.js';
 
 /**
@@ -169,7 +169,10 @@ export function timeBoxReport(request: OperationRequest, lang: Lang, now: Date):
  * it goes back. None for a change without a window.
  */
 export function windowLines(request: OperationRequest, lang: Lang, now: Date): string[] {
-  return timeBoxLines(request, now, cliClockLang(lang)).map(unmarked);
+  const extended = extendedUntilLine(request, now, cliClockLang(lang));
+  return extended === null
+    ? timeBoxLines(request, now, cliClockLang(lang)).map(unmarked)
+    : [unmarked(extended)];
 }
 
 /** A line of Slack's without its markup and emoji codes, which mean nothing in a terminal. */

@@ -70,6 +70,19 @@ export function inForceUntilLine(request: OperationRequest, now: Date, lang: Lan
   return lang.t.approvals.apprBoxLine(ICONS.waiting, goesBackText(lang, request.timeBox.endsAt, now), '', '');
 }
 
+/**
+ * An applied Extend holds nothing of its own (its box is closed): the window it lengthened goes
+ * back at the end the Extend set, which its result names. Null for anything else.
+ */
+export function extendedUntilLine(request: OperationRequest, now: Date, lang: Lang): string | null {
+  const result = request.result;
+  if (request.timeBox?.extends === undefined || request.state !== 'succeeded') return null;
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return null;
+  const endsAt = result.endsAt;
+  if (typeof endsAt !== 'string') return null;
+  return lang.t.approvals.apprBoxLine(ICONS.waiting, goesBackText(lang, endsAt, now), '', '');
+}
+
 /** On a request made to undo another: whose change it puts back, or reverts; null otherwise. */
 export function revertOfLine(request: OperationRequest, lang: Lang): string | null {
   const of = request.revertOf;
