@@ -71,6 +71,7 @@ import {
   type RequestDm,
   type RequestFilter,
   type RequestPatch,
+  type StepEndChange,
   type Store,
   type StoredCheckpoint,
   type ViewerQuery,
@@ -1123,14 +1124,7 @@ export class PostgresStore implements Store {
   }
 
   async endStep(
-    step: {
-      requestId: string;
-      index: number;
-      from: 'sending';
-      to: StepEnd;
-      error: RecordedError | null;
-      at: string;
-    },
+    step: StepEndChange,
     events: readonly NewAuditEvent[],
   ): Promise<boolean> {
     const at = normalizeTime(step.at, 'at');

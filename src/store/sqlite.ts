@@ -90,6 +90,7 @@ import {
   type RequestDm,
   type RequestFilter,
   type RequestPatch,
+  type StepEndChange,
   type Store,
   type StoredCheckpoint,
   type ViewerQuery,
@@ -1204,14 +1205,7 @@ export class SqliteStore implements Store {
   }
 
   async endStep(
-    step: {
-      requestId: string;
-      index: number;
-      from: 'sending';
-      to: StepEnd;
-      error: RecordedError | null;
-      at: string;
-    },
+    step: StepEndChange,
     events: readonly NewAuditEvent[],
   ): Promise<boolean> {
     const at = normalizeTime(step.at, 'at');

@@ -181,6 +181,16 @@ export interface RequestDm {
 
 export type RequestDmKind = 'followUp' | 'breakGlass' | 'breakGlassOverdue' | 'timeBox';
 
+/** A batch step's end: from `sending` to how it ended, with the error that ended it. */
+export interface StepEndChange {
+  requestId: string;
+  index: number;
+  from: 'sending';
+  to: StepEnd;
+  error: RecordedError | null;
+  at: string;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** Applies pending versioned migrations. Safe to call from several processes at once. */
@@ -433,14 +443,7 @@ export interface Store {
    */
   beginStep(step: { requestId: string; index: number; mobileNumber: string; at: string }): Promise<boolean>;
   endStep(
-    step: {
-      requestId: string;
-      index: number;
-      from: 'sending';
-      to: StepEnd;
-      error: RecordedError | null;
-      at: string;
-    },
+    step: StepEndChange,
     events: readonly NewAuditEvent[],
   ): Promise<boolean>;
   /** A batch's steps, in list order. */
