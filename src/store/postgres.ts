@@ -1,15 +1,9 @@
 import pg from 'pg';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
-import type { BatchStep, StepEnd } from '../core/batch.js';
+import type { BatchStep } from '../core/batch.js';
 import type { Delegation } from '../core/delegation.js';
 import { StateConflictError } from '../core/errors.js';
-import {
-  type AuditEvent,
-  type NewAuditEvent,
-  type OperationRequest,
-  type RecordedError,
-  tellsSlack,
-} from '../core/model.js';
+import { type AuditEvent, type NewAuditEvent, type OperationRequest, tellsSlack } from '../core/model.js';
 import { ASK_TYPES, foldViewerUnblocks, type ViewerUnblock, viewersOfEvent } from '../core/viewer-history.js';
 import {
   AppendListeners,
@@ -1123,10 +1117,7 @@ export class PostgresStore implements Store {
     return rowCount === 1;
   }
 
-  async endStep(
-    step: StepEndChange,
-    events: readonly NewAuditEvent[],
-  ): Promise<boolean> {
+  async endStep(step: StepEndChange, events: readonly NewAuditEvent[]): Promise<boolean> {
     const at = normalizeTime(step.at, 'at');
     const appended = await this.tx(async (client) => {
       const moved = await client.query(

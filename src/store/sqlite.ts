@@ -12,16 +12,10 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoredAuditEvent } from '../core/audit-chain.js';
-import type { BatchStep, StepEnd } from '../core/batch.js';
+import type { BatchStep } from '../core/batch.js';
 import type { Delegation } from '../core/delegation.js';
 import { ConfigError, StateConflictError } from '../core/errors.js';
-import {
-  type AuditEvent,
-  type NewAuditEvent,
-  type OperationRequest,
-  type RecordedError,
-  tellsSlack,
-} from '../core/model.js';
+import { type AuditEvent, type NewAuditEvent, type OperationRequest, tellsSlack } from '../core/model.js';
 import { ASK_TYPES, foldViewerUnblocks, type ViewerUnblock, viewersOfEvent } from '../core/viewer-history.js';
 import {
   distrustWords,
@@ -1204,10 +1198,7 @@ export class SqliteStore implements Store {
     return done.changes === 1;
   }
 
-  async endStep(
-    step: StepEndChange,
-    events: readonly NewAuditEvent[],
-  ): Promise<boolean> {
+  async endStep(step: StepEndChange, events: readonly NewAuditEvent[]): Promise<boolean> {
     const at = normalizeTime(step.at, 'at');
     const appended = this.write(() => {
       const moved = this.stmt(

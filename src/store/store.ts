@@ -442,10 +442,7 @@ export interface Store {
    * @see docs/approvals.md, "Many numbers at once"
    */
   beginStep(step: { requestId: string; index: number; mobileNumber: string; at: string }): Promise<boolean>;
-  endStep(
-    step: StepEndChange,
-    events: readonly NewAuditEvent[],
-  ): Promise<boolean>;
+  endStep(step: StepEndChange, events: readonly NewAuditEvent[]): Promise<boolean>;
   /** A batch's steps, in list order. */
   listSteps(requestId: string): Promise<BatchStep[]>;
 
