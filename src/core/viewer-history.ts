@@ -11,16 +11,19 @@ import type { Actor, AuditEvent, AuditEventType, NewAuditEvent } from './model.j
  */
 
 /** Where an unblock ended, or stands. `denied`: the policy refused to ask at all. */
-export type UnblockOutcome =
-  | 'pending'
-  | 'running'
-  | 'succeeded'
-  | 'failed'
-  | 'rejected'
-  | 'cancelled'
-  | 'expired'
-  | 'unknown'
-  | 'denied';
+/** How an unblock of a viewer ended, as its history shows it. */
+export const UNBLOCK_OUTCOMES = [
+  'pending',
+  'running',
+  'succeeded',
+  'failed',
+  'rejected',
+  'cancelled',
+  'expired',
+  'unknown',
+  'denied',
+] as const;
+export type UnblockOutcome = (typeof UNBLOCK_OUTCOMES)[number];
 
 /** One unblock of one viewer: who asked, who approved, when, how it ended, and why it was asked. */
 export interface ViewerUnblock {
@@ -160,17 +163,7 @@ export const UnblockShownSchema = z.object({
   askedAt: z.string(),
   requester: ActorShownSchema,
   approvers: z.array(ActorShownSchema),
-  outcome: z.enum([
-    'pending',
-    'running',
-    'succeeded',
-    'failed',
-    'rejected',
-    'cancelled',
-    'expired',
-    'unknown',
-    'denied',
-  ]),
+  outcome: z.enum(UNBLOCK_OUTCOMES),
   reason: z.string().nullable(),
   breakGlass: z.boolean(),
 });
