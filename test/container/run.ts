@@ -150,8 +150,12 @@ const unblocksOf = (w: World, mobile: string) =>
 
 const EventSchema = z.object({ seq: z.number(), hash: z.string() });
 
-/** Every audit event of the database (through the image's own CLI), each posted to the channel once. */
-async function auditPostedOnce(w: World, cli: readonly string[]): Promise<number> {
+/**
+ * Every audit event of the database (through the image's own CLI) posted to the channel: once,
+ * or, after a replica was killed, at most twice (a replica killed between Slack's answer and its
+ * mark posts that batch again: shown twice, never lost; docs/audit.md).
+ */
+async function auditPosted(w: World, cli: readonly string[], most: 1 | 2 = 1): Promise<number> {
   const verify = await run('podman', [...cli, 'bin/vidops.js', 'audit', 'verify'], { env: w.env });
   assert(verify.code === 0, `audit verify exited ${verify.code}: ${verify.stderr}${verify.stdout}`);
   const exported = await must('podman', [...cli, 'bin/vidops.js', 'audit', 'export', '--format', 'jsonl'], {
@@ -166,7 +170,7 @@ async function auditPostedOnce(w: World, cli: readonly string[]): Promise<number
   const posted = JSON.stringify(w.slack.messages(CHANNELS.audit).map((m) => m.blocks));
   for (const e of events) {
     const times = posted.split(shortHash(e.hash)).length - 1;
-    assert(times === 1, `audit event ${e.seq} was posted ${times} times`);
+    assert(times >= 1 && times <= most, `audit event ${e.seq} was posted ${times} times`);
   }
   return events.length;
 }
@@ -300,7 +304,7 @@ async function alone(w: World): Promise<string> {
     'the unblock in flight was not answered',
   );
   assert(unblocksOf(w, second).length === 1, 'the unblock in flight did not reach the sandbox once');
-  const events = await auditPostedOnce(w, ['run', '--rm', '--volume', `${volume}:/app/data`, IMAGE]);
+  const events = await auditPosted(w, ['run', '--rm', '--volume', `${volume}:/app/data`, IMAGE]);
   return `SIGTERM: exit 0, ${events} audit events on the volume, each posted once`;
 }
 
@@ -413,16 +417,20 @@ async function replicas(w: World, pool: pg.Pool, databaseUrl: string): Promise<s
   await until('B to work off what A left', () => drained(portB), 120_000);
   for (const m of mobiles)
     assert(unblocksOf(w, m).length === 1, `${m} was sent ${unblocksOf(w, m).length} times`);
-  const events = await auditPostedOnce(w, [
-    'run',
-    '--rm',
-    '--network=host',
-    ...mounts.flatMap((m) => ['--volume', m]),
-    ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
-    IMAGE,
-  ]);
+  const events = await auditPosted(
+    w,
+    [
+      'run',
+      '--rm',
+      '--network=host',
+      ...mounts.flatMap((m) => ['--volume', m]),
+      ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
+      IMAGE,
+    ],
+    2,
+  );
   console.log(
-    `  A killed with ${pending} audit events owed: B posted them; ${events} events, chain verifies`,
+    `  A killed with ${pending} audit events owed: B posted them (none lost; a batch in flight may show twice); ${events} events, chain verifies`,
   );
   await must('podman', ['kill', '--signal', 'TERM', b], { env: w.env });
   const code = (await must('podman', ['wait', b], { env: w.env })).trim();
