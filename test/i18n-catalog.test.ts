@@ -63,6 +63,7 @@ const PARAMETERS: Readonly<Record<string, readonly unknown[]>> = {
   'errors.modalNobodyUnblocked': [SAID_SAMPLE],
   'errors.modalNothingRetried': [SAID_SAMPLE],
   'approvals.apprResource': ['folder'],
+  'operator.docCheck': ['database'],
 };
 
 /**

@@ -5,37 +5,34 @@ import Database from 'better-sqlite3';
 import { type CliStoreConfig, loadCliConfig } from '../config.js';
 import { createHasher } from '../core/audit-chain.js';
 import { InputError } from '../core/errors.js';
+import type { Lang } from '../i18n/lang.js';
 import { openStore, parseStoreUrl } from '../store/index.js';
 import { type AuditRun, verifyStore } from './audit.js';
 import { resolveDatabaseUrl } from './context.js';
 
 /**
  * `vidops backup <file>`: a consistent copy of the SQLite database, taken with SQLite's online
- * backup while the bot runs, verified like `audit verify` before it takes the file's name.
+ * backup while the bot runs, verified like `audit verify` before it takes the file's name. It
+ * speaks the CLI's language (`--lang`, else `LANG`).
  * @see docs/operations.md, "Backup and restore"
  */
-
-/** Where the PostgreSQL operator is sent instead. */
-const POSTGRES_BACKUP =
-  'vidops backup copies a SQLite database; this DATABASE_URL is PostgreSQL: back it up with pg_dump, and keep the signing key, its state file, AUDIT_HMAC_KEY and VIDEO_SECRET_KEY beside the dump (docs/operations.md, "Backup and restore").';
 
 /**
  * Copies the database to a temporary file (mode 600) beside `target`, checks the copy's chain and
  * checkpoints, then renames it to `target`: a failed or refused backup leaves no file and any
  * earlier backup of that name whole.
  */
-export async function backup(run: AuditRun, target: string): Promise<number> {
+export async function backup(run: AuditRun, target: string, lang: Lang): Promise<number> {
+  const t = lang.t.operator;
   const config = loadCliConfig(run.env, 'store');
   const location = parseStoreUrl(resolveDatabaseUrl(config.databaseUrl, run.cwd));
-  if (location.kind === 'postgres') throw new InputError(POSTGRES_BACKUP);
+  // The operator of PostgreSQL is sent to pg_dump and what to keep beside it.
+  if (location.kind === 'postgres') throw new InputError(t.bakPostgres);
   const source = location.path;
   const dest = resolve(run.cwd, target);
-  if (source === ':memory:')
-    throw new InputError('An in-memory database (sqlite::memory:) has nothing to back up.');
-  if (!(await isFile(source)))
-    throw new InputError(`There is no vidops database at ${source} (DATABASE_URL).`);
-  if (dest === source)
-    throw new InputError(`${dest} is the database itself: name another file for the backup.`);
+  if (source === ':memory:') throw new InputError(t.bakInMemory);
+  if (!(await isFile(source))) throw new InputError(t.bakNoDatabase(source));
+  if (dest === source) throw new InputError(t.bakSameFile(dest));
   const temp = resolve(dirname(dest), `.${basename(dest)}.${randomBytes(6).toString('hex')}.tmp`);
   await mkdir(dirname(dest), { recursive: true, mode: 0o700 });
   // Made first, mode 600 and exclusive, so the copy is never readable by others, not even briefly.
@@ -49,9 +46,7 @@ export async function backup(run: AuditRun, target: string): Promise<number> {
     }
     await chmod(temp, 0o600);
     if ((await verifyCopy(run, config, temp)) !== 0) {
-      run.err(
-        `vidops: no backup written: the copy of ${source} does not verify (above); ${dest} was left as it was.`,
-      );
+      run.err(`vidops: ${t.bakNotVerified(source, dest)}`);
       return 1;
     }
     await syncFile(temp);
@@ -60,7 +55,7 @@ export async function backup(run: AuditRun, target: string): Promise<number> {
   } finally {
     await rm(temp, { force: true });
   }
-  run.out(`backup written: ${dest} (mode 600), a copy of ${source} verified with audit verify.`);
+  run.out(t.bakWritten(dest, source));
   return 0;
 }
 

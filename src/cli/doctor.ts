@@ -7,6 +7,9 @@ import { checkpointOrigin } from '../core/checkpoint.js';
 import { ConfigError } from '../core/errors.js';
 import { redactError } from '../core/mask.js';
 import type { Policy } from '../core/policy.js';
+import { list, num } from '../i18n/format.js';
+import type { Lang } from '../i18n/lang.js';
+import type { DoctorCheck } from '../i18n/messages/operator.js';
 import { loadPolicy, openVideoClient, readPolicyFile } from '../parts.js';
 import { loadSigningKey } from '../services/audit-keys.js';
 import { fileMemory, memoryPathFor } from '../services/checkpoint-memory.js';
@@ -16,15 +19,18 @@ import { openStore, parseStoreUrl, type Store } from '../store/index.js';
 import { DatabaseTooNewError, MIGRATIONS, refuseNewer } from '../store/migrations.js';
 import type { AuditRun } from './audit.js';
 import { resolveDatabaseUrl } from './context.js';
+import { cliTime } from './format.js';
 
 /**
  * `vidops doctor [--json]`: checks what a running vidops needs, one line each with its fix. Exit 0
  * when every check passes, 1 otherwise. It reads and changes nothing (no migration, no signature).
+ * It speaks the CLI's language (`--lang`, else `LANG`); `--json` names each check by its stable
+ * English name, its detail and fix in that language.
  * @see docs/operations.md, "Doctor"
  */
 
 export interface Finding {
-  check: string;
+  check: DoctorCheck;
   ok: boolean;
   /** What was found. */
   detail: string;
@@ -35,34 +41,36 @@ export interface Finding {
 /** The clocks of this host and of the database may differ by this much (replicas time leases in minutes). */
 const CLOCK_SKEW_MS = 5_000;
 
-const pass = (check: string, detail: string): Finding => ({ check, ok: true, detail, fix: '' });
-const fault = (check: string, detail: string, fix: string): Finding => ({ check, ok: false, detail, fix });
+const pass = (check: DoctorCheck, detail: string): Finding => ({ check, ok: true, detail, fix: '' });
+const fault = (check: DoctorCheck, detail: string, fix: string): Finding => ({
+  check,
+  ok: false,
+  detail,
+  fix,
+});
 
 /** What the checks after the configuration share. */
 interface Doctor {
   run: AuditRun;
+  lang: Lang;
+  t: Lang['t']['operator'];
   config: Config;
   clock: () => Date;
   store: Store | null;
   web: WebClient;
 }
 
-export async function doctor(run: AuditRun, clock: () => Date): Promise<number> {
+export async function doctor(run: AuditRun, clock: () => Date, lang: Lang): Promise<number> {
+  const t = lang.t.operator;
   const findings: Finding[] = [];
   let config: Config;
   try {
     config = loadConfig(run.env);
-    findings.push(pass('configuration', 'every variable parses'));
+    findings.push(pass('configuration', t.docConfigOk));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    findings.push(
-      fault(
-        'configuration',
-        error.problems.join('; '),
-        'set the variables named (.env.example lists them all), then run vidops doctor again; the other checks need them',
-      ),
-    );
-    return report(run, findings);
+    findings.push(fault('configuration', t.docConfigBad(error.problems.join('; ')), t.docConfigFix));
+    return report(run, lang, findings);
   }
   config = { ...config, databaseUrl: resolveDatabaseUrl(config.databaseUrl, run.cwd) };
   const web = new WebClient(config.slack.botToken, {
@@ -70,7 +78,7 @@ export async function doctor(run: AuditRun, clock: () => Date): Promise<number> 
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
   });
-  const d: Doctor = { run, config, clock, store: null, web };
+  const d: Doctor = { run, lang, t, config, clock, store: null, web };
   try {
     findings.push(await database(d));
     const slack = await slackToken(d);
@@ -83,22 +91,21 @@ export async function doctor(run: AuditRun, clock: () => Date): Promise<number> 
   } finally {
     await d.store?.close();
   }
-  return report(run, findings);
+  return report(run, lang, findings);
 }
 
-function report(run: AuditRun, findings: readonly Finding[]): number {
+function report(run: AuditRun, lang: Lang, findings: readonly Finding[]): number {
+  const t = lang.t.operator;
   const ok = findings.every((f) => f.ok);
   if (run.flags.json === true) {
     run.out(JSON.stringify({ ok, checks: findings }));
   } else {
     for (const f of findings) {
-      run.out(f.ok ? `ok    ${f.check}: ${f.detail}` : `FAIL  ${f.check}: ${f.detail} — fix: ${f.fix}`);
+      const check = t.docCheck(f.check);
+      run.out(f.ok ? t.docOkLine(check, f.detail) : t.docFailLine(check, f.detail, f.fix));
     }
-    run.out(
-      ok
-        ? 'All checks passed.'
-        : `${findings.filter((f) => !f.ok).length} of ${findings.length} checks failed.`,
-    );
+    const failed = findings.filter((f) => !f.ok).length;
+    run.out(ok ? t.docAllPassed : t.docSomeFailed(num(lang, failed), num(lang, findings.length)));
   }
   return ok ? 0 : 1;
 }
@@ -109,15 +116,12 @@ function why(error: unknown): string {
 
 /** The database answers, and its schema is the one this build writes. */
 async function database(d: Doctor): Promise<Finding> {
+  const { t, lang } = d;
   const name = 'database';
   try {
     const location = parseStoreUrl(d.config.databaseUrl);
     if (location.kind === 'sqlite' && location.path !== ':memory:' && !(await exists(location.path))) {
-      return fault(
-        name,
-        `there is no database at ${location.path}`,
-        'check DATABASE_URL; vidops makes the file at its first start',
-      );
+      return fault(name, t.docDbMissing(location.path), t.docDbMissingFix);
     }
     // Opened as it is: the doctor applies no migration.
     d.store = await openStore(d.config.databaseUrl, {
@@ -126,59 +130,46 @@ async function database(d: Doctor): Promise<Finding> {
     });
     await d.store.ping();
     const applied = await d.store.schemaVersions();
-    const list = MIGRATIONS[location.kind];
-    refuseNewer(list, applied);
-    const pending = list.filter((m) => !applied.includes(m.version));
+    const migrations = MIGRATIONS[location.kind];
+    refuseNewer(migrations, applied);
+    const pending = migrations.filter((m) => !applied.includes(m.version));
     if (pending.length > 0) {
       return fault(
         name,
-        `answers, but ${pending.length} of ${list.length} migrations are not applied`,
-        'start vidops (npm start): it applies them at start, once, even with replicas starting together',
+        t.docDbPending(num(lang, pending.length), num(lang, migrations.length)),
+        t.docDbPendingFix,
       );
     }
-    return pass(name, `answers; schema current (version ${applied.at(-1) ?? 0})`);
+    return pass(name, t.docDbOk(num(lang, applied.at(-1) ?? 0)));
   } catch (error) {
     if (error instanceof DatabaseTooNewError) {
-      return fault(
-        name,
-        error.message,
-        'run the vidops version that wrote it, or restore a backup taken before the upgrade',
+      const unknown = list(
+        lang,
+        error.unknown.map((v) => num(lang, v)),
       );
+      return fault(name, t.docDbTooNew(unknown, num(lang, error.known)), t.docDbTooNewFix);
     }
     await d.store?.close().catch(() => undefined);
     d.store = null;
-    return fault(
-      name,
-      `does not answer: ${why(error)}`,
-      'check DATABASE_URL and that the database server runs',
-    );
+    return fault(name, t.docDbDown(why(error)), t.docDbDownFix);
   }
 }
 
 /** The token works (auth.test) and was granted every scope of the manifest (`x-oauth-scopes`). */
 async function slackToken(d: Doctor): Promise<Finding[]> {
+  const { t } = d;
   try {
     const answer = await d.web.auth.test();
     const granted = new Set(answer.response_metadata?.scopes ?? []);
     const missing = BOT_SCOPES.filter((s) => !granted.has(s));
     return [
-      pass('slack token', `works: bot ${answer.user ?? '?'} in workspace ${answer.team ?? '?'}`),
+      pass('slack token', t.docSlackOk(answer.user ?? '?', answer.team ?? '?')),
       missing.length === 0
-        ? pass('slack scopes', `every scope the manifest asks for (${BOT_SCOPES.length})`)
-        : fault(
-            'slack scopes',
-            `the token lacks ${missing.join(', ')}`,
-            'add them under OAuth & Permissions (or update the app from manifest.yml), reinstall the app, and set the new SLACK_BOT_TOKEN',
-          ),
+        ? pass('slack scopes', t.docScopesOk(num(d.lang, BOT_SCOPES.length)))
+        : fault('slack scopes', t.docScopesMissing(missing.join(', ')), t.docScopesFix),
     ];
   } catch (error) {
-    return [
-      fault(
-        'slack token',
-        `auth.test failed: ${why(error)}`,
-        'set SLACK_BOT_TOKEN to the Bot User OAuth Token (xoxb-…) of the installed app; check SLACK_API_URL when set',
-      ),
-    ];
+    return [fault('slack token', t.docSlackFailed(why(error)), t.docSlackFix)];
   }
 }
 
@@ -189,22 +180,16 @@ async function channels(d: Doctor): Promise<Finding[]> {
     ['approval channel', d.config.approvalChannel],
   ] as const;
   const distinct = wanted.filter(([, id], i) => wanted.findIndex(([, other]) => other === id) === i);
+  const { t } = d;
   return Promise.all(
     distinct.map(async ([name, id]): Promise<Finding> => {
       try {
         const { channel } = await d.web.conversations.info({ channel: id });
-        if (channel?.is_member === true) return pass(name, `the bot is in ${id} (#${channel.name ?? id})`);
-        return fault(
-          name,
-          `the bot is not in ${id} (#${channel?.name ?? id})`,
-          `in Slack, type /invite @vidops in #${channel?.name ?? id}`,
-        );
+        const shown = channel?.name ?? id;
+        if (channel?.is_member === true) return pass(name, t.docChannelIn(id, shown));
+        return fault(name, t.docChannelOut(id, shown), t.docChannelInvite(shown));
       } catch (error) {
-        return fault(
-          name,
-          `${id}: ${why(error)}`,
-          'set the channel ID (C…, from the channel details), not its name',
-        );
+        return fault(name, t.docChannelError(id, why(error)), t.docChannelFix);
       }
     }),
   );
@@ -212,13 +197,9 @@ async function channels(d: Doctor): Promise<Finding[]> {
 
 /** The key and its state file are readable by their owner only, and the database extends what the key signed. */
 async function signingKey(d: Doctor): Promise<Finding[]> {
-  const { config } = d;
+  const { config, t } = d;
   const name = 'signing key';
-  if (config.auditSigningKeyFile === undefined) {
-    return [
-      pass(name, 'not set: no checkpoints are signed (AUDIT_SIGNING_KEY_FILE, docs/audit-checkpoints.md)'),
-    ];
-  }
+  if (config.auditSigningKeyFile === undefined) return [pass(name, t.docKeyUnset)];
   const keyFile = resolve(d.run.cwd, config.auditSigningKeyFile);
   const statePath = memoryPathFor(
     keyFile,
@@ -236,22 +217,12 @@ async function signingKey(d: Doctor): Promise<Finding[]> {
     if (mode === null) {
       findings.push(
         what === name
-          ? fault(
-              what,
-              `${path} cannot be read`,
-              'point AUDIT_SIGNING_KEY_FILE at the key (vidops audit keygen makes one)',
-            )
-          : pass(what, `${path} not made yet: the first checkpoint makes it`),
+          ? fault(what, t.docKeyUnreadable(path), t.docKeyUnreadableFix)
+          : pass(what, t.docStateNotYet(path)),
       );
     } else if ((mode & 0o077) !== 0) {
-      findings.push(
-        fault(
-          what,
-          `${path} has mode ${mode.toString(8)}: others may read or change it`,
-          `chmod 600 ${path}`,
-        ),
-      );
-    } else findings.push(pass(what, `${path} has mode ${mode.toString(8)}`));
+      findings.push(fault(what, t.docModeOpen(path, mode.toString(8)), t.docModeFix(path)));
+    } else findings.push(pass(what, t.docModeOk(path, mode.toString(8))));
   }
   if (findings.some((f) => !f.ok) || d.store === null) return findings;
   try {
@@ -268,41 +239,28 @@ async function signingKey(d: Doctor): Promise<Finding[]> {
     const refused = await checkpointer.checkExtends();
     findings.push(
       refused === null
-        ? pass('signing key and database', 'the audit log extends the last checkpoint the key signed')
-        : fault(
-            'signing key and database',
-            refused.reason,
-            'after a deliberate restore: vidops audit verify, then vidops audit checkpoint --accept-baseline --reason "…"; otherwise treat it as tampering',
-          ),
+        ? pass('signing key and database', t.docExtends)
+        : fault('signing key and database', t.docRefused(refused.reason), t.docRefusedFix),
     );
   } catch (error) {
-    findings.push(
-      fault('signing key and database', why(error), 'check AUDIT_SIGNING_KEY_FILE and AUDIT_LOG_NAME'),
-    );
+    findings.push(fault('signing key and database', t.docKeyError(why(error)), t.docKeyErrorFix));
   }
   return findings;
 }
 
 /** A documented read (the whitelist, op 2) with the keys given. */
 async function videoService(d: Doctor): Promise<Finding> {
+  const { t, lang } = d;
   const name = 'video service';
-  if (d.store === null)
-    return fault(name, 'not checked: the database does not answer', 'fix the database first');
+  if (d.store === null) return fault(name, t.docNotChecked, t.docFixFirst);
   const client = openVideoClient(d.config.video, d.store);
   const started = performance.now();
   try {
-    const list = await client.whitelist.get();
+    const ips = await client.whitelist.get();
     const ms = Math.round(performance.now() - started);
-    return pass(
-      name,
-      `${d.config.video.url} answered a whitelist read in ${ms} ms (${list.length} addresses)`,
-    );
+    return pass(name, t.docVideoOk(d.config.video.url, num(lang, ms), num(lang, ips.length)));
   } catch (error) {
-    return fault(
-      name,
-      `${d.config.video.url}: ${why(error)}`,
-      'check VIDEO_API_URL, VIDEO_API_KEY and VIDEO_SECRET_KEY, and that this host may reach the service',
-    );
+    return fault(name, t.docVideoFailed(d.config.video.url, why(error)), t.docVideoFix);
   } finally {
     client.close();
   }
@@ -310,28 +268,26 @@ async function videoService(d: Doctor): Promise<Finding> {
 
 /** This host's clock against the database's: replicas judge each other's leases by the clock. */
 async function clockCheck(d: Doctor): Promise<Finding> {
+  const { t, lang } = d;
   const name = 'clock';
-  if (d.store === null)
-    return fault(name, 'not checked: the database does not answer', 'fix the database first');
+  if (d.store === null) return fault(name, t.docNotChecked, t.docFixFirst);
   const [db, here] = [await d.store.databaseNow(), d.clock()];
   const skew = here.getTime() - db.getTime();
   if (Number.isNaN(skew) || Math.abs(skew) > CLOCK_SKEW_MS) {
-    return fault(
-      name,
-      `this host says ${here.toISOString()}, the database ${db.toISOString()} (${Math.round(skew / 1000)} s apart)`,
-      'turn on NTP on both hosts (timedatectl set-ntp true)',
-    );
+    const [hereText, dbText] = [cliTime(lang, here.toISOString()), cliTime(lang, db.toISOString())];
+    return fault(name, t.docClockSkew(hereText, dbText, num(lang, Math.round(skew / 1000))), t.docClockFix);
   }
-  return pass(name, `within ${CLOCK_SKEW_MS / 1000} s of the database's (${skew} ms)`);
+  return pass(name, t.docClockOk(num(lang, CLOCK_SKEW_MS / 1000), num(lang, skew)));
 }
 
 /** Every user and user group the policy names, known to Slack (`users.info`, `usergroups.users.list`). */
 async function people(d: Doctor): Promise<Finding[]> {
+  const { t, lang } = d;
   let policy: Policy;
   try {
     policy = await loadPolicy(d.config, (path) => readPolicyFile(resolve(d.run.cwd, path)));
   } catch (error) {
-    return [fault('policy', why(error), 'fix POLICY_FILE, LEADS or AGENTS as the message says')];
+    return [fault('policy', t.docPolicyBad(why(error)), t.docPolicyFix)];
   }
   const ids = new Set<string>([...policy.leads, ...(policy.agents ?? [])]);
   for (const rule of Object.values(policy.rules)) {
@@ -344,15 +300,9 @@ async function people(d: Doctor): Promise<Finding[]> {
     if (!known) unknown.push(id);
   }
   if (unknown.length > 0) {
-    return [
-      fault(
-        'policy people',
-        `Slack knows no active ${unknown.join(', ')}`,
-        'correct the IDs in LEADS, AGENTS or POLICY_FILE (a user ID is U… or W…, a user group S…, from Slack profiles)',
-      ),
-    ];
+    return [fault('policy people', t.docPeopleUnknown(unknown.join(', ')), t.docPeopleFix)];
   }
-  return [pass('policy people', `Slack knows all ${ids.size} people and groups the policy names`)];
+  return [pass('policy people', t.docPeopleOk(num(lang, ids.size)))];
 }
 
 async function exists(path: string): Promise<boolean> {

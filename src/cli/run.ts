@@ -348,8 +348,8 @@ async function dispatch(run: Run, checked: Checked): Promise<number> {
   if (run.command.id === 'audit verify' && run.flags.events !== undefined) return verifyFiles(auditRun(run));
   switch (run.command.needs) {
     case 'none':
-      if (run.command.id === 'backup') return backup(auditRun(run), run.words[0] ?? '');
-      if (run.command.id === 'doctor') return doctor(auditRun(run), run.clock);
+      if (run.command.id === 'backup') return backup(auditRun(run), run.words[0] ?? '', run.lang);
+      if (run.command.id === 'doctor') return doctor(auditRun(run), run.clock, run.lang);
       return run.command.id === 'audit keygen' ? keygen(auditRun(run)) : explain(run);
     case 'store': {
       const ctx = await openStoreContext(run.env, opening(run));

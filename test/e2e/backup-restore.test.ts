@@ -54,6 +54,12 @@ it('an operator backs up the running bot, restores after a disk failure, accepts
     expect(backedUp.stdout).toContain('chain intact: 3 events');
     expect(backedUp.stdout).toContain(`backup written: ${join(dir, 'backups/vidops-1.db')} (mode 600)`);
     expect((await stat(join(dir, 'backups/vidops-1.db'))).mode & 0o777).toBe(0o600);
+    // An operator whose shell speaks Persian reads the same outcome in Persian, the paths kept Latin.
+    const persian = await vidops(['backup', 'backups/vidops-fa.db', '--lang', 'fa']);
+    expect(persian).toMatchObject({ code: 0, stderr: '' });
+    expect(persian.stdout).toContain(
+      `پشتیبان نوشته شد: \u2068${join(dir, 'backups/vidops-fa.db')}\u2069 (مجوز \u2068600\u2069)`,
+    );
 
     await unblock(h, '0912 765 4321');
     expect(await vidops(['audit', 'checkpoint'])).toMatchObject({ code: 0 });
@@ -108,6 +114,18 @@ it('a backup on PostgreSQL is refused, pointing at pg_dump and what to keep besi
   expect(run.code).toBe(1);
   expect(run.stderr).toContain('back it up with pg_dump');
   expect(run.stderr).toContain('the signing key, its state file, AUDIT_HMAC_KEY and VIDEO_SECRET_KEY');
+  await expect(stat(join(dir, 'x.db'))).rejects.toThrow();
+});
+
+it('a backup on PostgreSQL asked in Persian is refused in Persian, pointing at pg_dump', async () => {
+  const run = await runVidops(['backup', 'x.db'], {
+    env: { DATABASE_URL: 'postgres://vidops@127.0.0.1:1/vidops', LANG: 'fa_IR.UTF-8' },
+    cwd: dir,
+    clock: () => new Date(),
+  });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain('با \u2068pg_dump\u2069 از آن پشتیبان بگیرید');
+  expect(run.stderr).not.toContain('back it up with');
   await expect(stat(join(dir, 'x.db'))).rejects.toThrow();
 });
 

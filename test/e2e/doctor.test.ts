@@ -107,6 +107,64 @@ it('--json gives scripts every check with ok, detail and fix', async () => {
   expect(run.stdout).not.toContain('wrong-secret');
 });
 
+describe('in Persian (--lang fa, or a shell whose LANG is fa_IR)', () => {
+  const PERSIAN = /[\u0600-\u06FF]/;
+  /** The Persian prose of a line: without the isolated Latin runs (paths, IDs, commands). */
+  const prose = (text: string) => text.replace(/\u2068[^\u2069]*\u2069/g, ' ');
+
+  it('an operator whose shell speaks Persian runs doctor on a healthy deployment: every line in Persian, exit 0', async () => {
+    const run = await doctor({ LANG: 'fa_IR.UTF-8' });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    // The same checks as in English, one line each, and the closing line.
+    expect(lines).toHaveLength((await doctor()).stdout.trim().split('\n').length);
+    for (const l of lines) {
+      expect(l).toMatch(PERSIAN);
+      expect(prose(l)).not.toMatch(/[0-9]/);
+      expect(l).not.toMatch(/^(ok|FAIL) /);
+    }
+    expect(lines.slice(0, -1).every((l) => l.startsWith('درست  '))).toBe(true);
+    expect(run.stdout).toContain('همه‌ی بررسی‌ها درست بودند.');
+    expect(run.stdout).toContain('پایگاه داده: پاسخ می‌دهد');
+  });
+
+  it('the host clock is ten minutes ahead: the fault in Persian, Solar Hijri dates and Persian digits, with the NTP fix', async () => {
+    const run = await runVidops(['doctor', '--lang', 'fa'], {
+      env: env(),
+      cwd: keys,
+      clock: () => new Date(Date.now() + 10 * 60_000),
+    });
+    expect(run.code).toBe(1);
+    const failed = run.stdout.split('\n').find((l) => l.startsWith('خطا   ساعت: ')) ?? '(no clock line)';
+    expect(failed).toContain('(۶۰۰ ثانیه فاصله)');
+    // Solar Hijri year (14xx) in Persian digits, not the Gregorian one.
+    expect(failed).toMatch(/۱۴[۰-۹]{2}/);
+    expect(failed).not.toMatch(/20[0-9]{2}-/);
+    expect(failed).toContain('راه رفع: NTP');
+    expect(run.stdout).toContain('۱ بررسی از ۱۲ بررسی نادرست بود.');
+  });
+
+  it('--json keeps the stable check names for scripts; detail and fix follow the language', async () => {
+    const run = await runVidops(['doctor', '--json', '--lang', 'fa'], {
+      env: env({ VIDEO_SECRET_KEY: 'wrong-secret' }),
+      cwd: keys,
+      clock: () => new Date(),
+    });
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as { checks: { check: string; ok: boolean; fix: string }[] };
+    expect(report.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(['video service']);
+    expect(report.checks.find((c) => c.check === 'video service')?.fix).toMatch(PERSIAN);
+  });
+
+  it('a variable does not parse: said in Persian, the variable named, exit 1', async () => {
+    const run = await doctor({ LANG: 'fa_IR.UTF-8', VIDEO_API_URL: 'not a url' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^خطا {3}پیکربندی: متغیرهای نادرست: .*VIDEO_API_URL.* — راه رفع: /m);
+    expect(run.stdout).toContain('۱ بررسی از ۱ بررسی نادرست بود.');
+  });
+});
+
 it.each<[string, Record<string, string | undefined>, string, RegExp, RegExp]>([
   [
     'a variable does not parse',

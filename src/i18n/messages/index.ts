@@ -9,6 +9,7 @@ import { errors } from './errors.js';
 import { everyday } from './everyday.js';
 import { home } from './home.js';
 import { language } from './language.js';
+import { operator } from './operator.js';
 import { player } from './player.js';
 import { requests } from './requests.js';
 import { resolve } from './resolve.js';
@@ -32,6 +33,7 @@ export const AREAS = {
   everyday,
   home,
   language,
+  operator,
   player,
   requests,
   resolve,
