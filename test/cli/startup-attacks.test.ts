@@ -5,13 +5,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
+import { createHasher } from '../../src/core/audit-chain.js';
 import { type Emulator, startEmulator } from '../../src/emulator/emulator.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { openStore } from '../../src/store/index.js';
 
 /**
  * `npm start` (src/main.ts, through tsx) as an operator runs it on a host: a port someone else
  * holds, a container that passes empty variables next to a filled-in `.env`, a database that
- * cannot be reached. Each must end in one message that names the setting, with no secret in it.
+ * cannot be reached, a database a newer vidops migrated. Each must end in one message that names
+ * the setting, with no secret in it.
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -130,6 +134,23 @@ describe('an operator runs npm start on a host', () => {
     );
     expect(ended.stdout).not.toContain('vidops playground');
   }, 20_000);
+
+  it('an operator starts an older vidops on a database a newer one migrated: exit 1, said plainly, nothing changed', async () => {
+    const file = join(dir, 'newer.db');
+    await (await openStore(`sqlite:${file}`, { hash: createHasher() })).close();
+    const db = new Database(file);
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (9001, 'newer', 'x')").run();
+    const before = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all();
+    db.close();
+    const ended = await start(dir, { ...configured(), PORT: '0', DATABASE_URL: `sqlite:${file}` }, 20_000);
+    expect(ended.killed).toBe(false);
+    expect(ended.code).toBe(1);
+    expect(ended.stderr).toContain('The database was written by a newer vidops');
+    expect(ended.stderr).toContain('schema version 9001');
+    const after = new Database(file, { readonly: true });
+    expect(after.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual(before);
+    after.close();
+  }, 30_000);
 
   it('a PostgreSQL DATABASE_URL nobody answers at stops with exit 1 and never prints its password', async () => {
     const ended = await start(
