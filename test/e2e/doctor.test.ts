@@ -291,6 +291,41 @@ it('a database a newer vidops migrated: named, not misread', async () => {
   }
 });
 
+it('a database an older vidops left, its last migration not applied: named, and starting vidops is the fix', async () => {
+  const db = new Database(h.config.databaseUrl.slice('sqlite:'.length));
+  const last = db.prepare('SELECT * FROM schema_migrations ORDER BY version DESC LIMIT 1').get() as {
+    version: number;
+    name: string;
+    applied_at: string;
+  };
+  db.prepare('DELETE FROM schema_migrations WHERE version = ?').run(last.version);
+  db.close();
+  try {
+    const run = await doctor();
+    expect(run.code).toBe(1);
+    expect(line(run.stdout, 'database')).toMatch(
+      /^FAIL {2}database: answers, but 1 of \d+ migrations are not applied — fix: start vidops/,
+    );
+  } finally {
+    const again = new Database(h.config.databaseUrl.slice('sqlite:'.length));
+    again
+      .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+      .run(last.version, last.name, last.applied_at);
+    again.close();
+  }
+});
+
+it('a PostgreSQL nobody answers at: the database line fails with the fix, and the checks that need it say they were not made', async () => {
+  const run = await doctor({ DATABASE_URL: 'postgres://vidops:Hunter2Secret@127.0.0.1:1/vidops' });
+  expect(run.code).toBe(1);
+  expect(line(run.stdout, 'database')).toMatch(
+    /^FAIL {2}database: does not answer: .* — fix: check DATABASE_URL/,
+  );
+  expect(line(run.stdout, 'video service')).toContain('not checked: the database does not answer');
+  expect(line(run.stdout, 'clock')).toContain('not checked: the database does not answer');
+  expect(run.stdout).not.toContain('Hunter2Secret');
+});
+
 const pgIt = TEST_DATABASE_URL === undefined ? it.skip : it;
 
 pgIt('on PostgreSQL: the database answers with a current schema, and its clock is compared', async () => {
