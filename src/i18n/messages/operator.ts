@@ -64,7 +64,7 @@ export const operator = defineArea(
       'start vidops (npm start): it applies them at start, once, even with replicas starting together',
     docDbOk: (version: string) => `answers; schema current (version ${version})`,
     docDbTooNew: (unknown: string, known: string) =>
-      `written by a newer vidops: it holds schema version ${unknown}, this build knows versions up to ${known}; nothing was changed`,
+      `the database was written by a newer vidops: it holds schema version ${unknown}, and this build knows versions up to ${known}; nothing was changed`,
     docDbTooNewFix: 'run the vidops version that wrote it, or restore a backup taken before the upgrade',
     docDbDown: (why: string) => `does not answer: ${why}`,
     docDbDownFix: 'check DATABASE_URL and that the database server runs',
