@@ -698,7 +698,9 @@ describe('Socket Mode envelopes', () => {
     // Slack had no ack for it, so it sends the envelope again on the new connection.
     send(openSocket(), envelope);
     await ackOf('env-attack-cut');
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The reply, then a command after it: a second run would have shown by then.
+    await cmd.reply(10_000);
+    await (await h.slash('help')).reply();
     expect({
       ackedBeforeClose,
       unblocks: upstream(h, 'POST', UNBLOCK_PATH).length,
