@@ -387,6 +387,7 @@ function notificationsOf(
     backoffBaseMs: pacing.backoffBaseMs,
     backoffMaxMs: pacing.backoffMaxMs,
     idlePollMs: pacing.idlePollMs,
+    settleMs: pacing.settleMs,
   });
 }
 

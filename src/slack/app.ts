@@ -17,6 +17,7 @@ import {
 } from './audit-publisher.js';
 import { App, createSocketModeReceiver, LogLevel, type SocketModeReceiver } from './bolt.js';
 import { createVidopsMetrics, outcomeOf, type VidopsMetrics } from './metrics.js';
+import type { NotificationWorkerOptions } from './notification-worker.js';
 import { type Installation, installationProblem, OpsServer, VidopsReceiver } from './receiver.js';
 
 /**
@@ -85,12 +86,13 @@ export interface SlackAppDeps {
   shed?: (body: Record<string, unknown>) => object | null;
   metrics?: VidopsMetrics;
   workerId?: string;
-  /** Overrides of the publisher's pacing (tests). */
+  /** Overrides of the publisher's pacing, and the notification worker's (tests). */
   publisher?: Partial<
     Pick<
       AuditPublisherOptions,
       'minIntervalMs' | 'batchMax' | 'leaseMs' | 'backoffBaseMs' | 'backoffMaxMs' | 'idlePollMs'
-    >
+    > &
+      Pick<NotificationWorkerOptions, 'settleMs'>
   >;
   /** How long `stop()` waits for requests in flight. */
   shutdownTimeoutMs?: number;
