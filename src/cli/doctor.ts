@@ -69,7 +69,7 @@ export async function doctor(run: AuditRun, clock: () => Date, lang: Lang): Prom
     findings.push(pass('configuration', t.docConfigOk));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    findings.push(fault('configuration', t.docConfigBad(error.problems.join('; ')), t.docConfigFix));
+    findings.push(fault('configuration', t.docConfigBad(why(error)), t.docConfigFix));
     return report(run, lang, findings);
   }
   config = { ...config, databaseUrl: resolveDatabaseUrl(config.databaseUrl, run.cwd) };
@@ -110,8 +110,10 @@ function report(run: AuditRun, lang: Lang, findings: readonly Finding[]): number
   return ok ? 0 : 1;
 }
 
+/** An error on one line: a check is one line, and a configuration error lists its problems. */
 function why(error: unknown): string {
-  return redactError(error).message;
+  const text = error instanceof ConfigError ? error.problems.join('; ') : redactError(error).message;
+  return text.replace(/\s*\n\s*/g, ' ');
 }
 
 /** The database answers, and its schema is the one this build writes. */

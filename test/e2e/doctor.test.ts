@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -324,6 +324,23 @@ it('a PostgreSQL nobody answers at: the database line fails with the fix, and th
   expect(line(run.stdout, 'video service')).toContain('not checked: the database does not answer');
   expect(line(run.stdout, 'clock')).toContain('not checked: the database does not answer');
   expect(run.stdout).not.toContain('Hunter2Secret');
+});
+
+it('AUDIT_CHANNEL names a channel Slack does not have: the line says so, and the fix asks for the ID', async () => {
+  const run = await doctor({ AUDIT_CHANNEL: 'C0NOSUCH1' });
+  expect(run.code).toBe(1);
+  expect(line(run.stdout, 'audit channel')).toMatch(
+    /^FAIL {2}audit channel: C0NOSUCH1: .* — fix: set the channel ID/,
+  );
+  expect(line(run.stdout, 'approval channel')).toMatch(/^ok/);
+});
+
+it('the policy file does not parse: the policy line fails on one line with its fix, naming POLICY_FILE', async () => {
+  // Was a defect: the parser's message spans lines, so the fix landed apart from its check.
+  await writeFile(join(keys, 'broken-policy.yml'), 'rules: [this is: not, a policy\n');
+  const run = await doctor({ POLICY_FILE: 'broken-policy.yml' });
+  expect(run.code).toBe(1);
+  expect(line(run.stdout, 'policy')).toMatch(/^FAIL {2}policy: .* — fix: fix POLICY_FILE/);
 });
 
 const pgIt = TEST_DATABASE_URL === undefined ? it.skip : it;
