@@ -1,5 +1,4 @@
-import type { DelegateWords } from './delegation.js';
-import { parseDelegateWords } from './delegation.js';
+import { type DelegateWords, parseDelegateWords } from './delegation.js';
 import { ID_NAMES, LANGUAGE_NAMES, LANGUAGE_WORDS, type ReadMobile } from './operation-spec.js';
 import { normalizeErrorCode } from './player-errors.js';
 import type { ProtectionConfig } from './protection.js';

@@ -11,9 +11,7 @@ import {
 import { PolicyDeniedError } from '../../core/errors.js';
 import type { Command, CommandKind } from '../../core/grammar.js';
 import { isLead } from '../../core/policy.js';
-import type { Said } from '../../core/said.js';
 import { type WordsSpec, wordsInput } from '../../core/shapes.js';
-import type { BoxAsked } from '../../core/time-box.js';
 import { ltr } from '../../i18n/index.js';
 import { spec as fileEdit } from '../../operations/file-edit/spec.js';
 import { spec as folderEdit } from '../../operations/folder-edit/spec.js';
@@ -40,15 +38,7 @@ import {
   playlistEditModal,
 } from '../../views/modals/resources.js';
 import { requestsMessage } from '../../views/requests.js';
-import {
-  type AppContext,
-  checkBlockKit,
-  mergeWarnings,
-  problemText,
-  respondChecked,
-  type SlashHandler,
-  type Who,
-} from '../context.js';
+import { checkBlockKit, mergeWarnings, problemText, respondChecked, type SlashHandler } from '../context.js';
 import { delegationHandlers, withBreakGlassOffer } from './break-glass.js';
 import { openDraft } from './drafts.js';
 import { openLoading, outcomeOf, showStatus, showView } from './shared.js';
@@ -62,37 +52,6 @@ import { protectForm } from './time-box.js';
  * @see docs/architecture.md, "Slash command grammar"
  */
 
-/**
- * Prepares and submits a change typed as text, with the window it was asked for (`for 2h`,
- * docs/time-boxed.md), and answers with the request (or why not).
- */
-async function submitTyped(
-  ctx: AppContext,
-  { actor, lang }: Who,
-  input: PrepareInput,
-  respond: Parameters<SlashHandler>[0]['respond'],
-  parseWarnings: readonly Said[],
-  timeBox?: BoxAsked,
-): Promise<void> {
-  ctx.ops.checkWindow(input.kind, timeBox);
-  const prepared = await ctx.ops.prepare(actor, input);
-  const result = await ctx.ops.submit(actor, prepared, { timeBox });
-  const warnings = mergeWarnings(parseWarnings, prepared.warnings);
-  await respondChecked(
-    ctx,
-    respond,
-    withBreakGlassOffer(
-      submittedMessage(
-        outcomeOf(ctx, result, lang),
-        { approvalChannel: ctx.config.approvalChannel, warnings },
-        lang,
-      ),
-      result,
-      lang,
-    ),
-  );
-}
-
 type Catalog = typeof CATALOG;
 
 /** The commands whose words give all their operation needs: no form asks for anything. */
@@ -102,13 +61,23 @@ type TypedKind = {
     : never;
 }[keyof Catalog];
 
-/** A change typed as text (`whitelist add …`, `protect set …`, `file move …`): its words are its input. */
+/**
+ * A change typed as text (`whitelist add …`, `protect set …`): its words are its input, read as
+ * the CLI reads them (core/shapes.ts), with the window asked for (`for 2h`, docs/time-boxed.md).
+ */
 function typedHandler(operation: ChangeOperation, args: WordsSpec): SlashHandler {
   return async ({ command, ctx, actor, lang, respond, warnings }) => {
-    // The words' values are the operation's input, as the CLI reads them (core/shapes.ts).
     const input = { kind: operation, ...wordsInput(args, command) } as PrepareInput;
     const timeBox = 'timeBox' in command ? command.timeBox : undefined;
-    await submitTyped(ctx, { actor, lang }, input, respond, warnings, timeBox);
+    ctx.ops.checkWindow(operation, timeBox);
+    const prepared = await ctx.ops.prepare(actor, input);
+    const result = await ctx.ops.submit(actor, prepared, { timeBox });
+    const options = {
+      approvalChannel: ctx.config.approvalChannel,
+      warnings: mergeWarnings(warnings, prepared.warnings),
+    };
+    const message = submittedMessage(outcomeOf(ctx, result, lang), options, lang);
+    await respondChecked(ctx, respond, withBreakGlassOffer(message, result, lang));
   };
 }
 
