@@ -6,10 +6,9 @@ import {
   isChangeOperation,
   type Needs,
   OPERATION_SPECS,
-  wordsCount,
-  wordsUsage,
 } from '../core/catalog.js';
 import { COMMANDS, commandLine, type ListedCommand } from '../core/commands-help.js';
+import { wordsCount, wordsUsage } from '../core/shapes.js';
 import { nearest } from '../core/validate/nearest.js';
 import { ltr, num } from '../i18n/format.js';
 import { ENGLISH, type Lang } from '../i18n/lang.js';

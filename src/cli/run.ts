@@ -6,13 +6,7 @@ import { loadCliConfig } from '../config.js';
 import { type Caller, callerOf, cliActor } from '../core/actor.js';
 import { isPastExpiry } from '../core/approvals.js';
 import { neutraliseBidi } from '../core/bidi.js';
-import {
-  type ChangeOperation,
-  OPERATION_SPECS,
-  operationTitle,
-  type Spec,
-  wordsInput,
-} from '../core/catalog.js';
+import { type ChangeOperation, OPERATION_SPECS, operationTitle, type Spec } from '../core/catalog.js';
 import { SLASH_COMMAND } from '../core/commands-help.js';
 import { ConfigError, InputError, VidopsError, wasNotSent } from '../core/errors.js';
 import { type ParseOptions, parseWords } from '../core/grammar.js';
@@ -23,6 +17,7 @@ import { CHANGE_OPERATIONS, type OperationName, READ_OPERATIONS } from '../core/
 import { explainCode, normalizeErrorCode } from '../core/player-errors.js';
 import { mayApprove, type Policy } from '../core/policy.js';
 import { english, type Said, sayWith } from '../core/said.js';
+import { wordsInput } from '../core/shapes.js';
 import { type BoxAsked, readWindow } from '../core/time-box.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { parseResourceId } from '../core/validate/ids.js';

@@ -12,7 +12,7 @@ export { createCoverFetcher, createSlackNotifier } from './changes/notifier.js';
  * buttons, the reject modal, and the App Home tab.
  * @see docs/architecture.md, "Slash command grammar", "Approvals" and "Audit log"
  */
-export { changeHandlers } from './changes/slash.js';
+export { changeHandlers, typedHandlers } from './changes/slash.js';
 
 /** Registers the buttons, modal submissions and `app_home_opened` of the change flows. */
 export function registerChangeActions(routes: SlackRoutes, ctx: AppContext): void {

@@ -13,7 +13,7 @@ import type { Respond } from '../slack/response-url.js';
 import { createSlackRoutes } from '../slack/routes.js';
 import { describeError } from '../views/errors.js';
 import { busyMessage, parseErrorMessage, problemMessage, refusalText } from '../views/everyday.js';
-import { changeHandlers, registerChangeActions } from './changes.js';
+import { changeHandlers, registerChangeActions, typedHandlers } from './changes.js';
 import {
   type AppContext,
   checkBlockKit,
@@ -61,7 +61,7 @@ export function busyShed(ctx: AppContext): (body: Record<string, unknown>) => ob
 export function registerSlashCommand(
   app: App,
   ctx: AppContext,
-  handlers: SlashHandlers = { ...everydayHandlers, ...languageHandlers, ...changeHandlers },
+  handlers: SlashHandlers = { ...typedHandlers, ...everydayHandlers, ...languageHandlers, ...changeHandlers },
 ): void {
   // The same answer every time: built and checked once, not on every request of a flood (so in
   // DEFAULT_LOCALE: finding out who reads which language could wait on Slack).

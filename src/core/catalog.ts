@@ -2,14 +2,7 @@ import type { z } from 'zod';
 import { SPECS } from '../operations/specs.js';
 import { InputError } from './errors.js';
 import type { OperationRequest, RequestFields } from './model.js';
-import {
-  type OperationSpec,
-  storedTarget,
-  type Target,
-  targetText,
-  type WordsSpec,
-  type WordsValue,
-} from './operation-spec.js';
+import { type OperationSpec, storedTarget, type Target, targetText } from './operation-spec.js';
 import type { OperationName, ReadOperation } from './operations.js';
 
 export type { CoverRef } from '../operations/common/spec.js';
@@ -171,27 +164,4 @@ function typedRequest<O extends ChangeOperation>(
     );
   }
   return { ...fields, operation, params: typed, preview: parsePreview(operation, preview) };
-}
-
-/**
- * The part of an operation's input that a command's words give, from their typed values: the
- * ID for `{ kind: 'id' }`, the number to send for a mobile, the addresses and whether they are
- * added or removed, the settings. Slack's text commands and the CLI build their input with it.
- */
-export function wordsInput(args: WordsSpec, value: object): Record<string, unknown> {
-  switch (args.kind) {
-    case 'mobile':
-      return { mobileNumber: (value as WordsValue<{ kind: 'mobile' }>).mobile.param };
-    case 'ips':
-      return { change: args.change, ips: (value as WordsValue<{ kind: 'ips'; change: 'add' }>).ips };
-    case 'id':
-    case 'assignments':
-      return { ...value };
-    case 'none':
-    case 'count':
-    case 'code':
-    case 'delegation':
-    case 'language':
-      return {};
-  }
 }

@@ -1,27 +1,40 @@
-import { OPERATION_SPECS } from './catalog.js';
+import { isChangeOperation, OPERATION_SPECS } from './catalog.js';
 import {
   COMMAND_HELP,
+  COMMANDS,
   commandLine,
   SLASH_COMMAND,
   SLASH_COMMANDS,
+  SUBWORDS,
   takesWindow,
   usageOf,
   WINDOW_USAGE,
 } from './commands-help.js';
 import { parseCommand } from './grammar.js';
-import { KEYWORDS, SUBWORDS } from './operation-spec.js';
+import { KEYWORDS } from './operation-spec.js';
 import { CHANGE_OPERATIONS } from './operations.js';
 
 describe('help lists the whole grammar', () => {
-  it('in the design’s order: by first word, then second word, as the vocabulary lists them', () => {
-    const rank = (usage: string) => {
-      const [first = '', second = ''] = usage.slice(SLASH_COMMAND.length + 1).split(' ');
-      const sub = SUBWORDS.findIndex((w) => w === second);
-      return KEYWORDS.findIndex((w) => w === first) * 100 + sub;
-    };
-    const ranks = COMMAND_HELP.map((h) => rank(h.usage));
-    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+  it('in the design’s order: by first word, the bare command first, reads before changes in the catalog’s order', () => {
+    const changes = Object.values(OPERATION_SPECS).flatMap((op) => op.commands.map((c) => c.words.join(' ')));
+    const rank = ({ spec, operation }: (typeof COMMANDS)[number]) => [
+      KEYWORDS.indexOf(spec.words[0]),
+      spec.words.length,
+      operation !== null && isChangeOperation(operation) ? 1 + changes.indexOf(spec.words.join(' ')) : 0,
+    ];
+    const ranks = COMMANDS.map(rank);
+    const sorted = [...ranks].sort((a, b) => a.reduce((d, x, i) => d || x - (b[i] ?? 0), 0));
+    expect(ranks).toEqual(sorted);
     expect(COMMAND_HELP[0]?.usage).toBe('/vidops help');
+    expect(COMMAND_HELP.map((h) => h.usage)).toEqual(
+      expect.arrayContaining(['/vidops protect', '/vidops protect show']),
+    );
+  });
+
+  it('knows every second word the commands declare, in help’s order', () => {
+    const declared = COMMANDS.flatMap(({ spec }) => spec.words.slice(1));
+    expect(new Set(SUBWORDS)).toEqual(new Set(declared));
+    expect(SUBWORDS.indexOf('show')).toBeLessThan(SUBWORDS.indexOf('set'));
   });
 
   it('lists every command of every operation, with its words and the window it may take', () => {

@@ -5,12 +5,9 @@ import {
   command,
   isChangeOperation,
   KEYWORDS,
-  SUBWORDS,
-  type WordsSpec,
-  type WordsValue,
-  wordsUsage,
 } from './catalog.js';
 import type { OperationName } from './operations.js';
+import { type WordsSpec, type WordsValue, wordsUsage } from './shapes.js';
 import type { BoxAsked } from './time-box.js';
 
 /**
@@ -217,12 +214,21 @@ export interface ListedCommand {
 }
 
 function rank(words: CommandWords): [number, number] {
-  const [first, second] = words;
-  return [KEYWORDS.indexOf(first), second === undefined ? -1 : SUBWORDS.indexOf(second)];
+  return [KEYWORDS.indexOf(words[0]), words.length];
 }
 
-/** Every command, in the order help lists them: by first word, then by second. */
+/**
+ * Every command, in the order help lists them: by first word, the bare command first; within a
+ * first word, the read-only commands, then the changes in the catalog's order (a stable sort).
+ */
 export const COMMANDS: readonly ListedCommand[] = [
+  ...READ_COMMANDS.map(
+    (entry): ListedCommand => ({
+      spec: entry.spec,
+      operation: entry.reads,
+      leadsOnly: 'leadsOnly' in entry && entry.leadsOnly,
+    }),
+  ),
   ...Object.values(CATALOG).flatMap((op) =>
     op.commands.map(
       (spec): ListedCommand => ({
@@ -232,18 +238,16 @@ export const COMMANDS: readonly ListedCommand[] = [
       }),
     ),
   ),
-  ...READ_COMMANDS.map(
-    (entry): ListedCommand => ({
-      spec: entry.spec,
-      operation: entry.reads,
-      leadsOnly: 'leadsOnly' in entry && entry.leadsOnly,
-    }),
-  ),
 ].sort((a, b) => {
   const [a1, a2] = rank(a.spec.words);
   const [b1, b2] = rank(b.spec.words);
   return a1 - b1 || a2 - b2;
 });
+
+/** The second words of the commands, in help's order: derived, so a new command's word is known. */
+export const SUBWORDS: readonly string[] = [
+  ...new Set(COMMANDS.flatMap(({ spec }) => (spec.words[1] === undefined ? [] : [spec.words[1]]))),
+];
 
 /** The commands of Slack, in help's order. */
 export const SLASH_COMMANDS: readonly ListedCommand[] = COMMANDS.filter((c) => c.spec.slash !== false);

@@ -1,14 +1,5 @@
 import { isIP } from 'node:net';
-import {
-  ID_NAMES,
-  isChangeOperation,
-  KEYWORDS,
-  LANGUAGE_NAMES,
-  LANGUAGE_WORDS,
-  OPERATION_SPECS,
-  type WordsSpec,
-  type WordsValue,
-} from './catalog.js';
+import { isChangeOperation, KEYWORDS, OPERATION_SPECS } from './catalog.js';
 import {
   type Command,
   commandLine,
@@ -18,16 +9,11 @@ import {
   takesWindow,
   usageOf,
 } from './commands-help.js';
-import { parseDelegateWords } from './delegation.js';
-import { normalizeErrorCode } from './player-errors.js';
 import { english, type Said, say } from './said.js';
+import { type ParseOptions, readWords, type WordsResult, type WordsSpec } from './shapes.js';
 import { type BoxAsked, isWindowWord, splitWindowWords } from './time-box.js';
 import { normalizeDigits } from './validate/digits.js';
-import { parseResourceId, type ResourceKind } from './validate/ids.js';
-import { parseIpList } from './validate/ip.js';
 import { editDistance, nearest } from './validate/nearest.js';
-import { parseMobile } from './validate/phone.js';
-import { parseAssignments } from './validate/protection.js';
 
 /**
  * The `/vidops …` grammar: text as Slack sends it → a typed command, or a message that says
@@ -40,27 +26,12 @@ import { parseAssignments } from './validate/protection.js';
 
 export { KEYWORDS } from './catalog.js';
 export type { Command, CommandKind } from './commands-help.js';
+export { AUDIT_DEFAULT, AUDIT_MAX, type ParseOptions, type WordsResult } from './shapes.js';
 
 export type ParseResult =
   | { ok: true; command: Command; warnings: Said[] }
   /** `message` is `said` in English; the Slack edge words `said` in the reader's language. */
   | { ok: false; message: string; said: Said; usage: string | null };
-
-export interface ParseOptions {
-  /** Region for mobile numbers written without a country code (`PHONE_REGION`). */
-  phoneRegion: string;
-  /** Regions whose mobiles are accepted (`PHONE_REGIONS`); default: `phoneRegion` alone. */
-  phoneRegions?: readonly string[];
-}
-
-/** Default and bounds of `audit [n]`. */
-export const AUDIT_DEFAULT = 10;
-export const AUDIT_MAX = 100;
-
-/** How the words after a command were read: their typed values, or what was wrong. */
-export type WordsResult<W extends WordsSpec> =
-  | { ok: true; value: WordsValue<W>; warnings: Said[] }
-  | { ok: false; message: string; said: Said; usage: string };
 
 /** The commands of a first word: the bare one (`whitelist`) and those with a second word. */
 function groupOf(keyword: string): { bare: ListedCommand | undefined; subs: ListedCommand[] } {
@@ -160,8 +131,8 @@ const HINTS: Partial<Record<string, (sub: string, rest: readonly string[]) => Pa
 };
 
 /**
- * Reads the words after a command (`name`, e.g. `folder delete`) as its words spec says: Slack's
- * tokens and the CLI's arguments alike. A refusal says what was wrong and gives the usage line.
+ * Reads the words after a command (`name`, e.g. `folder delete`) as its shape says (./shapes.ts):
+ * Slack's tokens and the CLI's arguments alike. A refusal says what was wrong and gives the usage line.
  */
 export function parseWords<W extends WordsSpec>(
   spec: W,
@@ -169,94 +140,7 @@ export function parseWords<W extends WordsSpec>(
   options: ParseOptions,
   name: string,
 ): WordsResult<W> {
-  return readWords(spec, args, options, name) as WordsResult<W>;
-}
-
-type AnyWords =
-  | { ok: true; value: object; warnings: Said[] }
-  | { ok: false; message: string; said: Said; usage: string };
-
-function readWords(spec: WordsSpec, args: readonly string[], options: ParseOptions, name: string): AnyWords {
-  const usage = usageOf(name);
-  switch (spec.kind) {
-    case 'none':
-      return args.length === 0 ? value({}) : tooMany(name, args, spec.why);
-    case 'id':
-      return readId(args, spec.resource, name);
-    case 'mobile': {
-      if (args.length === 0) return fail(say.grammarNoMobile(), usage);
-      // People paste `+98 912 345 6789`: the number is every word after the keyword.
-      const mobile = parseMobile(args.join(' '), options.phoneRegion, {
-        regions: options.phoneRegions ?? [options.phoneRegion],
-      });
-      if (!mobile.ok) return fail(say.grammarNobodyUnblocked(mobile.said), usage);
-      const { param, national, e164, masked } = mobile;
-      return value({ mobile: { param, national, e164, masked } });
-    }
-    case 'ips': {
-      if (args.length === 0) return fail(say.grammarNoIps(spec.change), usage);
-      // The slash grammar took a window off already (`windowOf`): one left is the command line's.
-      const windowWord = args.find(isWindowWord);
-      if (windowWord !== undefined) return fail(say.boxCliWords(windowWord.toLowerCase()), usage);
-      const parsed = parseIpList(args, spec.change);
-      if (!parsed.ok) return fail(say.grammarWhitelistRefused(parsed.said), usage);
-      return value({ ips: parsed.ips });
-    }
-    case 'assignments': {
-      if (args.length === 0) return fail(say.grammarNoSettings(), usage);
-      const windowWord = args.find(isWindowWord);
-      if (windowWord !== undefined) return fail(say.boxCliWords(windowWord.toLowerCase()), usage);
-      const parsed = parseAssignments(args);
-      if (!parsed.ok) return fail(say.grammarSettingsRefused(parsed.said), usage);
-      return value({ changes: parsed.changes });
-    }
-    case 'count': {
-      if (args.length === 0) return value({ n: AUDIT_DEFAULT });
-      if (args.length > 1) return tooMany(name, args.slice(1));
-      const raw = args[0] ?? '';
-      const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-      if (!Number.isInteger(n) || n < 1 || n > AUDIT_MAX) {
-        return fail(say.grammarBadCount(raw, AUDIT_MAX), usage);
-      }
-      return value({ n });
-    }
-    case 'delegation': {
-      const read = parseDelegateWords(args);
-      return read.ok ? value(read.value) : fail(read.said, usage);
-    }
-    case 'code': {
-      if (args.length === 0) return fail(say.grammarNoCode(), usage);
-      const raw = args.join(' ');
-      const code = normalizeErrorCode(raw);
-      if (code === null) return fail(say.grammarBadCode(raw), usage);
-      return value({ code });
-    }
-    case 'language': {
-      if (args.length === 0) return value({ locale: null });
-      if (args.length > 1) return tooMany(name, args.slice(1));
-      const raw = args[0] ?? '';
-      const word = raw.toLowerCase();
-      const locale = LANGUAGE_WORDS.find((w) => w === word) ?? LANGUAGE_NAMES.get(word);
-      if (locale === undefined) {
-        return fail(say.grammarBadLanguage(raw, LANGUAGE_WORDS), usage);
-      }
-      return value({ locale });
-    }
-  }
-}
-
-/** One ID argument: missing, several, or refused → the usage line; not 24 hex digits → a warning. */
-function readId(args: readonly string[], kind: ResourceKind, name: string): AnyWords {
-  const usage = usageOf(name);
-  if (args.length === 0) return fail(say.grammarNoId(kind, ID_NAMES[kind]), usage);
-  if (args.length > 1) return fail(say.grammarManyIds(name, kind, args), usage);
-  const parsed = parseResourceId(args[0] ?? '', kind);
-  if (!parsed.ok) return fail(say.grammarIdRefused(parsed.said), usage);
-  return {
-    ok: true,
-    value: { [ID_NAMES[kind]]: parsed.id },
-    warnings: parsed.warning === null ? [] : [parsed.warning],
-  };
+  return readWords(spec, args, { name, usage: usageOf(name), options });
 }
 
 function findSlash(words: readonly string[]): ListedCommand | undefined {
@@ -316,20 +200,8 @@ function closeKeyword(word: string, keywords: readonly string[]): string | null 
   return best.distance <= allowed && ties === 1 ? best.value : null;
 }
 
-function tooMany(
-  command: string,
-  extra: readonly string[],
-  why?: string,
-): { ok: false; message: string; said: Said; usage: string } {
-  return fail(say.grammarTooMany(command, extra.join(' '), why ?? null), usageOf(command));
-}
-
 function ok(command: Command): ParseResult {
   return { ok: true, command, warnings: [] };
-}
-
-function value(v: object): AnyWords {
-  return { ok: true, value: v, warnings: [] };
 }
 
 function fail<U extends string | null>(

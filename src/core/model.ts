@@ -1,7 +1,7 @@
 import type { ChangeOperation, OperationParams, Preview } from './catalog.js';
 import type { JsonValue } from './json.js';
 import type { StoredSaid } from './said.js';
-import type { RevertOf, TimeBox, Undo } from './time-box.js';
+import type { RevertOf, StoredUndo, TimeBox } from './time-box.js';
 
 /**
  * Where an actor acted from when it was not Slack: the `vidops` CLI, run by an OS user. Slack
@@ -156,7 +156,7 @@ export interface RequestFields {
   /** A change asked for a while (`for 2h`): when it goes back, and how its put-back stands. */
   timeBox?: TimeBox;
   /** What a done reversible change replaced and set, recorded when it succeeded. */
-  undo?: Undo;
+  undo?: StoredUndo;
   /** Set on a request made to undo another: a put-back, or a Revert. */
   revertOf?: RevertOf;
   /**

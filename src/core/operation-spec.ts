@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import type { DelegateWords } from './delegation.js';
-import type { ProtectionConfig } from './protection.js';
+import type { WordsSpec } from './shapes.js';
 import type { ResourceKind } from './validate/ids.js';
+
+export type { WordsSpec, WordsValue } from './shapes.js';
 
 /**
  * What an operation's catalog entry is made of (each entry lives in its own module,
@@ -71,39 +72,14 @@ export const KEYWORDS = [
 ] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 
-/** Second words of a command, in the order help lists them within their first word. */
-export const SUBWORDS = ['create', 'add', 'remove', 'show', 'set', 'edit', 'delete', 'cancel'] as const;
-export type Subword = (typeof SUBWORDS)[number];
-
-/** The words of a command: `['retry']`, `['folder', 'delete']`. */
-export type CommandWords = readonly [Keyword] | readonly [Keyword, Subword];
+/**
+ * The words of a command: `['retry']`, `['folder', 'delete']`. The second words are whatever the
+ * commands declare (`SUBWORDS` in ./commands-help.ts gathers them).
+ */
+export type CommandWords = readonly [Keyword] | readonly [Keyword, string];
 
 /** The argument a resource's ID fills, by resource. */
 export const ID_NAMES = { folder: 'bucketId', file: 'fileId', playlist: 'playlistId' } as const;
-
-/**
- * How the words after a command are read; the slash grammar and the CLI read them with the same
- * functions (src/core/grammar.ts, `parseWords`).
- */
-export type WordsSpec =
-  /** Nothing may follow; `why` says where the values come from instead (`the form asks for the title`). */
-  | { kind: 'none'; why?: string }
-  /** One folder, file or playlist ID. */
-  | { kind: 'id'; resource: ResourceKind }
-  /** A mobile number, written as people paste it (`+98 912 345 6789`). */
-  | { kind: 'mobile' }
-  /** IP addresses to add or remove. */
-  | { kind: 'ips'; change: 'add' | 'remove' }
-  /** Protection settings as `field=value`. */
-  | { kind: 'assignments' }
-  /** `audit [n]`. */
-  | { kind: 'count' }
-  /** A player error code. */
-  | { kind: 'code' }
-  /** `<@user> until <date or duration> [reason]` (core/delegation.ts). */
-  | { kind: 'delegation' }
-  /** `lang [fa|en]`: a language to choose, or none (show the current one). */
-  | { kind: 'language' };
 
 /** The languages a person may choose with `/vidops lang` (the same as src/i18n's `LOCALES`). */
 export const LANGUAGE_WORDS = ['fa', 'en'] as const;
@@ -127,67 +103,6 @@ export interface ReadMobile {
   national: string;
   e164: string;
   masked: string;
-}
-
-type IdValues = { [R in ResourceKind]: { [K in (typeof ID_NAMES)[R]]: string } };
-interface WordsValues {
-  none: Record<never, never>;
-  mobile: { mobile: ReadMobile };
-  ips: { ips: string[] };
-  assignments: { changes: ProtectionConfig };
-  count: { n: number };
-  code: { code: string };
-  delegation: DelegateWords;
-  language: { locale: (typeof LANGUAGE_WORDS)[number] | null };
-}
-
-/** What the words of a command give, typed: `{ bucketId }` for a folder ID, `{ ips }` for addresses. */
-export type WordsValue<W extends WordsSpec> = W extends { kind: 'id'; resource: infer R extends ResourceKind }
-  ? IdValues[R]
-  : W extends { kind: infer K extends keyof WordsValues }
-    ? WordsValues[K]
-    : never;
-
-/** What each shape of words is, as data: its usage text and how many words it takes. */
-interface WordsShape<W extends WordsSpec> {
-  usage(words: W): string;
-  /** Fewest and most words; `Infinity` for a list. */
-  count: readonly [number, number];
-}
-
-/**
- * The closed set of argument shapes. Usage text (help, CLI) and the CLI's word counts read it; the
- * grammar reads the words of each shape (src/core/grammar.ts, `readWords`) and the catalog turns
- * them into an operation's input (src/core/catalog.ts, `wordsInput`), each an exhaustive switch:
- * a new shape is a type error until every one of them knows it.
- */
-export const WORDS_SHAPES: { [K in WordsSpec['kind']]: WordsShape<Extract<WordsSpec, { kind: K }>> } = {
-  none: { usage: () => '', count: [0, 0] },
-  id: { usage: (w) => `<${ID_NAMES[w.resource]}>`, count: [1, 1] },
-  mobile: { usage: () => '<mobile>', count: [1, Number.POSITIVE_INFINITY] },
-  ips: { usage: () => '<ip>…', count: [1, Number.POSITIVE_INFINITY] },
-  assignments: { usage: () => '<field>=<value>…', count: [1, Number.POSITIVE_INFINITY] },
-  count: { usage: () => '[n]', count: [0, 1] },
-  code: { usage: () => '<code>', count: [1, Number.POSITIVE_INFINITY] },
-  delegation: {
-    usage: () => '<@user> until <date or duration> [reason]',
-    count: [1, Number.POSITIVE_INFINITY],
-  },
-  language: { usage: () => `[${LANGUAGE_WORDS.join('|')}]`, count: [0, 1] },
-};
-
-function shapeOf<W extends WordsSpec>(words: W): WordsShape<W> {
-  return WORDS_SHAPES[words.kind] as WordsShape<W>;
-}
-
-/** How the words of a command are written in its usage line. */
-export function wordsUsage(words: WordsSpec): string {
-  return shapeOf(words).usage(words);
-}
-
-/** How many words a command takes after its own. */
-export function wordsCount(words: WordsSpec): readonly [number, number] {
-  return shapeOf(words).count;
 }
 
 /** What the CLI needs before a command runs: nothing, the store only, or the store, API client and policy. */

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Delegation } from './delegation.js';
 import { canonicalJson, type JsonValue } from './json.js';
 import type { Approval, OperationRequest } from './model.js';
-import type { Undo } from './time-box.js';
+import type { StoredUndo } from './time-box.js';
 
 /**
  * Seals: proof, by a key the database does not hold, of what a vidops process decided.
@@ -51,7 +51,7 @@ export type SealStage = 'asked' | 'send';
 export interface Sealer {
   request(r: Sealed, stage: SealStage): string;
   approval(requestId: string, approval: Approval): string;
-  undo(r: UndoSealed, undo: Undo): string;
+  undo(r: UndoSealed, undo: StoredUndo): string;
   delegation(d: DelegationSealed): string;
 }
 

@@ -29,8 +29,9 @@ export type BoxAsked =
  * - `protection`: one row per setting sent (dotted name), its value read just before sending
  *   (`null`: not set) and the value sent;
  * - `whitelist`: the addresses vidops added and removed (the list as read before is `before`);
- * - `edit`: a folder, file or playlist edit, its fields as the look-up saw them before (null
- *   when the service could not say) and as sent, as its preview showed them.
+ * - `record`: a change of one record's fields (a folder, file or playlist edit), as the look-up
+ *   saw them before (null when the service could not say) and as sent, as its preview showed
+ *   them. The name is neutral: the request's operation says which change it undoes.
  */
 export type Undo =
   | {
@@ -39,13 +40,23 @@ export type Undo =
     }
   | { kind: 'whitelist'; before: string[]; added: string[]; removed: string[] }
   | {
-      kind: 'edit';
+      kind: 'record';
       resource: 'folder' | 'file' | 'playlist';
       id: string;
-      /** As the edit's preview showed them: the look-up before (null: not known) and what was sent. */
+      /** As the change's preview showed them: the look-up before (null: not known) and what was sent. */
       before: JsonValue;
       after: JsonValue;
     };
+
+type RecordUndo = Extract<Undo, { kind: 'record' }>;
+
+/** An undo as a request holds it: also a record change's as builds before it had a neutral name stored it. */
+export type StoredUndo = Undo | (Omit<RecordUndo, 'kind'> & { kind: 'edit' });
+
+/** The undo under its current name (the seal is checked on what was stored, before this). */
+export function undoNow(undo: StoredUndo): Undo {
+  return undo.kind === 'edit' ? { ...undo, kind: 'record' } : undo;
+}
 
 /**
  * How the put-back of a time-boxed change stands, on the change itself:

@@ -7,7 +7,7 @@ import type { Actor, OperationRequest } from '../core/model.js';
 import { checkPolicy, type PolicyActor } from '../core/policy.js';
 import { type Reasoned, reasoned, reasonOf, type Said, saidJson, say } from '../core/said.js';
 import { type Sealer, sealerOf, type UndoSealed, undoHolds } from '../core/seal.js';
-import type { Undo } from '../core/time-box.js';
+import { type Undo, undoNow } from '../core/time-box.js';
 import type { PrepareIo } from '../operations/services.js';
 import type { Store } from '../store/store.js';
 import { createDelegationService, type DelegationService } from './delegation.js';
@@ -75,7 +75,7 @@ export function sealedUndo(
   request: OperationRequest,
 ): Undo | undefined {
   if (request.undo === undefined) return undefined;
-  if (undoHolds(svc.sealer, request)) return request.undo;
+  if (undoHolds(svc.sealer, request)) return undoNow(request.undo);
   svc.logger?.error(
     { requestId: request.id, operation: request.operation },
     'recorded old values not used: their seal does not hold (changed in the database, or another VIDEO_SECRET_KEY)',

@@ -3,6 +3,7 @@ import { createHasher, verifyChain } from '../core/audit-chain.js';
 import type { Actor, OperationRequest } from '../core/model.js';
 import { buildPolicy } from '../core/policy.js';
 import { sealKeyOf } from '../core/seal.js';
+import { undoNow } from '../core/time-box.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { type Sandbox, startSandbox } from '../sandbox/server.js';
 import { openStore } from '../store/index.js';
@@ -36,6 +37,16 @@ async function approvedBy(ops: Operations, by: Actor, input: PrepareInput | Prom
   return asked.request;
 }
 
+it('an edit done by an earlier build, its undo stored as `edit`, reads as the same undo of a record', () => {
+  const stored = {
+    resource: 'file',
+    id: DEMO.files.lecture3,
+    before: { title: 'A' },
+    after: { title: 'B' },
+  } as const;
+  expect(undoNow({ kind: 'edit', ...stored })).toEqual({ kind: 'record', ...stored });
+});
+
 const folderTitle = (id: string) => sandbox.state().folders.find((f) => f._id === id)?.title;
 
 // Was a defect (issue 35, 8): the Revert was sent over the title set after it was asked.
@@ -60,6 +71,8 @@ it('a Revert of a folder edit is not sent when the folder was edited again after
   };
   await approve(await approvedBy(ops, ava, { kind: 'folder.edit', bucketId: id, title: 'Lectures 2026' }));
   const edit = (await store.listRequests()).find((r) => r.state === 'succeeded');
+  // Recorded under a neutral name, so another operation's undo of a record is not called an edit.
+  expect(edit?.undo).toMatchObject({ kind: 'record', resource: 'folder', id });
   const revert = await approvedBy(ops, ava, ops.prepareRevert(edit?.id ?? '', ava));
   await approve(await approvedBy(ops, bob, { kind: 'folder.edit', bucketId: id, title: 'Lectures 2027' }));
   const done = await approve(revert);

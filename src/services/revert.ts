@@ -65,7 +65,7 @@ export async function prepareRevert(svc: ServiceContext, id: string, actor: Acto
       ),
     );
   }
-  if (plan.undo.kind === 'edit' && editedSince(plan.undo, prepared.preview)) {
+  if (plan.undo.kind === 'record' && editedSince(plan.undo, prepared.preview)) {
     warnings.push(say.warnRevertChangedSince(request.id));
   }
   return { ...prepared, warnings, revertOf: { id: request.id, kind: 'revert' } } as Prepared;
@@ -94,7 +94,7 @@ export async function staleRevert(
     if (plan.input === null) return stale;
     const again = await prepareRequest(prepareIo(svc), { kind: request.operation, ...plan.input } as never);
     // An edit's inverse is its old values whatever the thing shows now: what changed is looked up.
-    const moved = plan.undo.kind === 'edit' ? changedFields(request.preview, again.preview) : [];
+    const moved = plan.undo.kind === 'record' ? changedFields(request.preview, again.preview) : [];
     if (moved.length > 0)
       return recordedSaid('NotSent', say.revertEditedSince(request.id, original.id, moved));
     return canonicalJson(again.params) === canonicalJson(request.params) ? null : stale;
@@ -136,7 +136,7 @@ function changedFields(asked: unknown, now: unknown): string[] {
 }
 
 /** Whether what the look-up shows now differs from what the edit set (someone edited it since). */
-function editedSince(undo: Extract<Undo, { kind: 'edit' }>, preview: unknown): boolean {
+function editedSince(undo: Extract<Undo, { kind: 'record' }>, preview: unknown): boolean {
   const now = (preview as { before?: unknown } | null)?.before;
   if (now === null || now === undefined || typeof undo.after !== 'object' || undo.after === null)
     return false;

@@ -16,7 +16,7 @@ import type {
   RequestState,
   SlackRef,
 } from '../core/model.js';
-import type { RevertOf, TimeBox, Undo } from '../core/time-box.js';
+import type { RevertOf, StoredUndo, TimeBox } from '../core/time-box.js';
 import type {
   HashEvent,
   ModalDraft,
@@ -93,7 +93,7 @@ interface RequestData {
   breakGlass?: BreakGlassRecord | undefined;
   /** Only on time-boxed changes, done reversible changes, and the requests that undo them. */
   timeBox?: TimeBox | undefined;
-  undo?: Undo | undefined;
+  undo?: StoredUndo | undefined;
   revertOf?: RevertOf | undefined;
   /** Only on requests a judging step sent (src/core/seal.ts). */
   seal?: string | undefined;

@@ -3,7 +3,13 @@ import type { KnownBlock, SectionBlock } from '@slack/types';
 import { CLI_ACTOR_PREFIX, osUserOf } from '../core/actor.js';
 import { shortHash } from '../core/audit-chain.js';
 import { neutraliseBidi, oneLine, stripBidiControls } from '../core/bidi.js';
-import { isChangeOperation, parsePreview, type Target, targetOf } from '../core/catalog.js';
+import {
+  type ChangeOperation,
+  isChangeOperation,
+  parsePreview,
+  type Target,
+  targetOf,
+} from '../core/catalog.js';
 import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
 import type { AuditEvent, OperationRequest, RecordedError } from '../core/model.js';
@@ -280,42 +286,20 @@ function asked(p: Parts): string {
  * The event keeps the preview as it was asked; it is read with its operation's preview schema,
  * and one this build does not read adds nothing.
  */
+/** The facts a change's preview gives (its module says which): ` (2 addresses added)`. */
 function changeSummary(p: Parts, stored: JsonValue | undefined): string {
-  const { event, s, t, lang } = p;
-  if (!isChangeOperation(event.operation)) return '';
-  const preview = parsePreview(event.operation, stored);
-  if (preview === null) return '';
-  const facts: string[] = [];
-  switch (preview.kind) {
-    case 'whitelist':
-      if (preview.added.length > 0)
-        facts.push(t.auditAddsAddresses(preview.added.length, digits(lang, preview.added.length)));
-      if (preview.removed.length > 0) {
-        facts.push(t.auditRemovesAddresses(preview.removed.length, digits(lang, preview.removed.length)));
-      }
-      break;
-    case 'protection':
-      if (preview.rows.length > 0) {
-        facts.push(s.own(preview.rows.map((row) => row.field).join(', '), AUDIT_LINE_LIMITS.title));
-      }
-      break;
-    case 'edit':
-      if (preview.after.title !== null) {
-        facts.push(t.auditTitleTo(quoted(p, preview.after.title, AUDIT_LINE_LIMITS.title)));
-      }
-      break;
-    case 'delete':
-      if (preview.title !== null) facts.push(quoted(p, preview.title, AUDIT_LINE_LIMITS.title));
-      if (preview.resource === 'folder' && preview.filesCount !== null)
-        facts.push(t.auditFiles(preview.filesCount, digits(lang, preview.filesCount)));
-      break;
-    case 'retry':
-      if (preview.title !== null) facts.push(quoted(p, preview.title, AUDIT_LINE_LIMITS.title));
-      break;
-    default:
-      break;
-  }
-  return facts.length === 0 ? '' : ` (${facts.join(t.auditListSep)})`;
+  if (!isChangeOperation(p.event.operation)) return '';
+  const facts = previewFacts(p.event.operation, stored, auditParts(p, undefined));
+  return facts.length === 0 ? '' : ` (${facts.join(p.t.auditListSep)})`;
+}
+
+function previewFacts<O extends ChangeOperation>(
+  operation: O,
+  stored: JsonValue | undefined,
+  parts: AuditParts,
+): string[] {
+  const preview = parsePreview(operation, stored);
+  return preview === null ? [] : VIEWS[operation].facts(preview, parts);
 }
 
 function requestRef({ event, s, t }: Parts): string {

@@ -1,7 +1,9 @@
 import type { ModalView } from '@slack/types';
 import {
+  type CATALOG,
   CHANGE_OPERATIONS,
   type ChangeCommand,
+  type ChangeOperation,
   ID_NAMES,
   isChangeOperation,
   OPERATION_SPECS,
@@ -9,14 +11,11 @@ import {
 import { PolicyDeniedError } from '../../core/errors.js';
 import type { Command, CommandKind } from '../../core/grammar.js';
 import { isLead } from '../../core/policy.js';
-import type { Said } from '../../core/said.js';
-import type { BoxAsked } from '../../core/time-box.js';
+import { type WordsSpec, wordsInput } from '../../core/shapes.js';
 import { ltr } from '../../i18n/index.js';
 import { spec as fileEdit } from '../../operations/file-edit/spec.js';
 import { spec as folderEdit } from '../../operations/folder-edit/spec.js';
 import { spec as playlistEdit } from '../../operations/playlist-edit/spec.js';
-import { spec as protectSet } from '../../operations/protect-set/spec.js';
-import { spec as whitelistSet } from '../../operations/whitelist-set/spec.js';
 import type { PrepareInput } from '../../services/types.js';
 import { submittedMessage } from '../../views/approval.js';
 import { auditListMessage } from '../../views/audit-list.js';
@@ -39,15 +38,7 @@ import {
   playlistEditModal,
 } from '../../views/modals/resources.js';
 import { requestsMessage } from '../../views/requests.js';
-import {
-  type AppContext,
-  checkBlockKit,
-  mergeWarnings,
-  problemText,
-  respondChecked,
-  type SlashHandler,
-  type Who,
-} from '../context.js';
+import { checkBlockKit, mergeWarnings, problemText, respondChecked, type SlashHandler } from '../context.js';
 import { delegationHandlers, withBreakGlassOffer } from './break-glass.js';
 import { openDraft } from './drafts.js';
 import { openLoading, outcomeOf, showStatus, showView } from './shared.js';
@@ -61,49 +52,46 @@ import { protectForm } from './time-box.js';
  * @see docs/architecture.md, "Slash command grammar"
  */
 
+type Catalog = typeof CATALOG;
+
+/** The commands whose words give all their operation needs: no form asks for anything. */
+type TypedKind = {
+  [O in keyof Catalog]: Catalog[O]['fields'] extends readonly []
+    ? Exclude<Catalog[O]['commands'][number], { args: { kind: 'none' } }>['kind']
+    : never;
+}[keyof Catalog];
+
 /**
- * Prepares and submits a change typed as text, with the window it was asked for (`for 2h`,
- * docs/time-boxed.md), and answers with the request (or why not).
+ * A change typed as text (`whitelist add …`, `protect set …`): its words are its input, read as
+ * the CLI reads them (core/shapes.ts), with the window asked for (`for 2h`, docs/time-boxed.md).
  */
-async function submitTyped(
-  ctx: AppContext,
-  { actor, lang }: Who,
-  input: PrepareInput,
-  respond: Parameters<SlashHandler>[0]['respond'],
-  parseWarnings: readonly Said[],
-  timeBox?: BoxAsked,
-): Promise<void> {
-  ctx.ops.checkWindow(input.kind, timeBox);
-  const prepared = await ctx.ops.prepare(actor, input);
-  const result = await ctx.ops.submit(actor, prepared, { timeBox });
-  const warnings = mergeWarnings(parseWarnings, prepared.warnings);
-  await respondChecked(
-    ctx,
-    respond,
-    withBreakGlassOffer(
-      submittedMessage(
-        outcomeOf(ctx, result, lang),
-        { approvalChannel: ctx.config.approvalChannel, warnings },
-        lang,
-      ),
-      result,
-      lang,
-    ),
-  );
+function typedHandler(operation: ChangeOperation, args: WordsSpec): SlashHandler {
+  return async ({ command, ctx, actor, lang, respond, warnings }) => {
+    const input = { kind: operation, ...wordsInput(args, command) } as PrepareInput;
+    const timeBox = 'timeBox' in command ? command.timeBox : undefined;
+    ctx.ops.checkWindow(operation, timeBox);
+    const prepared = await ctx.ops.prepare(actor, input);
+    const result = await ctx.ops.submit(actor, prepared, { timeBox });
+    const options = {
+      approvalChannel: ctx.config.approvalChannel,
+      warnings: mergeWarnings(warnings, prepared.warnings),
+    };
+    const message = submittedMessage(outcomeOf(ctx, result, lang), options, lang);
+    await respondChecked(ctx, respond, withBreakGlassOffer(message, result, lang));
+  };
 }
 
-const whitelistChange: SlashHandler = async ({ command, ctx, actor, lang, respond, warnings }) => {
-  if (command.kind !== 'whitelist.add' && command.kind !== 'whitelist.remove') return;
-  const change = command.kind === 'whitelist.add' ? 'add' : 'remove';
-  const input: PrepareInput = { kind: whitelistSet.name, change, ips: command.ips };
-  await submitTyped(ctx, { actor, lang }, input, respond, warnings, command.timeBox);
-};
-
-const protectSetHandler: SlashHandler = async ({ command, ctx, actor, lang, respond, warnings }) => {
-  if (command.kind !== protectSet.name) return;
-  const input: PrepareInput = { kind: protectSet.name, changes: command.changes };
-  await submitTyped(ctx, { actor, lang }, input, respond, warnings, command.timeBox);
-};
+/**
+ * Every typed change, derived from the catalog, so a new operation whose words give its input
+ * needs no handler here; the router lets the everyday and form handlers take their own first.
+ */
+export const typedHandlers = Object.fromEntries(
+  Object.values(OPERATION_SPECS).flatMap(({ name, fields, commands }) =>
+    fields.length > 0
+      ? []
+      : commands.filter((c) => c.args.kind !== 'none').map((c) => [c.kind, typedHandler(name, c.args)]),
+  ),
+) as Record<TypedKind, SlashHandler>;
 
 /**
  * Opens a modal whose content needs a read: a loading view at once (the trigger lives 3 s), then
@@ -269,10 +257,7 @@ const audit: SlashHandler = async ({ command, ctx, actor, lang, respond }) => {
 
 /** The change commands by kind; the router merges them with the everyday ones. */
 export const changeHandlers = {
-  'whitelist.add': whitelistChange,
-  'whitelist.remove': whitelistChange,
   'protect.modal': protectModalHandler,
-  [protectSet.name]: protectSetHandler,
   [folderEdit.name]: folderEditHandler,
   [fileEdit.name]: fileEditHandler,
   [playlistEdit.name]: playlistEditHandler,

@@ -105,30 +105,36 @@ export interface Inverse<O extends ChangeOperation> {
 }
 
 /**
- * The undo of an edit: its preview's before (what the look-up saw) and after (what was sent);
- * without a preview, only what was sent.
+ * The undo of a change of one record's fields (an edit): its preview's before (what the look-up
+ * saw) and after (what was sent); without a preview, only what was sent.
  */
-export function editUndo(
+export function recordUndo(
   resource: 'folder' | 'file' | 'playlist',
   id: string,
   preview: { before: unknown; after: unknown } | null,
   params: unknown,
 ): Undo {
   const json = (value: unknown): JsonValue => JSON.parse(JSON.stringify(value ?? null)) as JsonValue;
-  return { kind: 'edit', resource, id, before: json(preview?.before), after: json(preview?.after ?? params) };
+  return {
+    kind: 'record',
+    resource,
+    id,
+    before: json(preview?.before),
+    after: json(preview?.after ?? params),
+  };
 }
 
 /**
- * The input that puts an edit's fields back as the look-up saw them before, read by the
+ * The input that puts a record's fields back as the look-up saw them before, read by the
  * operation's own input schema; refused when vidops never saw them (the service could not say).
  */
-export function editInverse<O extends ChangeOperation>(
+export function recordInverse<O extends ChangeOperation>(
   spec: { input: { safeParse(v: unknown): { success: true; data: unknown } | { success: false } } },
   undo: Undo,
   build: (before: Record<string, unknown>, id: string) => Record<string, unknown>,
 ): Inverse<O> {
-  const before = undo.kind === 'edit' ? undo.before : null;
-  if (undo.kind !== 'edit' || before === null || typeof before !== 'object' || Array.isArray(before)) {
+  const before = undo.kind === 'record' ? undo.before : null;
+  if (undo.kind !== 'record' || before === null || typeof before !== 'object' || Array.isArray(before)) {
     throw new InputError(say.revertBeforeUnknown());
   }
   const read = spec.input.safeParse(build(before, undo.id));

@@ -50,10 +50,14 @@ export interface AuditSentences {
   done(p: AuditParts): string;
 }
 
+/** What the audit log's `requested` sentence adds about a change, from its preview: `(2 addresses added)`. */
+export type PreviewFacts<O extends ChangeOperation> = (preview: Preview<O>, p: AuditParts) => string[];
+
 /** The views of one operation. */
 export interface OperationViews<O extends ChangeOperation> extends AuditSentences {
   slack: PreviewView<O>;
   cli: CliPreview<O>;
+  facts: PreviewFacts<O>;
   /** Why a done request of it has no Revert…, when its `undo` is `none` and it is no delete or create. */
   noRevert?(lang: Lang): string;
 }
@@ -302,6 +306,18 @@ function deleteCliLines(preview: Extract<Preview, { kind: 'delete' }>, lang: Lan
   ];
 }
 
+/** A delete's title, and a folder's files as the look-up counted them. */
+function deleteFacts(
+  preview: Extract<Preview, { kind: 'delete' }>,
+  { t, lang, quoted }: AuditParts,
+): string[] {
+  const files = 'filesCount' in preview && preview.resource === 'folder' ? preview.filesCount : null;
+  return [
+    ...(preview.title === null ? [] : [quoted(preview.title)]),
+    ...(files === null ? [] : [t.auditFiles(files, num(lang, files))]),
+  ];
+}
+
 /** `Folder `6710…` edited (title now “…”)`. */
 function editedSentence(p: AuditParts): string {
   const title = str(p.params, 'title');
@@ -315,12 +331,15 @@ function editedSentence(p: AuditParts): string {
 export const CREATE_VIEWS = {
   slack: createSlackLines,
   cli: createCliLines,
+  facts: () => [],
   ask: (p: AuditParts) => p.t.auditAskVerb('create', p.target),
 };
 /** The views of an edit (folder, file, playlist). */
 export const EDIT_VIEWS = {
   slack: editSlackLines,
   cli: editCliLines,
+  facts: (preview: Extract<Preview, { kind: 'edit' }>, p: AuditParts) =>
+    preview.after.title === null ? [] : [p.t.auditTitleTo(p.quoted(preview.after.title))],
   ask: (p: AuditParts) => p.t.auditAskVerb('edit', p.target),
   done: editedSentence,
 };
@@ -328,6 +347,7 @@ export const EDIT_VIEWS = {
 export const DELETE_VIEWS = {
   slack: deleteSlackLines,
   cli: deleteCliLines,
+  facts: deleteFacts,
   ask: (p: AuditParts) => p.t.auditAskVerb('delete', p.target),
   done: (p: AuditParts) => p.t.auditDeleted(capitalize(p.target), ''),
 };

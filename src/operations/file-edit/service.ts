@@ -1,7 +1,7 @@
 import type { VideoFile } from '../../client/types.js';
 import { InputError } from '../../core/errors.js';
 import { type Said, say } from '../../core/said.js';
-import { editInverse, editUndo, lookUpRecord, serviceOf, withDescription } from '../common/service.js';
+import { lookUpRecord, recordInverse, recordUndo, serviceOf, withDescription } from '../common/service.js';
 import { spec } from './spec.js';
 
 function fileView(file: VideoFile | null) {
@@ -56,9 +56,9 @@ export const service = serviceOf(spec, {
     });
   },
   /** Title and description; a cover sent is not taken back (the old image was never read). */
-  undo: async (p, preview) => editUndo('file', p.fileId, preview, p),
+  undo: async (p, preview) => recordUndo('file', p.fileId, preview, p),
   inverse: async (undo) =>
-    editInverse(spec, undo, (before, fileId) => ({
+    recordInverse(spec, undo, (before, fileId) => ({
       fileId,
       title: before.title,
       ...(typeof before.description === 'string' ? { description: before.description } : {}),

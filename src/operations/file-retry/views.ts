@@ -7,6 +7,7 @@ import { spec } from './spec.js';
 export const views = viewsOf(spec, {
   noRevert: (lang) => lang.t.timeBox.boxNoRevertRetry,
   ask: (p) => p.t.auditAskRetry(p.target),
+  facts: ({ title }, { quoted }) => (title === null ? [] : [quoted(title)]),
   done(p) {
     const status = str(p.result, 'hlsStatus');
     return p.t.auditRetryQueued(

@@ -1,7 +1,7 @@
 import type { Folder } from '../../client/types.js';
 import { InputError } from '../../core/errors.js';
 import { type Said, say } from '../../core/said.js';
-import { editInverse, editUndo, lookUpRecord, serviceOf, withDescription } from '../common/service.js';
+import { lookUpRecord, recordInverse, recordUndo, serviceOf, withDescription } from '../common/service.js';
 import { spec } from './spec.js';
 
 function folderView(folder: Folder | null) {
@@ -30,9 +30,9 @@ export const service = serviceOf(spec, {
     };
   },
   execute: (p, { client }) => client.folders.edit(p),
-  undo: async (p, preview) => editUndo('folder', p.bucketId, preview, p),
+  undo: async (p, preview) => recordUndo('folder', p.bucketId, preview, p),
   inverse: async (undo) =>
-    editInverse(spec, undo, (before, bucketId) => ({
+    recordInverse(spec, undo, (before, bucketId) => ({
       bucketId,
       title: before.title,
       ...(typeof before.description === 'string' ? { description: before.description } : {}),

@@ -2,7 +2,7 @@ import { failureOf, NotFoundError } from '../../client/errors.js';
 import type { VideoClient } from '../../client/types.js';
 import { InputError } from '../../core/errors.js';
 import { type Said, say } from '../../core/said.js';
-import { editInverse, editUndo, entries, lookUpRecord, noteId, serviceOf } from '../common/service.js';
+import { entries, lookUpRecord, noteId, recordInverse, recordUndo, serviceOf } from '../common/service.js';
 import { spec } from './spec.js';
 
 /**
@@ -71,11 +71,11 @@ export const service = serviceOf(spec, {
     };
   },
   execute: (p, { client }) => client.playlists.edit(p),
-  undo: async (p, preview) => editUndo('playlist', p.playlistId, preview, p),
+  undo: async (p, preview) => recordUndo('playlist', p.playlistId, preview, p),
   /** The title and the files as they were, each only where the edit changed it. */
   inverse: async (undo) =>
-    editInverse(spec, undo, (before, playlistId) => {
-      const after = typeof undo.kind === 'string' && undo.kind === 'edit' ? undo.after : null;
+    recordInverse(spec, undo, (before, playlistId) => {
+      const after = typeof undo.kind === 'string' && undo.kind === 'record' ? undo.after : null;
       const sent = typeof after === 'object' && after !== null && !Array.isArray(after) ? after : {};
       return {
         playlistId,

@@ -3,7 +3,7 @@ import { type ProtectionValue, protectionField } from '../../core/validate/prote
 import { beforeAfter, list, ltr, num } from '../../i18n/index.js';
 import { code, isolateOutside, safeWorded } from '../../views/blocks.js';
 import { protectionValueText } from '../../views/protection-text.js';
-import { isObj, viewsOf } from '../common/views.js';
+import { AUDIT_TITLE_LIMIT, isObj, viewsOf } from '../common/views.js';
 import { spec } from './spec.js';
 
 /** How much of the settings a done change set an audit sentence shows. */
@@ -23,6 +23,8 @@ function settingsIn(changes: JsonValue | undefined, prefix = ''): [string, Prote
 
 export const views = viewsOf(spec, {
   ask: (p) => p.t.auditAskProtectSet,
+  facts: ({ rows }, { own }) =>
+    rows.length === 0 ? [] : [own(rows.map((row) => row.field).join(', '), AUDIT_TITLE_LIMIT)],
   // What was set, in words: `Protection settings changed (preventZoom: on, player.offlineMode: off)`.
   done({ params, t, lang, own }) {
     const set = settingsIn(isObj(params) ? params.changes : undefined).map(

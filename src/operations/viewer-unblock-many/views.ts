@@ -4,6 +4,7 @@ import { spec } from './spec.js';
 
 export const views = viewsOf(spec, {
   noRevert: (lang) => lang.t.timeBox.boxNoRevertUnblock,
+  facts: () => [],
   ask: (p) => p.t.auditAskVerb('unblock', p.target),
   done: (p) => p.t.auditViewerUnblocked(p.target),
   slack: (preview, lang) => {

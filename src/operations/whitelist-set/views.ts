@@ -4,6 +4,10 @@ import { spec } from './spec.js';
 
 export const views = viewsOf(spec, {
   ask: (p) => p.t.auditAskWhitelistSet,
+  facts: ({ added, removed }, { t, lang }) => [
+    ...(added.length > 0 ? [t.auditAddsAddresses(added.length, num(lang, added.length))] : []),
+    ...(removed.length > 0 ? [t.auditRemovesAddresses(removed.length, num(lang, removed.length))] : []),
+  ],
   done({ result, t, lang }) {
     const list = isObj(result) ? result.allowedDNS : undefined;
     return t.auditWhitelistUpdated(
