@@ -168,7 +168,8 @@ export interface AuditQuery {
 /**
  * A DM vidops sent with a request's buttons: `followUp` (a reminder, an escalation or an expiry
  * warning, to an approver or the requester), `breakGlass` (a lead told of a break-glass change)
- * or `breakGlassOverdue` (a lead reminded that it is still unreviewed).
+ * or `breakGlassOverdue` (a lead reminded that it is still unreviewed); `batch`: a batch's one
+ * message to its requester, edited in place as it runs and at its end.
  */
 export interface RequestDm {
   requestId: string;
@@ -179,7 +180,7 @@ export interface RequestDm {
   postedAt: string;
 }
 
-export type RequestDmKind = 'followUp' | 'breakGlass' | 'breakGlassOverdue' | 'timeBox';
+export type RequestDmKind = 'followUp' | 'breakGlass' | 'breakGlassOverdue' | 'timeBox' | 'batch';
 
 /** A batch step's end: from `sending` to how it ended, with the error that ended it. */
 export interface StepEndChange {

@@ -8,14 +8,97 @@ import { persianDigits } from '../format.js';
  * @see docs/commands.md, "Many numbers at once"
  */
 const n = (value: number) => persianDigits(String(value));
+const s = (count: number, one: string, many: string) => (count === 1 ? one : many);
 
 export const batch = defineArea(
   {
     batchPreview: (count: number) => `Unblock ${count} viewers`,
     batchRepeats: 'Repeat viewers (a lead is asked about them)',
+    batchAsk: (count: number) =>
+      `*Unblock ${count} ${s(count, 'viewer', 'viewers')}?* Nothing is sent until you confirm.`,
+    batchSummary: (toUnblock: number, refused: number, lead: number) =>
+      `${toUnblock} to unblock, ${refused} refused, ${lead} ${s(lead, 'needs', 'need')} a lead`,
+    batchMerged: (count: number) => `${count} ${s(count, 'duplicate', 'duplicates')} merged.`,
+    batchNumbers: 'Numbers',
+    batchMore: (count: number) => `and ${count} more`,
+    batchRefusedTitle: '*Refused (not sent):*',
+    batchRefusedLine: (line: string, read: string, why: string) => `• line ${line}: ${read}: ${why}`,
+    batchNeedsLead: (max: number) =>
+      `A lead must approve the whole list: it has more than ${max} numbers, or repeat viewers.`,
+    batchNoNumber: 'No number in the list could be read; nothing was sent.',
+    batchTooMany: (max: number, count: number) =>
+      `A batch takes at most ${max} numbers; this list has ${count}. Split it; nothing was sent.`,
+    batchConfirm: 'Confirm',
+    batchCancel: 'Cancel',
+    batchCancelled: 'Cancelled: nothing was sent.',
+    batchGone:
+      'This preview was confirmed or cancelled already, has expired, or is not yours: nothing was sent. Paste the list again.',
+    batchPending: (id: string, channel: string) =>
+      `Batch ${id} waits for a lead’s approval in ${channel}; nothing is sent until then.`,
+    batchDenied: (why: string) => `Refused by the policy: ${why}. Nothing was sent.`,
+    batchRunning: (id: string, done: number, total: number, failed: number) =>
+      `Batch ${id}: ${done} of ${total} done, ${failed} failed`,
+    batchFinished: (id: string, done: number, total: number) =>
+      `*Batch ${id} finished:* ${done} of ${total} unblocked.`,
+    batchFailedCount: (count: number) => `${count} failed`,
+    batchUnknownCount: (count: number) =>
+      `${count} unknown (the answer was lost: whether ${s(count, 'it was', 'they were')} unblocked is not known; never sent twice)`,
+    batchEnded: (id: string, state: string) => `*Batch ${id}* ended: ${state}.`,
+    batchFailureLine: (number: string, why: string) => `• ${number}: ${why}`,
+    batchUnknownLine: (number: string) => `• ${number}: unknown`,
+    batchRetryFailed: 'Retry the failed',
+    batchHistory: 'History',
+    batchNothingFailed: 'No number of this batch failed: there is nothing to retry.',
+    batchNotBatch: 'That button names no batch of unblocks.',
+    batchManyTitle: 'Unblock many',
+    batchManyLabel: 'Mobile numbers',
+    batchManyHint:
+      'Paste a ticket export or a spreadsheet column: one number per line, or separated by commas, spaces or ،.',
+    batchManySubmit: 'Preview',
+    batchManyOpen: 'Unblock many…',
   },
   {
     batchPreview: (count) => `رفع مسدودی ${n(count)} بیننده`,
     batchRepeats: 'بیننده‌های تکراری (از سرپرست درباره‌شان پرسیده می‌شود)',
+    batchAsk: (count) => `*رفع مسدودی ${n(count)} بیننده؟* تا تأیید نکنید چیزی فرستاده نمی‌شود.`,
+    batchSummary: (toUnblock, refused, lead) =>
+      `${n(toUnblock)} برای رفع مسدودی، ${n(refused)} ردشده، ${n(lead)} نیازمند سرپرست`,
+    batchMerged: (count) => `${n(count)} شماره‌ی تکراری یکی شد.`,
+    batchNumbers: 'شماره‌ها',
+    batchMore: (count) => `و ${n(count)} شماره‌ی دیگر`,
+    batchRefusedTitle: '*ردشده (فرستاده نمی‌شود):*',
+    batchRefusedLine: (line, read, why) => `• سطر ${line}: ${read}: ${why}`,
+    batchNeedsLead: (max) =>
+      `سرپرست باید کل فهرست را تأیید کند: بیش از ${n(max)} شماره یا بیننده‌ی تکراری دارد.`,
+    batchNoNumber: 'هیچ شماره‌ای در فهرست خوانده نشد؛ چیزی فرستاده نشد.',
+    batchTooMany: (max, count) =>
+      `هر دسته حداکثر ${n(max)} شماره می‌گیرد؛ این فهرست ${n(count)} شماره دارد. آن را تقسیم کنید؛ چیزی فرستاده نشد.`,
+    batchConfirm: 'تأیید',
+    batchCancel: 'لغو',
+    batchCancelled: 'لغو شد: چیزی فرستاده نشد.',
+    batchGone:
+      'این پیش‌نمایش پیش‌تر تأیید یا لغو شده، منقضی شده یا مال شما نیست: چیزی فرستاده نشد. فهرست را دوباره بچسبانید.',
+    batchPending: (id, channel) =>
+      `دسته‌ی ${id} در ${channel} منتظر تأیید سرپرست است؛ تا آن زمان چیزی فرستاده نمی‌شود.`,
+    batchDenied: (why) => `سیاست آن را رد کرد: ${why}. چیزی فرستاده نشد.`,
+    batchRunning: (id, done, total, failed) =>
+      `دسته‌ی ${id}: ${n(done)} از ${n(total)} انجام شد، ${n(failed)} ناموفق`,
+    batchFinished: (id, done, total) => `*دسته‌ی ${id} تمام شد:* ${n(done)} از ${n(total)} رفع مسدودی شد.`,
+    batchFailedCount: (count) => `${n(count)} ناموفق`,
+    batchUnknownCount: (count) =>
+      `${n(count)} نامعلوم (پاسخ گم شد: معلوم نیست رفع مسدودی شده یا نه؛ هرگز دوباره فرستاده نمی‌شود)`,
+    batchEnded: (id, state) => `*دسته‌ی ${id}* پایان یافت: ${state}.`,
+    batchFailureLine: (number, why) => `• ${number}، دلیل: ${why}`,
+    batchUnknownLine: (number) => `• ${number}: نامعلوم`,
+    batchRetryFailed: 'تلاش دوباره برای ناموفق‌ها',
+    batchHistory: 'سابقه',
+    batchNothingFailed: 'هیچ شماره‌ای از این دسته ناموفق نبود: چیزی برای تلاش دوباره نیست.',
+    batchNotBatch: 'این دکمه به هیچ دسته‌ی رفع مسدودی اشاره نمی‌کند.',
+    batchManyTitle: 'رفع مسدودی چندتایی',
+    batchManyLabel: 'شماره‌های موبایل',
+    batchManyHint:
+      'خروجی تیکت یا ستونی از صفحه‌گسترده را بچسبانید: هر شماره در یک سطر، یا جداشده با ویرگول، فاصله یا ،.',
+    batchManySubmit: 'پیش‌نمایش',
+    batchManyOpen: 'رفع مسدودی چندتایی…',
   },
 );
