@@ -111,6 +111,17 @@ export interface EventCount {
    * lock of that viewer: two agents asking at once for one viewer each see the other's ask.
    */
   viewer?: ViewerWindow | undefined;
+  /**
+   * Also reads the unblocks of each of these viewers (a batch), under their locks taken in one
+   * order after the person's: a batch and a single unblock of one of its viewers see each other.
+   */
+  viewers?: ViewersWindow | undefined;
+}
+
+/** Several viewers' unblocks asked at or after `since` (a batch's numbers). */
+export interface ViewersWindow {
+  viewers: readonly string[];
+  since: string;
 }
 
 /** A viewer's unblocks asked at or after `since`, the number as the unblock normalised it. */
@@ -263,6 +274,8 @@ export interface Store {
       counted: number,
       /** With `count.viewer`: that viewer's unblocks in the window, newest first (else none). */
       viewerUnblocks: readonly ViewerUnblock[],
+      /** With `count.viewers`: each one's unblocks in the window, newest first (else empty). */
+      byViewer: ReadonlyMap<string, readonly ViewerUnblock[]>,
     ) => { request: OperationRequest; events: readonly NewAuditEvent[] },
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }>;
   /**

@@ -26,9 +26,10 @@ const MAX_BUSY_TRIES = 5;
  * @see docs/approvals.md, "Many numbers at once"
  */
 export const service = serviceOf(spec, {
-  async prepare(input) {
-    // The edge read and merged the list; repeat viewers are marked by the viewer history (issue 37).
-    const repeats = await repeatViewers(input.mobileNumbers);
+  async prepare(input, io) {
+    // The edge read and merged the list; repeat viewers are marked by the viewer history, and
+    // counted again under their locks when the request is recorded (src/services/submit.ts).
+    const repeats = await io.repeatViewers(input.mobileNumbers);
     return {
       params: { mobileNumbers: input.mobileNumbers },
       preview: { kind: 'unblock-many', count: input.mobileNumbers.length, repeats },
@@ -105,12 +106,4 @@ function lostAnswer(): Error {
   const error = new Error('the run that sent it stopped before its answer was recorded');
   error.name = 'AnswerLost';
   return error;
-}
-
-/**
- * The seam for the repeat guard (issue 37, "A guard on repeat unblocks"): the numbers of the batch
- * the repeat rule holds for a lead. None until the viewer history is merged in.
- */
-async function repeatViewers(_mobileNumbers: readonly string[]): Promise<string[]> {
-  return [];
 }
