@@ -1132,6 +1132,14 @@ export class PostgresStore implements Store {
     ]);
   }
 
+  async renewExecution(id: string, from: string, to: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE requests SET updated_at = $3 WHERE id = $1 AND state = 'executing' AND updated_at = $2`,
+      [id, normalizeTime(from, 'from'), normalizeTime(to, 'to')],
+    );
+    return rowCount === 1;
+  }
+
   async beginStep(step: {
     requestId: string;
     index: number;

@@ -1190,6 +1190,15 @@ export class SqliteStore implements Store {
     });
   }
 
+  async renewExecution(id: string, from: string, to: string): Promise<boolean> {
+    const update = this.stmt(
+      "UPDATE requests SET updated_at = ? WHERE id = ? AND state = 'executing' AND updated_at = ?",
+    );
+    return this.write(
+      () => update.run(normalizeTime(to, 'to'), id, normalizeTime(from, 'from')).changes === 1,
+    );
+  }
+
   async beginStep(step: {
     requestId: string;
     index: number;

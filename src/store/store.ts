@@ -458,6 +458,12 @@ export interface Store {
   endStep(step: StepEndChange, events: readonly NewAuditEvent[]): Promise<boolean>;
   /** A batch's steps, in list order. */
   listSteps(requestId: string): Promise<BatchStep[]>;
+  /**
+   * Keeps a long run's claim fresh: moves `updatedAt` of a request still `executing` with
+   * `updatedAt` at `from` to `to`, its version unchanged (the run records its end as usual).
+   * False, changing nothing, when it is no longer (taken over, or ended).
+   */
+  renewExecution(id: string, from: string, to: string): Promise<boolean>;
 
   /** Small key-value settings shared by replicas (e.g. learned retry-conversion method). */
   getSetting(key: string): Promise<string | null>;

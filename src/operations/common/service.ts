@@ -53,6 +53,8 @@ export interface ExecuteIo {
  */
 export interface BatchIo {
   steps(): Promise<BatchStep[]>;
+  /** Keeps the run's claim fresh while it is alive; false when another run took it over. */
+  renew(): Promise<boolean>;
   begin(index: number, mobileNumber: string): Promise<boolean>;
   /** `failure`: what the send threw (recorded as the step's error), absent when it was done. */
   end(index: number, mobileNumber: string, to: StepEnd, failure?: unknown): Promise<boolean>;

@@ -49,8 +49,10 @@ export const service = serviceOf(spec, {
     let next = 0;
     const worker = async () => {
       for (let n = todo[next++]; n !== undefined; n = todo[next++]) {
+        // A run taken over takes no more numbers: the run that took it goes on with them.
+        if (!(await batch.renew())) return;
         if (!(await batch.begin(n.index, n.mobileNumber))) continue;
-        const failure = await sendOnce(io.client, n.mobileNumber, pace);
+        const failure = await sendOnce(io.client, n.mobileNumber, pace, batch);
         const to = failure === null ? 'done' : mayHaveReachedService(failure) ? 'unknown' : 'failed';
         await batch.end(n.index, n.mobileNumber, to, failure ?? undefined);
         batch.progress(countSteps(p.mobileNumbers.length, await batch.steps()));
@@ -72,10 +74,12 @@ async function sendOnce(
   client: VideoClient,
   mobileNumber: string,
   pace: { until: number },
+  batch: BatchIo,
 ): Promise<unknown> {
   for (let tries = 1; ; tries += 1) {
     const wait = pace.until - Date.now();
-    if (wait > 0) await sleep(wait);
+    // Up to a minute's wait per try: the claim is renewed before each, so the run stays alive.
+    if (wait > 0) await batch.renew().then(() => sleep(wait));
     try {
       await client.viewers.unblock({ mobileNumber }, { once: true });
       return null;
