@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { failedNumbers } from '../core/batch.js';
 import { maskMobile } from '../core/mask.js';
 import type { OperationRequest } from '../core/model.js';
-import { DEFAULT_BULK } from '../core/policy.js';
 import { MobileParamSchema } from '../core/validate/phone.js';
 import type { NumberList } from '../core/validate/phone-list.js';
 import type { Lang } from '../i18n/index.js';
@@ -41,26 +40,20 @@ import {
 /** What a preview's draft holds: the numbers, merged and in the form sent. */
 const BatchDraftSchema = z.strictObject({ numbers: z.array(MobileParamSchema).min(1).max(MAX_BATCH) });
 
-/** The list as read, kept in a draft for Confirm; a list with no number, or too long, says so. */
+/** The list as read (repeat viewers marked), kept in a draft for Confirm; a list with no number, or too long, says so. */
 export async function batchPreviewReply(
   ctx: AppContext,
   { actor, lang }: Who,
   list: NumberList,
 ): Promise<Message> {
   const t = lang.t.batch;
-  if (list.numbers.length === 0) return problemMessage(t.batchNoNumber);
-  const numbers = list.numbers.map((n) => n.param);
-  if (numbers.length > MAX_BATCH) return problemMessage(t.batchTooMany(MAX_BATCH, numbers.length));
-  const prepared = await ctx.ops.prepare(actor, { kind: unblockMany.name, mobileNumbers: numbers });
-  const maxWithoutApproval = (ctx.policy.bulk ?? DEFAULT_BULK).maxWithoutApproval;
-  const { repeats } = prepared.preview;
-  const draftId = await ctx.drafts.open(actor.id, CALLBACKS.batchPreview, { numbers });
-  const needsLead = numbers.length > maxWithoutApproval || repeats.length > 0;
-  return batchPreviewMessage(
-    { list, repeats, needsLead, maxWithoutApproval, draftId },
-    ctx.config.phoneRegion,
-    lang,
-  );
+  if (list.numbers.length === 0) return problemMessage(t.batchNone);
+  if (list.numbers.length > MAX_BATCH) return problemMessage(t.batchTooMany(MAX_BATCH, list.numbers.length));
+  const preview = await ctx.ops.previewBatch(list);
+  const draftId = await ctx.drafts.open(actor.id, CALLBACKS.batchPreview, {
+    numbers: list.numbers.map((n) => n.param),
+  });
+  return batchPreviewMessage(preview, draftId, lang);
 }
 
 /** Numbers asked again (Retry the failed) as a list read without a refusal. */

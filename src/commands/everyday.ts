@@ -356,7 +356,7 @@ export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): v
       const why = first === undefined ? '' : ` ${refusalText(first.said, ctx.config.phoneRegion, lang)}`;
       await ack({
         response_action: 'errors',
-        errors: { [BLOCKS.mobileList]: `${lang.t.batch.batchNoNumber}${why}` },
+        errors: { [BLOCKS.mobileList]: `${lang.t.batch.batchNone}${why}` },
       });
       return;
     }

@@ -1,16 +1,16 @@
 import type { KnownBlock } from '@slack/types';
-import type { BatchStep } from '../core/batch.js';
-import { countSteps } from '../core/batch.js';
-import { maskMobile } from '../core/mask.js';
+import { type BatchPreview, type BatchStep, countSteps, type PreviewedNumber } from '../core/batch.js';
+import { maskMobile, maskMobilesInText } from '../core/mask.js';
 import type { OperationRequest } from '../core/model.js';
-import type { NumberList } from '../core/validate/phone-list.js';
+import { parseDuration } from '../core/policy.js';
 import { type Lang, ltr, num } from '../i18n/index.js';
 import { wrapList } from '../operations/common/views.js';
 import { stateWord } from './approval.js';
-import { actions, button, code, context, type SlackMessage, section } from './blocks.js';
-import { shownError } from './errors.js';
-import { refusalText } from './everyday.js';
+import { actions, button, code, isolated, type SlackMessage, section } from './blocks.js';
+import { sayIn, shownError } from './errors.js';
 import { ACTIONS } from './ids.js';
+import { spanText } from './time-box.js';
+import { ordinalText } from './viewer-history.js';
 
 /**
  * Many numbers at once in Slack: the list as read, before anything is sent (with Confirm and
@@ -22,19 +22,9 @@ import { ACTIONS } from './ids.js';
 /** Numbers listed before "and N more": the whole list stays within Slack's message size. */
 const NUMBERS_SHOWN = 40;
 /** Refused lines and failures listed before "and N more". */
-const LINES_SHOWN = 15;
+const LINES_SHOWN = 20;
 /** History buttons at the end of a batch: one per failed or unknown number, the first few. */
 const HISTORY_BUTTONS = 5;
-
-export interface BatchPreview {
-  list: NumberList;
-  /** Numbers of the list the repeat rule holds for a lead, as sent. */
-  repeats: readonly string[];
-  needsLead: boolean;
-  maxWithoutApproval: number;
-  /** The one-time draft that holds the list: Confirm sends exactly it, once. */
-  draftId: string;
-}
 
 const masked = (lang: Lang, n: string) => ltr(lang, code(maskMobile(n)));
 
@@ -43,45 +33,34 @@ function more(lang: Lang, count: number, shown: number): string[] {
   return count > shown ? [lang.t.batch.batchMore(count - shown)] : [];
 }
 
-/** The list as read: summary, numbers (masked), refused lines with their reason, Confirm and Cancel. */
-export function batchPreviewMessage(p: BatchPreview, region: string, lang: Lang): SlackMessage {
+/**
+ * The list as read (`batchPreviewLines`, numbers masked), the numbers themselves masked, and
+ * Confirm and Cancel, whose value is only `draftId`: the one-time draft that holds the list.
+ */
+export function batchPreviewMessage(preview: BatchPreview, draftId: string, lang: Lang): SlackMessage {
   const t = lang.t.batch;
-  const { numbers, refused, duplicates } = p.list;
-  const lead = p.needsLead ? numbers.length : p.repeats.length;
-  const summary = t.batchSummary(numbers.length, refused.length, lead);
-  const head = [t.batchAsk(numbers.length), summary];
-  if (duplicates > 0) head.push(t.batchMerged(duplicates));
-  const shown = numbers.slice(0, NUMBERS_SHOWN).map((x) => maskMobile(x.param));
+  // A refusal quotes what was read: a number of another country in it is masked too.
+  const lines = batchPreviewLines(preview, lang).map(maskMobilesInText);
+  const shown = preview.numbers.slice(0, NUMBERS_SHOWN).map((x) => maskMobile(x.param));
   const blocks: KnownBlock[] = [
-    section(head.join('\n')),
     section(
-      [...wrapList(lang, t.batchNumbers, shown), ...more(lang, numbers.length, NUMBERS_SHOWN)].join('\n'),
+      [
+        t.batchAsk(preview.numbers.length),
+        ...lines.slice(0, LINES_SHOWN),
+        ...more(lang, lines.length, LINES_SHOWN),
+      ].join('\n'),
     ),
-  ];
-  if (refused.length > 0) {
-    const lines = refused
-      .slice(0, LINES_SHOWN)
-      .map((r) =>
-        t.batchRefusedLine(
-          num(lang, r.line),
-          ltr(lang, code(r.read.slice(0, 60))),
-          refusalText(r.said, region, lang),
-        ),
-      );
-    blocks.push(
-      section([t.batchRefusedTitle, ...lines, ...more(lang, refused.length, LINES_SHOWN)].join('\n')),
-    );
-  }
-  if (p.repeats.length > 0)
-    blocks.push(section(wrapList(lang, t.batchRepeats, p.repeats.map(maskMobile)).join('\n')));
-  if (p.needsLead) blocks.push(context(`:raising_hand: ${t.batchNeedsLead(p.maxWithoutApproval)}`));
-  blocks.push(
+    section(
+      [...wrapList(lang, t.batchNumbers, shown), ...more(lang, preview.numbers.length, NUMBERS_SHOWN)].join(
+        '\n',
+      ),
+    ),
     actions([
-      button(t.batchConfirm, ACTIONS.batchConfirm, p.draftId, 'primary'),
-      button(t.batchCancel, ACTIONS.batchCancel, p.draftId),
+      button(t.batchConfirm, ACTIONS.batchConfirm, draftId, 'primary'),
+      button(t.batchCancel, ACTIONS.batchCancel, draftId),
     ]),
-  );
-  return { text: summary, blocks };
+  ];
+  return { text: lines[0] ?? t.batchAsk(preview.numbers.length), blocks };
 }
 
 /**
@@ -130,4 +109,32 @@ export function batchMessage(
     blocks.push(actions([button(t.batchRetryFailed, ACTIONS.batchRetry, request.id, 'primary')]));
   const text = [head, ...tally].join(' · ');
   return { text, blocks };
+}
+
+/**
+ * A pasted list as a person confirms it before a batch is asked for (the Slack edge and the
+ * CLI): the summary ("38 to unblock, 2 refused, 3 need a lead"), whether a lead approves the
+ * whole list, each refused line with its reason, duplicates merged, each repeat viewer.
+ * In Slack numbers are masked and outside text escaped; on the command line (`whole`) the
+ * operator sees the numbers whole, as `audit export` shows them.
+ * @see docs/approvals.md, "Many numbers at once"
+ */
+export function batchPreviewLines(preview: BatchPreview, lang: Lang, whole = false): string[] {
+  const t = lang.t.batch;
+  const shown = (n: PreviewedNumber) => ltr(lang, whole ? n.param : code(maskMobile(n.param)));
+  const outside = (text: string) => (whole ? ltr(lang, text) : isolated(lang, text, 80));
+  const lines = [t.batchSummary(preview.numbers.length, preview.refused.length, preview.repeats)];
+  if (preview.numbers.length === 0) lines.push(t.batchNone);
+  if (preview.lead?.kind === 'size') lines.push(t.batchLeadSize(preview.lead.size, preview.lead.max));
+  if (preview.lead?.kind === 'repeats') lines.push(t.batchLeadRepeats(preview.lead.count));
+  if (preview.duplicates > 0) lines.push(t.batchDuplicates(preview.duplicates));
+  for (const r of preview.refused) {
+    lines.push(t.batchRefusedLine(num(lang, r.line), outside(r.read), sayIn(lang, r.said)));
+  }
+  for (const n of preview.numbers) {
+    if (n.repeat === null) continue;
+    const span = spanText(lang, parseDuration(n.repeat.within) ?? 0);
+    lines.push(t.batchRepeatLine(shown(n), ordinalText(lang, n.repeat.nth), span));
+  }
+  return lines;
 }

@@ -16,16 +16,8 @@ export const batch = defineArea(
     batchRepeats: 'Repeat viewers (a lead is asked about them)',
     batchAsk: (count: number) =>
       `*Unblock ${count} ${s(count, 'viewer', 'viewers')}?* Nothing is sent until you confirm.`,
-    batchSummary: (toUnblock: number, refused: number, lead: number) =>
-      `${toUnblock} to unblock, ${refused} refused, ${lead} ${s(lead, 'needs', 'need')} a lead`,
-    batchMerged: (count: number) => `${count} ${s(count, 'duplicate', 'duplicates')} merged.`,
     batchNumbers: 'Numbers',
     batchMore: (count: number) => `and ${count} more`,
-    batchRefusedTitle: '*Refused (not sent):*',
-    batchRefusedLine: (line: string, read: string, why: string) => `• line ${line}: ${read}: ${why}`,
-    batchNeedsLead: (max: number) =>
-      `A lead must approve the whole list: it has more than ${max} numbers, or repeat viewers.`,
-    batchNoNumber: 'No number in the list could be read; nothing was sent.',
     batchTooMany: (max: number, count: number) =>
       `A batch takes at most ${max} numbers; this list has ${count}. Split it; nothing was sent.`,
     batchConfirm: 'Confirm',
@@ -56,21 +48,24 @@ export const batch = defineArea(
       'Paste a ticket export or a spreadsheet column: one number per line, or separated by commas, spaces or ،.',
     batchManySubmit: 'Preview',
     batchManyOpen: 'Unblock many…',
+    batchSummary: (toUnblock: number, refused: number, needLead: number) =>
+      `${toUnblock} to unblock, ${refused} refused, ${needLead} need${needLead === 1 ? 's' : ''} a lead`,
+    batchLeadSize: (size: number, max: number) =>
+      `A lead approves the whole list: ${size} numbers, over ${max} without approval.`,
+    batchLeadRepeats: (count: number) =>
+      `A lead approves the whole list: it holds ${count} repeat viewer${count === 1 ? '' : 's'}.`,
+    batchDuplicates: (count: number) => `${count} duplicate${count === 1 ? '' : 's'} merged.`,
+    batchRefusedLine: (line: string, read: string, reason: string) => `line ${line}: ${read}: ${reason}`,
+    batchRepeatLine: (viewer: string, ordinal: string, span: string) =>
+      `${viewer}: the ${ordinal} unblock in ${span}`,
+    batchNone: 'No number to unblock was found: nothing will be sent.',
   },
   {
     batchPreview: (count) => `رفع مسدودی ${n(count)} بیننده`,
     batchRepeats: 'بیننده‌های تکراری (از سرپرست درباره‌شان پرسیده می‌شود)',
     batchAsk: (count) => `*رفع مسدودی ${n(count)} بیننده؟* تا تأیید نکنید چیزی فرستاده نمی‌شود.`,
-    batchSummary: (toUnblock, refused, lead) =>
-      `${n(toUnblock)} برای رفع مسدودی، ${n(refused)} ردشده، ${n(lead)} نیازمند سرپرست`,
-    batchMerged: (count) => `${n(count)} شماره‌ی تکراری یکی شد.`,
     batchNumbers: 'شماره‌ها',
     batchMore: (count) => `و ${n(count)} شماره‌ی دیگر`,
-    batchRefusedTitle: '*ردشده (فرستاده نمی‌شود):*',
-    batchRefusedLine: (line, read, why) => `• سطر ${line}: ${read}: ${why}`,
-    batchNeedsLead: (max) =>
-      `سرپرست باید کل فهرست را تأیید کند: بیش از ${n(max)} شماره یا بیننده‌ی تکراری دارد.`,
-    batchNoNumber: 'هیچ شماره‌ای در فهرست خوانده نشد؛ چیزی فرستاده نشد.',
     batchTooMany: (max, count) =>
       `هر دسته حداکثر ${n(max)} شماره می‌گیرد؛ این فهرست ${n(count)} شماره دارد. آن را تقسیم کنید؛ چیزی فرستاده نشد.`,
     batchConfirm: 'تأیید',
@@ -100,5 +95,14 @@ export const batch = defineArea(
       'خروجی تیکت یا ستونی از صفحه‌گسترده را بچسبانید: هر شماره در یک سطر، یا جداشده با ویرگول، فاصله یا ،.',
     batchManySubmit: 'پیش‌نمایش',
     batchManyOpen: 'رفع مسدودی چندتایی…',
+    batchSummary: (toUnblock, refused, needLead) =>
+      `${n(toUnblock)} برای رفع مسدودی، ${n(refused)} ردشده، ${n(needLead)} نیازمند سرپرست`,
+    batchLeadSize: (size, max) =>
+      `یک سرپرست کل فهرست را تأیید می‌کند: ${n(size)} شماره، بیش از ${n(max)} بدون تأیید.`,
+    batchLeadRepeats: (count) => `یک سرپرست کل فهرست را تأیید می‌کند: ${n(count)} بیننده‌ی تکراری در آن است.`,
+    batchDuplicates: (count) => `${n(count)} شماره‌ی تکراری یکی شد.`,
+    batchRefusedLine: (line, read, reason) => `خط ${line}: ${read}: ${reason}`,
+    batchRepeatLine: (viewer, ordinal, span) => `${viewer}: ${ordinal} رفع مسدودی در ${span}`,
+    batchNone: 'هیچ شماره‌ای برای رفع مسدودی پیدا نشد: چیزی فرستاده نمی‌شود.',
   },
 );
