@@ -32,6 +32,7 @@ import {
   whitelistMessage,
 } from '../views/everyday.js';
 import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from '../views/ids.js';
+import { messageModal } from '../views/modals/common.js';
 import { unblockManyModal } from '../views/modals/unblock-many.js';
 import { historyButton, repeatLines, viewerHistoryMessage } from '../views/viewer-history.js';
 import { batchPreviewReply } from './batch.js';
@@ -335,6 +336,13 @@ export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): v
     else if (request.operation !== viewerUnblock.name)
       message = { text: t.vwNotViewer, blocks: [section(t.vwNotViewer)] };
     else message = viewerHistoryMessage(await ctx.ops.viewerHistory(request.params.mobileNumber), read.lang);
+    // Clicked in a modal (the Unblock viewer shortcut's list): no response URL, shown over the list.
+    if (read.click.view?.type === 'modal' && read.click.trigger_id !== undefined) {
+      const view = messageModal(t.vwHistoryButton, message, read.lang);
+      checkBlockKit(ctx, { view }, 'modal');
+      await ctx.web.views.push({ trigger_id: read.click.trigger_id, view });
+      return;
+    }
     checkBlockKit(ctx, message, 'message');
     await respond({ response_type: 'ephemeral', replace_original: false, ...message });
   });

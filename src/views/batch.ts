@@ -99,7 +99,7 @@ export function batchMessage(
   // The first few failures each with its History button; the next ones as lines, then a count.
   const withHistory = ended.slice(0, HISTORY_BUTTONS).map((s) => ({
     ...section(line(s)),
-    accessory: button(t.batchHistory, ACTIONS.batchHistory, `${request.id}:${s.index}`),
+    accessory: button(lang.t.viewers.vwHistoryButton, ACTIONS.batchHistory, `${request.id}:${s.index}`),
   }));
   const rest = ended.slice(HISTORY_BUTTONS, LINES_SHOWN).map(line);
   const blocks: KnownBlock[] = [section([head, ...tally].join('\n')), ...withHistory];
