@@ -1,7 +1,10 @@
-import { previewBatch } from '../core/batch.js';
+import { REQUEST_T0, requestWith } from '../../test/fixtures/requests.js';
+import { type BatchStep, previewBatch } from '../core/batch.js';
 import { parseNumberList } from '../core/validate/phone-list.js';
-import { langFor } from '../i18n/index.js';
-import { batchPreviewLines } from './batch.js';
+import { FSI, langFor, PDI } from '../i18n/index.js';
+import { batchMessage, batchPreviewLines } from './batch.js';
+import { ACTIONS } from './ids.js';
+import { assertBlockKitLimits } from './limits.js';
 
 /** The list a person confirms before a batch is asked for, in English and Persian (docs/approvals.md). */
 
@@ -58,5 +61,62 @@ describe('an agent pastes a list of numbers', () => {
       '0 to unblock, 2 refused, 0 need a lead',
       'No number to unblock was found: nothing will be sent.',
     ]);
+  });
+});
+
+describe('a batch’s message, as its requester reads it', () => {
+  const numbers = Array.from({ length: 500 }, (_, i) => `0912${String(1_000_000 + i)}`);
+  const request = (state: string) =>
+    requestWith({
+      id: 'R-0000BATC',
+      operation: 'viewer.unblock-many',
+      params: { mobileNumbers: numbers },
+      target: '500 viewers',
+      state,
+    });
+  const step = (index: number, state: BatchStep['state']): BatchStep => ({
+    requestId: 'R-0000BATC',
+    index,
+    mobileNumber: numbers[index] ?? '',
+    state,
+    error:
+      state === 'failed'
+        ? { name: 'ValidationError', message: 'mobileNumber is not blocked', status: 400 }
+        : null,
+    updatedAt: REQUEST_T0,
+  });
+  const steps = numbers.map((_, i) => step(i, i % 10 === 0 ? 'failed' : i === 7 ? 'unknown' : 'done'));
+
+  test.each(['en', 'fa'] as const)('while it runs, the counts so far (%s)', (locale) => {
+    const shown = batchMessage(request('executing'), steps.slice(0, 27), langFor(locale));
+    expect(shown.text).toBe(
+      locale === 'en'
+        ? 'Batch R-0000BATC: 23 of 500 done, 3 failed'
+        : `دسته‌ی ${FSI}R-0000BATC${PDI}: ۲۳ از ۵۰۰ انجام شد، ۳ ناموفق`,
+    );
+  });
+
+  test('at its end: each failure and why (numbers masked), the unknown said unknown, Retry the failed, History; within Slack’s limits', () => {
+    const shown = batchMessage(request('succeeded'), steps, langFor('en'));
+    const all = JSON.stringify(shown);
+    expect(shown.text).toContain('449 of 500 unblocked');
+    expect(shown.text).toContain('50 failed');
+    expect(shown.text).toContain('1 unknown');
+    expect(all).toContain('0912***0000');
+    expect(all).toContain('mobileNumber is not blocked');
+    expect(all).not.toMatch(/09121\d{6}/);
+    expect(all).toContain(ACTIONS.batchRetry);
+    expect(all.match(new RegExp(ACTIONS.batchHistory, 'g'))).toHaveLength(5);
+    expect(() => assertBlockKitLimits(shown, 'message')).not.toThrow();
+  });
+
+  test('a batch that ran with no failure offers no Retry', () => {
+    const shown = batchMessage(
+      request('succeeded'),
+      steps.map((s) => ({ ...s, state: 'done' as const, error: null })),
+      langFor('fa'),
+    );
+    expect(JSON.stringify(shown)).not.toContain(ACTIONS.batchRetry);
+    expect(shown.text).toContain('۵۰۰ از ۵۰۰');
   });
 });

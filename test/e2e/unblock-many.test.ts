@@ -107,6 +107,16 @@ describe.each(['http', 'socket'] as const)('many numbers at once over %s', (mode
     expect(upstream(h, 'POST', UNBLOCK)).toHaveLength(2);
   });
 
+  it('a Confirm older than an hour is refused, and nothing is sent', async () => {
+    const preview = await (await h.slash('unblock 09123456789 09351112222')).reply();
+    h.clock.advance(61 * 60_000);
+
+    expect(readable(await press(ACTIONS.batchConfirm, buttonValue(preview, ACTIONS.batchConfirm)))).toMatch(
+      /has expired.*nothing was sent/,
+    );
+    expect(upstream(h, 'POST', UNBLOCK)).toHaveLength(0);
+  });
+
   it('another agent cannot confirm a preview shown to someone else', async () => {
     const preview = await (await h.slash('unblock 09123456789 09351112222')).reply();
     const draft = buttonValue(preview, ACTIONS.batchConfirm);
