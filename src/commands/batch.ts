@@ -3,13 +3,15 @@ import type { RespondFn } from '@slack/bolt';
 import { z } from 'zod';
 import { failedNumbers } from '../core/batch.js';
 import { maskMobile } from '../core/mask.js';
-import type { OperationRequest } from '../core/model.js';
+import type { Actor, OperationRequest } from '../core/model.js';
 import { MobileParamSchema } from '../core/validate/phone.js';
 import type { NumberList } from '../core/validate/phone-list.js';
 import type { Lang } from '../i18n/index.js';
 import { ltr } from '../i18n/index.js';
 import { MAX_BATCH, spec as unblockMany } from '../operations/viewer-unblock-many/spec.js';
+import type { Drafts } from '../services/drafts.js';
 import type { Reads } from '../services/reads.js';
+import type { Operations, SubmitResult } from '../services/types.js';
 import type { SlackRoutes } from '../slack/routes.js';
 import type { Store } from '../store/store.js';
 import { batchMessage, batchPreviewMessage } from '../views/batch.js';
@@ -174,10 +176,8 @@ export function batchProgress(
 }
 
 /** How a confirmed batch went, as its preview is replaced: refused, waiting for a lead, or its message. */
-async function confirmedReply(ctx: AppContext, who: Who, numbers: readonly string[]): Promise<SlackMessage> {
+async function confirmedReply(ctx: AppContext, who: Who, result: SubmitResult): Promise<SlackMessage> {
   const t = who.lang.t.batch;
-  const prepared = await ctx.ops.prepare(who.actor, { kind: unblockMany.name, mobileNumbers: [...numbers] });
-  const result = await ctx.ops.submit(who.actor, prepared);
   if (result.kind === 'denied') return problemMessage(t.batchDenied(reasonIn(who.lang, result)));
   const id = ltr(who.lang, `*${result.request.id}*`);
   if (result.kind === 'pending') {
@@ -185,6 +185,40 @@ async function confirmedReply(ctx: AppContext, who: Who, numbers: readonly strin
     return { text, blocks: [section(`:hourglass_flowing_sand: ${text}`)] };
   }
   return batchMessage(result.request, await ctx.ops.batchSteps(result.request.id), who.lang);
+}
+
+/** What Confirm and Cancel work with: the drafts, and the services that ask for the batch. */
+export interface BatchDeps {
+  drafts: Drafts;
+  ops: Pick<Operations, 'prepare' | 'submit'>;
+}
+
+/**
+ * Confirm of a preview: its draft taken once (only by who was shown it), then exactly its list
+ * asked for as one batch; null, asking nothing, when the draft is gone (confirmed or cancelled
+ * already, expired, someone else's, forged).
+ */
+export async function confirmBatch(
+  deps: BatchDeps,
+  actor: Actor,
+  draftId: string,
+): Promise<SubmitResult | null> {
+  const taken = await deps.drafts.take(
+    { draftId, userId: actor.id, kind: CALLBACKS.batchPreview },
+    BatchDraftSchema,
+  );
+  if (!taken.ok) return null;
+  const prepared = await deps.ops.prepare(actor, {
+    kind: unblockMany.name,
+    mobileNumbers: taken.value.numbers,
+  });
+  return deps.ops.submit(actor, prepared);
+}
+
+/** Cancel of a preview: its draft taken once, nothing asked; false when it was gone already. */
+export async function cancelBatch(deps: Pick<BatchDeps, 'drafts'>, userId: string, draftId: string) {
+  const taken = await deps.drafts.take({ draftId, userId, kind: CALLBACKS.batchPreview }, BatchDraftSchema);
+  return taken.ok;
 }
 
 /** A click on a batch button, read: who clicked, in which language, and the value. */
@@ -213,15 +247,12 @@ export function registerBatchActions(routes: SlackRoutes, ctx: AppContext): void
     await ack();
     const { person, value } = await clickOf(ctx, body);
     const who = await person.who();
-    // Taken once: a second click, another person's click or a forged ID finds nothing to send.
-    const taken = await ctx.drafts.take(
-      { draftId: value, userId: person.id, kind: CALLBACKS.batchPreview },
-      BatchDraftSchema,
-    );
-    if (!taken.ok) return answer(ctx, respond, problemMessage(who.lang.t.batch.batchGone));
     let reply: SlackMessage;
     try {
-      reply = await confirmedReply(ctx, who, taken.value.numbers);
+      const result = await confirmBatch(ctx, who.actor, value);
+      // Gone: said beside what was clicked, which stays as it is.
+      if (result === null) return answer(ctx, respond, problemMessage(who.lang.t.batch.batchGone));
+      reply = await confirmedReply(ctx, who, result);
     } catch (error) {
       reply = problemMessage(problemText(ctx, error, 'a batch of unblocks', who.lang));
     }
@@ -232,16 +263,13 @@ export function registerBatchActions(routes: SlackRoutes, ctx: AppContext): void
     await ack();
     const { person, value } = await clickOf(ctx, body);
     const lang = await person.lang();
-    const taken = await ctx.drafts.take(
-      { draftId: value, userId: person.id, kind: CALLBACKS.batchPreview },
-      BatchDraftSchema,
-    );
+    const cancelled = await cancelBatch(ctx, person.id, value);
     const t = lang.t.batch;
     await answer(
       ctx,
       respond,
-      problemMessage(taken.ok ? t.batchCancelled : t.batchGone, ':wastebasket:'),
-      taken.ok,
+      problemMessage(cancelled ? t.batchCancelled : t.batchGone, ':wastebasket:'),
+      cancelled,
     );
   });
 
