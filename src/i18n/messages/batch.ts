@@ -58,6 +58,19 @@ export const batch = defineArea(
     batchRepeatLine: (viewer: string, ordinal: string, span: string) =>
       `${viewer}: the ${ordinal} unblock in ${span}`,
     batchNone: 'No number to unblock was found: nothing will be sent.',
+    batchCliNoList: 'Give the numbers as words, --file numbers.txt, or - to read them from standard input.',
+    batchCliTwoLists: 'Give the numbers one way only: as words, --file, or - (standard input).',
+    batchCliUnread: (path: string, why: string) => `Could not read ${path}: ${why}. Nothing was sent.`,
+    batchCliAsk: (count: number) => `Ask to unblock these ${count} viewers? [y/N] `,
+    batchCliNeedsYes:
+      'Not confirmed: there is no terminal to ask on (the list came from standard input, or it is not a terminal). Add --yes to confirm without asking. Nothing was sent.',
+    batchCliNotConfirmed: 'Not confirmed: nothing was sent.',
+    batchCliDone: 'done',
+    batchCliFailed: 'failed',
+    batchCliUnknown: 'unknown: it may have been unblocked, and is not sent again',
+    batchCliNotRun: 'not run',
+    batchCliEnd: (done: number, failed: number, unknown: number, id: string) =>
+      `${done} done, ${failed} failed, ${unknown} unknown (request ${id}).`,
   },
   {
     batchPreview: (count) => `رفع مسدودی ${n(count)} بیننده`,
@@ -102,5 +115,19 @@ export const batch = defineArea(
     batchRefusedLine: (line, read, reason) => `خط ${line}: ${read}: ${reason}`,
     batchRepeatLine: (viewer, ordinal, span) => `${viewer}: ${ordinal} رفع مسدودی در ${span}`,
     batchNone: 'هیچ شماره‌ای برای رفع مسدودی پیدا نشد: چیزی فرستاده نمی‌شود.',
+    batchCliNoList:
+      'شماره‌ها را به‌صورت واژه، با --file numbers.txt یا با - (خواندن از ورودی استاندارد) بدهید.',
+    batchCliTwoLists: 'شماره‌ها را فقط از یک راه بدهید: واژه‌ها، --file یا - (ورودی استاندارد).',
+    batchCliUnread: (path, why) => `خواندن ${path} ممکن نشد: ${why}. چیزی فرستاده نشد.`,
+    batchCliAsk: (count) => `درخواست رفع مسدودی این ${n(count)} بیننده فرستاده شود؟ [y/N] `,
+    batchCliNeedsYes:
+      'تأیید نشد: پایانه‌ای برای پرسیدن نیست (فهرست از ورودی استاندارد آمد، یا ورودی پایانه نیست). برای تأیید بی‌پرسش --yes بیفزایید. چیزی فرستاده نشد.',
+    batchCliNotConfirmed: 'تأیید نشد: چیزی فرستاده نشد.',
+    batchCliDone: 'انجام شد',
+    batchCliFailed: 'ناموفق',
+    batchCliUnknown: 'نامعلوم: شاید رفع مسدودی شده باشد، و دوباره فرستاده نمی‌شود',
+    batchCliNotRun: 'اجرا نشد',
+    batchCliEnd: (done, failed, unknown, id) =>
+      `${n(done)} انجام شد، ${n(failed)} ناموفق، ${n(unknown)} نامعلوم (درخواست \u2068${id}\u2069).`,
   },
 );
