@@ -10,6 +10,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
   audit: () => import('./audit.js'),
   wal: () => import('./wal-pages.js'),
   age: () => import('./age.js'),
+  bulk: () => import('./bulk.js'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

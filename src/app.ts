@@ -1,6 +1,7 @@
 import type pino from 'pino';
 import type { Logger } from 'pino';
 import type { CallInfo, RetryPolicy } from './client/index.js';
+import { batchProgress } from './commands/batch.js';
 import { createCoverFetcher, createSlackNotifier } from './commands/changes.js';
 import { type AppContext, createWorkQueue, type WorkQueue } from './commands/context.js';
 import { busyShed, registerVidopsHandlers } from './commands/slash.js';
@@ -8,6 +9,7 @@ import type { Config } from './config.js';
 import type { HashEvent } from './core/audit-chain.js';
 import { checkpointOrigin } from './core/checkpoint.js';
 import { redactError } from './core/mask.js';
+import type { OperationRequest } from './core/model.js';
 import type { Policy } from './core/policy.js';
 import { sealKeyOf } from './core/seal.js';
 import { keyLabel, type SignerKey } from './core/signed-note.js';
@@ -72,6 +74,8 @@ export interface VidopsDeps {
   workConcurrency?: number;
   /** Commands waiting beyond those; past it a command is answered "busy" (default 1000). */
   workMaxQueued?: number;
+  /** Least time between two edits of batch messages (default 1.5 s). */
+  batchProgressMs?: number;
 }
 
 export interface Vidops {
@@ -100,6 +104,8 @@ export interface Vidops {
 }
 
 const SWEEP_INTERVAL_MS = 30_000;
+// One batch message edit per 1.5 s across all batches: within `chat.update`'s Tier 3 (50 a minute).
+const BATCH_PROGRESS_MS = 1_500;
 // Commands worked on at once after their ack: plenty for a support team, and few enough that a
 // flood cannot crowd out acknowledgements (Slack's 3 s) or exhaust memory (see bench/slack.ts).
 const WORK_CONCURRENCY = 16;
@@ -142,6 +148,8 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
       clock,
       logger: logger.child({ component: 'directory' }),
     });
+    // The batch's message needs the handlers' context, built after the services: bound below.
+    let progress: (request: OperationRequest) => void = () => {};
     const ops = createOperations({
       store,
       client,
@@ -152,6 +160,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
       logger: logger.child({ component: 'services' }),
       fetchCover: createCoverFetcher({ web, config }),
       timeZone: config.languages.timeZone,
+      onBatchProgress: (request) => progress(request),
     });
     const work = workQueueOf(deps, metrics, logger);
     requestGauges(metrics, store, clock);
@@ -177,6 +186,7 @@ export async function createVidops(deps: VidopsDeps): Promise<Vidops> {
       respondTo: responses.respondTo,
       people: new WeakMap(),
     };
+    progress = batchProgress({ ...context, store }, deps.batchProgressMs ?? BATCH_PROGRESS_MS);
     const checkpointState = describeCheckpoints(config, signing?.key ?? null);
     const slack = createSlackApp({
       config,

@@ -55,6 +55,9 @@ const FLAG_SPECS = {
   applied: { type: 'boolean' },
   'not-applied': { type: 'boolean' },
   'send-again': { type: 'boolean' },
+  // `vidops unblock`: many numbers at once, from a file (or `-`, standard input), confirmed ahead.
+  file: { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
   // A time-boxed change (`--for 2h`, or an end: `--for 1405/09/07T18:00`); `extend`'s new window.
   for: { type: 'string' },
 } as const;

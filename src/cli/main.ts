@@ -11,4 +11,5 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stderr: process.stderr,
   env: process.env,
   cwd: process.cwd(),
+  stdin: process.stdin,
 });

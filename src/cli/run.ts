@@ -80,6 +80,7 @@ import {
   windowLines,
 } from './format.js';
 import { resolveReport, resolveWayOf } from './resolve.js';
+import { type BatchRun, batchText, type CliStdin, unblockMany } from './unblock-many.js';
 
 /**
  * The `vidops` CLI, run in-process: argv in, exit code out. Same grammar, policy, services and
@@ -97,6 +98,8 @@ export interface CliIo {
   readFile?: ReadFile;
   /** The OS user running the command; default: the process's user. */
   osUser?: string;
+  /** Standard input: `vidops unblock -` reads its numbers there, and asks there to confirm. */
+  stdin?: CliStdin;
 }
 
 /** Wrong words or flags: exit 2 with the usage of the command. */
@@ -356,6 +359,17 @@ async function dispatch(run: Run, checked: Checked): Promise<number> {
     }
     case 'full': {
       const config = loadCliConfig(run.env);
+      const phone = { regions: config.phoneRegions };
+      const many =
+        run.command.id === 'unblock' ? await batchText(batchRun(run), config.phoneRegion, phone) : null;
+      if (many !== null) {
+        const ctx = await openFullContext(config, opening(run));
+        try {
+          return await unblockMany(batchRun(run), ctx, many, checked.actor, reasonOf(run));
+        } finally {
+          await ctx.close();
+        }
+      }
       // The words and flags are read before anything is opened: a refused number costs no connection.
       const asked = await readChange(run, {
         phoneRegion: config.phoneRegion,
@@ -369,6 +383,22 @@ async function dispatch(run: Run, checked: Checked): Promise<number> {
       }
     }
   }
+}
+
+/** What `vidops unblock` with many numbers reads of the run. */
+function batchRun(run: Run): BatchRun {
+  return {
+    lang: run.lang,
+    words: run.words,
+    flags: run.flags,
+    cwd: run.io.cwd,
+    readFile: run.readFile,
+    stdin: run.io.stdin,
+    out: run.out,
+    err: run.err,
+    ask: (text) => run.io.stderr.write(text),
+    usage: (message) => new UsageError(message, run.command),
+  };
 }
 
 /** What opening the store or the services reads of the run. */

@@ -8,6 +8,7 @@ import { isAgent, isLead, mayRun, type Policy, type PolicyActor } from '../core/
 import { type Said, say } from '../core/said.js';
 import { parseResourceId } from '../core/validate/ids.js';
 import { parseMobile } from '../core/validate/phone.js';
+import { parseNumberList } from '../core/validate/phone-list.js';
 import type { Lang } from '../i18n/index.js';
 import { spec as fileRetry } from '../operations/file-retry/spec.js';
 import { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
@@ -31,7 +32,10 @@ import {
   whitelistMessage,
 } from '../views/everyday.js';
 import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from '../views/ids.js';
+import { messageModal } from '../views/modals/common.js';
+import { unblockManyModal } from '../views/modals/unblock-many.js';
 import { historyButton, repeatLines, viewerHistoryMessage } from '../views/viewer-history.js';
+import { batchPreviewReply } from './batch.js';
 import { withBreakGlassOffer } from './changes/break-glass.js';
 import { readRequestClick } from './changes/clicks.js';
 import {
@@ -332,8 +336,44 @@ export function registerEverydayActions(routes: SlackRoutes, ctx: AppContext): v
     else if (request.operation !== viewerUnblock.name)
       message = { text: t.vwNotViewer, blocks: [section(t.vwNotViewer)] };
     else message = viewerHistoryMessage(await ctx.ops.viewerHistory(request.params.mobileNumber), read.lang);
+    // Clicked in a modal (the Unblock viewer shortcut's list): no response URL, shown over the list.
+    if (read.click.view?.type === 'modal' && read.click.trigger_id !== undefined) {
+      const view = messageModal(t.vwHistoryButton, message, read.lang);
+      checkBlockKit(ctx, { view }, 'modal');
+      await ctx.web.views.push({ trigger_id: read.click.trigger_id, view });
+      return;
+    }
     checkBlockKit(ctx, message, 'message');
     await respond({ response_type: 'ephemeral', replace_original: false, ...message });
+  });
+
+  routes.action(ACTIONS.unblockManyOpen, async ({ ack, body, client }) => {
+    if (body.type !== 'block_actions') return ack();
+    await openModal(unblockManyModal)({ ack, body, client });
+  });
+
+  // Unblock many: the pasted list read before the form closes; the preview, with Confirm, after.
+  routes.view(CALLBACKS.unblockMany, async ({ ack, body, view, client }) => {
+    const list = parseNumberList(typedValue(view.state.values, BLOCKS.mobileList), ctx.config.phoneRegion, {
+      regions: ctx.config.phoneRegions,
+    });
+    const person = personOf(ctx, body, body.user);
+    if (list.numbers.length === 0) {
+      const lang = await person.lang();
+      const first = list.refused[0];
+      const why = first === undefined ? '' : ` ${refusalText(first.said, ctx.config.phoneRegion, lang)}`;
+      await ack({
+        response_action: 'errors',
+        errors: { [BLOCKS.mobileList]: `${lang.t.batch.batchNone}${why}` },
+      });
+      return;
+    }
+    await ack();
+    ctx.work.push('unblock many modal', async () => {
+      const who = await person.who();
+      const message = await replyOrProblem(ctx, who.lang, () => batchPreviewReply(ctx, who, list));
+      await deliver(ctx, client, readMetadata(view.private_metadata), person.id, message);
+    });
   });
 
   routes.action(ACTIONS.explainRetry, async ({ ack, body, client }) => {

@@ -21,6 +21,7 @@ import {
   unblockTypeModal,
   workingModal,
 } from '../views/modals/shortcuts.js';
+import { unblockManyModal } from '../views/modals/unblock-many.js';
 import { openDraft, takeDraft } from './changes/drafts.js';
 import { protectForm, whitelistForm } from './changes/time-box.js';
 import { type AppContext, checkBlockKit, type Person, personOf, problemText } from './context.js';
@@ -345,6 +346,9 @@ export function registerShortcuts(app: App, routes: SlackRoutes, ctx: AppContext
     const lang = await person.lang();
     const text = lang.t.shortcuts.shortcutMenuUnblockIntro;
     await replaceClicked(ctx, client, click, unblockTypeModal({ text, target: {} }, lang));
+  });
+  onViewClick(ACTIONS.menuUnblockMany, async (click, client, person) => {
+    await replaceClicked(ctx, client, click, unblockManyModal('{}', await person.lang()));
   });
   onViewClick(ACTIONS.menuRetry, async (click, client, person) => {
     const lang = await person.lang();

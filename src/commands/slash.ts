@@ -3,8 +3,9 @@ import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { SLASH_COMMAND } from '../core/commands-help.js';
 import { InputError, PolicyDeniedError } from '../core/errors.js';
-import { type CommandKind, parseCommand } from '../core/grammar.js';
+import { type CommandKind, parseCommand, unblockListOf } from '../core/grammar.js';
 import { redactError } from '../core/mask.js';
+import type { Lang } from '../i18n/index.js';
 import type { Operations } from '../services/types.js';
 import { commandLabel } from '../slack/app.js';
 import { RespondError } from '../slack/bolt.js';
@@ -13,6 +14,7 @@ import type { Respond } from '../slack/response-url.js';
 import { createSlackRoutes } from '../slack/routes.js';
 import { describeError } from '../views/errors.js';
 import { busyMessage, parseErrorMessage, problemMessage, refusalText } from '../views/everyday.js';
+import { batchPreviewReply, registerBatchActions } from './batch.js';
 import { changeHandlers, registerChangeActions, typedHandlers } from './changes.js';
 import {
   type AppContext,
@@ -152,12 +154,18 @@ async function runCommand(
   args: { body: SlashCommand; respond: Respond; client: WebClient },
 ): Promise<CommandOutcome> {
   const { body, respond, client } = args;
-  const parsed = parseCommand(body.text, {
-    phoneRegion: ctx.config.phoneRegion,
-    phoneRegions: ctx.config.phoneRegions,
-  });
+  const options = { phoneRegion: ctx.config.phoneRegion, phoneRegions: ctx.config.phoneRegions };
   // Who typed it, with their groups and language: the gate may have begun it; nobody asks again.
   const person = personOf(ctx, body, { id: body.user_id, name: body.user_name });
+  // Several numbers after `unblock`: shown as read, with Confirm; nothing is sent yet.
+  const list = unblockListOf(body.text, options);
+  if (list !== null) {
+    const who = await person.who();
+    return runHandler(ctx, respond, who.lang, async () =>
+      respondChecked(ctx, respond, await batchPreviewReply(ctx, who, list)),
+    );
+  }
+  const parsed = parseCommand(body.text, options);
 
   if (!parsed.ok) {
     // The message says what was read; a valid number inside it is still masked.
@@ -179,17 +187,31 @@ async function runCommand(
       else failed = true;
     }),
   };
+  const ran = await runHandler(ctx, respond, lang, () =>
+    handler({ command, warnings, body, respond, client, actor, lang, ctx: watched }),
+  );
+  if (ran !== 'ok') return denied ? 'denied' : ran;
+  return denied ? 'denied' : failed ? 'error' : 'ok';
+}
+
+/** Runs a command's work; a failure is answered to the person in their language and says how it ended. */
+async function runHandler(
+  ctx: AppContext,
+  respond: Respond,
+  lang: Lang,
+  run: () => Promise<void>,
+): Promise<CommandOutcome> {
   try {
-    await handler({ command, warnings, body, respond, client, actor, lang, ctx: watched });
+    await run();
   } catch (error) {
     const view = describeError(error, errorViewOptions(ctx, lang));
     await respondChecked(ctx, respond, problemMessage(view.text));
     // Expected failures (bad input, upstream down) are answered; ours are also logged by the queue.
     if (!view.expected) throw error;
-    if (denied || error instanceof PolicyDeniedError) return 'denied';
+    if (error instanceof PolicyDeniedError) return 'denied';
     return error instanceof InputError ? 'invalid' : 'error';
   }
-  return denied ? 'denied' : failed ? 'error' : 'ok';
+  return 'ok';
 }
 
 /**
@@ -203,5 +225,6 @@ export function registerVidopsHandlers(app: App, ctx: AppContext): void {
   const routes = createSlackRoutes(app);
   registerEverydayActions(routes, ctx);
   registerChangeActions(routes, ctx);
+  registerBatchActions(routes, ctx);
   registerShortcuts(app, routes, ctx);
 }

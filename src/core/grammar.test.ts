@@ -1,4 +1,11 @@
-import { type Command, decodeSlackEntities, type ParseResult, parseCommand, parseWords } from './grammar.js';
+import {
+  type Command,
+  decodeSlackEntities,
+  type ParseResult,
+  parseCommand,
+  parseWords,
+  unblockListOf,
+} from './grammar.js';
 import { english, say } from './said.js';
 
 const OID = '671018d0403eba579a6f90e2';
@@ -536,5 +543,24 @@ describe('agent pastes a page of text where a word was expected', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(result.ok).toBe(false);
     expect(result.ok ? '' : english(result.said)).not.toMatch(/did you mean/i);
+  });
+});
+
+describe('several numbers after unblock (unblockListOf)', () => {
+  const options = { phoneRegion: 'IR' };
+
+  it('an agent pastes numbers on several lines: each read with its line, duplicates merged', () => {
+    const list = unblockListOf('unblock 0912 345 6789\n+98 935 111 2222، ۰۹۱۲۳۴۵۶۷۸۹\nhello 12345', options);
+    expect(list?.numbers.map((n) => n.param)).toEqual(['09123456789', '09351112222']);
+    expect(list?.duplicates).toBe(1);
+    expect(list?.refused.map((r) => [r.line, r.read])).toEqual([[3, '12345']]);
+  });
+
+  it.each([
+    ['one number, however written', 'unblock +98 912 345 6789'],
+    ['no number at all', 'unblock 12345 678'],
+    ['another command', 'viewer 09123456789 09351112222'],
+  ])('%s stays a single unblock (null)', (_, text) => {
+    expect(unblockListOf(text, options)).toBeNull();
   });
 });

@@ -14,6 +14,8 @@ import { type ParseOptions, readWords, type WordsResult, type WordsSpec } from '
 import { type BoxAsked, isWindowWord, splitWindowWords } from './time-box.js';
 import { normalizeDigits } from './validate/digits.js';
 import { editDistance, nearest } from './validate/nearest.js';
+import { parseMobile } from './validate/phone.js';
+import { type NumberList, parseNumberList } from './validate/phone-list.js';
 
 /**
  * The `/vidops …` grammar: text as Slack sends it → a typed command, or a message that says
@@ -82,6 +84,23 @@ export function parseCommand(text: string, options: ParseOptions): ParseResult {
     ...(bare?.spec.also ?? []).filter((a) => subs.every((s) => s.spec.words[1] !== a)).slice(0, 1),
   ];
   return unknownSubcommand(keyword, sub, choices);
+}
+
+/**
+ * `/vidops unblock` with several numbers (pasted, one per line or separated by commas, spaces or
+ * `،`): the list as read, lines kept, for a batch's preview. Null when the words make one number,
+ * or no number at all: the single unblock reads (and refuses) those.
+ * @see docs/commands.md, "Many numbers at once"
+ */
+export function unblockListOf(text: string, options: ParseOptions): NumberList | null {
+  const clean = decodeSlackEntities(text).replace(/^\s+/, '');
+  const keyword = /^unblock(?=\s)/i.exec(clean);
+  if (keyword === null) return null;
+  const rest = clean.slice(keyword[0].length);
+  const regions = { regions: options.phoneRegions ?? [options.phoneRegion] };
+  if (parseMobile(rest, options.phoneRegion, regions).ok) return null;
+  const list = parseNumberList(rest, options.phoneRegion, regions);
+  return list.numbers.length > 0 && list.numbers.length + list.refused.length > 1 ? list : null;
 }
 
 /**

@@ -2,6 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { identityRefusal, maybeSamePerson, osUserOf } from './actor.js';
 import { approvalInPlaceOf } from './approvals.js';
+import { batchLead } from './batch.js';
 import { OPERATION_SPECS, type RuleDefaults } from './catalog.js';
 import { ConfigError } from './errors.js';
 import { maskMobile } from './mask.js';
@@ -135,6 +136,11 @@ export interface BulkRules {
 }
 
 export const DEFAULT_BULK: Readonly<BulkRules> = { maxWithoutApproval: 10 };
+
+/** How many numbers a batch may have and run without a lead (`bulk.maxWithoutApproval`). */
+export function bulkMaxOf(policy: Pick<Policy, 'bulk'>): number {
+  return (policy.bulk ?? DEFAULT_BULK).maxWithoutApproval;
+}
 
 /**
  * The CLI's powers. `approve`: whether an approval may come from the CLI, where a Slack user ID
@@ -694,13 +700,10 @@ export function decide(
     return approval(why, Math.max(rule.quorum, 1));
   }
   if (rule.approval) return approval('policy');
-  const { batch } = input;
-  const bulkMax = (policy.bulk ?? DEFAULT_BULK).maxWithoutApproval;
-  if (batch !== undefined && batch.size > bulkMax) {
-    return approval(`a batch of ${batch.size} numbers, over ${bulkMax} without approval`);
-  }
-  if (batch !== undefined && batch.repeats > 0)
-    return approval(`${batch.repeats} repeat viewers in the batch`);
+  const lead = input.batch === undefined ? null : batchLead(bulkMaxOf(policy), input.batch);
+  if (lead?.kind === 'size')
+    return approval(`a batch of ${lead.size} numbers, over ${lead.max} without approval`);
+  if (lead?.kind === 'repeats') return approval(`${lead.count} repeat viewers in the batch`);
   if (rule.rateLimit && input.recentCount >= rule.rateLimit.max) {
     return approval(`over the rate limit of ${rule.rateLimit.max} per ${periodEnglish(rule.rateLimit.per)}`);
   }

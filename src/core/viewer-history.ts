@@ -52,15 +52,33 @@ export const ASK_TYPES: readonly AuditEventType[] = ['requested', 'denied'];
 const NOT_AN_UNBLOCK: readonly UnblockOutcome[] = ['failed', 'rejected', 'cancelled', 'expired', 'denied'];
 
 /**
- * The viewers an event concerns: the number in its parameters (`mobileNumber`). An event of any
- * operation that names one is indexed under it, so a later operation on viewers joins the
- * history by naming the number the same way.
+ * The viewers an event concerns: the numbers in its parameters (`mobileNumber`, or a batch's
+ * `mobileNumbers`). An event of any operation that names one is indexed under it, so a later
+ * operation on viewers joins the history by naming the number the same way; a batch's ask
+ * counts for each of its viewers from the moment it is asked, as a single unblock's does.
  */
 export function viewersOfEvent(event: Pick<NewAuditEvent, 'params'>): string[] {
   const { params } = event;
   if (params === null || typeof params !== 'object' || Array.isArray(params)) return [];
-  const mobile = (params as { [key: string]: JsonValue | undefined }).mobileNumber;
-  return typeof mobile === 'string' && mobile !== '' ? [mobile] : [];
+  const { mobileNumber, mobileNumbers } = params as { [key: string]: JsonValue | undefined };
+  const named = [mobileNumber, ...(Array.isArray(mobileNumbers) ? mobileNumbers : [])];
+  return [...new Set(named.filter((m): m is string => typeof m === 'string' && m !== ''))];
+}
+
+/** How a batch's step for one number ended, as that viewer's history shows it. */
+const BATCH_STEP_OUTCOME: Readonly<Record<string, UnblockOutcome>> = {
+  done: 'succeeded',
+  failed: 'failed',
+  unknown: 'unknown',
+};
+
+/** The outcome of a batch's `step` event when it is `viewer`'s; null for any other event. */
+function stepOutcome(viewer: string, e: AuditEvent): UnblockOutcome | null {
+  if (e.type !== 'step' || viewersOfEvent(e)[0] !== viewer) return null;
+  const { outcome } = e;
+  if (outcome === null || typeof outcome !== 'object' || Array.isArray(outcome)) return null;
+  const state = (outcome as { [key: string]: JsonValue | undefined }).state;
+  return typeof state === 'string' ? (BATCH_STEP_OUTCOME[state] ?? null) : null;
 }
 
 const STEP_OUTCOME: Partial<Record<AuditEventType, UnblockOutcome>> = {
@@ -85,6 +103,8 @@ function reasonOf(outcome: JsonValue): string | null {
  */
 export function foldViewerUnblocks(viewer: string, events: readonly AuditEvent[]): ViewerUnblock[] {
   const byAsk = new Map<string, ViewerUnblock & { seq: number }>();
+  // In a batch, this number's own step says how its unblock ended, whatever the batch's end.
+  const stepped = new Set<string>();
   for (const e of [...events].sort((a, b) => a.seq - b.seq)) {
     const key = e.requestId ?? `event:${e.id}`;
     if (ASK_TYPES.includes(e.type)) {
@@ -107,7 +127,9 @@ export function foldViewerUnblocks(viewer: string, events: readonly AuditEvent[]
     if (u === undefined) continue;
     if (e.type === 'approved') u.approvers.push(e.actor);
     else if (e.type === 'break-glass') u.breakGlass = true;
-    const outcome = STEP_OUTCOME[e.type];
+    const step = stepOutcome(viewer, e);
+    if (step !== null) stepped.add(key);
+    const outcome = step ?? (stepped.has(key) ? undefined : STEP_OUTCOME[e.type]);
     if (outcome !== undefined) u.outcome = outcome;
     if (e.type === 'rejected' || e.type === 'cancelled' || e.type === 'resolved') u.decidedBy = e.actor;
     if (e.error !== null && outcome === 'failed') u.error = e.error.message;

@@ -13,6 +13,7 @@ import type { Store } from '../store/store.js';
 import { createDelegationService, type DelegationService } from './delegation.js';
 import { policyActorOf } from './reads.js';
 import type { DecisionResult, OperationsDeps, PrecheckResult } from './types.js';
+import { repeatViewers } from './viewers.js';
 
 /**
  * What every use case of the operations services is given, once: the store, the video client,
@@ -65,9 +66,15 @@ export function undoPatch(svc: Pick<ServiceContext, 'sealer'>, request: UndoSeal
  * when what is recorded is not what vidops read (changed in the database, or a window grafted
  * onto the change): then, as for values never known, nothing is put back or reverted to them.
  */
-/** What a prepare reads the service through: the client, and whether a cover can be fetched. */
-export function prepareIo(svc: Pick<ServiceContext, 'client' | 'fetchCover'>): PrepareIo {
-  return { client: svc.client, canFetchCover: svc.fetchCover !== undefined };
+/** What a prepare reads the service through: the client, whether a cover can be fetched, the viewer history. */
+export function prepareIo(
+  svc: Pick<ServiceContext, 'client' | 'fetchCover' | 'store' | 'policy' | 'clock'>,
+): PrepareIo {
+  return {
+    client: svc.client,
+    canFetchCover: svc.fetchCover !== undefined,
+    repeatViewers: (numbers) => repeatViewers(svc, numbers),
+  };
 }
 
 export function sealedUndo(

@@ -10,7 +10,7 @@ import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
 import { type Said, saidJson, say } from '../core/said.js';
 import { sealHolds } from '../core/seal.js';
-import { batchIo } from './batch.js';
+import { batchIo, claimOf } from './batch.js';
 import { type ExecuteIo, runOperation } from './catalog.js';
 import { apply, type ServiceContext, stepContext } from './context.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
@@ -58,6 +58,7 @@ export async function execute(
     return refuseUnsealed(svc, noted.request, say.sendUnsealed());
   }
   request = noted.request;
+  const claim = claimOf(svc, request);
   const outcome = extension
     ? await extendWindow(svc, request)
     : await sendAlone(svc, request.operation, request.id, () =>
@@ -67,7 +68,7 @@ export async function execute(
             client: svc.client,
             fetchCover: svc.fetchCover,
             resumed,
-            ...(request.operation === 'viewer.unblock-many' ? { batch: batchIo(svc, request) } : {}),
+            ...(request.operation === 'viewer.unblock-many' ? { batch: batchIo(svc, request, claim) } : {}),
           },
           { repeat: resent !== undefined },
         ),
@@ -94,11 +95,12 @@ export async function execute(
       );
       return done;
     }
-    // Where its approval message is was recorded meanwhile (that keeps `updatedAt`): the request
-    // is still this run's, so its outcome is recorded on the version now stored. Anything else
-    // (another replica took it for interrupted) is not this process's to record.
+    // Where its approval message is was recorded meanwhile (that keeps `updatedAt`), or the run
+    // renewed its claim: the request is still this run's, so its outcome is recorded on the
+    // version now stored. Anything else (another replica took it for interrupted) is not this
+    // process's to record.
     const fresh = await svc.store.getRequest(request.id);
-    if (fresh === null || fresh.state !== 'executing' || fresh.updatedAt !== request.updatedAt) break;
+    if (fresh === null || fresh.state !== 'executing' || fresh.updatedAt !== claim.at()) break;
     current = fresh;
   }
   // Someone changed it while it ran (e.g. another replica took it for interrupted); say what is there now.

@@ -23,7 +23,7 @@ import { submit } from './submit.js';
 import { expireDue, requestSweep, resumeInterrupted } from './sweeps.js';
 import { checkExtend, checkedBox, extend, putBackNow, sweepTimeBoxes, timeBoxesInForce } from './time-box.js';
 import type { Operations, OperationsDeps, PrepareInput } from './types.js';
-import { viewerHistory } from './viewers.js';
+import { batchPreview, viewerHistory } from './viewers.js';
 
 /**
  * The operations services: prepare, submit, approve, reject, cancel, execute exactly once, expire,
@@ -54,6 +54,7 @@ export function createOperations(deps: OperationsDeps): Operations {
       auditDenied(svc, actor, { ...subject, requestId: null }, action, reason),
     recentAudit: (actor, n) => recentAudit(svc, actor, n),
     viewerHistory: (viewer) => viewerHistory(svc, viewer),
+    previewBatch: (list) => batchPreview(svc, list),
     expireDue: () => expireDue(svc),
     breakGlassOffered: (request, actor) => breakGlassOffered(svc, request, actor),
     checkBreakGlass: (id, actor) => checkBreakGlass(svc, id, actor),

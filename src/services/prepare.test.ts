@@ -52,7 +52,7 @@ function clientOf(sandbox: Sandbox, supportMemory: SupportMemory = inProcessSupp
 }
 
 function prepare(client: VideoClientHandle, input: PrepareInput): Promise<Prepared> {
-  return prepareRequest({ client, canFetchCover: false }, input);
+  return prepareRequest({ client, canFetchCover: false, repeatViewers: async () => [] }, input);
 }
 
 async function refusal(promise: Promise<unknown>): Promise<InputError> {

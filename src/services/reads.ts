@@ -2,6 +2,7 @@ import { failureInWords, NotFoundError } from '../client/errors.js';
 import type { Answer, Folder, Playlist, VideoClient, VideoFile } from '../client/types.js';
 import { isCaller } from '../core/actor.js';
 import { isPastExpiry } from '../core/approvals.js';
+import type { BatchStep } from '../core/batch.js';
 import { awaitsReview } from '../core/break-glass.js';
 import { delegatedLead } from '../core/delegation.js';
 import { InputError } from '../core/errors.js';
@@ -70,6 +71,8 @@ export interface Reads {
   currentPlaylist(playlistId: string): Promise<CurrentRecord<Playlist>>;
   /** Break-glass changes no lead has reviewed yet, newest first. */
   unreviewedBreakGlass(): Promise<OperationRequest[]>;
+  /** A batch's steps (`viewer.unblock-many`), in list order: its message and Retry the failed read them. */
+  batchSteps(requestId: string): Promise<BatchStep[]>;
   /** The delegation a person gave and those they hold, in force now. */
   delegations(actor: Actor): Promise<DelegationsOverview>;
 }
@@ -171,6 +174,8 @@ export function createReads(deps: ReadsDeps): Reads {
       const list = await store.listRequests({ breakGlassUnreviewed: true, limit: 200 });
       return list.filter(awaitsReview);
     },
+
+    batchSteps: (requestId) => store.listSteps(requestId),
 
     async delegations(actor) {
       const [given, received] = await Promise.all([

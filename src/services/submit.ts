@@ -9,6 +9,7 @@ import { type Decision, decide } from '../core/policy.js';
 import type { BoxAsked, TimeBox } from '../core/time-box.js';
 import {
   type RepeatNeed,
+  type RepeatRule,
   repeatNeed,
   repeatShown,
   repeatSince,
@@ -49,8 +50,15 @@ export async function submit<O extends ChangeOperation>(
   const who = await policyActor(svc, actor);
   const now = svc.clock();
   const batch = batchOf(prepared);
-  const decideWith = (recentCount: number, repeat: RepeatNeed | null = null) =>
-    decide(svc.policy, { operation, actor: who, recentCount, now, repeat, ...(batch ? { batch } : {}) });
+  const decideWith = (recentCount: number, repeat: RepeatNeed | null = null, repeats = batch?.repeats ?? 0) =>
+    decide(svc.policy, {
+      operation,
+      actor: who,
+      recentCount,
+      now,
+      repeat,
+      ...(batch ? { batch: { size: batch.size, repeats } } : {}),
+    });
   // Who may ask does not depend on how often they asked: a refusal counts nothing.
   const refusal = decideWith(0);
   if (refusal.kind === 'deny') {
@@ -60,7 +68,7 @@ export async function submit<O extends ChangeOperation>(
   const { request, decision } = await recordRequest(svc, actor, prepared, reason, {
     now,
     timeBox,
-    decided: (recentCount, repeat) => going(decideWith(recentCount, repeat)),
+    decided: (recentCount, repeat, repeats) => going(decideWith(recentCount, repeat, repeats)),
   });
   // A request run at once is logged at info when it has run ("request executed", same ID);
   // its creation is a second line per command, wanted only when debugging.
@@ -88,7 +96,8 @@ async function recordRequest<O extends ChangeOperation>(
   when: {
     now: Date;
     timeBox: TimeBox | undefined;
-    decided: (recentCount: number, repeat: RepeatNeed | null) => Going;
+    /** `repeats`: how many of a batch's numbers are repeat viewers, counted under their locks. */
+    decided: (recentCount: number, repeat: RepeatNeed | null, repeats?: number) => Going;
   },
 ): Promise<{ request: OperationRequest; decision: Going }> {
   const { operation, params, target, preview } = prepared;
@@ -113,8 +122,9 @@ async function recordRequest<O extends ChangeOperation>(
   const { rateLimit: limit, repeat } = svc.policy.rules[operation];
   // The viewer a repeat rule counts: its unblocks are read under the viewer's lock.
   const viewer = repeat === null ? undefined : viewersOfEvent({ params: params as JsonValue })[0];
+  const batch = batchRepeat(svc, prepared);
   return createWithFreshId(svc, async (id) => {
-    if (limit === null && viewer === undefined) {
+    if (limit === null && viewer === undefined && batch === null) {
       const decision = decided(0, null);
       const made = make(id, decision);
       return { request: (await svc.store.createRequest(made.request, made.events)).request, decision };
@@ -129,8 +139,16 @@ async function recordRequest<O extends ChangeOperation>(
       since,
       viewer:
         repeat === null || viewer === undefined ? undefined : { viewer, since: repeatSince(repeat, c.now) },
+      viewers: batch === null ? undefined : { viewers: batch.numbers, since: repeatSince(batch.rule, c.now) },
     };
-    const created = await svc.store.createCountedRequest(count, (counted, earlier) => {
+    const created = await svc.store.createCountedRequest(count, (counted, earlier, byViewer) => {
+      if (batch !== null) {
+        const repeats = batch.numbers.filter(
+          (v) => repeatNeed(batch.rule, v, byViewer.get(v) ?? []) !== null,
+        );
+        decision = decided(counted, null, repeats.length);
+        return make(id, decision, parsePreview(operation, { ...preview, repeats }) ?? preview);
+      }
       const need = viewer === undefined ? null : repeatNeed(repeat, viewer, earlier);
       decision = decided(counted, need);
       // The approvers see why it came to them, and the unblocks before it (sealed with the preview).
@@ -168,6 +186,23 @@ function batchOf(prepared: { operation: ChangeOperation; params: unknown; previe
   const params = OPERATION_SPECS['viewer.unblock-many'].params.parse(prepared.params);
   const preview = OPERATION_SPECS['viewer.unblock-many'].preview.safeParse(prepared.preview);
   return { size: params.mobileNumbers.length, repeats: preview.success ? preview.data.repeats.length : 0 };
+}
+
+/**
+ * A batch's numbers and the single unblock's repeat rule they are counted by, or null (not a
+ * batch, or the rule is off): the repeat viewers a lead is asked about are counted again under
+ * the viewers' locks, so a batch and a single unblock asked at once each count the other.
+ */
+function batchRepeat(
+  svc: ServiceContext,
+  prepared: { operation: ChangeOperation; params: unknown },
+): { numbers: readonly string[]; rule: RepeatRule } | null {
+  const rule = svc.policy.rules['viewer.unblock'].repeat;
+  if (prepared.operation !== 'viewer.unblock-many' || rule === null) return null;
+  return {
+    numbers: OPERATION_SPECS['viewer.unblock-many'].params.parse(prepared.params).mobileNumbers,
+    rule,
+  };
 }
 
 /** A decision that records the request: run at once, or wait for approval. */

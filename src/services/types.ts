@@ -1,5 +1,5 @@
 import type { VideoClient } from '../client/types.js';
-import type { BatchCounts } from '../core/batch.js';
+import type { BatchCounts, BatchPreview } from '../core/batch.js';
 import type { ChangeOperation, CoverRef, OperationInput, OperationParams, Preview } from '../core/catalog.js';
 import type { DelegateWords, Delegation } from '../core/delegation.js';
 import type { JsonValue } from '../core/json.js';
@@ -7,6 +7,7 @@ import type { Actor, AuditEvent, OperationRequest, ResolveWay } from '../core/mo
 import type { Policy } from '../core/policy.js';
 import type { Reasoned, Said } from '../core/said.js';
 import type { BoxAsked, RevertOf } from '../core/time-box.js';
+import type { NumberList } from '../core/validate/phone-list.js';
 import type { Store } from '../store/store.js';
 import type { BreakGlassResult, ReviewResult } from './break-glass.js';
 import type { DelegateResult } from './delegation.js';
@@ -202,6 +203,11 @@ export interface Operations extends Reads, FollowUps {
   recentAudit(actor: Actor, n: number): Promise<AuditEvent[]>;
   /** A viewer's unblocks from the audit log, by the number as the unblock normalises it. */
   viewerHistory(viewer: string): Promise<ViewerHistory>;
+  /**
+   * A pasted list (read by the edge with `parseNumberList`) as a person confirms it before a batch
+   * is asked for: repeat viewers marked, and whether a lead approves the batch. Changes nothing.
+   */
+  previewBatch(list: NumberList): Promise<BatchPreview>;
   expireDue(): Promise<OperationRequest[]>;
 
   // --- Break-glass and delegation (docs/architecture.md, "Break-glass and delegation") ------

@@ -1,4 +1,6 @@
-import type { Policy } from '../core/policy.js';
+import { type BatchPreview, previewBatch } from '../core/batch.js';
+import { bulkMaxOf, type Policy } from '../core/policy.js';
+import type { NumberList } from '../core/validate/phone-list.js';
 import {
   countsAsUnblock,
   type RepeatNeed,
@@ -58,4 +60,43 @@ export async function viewerHistory(
     logYounger: logSince === null || logSince > since,
     next: repeatNeed(rule, viewer, windowed),
   };
+}
+
+type HistoryDeps = { store: Store; policy: Policy; clock: () => Date };
+
+/** Each viewer's unblocks in the repeat rule's window (none when it is off), read through the index. */
+async function windowsOf(
+  deps: HistoryDeps,
+  viewers: readonly string[],
+): Promise<Map<string, ViewerUnblock[]>> {
+  const rule = deps.policy.rules['viewer.unblock'].repeat;
+  if (rule === null) return new Map();
+  const since = repeatSince(rule, deps.clock());
+  const read = (viewer: string) => deps.store.viewerUnblocks({ viewer, limit: REPEAT_READ_LIMIT, since });
+  return new Map(await Promise.all(viewers.map(async (v) => [v, await read(v)] as const)));
+}
+
+/**
+ * The numbers the repeat rule holds for a lead (`viewer.unblock`'s `repeat`, as for a single
+ * unblock), in the order given. Read without locks: what is shown before asking; the request
+ * is decided on a count taken under the viewers' locks.
+ */
+export async function repeatViewers(deps: HistoryDeps, viewers: readonly string[]): Promise<string[]> {
+  const rule = deps.policy.rules['viewer.unblock'].repeat;
+  const earlier = await windowsOf(deps, viewers);
+  return viewers.filter((v) => repeatNeed(rule, v, earlier.get(v) ?? []) !== null);
+}
+
+/**
+ * What a person confirms before a batch is asked for: a pasted list (read by the edge with
+ * `parseNumberList`) with its repeat viewers marked and whether the batch waits for a lead.
+ * @see docs/approvals.md, "Many numbers at once"
+ */
+export async function batchPreview(deps: HistoryDeps, list: NumberList): Promise<BatchPreview> {
+  const earlier = await windowsOf(
+    deps,
+    list.numbers.map((n) => n.param),
+  );
+  const rule = deps.policy.rules['viewer.unblock'].repeat;
+  return previewBatch(list, rule, bulkMaxOf(deps.policy), (v) => earlier.get(v) ?? []);
 }

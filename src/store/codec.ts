@@ -518,7 +518,13 @@ export interface RequestDmRow {
   posted_at: string;
 }
 
-const REQUEST_DM_KINDS: readonly RequestDmKind[] = ['followUp', 'breakGlass', 'breakGlassOverdue', 'timeBox'];
+const REQUEST_DM_KINDS: readonly RequestDmKind[] = [
+  'followUp',
+  'breakGlass',
+  'breakGlassOverdue',
+  'timeBox',
+  'batch',
+];
 
 export function rowToRequestDm(row: RequestDmRow): RequestDm {
   const kind = REQUEST_DM_KINDS.find((k) => k === row.kind);

@@ -69,6 +69,7 @@ import {
   type Store,
   type StoredCheckpoint,
   type ViewerQuery,
+  type ViewersWindow,
   type ViewerWindow,
 } from './store.js';
 
@@ -243,12 +244,15 @@ export class PostgresStore implements Store {
     build: (
       counted: number,
       viewerUnblocks: readonly ViewerUnblock[],
+      byViewer: ReadonlyMap<string, readonly ViewerUnblock[]>,
     ) => { request: OperationRequest; events: readonly NewAuditEvent[] },
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
     const done = await this.tx(async (client) => {
       const counted = await this.countUnderLock(client, count);
       const earlier = count.viewer === undefined ? [] : await this.viewerUnderLock(client, count.viewer);
-      const made = build(counted, earlier);
+      const byViewer =
+        count.viewers === undefined ? new Map() : await this.viewersUnderLock(client, count.viewers);
+      const made = build(counted, earlier, byViewer);
       return this.insertRequest(client, made.request, made.events);
     });
     this.appended.notify(done.events);
@@ -287,6 +291,31 @@ export class PostgresStore implements Store {
       window.viewer,
     ]);
     return this.readViewerUnblocks(client, { ...window, limit: REPEAT_READ_LIMIT });
+  }
+
+  /**
+   * The locks of a batch's viewers, the single unblock's (`viewerUnderLock`), taken in the order
+   * of their keys, so two batches sharing viewers never wait on each other in a circle; then each
+   * one's unblocks in the window.
+   */
+  private async viewersUnderLock(
+    client: Queryable,
+    window: ViewersWindow,
+  ): Promise<Map<string, ViewerUnblock[]>> {
+    await client.query(
+      `SELECT pg_advisory_xact_lock($1, k) FROM (
+         SELECT DISTINCT hashtext(coalesce(current_schema(), '') || v) AS k FROM unnest($2::text[]) AS v
+         ORDER BY k) AS keys`,
+      [LOCK_VIEWER, [...window.viewers]],
+    );
+    const byViewer = new Map<string, ViewerUnblock[]>();
+    for (const viewer of window.viewers) {
+      byViewer.set(
+        viewer,
+        await this.readViewerUnblocks(client, { viewer, since: window.since, limit: REPEAT_READ_LIMIT }),
+      );
+    }
+    return byViewer;
   }
 
   async viewerUnblocks(query: ViewerQuery): Promise<ViewerUnblock[]> {
@@ -1101,6 +1130,14 @@ export class PostgresStore implements Store {
       dm.channel,
       dm.ts,
     ]);
+  }
+
+  async renewExecution(id: string, from: string, to: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE requests SET updated_at = $3 WHERE id = $1 AND state = 'executing' AND updated_at = $2`,
+      [id, normalizeTime(from, 'from'), normalizeTime(to, 'to')],
+    );
+    return rowCount === 1;
   }
 
   async beginStep(step: {

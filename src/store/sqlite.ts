@@ -364,6 +364,7 @@ export class SqliteStore implements Store {
     build: (
       counted: number,
       viewerUnblocks: readonly ViewerUnblock[],
+      byViewer: ReadonlyMap<string, readonly ViewerUnblock[]>,
     ) => { request: OperationRequest; events: readonly NewAuditEvent[] },
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
     // One IMMEDIATE transaction: the write lock is held from the count to the insert, so every
@@ -374,7 +375,14 @@ export class SqliteStore implements Store {
         viewer === undefined
           ? []
           : this.readViewerUnblocks({ viewer: viewer.viewer, since: viewer.since, limit: REPEAT_READ_LIMIT });
-      const made = build(this.countInTransaction(count), earlier);
+      const window = count.viewers;
+      const byViewer = new Map(
+        (window?.viewers ?? []).map((v) => [
+          v,
+          this.readViewerUnblocks({ viewer: v, since: window?.since, limit: REPEAT_READ_LIMIT }),
+        ]),
+      );
+      const made = build(this.countInTransaction(count), earlier, byViewer);
       return this.insertRequest(made.request, made.events);
     });
     this.appended.notify(done.events);
@@ -1180,6 +1188,15 @@ export class SqliteStore implements Store {
         dm.ts,
       );
     });
+  }
+
+  async renewExecution(id: string, from: string, to: string): Promise<boolean> {
+    const update = this.stmt(
+      "UPDATE requests SET updated_at = ? WHERE id = ? AND state = 'executing' AND updated_at = ?",
+    );
+    return this.write(
+      () => update.run(normalizeTime(to, 'to'), id, normalizeTime(from, 'from')).changes === 1,
+    );
   }
 
   async beginStep(step: {

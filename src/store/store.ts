@@ -111,6 +111,17 @@ export interface EventCount {
    * lock of that viewer: two agents asking at once for one viewer each see the other's ask.
    */
   viewer?: ViewerWindow | undefined;
+  /**
+   * Also reads the unblocks of each of these viewers (a batch), under their locks taken in one
+   * order after the person's: a batch and a single unblock of one of its viewers see each other.
+   */
+  viewers?: ViewersWindow | undefined;
+}
+
+/** Several viewers' unblocks asked at or after `since` (a batch's numbers). */
+export interface ViewersWindow {
+  viewers: readonly string[];
+  since: string;
 }
 
 /** A viewer's unblocks asked at or after `since`, the number as the unblock normalised it. */
@@ -168,7 +179,8 @@ export interface AuditQuery {
 /**
  * A DM vidops sent with a request's buttons: `followUp` (a reminder, an escalation or an expiry
  * warning, to an approver or the requester), `breakGlass` (a lead told of a break-glass change)
- * or `breakGlassOverdue` (a lead reminded that it is still unreviewed).
+ * or `breakGlassOverdue` (a lead reminded that it is still unreviewed); `batch`: a batch's one
+ * message to its requester, edited in place as it runs and at its end.
  */
 export interface RequestDm {
   requestId: string;
@@ -179,7 +191,7 @@ export interface RequestDm {
   postedAt: string;
 }
 
-export type RequestDmKind = 'followUp' | 'breakGlass' | 'breakGlassOverdue' | 'timeBox';
+export type RequestDmKind = 'followUp' | 'breakGlass' | 'breakGlassOverdue' | 'timeBox' | 'batch';
 
 /** A batch step's end: from `sending` to how it ended, with the error that ended it. */
 export interface StepEndChange {
@@ -263,6 +275,8 @@ export interface Store {
       counted: number,
       /** With `count.viewer`: that viewer's unblocks in the window, newest first (else none). */
       viewerUnblocks: readonly ViewerUnblock[],
+      /** With `count.viewers`: each one's unblocks in the window, newest first (else empty). */
+      byViewer: ReadonlyMap<string, readonly ViewerUnblock[]>,
     ) => { request: OperationRequest; events: readonly NewAuditEvent[] },
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }>;
   /**
@@ -445,6 +459,12 @@ export interface Store {
   endStep(step: StepEndChange, events: readonly NewAuditEvent[]): Promise<boolean>;
   /** A batch's steps, in list order. */
   listSteps(requestId: string): Promise<BatchStep[]>;
+  /**
+   * Keeps a long run's claim fresh: moves `updatedAt` of a request still `executing` with
+   * `updatedAt` at `from` to `to`, its version unchanged (the run records its end as usual).
+   * False, changing nothing, when it is no longer (taken over, or ended).
+   */
+  renewExecution(id: string, from: string, to: string): Promise<boolean>;
 
   /** Small key-value settings shared by replicas (e.g. learned retry-conversion method). */
   getSetting(key: string): Promise<string | null>;

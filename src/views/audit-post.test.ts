@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AuditEvent } from '../core/model.js';
+import { langFor } from '../i18n/index.js';
 import {
   AUDIT_LINE_LIMITS,
   auditLine,
@@ -721,5 +722,35 @@ describe('a time-boxed request and a request that undoes another, as compliance 
     ).toBe(
       'lena (U0LEAD1) asked to change the protection settings (preventZoom) (reverts R-OLD00001), reason: “wrong customer”, needs 1 lead approval · R-ABC12345',
     );
+  });
+});
+
+describe('each number of a batch reads as its own sentence in audit tail', () => {
+  const step = (state: string, error: AuditEvent['error'] = null) =>
+    auditEvent({
+      type: 'step',
+      operation: 'viewer.unblock-many',
+      target: 'viewer 09121234567',
+      params: { mobileNumber: '09121234567', index: 2 },
+      requestId: 'R-9NDD344Y',
+      outcome: { state },
+      error,
+    });
+
+  it('a number done, failed or with its answer lost, masked, with its place in the list', () => {
+    expect(auditSentence(step('done'), 'terminal')).toBe(
+      'Number 3 of R-9NDD344Y: viewer 0912***4567 unblocked',
+    );
+    const failed = step('failed', { name: 'ValidationError', message: 'not blocked', status: 422 });
+    expect(auditSentence(failed, 'terminal')).toBe(
+      'Number 3 of R-9NDD344Y: could not unblock viewer 0912***4567; error: ValidationError (422): not blocked',
+    );
+    expect(auditSentence(step('unknown'), 'terminal')).toContain(
+      'whether viewer 0912***4567 was unblocked is not known',
+    );
+  });
+
+  it('a compliance officer reads it in Persian, with Persian digits', () => {
+    expect(auditSentence(step('done'), 'terminal', 1, langFor('fa'))).toContain('شماره‌ی ۳ از');
   });
 });

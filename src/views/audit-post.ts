@@ -829,6 +829,8 @@ function sentence(p: Parts): string {
     }
     case 'unknown':
       return t.auditUnknown(asked(p));
+    case 'step':
+      return stepSentence(p);
     case 'resolved':
       return resolvedSentence(p);
     case 'reminded':
@@ -846,6 +848,23 @@ function sentence(p: Parts): string {
     default:
       return t.auditOther(s.text(type, 30), who(p), asked(p));
   }
+}
+
+/**
+ * One number of a batch (`step`): its place in the list, the viewer, and how its unblock ended.
+ * The channel does not post these (the batch's few lines do); `audit tail` reads them, the
+ * error, as for any event, after the sentence.
+ */
+function stepSentence(p: Parts): string {
+  const { event, s, t, lang } = p;
+  const index = num(event.params, 'index');
+  const mobile = str(event.params, 'mobileNumber');
+  const nth = digits(lang, index === undefined ? '?' : index + 1);
+  const viewer = t.auditResource('viewer', s.id(mobile ?? '?'));
+  const state = str(event.outcome, 'state');
+  if (state === 'done') return t.auditStepDone(nth, requestRef(p), viewer);
+  if (state === 'failed') return t.auditStepFailed(nth, requestRef(p), viewer);
+  return t.auditStepUnknown(nth, requestRef(p), viewer);
 }
 
 /**

@@ -82,7 +82,13 @@ export function helpMessage(
     .join(lang.locale === 'fa' ? '، ' : ', ');
   return {
     text: t.helpText(num(lang, entries.length), usages),
-    blocks: [header(t.helpHeader), ...packSections(lines), context([note])],
+    blocks: [
+      header(t.helpHeader),
+      ...packSections(lines),
+      // Many numbers at once: the form to paste a list into (docs/commands.md).
+      actions([button(lang.t.batch.batchManyOpen, ACTIONS.unblockManyOpen, 'unblock-many')]),
+      context([note]),
+    ],
   };
 }
 

@@ -39,6 +39,14 @@ export const ACTIONS = {
   putBackNow: 'time_box_put_back_now',
   extend: 'time_box_extend',
   revert: 'request_revert',
+  // Many numbers at once (docs/commands.md): the preview's buttons (value: its draft ID), the
+  // batch message's (value: the request ID, and a step's place for History), the form's openers
+  batchConfirm: 'batch_confirm',
+  batchCancel: 'batch_cancel',
+  batchRetry: 'batch_retry_failed',
+  batchHistory: 'batch_history',
+  unblockManyOpen: 'unblock_many_open',
+  menuUnblockMany: 'menu_unblock_many',
 } as const;
 
 /** The `callback_id`s of the shortcuts declared in manifest.yml. */
@@ -78,10 +86,15 @@ export const CALLBACKS = {
   shortcutRetry: 'shortcut_retry_modal',
   /** The global shortcut's menu. */
   menu: 'vidops_menu_modal',
+  /** Unblock many: the pasted list (its submit shows the preview). */
+  unblockMany: 'unblock_many_modal',
+  /** The kind of a batch preview's draft (not a modal: the preview message holds its ID). */
+  batchPreview: 'batch_preview',
 } as const;
 
 export const BLOCKS = {
   mobile: 'mobile',
+  mobileList: 'mobile_list',
   fileId: 'file_id',
   ips: 'ips',
   reason: 'reason',

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { type CliIo, runCli } from '../../src/cli/run.js';
+import type { CliStdin } from '../../src/cli/unblock-many.js';
 import { DEMO } from '../../src/sandbox/server.js';
 
 /** What one `vidops …` run printed, and how it exited. */
@@ -20,6 +21,8 @@ export interface CliPlace {
   clock?: () => Date;
   /** More variables (`LANG`, `DISPLAY_TIME_ZONE`). */
   env?: Record<string, string>;
+  /** Standard input of the run (none by default: as a terminal with nothing typed). */
+  stdin?: CliStdin;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function runVidops(place: CliPlace, args: string[], osUser = 'sara'
     osUser,
     cwd: place.dir,
     ...(place.clock === undefined ? {} : { clock: place.clock }),
+    ...(place.stdin === undefined ? {} : { stdin: place.stdin }),
   };
   const code = await runCli(args, io);
   return { code, stdout, stderr };

@@ -64,6 +64,8 @@ export interface HarnessOptions {
   work?: { concurrency?: number; maxQueued?: number };
   /** How often vidops sweeps by itself (its default when absent); long, so that only a test's own sweeps act. */
   sweepIntervalMs?: number;
+  /** Least time between two edits of batch messages (vidops' default when absent). */
+  batchProgressMs?: number;
 }
 
 /** The harness's clock: real time plus an offset that tests move forward. */
@@ -212,6 +214,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ...(options.work?.concurrency === undefined ? {} : { workConcurrency: options.work.concurrency }),
       ...(options.work?.maxQueued === undefined ? {} : { workMaxQueued: options.work.maxQueued }),
       ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
+      ...(options.batchProgressMs === undefined ? {} : { batchProgressMs: options.batchProgressMs }),
     });
     ({ port } = await vidops.start());
   } catch (error) {

@@ -53,7 +53,7 @@ function shownView(call: RecordedCall): { id: string; view: JsonObject } | undef
 export async function modalShown(h: Harness, since: number, callbackId: string): Promise<StoredView> {
   const call = await until(
     () =>
-      callSince(h, since, ['views.open', 'views.update'], (c) => {
+      callSince(h, since, ['views.open', 'views.push', 'views.update'], (c) => {
         const shown = shownView(c);
         return shown !== undefined && shown.view.callback_id === callbackId;
       }),

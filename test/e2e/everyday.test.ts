@@ -128,9 +128,9 @@ describe('unblock', () => {
     },
   );
 
-  it('two valid numbers at once are refused, and neither is shown whole', async () => {
+  it('two valid numbers at once are shown as a batch to confirm, nothing sent, neither shown whole', async () => {
     const reply = await slashReply('unblock 09121234567 09351234567');
-    expect(reply).toContain('give one number at a time');
+    expect(reply).toContain('2 to unblock, 0 refused');
     expect(reply).toContain('0912***4567');
     expect(reply).not.toContain('09121234567');
     expect(reply).not.toContain('09351234567');

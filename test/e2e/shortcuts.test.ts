@@ -96,6 +96,24 @@ describe.each(['http', 'socket'] as const)('in %s mode', (mode) => {
     expect(said(after)).toContain(ACTIONS.shortcutUnblockPick);
   });
 
+  it('after an unblock in "Unblock viewer", its History button shows the viewer’s history over the list', async () => {
+    const view = await shortcutOn(
+      'blocked: 09124567890',
+      SHORTCUTS.unblockFromMessage,
+      CALLBACKS.shortcutUnblock,
+    );
+    await agent.click({ viewId: view.id, actionId: ACTIONS.shortcutUnblockPick });
+    await viewSaying(view.id, new RegExp(ACTIONS.viewerHistory));
+    const since = h.slack.calls.length;
+
+    await agent.click({ viewId: view.id, actionId: ACTIONS.viewerHistory });
+
+    const history = await modalShown(h, since, CALLBACKS.changeStatus);
+    expect(said(history)).toContain('1 unblock in the last 30 days');
+    expect(said(history)).toContain('0912***7890');
+    expect(said(history)).not.toContain('09124567890');
+  });
+
   it('two quick clicks on the same number unblock it once', async () => {
     const blocked = DEMO.blockedMobiles[0] ?? '';
     const view = await shortcutOn(

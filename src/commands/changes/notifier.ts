@@ -20,6 +20,7 @@ import {
 import type { SlackMessage } from '../../views/blocks.js';
 import { leadBreakGlassMessage } from '../../views/break-glass.js';
 import { boxInForce } from '../../views/put-back.js';
+import { showBatch } from '../batch.js';
 import { checkBlockKit, type SlackContext } from '../context.js';
 import { type HomeContext, publishHome, readProtection } from './home.js';
 
@@ -322,12 +323,14 @@ async function settleDms(
   const boxOver = request.timeBox !== undefined && !boxInForce(request);
   if (!decided && !reviewed && request.approvals.length === 0 && !boxOver) return;
   const due = (await ctx.store.requestDms(request.id)).filter((dm) =>
-    dm.kind === 'followUp'
-      ? // A lead whose delegate approved in their place counts already, as one who approved.
-        decided || countsToward(request, { id: dm.userId })
-      : dm.kind === 'timeBox'
-        ? boxOver
-        : reviewed,
+    dm.kind === 'batch'
+      ? false // the batch's own message (../batch.ts)
+      : dm.kind === 'followUp'
+        ? // A lead whose delegate approved in their place counts already, as one who approved.
+          decided || countsToward(request, { id: dm.userId })
+        : dm.kind === 'timeBox'
+          ? boxOver
+          : reviewed,
   );
   await forEach(
     due,
@@ -621,6 +624,8 @@ async function deliver(
     // A direct request interrupted by a crash: the requester's answer never came.
     steps.push(['requester message', () => tellRequester(ctx, request).then(() => undefined)]);
   }
+  // A batch's own message shows how it ended, whatever its path (../batch.ts).
+  steps.push(['batch message', () => showBatch(ctx, request).then(() => undefined)]);
   let outcome: DeliveryOutcome = DONE;
   await forEach(
     steps,

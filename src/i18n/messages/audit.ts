@@ -185,6 +185,12 @@ export const audit = defineArea(
     auditUnknown: (ask: string) =>
       `Outcome unknown: ${ask} may or may not have been applied; check the service before asking again`,
     auditOther: (type: string, who: string, ask: string) => `${type} by ${who}: ${ask}`,
+    auditStepDone: (nth: string, request: string, viewer: string) =>
+      `Number ${nth} of ${request}: ${viewer} unblocked`,
+    auditStepFailed: (nth: string, request: string, viewer: string) =>
+      `Number ${nth} of ${request}: could not unblock ${viewer}`,
+    auditStepUnknown: (nth: string, request: string, viewer: string) =>
+      `Number ${nth} of ${request}: whether ${viewer} was unblocked is not known; it is not sent again`,
     auditError: (error: string) => `; error: ${error}`,
 
     // Lines and posts
@@ -340,6 +346,10 @@ export const audit = defineArea(
     auditUnknown: (ask) =>
       `نتیجه نامعلوم: معلوم نیست ${ask} انجام شده است یا نه؛ پیش از درخواست دوباره، وضعیت را در سرویس بررسی کنید`,
     auditOther: (type, who, ask) => `${type} از ${who}: ${ask}`,
+    auditStepDone: (nth, request, viewer) => `شماره‌ی ${nth} از ${request}: مسدودی ${viewer} برداشته شد`,
+    auditStepFailed: (nth, request, viewer) => `شماره‌ی ${nth} از ${request}: رفع مسدودی ${viewer} انجام نشد`,
+    auditStepUnknown: (nth, request, viewer) =>
+      `شماره‌ی ${nth} از ${request}: معلوم نیست مسدودی ${viewer} برداشته شد یا نه؛ دوباره فرستاده نمی‌شود`,
     auditError: (error) => `؛ خطا: ${error}`,
 
     auditLine: (emoji, seq, time, said, hash) =>

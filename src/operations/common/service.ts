@@ -26,10 +26,14 @@ import { idShapeWarning } from '../../core/validate/ids.js';
  * @see docs/api-extras.md, "Read-only endpoints"
  */
 
-/** What prepare may use: the API client, and whether a cover image can be fetched at execution. */
+/**
+ * What prepare may use: the API client, whether a cover image can be fetched at execution, and
+ * which of some numbers the repeat rule holds for a lead (the viewer history, src/services/viewers.ts).
+ */
 export interface PrepareIo {
   client: VideoClient;
   canFetchCover: boolean;
+  repeatViewers(mobileNumbers: readonly string[]): Promise<string[]>;
 }
 
 /** What execution may use: the API client, and the download of a cover image (Slack or a file). */
@@ -49,6 +53,8 @@ export interface ExecuteIo {
  */
 export interface BatchIo {
   steps(): Promise<BatchStep[]>;
+  /** Keeps the run's claim fresh while it is alive; false when another run took it over. */
+  renew(): Promise<boolean>;
   begin(index: number, mobileNumber: string): Promise<boolean>;
   /** `failure`: what the send threw (recorded as the step's error), absent when it was done. */
   end(index: number, mobileNumber: string, to: StepEnd, failure?: unknown): Promise<boolean>;

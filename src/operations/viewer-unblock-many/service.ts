@@ -26,9 +26,10 @@ const MAX_BUSY_TRIES = 5;
  * @see docs/approvals.md, "Many numbers at once"
  */
 export const service = serviceOf(spec, {
-  async prepare(input) {
-    // The edge read and merged the list; repeat viewers are marked by the viewer history (issue 37).
-    const repeats = await repeatViewers(input.mobileNumbers);
+  async prepare(input, io) {
+    // The edge read and merged the list; repeat viewers are marked by the viewer history, and
+    // counted again under their locks when the request is recorded (src/services/submit.ts).
+    const repeats = await io.repeatViewers(input.mobileNumbers);
     return {
       params: { mobileNumbers: input.mobileNumbers },
       preview: { kind: 'unblock-many', count: input.mobileNumbers.length, repeats },
@@ -48,8 +49,10 @@ export const service = serviceOf(spec, {
     let next = 0;
     const worker = async () => {
       for (let n = todo[next++]; n !== undefined; n = todo[next++]) {
+        // A run taken over takes no more numbers: the run that took it goes on with them.
+        if (!(await batch.renew())) return;
         if (!(await batch.begin(n.index, n.mobileNumber))) continue;
-        const failure = await sendOnce(io.client, n.mobileNumber, pace);
+        const failure = await sendOnce(io.client, n.mobileNumber, pace, batch);
         const to = failure === null ? 'done' : mayHaveReachedService(failure) ? 'unknown' : 'failed';
         await batch.end(n.index, n.mobileNumber, to, failure ?? undefined);
         batch.progress(countSteps(p.mobileNumbers.length, await batch.steps()));
@@ -71,10 +74,12 @@ async function sendOnce(
   client: VideoClient,
   mobileNumber: string,
   pace: { until: number },
+  batch: BatchIo,
 ): Promise<unknown> {
   for (let tries = 1; ; tries += 1) {
     const wait = pace.until - Date.now();
-    if (wait > 0) await sleep(wait);
+    // Up to a minute's wait per try: the claim is renewed before each, so the run stays alive.
+    if (wait > 0) await batch.renew().then(() => sleep(wait));
     try {
       await client.viewers.unblock({ mobileNumber }, { once: true });
       return null;
@@ -105,12 +110,4 @@ function lostAnswer(): Error {
   const error = new Error('the run that sent it stopped before its answer was recorded');
   error.name = 'AnswerLost';
   return error;
-}
-
-/**
- * The seam for the repeat guard (issue 37, "A guard on repeat unblocks"): the numbers of the batch
- * the repeat rule holds for a lead. None until the viewer history is merged in.
- */
-async function repeatViewers(_mobileNumbers: readonly string[]): Promise<string[]> {
-  return [];
 }

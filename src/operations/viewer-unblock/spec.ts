@@ -29,7 +29,11 @@ export const spec = operation({
         notes: [
           'The number may be written with spaces, dashes, +98/0098, or Persian and Arabic-Indic digits.',
           'Runs at once; over the rate limit of the policy it needs a lead’s approval instead.',
+          'Many at once: several numbers, --file numbers.txt, or - (standard input, also read when it is not a terminal): one per line or separated by commas, spaces or ،. The list is shown first (lines refused with their reasons, duplicates merged, repeat viewers) and asked for only once you confirm; --yes confirms without asking, and is required when there is no terminal to ask on.',
         ],
+        flags: ['file', 'yes'],
+        // One number spans up to 6 words; a batch takes up to 1000 numbers.
+        words: [0, 6000],
       },
     }),
   ],

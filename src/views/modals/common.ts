@@ -4,7 +4,7 @@ import { InputError } from '../../core/errors.js';
 import { escapeWorded } from '../../core/mrkdwn.js';
 import { ENGLISH, type Lang, num } from '../../i18n/index.js';
 import type { Prepared } from '../../services/types.js';
-import { plainWorded, section } from '../blocks.js';
+import { plainWorded, type SlackMessage, section } from '../blocks.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from '../limits.js';
 
@@ -147,6 +147,16 @@ export function statusModal(title: string, lines: readonly string[], lang: Lang 
     title,
     close: lang.t.changes.formClose,
     blocks: lines.slice(0, 20).map((line) => section(line)),
+  });
+}
+
+/** A message's blocks shown in a modal pushed over the one clicked (nothing to submit). */
+export function messageModal(title: string, message: SlackMessage, lang: Lang = ENGLISH): ModalView {
+  return modal({
+    callbackId: CALLBACKS.changeStatus,
+    title,
+    close: lang.t.changes.formClose,
+    blocks: message.blocks.slice(0, 100),
   });
 }
 

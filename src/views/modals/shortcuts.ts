@@ -208,6 +208,7 @@ export function menuModal(lang: Lang): ModalView {
       intro(t.shortcutMenuIntro(ltr(lang, '/vidops'))),
       actions([
         button(t.shortcutMenuUnblock, ACTIONS.menuUnblock, 'unblock', 'primary'),
+        button(lang.t.batch.batchManyOpen, ACTIONS.menuUnblockMany, 'unblock-many'),
         button(t.shortcutMenuRetry, ACTIONS.menuRetry, 'retry'),
       ]),
       actions([
