@@ -7,6 +7,7 @@ import type { Actor } from '../core/model.js';
 import type { MobileOptions } from '../core/validate/phone.js';
 import { type NumberList, parseNumberList } from '../core/validate/phone-list.js';
 import type { Lang } from '../i18n/lang.js';
+import { MAX_BATCH } from '../operations/viewer-unblock-many/spec.js';
 import { batchPreviewLines } from '../views/batch.js';
 import { type Flags, stringFlag } from './args.js';
 import type { FullContext } from './context.js';
@@ -112,6 +113,9 @@ export async function unblockMany(
   const preview = await ctx.ops.previewBatch(list);
   for (const line of batchPreviewLines(preview, run.lang, true)) run.out(line);
   if (preview.numbers.length === 0) return 1;
+  if (preview.numbers.length > MAX_BATCH) {
+    throw new BatchRefusal(t.batchCliTooMany(preview.numbers.length, MAX_BATCH));
+  }
   await confirm(run, preview.numbers.length, asked.fromStdin);
   const mobileNumbers = preview.numbers.map((n) => n.param);
   const prepared = await ctx.ops.prepare(actor, { kind: 'viewer.unblock-many', mobileNumbers });

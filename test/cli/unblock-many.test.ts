@@ -87,6 +87,17 @@ it('numbers given two ways at once, or none at all, are a clear refusal', async 
   expect(unblocks()).toHaveLength(0);
 });
 
+it('a list longer than one batch takes is refused before anything is asked', async () => {
+  const many = Array.from({ length: 1001 }, (_, i) => `0912${String(7_300_000 + i)}`);
+  await writeFile(join(place.dir, 'numbers.txt'), many.join('\n'));
+
+  const run = await runVidops(place, ['unblock', '--file', 'numbers.txt', '--yes']);
+
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain('1001 numbers are more than one batch takes (1000): split the list.');
+  expect(unblocks()).toHaveLength(0);
+});
+
 it('the real command reads a piped list from standard input, in Persian', async () => {
   const run = await vidopsProcess(['unblock', '--yes', '--lang', 'fa'], '09127000001\n۰۹۱۲۷۰۰۰۰۰۲\n');
 

@@ -65,6 +65,8 @@ export const batch = defineArea(
     batchCliNeedsYes:
       'Not confirmed: there is no terminal to ask on (the list came from standard input, or it is not a terminal). Add --yes to confirm without asking. Nothing was sent.',
     batchCliNotConfirmed: 'Not confirmed: nothing was sent.',
+    batchCliTooMany: (count: number, max: number) =>
+      `${count} numbers are more than one batch takes (${max}): split the list. Nothing was sent.`,
     batchCliDone: 'done',
     batchCliFailed: 'failed',
     batchCliUnknown: 'unknown: it may have been unblocked, and is not sent again',
@@ -123,6 +125,8 @@ export const batch = defineArea(
     batchCliNeedsYes:
       'تأیید نشد: پایانه‌ای برای پرسیدن نیست (فهرست از ورودی استاندارد آمد، یا ورودی پایانه نیست). برای تأیید بی‌پرسش --yes بیفزایید. چیزی فرستاده نشد.',
     batchCliNotConfirmed: 'تأیید نشد: چیزی فرستاده نشد.',
+    batchCliTooMany: (count, max) =>
+      `${n(count)} شماره بیش از گنجایش یک دسته (${n(max)}) است: فهرست را بخش کنید. چیزی فرستاده نشد.`,
     batchCliDone: 'انجام شد',
     batchCliFailed: 'ناموفق',
     batchCliUnknown: 'نامعلوم: شاید رفع مسدودی شده باشد، و دوباره فرستاده نمی‌شود',
