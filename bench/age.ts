@@ -154,7 +154,7 @@ async function operate(w: World, agent: Actor): Promise<void> {
   }
   w.mobile += 1;
   const mobile = `0912${String(w.mobile % 10_000_000).padStart(7, '0')}`;
-  if (BULK && building && w.template !== undefined) return bulkUnblock(w, w.template, agent, mobile);
+  if (BULK && building && w.template !== undefined) return bulkUnblock(w, w.template, agent, mobile, n);
   const prepared = await w.ops.prepare(agent, { kind: 'viewer.unblock', mobileNumber: mobile });
   const result = await w.ops.submit(agent, prepared);
   if (BULK && w.template === undefined && result.kind === 'executed') {
@@ -177,13 +177,14 @@ async function bulkUnblock(
   t: NonNullable<World['template']>,
   agent: Actor,
   mobile: string,
+  n: number,
 ): Promise<void> {
   const at = w.clock().toISOString();
   const mask = (m: string) => `${m.slice(0, 4)}***${m.slice(-4)}`;
   let text = t.text
     .replaceAll(t.mobile, mobile)
     .replaceAll(mask(t.mobile), mask(mobile))
-    .replaceAll(t.requestId, `R-AGE-${w.made}`)
+    .replaceAll(t.requestId, `R-AGE-${n}`)
     .replaceAll(t.agent.id, agent.id)
     .replaceAll(`"${t.agent.name}"`, `"${agent.name}"`)
     .replace(/"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/g, `"${at}"`);

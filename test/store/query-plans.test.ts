@@ -155,6 +155,10 @@ describe('no hot query reads the history whole', () => {
         expect.stringContaining('USING INDEX requests_open (requester_id=?)'),
         expect.stringContaining('USING INDEX requests_open (requester_id=?)'),
       ]);
+      // Windows in force: `requests_state`'s 'succeeded' range would be the whole history.
+      const windows = planOf("WHERE state = 'succeeded' AND json_extract(data, '$.timeBox.state')");
+      expect(windows.length).toBeGreaterThan(0);
+      for (const plan of windows) expect(plan).toContain('USING INDEX requests_time_box_due');
       expect(planOf("leadTold') = 1")).toEqual([expect.stringContaining('requests_put_back_escalated')]);
       expect(planOf("min(created_at) AS at FROM requests WHERE state = 'pending'")).toEqual([
         expect.stringMatching(/SEARCH requests USING COVERING INDEX requests_(state|pending_expiry)/),
