@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -47,4 +48,23 @@ export function roundsOf(argv: readonly string[], fallback: number): number {
 export function median(values: readonly number[]): number {
   const sorted = values.filter((v) => !Number.isNaN(v)).sort((x, y) => x - y);
   return sorted.length === 0 ? Number.NaN : (sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN);
+}
+
+/**
+ * How `npm start` runs node (`[NAME=value …] node <flags> dist/main.js`): its environment settings
+ * and node flags, so the targets run as production does.
+ */
+export function startCommand(): { env: Record<string, string>; flags: string[] } {
+  const pkg: unknown = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const scripts = typeof pkg === 'object' && pkg !== null && 'scripts' in pkg ? pkg.scripts : undefined;
+  const start =
+    typeof scripts === 'object' && scripts !== null && 'start' in scripts ? String(scripts.start) : '';
+  const words = start.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  while (words.length > 0 && /^[A-Z_][A-Z0-9_]*=/.test(words[0] ?? '')) {
+    const [name, ...value] = (words.shift() as string).split('=');
+    env[name as string] = value.join('=');
+  }
+  if (words[0] !== 'node') throw new Error(`cannot read the node flags of "npm start": ${start}`);
+  return { env, flags: words.slice(1).filter((w) => w.startsWith('--')) };
 }

@@ -19,7 +19,7 @@ import {
 } from '../src/emulator/index.js';
 import { DEMO, startSandbox } from '../src/sandbox/server.js';
 import { ACTIONS } from '../src/views/ids.js';
-import { buildDist, median, ROOT, roundsOf } from './shared.js';
+import { buildDist, median, ROOT, roundsOf, startCommand } from './shared.js';
 import {
   BENCH_APPROVAL_CHANNEL,
   BENCH_LEAD,
@@ -157,25 +157,6 @@ function spawnDeps(): Child {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     }),
   );
-}
-
-/**
- * How `npm start` runs node (`[NAME=value …] node <flags> dist/main.js`): its environment settings
- * and node flags, so the targets run as production does.
- */
-function startCommand(): { env: Record<string, string>; flags: string[] } {
-  const pkg: unknown = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  const scripts = typeof pkg === 'object' && pkg !== null && 'scripts' in pkg ? pkg.scripts : undefined;
-  const start =
-    typeof scripts === 'object' && scripts !== null && 'start' in scripts ? String(scripts.start) : '';
-  const words = start.trim().split(/\s+/);
-  const env: Record<string, string> = {};
-  while (words.length > 0 && /^[A-Z_][A-Z0-9_]*=/.test(words[0] ?? '')) {
-    const [name, ...value] = (words.shift() as string).split('=');
-    env[name as string] = value.join('=');
-  }
-  if (words[0] !== 'node') throw new Error(`cannot read the node flags of "npm start": ${start}`);
-  return { env, flags: words.slice(1).filter((w) => w.startsWith('--')) };
 }
 
 type Role = 'bare' | 'app' | 'floor-got' | 'floor-at-once' | 'floor-bolt';

@@ -13,7 +13,6 @@ import type { OperationRequest } from './core/model.js';
 import type { Policy } from './core/policy.js';
 import { sealKeyOf } from './core/seal.js';
 import { keyLabel, type SignerKey } from './core/signed-note.js';
-import { awaitsPutBack } from './core/time-box.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { within } from './jobs/timeout.js';
 import { createLogger } from './logger.js';
@@ -300,30 +299,24 @@ function workQueueOf(deps: VidopsDeps, metrics: VidopsMetrics, logger: Logger): 
   return work;
 }
 
-/** Most requests a gauge reads per scrape: enough to see a stall, bounded for the database. */
-const GAUGE_SCAN_LIMIT = 500;
-
 /**
  * Gauges read from the store on each scrape, for the alerts on stalled approvals and escalated
  * put-backs (deploy/prometheus/alerts.yaml): states, so an alert stays while the problem does.
+ * Each reads one index row or the few rows of its own index, however long the history.
  */
 function requestGauges(metrics: VidopsMetrics, store: Store, clock: () => Date): void {
   metrics.registry.gauge(
     'vidops_approval_oldest_pending_seconds',
     'Age of the oldest request waiting for approval (0 when none waits)',
     async () => {
-      const pending = await store.listRequests({ states: ['pending'], limit: GAUGE_SCAN_LIMIT });
-      const oldest = Math.min(...pending.map((r) => Date.parse(r.createdAt)));
-      return pending.length === 0 ? 0 : Math.max(0, (clock().getTime() - oldest) / 1000);
+      const oldest = await store.oldestPendingAt();
+      return oldest === null ? 0 : Math.max(0, (clock().getTime() - Date.parse(oldest)) / 1000);
     },
   );
   metrics.registry.gauge(
     'vidops_put_backs_escalated',
     'Time-boxed changes whose put-back kept failing and was handed to a lead, not yet back',
-    async () => {
-      const open = await store.listRequests({ timeBoxOpen: true, limit: GAUGE_SCAN_LIMIT });
-      return open.filter((r) => r.timeBox?.leadTold === true && awaitsPutBack(r.timeBox.state)).length;
-    },
+    () => store.countPutBacksEscalated(),
   );
 }
 

@@ -729,6 +729,17 @@ export function isApprover(policy: Policy, operation: PolicyOperation, actor: Po
 }
 
 /**
+ * The operations whose requests the actor may ever be asked to decide: those they approve, and
+ * those whose requests escalate to them. A request of any other operation never awaits them, so
+ * App Home and `requests` read only these.
+ */
+export function approvableOperations(policy: Policy, actor: PolicyActor): PolicyOperation[] {
+  return (Object.keys(policy.rules) as PolicyOperation[]).filter(
+    (op) => isApprover(policy, op, actor) || isMember(policy.rules[op].followUp.escalateTo, actor),
+  );
+}
+
+/**
  * True when the actor may decide on this request: an approver of its operation, or one of the
  * backup approvers it was escalated to (`escalated` event), directly or through a user group.
  */

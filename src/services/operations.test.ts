@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { jest } from '@jest/globals';
 import { sandboxClient } from '../../test/sandbox-client.js';
 import type { VideoClientHandle } from '../client/index.js';
 import { approve as approveStep, newRequest } from '../core/approvals.js';
@@ -1298,6 +1299,32 @@ describe('listing and reading', () => {
     expect(forLee.awaitingMe.map((r) => r.id)).toEqual([mine.id]);
     const forKim = await h.ops.listRequests(kim);
     expect(new Set(forKim.awaitingMe.map((r) => r.id))).toEqual(new Set([mine.id, leads.id]));
+  });
+
+  test('a lead with more requests waiting than Home shows: the newest are read, the rest only counted', async () => {
+    const h = await setup();
+    const asked: string[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      asked.unshift((await pendingRequest(h, ava, { kind: 'folder.create', title: `F${i}` })).id);
+      h.advance(MINUTE);
+    }
+    const forLee = await h.ops.listRequests(lee);
+    expect(forLee.awaitingMe.map((r) => r.id)).toEqual(asked.slice(0, 15));
+    expect(forLee.awaitingCount).toBe(20);
+    const forAva = await h.ops.listRequests(ava);
+    expect(forAva.mine.map((r) => r.id)).toEqual(asked.slice(0, 15));
+    expect(forAva.openCount).toBe(20);
+  });
+
+  test('an agent who approves nothing opens Home without the pending requests being read', async () => {
+    const h = await setup();
+    await pendingRequest(h, bob, { kind: 'folder.create', title: 'B' });
+    const pendingReads = jest.spyOn(h.store, 'listPending');
+    const lists = jest.spyOn(h.store, 'listRequests');
+    const forAva = await h.ops.homeRecords(ava, 10);
+    expect(forAva.overview.awaitingMe).toEqual([]);
+    expect(pendingReads).not.toHaveBeenCalled();
+    expect(lists.mock.calls.filter(([filter]) => filter?.states?.includes('pending') === true)).toEqual([]);
   });
 
   test('the audit command is for leads; an agent is refused and the attempt is audited', async () => {

@@ -8,7 +8,7 @@ import { delegatedLead } from '../core/delegation.js';
 import { InputError } from '../core/errors.js';
 import type { Actor, AuditEvent, OperationRequest, SlackRef } from '../core/model.js';
 import { TERMINAL_STATES } from '../core/model.js';
-import { mayApprove, mayRun, type Policy, type PolicyActor } from '../core/policy.js';
+import { approvableOperations, mayApprove, mayRun, type Policy, type PolicyActor } from '../core/policy.js';
 import type { ProtectionConfig } from '../core/protection.js';
 import { say } from '../core/said.js';
 import type { ResourceKind } from '../core/validate/ids.js';
@@ -27,7 +27,9 @@ import type { Directory, RequestsOverview } from './types.js';
 /** Lost compare-and-set races retried before giving up; each retry reloads the request. */
 export const MAX_CAS_ATTEMPTS = 8;
 const RECENT_FINISHED = 10;
-const PENDING_SCAN_LIMIT = 500;
+/** The most open requests, and requests awaiting a person, that Home or `requests` shows (HOME_LIMITS). */
+const OPEN_READ = 15;
+const AWAITING_READ = 15;
 /** How far back an agent's own activity is looked for in the log. */
 const OWN_ACTIVITY_SCAN = 300;
 
@@ -120,23 +122,55 @@ export function createReads(deps: ReadsDeps): Reads {
   async function listRequests(actor: Actor): Promise<RequestsOverview> {
     const who = await policyActorOf(directory, actor);
     const now = clock();
-    const mineAll = await store.listRequests({ requesterId: actor.id, limit: 50 });
-    const open = mineAll.filter((r) => !TERMINAL_STATES.includes(r.state));
-    const finished = mineAll.filter((r) => TERMINAL_STATES.includes(r.state)).slice(0, RECENT_FINISHED);
-    const pending = await store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
+    const [open, finished, awaiting] = await Promise.all([
+      store.listOpenRequests(actor.id, OPEN_READ),
+      store.listRequests({ requesterId: actor.id, states: TERMINAL_STATES, limit: RECENT_FINISHED }),
+      awaitingOf(actor, who, now),
+    ]);
+    return {
+      mine: [...open.items, ...finished],
+      awaitingMe: awaiting.items,
+      inPlace: awaiting.inPlace,
+      openCount: open.total,
+      awaitingCount: awaiting.total,
+    };
+  }
+
+  /**
+   * The newest pending requests this actor may decide, read only from the operations they (or a
+   * lead whose place they hold) approve; none read at all for someone who approves nothing.
+   */
+  async function awaitingOf(
+    actor: Actor,
+    who: PolicyActor,
+    now: Date,
+  ): Promise<{ items: OperationRequest[]; inPlace: string[]; total: number }> {
     // Those a delegate may approve in a lead's place are awaiting them too.
     const leads = await delegation.inForceTo(actor.id);
-    const awaitingMe: OperationRequest[] = [];
+    const operations = new Set(approvableOperations(policy, who));
+    for (const d of leads) {
+      for (const op of approvableOperations(policy, { id: d.lead.id, groups: d.groups })) operations.add(op);
+    }
+    if (operations.size === 0) return { items: [], inPlace: [], total: 0 };
+    const pending = await store.listPending({
+      operations: [...operations],
+      notRequesterId: actor.id,
+      now: now.toISOString(),
+      limit: AWAITING_READ,
+    });
+    const items: OperationRequest[] = [];
     const inPlace: string[] = [];
-    for (const r of pending) {
+    for (const r of pending.items) {
       if (isPastExpiry(r, now)) continue;
-      if (mayApprove(policy, r, who).ok) awaitingMe.push(r);
+      if (mayApprove(policy, r, who).ok) items.push(r);
       else if (delegatedLead(policy, r, actor, leads)?.ok === true) {
-        awaitingMe.push(r);
+        items.push(r);
         inPlace.push(r.id);
       }
     }
-    return { mine: [...open, ...finished], awaitingMe, inPlace };
+    // The count and the page are two reads: never say fewer than are shown.
+    const total = Math.max(items.length, pending.total - (pending.items.length - items.length));
+    return { items, inPlace, total };
   }
 
   return {

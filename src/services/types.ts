@@ -161,6 +161,13 @@ export interface RequestsOverview {
   awaitingMe: OperationRequest[];
   /** Of those, the IDs this actor approves only in a lead's place: rejecting is not theirs. */
   inPlace?: readonly string[];
+  /**
+   * How many open requests the actor has, and how many await them, when the lists hold only the
+   * newest (absent: the lists are whole). Counted through indexes; of the pending requests not
+   * read, one this actor approved already (a quorum of two or more) still counts.
+   */
+  openCount?: number;
+  awaitingCount?: number;
 }
 
 /**

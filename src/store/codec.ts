@@ -120,6 +120,9 @@ export function whereClause(conditions: readonly string[]): string {
   return conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
 }
 
+/** An open request: the condition of the partial index `requests_open`, word for word. */
+export const OPEN_REQUEST = "state IN ('pending', 'approved', 'executing')";
+
 /** The columns both adapters select for an event, in the order of {@link AuditRow}. */
 export const EVENT_COLUMNS = 'seq, prev_hash, hash, event';
 

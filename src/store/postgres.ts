@@ -28,6 +28,7 @@ import {
   NOTIFICATION_COLUMNS,
   type NotificationRow,
   normalizeTime,
+  OPEN_REQUEST,
   patchedData,
   REQUEST_COLUMNS,
   REQUEST_DM_COLUMNS,
@@ -53,6 +54,7 @@ import {
 import { MIGRATIONS, pendingMigrations, refuseNewer } from './migrations.js';
 import {
   type AuditQuery,
+  type Counted,
   type EventCount,
   type EventLimit,
   GENESIS_HASH,
@@ -61,6 +63,7 @@ import {
   type ModalDraft,
   type NotificationClaim,
   type NotificationJob,
+  type PendingFilter,
   REPEAT_READ_LIMIT,
   type RequestDm,
   type RequestFilter,
@@ -550,6 +553,48 @@ export class PostgresStore implements Store {
       params,
     );
     return rows.map(rowToRequest);
+  }
+
+  async listOpenRequests(requesterId: string, limit: number): Promise<Counted<OperationRequest>> {
+    const where = `requester_id = $1 AND ${OPEN_REQUEST}`;
+    const [rows, total] = await Promise.all([
+      this.pool.query<RequestRow>(
+        `SELECT ${REQUEST_COLUMNS} FROM requests WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`,
+        [requesterId, limit],
+      ),
+      this.pool.query<{ n: number }>(`SELECT count(*) AS n FROM requests WHERE ${where}`, [requesterId]),
+    ]);
+    return { items: rows.rows.map(rowToRequest), total: total.rows[0]?.n ?? 0 };
+  }
+
+  async listPending(filter: PendingFilter): Promise<Counted<OperationRequest>> {
+    // The pending range of `requests_state`: open work only, however long the history.
+    const where = `state = 'pending' AND (expires_at IS NULL OR expires_at > $1)
+      AND operation = ANY($2::text[]) AND requester_id <> $3`;
+    const params = [normalizeTime(filter.now, 'now'), [...filter.operations], filter.notRequesterId];
+    const [rows, total] = await Promise.all([
+      this.pool.query<RequestRow>(
+        `SELECT ${REQUEST_COLUMNS} FROM requests WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $4`,
+        [...params, filter.limit],
+      ),
+      this.pool.query<{ n: number }>(`SELECT count(*) AS n FROM requests WHERE ${where}`, params),
+    ]);
+    return { items: rows.rows.map(rowToRequest), total: total.rows[0]?.n ?? 0 };
+  }
+
+  async oldestPendingAt(): Promise<string | null> {
+    const { rows } = await this.pool.query<{ at: string | null }>(
+      "SELECT min(created_at) AS at FROM requests WHERE state = 'pending'",
+    );
+    return rows[0]?.at ?? null;
+  }
+
+  async countPutBacksEscalated(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(
+      `SELECT count(*) AS n FROM requests WHERE ((data::jsonb) -> 'timeBox' -> 'leadTold') = 'true'::jsonb
+         AND ((data::jsonb) -> 'timeBox' ->> 'state') IN ('waiting', 'retrying')`,
+    );
+    return rows[0]?.n ?? 0;
   }
 
   async listExpired(now: string): Promise<OperationRequest[]> {

@@ -47,6 +47,7 @@ import {
   NOTIFICATION_COLUMNS,
   type NotificationRow,
   normalizeTime,
+  OPEN_REQUEST,
   patchedData,
   REQUEST_COLUMNS,
   REQUEST_DM_COLUMNS,
@@ -72,6 +73,7 @@ import {
 import { MIGRATIONS, pendingMigrations, refuseNewer } from './migrations.js';
 import {
   type AuditQuery,
+  type Counted,
   type EventCount,
   type EventLimit,
   GENESIS_HASH,
@@ -80,6 +82,7 @@ import {
   type ModalDraft,
   type NotificationClaim,
   type NotificationJob,
+  type PendingFilter,
   REPEAT_READ_LIMIT,
   type RequestDm,
   type RequestFilter,
@@ -586,6 +589,50 @@ export class SqliteStore implements Store {
       .map(rowToRequest);
   }
 
+  async listOpenRequests(requesterId: string, limit: number): Promise<Counted<OperationRequest>> {
+    const where = `requester_id = ? AND ${OPEN_REQUEST}`;
+    const rows = this.stmt<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM requests WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    ).all(requesterId, limit);
+    const total = this.stmt<{ n: number }>(`SELECT count(*) AS n FROM requests WHERE ${where}`).get(
+      requesterId,
+    );
+    return { items: rows.map(rowToRequest), total: total?.n ?? 0 };
+  }
+
+  async listPending(filter: PendingFilter): Promise<Counted<OperationRequest>> {
+    // The pending range of `requests_state`: open work only, however long the history.
+    const where = `state = 'pending' AND (expires_at IS NULL OR expires_at > ?)
+      AND operation IN (SELECT value FROM json_each(?)) AND requester_id <> ?`;
+    const params = [
+      normalizeTime(filter.now, 'now'),
+      JSON.stringify(filter.operations),
+      filter.notRequesterId,
+    ];
+    const rows = this.stmt<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM requests WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    ).all(...params, filter.limit);
+    const total = this.stmt<{ n: number }>(`SELECT count(*) AS n FROM requests WHERE ${where}`).get(
+      ...params,
+    );
+    return { items: rows.map(rowToRequest), total: total?.n ?? 0 };
+  }
+
+  async oldestPendingAt(): Promise<string | null> {
+    const row = this.stmt<{ at: string | null }>(
+      "SELECT min(created_at) AS at FROM requests WHERE state = 'pending'",
+    ).get();
+    return row?.at ?? null;
+  }
+
+  async countPutBacksEscalated(): Promise<number> {
+    const row = this.stmt<{ n: number }>(
+      `SELECT count(*) AS n FROM requests WHERE json_extract(data, '$.timeBox.leadTold') = 1
+         AND json_extract(data, '$.timeBox.state') IN ('waiting', 'retrying')`,
+    ).get();
+    return row?.n ?? 0;
+  }
+
   async listExpired(now: string): Promise<OperationRequest[]> {
     return this.stmt<RequestRow>(
       `SELECT ${REQUEST_COLUMNS} FROM requests
@@ -920,8 +967,9 @@ export class SqliteStore implements Store {
   async listWindows(filter: { dueBy?: string; limit?: number } = {}): Promise<OperationRequest[]> {
     const due = filter.dueBy === undefined ? '' : `AND ${WINDOW_DUE} <= ?`;
     const params: unknown[] = filter.dueBy === undefined ? [] : [normalizeTime(filter.dueBy, 'dueBy')];
+    // Without stats SQLite prefers `requests_state`, whose 'succeeded' range is the whole history.
     return this.stmt<RequestRow>(
-      `SELECT ${REQUEST_COLUMNS} FROM requests WHERE ${WINDOW_IN_FORCE} ${due}
+      `SELECT ${REQUEST_COLUMNS} FROM requests INDEXED BY requests_time_box_due WHERE ${WINDOW_IN_FORCE} ${due}
        ORDER BY ${WINDOW_DUE}, id LIMIT ?`,
     )
       .all(...params, filter.limit ?? WINDOW_LIST_LIMIT)

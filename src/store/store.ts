@@ -29,6 +29,20 @@ export interface RequestFilter {
   limit?: number;
 }
 
+/** The first rows of a list, and how many rows the whole list holds. */
+export interface Counted<T> {
+  items: T[];
+  total: number;
+}
+
+/** What {@link Store.listPending} reads. */
+export interface PendingFilter {
+  operations: readonly string[];
+  notRequesterId: string;
+  now: string;
+  limit: number;
+}
+
 /**
  * What a change modal was opened for, kept on the server while the modal is open: the modal
  * carries only a random ID, whose hash is `key` (src/services/drafts.ts).
@@ -238,6 +252,21 @@ export interface Store {
     whileDelegated?: string,
   ): Promise<{ request: OperationRequest; events: AuditEvent[] } | null>;
   listRequests(filter?: RequestFilter): Promise<OperationRequest[]>;
+  /**
+   * A person's open requests (pending, approved, executing), newest first, at most `limit`, with
+   * how many there are: read through an index of open requests alone (`requests_open`).
+   * @see docs/benchmarks.md, "Aging"
+   */
+  listOpenRequests(requesterId: string, limit: number): Promise<Counted<OperationRequest>>;
+  /**
+   * Pending requests not yet expired at `now` of `operations`, not asked by `notRequesterId`,
+   * newest first, at most `limit`, with how many there are: what a person may be asked to decide.
+   */
+  listPending(filter: PendingFilter): Promise<Counted<OperationRequest>>;
+  /** When the oldest pending request was made (one index row), or null when none waits. */
+  oldestPendingAt(): Promise<string | null>;
+  /** Time-boxed changes whose put-back was handed to a lead and is not yet back (their own index). */
+  countPutBacksEscalated(): Promise<number>;
   /** Pending requests whose `expiresAt` is at or before `now`. */
   listExpired(now: string): Promise<OperationRequest[]>;
 

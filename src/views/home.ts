@@ -114,23 +114,27 @@ export function homeView(model: HomeModel, lang: Lang): HomeView {
 
   const { awaitingMe, mine } = model.overview;
   const requests = command(lang, '/vidops requests');
-  if (model.isLead || awaitingMe.length > 0) {
-    blocks.push(divider(), header(t.homeAwaitingHeader(num(lang, awaitingMe.length))));
-    if (awaitingMe.length === 0) blocks.push(section(lang.t.requests.requestsNothingWaiting));
-    for (const request of awaitingMe.slice(0, HOME_LIMITS.awaiting)) {
+  const awaitingCount = model.overview.awaitingCount ?? awaitingMe.length;
+  if (model.isLead || awaitingCount > 0) {
+    blocks.push(divider(), header(t.homeAwaitingHeader(num(lang, awaitingCount))));
+    if (awaitingCount === 0) blocks.push(section(lang.t.requests.requestsNothingWaiting));
+    const shown = awaitingMe.slice(0, HOME_LIMITS.awaiting);
+    for (const request of shown) {
       const reject = !model.overview.inPlace?.includes(request.id);
       blocks.push(...awaitingBlocks(request, 800, lang, reject));
     }
-    if (awaitingMe.length > HOME_LIMITS.awaiting) {
-      blocks.push(context(t.homeMoreAwaiting(num(lang, awaitingMe.length - HOME_LIMITS.awaiting), requests)));
+    if (awaitingCount > shown.length) {
+      blocks.push(context(t.homeMoreAwaiting(num(lang, awaitingCount - shown.length), requests)));
     }
   }
 
   const open = mine.filter((r) => !TERMINAL_STATES.includes(r.state));
   const finished = mine.filter((r) => TERMINAL_STATES.includes(r.state));
-  blocks.push(divider(), header(t.homeOpenHeader(num(lang, open.length))));
-  if (open.length === 0) blocks.push(section(lang.t.requests.requestsNoOpen));
-  for (const request of open.slice(0, HOME_LIMITS.open)) {
+  const openCount = model.overview.openCount ?? open.length;
+  blocks.push(divider(), header(t.homeOpenHeader(num(lang, openCount))));
+  if (openCount === 0) blocks.push(section(lang.t.requests.requestsNoOpen));
+  const openShown = open.slice(0, HOME_LIMITS.open);
+  for (const request of openShown) {
     blocks.push(openRequestBlock(request, lang, new Date(model.builtAt)));
     if (request.state === 'pending' && model.breakGlassOffered?.has(request.id) === true) {
       blocks.push(
@@ -141,8 +145,8 @@ export function homeView(model: HomeModel, lang: Lang): HomeView {
       );
     }
   }
-  if (open.length > HOME_LIMITS.open) {
-    blocks.push(context(t.homeMoreOpen(num(lang, open.length - HOME_LIMITS.open), requests)));
+  if (openCount > openShown.length) {
+    blocks.push(context(t.homeMoreOpen(num(lang, openCount - openShown.length), requests)));
   }
   if (finished.length > 0) {
     blocks.push(section(lang.t.requests.requestsFinishedHeading));

@@ -150,32 +150,37 @@ function buildRequests(
   const more = (text: string): ContextBlock => context(text);
   const blocks: KnownBlock[] = [];
   const awaiting = overview.awaitingMe;
-  if (options.isLead || awaiting.length > 0) {
-    blocks.push(section(t.requestsAwaitingHeading(num(lang, awaiting.length))));
-    if (awaiting.length === 0) blocks.push(section(t.requestsNothingWaiting));
-    for (const request of awaiting.slice(0, sizing.awaiting)) {
+  const awaitingCount = overview.awaitingCount ?? awaiting.length;
+  if (options.isLead || awaitingCount > 0) {
+    blocks.push(section(t.requestsAwaitingHeading(num(lang, awaitingCount))));
+    if (awaitingCount === 0) blocks.push(section(t.requestsNothingWaiting));
+    const shown = awaiting.slice(0, sizing.awaiting);
+    for (const request of shown) {
       const reject = !overview.inPlace?.includes(request.id);
       blocks.push(...awaitingBlocks(request, sizing.previewBudget, lang, reject));
     }
-    if (awaiting.length > sizing.awaiting) {
-      blocks.push(more(t.requestsMoreAwaiting(num(lang, awaiting.length - sizing.awaiting))));
+    if (awaitingCount > shown.length) {
+      blocks.push(more(t.requestsMoreAwaiting(num(lang, awaitingCount - shown.length))));
     }
     blocks.push(divider());
   }
   const open = overview.mine.filter((r) => !TERMINAL_STATES.includes(r.state));
   const finished = overview.mine.filter((r) => TERMINAL_STATES.includes(r.state));
-  blocks.push(section(t.requestsOpenHeading(num(lang, open.length))));
-  if (open.length === 0) blocks.push(section(t.requestsNoOpen));
-  for (const request of open.slice(0, sizing.open)) blocks.push(openRequestBlock(request, lang, options.now));
-  if (open.length > sizing.open) blocks.push(more(t.requestsMoreOpen(num(lang, open.length - sizing.open))));
+  const openCount = overview.openCount ?? open.length;
+  const openShown = open.slice(0, sizing.open);
+  blocks.push(section(t.requestsOpenHeading(num(lang, openCount))));
+  if (openCount === 0) blocks.push(section(t.requestsNoOpen));
+  for (const request of openShown) blocks.push(openRequestBlock(request, lang, options.now));
+  if (openCount > openShown.length)
+    blocks.push(more(t.requestsMoreOpen(num(lang, openCount - openShown.length))));
   if (finished.length > 0) {
     const shown = finished.slice(0, sizing.finished);
     blocks.push(section(t.requestsFinishedHeading));
     blocks.push(...packSections(finishedLines(shown, lang, options.now)));
   }
   const text =
-    awaiting.length > 0
-      ? t.requestsTextAwaiting(awaiting.length, num(lang, awaiting.length), num(lang, open.length))
-      : t.requestsTextOpen(open.length, num(lang, open.length));
+    awaitingCount > 0
+      ? t.requestsTextAwaiting(awaitingCount, num(lang, awaitingCount), num(lang, openCount))
+      : t.requestsTextOpen(openCount, num(lang, openCount));
   return { text, blocks };
 }

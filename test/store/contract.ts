@@ -316,6 +316,65 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect(await store.listExpired(at(10_000))).toEqual([]);
         expect((await store.getRequest(request.id))?.expiresAt).toBeNull();
       });
+
+      it("an agent's open requests are read newest first up to the limit, with how many are open", async () => {
+        const other = { id: 'U0OTHER', name: 'Omid' };
+        for (let i = 0; i < 3; i += 1) await store.createRequest(newRequest({ state: 'succeeded' }), []);
+        const open: string[] = [];
+        for (let i = 0; i < 5; i += 1) {
+          const r = newRequest({ createdAt: at(i), state: i === 0 ? 'executing' : 'pending' });
+          await store.createRequest(r, []);
+          open.unshift(r.id);
+        }
+        await store.createRequest(newRequest({ requester: other }), []);
+
+        const read = await store.listOpenRequests(AGENT.id, 3);
+
+        expect(read.items.map((r) => r.id)).toEqual(open.slice(0, 3));
+        expect(read.total).toBe(5);
+        expect(await store.listOpenRequests('U0NOBODY', 3)).toEqual({ items: [], total: 0 });
+      });
+
+      it('a lead reads the newest pending requests of the operations they approve, not expired, not their own, with how many', async () => {
+        const pending: string[] = [];
+        for (let i = 0; i < 6; i += 1) {
+          const r = newRequest({ createdAt: at(i), expiresAt: at(600) });
+          await store.createRequest(r, []);
+          pending.unshift(r.id);
+        }
+        await store.createRequest(newRequest({ expiresAt: at(30) }), []); // expired by `now`
+        await store.createRequest(newRequest({ operation: 'file.delete', params: { fileId: 'f1' } }), []); // another operation
+        await store.createRequest(newRequest({ requester: LEAD }), []); // the lead's own
+        await store.createRequest(newRequest({ state: 'approved' }), []);
+        const filter = { operations: ['folder.delete'], notRequesterId: LEAD.id, now: at(60), limit: 4 };
+
+        const read = await store.listPending(filter);
+
+        expect(read.items.map((r) => r.id)).toEqual(pending.slice(0, 4));
+        expect(read.total).toBe(6);
+        expect(await store.listPending({ ...filter, operations: [] })).toEqual({ items: [], total: 0 });
+      });
+
+      it('the gauges read when the oldest pending request was made, and the put-backs handed to a lead', async () => {
+        expect(await store.oldestPendingAt()).toBeNull();
+        expect(await store.countPutBacksEscalated()).toBe(0);
+        await store.createRequest(newRequest({ createdAt: at(5) }), []);
+        await store.createRequest(newRequest({ createdAt: at(2) }), []);
+        await store.createRequest(newRequest({ createdAt: at(1), state: 'succeeded' }), []);
+        const box = newTimeBox({ kind: 'for', ms: 3_600_000, text: '1h' });
+        for (const [state, leadTold] of [
+          ['retrying', true],
+          ['waiting', true],
+          ['retrying', false],
+          ['done', true],
+        ] as const) {
+          const r = { ...newRequest({ state: 'succeeded' }), timeBox: { ...box, state, leadTold } };
+          await store.createRequest(r, []);
+        }
+
+        expect(await store.oldestPendingAt()).toBe(at(2));
+        expect(await store.countPutBacksEscalated()).toBe(2);
+      });
     });
 
     describe('audit log', () => {

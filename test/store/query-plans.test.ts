@@ -72,7 +72,13 @@ async function hotPaths(store: Store, sandbox: Sandbox): Promise<void> {
       (await store.claimNotifications({ ...claim, settledAt: claim.now })).map((j) => j.id),
     );
     await store.ackOutbox((await store.claimOutbox('w', 10, 1_000, claim.now)).map((e) => e.seq));
-    await Promise.all([store.outboxDepth(), store.notificationDepth(), store.unpostedCheckpoints()]);
+    await Promise.all([
+      store.outboxDepth(),
+      store.notificationDepth(),
+      store.unpostedCheckpoints(),
+      store.oldestPendingAt(),
+      store.countPutBacksEscalated(),
+    ]);
   } finally {
     client.close();
   }
@@ -125,16 +131,38 @@ describe('no hot query reads the history whole', () => {
           .map((r) => r.name),
       );
       const scans: string[] = [];
+      const plans = new Map<string, string>();
       for (const sql of seen) {
         if (!/^\s*(SELECT|UPDATE|DELETE|INSERT)/i.test(sql)) continue;
         const nulls = (sql.match(/\?/g) ?? []).map(() => null);
-        for (const row of db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...nulls)) {
-          const why = sqliteScan((row as { detail: string }).detail, sql, partial);
+        const lines = db
+          .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          .all(...nulls)
+          .map((row) => (row as { detail: string }).detail);
+        plans.set(sql.replace(/\s+/g, ' '), lines.join('; '));
+        for (const detail of lines) {
+          const why = sqliteScan(detail, sql, partial);
           if (why !== null) scans.push(`${why}: ${sql.replace(/\s+/g, ' ')}`);
         }
       }
       expect(seen.size).toBeGreaterThan(20);
       expect(scans).toEqual([]);
+      // Open work through indexes of it alone: a person's open requests, escalated put-backs, and
+      // the oldest pending request as the first row of the pending range.
+      const planOf = (fragment: string) =>
+        [...plans].filter(([sql]) => sql.includes(fragment)).map(([, p]) => p);
+      expect(planOf("requester_id = ? AND state IN ('pending'")).toEqual([
+        expect.stringContaining('USING INDEX requests_open (requester_id=?)'),
+        expect.stringContaining('USING INDEX requests_open (requester_id=?)'),
+      ]);
+      // Windows in force: `requests_state`'s 'succeeded' range would be the whole history.
+      const windows = planOf("WHERE state = 'succeeded' AND json_extract(data, '$.timeBox.state')");
+      expect(windows.length).toBeGreaterThan(0);
+      for (const plan of windows) expect(plan).toContain('USING INDEX requests_time_box_due');
+      expect(planOf("leadTold') = 1")).toEqual([expect.stringContaining('requests_put_back_escalated')]);
+      expect(planOf("min(created_at) AS at FROM requests WHERE state = 'pending'")).toEqual([
+        expect.stringMatching(/SEARCH requests USING COVERING INDEX requests_(state|pending_expiry)/),
+      ]);
     } finally {
       db.close();
       rmSync(dir, { recursive: true, force: true });
