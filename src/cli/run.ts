@@ -22,7 +22,7 @@ import { type AuditEvent, type OperationRequest, TERMINAL_STATES } from '../core
 import { CHANGE_OPERATIONS, type OperationName, READ_OPERATIONS } from '../core/operations.js';
 import { explainCode, normalizeErrorCode } from '../core/player-errors.js';
 import { mayApprove, type Policy } from '../core/policy.js';
-import { english, type Said, sayWith } from '../core/said.js';
+import type { Said } from '../core/said.js';
 import { type BoxAsked, readWindow } from '../core/time-box.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { parseResourceId } from '../core/validate/ids.js';
@@ -30,6 +30,7 @@ import { parseMobile } from '../core/validate/phone.js';
 import { num } from '../i18n/format.js';
 import { ENGLISH, type Lang, langFor } from '../i18n/lang.js';
 import { DEFAULT_TIME_ZONE, isLocale, isTimeZone, localeOf } from '../i18n/locale.js';
+import { english, sayWith } from '../i18n/said.js';
 import { spec as fileEdit } from '../operations/file-edit/spec.js';
 import { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import type { DecisionResult, Prepared, PrepareInput, SubmitResult } from '../services/types.js';

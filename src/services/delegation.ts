@@ -14,8 +14,9 @@ import {
 import { StateConflictError } from '../core/errors.js';
 import type { Actor } from '../core/model.js';
 import { isAgent, isLead, type Policy } from '../core/policy.js';
-import { type Reasoned, reasoned, type Said, say } from '../core/said.js';
+import { type Said, say } from '../core/said.js';
 import { holds } from '../core/seal.js';
+import { type Reasoned, reasoned } from '../i18n/said.js';
 import type { Store } from '../store/store.js';
 import { policyActorOf } from './reads.js';
 import type { Directory } from './types.js';

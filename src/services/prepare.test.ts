@@ -2,7 +2,7 @@ import { sandboxClient } from '../../test/sandbox-client.js';
 import { inProcessSupportMemory, type SupportMemory, type VideoClientHandle } from '../client/index.js';
 import { createHasher } from '../core/audit-chain.js';
 import { InputError } from '../core/errors.js';
-import { english } from '../core/said.js';
+import { english } from '../i18n/said.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { type FaultRule, type Sandbox, startSandbox } from '../sandbox/server.js';
 import { openStore } from '../store/index.js';

@@ -7,7 +7,8 @@ import { OPERATION_SPECS } from '../core/catalog.js';
 import { InputError } from '../core/errors.js';
 import type { Actor, OperationRequest, ResolveWay } from '../core/model.js';
 import { isApproverOf, type Policy, type PolicyActor } from '../core/policy.js';
-import { english, reasoned, type Said, say } from '../core/said.js';
+import { type Said, say } from '../core/said.js';
+import { english, reasoned } from '../i18n/said.js';
 import { targetLookUp } from './catalog.js';
 import {
   about,

@@ -12,8 +12,9 @@ import { neutraliseBidi, stripBidiControls } from '../core/bidi.js';
 import { InputError, PolicyDeniedError, StateConflictError, VidopsError } from '../core/errors.js';
 import { maskMobilesInText, redactTokens } from '../core/mask.js';
 import type { RecordedError } from '../core/model.js';
-import { type Said, saidFromJson, sayWith } from '../core/said.js';
+import type { Said } from '../core/said.js';
 import { ENGLISH, type Lang, num } from '../i18n/index.js';
+import { saidFromJson, sayWith } from '../i18n/said.js';
 import { isolated, safeWorded } from './blocks.js';
 import { truncate } from './limits.js';
 
