@@ -20,7 +20,7 @@ import {
 } from './commands-help.js';
 import { parseDelegateWords } from './delegation.js';
 import { normalizeErrorCode } from './player-errors.js';
-import { english, type Said, say } from './said.js';
+import { type Said, say } from './said.js';
 import { type BoxAsked, isWindowWord, splitWindowWords } from './time-box.js';
 import { normalizeDigits } from './validate/digits.js';
 import { parseResourceId, type ResourceKind } from './validate/ids.js';
@@ -44,7 +44,7 @@ export type { Command, CommandKind } from './commands-help.js';
 export type ParseResult =
   | { ok: true; command: Command; warnings: Said[] }
   /** `message` is `said` in English; the Slack edge words `said` in the reader's language. */
-  | { ok: false; message: string; said: Said; usage: string | null };
+  | { ok: false; said: Said; usage: string | null };
 
 export interface ParseOptions {
   /** Region for mobile numbers written without a country code (`PHONE_REGION`). */
@@ -60,7 +60,7 @@ export const AUDIT_MAX = 100;
 /** How the words after a command were read: their typed values, or what was wrong. */
 export type WordsResult<W extends WordsSpec> =
   | { ok: true; value: WordsValue<W>; warnings: Said[] }
-  | { ok: false; message: string; said: Said; usage: string };
+  | { ok: false; said: Said; usage: string };
 
 /** The commands of a first word: the bare one (`whitelist`) and those with a second word. */
 function groupOf(keyword: string): { bare: ListedCommand | undefined; subs: ListedCommand[] } {
@@ -172,9 +172,7 @@ export function parseWords<W extends WordsSpec>(
   return readWords(spec, args, options, name) as WordsResult<W>;
 }
 
-type AnyWords =
-  | { ok: true; value: object; warnings: Said[] }
-  | { ok: false; message: string; said: Said; usage: string };
+type AnyWords = { ok: true; value: object; warnings: Said[] } | { ok: false; said: Said; usage: string };
 
 function readWords(spec: WordsSpec, args: readonly string[], options: ParseOptions, name: string): AnyWords {
   const usage = usageOf(name);
@@ -320,7 +318,7 @@ function tooMany(
   command: string,
   extra: readonly string[],
   why?: string,
-): { ok: false; message: string; said: Said; usage: string } {
+): { ok: false; said: Said; usage: string } {
   return fail(say.grammarTooMany(command, extra.join(' '), why ?? null), usageOf(command));
 }
 
@@ -332,11 +330,8 @@ function value(v: object): AnyWords {
   return { ok: true, value: v, warnings: [] };
 }
 
-function fail<U extends string | null>(
-  said: Said,
-  usage: U,
-): { ok: false; message: string; said: Said; usage: U } {
-  return { ok: false, message: english(said), said, usage };
+function fail<U extends string | null>(said: Said, usage: U): { ok: false; said: Said; usage: U } {
+  return { ok: false, said, usage };
 }
 
 /**

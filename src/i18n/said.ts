@@ -1,4 +1,6 @@
-import { SAID_ENGLISH, type Said, type SaidKey, type SaidWords } from '../core/said.js';
+import { type NotSentName, VidopsError } from '../core/errors.js';
+import type { RecordedError } from '../core/model.js';
+import { SAID_ENGLISH, type Said, type SaidKey, type SaidWords, saidJson } from '../core/said.js';
 
 /**
  * The core's refusals (`say.…`, src/core/said.ts: a key and its raw parameters) put into words:
@@ -15,6 +17,16 @@ export function sayWith(words: SaidWords, said: Said): string {
 /** The sentence in English: what logs, stored records and the English CLI read. */
 export function english(said: Said): string {
   return sayWith(SAID_ENGLISH, said);
+}
+
+/** What an error says in English: its sentence when it was made from one, else its message. */
+export function messageOf(error: Error): string {
+  return error instanceof VidopsError && error.said !== null ? english(error.said) : error.message;
+}
+
+/** An error as a request records it, from a sentence of vidops' own (its English as `message`). */
+export function recordedSaid(name: NotSentName, said: Said): RecordedError {
+  return { name, message: english(said), said: saidJson(said) };
 }
 
 /**

@@ -162,9 +162,9 @@ export async function auditDenied(
   actor: Actor,
   subject: Subject,
   action: string,
-  reason: string | Reasoned,
+  reason: string | Reasoned | { said: Said },
 ): Promise<void> {
-  const words = typeof reason === 'string' ? { reason } : reason;
+  const words = typeof reason === 'string' ? { reason } : 'reason' in reason ? reason : reasoned(reason.said);
   // `said` beside the English: the audit channel words it in its language (new events only).
   const outcome =
     words.said === undefined

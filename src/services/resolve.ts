@@ -96,7 +96,12 @@ async function resolveOnce(
       const c = stepContext(svc);
       const state = way === 'applied' ? 'succeeded' : 'failed';
       const words = way === 'applied' ? say.outcomeApplied(actor.name) : say.outcomeNotApplied(actor.name);
-      const step = approvals.resolve(request, actor, { way, state, outcome: words, note }, c);
+      const step = approvals.resolve(
+        request,
+        actor,
+        { way, state, outcome: english(words), outcomeSaid: words, note },
+        c,
+      );
       const done = await apply(svc.store, request, step, c.now);
       return done ? { kind: 'resolved', request: done } : null;
     }
@@ -128,12 +133,13 @@ async function checkNow(
       ...reasoned(say.svcStillWorking(request.target, after.slice(11, 19))),
     };
   }
+  const gone = finding.kind === 'gone';
+  const outcome = gone ? say.outcomeDeleted() : say.outcomeStillThere(request.target, actor.name);
+  const state = gone ? 'succeeded' : 'failed';
   const step = approvals.resolve(
     request,
     actor,
-    finding.kind === 'gone'
-      ? { way: 'check', state: 'succeeded', outcome: say.outcomeDeleted(), note }
-      : { way: 'check', state: 'failed', outcome: say.outcomeStillThere(request.target, actor.name), note },
+    { way: 'check', state, outcome: english(outcome), outcomeSaid: outcome, note },
     c,
   );
   const done = await apply(svc.store, request, step, c.now);
