@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
+import { stateEnglish } from '../i18n/messages/errors-en.js';
 import { messageOf } from '../i18n/said.js';
 import {
   approve,
   cancel,
-  describeState,
   expire,
   fail,
   markUnknown,
@@ -14,6 +14,7 @@ import {
   type StepContext,
   sendAgain,
   startExecution,
+  stateFacts,
   succeed,
 } from './approvals.js';
 import { InputError, PolicyDeniedError, StateConflictError } from './errors.js';
@@ -357,7 +358,7 @@ describe('an outcome that is not known', () => {
   });
 });
 
-describe('describeState', () => {
+describe('where a request stands, as a refusal says it', () => {
   test.each<[Partial<OperationRequest>, string]>([
     [{ quorum: 2, approvals: [{ by: lee, at: '' }] }, 'still waiting for approval (1 of 2)'],
     [{ state: 'executing', quorum: 0 }, 'already running since 09:00 UTC'],
@@ -380,6 +381,6 @@ describe('describeState', () => {
     [{ state: 'unknown' }, 'left with an unknown outcome at 09:00 UTC: it may or may not have been applied'],
     [{ state: 'succeeded', decidedBy: kim }, 'already executed at 09:00 UTC, settled by Kim'],
   ])('%j reads "%s"', (overrides, text) => {
-    expect(describeState(request(overrides), NOW)).toBe(text);
+    expect(stateEnglish(stateFacts(request(overrides), NOW))).toBe(text);
   });
 });

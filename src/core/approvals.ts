@@ -15,7 +15,7 @@ import {
   type ResolveWay,
 } from './model.js';
 import type { ChangeOperation } from './operations.js';
-import { type Said, type StateFacts, saidJson, say, stateEnglish, type Wanted } from './said.js';
+import { type Said, type StateFacts, saidJson, say, type Wanted } from './said.js';
 import { holds, type Sealed, type Sealer, type SealStage, sealHolds } from './seal.js';
 import type { RevertOf, TimeBox } from './time-box.js';
 
@@ -118,14 +118,6 @@ function formatTime(iso: string, now: Date): string {
   return iso.slice(0, 10) === now.toISOString().slice(0, 10)
     ? `${hhmm} UTC`
     : `${iso.slice(0, 10)} ${hhmm} UTC`;
-}
-
-/**
- * Where a request stands, in words a person understands: "already approved by Lee and executed
- * at 10:02 UTC". Used in every refusal of an impossible transition.
- */
-export function describeState(request: OperationRequest, now: Date): string {
-  return stateEnglish(stateFacts(request, now));
 }
 
 /** Where a request stands, as data, for a sentence (`say.reqCannot`) worded in the reader's language. */

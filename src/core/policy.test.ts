@@ -1,5 +1,6 @@
 import { english } from '../i18n/said.js';
 import { CHANGE_OPERATIONS, OPERATION_SPECS } from './catalog.js';
+import { periodEnglish } from './english.js';
 import { ConfigError } from './errors.js';
 import type { OperationRequest } from './model.js';
 import {
@@ -15,7 +16,7 @@ import {
   parseDuration,
   windowRule,
 } from './policy.js';
-import { periodEnglish, type Said } from './said.js';
+import type { Said } from './said.js';
 
 /** A refusal as a person reads it: its sentence in English as `reason`, beside the sentence. */
 function worded<T extends object>(result: T): T | (T & { reason: string }) {

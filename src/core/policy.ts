@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { identityRefusal, maybeSamePerson, osUserOf } from './actor.js';
 import { approvalInPlaceOf } from './approvals.js';
 import { OPERATION_SPECS, type RuleDefaults } from './catalog.js';
+import { ordinalEnglish, periodEnglish, spanEnglish } from './english.js';
 import { ConfigError } from './errors.js';
 import { maskMobile } from './mask.js';
 import { type ActorVia, followUpOf, type OperationRequest } from './model.js';
 import { CHANGE_OPERATIONS, type ChangeOperation } from './operations.js';
-import { ordinalEnglish, periodEnglish, type Said, say, spanEnglish } from './said.js';
+import { type Said, say } from './said.js';
 import { MIN_WINDOW_MS, type WindowRule } from './time-box.js';
 import type { RepeatNeed, RepeatRule } from './viewer-history.js';
 

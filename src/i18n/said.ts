@@ -1,6 +1,9 @@
 import { type NotSentName, VidopsError } from '../core/errors.js';
 import type { RecordedError } from '../core/model.js';
-import { SAID_ENGLISH, type Said, type SaidKey, type SaidWords, saidJson } from '../core/said.js';
+import { type Said, type SaidKey, type SaidWords, saidJson } from '../core/said.js';
+import { english, SAID_ENGLISH } from './messages/errors-en.js';
+
+export { english };
 
 /**
  * The core's refusals (`say.…`, src/core/said.ts: a key and its raw parameters) put into words:
@@ -8,15 +11,10 @@ import { SAID_ENGLISH, type Said, type SaidKey, type SaidWords, saidJson } from 
  * @see docs/architecture.md, "Languages"
  */
 
-/** `words` applied to one sentence. */
+/** `words` applied to one sentence (`lang.t.errors`, the reader's side of the catalog). */
 export function sayWith(words: SaidWords, said: Said): string {
   const phrase = words[said.key] as (...params: readonly unknown[]) => string;
   return phrase(...said.params);
-}
-
-/** The sentence in English: what logs, stored records and the English CLI read. */
-export function english(said: Said): string {
-  return sayWith(SAID_ENGLISH, said);
 }
 
 /** What an error says in English: its sentence when it was made from one, else its message. */

@@ -6,7 +6,8 @@ function worded(result: MobileResult) {
   return result.ok ? result : { ...result, reason: english(result.said) };
 }
 
-import { countryName, parseMobile } from './phone.js';
+import { countryName } from '../../i18n/messages/errors-en.js';
+import { parseMobile } from './phone.js';
 
 const IR_MOBILE = {
   ok: true,

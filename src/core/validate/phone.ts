@@ -28,8 +28,6 @@ export type MobileResult =
   | { ok: true; param: string; national: string; e164: string; region: string; masked: string }
   | { ok: false; read: string; said: Said };
 
-export { countryName } from '../said.js';
-
 export interface MobileOptions {
   /**
    * Regions whose mobiles are accepted (`PHONE_REGIONS`); the home region always is. Default: the
