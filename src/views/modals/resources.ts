@@ -327,7 +327,7 @@ export type PlaylistLines =
 
 /**
  * Reads `id | title` lines; blank lines are skipped, every problem names its line. Why an ID is
- * refused comes from the ID rules (core/validate/ids.ts), in English.
+ * refused comes from the ID rules (core/validate/ids.ts), in the reader's language.
  */
 export function parsePlaylistLines(text: string, lang: Lang): PlaylistLines {
   const t = lang.t.changes;

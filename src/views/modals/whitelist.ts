@@ -99,8 +99,8 @@ export type WhitelistSubmission =
 
 /**
  * Reads a submitted whitelist modal: every problem goes to the field it is about. Why an address
- * is refused comes from the address rules (core/validate/ip.ts), in English; with `window`, also
- * "Put back after".
+ * is refused comes from the address rules (core/validate/ip.ts), in the reader's language; with
+ * `window`, also "Put back after".
  */
 export function parseWhitelistSubmission(
   state: ViewState,
