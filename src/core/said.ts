@@ -368,14 +368,14 @@ export type SaidWords = { readonly [K in SaidKey]: (...params: SaidParams[K]) =>
 /** What libphonenumber calls the region of a non-geographic number. */
 export const NO_COUNTRY = '001';
 
-/** Builds a sentence to say: `say.phoneEmpty()`, `say.idNone('file')`. */
+type Say = { readonly [K in SaidKey]: (...params: SaidParams[K]) => Extract<Said, { key: K }> };
+
+/** Builds a sentence to say: `say.phoneEmpty()`, `say.idNone('file')`; the compiler checks key and parameters. */
 export const say: Say = new Proxy({} as Say, {
   get:
     (_target, key) =>
     (...params: unknown[]) => ({ key, params }),
 });
-
-type Say = { readonly [K in SaidKey]: (...params: SaidParams[K]) => Extract<Said, { key: K }> };
 
 /** A sentence as it is stored in JSON (an event's outcome, a recorded error); read back with src/i18n/said.ts `saidFromJson`. */
 export type StoredSaid = { key: string; params: JsonValue[] };

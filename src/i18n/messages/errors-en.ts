@@ -51,7 +51,6 @@ function listOf(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-/** `1.2.3.4, 5.6.7.8`: addresses and IDs, as the services list them. */
 /** A moment as a clock in `timeZone` shows it, with its date and zone: `26 Nov 2026, 18:00 GMT+3:30`. */
 function clockIn(iso: string, timeZone: string): string {
   const ms = Date.parse(iso);
@@ -63,6 +62,7 @@ function clockIn(iso: string, timeZone: string): string {
   }
 }
 
+/** `1.2.3.4, 5.6.7.8`: addresses and IDs, as the services list them. */
 function listText(items: readonly string[]): string {
   return items.join(', ');
 }
