@@ -90,7 +90,7 @@ export function shownError(lang: Lang, error: RecordedError, max: number): strin
 }
 
 /** The words of an error made from a sentence, else its English message (without bidi controls). */
-function wordsOf(error: VidopsError, lang: Lang): string {
+export function wordsOf(error: VidopsError, lang: Lang): string {
   return error.said === null ? stripBidiControls(error.message) : sayIn(lang, error.said);
 }
 
