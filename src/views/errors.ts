@@ -197,8 +197,8 @@ export function describeError(error: unknown, options: ErrorViewOptions): ErrorV
   if (error instanceof InputError) {
     // Issues are English lines; a sentence worded in another language says them already.
     const issuesApart = error.said === null || lang.locale === 'en';
-    const issues = issuesApart ? error.issues.filter((issue) => !error.message.includes(issue)) : [];
     const said = wordsOf(error, lang);
+    const issues = issuesApart ? error.issues.filter((issue) => !said.includes(issue)) : [];
     const lines = issues.map((i) => `• ${stripBidiControls(i)}`);
     const text = issues.length === 0 ? said : `${said}\n${lines.join('\n')}`;
     return { text: scrubWorded(text, options.secrets), expected: true };
