@@ -1,5 +1,5 @@
 import type { ProtectionConfig } from '../client/types.js';
-import { describeState, isPastExpiry } from '../core/approvals.js';
+import { isPastExpiry, stateFacts } from '../core/approvals.js';
 import { shortHash } from '../core/audit-chain.js';
 import { oneLine, stripBidiControls } from '../core/bidi.js';
 import {
@@ -17,6 +17,7 @@ import type { PlayerErrorExplanation } from '../core/player-errors.js';
 import { PROTECTION_FIELDS, readProtectionField } from '../core/validate/protection.js';
 import { dateTime, ltr, num } from '../i18n/format.js';
 import { ENGLISH, type Lang, langFor } from '../i18n/lang.js';
+import { stateEnglish } from '../i18n/messages/errors-en.js';
 import type { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import { type CliPreview, VIEWS } from '../operations/views.js';
 import { stateWord } from '../views/approval.js';
@@ -242,7 +243,7 @@ export function requestLine(request: OperationRequest, now: Date, lang: Lang = E
       ? t.cliNotSentState(notSent)
       : // The core's sentence is English; Persian readers get the state's name.
         lang.locale === 'en'
-        ? describeState(request, now)
+        ? stateEnglish(stateFacts(request, now))
         : stateWord(request.state, lang);
   return maskMobilesInText(
     t.cliRequestLine({

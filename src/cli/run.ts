@@ -16,7 +16,7 @@ import { type AuditEvent, type OperationRequest, TERMINAL_STATES } from '../core
 import { CHANGE_OPERATIONS, type OperationName, READ_OPERATIONS } from '../core/operations.js';
 import { explainCode, normalizeErrorCode } from '../core/player-errors.js';
 import { mayApprove, type Policy } from '../core/policy.js';
-import { english, type Said, sayWith } from '../core/said.js';
+import type { Said } from '../core/said.js';
 import { wordsInput } from '../core/shapes.js';
 import { type BoxAsked, readWindow } from '../core/time-box.js';
 import { normalizeDigits } from '../core/validate/digits.js';
@@ -25,6 +25,7 @@ import { parseMobile } from '../core/validate/phone.js';
 import { num } from '../i18n/format.js';
 import { ENGLISH, type Lang, langFor } from '../i18n/lang.js';
 import { DEFAULT_TIME_ZONE, isLocale, isTimeZone, localeOf } from '../i18n/locale.js';
+import { english, messageOf, sayWith } from '../i18n/said.js';
 import { spec as fileEdit } from '../operations/file-edit/spec.js';
 import { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import type { DecisionResult, Prepared, PrepareInput, SubmitResult } from '../services/types.js';
@@ -260,15 +261,16 @@ function report(run: Run, error: unknown): number {
     return 2;
   }
   if (error instanceof InputError) {
-    run.err(`vidops: ${shown(error.message)}`);
+    const message = messageOf(error);
+    run.err(`vidops: ${shown(message)}`);
     for (const issue of error.issues) {
-      if (!error.message.includes(issue)) run.err(`  - ${shown(issue)}`);
+      if (!message.includes(issue)) run.err(`  - ${shown(issue)}`);
     }
     return 1;
   }
   if (error instanceof VidopsError) {
     // ApiError messages name the operation and status, never the keys (client/errors).
-    run.err(`vidops: ${shown(error.message)}`);
+    run.err(`vidops: ${shown(messageOf(error))}`);
     return 1;
   }
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -667,7 +669,7 @@ async function readChange(run: Run, options: ParseOptions): Promise<Asked | null
   if (spec === undefined || operation === undefined) return null;
   const words = run.words.map((w) => normalizeDigits(w));
   const read = parseWords(spec.args, words, options, run.command.id);
-  if (!read.ok) throw new Refusal(cliText(read.message));
+  if (!read.ok) throw new Refusal(cliText(english(read.said)));
   const warnings = read.warnings.map((w) => cliSaid(run, w));
   const values: Record<string, unknown> = { kind: operation, ...wordsInput(spec.args, read.value) };
   const shape: Record<string, z.ZodType> = OPERATION_SPECS[operation].input.shape;
@@ -705,7 +707,7 @@ function playlistFiles(raw: string, warnings: string[]): { _id: string; title?: 
       const colon = entry.indexOf(':');
       const rawId = colon === -1 ? entry : entry.slice(0, colon);
       const id = parseResourceId(rawId, 'file');
-      if (!id.ok) throw new Refusal(`--files: ${id.reason}. Nothing was sent.`);
+      if (!id.ok) throw new Refusal(`--files: ${english(id.said)}. Nothing was sent.`);
       const warning = id.warning === null ? null : english(id.warning);
       if (warning !== null && !warnings.includes(warning)) warnings.push(warning);
       const title = colon === -1 ? '' : entry.slice(colon + 1).trim();
@@ -934,7 +936,8 @@ async function checkRunnableHere(run: Run, ctx: FullContext, id: string): Promis
   try {
     await createCoverFetcher(run.readFile)(cover);
   } catch (error) {
-    if (error instanceof InputError) throw new Refusal(run.lang.t.cli.cliNotApprovedHere(id, error.message));
+    if (error instanceof InputError)
+      throw new Refusal(run.lang.t.cli.cliNotApprovedHere(id, messageOf(error)));
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import { VidopsError } from '../core/errors.js';
 import type { JsonValue } from '../core/json.js';
-import { type Failure, failureEnglish } from '../core/said.js';
+import type { Failure } from '../core/said.js';
+import { failureEnglish } from '../i18n/messages/errors-en.js';
 
 /**
  * Typed errors of the video protection API client. They carry what a person or a service needs to

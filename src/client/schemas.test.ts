@@ -2,6 +2,7 @@ import { getCountries, getExampleNumber } from 'libphonenumber-js/max';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { OPERATION_SPECS } from '../core/catalog.js';
 import { isMobileParam, parseMobile } from '../core/validate/phone.js';
+import { english } from '../i18n/said.js';
 import { MobileNumberSchema } from './schemas.js';
 
 // The client's schema of a mobile number agrees with the core's: what the core sends, the client
@@ -13,8 +14,8 @@ describe('one rule for a mobile number as sent', () => {
     const home = parseMobile(example.formatNational(), country);
     const abroad = parseMobile(example.number, country === 'IR' ? 'DE' : 'IR', { regions: 'any' });
     return [
-      [`${country} at home`, home.ok ? home.param : `refused: ${home.ok || home.reason}`],
-      [`${country} abroad`, abroad.ok ? abroad.param : `refused: ${abroad.ok || abroad.reason}`],
+      [`${country} at home`, home.ok ? home.param : `refused: ${home.ok || english(home.said)}`],
+      [`${country} abroad`, abroad.ok ? abroad.param : `refused: ${abroad.ok || english(abroad.said)}`],
     ];
   });
 

@@ -1,3 +1,4 @@
+import { english } from '../i18n/said.js';
 import {
   actorLabel,
   actorRecord,
@@ -13,7 +14,6 @@ import {
 import { createHasher } from './audit-chain.js';
 import { canonicalJson } from './json.js';
 import type { Actor, AuditEvent } from './model.js';
-import { english } from './said.js';
 
 const slackLead: Actor = { id: 'U0LEAD1', name: 'Lena' };
 const rootAsAgent = cliActor('root', { id: 'U0AGENT1', name: undefined });

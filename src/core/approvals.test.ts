@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { stateEnglish } from '../i18n/messages/errors-en.js';
+import { messageOf } from '../i18n/said.js';
 import {
   approve,
   cancel,
-  describeState,
   expire,
   fail,
   markUnknown,
@@ -13,6 +14,7 @@ import {
   type StepContext,
   sendAgain,
   startExecution,
+  stateFacts,
   succeed,
 } from './approvals.js';
 import { InputError, PolicyDeniedError, StateConflictError } from './errors.js';
@@ -179,7 +181,7 @@ describe('approve', () => {
   ])('refused: %s', (_name, overrides, actor, name, message) => {
     const error = errorOf(() => approve(request(overrides), actor, context()));
     expect(error.name).toBe(name);
-    expect(error.message).toBe(message);
+    expect(messageOf(error)).toBe(message);
   });
 });
 
@@ -200,7 +202,7 @@ describe('reject, cancel, expire', () => {
     expect(step.events[0]?.type).toBe('cancelled');
     const error = errorOf(() => cancel(request(), lee, null, context()));
     expect(error).toBeInstanceOf(PolicyDeniedError);
-    expect(error.message).toBe('Only Ava, who asked for it, can cancel request R-0000AAAA.');
+    expect(messageOf(error)).toBe('Only Ava, who asked for it, can cancel request R-0000AAAA.');
   });
 
   test('a pending request past its expiry expires, by the system', () => {
@@ -212,7 +214,7 @@ describe('reject, cancel, expire', () => {
   });
 
   test('a request still open does not expire', () => {
-    expect(errorOf(() => expire(request(), context())).message).toBe(
+    expect(messageOf(errorOf(() => expire(request(), context())))).toBe(
       'Request R-0000AAAA cannot be expired: it is open until 2025-03-02 09:00 UTC.',
     );
   });
@@ -356,7 +358,7 @@ describe('an outcome that is not known', () => {
   });
 });
 
-describe('describeState', () => {
+describe('where a request stands, as a refusal says it', () => {
   test.each<[Partial<OperationRequest>, string]>([
     [{ quorum: 2, approvals: [{ by: lee, at: '' }] }, 'still waiting for approval (1 of 2)'],
     [{ state: 'executing', quorum: 0 }, 'already running since 09:00 UTC'],
@@ -379,6 +381,6 @@ describe('describeState', () => {
     [{ state: 'unknown' }, 'left with an unknown outcome at 09:00 UTC: it may or may not have been applied'],
     [{ state: 'succeeded', decidedBy: kim }, 'already executed at 09:00 UTC, settled by Kim'],
   ])('%j reads "%s"', (overrides, text) => {
-    expect(describeState(request(overrides), NOW)).toBe(text);
+    expect(stateEnglish(stateFacts(request(overrides), NOW))).toBe(text);
   });
 });

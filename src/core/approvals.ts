@@ -15,7 +15,7 @@ import {
   type ResolveWay,
 } from './model.js';
 import type { ChangeOperation } from './operations.js';
-import { english, type Said, type StateFacts, saidJson, say, stateEnglish, type Wanted } from './said.js';
+import { type Said, type StateFacts, saidJson, say, type Wanted } from './said.js';
 import { holds, type Sealed, type Sealer, type SealStage, sealHolds } from './seal.js';
 import type { RevertOf, TimeBox } from './time-box.js';
 
@@ -118,14 +118,6 @@ function formatTime(iso: string, now: Date): string {
   return iso.slice(0, 10) === now.toISOString().slice(0, 10)
     ? `${hhmm} UTC`
     : `${iso.slice(0, 10)} ${hhmm} UTC`;
-}
-
-/**
- * Where a request stands, in words a person understands: "already approved by Lee and executed
- * at 10:02 UTC". Used in every refusal of an impossible transition.
- */
-export function describeState(request: OperationRequest, now: Date): string {
-  return stateEnglish(stateFacts(request, now));
 }
 
 /** Where a request stands, as data, for a sentence (`say.reqCannot`) worded in the reader's language. */
@@ -560,11 +552,10 @@ export function sendAgain(request: OperationRequest, by: Actor, ctx: StepContext
 export interface Settlement {
   way: ResolveWay;
   state: 'succeeded' | 'failed';
-  /**
-   * In words, as people read it: `already deleted`, `not applied: folder … is still there`; a
-   * sentence is stored in English with the sentence beside it (`outcomeSaid`).
-   */
-  outcome: string | Said;
+  /** In English words, as people read it: `already deleted`, `not applied: folder … is still there`. */
+  outcome: string;
+  /** The sentence `outcome` words, when vidops made it: stored beside it for other languages. */
+  outcomeSaid?: Said | undefined;
   /** Required when the lead says what they found by hand. */
   note: string | null;
   /** What the service answered to a repeat that it carried out. */
@@ -589,8 +580,8 @@ export function resolve(
     throw new InputError(say.noteToSettle());
   }
   const decided = { decidedBy: { id: by.id, name: by.name }, decisionNote: note };
-  const words = typeof settlement.outcome === 'string' ? settlement.outcome : english(settlement.outcome);
-  const said = typeof settlement.outcome === 'string' ? {} : { outcomeSaid: saidJson(settlement.outcome) };
+  const words = settlement.outcome;
+  const said = settlement.outcomeSaid === undefined ? {} : { outcomeSaid: saidJson(settlement.outcomeSaid) };
   const events = [
     requestEvent(request, 'resolved', by, ctx, {
       way: settlement.way,

@@ -2,7 +2,7 @@ import { approve, paramsHash, type StepContext } from './approvals.js';
 import { breakGlass, isBreakGlassWords, markReviewOverdue, reviewBreakGlass } from './break-glass.js';
 import { InputError, PolicyDeniedError, StateConflictError } from './errors.js';
 import type { Actor, OperationRequest } from './model.js';
-import { english, say } from './said.js';
+import { say } from './said.js';
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 const ava: Actor = { id: 'U0AGENT', name: 'Ava' };
@@ -74,7 +74,7 @@ describe('the requester breaks the glass', () => {
 
   it('refuses wrong words, an empty reason, someone else, and a request no longer pending', () => {
     expect(() => breakGlass(pending(), ava, { ...input, words: 'break the glass' }, context())).toThrow(
-      new InputError(english(say.bgWrongWords())),
+      expect.objectContaining({ said: say.bgWrongWords() }),
     );
     expect(() => breakGlass(pending(), ava, { ...input, reason: ' ' }, context())).toThrow(InputError);
     expect(() => breakGlass(pending(), ben, input, context())).toThrow(PolicyDeniedError);
@@ -92,7 +92,7 @@ describe('a lead reviews it', () => {
 
   it('never the one who broke the glass; a flag needs a note; once', () => {
     expect(() => reviewBreakGlass(ran(), lee, { verdict: 'acknowledged', note: null }, context())).toThrow(
-      new PolicyDeniedError(english(say.glassOwnReview())),
+      expect.objectContaining({ said: say.glassOwnReview() }),
     );
     expect(() => reviewBreakGlass(ran(), kim, { verdict: 'flagged', note: ' ' }, context())).toThrow(
       InputError,

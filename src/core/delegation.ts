@@ -3,7 +3,7 @@ import { countsToward, type StepContext } from './approvals.js';
 import type { JsonValue } from './json.js';
 import type { Actor, NewAuditEvent, OperationRequest } from './model.js';
 import { isApproverOf, type Policy } from './policy.js';
-import { english, PICK_MENTION, type Said, saidJson, say } from './said.js';
+import { type Said, saidJson, say } from './said.js';
 import { momentMs, parseUntil, type UntilSpec } from './when.js';
 
 // How `until` is read is shared with time-boxed changes (./when.ts).
@@ -48,18 +48,18 @@ const MENTION = /^<@([UW][A-Z0-9]{2,})(?:\|([^>]*))?>(.*)$/s;
 /** Reads `<@U123|name>` or `<@U123>` at the start of `text`; the rest follows. */
 export function parseMention(
   text: string,
-): { ok: true; id: string; name: string | null; rest: string } | { ok: false; reason: string } {
+): { ok: true; id: string; name: string | null; rest: string } | { ok: false } {
   const match = MENTION.exec(text.trim());
-  if (!match) return { ok: false, reason: PICK_MENTION };
+  if (!match) return { ok: false };
   const name = match[2]?.trim() || null;
   return { ok: true, id: match[1] ?? '', name, rest: (match[3] ?? '').trim() };
 }
 
-/** A refusal of what was typed: the English words, and the sentence to say in the reader's language. */
-export type DelegationRefusal = { ok: false; reason: string; said: Said };
+/** A refusal of what was typed: the sentence to say in the reader's language. */
+export type DelegationRefusal = { ok: false; said: Said };
 
 function refused(said: Said): DelegationRefusal {
-  return { ok: false, reason: english(said), said };
+  return { ok: false, said };
 }
 
 /**
@@ -198,10 +198,11 @@ export function newDelegation(
 /**
  * The `denied` event of a delegation refused for who it would go to (a bot, someone outside the
  * team, a user Slack does not know): like a refused approval, an attempt to hand a lead's
- * approvals where the policy does not allow them is audited. Nothing else is recorded.
+ * approvals where the policy does not allow them is audited. Nothing else is recorded. `reason`
+ * is the refusal's English, worded by the caller.
  */
 export function delegationRefused(
-  input: { lead: Actor; delegate: Actor; until: string; refusal: Said },
+  input: { lead: Actor; delegate: Actor; until: string; refusal: Said; reason: string },
   ctx: StepContext,
 ): NewAuditEvent {
   return {
@@ -217,7 +218,7 @@ export function delegationRefused(
       until: input.until,
     },
     requestId: null,
-    outcome: { action: 'delegate', reason: english(input.refusal), said: saidJson(input.refusal) },
+    outcome: { action: 'delegate', reason: input.reason, said: saidJson(input.refusal) },
     error: null,
   };
 }

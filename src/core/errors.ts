@@ -1,11 +1,11 @@
 import type { RecordedError } from './model.js';
-import { english, type Said, saidJson } from './said.js';
+import type { Said } from './said.js';
 
 /**
  * Domain errors. Services branch on `instanceof`; one place (views/errors) turns them into what
  * the user reads. Messages are written for the person who caused them. An error made from a
- * sentence (`new InputError(say.prepNoSetting())`) keeps it as `said`, so the reader may read it
- * in their language; its `message` is the English wording.
+ * sentence (`new InputError(say.prepNoSetting())`) keeps it as `said`, worded by the edges in the
+ * reader's language (src/i18n/said.ts `messageOf`); its `message` is only the sentence's key.
  * @see docs/architecture.md, "Languages"
  */
 export class VidopsError extends Error {
@@ -13,7 +13,7 @@ export class VidopsError extends Error {
   readonly said: Said | null;
 
   constructor(message: string | Said, options?: { cause?: unknown }) {
-    super(typeof message === 'string' ? message : english(message), options);
+    super(typeof message === 'string' ? message : message.key, options);
     this.name = new.target.name;
     this.said = typeof message === 'string' ? null : message;
   }
@@ -42,16 +42,11 @@ export class ConfigError extends VidopsError {
   }
 }
 
-/** An error as a request records it, from a sentence of vidops' own (its English as `message`). */
-export function recordedSaid(name: NotSentName, said: Said): RecordedError {
-  return { name, message: english(said), said: saidJson(said) };
-}
-
 /** Failures after which vidops sent nothing: readers are told "not sent", not "failed". */
 const NOT_SENT = ['NotSent', 'Busy', 'Superseded', 'Unsealed'] as const;
-type NotSentName = (typeof NOT_SENT)[number];
+export type NotSentName = (typeof NOT_SENT)[number];
 
-/** Whether the recorded failure is one where nothing was sent (see {@link recordedSaid}). */
+/** Whether the recorded failure is one where nothing was sent (src/i18n/said.ts `recordedSaid`). */
 export function wasNotSent(error: RecordedError | null | undefined): boolean {
   return error != null && (NOT_SENT as readonly string[]).includes(error.name);
 }

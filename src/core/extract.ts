@@ -23,8 +23,6 @@ export interface FoundMobile {
 /** A number-like run that the mobile rule refused, with the rule's own reason. */
 export interface RefusedMobile {
   read: string;
-  /** Why, in English; `said` words it in the reader's language. */
-  reason: string;
   said: Said;
 }
 
@@ -124,7 +122,7 @@ export function extractMobiles(
     const result = parse(piece);
     if (result.ok || refusedSeen.has(result.read)) return;
     refusedSeen.add(result.read);
-    refused.push({ read: result.read, reason: result.reason, said: result.said });
+    refused.push({ read: result.read, said: result.said });
   };
 
   for (const match of readableMessageText(text).matchAll(NUMBER_RUN)) {

@@ -135,7 +135,9 @@ describe('the follow-up steps', () => {
     expect(() => escalate(waiting({ escalatedAt: T0 }), ['S0BACKUP'], ctx(240))).toThrow(StateConflictError);
     expect(warnExpiry(waiting(), ctx(23 * 60)).events[0]?.type).toBe('expiry-warned');
     expect(() => warnExpiry(waiting({ expiryWarnedAt: T0 }), ctx(23 * 60))).toThrow(StateConflictError);
-    expect(() => warnExpiry(waiting(), ctx(24 * 60))).toThrow(/expired/);
+    expect(() => warnExpiry(waiting(), ctx(24 * 60))).toThrow(
+      expect.objectContaining({ said: expect.objectContaining({ key: 'reqExpiredAt' }) }),
+    );
     expect(() =>
       remind(waiting({}, { state: 'cancelled' }), { id: 'U0AGENT', name: 'ana' }, ctx(5), false),
     ).toThrow(StateConflictError);

@@ -9,7 +9,7 @@ import {
   takesWindow,
   usageOf,
 } from './commands-help.js';
-import { english, type Said, say } from './said.js';
+import { type Said, say } from './said.js';
 import { type ParseOptions, readWords, type WordsResult, type WordsSpec } from './shapes.js';
 import { type BoxAsked, isWindowWord, splitWindowWords } from './time-box.js';
 import { normalizeDigits } from './validate/digits.js';
@@ -33,7 +33,7 @@ export { AUDIT_DEFAULT, AUDIT_MAX, type ParseOptions, type WordsResult } from '.
 export type ParseResult =
   | { ok: true; command: Command; warnings: Said[] }
   /** `message` is `said` in English; the Slack edge words `said` in the reader's language. */
-  | { ok: false; message: string; said: Said; usage: string | null };
+  | { ok: false; said: Said; usage: string | null };
 
 /** The commands of a first word: the bare one (`whitelist`) and those with a second word. */
 function groupOf(keyword: string): { bare: ListedCommand | undefined; subs: ListedCommand[] } {
@@ -223,11 +223,8 @@ function ok(command: Command): ParseResult {
   return { ok: true, command, warnings: [] };
 }
 
-function fail<U extends string | null>(
-  said: Said,
-  usage: U,
-): { ok: false; message: string; said: Said; usage: U } {
-  return { ok: false, message: english(said), said, usage };
+function fail<U extends string | null>(said: Said, usage: U): { ok: false; said: Said; usage: U } {
+  return { ok: false, said, usage };
 }
 
 /**

@@ -1,4 +1,6 @@
+import { english } from '../i18n/said.js';
 import { CHANGE_OPERATIONS, OPERATION_SPECS } from './catalog.js';
+import { periodEnglish } from './english.js';
 import { ConfigError } from './errors.js';
 import type { OperationRequest } from './model.js';
 import {
@@ -14,7 +16,12 @@ import {
   parseDuration,
   windowRule,
 } from './policy.js';
-import { periodEnglish } from './said.js';
+import type { Said } from './said.js';
+
+/** A refusal as a person reads it: its sentence in English as `reason`, beside the sentence. */
+function worded<T extends object>(result: T): T | (T & { reason: string }) {
+  return 'said' in result ? { ...result, reason: english(result.said as Said) } : result;
+}
 
 const LEADS = ['U0LEAD1', 'U0LEAD2'];
 const NOW = new Date('2025-03-01T10:00:00.000Z');
@@ -105,7 +112,9 @@ describe('default policy (the design table)', () => {
     expect(mayRun(withGroups, 'audit', agent)).toBe(false);
     expect(mayRun(withGroups, 'audit', lead)).toBe(true);
     expect(mayRun(withGroups, 'audit', groupLead)).toBe(true);
-    expect(decide(withGroups, { operation: 'audit', actor: agent, recentCount: 0, now: NOW })).toEqual({
+    expect(
+      worded(decide(withGroups, { operation: 'audit', actor: agent, recentCount: 0, now: NOW })),
+    ).toEqual({
       kind: 'deny',
       reason: 'Only leads may run audit.',
       said: { key: 'polOnlyLeads', params: ['audit', null] },
@@ -310,7 +319,7 @@ describe('mayApprove', () => {
   });
 
   test('the refusal for a non-lead says who can approve', () => {
-    expect(mayApprove(policy, pendingRequest(), { id: 'U0OTHER', groups: [] })).toEqual({
+    expect(worded(mayApprove(policy, pendingRequest(), { id: 'U0OTHER', groups: [] }))).toEqual({
       ok: false,
       code: 'not-approver',
       reason: 'Only leads can approve "Delete folder" requests.',
@@ -326,7 +335,7 @@ describe('approvals from the command line', () => {
   test('are off unless the policy file turns them on', () => {
     const off = buildPolicy({ leads: ['U0LEAD1'] });
     expect(off.cli).toEqual({ approve: false });
-    expect(mayApprove(off, pendingRequest(), cli('U0LEAD1', 'lee'))).toMatchObject({
+    expect(worded(mayApprove(off, pendingRequest(), cli('U0LEAD1', 'lee')))).toMatchObject({
       ok: false,
       code: 'cli-off',
       reason: expect.stringContaining('cli: { approve: true }'),
@@ -340,7 +349,7 @@ describe('approvals from the command line', () => {
     const asked = pendingRequest({
       requester: { id: 'U0AGENT', name: 'Ava', via: { kind: 'cli', osUser: 'root' } },
     });
-    expect(mayApprove(on, asked, cli('U0LEAD1', 'root'))).toEqual({
+    expect(worded(mayApprove(on, asked, cli('U0LEAD1', 'root')))).toEqual({
       ok: false,
       code: 'requester',
       reason: 'OS user root asked for this change (as U0AGENT), so someone else has to approve it.',

@@ -4,11 +4,12 @@ import { identityRefusal, maybeSamePerson, osUserOf } from './actor.js';
 import { approvalInPlaceOf } from './approvals.js';
 import { batchLead } from './batch.js';
 import { OPERATION_SPECS, type RuleDefaults } from './catalog.js';
+import { ordinalEnglish, periodEnglish, spanEnglish } from './english.js';
 import { ConfigError } from './errors.js';
 import { maskMobile } from './mask.js';
 import { type ActorVia, followUpOf, type OperationRequest } from './model.js';
 import { CHANGE_OPERATIONS, type ChangeOperation } from './operations.js';
-import { english, ordinalEnglish, periodEnglish, type Said, say, spanEnglish } from './said.js';
+import { type Said, say } from './said.js';
 import { MIN_WINDOW_MS, type WindowRule } from './time-box.js';
 import type { RepeatNeed, RepeatRule } from './viewer-history.js';
 
@@ -661,8 +662,8 @@ export type Decision =
       /** `'policy'`, or `'over the rate limit of 30 per hour'`. */
       why: string;
     }
-  /** `reason`: the English words; `said`: the sentence, for the reader's language. */
-  | { kind: 'deny'; reason: string; said: Said };
+  /** `said`: the sentence, for the reader's language. */
+  | { kind: 'deny'; said: Said };
 
 /**
  * What happens to a request: run now, wait for approval, or refused. `recentCount` is how many
@@ -684,8 +685,7 @@ export function decide(
 ): Decision {
   const rule = policy.rules[input.operation];
   if (!mayRun(policy, input.operation, input.actor)) {
-    const said = denyReason(policy, input.operation);
-    return { kind: 'deny', reason: english(said), said };
+    return { kind: 'deny', said: denyReason(policy, input.operation) };
   }
   const approval = (why: string, quorum = rule.quorum): Decision => ({
     kind: 'approval',
@@ -715,12 +715,11 @@ export type ApprovalCheck =
   | {
       ok: false;
       code: 'cli-off' | 'requester' | 'not-approver' | 'already-approved';
-      reason: string;
       said: Said;
     };
 
 function notOk(code: Extract<ApprovalCheck, { ok: false }>['code'], said: Said): ApprovalCheck {
-  return { ok: false, code, reason: english(said), said };
+  return { ok: false, code, said };
 }
 
 /** True when the actor is among the rule's approvers, directly or through a user group. */

@@ -1,3 +1,4 @@
+import { english } from '../i18n/said.js';
 import { readWords, type ShapeKind, type ShapeOf, wordsCount, wordsInput, wordsUsage } from './shapes.js';
 
 const OID = '6710b0000000000000000203';
@@ -45,7 +46,7 @@ describe('an agent types the words after a command', () => {
     const { words, args, usage, input } = example;
     expect(wordsUsage(words)).toBe(usage);
     const read = readWords(words, args, at(kind));
-    if (!read.ok) throw new Error(read.message);
+    if (!read.ok) throw new Error(english(read.said));
     expect(wordsInput(words, read.value)).toEqual(input);
   });
 

@@ -2,7 +2,7 @@ import { type DelegateWords, parseDelegateWords } from './delegation.js';
 import { ID_NAMES, LANGUAGE_NAMES, LANGUAGE_WORDS, type ReadMobile } from './operation-spec.js';
 import { normalizeErrorCode } from './player-errors.js';
 import type { ProtectionConfig } from './protection.js';
-import { english, type Said, say } from './said.js';
+import { type Said, say } from './said.js';
 import { isWindowWord } from './time-box.js';
 import { parseResourceId, type ResourceKind } from './validate/ids.js';
 import { parseIpList } from './validate/ip.js';
@@ -72,7 +72,7 @@ export interface ParseOptions {
 export const AUDIT_DEFAULT = 10;
 export const AUDIT_MAX = 100;
 
-type Refusal = { ok: false; message: string; said: Said; usage: string };
+type Refusal = { ok: false; said: Said; usage: string };
 
 /** How the words after a command were read: their typed values, or what was wrong. */
 export type WordsResult<W extends WordsSpec> = { ok: true; value: WordsValue<W>; warnings: Said[] } | Refusal;
@@ -269,5 +269,5 @@ function value<V>(v: V): { ok: true; value: V; warnings: Said[] } {
 }
 
 function fail(said: Said, usage: string): Refusal {
-  return { ok: false, message: english(said), said, usage };
+  return { ok: false, said, usage };
 }

@@ -1,4 +1,5 @@
-import { english, type Said } from './said.js';
+import { english } from '../i18n/said.js';
+import type { Said } from './said.js';
 import {
   type BoxAsked,
   checkWindow,
@@ -18,7 +19,7 @@ const BOUNDS = { now: NOW, timeZone: TEHRAN, maxMs: 7 * DAY };
 
 function asked(text: string): BoxAsked {
   const read = readWindow(text);
-  if (!read.ok) throw new Error(`not read: ${read.reason}`);
+  if (!read.ok) throw new Error(`not read: ${read.said.key}`);
   return read.asked;
 }
 

@@ -2,7 +2,7 @@ import { InputError } from './errors.js';
 import type { JsonValue } from './json.js';
 import type { RecordedError } from './model.js';
 import type { UndoRule } from './operation-spec.js';
-import { english, type Said, say } from './said.js';
+import { type Said, say } from './said.js';
 import type { ProtectionValue } from './validate/protection.js';
 import { readWhen, zonedToUtc } from './when.js';
 
@@ -139,11 +139,11 @@ export type RevertOf = {
 // ---------------------------------------------------------------------------------------------
 // Reading, bounding and resolving a window (pure: the clock and the time zone are passed in)
 
-/** A window refused: the English words, and the sentence to say in the reader's language. */
-export type WindowRefusal = { ok: false; reason: string; said: Said };
+/** A window refused: the sentence to say in the reader's language. */
+export type WindowRefusal = { ok: false; said: Said };
 
 function refusal(said: Said): WindowRefusal {
-  return { ok: false, reason: english(said), said };
+  return { ok: false, said };
 }
 
 /** The shortest window: a change goes back one minute after it applies at the earliest. */

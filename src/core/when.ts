@@ -1,4 +1,4 @@
-import { english, type Said, say } from './said.js';
+import { type Said, say } from './said.js';
 import { isSolarHijriYear, solarHijriToGregorian } from './solar-hijri.js';
 import { normalizeDigits } from './validate/digits.js';
 
@@ -88,13 +88,10 @@ export function readWhen(text: string): When | null {
  * Reads a delegation's `until`: a duration longer than zero, or a date or time (see
  * {@link readWhen}); anything else is refused with what can be written.
  */
-export function parseUntil(
-  text: string,
-): { ok: true; until: UntilSpec } | { ok: false; reason: string; said: Said } {
+export function parseUntil(text: string): { ok: true; until: UntilSpec } | { ok: false; said: Said } {
   const when = readWhen(text);
   if (when === null || (when.kind === 'duration' && when.ms <= 0)) {
-    const said = say.delegBadUntil(text.trim());
-    return { ok: false, reason: english(said), said };
+    return { ok: false, said: say.delegBadUntil(text.trim()) };
   }
   return { ok: true, until: when };
 }

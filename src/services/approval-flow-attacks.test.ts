@@ -11,7 +11,8 @@ import {
 import type { DelegateWords } from '../core/delegation.js';
 import type { Actor, AuditEvent, OperationRequest } from '../core/model.js';
 import { buildPolicy } from '../core/policy.js';
-import { english, say } from '../core/said.js';
+import { say } from '../core/said.js';
+import { english } from '../i18n/said.js';
 import type { Directory, Operations, PrepareInput } from './types.js';
 
 /**

@@ -10,7 +10,8 @@ import { OPERATION_SPECS } from '../core/catalog.js';
 import { InputError, PolicyDeniedError, StateConflictError } from '../core/errors.js';
 import type { Actor, BreakGlassReview, OperationRequest } from '../core/model.js';
 import { type BreakGlassRule, isLead, mayBreakGlass } from '../core/policy.js';
-import { type Reasoned, reasoned, reasonOf, say } from '../core/said.js';
+import { say } from '../core/said.js';
+import { type Reasoned, reasoned, reasonOf } from '../i18n/said.js';
 import type { LimitedTransition } from '../store/store.js';
 import {
   about,

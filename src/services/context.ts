@@ -5,9 +5,10 @@ import { newEventId, newRequestId } from '../core/ids.js';
 import type { JsonValue } from '../core/json.js';
 import type { Actor, OperationRequest } from '../core/model.js';
 import { checkPolicy, type PolicyActor } from '../core/policy.js';
-import { type Reasoned, reasoned, reasonOf, type Said, saidJson, say } from '../core/said.js';
+import { type Said, saidJson, say } from '../core/said.js';
 import { type Sealer, sealerOf, type UndoSealed, undoHolds } from '../core/seal.js';
 import { type Undo, undoNow } from '../core/time-box.js';
+import { type Reasoned, reasoned, reasonOf } from '../i18n/said.js';
 import type { PrepareIo } from '../operations/services.js';
 import type { Store } from '../store/store.js';
 import { createDelegationService, type DelegationService } from './delegation.js';
@@ -168,9 +169,9 @@ export async function auditDenied(
   actor: Actor,
   subject: Subject,
   action: string,
-  reason: string | Reasoned,
+  reason: string | Reasoned | { said: Said },
 ): Promise<void> {
-  const words = typeof reason === 'string' ? { reason } : reason;
+  const words = typeof reason === 'string' ? { reason } : 'reason' in reason ? reason : reasoned(reason.said);
   // `said` beside the English: the audit channel words it in its language (new events only).
   const outcome =
     words.said === undefined

@@ -6,7 +6,8 @@ import { delegatedLead } from '../core/delegation.js';
 import { InputError } from '../core/errors.js';
 import type { Actor, OperationRequest } from '../core/model.js';
 import { isApproverOf, mayApprove, type Policy, type PolicyActor } from '../core/policy.js';
-import { english, reasoned, type Said, say, type Wanted } from '../core/said.js';
+import { type Said, say, type Wanted } from '../core/said.js';
+import { english, reasoned } from '../i18n/said.js';
 import {
   about,
   apply,

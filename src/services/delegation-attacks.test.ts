@@ -2,7 +2,8 @@ import { ava, bob, HOUR, lee, pending, useTwoReplicas, type World } from '../../
 import type { DelegateWords } from '../core/delegation.js';
 import type { Actor, AuditEvent, OperationRequest } from '../core/model.js';
 import { buildPolicy } from '../core/policy.js';
-import { english, say } from '../core/said.js';
+import { say } from '../core/said.js';
+import { english } from '../i18n/said.js';
 import type { Store } from '../store/store.js';
 import type { Directory, Operations, PrepareInput } from './types.js';
 

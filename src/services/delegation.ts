@@ -14,8 +14,9 @@ import {
 import { StateConflictError } from '../core/errors.js';
 import type { Actor } from '../core/model.js';
 import { isAgent, isLead, type Policy } from '../core/policy.js';
-import { type Reasoned, reasoned, type Said, say } from '../core/said.js';
+import { type Said, say } from '../core/said.js';
 import { holds } from '../core/seal.js';
+import { type Reasoned, reasoned } from '../i18n/said.js';
 import type { Store } from '../store/store.js';
 import { policyActorOf } from './reads.js';
 import type { Directory } from './types.js';
@@ -112,13 +113,16 @@ async function delegate(
   if (!isLead(d.policy, who)) return { kind: 'refused', ...reasoned(say.delegOnlyLeads()) };
   if (words.delegate.id === lead.id) return { kind: 'refused', ...reasoned(say.delegSelf()) };
   const until = resolveUntil(words.until, d.clock(), d.timeZone);
-  if (!until.ok) return { kind: 'refused', reason: until.reason, said: until.said };
+  if (!until.ok) return { kind: 'refused', ...reasoned(until.said) };
   // The Slack edge names the delegate (a mention's name, else Slack's); the CLI gives the ID.
   const delegate: Actor = { id: words.delegate.id, name: words.delegate.name ?? words.delegate.id };
   const refusal = await delegateRefusal(d, delegate);
   if (refusal !== null) {
-    await d.store.appendAudit([delegationRefused({ lead, delegate, until: until.at, refusal }, d.ctx())]);
-    return { kind: 'refused', ...reasoned(refusal) };
+    const words = reasoned(refusal);
+    await d.store.appendAudit([
+      delegationRefused({ lead, delegate, until: until.at, refusal, reason: words.reason }, d.ctx()),
+    ]);
+    return { kind: 'refused', ...words };
   }
   const [existing] = await openNow(d, { leadId: lead.id });
   if (existing !== undefined) {

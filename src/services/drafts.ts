@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { JsonValue } from '../core/json.js';
-import { english, type Said, say } from '../core/said.js';
+import { type Said, say } from '../core/said.js';
 import { holds, macOf } from '../core/seal.js';
+import { english } from '../i18n/said.js';
 import type { ModalDraft, Store } from '../store/store.js';
 import type { ServiceLogger } from './types.js';
 

@@ -5,11 +5,12 @@ import { mayHaveReachedService } from '../client/http.js';
 import type { Step, StepContext } from '../core/approvals.js';
 import * as approvals from '../core/approvals.js';
 import { type ChangeOperation, OPERATION_SPECS } from '../core/catalog.js';
-import { recordedSaid, VidopsError } from '../core/errors.js';
+import { VidopsError } from '../core/errors.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
 import { type Said, saidJson, say } from '../core/said.js';
 import { sealHolds } from '../core/seal.js';
+import { english, messageOf, recordedSaid } from '../i18n/said.js';
 import { batchIo, claimOf } from './batch.js';
 import { type ExecuteIo, runOperation } from './catalog.js';
 import { apply, type ServiceContext, stepContext } from './context.js';
@@ -206,7 +207,14 @@ function outcomeStep(
       approvals.resolve(
         request,
         resent.by,
-        { way: 'send-again', state: 'succeeded', outcome: words, note: resent.note, answer },
+        {
+          way: 'send-again',
+          state: 'succeeded',
+          outcome: english(words),
+          outcomeSaid: words,
+          note: resent.note,
+          answer,
+        },
         c,
       );
     if (outcome.kind === 'applied') return settled(say.outcomeDeletedAgain(), outcome.result);
@@ -288,7 +296,7 @@ const MAX_MESSAGE = 1000;
  */
 export function recordError(error: unknown): RecordedError {
   const name = error instanceof Error ? error.name : 'Error';
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = error instanceof Error ? messageOf(error) : String(error);
   const message = raw.length > MAX_MESSAGE ? `${raw.slice(0, MAX_MESSAGE)}…` : raw;
   if (error instanceof ApiError && error.status !== null) return { name, message, status: error.status };
   if (error instanceof VidopsError && error.said !== null)

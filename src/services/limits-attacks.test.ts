@@ -14,7 +14,8 @@ import {
 import { cliActor } from '../core/actor.js';
 import type { Actor, OperationRequest } from '../core/model.js';
 import { buildPolicy } from '../core/policy.js';
-import { english, say } from '../core/said.js';
+import { say } from '../core/said.js';
+import { english } from '../i18n/said.js';
 import type { Directory, Operations } from './types.js';
 
 /**

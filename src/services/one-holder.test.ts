@@ -14,6 +14,7 @@ import {
 import { InputError } from '../core/errors.js';
 import { buildPolicy } from '../core/policy.js';
 import { sealerOf, sealKeyOf } from '../core/seal.js';
+import { messageOf } from '../i18n/said.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import type { Store } from '../store/index.js';
 import type { PrepareInput } from './types.js';
@@ -44,7 +45,7 @@ async function ask(w: World, input: PrepareInput, window: number | null, by = av
     return (await w.ops.submit(by, prepared, asked === undefined ? {} : { timeBox: asked })).kind;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    return error.message;
+    return messageOf(error);
   }
 }
 

@@ -2,7 +2,7 @@ import { sandboxClient } from '../../test/sandbox-client.js';
 import { inProcessSupportMemory, type SupportMemory, type VideoClientHandle } from '../client/index.js';
 import { createHasher } from '../core/audit-chain.js';
 import { InputError } from '../core/errors.js';
-import { english } from '../core/said.js';
+import { english, messageOf } from '../i18n/said.js';
 import { DEMO } from '../sandbox/demo-data.js';
 import { type FaultRule, type Sandbox, startSandbox } from '../sandbox/server.js';
 import { openStore } from '../store/index.js';
@@ -204,7 +204,7 @@ describe('after an extra has answered 200', () => {
     const known = await prepare(client, { kind: 'file.retry', fileId: DEMO.failedFileIds[0] });
     expect(known.warnings.map(english)).toEqual([]);
     const error = await refusal(prepare(client, { kind: 'file.retry', fileId: UNKNOWN_FILE }));
-    expect(error.message).toBe(`File ${UNKNOWN_FILE} does not exist.`);
+    expect(messageOf(error)).toBe(`File ${UNKNOWN_FILE} does not exist.`);
   });
 
   test('the same 404 before anything was learned is only a warning (this fails where a 404 always vetoed)', async () => {
@@ -257,7 +257,7 @@ describe('after an extra has answered 200', () => {
         files: [{ _id: UNKNOWN_FILE }, { _id: DEMO.files.teaser }, { _id: other }],
       }),
     );
-    expect(error.message).toBe(
+    expect(messageOf(error)).toBe(
       `Files ${UNKNOWN_FILE}, ${other} do not exist; take them out of the playlist or check the IDs.`,
     );
   });
@@ -330,7 +330,7 @@ describe('the store-backed support memory', () => {
       await prepare(first, { kind: 'file.retry', fileId: DEMO.failedFileIds[1] });
       const second = clientOf(full, storeSupportMemory(store, full.url));
       const error = await refusal(prepare(second, { kind: 'file.retry', fileId: UNKNOWN_FILE }));
-      expect(error.message).toBe(`File ${UNKNOWN_FILE} does not exist.`);
+      expect(messageOf(error)).toBe(`File ${UNKNOWN_FILE} does not exist.`);
     } finally {
       await store.close();
     }

@@ -4,7 +4,8 @@ import { isPastExpiry, SYSTEM_ACTOR, stateFacts } from '../core/approvals.js';
 import { dueFollowUps, type FollowUpKind, nextReminderAt, timeLeftChanged } from '../core/follow-up.js';
 import type { Actor, OperationRequest } from '../core/model.js';
 import { operationWords } from '../core/policy.js';
-import { type Reasoned, reasoned, say } from '../core/said.js';
+import { say } from '../core/said.js';
+import { type Reasoned, reasoned } from '../i18n/said.js';
 import type { Store } from '../store/store.js';
 import {
   about,

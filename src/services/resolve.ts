@@ -7,7 +7,8 @@ import { OPERATION_SPECS } from '../core/catalog.js';
 import { InputError } from '../core/errors.js';
 import type { Actor, OperationRequest, ResolveWay } from '../core/model.js';
 import { isApproverOf, type Policy, type PolicyActor } from '../core/policy.js';
-import { english, reasoned, type Said, say } from '../core/said.js';
+import { type Said, say } from '../core/said.js';
+import { english, reasoned } from '../i18n/said.js';
 import { targetLookUp } from './catalog.js';
 import {
   about,
@@ -95,7 +96,12 @@ async function resolveOnce(
       const c = stepContext(svc);
       const state = way === 'applied' ? 'succeeded' : 'failed';
       const words = way === 'applied' ? say.outcomeApplied(actor.name) : say.outcomeNotApplied(actor.name);
-      const step = approvals.resolve(request, actor, { way, state, outcome: words, note }, c);
+      const step = approvals.resolve(
+        request,
+        actor,
+        { way, state, outcome: english(words), outcomeSaid: words, note },
+        c,
+      );
       const done = await apply(svc.store, request, step, c.now);
       return done ? { kind: 'resolved', request: done } : null;
     }
@@ -127,12 +133,13 @@ async function checkNow(
       ...reasoned(say.svcStillWorking(request.target, after.slice(11, 19))),
     };
   }
+  const gone = finding.kind === 'gone';
+  const outcome = gone ? say.outcomeDeleted() : say.outcomeStillThere(request.target, actor.name);
+  const state = gone ? 'succeeded' : 'failed';
   const step = approvals.resolve(
     request,
     actor,
-    finding.kind === 'gone'
-      ? { way: 'check', state: 'succeeded', outcome: say.outcomeDeleted(), note }
-      : { way: 'check', state: 'failed', outcome: say.outcomeStillThere(request.target, actor.name), note },
+    { way: 'check', state, outcome: english(outcome), outcomeSaid: outcome, note },
     c,
   );
   const done = await apply(svc.store, request, step, c.now);

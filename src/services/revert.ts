@@ -1,12 +1,13 @@
 import { cancelRefusal } from '../core/actor.js';
 import { type ChangeOperation, OPERATION_SPECS, operationTarget } from '../core/catalog.js';
-import { InputError, PolicyDeniedError, recordedSaid } from '../core/errors.js';
+import { InputError, PolicyDeniedError } from '../core/errors.js';
 import { canonicalJson } from '../core/json.js';
 import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
 import { isLead } from '../core/policy.js';
 import { type Said, say } from '../core/said.js';
 import { undoHolds } from '../core/seal.js';
 import type { Undo } from '../core/time-box.js';
+import { recordedSaid } from '../i18n/said.js';
 import type { Inverse } from '../operations/common/service.js';
 import { SERVICES } from '../operations/services.js';
 import { prepareRequest } from './catalog.js';

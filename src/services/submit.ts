@@ -15,6 +15,7 @@ import {
   repeatSince,
   viewersOfEvent,
 } from '../core/viewer-history.js';
+import { english, reasoned } from '../i18n/said.js';
 import { breakGlassOffered } from './break-glass.js';
 import { auditDenied, policyActor, type ServiceContext } from './context.js';
 import { execute } from './execute.js';
@@ -63,7 +64,7 @@ export async function submit<O extends ChangeOperation>(
   const refusal = decideWith(0);
   if (refusal.kind === 'deny') {
     await auditDenied(svc, actor, { operation, target, params, requestId: null }, 'request', refusal);
-    return { kind: 'denied', reason: refusal.reason, said: refusal.said };
+    return { kind: 'denied', ...reasoned(refusal.said) };
   }
   const { request, decision } = await recordRequest(svc, actor, prepared, reason, {
     now,
@@ -213,7 +214,7 @@ type Going = Exclude<Decision, { kind: 'deny' }>;
  * not depend on the count, so a refusal here is a defect, not a person's mistake.
  */
 function going(decision: Decision): Going {
-  if (decision.kind === 'deny') throw new Error(`a count changed who may ask: ${decision.reason}`);
+  if (decision.kind === 'deny') throw new Error(`a count changed who may ask: ${english(decision.said)}`);
   return decision;
 }
 

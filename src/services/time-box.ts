@@ -1,7 +1,7 @@
 import * as approvals from '../core/approvals.js';
 import { type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
 import type { ChangeOperation } from '../core/catalog.js';
-import { InputError, recordedSaid, StateConflictError } from '../core/errors.js';
+import { InputError, StateConflictError } from '../core/errors.js';
 import type { JsonValue } from '../core/json.js';
 import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
 import { windowRule } from '../core/policy.js';
@@ -22,6 +22,7 @@ import {
 } from '../core/time-box.js';
 import { ipKey } from '../core/validate/ip.js';
 import { readProtectionField } from '../core/validate/protection.js';
+import { messageOf, recordedSaid } from '../i18n/said.js';
 import { type ExecuteIo, SERVICES } from '../operations/services.js';
 import { prepareRequest } from './catalog.js';
 import {
@@ -578,7 +579,7 @@ async function retryLater(
     attempts,
     nextAt: new Date(c.now.getTime() + wait).toISOString(),
     failingSince: box.failingSince ?? c.now.toISOString(),
-    lastError: { name: error.name, message: error.message, ...(error.said ? { said: error.said } : {}) },
+    lastError: { name: error.name, message: messageOf(error), ...(error.said ? { said: error.said } : {}) },
     requestId: null,
   };
   svc.logger?.warn({ requestId: request.id, attempts, error: error.name }, 'putting back failed; retrying');

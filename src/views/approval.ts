@@ -8,8 +8,9 @@ import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
 import { type Actor, followUpOf, type OperationRequest, type RequestState } from '../core/model.js';
 import { escapeOutside } from '../core/mrkdwn.js';
-import { type Said, saidFromJson } from '../core/said.js';
+import type { Said } from '../core/said.js';
 import { dateTime, ENGLISH, type Lang, list, ltr, num } from '../i18n/index.js';
+import { saidFromJson } from '../i18n/said.js';
 import { type PreviewView, VIEWS } from '../operations/views.js';
 import { doneSentence } from './audit-post.js';
 import {

@@ -14,9 +14,10 @@ import type { JsonValue } from '../core/json.js';
 import { maskMobilesInText } from '../core/mask.js';
 import type { AuditEvent, OperationRequest, RecordedError } from '../core/model.js';
 import { escapeMrkdwn, escapeOutside } from '../core/mrkdwn.js';
-import { saidFromJson, saidJson } from '../core/said.js';
+import { saidJson } from '../core/said.js';
 import { untilMs } from '../core/time-box.js';
 import { dateTime, num as digits, ENGLISH, type Lang, ltr } from '../i18n/index.js';
+import { saidFromJson } from '../i18n/said.js';
 import {
   AUDIT_TITLE_LIMIT,
   type AuditParts,

@@ -10,6 +10,7 @@ import {
   ValidationError,
 } from '../client/errors.js';
 import { InputError, PolicyDeniedError } from '../core/errors.js';
+import { say } from '../core/said.js';
 import { describeError, describeRecordedError } from './errors.js';
 
 const OPTIONS = { timeoutMs: 10_000, secrets: ['demo-secret-key-123', 'xoxb-not-shown'] };
@@ -92,6 +93,24 @@ describe('what the agent reads when something fails', () => {
       OPTIONS,
     );
     expect(view.text).toBe('The settings were not changed.\n• opacity: must be between 0 and 1');
+  });
+
+  it('bad input made from a sentence does not list again an issue its sentence says', () => {
+    const issue = '"10.0.0.1" is not usable';
+    const view = describeError(
+      new InputError(say.grammarWhitelistRefused([say.ipNotIp('10.0.0.1')]), [issue]),
+      OPTIONS,
+    );
+    expect(view.text).toBe(
+      'The whitelist was not changed:\n• "10.0.0.1" is not an IPv4 or IPv6 address\n• "10.0.0.1" is not usable',
+    );
+    const said = describeError(
+      new InputError(say.prepFilesMissing(['F1']), [
+        'File F1 does not exist; take it out of the playlist or check the ID.',
+      ]),
+      OPTIONS,
+    );
+    expect(said.text).toBe('File F1 does not exist; take it out of the playlist or check the ID.');
   });
 
   it('a fault of ours is an apology, flagged for the log, with nothing of the error in it', () => {

@@ -12,8 +12,9 @@ import { neutraliseBidi, stripBidiControls } from '../core/bidi.js';
 import { InputError, PolicyDeniedError, StateConflictError, VidopsError } from '../core/errors.js';
 import { maskMobilesInText, redactTokens } from '../core/mask.js';
 import type { RecordedError } from '../core/model.js';
-import { type Said, saidFromJson, sayWith } from '../core/said.js';
+import type { Said } from '../core/said.js';
 import { ENGLISH, type Lang, num } from '../i18n/index.js';
+import { saidFromJson, sayWith } from '../i18n/said.js';
 import { isolated, safeWorded } from './blocks.js';
 import { truncate } from './limits.js';
 
@@ -89,7 +90,7 @@ export function shownError(lang: Lang, error: RecordedError, max: number): strin
 }
 
 /** The words of an error made from a sentence, else its English message (without bidi controls). */
-function wordsOf(error: VidopsError, lang: Lang): string {
+export function wordsOf(error: VidopsError, lang: Lang): string {
   return error.said === null ? stripBidiControls(error.message) : sayIn(lang, error.said);
 }
 
@@ -196,8 +197,8 @@ export function describeError(error: unknown, options: ErrorViewOptions): ErrorV
   if (error instanceof InputError) {
     // Issues are English lines; a sentence worded in another language says them already.
     const issuesApart = error.said === null || lang.locale === 'en';
-    const issues = issuesApart ? error.issues.filter((issue) => !error.message.includes(issue)) : [];
     const said = wordsOf(error, lang);
+    const issues = issuesApart ? error.issues.filter((issue) => !said.includes(issue)) : [];
     const lines = issues.map((i) => `• ${stripBidiControls(i)}`);
     const text = issues.length === 0 ? said : `${said}\n${lines.join('\n')}`;
     return { text: scrubWorded(text, options.secrets), expected: true };

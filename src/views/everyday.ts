@@ -6,11 +6,12 @@ import type { JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInText } from '../core/mask.js';
 import { escapeMrkdwn, escapeOutside, escapeWorded } from '../core/mrkdwn.js';
 import type { PlayerErrorEntry, PlayerErrorExplanation } from '../core/player-errors.js';
-import { english, type Said } from '../core/said.js';
+import type { Said } from '../core/said.js';
 import { normalizeDigits } from '../core/validate/digits.js';
 import { MAX_MOBILE_DIGITS, parseMobile } from '../core/validate/phone.js';
 import { PROTECTION_FIELDS, readProtectionField } from '../core/validate/protection.js';
 import { type Lang, ltr, num } from '../i18n/index.js';
+import { english } from '../i18n/said.js';
 import { stateWordForText } from './approval.js';
 import {
   actions,

@@ -1,9 +1,9 @@
 import { requestWith, VIEW_NOW } from '../../test/fixtures/requests.js';
-import { recordedSaid } from '../core/errors.js';
 import type { AuditEvent, OperationRequest } from '../core/model.js';
 import { say } from '../core/said.js';
 import { newTimeBox } from '../core/time-box.js';
 import { ENGLISH, langFor } from '../i18n/index.js';
+import { recordedSaid } from '../i18n/said.js';
 import { approvalMessage, putBackReminderMessage, requesterNotice } from './approval.js';
 import { auditLine, auditTerminalLine, renderAuditPost } from './audit-post.js';
 import type { SlackMessage } from './blocks.js';

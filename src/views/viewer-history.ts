@@ -1,6 +1,6 @@
+import { ordinalEnglish } from '../core/english.js';
 import { maskMobile } from '../core/mask.js';
 import { parseDuration } from '../core/policy.js';
-import { ordinalEnglish } from '../core/said.js';
 import type { RepeatShown, UnblockOutcome, UnblockShown } from '../core/viewer-history.js';
 import { dateTime, type Lang, ltr, num, persianDigits } from '../i18n/index.js';
 import type { ViewerHistory } from '../services/viewers.js';

@@ -1,6 +1,8 @@
 import type { JsonValue } from '../../src/core/json.js';
-import { english, PICK_MENTION, say } from '../../src/core/said.js';
+import { say } from '../../src/core/said.js';
 import { appHomeOpened, type ResponsePost } from '../../src/emulator/index.js';
+import { PICK_MENTION } from '../../src/i18n/messages/errors-en.js';
+import { english } from '../../src/i18n/said.js';
 import { auditTerminalLine } from '../../src/views/audit-post.js';
 import { ACTIONS, BLOCKS, CALLBACKS } from '../../src/views/ids.js';
 import { CHANNELS, type Harness, startHarness, USERS } from './app-harness.js';

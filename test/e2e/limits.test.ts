@@ -1,7 +1,7 @@
 import { createVidops, type Vidops } from '../../src/app.js';
 import { RAPID_RETRY } from '../../src/client/index.js';
 import type { JsonValue } from '../../src/core/json.js';
-import { english, say } from '../../src/core/said.js';
+import { say } from '../../src/core/said.js';
 import {
   type PostSignedResult,
   postSigned,
@@ -11,6 +11,7 @@ import {
   slashCommand,
   viewSubmission,
 } from '../../src/emulator/index.js';
+import { english } from '../../src/i18n/said.js';
 import { ACTIONS, BLOCKS, CALLBACKS } from '../../src/views/ids.js';
 import { schemaPool, TEST_DATABASE_URL } from '../store/pg-schema.js';
 import { CHANNELS, type Harness, SIGNING_SECRET, startHarness, USERS } from './app-harness.js';

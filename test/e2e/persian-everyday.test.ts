@@ -80,6 +80,12 @@ describe('a Persian-speaking agent', () => {
     expect(text).not.toContain('9171234567');
   });
 
+  it('asks for the audit log, which only leads read, and is told so in Persian', async () => {
+    const text = await slashReply('audit');
+    expect(text).toContain('فقط سرپرست‌ها');
+    expect(text).not.toContain('Only leads may run');
+  });
+
   it('reads the whitelist in Persian, each address isolated', async () => {
     const set = await fetch(`${h.sandbox.url}/v1/storage/dns/whitelist`, {
       method: 'POST',

@@ -9,7 +9,7 @@ import { escapeMrkdwn } from '../../core/mrkdwn.js';
 import type { Lang } from '../../i18n/index.js';
 import type { PrecheckResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
-import { describeError, reasonIn } from '../../views/errors.js';
+import { describeError, reasonIn, wordsOf } from '../../views/errors.js';
 import { readViewState, statusModal, type ViewState } from '../../views/modals/common.js';
 import { type AppContext, checkBlockKit, errorViewOptions, type Person, personOf } from '../context.js';
 import { publishHome } from './home.js';
@@ -216,7 +216,7 @@ export async function readSubmission<P extends { ok: true } | { ok: false; error
     parsed = parse(readViewState(args.view.state.values, lang), args.view.private_metadata, lang);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    await ackStatus(ctx, args.ack, title, [`:x: ${error.message}`], lang);
+    await ackStatus(ctx, args.ack, title, [`:x: ${wordsOf(error, lang)}`], lang);
     return null;
   }
   if (parsed.ok) return parsed as Extract<P, { ok: true }>;

@@ -19,6 +19,7 @@ import { spec as playlistEdit } from '../../operations/playlist-edit/spec.js';
 import type { PrepareInput } from '../../services/types.js';
 import { submittedMessage } from '../../views/approval.js';
 import { auditListMessage } from '../../views/audit-list.js';
+import { wordsOf } from '../../views/errors.js';
 import { problemMessage } from '../../views/everyday.js';
 import { CALLBACKS } from '../../views/ids.js';
 import { problemLine } from '../../views/modals/common.js';
@@ -248,7 +249,7 @@ const audit: SlashHandler = async ({ command, ctx, actor, lang, respond }) => {
       ctx,
       respond,
       problemMessage(
-        `${error.message} ${lang.t.changes.changesAuditAskLead(ltr(lang, '`/vidops audit`'), ltr(lang, '`npx vidops audit export`'))}`,
+        `${wordsOf(error, lang)} ${lang.t.changes.changesAuditAskLead(ltr(lang, '`/vidops audit`'), ltr(lang, '`npx vidops audit export`'))}`,
         ':lock:',
       ),
     );

@@ -11,7 +11,7 @@ import type { Prepared, PrepareInput } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
 import { stateWord } from '../../views/approval.js';
 import { boldId } from '../../views/blocks.js';
-import { describeError, sayIn } from '../../views/errors.js';
+import { describeError, sayIn, wordsOf } from '../../views/errors.js';
 import { BLOCKS, CALLBACKS } from '../../views/ids.js';
 import { truncate } from '../../views/limits.js';
 import { type FieldErrors, problemLine, readViewState, type ViewState } from '../../views/modals/common.js';
@@ -89,7 +89,7 @@ async function parseOrAnswer<T>(
     parsed = parse(readViewState(args.view.state.values, lang), args.view.private_metadata);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    await ackView(ctx, args.ack, title, [problemLine(error.message)], lang);
+    await ackView(ctx, args.ack, title, [problemLine(wordsOf(error, lang))], lang);
     return null;
   }
   if (!parsed.ok) {

@@ -1,4 +1,4 @@
-import { english } from '../said.js';
+import { english } from '../../i18n/said.js';
 import { parseResourceId } from './ids.js';
 
 describe('agent gives a folder, file or playlist ID', () => {
@@ -51,6 +51,7 @@ describe('agent gives a folder, file or playlist ID', () => {
       '"..." is not a playlist ID: an ID is never made only of dots',
     ],
   ] as const)('refuses %s', (_, raw, kind, reason) => {
-    expect(parseResourceId(raw, kind)).toMatchObject({ ok: false, reason });
+    const read = parseResourceId(raw, kind);
+    expect(read.ok ? null : english(read.said)).toBe(reason);
   });
 });

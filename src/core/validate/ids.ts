@@ -1,16 +1,14 @@
 import { z } from 'zod';
-import { english, type Said, say } from '../said.js';
+import { type Said, say } from '../said.js';
 import { normalizeDigits } from './digits.js';
 
 /** What kind of thing an ID names; used in messages. */
 export type ResourceKind = 'folder' | 'file' | 'playlist';
 
-export type ResourceIdResult =
-  | { ok: true; id: string; warning: Said | null }
-  | { ok: false; reason: string; said: Said };
+export type ResourceIdResult = { ok: true; id: string; warning: Said | null } | { ok: false; said: Said };
 
-function refused(said: Said): { ok: false; reason: string; said: Said } {
-  return { ok: false, reason: english(said), said };
+function refused(said: Said): { ok: false; said: Said } {
+  return { ok: false, said };
 }
 
 const OBJECT_ID = /^[0-9a-f]{24}$/i;

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { english, type IpBlockKind, type Said, say } from '../said.js';
+import { type IpBlockKind, type Said, say } from '../said.js';
 import { normalizeDigits } from './digits.js';
 
 /**
@@ -10,7 +10,7 @@ import { normalizeDigits } from './digits.js';
  * report either, so both can be meant.
  * @see docs/architecture.md, "Validation"
  */
-export type IpListResult = { ok: true; ips: string[] } | { ok: false; problems: string[]; said: Said[] };
+export type IpListResult = { ok: true; ips: string[] } | { ok: false; said: Said[] };
 
 /**
  * What the addresses are for. Adding refuses addresses no server on the internet can call from
@@ -28,7 +28,7 @@ export function parseIpList(tokens: readonly string[], purpose: IpListPurpose = 
     .flatMap((token) => normalizeDigits(token).split(/[\s,;]+/))
     .map(unwrapSlackFormatting)
     .filter((piece) => piece !== '');
-  if (pieces.length === 0) return { ok: false, problems: [english(say.ipNone())], said: [say.ipNone()] };
+  if (pieces.length === 0) return { ok: false, said: [say.ipNone()] };
 
   const problems: Said[] = [];
   const ips: string[] = [];
@@ -50,9 +50,7 @@ export function parseIpList(tokens: readonly string[], purpose: IpListPurpose = 
     seen.add(key);
     ips.push(shown);
   }
-  return problems.length > 0
-    ? { ok: false, problems: problems.map(english), said: problems }
-    : { ok: true, ips };
+  return problems.length > 0 ? { ok: false, said: problems } : { ok: true, ips };
 }
 
 /** A block of addresses no caller of the service can have, and why. */
@@ -136,12 +134,6 @@ const IPV6_UNUSABLE: readonly Block[] = [
  * addresses, private ones (the service never sees them), and the IPv4-mapped forms of all of
  * these. Expects a literal that `isIP` accepted.
  */
-export function unusableReason(ip: string): string | null {
-  const said = unusableSaid(ip);
-  return said === null ? null : english(said);
-}
-
-/** {@link unusableReason} as a sentence to word in the reader's language. */
 export function unusableSaid(ip: string): Said | null {
   const family = isIP(ip);
   const found = (block: Block | undefined, mapped = false) =>

@@ -1,4 +1,5 @@
-import { english, say } from '../said.js';
+import { english } from '../../i18n/said.js';
+import { say } from '../said.js';
 import { parseNumberList } from './phone-list.js';
 
 const read = (text: string) => parseNumberList(text, 'IR');

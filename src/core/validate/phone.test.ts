@@ -1,4 +1,13 @@
-import { countryName, parseMobile } from './phone.js';
+import { english } from '../../i18n/said.js';
+import type { MobileResult } from './phone.js';
+
+/** A result as the agent reads it: a refusal's sentence in English as `reason`. */
+function worded(result: MobileResult) {
+  return result.ok ? result : { ...result, reason: english(result.said) };
+}
+
+import { countryName } from '../../i18n/messages/errors-en.js';
+import { parseMobile } from './phone.js';
 
 const IR_MOBILE = {
   ok: true,
@@ -73,7 +82,7 @@ describe('agent gives a viewer’s mobile number', () => {
       '0049 1512 3456789 is a mobile number in Germany (DE); only numbers of Iran (IR) are accepted here',
     ],
   ])('refuses %s by default, naming its country', (_, input, read, reason) => {
-    expect(parseMobile(input, 'IR')).toMatchObject({ ok: false, read, reason });
+    expect(worded(parseMobile(input, 'IR'))).toMatchObject({ ok: false, read, reason });
   });
 
   it.each([
@@ -103,7 +112,7 @@ describe('agent gives a viewer’s mobile number', () => {
   });
 
   it('names every accepted country in a refusal', () => {
-    expect(parseMobile('+49 1512 3456789', 'IR', { regions: ['AF', 'PH'] })).toMatchObject({
+    expect(worded(parseMobile('+49 1512 3456789', 'IR', { regions: ['AF', 'PH'] }))).toMatchObject({
       ok: false,
       reason:
         '+49 1512 3456789 is a mobile number in Germany (DE); only numbers of Iran (IR), Afghanistan (AF) and the Philippines (PH) are accepted here',
@@ -218,7 +227,7 @@ describe('agent gives a viewer’s mobile number', () => {
     ['a lone plus', '+', 'IR', '+', 'no digits were given'],
     ['an unknown region', '09123456789', 'XX', '09123456789', 'XX is not a known phone region'],
   ])('refuses %s, saying what was read and why', (_, input, region, read, reason) => {
-    expect(parseMobile(input, region)).toMatchObject({ ok: false, read, reason });
+    expect(worded(parseMobile(input, region))).toMatchObject({ ok: false, read, reason });
   });
 });
 

@@ -10,7 +10,7 @@ import {
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { z } from 'zod';
 import { maskMobile } from '../mask.js';
-import { english, NO_COUNTRY, type PhoneKind, type Said, say } from '../said.js';
+import { NO_COUNTRY, type PhoneKind, type Said, say } from '../said.js';
 import { normalizeDigits } from './digits.js';
 
 /**
@@ -26,9 +26,7 @@ import { normalizeDigits } from './digits.js';
  */
 export type MobileResult =
   | { ok: true; param: string; national: string; e164: string; region: string; masked: string }
-  | { ok: false; read: string; reason: string; said: Said };
-
-export { countryName } from '../said.js';
+  | { ok: false; read: string; said: Said };
 
 export interface MobileOptions {
   /**
@@ -112,10 +110,10 @@ function acceptedRegions(home: string, regions: MobileOptions['regions']): strin
   return [...new Set(list.filter((r) => r !== ''))];
 }
 
-type Read = { number: PhoneNumber } | { ok: false; read: string; reason: string; said: Said };
+type Read = { number: PhoneNumber } | { ok: false; read: string; said: Said };
 
-function refused(read: string, said: Said): { ok: false; read: string; reason: string; said: Said } {
-  return { ok: false, read, reason: english(said), said };
+function refused(read: string, said: Said): { ok: false; read: string; said: Said } {
+  return { ok: false, read, said };
 }
 
 /** Reads a mobile number of any country (`+CC…`), or of `country` when written without a code. */

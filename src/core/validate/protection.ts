@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FONT_COLORS, type FontColor, type ProtectionConfig } from '../protection.js';
-import { english, type Said, say } from '../said.js';
+import { type Said, say } from '../said.js';
 import { normalizeDigits } from './digits.js';
 import { nearest } from './nearest.js';
 
@@ -352,12 +352,10 @@ export function diffProtection(
   return { changed: toProtectionConfig(changed), rows };
 }
 
-export type AssignmentsResult =
-  | { ok: true; changes: ProtectionConfig }
-  | { ok: false; problems: string[]; said: Said[] };
+export type AssignmentsResult = { ok: true; changes: ProtectionConfig } | { ok: false; said: Said[] };
 
 function refusedAll(said: Said[]): AssignmentsResult {
-  return { ok: false, problems: said.map(english), said };
+  return { ok: false, said };
 }
 
 /**

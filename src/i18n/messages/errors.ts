@@ -6,20 +6,19 @@ import {
   type IpBlockWhy,
   NO_COUNTRY,
   type PhoneKind,
-  SAID_ENGLISH,
   type Said,
   type SaidWords,
   type StateFacts,
-  sayWith,
   type Wanted,
 } from '../../core/said.js';
 import type { ResourceKind } from '../../core/validate/ids.js';
 import { defineArea } from '../define.js';
 import { FSI, PDI, persianDigits } from '../format.js';
+import { SAID_ENGLISH } from './errors-en.js';
 
 /**
- * Errors and refusals: the core's sentences (`say.…`, src/core/said.ts, whose English side is the
- * core's own wording) and what views/errors.ts says of the video service's failures.
+ * Errors and refusals: the core's sentences (`say.…`, src/core/said.ts; their English side is
+ * errors-en.ts) and what views/errors.ts says of the video service's failures.
  *
  * Parameters of the core's sentences come raw (what was typed, codes, counts): the Persian side
  * isolates every left-to-right token itself, keeping its Latin digits, and writes counts with
@@ -128,7 +127,8 @@ function bullets(lines: readonly string[]): string {
 }
 
 function fa(said: Said): string {
-  return sayWith(SAID_PERSIAN, said);
+  const phrase = SAID_PERSIAN[said.key] as (...params: readonly unknown[]) => string;
+  return phrase(...said.params);
 }
 
 /** An operation in Persian: its title in «», or `audit` (the command's own word). */

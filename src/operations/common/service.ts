@@ -10,9 +10,10 @@ import type {
 } from '../../core/catalog.js';
 import { InputError } from '../../core/errors.js';
 import type { JsonValue } from '../../core/json.js';
-import { english, type LookedUp, type Said, say } from '../../core/said.js';
+import { type LookedUp, type Said, say } from '../../core/said.js';
 import type { PutBackConflict, Undo } from '../../core/time-box.js';
 import { idShapeWarning } from '../../core/validate/ids.js';
+import { english } from '../../i18n/said.js';
 
 /**
  * What every operation's service is made of: `prepare` (from what a person asked, typed by the

@@ -211,6 +211,14 @@ describe('the whitelist modal', () => {
       },
     });
   });
+
+  it('a Persian agent who types a private address reads why in Persian, not in English', () => {
+    const values = { [BLOCKS.ips]: text('10.0.0.1'), [BLOCKS.reason]: text('سرور تازه') };
+    const read = parseWhitelistSubmission(readViewState(values), { mode: 'add' }, langFor('fa'));
+    const error = read.ok ? '' : (read.errors[BLOCKS.ips] ?? '');
+    expect(error).toContain('نشانی خصوصی');
+    expect(error).not.toContain('private address');
+  });
 });
 
 function preparedDelete(overrides: Partial<Prepared> = {}): Prepared {
@@ -451,6 +459,13 @@ describe('folder, file and playlist forms', () => {
         'line 3: file F1 is listed twice',
       ],
     });
+  });
+
+  it('a Persian agent who lists a file ID with a space reads why in Persian, not in English', () => {
+    const read = parsePlaylistLines('bad id | x', langFor('fa'));
+    const problem = read.ok ? '' : (read.problems[0] ?? '');
+    expect(problem).toContain('فاصله دارد');
+    expect(problem).not.toContain('has spaces inside');
   });
 
   it('a playlist edit needs a title or files', () => {

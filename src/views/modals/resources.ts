@@ -10,6 +10,7 @@ import { spec as playlistCreate } from '../../operations/playlist-create/spec.js
 import { spec as playlistEdit } from '../../operations/playlist-edit/spec.js';
 import type { CoverRef, PrepareInput } from '../../services/types.js';
 import { code, isolated, safeWorded, section } from '../blocks.js';
+import { sayIn } from '../errors.js';
 import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
 import { truncate } from '../limits.js';
 import {
@@ -326,7 +327,7 @@ export type PlaylistLines =
 
 /**
  * Reads `id | title` lines; blank lines are skipped, every problem names its line. Why an ID is
- * refused comes from the ID rules (core/validate/ids.ts), in English.
+ * refused comes from the ID rules (core/validate/ids.ts), in the reader's language.
  */
 export function parsePlaylistLines(text: string, lang: Lang): PlaylistLines {
   const t = lang.t.changes;
@@ -341,7 +342,7 @@ export function parsePlaylistLines(text: string, lang: Lang): PlaylistLines {
     const title = bar < 0 ? '' : line.slice(bar + 1).trim();
     const id = parseResourceId(rawId, 'file');
     if (!id.ok) {
-      problems.push(t.playlistLineProblem(num(lang, i + 1), id.reason));
+      problems.push(t.playlistLineProblem(num(lang, i + 1), sayIn(lang, id.said)));
       continue;
     }
     if (seen.has(id.id)) {

@@ -4,6 +4,7 @@ import type { BoxAsked } from '../../core/time-box.js';
 import { parseIpList } from '../../core/validate/ip.js';
 import { ENGLISH, type Lang, ltr, num } from '../../i18n/index.js';
 import { code, section } from '../blocks.js';
+import { sayIn } from '../errors.js';
 import { BLOCKS, CALLBACKS } from '../ids.js';
 import { truncate } from '../limits.js';
 import {
@@ -98,8 +99,8 @@ export type WhitelistSubmission =
 
 /**
  * Reads a submitted whitelist modal: every problem goes to the field it is about. Why an address
- * is refused comes from the address rules (core/validate/ip.ts), in English; with `window`, also
- * "Put back after".
+ * is refused comes from the address rules (core/validate/ip.ts), in the reader's language; with
+ * `window`, also "Put back after".
  */
 export function parseWhitelistSubmission(
   state: ViewState,
@@ -111,7 +112,8 @@ export function parseWhitelistSubmission(
   const errors: FieldErrors = {};
   const raw = state.rawText(BLOCKS.ips);
   const parsed = parseIpList([raw], mode);
-  if (!parsed.ok) errors[BLOCKS.ips] = truncate(parsed.problems.join('; '), 1500);
+  if (!parsed.ok)
+    errors[BLOCKS.ips] = truncate(parsed.said.map((said) => sayIn(lang, said)).join('; '), 1500);
   const box = window === undefined ? null : parseWindowChoice(state, window.limits, window.read, lang);
   if (box !== null && !box.ok) Object.assign(errors, box.errors);
   const reason = state.text(BLOCKS.reason);
