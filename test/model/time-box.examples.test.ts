@@ -1,4 +1,14 @@
-import { Advance, Approve, Ask, CrashInSweep, Extend, PutBackNow, Revert, replay } from './time-box-model.js';
+import {
+  Advance,
+  Approve,
+  Ask,
+  CrashInSweep,
+  Extend,
+  PutBackNow,
+  Revert,
+  replay,
+  ServiceSets,
+} from './time-box-model.js';
 import { ava, bob, useModelWorlds } from './world.js';
 
 /**
@@ -85,6 +95,18 @@ describe.each(kinds)('%s', (kind) => {
       new Extend(0, 30, false),
       new Approve(5, 0),
       new Approve(4, 0),
+    ]);
+  });
+
+  // Found by CI (seed 353042769): the model's fault. The sweep of a process that then died found
+  // nothing to send and recorded the window `left` first; the model kept the window in force.
+  test('someone sets preventZoom back on the service during a window, and a sweep that ends it finds nothing to send before its process dies', async () => {
+    await run([
+      new Ask(ava, 'preventZoom', 0, { kind: 'for', minutes: 30 }),
+      new Approve(0, 0),
+      new ServiceSets('preventZoom', 0),
+      new Advance(100),
+      new CrashInSweep('before-put-back-create'),
     ]);
   });
 });
