@@ -190,6 +190,8 @@ export interface SaidParams {
   revertBeforeUnknown: [];
   revertNotDone: [id: string];
   revertNotRevertible: [id: string, title: string];
+  revertExtend: [id: string, original: string];
+  revertWindowEnded: [original: string];
   revertNothing: [id: string];
   revertStale: [id: string, original: string];
   revertUnchecked: [id: string, original: string];
@@ -691,6 +693,10 @@ export const SAID_ENGLISH: SaidWords = {
   revertNotDone: (id) => `${id} has not been applied, so there is nothing to revert.`,
   revertNotRevertible: (id, title) =>
     `${id} (${title}) cannot be reverted: deletes, creates and one-way actions have no inverse.`,
+  revertExtend: (id, original) =>
+    `${id} extends ${original}: it changed only when that goes back, so it has no Revert of its own. To undo the change, revert ${original}: a Revert ends the whole window, this Extend included.`,
+  revertWindowEnded: (original) =>
+    `Nothing was sent: the window of ${original} has ended already (it was put back, or reverted), so nothing of it is left to revert.`,
   revertNothing: (id) => `Nothing of ${id} is left to revert: everything it changed was changed again since.`,
   revertStale: (id, original) =>
     `${id} was not sent: what ${original} changed was changed again after this Revert was asked. Nothing was changed; ask for a new Revert of ${original} if still needed.`,

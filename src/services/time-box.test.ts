@@ -467,6 +467,47 @@ describe('Revert', () => {
     expect(after?.error?.message).toContain('could not be read to check that it still undoes');
   });
 
+  it('an agent asks to revert an Extend: refused, pointing to the Revert of the change, which ends the whole window', async () => {
+    const h = await setup();
+    const change = await timeBoxed(
+      h,
+      { kind: 'protect.set', changes: { preventZoom: true } },
+      forMs(30 * MINUTE, '30m'),
+    );
+    const extended = await h.ops.extend(change.id, ava, forMs(2 * HOUR, '2h'));
+    if (extended.kind !== 'pending') throw new Error('expected pending');
+    await h.ops.approve(extended.request.id, lee);
+    const asked = h.ops.prepareRevert(extended.request.id, ava);
+    await expect(asked).rejects.toThrow(InputError);
+    await expect(asked).rejects.toThrow(
+      `${extended.request.id} extends ${change.id}: it changed only when that goes back, so it has no Revert of its own. To undo the change, revert ${change.id}: a Revert ends the whole window, this Extend included.`,
+    );
+    expect((await h.ops.prepareRevert(change.id, ava)).params).toEqual({ changes: { preventZoom: false } });
+  });
+
+  it('a Revert approved after the window went back is not sent, though the address was added again by hand', async () => {
+    const h = await setup();
+    const change = await timeBoxed(
+      h,
+      { kind: 'whitelist.set', change: 'add', ips: ['5.6.7.8'] },
+      forMs(30 * MINUTE, '30m'),
+    );
+    const revert = await h.ops.submit(ava, await h.ops.prepareRevert(change.id, ava));
+    if (revert.kind !== 'pending') throw new Error('expected pending');
+    h.advance(31 * MINUTE);
+    await h.ops.sweepTimeBoxes();
+    expect(sandbox.state().whitelist).toEqual([]);
+    await h.client.whitelist.replace(['5.6.7.8']);
+    await h.ops.approve(revert.request.id, lee);
+    expect(sandbox.state().whitelist).toEqual(['5.6.7.8']);
+    const after = await h.store.getRequest(revert.request.id);
+    expect(after?.state).toBe('failed');
+    expect(after?.error?.message).toBe(
+      `Nothing was sent: the window of ${change.id} has ended already (it was put back, or reverted), so nothing of it is left to revert.`,
+    );
+    await expect(h.ops.prepareRevert(change.id, ava)).rejects.toThrow(InputError);
+  });
+
   it('deletes, creates and undone changes cannot be reverted, and say why; nor by another agent', async () => {
     const h = await setup();
     const created = await h.ops.submit(

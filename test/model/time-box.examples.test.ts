@@ -109,4 +109,19 @@ describe.each(kinds)('%s', (kind) => {
       new CrashInSweep('before-put-back-create'),
     ]);
   });
+
+  // Found on tbfix (seed -1692497019): the second Revert planned the same removal again, on the
+  // address a later window had added, and removed it.
+  test('an agent asks twice to revert an address window; after the first, a new window adds the address and the lead approves the second', async () => {
+    await run([
+      new Ask(ava, '9.9.9.9', 0, { kind: 'for', minutes: 30 }),
+      new Approve(0, 0),
+      new Revert(0),
+      new Revert(0),
+      new Approve(0, 0),
+      new Ask(ava, '9.9.9.9', 0, { kind: 'until', minutes: 20 }),
+      new Approve(1, 0),
+      new Approve(0, 0),
+    ]);
+  });
 });
