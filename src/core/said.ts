@@ -191,7 +191,7 @@ export interface SaidParams {
   revertNotDone: [id: string];
   revertNotRevertible: [id: string, title: string];
   revertExtend: [id: string, original: string];
-  revertWindowEnded: [original: string];
+  revertWindowEnded: [original: string, id: string | null];
   revertNothing: [id: string];
   revertStale: [id: string, original: string];
   revertUnchecked: [id: string, original: string];
@@ -695,8 +695,8 @@ export const SAID_ENGLISH: SaidWords = {
     `${id} (${title}) cannot be reverted: deletes, creates and one-way actions have no inverse.`,
   revertExtend: (id, original) =>
     `${id} extends ${original}: it changed only when that goes back, so it has no Revert of its own. To undo the change, revert ${original}: a Revert ends the whole window, this Extend included.`,
-  revertWindowEnded: (original) =>
-    `Nothing was sent: the window of ${original} has ended already (it was put back, or reverted), so nothing of it is left to revert.`,
+  revertWindowEnded: (original, id) =>
+    `${id === null ? 'Nothing' : `${id} was not sent: nothing`} of ${original} is left to revert, as its window has ended already (it was put back, or reverted).${id === null ? '' : ' Nothing was changed.'}`,
   revertNothing: (id) => `Nothing of ${id} is left to revert: everything it changed was changed again since.`,
   revertStale: (id, original) =>
     `${id} was not sent: what ${original} changed was changed again after this Revert was asked. Nothing was changed; ask for a new Revert of ${original} if still needed.`,

@@ -52,7 +52,7 @@ export async function prepareRevert(svc: ServiceContext, id: string, actor: Acto
   if (request.state !== 'succeeded') throw new InputError(say.revertNotDone(request.id));
   const refusal = await undoRefusal(svc, request, actor);
   if (refusal !== null) throw new PolicyDeniedError(refusal);
-  const ended = nothingOfItsOwn(request);
+  const ended = nothingOfItsOwn(request, null);
   if (ended !== null) throw new InputError(ended);
   const plan = await inverseNow(svc, request);
   if (plan === null) throw new InputError(say.revertBeforeUnknown());
@@ -75,12 +75,14 @@ export async function prepareRevert(svc: ServiceContext, id: string, actor: Acto
 
 /**
  * Why a time-boxed `change` has nothing of its own to revert: an Extend moved only an end (the
- * Revert of its change ends the whole window), or its window ended (put back, or reverted).
+ * Revert of its change ends the whole window), or its window ended (put back, or reverted). `revert`
+ * names the Revert not sent, once asked.
  */
-function nothingOfItsOwn(change: OperationRequest): Said | null {
+function nothingOfItsOwn(change: OperationRequest, revert: string | null): Said | null {
   const box = change.timeBox;
   if (box?.extends !== undefined) return say.revertExtend(change.id, box.extends);
-  return box?.state === 'done' || box?.state === 'left' ? say.revertWindowEnded(change.id) : null;
+  const ended = box?.state === 'done' || box?.state === 'left';
+  return ended ? say.revertWindowEnded(change.id, revert) : null;
 }
 
 /**
@@ -100,7 +102,7 @@ export async function staleRevert(
   const unknown = recordedSaid('NotSent', say.revertBeforeUnknown());
   if (original === null) return unknown;
   // Planned again, a window put back or reverted may give the same removal of what was set since.
-  const ended = nothingOfItsOwn(original);
+  const ended = nothingOfItsOwn(original, request.id);
   if (ended !== null) return recordedSaid('NotSent', ended);
   const stale = recordedSaid('NotSent', say.revertStale(request.id, original.id));
   try {

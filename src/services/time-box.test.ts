@@ -503,9 +503,11 @@ describe('Revert', () => {
     const after = await h.store.getRequest(revert.request.id);
     expect(after?.state).toBe('failed');
     expect(after?.error?.message).toBe(
-      `Nothing was sent: the window of ${change.id} has ended already (it was put back, or reverted), so nothing of it is left to revert.`,
+      `${revert.request.id} was not sent: nothing of ${change.id} is left to revert, as its window has ended already (it was put back, or reverted). Nothing was changed.`,
     );
-    await expect(h.ops.prepareRevert(change.id, ava)).rejects.toThrow(InputError);
+    await expect(h.ops.prepareRevert(change.id, ava)).rejects.toThrow(
+      `Nothing of ${change.id} is left to revert, as its window has ended already (it was put back, or reverted).`,
+    );
   });
 
   it('deletes, creates and undone changes cannot be reverted, and say why; nor by another agent', async () => {
