@@ -146,6 +146,34 @@ describe('a time-boxed protection change', () => {
     expect(await h.ops.timeBoxesInForce()).toEqual([]);
   });
 
+  it('a lead approves a time-boxed change: what it will put back is in the audit log before it is sent', async () => {
+    const h = await setup();
+    const change = await timeBoxed(
+      h,
+      { kind: 'protect.set', changes: { preventZoom: true, opacity: 0.2 } },
+      forMs(2 * HOUR, '2h'),
+    );
+    expect(await h.events(change.id)).toEqual([
+      'requested',
+      'approved',
+      'executing',
+      'window-changed',
+      'succeeded',
+    ]);
+    const recorded = (await h.store.listAudit()).find((e) => e.type === 'window-changed');
+    expect(recorded?.actor.id).toBe('system');
+    expect(recorded?.outcome).toMatchObject({
+      recorded: ['opacity', 'preventZoom'],
+      undo: {
+        kind: 'protection',
+        rows: [
+          { field: 'opacity', before: 0.6, after: 0.2 },
+          { field: 'preventZoom', before: false, after: true },
+        ],
+      },
+    });
+  });
+
   it('a field someone else changed meanwhile is left as they set it, and the put-back says so', async () => {
     const h = await setup();
     const change = await timeBoxed(

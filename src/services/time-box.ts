@@ -78,8 +78,8 @@ export function checkedBox(
 // --- When it runs ----------------------------------------------------------------------------
 
 /**
- * Before a reversible change is sent: reads what it replaces and keeps it on the request (a
- * patch without events), so a resumed run still knows the values from before the first send. A
+ * Before a reversible change is sent: reads what it replaces and keeps it on the request (with a
+ * `window-changed` event when it is time-boxed), so a resumed run still knows the values from before the first send. A
  * time-boxed change whose old values cannot be read is not sent: it fails, saying why; any
  * other change goes on without them (its Revert will say the values are not known).
  */
@@ -101,7 +101,13 @@ export async function noteUndo(
       fetchCover: svc.fetchCover,
     });
     const patch = undoPatch(svc, request, undo);
-    const noted = await svc.store.transition(request.id, request.version, patch, c.now.toISOString(), []);
+    // What a window will put back is in the audit chain from when it is first known.
+    const recorded = { recorded: itemsOf(undo), undo };
+    const events =
+      request.timeBox === undefined
+        ? []
+        : boxStep(request, {}, 'window-changed', SYSTEM_ACTOR, c, recorded).events;
+    const noted = await svc.store.transition(request.id, request.version, patch, c.now.toISOString(), events);
     return { kind: 'ok', request: noted?.request ?? request };
   } catch (error) {
     if (request.timeBox === undefined) return { kind: 'ok', request };
