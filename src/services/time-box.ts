@@ -323,11 +323,6 @@ function boxStep(
 
 // --- The sweep ------------------------------------------------------------------------------
 
-/** Time-boxed changes in force (applied, not yet put back), soonest end first. */
-export async function timeBoxesInForce(svc: ServiceContext): Promise<OperationRequest[]> {
-  return svc.store.listWindows();
-}
-
 /** A window due within this long is read by the sweep: reminders, and the longest backoff. */
 const LOOK_AHEAD_MS = 15 * 60_000;
 const NEVER_APPLIED = ['failed', 'rejected', 'cancelled', 'expired'] as const;
