@@ -199,6 +199,7 @@ export interface SaidParams {
   putBackNotInForce: [id: string];
   extendStale: [id: string, original: string];
   putBackSuperseded: [];
+  putBackInterrupted: [];
   boxHeld: [item: string, holder: string, requester: string, endsAt: string | null, timeZone: string];
   boxPassedWaiting: [id: string, text: string];
   revertEditedSince: [id: string, original: string, fields: string[]];
@@ -707,6 +708,8 @@ export const SAID_ENGLISH: SaidWords = {
     `${id} is not a time-boxed change in force: there is nothing to put back or extend.`,
   extendStale: (id, original) =>
     `${id} was not sent: ${original} is no longer in force (it was put back, or was being put back). Nothing was changed; ask for the change again if still needed.`,
+  putBackInterrupted: () =>
+    'Not sent again: vidops stopped while this put-back was under way, and the service may have changed since. The change is read again and put back from what the service shows now.',
   putBackSuperseded: () =>
     'Not sent: another vidops process took this put-back over while this one was stalled. Nothing was changed by this one.',
   boxHeld: (item, holder, requester, endsAt, timeZone) =>

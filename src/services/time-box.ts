@@ -2,7 +2,7 @@ import * as approvals from '../core/approvals.js';
 import { type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
 import type { ChangeOperation } from '../core/catalog.js';
 import { InputError, recordedSaid, StateConflictError } from '../core/errors.js';
-import type { JsonValue } from '../core/json.js';
+import { canonicalJson, type JsonValue } from '../core/json.js';
 import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
 import { windowRule } from '../core/policy.js';
 import { heldItems, type Touches } from '../core/put-back.js';
@@ -183,6 +183,33 @@ export async function windowRefusal(
   const holder = found?.holder ?? (await svc.store.getRequest(holderId));
   const item = found?.item ?? items[0] ?? '';
   return holder === null ? null : recordedSaid('NotSent', heldSaid(svc, holder, item));
+}
+
+/**
+ * A protection put-back a stopped process left under way is planned again before it is resumed:
+ * the service may have changed since (someone set a setting it would send back), and protection
+ * has no conditional update. Unless the plan is still what it sends, it is not sent (`Superseded`),
+ * and the change's put-back reads the service back (the first send may have landed) and plans
+ * again. A whitelist send is checked against the list it was planned on (`expectBefore`). Null
+ * when it may be sent, and for any other request.
+ */
+export async function resumedPutBack(
+  svc: ServiceContext,
+  request: OperationRequest,
+  resumed: boolean,
+): Promise<RecordedError | null> {
+  if (!resumed || request.revertOf?.kind !== 'put-back') return null;
+  const change = await svc.store.getRequest(request.revertOf.id);
+  const undo = change === null ? undefined : sealedUndo(svc, change);
+  if (change === null || undo?.kind === 'whitelist') return null;
+  try {
+    const planned = undo && (await planPutBack(svc, change.operation, undo, change.timeBox?.overridden));
+    const params = planned?.prepared?.params;
+    if (params !== undefined && canonicalJson(params) === canonicalJson(request.params)) return null;
+  } catch {
+    // The service could not be read: not sent now; the change's put-back tries again.
+  }
+  return recordedSaid('Superseded', say.putBackInterrupted());
 }
 
 /**

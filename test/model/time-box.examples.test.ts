@@ -8,6 +8,7 @@ import {
   Revert,
   replay,
   ServiceSets,
+  Sweep,
 } from './time-box-model.js';
 import { ava, bob, useModelWorlds } from './world.js';
 
@@ -122,6 +123,19 @@ describe.each(kinds)('%s', (kind) => {
       new Ask(ava, '9.9.9.9', 0, { kind: 'until', minutes: 20 }),
       new Approve(1, 0),
       new Approve(0, 0),
+    ]);
+  });
+
+  // Found on tbfix (PostgreSQL, seed -1290891841): the put-back a dead process had planned was
+  // resumed as planned, and sent opacity back over the value someone set since.
+  test('a process dies just after planning a put-back; someone then sets opacity on the service, and the next sweep leaves it as they set it', async () => {
+    await run([
+      new Ask(ava, 'opacity', 0, { kind: 'for', minutes: 30 }),
+      new Approve(0, 0),
+      new Advance(100),
+      new CrashInSweep('after-put-back-create'),
+      new ServiceSets('opacity', 0),
+      new Sweep(0),
     ]);
   });
 });
