@@ -574,8 +574,9 @@ export class Revert implements TimeBoxCommand {
     const recorded = (await newRequests(w, m)).filter((r) => r.revertOf?.kind !== 'put-back');
     if (result !== 'pending' && recorded.length > 0) fail(m, `a refused Revert recorded ${recorded[0]?.id}`);
     const overridden = m.windows.some((x) => x.item === target.item && x.overridden);
-    // An Extend is reverted through the change it extends: its own Revert may be refused.
+    // An Extend moved only an end: it has no Revert of its own (the change's ends the whole window).
     const extension = target.id !== target.of;
+    if (extension && result !== 'refused') fail(m, `the Revert of Extend ${target.id} was ${result}`);
     // A change that set what was already there has nothing to revert.
     const noop = target.back === target.set;
     if (
