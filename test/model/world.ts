@@ -162,7 +162,8 @@ export function useModelWorlds(prefix: string, policyText?: string) {
     await sandbox?.close();
     await schemas?.dropAll();
     rmSync(tmp, { recursive: true, force: true });
-  });
+    // A long exploration leaves a PostgreSQL schema per run to drop: more than Jest's 30 s.
+  }, 600_000);
   const policy: Policy = buildPolicy({
     leads: [lee.id, kim.id],
     fileName: 'policy.yaml',
