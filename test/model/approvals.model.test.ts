@@ -16,17 +16,21 @@ const { kinds, open } = useModelWorlds('apmodel', APPROVALS_POLICY);
 
 describe.each(kinds)('%s', (kind) => {
   const quick = kind === 'SQLite' ? 150 : 30;
-  test('any order of approvals, rejections, cancels, break-glass, delegations and expiry runs each request at most once, as the model says', async () => {
-    await assertModel(
-      fc.asyncProperty(fc.commands(approvalCommands, commandsOptions(40)), async (commands) => {
-        const w = await open(kind);
-        try {
-          await fc.asyncModelRun(async () => ({ model: initialApprovalModel(w), real: w }), commands);
-        } finally {
-          await w.close();
-        }
-      }),
-      quick,
-    );
-  }, timeLimit(quick, 5_000));
+  test(
+    'any order of approvals, rejections, cancels, break-glass, delegations and expiry runs each request at most once, as the model says',
+    async () => {
+      await assertModel(
+        fc.asyncProperty(fc.commands(approvalCommands, commandsOptions(40)), async (commands) => {
+          const w = await open(kind);
+          try {
+            await fc.asyncModelRun(async () => ({ model: initialApprovalModel(w), real: w }), commands);
+          } finally {
+            await w.close();
+          }
+        }),
+        quick,
+      );
+    },
+    timeLimit(quick, 5_000),
+  );
 });

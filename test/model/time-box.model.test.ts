@@ -16,19 +16,23 @@ const { kinds, open } = useModelWorlds('tbmodel');
 
 describe.each(kinds)('%s', (kind) => {
   const quick = kind === 'SQLite' ? 60 : 10;
-  test('any order of asks, approvals, windows, sweeps, crashes and faults keeps the service as the model says', async () => {
-    await assertModel(
-      fc.asyncProperty(fc.commands(checkedCommands, commandsOptions(50)), async (commands) => {
-        const w = await open(kind);
-        try {
-          const model = await initialModel(w);
-          await fc.asyncModelRun(async () => ({ model, real: w }), commands);
-          await drain(model, w);
-        } finally {
-          await w.close();
-        }
-      }),
-      quick,
-    );
-  }, timeLimit(quick, 10_000));
+  test(
+    'any order of asks, approvals, windows, sweeps, crashes and faults keeps the service as the model says',
+    async () => {
+      await assertModel(
+        fc.asyncProperty(fc.commands(checkedCommands, commandsOptions(50)), async (commands) => {
+          const w = await open(kind);
+          try {
+            const model = await initialModel(w);
+            await fc.asyncModelRun(async () => ({ model, real: w }), commands);
+            await drain(model, w);
+          } finally {
+            await w.close();
+          }
+        }),
+        quick,
+      );
+    },
+    timeLimit(quick, 10_000),
+  );
 });

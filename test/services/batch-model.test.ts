@@ -249,31 +249,35 @@ describe.each(kinds)('a batch of unblocks, whatever happens (%s)', (kind: Kind) 
     expect(types.filter((t) => t === 'approved')).toHaveLength(1);
   });
 
-  it('unblocks each number at most once, ends every number, and keeps the chain', async () => {
-    const commands = [
-      fc.constant(new Submit()),
-      fc.constantFrom<0 | 1>(0, 1).map((i) => new Approve(i)),
-      fc.constant(new SelfApprove()),
-      fc.tuple(fc.integer({ min: 0, max: 6 }), fc.boolean()).map(([a, s]) => new DieWhileRunning(a, s)),
-      fc
-        .tuple(fc.constantFrom<0 | 1>(0, 1), fc.option(fc.integer({ min: 1, max: 4 })))
-        .map(([i, l]) => new Sweep(i, l)),
-      fc.constantFrom<429 | 500>(429, 500).map((s) => new ServiceFails(s)),
-    ];
-    await assertModel(
-      fc.asyncProperty(
-        fc.integer({ min: 3, max: 14 }),
-        fc.commands(commands, commandsOptions(8)),
-        async (size, cmds) => {
-          const w = await setup(kind);
-          const r: Real = { w, numbers: numbers(size), request: null, crashed: 0 };
-          const m: Model = { size, submitted: false, needsLead: size > 10, approved: false };
-          await fc.asyncModelRun(() => ({ model: m, real: r }), cmds);
-          await settle(r);
-          await checkInvariants(r);
-        },
-      ),
-      15,
-    );
-  }, timeLimit(15, 8_000));
+  it(
+    'unblocks each number at most once, ends every number, and keeps the chain',
+    async () => {
+      const commands = [
+        fc.constant(new Submit()),
+        fc.constantFrom<0 | 1>(0, 1).map((i) => new Approve(i)),
+        fc.constant(new SelfApprove()),
+        fc.tuple(fc.integer({ min: 0, max: 6 }), fc.boolean()).map(([a, s]) => new DieWhileRunning(a, s)),
+        fc
+          .tuple(fc.constantFrom<0 | 1>(0, 1), fc.option(fc.integer({ min: 1, max: 4 })))
+          .map(([i, l]) => new Sweep(i, l)),
+        fc.constantFrom<429 | 500>(429, 500).map((s) => new ServiceFails(s)),
+      ];
+      await assertModel(
+        fc.asyncProperty(
+          fc.integer({ min: 3, max: 14 }),
+          fc.commands(commands, commandsOptions(8)),
+          async (size, cmds) => {
+            const w = await setup(kind);
+            const r: Real = { w, numbers: numbers(size), request: null, crashed: 0 };
+            const m: Model = { size, submitted: false, needsLead: size > 10, approved: false };
+            await fc.asyncModelRun(() => ({ model: m, real: r }), cmds);
+            await settle(r);
+            await checkInvariants(r);
+          },
+        ),
+        15,
+      );
+    },
+    timeLimit(15, 8_000),
+  );
 });
