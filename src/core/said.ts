@@ -189,6 +189,8 @@ export interface SaidParams {
   revertBeforeUnknown: [];
   revertNotDone: [id: string];
   revertNotRevertible: [id: string, title: string];
+  revertExtend: [id: string, original: string];
+  revertWindowEnded: [original: string, id: string | null];
   revertNothing: [id: string];
   revertStale: [id: string, original: string];
   revertUnchecked: [id: string, original: string];
@@ -196,6 +198,7 @@ export interface SaidParams {
   putBackNotInForce: [id: string];
   extendStale: [id: string, original: string];
   putBackSuperseded: [];
+  putBackInterrupted: [];
   boxHeld: [item: string, holder: string, requester: string, endsAt: string | null, timeZone: string];
   boxPassedWaiting: [id: string, text: string];
   revertEditedSince: [id: string, original: string, fields: string[]];

@@ -16,7 +16,7 @@ import { type ExecuteIo, runOperation } from './catalog.js';
 import { apply, type ServiceContext, stepContext } from './context.js';
 import { MAX_CAS_ATTEMPTS } from './reads.js';
 import { staleRevert } from './revert.js';
-import { afterApplied, extendWindow, noteUndo, windowRefusal, withUndo } from './time-box.js';
+import { afterApplied, extendWindow, noteUndo, resumedPutBack, windowRefusal, withUndo } from './time-box.js';
 
 /**
  * Executing a request exactly once: sending it, judging how the send ended, and recording that
@@ -44,7 +44,10 @@ export async function execute(
 ): Promise<OperationRequest> {
   let request = claimed;
   if (!sealHolds(svc.sealer, request, 'send')) return refuseUnsealed(svc, request, say.sendUnsealed());
-  const stale = (await staleRevert(svc, request)) ?? (await windowRefusal(svc, request));
+  const stale =
+    (await staleRevert(svc, request)) ??
+    (await resumedPutBack(svc, request, resumed)) ??
+    (await windowRefusal(svc, request));
   if (stale !== null) {
     const c = stepContext(svc);
     svc.logger?.warn({ requestId: request.id }, 'not sent: what it changes moved, or a window holds it');

@@ -21,7 +21,7 @@ import { resolve } from './resolve.js';
 import { prepareRevert } from './revert.js';
 import { submit } from './submit.js';
 import { expireDue, requestSweep, resumeInterrupted } from './sweeps.js';
-import { checkExtend, checkedBox, extend, putBackNow, sweepTimeBoxes, timeBoxesInForce } from './time-box.js';
+import { checkExtend, checkedBox, extend, putBackNow, sweepTimeBoxes } from './time-box.js';
 import type { Operations, OperationsDeps, PrepareInput } from './types.js';
 import { batchPreview, viewerHistory } from './viewers.js';
 
@@ -73,7 +73,7 @@ export function createOperations(deps: OperationsDeps): Operations {
       checkedBox(svc, operation, asked);
     },
     prepareRevert: (id, actor) => prepareRevert(svc, id, actor),
-    timeBoxesInForce: () => timeBoxesInForce(svc),
+    timeBoxesInForce: () => svc.store.listWindows(),
     sweepTimeBoxes: () => sweepTimeBoxes(svc),
     resumeInterrupted: () => resumeInterrupted(svc),
     startSweeper(intervalMs) {

@@ -53,6 +53,8 @@ export async function prepareRevert(svc: ServiceContext, id: string, actor: Acto
   if (request.state !== 'succeeded') throw new InputError(say.revertNotDone(request.id));
   const refusal = await undoRefusal(svc, request, actor);
   if (refusal !== null) throw new PolicyDeniedError(refusal);
+  const ended = nothingOfItsOwn(request, null);
+  if (ended !== null) throw new InputError(ended);
   const plan = await inverseNow(svc, request);
   if (plan === null) throw new InputError(say.revertBeforeUnknown());
   if (plan.input === null) throw new InputError(say.revertNothing(request.id));
@@ -73,6 +75,18 @@ export async function prepareRevert(svc: ServiceContext, id: string, actor: Acto
 }
 
 /**
+ * Why a time-boxed `change` has nothing of its own to revert: an Extend moved only an end (the
+ * Revert of its change ends the whole window), or its window ended (put back, or reverted). `revert`
+ * names the Revert not sent, once asked.
+ */
+function nothingOfItsOwn(change: OperationRequest, revert: string | null): Said | null {
+  const box = change.timeBox;
+  if (box?.extends !== undefined) return say.revertExtend(change.id, box.extends);
+  const ended = box?.state === 'done' || box?.state === 'left';
+  return ended ? say.revertWindowEnded(change.id, revert) : null;
+}
+
+/**
  * Just before a Revert is first sent, the change it undoes is planned again against the service as
  * it is now. When that no longer gives exactly the parameters approved (the change was put back,
  * reverted already, or changed again since), the Revert must not be sent: the error says why.
@@ -88,6 +102,9 @@ export async function staleRevert(
   const original = await svc.store.getRequest(request.revertOf.id);
   const unknown = recordedSaid('NotSent', say.revertBeforeUnknown());
   if (original === null) return unknown;
+  // Planned again, a window put back or reverted may give the same removal of what was set since.
+  const ended = nothingOfItsOwn(original, request.id);
+  if (ended !== null) return recordedSaid('NotSent', ended);
   const stale = recordedSaid('NotSent', say.revertStale(request.id, original.id));
   try {
     const plan = await inverseNow(svc, original);

@@ -154,6 +154,34 @@ describe('a time-boxed protection change', () => {
     expect(await h.ops.timeBoxesInForce()).toEqual([]);
   });
 
+  it('a lead approves a time-boxed change: what it will put back is in the audit log before it is sent', async () => {
+    const h = await setup();
+    const change = await timeBoxed(
+      h,
+      { kind: 'protect.set', changes: { preventZoom: true, opacity: 0.2 } },
+      forMs(2 * HOUR, '2h'),
+    );
+    expect(await h.events(change.id)).toEqual([
+      'requested',
+      'approved',
+      'executing',
+      'window-changed',
+      'succeeded',
+    ]);
+    const recorded = (await h.store.listAudit()).find((e) => e.type === 'window-changed');
+    expect(recorded?.actor.id).toBe('system');
+    expect(recorded?.outcome).toMatchObject({
+      recorded: ['opacity', 'preventZoom'],
+      undo: {
+        kind: 'protection',
+        rows: [
+          { field: 'opacity', before: 0.6, after: 0.2 },
+          { field: 'preventZoom', before: false, after: true },
+        ],
+      },
+    });
+  });
+
   it('a field someone else changed meanwhile is left as they set it, and the put-back says so', async () => {
     const h = await setup();
     const change = await timeBoxed(
@@ -473,6 +501,49 @@ describe('Revert', () => {
     expect(after?.state).toBe('failed');
     expect(after?.error?.name).toBe('NotSent');
     expect(after?.error?.message).toContain('could not be read to check that it still undoes');
+  });
+
+  it('an agent asks to revert an Extend: refused, pointing to the Revert of the change, which ends the whole window', async () => {
+    const h = await setup();
+    const change = await timeBoxed(
+      h,
+      { kind: 'protect.set', changes: { preventZoom: true } },
+      forMs(30 * MINUTE, '30m'),
+    );
+    const extended = await h.ops.extend(change.id, ava, forMs(2 * HOUR, '2h'));
+    if (extended.kind !== 'pending') throw new Error('expected pending');
+    await h.ops.approve(extended.request.id, lee);
+    const asked = h.ops.prepareRevert(extended.request.id, ava);
+    await expect(asked).rejects.toThrow(InputError);
+    await expect(asked).rejects.toThrow(
+      `${extended.request.id} extends ${change.id}: it changed only when that goes back, so it has no Revert of its own. To undo the change, revert ${change.id}: a Revert ends the whole window, this Extend included.`,
+    );
+    expect((await h.ops.prepareRevert(change.id, ava)).params).toEqual({ changes: { preventZoom: false } });
+  });
+
+  it('a Revert approved after the window went back is not sent, though the address was added again by hand', async () => {
+    const h = await setup();
+    const change = await timeBoxed(
+      h,
+      { kind: 'whitelist.set', change: 'add', ips: ['5.6.7.8'] },
+      forMs(30 * MINUTE, '30m'),
+    );
+    const revert = await h.ops.submit(ava, await h.ops.prepareRevert(change.id, ava));
+    if (revert.kind !== 'pending') throw new Error('expected pending');
+    h.advance(31 * MINUTE);
+    await h.ops.sweepTimeBoxes();
+    expect(sandbox.state().whitelist).toEqual([]);
+    await h.client.whitelist.replace(['5.6.7.8']);
+    await h.ops.approve(revert.request.id, lee);
+    expect(sandbox.state().whitelist).toEqual(['5.6.7.8']);
+    const after = await h.store.getRequest(revert.request.id);
+    expect(after?.state).toBe('failed');
+    expect(after?.error?.message).toBe(
+      `${revert.request.id} was not sent: nothing of ${change.id} is left to revert, as its window has ended already (it was put back, or reverted). Nothing was changed.`,
+    );
+    await expect(h.ops.prepareRevert(change.id, ava)).rejects.toThrow(
+      `Nothing of ${change.id} is left to revert, as its window has ended already (it was put back, or reverted).`,
+    );
   });
 
   it('deletes, creates and undone changes cannot be reverted, and say why; nor by another agent', async () => {

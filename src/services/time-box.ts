@@ -2,7 +2,7 @@ import * as approvals from '../core/approvals.js';
 import { type Step, type StepContext, SYSTEM_ACTOR } from '../core/approvals.js';
 import type { ChangeOperation } from '../core/catalog.js';
 import { InputError, StateConflictError } from '../core/errors.js';
-import type { JsonValue } from '../core/json.js';
+import { canonicalJson, type JsonValue } from '../core/json.js';
 import type { Actor, OperationRequest, RecordedError } from '../core/model.js';
 import { windowRule } from '../core/policy.js';
 import { heldItems, type Touches } from '../core/put-back.js';
@@ -79,8 +79,8 @@ export function checkedBox(
 // --- When it runs ----------------------------------------------------------------------------
 
 /**
- * Before a reversible change is sent: reads what it replaces and keeps it on the request (a
- * patch without events), so a resumed run still knows the values from before the first send. A
+ * Before a reversible change is sent: reads what it replaces and keeps it on the request (with a
+ * `window-changed` event when it is time-boxed), so a resumed run still knows the values from before the first send. A
  * time-boxed change whose old values cannot be read is not sent: it fails, saying why; any
  * other change goes on without them (its Revert will say the values are not known).
  */
@@ -102,7 +102,13 @@ export async function noteUndo(
       fetchCover: svc.fetchCover,
     });
     const patch = undoPatch(svc, request, undo);
-    const noted = await svc.store.transition(request.id, request.version, patch, c.now.toISOString(), []);
+    // What a window will put back is in the audit chain from when it is first known.
+    const recorded = { recorded: itemsOf(undo), undo };
+    const events =
+      request.timeBox === undefined
+        ? []
+        : boxStep(request, {}, 'window-changed', SYSTEM_ACTOR, c, recorded).events;
+    const noted = await svc.store.transition(request.id, request.version, patch, c.now.toISOString(), events);
     return { kind: 'ok', request: noted?.request ?? request };
   } catch (error) {
     if (request.timeBox === undefined) return { kind: 'ok', request };
@@ -178,6 +184,33 @@ export async function windowRefusal(
   const holder = found?.holder ?? (await svc.store.getRequest(holderId));
   const item = found?.item ?? items[0] ?? '';
   return holder === null ? null : recordedSaid('NotSent', heldSaid(svc, holder, item));
+}
+
+/**
+ * A protection put-back a stopped process left under way is planned again before it is resumed:
+ * the service may have changed since (someone set a setting it would send back), and protection
+ * has no conditional update. Unless the plan is still what it sends, it is not sent (`Superseded`),
+ * and the change's put-back reads the service back (the first send may have landed) and plans
+ * again. A whitelist send is checked against the list it was planned on (`expectBefore`). Null
+ * when it may be sent, and for any other request.
+ */
+export async function resumedPutBack(
+  svc: ServiceContext,
+  request: OperationRequest,
+  resumed: boolean,
+): Promise<RecordedError | null> {
+  if (!resumed || request.revertOf?.kind !== 'put-back') return null;
+  const change = await svc.store.getRequest(request.revertOf.id);
+  const undo = change === null ? undefined : sealedUndo(svc, change);
+  if (change === null || undo?.kind === 'whitelist') return null;
+  try {
+    const planned = undo && (await planPutBack(svc, change.operation, undo, change.timeBox?.overridden));
+    const params = planned?.prepared?.params;
+    if (params !== undefined && canonicalJson(params) === canonicalJson(request.params)) return null;
+  } catch {
+    // The service could not be read: not sent now; the change's put-back tries again.
+  }
+  return recordedSaid('Superseded', say.putBackInterrupted());
 }
 
 /**
@@ -317,11 +350,6 @@ function boxStep(
 }
 
 // --- The sweep ------------------------------------------------------------------------------
-
-/** Time-boxed changes in force (applied, not yet put back), soonest end first. */
-export async function timeBoxesInForce(svc: ServiceContext): Promise<OperationRequest[]> {
-  return svc.store.listWindows();
-}
 
 /** A window due within this long is read by the sweep: reminders, and the longest backoff. */
 const LOOK_AHEAD_MS = 15 * 60_000;

@@ -634,10 +634,10 @@ function leftParts(p: Parts, left: readonly Left[]): string[] {
   return parts;
 }
 
-/** What goes back with a put-back, as its `reverting` event says (`goesBack`). */
-function goesBack({ event }: Parts): string[] {
-  const o = event.outcome;
-  return isObj(o) && Array.isArray(o.goesBack) ? o.goesBack.filter((x) => typeof x === 'string') : [];
+/** The names an event's outcome lists under `key` (`goesBack`, `items`, `recorded`), read defensively. */
+function names({ event }: Parts, key: string): string[] {
+  const list = isObj(event.outcome) ? event.outcome[key] : undefined;
+  return Array.isArray(list) ? list.filter((x) => typeof x === 'string') : [];
 }
 
 /** A failed put-back's error: the event's, else the `lastError` its outcome keeps. */
@@ -710,7 +710,7 @@ function putBackSentence(
   const putBack = putBackId === undefined ? '' : s.id(putBackId);
   switch (type) {
     case 'reverting': {
-      const back = goesBack(p);
+      const back = names(p, 'goesBack');
       const shown = back.length === 0 ? '' : t.auditGoesBack(items(p, back));
       return event.actor.id === 'system'
         ? t.auditPuttingBack(mid, shown, putBack)
@@ -748,8 +748,9 @@ function putBackSentence(
       if (extendedBy !== undefined) {
         return t.auditWindowExtended(ref, s.id(extendedBy), ends === undefined ? '' : when(p, ends));
       }
-      const taken = isObj(o) && Array.isArray(o.items) ? o.items.filter((x) => typeof x === 'string') : [];
-      return t.auditWindowOverridden(ref, s.id(str(o, 'overriddenBy') ?? '?'), items(p, taken));
+      const recorded = names(p, 'recorded');
+      if (recorded.length > 0) return t.auditWindowRecorded(ref, items(p, recorded));
+      return t.auditWindowOverridden(ref, s.id(str(o, 'overriddenBy') ?? '?'), items(p, names(p, 'items')));
     }
   }
 }

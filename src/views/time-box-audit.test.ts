@@ -138,6 +138,17 @@ describe('a compliance officer reads each put-back step in the audit channel, in
     expect(fa).toContain('⁨R-EXT00001⁩ آن را تمدید کرد');
   });
 
+  it('a time-boxed change records what it replaces before it is sent: what goes back at its end, in both languages', () => {
+    const undo = { kind: 'protection', rows: [{ field: 'preventZoom', before: false, after: true }] };
+    const { en, fa } = both(
+      event({ type: 'window-changed', outcome: box('waiting', { recorded: ['preventZoom'], undo }) }),
+    );
+    expect(en).toBe(
+      'R-ABC12345 recorded what it replaces, read just before it was sent: at its end it puts back preventZoom',
+    );
+    expect(fa).toContain('در پایان ⁨preventZoom⁩ را برمی‌گرداند');
+  });
+
   it('a change for good takes a held setting over: the put-back will leave it alone, in both languages', () => {
     const { en, fa } = both(
       event({

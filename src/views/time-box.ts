@@ -21,9 +21,6 @@ import { protectionValueText } from './protection-text.js';
 /** What the wording reads of a request: its operation, its window and put-back, what it replaced. */
 export type BoxModel = Pick<OperationRequest, 'operation' | 'timeBox' | 'undo' | 'updatedAt'>;
 
-/** The ends of the later time-boxed changes that hold what a put-back left to them, by request ID. */
-export type Holders = Readonly<Record<string, string>>;
-
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 function formatIn(timeZone: string, kind: 'day' | 'hour'): Intl.DateTimeFormat {
@@ -113,23 +110,11 @@ function itemCode(lang: Lang, item: string): string {
   return ltr(lang, code(item));
 }
 
-/** One thing a put-back left alone, and why. */
-function conflictText(
-  lang: Lang,
-  conflict: PutBackConflict,
-  now: Date,
-  timeZone: string,
-  holders: Holders,
-): string {
+/** One thing a put-back left alone, and why (`heldBy`: a record from before one holder per setting). */
+function conflictText(lang: Lang, conflict: PutBackConflict): string {
   const t = lang.t.timeBox;
   const item = itemCode(lang, conflict.item);
-  if (conflict.heldBy !== null) {
-    const id = ltr(lang, conflict.heldBy);
-    const end = holders[conflict.heldBy];
-    return end === undefined
-      ? t.boxHeldNow(item, id)
-      : t.boxHeldUntil(item, id, clockText(lang, end, now, timeZone));
-  }
+  if (conflict.heldBy !== null) return t.boxHeldNow(item, ltr(lang, conflict.heldBy));
   // An item is an address of the whitelist, or the dotted name of a protection setting.
   if (isIP(conflict.item) !== 0) return conflict.now === null ? t.boxGoneSince(item) : t.boxBackSince(item);
   return t.boxChangedSince(item, itemCode(lang, protectionValueText(conflict.item, conflict.now, lang)));
@@ -138,9 +123,9 @@ function conflictText(
 const MAX_CONFLICTS = 10;
 
 /** What a put-back left alone, one clause each (at most ten, then `…`); '' when nothing. */
-function conflictsText(lang: Lang, model: BoxModel, now: Date, timeZone: string, holders: Holders): string {
+function conflictsText(lang: Lang, model: BoxModel): string {
   const conflicts = model.timeBox?.conflicts ?? [];
-  const lines = conflicts.slice(0, MAX_CONFLICTS).map((c) => conflictText(lang, c, now, timeZone, holders));
+  const lines = conflicts.slice(0, MAX_CONFLICTS).map((c) => conflictText(lang, c));
   if (conflicts.length > MAX_CONFLICTS) lines.push('…');
   return lines.length === 0 ? '' : lang.t.timeBox.boxConflicts(lines);
 }
@@ -149,20 +134,18 @@ function conflictsText(lang: Lang, model: BoxModel, now: Date, timeZone: string,
  * Where a time-boxed change's put-back stands, in one line: before it applies, its window; in
  * force, when it goes back; then putting back, failing and retrying (when next), put back (and
  * what was left alone, and why), or nothing put back. Null for a change with no window, or one
- * that never applied (`cancelled`). `holders`: the ends of the later changes a put-back left
- * items to, when the caller knows them.
+ * that never applied (`cancelled`).
  */
 export function putBackText(
   lang: Lang,
   model: BoxModel,
   now: Date,
   timeZone: string = lang.timeZone,
-  holders: Holders = {},
 ): string | null {
   const box = model.timeBox;
   if (box === undefined) return null;
   const t = lang.t.timeBox;
-  const conflicts = () => conflictsText(lang, model, now, timeZone, holders);
+  const conflicts = () => conflictsText(lang, model);
   switch (box.state) {
     case 'waiting':
       return box.endsAt === null

@@ -346,7 +346,7 @@ describe('a Revert a lead approves after the change was put back: not sent', () 
   });
   afterAll(() => p.close());
 
-  test('the lead approves it: exit 1, the sentence asks for a new Revert, the whitelist stays empty', async () => {
+  test('the lead approves it: exit 1, the sentence says the window ended, the whitelist stays empty', async () => {
     const change = await askedAndApproved(p, ['whitelist', 'add', '5.6.7.8', '--for', '2h']);
     const asked = await p.vidops(['revert', change, '--as', AGENT]);
     expect(asked.code).toBe(0);
@@ -356,14 +356,14 @@ describe('a Revert a lead approves after the change was put back: not sent', () 
     const approved = await p.vidops(['approve', revert, '--as', LEAD], 'lena');
     expect(approved.code).toBe(1);
     expect(approved.stderr).toContain(
-      `${revert} was not sent: what ${change} changed was changed again after this Revert was asked. Nothing was changed; ask for a new Revert of ${change} if still needed.`,
+      `${revert} was not sent: nothing of ${change} is left to revert, as its window has ended already (it was put back, or reverted). Nothing was changed.`,
     );
     expect(sandbox.requests().filter((r) => r.method === 'POST')).toHaveLength(posts);
     expect(sandbox.state().whitelist).toEqual([]);
     const events = await p.store((s) => s.listAudit());
     expect(events.find((e) => e.type === 'failed' && e.requestId === revert)?.error).toMatchObject({
       name: 'NotSent',
-      said: { key: 'revertStale', params: [revert, change] },
+      said: { key: 'revertWindowEnded', params: [change, revert] },
     });
   });
 });

@@ -574,8 +574,9 @@ export class Revert implements TimeBoxCommand {
     const recorded = (await newRequests(w, m)).filter((r) => r.revertOf?.kind !== 'put-back');
     if (result !== 'pending' && recorded.length > 0) fail(m, `a refused Revert recorded ${recorded[0]?.id}`);
     const overridden = m.windows.some((x) => x.item === target.item && x.overridden);
-    // An Extend is reverted through the change it extends: its own Revert may be refused.
+    // An Extend moved only an end: it has no Revert of its own (the change's ends the whole window).
     const extension = target.id !== target.of;
+    if (extension && result !== 'refused') fail(m, `the Revert of Extend ${target.id} was ${result}`);
     // A change that set what was already there has nothing to revert.
     const noop = target.back === target.set;
     if (
@@ -661,13 +662,17 @@ async function dueNow(m: Model, w: World): Promise<Window[]> {
   return due;
 }
 
-async function afterSweep(m: Model, w: World, due: readonly Window[], armed: boolean): Promise<void> {
+/**
+ * After a sweep: the windows it ended leave the model; one due and still in force is a defect
+ * unless `mayStay` (a fault was armed, or the process died in the middle).
+ */
+async function afterSweep(m: Model, w: World, due: readonly Window[], mayStay: boolean): Promise<void> {
   await newRequests(w, m);
   for (const x of [...m.windows]) {
     if (await ended(w, x)) {
       if (x.endsAt > m.now && !due.includes(x)) fail(m, `${x.ids.join('+')} was put back before its end`);
       windowEnded(m, x, 'put-back');
-    } else if (due.includes(x) && !armed) {
+    } else if (due.includes(x) && !mayStay) {
       fail(m, `${x.ids.join('+')} (${x.item}) was due and is still in force`);
     }
   }
@@ -718,11 +723,11 @@ export class CrashInSweep implements TimeBoxCommand {
   check = () => true;
   async run(m: Model, w: World): Promise<void> {
     const dying = await w.dying(this.at);
+    const due = await dueNow(m, w);
     await dying.sweepTimeBoxes().catch(() => undefined);
     await w.restart(0);
-    await newRequests(w, m);
-    const states = new Map((await all(w)).map((r) => [r.id, r.state]));
-    m.pending = m.pending.filter((p) => states.get(p.id) === 'pending');
+    // What it recorded before it died stays: a window with nothing left to send was ended (`left`).
+    await afterSweep(m, w, due, true);
   }
   toString = () => `CrashInSweep(${this.at})`;
 }

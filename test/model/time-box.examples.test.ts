@@ -1,4 +1,15 @@
-import { Advance, Approve, Ask, CrashInSweep, Extend, PutBackNow, Revert, replay } from './time-box-model.js';
+import {
+  Advance,
+  Approve,
+  Ask,
+  CrashInSweep,
+  Extend,
+  PutBackNow,
+  Revert,
+  replay,
+  ServiceSets,
+  Sweep,
+} from './time-box-model.js';
 import { ava, bob, useModelWorlds } from './world.js';
 
 /**
@@ -85,6 +96,46 @@ describe.each(kinds)('%s', (kind) => {
       new Extend(0, 30, false),
       new Approve(5, 0),
       new Approve(4, 0),
+    ]);
+  });
+
+  // Found by CI (seed 353042769): the model's fault. The sweep of a process that then died found
+  // nothing to send and recorded the window `left` first; the model kept the window in force.
+  test('someone sets preventZoom back on the service during a window, and a sweep that ends it finds nothing to send before its process dies', async () => {
+    await run([
+      new Ask(ava, 'preventZoom', 0, { kind: 'for', minutes: 30 }),
+      new Approve(0, 0),
+      new ServiceSets('preventZoom', 0),
+      new Advance(100),
+      new CrashInSweep('before-put-back-create'),
+    ]);
+  });
+
+  // Found on tbfix (seed -1692497019): the second Revert planned the same removal again, on the
+  // address a later window had added, and removed it.
+  test('an agent asks twice to revert an address window; after the first, a new window adds the address and the lead approves the second', async () => {
+    await run([
+      new Ask(ava, '9.9.9.9', 0, { kind: 'for', minutes: 30 }),
+      new Approve(0, 0),
+      new Revert(0),
+      new Revert(0),
+      new Approve(0, 0),
+      new Ask(ava, '9.9.9.9', 0, { kind: 'until', minutes: 20 }),
+      new Approve(1, 0),
+      new Approve(0, 0),
+    ]);
+  });
+
+  // Found on tbfix (PostgreSQL, seed -1290891841): the put-back a dead process had planned was
+  // resumed as planned, and sent opacity back over the value someone set since.
+  test('a process dies just after planning a put-back; someone then sets opacity on the service, and the next sweep leaves it as they set it', async () => {
+    await run([
+      new Ask(ava, 'opacity', 0, { kind: 'for', minutes: 30 }),
+      new Approve(0, 0),
+      new Advance(100),
+      new CrashInSweep('after-put-back-create'),
+      new ServiceSets('opacity', 0),
+      new Sweep(0),
     ]);
   });
 });

@@ -38,26 +38,43 @@ export const WHITELIST = '/v1/storage/dns/whitelist';
 
 export type StoreKind = 'SQLite' | 'PostgreSQL';
 
-/** How many runs `npm test` makes (`quick`), or `VIDOPS_MODEL_RUNS` for the long run. */
-export function runs(quick: number): number {
-  const asked = Number(process.env.VIDOPS_MODEL_RUNS);
-  return Number.isInteger(asked) && asked > 0 ? asked : quick;
-}
+/** The seed `npm test` runs from first: the same sequences every time, so a failure is the change's. */
+export const FIXED_SEED = 20_261_126;
 
 /**
- * fast-check's settings: the number of runs, a seed and path to replay one failure
- * (`VIDOPS_MODEL_SEED`, `VIDOPS_MODEL_PATH`, as the failure report prints them), and the
- * report of the failing commands (`verbose`).
+ * The runs of one model test, one `fc.assert` each, and the verbose report of the failing
+ * commands, whose message gives the seed and path to replay:
+ * - a replay (`VIDOPS_MODEL_SEED`, with `VIDOPS_MODEL_PATH` as the failure printed them);
+ * - a long exploration (`VIDOPS_MODEL_RUNS=N`): N runs from a random seed;
+ * - otherwise (`npm test`, CI): `quick` runs from {@link FIXED_SEED}, then a tenth as many from a
+ *   random seed, so each run also tries sequences no run tried before.
+ * @see docs/testing.md, "Model-based tests"
  */
-export function assertOptions(quick: number): fc.Parameters<unknown> {
+export function modelRuns<Ts = unknown>(quick: number): fc.Parameters<Ts>[] {
   const seed = Number(process.env.VIDOPS_MODEL_SEED);
   const path = process.env.VIDOPS_MODEL_PATH;
-  return {
-    numRuns: runs(quick),
-    verbose: fc.VerbosityLevel.Verbose,
-    ...(Number.isInteger(seed) ? { seed } : {}),
-    ...(path ? { path } : {}),
-  };
+  const asked = Number(process.env.VIDOPS_MODEL_RUNS);
+  const runs = Number.isInteger(asked) && asked > 0 ? asked : null;
+  const verbose = fc.VerbosityLevel.Verbose;
+  if (process.env.VIDOPS_MODEL_SEED && Number.isInteger(seed)) {
+    return [{ seed, numRuns: runs ?? quick, verbose, ...(path ? { path } : {}) }];
+  }
+  if (runs !== null) return [{ numRuns: runs, verbose }];
+  return [
+    { seed: FIXED_SEED, numRuns: quick, verbose },
+    { numRuns: Math.max(1, Math.round(quick / 10)), verbose },
+  ];
+}
+
+/** Checks `property` over {@link modelRuns}. */
+export async function assertModel<Ts>(property: fc.IAsyncProperty<Ts>, quick: number): Promise<void> {
+  for (const runs of modelRuns<Ts>(quick)) await fc.assert(property, runs);
+}
+
+/** Jest's time limit for a model test: `perRunMs` for each of its runs, ten minutes at least. */
+export function timeLimit(quick: number, perRunMs: number): number {
+  const runs = modelRuns(quick).reduce((sum, r) => sum + (r.numRuns ?? 100), 0);
+  return Math.max(600_000, runs * perRunMs);
 }
 
 /**
@@ -145,7 +162,8 @@ export function useModelWorlds(prefix: string, policyText?: string) {
     await sandbox?.close();
     await schemas?.dropAll();
     rmSync(tmp, { recursive: true, force: true });
-  });
+    // A long exploration leaves a PostgreSQL schema per run to drop: more than Jest's 30 s.
+  }, 600_000);
   const policy: Policy = buildPolicy({
     leads: [lee.id, kim.id],
     fileName: 'policy.yaml',

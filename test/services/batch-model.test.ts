@@ -3,6 +3,7 @@ import { TimeoutError } from '../../src/client/errors.js';
 import type { VideoClient } from '../../src/client/types.js';
 import type { OperationRequest } from '../../src/core/model.js';
 import type { Operations } from '../../src/services/types.js';
+import { assertModel, commandsOptions, timeLimit } from '../model/world.js';
 import { ava, type Kind, lee, MINUTE, sandbox, useTwoReplicas, type World } from './replicas.js';
 
 /**
@@ -10,7 +11,9 @@ import { ava, type Kind, lee, MINUTE, sandbox, useTwoReplicas, type World } from
  * approvals and double clicks, runs on either replica, a replica that dies in the middle (its
  * answer lost or not), the sweep that takes over, a failing service. Whatever the order, each
  * number reaches the service at most once, every number ends done, failed or unknown, a done
- * number was sent, and the audit chain verifies (checked after each run by useTwoReplicas).
+ * number was sent, and the audit chain verifies (checked after each run by useTwoReplicas). A
+ * failure prints the seed and path; replay it with VIDOPS_MODEL_SEED and VIDOPS_MODEL_PATH.
+ * @see docs/testing.md, "Model-based tests"
  */
 
 const { kinds, setup } = useTwoReplicas('batchmodel', 2_000);
@@ -246,31 +249,35 @@ describe.each(kinds)('a batch of unblocks, whatever happens (%s)', (kind: Kind) 
     expect(types.filter((t) => t === 'approved')).toHaveLength(1);
   });
 
-  it('unblocks each number at most once, ends every number, and keeps the chain', async () => {
-    const commands = [
-      fc.constant(new Submit()),
-      fc.constantFrom<0 | 1>(0, 1).map((i) => new Approve(i)),
-      fc.constant(new SelfApprove()),
-      fc.tuple(fc.integer({ min: 0, max: 6 }), fc.boolean()).map(([a, s]) => new DieWhileRunning(a, s)),
-      fc
-        .tuple(fc.constantFrom<0 | 1>(0, 1), fc.option(fc.integer({ min: 1, max: 4 })))
-        .map(([i, l]) => new Sweep(i, l)),
-      fc.constantFrom<429 | 500>(429, 500).map((s) => new ServiceFails(s)),
-    ];
-    await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 3, max: 14 }),
-        fc.commands(commands, { maxCommands: 8 }),
-        async (size, cmds) => {
-          const w = await setup(kind);
-          const r: Real = { w, numbers: numbers(size), request: null, crashed: 0 };
-          const m: Model = { size, submitted: false, needsLead: size > 10, approved: false };
-          await fc.asyncModelRun(() => ({ model: m, real: r }), cmds);
-          await settle(r);
-          await checkInvariants(r);
-        },
-      ),
-      { numRuns: 15, verbose: true },
-    );
-  }, 120_000);
+  it(
+    'unblocks each number at most once, ends every number, and keeps the chain',
+    async () => {
+      const commands = [
+        fc.constant(new Submit()),
+        fc.constantFrom<0 | 1>(0, 1).map((i) => new Approve(i)),
+        fc.constant(new SelfApprove()),
+        fc.tuple(fc.integer({ min: 0, max: 6 }), fc.boolean()).map(([a, s]) => new DieWhileRunning(a, s)),
+        fc
+          .tuple(fc.constantFrom<0 | 1>(0, 1), fc.option(fc.integer({ min: 1, max: 4 })))
+          .map(([i, l]) => new Sweep(i, l)),
+        fc.constantFrom<429 | 500>(429, 500).map((s) => new ServiceFails(s)),
+      ];
+      await assertModel(
+        fc.asyncProperty(
+          fc.integer({ min: 3, max: 14 }),
+          fc.commands(commands, commandsOptions(8)),
+          async (size, cmds) => {
+            const w = await setup(kind);
+            const r: Real = { w, numbers: numbers(size), request: null, crashed: 0 };
+            const m: Model = { size, submitted: false, needsLead: size > 10, approved: false };
+            await fc.asyncModelRun(() => ({ model: m, real: r }), cmds);
+            await settle(r);
+            await checkInvariants(r);
+          },
+        ),
+        15,
+      );
+    },
+    timeLimit(15, 8_000),
+  );
 });

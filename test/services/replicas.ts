@@ -102,7 +102,8 @@ export function useTwoReplicas(
     await sandbox.close();
     await schemas?.dropAll();
     rmSync(tmp, { recursive: true, force: true });
-  });
+    // A long exploration leaves a PostgreSQL schema per run to drop: more than Jest's 30 s.
+  }, 600_000);
   afterEach(closeWorlds);
 
   async function openPair(kind: Kind): Promise<[Store, Store]> {

@@ -139,6 +139,8 @@ export const audit = defineArea(
     auditPartlyPutBack: (ref: string, parts: string) => `${ref} was put back only in part; ${parts}`,
     auditWindowExtended: (ref: string, by: string, at: string) =>
       `${ref} now goes back ${at === '' ? 'later' : `at ${at}`}: extended by ${by}`,
+    auditWindowRecorded: (ref: string, items: string) =>
+      `${ref} recorded what it replaces, read just before it was sent: at its end it puts back ${items}`,
     auditWindowOverridden: (ref: string, by: string, items: string) =>
       `${ref} will leave ${items} alone when it goes back: ${by} set ${items} for good`,
     auditPutBackRetrying: (ref: string, error: string, at: string) =>
@@ -304,6 +306,8 @@ export const audit = defineArea(
     auditPartlyPutBack: (ref, parts) => `${ref} فقط تا حدی برگردانده شد؛ ${parts}`,
     auditWindowExtended: (ref, by, at) =>
       `${ref} اکنون ${at === '' ? 'دیرتر' : `در ${at}`} برمی‌گردد: ${by} آن را تمدید کرد`,
+    auditWindowRecorded: (ref, items) =>
+      `${ref} آنچه را جایگزین می‌کند درست پیش از فرستادن خواند و ثبت کرد: در پایان ${items} را برمی‌گرداند`,
     auditWindowOverridden: (ref, by, items) =>
       `${ref} هنگام برگشتن به ${items} دست نمی‌زند: ${by} آن را برای همیشه تغییر داد`,
     auditPutBackRetrying: (ref, error, at) =>

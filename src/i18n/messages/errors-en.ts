@@ -300,6 +300,10 @@ export const SAID_ENGLISH: SaidWords = {
   revertNotDone: (id) => `${id} has not been applied, so there is nothing to revert.`,
   revertNotRevertible: (id, title) =>
     `${id} (${title}) cannot be reverted: deletes, creates and one-way actions have no inverse.`,
+  revertExtend: (id, original) =>
+    `${id} extends ${original}: it changed only when that goes back, so it has no Revert of its own. To undo the change, revert ${original}: a Revert ends the whole window, this Extend included.`,
+  revertWindowEnded: (original, id) =>
+    `${id === null ? 'Nothing' : `${id} was not sent: nothing`} of ${original} is left to revert, as its window has ended already (it was put back, or reverted).${id === null ? '' : ' Nothing was changed.'}`,
   revertNothing: (id) => `Nothing of ${id} is left to revert: everything it changed was changed again since.`,
   revertStale: (id, original) =>
     `${id} was not sent: what ${original} changed was changed again after this Revert was asked. Nothing was changed; ask for a new Revert of ${original} if still needed.`,
@@ -310,6 +314,8 @@ export const SAID_ENGLISH: SaidWords = {
     `${id} is not a time-boxed change in force: there is nothing to put back or extend.`,
   extendStale: (id, original) =>
     `${id} was not sent: ${original} is no longer in force (it was put back, or was being put back). Nothing was changed; ask for the change again if still needed.`,
+  putBackInterrupted: () =>
+    'Not sent again: vidops stopped while this put-back was under way, and the service may have changed since. The change is read again and put back from what the service shows now.',
   putBackSuperseded: () =>
     'Not sent: another vidops process took this put-back over while this one was stalled. Nothing was changed by this one.',
   boxHeld: (item, holder, requester, endsAt, timeZone) =>

@@ -31,8 +31,6 @@ export const timeBox = defineArea(
       `${item} left as ${value}: changed since by someone else`,
     boxGoneSince: (ip: string) => `${ip} left off the whitelist: removed since by someone else`,
     boxBackSince: (ip: string) => `${ip} left on the whitelist: added back since by someone else`,
-    boxHeldUntil: (item: string, id: string, clock: string) =>
-      `${item} left to ${id}, which holds it until ${clock}`,
     boxHeldNow: (item: string, id: string) => `${item} left to ${id}, which holds it now`,
 
     /** The reminder DM: `preventZoom goes back to true in 10 minutes: extend?`. */
@@ -72,7 +70,6 @@ export const timeBox = defineArea(
     boxChangedSince: (item, value) => `${item} همان ${value} ماند: کس دیگری از آن زمان تغییرش داده است`,
     boxGoneSince: (ip) => `${ip} بیرون از لیست سفید ماند: کس دیگری از آن زمان برش داشته است`,
     boxBackSince: (ip) => `${ip} در لیست سفید ماند: کس دیگری از آن زمان دوباره افزوده است`,
-    boxHeldUntil: (item, id, clock) => `${item} به ${id} سپرده شد که تا ${clock} نگهش می‌دارد`,
     boxHeldNow: (item, id) => `${item} به ${id} سپرده شد که اکنون نگهش می‌دارد`,
 
     boxRemindField: (field, value, fromNow) => `${field} ${fromNow} به ${value} برمی‌گردد`,
