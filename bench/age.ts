@@ -22,7 +22,7 @@ import type { Operations } from '../src/services/types.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { homeView } from '../src/views/home.js';
 import { requestsMessage } from '../src/views/requests.js';
-import { buildDist, median, ROOT, startCommand } from './shared.js';
+import { buildDist, median, ROOT, sandboxClientOptions, startCommand } from './shared.js';
 
 /**
  * Cost as the history grows
@@ -106,13 +106,7 @@ async function openWorld(name: string): Promise<World> {
     throw new Error('--store=postgres needs --url=postgres://…');
   const store = await openStore(url, { hash });
   const sandbox = await startSandbox({ port: 0, extras: false });
-  const client = createVideoClient({
-    baseUrl: sandbox.url,
-    apiKey: DEMO.apiKey,
-    secretKey: DEMO.secretKey,
-    timeoutMs: 10_000,
-    retryConversionMethod: 'auto',
-  });
+  const client = createVideoClient(sandboxClientOptions(sandbox.url));
   const start = Date.parse('2026-01-01T00:00:00Z');
   const world: World = {
     store,

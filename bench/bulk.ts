@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildDist, fromDist } from './shared.js';
+import { buildDist, fromDist, sandboxClientOptions } from './shared.js';
 
 /**
  * A batch of 500 unblocks (`viewer.unblock-many`) against the documented-only sandbox answering
@@ -25,8 +25,7 @@ export async function run(): Promise<void> {
   const { createOperations } =
     await fromDist<typeof import('../src/services/operations.js')>('services/operations.js');
   const { createVideoClient } = await fromDist<typeof import('../src/client/index.js')>('client/index.js');
-  const { startSandbox, DEMO } =
-    await fromDist<typeof import('../src/sandbox/server.js')>('sandbox/server.js');
+  const { startSandbox } = await fromDist<typeof import('../src/sandbox/server.js')>('sandbox/server.js');
   const { buildPolicy } = await fromDist<typeof import('../src/core/policy.js')>('core/policy.js');
   const { sealKeyOf } = await fromDist<typeof import('../src/core/seal.js')>('core/seal.js');
 
@@ -34,13 +33,7 @@ export async function run(): Promise<void> {
   const sandbox = await startSandbox({ port: 0, extras: false });
   sandbox.setFaults([{ method: 'POST', path: UNBLOCK, latencyMs: LATENCY_MS }]);
   const store = await openStore(`sqlite:${join(dir, 'vidops.db')}`, { hash: createHasher() });
-  const client = createVideoClient({
-    baseUrl: sandbox.url,
-    apiKey: DEMO.apiKey,
-    secretKey: DEMO.secretKey,
-    timeoutMs: 10_000,
-    retryConversionMethod: 'auto',
-  });
+  const client = createVideoClient(sandboxClientOptions(sandbox.url));
   const ops = createOperations({
     store,
     client,

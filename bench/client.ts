@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { createVideoClient } from '../src/client/index.js';
 import { DEMO, startSandbox } from '../src/sandbox/server.js';
+import { sandboxClientOptions } from './shared.js';
 
 /**
  * Cost of the client over a bare HTTP call: N sequential `whitelist.get()` through the client
@@ -31,13 +32,7 @@ const ms = (value: number) => `${(value * 1000).toFixed(0).padStart(5)} µs`;
 
 export async function run(): Promise<void> {
   const sandbox = await startSandbox({ port: 0, conversionDelayMs: 1_000 });
-  const client = createVideoClient({
-    baseUrl: sandbox.url,
-    apiKey: DEMO.apiKey,
-    secretKey: DEMO.secretKey,
-    timeoutMs: 10_000,
-    retryConversionMethod: 'auto',
-  });
+  const client = createVideoClient(sandboxClientOptions(sandbox.url));
   const url = `${sandbox.url}/v1/storage/dns/whitelist`;
   const headers = { api_key: DEMO.apiKey, secret_key: DEMO.secretKey, accept: 'application/json' };
 

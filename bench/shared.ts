@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DEMO } from '../src/sandbox/demo-data.js';
 
 /** What the benchmarks share: the project's folder, dist/ built and loaded, `--rounds`, a median. */
 
@@ -67,4 +68,15 @@ export function startCommand(): { env: Record<string, string>; flags: string[] }
   }
   if (words[0] !== 'node') throw new Error(`cannot read the node flags of "npm start": ${start}`);
   return { env, flags: words.slice(1).filter((w) => w.startsWith('--')) };
+}
+
+/** How every benchmark's client reaches the sandbox: its demo keys, a 10 s timeout. */
+export function sandboxClientOptions(baseUrl: string) {
+  return {
+    baseUrl,
+    apiKey: DEMO.apiKey,
+    secretKey: DEMO.secretKey,
+    timeoutMs: 10_000,
+    retryConversionMethod: 'auto' as const,
+  };
 }
