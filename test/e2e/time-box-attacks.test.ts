@@ -1,5 +1,6 @@
 import type { OperationRequest } from '../../src/core/model.js';
 import { blockAction, type StoredMessage } from '../../src/emulator/index.js';
+import { messageOf } from '../../src/i18n/said.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from '../../src/views/ids.js';
 import { type Harness, startHarness, USERS } from './app-harness.js';
@@ -642,7 +643,9 @@ describe('a policy of at most 4 hours', () => {
     const result = await strict.vidops.ops
       .extend(id, { id: USERS.agent.id, name: 'ana' }, { kind: 'for', ms: 24 * HOUR, text: '1d' }, 'longer')
       .catch((error: unknown) => error);
-    expect(String((result as Error).message ?? JSON.stringify(result))).toMatch(/too long|at most 4 hours/);
+    expect(result instanceof Error ? messageOf(result) : JSON.stringify(result)).toMatch(
+      /too long|at most 4 hours/,
+    );
     expect(await strict.store.listRequests({ limit: 50 })).toHaveLength(requests);
     expect(strict.sandbox.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
   });
