@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { InputError } from '../../src/core/errors.js';
 import type { Actor, OperationRequest } from '../../src/core/model.js';
 import type { BoxAsked } from '../../src/core/time-box.js';
+import { messageOf } from '../../src/i18n/said.js';
 import type { FaultRule } from '../../src/sandbox/server.js';
 import type { Operations, PrepareInput } from '../../src/services/types.js';
 import { ava, bob, CONFIG, type CrashPoint, HOUR, kim, lee, MINUTE, WHITELIST, type World } from './world.js';
@@ -317,7 +318,7 @@ export class Ask implements TimeBoxCommand {
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       outcome = 'refused';
-      why = error.message;
+      why = messageOf(error);
     }
     const recorded = (await newRequests(w, m)).filter((r) => r.revertOf === undefined);
     if (
