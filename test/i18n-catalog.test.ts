@@ -1,13 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Area, Phrase, Phrases } from '../src/i18n/define.js';
 import { FSI, PDI } from '../src/i18n/format.js';
 import { AREAS } from '../src/i18n/messages/index.js';
+import { VIEWS } from '../src/operations/views.js';
 
 /**
- * The message catalog is complete and clean, whatever areas it holds (they are read from AREAS,
- * never listed here): every key is used by the code, both languages have the same keys, every
+ * The message catalog is complete and clean, whatever areas it holds (they are read from AREAS
+ * and from each operation's views in VIEWS, never listed here): every key is used by the code, both languages have the same keys, every
  * Persian phrase is written (not empty, not the English left in place), uses Persian letters and
  * no Latin digits in prose, and every phrase made from parameters makes a string. Each check
  * names every offending key (`area.key`), not only the first.
@@ -16,9 +17,16 @@ import { AREAS } from '../src/i18n/messages/index.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MESSAGES = join(ROOT, 'src', 'i18n', 'messages');
+const OPERATIONS = join(ROOT, 'src', 'operations');
 
 type AnyArea = Area<Phrases>;
-const areas = Object.entries(AREAS as unknown as Record<string, AnyArea>);
+/** The shared areas, then each operation's own (its `messages.ts`), named after the operation. */
+const areas: [string, AnyArea][] = [
+  ...Object.entries<AnyArea>(AREAS),
+  ...Object.entries(VIEWS).flatMap(([name, views]): [string, AnyArea][] =>
+    views.messages === undefined ? [] : [[name, views.messages]],
+  ),
+];
 
 /** Every phrase of the catalog, both languages side by side. */
 interface Entry {
@@ -154,12 +162,16 @@ function made(e: Entry): Made | { problem: string } {
 const CODE = /\.(ts|js|mjs|cjs)$/;
 const TEST = /\.test\.(ts|js|mjs|cjs)$/;
 
+/** An operation's own sentences (`src/operations/<op>/messages.ts`): the catalog, not its readers. */
+const isOperationMessages = (file: string) =>
+  dirname(dirname(file)) === OPERATIONS && /^messages\.(ts|js)$/.test(file.slice(dirname(file).length + 1));
+
 function sources(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (full !== MESSAGES && entry.name !== '__snapshots__') sources(full, out);
-    } else if (CODE.test(entry.name) && !TEST.test(entry.name)) {
+    } else if (CODE.test(entry.name) && !TEST.test(entry.name) && !isOperationMessages(full)) {
       out.push(readFileSync(full, 'utf8'));
     }
   }
@@ -214,16 +226,21 @@ function onlyCode(text: string): boolean {
 // ---------------------------------------------------------------------------------------------
 
 describe('the message catalog', () => {
-  it('holds areas, and every area written in src/i18n/messages is registered in AREAS', async () => {
+  it('holds areas, and every area written in src/i18n/messages or an operation’s messages.ts is registered', async () => {
     expect(areas.length).toBeGreaterThan(0);
-    const registered = new Set<unknown>(Object.values(AREAS));
+    const registered = new Set<unknown>(areas.map(([, area]) => area));
+    const written = [
+      ...readdirSync(MESSAGES).map((file) => join(MESSAGES, file)),
+      ...readdirSync(OPERATIONS).map((op) => join(OPERATIONS, op, 'messages.ts')),
+    ].filter(
+      (file) => existsSync(file) && CODE.test(file) && !TEST.test(file) && !/[\\/]index\.\w+$/.test(file),
+    );
     const unregistered: string[] = [];
-    for (const file of readdirSync(MESSAGES).filter((f) => CODE.test(f) && !TEST.test(f))) {
-      if (file.startsWith('index.') || !readFileSync(join(MESSAGES, file), 'utf8').includes('defineArea('))
-        continue;
-      const module = (await import(pathToFileURL(join(MESSAGES, file)).href)) as Record<string, unknown>;
+    for (const file of written) {
+      if (!readFileSync(file, 'utf8').includes('defineArea(')) continue;
+      const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
       if (!Object.values(module).some((value) => registered.has(value))) {
-        unregistered.push(relative(ROOT, join(MESSAGES, file)).split(sep).join('/'));
+        unregistered.push(relative(ROOT, file).split(sep).join('/'));
       }
     }
     expect(unregistered).toEqual([]);

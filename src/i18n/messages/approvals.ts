@@ -68,13 +68,6 @@ export const approvals = defineArea(
       '_Preview not available: this request was made by an earlier version of vidops._',
     apprNone: '_none_',
     apprEmpty: '_empty_',
-    apprAdds: (shown: string) => `*Adds* (${shown})`,
-    apprRemoves: (shown: string) => `*Removes* (${shown})`,
-    apprWhitelistAfter: (shown: string) => `*Whitelist after* (${shown})`,
-    apprWhitelistBefore: (shown: string) => `Whitelist before (${shown})`,
-    apprWhitelistEmpty:
-      ':warning: The whitelist will be empty: while ipValidation is on, no server can create links.',
-    apprSettingsChange: (shown: string) => `*Settings that change* (${shown}):`,
     apprResource: (resource: 'folder' | 'file' | 'playlist'): string => resource,
     apprCreates: (resource: string) => `*Creates* a ${resource}:`,
     apprTitleLabel: 'Title',
@@ -89,13 +82,6 @@ export const approvals = defineArea(
     apprInFolder: (id: string) => ` in folder ${id}`,
     apprAndFolderFiles: (count: number, shown: string) => ` and its ${shown} file${s(count)}`,
     apprFilesInIt: (count: number, shown: string) => ` (${shown} file${s(count)} in it)`,
-    apprRetries: (id: string, title: string, status: string) =>
-      `*Retries the conversion* of file ${id}${title}${status === '' ? '' : ` (status ${status})`}.`,
-    apprUnblocks: (mobile: string, facts: readonly string[]) =>
-      `*Unblocks* viewer ${mobile}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}.`,
-    apprBlocked: 'blocked',
-    apprNotBlocked: 'not listed as blocked',
-    apprRisk: (risk: string) => `risk ${risk}`,
     apprMoreLines: (count: number, shown: string) => `_… and ${shown} more line${s(count)} not shown._`,
 
     // Buttons
@@ -313,13 +299,6 @@ export const approvals = defineArea(
     apprPreviewNotAvailable: '_پیش‌نمایش در دسترس نیست: این درخواست را نسخه‌ی قدیمی‌تری از vidops ساخته است._',
     apprNone: '_هیچ_',
     apprEmpty: '_خالی_',
-    apprAdds: (shown) => `*افزوده می‌شود* (${shown})`,
-    apprRemoves: (shown) => `*برداشته می‌شود* (${shown})`,
-    apprWhitelistAfter: (shown) => `*لیست سفید پس از تغییر* (${shown})`,
-    apprWhitelistBefore: (shown) => `لیست سفید پیش از تغییر (${shown})`,
-    apprWhitelistEmpty:
-      ':warning: لیست سفید خالی می‌شود: تا وقتی ipValidation روشن است، هیچ سروری نمی‌تواند لینک بسازد.',
-    apprSettingsChange: (shown) => `*تنظیماتی که تغییر می‌کنند* (${shown}):`,
     apprResource: (resource) => ({ folder: 'پوشه', file: 'فایل', playlist: 'پلی‌لیست' })[resource],
     apprCreates: (resource) => `*ساخت* ${resource}:`,
     apprTitleLabel: 'عنوان',
@@ -334,13 +313,6 @@ export const approvals = defineArea(
     apprInFolder: (id) => ` در پوشه‌ی ${id}`,
     apprAndFolderFiles: (_count, shown) => ` همراه با ${shown} فایلش`,
     apprFilesInIt: (_count, shown) => ` (${shown} فایل دارد)`,
-    apprRetries: (id, title, status) =>
-      `*تبدیل دوباره‌ی* فایل ${id}${title}${status === '' ? '' : ` (وضعیت ${status})`}.`,
-    apprUnblocks: (mobile, facts) =>
-      `*رفع مسدودی* بیننده‌ی ${mobile}${facts.length > 0 ? ` (${facts.join('، ')})` : ''}.`,
-    apprBlocked: 'مسدود است',
-    apprNotBlocked: 'در فهرست مسدودها نیست',
-    apprRisk: (risk) => `سطح خطر ${risk}`,
     apprMoreLines: (_count, shown) => `_… و ${shown} خط دیگر که نمایش داده نشده است._`,
 
     apprApprove: 'تأیید',

@@ -13,7 +13,6 @@ const s = (count: number, one: string, many: string) => (count === 1 ? one : man
 export const batch = defineArea(
   {
     batchPreview: (count: number) => `Unblock ${count} viewers`,
-    batchRepeats: 'Repeat viewers (a lead is asked about them)',
     batchAsk: (count: number) =>
       `*Unblock ${count} ${s(count, 'viewer', 'viewers')}?* Nothing is sent until you confirm.`,
     batchNumbers: 'Numbers',
@@ -76,7 +75,6 @@ export const batch = defineArea(
   },
   {
     batchPreview: (count) => `رفع مسدودی ${n(count)} بیننده`,
-    batchRepeats: 'بیننده‌های تکراری (از سرپرست درباره‌شان پرسیده می‌شود)',
     batchAsk: (count) => `*رفع مسدودی ${n(count)} بیننده؟* تا تأیید نکنید چیزی فرستاده نمی‌شود.`,
     batchNumbers: 'شماره‌ها',
     batchMore: (count) => `و ${n(count)} شماره‌ی دیگر`,

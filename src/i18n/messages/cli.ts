@@ -178,22 +178,11 @@ export const cli = defineArea(
     // Previews
     cliNone: '(none)',
     cliEmpty: '(empty)',
-    cliNoneWord: 'none',
-    cliNotSet: 'not set',
     cliFilesAfter: (count: string) => `files after (${count}):`,
     cliFilesBefore: (count: string) => `files before (${count}):`,
     cliFilesBeforeUnknown: 'files before: not known (the playlist could not be looked up)',
     cliDeletes: (resource: string, id: string, title: string, files: string | null) =>
       `deletes ${resource} ${id}${title}${files === null ? '' : `, holding ${files} file(s)`}`,
-    cliBefore: (list: string) => `before: ${list}`,
-    cliAfter: (list: string) => `after:  ${list}`,
-    cliAddedRemoved: (added: string, removed: string) => `added: ${added}; removed: ${removed}`,
-    cliRetryPreview: (id: string, title: string, status: string | null) =>
-      `file ${id}${title}, conversion status ${status ?? 'unknown'}`,
-    cliViewerPreview: (number: string, state: string) => `viewer ${number}: ${state}`,
-    cliBlocked: (actionType: string | null) => `blocked${actionType === null ? '' : ` (${actionType})`}`,
-    cliNotListedBlocked: 'not listed as blocked',
-    cliBlockUnknown: 'block state unknown',
     cliPreviewUnavailable: 'preview not available (the request was made by an earlier version of vidops)',
   },
   {
@@ -329,23 +318,11 @@ export const cli = defineArea(
     cliWhitelistHolds: (_n: number, count: string) => `لیست سفید ${count} نشانی دارد:`,
     cliNone: '(هیچ)',
     cliEmpty: '(خالی)',
-    cliNoneWord: 'هیچ',
-    cliNotSet: 'تنظیم نشده',
     cliFilesAfter: (count: string) => `فایل‌ها پس از تغییر (${count}):`,
     cliFilesBefore: (count: string) => `فایل‌ها پیش از تغییر (${count}):`,
     cliFilesBeforeUnknown: 'فایل‌های پیش از تغییر: نامعلوم (پلی‌لیست را نشد پیدا کرد)',
     cliDeletes: (resource: string, id: string, title: string, files: string | null) =>
       `${resource} \u2068${id}\u2069${title}${files === null ? '' : ` با ${files} فایل`} حذف می‌شود`,
-    cliBefore: (list: string) => `پیش از تغییر: ${list}`,
-    cliAfter: (list: string) => `پس از تغییر: ${list}`,
-    cliAddedRemoved: (added: string, removed: string) => `افزوده: ${added}؛ برداشته: ${removed}`,
-    cliRetryPreview: (id: string, title: string, status: string | null) =>
-      `فایل \u2068${id}\u2069${title}، وضعیت تبدیل: ${status === null ? 'نامعلوم' : `\u2068${status}\u2069`}`,
-    cliViewerPreview: (number: string, state: string) => `بیننده‌ی \u2068${number}\u2069: ${state}`,
-    cliBlocked: (actionType: string | null) =>
-      `مسدود${actionType === null ? '' : ` (\u2068${actionType}\u2069)`}`,
-    cliNotListedBlocked: 'در فهرست مسدودها نیست',
-    cliBlockUnknown: 'وضعیت مسدودی نامعلوم',
     cliPreviewUnavailable: 'پیش‌نمایش در دسترس نیست (درخواست را نسخه‌ی قدیمی‌تری از vidops ساخته است)',
   },
 );

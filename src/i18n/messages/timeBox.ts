@@ -53,7 +53,6 @@ export const timeBox = defineArea(
     boxNoRevertDelete: 'Deletes and creates cannot be reverted: what a delete removed is gone.',
     boxNoRevertCreate: 'Deletes and creates cannot be reverted: delete what was created if it must go.',
     boxNoRevertUnblock: 'An unblock cannot be reverted: vidops does not block viewers.',
-    boxNoRevertRetry: 'A conversion retry cannot be reverted: the file converts again, or fails again.',
   },
   {
     boxClockToday: (hourMinute) => `ساعت ${hourMinute}`,
@@ -85,6 +84,5 @@ export const timeBox = defineArea(
     boxNoRevertDelete: 'حذف و ایجاد برگرداندنی نیستند: آنچه حذف شده از دست رفته است.',
     boxNoRevertCreate: 'حذف و ایجاد برگرداندنی نیستند: اگر آنچه ساخته شد باید برود، حذفش کنید.',
     boxNoRevertUnblock: 'رفع مسدودی برگرداندنی نیست: vidops بیننده‌ها را مسدود نمی‌کند.',
-    boxNoRevertRetry: 'تبدیل دوباره برگرداندنی نیست: فایل دوباره تبدیل می‌شود، یا دوباره ناموفق می‌شود.',
   },
 );

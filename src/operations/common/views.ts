@@ -1,6 +1,7 @@
 import { stripBidiControls as shown } from '../../core/bidi.js';
 import type { ChangeOperation, Preview } from '../../core/catalog.js';
 import type { JsonValue } from '../../core/json.js';
+import type { Area, Phrases } from '../../i18n/define.js';
 import { beforeAfter, type Lang, ltr, num } from '../../i18n/index.js';
 import { code, isolated } from '../../views/blocks.js';
 
@@ -60,6 +61,8 @@ export interface OperationViews<O extends ChangeOperation> extends AuditSentence
   facts: PreviewFacts<O>;
   /** Why a done request of it has no Revert…, when its `undo` is `none` and it is no delete or create. */
   noRevert?(lang: Lang): string;
+  /** What only it says (its `messages.ts`), when it says anything of its own: part of the catalog. */
+  messages?: Area<Phrases>;
 }
 
 /** The audit log's limit for a title (or setting names) in a sentence. */

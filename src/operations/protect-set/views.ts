@@ -4,6 +4,7 @@ import { beforeAfter, list, ltr, num } from '../../i18n/index.js';
 import { code, isolateOutside, safeWorded } from '../../views/blocks.js';
 import { protectionValueText } from '../../views/protection-text.js';
 import { AUDIT_TITLE_LIMIT, isObj, viewsOf } from '../common/views.js';
+import { messages } from './messages.js';
 import { spec } from './spec.js';
 
 /** How much of the settings a done change set an audit sentence shows. */
@@ -22,19 +23,22 @@ function settingsIn(changes: JsonValue | undefined, prefix = ''): [string, Prote
 }
 
 export const views = viewsOf(spec, {
-  ask: (p) => p.t.auditAskProtectSet,
+  messages,
+  ask: (p) => messages[p.lang.locale].auditAskProtectSet,
   facts: ({ rows }, { own }) =>
     rows.length === 0 ? [] : [own(rows.map((row) => row.field).join(', '), AUDIT_TITLE_LIMIT)],
   // What was set, in words: `Protection settings changed (preventZoom: on, player.offlineMode: off)`.
-  done({ params, t, lang, own }) {
+  done({ params, lang, own }) {
     const set = settingsIn(isObj(params) ? params.changes : undefined).map(
       ([field, value]) => `${field}: ${protectionValueText(field, value, lang)}`,
     );
-    return t.auditProtectionChanged(set.length > 0 ? ` (${own(list(lang, set), SETTINGS_LIMIT)})` : '');
+    return messages[lang.locale].auditProtectionChanged(
+      set.length > 0 ? ` (${own(list(lang, set), SETTINGS_LIMIT)})` : '',
+    );
   },
   // Values in the reader's words (`روشن`, not `on`), the change isolated whole (`beforeAfter`).
   slack: (preview, lang) => [
-    lang.t.approvals.apprSettingsChange(num(lang, preview.rows.length)),
+    messages[lang.locale].apprSettingsChange(num(lang, preview.rows.length)),
     ...preview.rows.map((row) => {
       const english = protectionField(row.field)?.label ?? row.field;
       const label = lang.t.changes.protectFormFieldLabel(row.field, english);
@@ -50,7 +54,7 @@ export const views = viewsOf(spec, {
   cli: (preview, lang) =>
     preview.rows.map((row) => {
       const show = (v: typeof row.before) =>
-        v === null ? lang.t.cli.cliNotSet : protectionValueText(row.field, v, lang);
+        v === null ? messages[lang.locale].cliNotSet : protectionValueText(row.field, v, lang);
       return `  ${ltr(lang, row.field)}: ${beforeAfter(lang, show(row.before), show(row.after))}`;
     }),
 });

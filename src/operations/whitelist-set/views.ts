@@ -1,21 +1,27 @@
 import { num } from '../../i18n/index.js';
 import { isObj, list, viewsOf, wrapList } from '../common/views.js';
+import { messages } from './messages.js';
 import { spec } from './spec.js';
 
 export const views = viewsOf(spec, {
-  ask: (p) => p.t.auditAskWhitelistSet,
-  facts: ({ added, removed }, { t, lang }) => [
-    ...(added.length > 0 ? [t.auditAddsAddresses(added.length, num(lang, added.length))] : []),
-    ...(removed.length > 0 ? [t.auditRemovesAddresses(removed.length, num(lang, removed.length))] : []),
-  ],
-  done({ result, t, lang }) {
+  messages,
+  ask: (p) => messages[p.lang.locale].auditAskWhitelistSet,
+  facts: ({ added, removed }, { lang }) => {
+    const t = messages[lang.locale];
+    return [
+      ...(added.length > 0 ? [t.auditAddsAddresses(added.length, num(lang, added.length))] : []),
+      ...(removed.length > 0 ? [t.auditRemovesAddresses(removed.length, num(lang, removed.length))] : []),
+    ];
+  },
+  done({ result, lang }) {
+    const t = messages[lang.locale];
     const list = isObj(result) ? result.allowedDNS : undefined;
     return t.auditWhitelistUpdated(
       Array.isArray(list) ? t.auditAddressesNow(list.length, num(lang, list.length)) : '',
     );
   },
   slack: (preview, lang) => {
-    const t = lang.t.approvals;
+    const t = messages[lang.locale];
     const n = (items: readonly string[]) => num(lang, items.length);
     return [
       ...(preview.added.length > 0 ? wrapList(lang, t.apprAdds(n(preview.added)), preview.added) : []),
@@ -28,7 +34,7 @@ export const views = viewsOf(spec, {
     ];
   },
   cli: (preview, lang) => {
-    const t = lang.t.cli;
+    const t = messages[lang.locale];
     return [
       `  ${t.cliBefore(list(preview.before, lang))}`,
       `  ${t.cliAfter(list(preview.after, lang))}`,

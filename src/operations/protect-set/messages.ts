@@ -1,0 +1,23 @@
+import { defineArea } from '../../i18n/define.js';
+
+/**
+ * What only this operation says, in English and Persian: the approval line of a protection change,
+ * its audit sentences and its terminal preview. Its views read it as `messages[lang.locale]`; the
+ * catalog's test finds it through `VIEWS`.
+ * @see docs/architecture.md, "Languages"
+ */
+
+export const messages = defineArea(
+  {
+    apprSettingsChange: (shown: string) => `*Settings that change* (${shown}):`,
+    auditAskProtectSet: 'change the protection settings',
+    auditProtectionChanged: (fields: string) => `Protection settings changed${fields}`,
+    cliNotSet: 'not set',
+  },
+  {
+    apprSettingsChange: (shown) => `*تنظیماتی که تغییر می‌کنند* (${shown}):`,
+    auditAskProtectSet: 'تغییر تنظیمات حفاظت',
+    auditProtectionChanged: (fields) => `تنظیمات حفاظت تغییر کرد${fields}`,
+    cliNotSet: 'تنظیم نشده',
+  },
+);
