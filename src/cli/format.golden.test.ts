@@ -143,7 +143,7 @@ describe.each([
       reason: 'کمپین تمام شد',
     });
     expect({
-      pending: pendingLines(request, 'policy', { cliApproves: true }, lang),
+      pending: pendingLines(request, null, { cliApproves: true }, lang),
       request: requestLine(request, NOW, lang),
       unblocked: unblockedLine(
         { kind: 'unblock', mobileNumber: '09123456789', blocked: true, actionType: null },

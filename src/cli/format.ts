@@ -14,10 +14,12 @@ import { canonicalJson, type JsonValue } from '../core/json.js';
 import { maskMobile, maskMobilesInText } from '../core/mask.js';
 import type { AuditEvent, OperationRequest, RecordedError } from '../core/model.js';
 import type { PlayerErrorExplanation } from '../core/player-errors.js';
+import type { Said } from '../core/said.js';
 import { PROTECTION_FIELDS, readProtectionField } from '../core/validate/protection.js';
 import { dateTime, ltr, num } from '../i18n/format.js';
 import { ENGLISH, type Lang, langFor } from '../i18n/lang.js';
 import { stateEnglish } from '../i18n/messages/errors-en.js';
+import { sayWith } from '../i18n/said.js';
 import type { spec as viewerUnblock } from '../operations/viewer-unblock/spec.js';
 import { type CliPreview, VIEWS } from '../operations/views.js';
 import { stateWord } from '../views/approval.js';
@@ -188,7 +190,7 @@ function unmarked(line: string): string {
  */
 export function pendingLines(
   request: OperationRequest,
-  why: string,
+  why: Said | null,
   options: { cliApproves: boolean } = { cliApproves: false },
   lang: Lang = ENGLISH,
 ): string[] {
@@ -197,7 +199,13 @@ export function pendingLines(
   const where = options.cliApproves ? t.cliApproveWhereCli(request.id) : t.cliApproveInSlack;
   const cancel = `vidops cancel ${request.id}${request.requester.id.startsWith('cli:') ? '' : ` --as ${request.requester.id}`}`;
   return [
-    t.cliPending(request.id, left, num(lang, left), why === 'policy' ? null : shown(why), where),
+    t.cliPending(
+      request.id,
+      left,
+      num(lang, left),
+      why === null ? null : shown(sayWith(lang.t.errors, why)),
+      where,
+    ),
     t.cliExpiresCancel(request.expiresAt === null ? null : cliTime(lang, request.expiresAt), cancel),
   ];
 }

@@ -1,3 +1,5 @@
+import { langFor } from '../i18n/lang.js';
+import { messageOf, sayWith } from '../i18n/said.js';
 import {
   OPERATION_SPECS,
   type OperationParams,
@@ -7,7 +9,7 @@ import {
   READ_OPERATION_TITLES,
   readRequest,
 } from './catalog.js';
-import { InputError } from './errors.js';
+import { InputError, VidopsError } from './errors.js';
 import { CHANGE_OPERATIONS, type ChangeOperation, READ_OPERATIONS } from './operations.js';
 import { MOBILE_PARAM_RULE } from './validate/phone.js';
 
@@ -174,10 +176,12 @@ describe('parameters that must never reach the API', () => {
     expect(caught instanceof InputError ? caught.issues : []).toContain(issue);
   });
 
-  it('names the operation in the error message', () => {
-    expect(() => parseParams('viewer.unblock', null)).toThrow(
-      'The parameters of "Unblock viewer" are not valid',
-    );
+  it('names the operation in the error message, in English and Persian', () => {
+    const error = thrown(() => parseParams('viewer.unblock', null));
+    expect(messageOf(error)).toContain('The parameters of "Unblock viewer" are not valid');
+    const persian =
+      error instanceof VidopsError && error.said !== null ? sayWith(langFor('fa').t.errors, error.said) : '';
+    expect(persian).toContain('پارامترهای «رفع مسدودی بیننده» معتبر نیستند');
   });
 });
 
@@ -225,14 +229,29 @@ describe('a stored request read back', () => {
   });
 
   it('refuses parameters altered in the store, naming the request', () => {
-    expect(() =>
+    const error = thrown(() =>
       readRequest({ ...fields, operation: 'folder.delete', params: { bucketId: `../${OID}` }, preview }),
-    ).toThrow('Request R-7K2M9QXA holds parameters that are not valid for "Delete folder"');
+    );
+    expect(messageOf(error)).toContain(
+      'Request R-7K2M9QXA holds parameters that are not valid for "Delete folder"',
+    );
   });
 
   it('refuses an operation this build does not know', () => {
-    expect(() => readRequest({ ...fields, operation: 'folder.rename', params: {}, preview: null })).toThrow(
-      'Request R-7K2M9QXA is for "folder.rename", an operation this build does not know.',
-    );
+    expect(
+      messageOf(
+        thrown(() => readRequest({ ...fields, operation: 'folder.rename', params: {}, preview: null })),
+      ),
+    ).toBe('Request R-7K2M9QXA is for "folder.rename", an operation this build does not know.');
   });
 });
+
+/** The error `run` throws (a test fails when it throws none). */
+function thrown(run: () => unknown): Error {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof Error) return error;
+  }
+  throw new Error('expected an error');
+}

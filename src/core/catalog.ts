@@ -4,6 +4,7 @@ import { InputError } from './errors.js';
 import type { OperationRequest, RequestFields } from './model.js';
 import { type OperationSpec, storedTarget, type Target, targetText } from './operation-spec.js';
 import type { OperationName, ReadOperation } from './operations.js';
+import { say } from './said.js';
 
 export type { CoverRef } from '../operations/common/spec.js';
 export * from './operation-spec.js';
@@ -97,7 +98,7 @@ export function parseParams<O extends ChangeOperation>(operation: O, params: unk
   const result = spec.params.safeParse(params);
   if (result.success) return result.data;
   const issues = issueLines(result.error);
-  throw new InputError(`The parameters of "${spec.title}" are not valid: ${issues.join('; ')}`, issues);
+  throw new InputError(say.paramsInvalid(operation, spec.title, issues), issues);
 }
 
 /** The typed preview of `operation` read from JSON; null when it is not one (a request of an older build). */
@@ -139,9 +140,7 @@ export function readRequest(
 ): OperationRequest {
   const { operation, params, preview, ...fields } = stored;
   if (!isChangeOperation(operation)) {
-    throw new InputError(
-      `Request ${stored.id} is for "${operation}", an operation this build does not know.`,
-    );
+    throw new InputError(say.storedUnknownOperation(stored.id, operation));
   }
   return typedRequest(operation, fields, params, preview);
 }
@@ -158,10 +157,7 @@ function typedRequest<O extends ChangeOperation>(
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     const { title } = OPERATION_SPECS[operation];
-    throw new InputError(
-      `Request ${fields.id} holds parameters that are not valid for "${title}": ${error.issues.join('; ')}`,
-      error.issues,
-    );
+    throw new InputError(say.storedParamsInvalid(fields.id, operation, title, error.issues), error.issues);
   }
   return { ...fields, operation, params: typed, preview: parsePreview(operation, preview) };
 }

@@ -1,3 +1,4 @@
+import { english } from '../i18n/said.js';
 import { ConfigError } from './errors.js';
 import { buildPolicy, checkPolicy, decide } from './policy.js';
 
@@ -43,13 +44,17 @@ describe('the repeat rule of the policy', () => {
       fileText: 'viewer.unblock: { repeat: { within: 30d, max: 2 }, rateLimit: null, quorum: 0 }',
     });
     const repeat = { viewer: '09124564567', nth: 3, max: 2, within: '30d' };
-    expect(
-      decide(policy, { operation: 'viewer.unblock', actor: agent, recentCount: 0, now, repeat }),
-    ).toMatchObject({
-      kind: 'approval',
-      quorum: 1,
-      why: 'the 3rd unblock of 0912***4567 in 30 days',
+    const decision = decide(policy, {
+      operation: 'viewer.unblock',
+      actor: agent,
+      recentCount: 0,
+      now,
+      repeat,
     });
+    expect(decision).toMatchObject({ kind: 'approval', quorum: 1 });
+    expect(decision.kind === 'approval' && decision.why && english(decision.why)).toBe(
+      'the 3rd unblock of 0912***4567 in 30 days',
+    );
     expect(decide(policy, { operation: 'viewer.unblock', actor: agent, recentCount: 0, now })).toEqual({
       kind: 'allow',
     });

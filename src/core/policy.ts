@@ -4,7 +4,6 @@ import { identityRefusal, maybeSamePerson, osUserOf } from './actor.js';
 import { approvalInPlaceOf } from './approvals.js';
 import { batchLead } from './batch.js';
 import { OPERATION_SPECS, type RuleDefaults } from './catalog.js';
-import { ordinalEnglish, periodEnglish, spanEnglish } from './english.js';
 import { ConfigError } from './errors.js';
 import { maskMobile } from './mask.js';
 import { type ActorVia, followUpOf, type OperationRequest } from './model.js';
@@ -659,8 +658,8 @@ export type Decision =
       quorum: number;
       approvers: string[];
       expiresAt: string;
-      /** `'policy'`, or `'over the rate limit of 30 per hour'`. */
-      why: string;
+      /** Why beyond the policy asking for it (`say.whyRateLimit(30, '1h')`); null when only the policy asks. */
+      why: Said | null;
     }
   /** `said`: the sentence, for the reader's language. */
   | { kind: 'deny'; said: Said };
@@ -687,7 +686,7 @@ export function decide(
   if (!mayRun(policy, input.operation, input.actor)) {
     return { kind: 'deny', said: denyReason(policy, input.operation) };
   }
-  const approval = (why: string, quorum = rule.quorum): Decision => ({
+  const approval = (why: Said | null, quorum = rule.quorum): Decision => ({
     kind: 'approval',
     quorum,
     approvers: [...rule.approvers],
@@ -696,16 +695,15 @@ export function decide(
   });
   if (input.repeat) {
     const { nth, viewer, within } = input.repeat;
-    const why = `the ${ordinalEnglish(nth)} unblock of ${maskMobile(viewer)} in ${spanEnglish(parseDuration(within) ?? 0)}`;
+    const why = say.whyRepeat(nth, maskMobile(viewer), parseDuration(within) ?? 0);
     return approval(why, Math.max(rule.quorum, 1));
   }
-  if (rule.approval) return approval('policy');
+  if (rule.approval) return approval(null);
   const lead = input.batch === undefined ? null : batchLead(bulkMaxOf(policy), input.batch);
-  if (lead?.kind === 'size')
-    return approval(`a batch of ${lead.size} numbers, over ${lead.max} without approval`);
-  if (lead?.kind === 'repeats') return approval(`${lead.count} repeat viewers in the batch`);
+  if (lead?.kind === 'size') return approval(say.whyBatchSize(lead.size, lead.max));
+  if (lead?.kind === 'repeats') return approval(say.whyBatchRepeats(lead.count));
   if (rule.rateLimit && input.recentCount >= rule.rateLimit.max) {
-    return approval(`over the rate limit of ${rule.rateLimit.max} per ${periodEnglish(rule.rateLimit.per)}`);
+    return approval(say.whyRateLimit(rule.rateLimit.max, rule.rateLimit.per));
   }
   return { kind: 'allow' };
 }

@@ -185,6 +185,11 @@ export interface SaidParams {
   prepAlready: [rows: readonly { field: string; value: string }[]];
   prepFolderSame: [id: string];
   prepNoCover: [];
+  execNoCover: [];
+  // Parameters read back (src/core/catalog.ts): a form's draft, a stored request
+  paramsInvalid: [operation: string, title: string, issues: readonly string[]];
+  storedUnknownOperation: [id: string, operation: string];
+  storedParamsInvalid: [id: string, operation: string, title: string, issues: readonly string[]];
   // Revert and time-boxed put-backs (src/services/revert.ts, time-box.ts)
   revertBeforeUnknown: [];
   revertNotDone: [id: string];
@@ -236,6 +241,11 @@ export interface SaidParams {
   polApprovedAlready: [];
   polOsUserApproved: [osUser: string, as: string];
   polApprovedInYourPlace: [delegate: string];
+  // Why a change waits for approval, beyond the policy asking for it (`decide`)
+  whyRepeat: [nth: number, viewer: string, withinMs: number];
+  whyBatchSize: [size: number, max: number];
+  whyBatchRepeats: [count: number];
+  whyRateLimit: [max: number, per: string];
   // One identity rule for every command line action (src/core/actor.ts): settle, cancel
   resolveCliOff: [];
   resolveOsUserAsked: [osUser: string, as: string];

@@ -154,7 +154,7 @@ describe.each(databases)('two replicas on %s', (_name, databaseUrl) => {
     expect(results.filter((x) => x.kind === 'executed')).toHaveLength(2);
     const waiting = results.filter((x) => x.kind === 'pending');
     expect(waiting).toHaveLength(6);
-    for (const result of waiting) expect(result).toMatchObject({ why: 'over the rate limit of 2 per hour' });
+    for (const result of waiting) expect(result).toMatchObject({ why: say.whyRateLimit(2, '1h') });
     expect(unblocks()).toBe(2);
     const events = await r.stores[1].listAudit();
     expect(events.filter((e) => e.type === 'requested')).toHaveLength(8);

@@ -9,6 +9,7 @@ import { ConfigError, InputError, PolicyDeniedError } from '../core/errors.js';
 import { newEventId } from '../core/ids.js';
 import type { Actor, AuditEvent, OperationRequest } from '../core/model.js';
 import { buildPolicy } from '../core/policy.js';
+import { say } from '../core/said.js';
 import { sealerOf, sealKeyOf } from '../core/seal.js';
 import { english, messageOf } from '../i18n/said.js';
 import { DEMO } from '../sandbox/demo-data.js';
@@ -218,7 +219,7 @@ describe('direct operations', () => {
     });
     expect(thirtyFirst).toMatchObject({
       kind: 'pending',
-      why: 'over the rate limit of 30 per hour',
+      why: say.whyRateLimit(30, '1h'),
       request: { state: 'pending', quorum: 1 },
     });
     expect(sandbox.state().blockedViewers).toContain(DEMO.blockedMobiles[1]);

@@ -222,5 +222,11 @@ function going(decision: Decision): Going {
 function modeOf(decision: Going): approvals.NewRequestInput<ChangeOperation>['mode'] {
   return decision.kind === 'allow'
     ? { kind: 'direct' }
-    : { kind: 'approval', quorum: decision.quorum, expiresAt: decision.expiresAt, why: decision.why };
+    : {
+        kind: 'approval',
+        quorum: decision.quorum,
+        expiresAt: decision.expiresAt,
+        // The `requested` event keeps its English as before: `policy`, or the sentence's words.
+        why: decision.why === null ? 'policy' : english(decision.why),
+      };
 }

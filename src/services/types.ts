@@ -74,7 +74,8 @@ export type SubmitResult =
    * `why`: `'policy'`, or e.g. `'over the rate limit of 30 per hour'`. `breakGlass`: the requester
    * may run it now by break-glass (the policy lists them for this operation).
    */
-  | { kind: 'pending'; request: OperationRequest; why: string; breakGlass?: boolean };
+  /** `why`: what asks for approval beyond the policy (a rate limit, a repeat viewer), null when only it does. */
+  | { kind: 'pending'; request: OperationRequest; why: Said | null; breakGlass?: boolean };
 
 export type DecisionResult =
   | { kind: 'pending'; request: OperationRequest }

@@ -330,7 +330,7 @@ describe.each(LANGS)('the approval views in %s', (_name, lang) => {
 
   it('the requester answer: waiting for approval, done, failed, refused', () => {
     const outcomes: SubmitOutcome[] = [
-      { kind: 'pending', request: deleteFolder, why: 'policy' },
+      { kind: 'pending', request: deleteFolder, why: null },
       { kind: 'executed', request: requestWith({ ...deleteFolder, state: 'succeeded' }), errorText: null },
       { kind: 'executed', request: requestWith({ ...deleteFolder, state: 'failed' }), errorText: null },
       { kind: 'denied', reason: 'Only leads can approve "Delete folder" requests.' },

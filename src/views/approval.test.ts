@@ -539,7 +539,7 @@ describe('a follow-up DM once its request no longer waits', () => {
 describe('the answer to a submitted change', () => {
   it('says where the request waits, with the preview', () => {
     const message = submittedMessage(
-      { kind: 'pending', request: request(), why: 'policy' },
+      { kind: 'pending', request: request(), why: null },
       { approvalChannel: 'C0APPROVALS', warnings: [say.idShape('folder', 'x')] },
       ENGLISH,
     );

@@ -758,7 +758,7 @@ function putBackNotice(request: OperationRequest, lang: Lang): SlackMessage | nu
 export type SubmitOutcome =
   /** `said`: the refusal's sentence, worded in the reader's language; else `reason` (English). */
   | { kind: 'denied'; reason: string; said?: Said | undefined }
-  | { kind: 'pending'; request: OperationRequest; why: string }
+  | { kind: 'pending'; request: OperationRequest; why: Said | null }
   /** Ran at once (the policy needs no approval); `errorText` says why it failed, when it did. */
   | { kind: 'executed'; request: OperationRequest; errorText: string | null };
 
@@ -780,7 +780,7 @@ export function submittedSections(
       return [t.apprSubmitDenied(safeWorded(reasonIn(lang, outcome), 1000))];
     case 'pending': {
       const { request } = outcome;
-      const why = outcome.why === 'policy' ? '' : safe(outcome.why, 200);
+      const why = outcome.why === null ? '' : safeWorded(sayIn(lang, outcome.why), 200);
       return [
         t.apprSubmitPosted(
           boldId(lang, request.id),

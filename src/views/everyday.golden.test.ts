@@ -29,7 +29,7 @@ import {
 const OUTCOMES: readonly [string, ChangeOutcome][] = [
   ['succeeded', { kind: 'succeeded', requestId: 'R-7K2M9QXA', answer: { ok: true } }],
   ['failed', { kind: 'failed', requestId: 'R-7K2M9QXA', error: 'The video service failed (500).' }],
-  ['pending', { kind: 'pending', requestId: 'R-7K2M9QXA', why: 'policy', approvalChannel: 'C0APPROVALS' }],
+  ['pending', { kind: 'pending', requestId: 'R-7K2M9QXA', why: null, approvalChannel: 'C0APPROVALS' }],
   ['denied', { kind: 'denied', reason: 'not allowed' }],
   ['other', { kind: 'other', requestId: 'R-7K2M9QXA', state: 'unknown' }],
 ];

@@ -1,7 +1,8 @@
 import { COMMAND_HELP } from '../core/commands-help.js';
 import { PLAYER_ERROR_CODES } from '../core/player-errors.js';
+import { buildPolicy, decide } from '../core/policy.js';
 import { say } from '../core/said.js';
-import { ENGLISH, langFor } from '../i18n/index.js';
+import { ENGLISH, type Lang, langFor } from '../i18n/index.js';
 import {
   compactAnswer,
   explainMessage,
@@ -135,7 +136,7 @@ describe('every everyday message is within Block Kit limits', () => {
       title: `<!channel> ${'t'.repeat(4000)}`,
       status: 'failed',
       warnings: [],
-      outcome: { kind: 'pending', requestId: 'R-ABCDEFGH', why: 'policy', approvalChannel: 'C0APPROVALS' },
+      outcome: { kind: 'pending', requestId: 'R-ABCDEFGH', why: null, approvalChannel: 'C0APPROVALS' },
     });
     expect(problems(retry)).toEqual([]);
     expect(JSON.stringify(retry.blocks)).toContain('&lt;!channel&gt;');
@@ -187,7 +188,12 @@ describe('in Persian, which runs longer, every everyday message and modal is wit
     ['failed', { kind: 'failed', requestId: 'R-ABCDEFGH', error: 'e'.repeat(3000) }],
     [
       'pending',
-      { kind: 'pending', requestId: 'R-ABCDEFGH', why: 'w'.repeat(3000), approvalChannel: 'C0APPROVALS' },
+      {
+        kind: 'pending',
+        requestId: 'R-ABCDEFGH',
+        why: say.whyRateLimit(3, 'w'.repeat(3000)),
+        approvalChannel: 'C0APPROVALS',
+      },
     ],
     ['denied', { kind: 'denied', reason: 'r'.repeat(3000) }],
     ['other', { kind: 'other', requestId: 'R-ABCDEFGH', state: 'unknown' }],
@@ -214,5 +220,33 @@ describe('in Persian, which runs longer, every everyday message and modal is wit
 
   it('a parse error with a long usage', () => {
     expect(problems(parseErrorMessage('م'.repeat(5000), '/vidops unblock <mobile>', fa))).toEqual([]);
+  });
+});
+
+describe('why a change waits, in the reader’s language', () => {
+  it('an agent reading Persian over the rate limit reads why in Persian, not the policy’s English', () => {
+    const policy = buildPolicy({
+      leads: ['U0LEAD'],
+      fileText: 'viewer.unblock: { rateLimit: { max: 3, per: 1h } }',
+    });
+    const agent = { id: 'U0AGENT', groups: [] };
+    const now = new Date('2026-11-20T10:00:00Z');
+    const decision = decide(policy, { operation: 'viewer.unblock', actor: agent, recentCount: 3, now });
+    expect(decision.kind).toBe('approval');
+    const why = decision.kind === 'approval' ? decision.why : null;
+    const text = (lang: Lang) =>
+      JSON.stringify(
+        retryMessage({
+          lang,
+          fileId: '6710b0000000000000000203',
+          title: null,
+          status: 'failed',
+          warnings: [],
+          outcome: { kind: 'pending', requestId: 'R-ABCDEFGH', why, approvalChannel: 'C0APPROVALS' },
+        }).blocks,
+      );
+    expect(text(ENGLISH)).toContain('over the rate limit of 3 per hour');
+    expect(text(langFor('fa'))).toContain('بیش از سقف ۳ بار در هر ساعت');
+    expect(text(langFor('fa'))).not.toContain('rate limit');
   });
 });

@@ -127,7 +127,7 @@ export function problemMessage(text: string, icon = ':x:'): Message {
 export type ChangeOutcome =
   | { kind: 'succeeded'; requestId: string; answer: JsonValue }
   | { kind: 'failed'; requestId: string; error: string }
-  | { kind: 'pending'; requestId: string; why: string; approvalChannel: string }
+  | { kind: 'pending'; requestId: string; why: Said | null; approvalChannel: string }
   | { kind: 'denied'; reason: string }
   /** Any other state the request ended in (e.g. `unknown` after a crash). */
   | { kind: 'other'; requestId: string; state: string };
@@ -151,8 +151,8 @@ function outcomeDetails(
   return lines;
 }
 
-function why(text: string, lang: Lang): string {
-  return text === 'policy' ? lang.t.everyday.policyAsks : text;
+function why(said: Said | null, lang: Lang): string {
+  return said === null ? lang.t.everyday.policyAsks : sayIn(lang, said);
 }
 
 /** What the viewer look-up said before the unblock: `attacker · blocked`. */

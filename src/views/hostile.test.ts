@@ -326,7 +326,12 @@ const BUILDERS: readonly [string, Builder][] = [
         title: h,
         status: null,
         warnings: [],
-        outcome: { kind: 'pending', requestId: 'R-7K2M9QXA', why: h, approvalChannel: APPROVAL_CHANNEL },
+        outcome: {
+          kind: 'pending',
+          requestId: 'R-7K2M9QXA',
+          why: say.whyRateLimit(3, h),
+          approvalChannel: APPROVAL_CHANNEL,
+        },
       }),
   ],
   ['the whitelist with hostile entries', (h, lang) => whitelistMessage([h, '203.0.113.7'], lang)],
@@ -376,7 +381,7 @@ const BUILDERS: readonly [string, Builder][] = [
     'a change posted for approval',
     (h, lang) =>
       submittedMessage(
-        { kind: 'pending', request: deleteRequest(h), why: h },
+        { kind: 'pending', request: deleteRequest(h), why: say.whyRateLimit(3, h) },
         { approvalChannel: APPROVAL_CHANNEL, warnings: [say.idShape('folder', h)] },
         lang,
       ),

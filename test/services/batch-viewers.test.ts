@@ -1,5 +1,6 @@
 import type { Actor } from '../../src/core/model.js';
 import { buildPolicy } from '../../src/core/policy.js';
+import { say } from '../../src/core/said.js';
 import { parseNumberList } from '../../src/core/validate/phone-list.js';
 import type { Operations, PrepareInput, SubmitResult } from '../../src/services/types.js';
 import { ava, bob, lee, useTwoReplicas, type World } from './replicas.js';
@@ -47,7 +48,7 @@ describe.each(kinds)('a batch and the viewer history (%s)', (kind) => {
     expect((await ops.viewerHistory(Y)).unblocks.map((u) => u.outcome)).toEqual(['succeeded']);
     // The batch was X's 2nd unblock: the next is the 3rd, beyond max, and waits for a lead.
     const third = await asked(ops, ava, { kind: 'viewer.unblock', mobileNumber: X });
-    expect(third).toMatchObject({ kind: 'pending', why: 'the 3rd unblock of 0912***0001 in 30 days' });
+    expect(third).toMatchObject({ kind: 'pending', why: say.whyRepeat(3, '0912***0001', 30 * 86_400_000) });
   });
 
   test('a batch with a repeat viewer inside waits for a lead, the viewer marked before asking', async () => {
@@ -66,7 +67,7 @@ describe.each(kinds)('a batch and the viewer history (%s)', (kind) => {
     expect(preview.refused.map((r) => r.line)).toEqual([3]);
 
     const batch = await asked(ops, bob, { kind: 'viewer.unblock-many', mobileNumbers: [Y, X] });
-    expect(batch).toMatchObject({ kind: 'pending', why: '1 repeat viewers in the batch' });
+    expect(batch).toMatchObject({ kind: 'pending', why: say.whyBatchRepeats(1) });
     if (batch.kind === 'pending') expect(batch.request.preview).toMatchObject({ repeats: [X] });
   });
 

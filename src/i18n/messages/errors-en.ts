@@ -1,15 +1,5 @@
-import { periodEnglish, spanEnglish } from '../../core/english.js';
-import {
-  type Failure,
-  IP_BLOCK_WHY,
-  type IpBlockKind,
-  type IpBlockWhy,
-  NO_COUNTRY,
-  type PhoneKind,
-  type Said,
-  type SaidWords,
-  type StateFacts,
-} from '../../core/said.js';
+import { ordinalEnglish, periodEnglish, spanEnglish } from '../../core/english.js';
+import * as core from '../../core/said.js';
 
 /**
  * The core's sentences in English (`say.…`, src/core/said.ts): the English side of the `errors`
@@ -18,7 +8,7 @@ import {
  * @see docs/architecture.md, "Languages"
  */
 
-const TYPE_NAMES: Readonly<Record<PhoneKind, string>> = {
+const TYPE_NAMES: Readonly<Record<core.PhoneKind, string>> = {
   FIXED_LINE: 'a landline',
   MOBILE: 'a mobile number',
   FIXED_LINE_OR_MOBILE: 'a landline or mobile number',
@@ -40,7 +30,7 @@ const WITH_THE =
 
 /** `PH` → `the Philippines (PH)`, `IR` → `Iran (IR)`. */
 export function countryName(code: string): string {
-  if (code === NO_COUNTRY) return 'no single country (a non-geographic number)';
+  if (code === core.NO_COUNTRY) return 'no single country (a non-geographic number)';
   const name = REGION_NAMES.of(code) ?? code;
   if (name === code) return code;
   return `${WITH_THE.test(name) ? 'the ' : ''}${name} (${code})`;
@@ -83,7 +73,7 @@ function quoted(title: string | null): string {
   return title ? ` ("${title}")` : '';
 }
 
-const IP_WHAT: Readonly<Record<IpBlockKind, (cidr: string) => string>> = {
+const IP_WHAT: Readonly<Record<core.IpBlockKind, (cidr: string) => string>> = {
   unspecified: () => 'the unspecified address',
   thisNetwork: (c) => `in ${c}, which means "this network"`,
   loopback: (c) => `a loopback address (${c})`,
@@ -101,7 +91,7 @@ const IP_WHAT: Readonly<Record<IpBlockKind, (cidr: string) => string>> = {
   uniqueLocal: (c) => `a unique local (private) address (${c})`,
 };
 
-const IP_WHY: Readonly<Record<IpBlockWhy, string>> = {
+const IP_WHY: Readonly<Record<core.IpBlockWhy, string>> = {
   noCaller: 'no server calls from it',
   itself: 'it means the machine itself, never a caller',
   local: 'it never leaves its own network',
@@ -115,7 +105,7 @@ function operationEnglish(title: string | null): string {
 }
 
 /** Why a call failed, as src/client/errors.ts `failureInWords` says it. */
-export function failureEnglish(failure: Failure): string {
+export function failureEnglish(failure: core.Failure): string {
   switch (failure.kind) {
     case 'timeout':
       return 'the service did not answer in time';
@@ -133,7 +123,7 @@ export function failureEnglish(failure: Failure): string {
 }
 
 /** Where a request stands, as src/core/approvals.ts `describeState` says it. */
-export function stateEnglish(f: StateFacts): string {
+export function stateEnglish(f: core.StateFacts): string {
   const approvers = listOf(f.approvers);
   const approvedBy = approvers === '' ? '' : `approved by ${approvers} and `;
   const by = f.by === null ? '' : ` by ${f.by}`;
@@ -165,7 +155,7 @@ export const PICK_MENTION =
   'Pick the person from Slack’s mention list as you type @ (it sends them as a mention vidops can read); a plain name could be anyone.';
 
 /** The English wording of every sentence of the core: the `errors` area's English side. */
-export const SAID_ENGLISH: SaidWords = {
+export const SAID_ENGLISH: core.SaidWords = {
   phoneUnknownRegion: (region) => `${region || '(empty)'} is not a known phone region`,
   phoneForeign: (typed, region, accepted) =>
     `${typed} is a mobile number in ${countryName(region)}; only numbers of ${listOf(accepted.map(countryName))} are accepted here`,
@@ -196,7 +186,7 @@ export const SAID_ENGLISH: SaidWords = {
 
   ipNone: () => 'no IP address was given',
   ipUnusable: (ip, block, mapped) =>
-    `${ip} is ${mapped ? 'the IPv4-mapped form of ' : ''}${IP_WHAT[block.kind](block.cidr)}: ${IP_WHY[IP_BLOCK_WHY[block.kind]]}`,
+    `${ip} is ${mapped ? 'the IPv4-mapped form of ' : ''}${IP_WHAT[block.kind](block.cidr)}: ${IP_WHY[core.IP_BLOCK_WHY[block.kind]]}`,
   ipUrl: (token) => `"${token}" is a URL; give the server's IP address`,
   ipRange: (token) => `"${token}" is a range (CIDR); list single addresses`,
   ipZone: (token) => `"${token}" has a zone index (%…); give the address alone`,
@@ -294,6 +284,13 @@ export const SAID_ENGLISH: SaidWords = {
     `Nothing would change: ${rows.map((r) => `${r.field} is already ${r.value}`).join(', ')}.`,
   prepFolderSame: (id) => `Folder ${id} already has this title and description; nothing would change.`,
   prepNoCover: () => 'A cover image cannot be uploaded from here; edit the title and description only.',
+  execNoCover: () => 'The cover image cannot be downloaded here, so the file was not edited.',
+  paramsInvalid: (_operation, title, issues) =>
+    `The parameters of "${title}" are not valid: ${issues.join('; ')}`,
+  storedUnknownOperation: (id, operation) =>
+    `Request ${id} is for "${operation}", an operation this build does not know.`,
+  storedParamsInvalid: (id, _operation, title, issues) =>
+    `Request ${id} holds parameters that are not valid for "${title}": ${issues.join('; ')}`,
 
   revertBeforeUnknown: () =>
     'vidops never saw what it was before this change (the service could not say), so it cannot be reverted.',
@@ -365,6 +362,12 @@ export const SAID_ENGLISH: SaidWords = {
     `Deleting folder ${folder}${quoted(title)} also deletes its ${files} file${files === 1 ? '' : 's'}; this cannot be undone.`,
   warnNoViewingRecord: () => 'The service has no viewing record for this number.',
   warnNotBlocked: () => 'The service does not list this viewer as blocked.',
+
+  whyRepeat: (nth, viewer, withinMs) =>
+    `the ${ordinalEnglish(nth)} unblock of ${viewer} in ${spanEnglish(withinMs)}`,
+  whyBatchSize: (size, max) => `a batch of ${size} numbers, over ${max} without approval`,
+  whyBatchRepeats: (count) => `${count} repeat viewers in the batch`,
+  whyRateLimit: (max, per) => `over the rate limit of ${max} per ${periodEnglish(per)}`,
 
   polNotAgent: () => 'You are not one of the agents allowed to use vidops (AGENTS).',
   polOnlyLeads: (_operation, title) => `Only leads may run ${operationEnglish(title)}.`,
@@ -480,7 +483,7 @@ export const SAID_ENGLISH: SaidWords = {
 };
 
 /** The sentence in English: what logs, stored records and the English CLI read. */
-export function english(said: Said): string {
+export function english(said: core.Said): string {
   const phrase = SAID_ENGLISH[said.key] as (...params: readonly unknown[]) => string;
   return phrase(...said.params);
 }

@@ -1,16 +1,5 @@
 import { isChangeOperation, OPERATION_SPECS } from '../../core/catalog.js';
-import {
-  type Failure,
-  IP_BLOCK_WHY,
-  type IpBlockKind,
-  type IpBlockWhy,
-  NO_COUNTRY,
-  type PhoneKind,
-  type Said,
-  type SaidWords,
-  type StateFacts,
-  type Wanted,
-} from '../../core/said.js';
+import * as core from '../../core/said.js';
 import type { ResourceKind } from '../../core/validate/ids.js';
 import { defineArea } from '../define.js';
 import { FSI, PDI, persianDigits } from '../format.js';
@@ -72,12 +61,12 @@ const REGIONS = new Intl.DisplayNames(['fa'], { type: 'region', fallback: 'code'
 
 /** `PH` → `فیلیپین (PH)`; the code kept, isolated, as people search for it. */
 function country(code: string): string {
-  if (code === NO_COUNTRY) return 'هیچ کشور مشخصی (شماره‌ی غیرجغرافیایی)';
+  if (code === core.NO_COUNTRY) return 'هیچ کشور مشخصی (شماره‌ی غیرجغرافیایی)';
   const name = REGIONS.of(code) ?? code;
   return name === code ? iso(code) : `${name} (${iso(code)})`;
 }
 
-const PHONE_KIND: Readonly<Record<PhoneKind, string>> = {
+const PHONE_KIND: Readonly<Record<core.PhoneKind, string>> = {
   FIXED_LINE: 'تلفن ثابت',
   MOBILE: 'شماره‌ی موبایل',
   FIXED_LINE_OR_MOBILE: 'شماره‌ی ثابت یا موبایل',
@@ -91,7 +80,7 @@ const PHONE_KIND: Readonly<Record<PhoneKind, string>> = {
   VOICEMAIL: 'شماره‌ی پست صوتی',
 };
 
-const IP_WHAT: Readonly<Record<IpBlockKind, (cidr: string) => string>> = {
+const IP_WHAT: Readonly<Record<core.IpBlockKind, (cidr: string) => string>> = {
   unspecified: () => 'نشانی تعیین‌نشده است',
   thisNetwork: (c) => `در بازه‌ی ${iso(c)} است که یعنی «همین شبکه»`,
   loopback: (c) => `نشانی ${iso('loopback')} (${iso(c)}) است`,
@@ -109,7 +98,7 @@ const IP_WHAT: Readonly<Record<IpBlockKind, (cidr: string) => string>> = {
   uniqueLocal: (c) => `نشانی خصوصی ${iso('unique local')} (${iso(c)}) است`,
 };
 
-const IP_WHY: Readonly<Record<IpBlockWhy, string>> = {
+const IP_WHY: Readonly<Record<core.IpBlockWhy, string>> = {
   noCaller: 'هیچ سروری از آن درخواست نمی‌فرستد',
   itself: 'یعنی خود همان دستگاه، نه سروری که درخواست می‌فرستد',
   local: 'هیچ‌وقت از شبکه‌ی خودش بیرون نمی‌رود',
@@ -126,7 +115,7 @@ function bullets(lines: readonly string[]): string {
   return lines.map((line) => `• ${line}`).join('\n');
 }
 
-function fa(said: Said): string {
+function fa(said: core.Said): string {
   const phrase = SAID_PERSIAN[said.key] as (...params: readonly unknown[]) => string;
   return phrase(...said.params);
 }
@@ -186,7 +175,7 @@ function spanFa(ms: number): string {
 
 const LOOKED_UP: Readonly<Record<string, string>> = { ...KIND, viewer: 'بیننده' };
 
-function failureFa(failure: Failure): string {
+function failureFa(failure: core.Failure): string {
   switch (failure.kind) {
     case 'timeout':
       return 'سرویس به‌موقع پاسخ نداد';
@@ -204,7 +193,7 @@ function failureFa(failure: Failure): string {
 }
 
 /** What was wanted of request `r`, as a Persian verb phrase: `درخواست X را تأیید کرد`. */
-const WANTED_FA: Readonly<Record<Wanted, (r: string) => string>> = {
+const WANTED_FA: Readonly<Record<core.Wanted, (r: string) => string>> = {
   approved: (r) => `${r} را تأیید کرد`,
   rejected: (r) => `${r} را رد کرد`,
   cancelled: (r) => `${r} را لغو کرد`,
@@ -226,7 +215,7 @@ function names(list: readonly string[]): string {
 }
 
 /** Where a request stands, in Persian: the same facts as the English `stateEnglish`. */
-function stateFa(f: StateFacts): string {
+function stateFa(f: core.StateFacts): string {
   const approvedBy =
     f.approvers.length === 0
       ? ''
@@ -256,7 +245,7 @@ function stateFa(f: StateFacts): string {
 }
 
 /** What was wanted, in Persian; a word this build does not know is shown as it is. */
-function wantedFa(wanted: Wanted, r: string): string {
+function wantedFa(wanted: core.Wanted, r: string): string {
   const phrase = WANTED_FA[wanted] as ((r: string) => string) | undefined;
   return phrase === undefined ? `${r} را «${iso(wanted)}»` : phrase(r);
 }
@@ -270,7 +259,7 @@ function req(id: string): string {
 const PICK_MENTION_FA =
   'شخص را هنگام تایپ @ از فهرست منشن Slack انتخاب کنید (Slack او را به شکل منشنی می‌فرستد که vidops می‌خواند)؛ یک نام ساده می‌تواند هر کسی باشد.';
 
-const SAID_PERSIAN: SaidWords = {
+const SAID_PERSIAN: core.SaidWords = {
   phoneUnknownRegion: (region) => `${typed(region || '—')} منطقه‌ی تلفنی شناخته‌شده‌ای نیست`,
   phoneForeign: (text, region, accepted) =>
     `${iso(text)} شماره‌ی موبایلی در ${country(region)} است؛ اینجا فقط شماره‌های ${faList.format(accepted.map(country))} پذیرفته می‌شود`,
@@ -302,7 +291,7 @@ const SAID_PERSIAN: SaidWords = {
 
   ipNone: () => 'هیچ نشانی IP داده نشد',
   ipUnusable: (ip, block, mapped) =>
-    `${iso(ip)} ${mapped ? `در شکل ${iso('IPv4-mapped')}، ` : ''}${IP_WHAT[block.kind](block.cidr)}: ${IP_WHY[IP_BLOCK_WHY[block.kind]]}`,
+    `${iso(ip)} ${mapped ? `در شکل ${iso('IPv4-mapped')}، ` : ''}${IP_WHAT[block.kind](block.cidr)}: ${IP_WHY[core.IP_BLOCK_WHY[block.kind]]}`,
   ipUrl: (token) => `${typed(token)} یک URL است؛ نشانی IP سرور را بدهید`,
   ipRange: (token) => `${typed(token)} یک بازه (CIDR) است؛ نشانی‌ها را تک‌تک بنویسید`,
   ipZone: (token) => `${typed(token)} شاخص zone (${iso('%…')}) دارد؛ فقط خود نشانی را بدهید`,
@@ -409,6 +398,13 @@ const SAID_PERSIAN: SaidWords = {
     `چیزی تغییر نمی‌کند: ${rows.map((r) => `${iso(r.field)} همین حالا ${iso(r.value)} است`).join('، ')}.`,
   prepFolderSame: (id) => `پوشه‌ی ${iso(id)} همین حالا همین عنوان و توضیح را دارد؛ چیزی تغییر نمی‌کند.`,
   prepNoCover: () => 'از اینجا نمی‌شود تصویر کاور بارگذاری کرد؛ فقط عنوان و توضیح را ویرایش کنید.',
+  execNoCover: () => 'تصویر کاور از اینجا دریافت نمی‌شود، پس فایل ویرایش نشد.',
+  paramsInvalid: (operation, title, issues) =>
+    `پارامترهای ${operationFa(operation, title)} معتبر نیستند: ${issues.map(iso).join('؛ ')}`,
+  storedUnknownOperation: (id, operation) =>
+    `درخواست ${iso(id)} برای ${iso(operation)} است، عملیاتی که این نسخه نمی‌شناسد.`,
+  storedParamsInvalid: (id, operation, title, issues) =>
+    `پارامترهای درخواست ${iso(id)} برای ${operationFa(operation, title)} معتبر نیستند: ${issues.map(iso).join('؛ ')}`,
   revertBeforeUnknown: () =>
     'vidops هرگز ندید پیش از این تغییر چه بود (سرویس نتوانست بگوید)، پس نمی‌شود آن را برگرداند.',
   revertNotDone: (id) => `${code(id)} انجام نشده است، پس چیزی برای برگرداندن نیست.`,
@@ -481,6 +477,11 @@ const SAID_PERSIAN: SaidWords = {
     `حذف پوشه‌ی ${iso(folder)}${title ? ` (${typed(title)})` : ''} ${n(files)} فایل درون آن را هم حذف می‌کند؛ این کار برگشت‌پذیر نیست.`,
   warnNoViewingRecord: () => 'سرویس هیچ سابقه‌ی تماشایی برای این شماره ندارد.',
   warnNotBlocked: () => 'در سرویس، این بیننده جزو مسدودشده‌ها نیست.',
+
+  whyRepeat: (nth, viewer, withinMs) => `${n(nth)}مین رفع مسدودی ${iso(viewer)} در ${spanFa(withinMs)}`,
+  whyBatchSize: (size, max) => `دسته‌ای از ${n(size)} شماره، بیش از ${n(max)} شماره‌ی بی‌تأیید`,
+  whyBatchRepeats: (count) => `${n(count)} بیننده‌ی تکراری در دسته`,
+  whyRateLimit: (max, per) => `بیش از سقف ${n(max)} بار در هر ${periodFa(per)}`,
 
   polNotAgent: () => `شما جزو کارشناسانی نیستید که اجازه‌ی کار با vidops را دارند (${iso('AGENTS')}).`,
   polOnlyLeads: (operation, title) => `فقط سرپرست‌ها می‌توانند ${operationFa(operation, title)} را اجرا کنند.`,

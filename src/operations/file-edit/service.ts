@@ -47,7 +47,7 @@ export const service = serviceOf(spec, {
   async execute({ cover, ...p }, { client, fetchCover }) {
     if (cover === undefined) return client.files.edit(p);
     if (!fetchCover) {
-      throw new InputError('The cover image cannot be downloaded here, so the file was not edited.');
+      throw new InputError(say.execNoCover());
     }
     const data = await fetchCover(cover);
     return client.files.edit({
