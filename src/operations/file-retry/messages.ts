@@ -1,11 +1,6 @@
 import { defineArea } from '../../i18n/define.js';
 
-/**
- * What only this operation says, in English and Persian: the approval line of a conversion retry,
- * its audit sentences, its terminal preview and why it has no Revert. Its views read it as
- * `messages[lang.locale]`; the catalog's test finds it through `VIEWS`.
- * @see docs/architecture.md, "Languages"
- */
+/** What only a conversion retry says, in English and Persian (docs/architecture.md, "Languages"). */
 
 export const messages = defineArea(
   {

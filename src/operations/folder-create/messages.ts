@@ -1,11 +1,6 @@
 import { defineArea } from '../../i18n/define.js';
 
-/**
- * What only this operation says, in English and Persian: what the audit log says of a created
- * folder. Its views read it as `messages[lang.locale]`; the catalog's test finds it through
- * `VIEWS`.
- * @see docs/architecture.md, "Languages"
- */
+/** What only a folder created says, in English and Persian (docs/architecture.md, "Languages"). */
 
 export const messages = defineArea(
   {

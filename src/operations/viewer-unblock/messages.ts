@@ -1,11 +1,6 @@
 import { defineArea } from '../../i18n/define.js';
 
-/**
- * What only this operation says, in English and Persian: the approval line of an unblock and its
- * terminal preview. Its views read it as `messages[lang.locale]`; the catalog's test finds it
- * through `VIEWS`.
- * @see docs/architecture.md, "Languages"
- */
+/** What only an unblock says, in English and Persian (docs/architecture.md, "Languages"). */
 
 export const messages = defineArea(
   {

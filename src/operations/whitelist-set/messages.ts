@@ -1,14 +1,8 @@
 import { defineArea } from '../../i18n/define.js';
 
-/**
- * What only this operation says, in English and Persian: the approval lines of a whitelist change,
- * its audit sentences and its terminal preview. Its views read it as `messages[lang.locale]`; the
- * catalog's test finds it through `VIEWS`.
- * @see docs/architecture.md, "Languages"
- */
-
 const s = (count: number, one: string, many: string): string => (count === 1 ? one : many);
 
+/** What only a whitelist change says, in English and Persian (docs/architecture.md, "Languages"). */
 export const messages = defineArea(
   {
     apprAdds: (shown: string) => `*Adds* (${shown})`,
