@@ -22,8 +22,11 @@ import { parseAssignments } from './validate/protection.js';
 export type WordsSpec =
   /** Nothing may follow; `why` says where the values come from instead (`the form asks for the title`). */
   | { kind: 'none'; why?: string }
-  /** One folder, file or playlist ID. */
-  | { kind: 'id'; resource: ResourceKind }
+  /**
+   * One folder, file or playlist ID; `and` adds IDs, each after a fixed word, each of another
+   * resource: `<fileId> to <bucketId>` is `{ resource: 'file', and: [{ word: 'to', resource: 'folder' }] }`.
+   */
+  | { kind: 'id'; resource: ResourceKind; and?: readonly IdSlot[] }
   /** A mobile number, written as people paste it (`+98 912 345 6789`). */
   | { kind: 'mobile' }
   /** IP addresses to add or remove. */
@@ -39,10 +42,20 @@ export type WordsSpec =
   /** `lang [fa|en]`: a language to choose, or none (show the current one). */
   | { kind: 'language' };
 
+/** An ID after a fixed word (`to <bucketId>`). */
+export interface IdSlot {
+  word: string;
+  resource: ResourceKind;
+}
+
 export type ShapeKind = WordsSpec['kind'];
 export type ShapeOf<K extends ShapeKind> = Extract<WordsSpec, { kind: K }>;
 
 type IdValues = { [R in ResourceKind]: { [K in (typeof ID_NAMES)[R]]: string } };
+/** The IDs of `and`, as one object: `{ bucketId }` for `[{ word: 'to', resource: 'folder' }]`. */
+type SlotValues<T> = T extends readonly [{ resource: infer R extends ResourceKind }, ...infer Rest]
+  ? IdValues[R] & SlotValues<Rest>
+  : unknown;
 interface WordsValues {
   none: Record<never, never>;
   mobile: { mobile: ReadMobile };
@@ -55,8 +68,12 @@ interface WordsValues {
 }
 
 /** What the words of a command give, typed: `{ bucketId }` for a folder ID, `{ ips }` for addresses. */
-export type WordsValue<W extends WordsSpec> = W extends { kind: 'id'; resource: infer R extends ResourceKind }
-  ? IdValues[R]
+export type WordsValue<W extends WordsSpec> = W extends {
+  kind: 'id';
+  resource: infer R extends ResourceKind;
+  and?: infer T;
+}
+  ? IdValues[R] & SlotValues<T>
   : W extends { kind: infer K extends keyof WordsValues }
     ? WordsValues[K]
     : never;
@@ -88,7 +105,7 @@ interface ReadAt {
 interface Shape<W extends WordsSpec> {
   usage(words: W): string;
   /** Fewest and most words; `Infinity` for a list. */
-  count: readonly [number, number];
+  count(words: W): readonly [number, number];
   read(words: W, args: readonly string[], at: ReadAt): WordsResult<W>;
   /** The part of an operation's input the words give (a mobile's number to send, not its masked form). */
   input(words: W, value: WordsValue<W>): Record<string, unknown>;
@@ -100,19 +117,22 @@ const nothing = () => ({});
 export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   none: {
     usage: () => '',
-    count: [0, 0],
+    count: () => [0, 0],
     read: (w, args, at) => (args.length === 0 ? value({}) : tooMany(at, args, w.why)),
     input: nothing,
   },
   id: {
-    usage: (w) => `<${ID_NAMES[w.resource]}>`,
-    count: [1, 1],
-    read: (w, args, at) => readId(args, w.resource, at),
+    usage: (w) =>
+      [`<${ID_NAMES[w.resource]}>`, ...slotsOf(w).map((s) => `${s.word} <${ID_NAMES[s.resource]}>`)].join(
+        ' ',
+      ),
+    count: (w) => [1 + 2 * slotsOf(w).length, 1 + 2 * slotsOf(w).length],
+    read: readIds,
     input: (_w, v) => ({ ...v }),
   },
   mobile: {
     usage: () => '<mobile>',
-    count: [1, MANY],
+    count: () => [1, MANY],
     read(_w, args, { usage, options }) {
       if (args.length === 0) return fail(say.grammarNoMobile(), usage);
       // People paste `+98 912 345 6789`: the number is every word after the keyword.
@@ -127,7 +147,7 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
   ips: {
     usage: () => '<ip>…',
-    count: [1, MANY],
+    count: () => [1, MANY],
     read(w, args, { usage }) {
       if (args.length === 0) return fail(say.grammarNoIps(w.change), usage);
       // The slash grammar took a window off already: one left is the command line's.
@@ -140,7 +160,7 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
   assignments: {
     usage: () => '<field>=<value>…',
-    count: [1, MANY],
+    count: () => [1, MANY],
     read(_w, args, { usage }) {
       if (args.length === 0) return fail(say.grammarNoSettings(), usage);
       const refused = windowLeft(args, usage);
@@ -154,7 +174,7 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
   count: {
     usage: () => '[n]',
-    count: [0, 1],
+    count: () => [0, 1],
     read(_w, args, at) {
       if (args.length === 0) return value({ n: AUDIT_DEFAULT });
       if (args.length > 1) return tooMany(at, args.slice(1));
@@ -168,7 +188,7 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
   code: {
     usage: () => '<code>',
-    count: [1, MANY],
+    count: () => [1, MANY],
     read(_w, args, { usage }) {
       if (args.length === 0) return fail(say.grammarNoCode(), usage);
       const raw = args.join(' ');
@@ -179,7 +199,7 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
   delegation: {
     usage: () => '<@user> until <date or duration> [reason]',
-    count: [1, MANY],
+    count: () => [1, MANY],
     read(_w, args, { usage }) {
       const read = parseDelegateWords(args);
       return read.ok ? value(read.value) : fail(read.said, usage);
@@ -188,7 +208,7 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
   language: {
     usage: () => `[${LANGUAGE_WORDS.join('|')}]`,
-    count: [0, 1],
+    count: () => [0, 1],
     read(_w, args, at) {
       if (args.length === 0) return value({ locale: null });
       if (args.length > 1) return tooMany(at, args.slice(1));
@@ -203,6 +223,34 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
 };
 
+function slotsOf(w: ShapeOf<'id'>): readonly IdSlot[] {
+  return w.and ?? [];
+}
+
+/**
+ * IDs joined by fixed words (`<fileId> to <bucketId>`): the words are split at each joining word
+ * in turn, and each part read as one ID; a missing joining word means the ID after it is missing.
+ */
+function readIds<W extends ShapeOf<'id'>>(w: W, args: readonly string[], at: ReadAt): WordsResult<W> {
+  let rest = args;
+  let kind = w.resource;
+  const value: Record<string, string> = {};
+  const warnings: Said[] = [];
+  for (const slot of [...slotsOf(w), null]) {
+    const split = slot === null ? -1 : rest.findIndex((word) => word.toLowerCase() === slot.word);
+    const read = readId(split === -1 ? rest : rest.slice(0, split), kind, at);
+    if (!read.ok) return read;
+    Object.assign(value, read.value);
+    warnings.push(...read.warnings);
+    if (slot === null) break;
+    if (split === -1) return fail(say.grammarNoId(slot.resource, ID_NAMES[slot.resource]), at.usage);
+    rest = rest.slice(split + 1);
+    kind = slot.resource;
+  }
+  // Each slot filled its resource's ID name, so the object is the value `W` says.
+  return { ok: true, value: value as WordsValue<W>, warnings };
+}
+
 function shapeOf<W extends WordsSpec>(words: W): Shape<W> {
   // The table is keyed by kind, so the entry of `words.kind` is the shape of `W`.
   return SHAPES[words.kind] as Shape<W>;
@@ -215,7 +263,7 @@ export function wordsUsage(words: WordsSpec): string {
 
 /** How many words a command takes after its own. */
 export function wordsCount(words: WordsSpec): readonly [number, number] {
-  return shapeOf(words).count;
+  return shapeOf(words).count(words);
 }
 
 /**
