@@ -26,7 +26,7 @@ export type WordsSpec =
    * One folder, file or playlist ID; `and` adds IDs, each after a fixed word, each of another
    * resource: `<fileId> to <bucketId>` is `{ resource: 'file', and: [{ word: 'to', resource: 'folder' }] }`.
    */
-  | { kind: 'id'; resource: ResourceKind; and?: readonly IdSlot[] }
+  | { kind: 'id'; resource: ResourceKind; and?: readonly { word: string; resource: ResourceKind }[] }
   /** A mobile number, written as people paste it (`+98 912 345 6789`). */
   | { kind: 'mobile' }
   /** IP addresses to add or remove. */
@@ -41,12 +41,6 @@ export type WordsSpec =
   | { kind: 'delegation' }
   /** `lang [fa|en]`: a language to choose, or none (show the current one). */
   | { kind: 'language' };
-
-/** An ID after a fixed word (`to <bucketId>`). */
-export interface IdSlot {
-  word: string;
-  resource: ResourceKind;
-}
 
 export type ShapeKind = WordsSpec['kind'];
 export type ShapeOf<K extends ShapeKind> = Extract<WordsSpec, { kind: K }>;
@@ -123,10 +117,10 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
   id: {
     usage: (w) =>
-      [`<${ID_NAMES[w.resource]}>`, ...slotsOf(w).map((s) => `${s.word} <${ID_NAMES[s.resource]}>`)].join(
-        ' ',
-      ),
-    count: (w) => [1 + 2 * slotsOf(w).length, 1 + 2 * slotsOf(w).length],
+      idSlots(w)
+        .map((s) => `${s.word} <${ID_NAMES[s.resource]}>`.trimStart())
+        .join(' '),
+    count: (w) => [2 * idSlots(w).length - 1, 2 * idSlots(w).length - 1],
     read: readIds,
     input: (_w, v) => ({ ...v }),
   },
@@ -223,34 +217,6 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
 };
 
-function slotsOf(w: ShapeOf<'id'>): readonly IdSlot[] {
-  return w.and ?? [];
-}
-
-/**
- * IDs joined by fixed words (`<fileId> to <bucketId>`): the words are split at each joining word
- * in turn, and each part read as one ID; a missing joining word means the ID after it is missing.
- */
-function readIds<W extends ShapeOf<'id'>>(w: W, args: readonly string[], at: ReadAt): WordsResult<W> {
-  let rest = args;
-  let kind = w.resource;
-  const value: Record<string, string> = {};
-  const warnings: Said[] = [];
-  for (const slot of [...slotsOf(w), null]) {
-    const split = slot === null ? -1 : rest.findIndex((word) => word.toLowerCase() === slot.word);
-    const read = readId(split === -1 ? rest : rest.slice(0, split), kind, at);
-    if (!read.ok) return read;
-    Object.assign(value, read.value);
-    warnings.push(...read.warnings);
-    if (slot === null) break;
-    if (split === -1) return fail(say.grammarNoId(slot.resource, ID_NAMES[slot.resource]), at.usage);
-    rest = rest.slice(split + 1);
-    kind = slot.resource;
-  }
-  // Each slot filled its resource's ID name, so the object is the value `W` says.
-  return { ok: true, value: value as WordsValue<W>, warnings };
-}
-
 function shapeOf<W extends WordsSpec>(words: W): Shape<W> {
   // The table is keyed by kind, so the entry of `words.kind` is the shape of `W`.
   return SHAPES[words.kind] as Shape<W>;
@@ -287,19 +253,41 @@ export function wordsInput<W extends WordsSpec>(words: W, value: WordsValue<W>):
   return shapeOf(words).input(words, value);
 }
 
-/** One ID argument: missing, several, or refused → the usage line; not 24 hex digits → a warning. */
-function readId<R extends ResourceKind>(
+/** An ID shape's slots: its first ID (no word before it), then each joining word and its ID. */
+function idSlots(w: ShapeOf<'id'>): readonly { word: string; resource: ResourceKind }[] {
+  return [{ word: '', resource: w.resource }, ...(w.and ?? [])];
+}
+
+/**
+ * IDs joined by fixed words (`<fileId> to <bucketId>`), slot by slot: the words up to the next
+ * joining word are one ID (missing, several, or refused → the usage line; not 24 hex digits → a
+ * warning), and a missing joining word means the ID after it is missing.
+ */
+function readIds<W extends ShapeOf<'id'>>(
+  w: W,
   args: readonly string[],
-  kind: R,
   { name, usage }: ReadAt,
-): WordsResult<{ kind: 'id'; resource: R }> {
-  if (args.length === 0) return fail(say.grammarNoId(kind, ID_NAMES[kind]), usage);
-  if (args.length > 1) return fail(say.grammarManyIds(name, kind, args), usage);
-  const parsed = parseResourceId(args[0] ?? '', kind);
-  if (!parsed.ok) return fail(say.grammarIdRefused(parsed.said), usage);
-  // A computed key is typed `string`; the key is the resource's own ID name.
-  const named = { [ID_NAMES[kind]]: parsed.id } as IdValues[R];
-  return { ok: true, value: named, warnings: parsed.warning === null ? [] : [parsed.warning] };
+): WordsResult<W> {
+  const slots = idSlots(w);
+  const value: Record<string, string> = {};
+  const warnings: Said[] = [];
+  let rest = args;
+  for (const [i, { resource }] of slots.entries()) {
+    const next = slots[i + 1];
+    const end = next === undefined ? -1 : rest.findIndex((word) => word.toLowerCase() === next.word);
+    const words = end === -1 ? rest : rest.slice(0, end);
+    if (words.length === 0) return fail(say.grammarNoId(resource, ID_NAMES[resource]), usage);
+    if (words.length > 1) return fail(say.grammarManyIds(name, resource, words), usage);
+    const parsed = parseResourceId(words[0] ?? '', resource);
+    if (!parsed.ok) return fail(say.grammarIdRefused(parsed.said), usage);
+    value[ID_NAMES[resource]] = parsed.id;
+    if (parsed.warning !== null) warnings.push(parsed.warning);
+    if (next === undefined) break;
+    if (end === -1) return fail(say.grammarNoId(next.resource, ID_NAMES[next.resource]), usage);
+    rest = rest.slice(end + 1);
+  }
+  // Each slot filled its resource's ID name, so the object is the value `W` says.
+  return { ok: true, value: value as WordsValue<W>, warnings };
 }
 
 /** A window word the slash grammar did not take (`for 2h` on the command line, which has `--for`). */
