@@ -16,9 +16,11 @@ import { type ExtraSite, readInfo, readList } from './support.js';
 import type {
   Answer,
   ConversionStatus,
+  CoverImage,
+  ListQuery,
   MethodMemory,
+  Page,
   SupportMemory,
-  VideoClient,
   VideoFile,
 } from './types.js';
 
@@ -94,7 +96,7 @@ export interface FilesOptions {
   support: SupportMemory;
 }
 
-export function createFilesResource(transport: Transport, options: FilesOptions): VideoClient['files'] {
+export function createFilesResource(transport: Transport, options: FilesOptions) {
   const { retry } = options;
   const extras = { transport, memory: options.support, retry };
 
@@ -105,7 +107,13 @@ export function createFilesResource(transport: Transport, options: FilesOptions)
   }
 
   return {
-    async edit(input) {
+    /** op 8, multipart/form-data */
+    async edit(input: {
+      fileId: string;
+      title: string;
+      description?: string;
+      cover?: CoverImage;
+    }): Promise<VideoFile> {
       const valid = validateRequest(FileEditSchema, input, EDIT);
       const path = `${PATH}/${pathSegment(valid.fileId, EDIT, 'fileId')}`;
       // A fresh form per attempt: a retried upload must not reuse a consumed body.
@@ -123,13 +131,15 @@ export function createFilesResource(transport: Transport, options: FilesOptions)
       const body = await transport.request({ ...EDIT, path, form, retry });
       return parseFile(recordOf(body), valid.fileId);
     },
-    async delete(input) {
+    /** op 9 */
+    async delete(input: { fileId: string }): Promise<Answer> {
       const json = validateRequest(FileIdSchema, input, DELETE);
       // Repeated only when it never reached the service: a repeat after a lost answer reads 404.
       const body = await transport.request({ ...DELETE, json, retry });
       return { raw: asRaw(body) };
     },
-    async retryConversion(input) {
+    /** op 10 (never retried; method auto-detected) */
+    async retryConversion(input: { fileId: string }): Promise<Answer> {
       const site = { ...RETRY, method: options.retryConversionMethod === 'PATCH' ? 'PATCH' : RETRY.method };
       const { fileId } = validateRequest(FileIdSchema, input, site);
       if (options.retryConversionMethod !== 'auto') return retryWith(options.retryConversionMethod, fileId);
@@ -162,11 +172,15 @@ export function createFilesResource(transport: Transport, options: FilesOptions)
         }
       }
     },
-    async list(query = {}) {
+    /** extra: GET /v1/storage/bucket/file/all */
+    async list(
+      query: ListQuery & { bucketId?: string; hlsStatus?: ConversionStatus; listOfId?: string[] } = {},
+    ): Promise<Page<VideoFile>> {
       const q = validateRequest(FileListQuerySchema, query, LIST);
       return readList(extras, LIST, { ...q, listOfId: q.listOfId?.join(',') }, 'a list of files', parseFile);
     },
-    async info(fileId) {
+    /** extra: GET /v1/storage/bucket/file/info */
+    async info(fileId: string): Promise<VideoFile> {
       const { fileId: id } = validateRequest(FileIdSchema, { fileId }, INFO);
       return readInfo(extras, INFO, 'fileId', id, 'a file', parseFile);
     },

@@ -11,7 +11,7 @@ import {
   validateRequest,
 } from './schemas.js';
 import { type ExtraSite, readInfo, readList } from './support.js';
-import type { Folder, SupportMemory, VideoClient } from './types.js';
+import type { Answer, Folder, ListQuery, Page, SupportMemory } from './types.js';
 
 /**
  * Folders (buckets): operations 5, 6, 7 and the read-only extras `bucket/all` and `bucket/info`.
@@ -56,35 +56,36 @@ export function parseFolder(record: JsonObject, fallbackId = ''): Folder {
   };
 }
 
-export function createFoldersResource(
-  transport: Transport,
-  retry: RetryPolicy,
-  support: SupportMemory,
-): VideoClient['folders'] {
+export function createFoldersResource(transport: Transport, retry: RetryPolicy, support: SupportMemory) {
   const extras = { transport, memory: support, retry };
   return {
-    async create(input) {
+    /** op 5 (never retried) */
+    async create(input: { title: string; description?: string }): Promise<Folder> {
       const json = validateRequest(FolderCreateSchema, input, CREATE);
       // A repeat after a lost answer would create a second folder.
       const body = await transport.request({ ...CREATE, json, retry });
       return parseFolder(recordOf(body));
     },
-    async edit(input) {
+    /** op 6 */
+    async edit(input: { bucketId: string; title: string; description?: string }): Promise<Folder> {
       const json = validateRequest(FolderEditSchema, input, EDIT);
       const body = await transport.request({ ...EDIT, json, retry });
       return parseFolder(recordOf(body), json.bucketId);
     },
-    async delete(input) {
+    /** op 7 */
+    async delete(input: { bucketId: string }): Promise<Answer> {
       const json = validateRequest(FolderIdSchema, input, DELETE);
       // Repeated only when it never reached the service: a repeat after a lost answer reads 404.
       const body = await transport.request({ ...DELETE, json, retry });
       return { raw: asRaw(body) };
     },
-    async list(query = {}) {
+    /** extra: GET /v1/storage/bucket/all */
+    async list(query: ListQuery = {}): Promise<Page<Folder>> {
       const q = validateRequest(ListQuerySchema, query, LIST);
       return readList(extras, LIST, q, 'a list of folders', parseFolder);
     },
-    async info(bucketId) {
+    /** extra: GET /v1/storage/bucket/info */
+    async info(bucketId: string): Promise<Folder> {
       const { bucketId: id } = validateRequest(FolderIdSchema, { bucketId }, INFO);
       return readInfo(extras, INFO, 'bucketId', id, 'a folder', parseFolder);
     },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NO_RETRY, type Transport } from './http.js';
 import { asRaw, recordOf, text } from './parse.js';
 import { type CallSite, ExpireTimeSchema, IdSchema, MobileNumberSchema, validateRequest } from './schemas.js';
-import type { VideoClient } from './types.js';
+import type { Answer } from './types.js';
 
 /**
  * The extra link-creation call, for support to test playback for a viewer. Its one known answer
@@ -22,9 +22,14 @@ export const GenerateLinkSchema = z.strictObject({
   expireTime: ExpireTimeSchema.optional(),
 });
 
-export function createLinksResource(transport: Transport): VideoClient['links'] {
+export function createLinksResource(transport: Transport) {
   return {
-    async generate(input) {
+    /** extra: POST /v1/storage/bucket/file/generate/link */
+    async generate(input: {
+      fileId: string;
+      mobileNumber?: string;
+      expireTime?: string;
+    }): Promise<Answer & { url: string | null }> {
       const json = validateRequest(GenerateLinkSchema, input, GENERATE);
       // Each call mints a new link; a repeat would leave a second one live.
       const body = await transport.request({

@@ -4,7 +4,7 @@ import type { RetryPolicy, Transport } from './http.js';
 import { asRaw, idOf, isObject, recordOf, text } from './parse.js';
 import { IdSchema, ListQuerySchema, siteOf, TitleSchema, validateRequest } from './schemas.js';
 import { type ExtraSite, readInfo, readList } from './support.js';
-import type { Playlist, PlaylistEntry, SupportMemory, VideoClient } from './types.js';
+import type { Answer, ListQuery, Page, Playlist, PlaylistEntry, SupportMemory } from './types.js';
 
 /**
  * Playlists: operations 11 (PUT edit) and 12 (delete), and the extras create, `all` and info.
@@ -55,26 +55,25 @@ export function parsePlaylist(record: JsonObject, fallbackId = ''): Playlist {
   };
 }
 
-export function createPlaylistsResource(
-  transport: Transport,
-  retry: RetryPolicy,
-  support: SupportMemory,
-): VideoClient['playlists'] {
+export function createPlaylistsResource(transport: Transport, retry: RetryPolicy, support: SupportMemory) {
   const extras = { transport, memory: support, retry };
   return {
-    async edit(input) {
+    /** op 11 */
+    async edit(input: { playlistId: string; title?: string; files?: PlaylistEntry[] }): Promise<Playlist> {
       const json = validateRequest(PlaylistEditSchema, input, EDIT);
       // PUT of the same playlist twice leaves it the same: retried like the other idempotent calls.
       const body = await transport.request({ ...EDIT, json, retry });
       return parsePlaylist(recordOf(body), json.playlistId);
     },
-    async delete(input) {
+    /** op 12 */
+    async delete(input: { playlistId: string }): Promise<Answer> {
       const json = validateRequest(PlaylistIdSchema, input, DELETE);
       // Repeated only when it never reached the service: a repeat after a lost answer reads 404.
       const body = await transport.request({ ...DELETE, json, retry });
       return { raw: asRaw(body) };
     },
-    async create(input) {
+    /** extra: POST /v1/playlist */
+    async create(input: { title: string }): Promise<Playlist> {
       const json = validateRequest(PlaylistCreateSchema, input, CREATE);
       // A repeat after a lost answer would create a second playlist.
       const body = await transport.request({
@@ -85,11 +84,13 @@ export function createPlaylistsResource(
       });
       return parsePlaylist(recordOf(body));
     },
-    async list(query = {}) {
+    /** extra: GET /v1/playlist/all */
+    async list(query: ListQuery = {}): Promise<Page<Playlist>> {
       const q = validateRequest(ListQuerySchema, query, LIST);
       return readList(extras, LIST, q, 'a list of playlists', parsePlaylist);
     },
-    async info(playlistId) {
+    /** extra: GET /v1/playlist */
+    async info(playlistId: string): Promise<Playlist> {
       const { playlistId: id } = validateRequest(PlaylistIdSchema, { playlistId }, INFO);
       return readInfo(extras, INFO, 'playlistId', id, 'a playlist', parsePlaylist);
     },

@@ -10,7 +10,6 @@ import {
   type LinkSettings,
   type PlayerSettings,
   type ProtectionConfig,
-  type VideoClient,
 } from './types.js';
 
 /**
@@ -124,17 +123,16 @@ export function parseProtectionConfig(record: JsonObject): ProtectionConfig {
   return config;
 }
 
-export function createProtectionResource(
-  transport: Transport,
-  retry: RetryPolicy,
-): VideoClient['protection'] {
+export function createProtectionResource(transport: Transport, retry: RetryPolicy) {
   return {
+    /** op 4 */
     async get(): Promise<ProtectionConfig & Answer> {
       const body = await transport.request({ ...GET_SITE, retry });
       const record = recordOf(body);
       return { ...parseProtectionConfig(record), raw: record };
     },
-    async update(changes): Promise<Answer> {
+    /** op 3: sends only the given fields. */
+    async update(changes: ProtectionConfig): Promise<Answer> {
       const body = validateRequest(ProtectionUpdateSchema, changes, SET_SITE);
       if (Object.keys(body).length === 0) {
         failValidation(SET_SITE, ['(request)'], ['request: names no field to change']);

@@ -1,5 +1,11 @@
 import type { JsonObject } from '../core/json.js';
-import type { ProtectionConfig } from '../core/protection.js';
+import type { createFilesResource } from './files.js';
+import type { createFoldersResource } from './folders.js';
+import type { createLinksResource } from './links.js';
+import type { createPlaylistsResource } from './playlists.js';
+import type { createProtectionResource } from './protection.js';
+import type { createViewersResource } from './viewers.js';
+import type { createWhitelistResource } from './whitelist.js';
 
 /**
  * Typed interface of the video protection API client. Responses are parsed permissively: the
@@ -82,93 +88,17 @@ export interface WhitelistChange {
 }
 
 /**
- * One method per upstream operation (op numbers of the spec) plus the read-only extras.
- * Every method throws the typed errors of `client/errors`.
+ * One method per upstream operation (op numbers of the spec) plus the read-only extras, each
+ * declared once in its resource module. Every method throws the typed errors of `client/errors`.
  */
 export interface VideoClient {
-  whitelist: {
-    /** op 2 */
-    get(): Promise<string[]>;
-    /**
-     * op 1 done safely: reads the list (and, with `expectBefore`, refuses with
-     * WhitelistConflictError if it changed since the request was made; with `asAskedIsDone` too,
-     * a list that already is `list`, as after a resumed send that had landed, is answered without
-     * posting, `raw.alreadyAsAsked`), posts the full `list`,
-     * reads again and throws WhitelistMismatchError when the service did not end up with `list`
-     * (e.g. it appended).
-     */
-    replace(
-      list: readonly string[],
-      options?: { expectBefore?: readonly string[]; asAskedIsDone?: boolean },
-    ): Promise<WhitelistChange>;
-  };
-  protection: {
-    /** op 4 */
-    get(): Promise<ProtectionConfig & Answer>;
-    /** op 3: sends only the given fields. */
-    update(changes: ProtectionConfig): Promise<Answer>;
-  };
-  folders: {
-    /** op 5 (never retried) */
-    create(input: { title: string; description?: string }): Promise<Folder>;
-    /** op 6 */
-    edit(input: { bucketId: string; title: string; description?: string }): Promise<Folder>;
-    /** op 7 */
-    delete(input: { bucketId: string }): Promise<Answer>;
-    /** extra: GET /v1/storage/bucket/all */
-    list(query?: ListQuery): Promise<Page<Folder>>;
-    /** extra: GET /v1/storage/bucket/info */
-    info(bucketId: string): Promise<Folder>;
-  };
-  files: {
-    /** op 8, multipart/form-data */
-    edit(input: {
-      fileId: string;
-      title: string;
-      description?: string;
-      cover?: CoverImage;
-    }): Promise<VideoFile>;
-    /** op 9 */
-    delete(input: { fileId: string }): Promise<Answer>;
-    /** op 10 (never retried; method auto-detected) */
-    retryConversion(input: { fileId: string }): Promise<Answer>;
-    /** extra: GET /v1/storage/bucket/file/all */
-    list(
-      query?: ListQuery & { bucketId?: string; hlsStatus?: ConversionStatus; listOfId?: string[] },
-    ): Promise<Page<VideoFile>>;
-    /** extra: GET /v1/storage/bucket/file/info */
-    info(fileId: string): Promise<VideoFile>;
-  };
-  playlists: {
-    /** op 11 */
-    edit(input: { playlistId: string; title?: string; files?: PlaylistEntry[] }): Promise<Playlist>;
-    /** op 12 */
-    delete(input: { playlistId: string }): Promise<Answer>;
-    /** extra: POST /v1/playlist */
-    create(input: { title: string }): Promise<Playlist>;
-    /** extra: GET /v1/playlist/all */
-    list(query?: ListQuery): Promise<Page<Playlist>>;
-    /** extra: GET /v1/playlist */
-    info(playlistId: string): Promise<Playlist>;
-  };
-  viewers: {
-    /** op 13 */
-    /**
-     * `once`: repeated only when the service certainly did not act on it (never sent, or a 429),
-     * for a batch that records each number's step and must never send one twice.
-     */
-    unblock(input: { mobileNumber: string }, options?: { once?: boolean }): Promise<Answer>;
-    /** extra: GET /v1/analysis/content/video/all?search=… */
-    lookup(mobileNumbers: readonly string[]): Promise<Page<Viewer>>;
-  };
-  links: {
-    /** extra: POST /v1/storage/bucket/file/generate/link */
-    generate(input: {
-      fileId: string;
-      mobileNumber?: string;
-      expireTime?: string;
-    }): Promise<Answer & { url: string | null }>;
-  };
+  whitelist: ReturnType<typeof createWhitelistResource>;
+  protection: ReturnType<typeof createProtectionResource>;
+  folders: ReturnType<typeof createFoldersResource>;
+  files: ReturnType<typeof createFilesResource>;
+  playlists: ReturnType<typeof createPlaylistsResource>;
+  viewers: ReturnType<typeof createViewersResource>;
+  links: ReturnType<typeof createLinksResource>;
 }
 
 /** Where the client remembers the learned method of op 10 (shared by replicas through the store). */

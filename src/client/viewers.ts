@@ -4,7 +4,7 @@ import { beforeSendOnly, type RetryPolicy, type Transport } from './http.js';
 import { asRaw, bool, isObject, text } from './parse.js';
 import { MobileNumberSchema, siteOf, validateRequest } from './schemas.js';
 import { type ExtraSite, readList } from './support.js';
-import type { SupportMemory, VideoClient, Viewer } from './types.js';
+import type { Answer, Page, SupportMemory, Viewer } from './types.js';
 
 /**
  * Viewers: operation 13 (unblock by mobile number) and the extra viewer look-up.
@@ -42,13 +42,13 @@ export function parseViewer(record: JsonObject): Viewer {
   };
 }
 
-export function createViewersResource(
-  transport: Transport,
-  retry: RetryPolicy,
-  support: SupportMemory,
-): VideoClient['viewers'] {
+export function createViewersResource(transport: Transport, retry: RetryPolicy, support: SupportMemory) {
   return {
-    async unblock(input, options = {}) {
+    /**
+     * op 13. `once`: repeated only when the service certainly did not act on it (never sent, or a
+     * 429), for a batch that records each number's step and must never send one twice.
+     */
+    async unblock(input: { mobileNumber: string }, options: { once?: boolean } = {}): Promise<Answer> {
       const json = validateRequest(UnblockSchema, input, UNBLOCK);
       // Unblocking an unblocked viewer changes nothing: safe to repeat, except where a batch
       // promises each number is sent once.
@@ -59,7 +59,8 @@ export function createViewersResource(
       });
       return { raw: asRaw(body) };
     },
-    async lookup(mobileNumbers) {
+    /** extra: GET /v1/analysis/content/video/all?search=… */
+    async lookup(mobileNumbers: readonly string[]): Promise<Page<Viewer>> {
       const { search } = validateRequest(LookupSchema, { search: mobileNumbers }, LOOKUP);
       const extras = { transport, memory: support, retry };
       return readList(extras, LOOKUP, { search: search.join(',') }, 'a list of viewers', parseViewer);

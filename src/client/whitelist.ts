@@ -6,7 +6,7 @@ import { WhitelistConflictError, WhitelistMismatchError } from './errors.js';
 import type { ResponseBody, RetryPolicy, Transport } from './http.js';
 import { asRaw, isObject, unexpectedAnswer, unwrap } from './parse.js';
 import { siteOf, validateRequest } from './schemas.js';
-import type { VideoClient } from './types.js';
+import type { WhitelistChange } from './types.js';
 
 /**
  * Operations 1 and 2: the IP whitelist. Whether a POST replaces or appends is not documented, so
@@ -78,7 +78,8 @@ function describeMismatch(before: readonly string[], intended: readonly string[]
   return message;
 }
 
-export function createWhitelistResource(transport: Transport, retry: RetryPolicy): VideoClient['whitelist'] {
+export function createWhitelistResource(transport: Transport, retry: RetryPolicy) {
+  /** op 2 */
   async function get(): Promise<string[]> {
     const body = await transport.request({ ...GET_SITE, retry });
     const list = parseWhitelist(body);
@@ -88,7 +89,18 @@ export function createWhitelistResource(transport: Transport, retry: RetryPolicy
 
   return {
     get,
-    async replace(list, options = {}) {
+    /**
+     * op 1 done safely: reads the list (and, with `expectBefore`, refuses with
+     * WhitelistConflictError if it changed since the request was made; with `asAskedIsDone` too,
+     * a list that already is `list`, as after a resumed send that had landed, is answered without
+     * posting, `raw.alreadyAsAsked`), posts the full `list`,
+     * reads again and throws WhitelistMismatchError when the service did not end up with `list`
+     * (e.g. it appended).
+     */
+    async replace(
+      list: readonly string[],
+      options: { expectBefore?: readonly string[]; asAskedIsDone?: boolean } = {},
+    ): Promise<WhitelistChange> {
       const { allowedDNS } = validateRequest(WhitelistUpdateSchema, { allowedDNS: list }, SET_SITE);
       const { expectBefore, asAskedIsDone } = validateRequest(ReplaceOptionsSchema, options, SET_SITE);
       const intended = [...new Map(allowedDNS.map((ip) => [ipKey(ip), ip])).values()];

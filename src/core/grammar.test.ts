@@ -519,6 +519,17 @@ describe('an agent asks for a change that puts itself back', () => {
     expect(english(say.boxCliWords('for'))).toContain('--for 2h');
   });
 
+  it('a command of two IDs joined by a word (a test-only playlist add) reads both, or names the missing one', () => {
+    const spec = { kind: 'id', resource: 'playlist', and: [{ word: 'add', resource: 'file' }] } as const;
+    const read = (words: string[]) => parseWords(spec, words, { phoneRegion: 'IR' }, 'playlist edit');
+    const both = read([OID, 'add', OID.replace('e2', 'e3')]);
+    if (!both.ok) throw new Error(english(both.said));
+    const value: { playlistId: string; fileId: string } = both.value;
+    expect(value).toEqual({ playlistId: OID, fileId: OID.replace('e2', 'e3') });
+    expect(read([OID, 'add'])).toMatchObject({ ok: false, said: say.grammarNoId('file', 'fileId') });
+    expect(read([OID, OID])).toMatchObject({ ok: false, said: { key: 'grammarManyIds' } });
+  });
+
   it('a delegation’s "until" is still its own', () => {
     expect(parse('delegate <@U0AGENT1|ana> until 2d')).toMatchObject({
       ok: true,

@@ -1,5 +1,16 @@
-import { english } from '../i18n/said.js';
-import { readWords, type ShapeKind, type ShapeOf, wordsCount, wordsInput, wordsUsage } from './shapes.js';
+import { langFor } from '../i18n/lang.js';
+import { english, sayWith } from '../i18n/said.js';
+import { say } from './said.js';
+import {
+  readWords,
+  type ShapeKind,
+  type ShapeOf,
+  type WordsSpec,
+  type WordsValue,
+  wordsCount,
+  wordsInput,
+  wordsUsage,
+} from './shapes.js';
 
 const OID = '6710b0000000000000000203';
 const at = (name: string) => ({ name, usage: `/vidops ${name}`, options: { phoneRegion: 'IR' } });
@@ -39,7 +50,23 @@ const EXAMPLES: {
   language: { words: { kind: 'language' }, args: ['fa'], usage: '[fa|en]', input: {} },
 };
 
-const examples = Object.entries(EXAMPLES);
+/** A test-only command that moves a file into a folder: two IDs joined by a fixed word. */
+const MOVE = {
+  kind: 'id',
+  resource: 'file',
+  and: [{ word: 'to', resource: 'folder' }],
+} as const satisfies WordsSpec;
+const FOLDER = '6710a0000000000000000101';
+// Compiles only while the two IDs are typed, each under its own name.
+const moved: WordsValue<typeof MOVE> = { fileId: OID, bucketId: FOLDER };
+const TWO_IDS: { words: WordsSpec; args: string[]; usage: string; input: Record<string, unknown> } = {
+  words: MOVE,
+  args: [OID, 'to', FOLDER],
+  usage: '<fileId> to <bucketId>',
+  input: moved,
+};
+
+const examples = [...Object.entries(EXAMPLES), ['id, to another ID', TWO_IDS] as const];
 
 describe('an agent types the words after a command', () => {
   it.each(examples)('%s: read as its usage says, and given to the operation', (kind, example) => {
@@ -59,5 +86,45 @@ describe('an agent types the words after a command', () => {
       const more = [...args, ...Array.from({ length: most + 1 - args.length }, () => args[0] ?? 'x')];
       expect(readWords(words, more, at(kind))).toMatchObject({ ok: false, usage: `/vidops ${kind}` });
     }
+  });
+});
+
+describe('an agent gives two IDs joined by a word', () => {
+  const read = (args: string[]) => readWords(MOVE, args, at('file move'));
+  const persian = (said: Parameters<typeof english>[0]) => sayWith(langFor('fa').t.errors, said);
+
+  it('reads each ID under its own name, the joining word in any case', () => {
+    const both = read([OID, 'TO', FOLDER]);
+    if (!both.ok) throw new Error(english(both.said));
+    const value: { fileId: string; bucketId: string } = both.value;
+    expect(value).toEqual({ fileId: OID, bucketId: FOLDER });
+    expect(wordsCount(MOVE)).toEqual([3, 3]);
+  });
+
+  it.each([
+    ['only the first ID', [OID]],
+    ['the joining word without the second ID', [OID, 'to']],
+  ])('%s: refused, naming the folder ID that is missing, in English and Persian', (_, args) => {
+    const refused = read(args);
+    expect(refused).toEqual({
+      ok: false,
+      said: say.grammarNoId('folder', 'bucketId'),
+      usage: '/vidops file move',
+    });
+    if (refused.ok) return;
+    expect(english(refused.said)).toBe('Give the folder ID (bucketId).');
+    expect(persian(refused.said)).toContain('پوشه');
+  });
+
+  it('the first ID missing: refused, naming the file ID', () => {
+    expect(read(['to', FOLDER])).toMatchObject({ ok: false, said: say.grammarNoId('file', 'fileId') });
+  });
+
+  it('a second ID of the wrong shape is warned about as a command of one ID warns', () => {
+    const both = read([OID, 'to', 'photos']);
+    const alone = readWords({ kind: 'id', resource: 'folder' }, ['photos'], at('file move'));
+    if (!both.ok || !alone.ok) throw new Error('read with a warning');
+    expect(both.warnings).toEqual(alone.warnings);
+    expect(both.warnings).toHaveLength(1);
   });
 });

@@ -22,8 +22,11 @@ import { parseAssignments } from './validate/protection.js';
 export type WordsSpec =
   /** Nothing may follow; `why` says where the values come from instead (`the form asks for the title`). */
   | { kind: 'none'; why?: string }
-  /** One folder, file or playlist ID. */
-  | { kind: 'id'; resource: ResourceKind }
+  /**
+   * One folder, file or playlist ID; `and` adds IDs, each after a fixed word, each of another
+   * resource: `<fileId> to <bucketId>` is `{ resource: 'file', and: [{ word: 'to', resource: 'folder' }] }`.
+   */
+  | { kind: 'id'; resource: ResourceKind; and?: readonly { word: string; resource: ResourceKind }[] }
   /** A mobile number, written as people paste it (`+98 912 345 6789`). */
   | { kind: 'mobile' }
   /** IP addresses to add or remove. */
@@ -43,6 +46,10 @@ export type ShapeKind = WordsSpec['kind'];
 export type ShapeOf<K extends ShapeKind> = Extract<WordsSpec, { kind: K }>;
 
 type IdValues = { [R in ResourceKind]: { [K in (typeof ID_NAMES)[R]]: string } };
+/** The IDs of `and`, as one object: `{ bucketId }` for `[{ word: 'to', resource: 'folder' }]`. */
+type SlotValues<T> = T extends readonly [{ resource: infer R extends ResourceKind }, ...infer Rest]
+  ? IdValues[R] & SlotValues<Rest>
+  : unknown;
 interface WordsValues {
   none: Record<never, never>;
   mobile: { mobile: ReadMobile };
@@ -55,8 +62,12 @@ interface WordsValues {
 }
 
 /** What the words of a command give, typed: `{ bucketId }` for a folder ID, `{ ips }` for addresses. */
-export type WordsValue<W extends WordsSpec> = W extends { kind: 'id'; resource: infer R extends ResourceKind }
-  ? IdValues[R]
+export type WordsValue<W extends WordsSpec> = W extends {
+  kind: 'id';
+  resource: infer R extends ResourceKind;
+  and?: infer T;
+}
+  ? IdValues[R] & SlotValues<T>
   : W extends { kind: infer K extends keyof WordsValues }
     ? WordsValues[K]
     : never;
@@ -88,7 +99,7 @@ interface ReadAt {
 interface Shape<W extends WordsSpec> {
   usage(words: W): string;
   /** Fewest and most words; `Infinity` for a list. */
-  count: readonly [number, number];
+  count(words: W): readonly [number, number];
   read(words: W, args: readonly string[], at: ReadAt): WordsResult<W>;
   /** The part of an operation's input the words give (a mobile's number to send, not its masked form). */
   input(words: W, value: WordsValue<W>): Record<string, unknown>;
@@ -100,19 +111,22 @@ const nothing = () => ({});
 export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   none: {
     usage: () => '',
-    count: [0, 0],
+    count: () => [0, 0],
     read: (w, args, at) => (args.length === 0 ? value({}) : tooMany(at, args, w.why)),
     input: nothing,
   },
   id: {
-    usage: (w) => `<${ID_NAMES[w.resource]}>`,
-    count: [1, 1],
-    read: (w, args, at) => readId(args, w.resource, at),
+    usage: (w) =>
+      idSlots(w)
+        .map((s) => `${s.word} <${ID_NAMES[s.resource]}>`.trimStart())
+        .join(' '),
+    count: (w) => [2 * idSlots(w).length - 1, 2 * idSlots(w).length - 1],
+    read: readIds,
     input: (_w, v) => ({ ...v }),
   },
   mobile: {
     usage: () => '<mobile>',
-    count: [1, MANY],
+    count: () => [1, MANY],
     read(_w, args, { usage, options }) {
       if (args.length === 0) return fail(say.grammarNoMobile(), usage);
       // People paste `+98 912 345 6789`: the number is every word after the keyword.
@@ -127,7 +141,7 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
   ips: {
     usage: () => '<ip>…',
-    count: [1, MANY],
+    count: () => [1, MANY],
     read(w, args, { usage }) {
       if (args.length === 0) return fail(say.grammarNoIps(w.change), usage);
       // The slash grammar took a window off already: one left is the command line's.
@@ -140,7 +154,7 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
   assignments: {
     usage: () => '<field>=<value>…',
-    count: [1, MANY],
+    count: () => [1, MANY],
     read(_w, args, { usage }) {
       if (args.length === 0) return fail(say.grammarNoSettings(), usage);
       const refused = windowLeft(args, usage);
@@ -154,7 +168,7 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
   count: {
     usage: () => '[n]',
-    count: [0, 1],
+    count: () => [0, 1],
     read(_w, args, at) {
       if (args.length === 0) return value({ n: AUDIT_DEFAULT });
       if (args.length > 1) return tooMany(at, args.slice(1));
@@ -168,7 +182,7 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
   code: {
     usage: () => '<code>',
-    count: [1, MANY],
+    count: () => [1, MANY],
     read(_w, args, { usage }) {
       if (args.length === 0) return fail(say.grammarNoCode(), usage);
       const raw = args.join(' ');
@@ -179,7 +193,7 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
   delegation: {
     usage: () => '<@user> until <date or duration> [reason]',
-    count: [1, MANY],
+    count: () => [1, MANY],
     read(_w, args, { usage }) {
       const read = parseDelegateWords(args);
       return read.ok ? value(read.value) : fail(read.said, usage);
@@ -188,7 +202,7 @@ export const SHAPES: { [K in ShapeKind]: Shape<ShapeOf<K>> } = {
   },
   language: {
     usage: () => `[${LANGUAGE_WORDS.join('|')}]`,
-    count: [0, 1],
+    count: () => [0, 1],
     read(_w, args, at) {
       if (args.length === 0) return value({ locale: null });
       if (args.length > 1) return tooMany(at, args.slice(1));
@@ -215,7 +229,7 @@ export function wordsUsage(words: WordsSpec): string {
 
 /** How many words a command takes after its own. */
 export function wordsCount(words: WordsSpec): readonly [number, number] {
-  return shapeOf(words).count;
+  return shapeOf(words).count(words);
 }
 
 /**
@@ -239,19 +253,41 @@ export function wordsInput<W extends WordsSpec>(words: W, value: WordsValue<W>):
   return shapeOf(words).input(words, value);
 }
 
-/** One ID argument: missing, several, or refused → the usage line; not 24 hex digits → a warning. */
-function readId<R extends ResourceKind>(
+/** An ID shape's slots: its first ID (no word before it), then each joining word and its ID. */
+function idSlots(w: ShapeOf<'id'>): readonly { word: string; resource: ResourceKind }[] {
+  return [{ word: '', resource: w.resource }, ...(w.and ?? [])];
+}
+
+/**
+ * IDs joined by fixed words (`<fileId> to <bucketId>`), slot by slot: the words up to the next
+ * joining word are one ID (missing, several, or refused → the usage line; not 24 hex digits → a
+ * warning), and a missing joining word means the ID after it is missing.
+ */
+function readIds<W extends ShapeOf<'id'>>(
+  w: W,
   args: readonly string[],
-  kind: R,
   { name, usage }: ReadAt,
-): WordsResult<{ kind: 'id'; resource: R }> {
-  if (args.length === 0) return fail(say.grammarNoId(kind, ID_NAMES[kind]), usage);
-  if (args.length > 1) return fail(say.grammarManyIds(name, kind, args), usage);
-  const parsed = parseResourceId(args[0] ?? '', kind);
-  if (!parsed.ok) return fail(say.grammarIdRefused(parsed.said), usage);
-  // A computed key is typed `string`; the key is the resource's own ID name.
-  const named = { [ID_NAMES[kind]]: parsed.id } as IdValues[R];
-  return { ok: true, value: named, warnings: parsed.warning === null ? [] : [parsed.warning] };
+): WordsResult<W> {
+  const slots = idSlots(w);
+  const value: Record<string, string> = {};
+  const warnings: Said[] = [];
+  let rest = args;
+  for (const [i, { resource }] of slots.entries()) {
+    const next = slots[i + 1];
+    const end = next === undefined ? -1 : rest.findIndex((word) => word.toLowerCase() === next.word);
+    const words = end === -1 ? rest : rest.slice(0, end);
+    if (words.length === 0) return fail(say.grammarNoId(resource, ID_NAMES[resource]), usage);
+    if (words.length > 1) return fail(say.grammarManyIds(name, resource, words), usage);
+    const parsed = parseResourceId(words[0] ?? '', resource);
+    if (!parsed.ok) return fail(say.grammarIdRefused(parsed.said), usage);
+    value[ID_NAMES[resource]] = parsed.id;
+    if (parsed.warning !== null) warnings.push(parsed.warning);
+    if (next === undefined) break;
+    if (end === -1) return fail(say.grammarNoId(next.resource, ID_NAMES[next.resource]), usage);
+    rest = rest.slice(end + 1);
+  }
+  // Each slot filled its resource's ID name, so the object is the value `W` says.
+  return { ok: true, value: value as WordsValue<W>, warnings };
 }
 
 /** A window word the slash grammar did not take (`for 2h` on the command line, which has `--for`). */

@@ -428,20 +428,23 @@ export class SandboxModel {
     return { ...folder, filesCount };
   }
 
-  private findFolder(bucketId: string) {
+  // The look-ups: the live record, or the spec's 404. A route changes it in place and answers a
+  // copy (`structuredClone`), so a new endpoint is one entry in routes.ts.
+
+  findFolder(bucketId: string): FolderRecord {
     const folder = this.data.folders.find((f) => f._id === bucketId);
     if (folder === undefined) throw notFound('folder', bucketId);
     return folder;
   }
 
-  private findFile(fileId: string): FileRecord {
+  findFile(fileId: string): FileRecord {
     this.settle();
     const file = this.data.files.find((f) => f._id === fileId);
     if (file === undefined) throw notFound('file', fileId);
     return file;
   }
 
-  private findPlaylist(playlistId: string): PlaylistRecord {
+  findPlaylist(playlistId: string): PlaylistRecord {
     const playlist = this.data.playlists.find((p) => p._id === playlistId);
     if (playlist === undefined) throw notFound('playlist', playlistId);
     return playlist;

@@ -31,8 +31,11 @@ export const ACTION_TYPES = ['attacker', 'risky', 'normal'] as const;
 /** `<number><unit>` with units s m h d w M y (`2h`, `1d`, `1M`). */
 export const EXPIRE_TIME = /^\d+[smhdwMy]$/;
 
-// The one rule of what an ID is, shared with vidops' catalog and client (core/validate/ids.ts).
-const id = idRule(z.string());
+/**
+ * An ID as the spec writes it: the one rule, shared with vidops' catalog and client
+ * (core/validate/ids.ts); a route's own body schema starts from it.
+ */
+export const id = idRule(z.string());
 const title = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const description = z.string().max(2000, 'must be at most 2000 characters');
 const mobileNumber = z.string().regex(/^\+?\d{6,15}$/, 'must be 6 to 15 digits, optionally with a leading +');
