@@ -13,6 +13,8 @@ const s = (count: number, one: string, many: string) => (count === 1 ? one : man
 export const batch = defineArea(
   {
     batchPreview: (count: number) => `Unblock ${count} viewers`,
+    batchRepeatsBreakGlass: (count: number) =>
+      `:warning: *Repeat viewers:* run by break-glass without the lead it needed: ${count} repeat ${s(count, 'viewer', 'viewers')} in this batch, listed above.`,
     batchRepeats: 'Repeat viewers (a lead is asked about them)',
     batchAsk: (count: number) =>
       `*Unblock ${count} ${s(count, 'viewer', 'viewers')}?* Nothing is sent until you confirm.`,
@@ -76,6 +78,8 @@ export const batch = defineArea(
   },
   {
     batchPreview: (count) => `رفع مسدودی ${n(count)} بیننده`,
+    batchRepeatsBreakGlass: (count) =>
+      `:warning: *بیننده‌های تکراری:* با شکستن شیشه و بی تأییدی که لازم داشت اجرا شد: ${n(count)} بیننده‌ی تکراری در این دسته، فهرست‌شده در بالا.`,
     batchRepeats: 'بیننده‌های تکراری (از سرپرست درباره‌شان پرسیده می‌شود)',
     batchAsk: (count) => `*رفع مسدودی ${n(count)} بیننده؟* تا تأیید نکنید چیزی فرستاده نمی‌شود.`,
     batchNumbers: 'شماره‌ها',
