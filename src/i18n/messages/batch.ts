@@ -30,8 +30,8 @@ export const batch = defineArea(
     batchPending: (id: string, channel: string) =>
       `Batch ${id} waits for a lead’s approval in ${channel}; nothing is sent until then.`,
     batchDenied: (why: string) => `Refused by the policy: ${why}. Nothing was sent.`,
-    batchRunning: (id: string, done: number, total: number, failed: number) =>
-      `Batch ${id}: ${done} of ${total} done, ${failed} failed`,
+    batchRunning: (id: string, done: number, total: number, failed: number, unknown: number) =>
+      `Batch ${id}: ${done} of ${total} done, ${failed} failed, ${unknown} unknown`,
     batchFinished: (id: string, done: number, total: number) =>
       `*Batch ${id} finished:* ${done} of ${total} unblocked.`,
     batchFailedCount: (count: number) => `${count} failed`,
@@ -94,8 +94,8 @@ export const batch = defineArea(
     batchPending: (id, channel) =>
       `دسته‌ی ${id} در ${channel} منتظر تأیید سرپرست است؛ تا آن زمان چیزی فرستاده نمی‌شود.`,
     batchDenied: (why) => `سیاست آن را رد کرد: ${why}. چیزی فرستاده نشد.`,
-    batchRunning: (id, done, total, failed) =>
-      `دسته‌ی ${id}: ${n(done)} از ${n(total)} انجام شد، ${n(failed)} ناموفق`,
+    batchRunning: (id, done, total, failed, unknown) =>
+      `دسته‌ی ${id}: ${n(done)} از ${n(total)} انجام شد، ${n(failed)} ناموفق، ${n(unknown)} نامعلوم`,
     batchFinished: (id, done, total) => `*دسته‌ی ${id} تمام شد:* ${n(done)} از ${n(total)} رفع مسدودی شد.`,
     batchFailedCount: (count) => `${n(count)} ناموفق`,
     batchUnknownCount: (count) =>
