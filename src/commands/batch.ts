@@ -20,6 +20,7 @@ import { reasonIn } from '../views/errors.js';
 import { type Message, problemMessage } from '../views/everyday.js';
 import { ACTIONS, CALLBACKS } from '../views/ids.js';
 import { viewerHistoryMessage } from '../views/viewer-history.js';
+import { withBreakGlassOffer } from './changes/break-glass.js';
 import { ClickSchema } from './changes/clicks.js';
 import {
   type AppContext,
@@ -182,7 +183,11 @@ async function confirmedReply(ctx: AppContext, who: Who, result: SubmitResult): 
   const id = ltr(who.lang, `*${result.request.id}*`);
   if (result.kind === 'pending') {
     const text = t.batchPending(id, `<#${ctx.config.approvalChannel}>`);
-    return { text, blocks: [section(`:hourglass_flowing_sand: ${text}`)] };
+    return withBreakGlassOffer(
+      { text, blocks: [section(`:hourglass_flowing_sand: ${text}`)] },
+      result,
+      who.lang,
+    );
   }
   return batchMessage(result.request, await ctx.ops.batchSteps(result.request.id), who.lang);
 }

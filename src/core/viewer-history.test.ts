@@ -1,5 +1,6 @@
 import type { AuditEvent } from './model.js';
-import { foldViewerUnblocks, repeatNeed, viewersOfEvent } from './viewer-history.js';
+import { TERMINAL_STATES } from './model.js';
+import { foldViewerUnblocks, repeatNeed, UNBLOCK_OUTCOMES, viewersOfEvent } from './viewer-history.js';
 
 const SARA = { id: 'U0SARA', name: 'Sara' };
 const LEE = { id: 'U0LEE', name: 'Lee' };
@@ -91,5 +92,11 @@ describe('the repeat rule', () => {
     ],
   ])('%s unblock in the window', (_name, rule, earlier, expected) => {
     expect(repeatNeed(rule, VIEWER, earlier)).toEqual(expected);
+  });
+});
+
+describe('what a viewer’s history can say of an unblock', () => {
+  it('every way its request can end or stand, read as the history words it', () => {
+    expect([...UNBLOCK_OUTCOMES].sort()).toEqual([...TERMINAL_STATES, 'pending', 'running', 'denied'].sort());
   });
 });

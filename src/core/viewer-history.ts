@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { JsonValue } from './json.js';
-import type { Actor, AuditEvent, AuditEventType, NewAuditEvent } from './model.js';
+import {
+  type Actor,
+  type AuditEvent,
+  type AuditEventType,
+  type NewAuditEvent,
+  REQUEST_STATES,
+  type RequestState,
+} from './model.js';
 
 /**
  * A viewer's history as vidops' own audit log tells it (the documented service keeps none): each
@@ -10,18 +17,17 @@ import type { Actor, AuditEvent, AuditEventType, NewAuditEvent } from './model.j
  * @see docs/commands.md, "A viewer's history"
  */
 
-/** Where an unblock ended, or stands. `denied`: the policy refused to ask at all. */
-/** How an unblock of a viewer ended, as its history shows it. */
+/** The request's states a history shows as they are: an approved one stays `pending` until it runs. */
+type ShownState = Exclude<RequestState, 'approved' | 'executing'>;
+
+/**
+ * Where an unblock ended, or stands, as its viewer's history shows it: its request's state
+ * (`executing` reads `running`), or `denied`: the policy refused to ask at all.
+ */
 export const UNBLOCK_OUTCOMES = [
-  'pending',
   'running',
-  'succeeded',
-  'failed',
-  'rejected',
-  'cancelled',
-  'expired',
-  'unknown',
   'denied',
+  ...REQUEST_STATES.filter((s): s is ShownState => s !== 'approved' && s !== 'executing'),
 ] as const;
 export type UnblockOutcome = (typeof UNBLOCK_OUTCOMES)[number];
 

@@ -17,6 +17,7 @@ import type {
   SlackRef,
 } from '../core/model.js';
 import type { RevertOf, StoredUndo, TimeBox } from '../core/time-box.js';
+import { foldViewerUnblocks, type ViewerUnblock } from '../core/viewer-history.js';
 import type {
   HashEvent,
   ModalDraft,
@@ -432,6 +433,19 @@ export function rowToEvent(row: AuditRow): AuditEvent {
   event.prevHash = row[1];
   event.hash = row[2];
   return event;
+}
+
+/** An event read for one of several viewers: the {@link AuditRow}, then the viewer it was read for. */
+export type ViewerAuditRow = [...AuditRow, viewer: string];
+
+/** Each viewer's unblocks, folded from the events read for it in one statement (in `seq` order). */
+export function foldByViewer(
+  viewers: readonly string[],
+  rows: readonly ViewerAuditRow[],
+): Map<string, ViewerUnblock[]> {
+  const events = new Map<string, AuditEvent[]>(viewers.map((v) => [v, []]));
+  for (const row of rows) events.get(row[4])?.push(rowToEvent([row[0], row[1], row[2], row[3]]));
+  return new Map([...events].map(([viewer, read]) => [viewer, foldViewerUnblocks(viewer, read)]));
 }
 
 /** Which events `listAudit` returns: the newest `last` (capped by `limit`) or the oldest `limit`. */

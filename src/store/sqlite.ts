@@ -43,6 +43,7 @@ import {
   draftColumns,
   EVENT_COLUMNS,
   endedDelegationData,
+  foldByViewer,
   LEASED,
   NOTIFICATION_COLUMNS,
   type NotificationRow,
@@ -68,6 +69,7 @@ import {
   type StoreLogger,
   VERIFY_COLUMNS,
   type VerifyRow,
+  type ViewerAuditRow,
   whereClause,
 } from './codec.js';
 import { MIGRATIONS, pendingMigrations, refuseNewer } from './migrations.js';
@@ -91,6 +93,7 @@ import {
   type Store,
   type StoredCheckpoint,
   type ViewerQuery,
+  type ViewersWindow,
 } from './store.js';
 
 /**
@@ -378,13 +381,7 @@ export class SqliteStore implements Store {
         viewer === undefined
           ? []
           : this.readViewerUnblocks({ viewer: viewer.viewer, since: viewer.since, limit: REPEAT_READ_LIMIT });
-      const window = count.viewers;
-      const byViewer = new Map(
-        (window?.viewers ?? []).map((v) => [
-          v,
-          this.readViewerUnblocks({ viewer: v, since: window?.since, limit: REPEAT_READ_LIMIT }),
-        ]),
-      );
+      const byViewer = count.viewers === undefined ? new Map() : this.readViewersUnblocks(count.viewers);
       const made = build(this.countInTransaction(count), earlier, byViewer);
       return this.insertRequest(made.request, made.events);
     });
@@ -551,6 +548,26 @@ export class SqliteStore implements Store {
        ORDER BY seq`,
     ).all(query.viewer, since, since, Math.max(0, Math.floor(query.limit)), query.viewer);
     return foldViewerUnblocks(query.viewer, rows.map(rowToEvent));
+  }
+
+  /** A batch's viewers' unblocks in the window, as `readViewerUnblocks` reads one's, in one statement. */
+  private readViewersUnblocks(window: ViewersWindow): Map<string, ViewerUnblock[]> {
+    const rows = this.rawStmt<ViewerAuditRow>(
+      `WITH asks AS (
+         SELECT viewer, seq, request_id FROM (
+           SELECT viewer, seq, request_id, row_number() OVER (PARTITION BY viewer ORDER BY seq DESC) AS nth
+           FROM viewer_events WHERE viewer IN (SELECT value FROM json_each(?)) AND ask = 1 AND at >= ?)
+         WHERE nth <= ?),
+       picked AS (
+         SELECT viewer, seq FROM asks
+         UNION
+         SELECT v.viewer, v.seq FROM viewer_events v
+         JOIN (SELECT viewer, min(seq) AS first FROM asks GROUP BY viewer) f ON v.viewer = f.viewer AND v.seq > f.first
+         WHERE v.request_id IN (SELECT request_id FROM asks a WHERE a.viewer = v.viewer))
+       SELECT e.seq, e.prev_hash, e.hash, e.event, p.viewer FROM picked p JOIN audit_events e ON e.seq = p.seq
+       ORDER BY e.seq`,
+    ).all(JSON.stringify(window.viewers), normalizeTime(window.since, 'since'), REPEAT_READ_LIMIT);
+    return foldByViewer(window.viewers, rows);
   }
 
   /** The notification job of a change just written; callers hold the write lock. */

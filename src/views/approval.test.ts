@@ -626,3 +626,40 @@ describe('a settings change read in Persian', () => {
     },
   );
 });
+
+describe('a batch of unblocks run by break-glass, as a lead reviews it', () => {
+  const batch = (repeats: string[]) =>
+    requestWith({
+      id: 'R-7QK2M9XE',
+      operation: 'viewer.unblock-many',
+      params: { mobileNumbers: ['09124564567', '09351112222'] },
+      target: '2 viewers',
+      preview: { kind: 'unblock-many', count: 2, repeats },
+      state: 'succeeded',
+      quorum: 1,
+      breakGlass: {
+        by: { id: 'U0AGENT1', name: 'Ana' },
+        at: T0,
+        reason: 'a classroom locked out before an exam',
+        reviewDueAt: '2026-11-22T10:00:00.000Z',
+        overdueAt: null,
+        review: null,
+      },
+    });
+
+  it.each([
+    ['en', 'run by break-glass without the lead it needed: 1 repeat viewer in this batch'],
+    ['fa', 'با شکستن شیشه و بی تأییدی که لازم داشت اجرا شد: ۱ بیننده‌ی تکراری در این دسته'],
+  ] as const)('its repeat viewers are flagged, and listed masked (%s)', (locale, flag) => {
+    const shown = JSON.stringify(approvalMessage(batch(['09124564567']), VIEW_NOW, langFor(locale)).blocks);
+    expect(shown).toContain(flag);
+    expect(shown).toContain('0912***4567');
+    expect(shown).not.toContain('09124564567');
+  });
+
+  it('a batch with no repeat viewer carries no flag', () => {
+    expect(JSON.stringify(approvalMessage(batch([]), VIEW_NOW, ENGLISH).blocks)).not.toContain(
+      'Repeat viewers',
+    );
+  });
+});

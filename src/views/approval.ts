@@ -871,10 +871,12 @@ export function breakGlassBlocks(request: OperationRequest, lang: Lang): KnownBl
       ),
     ),
   ];
-  // A repeat viewer run without the lead it needed is flagged to whoever reviews it.
+  // A repeat viewer (alone, or inside a batch) run without the lead it needed is flagged to its reviewers.
   if (request.operation === 'viewer.unblock' && request.preview?.repeat !== undefined) {
     blocks.push(section(repeatBreakGlassLine(lang, request.params.mobileNumber, request.preview.repeat)));
   }
+  const repeats = request.operation === 'viewer.unblock-many' ? (request.preview?.repeats.length ?? 0) : 0;
+  if (repeats > 0) blocks.push(section(lang.t.batch.batchRepeatsBreakGlass(repeats)));
   if (record.review !== null) {
     const { review } = record;
     const verdict = review.verdict === 'flagged' ? t.apprGlassFlagged : t.apprGlassAcknowledged;

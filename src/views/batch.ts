@@ -64,7 +64,7 @@ export function batchPreviewMessage(preview: BatchPreview, draftId: string, lang
 }
 
 /**
- * The batch's one message: while it runs "27 of 38 done, 1 failed"; once it ended, the summary with
+ * The batch's one message: while it runs "27 of 38 done, 1 failed, 0 unknown"; once it ended, the summary with
  * each failure and its reason, the unknowns said unknown, Retry the failed and History buttons.
  */
 export function batchMessage(
@@ -77,10 +77,10 @@ export function batchMessage(
   const total = 'mobileNumbers' in request.params ? request.params.mobileNumbers.length : steps.length;
   const counts = countSteps(total, steps);
   if (request.state === 'executing' || request.state === 'approved' || request.state === 'pending') {
-    const text = t.batchRunning(ltr(lang, request.id), counts.done, total, counts.failed);
+    const running = (ref: string) => t.batchRunning(ref, counts.done, total, counts.failed, counts.unknown);
     return {
-      text,
-      blocks: [section(`:hourglass_flowing_sand: ${t.batchRunning(id, counts.done, total, counts.failed)}`)],
+      text: running(ltr(lang, request.id)),
+      blocks: [section(`:hourglass_flowing_sand: ${running(id)}`)],
     };
   }
   const ended = [...steps].filter((s) => s.state === 'failed' || s.state === 'unknown');

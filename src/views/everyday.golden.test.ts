@@ -19,6 +19,7 @@ import {
   unknownCodeMessage,
   whitelistMessage,
 } from './everyday.js';
+import { unblockManyModal } from './modals/unblock-many.js';
 
 /**
  * Golden snapshots of the everyday views in English and Persian: a change of wording shows up
@@ -102,5 +103,11 @@ describe.each([
     expect(unknownCodeMessage('4242', PLAYER_ERROR_CODES.slice(0, 3), lang)).toMatchSnapshot();
     expect(unblockModal('{}', lang)).toMatchSnapshot();
     expect(retryModal('{}', lang)).toMatchSnapshot();
+  });
+
+  it('the Unblock many form: its examples shown as written, one per line', () => {
+    const form = unblockManyModal('{}', lang);
+    expect(form).toMatchSnapshot();
+    expect(JSON.stringify(form)).toContain('"0912 345 6789\\n+98 935 111 2222"');
   });
 });

@@ -1,4 +1,4 @@
-import type { InputBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
+import type { KnownBlock, ModalView, SectionBlock } from '@slack/types';
 import type { ProtectionConfig } from '../client/types.js';
 import { stripBidiControls } from '../core/bidi.js';
 import type { CommandHelp } from '../core/commands-help.js';
@@ -26,9 +26,9 @@ import {
   section,
 } from './blocks.js';
 import { sayIn, scrubForSlack } from './errors.js';
-import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from './ids.js';
+import { ACTIONS, BLOCKS, CALLBACKS } from './ids.js';
 import { BLOCK_KIT_LIMITS, truncate } from './limits.js';
-import { modal } from './modals/common.js';
+import { modal, textInput } from './modals/common.js';
 import { explanationText, playerErrorText } from './player-error-text.js';
 import { protectionGroupTitle, protectionLabel, protectionValueText } from './protection-text.js';
 
@@ -512,18 +512,14 @@ export function refusalText(said: Said, region: string, lang: Lang): string {
 /** The small modal `explain 9910` opens: the viewer's mobile number. */
 export function unblockModal(privateMetadata: string, lang: Lang): ModalView {
   const t = lang.t.everyday;
-  const input: InputBlock = {
-    type: 'input',
-    block_id: BLOCKS.mobile,
-    label: { type: 'plain_text', text: t.unblockModalLabel },
-    hint: { type: 'plain_text', text: t.unblockModalHint },
-    element: {
-      type: 'plain_text_input',
-      action_id: INPUT_ACTION,
-      placeholder: { type: 'plain_text', text: '0912 345 6789' },
-      max_length: 40,
-    },
-  };
+  const input = textInput({
+    blockId: BLOCKS.mobile,
+    label: t.unblockModalLabel,
+    hint: t.unblockModalHint,
+    placeholder: '0912 345 6789',
+    maxLength: 40,
+    examples: true,
+  });
   return modal({
     callbackId: CALLBACKS.unblock,
     title: t.unblockModalTitle,
@@ -537,18 +533,14 @@ export function unblockModal(privateMetadata: string, lang: Lang): ModalView {
 /** The small modal `explain 9101`/`9103` opens: the file whose conversion failed. */
 export function retryModal(privateMetadata: string, lang: Lang): ModalView {
   const t = lang.t.everyday;
-  const input: InputBlock = {
-    type: 'input',
-    block_id: BLOCKS.fileId,
-    label: { type: 'plain_text', text: t.retryModalLabel },
-    hint: { type: 'plain_text', text: t.retryModalHint },
-    element: {
-      type: 'plain_text_input',
-      action_id: INPUT_ACTION,
-      placeholder: { type: 'plain_text', text: '671018d0403eba579a6f90e2' },
-      max_length: 100,
-    },
-  };
+  const input = textInput({
+    blockId: BLOCKS.fileId,
+    label: t.retryModalLabel,
+    hint: t.retryModalHint,
+    placeholder: '671018d0403eba579a6f90e2',
+    maxLength: 100,
+    examples: true,
+  });
   return modal({
     callbackId: CALLBACKS.retry,
     title: t.retryModalTitle,

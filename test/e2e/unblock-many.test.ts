@@ -217,3 +217,72 @@ describe.each(['http', 'socket'] as const)('many numbers at once over %s', (mode
     );
   }, 60_000);
 });
+
+describe.each(['http', 'socket'] as const)('a break-glass batch over %s', (mode) => {
+  const REPEAT = '09124564567';
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startHarness({
+      mode,
+      sandbox: { extras: false },
+      batchProgressMs: 50,
+      policy: [
+        'viewer.unblock: { repeat: { within: 30d, max: 2 } }',
+        `viewer.unblock-many: { breakGlass: { allowed: [${USERS.agent.id}], reviewWithin: 1h } }`,
+        '',
+      ].join('\n'),
+    });
+  });
+  afterEach(async () => {
+    await h.stop();
+  });
+
+  it('an agent breaks the glass on a batch holding a repeat viewer; the leads’ review flags that viewer', async () => {
+    for (let i = 0; i < 2; i += 1) await (await h.slash(`unblock ${REPEAT}`)).reply();
+    const preview = await (await h.slash(`unblock ${REPEAT} 09351112222`)).reply();
+    expect(readable(preview)).toContain('2 to unblock, 0 refused, 1 needs a lead');
+    const confirmTag = `glass-batch-${mode}`;
+    await h.action({
+      userId: USERS.agent.id,
+      actionId: ACTIONS.batchConfirm,
+      value: buttonValue(preview, ACTIONS.batchConfirm),
+      responseUrl: h.slack.responseUrl(confirmTag),
+    });
+    const asked = await h.slack.waitForResponse((p) => p.tag === confirmTag, 20_000);
+    expect(readable(asked)).toMatch(/waits for a lead/);
+    const id = requestIdIn(readable(asked));
+
+    // The Break glass… button under the batch's reply, then its modal with a reason and the words.
+    const since = h.slack.calls.length;
+    await h.action({
+      userId: USERS.agent.id,
+      actionId: ACTIONS.breakGlass,
+      value: buttonValue(asked, ACTIONS.breakGlass),
+      responseUrl: h.slack.responseUrl(`${confirmTag}-glass`),
+    });
+    const view = await modalShown(h, since, CALLBACKS.breakGlass);
+    await submitModal(h, view, {
+      [BLOCKS.breakGlassReason]: typed('a classroom locked out before an exam'),
+      [BLOCKS.breakGlassWords]: typed('Break Glass'),
+    });
+    await until(
+      async () => ((await h.store.getRequest(id))?.state === 'succeeded' ? true : undefined),
+      'the batch to run by break-glass',
+    );
+
+    const flag = 'run by break-glass without the lead it needed: 1 repeat viewer';
+    const approval = JSON.stringify(
+      (await approvalMessage(h, id, (m) => JSON.stringify(m.blocks ?? []).includes(flag))).blocks,
+    );
+    expect(approval).toContain('0912***4567');
+    expect(approval).not.toContain(REPEAT);
+    await until(
+      () =>
+        directMessagesNow(h, USERS.lead.id).some((m) => m.includes(id) && m.includes(flag))
+          ? true
+          : undefined,
+      'the lead’s DM to flag the repeat viewer',
+    );
+    expect(upstream(h, 'POST', UNBLOCK)).toHaveLength(4);
+  });
+});

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { VideoClientHandle } from '../../src/client/index.js';
-import { createHasher, verifyChain } from '../../src/core/audit-chain.js';
+import { verifyChain } from '../../src/core/audit-chain.js';
 import type { Actor } from '../../src/core/model.js';
 import { buildPolicy, type Policy } from '../../src/core/policy.js';
 import { sealKeyOf } from '../../src/core/seal.js';
@@ -13,6 +13,7 @@ import { createOperations } from '../../src/services/operations.js';
 import type { Operations, OperationsDeps } from '../../src/services/types.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { sandboxClient } from '../sandbox-client.js';
+import { type CONFIG, hash, lee, START, type WHITELIST } from '../services/replicas.js';
 import { noteSkipped, schemaPool, TEST_DATABASE_URL } from '../store/pg-schema.js';
 
 /**
@@ -23,18 +24,10 @@ import { noteSkipped, schemaPool, TEST_DATABASE_URL } from '../store/pg-schema.j
  * @see docs/testing.md, "Model-based tests"
  */
 
-export const hash = createHasher();
-export const START = new Date('2026-11-26T08:00:00.000Z');
-export const MINUTE = 60_000;
-export const HOUR = 60 * MINUTE;
+// The clock, people, hasher and paths are the service-level race tests' (one cast for both).
+export { ava, bob, CONFIG, HOUR, hash, lee, MINUTE, START, WHITELIST } from '../services/replicas.js';
 
-export const ava: Actor = { id: 'U0AGENT1', name: 'Ava' };
-export const bob: Actor = { id: 'U0AGENT2', name: 'Bob' };
-export const lee: Actor = { id: 'U0LEAD1', name: 'Lee' };
 export const kim: Actor = { id: 'U0LEAD2', name: 'Kim' };
-
-export const CONFIG = '/v1/storage/protect/config';
-export const WHITELIST = '/v1/storage/dns/whitelist';
 
 export type StoreKind = 'SQLite' | 'PostgreSQL';
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jest } from '@jest/globals';
 import pg from 'pg';
 import { verifyChain } from '../../src/core/audit-chain.js';
 import { openStore } from '../../src/store/index.js';
@@ -36,11 +37,25 @@ if (TEST_DATABASE_URL === undefined) {
     return [first, await openStore(url, { hash: contractHash })];
   });
 
-  describeViewerContract('PostgreSQL with two replicas', async () => {
-    const url = schemas.url();
-    const first = await openStore(url, { hash: contractHash });
-    return [first, await openStore(url, { hash: contractHash })];
-  });
+  describeViewerContract(
+    'PostgreSQL with two replicas',
+    async () => {
+      const url = schemas.url();
+      const first = await openStore(url, { hash: contractHash });
+      return [first, await openStore(url, { hash: contractHash })];
+    },
+    () => {
+      // Every pool's connections are `pg.Client`s: each statement is one `query` call.
+      const spy = jest.spyOn(pg.Client.prototype, 'query');
+      return {
+        stop() {
+          const count = spy.mock.calls.length;
+          spy.mockRestore();
+          return count;
+        },
+      };
+    },
+  );
 
   describeAuditTampering('PostgreSQL', () => tamperable(schemas.url()));
 

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jest } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { openStore } from '../../src/store/index.js';
 import { whileBusy } from '../../src/store/sqlite.js';
@@ -28,12 +29,31 @@ describeStoreContract('SQLite file (WAL)', () => {
   return openStore(`sqlite:${join(dir, `contract-${files}.db`)}`, { hash: contractHash });
 });
 
-describeViewerContract('SQLite file shared by two connections', async () => {
-  files += 1;
-  const url = `sqlite:${join(dir, `viewers-${files}.db`)}`;
-  const first = await openStore(url, { hash: contractHash });
-  return [first, await openStore(url, { hash: contractHash })];
-});
+describeViewerContract(
+  'SQLite file shared by two connections',
+  async () => {
+    files += 1;
+    const url = `sqlite:${join(dir, `viewers-${files}.db`)}`;
+    const first = await openStore(url, { hash: contractHash });
+    return [first, await openStore(url, { hash: contractHash })];
+  },
+  countSqliteStatements,
+);
+
+/** Counts the statements run by every connection of this process, by spying on their prototype. */
+function countSqliteStatements(): { stop(): number } {
+  const probe = new Database(':memory:');
+  const prototype = Object.getPrototypeOf(probe.prepare('SELECT 1'));
+  probe.close();
+  const spies = (['run', 'get', 'all', 'iterate'] as const).map((method) => jest.spyOn(prototype, method));
+  return {
+    stop() {
+      const count = spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+      for (const spy of spies) spy.mockRestore();
+      return count;
+    },
+  };
+}
 
 describeLimitContract('SQLite in memory (one connection)', async () => {
   const store = await openStore('sqlite::memory:', { hash: contractHash });

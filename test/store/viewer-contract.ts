@@ -1,5 +1,5 @@
 import type { OperationRequest } from '../../src/core/model.js';
-import { repeatNeed } from '../../src/core/viewer-history.js';
+import { repeatNeed, type ViewerUnblock } from '../../src/core/viewer-history.js';
 import type { Store } from '../../src/store/store.js';
 import { AGENT, at, eventFor, LEAD, newEvent, newRequest } from './fixtures.js';
 
@@ -28,7 +28,12 @@ function unblock(mobileNumber: string, minute: number, requester = SARA): Operat
  * the viewer index, and counted under a lock of the viewer across replicas.
  * @see docs/commands.md, "A viewer's history"
  */
-export function describeViewerContract(name: string, open: () => Promise<[Store, Store]>): void {
+export function describeViewerContract(
+  name: string,
+  open: () => Promise<[Store, Store]>,
+  /** Counts the statements the store sends from now on; `stop` ends the count and says it. */
+  countStatements: () => { stop(): number },
+): void {
   describe(`${name}: a viewer's history`, () => {
     let stores: [Store, Store];
     beforeEach(async () => {
@@ -139,6 +144,49 @@ export function describeViewerContract(name: string, open: () => Promise<[Store,
       expect([a.request.state, b.request.state].sort()).toEqual(['executing', 'pending']);
       const history = await stores[0].viewerUnblocks({ viewer: VIEWER, limit: 10 });
       expect(history.map((u) => u.outcome).sort()).toEqual(['pending', 'running', 'succeeded']);
+    });
+
+    it('an agent asks for a batch of viewers: each one’s unblocks in the window are read for its count in one statement, whatever the batch’s size', async () => {
+      const others = Array.from({ length: 30 }, (_, i) => `0935${String(1_000_000 + i)}`);
+      await unblocked(unblock(VIEWER, 1), 1, 'succeeded');
+      await unblocked(unblock(VIEWER, 3, OMID), 3, 'failed');
+      await unblocked(unblock(others[0] ?? '', 2), 2, 'succeeded');
+      await unblocked(unblock(others[1] ?? '', 0), 0, 'succeeded');
+      /** The histories a batch of `viewers` is decided on, and how many statements its recording sent. */
+      const ask = async (viewers: string[], minute: number) => {
+        let read = new Map<string, readonly ViewerUnblock[]>();
+        const counting = countStatements();
+        await stores[1].createCountedRequest(
+          {
+            actorId: SARA.id,
+            operation: 'viewer.unblock-many',
+            types: ['requested'],
+            since: at(0),
+            viewers: { viewers, since: at(1) },
+          },
+          (_counted, _earlier, byViewer) => {
+            read = new Map(byViewer);
+            const r = { ...unblock(VIEWER, minute), state: 'pending' as const, quorum: 1 };
+            return { request: r, events: [eventFor(r, 'requested', { at: at(minute) })] };
+          },
+        );
+        return { read, statements: counting.stop() };
+      };
+
+      const small = await ask([VIEWER, others[0] ?? ''], 10);
+      const large = await ask([VIEWER, ...others], 11);
+
+      expect(large.statements).toBe(small.statements);
+      const outcomes = (viewer: string) => (large.read.get(viewer) ?? []).map((u) => [u.outcome, u.askedAt]);
+      expect(outcomes(VIEWER)).toEqual([
+        ['pending', at(10)],
+        ['failed', at(3)],
+        ['succeeded', at(1)],
+      ]);
+      expect(outcomes(others[0] ?? '')).toEqual([['succeeded', at(2)]]);
+      // Asked before the window: not read.
+      expect(outcomes(others[1] ?? '')).toEqual([]);
+      expect(large.read.size).toBe(31);
     });
 
     it('a failed or rejected unblock does not count toward a repeat; a waiting one does', async () => {

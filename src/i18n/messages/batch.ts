@@ -13,6 +13,8 @@ const s = (count: number, one: string, many: string) => (count === 1 ? one : man
 export const batch = defineArea(
   {
     batchPreview: (count: number) => `Unblock ${count} viewers`,
+    batchRepeatsBreakGlass: (count: number) =>
+      `:warning: *Repeat viewers:* run by break-glass without the lead it needed: ${count} repeat ${s(count, 'viewer', 'viewers')} in this batch, listed above.`,
     batchAsk: (count: number) =>
       `*Unblock ${count} ${s(count, 'viewer', 'viewers')}?* Nothing is sent until you confirm.`,
     batchNumbers: 'Numbers',
@@ -27,8 +29,8 @@ export const batch = defineArea(
     batchPending: (id: string, channel: string) =>
       `Batch ${id} waits for a lead’s approval in ${channel}; nothing is sent until then.`,
     batchDenied: (why: string) => `Refused by the policy: ${why}. Nothing was sent.`,
-    batchRunning: (id: string, done: number, total: number, failed: number) =>
-      `Batch ${id}: ${done} of ${total} done, ${failed} failed`,
+    batchRunning: (id: string, done: number, total: number, failed: number, unknown: number) =>
+      `Batch ${id}: ${done} of ${total} done, ${failed} failed, ${unknown} unknown`,
     batchFinished: (id: string, done: number, total: number) =>
       `*Batch ${id} finished:* ${done} of ${total} unblocked.`,
     batchFailedCount: (count: number) => `${count} failed`,
@@ -75,6 +77,8 @@ export const batch = defineArea(
   },
   {
     batchPreview: (count) => `رفع مسدودی ${n(count)} بیننده`,
+    batchRepeatsBreakGlass: (count) =>
+      `:warning: *بیننده‌های تکراری:* با شکستن شیشه و بی تأییدی که لازم داشت اجرا شد: ${n(count)} بیننده‌ی تکراری در این دسته، فهرست‌شده در بالا.`,
     batchAsk: (count) => `*رفع مسدودی ${n(count)} بیننده؟* تا تأیید نکنید چیزی فرستاده نمی‌شود.`,
     batchNumbers: 'شماره‌ها',
     batchMore: (count) => `و ${n(count)} شماره‌ی دیگر`,
@@ -88,8 +92,8 @@ export const batch = defineArea(
     batchPending: (id, channel) =>
       `دسته‌ی ${id} در ${channel} منتظر تأیید سرپرست است؛ تا آن زمان چیزی فرستاده نمی‌شود.`,
     batchDenied: (why) => `سیاست آن را رد کرد: ${why}. چیزی فرستاده نشد.`,
-    batchRunning: (id, done, total, failed) =>
-      `دسته‌ی ${id}: ${n(done)} از ${n(total)} انجام شد، ${n(failed)} ناموفق`,
+    batchRunning: (id, done, total, failed, unknown) =>
+      `دسته‌ی ${id}: ${n(done)} از ${n(total)} انجام شد، ${n(failed)} ناموفق، ${n(unknown)} نامعلوم`,
     batchFinished: (id, done, total) => `*دسته‌ی ${id} تمام شد:* ${n(done)} از ${n(total)} رفع مسدودی شد.`,
     batchFailedCount: (count) => `${n(count)} ناموفق`,
     batchUnknownCount: (count) =>

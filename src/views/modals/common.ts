@@ -63,10 +63,14 @@ export interface TextInputOptions {
   placeholder?: string;
   hint?: string;
   optional?: boolean;
+  /** Placeholder and hint kept as written (only cut to fit): their numbers are examples, not a viewer's. */
+  examples?: boolean;
 }
 
 /** An input block with a plain_text_input whose action_id is {@link INPUT_ACTION}. */
 export function textInput(options: TextInputOptions): InputBlock {
+  const worded = (text: string, max: number) =>
+    options.examples ? truncate(text, max) : plainWorded(text, max);
   const element: PlainTextInput = {
     type: 'plain_text_input',
     action_id: INPUT_ACTION,
@@ -81,7 +85,7 @@ export function textInput(options: TextInputOptions): InputBlock {
   if (options.placeholder) {
     element.placeholder = {
       type: 'plain_text',
-      text: plainWorded(options.placeholder, BLOCK_KIT_LIMITS.placeholder),
+      text: worded(options.placeholder, BLOCK_KIT_LIMITS.placeholder),
     };
   }
   return {
@@ -89,9 +93,7 @@ export function textInput(options: TextInputOptions): InputBlock {
     block_id: options.blockId,
     optional: options.optional ?? false,
     label: { type: 'plain_text', text: plainWorded(options.label, 200) },
-    ...(options.hint === undefined
-      ? {}
-      : { hint: { type: 'plain_text', text: plainWorded(options.hint, 1000) } }),
+    ...(options.hint === undefined ? {} : { hint: { type: 'plain_text', text: worded(options.hint, 1000) } }),
     element,
   };
 }

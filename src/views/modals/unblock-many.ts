@@ -1,7 +1,7 @@
-import type { InputBlock, ModalView } from '@slack/types';
+import type { ModalView } from '@slack/types';
 import type { Lang } from '../../i18n/index.js';
-import { BLOCKS, CALLBACKS, INPUT_ACTION } from '../ids.js';
-import { modal } from './common.js';
+import { BLOCKS, CALLBACKS } from '../ids.js';
+import { modal, textInput } from './common.js';
 
 /** Slack's most for a text input: about 200 numbers; a longer list goes through the CLI. */
 const BOX_MAX = 3000;
@@ -14,19 +14,15 @@ const BOX_MAX = 3000;
  */
 export function unblockManyModal(privateMetadata: string, lang: Lang): ModalView {
   const t = lang.t.batch;
-  const input: InputBlock = {
-    type: 'input',
-    block_id: BLOCKS.mobileList,
-    label: { type: 'plain_text', text: t.batchManyLabel },
-    hint: { type: 'plain_text', text: t.batchManyHint },
-    element: {
-      type: 'plain_text_input',
-      action_id: INPUT_ACTION,
-      multiline: true,
-      placeholder: { type: 'plain_text', text: '0912 345 6789\n+98 935 111 2222' },
-      max_length: BOX_MAX,
-    },
-  };
+  const input = textInput({
+    blockId: BLOCKS.mobileList,
+    label: t.batchManyLabel,
+    hint: t.batchManyHint,
+    multiline: true,
+    placeholder: '0912 345 6789\n+98 935 111 2222',
+    maxLength: BOX_MAX,
+    examples: true,
+  });
   return modal({
     callbackId: CALLBACKS.unblockMany,
     title: t.batchManyTitle,
