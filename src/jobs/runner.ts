@@ -105,7 +105,10 @@ export class JobRunner<R extends StepResult> {
     this.#sleeper.wake();
   }
 
-  /** Work given back for later falls due in `ms`: an idle sleep ends by then, however backed off. */
+  /**
+   * Work given back for later falls due in `ms` (said by a step): the idle sleeps that begin from
+   * now on end by then, however backed off.
+   */
   wakeIn(ms: number): void {
     this.#dueAt = Math.min(this.#dueAt, performance.now() + ms);
   }
