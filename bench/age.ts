@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { runCli } from '../src/cli/run.js';
 import { createVideoClient } from '../src/client/index.js';
 import { createHasher, verifyChain } from '../src/core/audit-chain.js';
 import type { Actor, NewAuditEvent, OperationRequest } from '../src/core/model.js';
@@ -26,7 +28,7 @@ import { buildDist, median, ROOT, sandboxClientOptions, startCommand } from './s
 
 /**
  * Cost as the history grows
- * (`npm run bench -- age [--ops=N] [--measure=N] [--bulk] [--plans] [--store=postgres --url=postgres://… [--keep]]`):
+ * (`npm run bench -- age [--ops=N] [--measure=N] [--idle=S] [--bulk] [--plans] [--store=postgres --url=postgres://… [--keep]]`):
  * builds a history of N operations (default 100,000) through the real services on the sandbox
  * (documented endpoints only): unblocks by several agents at once, and 1 in 100 a `protect set`
  * left waiting for approval (expired by the sweep a day later); with `--bulk`, each unblock of the
@@ -329,11 +331,44 @@ async function requestsOpen(w: World, actor: Actor, lead: boolean): Promise<void
   requestsMessage(await w.ops.listRequests(actor), { isLead: lead, now: w.clock() }, ENGLISH);
 }
 
-async function verifyRate(w: World): Promise<{ events: number; ms: number }> {
+/** The aged log read back as `audit verify` reads it (in this process) and exported by the CLI's `audit export`. */
+async function readLog(w: World, name: string) {
+  const events = (await w.store.auditHead())?.seq ?? 0;
   const t0 = performance.now();
   const result = await verifyChain(w.store.iterateStoredAudit(), hash);
-  if (!result.ok) throw new Error('the aged chain does not verify');
-  return { events: (await w.store.auditHead())?.seq ?? 0, ms: performance.now() - t0 };
+  if (!result.ok) throw new Error(`the ${name} chain does not verify`);
+  const verifyMs = performance.now() - t0;
+  const sink = { write: () => true };
+  const exported = async (format: 'jsonl' | 'csv') => {
+    const out = join(folder, `${name}.${format}`);
+    const t = performance.now();
+    const code = await runCli(['audit', 'export', '--format', format, '--out', out], {
+      stdout: sink,
+      stderr: sink,
+      env: { DATABASE_URL: urlOf(name) },
+      cwd: folder,
+      osUser: 'bench',
+    });
+    if (code !== 0) throw new Error(`audit export --format ${format} exited with ${code}`);
+    const ms = performance.now() - t;
+    const bytes = statSync(out).size;
+    rmSync(out);
+    return { ms, bytes };
+  };
+  return { events, verifyMs, jsonl: await exported('jsonl'), csv: await exported('csv') };
+}
+
+/**
+ * Everything measured on one world: through the services, its log read back, then (once what
+ * falls due by real time is done, so that idle is idle) vidops started on it and left idle.
+ */
+async function measureWorld(w: World, name: string, slack: Emulator) {
+  const figures = await measure(w);
+  const log = await readLog(w, name);
+  w.caughtUp = true;
+  await keepUp(w);
+  await keepUp(w);
+  return { ...figures, ...log, ...(await startAndIdle(urlOf(name), w.sandbox, slack)) };
 }
 
 async function printPlans(dir: string): Promise<void> {
@@ -357,7 +392,9 @@ async function printPlans(dir: string): Promise<void> {
   db.close();
 }
 
-const IDLE_S = 20;
+/** Seconds vidops is watched after `/readyz` (`--idle=S`, at least 40): the first 20 and what follows 30. */
+const IDLE_S = Math.max(40, Number(option('idle') ?? 90));
+const IDLE_WINDOW_S = 10;
 
 /** A port nobody listens on now. */
 function freePort(): Promise<number> {
@@ -377,20 +414,31 @@ function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Idle {
+  readyMs: number;
+  /** CPU ms a second over the first 20 s after `/readyz`: start-up's JIT and garbage linger there. */
+  first: number;
+  /** The median and the mean of the 10 s windows from 30 s on, CPU ms a second. */
+  settled: number;
+  settledMean: number;
+  /** Statements the store ran a minute from 30 s on (bench/count-queries.js). */
+  queriesPerMinute: number;
+}
+
 /**
  * vidops as `npm start` runs it (dist/main.js with its node flags, HTTP mode) on database `url`, against the sandbox and
- * the Slack emulator: ms from the spawn to `/readyz` answering 200, then CPU ms a second over
- * {@link IDLE_S} seconds with nothing happening (/proc counts in 10 ms ticks).
+ * the Slack emulator: ms from the spawn to `/readyz` answering 200, then CPU ms a second with
+ * nothing happening, over {@link IDLE_S} seconds in 10 s windows (/proc counts in 10 ms ticks).
  */
-async function startAndIdle(
-  url: string,
-  sandbox: Sandbox,
-  slack: Emulator,
-): Promise<{ readyMs: number; idle: number }> {
+async function startAndIdle(url: string, sandbox: Sandbox, slack: Emulator): Promise<Idle> {
   const port = await freePort();
+  const queries = join(folder, 'queries');
   const t0 = performance.now();
   const { env: startEnv, flags } = startCommand();
-  const child = spawn(process.execPath, [...flags, join(ROOT, 'dist', 'main.js')], {
+  const counter = ['--import', pathToFileURL(join(ROOT, 'bench', 'count-queries.js')).href];
+  const child = spawn(process.execPath, [...flags, ...counter, join(ROOT, 'dist', 'main.js')], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -406,9 +454,16 @@ async function startAndIdle(
       AUDIT_CHANNEL: 'C0AGEAUDIT',
       LEADS: LEAD.id,
       LOG_LEVEL: 'warn',
+      VIDOPS_BENCH_QUERIES: queries,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  const queriesSoFar = async () => {
+    rmSync(queries, { force: true });
+    child.kill('SIGUSR2');
+    while (!existsSync(queries)) await sleep(20);
+    return Number(readFileSync(queries, 'utf8'));
+  };
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`vidops exited with ${child.exitCode}`);
@@ -417,13 +472,31 @@ async function startAndIdle(
         () => false,
       );
       if (ok) break;
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
     }
     const readyMs = performance.now() - t0;
-    await new Promise((r) => setTimeout(r, 3_000));
-    const before = cpuMsOf(child.pid ?? 0);
-    await new Promise((r) => setTimeout(r, IDLE_S * 1000));
-    return { readyMs, idle: (cpuMsOf(child.pid ?? 0) - before) / IDLE_S };
+    // CPU read every 10 s (stamped, as the query count at 30 s takes a moment); windows from 30 s on are settled.
+    const reads = [{ at: performance.now(), ms: cpuMsOf(child.pid ?? 0) }];
+    let counted = { at: 0, n: 0 };
+    for (let s = IDLE_WINDOW_S; s <= IDLE_S; s += IDLE_WINDOW_S) {
+      await sleep(IDLE_WINDOW_S * 1000);
+      reads.push({ at: performance.now(), ms: cpuMsOf(child.pid ?? 0) });
+      if (s === 30) counted = { at: performance.now(), n: await queriesSoFar() };
+    }
+    const queriesPerMinute =
+      ((await queriesSoFar()) - counted.n) / ((performance.now() - counted.at) / 60_000);
+    const rate = (from: number, to: number) => {
+      const [a, b] = [reads[from], reads[to]];
+      return a && b ? ((b.ms - a.ms) / (b.at - a.at)) * 1000 : Number.NaN;
+    };
+    const settled = reads.slice(4).map((_, i) => rate(i + 3, i + 4));
+    return {
+      readyMs,
+      first: rate(0, 2),
+      settled: median(settled),
+      settledMean: rate(3, reads.length - 1),
+      queriesPerMinute,
+    };
   } finally {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
@@ -453,15 +526,19 @@ export async function run(): Promise<void> {
     await build(aged, OPS);
     const buildS = (performance.now() - t0) / 1000;
     console.log(`  built in ${buildS.toFixed(0)} s (${(OPS / buildS).toFixed(0)} operations/s)`);
-    const e = await measure(empty);
-    const a = await measure(aged);
-    const v = await verifyRate(aged);
-    const head = await aged.store.auditHead();
+    const slack = await startEmulator();
+    const [e, a] = await (async () => {
+      try {
+        return [await measureWorld(empty, 'empty', slack), await measureWorld(aged, 'aged', slack)];
+      } finally {
+        await slack.close();
+      }
+    })();
     const row = (what: string, x: number, y: number, unit: string) =>
       console.log(
         `  ${what.padEnd(34)} ${x.toFixed(2).padStart(9)} ${y.toFixed(2).padStart(9)} ${unit.padEnd(4)} ${(y / x).toFixed(2)}×`,
       );
-    console.log(`\naged by ${OPS} operations (${head?.seq ?? 0} audit events) against an empty database:`);
+    console.log(`\naged by ${OPS} operations (${a.events} audit events) against an empty database:`);
     console.log(`  ${'figure'.padEnd(34)} ${'empty'.padStart(9)} ${'aged'.padStart(9)}`);
     row('CPU per operation', e.cpuPerOp, a.cpuPerOp, 'ms');
     row('operation p99 (10 agents at once)', e.p99, a.p99, 'ms');
@@ -475,25 +552,23 @@ export async function run(): Promise<void> {
     row('  of which: open requests read', e.pending, a.pending, 'ms');
     row('  of which: delegation events read', e.delegations, a.delegations, 'ms');
     row('requests pending when measured', e.pendingCount, a.pendingCount, '');
+    row('start to /readyz (dist/main.js)', e.readyMs, a.readyMs, 'ms');
+    row('idle CPU, first 20 s after /readyz', e.first, a.first, 'ms/s');
+    row('idle CPU settled, median of 10 s', e.settled, a.settled, 'ms/s');
+    row('idle CPU settled, mean', e.settledMean, a.settledMean, 'ms/s');
+    row('idle statements a minute, settled', e.queriesPerMinute, a.queriesPerMinute, '');
+    const per100k = (ms: number) => `${(((ms / a.events) * 100_000) / 1000).toFixed(1)} s per 100,000 events`;
     console.log(
-      `  audit verify (read and chain): ${v.events} events in ${v.ms.toFixed(0)} ms, ` +
-        `${(((v.ms / v.events) * 100_000) / 1000).toFixed(1)} s per 100,000 events`,
+      `  audit verify (read and chain): ${a.events} events in ${a.verifyMs.toFixed(0)} ms, ${per100k(a.verifyMs)}`,
     );
-    const slack = await startEmulator();
-    try {
-      // What falls due by real time (the waiting changes expire) is done first: idle is idle.
-      for (const w of [empty, aged]) {
-        w.caughtUp = true;
-        await keepUp(w);
-        await keepUp(w);
-      }
-      const se = await startAndIdle(urlOf('empty'), empty.sandbox, slack);
-      const sa = await startAndIdle(urlOf('aged'), aged.sandbox, slack);
-      row('start to /readyz (dist/main.js)', se.readyMs, sa.readyMs, 'ms');
-      row('idle CPU, ms a second', se.idle, sa.idle, 'ms');
-    } finally {
-      await slack.close();
-    }
+    for (const [format, x] of [
+      ['jsonl', a.jsonl],
+      ['csv', a.csv],
+    ] as const)
+      console.log(
+        `  audit export --format ${format}: ${x.ms.toFixed(0)} ms, ${per100k(x.ms)}, ` +
+          `${(((x.bytes / a.events) * 100_000) / 1e6).toFixed(0)} MB per 100,000 events`,
+      );
     if (STORE === 'sqlite') {
       console.log(
         `  database size: ${(((fileSize(dir, 'aged.db') / OPS) * 100_000) / 1e6).toFixed(0)} MB per 100,000 operations`,

@@ -117,6 +117,93 @@ describe('a background worker runs one step at a time and stops cleanly', () => 
   });
 });
 
+describe('an idle worker looks less and less often, and never misses work', () => {
+  /** A worker whose step takes the rows another process put in `rows`; the times of its looks. */
+  function idleWorker(idlePollMs: number, idlePollMaxMs: number) {
+    const rows: string[] = [];
+    const looks: number[] = [];
+    const taken: { row: string; at: number }[] = [];
+    const runner = new JobRunner({
+      name: 'test',
+      logger,
+      idlePollMs,
+      idlePollMaxMs,
+      backoff: new Backoff(10, 100),
+      step: async () => {
+        looks.push(performance.now());
+        const row = rows.shift();
+        if (row === undefined) return { claimed: 0 };
+        taken.push({ row, at: performance.now() });
+        return { claimed: 1 };
+      },
+    });
+    const takenBy = async (row: string, ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until) {
+        const found = taken.find((t) => t.row === row);
+        if (found) return found.at;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      return null;
+    };
+    return { runner, rows, looks, takenBy };
+  }
+
+  it('finding nothing, the worker doubles its pause up to the longest, then keeps that pace', async () => {
+    const { runner, looks } = idleWorker(25, 100);
+    runner.start();
+    await new Promise((r) => setTimeout(r, 520));
+    await runner.stop();
+    const gaps = looks.slice(1).map((t, i) => t - (looks[i] as number));
+    // 25, 50, 100, 100, … ms: four looks in the first 200 ms, one every 100 ms after.
+    expect(gaps.slice(0, 4).map((g) => Math.round(g / 25))).toEqual([1, 2, 4, 4]);
+    expect(looks.length).toBeLessThanOrEqual(8);
+  });
+
+  it('a backed-off worker still takes a row another replica recorded, within the longest pause', async () => {
+    const { runner, rows, takenBy } = idleWorker(20, 200);
+    runner.start();
+    await new Promise((r) => setTimeout(r, 500)); // backed off to 200 ms
+    const recorded = performance.now();
+    rows.push('from another replica'); // no wake: that replica's nudge reaches only its own workers
+    const at = await takenBy('from another replica', 1000);
+    await runner.stop();
+    expect(at).not.toBeNull();
+    expect((at as number) - recorded).toBeLessThanOrEqual(260);
+  });
+
+  it("this process's own write wakes a backed-off worker at once, and it looks often again", async () => {
+    const { runner, rows, looks, takenBy } = idleWorker(60, 60_000);
+    runner.start();
+    await new Promise((r) => setTimeout(r, 300)); // looks at 0, 60, 180 ms, then sleeps 240 ms
+    const recorded = performance.now();
+    rows.push('own');
+    runner.wake();
+    const at = await takenBy('own', 1000);
+    expect(at).not.toBeNull();
+    expect((at as number) - recorded).toBeLessThan(40);
+    // Work found: the next looks come at the first pace, not the backed-off one.
+    const before = looks.length;
+    await new Promise((r) => setTimeout(r, 100));
+    await runner.stop();
+    expect(looks.length).toBeGreaterThan(before);
+  });
+
+  it('work given back for later is looked for when it falls due, however far the poll backed off', async () => {
+    const { runner, rows, takenBy } = idleWorker(10, 60_000);
+    runner.start();
+    await new Promise((r) => setTimeout(r, 320)); // asleep from about 310 ms to 630 ms
+    const given = performance.now();
+    setTimeout(() => rows.push('retry'), 150); // due in 150 ms, as the store's not-before says
+    runner.wakeIn(160);
+    const at = await takenBy('retry', 2000);
+    await runner.stop();
+    expect(at).not.toBeNull();
+    expect((at as number) - given).toBeGreaterThanOrEqual(150);
+    expect((at as number) - given).toBeLessThan(250);
+  });
+});
+
 describe('backoff', () => {
   it('doubles up to its maximum and starts over after a success', () => {
     const b = new Backoff(100, 350);

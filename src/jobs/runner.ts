@@ -4,6 +4,13 @@ import type { JobLogger } from './scheduler.js';
 import { createSleeper, type Sleeper } from './sleeper.js';
 
 /**
+ * The idle polls of the audit publisher and the notification worker: this process's own writes
+ * wake them at once; the poll, backing off from 2 s to 15 s while it finds nothing, only finds
+ * what other processes wrote (replicas, the CLI) or left behind (a lease that ran out).
+ */
+export const IDLE_POLL = { ms: 2000, maxMs: 15_000 } as const;
+
+/**
  * The one way vidops runs background work that waits to be woken (the audit publisher, the
  * notification worker, the audit checkpointer; periodic sweeps run on ./scheduler.ts): a loop that
  * takes one step at a time, pauses when a step asks it to (a 429's `Retry-After`, a backoff, the
@@ -27,6 +34,11 @@ export interface JobRunnerOptions<R extends StepResult> {
   step: () => Promise<R>;
   /** How often an idle loop looks for work recorded by other processes. */
   idlePollMs: number;
+  /**
+   * Each look that finds nothing doubles the idle poll up to this (absent: `idlePollMs` every
+   * time); work found or a wake brings it back to `idlePollMs`.
+   */
+  idlePollMaxMs?: number | undefined;
   /** The pause after a step that threw. */
   backoff: Backoff;
 }
@@ -38,6 +50,10 @@ export class JobRunner<R extends StepResult> {
   #stopping = false;
   #loop: Promise<void> | null = null;
   #nextAt = 0;
+  /** The next idle sleep: `idlePollMs`, doubled by each look that found nothing. */
+  #idleMs: number;
+  /** When work given back for later falls due (`wakeIn`), on `performance.now()`'s clock. */
+  #dueAt = Number.POSITIVE_INFINITY;
   /** Whether the last step of the loop threw. */
   #threw = false;
   // One step at a time, whether from the loop or from a caller's `exclusive`.
@@ -45,6 +61,7 @@ export class JobRunner<R extends StepResult> {
 
   constructor(options: JobRunnerOptions<R>) {
     this.#options = options;
+    this.#idleMs = options.idlePollMs;
   }
 
   start(): void {
@@ -84,7 +101,16 @@ export class JobRunner<R extends StepResult> {
 
   /** Work arrived: end an idle sleep now (or the next one, when the loop is busy). */
   wake(): void {
+    this.#idleMs = this.#options.idlePollMs;
     this.#sleeper.wake();
+  }
+
+  /**
+   * Work given back for later falls due in `ms` (said by a step): the idle sleeps that begin from
+   * now on end by then, however backed off.
+   */
+  wakeIn(ms: number): void {
+    this.#dueAt = Math.min(this.#dueAt, performance.now() + ms);
   }
 
   /** Sleeps `ms`, or less when the runner stops. */
@@ -138,10 +164,22 @@ export class JobRunner<R extends StepResult> {
           return { claimed: 0 };
         },
       );
-      if (claimed === 0 && this.#running && this.#nextAt <= performance.now()) {
-        await this.#sleeper.sleep(idlePollMs, true);
-      }
+      if (claimed > 0) this.#idleMs = idlePollMs;
+      else if (this.#running && this.#nextAt <= performance.now()) await this.#idle();
     }
+  }
+
+  /** One idle sleep: until woken, work given back falls due, or the (backed-off) poll comes round. */
+  async #idle(): Promise<void> {
+    const due = this.#dueAt - performance.now();
+    if (due <= this.#idleMs) {
+      this.#dueAt = Number.POSITIVE_INFINITY;
+      return this.#sleeper.sleep(Math.max(0, due), true);
+    }
+    const ms = this.#idleMs;
+    // Doubled before the sleep, so that a wake during it (which resets) is not undone after.
+    this.#idleMs = Math.min(ms * 2, Math.max(this.#options.idlePollMaxMs ?? 0, this.#options.idlePollMs));
+    return this.#sleeper.sleep(ms, true);
   }
 }
 

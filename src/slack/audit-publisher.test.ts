@@ -311,6 +311,27 @@ describe('audit channel publisher', () => {
     expect(shownHashes(postsOf(fake), events)).toHaveLength(2);
   });
 
+  it('a backed-off publisher posts what another replica appended within its longest poll, and its own at once', async () => {
+    const p = publisher({ idlePollMs: 20, idlePollMaxMs: 200 });
+    p.start();
+    await new Promise((r) => setTimeout(r, 600)); // nothing found: backed off to 200 ms
+    let appended = performance.now();
+    await append(2); // another replica's events: its nudge reaches only its own publisher
+    await until('the outbox to drain', async () => (await store.outboxDepth()) === 0, 3000);
+    expect(performance.now() - appended).toBeLessThan(200 + 150);
+
+    const slow = publisher({ idlePollMs: 50, idlePollMaxMs: 60_000 });
+    await p.stop();
+    slow.start();
+    await new Promise((r) => setTimeout(r, 500)); // looks at 0, 50, 150, 350 ms; the next at 750
+    appended = performance.now();
+    await append(1, 3);
+    slow.kick();
+    await until('the outbox to drain', async () => (await store.outboxDepth()) === 0, 3000);
+    expect(performance.now() - appended).toBeLessThan(150);
+    expect(postsOf(fake).length).toBeGreaterThanOrEqual(2);
+  });
+
   it('stop() finishes the post in flight and records it', async () => {
     const events = await append(3);
     const p = publisher();

@@ -10,7 +10,7 @@ import { shortHash } from '../core/audit-chain.js';
 import { redactError } from '../core/mask.js';
 import type { AuditEvent } from '../core/model.js';
 import { ENGLISH, type Lang } from '../i18n/index.js';
-import { Backoff, JobRunner } from '../jobs/runner.js';
+import { Backoff, IDLE_POLL, JobRunner } from '../jobs/runner.js';
 import { within } from '../jobs/timeout.js';
 import type { Store, StoredCheckpoint } from '../store/store.js';
 import {
@@ -52,6 +52,8 @@ export interface AuditPublisherOptions {
   backoffMaxMs?: number;
   /** How often an idle publisher looks for events appended by other replicas. */
   idlePollMs?: number;
+  /** The idle poll backs off up to this while it finds nothing (default: `idlePollMs` when given). */
+  idlePollMaxMs?: number;
   /**
    * With more than this many events waiting, a claimed run is posted as one summary (see
    * {@link shapeRun}) of up to `summaryMax` events, rather than line by line.
@@ -194,7 +196,8 @@ export function createAuditPublisher(options: AuditPublisherOptions): AuditPubli
       name: 'audit publisher',
       logger: options.logger,
       step: () => step(p),
-      idlePollMs: options.idlePollMs ?? 2000,
+      idlePollMs: options.idlePollMs ?? IDLE_POLL.ms,
+      idlePollMaxMs: options.idlePollMaxMs ?? options.idlePollMs ?? IDLE_POLL.maxMs,
       backoff,
     }),
     backoff,

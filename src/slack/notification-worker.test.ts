@@ -190,6 +190,56 @@ describe('notification worker', () => {
     expect(okPosts().map((c) => c.args.text)).toEqual([`${request.id} is pending`]);
   });
 
+  it('a delivery put off comes back when due, though the idle poll has backed off far beyond it', async () => {
+    let first = true;
+    let triedAgain = 0;
+    const tell = teller('w1');
+    const w = worker({
+      settleMs: 0,
+      idlePollMaxMs: 60_000,
+      deliver: async (requestId, jobs) => {
+        if (!first) {
+          triedAgain = performance.now();
+          return tell(requestId, jobs);
+        }
+        first = false;
+        return { kind: 'later', notBefore: new Date(Date.now() + 500), reason: 'another replica is posting' };
+      },
+    });
+    await created();
+    const started = performance.now();
+    w.start();
+
+    await until('the jobs to be done', empty);
+
+    // Looks 50, 100, 200, 400 ms apart would come back at 750 ms; the job's own time wakes it.
+    expect(triedAgain - started).toBeGreaterThanOrEqual(490);
+    expect(triedAgain - started).toBeLessThan(680);
+  });
+
+  it('a backed-off worker tells what another replica recorded within its longest poll, and its own at once', async () => {
+    const other = await openStore(`sqlite:${join(dir, 'vidops.db')}`, { hash: createHasher() });
+    extraStores.push(other);
+    const w = worker({ idlePollMs: 20, idlePollMaxMs: 200 });
+    w.start();
+    await new Promise((r) => setTimeout(r, 600)); // nothing found: backed off to 200 ms
+    let recorded = performance.now();
+    await created(other); // that replica's nudge wakes only its own worker
+    await until('the other replica’s job to be done', empty);
+    // The longest poll, plus the settle time a job waits before it is told.
+    expect(performance.now() - recorded).toBeLessThan(200 + 100 + 150);
+
+    await w.stop();
+    const slow = worker({ idlePollMs: 60_000, workerId: 'w3' });
+    slow.start();
+    await new Promise((r) => setTimeout(r, 100));
+    recorded = performance.now();
+    await created();
+    slow.kick();
+    await until('its own job to be done', empty);
+    expect(performance.now() - recorded).toBeLessThan(100 + 250);
+  });
+
   it('two replicas on one database while requests change: each change told, no request by both at once', async () => {
     const other = await openStore(`sqlite:${join(dir, 'vidops.db')}`, { hash: createHasher() });
     extraStores.push(other);

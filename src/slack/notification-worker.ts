@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { ErrorCode, WebAPIRateLimitedError } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { redactError } from '../core/mask.js';
-import { Backoff, JobRunner, KeyedBackoff } from '../jobs/runner.js';
+import { Backoff, IDLE_POLL, JobRunner, KeyedBackoff } from '../jobs/runner.js';
 import { settledWithin, within } from '../jobs/timeout.js';
 import type { NotificationJob, Store } from '../store/store.js';
 
@@ -54,6 +54,8 @@ export interface NotificationWorkerOptions {
   backoffMaxMs?: number | undefined;
   /** How often an idle worker looks for jobs recorded by other processes (the CLI, replicas). */
   idlePollMs?: number | undefined;
+  /** The idle poll backs off up to this while it finds nothing (default: `idlePollMs` when given). */
+  idlePollMaxMs?: number | undefined;
 }
 
 export interface NotificationWorker {
@@ -136,7 +138,8 @@ export function createNotificationWorker(options: NotificationWorkerOptions): No
       name: 'notification worker',
       logger: options.logger,
       step: () => step(w, true),
-      idlePollMs: options.idlePollMs ?? 2000,
+      idlePollMs: options.idlePollMs ?? IDLE_POLL.ms,
+      idlePollMaxMs: options.idlePollMaxMs ?? options.idlePollMs ?? IDLE_POLL.maxMs,
       backoff: transport,
     }),
     perRequest: new KeyedBackoff(backoffBaseMs, backoffMaxMs, MAX_REMEMBERED_FAILURES),
@@ -187,7 +190,10 @@ function armSettle(w: Worker, ms: number): void {
 
 async function release(w: Worker, jobs: readonly NotificationJob[], delayMs: number): Promise<void> {
   if (jobs.length === 0) return;
-  if (delayMs > 0) w.retryAt = Math.min(w.retryAt, performance.now() + delayMs + WAKE_SLACK_MS);
+  if (delayMs > 0) {
+    w.retryAt = Math.min(w.retryAt, performance.now() + delayMs + WAKE_SLACK_MS);
+    w.runner.wakeIn(delayMs + WAKE_SLACK_MS);
+  }
   try {
     await w.store.releaseNotifications(
       jobs.map((j) => j.id),
