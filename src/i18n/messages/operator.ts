@@ -48,6 +48,8 @@ export const operator = defineArea(
     docCheck: (check: DoctorCheck): string => check,
     docOkLine: (check: string, detail: string) => `ok    ${check}: ${detail}`,
     docFailLine: (check: string, detail: string, fix: string) => `FAIL  ${check}: ${detail} — fix: ${fix}`,
+    docWarnLine: (check: string, detail: string, fix: string) => `warn  ${check}: ${detail} — fix: ${fix}`,
+    docPassedWarned: (warned: string) => `All checks passed; ${warned} with a warning.`,
     docAllPassed: 'All checks passed.',
     docSomeFailed: (failed: string, total: string) => `${failed} of ${total} checks failed.`,
     docFixFirst: 'fix the database first',
@@ -97,6 +99,10 @@ export const operator = defineArea(
     docVideoOk: (url: string, ms: string, count: string) =>
       `${url} answered a whitelist read in ${ms} ms (${count} addresses)`,
     docVideoFailed: (url: string, why: string) => `${url}: ${why}`,
+    docVideoSlow: (url: string, ms: string, limit: string, count: string) =>
+      `${url} answered a whitelist read in ${ms} ms, slower than ${limit} ms (${count} addresses): every reply that waits on it is as slow`,
+    docVideoSlowFix:
+      "check the network between this host and the service, and the service's load; run vidops doctor again to measure again",
     docVideoFix:
       'check VIDEO_API_URL, VIDEO_API_KEY and VIDEO_SECRET_KEY, and that this host may reach the service',
     docClockSkew: (here: string, db: string, seconds: string) =>
@@ -125,6 +131,9 @@ export const operator = defineArea(
     docOkLine: (check: string, detail: string) => `درست  ${check}: ${detail}`,
     docFailLine: (check: string, detail: string, fix: string) =>
       `خطا   ${check}: ${detail} — راه رفع: ${fix}`,
+    docWarnLine: (check: string, detail: string, fix: string) =>
+      `هشدار ${check}: ${detail} — راه رفع: ${fix}`,
+    docPassedWarned: (warned: string) => `همه‌ی بررسی‌ها درست بودند؛ ${warned} بررسی با هشدار.`,
     docAllPassed: 'همه‌ی بررسی‌ها درست بودند.',
     docSomeFailed: (failed: string, total: string) => `${failed} بررسی از ${total} بررسی نادرست بود.`,
     docFixFirst: 'اول پایگاه داده را درست کنید',
@@ -170,6 +179,9 @@ export const operator = defineArea(
     docVideoOk: (url: string, ms: string, count: string) =>
       `${iso(url)} به خواندن لیست سفید در ${ms} میلی‌ثانیه پاسخ داد (${count} نشانی)`,
     docVideoFailed: (url: string, why: string) => `${iso(url)}: ${iso(why)}`,
+    docVideoSlow: (url: string, ms: string, limit: string, count: string) =>
+      `${iso(url)} به خواندن لیست سفید در ${ms} میلی‌ثانیه پاسخ داد، کندتر از ${limit} میلی‌ثانیه (${count} نشانی): هر پاسخی که منتظر آن است همین‌قدر کند است`,
+    docVideoSlowFix: `شبکه‌ی میان این میزبان و سرویس، و بار سرویس را بررسی کنید؛ برای اندازه‌گیری دوباره ${iso('vidops doctor')} را دوباره اجرا کنید`,
     docVideoFix: `${iso('VIDEO_API_URL')}، ${iso('VIDEO_API_KEY')} و ${iso('VIDEO_SECRET_KEY')} را بررسی کنید، و این‌که این میزبان به سرویس دسترسی داشته باشد`,
     docClockSkew: (here: string, db: string, seconds: string) =>
       `این میزبان می‌گوید ${here} و پایگاه داده ${db} (${seconds} ثانیه فاصله)`,
