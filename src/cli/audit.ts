@@ -29,12 +29,15 @@ import type { Actor, AuditEvent } from '../core/model.js';
 import { keyLabel, type VerifierKey, verifierKeyOf } from '../core/signed-note.js';
 import { tee } from '../core/tee.js';
 import { compareWithChannel, tsMs, type WitnessFinding, type WitnessReport } from '../core/witness.js';
+import { num } from '../i18n/format.js';
+import { ENGLISH, type Lang } from '../i18n/lang.js';
 import { loadPublicKey, loadSigningKey, writeKeyPair } from '../services/audit-keys.js';
 import { fileMemory, memoryPathFor } from '../services/checkpoint-memory.js';
 import { type AcceptBaseline, type CheckpointResult, createCheckpointer } from '../services/checkpoints.js';
 import { readChannelHistory } from '../slack/witness.js';
 import { type Flags, stringFlag, stringsFlag } from './args.js';
 import type { Env, StoreContext } from './context.js';
+import { cliTime } from './format.js';
 
 /**
  * The audit log's checkpoint commands: `audit verify` (on the database, or on exported files with
@@ -53,6 +56,8 @@ export interface AuditRun {
   write(chunk: string): void;
   /** Who runs it (recorded when `audit checkpoint --accept-baseline` accepts a new baseline). */
   actor?: Actor;
+  /** The language `audit verify` prints (the CLI's); English when not given. */
+  lang?: Lang;
 }
 
 /** A file named on the command line that cannot be read or is not of its kind: exit 2, like a usage error. */
@@ -115,50 +120,43 @@ async function knownKeys(
   return keys.filter((k, i) => keys.findIndex((o) => o.keyId === k.keyId && o.name === k.name) === i);
 }
 
+/** `audit verify`'s words in the run's language, and its numbers formatted for it. */
+function wordsOf(run: AuditRun): { t: Lang['t']['operator']; n: (v: number) => string; english: boolean } {
+  const lang = run.lang ?? ENGLISH;
+  return { t: lang.t.operator, n: (v) => num(lang, v), english: lang.locale === 'en' };
+}
+
 function chainProblem(run: AuditRun, chain: Extract<VerifyResult, { ok: false }>, hmacHint: string): void {
-  if (chain.kind === 'column') {
-    run.err(`audit log edited beside the chain: ${maskMobilesInText(chain.reason)}.`);
-  } else {
-    run.err(`chain broken at event #${chain.brokenAt}: ${maskMobilesInText(chain.reason)}.`);
-  }
-  run.err(`${plural(chain.count, 'event')} before it verified.`);
+  const { t, n } = wordsOf(run);
+  const reason = maskMobilesInText(chain.reason);
+  run.err(chain.kind === 'column' ? t.verColumn(reason) : t.verBroken(n(chain.brokenAt), reason));
+  run.err(t.verBefore(chain.count, n(chain.count)));
   if (chain.count === 0 && chain.reason.includes('altered')) run.err(hmacHint);
 }
 
 /** What the checkpoint check found, on stdout when it holds, stderr when not. Returns whether it holds. */
-function reportCheckpoints(
-  run: AuditRun,
-  result: CheckpointVerification,
-  prefix: string,
-  originHint: string,
-): boolean {
+function reportCheckpoints(run: AuditRun, result: CheckpointVerification, originHint: string): boolean {
+  const { t, n, english } = wordsOf(run);
   if (result.ok) {
     const newest = result.newest;
     if (newest === null) return true;
     const signers = [...new Set(result.checkpoints.flatMap((c) => c.signedBy))].join(', ');
-    const after =
-      result.events > newest.size
-        ? `; events #${newest.size + 1} to #${result.events} came after it: only the chain vouches for them`
-        : '';
-    run.out(
-      `${prefix}${plural(result.checkpoints.length, 'checkpoint')} hold${result.checkpoints.length === 1 ? 's' : ''}, signed by ${signers}; the newest${newest.time === null ? '' : `, of ${newest.time},`} covers ${newest.size.toLocaleString('en-US')} of the ${plural(result.events, 'event')}${after}`,
-    );
+    const after = result.events > newest.size ? t.verAfter(n(newest.size + 1), n(result.events)) : '';
+    const count = result.checkpoints.length;
+    // English prints as it always did (grouped size, ISO time); Persian its digits and calendar.
+    const size = english ? newest.size.toLocaleString('en-US') : n(newest.size);
+    const time = newest.time === null ? null : cliTime(run.lang ?? ENGLISH, newest.time);
+    run.out(`${t.verHold(count, n(count), signers, time, size, result.events, n(result.events))}${after}`);
     return true;
   }
   for (const problem of result.problems.slice(0, MAX_PROBLEMS_SHOWN)) {
-    run.err(`checkpoint check failed: ${problem.message}.`);
+    run.err(t.verCheckpointFailed(problem.message));
   }
   if (result.problems.length > MAX_PROBLEMS_SHOWN) {
-    run.err(`… and ${result.problems.length - MAX_PROBLEMS_SHOWN} more checkpoint problems.`);
+    run.err(t.verMoreProblems(n(result.problems.length - MAX_PROBLEMS_SHOWN)));
   }
-  if (result.problems.some((p) => p.kind === 'origin')) {
-    run.err(`${originHint}`);
-  }
-  if (result.problems.some((p) => p.kind === 'unknown-key')) {
-    run.err(
-      'A checkpoint signed by a key not given fails: give the public key of every key ever used with --pubkey (after a key rotation, the old ones too).',
-    );
-  }
+  if (result.problems.some((p) => p.kind === 'origin')) run.err(originHint);
+  if (result.problems.some((p) => p.kind === 'unknown-key')) run.err(t.verUnknownKey);
   return false;
 }
 
@@ -210,36 +208,20 @@ export async function verifyStore(run: AuditRun, ctx: StoreContext): Promise<num
     keys,
     origin,
   );
+  const { t, n } = wordsOf(run);
   if (chain.ok) {
     const head =
-      chain.head === null ? 'no events yet' : `head #${chain.head.seq} ${shortHash(chain.head.hash)}…`;
-    run.out(`chain intact: ${plural(chain.count, 'event')}, ${head}; every stored column matches its event`);
+      chain.head === null ? t.verHeadNone : t.verHead(n(chain.head.seq), shortHash(chain.head.hash));
+    run.out(t.verChainIntact(chain.count, n(chain.count), head));
   } else {
-    chainProblem(
-      run,
-      chain,
-      `If no event was edited, check AUDIT_HMAC_KEY: it must be the deployment's key (it is ${config.auditHmacKey === undefined ? 'not set' : 'set'} here).`,
-    );
+    chainProblem(run, chain, t.verHmacStore(config.auditHmacKey !== undefined));
   }
-  if (remembered !== null) {
-    run.out(
-      `checkpoints: the signing key remembers a checkpoint the database does not hold (${remembered.path}); it is checked against the log as well`,
-    );
-  }
+  if (remembered !== null) run.out(t.verRemembered(remembered.path));
   if (checkpoints === null) {
-    run.out(
-      config.auditSigningKeyFile === undefined
-        ? 'checkpoints: none stored (AUDIT_SIGNING_KEY_FILE is not set here); only the chain vouches for the log, and it cannot show events cut from its end'
-        : 'checkpoints: none stored yet; only the chain vouches for the log',
-    );
+    run.out(config.auditSigningKeyFile === undefined ? t.verNoneUnset : t.verNoneYet);
     return chain.ok ? 0 : 1;
   }
-  const held = reportCheckpoints(
-    run,
-    checkpoints,
-    'checkpoints: ',
-    `A checkpoint of another log fails: check AUDIT_LOG_NAME, which must be the deployment's (here the log is ${origin}).`,
-  );
+  const held = reportCheckpoints(run, checkpoints, t.verOriginStore(origin));
   return chain.ok && held ? 0 : 1;
 }
 
@@ -338,11 +320,12 @@ export async function verifyFiles(run: AuditRun): Promise<number> {
     notes = splitCheckpointFile(await readText(checkpointsPath, '--checkpoints'));
   } catch (error) {
     if (!(error instanceof CheckpointFormatError)) throw error;
-    run.err(`FAILED: the checkpoints file is not one: ${error.message}`);
+    run.err(wordsOf(run).t.verNotCheckpoints(error.message));
     return 1;
   }
+  const { t, n } = wordsOf(run);
   if (notes.length === 0) {
-    run.err('FAILED: the checkpoints file holds no checkpoint: nothing vouches for the log.');
+    run.err(t.verNoCheckpoint);
     return 1;
   }
   const { chain, checkpoints } = await verifyBoth(
@@ -352,28 +335,14 @@ export async function verifyFiles(run: AuditRun): Promise<number> {
     keys,
     names[0] as string,
   );
-  if (chain.ok) {
-    run.out(`events: ${plural(chain.count, 'event')}, every hash and link holds`);
-  } else {
-    chainProblem(
-      run,
-      chain,
-      'If no event was edited and the deployment sets AUDIT_HMAC_KEY, give it with --hmac-key-file.',
-    );
-  }
-  const held =
-    checkpoints !== null &&
-    reportCheckpoints(
-      run,
-      checkpoints,
-      'checkpoints: ',
-      `A checkpoint of another log fails: the public keys given are of ${names[0] ?? ''}.`,
-    );
+  if (chain.ok) run.out(t.verEventsOk(chain.count, n(chain.count)));
+  else chainProblem(run, chain, t.verHmacFiles);
+  const held = checkpoints !== null && reportCheckpoints(run, checkpoints, t.verOriginFiles(names[0] ?? ''));
   if (chain.ok && held) {
-    run.out('ok');
+    run.out(t.verOk);
     return 0;
   }
-  run.err('FAILED: the export does not verify.');
+  run.err(t.verExportFailed);
   return 1;
 }
 

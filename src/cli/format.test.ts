@@ -1,9 +1,13 @@
 import type { ChangeOperation, Preview } from '../core/catalog.js';
 import type { AuditEvent } from '../core/model.js';
+import { ENGLISH, langFor } from '../i18n/lang.js';
+import { CLI_COMMANDS } from './args.js';
 import {
   auditCsvLine,
   auditTailLine,
+  commandHelp,
   csvField,
+  generalHelp,
   neutralizeFormula,
   previewLines,
   usageError,
@@ -187,4 +191,18 @@ test('a usage error without a command points to help', () => {
   expect(usageError('Give a command.', null)).toBe(
     'vidops: Give a command.\nRun `vidops help` for the commands.\n',
   );
+});
+
+test('an operator whose CLI speaks Persian reads help: every command is summed up in Persian', () => {
+  const fa = langFor('fa', 'Asia/Tehran');
+  const help = generalHelp(fa).split('\n');
+  const listed = CLI_COMMANDS.filter((c) => !c.alias);
+  for (const c of listed) {
+    const summary = help[help.indexOf(`  ${c.usage}`) + 1] ?? '';
+    expect([c.id, summary]).toEqual([c.id, expect.stringMatching(/^ {6}[\u0600-\u06FF]/)]);
+    expect(commandHelp(c, fa).split('\n')[2]).toBe(summary.trim());
+  }
+  // In English each summary is the command's own, as before.
+  const english = generalHelp(ENGLISH);
+  for (const c of listed) expect(english).toContain(`  ${c.usage}\n      ${c.summary}\n`);
 });

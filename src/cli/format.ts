@@ -75,7 +75,7 @@ export function generalHelp(lang: Lang = ENGLISH): string {
   const lines = [t.cliHelpIntro, '', t.cliHelpUsage, '', t.cliHelpCommands];
   for (const c of CLI_COMMANDS) {
     if (c.alias) continue;
-    lines.push(`  ${c.usage}`, `      ${c.summary}`);
+    lines.push(`  ${c.usage}`, `      ${summaryOf(c, lang)}`);
   }
   lines.push(
     '',
@@ -95,9 +95,13 @@ export function generalHelp(lang: Lang = ENGLISH): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** A command's summary in the language: its spec's Persian for a command of the catalog. */
+const summaryOf = (c: CliCommand, lang: Lang): string =>
+  lang.t.cli.cliSummary(c.id, c.summary, c.spec?.fa.summary ?? null);
+
 /** `vidops <command> --help`. */
 export function commandHelp(command: CliCommand, lang: Lang = ENGLISH): string {
-  const lines = [lang.t.cli.cliUsage(command.usage), '', command.summary];
+  const lines = [lang.t.cli.cliUsage(command.usage), '', summaryOf(command, lang)];
   if (command.details.length > 0) lines.push('', ...command.details);
   return `${lines.join('\n')}\n`;
 }

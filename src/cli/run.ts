@@ -340,6 +340,7 @@ function auditRun(run: Run): AuditRun {
     out: run.out,
     err: run.err,
     write: (chunk) => run.io.stdout.write(chunk),
+    lang: run.lang,
   };
 }
 

@@ -197,6 +197,9 @@ export interface SaidParams {
   revertExtend: [id: string, original: string];
   revertWindowEnded: [original: string, id: string | null];
   revertNothing: [id: string];
+  revertDoneAlready: [original: string, by: string, id: string | null];
+  revertAsked: [original: string, other: string];
+  revertInFlight: [id: string, original: string, other: string];
   revertStale: [id: string, original: string];
   revertUnchecked: [id: string, original: string];
   revertNotYours: [id: string];

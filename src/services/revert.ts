@@ -53,7 +53,7 @@ export async function prepareRevert(svc: ServiceContext, id: string, actor: Acto
   if (request.state !== 'succeeded') throw new InputError(say.revertNotDone(request.id));
   const refusal = await undoRefusal(svc, request, actor);
   if (refusal !== null) throw new PolicyDeniedError(refusal);
-  const ended = nothingOfItsOwn(request, null);
+  const ended = nothingOfItsOwn(request, null) ?? (await anotherRevert(svc, request, null));
   if (ended !== null) throw new InputError(ended);
   const plan = await inverseNow(svc, request);
   if (plan === null) throw new InputError(say.revertBeforeUnknown());
@@ -87,6 +87,33 @@ function nothingOfItsOwn(change: OperationRequest, revert: string | null): Said 
 }
 
 /**
+ * Why another Revert of `change` stops this one: a second would undo whatever was set after the
+ * first. Sending (`revert` names it), one done, being sent or of unknown outcome; asking, also one
+ * waiting. Each Revert is `executing` before it looks, so of two sent at once at most one is sent.
+ */
+async function anotherRevert(
+  svc: ServiceContext,
+  change: OperationRequest,
+  revert: string | null,
+): Promise<Said | null> {
+  const others = (await svc.store.listReverts(change.id)).filter((r) => r.id !== revert);
+  const done = others.find((r) => r.state === 'succeeded');
+  if (done !== undefined) return say.revertDoneAlready(change.id, done.id, revert);
+  // Asking, one that may still be decided stops it too (an expired one no longer can).
+  const now = svc.clock().getTime();
+  const waits = (r: OperationRequest) =>
+    revert === null &&
+    ['pending', 'approved'].includes(r.state) &&
+    (r.expiresAt === null || now < Date.parse(r.expiresAt));
+  const open = others.find((r) => r.state === 'executing' || r.state === 'unknown' || waits(r));
+
+  if (open === undefined) return null;
+  return revert === null
+    ? say.revertAsked(change.id, open.id)
+    : say.revertInFlight(revert, change.id, open.id);
+}
+
+/**
  * Just before a Revert is first sent, the change it undoes is planned again against the service as
  * it is now. When that no longer gives exactly the parameters approved (the change was put back,
  * reverted already, or changed again since), the Revert must not be sent: the error says why.
@@ -103,7 +130,7 @@ export async function staleRevert(
   const unknown = recordedSaid('NotSent', say.revertBeforeUnknown());
   if (original === null) return unknown;
   // Planned again, a window put back or reverted may give the same removal of what was set since.
-  const ended = nothingOfItsOwn(original, request.id);
+  const ended = nothingOfItsOwn(original, request.id) ?? (await anotherRevert(svc, original, request.id));
   if (ended !== null) return recordedSaid('NotSent', ended);
   const stale = recordedSaid('NotSent', say.revertStale(request.id, original.id));
   try {

@@ -635,7 +635,11 @@ describe.each(kinds)('%s', (kind) => {
       expect(posts(WHITELIST)).toHaveLength(1);
       const results = decided.map((d) => (d as { request?: OperationRequest }).request);
       expect(results.map((r) => r?.state)).toEqual(['succeeded', 'failed']);
-      expect(results[1]?.error?.name).toBe('WhitelistConflictError');
+      // The second finds the first being sent (or, were it later, done) and is not sent at all.
+      expect(results[1]?.error?.name).toBe('NotSent');
+      expect(results[1]?.error?.message).toBe(
+        `${s2.request.id} was not sent: ${s1.request.id}, another Revert of ${change.id}, was sent first and its outcome is not known yet. Nothing was changed.`,
+      );
     });
 
     // Was a defect (same cause as two Reverts): a Revert approved after the sweep put the change

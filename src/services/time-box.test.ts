@@ -546,6 +546,40 @@ describe('Revert', () => {
     );
   });
 
+  it('two Reverts of a change made without a window: once one is asked, a second is refused; one approved late is not sent', async () => {
+    const h = await setup();
+    const asked = await h.ops.submit(
+      ava,
+      await h.ops.prepare(ava, { kind: 'protect.set', changes: { preventZoom: true } }),
+    );
+    if (asked.kind !== 'pending') throw new Error('expected pending');
+    await h.ops.approve(asked.request.id, lee);
+    const change = asked.request.id;
+    // Both prepared before either is asked, as two people looking at one change at once.
+    const [one, two] = [await h.ops.prepareRevert(change, ava), await h.ops.prepareRevert(change, ava)];
+    const first = await h.ops.submit(ava, one);
+    if (first.kind !== 'pending') throw new Error('expected pending');
+    expect(await refusalOf(h.ops.prepareRevert(change, ava))).toBe(
+      `${change} has a Revert already: ${first.request.id}, not done yet or of unknown outcome. A second could undo a change made after the first; nothing was recorded.`,
+    );
+    const second = await h.ops.submit(ava, two);
+    if (second.kind !== 'pending') throw new Error('expected pending');
+    await h.ops.approve(first.request.id, lee);
+    expect(config().preventZoom).toBe(false);
+    await h.client.protection.update({ preventZoom: true });
+    await h.ops.approve(second.request.id, lee);
+    expect(config().preventZoom).toBe(true);
+    const after = await h.store.getRequest(second.request.id);
+    expect(after?.state).toBe('failed');
+    expect(after?.error?.name).toBe('NotSent');
+    expect(after?.error?.message).toBe(
+      `${second.request.id} was not sent: ${change} was reverted already by ${first.request.id}. Nothing was changed.`,
+    );
+    expect(await refusalOf(h.ops.prepareRevert(change, ava))).toBe(
+      `${change} was reverted already by ${first.request.id}.`,
+    );
+  });
+
   it('deletes, creates and undone changes cannot be reverted, and say why; nor by another agent', async () => {
     const h = await setup();
     const created = await h.ops.submit(

@@ -299,6 +299,14 @@ const SQLITE: readonly Migration[] = [
           AND json_extract(data, '$.timeBox.state') IN ('waiting', 'retrying');
     `,
   },
+  {
+    version: 23,
+    name: 'the Reverts asked of a change, found without reading every request',
+    sql: `
+      CREATE INDEX requests_revert_of ON requests (json_extract(data, '$.revertOf.id'))
+        WHERE json_extract(data, '$.revertOf.kind') = 'revert';
+    `,
+  },
 ];
 
 /** PostgreSQL keeps timestamps as timestamptz; JSON stays text so it round-trips byte for byte. */
@@ -546,6 +554,14 @@ const POSTGRES: readonly Migration[] = [
       CREATE INDEX requests_put_back_escalated ON requests (id)
         WHERE ((data::jsonb) -> 'timeBox' -> 'leadTold') = 'true'::jsonb
           AND ((data::jsonb) -> 'timeBox' ->> 'state') IN ('waiting', 'retrying');
+    `,
+  },
+  {
+    version: 22,
+    name: 'the Reverts asked of a change, found without reading every request',
+    sql: `
+      CREATE INDEX requests_revert_of ON requests (((data::jsonb) -> 'revertOf' ->> 'id'))
+        WHERE ((data::jsonb) -> 'revertOf' ->> 'kind') = 'revert';
     `,
   },
 ];

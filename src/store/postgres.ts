@@ -601,6 +601,15 @@ export class PostgresStore implements Store {
     return rows[0]?.at ?? null;
   }
 
+  async listReverts(id: string): Promise<OperationRequest[]> {
+    const { rows } = await this.pool.query<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM requests WHERE ((data::jsonb) -> 'revertOf' ->> 'kind') = 'revert'
+         AND ((data::jsonb) -> 'revertOf' ->> 'id') = $1 ORDER BY created_at, id`,
+      [id],
+    );
+    return rows.map(rowToRequest);
+  }
+
   async countPutBacksEscalated(): Promise<number> {
     const { rows } = await this.pool.query<{ n: number }>(
       `SELECT count(*) AS n FROM requests WHERE ((data::jsonb) -> 'timeBox' -> 'leadTold') = 'true'::jsonb

@@ -642,6 +642,15 @@ export class SqliteStore implements Store {
     return row?.at ?? null;
   }
 
+  async listReverts(id: string): Promise<OperationRequest[]> {
+    return this.stmt<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM requests WHERE json_extract(data, '$.revertOf.kind') = 'revert'
+         AND json_extract(data, '$.revertOf.id') = ? ORDER BY created_at, id`,
+    )
+      .all(id)
+      .map(rowToRequest);
+  }
+
   async countPutBacksEscalated(): Promise<number> {
     const row = this.stmt<{ n: number }>(
       `SELECT count(*) AS n FROM requests WHERE json_extract(data, '$.timeBox.leadTold') = 1

@@ -267,6 +267,8 @@ export interface Store {
   oldestPendingAt(): Promise<string | null>;
   /** Time-boxed changes whose put-back was handed to a lead and is not yet back (their own index). */
   countPutBacksEscalated(): Promise<number>;
+  /** The Reverts asked of request `id`, whatever their state, oldest first (their own index). */
+  listReverts(id: string): Promise<OperationRequest[]>;
   /** Pending requests whose `expiresAt` is at or before `now`. */
   listExpired(now: string): Promise<OperationRequest[]>;
 

@@ -156,6 +156,21 @@ describe('audit verify on the database checks the checkpoints', () => {
     );
   });
 
+  it('an operator whose shell speaks Persian verifies: each line in Persian, Persian digits, the Solar Hijri date', async () => {
+    await deployment();
+    await append(5);
+    const result = await vidops(['audit', 'verify'], { ...env(), LANG: 'fa_IR.UTF-8' });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const [chain, checkpoints] = result.stdout.trimEnd().split('\n');
+    expect(chain).toMatch(
+      /^زنجیره سالم است: ۶۵ رویداد، سر زنجیره رویداد ۶۵ با هش \u2068[0-9a-f]{12}…\u2069؛/,
+    );
+    expect(checkpoints).toMatch(
+      /^نقطه‌های بازبینی: ۲ نقطه‌ی بازبینی درست است، با امضای \u2068vidops\/tehran-1\+[0-9a-f]{8}\u2069؛ تازه‌ترین، از .*۱۴۰۵.*، ۶۰ رویداد از ۶۵ رویداد را پوشش می‌دهد؛ رویدادهای ۶۱ تا ۶۵ پس از آن آمده‌اند/,
+    );
+    expect(result.stdout.replace(/\u2068[^\u2069]*\u2069/g, ' ')).not.toMatch(/[0-9A-Za-z]/);
+  });
+
   it('the newest event deleted: the chain still links, the checkpoint says it is missing', async () => {
     await deployment();
     sql('DELETE FROM outbox WHERE seq = 60; DELETE FROM audit_events WHERE seq = 60;');
@@ -292,6 +307,21 @@ describe('compliance verifies an export with no database', () => {
     expect(offline.code).toBe(1);
     expect(offline.stderr).toContain('chain broken at event #5: event #5 was altered');
     expect((await tool(OFFLINE)).stderr).toContain('FAILED: event #5 was altered');
+  });
+
+  it('compliance verifies an edited export with --lang fa: the failure in Persian, naming the event', async () => {
+    await deployment();
+    await exportFiles();
+    const path = join(dir, 'events.jsonl');
+    const lines = (await readFile(path, 'utf8')).split('\n');
+    lines[4] = (lines[4] ?? '').replace('U0AGENT', 'U0OTHER');
+    await writeFile(path, lines.join('\n'));
+
+    const offline = await vidops(['audit', 'verify', ...OFFLINE, '--lang', 'fa'], {});
+    expect(offline.code).toBe(1);
+    expect(offline.stderr).toContain('زنجیره در رویداد ۵ شکسته است: \u2068event #5 was altered');
+    expect(offline.stderr).toContain('۴ رویداد پیش از آن درستی‌سنجی شد.');
+    expect(offline.stderr.trimEnd().split('\n').at(-1)).toBe('نادرست: خروجی درستی‌سنجی نشد.');
   });
 
   it('an export cut short fails both verifiers, naming the checkpoint that covers the rest', async () => {

@@ -17,6 +17,8 @@ import { CHANNELS, GROUPS, type Harness, SIGNING_SECRET, startHarness, USERS } f
  * @see docs/operations.md, "Doctor"
  */
 
+const WHITELIST = '/v1/storage/dns/whitelist';
+
 let h: Harness;
 let keys: string;
 let keyFile: string;
@@ -244,6 +246,77 @@ it('the signing key is readable by others: chmod 600 is the fix', async () => {
   } finally {
     await chmod(keyFile, 0o600);
   }
+});
+
+it("the signing key's state file is readable by others: that line fails, chmod 600 of it is the fix", async () => {
+  const state = `${keyFile}.last`;
+  // The first checkpoint of a log with events makes the state file, with mode 600.
+  const before = (await h.store.auditHead())?.seq ?? 0;
+  await (await h.slash('unblock 0912 123 4567')).reply();
+  await h.waitForAudit((e) => e.seq > before + 2);
+  expect(
+    (await runVidops(['audit', 'checkpoint'], { env: env(), cwd: keys, clock: () => new Date() })).code,
+  ).toBe(0);
+  await chmod(state, 0o644);
+  try {
+    const run = await doctor();
+    expect(run.code).toBe(1);
+    expect(line(run.stdout, 'signing key state')).toBe(
+      `FAIL  signing key state: ${state} has mode 644: others may read or change it — fix: chmod 600 ${state}`,
+    );
+    expect(line(run.stdout, 'signing key')).toMatch(/^ok/);
+    const fa = await doctor({ LANG: 'fa_IR.UTF-8' });
+    expect(fa.stdout).toContain(`خطا   وضعیت کلید امضا: \u2068${state}\u2069`);
+    expect(fa.stdout).toContain(`راه رفع: اجرا کنید: \u2068chmod 600 ${state}\u2069`);
+  } finally {
+    await chmod(state, 0o600);
+  }
+  expect(line((await doctor()).stdout, 'signing key state')).toBe(
+    `ok    signing key state: ${state} has mode 600`,
+  );
+});
+
+describe('the video service answers slower than 1,000 ms', () => {
+  afterEach(() => h.sandbox.clearFaults());
+
+  it('a warning with the measured time and the threshold, not a failure: exit 0', async () => {
+    h.sandbox.setFaults([{ path: WHITELIST, method: 'GET', latencyMs: 1_300 }]);
+    const run = await doctor();
+    expect(run.code).toBe(0);
+    const warned = line(run.stdout, 'video service');
+    const ms = Number(/in (\d+) ms, slower than 1000 ms/.exec(warned)?.[1]);
+    expect(ms).toBeGreaterThanOrEqual(1_300);
+    expect(warned).toMatch(
+      /^warn {2}video service: http:\/\/127\.0\.0\.1:\d+ answered a whitelist read in \d+ ms, slower than 1000 ms \(\d+ addresses\): every reply that waits on it is as slow — fix: check the network/,
+    );
+    expect(run.stdout).toContain('All checks passed; 1 with a warning.');
+    const json = JSON.parse(
+      (await runVidops(['doctor', '--json'], { env: env(), cwd: keys, clock: () => new Date() })).stdout,
+    ) as {
+      ok: boolean;
+      checks: { check: string; ok: boolean; warning?: boolean }[];
+    };
+    expect(json.ok).toBe(true);
+    expect(json.checks.find((c) => c.check === 'video service')).toMatchObject({ ok: true, warning: true });
+  });
+
+  it('in Persian: the warning in Persian with Persian digits', async () => {
+    h.sandbox.setFaults([{ path: WHITELIST, method: 'GET', latencyMs: 1_300 }]);
+    const run = await doctor({ LANG: 'fa_IR.UTF-8' });
+    expect(run.code).toBe(0);
+    const warned = run.stdout.split('\n').find((l) => l.startsWith('هشدار سرویس ویدیو: ')) ?? '(no line)';
+    expect(warned).toMatch(/در [۰-۹٬]+ میلی‌ثانیه پاسخ داد، کندتر از ۱٬۰۰۰ میلی‌ثانیه/);
+    expect(warned.replace(/\u2068[^\u2069]*\u2069/g, ' ')).not.toMatch(/[0-9]/);
+    expect(run.stdout).toContain('همه‌ی بررسی‌ها درست بودند؛ ۱ بررسی با هشدار.');
+  });
+
+  it('a service that cannot be reached is a failure, not a warning', async () => {
+    const run = await doctor({ VIDEO_API_URL: 'http://127.0.0.1:9' });
+    expect(run.code).toBe(1);
+    expect(line(run.stdout, 'video service')).toMatch(
+      /^FAIL {2}video service: http:\/\/127\.0\.0\.1:9: .* — fix: check VIDEO_API_URL/,
+    );
+  });
 });
 
 it('the database no longer extends what the key signed: said, with the command that accepts a restore', async () => {

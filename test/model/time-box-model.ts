@@ -58,6 +58,8 @@ interface Done {
   item: Item;
   before: Value;
   after: Value;
+  /** A Revert of it applied: another is refused when asked and not sent when approved. */
+  reverted: boolean;
 }
 
 export interface Model {
@@ -404,7 +406,7 @@ function judge(m: Model, w: World, asked: Asked): { mustNot: string | null; may:
     return { mustNot: null, may: window.overridden || window.endsAt <= now || changed };
   }
   // A Revert: of a window (ends it), or of a change for good.
-  const done = m.done.find((d) => d.id === asked.of);
+  const done = m.done.find((d) => d.id === asked.of && !d.reverted);
   if (window === undefined && done === undefined)
     return { mustNot: 'what it reverts was put back or reverted', may: true };
   const setBy = window?.set ?? done?.after;
@@ -416,7 +418,13 @@ function judge(m: Model, w: World, asked: Asked): { mustNot: string | null; may:
 
 function applyApproved(m: Model, asked: Asked, after: OperationRequest): void {
   if (asked.kind === 'change' && asked.window === null) {
-    m.done.push({ id: asked.id, item: asked.item, before: m.values[asked.item], after: asked.value });
+    m.done.push({
+      id: asked.id,
+      item: asked.item,
+      before: m.values[asked.item],
+      after: asked.value,
+      reverted: false,
+    });
     forGood(m, asked.item, asked.value);
     return;
   }
@@ -446,7 +454,7 @@ function applyApproved(m: Model, asked: Asked, after: OperationRequest): void {
   }
   const done = m.done.find((d) => d.id === asked.of);
   if (asked.kind === 'revert' && done !== undefined) {
-    m.done = m.done.filter((d) => d !== done);
+    done.reverted = true;
     forGood(m, asked.item, done.before);
   }
 }
@@ -532,7 +540,10 @@ async function ended(w: World, x: Window): Promise<boolean> {
   return (await holderOf(w, x)) === null;
 }
 
-/** The requester asks to revert the `k`-th window (any of its requests) or change for good. */
+/**
+ * The requester asks to revert the `k`-th window (any of its requests) or change for good, one
+ * reverted already included: refused while another Revert of it waits or once one applied.
+ */
 export class Revert implements TimeBoxCommand {
   constructor(readonly k: number) {}
   check = (m: Readonly<Model>) => m.windows.length + m.done.length > 0;
@@ -547,6 +558,8 @@ export class Revert implements TimeBoxCommand {
     if (target === undefined) return;
     const change = await w.store().getRequest(target.id);
     if (change === null) fail(m, `${target.id} is gone`);
+    const reverted = m.done.some((d) => d.id === target.id && d.reverted);
+    const twice = m.pending.find((p) => p.kind === 'revert' && p.of === target.of && m.now < p.expiresAt);
     let result: string;
     try {
       const prepared = await w.replica(0).prepareRevert(target.id, change.requester);
@@ -578,6 +591,9 @@ export class Revert implements TimeBoxCommand {
     // An Extend moved only an end: it has no Revert of its own (the change's ends the whole window).
     const extension = target.id !== target.of;
     if (extension && result !== 'refused') fail(m, `the Revert of Extend ${target.id} was ${result}`);
+    if (reverted && result !== 'refused') fail(m, `a second Revert of ${target.id}, reverted, was ${result}`);
+    if (twice !== undefined && result !== 'refused')
+      fail(m, `a Revert of ${target.id} was ${result} while ${twice.id} waits`);
     // A change that set what was already there has nothing to revert.
     const noop = target.back === target.set;
     if (
@@ -586,6 +602,8 @@ export class Revert implements TimeBoxCommand {
       !overridden &&
       !extension &&
       !noop &&
+      !reverted &&
+      twice === undefined &&
       !m.armed
     ) {
       fail(m, `the Revert of ${target.id} was ${result}`);

@@ -126,6 +126,21 @@ describe.each(kinds)('%s', (kind) => {
     ]);
   });
 
+  // Found on ops2 (the model drew Reverts of changes made for good): the second Revert was asked,
+  // and once approved it turned preventZoom off again over the value set by hand since the first.
+  test('an agent asks twice to revert a change made without a window; the first applies, someone sets it back by hand, the lead approves the second', async () => {
+    await run([
+      new Ask(ava, 'preventZoom', 0, null),
+      new Approve(0, 0),
+      new Revert(0),
+      new Revert(0),
+      new Approve(0, 0),
+      new ServiceSets('preventZoom', 0),
+      new Approve(0, 0),
+      new Revert(0),
+    ]);
+  });
+
   // Found on tbfix (PostgreSQL, seed -1290891841): the put-back a dead process had planned was
   // resumed as planned, and sent opacity back over the value someone set since.
   test('a process dies just after planning a put-back; someone then sets opacity on the service, and the next sweep leaves it as they set it', async () => {

@@ -1,7 +1,7 @@
 import { createHasher, GENESIS_HASH, verifyChain } from '../../src/core/audit-chain.js';
 import { StateConflictError } from '../../src/core/errors.js';
 import type { JsonValue } from '../../src/core/json.js';
-import type { AuditEvent, OperationRequest } from '../../src/core/model.js';
+import type { AuditEvent, OperationRequest, RequestState } from '../../src/core/model.js';
 import { newTimeBox } from '../../src/core/time-box.js';
 import { DatabaseTooNewError } from '../../src/store/migrations.js';
 import type { ModalDraft, NotificationJob, RequestDm, RequestDmKind, Store } from '../../src/store/store.js';
@@ -374,6 +374,25 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
 
         expect(await store.oldestPendingAt()).toBe(at(2));
         expect(await store.countPutBacksEscalated()).toBe(2);
+      });
+
+      it('an agent asks to revert a change: its Reverts are found, oldest first, whatever their state', async () => {
+        const change = newRequest({ state: 'succeeded' });
+        await store.createRequest(change, []);
+        const revert = (kind: 'revert' | 'put-back', minute: number, state: RequestState) => ({
+          ...newRequest({ createdAt: at(minute), state }),
+          revertOf: { id: change.id, kind },
+        });
+        const late = revert('revert', 9, 'pending');
+        const early = revert('revert', 3, 'succeeded');
+        for (const r of [late, early, revert('put-back', 1, 'succeeded'), newRequest({ state: 'succeeded' })])
+          await store.createRequest(r, []);
+
+        expect((await store.listReverts(change.id)).map((r) => [r.id, r.state])).toEqual([
+          [early.id, 'succeeded'],
+          [late.id, 'pending'],
+        ]);
+        expect(await store.listReverts(late.id)).toEqual([]);
       });
     });
 

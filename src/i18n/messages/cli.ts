@@ -50,6 +50,44 @@ export function targetFa(target: Target): string {
   }
 }
 
+/**
+ * The Persian summaries of the command line's own commands, and of the catalog's whose command
+ * line summary says more than Slack's (the others read their spec's Persian).
+ */
+const FA_SUMMARIES: Readonly<Record<string, string>> = {
+  help: 'نمایش دستورها، یا جزئیات یکی از آن‌ها.',
+  viewer: 'رفع مسدودی‌های یک بیننده از گزارش ممیزی، با شماره‌ی کامل.',
+  whitelist: 'نمایش لیست سفید IP.',
+  'whitelist add':
+    'افزودن IP سرورها به لیست سفید، یا فقط برای مدتی: \u2068--for 30m\u2069 (با تأیید سرپرست).',
+  'whitelist remove':
+    'برداشتن IP سرورها از لیست سفید، یا فقط برای مدتی: \u2068--for 2h\u2069 (با تأیید سرپرست).',
+  'protect set':
+    'تغییر تنظیمات حفاظت؛ تنظیم‌های تودرتو با نام نقطه‌دار؛ با \u2068--for 2h\u2069 برمی‌گردند (با تأیید سرپرست).',
+  requests:
+    'درخواست‌های باز و اخیر شما، و آن‌هایی که منتظر تأیید شما هستند؛ \u2068--all\u2069 تازه‌ترین‌های همه را فهرست می‌کند.',
+  approve: 'تأیید یک درخواست؛ وقتی شمار تأییدها کامل شود اجرا می‌شود.',
+  reject: 'رد یک درخواست، با گفتن دلیل.',
+  cancel: 'لغو درخواستی که خودتان داده‌اید.',
+  revert: 'برگرداندن تغییری انجام‌شده: درخواست عکس آن.',
+  'put-back': 'برگرداندن همین حالای تغییری زمان‌دار، پیش از پایانش.',
+  extend: 'درخواست بازه‌ی تازه برای تغییری زمان‌دار که برقرار است.',
+  resolve: 'روشن کردن درخواستی که نتیجه‌اش نامعلوم است (شاید انجام شده باشد، شاید نه).',
+  'audit verify':
+    'زنجیره‌ی ممیزی را دوباره حساب می‌کند و نقطه‌های بازبینی امضاشده را می‌سنجد؛ نخستین رویداد شکسته را نام می‌برد.',
+  'audit checkpoint':
+    'همین حالا نقطه‌ی بازبینی گزارش ممیزی را امضا می‌کند (ربات آن را در کانال ممیزی می‌گذارد).',
+  'audit checkpoints':
+    'نقطه‌های بازبینی امضاشده‌ی پایگاه داده را برای درستی‌سنجی بیرون از خط می‌نویسد (پیش‌فرض: خروجی استاندارد).',
+  'audit keygen': 'جفت‌کلید تازه‌ای برای امضای نقطه‌های بازبینی ممیزی می‌سازد.',
+  'audit witness':
+    'تاریخچه‌ی کانال ممیزی را با پایگاه داده می‌سنجد: خط‌ها و نقطه‌های بازبینی جاافتاده، بیگانه و ناهمسان.',
+  'audit export': 'گزارش ممیزی را برای انطباق می‌نویسد (پیش‌فرض: خروجی استاندارد).',
+  'audit tail': 'آخرین رویدادهای ممیزی (پیش‌فرض ۱۰ تا)، با شماره‌های پوشیده.',
+  doctor: 'پیکربندی، پایگاه داده، Slack، کلیدها، سرویس ویدیو، ساعت و سیاست را بررسی می‌کند.',
+  backup: 'از پایگاه داده‌ی SQLite در حالی که ربات کار می‌کند نسخه می‌گیرد، درستی‌سنجی‌شده.',
+};
+
 export const cli = defineArea(
   {
     cliOperationTitle: (_operation: ChangeOperation, english: string) => english,
@@ -184,6 +222,8 @@ export const cli = defineArea(
     cliDeletes: (resource: string, id: string, title: string, files: string | null) =>
       `deletes ${resource} ${id}${title}${files === null ? '' : `, holding ${files} file(s)`}`,
     cliPreviewUnavailable: 'preview not available (the request was made by an earlier version of vidops)',
+    // A command's one-line summary in help: its own (English), the catalog's Persian, or the CLI's.
+    cliSummary: (_id: string, english: string, _fa: string | null): string => english,
   },
   {
     cliOperationTitle: (operation: ChangeOperation, english: string) =>
@@ -324,5 +364,6 @@ export const cli = defineArea(
     cliDeletes: (resource: string, id: string, title: string, files: string | null) =>
       `${resource} \u2068${id}\u2069${title}${files === null ? '' : ` با ${files} فایل`} حذف می‌شود`,
     cliPreviewUnavailable: 'پیش‌نمایش در دسترس نیست (درخواست را نسخه‌ی قدیمی‌تری از vidops ساخته است)',
+    cliSummary: (id, english, fa) => FA_SUMMARIES[id] ?? fa ?? english,
   },
 );

@@ -302,6 +302,12 @@ export const SAID_ENGLISH: core.SaidWords = {
   revertWindowEnded: (original, id) =>
     `${id === null ? 'Nothing' : `${id} was not sent: nothing`} of ${original} is left to revert, as its window has ended already (it was put back, or reverted).${id === null ? '' : ' Nothing was changed.'}`,
   revertNothing: (id) => `Nothing of ${id} is left to revert: everything it changed was changed again since.`,
+  revertDoneAlready: (original, by, id) =>
+    `${id === null ? '' : `${id} was not sent: `}${original} was reverted already by ${by}.${id === null ? '' : ' Nothing was changed.'}`,
+  revertAsked: (original, other) =>
+    `${original} has a Revert already: ${other}, not done yet or of unknown outcome. A second could undo a change made after the first; nothing was recorded.`,
+  revertInFlight: (id, original, other) =>
+    `${id} was not sent: ${other}, another Revert of ${original}, was sent first and its outcome is not known yet. Nothing was changed.`,
   revertStale: (id, original) =>
     `${id} was not sent: what ${original} changed was changed again after this Revert was asked. Nothing was changed; ask for a new Revert of ${original} if still needed.`,
   revertUnchecked: (id, original) =>

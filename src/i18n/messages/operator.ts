@@ -40,6 +40,9 @@ const FA_CHECKS: Readonly<Record<DoctorCheck, string>> = {
   'policy people': 'افراد سیاست',
 };
 
+/** An English plural's ending. */
+const s = (count: number): string => (count === 1 ? '' : 's');
+
 /** A Latin run (a path, an ID, a command) inside Persian prose. */
 const iso = (text: string) => `\u2068${text}\u2069`;
 
@@ -48,6 +51,8 @@ export const operator = defineArea(
     docCheck: (check: DoctorCheck): string => check,
     docOkLine: (check: string, detail: string) => `ok    ${check}: ${detail}`,
     docFailLine: (check: string, detail: string, fix: string) => `FAIL  ${check}: ${detail} — fix: ${fix}`,
+    docWarnLine: (check: string, detail: string, fix: string) => `warn  ${check}: ${detail} — fix: ${fix}`,
+    docPassedWarned: (warned: string) => `All checks passed; ${warned} with a warning.`,
     docAllPassed: 'All checks passed.',
     docSomeFailed: (failed: string, total: string) => `${failed} of ${total} checks failed.`,
     docFixFirst: 'fix the database first',
@@ -97,6 +102,10 @@ export const operator = defineArea(
     docVideoOk: (url: string, ms: string, count: string) =>
       `${url} answered a whitelist read in ${ms} ms (${count} addresses)`,
     docVideoFailed: (url: string, why: string) => `${url}: ${why}`,
+    docVideoSlow: (url: string, ms: string, limit: string, count: string) =>
+      `${url} answered a whitelist read in ${ms} ms, slower than ${limit} ms (${count} addresses): every reply that waits on it is as slow`,
+    docVideoSlowFix:
+      "check the network between this host and the service, and the service's load; run vidops doctor again to measure again",
     docVideoFix:
       'check VIDEO_API_URL, VIDEO_API_KEY and VIDEO_SECRET_KEY, and that this host may reach the service',
     docClockSkew: (here: string, db: string, seconds: string) =>
@@ -119,12 +128,58 @@ export const operator = defineArea(
       `no backup written: the copy of ${source} does not verify (above); ${dest} was left as it was.`,
     bakWritten: (dest: string, source: string) =>
       `backup written: ${dest} (mode 600), a copy of ${source} verified with audit verify.`,
+    // vidops audit verify (and the verify backup runs): `count` for English plurals, `shown` formatted
+    verChainIntact: (count: number, shown: string, head: string) =>
+      `chain intact: ${shown} event${s(count)}, ${head}; every stored column matches its event`,
+    verHeadNone: 'no events yet',
+    verHead: (seq: string, hash: string) => `head #${seq} ${hash}…`,
+    verColumn: (reason: string) => `audit log edited beside the chain: ${reason}.`,
+    verBroken: (seq: string, reason: string) => `chain broken at event #${seq}: ${reason}.`,
+    verBefore: (count: number, shown: string) => `${shown} event${s(count)} before it verified.`,
+    verHmacStore: (set: boolean) =>
+      `If no event was edited, check AUDIT_HMAC_KEY: it must be the deployment's key (it is ${set ? 'set' : 'not set'} here).`,
+    verHmacFiles:
+      'If no event was edited and the deployment sets AUDIT_HMAC_KEY, give it with --hmac-key-file.',
+    verRemembered: (path: string) =>
+      `checkpoints: the signing key remembers a checkpoint the database does not hold (${path}); it is checked against the log as well`,
+    verNoneUnset:
+      'checkpoints: none stored (AUDIT_SIGNING_KEY_FILE is not set here); only the chain vouches for the log, and it cannot show events cut from its end',
+    verNoneYet: 'checkpoints: none stored yet; only the chain vouches for the log',
+    verHold: (
+      count: number,
+      shown: string,
+      signers: string,
+      time: string | null,
+      size: string,
+      events: number,
+      eventsShown: string,
+    ) =>
+      `checkpoints: ${shown} checkpoint${s(count)} hold${count === 1 ? 's' : ''}, signed by ${signers}; the newest${time === null ? '' : `, of ${time},`} covers ${size} of the ${eventsShown} event${s(events)}`,
+    verAfter: (from: string, to: string) =>
+      `; events #${from} to #${to} came after it: only the chain vouches for them`,
+    verCheckpointFailed: (message: string) => `checkpoint check failed: ${message}.`,
+    verMoreProblems: (more: string) => `… and ${more} more checkpoint problems.`,
+    verOriginStore: (origin: string) =>
+      `A checkpoint of another log fails: check AUDIT_LOG_NAME, which must be the deployment's (here the log is ${origin}).`,
+    verOriginFiles: (name: string) =>
+      `A checkpoint of another log fails: the public keys given are of ${name}.`,
+    verUnknownKey:
+      'A checkpoint signed by a key not given fails: give the public key of every key ever used with --pubkey (after a key rotation, the old ones too).',
+    verEventsOk: (count: number, shown: string) =>
+      `events: ${shown} event${s(count)}, every hash and link holds`,
+    verOk: 'ok',
+    verExportFailed: 'FAILED: the export does not verify.',
+    verNotCheckpoints: (message: string) => `FAILED: the checkpoints file is not one: ${message}`,
+    verNoCheckpoint: 'FAILED: the checkpoints file holds no checkpoint: nothing vouches for the log.',
   },
   {
     docCheck: (check: DoctorCheck) => FA_CHECKS[check],
     docOkLine: (check: string, detail: string) => `درست  ${check}: ${detail}`,
     docFailLine: (check: string, detail: string, fix: string) =>
       `خطا   ${check}: ${detail} — راه رفع: ${fix}`,
+    docWarnLine: (check: string, detail: string, fix: string) =>
+      `هشدار ${check}: ${detail} — راه رفع: ${fix}`,
+    docPassedWarned: (warned: string) => `همه‌ی بررسی‌ها درست بودند؛ ${warned} بررسی با هشدار.`,
     docAllPassed: 'همه‌ی بررسی‌ها درست بودند.',
     docSomeFailed: (failed: string, total: string) => `${failed} بررسی از ${total} بررسی نادرست بود.`,
     docFixFirst: 'اول پایگاه داده را درست کنید',
@@ -170,6 +225,9 @@ export const operator = defineArea(
     docVideoOk: (url: string, ms: string, count: string) =>
       `${iso(url)} به خواندن لیست سفید در ${ms} میلی‌ثانیه پاسخ داد (${count} نشانی)`,
     docVideoFailed: (url: string, why: string) => `${iso(url)}: ${iso(why)}`,
+    docVideoSlow: (url: string, ms: string, limit: string, count: string) =>
+      `${iso(url)} به خواندن لیست سفید در ${ms} میلی‌ثانیه پاسخ داد، کندتر از ${limit} میلی‌ثانیه (${count} نشانی): هر پاسخی که منتظر آن است همین‌قدر کند است`,
+    docVideoSlowFix: `شبکه‌ی میان این میزبان و سرویس، و بار سرویس را بررسی کنید؛ برای اندازه‌گیری دوباره ${iso('vidops doctor')} را دوباره اجرا کنید`,
     docVideoFix: `${iso('VIDEO_API_URL')}، ${iso('VIDEO_API_KEY')} و ${iso('VIDEO_SECRET_KEY')} را بررسی کنید، و این‌که این میزبان به سرویس دسترسی داشته باشد`,
     docClockSkew: (here: string, db: string, seconds: string) =>
       `این میزبان می‌گوید ${here} و پایگاه داده ${db} (${seconds} ثانیه فاصله)`,
@@ -189,5 +247,34 @@ export const operator = defineArea(
       `پشتیبانی نوشته نشد: نسخه‌ی ${iso(source)} درستی‌سنجی نشد (بالا)؛ ${iso(dest)} همان‌طور که بود ماند.`,
     bakWritten: (dest: string, source: string) =>
       `پشتیبان نوشته شد: ${iso(dest)} (مجوز ${iso('600')})، نسخه‌ای از ${iso(source)} که با ${iso('audit verify')} درستی‌سنجی شد.`,
+    verChainIntact: (_count, shown, head) =>
+      `زنجیره سالم است: ${shown} رویداد، ${head}؛ هر ستون ذخیره‌شده با رویداد خود می‌خواند`,
+    verHeadNone: 'هنوز رویدادی نیست',
+    verHead: (seq, hash) => `سر زنجیره رویداد ${seq} با هش ${iso(`${hash}…`)}`,
+    verColumn: (reason) => `گزارش ممیزی بیرون از زنجیره ویرایش شده است: ${iso(reason)}.`,
+    verBroken: (seq, reason) => `زنجیره در رویداد ${seq} شکسته است: ${iso(reason)}.`,
+    verBefore: (_count, shown) => `${shown} رویداد پیش از آن درستی‌سنجی شد.`,
+    verHmacStore: (set) =>
+      `اگر رویدادی ویرایش نشده، ${iso('AUDIT_HMAC_KEY')} را بررسی کنید: باید کلید همین استقرار باشد (اینجا ${set ? 'تنظیم شده است' : 'تنظیم نشده است'}).`,
+    verHmacFiles: `اگر رویدادی ویرایش نشده و استقرار ${iso('AUDIT_HMAC_KEY')} را تنظیم می‌کند، آن را با ${iso('--hmac-key-file')} بدهید.`,
+    verRemembered: (path) =>
+      `نقطه‌های بازبینی: کلید امضا نقطه‌ی بازبینی‌ای را به یاد دارد که پایگاه داده ندارد (${iso(path)})؛ آن هم با گزارش سنجیده می‌شود`,
+    verNoneUnset: `نقطه‌های بازبینی: هیچ‌کدام ذخیره نشده است (${iso('AUDIT_SIGNING_KEY_FILE')} اینجا تنظیم نشده)؛ فقط زنجیره ضامن گزارش است و رویدادهای بریده‌شده از انتهای آن را نشان نمی‌دهد`,
+    verNoneYet: 'نقطه‌های بازبینی: هنوز هیچ‌کدام ذخیره نشده است؛ فقط زنجیره ضامن گزارش است',
+    verHold: (_count, shown, signers, time, size, _events, eventsShown) =>
+      `نقطه‌های بازبینی: ${shown} نقطه‌ی بازبینی درست است، با امضای ${iso(signers)}؛ تازه‌ترین${time === null ? '' : `، از ${time}،`} ${size} رویداد از ${eventsShown} رویداد را پوشش می‌دهد`,
+    verAfter: (from, to) => `؛ رویدادهای ${from} تا ${to} پس از آن آمده‌اند: فقط زنجیره ضامن آن‌هاست`,
+    verCheckpointFailed: (message) => `سنجش نقطه‌ی بازبینی نادرست بود: ${iso(message)}.`,
+    verMoreProblems: (more) => `… و ${more} مشکل دیگر در نقطه‌های بازبینی.`,
+    verOriginStore: (origin) =>
+      `نقطه‌ی بازبینیِ گزارشی دیگر نادرست است: ${iso('AUDIT_LOG_NAME')} را بررسی کنید، که باید مال همین استقرار باشد (اینجا گزارش ${iso(origin)} است).`,
+    verOriginFiles: (name) =>
+      `نقطه‌ی بازبینیِ گزارشی دیگر نادرست است: کلیدهای عمومیِ داده‌شده مال ${iso(name)} هستند.`,
+    verUnknownKey: `نقطه‌ی بازبینی‌ای که کلیدش داده نشده نادرست است: کلید عمومی هر کلیدی را که تا کنون به کار رفته با ${iso('--pubkey')} بدهید (پس از چرخش کلید، کلیدهای قدیمی را هم).`,
+    verEventsOk: (_count, shown) => `رویدادها: ${shown} رویداد، هر هش و پیوند درست است`,
+    verOk: 'درست',
+    verExportFailed: 'نادرست: خروجی درستی‌سنجی نشد.',
+    verNotCheckpoints: (message) => `نادرست: فایل نقطه‌های بازبینی چنین فایلی نیست: ${iso(message)}`,
+    verNoCheckpoint: 'نادرست: فایل نقطه‌های بازبینی هیچ نقطه‌ی بازبینی‌ای ندارد: چیزی ضامن گزارش نیست.',
   },
 );
