@@ -5,7 +5,7 @@ import type { AuditEvent, OperationRequest } from '../../src/core/model.js';
 import { newTimeBox } from '../../src/core/time-box.js';
 import { DatabaseTooNewError } from '../../src/store/migrations.js';
 import type { ModalDraft, NotificationJob, RequestDm, RequestDmKind, Store } from '../../src/store/store.js';
-import { AGENT, at, collect, eventFor, LEAD, newEvent, newRequest, T0 } from './fixtures.js';
+import { AGENT, at, collect, dueBy, eventFor, LEAD, newEvent, newRequest, T0 } from './fixtures.js';
 
 /** The hasher every contract store is opened with (plain SHA-256). */
 export const contractHash = createHasher();
@@ -299,7 +299,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         const decided = newRequest({ id: 'R-DECIDED', expiresAt: at(10), state: 'approved' });
         for (const r of [due, overdue, later, never, decided]) await store.createRequest(r, []);
 
-        const expired = await store.listExpired(at(60));
+        const expired = await dueBy(store, at(60));
 
         expect(expired.map((r) => r.id)).toEqual(['R-OVERDUE', 'R-DUE']);
       });
@@ -309,11 +309,11 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         await store.createRequest(request, []);
 
         await store.transition(request.id, 1, { expiresAt: at(120) }, at(1), []);
-        expect((await store.listExpired(at(60))).map((r) => r.id)).toEqual([]);
-        expect((await store.listExpired(at(120))).map((r) => r.id)).toEqual([request.id]);
+        expect((await dueBy(store, at(60))).map((r) => r.id)).toEqual([]);
+        expect((await dueBy(store, at(120))).map((r) => r.id)).toEqual([request.id]);
 
         await store.transition(request.id, 2, { expiresAt: null }, at(2), []);
-        expect(await store.listExpired(at(10_000))).toEqual([]);
+        expect(await dueBy(store, at(10_000))).toEqual([]);
         expect((await store.getRequest(request.id))?.expiresAt).toBeNull();
       });
 
