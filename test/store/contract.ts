@@ -304,6 +304,28 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         expect(expired.map((r) => r.id)).toEqual(['R-OVERDUE', 'R-DUE']);
       });
 
+      it('reads what is due soonest first, page after page from the last one read, and a follow-up by the time set', async () => {
+        const ids = ['R-D1', 'R-D2', 'R-D3', 'R-D4', 'R-D5'];
+        for (const [i, id] of ids.entries()) {
+          await store.createRequest(newRequest({ id, expiresAt: at(10 * Math.ceil(i / 2)) }), []);
+        }
+        const pages: string[][] = [];
+        let after: { at: string; id: string } | undefined;
+        for (let page = await store.listDue({ kind: 'expiry', by: at(30), limit: 2 }); page.length > 0; ) {
+          pages.push(page.map((due) => due.request.id));
+          const last = page.at(-1);
+          after = last && { at: last.at, id: last.request.id };
+          page = await store.listDue({ kind: 'expiry', by: at(30), after, limit: 2 });
+        }
+        expect(pages).toEqual([['R-D1', 'R-D2'], ['R-D3', 'R-D4'], ['R-D5']]);
+
+        expect((await dueBy(store, at(0), 'followUp')).map((r) => r.id)).toEqual(ids);
+        await store.setFollowUpAt('R-D1', at(60));
+        await store.setFollowUpAt('R-D2', null);
+        expect((await dueBy(store, at(59), 'followUp')).map((r) => r.id)).toEqual(ids.slice(2));
+        expect((await dueBy(store, at(60), 'followUp')).map((r) => r.id)).toEqual([...ids.slice(2), 'R-D1']);
+      });
+
       it('expiry can be moved or cleared by a transition', async () => {
         const request = newRequest({ expiresAt: at(10) });
         await store.createRequest(request, []);
