@@ -8,6 +8,7 @@ import {
   nextReminderAt,
   timeLeftChanged,
 } from '../core/follow-up.js';
+import { redactError } from '../core/mask.js';
 import type { Actor, OperationRequest } from '../core/model.js';
 import { operationWords } from '../core/policy.js';
 import { say } from '../core/said.js';
@@ -118,33 +119,49 @@ export async function sweepFollowUps(f: FollowUpDeps): Promise<FollowUpSweep> {
   const result: FollowUpSweep = { reminded: 0, escalated: 0, warned: 0, rerendered: 0 };
   const now = f.clock();
   for await (const listed of dueNow(f.store, 'followUp', now.toISOString())) {
-    const rule = f.policy.rules[listed.operation].followUp;
-    const kinds = listed.quorum === 0 ? [] : dueFollowUps(listed, rule, f.clock());
-    let request: OperationRequest | null = listed;
-    for (const kind of kinds) {
-      if (request === null) break;
-      if (await followUp(f, request, kind)) {
-        if (kind === 'escalate') result.escalated += 1;
-        else if (kind === 'remind') result.reminded += 1;
-        else result.warned += 1;
-      }
-      request = await f.store.getRequest(listed.id);
-    }
-    if (request === null || listed.quorum === 0) {
-      await f.store.setFollowUpAt(listed.id, null);
-      continue;
-    }
-    // Every change re-renders the message; a time left that changed words does too, once per
-    // bucket across replicas (the delivery key), with no audit event: nothing happened.
-    if (kinds.length === 0 && (await queueRerender(f, request))) result.rerendered += 1;
-    // Read again by this sweep only when something next falls due (as this policy says).
-    const next = nextFollowUpAt(request, rule, now);
-    await f.store.setFollowUpAt(listed.id, next === null ? null : new Date(next).toISOString());
+    // One that keeps failing stays due, first in every pass: it must not stop the others.
+    await followUpOne(f, listed, now, result).catch((error: unknown) =>
+      f.logger?.error(
+        { requestId: listed.id, err: redactError(error) },
+        'sweep: could not follow up a request',
+      ),
+    );
   }
   if (result.reminded + result.escalated + result.warned > 0) {
     f.logger?.info({ ...result }, 'followed up waiting requests');
   }
   return result;
+}
+
+/** The follow-ups due of one request, a re-render when its time left changed words, and when next. */
+async function followUpOne(
+  f: FollowUpDeps,
+  listed: OperationRequest,
+  now: Date,
+  result: FollowUpSweep,
+): Promise<void> {
+  const rule = f.policy.rules[listed.operation].followUp;
+  const kinds = listed.quorum === 0 ? [] : dueFollowUps(listed, rule, f.clock());
+  let request: OperationRequest | null = listed;
+  for (const kind of kinds) {
+    if (request === null) break;
+    if (await followUp(f, request, kind)) {
+      if (kind === 'escalate') result.escalated += 1;
+      else if (kind === 'remind') result.reminded += 1;
+      else result.warned += 1;
+    }
+    request = await f.store.getRequest(listed.id);
+  }
+  if (request === null || listed.quorum === 0) {
+    await f.store.setFollowUpAt(listed.id, null);
+    return;
+  }
+  // Every change re-renders the message; a time left that changed words does too, once per
+  // bucket across replicas (the delivery key), with no audit event: nothing happened.
+  if (kinds.length === 0 && (await queueRerender(f, request))) result.rerendered += 1;
+  // Read again by this sweep only when something next falls due (as this policy says).
+  const next = nextFollowUpAt(request, rule, now);
+  await f.store.setFollowUpAt(listed.id, next === null ? null : new Date(next).toISOString());
 }
 
 /** Queues a re-render of the approval message when its time left changed words; once per bucket. */

@@ -88,6 +88,22 @@ describe('sweeps do what fell due, whatever else waits', () => {
     expect(read()).toBe(0);
   });
 
+  test('a request whose reminder keeps failing does not hold back the reminders of the others', async () => {
+    await create(1, () => ({ id: 'R-BROKEN' }));
+    await create(3, (i) => ({ id: `R-FINE-${i}`, createdAt: at(1 + i) }));
+    const transition = store.transition.bind(store);
+    jest.spyOn(store, 'transition').mockImplementation(async (id, ...rest) => {
+      if (id === 'R-BROKEN') throw new Error('disk full');
+      return transition(id, ...rest);
+    });
+    now = Date.parse(at(125));
+
+    for (let pass = 0; pass < 2; pass += 1) {
+      expect((await ops.sweepFollowUps()).reminded).toBe(pass === 0 ? 3 : 0);
+    }
+    expect((await store.getRequest('R-BROKEN'))?.followUp?.remindedAt ?? null).toBeNull();
+  });
+
   test(`${SWEEP_PAGE * 2 + 50} requests past their expiry, more than a page, are all expired in one sweep`, async () => {
     const n = SWEEP_PAGE * 2 + 50;
     await create(n, (i) => ({ expiresAt: at(10 + (i % 7)) }));
