@@ -209,6 +209,10 @@ async function keepUp(w: World): Promise<void> {
       settledAt: now,
     });
     if (jobs.length === 0) break;
+    // A new request's approval message is posted: the sweep would announce it again otherwise.
+    const posted = jobs.filter((j) => j.state === 'pending' && j.version === 1);
+    for (const j of posted)
+      await w.ops.attachSlackMessage(j.requestId, { channel: 'C0AGE', ts: `${j.id}.0` });
     await w.store.ackNotifications(jobs.map((j) => j.id));
   }
   for (;;) {

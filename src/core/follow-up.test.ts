@@ -1,6 +1,15 @@
+import fc from 'fast-check';
 import { escalate, remind, warnExpiry } from './approvals.js';
 import { StateConflictError } from './errors.js';
-import { dueFollowUps, followUpTimes, nextReminderAt, timeLeft, timeLeftChanged } from './follow-up.js';
+import {
+  dueFollowUps,
+  followUpTimes,
+  nextFollowUpAt,
+  nextReminderAt,
+  timeLeft,
+  timeLeftChanged,
+  timeLeftChangesAt,
+} from './follow-up.js';
 import type { FollowUp, OperationRequest } from './model.js';
 import { NO_FOLLOW_UP } from './model.js';
 import { buildPolicy, type FollowUpRule } from './policy.js';
@@ -114,6 +123,41 @@ describe('time left, in coarse words', () => {
     expect(timeLeftChanged(request, rendered, at(30))).toBeNull();
     expect(timeLeftChanged(request, rendered, at(61))).toBe('h2');
     expect(timeLeftChanged({ ...request, state: 'rejected' }, rendered, at(61))).toBeNull();
+  });
+});
+
+describe('when the sweeper next looks at a waiting request', () => {
+  it('the time left says the same words until the moment it says it changes, and other words then', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 * 24 * 60 * MIN }),
+        fc.integer({ min: 0, max: 1e12 }),
+        (left, t) => {
+          const now = new Date(1e12 + t);
+          const expiresAt = new Date(now.getTime() + left).toISOString();
+          const change = timeLeftChangesAt(expiresAt, now);
+          if (change === null) return;
+          expect(change).toBeGreaterThan(now.getTime());
+          const words = (ms: number) => timeLeft(expiresAt, new Date(ms)).bucket;
+          expect(words(change - 1)).toBe(words(now.getTime()));
+          expect(words(change)).not.toBe(words(now.getTime()));
+        },
+      ),
+    );
+  });
+
+  it.each<[string, number, Partial<FollowUp>, number | null]>([
+    ['the moment the words change from 24h to 23h', 0, {}, at(0).getTime() + 1],
+    ['a reminder due and not done stays due', 150, {}, at(120).getTime()],
+    [
+      'once reminded, the next hour of the words, before the escalation',
+      150,
+      { autoReminded: true },
+      at(180).getTime() + 1,
+    ],
+    ['nothing once it expired', 24 * 60, {}, null],
+  ])('%s', (_, minutes, done, next) => {
+    expect(nextFollowUpAt(waiting(done), RULE, at(minutes))).toBe(next);
   });
 });
 

@@ -66,6 +66,18 @@ export function dueFollowUps(request: Waiting, rule: FollowUpRule, now: Date): F
 }
 
 /**
+ * When the sweeper next owes a waiting request something at or after `now` (a follow-up, or a
+ * re-render as its time left changes words); null when never. One due and not done stays due.
+ */
+export function nextFollowUpAt(request: Waiting, rule: FollowUpRule, now: Date): number | null {
+  if (!open(request, now.getTime())) return null;
+  const times = followUpTimes(request, rule);
+  const words = request.expiresAt === null ? null : timeLeftChangesAt(request.expiresAt, now);
+  const all = [times.escalate, times.remind, times.warn, words].filter((t) => t !== null);
+  return all.length === 0 ? null : Math.min(...all);
+}
+
+/**
  * When the requester may remind the approvers again: `remindAfter` after the last reminder (theirs
  * or vidops' own); null when they may now. Reminders turned off (`remindAfter: off`) allow none.
  */
@@ -103,6 +115,17 @@ export function timeLeft(expiresAt: string, now: Date): TimeLeft {
   }
   if (left >= 15 * MINUTE) return { words: 'under 1h', bucket: 'm60' };
   return { words: 'under 15 min', bucket: 'm15' };
+}
+
+/** The first moment after `now` at which {@link timeLeft} says other words; null once over. */
+export function timeLeftChangesAt(expiresAt: string, now: Date): number | null {
+  const end = ms(expiresAt) ?? now.getTime();
+  const left = end - now.getTime();
+  if (left <= 0) return null;
+  // The words change as soon as less than this is left: whole days, whole hours, 1h, then 15 min.
+  const step = left >= 2 * DAY ? DAY : left >= HOUR ? HOUR : null;
+  if (step === null) return left >= 15 * MINUTE ? end - 15 * MINUTE + 1 : end;
+  return end - Math.floor(left / step) * step + 1;
 }
 
 /**

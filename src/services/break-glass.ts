@@ -17,6 +17,7 @@ import {
   about,
   apply,
   auditDenied,
+  dueNow,
   policyActor,
   precheckWith,
   type ServiceContext,
@@ -41,8 +42,6 @@ export type BreakGlassResult =
 export type ReviewResult =
   | { kind: 'reviewed'; request: OperationRequest }
   | ({ kind: 'refused'; request?: OperationRequest } & Reasoned);
-
-const UNREVIEWED_LIMIT = 200;
 
 /** Whether the break-glass button is offered to `actor` on `request`: their own, pending, the policy lists them. */
 export async function breakGlassOffered(
@@ -138,9 +137,8 @@ export async function reviewBreakGlass(
 
 /** Records (once) each break-glass change unreviewed past its review time, which reminds the leads. */
 export async function remindBreakGlass(svc: ServiceContext): Promise<OperationRequest[]> {
-  const list = await svc.store.listRequests({ breakGlassUnreviewed: true, limit: UNREVIEWED_LIMIT });
   const reminded: OperationRequest[] = [];
-  for (const request of list) {
+  for await (const request of dueNow(svc.store, 'review', svc.clock().toISOString())) {
     // Still executing: its outcome comes first; the reminder follows at a later sweep.
     if (request.state === 'executing') continue;
     const c = stepContext(svc);

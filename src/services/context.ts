@@ -10,7 +10,7 @@ import { type Sealer, sealerOf, type UndoSealed, undoHolds } from '../core/seal.
 import { type Undo, undoNow } from '../core/time-box.js';
 import { type Reasoned, reasoned, reasonOf } from '../i18n/said.js';
 import type { PrepareIo } from '../operations/services.js';
-import type { Store } from '../store/store.js';
+import type { DueCursor, DueKind, Store } from '../store/store.js';
 import { createDelegationService, type DelegationService } from './delegation.js';
 import { policyActorOf } from './reads.js';
 import type { DecisionResult, OperationsDeps, PrecheckResult } from './types.js';
@@ -248,4 +248,26 @@ export async function precheckWith(
   return no === null
     ? { kind: 'allowed', request }
     : { kind: 'refused', reason: no.reason, said: no.said, request };
+}
+
+/** How many due requests a sweep reads at a time. */
+export const SWEEP_PAGE = 100;
+
+/**
+ * What a sweep owes, soonest due first, page by page through the kind's own index until none due
+ * by `by` is left: a sweep reads what is due, never what waits, and a backlog is done in one pass.
+ */
+export async function* dueNow(
+  store: Pick<Store, 'listDue'>,
+  kind: DueKind,
+  by: string,
+): AsyncGenerator<OperationRequest> {
+  let after: DueCursor | undefined;
+  for (;;) {
+    const page = await store.listDue({ kind, by, after, limit: SWEEP_PAGE });
+    for (const due of page) yield due.request;
+    const last = page.at(-1);
+    if (last === undefined || page.length < SWEEP_PAGE) return;
+    after = { at: last.at, id: last.request.id };
+  }
 }

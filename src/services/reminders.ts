@@ -1,7 +1,14 @@
 import { actorLabel, isSameRequester } from '../core/actor.js';
 import * as approvals from '../core/approvals.js';
 import { isPastExpiry, SYSTEM_ACTOR, stateFacts } from '../core/approvals.js';
-import { dueFollowUps, type FollowUpKind, nextReminderAt, timeLeftChanged } from '../core/follow-up.js';
+import {
+  dueFollowUps,
+  type FollowUpKind,
+  nextFollowUpAt,
+  nextReminderAt,
+  timeLeftChanged,
+} from '../core/follow-up.js';
+import { redactError } from '../core/mask.js';
 import type { Actor, OperationRequest } from '../core/model.js';
 import { operationWords } from '../core/policy.js';
 import { say } from '../core/said.js';
@@ -11,6 +18,7 @@ import {
   about,
   apply,
   auditDenied,
+  dueNow,
   refused,
   type ServiceContext,
   stepContext,
@@ -53,11 +61,15 @@ export interface FollowUps {
 export type FollowUpDeps = Pick<ServiceContext, 'policy' | 'clock' | 'eventId' | 'logger'> & {
   store: Pick<
     Store,
-    'getRequest' | 'transition' | 'listRequests' | 'appendAudit' | 'markDelivered' | 'enqueueNotification'
+    | 'getRequest'
+    | 'transition'
+    | 'listDue'
+    | 'setFollowUpAt'
+    | 'appendAudit'
+    | 'markDelivered'
+    | 'enqueueNotification'
   >;
 };
-
-const PENDING_SCAN_LIMIT = 500;
 
 /** `14:05 UTC`, or with the date when it is not today. */
 function when(at: Date, now: Date): string {
@@ -105,29 +117,51 @@ export async function remind(f: FollowUpDeps, id: string, actor: Actor): Promise
 /** Does every follow-up due now, once each; re-renders approval messages whose time left changed. */
 export async function sweepFollowUps(f: FollowUpDeps): Promise<FollowUpSweep> {
   const result: FollowUpSweep = { reminded: 0, escalated: 0, warned: 0, rerendered: 0 };
-  const pending = await f.store.listRequests({ states: ['pending'], limit: PENDING_SCAN_LIMIT });
-  for (const listed of pending) {
-    if (listed.quorum === 0) continue;
-    const kinds = dueFollowUps(listed, f.policy.rules[listed.operation].followUp, f.clock());
-    let request: OperationRequest | null = listed;
-    for (const kind of kinds) {
-      if (request === null) break;
-      if (await followUp(f, request, kind)) {
-        if (kind === 'escalate') result.escalated += 1;
-        else if (kind === 'remind') result.reminded += 1;
-        else result.warned += 1;
-      }
-      request = await f.store.getRequest(listed.id);
-    }
-    // Every change re-renders the message; a time left that changed words does too, once per
-    // bucket across replicas (the delivery key), with no audit event: nothing happened.
-    if (request === null || kinds.length > 0) continue;
-    if (await queueRerender(f, request)) result.rerendered += 1;
+  const now = f.clock();
+  for await (const listed of dueNow(f.store, 'followUp', now.toISOString())) {
+    // One that keeps failing stays due, first in every pass: it must not stop the others.
+    await followUpOne(f, listed, now, result).catch((error: unknown) =>
+      f.logger?.error(
+        { requestId: listed.id, err: redactError(error) },
+        'sweep: could not follow up a request',
+      ),
+    );
   }
   if (result.reminded + result.escalated + result.warned > 0) {
     f.logger?.info({ ...result }, 'followed up waiting requests');
   }
   return result;
+}
+
+/** The follow-ups due of one request, a re-render when its time left changed words, and when next. */
+async function followUpOne(
+  f: FollowUpDeps,
+  listed: OperationRequest,
+  now: Date,
+  result: FollowUpSweep,
+): Promise<void> {
+  const rule = f.policy.rules[listed.operation].followUp;
+  const kinds = listed.quorum === 0 ? [] : dueFollowUps(listed, rule, f.clock());
+  let request: OperationRequest | null = listed;
+  for (const kind of kinds) {
+    if (request === null) break;
+    if (await followUp(f, request, kind)) {
+      if (kind === 'escalate') result.escalated += 1;
+      else if (kind === 'remind') result.reminded += 1;
+      else result.warned += 1;
+    }
+    request = await f.store.getRequest(listed.id);
+  }
+  if (request === null || listed.quorum === 0) {
+    await f.store.setFollowUpAt(listed.id, null);
+    return;
+  }
+  // Every change re-renders the message; a time left that changed words does too, once per
+  // bucket across replicas (the delivery key), with no audit event: nothing happened.
+  if (kinds.length === 0 && (await queueRerender(f, request))) result.rerendered += 1;
+  // Read again by this sweep only when something next falls due (as this policy says).
+  const next = nextFollowUpAt(request, rule, now);
+  await f.store.setFollowUpAt(listed.id, next === null ? null : new Date(next).toISOString());
 }
 
 /** Queues a re-render of the approval message when its time left changed words; once per bucket. */

@@ -6,7 +6,15 @@ import type { OperationRequest } from '../core/model.js';
 import { say } from '../core/said.js';
 import type { JobLogger, Task } from '../jobs/scheduler.js';
 import type { Store } from '../store/store.js';
-import { apply, foundInLog, SETTLED, type ServiceContext, stepContext, stepOrNull } from './context.js';
+import {
+  apply,
+  dueNow,
+  foundInLog,
+  SETTLED,
+  type ServiceContext,
+  stepContext,
+  stepOrNull,
+} from './context.js';
 import { execute, refuseUnsealed } from './execute.js';
 import type { FollowUpSweep } from './reminders.js';
 import type { Operations } from './types.js';
@@ -20,7 +28,6 @@ import type { Operations } from './types.js';
  * @see docs/architecture.md, "Composition root" and "Scale"
  */
 
-const PENDING_SCAN_LIMIT = 500;
 /** The handler that creates a request posts its message itself; the sweep only helps after this. */
 const UNPOSTED_GRACE_MS = 15_000;
 /** One replica tries to announce a given request per window (claimed by a unique store key). */
@@ -30,9 +37,8 @@ const DELIVERY_KEY_TTL_MS = 24 * 60 * 60_000;
 const PRUNE_INTERVAL_MS = 60 * 60_000;
 
 export async function expireDue(svc: ServiceContext): Promise<OperationRequest[]> {
-  const due = await svc.store.listExpired(svc.clock().toISOString());
   const expired: OperationRequest[] = [];
-  for (const request of due) {
+  for await (const request of dueNow(svc.store, 'expiry', svc.clock().toISOString())) {
     await eachAlone(svc, request, 'expire', async () => {
       const c = stepContext(svc);
       const step = stepOrNull(() => approvals.expire(request, c));
@@ -53,12 +59,10 @@ export async function expireDue(svc: ServiceContext): Promise<OperationRequest[]
 export async function resumeInterrupted(
   svc: ServiceContext,
 ): Promise<{ resumed: OperationRequest[]; unknown: OperationRequest[] }> {
-  const cutoff = svc.clock().getTime() - svc.staleExecutionMs;
-  const executing = await svc.store.listRequests({ states: ['executing'], limit: PENDING_SCAN_LIMIT });
+  const cutoff = new Date(svc.clock().getTime() - svc.staleExecutionMs).toISOString();
   const resumed: OperationRequest[] = [];
   const unknown: OperationRequest[] = [];
-  for (const request of executing) {
-    if (Date.parse(request.updatedAt) > cutoff) continue;
+  for await (const request of dueNow(svc.store, 'executing', cutoff)) {
     await eachAlone(svc, request, 'take over', () => takeOver(svc, request, resumed, unknown));
   }
   return { resumed, unknown };
@@ -168,10 +172,9 @@ export async function followUp(s: Pick<AppSweeps, 'ops' | 'queued'>): Promise<Fo
  */
 export async function announce(s: Pick<AppSweeps, 'store' | 'clock' | 'queued'>): Promise<number> {
   const now = s.clock().getTime();
-  const pending = await s.store.listRequests({ states: ['pending'], limit: 200 });
+  const made = new Date(now - UNPOSTED_GRACE_MS).toISOString();
   let announced = 0;
-  for (const request of pending) {
-    if (request.slack !== null || Date.parse(request.createdAt) > now - UNPOSTED_GRACE_MS) continue;
+  for await (const request of dueNow(s.store, 'unannounced', made)) {
     const key = `announce:${request.id}:${Math.floor(now / ANNOUNCE_WINDOW_MS)}`;
     if (!(await s.store.markDelivered(key, new Date(now).toISOString()))) continue;
     await s.store.enqueueNotification(request.id, s.clock().toISOString());

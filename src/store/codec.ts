@@ -282,6 +282,8 @@ export function requestColumns(r: OperationRequest): {
   updatedAt: string;
   version: number;
   data: string;
+  /** A new pending request is due for the follow-up sweep at once: it reads the policy. */
+  followUpAt: string | null;
 } {
   if (!Number.isSafeInteger(r.version)) throw new InputError(`request version must be an integer`);
   return {
@@ -294,6 +296,7 @@ export function requestColumns(r: OperationRequest): {
     updatedAt: normalizeTime(r.updatedAt, 'updatedAt'),
     version: r.version,
     data: canonicalJson(requestData(r)),
+    followUpAt: r.state === 'pending' ? normalizeTime(r.createdAt, 'createdAt') : null,
   };
 }
 

@@ -300,6 +300,24 @@ const SQLITE: readonly Migration[] = [
     `,
   },
   {
+    version: 21,
+    name: 'sweeps read only what is due: follow-ups, announcements, take-overs and reviews by due time',
+    // `follow_up_at`: when the follow-up sweep next owes a pending request something (set by that
+    // sweep, as the policy says; a new request is due at once). docs/benchmarks.md, "Aging".
+    sql: `
+      ALTER TABLE requests ADD COLUMN follow_up_at TEXT;
+      UPDATE requests SET follow_up_at = created_at WHERE state = 'pending';
+      CREATE INDEX requests_follow_up_due ON requests (follow_up_at, id)
+        WHERE state = 'pending' AND follow_up_at IS NOT NULL;
+      CREATE INDEX requests_unannounced ON requests (created_at, id)
+        WHERE state = 'pending' AND json_type(data, '$.slack') = 'null';
+      CREATE INDEX requests_executing_since ON requests (updated_at, id) WHERE state = 'executing';
+      CREATE INDEX requests_review_due ON requests (json_extract(data, '$.breakGlass.reviewDueAt'), id)
+        WHERE json_type(data, '$.breakGlass.review') = 'null'
+          AND json_type(data, '$.breakGlass.overdueAt') = 'null';
+      `,
+  },
+  {
     version: 23,
     name: 'the Reverts asked of a change, found without reading every request',
     sql: `
@@ -555,6 +573,22 @@ const POSTGRES: readonly Migration[] = [
         WHERE ((data::jsonb) -> 'timeBox' -> 'leadTold') = 'true'::jsonb
           AND ((data::jsonb) -> 'timeBox' ->> 'state') IN ('waiting', 'retrying');
     `,
+  },
+  {
+    version: 20,
+    name: 'sweeps read only what is due: follow-ups, announcements, take-overs and reviews by due time',
+    sql: `
+      ALTER TABLE requests ADD COLUMN follow_up_at TIMESTAMPTZ;
+      UPDATE requests SET follow_up_at = created_at WHERE state = 'pending';
+      CREATE INDEX requests_follow_up_due ON requests (follow_up_at, id)
+        WHERE state = 'pending' AND follow_up_at IS NOT NULL;
+      CREATE INDEX requests_unannounced ON requests (created_at, id)
+        WHERE state = 'pending' AND (data::jsonb -> 'slack') = 'null'::jsonb;
+      CREATE INDEX requests_executing_since ON requests (updated_at, id) WHERE state = 'executing';
+      CREATE INDEX requests_review_due ON requests ((((data::jsonb) -> 'breakGlass' ->> 'reviewDueAt') COLLATE "C"), id)
+        WHERE (data::jsonb -> 'breakGlass' -> 'review') = 'null'::jsonb
+          AND (data::jsonb -> 'breakGlass' -> 'overdueAt') = 'null'::jsonb;
+      `,
   },
   {
     version: 22,

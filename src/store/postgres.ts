@@ -57,6 +57,9 @@ import { MIGRATIONS, pendingMigrations, refuseNewer } from './migrations.js';
 import {
   type AuditQuery,
   type Counted,
+  type Due,
+  type DueKind,
+  type DueQuery,
   type EventCount,
   type EventLimit,
   GENESIS_HASH,
@@ -110,6 +113,26 @@ const WINDOW_LIST_LIMIT = 500;
 /** A time-boxed change in force, and when it is due: the index `requests_time_box_due` (migration 11). */
 const WINDOW_IN_FORCE = `state = 'succeeded' AND ((data::jsonb) -> 'timeBox' ->> 'state') IN ('waiting', 'running', 'retrying')`;
 const WINDOW_DUE = `(COALESCE((data::jsonb) -> 'timeBox' ->> 'nextAt', (data::jsonb) -> 'timeBox' ->> 'endsAt', '') COLLATE "C")`;
+/**
+ * What each sweep reads by its due time: the key and condition of its partial index (migration
+ * 20), word for word; `low` comes before every key (the first page).
+ */
+const DUE: Record<DueKind, { at: string; where: string; low: string }> = {
+  expiry: { at: 'expires_at', where: "state = 'pending'", low: '-infinity' },
+  followUp: { at: 'follow_up_at', where: "state = 'pending' AND follow_up_at IS NOT NULL", low: '-infinity' },
+  unannounced: {
+    at: 'created_at',
+    where: "state = 'pending' AND (data::jsonb -> 'slack') = 'null'::jsonb",
+    low: '-infinity',
+  },
+  executing: { at: 'updated_at', where: "state = 'executing'", low: '-infinity' },
+  review: {
+    at: `(((data::jsonb) -> 'breakGlass' ->> 'reviewDueAt') COLLATE "C")`,
+    where: `(data::jsonb -> 'breakGlass' -> 'review') = 'null'::jsonb
+      AND (data::jsonb -> 'breakGlass' -> 'overdueAt') = 'null'::jsonb`,
+    low: '',
+  },
+};
 const DEFAULT_PAGE_SIZE = 2_000;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const OID_INT8 = 20;
@@ -394,8 +417,8 @@ export class PostgresStore implements Store {
       // The notification job rides in the same statement (a change with audit events is told).
       const result = await client.query<RequestRow>(
         `WITH inserted AS (
-           INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${REQUEST_COLUMNS}
+           INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data, follow_up_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $11) RETURNING ${REQUEST_COLUMNS}
          ), job AS (
            ${insertJobFrom('inserted', '$10')}
          )
@@ -411,6 +434,7 @@ export class PostgresStore implements Store {
           c.version,
           c.data,
           events.length > 0 && tellsSlack(request),
+          c.followUpAt,
         ],
       );
       row = result.rows[0];
@@ -618,14 +642,21 @@ export class PostgresStore implements Store {
     return rows[0]?.n ?? 0;
   }
 
-  async listExpired(now: string): Promise<OperationRequest[]> {
-    const { rows } = await this.pool.query<RequestRow>(
-      `SELECT ${REQUEST_COLUMNS} FROM requests
-       WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= $1
-       ORDER BY expires_at, id`,
-      [normalizeTime(now, 'now')],
+  async listDue(q: DueQuery): Promise<Due[]> {
+    const { at, where, low } = DUE[q.kind];
+    const { rows } = await this.pool.query<RequestRow & { due_at: string }>(
+      `SELECT ${REQUEST_COLUMNS}, ${at} AS due_at FROM requests
+       WHERE ${where} AND ${at} <= $1 AND (${at}, id) > ($2, $3) ORDER BY ${at}, id LIMIT $4`,
+      [normalizeTime(q.by, 'by'), q.after?.at ?? low, q.after?.id ?? '', q.limit],
     );
-    return rows.map(rowToRequest);
+    return rows.map((row) => ({ request: rowToRequest(row), at: toIso(row.due_at) }));
+  }
+
+  async setFollowUpAt(id: string, at: string | null): Promise<void> {
+    await this.pool.query("UPDATE requests SET follow_up_at = $2 WHERE id = $1 AND state = 'pending'", [
+      id,
+      at === null ? null : normalizeTime(at, 'at'),
+    ]);
   }
 
   async appendAudit(events: readonly NewAuditEvent[]): Promise<AuditEvent[]> {

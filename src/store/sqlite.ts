@@ -76,6 +76,9 @@ import { MIGRATIONS, pendingMigrations, refuseNewer } from './migrations.js';
 import {
   type AuditQuery,
   type Counted,
+  type Due,
+  type DueKind,
+  type DueQuery,
   type EventCount,
   type EventLimit,
   GENESIS_HASH,
@@ -121,6 +124,27 @@ const WINDOW_LIST_LIMIT = 500;
 /** A time-boxed change in force, and when it is due: the index `requests_time_box_due` (migration 12). */
 const WINDOW_IN_FORCE = `state = 'succeeded' AND json_extract(data, '$.timeBox.state') IN ('waiting', 'running', 'retrying')`;
 const WINDOW_DUE = `COALESCE(json_extract(data, '$.timeBox.nextAt'), json_extract(data, '$.timeBox.endsAt'), '')`;
+/** What each sweep reads by its due time: the key and condition of its partial index, word for word. */
+const DUE: Record<DueKind, { at: string; where: string; index: string }> = {
+  expiry: { at: 'expires_at', where: "state = 'pending'", index: 'requests_pending_expiry' },
+  followUp: {
+    at: 'follow_up_at',
+    where: "state = 'pending' AND follow_up_at IS NOT NULL",
+    index: 'requests_follow_up_due',
+  },
+  unannounced: {
+    at: 'created_at',
+    where: "state = 'pending' AND json_type(data, '$.slack') = 'null'",
+    index: 'requests_unannounced',
+  },
+  executing: { at: 'updated_at', where: "state = 'executing'", index: 'requests_executing_since' },
+  review: {
+    at: "json_extract(data, '$.breakGlass.reviewDueAt')",
+    where:
+      "json_type(data, '$.breakGlass.review') = 'null' AND json_type(data, '$.breakGlass.overdueAt') = 'null'",
+    index: 'requests_review_due',
+  },
+};
 const DEFAULT_PAGE_SIZE = 2_000;
 const SQLITE_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 /** The operation of delegation events, which have an index of their own (migration 13). */
@@ -404,8 +428,8 @@ export class SqliteStore implements Store {
     };
     try {
       this.stmt(
-        `INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO requests (id, operation, state, requester_id, created_at, expires_at, updated_at, version, data, follow_up_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         c.id,
         c.operation,
@@ -416,6 +440,7 @@ export class SqliteStore implements Store {
         c.updatedAt,
         c.version,
         c.data,
+        c.followUpAt,
       );
     } catch (err) {
       if (isSqliteCode(err, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
@@ -659,14 +684,22 @@ export class SqliteStore implements Store {
     return row?.n ?? 0;
   }
 
-  async listExpired(now: string): Promise<OperationRequest[]> {
-    return this.stmt<RequestRow>(
-      `SELECT ${REQUEST_COLUMNS} FROM requests
-       WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ?
-       ORDER BY expires_at, id`,
+  async listDue(q: DueQuery): Promise<Due[]> {
+    const { at, where, index } = DUE[q.kind];
+    // `INDEXED BY`: without stats SQLite may prefer `requests_state`, whose ranges hold the history.
+    return this.stmt<RequestRow & { due_at: string }>(
+      `SELECT ${REQUEST_COLUMNS}, ${at} AS due_at FROM requests INDEXED BY ${index}
+       WHERE ${where} AND ${at} <= ? AND (${at}, id) > (?, ?) ORDER BY ${at}, id LIMIT ?`,
     )
-      .all(normalizeTime(now, 'now'))
-      .map(rowToRequest);
+      .all(normalizeTime(q.by, 'by'), q.after?.at ?? '', q.after?.id ?? '', q.limit)
+      .map((row) => ({ request: rowToRequest(row), at: row.due_at }));
+  }
+
+  async setFollowUpAt(id: string, at: string | null): Promise<void> {
+    const value = at === null ? null : normalizeTime(at, 'at');
+    this.write(() =>
+      this.stmt("UPDATE requests SET follow_up_at = ? WHERE id = ? AND state = 'pending'").run(value, id),
+    );
   }
 
   async appendAudit(events: readonly NewAuditEvent[]): Promise<AuditEvent[]> {

@@ -35,6 +35,33 @@ export interface Counted<T> {
   total: number;
 }
 
+/**
+ * What a sweep reads by when it falls due: `expiry` (pending, by `expiresAt`), `followUp`
+ * (pending, by when the follow-up sweep last said it is next owed something), `unannounced`
+ * (pending with no approval message, by `createdAt`), `executing` (by `updatedAt`: a take-over
+ * is due once it is stale), `review` (break-glass unreviewed and not yet reminded, by `reviewDueAt`).
+ */
+export type DueKind = 'expiry' | 'followUp' | 'unannounced' | 'executing' | 'review';
+
+/** Where a page of {@link Store.listDue} starts: after this due time and request ID. */
+export interface DueCursor {
+  at: string;
+  id: string;
+}
+
+export interface DueQuery {
+  kind: DueKind;
+  by: string;
+  after?: DueCursor | undefined;
+  limit: number;
+}
+
+/** A request a sweep owes something, and when it fell due (the cursor of the next page). */
+export interface Due {
+  request: OperationRequest;
+  at: string;
+}
+
 /** What {@link Store.listPending} reads. */
 export interface PendingFilter {
   operations: readonly string[];
@@ -269,8 +296,18 @@ export interface Store {
   countPutBacksEscalated(): Promise<number>;
   /** The Reverts asked of request `id`, whatever their state, oldest first (their own index). */
   listReverts(id: string): Promise<OperationRequest[]>;
-  /** Pending requests whose `expiresAt` is at or before `now`. */
-  listExpired(now: string): Promise<OperationRequest[]>;
+  /**
+   * A page of what a sweep owes, the soonest due first: requests of `kind` due at or before `by`,
+   * after `after` (the last of the page before), read through a partial index of that kind alone,
+   * however many requests wait or are done.
+   * @see docs/benchmarks.md, "Aging"
+   */
+  listDue(query: DueQuery): Promise<Due[]>;
+  /**
+   * When the follow-up sweep next owes pending request `id` something (null: never); a new
+   * pending request is due at once. A request no longer pending is left as it is.
+   */
+  setFollowUpAt(id: string, at: string | null): Promise<void>;
 
   /**
    * Calls `listener` after every commit in this process that appended audit events (a created

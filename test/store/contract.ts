@@ -5,7 +5,7 @@ import type { AuditEvent, OperationRequest, RequestState } from '../../src/core/
 import { newTimeBox } from '../../src/core/time-box.js';
 import { DatabaseTooNewError } from '../../src/store/migrations.js';
 import type { ModalDraft, NotificationJob, RequestDm, RequestDmKind, Store } from '../../src/store/store.js';
-import { AGENT, at, collect, eventFor, LEAD, newEvent, newRequest, T0 } from './fixtures.js';
+import { AGENT, at, collect, dueBy, eventFor, LEAD, newEvent, newRequest, T0 } from './fixtures.js';
 
 /** The hasher every contract store is opened with (plain SHA-256). */
 export const contractHash = createHasher();
@@ -299,9 +299,31 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         const decided = newRequest({ id: 'R-DECIDED', expiresAt: at(10), state: 'approved' });
         for (const r of [due, overdue, later, never, decided]) await store.createRequest(r, []);
 
-        const expired = await store.listExpired(at(60));
+        const expired = await dueBy(store, at(60));
 
         expect(expired.map((r) => r.id)).toEqual(['R-OVERDUE', 'R-DUE']);
+      });
+
+      it('reads what is due soonest first, page after page from the last one read, and a follow-up by the time set', async () => {
+        const ids = ['R-D1', 'R-D2', 'R-D3', 'R-D4', 'R-D5'];
+        for (const [i, id] of ids.entries()) {
+          await store.createRequest(newRequest({ id, expiresAt: at(10 * Math.ceil(i / 2)) }), []);
+        }
+        const pages: string[][] = [];
+        let after: { at: string; id: string } | undefined;
+        for (let page = await store.listDue({ kind: 'expiry', by: at(30), limit: 2 }); page.length > 0; ) {
+          pages.push(page.map((due) => due.request.id));
+          const last = page.at(-1);
+          after = last && { at: last.at, id: last.request.id };
+          page = await store.listDue({ kind: 'expiry', by: at(30), after, limit: 2 });
+        }
+        expect(pages).toEqual([['R-D1', 'R-D2'], ['R-D3', 'R-D4'], ['R-D5']]);
+
+        expect((await dueBy(store, at(0), 'followUp')).map((r) => r.id)).toEqual(ids);
+        await store.setFollowUpAt('R-D1', at(60));
+        await store.setFollowUpAt('R-D2', null);
+        expect((await dueBy(store, at(59), 'followUp')).map((r) => r.id)).toEqual(ids.slice(2));
+        expect((await dueBy(store, at(60), 'followUp')).map((r) => r.id)).toEqual([...ids.slice(2), 'R-D1']);
       });
 
       it('expiry can be moved or cleared by a transition', async () => {
@@ -309,11 +331,11 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
         await store.createRequest(request, []);
 
         await store.transition(request.id, 1, { expiresAt: at(120) }, at(1), []);
-        expect((await store.listExpired(at(60))).map((r) => r.id)).toEqual([]);
-        expect((await store.listExpired(at(120))).map((r) => r.id)).toEqual([request.id]);
+        expect((await dueBy(store, at(60))).map((r) => r.id)).toEqual([]);
+        expect((await dueBy(store, at(120))).map((r) => r.id)).toEqual([request.id]);
 
         await store.transition(request.id, 2, { expiresAt: null }, at(2), []);
-        expect(await store.listExpired(at(10_000))).toEqual([]);
+        expect(await dueBy(store, at(10_000))).toEqual([]);
         expect((await store.getRequest(request.id))?.expiresAt).toBeNull();
       });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NewAuditEvent, OperationRequest } from '../../src/core/model.js';
+import type { DueKind, Store } from '../../src/store/store.js';
 
 /** Typed factories for store tests: sensible defaults, overrides per test. */
 
@@ -82,4 +83,9 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
   return out;
+}
+
+/** The first page (up to 1,000) of what a sweep of `kind` finds due by `by`. */
+export async function dueBy(store: Store, by: string, kind: DueKind = 'expiry'): Promise<OperationRequest[]> {
+  return (await store.listDue({ kind, by, limit: 1_000 })).map((due) => due.request);
 }

@@ -16,7 +16,7 @@ import {
   type TamperableStore,
 } from './contract.js';
 import { crashAndRecover } from './crash-harness.js';
-import { at, collect, eventFor, LEAD, newEvent, newRequest } from './fixtures.js';
+import { at, collect, dueBy, eventFor, LEAD, newEvent, newRequest } from './fixtures.js';
 import { noteSkipped, schemaPool, TEST_DATABASE_URL } from './pg-schema.js';
 import { describeViewerContract } from './viewer-contract.js';
 
@@ -262,7 +262,7 @@ if (TEST_DATABASE_URL === undefined) {
     it('a lead decision and an expiry sweep on two replicas: one wins', async () => {
       const request = newRequest({ expiresAt: at(10) });
       await a.createRequest(request, []);
-      const [due] = await b.listExpired(at(10));
+      const [due] = await dueBy(b, at(10));
       expect(due?.id).toBe(request.id);
 
       const [approve, expire] = await Promise.all([
