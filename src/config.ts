@@ -372,13 +372,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       socketMode: e.SLACK_APP_TOKEN !== undefined,
     },
     port: e.PORT,
-    video: {
-      url: e.VIDEO_API_URL,
-      apiKey: e.VIDEO_API_KEY,
-      secretKey: e.VIDEO_SECRET_KEY,
-      timeoutMs: e.VIDEO_API_TIMEOUT_MS,
-      retryConversionMethod: e.RETRY_CONVERSION_METHOD,
-    },
+    video: videoConfig(e),
     auditChannel: e.AUDIT_CHANNEL,
     approvalChannel: e.APPROVAL_CHANNEL ?? e.AUDIT_CHANNEL,
     leads: e.LEADS,
@@ -405,27 +399,21 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
  * What the CLI's audit and request-listing commands need: the store, and the policy when `LEADS`
  * happens to be set (to say which requests await the caller).
  */
-export interface CliStoreConfig {
-  databaseUrl: string;
-  auditHmacKey: string | undefined;
-  /** `vidops audit checkpoint` signs with it; `audit verify` trusts its public key. */
-  auditSigningKeyFile: string | undefined;
-  auditCheckpointStateFile: string | undefined;
-  auditLogName: string;
+export interface CliStoreConfig
+  extends Pick<
+      Config,
+      'databaseUrl' | 'auditHmacKey' | 'auditSigningKeyFile' | 'auditCheckpointStateFile' | 'auditLogName'
+    >,
+    Pick<Config, 'agents' | 'policyFile'> {
   /** Undefined when `LEADS` is not set. */
   leads: string[] | undefined;
-  agents: string[] | undefined;
-  policyFile: string | undefined;
   /** `DISPLAY_TIME_ZONE`: the dates the CLI prints in Persian are in this zone. */
   timeZone: string;
 }
 
 /** What the CLI's change and read commands need: no Slack variables. */
-export interface CliConfig extends CliStoreConfig {
+export interface CliConfig extends CliStoreConfig, Pick<Config, 'video' | 'phoneRegion' | 'phoneRegions'> {
   leads: string[];
-  video: Config['video'];
-  phoneRegion: string;
-  phoneRegions: string[];
 }
 
 /** What every CLI command reads; the audit and request-listing commands read only this. */
@@ -468,6 +456,17 @@ function parseEnv<S extends z.ZodObject>(schema: S, env: Record<string, string |
   return parsed.data;
 }
 
+/** The video protection API's settings, read alike by the app and the CLI. */
+function videoConfig(e: z.output<typeof CliEnvSchema>): Config['video'] {
+  return {
+    url: e.VIDEO_API_URL,
+    apiKey: e.VIDEO_API_KEY,
+    secretKey: e.VIDEO_SECRET_KEY,
+    timeoutMs: e.VIDEO_API_TIMEOUT_MS,
+    retryConversionMethod: e.RETRY_CONVERSION_METHOD,
+  };
+}
+
 /** The part of the CLI's configuration every command has. */
 function cliStoreConfig(e: z.output<typeof CliStoreEnvSchema>): CliStoreConfig {
   return {
@@ -502,13 +501,7 @@ export function loadCliConfig(
   return {
     ...cliStoreConfig(e),
     leads: e.LEADS,
-    video: {
-      url: e.VIDEO_API_URL,
-      apiKey: e.VIDEO_API_KEY,
-      secretKey: e.VIDEO_SECRET_KEY,
-      timeoutMs: e.VIDEO_API_TIMEOUT_MS,
-      retryConversionMethod: e.RETRY_CONVERSION_METHOD,
-    },
+    video: videoConfig(e),
     phoneRegion: e.PHONE_REGION,
     phoneRegions: phoneRegions(e.PHONE_REGION, e.PHONE_REGIONS),
   };

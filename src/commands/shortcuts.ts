@@ -72,6 +72,18 @@ async function replaceClicked(ctx: AppContext, client: WebClient, click: ViewCli
   }
 }
 
+/** Replaces the view clicked with `problem` under `title`, as {@link replaceClicked}. */
+function replaceWithProblem(
+  ctx: AppContext,
+  client: WebClient,
+  click: ViewClick,
+  title: string,
+  problem: string,
+  lang: Lang,
+): Promise<boolean> {
+  return replaceClicked(ctx, client, click, statusModal(title, [problemLine(problem)], lang));
+}
+
 /** Replaces an open view (after the work), whatever it shows now; a closed one is logged. */
 async function show(ctx: AppContext, client: WebClient, viewId: string, view: ModalView): Promise<void> {
   checkBlockKit(ctx, { view }, 'modal');
@@ -161,12 +173,7 @@ async function pickMobile(
     UnblockDraftSchema,
   );
   if (!taken.ok) {
-    await replaceClicked(
-      ctx,
-      client,
-      click,
-      statusModal(t.shortcutUnblockTitle, [problemLine(sayIn(lang, taken.said))], lang),
-    );
+    await replaceWithProblem(ctx, client, click, t.shortcutUnblockTitle, sayIn(lang, taken.said), lang);
     return;
   }
   const draft = taken.value;
@@ -176,12 +183,7 @@ async function pickMobile(
   const mobile = /^(0|[1-9]\d*)$/.test(value) ? draft.mobiles[Number(value)] : undefined;
   if (mobile === undefined) {
     await taken.giveBack();
-    await replaceClicked(
-      ctx,
-      client,
-      click,
-      statusModal(t.shortcutUnblockTitle, [problemLine(t.shortcutUnknownPick)], lang),
-    );
+    await replaceWithProblem(ctx, client, click, t.shortcutUnblockTitle, t.shortcutUnknownPick, lang);
     return;
   }
   if (
@@ -219,12 +221,7 @@ async function pickFile(ctx: AppContext, click: ViewClick, client: WebClient, pe
   // a click retries only one of them, never a value no button of the list carried.
   const listed = listedFileIds(click);
   if (!id.ok || !listed.includes(id.id)) {
-    await replaceClicked(
-      ctx,
-      client,
-      click,
-      statusModal(t.shortcutRetryTitle, [problemLine(t.shortcutUnknownPick)], lang),
-    );
+    await replaceWithProblem(ctx, client, click, t.shortcutRetryTitle, t.shortcutUnknownPick, lang);
     return;
   }
   if (

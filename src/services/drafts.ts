@@ -19,9 +19,6 @@ import type { ServiceLogger } from './types.js';
 /** How long a change modal can stay open before its submission is refused ("open it again"). */
 export const DRAFT_TTL_MS = 60 * 60_000;
 
-/** Said when a modal's draft is not there: never opened by vidops, used already, or expired. */
-export const DRAFT_GONE = english(say.svcFormGone());
-
 export type TakenDraft<T> =
   | {
       ok: true;

@@ -2,7 +2,7 @@
  * The operations services: one core for Slack and the CLI.
  * @see docs/architecture.md, "Architecture"
  */
-export { createDrafts, DRAFT_GONE, DRAFT_TTL_MS, type Drafts, type TakenDraft } from './drafts.js';
+export { createDrafts, DRAFT_TTL_MS, type Drafts, type TakenDraft } from './drafts.js';
 export { recordError } from './execute.js';
 export {
   RETRY_METHOD_SETTING,

@@ -133,6 +133,25 @@ export const EVENT_COLUMNS = 'seq, prev_hash, hash, event';
  */
 export type AuditRow = [seq: number, prevHash: string, hash: string, event: string];
 
+/**
+ * Every row of `audit_events` in keyset pages by `seq`, not one open cursor: a consumer may pause
+ * between rows for as long as it likes. `page(after)` reads the next `pageSize` rows after `after`.
+ */
+export async function* keysetPages<R extends readonly [number, ...unknown[]], T>(
+  page: (after: number) => Promise<readonly R[]> | readonly R[],
+  pageSize: number,
+  map: (row: R) => T,
+): AsyncIterable<T> {
+  let after = 0;
+  for (;;) {
+    const rows = await page(after);
+    for (const row of rows) yield map(row);
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < pageSize) return;
+    after = last[0];
+  }
+}
+
 /** The columns both adapters select for a checkpoint, the fields of {@link CheckpointRow}. */
 export const CHECKPOINT_COLUMNS = 'size, head, made_at, note, posted_at';
 

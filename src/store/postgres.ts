@@ -25,6 +25,7 @@ import {
   EVENT_COLUMNS,
   endedDelegationData,
   foldByViewer,
+  keysetPages,
   LEASED,
   NOTIFICATION_COLUMNS,
   type NotificationRow,
@@ -57,6 +58,7 @@ import { MIGRATIONS, pendingMigrations, refuseNewer } from './migrations.js';
 import {
   type AuditQuery,
   type Counted,
+  type CountedBuild,
   type Due,
   type DueKind,
   type DueQuery,
@@ -165,7 +167,6 @@ export class PostgresStore implements Store {
   private readonly pool: pg.Pool;
   private readonly hash: HashEvent;
   private readonly schema: string | undefined;
-  private readonly logger: StoreLogger | undefined;
   private readonly appended: AppendListeners;
 
   constructor(connectionString: string, options: PostgresStoreOptions) {
@@ -175,7 +176,6 @@ export class PostgresStore implements Store {
       throw new Error(`schema must be a lower-case SQL identifier, got "${this.schema}"`);
     }
     const logger = options.logger;
-    this.logger = logger;
     this.appended = new AppendListeners(logger);
     this.pool = new pg.Pool({
       connectionString,
@@ -269,11 +269,7 @@ export class PostgresStore implements Store {
 
   async createCountedRequest(
     count: EventCount,
-    build: (
-      counted: number,
-      viewerUnblocks: readonly ViewerUnblock[],
-      byViewer: ReadonlyMap<string, readonly ViewerUnblock[]>,
-    ) => { request: OperationRequest; events: readonly NewAuditEvent[] },
+    build: CountedBuild,
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
     const done = await this.tx(async (client) => {
       const counted = await this.countUnderLock(client, count);
@@ -732,35 +728,29 @@ export class PostgresStore implements Store {
     return rows.map(rowToEvent);
   }
 
-  async *iterateAudit(pageSize = DEFAULT_PAGE_SIZE): AsyncIterable<AuditEvent> {
-    let after = 0;
-    for (;;) {
-      const { rows } = await this.pool.query<AuditRow>({
-        text: `SELECT ${EVENT_COLUMNS} FROM audit_events WHERE seq > $1 ORDER BY seq LIMIT $2`,
-        values: [after, pageSize],
-        rowMode: 'array',
-      });
-      for (const row of rows) yield rowToEvent(row);
-      const last = rows.at(-1);
-      if (last === undefined || rows.length < pageSize) return;
-      after = last[0];
-    }
+  iterateAudit(pageSize = DEFAULT_PAGE_SIZE): AsyncIterable<AuditEvent> {
+    return this.auditPages<AuditRow, AuditEvent>(EVENT_COLUMNS, pageSize, rowToEvent);
   }
 
-  async *iterateStoredAudit(pageSize = DEFAULT_PAGE_SIZE): AsyncIterable<StoredAuditEvent> {
+  iterateStoredAudit(pageSize = DEFAULT_PAGE_SIZE): AsyncIterable<StoredAuditEvent> {
     // `at` comes back through this pool's timestamptz parser as an ISO string.
-    let after = 0;
-    for (;;) {
-      const { rows } = await this.pool.query<VerifyRow>({
-        text: `SELECT ${VERIFY_COLUMNS} FROM audit_events WHERE seq > $1 ORDER BY seq LIMIT $2`,
+    return this.auditPages<VerifyRow, StoredAuditEvent>(VERIFY_COLUMNS, pageSize, rowToStoredEvent);
+  }
+
+  private auditPages<R extends AuditRow | VerifyRow, T>(
+    columns: string,
+    pageSize: number,
+    map: (row: R) => T,
+  ): AsyncIterable<T> {
+    const page = async (after: number): Promise<R[]> => {
+      const { rows } = await this.pool.query<R>({
+        text: `SELECT ${columns} FROM audit_events WHERE seq > $1 ORDER BY seq LIMIT $2`,
         values: [after, pageSize],
         rowMode: 'array',
       });
-      for (const row of rows) yield rowToStoredEvent(row);
-      const last = rows.at(-1);
-      if (last === undefined || rows.length < pageSize) return;
-      after = last[0];
-    }
+      return rows;
+    };
+    return keysetPages(page, pageSize, map);
   }
 
   async auditHead(): Promise<{ seq: number; hash: string } | null> {

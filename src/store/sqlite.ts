@@ -44,6 +44,7 @@ import {
   EVENT_COLUMNS,
   endedDelegationData,
   foldByViewer,
+  keysetPages,
   LEASED,
   NOTIFICATION_COLUMNS,
   type NotificationRow,
@@ -76,6 +77,7 @@ import { MIGRATIONS, pendingMigrations, refuseNewer } from './migrations.js';
 import {
   type AuditQuery,
   type Counted,
+  type CountedBuild,
   type Due,
   type DueKind,
   type DueQuery,
@@ -391,11 +393,7 @@ export class SqliteStore implements Store {
 
   async createCountedRequest(
     count: EventCount,
-    build: (
-      counted: number,
-      viewerUnblocks: readonly ViewerUnblock[],
-      byViewer: ReadonlyMap<string, readonly ViewerUnblock[]>,
-    ) => { request: OperationRequest; events: readonly NewAuditEvent[] },
+    build: CountedBuild,
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }> {
     // One IMMEDIATE transaction: the write lock is held from the count to the insert, so every
     // connection to the file (every process) counts what the one before it wrote.
@@ -790,37 +788,24 @@ export class SqliteStore implements Store {
     return rows.map(rowToEvent);
   }
 
-  async *iterateAudit(pageSize = DEFAULT_PAGE_SIZE): AsyncIterable<AuditEvent> {
-    // Keyset pages, not one open cursor: better-sqlite3 refuses other statements on a connection
-    // while a cursor is open, and a consumer may pause between events for as long as it likes.
-    const page = this.rawStmt<AuditRow>(
-      `SELECT ${EVENT_COLUMNS} FROM audit_events WHERE seq > ? ORDER BY seq LIMIT ?`,
-    );
-    let after = 0;
-    for (;;) {
-      const rows = page.all(after, pageSize);
-      const last = rows.at(-1);
-      if (last === undefined) return;
-      for (const row of rows) yield rowToEvent(row);
-      if (rows.length < pageSize) return;
-      after = last[0];
-    }
+  iterateAudit(pageSize = DEFAULT_PAGE_SIZE): AsyncIterable<AuditEvent> {
+    return this.auditPages<AuditRow, AuditEvent>(EVENT_COLUMNS, pageSize, rowToEvent);
   }
 
-  async *iterateStoredAudit(pageSize = DEFAULT_PAGE_SIZE): AsyncIterable<StoredAuditEvent> {
-    // Keyset pages, as iterateAudit; each row with the columns beside its JSON, as stored.
-    const page = this.rawStmt<VerifyRow>(
-      `SELECT ${VERIFY_COLUMNS} FROM audit_events WHERE seq > ? ORDER BY seq LIMIT ?`,
-    );
-    let after = 0;
-    for (;;) {
-      const rows = page.all(after, pageSize);
-      const last = rows.at(-1);
-      if (last === undefined) return;
-      for (const row of rows) yield rowToStoredEvent(row);
-      if (rows.length < pageSize) return;
-      after = last[0];
-    }
+  iterateStoredAudit(pageSize = DEFAULT_PAGE_SIZE): AsyncIterable<StoredAuditEvent> {
+    // Each row with the columns beside its JSON, as stored.
+    return this.auditPages<VerifyRow, StoredAuditEvent>(VERIFY_COLUMNS, pageSize, rowToStoredEvent);
+  }
+
+  // Keyset pages, not one open cursor: better-sqlite3 refuses other statements on a connection
+  // while a cursor is open.
+  private async *auditPages<R extends AuditRow | VerifyRow, T>(
+    columns: string,
+    pageSize: number,
+    map: (row: R) => T,
+  ): AsyncIterable<T> {
+    const page = this.rawStmt<R>(`SELECT ${columns} FROM audit_events WHERE seq > ? ORDER BY seq LIMIT ?`);
+    yield* keysetPages((after) => page.all(after, pageSize), pageSize, map);
   }
 
   async auditHead(): Promise<{ seq: number; hash: string } | null> {

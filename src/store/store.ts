@@ -244,6 +244,15 @@ export interface StepEndChange {
   at: string;
 }
 
+/** What {@link Store.createCountedRequest} builds a request with, inside its transaction. */
+export type CountedBuild = (
+  counted: number,
+  /** With `count.viewer`: that viewer's unblocks in the window, newest first (else none). */
+  viewerUnblocks: readonly ViewerUnblock[],
+  /** With `count.viewers`: each one's unblocks in the window, newest first (else empty). */
+  byViewer: ReadonlyMap<string, readonly ViewerUnblock[]>,
+) => { request: OperationRequest; events: readonly NewAuditEvent[] };
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** Applies pending versioned migrations. Safe to call from several processes at once. */
@@ -339,13 +348,7 @@ export interface Store {
    */
   createCountedRequest(
     count: EventCount,
-    build: (
-      counted: number,
-      /** With `count.viewer`: that viewer's unblocks in the window, newest first (else none). */
-      viewerUnblocks: readonly ViewerUnblock[],
-      /** With `count.viewers`: each one's unblocks in the window, newest first (else empty). */
-      byViewer: ReadonlyMap<string, readonly ViewerUnblock[]>,
-    ) => { request: OperationRequest; events: readonly NewAuditEvent[] },
+    build: CountedBuild,
   ): Promise<{ request: OperationRequest; events: AuditEvent[] }>;
   /**
    * A viewer's unblocks, newest first, folded from the audit events indexed under its number (in

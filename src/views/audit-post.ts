@@ -428,12 +428,21 @@ function resolvedSentence(p: Parts): string {
 }
 
 /** `(1 of 2 approvals)` from an outcome that carries the count, else nothing. */
-function standing({ t, lang }: Parts, o: JsonValue): string {
+function standing(p: Parts, o: JsonValue): string {
+  return ofQuorum(p, o, (count, quorum) => p.t.auditStanding(count, quorum));
+}
+
+/** The approvals and quorum an outcome carries, in the reader's digits, said by `say`; else nothing. */
+function ofQuorum({ lang }: Parts, o: JsonValue, say: (count: string, quorum: string) => string): string {
   const count = num(o, 'approvals');
   const quorum = num(o, 'quorum');
-  return count !== undefined && quorum !== undefined
-    ? t.auditStanding(digits(lang, count), digits(lang, quorum))
-    : '';
+  return count !== undefined && quorum !== undefined ? say(digits(lang, count), digits(lang, quorum)) : '';
+}
+
+/** `: "the note"` from an outcome that carries a note, else nothing. */
+function noteSuffix(p: Parts, o: JsonValue): string {
+  const note = str(o, 'note');
+  return note === undefined ? '' : `: ${quoted(p, note, AUDIT_LINE_LIMITS.reason)}`;
 }
 
 /**
@@ -505,16 +514,13 @@ function breakGlassOrDelegationSentence(p: Parts, type: string): string {
         due === undefined ? '' : t.auditReviewBy(when(p, due)),
       );
     }
-    case 'break-glass-reviewed': {
-      const note = str(o, 'note');
-      const flagged = str(o, 'verdict') === 'flagged';
+    case 'break-glass-reviewed':
       return t.auditBreakGlassReviewed(
         who(p),
-        flagged,
+        str(o, 'verdict') === 'flagged',
         requestRef(p),
-        note === undefined ? '' : `: ${quoted(p, note, AUDIT_LINE_LIMITS.reason)}`,
+        noteSuffix(p, o),
       );
-    }
     case 'break-glass-overdue':
       return t.auditBreakGlassOverdue(requestRef(p));
     case 'delegated':
@@ -756,50 +762,29 @@ function putBackSentence(
 }
 
 function sentence(p: Parts): string {
-  const { event, s, t, lang } = p;
+  const { event, s, t } = p;
   const o = event.outcome;
   // Compared as a string: event kinds added later (e.g. `resolved`) read the same way.
   const type: string = event.type;
   switch (type) {
     case 'requested':
       return requestedSentence(p);
-    case 'approved': {
-      const count = num(o, 'approvals');
-      const quorum = num(o, 'quorum');
+    case 'approved':
       return t.auditApproved(
         who(p),
         forLead(p),
         requestRef(p),
-        count !== undefined && quorum !== undefined
-          ? t.auditOfQuorum(digits(lang, count), digits(lang, quorum))
-          : '',
+        ofQuorum(p, o, (count, quorum) => t.auditOfQuorum(count, quorum)),
       );
-    }
-    case 'rejected': {
-      const note = str(o, 'note');
-      return t.auditRejected(
-        who(p),
-        requestRef(p),
-        note === undefined ? '' : `: ${quoted(p, note, AUDIT_LINE_LIMITS.reason)}`,
+    case 'rejected':
+      return t.auditRejected(who(p), requestRef(p), noteSuffix(p, o));
+    case 'cancelled':
+      return t.auditCancelled(who(p), requestRef(p), noteSuffix(p, o));
+    case 'expired':
+      return t.auditExpired(
+        capitalize(requestRef(p)),
+        ofQuorum(p, o, (count, quorum) => t.auditExpiredHad(count, quorum)),
       );
-    }
-    case 'cancelled': {
-      const note = str(o, 'note');
-      return t.auditCancelled(
-        who(p),
-        requestRef(p),
-        note === undefined ? '' : `: ${quoted(p, note, AUDIT_LINE_LIMITS.reason)}`,
-      );
-    }
-    case 'expired': {
-      const count = num(o, 'approvals');
-      const quorum = num(o, 'quorum');
-      const had =
-        count !== undefined && quorum !== undefined
-          ? t.auditExpiredHad(digits(lang, count), digits(lang, quorum))
-          : '';
-      return t.auditExpired(capitalize(requestRef(p)), had);
-    }
     case 'executing':
       if (isObj(o) && o.breakGlass === true) {
         return t.auditBreakGlassStarted(requestRef(p), asked(p));

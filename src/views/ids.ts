@@ -143,6 +143,3 @@ export function protectGroupBlock(group: string): string {
 export function protectFieldBlock(field: string): string {
   return `${BLOCKS.protectField}${field}`;
 }
-
-export type ActionId = (typeof ACTIONS)[keyof typeof ACTIONS];
-export type CallbackId = (typeof CALLBACKS)[keyof typeof CALLBACKS];

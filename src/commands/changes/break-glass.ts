@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import { BREAK_GLASS_WORDS, isBreakGlassWords } from '../../core/break-glass.js';
-import { type Lang, ltr } from '../../i18n/index.js';
+import { ENGLISH, type Lang, ltr } from '../../i18n/index.js';
 import type { BreakGlassResult } from '../../services/break-glass.js';
 import type { SubmitResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
@@ -17,7 +17,7 @@ import {
   parseFlagSubmission,
 } from '../../views/modals/break-glass.js';
 import { problemLine } from '../../views/modals/common.js';
-import { type AppContext, problemText, respondChecked, type SlashHandler } from '../context.js';
+import { type AppContext, respondChecked, type SlashHandler } from '../context.js';
 import {
   ackStatus,
   answerClick,
@@ -30,7 +30,7 @@ import {
   type SubmissionArgs,
   submitter,
 } from './clicks.js';
-import { failureText, showStatus } from './shared.js';
+import { failureText, showResult } from './shared.js';
 
 /**
  * Break-glass and delegation in Slack: the requester's Break glass… button (on their pending
@@ -99,18 +99,14 @@ async function submitBreakGlass(ctx: AppContext, args: SubmissionArgs): Promise<
     return;
   }
   await ackStatus(ctx, args.ack, title, [t.glassRunning], lang);
-  let lines: string[];
-  try {
+  await showResult(ctx, args, title, ENGLISH, async () => {
     const { actor } = await person.who();
     const result = await ctx.ops.breakGlass(parsed.requestId, actor, {
       reason: parsed.reason,
       words: parsed.words,
     });
-    lines = [ranText(ctx, result, lang)];
-  } catch (error) {
-    lines = [problemLine(problemText(ctx, error, title))];
-  }
-  await showStatus(ctx, args.client, args.view.id, title, lines);
+    return [ranText(ctx, result, lang)];
+  });
 }
 
 async function acknowledge(ctx: AppContext, args: ClickArgs): Promise<void> {
@@ -144,18 +140,13 @@ async function submitFlag(ctx: AppContext, args: SubmissionArgs): Promise<void> 
   const parsed = await readSubmission(ctx, args, title, lang, parseFlagSubmission);
   if (parsed === null) return;
   await ackStatus(ctx, args.ack, title, [t.glassRecording], lang);
-  let lines: string[];
-  try {
+  await showResult(ctx, args, title, ENGLISH, async () => {
     const { actor } = await person.who();
     const result = await ctx.ops.reviewBreakGlass(parsed.requestId, actor, 'flagged', parsed.note);
-    lines =
-      result.kind === 'refused'
-        ? [problemLine(reasonIn(lang, result), ':no_entry:')]
-        : [t.glassFlagged(boldId(lang, parsed.requestId))];
-  } catch (error) {
-    lines = [problemLine(problemText(ctx, error, title))];
-  }
-  await showStatus(ctx, args.client, args.view.id, title, lines);
+    return result.kind === 'refused'
+      ? [problemLine(reasonIn(lang, result), ':no_entry:')]
+      : [t.glassFlagged(boldId(lang, parsed.requestId))];
+  });
 }
 
 /** Registers the break-glass buttons and modals. */

@@ -7,8 +7,8 @@ import { ENGLISH, type Lang } from '../../i18n/index.js';
 import type { Prepared, SubmitResult } from '../../services/types.js';
 import { type SubmitOutcome, submittedSections } from '../../views/approval.js';
 import { describeRecordedError } from '../../views/errors.js';
-import { loadingModal, statusModal } from '../../views/modals/common.js';
-import { type AppContext, checkBlockKit, errorViewOptions } from '../context.js';
+import { loadingModal, problemLine, statusModal } from '../../views/modals/common.js';
+import { type AppContext, checkBlockKit, errorViewOptions, problemText } from '../context.js';
 import { breakGlassHint } from './break-glass.js';
 
 /**
@@ -99,6 +99,23 @@ export async function showStatus(
   } catch (error) {
     ctx.logger.error({ err: error, viewId }, 'could not show a result in a modal');
   }
+}
+
+/** Shows in the modal the lines `work` returns, or what went wrong when it throws. */
+export async function showResult(
+  ctx: AppContext,
+  args: { client: WebClient; view: { id: string } },
+  title: string,
+  lang: Lang,
+  work: () => Promise<string[]>,
+): Promise<void> {
+  let lines: string[];
+  try {
+    lines = await work();
+  } catch (error) {
+    lines = [problemLine(problemText(ctx, error, title))];
+  }
+  await showStatus(ctx, args.client, args.view.id, title, lines, lang);
 }
 
 /** A request ID as buttons carry it (the value is only the ID; anything else is refused). */

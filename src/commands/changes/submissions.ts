@@ -39,7 +39,7 @@ import { parseWhitelistSubmission, WhitelistDraftSchema } from '../../views/moda
 import { type AppContext, errorViewOptions, problemText } from '../context.js';
 import { ackStatus as ackView, onSubmit, type SubmissionArgs, submitter } from './clicks.js';
 import { takeDraft } from './drafts.js';
-import { resultSections, showStatus } from './shared.js';
+import { resultSections, showResult } from './shared.js';
 import { windowOf } from './time-box.js';
 
 /**
@@ -138,16 +138,12 @@ async function runChange<D, T>(ctx: AppContext, flow: ChangeFlow<D, T>, args: Su
     return;
   }
   await ackView(ctx, args.ack, title, [`:hourglass_flowing_sand: ${lang.t.changes.changesPosting}`], lang);
-  let lines: string[];
-  try {
+  await showResult(ctx, args, title, lang, async () => {
     const prepared = early.kind === 'ok' ? early.value : await preparing;
     const { actor } = await who;
     const result = await ctx.ops.submit(actor, prepared, { reason: parsed.reason, timeBox: parsed.timeBox });
-    lines = resultSections(ctx, result, prepared, lang);
-  } catch (error) {
-    lines = [problemLine(problemText(ctx, error, title))];
-  }
-  await showStatus(ctx, args.client, args.view.id, title, lines, lang);
+    return resultSections(ctx, result, prepared, lang);
+  });
 }
 
 /** Adapts a parser that returns `input` to the flow's `value`. */
@@ -303,26 +299,21 @@ async function runReject(ctx: AppContext, args: SubmissionArgs): Promise<void> {
   });
   if (parsed === null) return;
   await ackView(ctx, args.ack, title, [`:hourglass_flowing_sand: ${t.rejectFormRejecting}`], lang);
-  let lines: string[];
-  try {
+  await showResult(ctx, args, title, lang, async () => {
     const { actor } = await person.who();
     const result = await ctx.ops.reject(parsed.value.requestId, actor, parsed.value.note);
-    lines =
-      result.kind === 'rejected'
-        ? [`:no_entry_sign: ${t.rejectFormDone(boldId(lang, result.request.id))}`]
-        : result.kind === 'refused'
-          ? [problemLine(problemText(ctx, new InputError(result.said ?? result.reason), title), ':no_entry:')]
-          : [
-              t.rejectFormNowState(
-                boldId(lang, result.request.id),
-                result.request.state,
-                stateWord(result.request.state, lang),
-              ),
-            ];
-  } catch (error) {
-    lines = [problemLine(problemText(ctx, error, title))];
-  }
-  await showStatus(ctx, args.client, args.view.id, title, lines, lang);
+    return result.kind === 'rejected'
+      ? [`:no_entry_sign: ${t.rejectFormDone(boldId(lang, result.request.id))}`]
+      : result.kind === 'refused'
+        ? [problemLine(problemText(ctx, new InputError(result.said ?? result.reason), title), ':no_entry:')]
+        : [
+            t.rejectFormNowState(
+              boldId(lang, result.request.id),
+              result.request.state,
+              stateWord(result.request.state, lang),
+            ),
+          ];
+  });
 }
 
 /** Registers the submissions of every change modal and of the reject modal. */

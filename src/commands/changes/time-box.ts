@@ -42,7 +42,7 @@ import {
   tell,
 } from './clicks.js';
 import { openDraft } from './drafts.js';
-import { openLoading, outcomeOf, showStatus, showView } from './shared.js';
+import { openLoading, outcomeOf, showResult, showStatus, showView } from './shared.js';
 
 /**
  * The Slack side of changes that undo themselves (issue 23): "Put back after" read against the
@@ -144,19 +144,15 @@ async function submitExtend(ctx: AppContext, args: SubmissionArgs): Promise<void
   );
   if (parsed === null) return;
   await ackStatus(ctx, args.ack, title, [`:hourglass_flowing_sand: ${lang.t.changes.changesPosting}`], lang);
-  let lines: string[];
-  try {
+  await showResult(ctx, args, title, lang, async () => {
     const { actor } = await person.who();
     const result: SubmitResult = await ctx.ops.extend(parsed.requestId, actor, parsed.asked, parsed.reason);
-    lines = submittedSections(
+    return submittedSections(
       outcomeOf(ctx, result, lang),
       { approvalChannel: ctx.config.approvalChannel },
       lang,
     );
-  } catch (error) {
-    lines = [problemLine(problemText(ctx, error, title))];
-  }
-  await showStatus(ctx, args.client, args.view.id, title, lines, lang);
+  });
 }
 
 /** The inverse prepared: shown in a modal (opened now, or filled in the loading one), its draft kept on the server. */
