@@ -1,6 +1,7 @@
 import type { JsonValue } from '../../src/core/json.js';
 import { say } from '../../src/core/said.js';
 import { appHomeOpened, type ResponsePost } from '../../src/emulator/index.js';
+import { langFor } from '../../src/i18n/index.js';
 import { PICK_MENTION } from '../../src/i18n/messages/errors-en.js';
 import { english } from '../../src/i18n/said.js';
 import { auditTerminalLine } from '../../src/views/audit-post.js';
@@ -31,6 +32,7 @@ import {
  * @see docs/architecture.md, "Break-glass and delegation"
  */
 
+const fa = langFor('fa', 'Asia/Tehran');
 const UNBLOCK_PATH = '/v1/analysis/user/video/anomaly';
 /** Another app's bot user in the workspace: `users.info` says `is_bot`. */
 const HELP_BOT = { id: 'U0HELPBOT', name: 'helpbot', is_bot: true };
@@ -252,6 +254,49 @@ describe.each(['http', 'socket'] as const)('in %s mode', (mode) => {
         verdict: 'flagged',
         note: 'should have waited',
       });
+    });
+
+    it('a lead reading Persian breaks the glass and flags one: each result is framed in Persian, its Close button too', async () => {
+      for (const userId of [USERS.lead.id, USERS.lead2.id])
+        await (await h.slash('lang fa', { userId })).reply();
+      try {
+        const { reply, id } = await pendingUnblock(USERS.lead.id);
+        const { since } = await pressBreakGlass(USERS.lead.id, reply, id);
+        const view = await modalShown(h, since, CALLBACKS.breakGlass);
+        const before = h.slack.calls.length;
+        await submitModal(
+          h,
+          view,
+          valuesOf(view, {
+            [BLOCKS.breakGlassReason]: typed('viewer locked out before an exam'),
+            [BLOCKS.breakGlassWords]: typed('Break Glass'),
+          }),
+          USERS.lead.id,
+        );
+        const ran = JSON.parse(await modalStatus(h, before, view.id, new RegExp(id))) as {
+          close?: { text?: string };
+        };
+        expect(ran.close?.text).toBe(fa.t.changes.formClose);
+
+        const message = await approvalMessage(h, id);
+        const opened = h.slack.calls.length;
+        await click(h, { userId: USERS.lead2.id, actionId: ACTIONS.breakGlassFlag, requestId: id, message });
+        const flag = await modalShown(h, opened, CALLBACKS.breakGlassFlag);
+        const flagging = h.slack.calls.length;
+        await submitModal(
+          h,
+          flag,
+          valuesOf(flag, { [BLOCKS.breakGlassNote]: typed('should have waited') }),
+          USERS.lead2.id,
+        );
+        const flagged = JSON.parse(await modalStatus(h, flagging, flag.id, new RegExp(id))) as {
+          close?: { text?: string };
+        };
+        expect(flagged.close?.text).toBe(fa.t.changes.formClose);
+      } finally {
+        for (const userId of [USERS.lead.id, USERS.lead2.id])
+          await (await h.slash('lang en', { userId })).reply();
+      }
     });
 
     it('the rate limit refuses the 4th break-glass of a person within 24 hours, and nothing changes', async () => {

@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import { BREAK_GLASS_WORDS, isBreakGlassWords } from '../../core/break-glass.js';
-import { ENGLISH, type Lang, ltr } from '../../i18n/index.js';
+import { type Lang, ltr } from '../../i18n/index.js';
 import type { BreakGlassResult } from '../../services/break-glass.js';
 import type { SubmitResult } from '../../services/types.js';
 import type { SlackRoutes } from '../../slack/routes.js';
@@ -99,7 +99,7 @@ async function submitBreakGlass(ctx: AppContext, args: SubmissionArgs): Promise<
     return;
   }
   await ackStatus(ctx, args.ack, title, [t.glassRunning], lang);
-  await showResult(ctx, args, title, ENGLISH, async () => {
+  await showResult(ctx, args, title, lang, async () => {
     const { actor } = await person.who();
     const result = await ctx.ops.breakGlass(parsed.requestId, actor, {
       reason: parsed.reason,
@@ -140,7 +140,7 @@ async function submitFlag(ctx: AppContext, args: SubmissionArgs): Promise<void> 
   const parsed = await readSubmission(ctx, args, title, lang, parseFlagSubmission);
   if (parsed === null) return;
   await ackStatus(ctx, args.ack, title, [t.glassRecording], lang);
-  await showResult(ctx, args, title, ENGLISH, async () => {
+  await showResult(ctx, args, title, lang, async () => {
     const { actor } = await person.who();
     const result = await ctx.ops.reviewBreakGlass(parsed.requestId, actor, 'flagged', parsed.note);
     return result.kind === 'refused'
