@@ -47,16 +47,13 @@ describe('numbers in refusals', () => {
 });
 
 describe("the service's answer in a reply", () => {
-  it('the service answers with 1 MiB of mobile numbers: the reply shows its start masked, and does not hold the bot up', () => {
-    // Scrubbed whole before it was cut to 300 characters, such an answer held the event loop for
-    // about a quarter of a second here, and twice that in the app.
+  it('the service answers with 1 MiB of mobile numbers: the reply shows its start masked', () => {
+    // Scrubbed whole before it was cut, such an answer held the event loop for about a quarter of a
+    // second; the next test holds the cut before the scrub (not a timer: timings belong to the bench).
     const log = Array.from({ length: 70_000 }, (_, i) => `09121${String(i).padStart(6, '0')}`);
-    const started = performance.now();
     const shown = compactAnswer({ unblocked: true, log });
-    const tookMs = performance.now() - started;
     expect(shown.startsWith('{"unblocked":true,"log":["0912***0000","0912***0001"')).toBe(true);
     expect(shown).not.toMatch(/09121\d{6}/);
-    expect(tookMs).toBeLessThan(100);
   });
 
   it('an answer is cut before it is scrubbed: a key cut in two there never shows, however the scrub shortens what comes before', () => {
