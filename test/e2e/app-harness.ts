@@ -151,6 +151,30 @@ function envelopeOf(request: SlackRequest | string): { kind: DeliveryKind; paylo
 }
 
 /** Starts sandbox, emulator and vidops; `stop()` tears all three down. */
+/**
+ * Another replica (or the app restarted) on the harness's database, sandbox, Slack and clock,
+ * started: `options` adds to the harness's own settings. Stop it before the harness.
+ */
+export async function startReplica(
+  h: Harness,
+  options: Pick<VidopsDeps, 'sweepIntervalMs' | 'batchProgressMs'> = {},
+): Promise<{ vidops: Vidops; eventsUrl: string }> {
+  const vidops = await createVidops({
+    config: h.config,
+    clock: h.clock.now,
+    logDestination: { write: () => undefined },
+    host: '127.0.0.1',
+    strictBlockKit: true,
+    clientRetryPolicy: RAPID_RETRY,
+    publisher: { minIntervalMs: 50, backoffBaseMs: 50, backoffMaxMs: 400, idlePollMs: 100 },
+    shutdownTimeoutMs: 3000,
+    flushTimeoutMs: 3000,
+    ...options,
+  });
+  const { port } = await vidops.start();
+  return { vidops, eventsUrl: `http://127.0.0.1:${port}/slack/events` };
+}
+
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const mode = options.mode ?? 'http';
   const dir = await mkdtemp(join(tmpdir(), 'vidops-e2e-'));

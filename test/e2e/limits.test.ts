@@ -1,5 +1,4 @@
-import { createVidops, type Vidops } from '../../src/app.js';
-import { RAPID_RETRY } from '../../src/client/index.js';
+import type { Vidops } from '../../src/app.js';
 import type { JsonValue } from '../../src/core/json.js';
 import { say } from '../../src/core/said.js';
 import {
@@ -14,7 +13,7 @@ import {
 import { english } from '../../src/i18n/said.js';
 import { ACTIONS, BLOCKS, CALLBACKS } from '../../src/views/ids.js';
 import { schemaPool, TEST_DATABASE_URL } from '../store/pg-schema.js';
-import { CHANNELS, type Harness, SIGNING_SECRET, startHarness, USERS } from './app-harness.js';
+import { CHANNELS, type Harness, SIGNING_SECRET, startHarness, startReplica, USERS } from './app-harness.js';
 import {
   modalShown,
   modalStatus,
@@ -58,22 +57,11 @@ async function startReplicas(policy: string, databaseUrl: string | undefined): P
     policy,
     ...(databaseUrl === undefined ? {} : { env: { DATABASE_URL: databaseUrl } }),
   });
-  const second = await createVidops({
-    config: h.config,
-    clock: h.clock.now,
-    logDestination: { write: () => undefined },
-    host: '127.0.0.1',
-    strictBlockKit: true,
-    clientRetryPolicy: RAPID_RETRY,
-    publisher: { minIntervalMs: 50, backoffBaseMs: 50, backoffMaxMs: 400, idlePollMs: 100 },
-    shutdownTimeoutMs: 3000,
-    flushTimeoutMs: 3000,
-  });
-  const { port } = await second.start();
+  const { vidops: second, eventsUrl } = await startReplica(h);
   return {
     h,
     second,
-    urls: [h.eventsUrl, `http://127.0.0.1:${port}/slack/events`],
+    urls: [h.eventsUrl, eventsUrl],
     async stop() {
       await second.stop();
       await h.stop();

@@ -1,8 +1,7 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { WebSocket } from 'ws';
-import { createVidops, type Vidops } from '../../src/app.js';
-import { RAPID_RETRY } from '../../src/client/index.js';
+import type { Vidops } from '../../src/app.js';
 import type { JsonObject } from '../../src/core/json.js';
 import {
   appHomeOpened,
@@ -16,7 +15,7 @@ import { SocketModeHub } from '../../src/emulator/socket-mode.js';
 import { TEAM_ID } from '../../src/emulator/workspace.js';
 import { DEMO } from '../../src/sandbox/server.js';
 import { schemaPool, TEST_DATABASE_URL } from '../store/pg-schema.js';
-import { type Harness, SIGNING_SECRET, startHarness, USERS } from './app-harness.js';
+import { type Harness, SIGNING_SECRET, startHarness, startReplica, USERS } from './app-harness.js';
 import { notificationsDone, readable, until, upstream } from './change-helpers.js';
 
 /**
@@ -481,19 +480,7 @@ describe.each(databases)('two replicas on one %s database', (_name, databaseUrl)
   beforeAll(async () => {
     const url = databaseUrl();
     h = await startHarness(url === undefined ? {} : { env: { DATABASE_URL: url } });
-    second = await createVidops({
-      config: h.config,
-      clock: h.clock.now,
-      logDestination: { write: () => undefined },
-      host: '127.0.0.1',
-      strictBlockKit: true,
-      clientRetryPolicy: RAPID_RETRY,
-      publisher: { minIntervalMs: 50, backoffBaseMs: 50, backoffMaxMs: 400, idlePollMs: 100 },
-      shutdownTimeoutMs: 3000,
-      flushTimeoutMs: 3000,
-    });
-    const { port } = await second.start();
-    secondUrl = `http://127.0.0.1:${port}/slack/events`;
+    ({ vidops: second, eventsUrl: secondUrl } = await startReplica(h));
   });
 
   afterAll(async () => {

@@ -1,5 +1,4 @@
-import { createVidops, type Vidops } from '../../src/app.js';
-import { RAPID_RETRY } from '../../src/client/index.js';
+import type { Vidops } from '../../src/app.js';
 import { SYSTEM_ACTOR } from '../../src/core/approvals.js';
 import type { JsonValue } from '../../src/core/json.js';
 import type { OperationRequest } from '../../src/core/model.js';
@@ -7,7 +6,7 @@ import { appHomeOpened, checkboxes, type StoredMessage } from '../../src/emulato
 import { DEMO } from '../../src/sandbox/server.js';
 import { ACTIONS, BLOCKS, CALLBACKS, INPUT_ACTION } from '../../src/views/ids.js';
 import { noteSkipped, schemaPool, TEST_DATABASE_URL } from '../store/pg-schema.js';
-import { type Harness, startHarness, USERS } from './app-harness.js';
+import { type Harness, startHarness, startReplica, USERS } from './app-harness.js';
 import {
   approvalMessage,
   click,
@@ -116,20 +115,7 @@ function dmsOf(h: Harness, userId: string): StoredMessage[] {
 
 /** A second instance of vidops on the harness's database, sandbox and Slack (another replica, or the app restarted). */
 async function secondInstance(h: Harness): Promise<Vidops> {
-  const second = await createVidops({
-    config: h.config,
-    clock: h.clock.now,
-    logDestination: { write: () => undefined },
-    host: '127.0.0.1',
-    strictBlockKit: true,
-    clientRetryPolicy: RAPID_RETRY,
-    publisher: { minIntervalMs: 50, backoffBaseMs: 50, backoffMaxMs: 400, idlePollMs: 100 },
-    shutdownTimeoutMs: 3000,
-    flushTimeoutMs: 3000,
-    sweepIntervalMs: SWEEP_APART,
-  });
-  await second.start();
-  return second;
+  return (await startReplica(h, { sweepIntervalMs: SWEEP_APART })).vidops;
 }
 
 /**

@@ -4,8 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createVidops, type Vidops } from '../../src/app.js';
-import { RAPID_RETRY } from '../../src/client/index.js';
+import type { Vidops } from '../../src/app.js';
 import { createHasher, verifyChain } from '../../src/core/audit-chain.js';
 import type { BatchStep } from '../../src/core/batch.js';
 import {
@@ -18,7 +17,15 @@ import {
 import { DEMO } from '../../src/sandbox/server.js';
 import { ACTIONS } from '../../src/views/ids.js';
 import { noteSkipped, schemaPool, TEST_DATABASE_URL } from '../store/pg-schema.js';
-import { CHANNELS, GROUPS, type Harness, SIGNING_SECRET, startHarness, USERS } from './app-harness.js';
+import {
+  CHANNELS,
+  GROUPS,
+  type Harness,
+  SIGNING_SECRET,
+  startHarness,
+  startReplica,
+  USERS,
+} from './app-harness.js';
 import {
   approvalMessage,
   directMessagesNow,
@@ -80,21 +87,7 @@ async function crashInProcess(h: Harness): Promise<void> {
 
 /** Another replica on the harness's database, sandbox and Slack, with the harness's clock. */
 async function replica(h: Harness): Promise<Vidops> {
-  const second = await createVidops({
-    config: h.config,
-    clock: h.clock.now,
-    logDestination: { write: () => undefined },
-    host: '127.0.0.1',
-    strictBlockKit: true,
-    clientRetryPolicy: RAPID_RETRY,
-    publisher: { minIntervalMs: 50, backoffBaseMs: 50, backoffMaxMs: 400, idlePollMs: 100 },
-    shutdownTimeoutMs: 3000,
-    flushTimeoutMs: 3000,
-    sweepIntervalMs: 3_600_000,
-    batchProgressMs: 50,
-  });
-  await second.start();
-  return second;
+  return (await startReplica(h, { sweepIntervalMs: 3_600_000, batchProgressMs: 50 })).vidops;
 }
 
 const byState = (steps: readonly BatchStep[], state: BatchStep['state']) =>

@@ -1,10 +1,9 @@
-import { createVidops, type Vidops } from '../../src/app.js';
-import { RAPID_RETRY } from '../../src/client/index.js';
+import type { Vidops } from '../../src/app.js';
 import type { OperationRequest } from '../../src/core/model.js';
 import { blockAction, postSigned, type StoredMessage } from '../../src/emulator/index.js';
 import { ACTIONS } from '../../src/views/ids.js';
 import { schemaPool, TEST_DATABASE_URL } from '../store/pg-schema.js';
-import { type Harness, SIGNING_SECRET, startHarness, USERS } from './app-harness.js';
+import { type Harness, SIGNING_SECRET, startHarness, startReplica, USERS } from './app-harness.js';
 import {
   approvalMessage,
   directMessages,
@@ -49,20 +48,7 @@ async function startInstances(
   let second: Vidops | null = null;
   let secondUrl = h.eventsUrl;
   if (count === 2) {
-    second = await createVidops({
-      config: h.config,
-      clock: h.clock.now,
-      logDestination: { write: () => undefined },
-      host: '127.0.0.1',
-      strictBlockKit: true,
-      clientRetryPolicy: RAPID_RETRY,
-      publisher: { minIntervalMs: 50, backoffBaseMs: 50, backoffMaxMs: 400, idlePollMs: 100 },
-      shutdownTimeoutMs: 3000,
-      flushTimeoutMs: 3000,
-      sweepIntervalMs: 3_600_000,
-    });
-    const { port } = await second.start();
-    secondUrl = `http://127.0.0.1:${port}/slack/events`;
+    ({ vidops: second, eventsUrl: secondUrl } = await startReplica(h, { sweepIntervalMs: 3_600_000 }));
   }
   return {
     h,
